@@ -1,0 +1,75 @@
+// The layer check: fails when a file under src/ imports from a layer it may not use
+// (DESIGN.md's layer table). Runs inside `npm test`.
+
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const src = join(root, 'src');
+
+/** Layer -> the layers it may import (besides itself). */
+export const ALLOWED = {
+  core: [],
+  stats: ['core'],
+  models: ['core'],
+  store: ['core'],
+  runner: ['core', 'models', 'store'],
+  protocols: ['core', 'models'],
+  judges: ['core', 'models', 'stats'],
+  suites: ['core', 'stats', 'protocols', 'judges'],
+  analysis: ['core', 'stats', 'store'],
+  report: ['core', 'analysis'],
+  cli: ['core', 'stats', 'models', 'store', 'runner', 'protocols', 'judges', 'suites', 'analysis', 'report', 'index'],
+  index: ['core', 'stats', 'models', 'store', 'runner', 'protocols', 'judges', 'suites', 'analysis', 'report'],
+};
+
+function layerOf(file) {
+  const rel = relative(src, file).split(sep);
+  if (rel.length === 1) return rel[0].replace(/\.ts$/, ''); // src/index.ts -> index
+  return rel[0];
+}
+
+function* walk(dir) {
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) yield* walk(p);
+    else if (p.endsWith('.ts')) yield p;
+  }
+}
+
+export function checkLayers(dir = src) {
+  const problems = [];
+  for (const file of walk(dir)) {
+    const from = layerOf(file);
+    const allowed = ALLOWED[from];
+    if (!allowed) {
+      problems.push(`${relative(root, file)}: folder "${from}" is not a known layer (add it to scripts/check-layers.mjs and DESIGN.md)`);
+      continue;
+    }
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+      const spec = m[1] ?? m[2];
+      if (!spec.startsWith('.')) continue;
+      const target = resolve(dirname(file), spec);
+      if (!target.startsWith(src + sep)) {
+        problems.push(`${relative(root, file)}: imports ${spec}, outside src/`);
+        continue;
+      }
+      const to = layerOf(target.replace(/\.js$/, '.ts'));
+      if (to !== from && !allowed.includes(to)) {
+        problems.push(`${relative(root, file)}: layer "${from}" may not import layer "${to}" (${spec})`);
+      }
+    }
+  }
+  return problems;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const problems = checkLayers(process.argv[2] ? resolve(process.argv[2]) : src);
+  if (problems.length) {
+    console.error(`layer check failed:\n  ${problems.join('\n  ')}`);
+    process.exit(1);
+  }
+  console.log('layer check: ok');
+}

@@ -1,0 +1,135 @@
+// The data model shared by every layer. Kept free of behaviour: the functions that act on
+// these shapes live next to the layer that owns the behaviour.
+
+import type { Category } from './categories.js';
+
+/** One part of a chat message: text, or an image given as a data URL or an https URL. */
+export type ContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image'; url: string; mediaType?: string };
+
+export type Role = 'system' | 'user' | 'assistant';
+
+export interface ChatMessage {
+  role: Role;
+  /** Plain text, or a list of parts when the message carries images. */
+  content: string | ContentPart[];
+}
+
+/** Settings that determine a model's output; stored with every call and part of the cache key. */
+export interface GenerationSettings {
+  temperature: number;
+  maxTokens: number;
+  topP?: number;
+  /** Provider-side sampling seed, where the provider supports one. Set per replicate. */
+  seed?: number;
+  /** Ask for per-token log-probabilities where the provider can return them. */
+  logprobs?: boolean;
+  stop?: string[];
+}
+
+export const DEFAULT_SETTINGS: GenerationSettings = { temperature: 0, maxTokens: 256 };
+
+/** One multiple-choice option as presented to a subject. */
+export interface McqOption {
+  label: string; // 'A', 'B', ...
+  text: string;
+}
+
+/**
+ * A benchmark item. `payload` is suite-specific (for MCQ suites: context, question, options);
+ * `answer` is the correct option's text for MCQ items. `meta.originalLabels` keeps the source's
+ * own labels (ability, question type, ...) next to the ATOMS category the loader mapped them to.
+ */
+export interface Item<P = unknown> {
+  suite: string;
+  id: string;
+  category: Category;
+  ability?: string;
+  payload: P;
+  answer: string;
+  meta: Record<string, unknown>;
+}
+
+/** The payload every multiple-choice suite produces. */
+export interface McqPayload {
+  /** Story, dialogue or scene text that precedes the question (may be empty). */
+  context: string;
+  question: string;
+  /** Options in the source's order; the MCQ protocol may shuffle them per replicate. */
+  options: string[];
+  /** Index into `options` of the correct answer. */
+  answerIndex: number;
+  /** Optional structured world the reference agents can reason over (generated items, ToMi). */
+  world?: unknown;
+}
+
+export type McqItem = Item<McqPayload>;
+
+/** Token accounting of one call. */
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface TokenLogprob {
+  token: string;
+  logprob: number;
+}
+
+/** What a model returns for one chat call. */
+export interface ChatResponse {
+  text: string;
+  usage: TokenUsage;
+  latencyMs: number;
+  logprobs?: TokenLogprob[];
+  /** Provider's own model id as reported in the response, when it reports one. */
+  modelReported?: string;
+  finishReason?: string;
+}
+
+/** One model call as recorded in a transcript. */
+export interface CallRecord {
+  kind: 'chat' | 'loglik';
+  messages?: ChatMessage[];
+  settings: GenerationSettings;
+  response?: ChatResponse;
+  /** For log-likelihood calls: the context, the continuations and their summed log-probabilities. */
+  loglik?: { context: string; continuations: string[]; logprobs: number[]; tokenCounts: number[] };
+  cached: boolean;
+  attempts: number;
+  costUsd: number;
+}
+
+export interface Transcript {
+  calls: CallRecord[];
+  /** Protocol-specific record of what was parsed, chosen, presented. */
+  detail: Record<string, unknown>;
+}
+
+/** A score a scorer gave a trial. `value` is 0..1 for accuracy-type scorers. */
+export interface Score {
+  scorer: string;
+  value: number;
+  detail: Record<string, unknown>;
+}
+
+/** The unique key of a trial. */
+export interface TrialKey {
+  runId: string;
+  subjectId: string;
+  suite: string;
+  itemId: string;
+  replicate: number;
+}
+
+/** The outcome of running one trial: its transcript and its score. */
+export interface TrialOutcome {
+  transcript: Transcript;
+  score: Score;
+  usage: TokenUsage;
+  costUsd: number;
+  latencyMs: number;
+  cachedCalls: number;
+  totalCalls: number;
+}

@@ -1,0 +1,46 @@
+// How a model call failed, in the terms the runner acts on: retry, back off, or give up.
+
+import { MindscopeError } from '../core/index.js';
+
+export type CallErrorKind =
+  | 'rate_limit' // 429: back off, honour Retry-After, cut concurrency
+  | 'server' // 5xx
+  | 'timeout' // no complete answer within the per-call limit
+  | 'network' // connection refused or reset
+  | 'malformed' // 2xx with a body that is not the protocol's shape
+  | 'auth' // 401/403: the key was rejected; fatal for the subject
+  | 'not_found' // 404: unknown model or endpoint; fatal for the subject
+  | 'bad_request' // other 4xx: this call will never succeed
+  | 'unsupported'; // the model cannot do what was asked (e.g. log-likelihoods over HTTP)
+
+const RETRYABLE: ReadonlySet<CallErrorKind> = new Set(['rate_limit', 'server', 'timeout', 'network', 'malformed']);
+const FATAL: ReadonlySet<CallErrorKind> = new Set(['auth', 'not_found', 'unsupported']);
+
+export class ModelCallError extends MindscopeError {
+  override name = 'ModelCallError';
+  constructor(
+    message: string,
+    readonly kind: CallErrorKind,
+    readonly status?: number,
+    /** Delay the server asked for (Retry-After), in milliseconds. */
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+  }
+  get retryable(): boolean {
+    return RETRYABLE.has(this.kind);
+  }
+  /** Errors that will fail every call of this subject: stop the subject rather than fail each trial. */
+  get fatal(): boolean {
+    return FATAL.has(this.kind);
+  }
+}
+
+/** Retry-After is either delta-seconds or an HTTP date. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}

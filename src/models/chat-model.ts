@@ -1,0 +1,42 @@
+// The one interface every model sits behind, from a hosted API to a reference agent.
+
+import type { CallContext, ChatMessage, ChatResponse, GenerationSettings } from '../core/index.js';
+
+export interface ChatRequest {
+  messages: ChatMessage[];
+  settings: GenerationSettings;
+  /** Per-call time limit; the call fails with a `timeout` ModelCallError past it. */
+  timeoutMs: number;
+  /** Side information for reference agents; providers that call a real model ignore it. */
+  context?: CallContext;
+}
+
+export interface LoglikResult {
+  /** Summed log-probability of each continuation given the context. */
+  logprobs: number[];
+  /** Number of tokens in each continuation. */
+  tokenCounts: number[];
+}
+
+export interface ChatModel {
+  /** The normalised spec, e.g. `openai:gpt-4o-mini`. Never holds a secret. */
+  readonly spec: string;
+  readonly provider: string;
+  readonly model: string;
+  /** Requests to the same endpoint share one adaptive concurrency limit. */
+  readonly endpoint: string;
+  /** Whether responses are deterministic and free (reference agents): no cache, no cost. */
+  readonly local: boolean;
+  chat(request: ChatRequest): Promise<ChatResponse>;
+  loglik?(context: string, continuations: string[]): Promise<LoglikResult>;
+  close?(): Promise<void>;
+}
+
+/** Text of a message whatever its shape. */
+export function messageText(message: ChatMessage): string {
+  if (typeof message.content === 'string') return message.content;
+  return message.content
+    .filter((p): p is { type: 'text'; text: string } => p.type === 'text')
+    .map((p) => p.text)
+    .join('\n');
+}

@@ -1,0 +1,90 @@
+// The multiple-choice protocol: present an item's options (shuffled per replicate when asked),
+// ask the model, read the answer, score 1 or 0. Two scoring modes:
+//   generate  - the model writes a reply; extractAnswer reads the chosen label (default);
+//   loglik    - the option with the highest summed log-probability as a continuation of the
+//               prompt wins (lm-evaluation-harness style); `acc_norm` (divided by the option's
+//               length in bytes) is recorded too and chosen by `loglik-norm`.
+
+import type { ChatMessage, Item, McqOption, McqPayload, ProtocolResult, Task, TrialContext, TrialModel } from '../../core/index.js';
+import { createRng, deriveSeed, MindscopeError } from '../../core/index.js';
+import { extractAnswer } from './extract-answer.js';
+import { DEFAULT_MCQ_TEMPLATE, renderMcq, type McqTemplate } from './template.js';
+
+export type McqScoring = 'generate' | 'loglik' | 'loglik-norm';
+
+export interface McqProtocolOptions {
+  template?: McqTemplate;
+  /** Shuffle options with a seed drawn from the replicate's seed and the item. */
+  shuffle?: boolean;
+  scoring?: McqScoring;
+}
+
+export const MCQ_SCORER = 'mcq-exact';
+const LABELS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+/** The options in the order this replicate presents them. */
+export function presentOptions(item: Item<McqPayload>, ctx: TrialContext, shuffle: boolean): McqOption[] {
+  const indices = item.payload.options.map((_, i) => i);
+  const order = shuffle ? createRng(deriveSeed(ctx.seed, item.suite, item.id)).shuffle(indices) : indices;
+  return order.map((src, i) => ({ label: LABELS[i], text: item.payload.options[src] }));
+}
+
+export function buildMcqMessages(item: Item<McqPayload>, options: McqOption[], template: McqTemplate): ChatMessage[] {
+  const user = renderMcq(template.user, { context: item.payload.context, question: item.payload.question, options });
+  return template.system ? [{ role: 'system', content: template.system }, { role: 'user', content: user }] : [{ role: 'user', content: user }];
+}
+
+async function runGenerate(item: Item<McqPayload>, model: TrialModel, ctx: TrialContext, options: McqOption[], template: McqTemplate): Promise<ProtocolResult> {
+  const messages = buildMcqMessages(item, options, template);
+  const response = await model.chat(messages, {}, { item, presentedOptions: options, replicateSeed: ctx.seed });
+  const parsed = extractAnswer(response.text, options);
+  const chosen = parsed.label ? options.find((o) => o.label === parsed.label)!.text : null;
+  const correct = options.find((o) => o.text === item.answer)!.label;
+  const value = chosen !== null && chosen === item.answer ? 1 : 0;
+  return {
+    detail: { presented: options, correctLabel: correct, reply: response.text, parsed: parsed.label, parseMethod: parsed.method },
+    score: { scorer: MCQ_SCORER, value, detail: { parsed: parsed.label, correctLabel: correct, parseFailed: parsed.label === null } },
+  };
+}
+
+async function runLoglik(item: Item<McqPayload>, model: TrialModel, options: McqOption[], normalise: boolean): Promise<ProtocolResult> {
+  if (!model.loglik) {
+    throw new MindscopeError(`${model.spec} cannot score log-likelihoods; use --mcq-scoring generate (only llamacpp: models offer loglik)`);
+  }
+  const p = item.payload;
+  const context = `${p.context ? `${p.context}\n\n` : ''}Question: ${p.question}\nAnswer:`;
+  const continuations = options.map((o) => ` ${o.text}`);
+  const { logprobs, tokenCounts } = await model.loglik(context, continuations);
+  const norm = logprobs.map((lp, i) => lp / Math.max(1, Buffer.byteLength(continuations[i])));
+  const argmax = (xs: number[]) => xs.reduce((best, x, i) => (x > xs[best] ? i : best), 0);
+  const pick = normalise ? argmax(norm) : argmax(logprobs);
+  const correctIndex = options.findIndex((o) => o.text === item.answer);
+  return {
+    detail: { presented: options, correctLabel: options[correctIndex].label, logprobs, tokenCounts, logprobsPerByte: norm },
+    score: {
+      scorer: MCQ_SCORER,
+      value: pick === correctIndex ? 1 : 0,
+      detail: {
+        parsed: options[pick].label,
+        correctLabel: options[correctIndex].label,
+        parseFailed: false,
+        acc: argmax(logprobs) === correctIndex ? 1 : 0,
+        acc_norm: argmax(norm) === correctIndex ? 1 : 0,
+      },
+    },
+  };
+}
+
+export function createMcqTask(suite: string, items: Item<McqPayload>[], opts: McqProtocolOptions = {}): Task {
+  const template = opts.template ?? DEFAULT_MCQ_TEMPLATE;
+  const scoring = opts.scoring ?? 'generate';
+  return {
+    suite,
+    items,
+    async execute(item, model, ctx) {
+      const mcq = item as Item<McqPayload>;
+      const options = presentOptions(mcq, ctx, opts.shuffle ?? false);
+      return scoring === 'generate' ? runGenerate(mcq, model, ctx, options, template) : runLoglik(mcq, model, options, scoring === 'loglik-norm');
+    },
+  };
+}

@@ -1,0 +1,113 @@
+// The model a protocol talks to during one trial. Each call goes: content-addressed cache ->
+// the endpoint's adaptive limiter -> the provider, with bounded retries; each call is recorded
+// for the transcript with its tokens, latency, attempts and cost.
+
+import type { CallContext, CallRecord, ChatMessage, ChatResponse, GenerationSettings, Rng, TrialModel } from '../core/index.js';
+import { canonicalJson, sha256 } from '../core/index.js';
+import type { ChatModel, LoglikResult } from '../models/index.js';
+import { ModelCallError } from '../models/index.js';
+import type { Store } from '../store/index.js';
+import type { AdaptiveLimiter } from './adaptive-limiter.js';
+import type { Price } from './prices.js';
+import { callCost } from './prices.js';
+import { backoffDelay, sleep, type RetryPolicy } from './retry-policy.js';
+
+export interface CallEnvironment {
+  store: Store;
+  limiter: AdaptiveLimiter;
+  retry: RetryPolicy;
+  timeoutMs: number;
+  price: Price | undefined;
+  rng: Rng;
+  useCache: boolean;
+  /** Told about each retry, for progress display. */
+  onRetry?: (err: ModelCallError, retry: number, delayMs: number) => void;
+}
+
+/** The cache key of a call: everything that determines its result. */
+export function callCacheKey(model: ChatModel, kind: string, request: unknown): string {
+  return sha256(canonicalJson({ provider: model.provider, spec: model.spec, kind, request }));
+}
+
+export class RecordingModel implements TrialModel {
+  readonly calls: CallRecord[] = [];
+  readonly loglik?: TrialModel['loglik'];
+
+  constructor(
+    readonly subjectId: string,
+    private readonly model: ChatModel,
+    private readonly baseSettings: GenerationSettings,
+    private readonly env: CallEnvironment,
+  ) {
+    if (model.loglik) this.loglik = (context, continuations) => this.#loglik(context, continuations);
+  }
+
+  get spec(): string {
+    return this.model.spec;
+  }
+
+  /** Run `fn` under the limiter with retries; returns the result and the attempts used. */
+  async #withRetries<T>(fn: () => Promise<T>): Promise<{ value: T; attempts: number }> {
+    const { limiter, retry } = this.env;
+    for (let attempt = 0; ; attempt++) {
+      await limiter.acquire();
+      let error: ModelCallError;
+      try {
+        const value = await fn();
+        limiter.onSuccess();
+        return { value, attempts: attempt + 1 };
+      } catch (err) {
+        if (!(err instanceof ModelCallError)) throw err;
+        error = err;
+      } finally {
+        limiter.release();
+      }
+      if (!error.retryable || attempt >= retry.maxRetries) {
+        throw new ModelCallError(
+          attempt > 0 ? `${error.message} (after ${attempt + 1} attempts)` : error.message,
+          error.kind,
+          error.status,
+          error.retryAfterMs,
+        );
+      }
+      const delay = backoffDelay(retry, attempt, this.env.rng, error.retryAfterMs);
+      if (error.kind === 'rate_limit') limiter.onRateLimit(error.retryAfterMs, delay);
+      this.env.onRetry?.(error, attempt + 1, delay);
+      await sleep(delay);
+    }
+  }
+
+  async chat(messages: ChatMessage[], settings: Partial<GenerationSettings> = {}, context?: CallContext): Promise<ChatResponse> {
+    const merged: GenerationSettings = { ...this.baseSettings, ...settings };
+    const cacheable = this.env.useCache && !this.model.local;
+    const key = cacheable ? callCacheKey(this.model, 'chat', { settings: merged, messages }) : '';
+    const hit = cacheable ? (this.env.store.getCached(key) as ChatResponse | undefined) : undefined;
+    if (hit) {
+      this.calls.push({ kind: 'chat', messages, settings: merged, response: hit, cached: true, attempts: 0, costUsd: 0 });
+      return hit;
+    }
+    const { value: response, attempts } = await this.#withRetries(() =>
+      this.model.chat({ messages, settings: merged, timeoutMs: this.env.timeoutMs, context }),
+    );
+    if (cacheable) this.env.store.putCached(key, this.model.provider, this.model.spec, response);
+    const costUsd = callCost(this.env.price, response.usage);
+    this.calls.push({ kind: 'chat', messages, settings: merged, response, cached: false, attempts, costUsd });
+    return response;
+  }
+
+  async #loglik(context: string, continuations: string[]): Promise<LoglikResult> {
+    const cacheable = this.env.useCache;
+    const key = cacheable ? callCacheKey(this.model, 'loglik', { context, continuations }) : '';
+    const hit = cacheable ? (this.env.store.getCached(key) as LoglikResult | undefined) : undefined;
+    const record = (r: LoglikResult, cached: boolean, attempts: number) =>
+      this.calls.push({ kind: 'loglik', settings: this.baseSettings, loglik: { context, continuations, ...r }, cached, attempts, costUsd: 0 });
+    if (hit) {
+      record(hit, true, 0);
+      return hit;
+    }
+    const { value, attempts } = await this.#withRetries(() => this.model.loglik!(context, continuations));
+    if (cacheable) this.env.store.putCached(key, this.model.provider, this.model.spec, value);
+    record(value, false, attempts);
+    return value;
+  }
+}

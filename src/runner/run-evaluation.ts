@@ -1,0 +1,228 @@
+// Plans the trials of a run and executes those not yet done, a bounded pool of workers pulling
+// from a lazy plan, so memory stays flat however many trials there are. Re-running with the
+// same run id continues: done trials are skipped, failed ones are tried again.
+
+import type { GenerationSettings, Item, Task, TrialKey, TrialOutcome } from '../core/index.js';
+import { ConfigError, canonicalJson, contentHash, createRng, deriveSeed, MindscopeError } from '../core/index.js';
+import type { ChatModel } from '../models/index.js';
+import { ModelCallError } from '../models/index.js';
+import type { Store, UsageRow } from '../store/index.js';
+import { AdaptiveLimiter } from './adaptive-limiter.js';
+import { DEFAULT_PRICES, priceFor, type PriceTable } from './prices.js';
+import { RecordingModel } from './recording-model.js';
+import { DEFAULT_RETRY, type RetryPolicy } from './retry-policy.js';
+
+export type RunEvent =
+  | { type: 'start'; runId: string; planned: number }
+  | { type: 'skipped' }
+  | { type: 'done'; key: TrialKey; value: number }
+  | { type: 'failed'; key: TrialKey; error: string }
+  | { type: 'retry'; spec: string; error: string; retry: number; delayMs: number }
+  | { type: 'retry-end' }
+  | { type: 'subject-aborted'; spec: string; error: string };
+
+export interface RunOptions {
+  store: Store;
+  runId: string;
+  /** Everything that defines the run, stored with it and compared on resumption (no secrets). */
+  config: Record<string, unknown>;
+  tasks: Task[];
+  subjects: ChatModel[];
+  settings: GenerationSettings;
+  replicates: number;
+  seed: number;
+  concurrency: number;
+  timeoutMs: number;
+  retry?: RetryPolicy;
+  prices?: PriceTable;
+  useCache?: boolean;
+  onEvent?: (e: RunEvent) => void;
+}
+
+export interface RunSummary {
+  runId: string;
+  planned: number;
+  skipped: number;
+  done: number;
+  failed: number;
+  /** Subjects stopped by an error that every call would hit (rejected key, unknown model, unreachable server). */
+  aborted: Array<{ spec: string; error: string }>;
+  usage: UsageRow[];
+  elapsedMs: number;
+}
+
+/** The opaque id judges and exports may show instead of a subject's name. */
+export function subjectIdFor(spec: string, settings: GenerationSettings): string {
+  const { seed: _seed, ...rest } = settings;
+  return `s-${contentHash({ spec, settings: rest }).slice(0, 12)}`;
+}
+
+export function itemHash(item: Item): string {
+  return contentHash(item);
+}
+
+/** Start a run, or check that a resumed run asks for the same thing. */
+function openRun(store: Store, runId: string, config: Record<string, unknown>): void {
+  const existing = store.getRun(runId);
+  if (!existing) {
+    store.createRun({ id: runId, createdAt: new Date().toISOString(), config });
+    return;
+  }
+  const keys = new Set([...Object.keys(existing.config), ...Object.keys(config)]);
+  const differing = [...keys].filter((k) => canonicalJson(existing.config[k]) !== canonicalJson(config[k]));
+  if (differing.length) {
+    throw new ConfigError(`run ${runId} exists with a different configuration (${differing.join(', ')}); use another --run-id to start a new run`);
+  }
+}
+
+interface PlannedTrial {
+  task: Task;
+  item: Item;
+  hash: string;
+  subject: ChatModel;
+  subjectId: string;
+  replicate: number;
+}
+
+export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
+  const started = performance.now();
+  const { store, runId, settings, replicates } = opts;
+  if (!(replicates >= 1)) throw new ConfigError(`--trials must be at least 1, got ${replicates}`);
+  const retry = opts.retry ?? DEFAULT_RETRY;
+  const prices = { ...DEFAULT_PRICES, ...(opts.prices ?? {}) };
+  const emit = opts.onEvent ?? (() => {});
+  openRun(store, runId, opts.config);
+
+  const subjectIds = new Map<ChatModel, string>();
+  for (const subject of opts.subjects) {
+    const id = subjectIdFor(subject.spec, settings);
+    subjectIds.set(subject, id);
+    store.upsertSubject({ id, spec: subject.spec, settings: { ...settings } });
+  }
+  const hashes = new Map<Item, string>();
+  for (const task of opts.tasks) {
+    const batch = task.items.map((item) => ({ hash: itemHash(item), item }));
+    batch.forEach(({ hash, item }) => hashes.set(item, hash));
+    store.putItems(batch);
+  }
+  store.setPlan(
+    runId,
+    opts.subjects.flatMap((s) => opts.tasks.map((t) => ({ subjectId: subjectIds.get(s)!, suite: t.suite, planned: t.items.length * replicates }))),
+  );
+
+  const limiters = new Map<string, AdaptiveLimiter>();
+  const limiterFor = (m: ChatModel) => {
+    let l = limiters.get(m.endpoint);
+    if (!l) limiters.set(m.endpoint, (l = new AdaptiveLimiter(opts.concurrency)));
+    return l;
+  };
+  const aborted = new Map<ChatModel, string>();
+  const jitter = createRng(deriveSeed('retry-jitter', opts.seed));
+  let planned = 0;
+  let skipped = 0;
+  let done = 0;
+  let failed = 0;
+
+  // Items outermost and subjects innermost, so that every endpoint has work at all times.
+  function* plan(): Generator<PlannedTrial> {
+    for (const task of opts.tasks) {
+      for (const item of task.items) {
+        for (let replicate = 0; replicate < replicates; replicate++) {
+          for (const subject of opts.subjects) {
+            planned++;
+            const subjectId = subjectIds.get(subject)!;
+            if (aborted.has(subject)) continue;
+            const status = store.trialStatus({ runId, subjectId, suite: task.suite, itemId: item.id, replicate });
+            if (status === 'done') {
+              skipped++;
+              emit({ type: 'skipped' });
+              continue;
+            }
+            yield { task, item, hash: hashes.get(item)!, subject, subjectId, replicate };
+          }
+        }
+      }
+    }
+  }
+
+  emit({ type: 'start', runId, planned: opts.subjects.length * opts.tasks.reduce((n, t) => n + t.items.length, 0) * replicates });
+
+  const execute = async (p: PlannedTrial): Promise<void> => {
+    const key: TrialKey = { runId, subjectId: p.subjectId, suite: p.task.suite, itemId: p.item.id, replicate: p.replicate };
+    const seed = deriveSeed(opts.seed, p.replicate);
+    const model = new RecordingModel(p.subjectId, p.subject, replicates > 1 ? { ...settings, seed } : settings, {
+      store,
+      limiter: limiterFor(p.subject),
+      retry,
+      timeoutMs: opts.timeoutMs,
+      price: priceFor(prices, p.subject.provider, p.subject.model),
+      rng: jitter,
+      useCache: opts.useCache ?? true,
+      onRetry: (err, n, delayMs) => emit({ type: 'retry', spec: p.subject.spec, error: err.message, retry: n, delayMs }),
+    });
+    try {
+      const result = await p.task.execute(p.item, model, { replicate: p.replicate, seed });
+      const calls = model.calls;
+      const outcome: TrialOutcome = {
+        transcript: { calls, detail: result.detail },
+        score: result.score,
+        usage: {
+          inputTokens: calls.reduce((n, c) => n + (c.cached ? 0 : c.response?.usage.inputTokens ?? 0), 0),
+          outputTokens: calls.reduce((n, c) => n + (c.cached ? 0 : c.response?.usage.outputTokens ?? 0), 0),
+        },
+        costUsd: calls.reduce((n, c) => n + c.costUsd, 0),
+        latencyMs: calls.reduce((n, c) => n + (c.cached ? 0 : c.response?.latencyMs ?? 0), 0),
+        cachedCalls: calls.filter((c) => c.cached).length,
+        totalCalls: calls.length,
+      };
+      store.recordDone(key, p.hash, outcome, Math.max(1, ...calls.map((c) => c.attempts)));
+      done++;
+      emit({ type: 'done', key, value: result.score.value });
+    } catch (err) {
+      if (!(err instanceof MindscopeError)) throw err;
+      // A rejected key, an unknown model or an unreachable server fails every call alike:
+      // stop the subject instead of failing its trials one by one.
+      if (err instanceof ModelCallError && (err.fatal || err.kind === 'network')) {
+        if (!aborted.has(p.subject)) {
+          aborted.set(p.subject, err.message);
+          emit({ type: 'subject-aborted', spec: p.subject.spec, error: err.message });
+        }
+        return;
+      }
+      store.recordFailed(key, p.hash, err.message, model.calls.length + 1);
+      failed++;
+      emit({ type: 'failed', key, error: err.message });
+    }
+  };
+
+  const queue = plan();
+  const workers = Math.max(1, Math.min(4096, opts.concurrency * Math.max(1, new Set(opts.subjects.map((s) => s.endpoint)).size)));
+  let fatal: unknown;
+  await Promise.all(
+    Array.from({ length: workers }, async () => {
+      for (;;) {
+        if (fatal) return;
+        const next = queue.next();
+        if (next.done) return;
+        try {
+          await execute(next.value);
+        } catch (err) {
+          fatal = err;
+        }
+      }
+    }),
+  );
+  if (fatal) throw fatal;
+  for (const s of opts.subjects) await s.close?.();
+
+  return {
+    runId,
+    planned,
+    skipped,
+    done,
+    failed,
+    aborted: [...aborted.entries()].map(([m, error]) => ({ spec: m.spec, error })),
+    usage: store.usage(runId),
+    elapsedMs: performance.now() - started,
+  };
+}

@@ -1,0 +1,150 @@
+// The response matrix: subjects x items of 1 / 0 / blank with item metadata, the input of every
+// psychometric analysis. Files hold one row per item, the metadata columns first
+// (suite, item_id, category, original_label) and then one column per subject; a cell is the
+// subject's score on the item (the mean over replicates when a run has several), blank when
+// the subject has no scored trial on it. The long layout (one row per subject and item) is
+// read too.
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import { InputError, isCategory } from '../../core/index.js';
+import type { ResponseRow } from '../store.js';
+import { formatCsv, parseCsv } from '../../core/index.js';
+
+export interface MatrixItem {
+  suite: string;
+  itemId: string;
+  category: string;
+  originalLabel: string;
+}
+
+export interface ResponseMatrix {
+  subjects: string[];
+  items: MatrixItem[];
+  /** cells[item][subject]: a score in [0, 1], or null when missing. */
+  cells: Array<Array<number | null>>;
+}
+
+export const MATRIX_META_COLUMNS = ['suite', 'item_id', 'category', 'original_label'] as const;
+
+/** Build a matrix from scored rows; `replicate` picks one replicate, otherwise replicates are averaged. */
+export function buildMatrix(rows: Iterable<ResponseRow>, opts: { replicate?: number } = {}): ResponseMatrix {
+  const subjectIndex = new Map<string, number>();
+  const itemIndex = new Map<string, number>();
+  const items: MatrixItem[] = [];
+  const sums: Array<Map<number, { sum: number; n: number }>> = [];
+  for (const r of rows) {
+    if (opts.replicate !== undefined && r.replicate !== opts.replicate) continue;
+    if (!subjectIndex.has(r.spec)) subjectIndex.set(r.spec, subjectIndex.size);
+    const key = `${r.suite}\u0000${r.itemId}`;
+    let ii = itemIndex.get(key);
+    if (ii === undefined) {
+      ii = items.length;
+      itemIndex.set(key, ii);
+      items.push({ suite: r.suite, itemId: r.itemId, category: r.category, originalLabel: String(r.meta.originalLabel ?? r.ability ?? '') });
+      sums.push(new Map());
+    }
+    const si = subjectIndex.get(r.spec)!;
+    const cell = sums[ii].get(si) ?? { sum: 0, n: 0 };
+    cell.sum += r.value;
+    cell.n += 1;
+    sums[ii].set(si, cell);
+  }
+  const subjects = [...subjectIndex.keys()];
+  const cells = sums.map((m) => subjects.map((_, si) => {
+    const c = m.get(si);
+    return c ? c.sum / c.n : null;
+  }));
+  return { subjects, items, cells };
+}
+
+export function matrixToCsv(m: ResponseMatrix): string {
+  const header = [...MATRIX_META_COLUMNS, ...m.subjects];
+  const rows = m.items.map((it, i) => [it.suite, it.itemId, it.category, it.originalLabel, ...m.cells[i]]);
+  return formatCsv(header, rows);
+}
+
+function parseCell(raw: string, file: string, line: number, column: string): number | null {
+  const v = raw.trim();
+  if (v === '' || v.toUpperCase() === 'NA' || v.toLowerCase() === 'nan') return null;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0 || n > 1) throw new InputError(`column "${column}": "${raw}" is not a score in [0, 1] (expected 1, 0 or blank)`, file, line);
+  return n;
+}
+
+function checkCategory(category: string, file: string, line: number): string {
+  if (!isCategory(category)) throw new InputError(`unknown category "${category}"`, file, line);
+  return category;
+}
+
+/** Read a matrix from CSV text, wide (one column per subject) or long (subject and correct columns). */
+export function matrixFromCsv(text: string, file = '<csv>'): ResponseMatrix {
+  const rows = parseCsv(text);
+  if (rows.length === 0) throw new InputError('empty file', file);
+  const header = rows[0].fields.map((h) => h.trim());
+  const col = (name: string) => header.indexOf(name);
+  for (const r of rows.slice(1)) {
+    if (r.fields.length !== header.length) throw new InputError(`row has ${r.fields.length} fields, the header has ${header.length}`, file, r.line);
+  }
+  const itemCol = col('item_id') >= 0 ? col('item_id') : col('item');
+  if (itemCol < 0) throw new InputError('no item_id column', file, 1);
+  const suiteCol = col('suite');
+  const catCol = col('category');
+  const labelCol = col('original_label');
+  const valueCol = col('correct') >= 0 ? col('correct') : col('value');
+  const itemOf = (r: { line: number; fields: string[] }): MatrixItem => ({
+    suite: suiteCol >= 0 ? r.fields[suiteCol] : 'unknown',
+    itemId: r.fields[itemCol],
+    category: catCol >= 0 ? checkCategory(r.fields[catCol], file, r.line) : 'belief',
+    originalLabel: labelCol >= 0 ? r.fields[labelCol] : '',
+  });
+  if (col('subject') >= 0 && valueCol >= 0) {
+    // Long layout.
+    const subjectIndex = new Map<string, number>();
+    const itemIndex = new Map<string, number>();
+    const items: MatrixItem[] = [];
+    const cells: Array<Array<number | null>> = [];
+    const seen = new Set<string>();
+    for (const r of rows.slice(1)) {
+      const it = itemOf(r);
+      const subject = r.fields[col('subject')];
+      const key = `${it.suite}\u0000${it.itemId}`;
+      if (seen.has(`${key}\u0000${subject}`)) throw new InputError(`subject "${subject}" has a second row for item ${it.itemId}`, file, r.line);
+      seen.add(`${key}\u0000${subject}`);
+      if (!subjectIndex.has(subject)) {
+        subjectIndex.set(subject, subjectIndex.size);
+        cells.forEach((c) => c.push(null));
+      }
+      let ii = itemIndex.get(key);
+      if (ii === undefined) {
+        ii = items.length;
+        itemIndex.set(key, ii);
+        items.push(it);
+        cells.push(new Array(subjectIndex.size).fill(null));
+      }
+      cells[ii][subjectIndex.get(subject)!] = parseCell(r.fields[valueCol], file, r.line, header[valueCol]);
+    }
+    return { subjects: [...subjectIndex.keys()], items, cells };
+  }
+  const meta = new Set<string>([...MATRIX_META_COLUMNS, 'item']);
+  const subjectCols = header.map((h, i) => ({ h, i })).filter(({ h }) => !meta.has(h));
+  if (subjectCols.length === 0) throw new InputError('no subject columns after the item metadata', file, 1);
+  return {
+    subjects: subjectCols.map((c) => c.h),
+    items: rows.slice(1).map(itemOf),
+    cells: rows.slice(1).map((r) => subjectCols.map(({ h, i }) => parseCell(r.fields[i], file, r.line, h))),
+  };
+}
+
+export function writeMatrixCsv(path: string, m: ResponseMatrix): void {
+  writeFileSync(path, matrixToCsv(m));
+}
+
+export function readMatrixCsv(path: string): ResponseMatrix {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new InputError(`cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, path);
+  }
+  return matrixFromCsv(text, path);
+}

@@ -1,0 +1,237 @@
+// The default store: one SQLite file through better-sqlite3, in WAL mode. Every write that
+// matters is one transaction, and a process killed at any point leaves the file consistent.
+
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { Item, Score, TrialKey, TrialOutcome } from '../../core/index.js';
+import { MindscopeError } from '../../core/index.js';
+import type {
+  FailedTrialRow,
+  PlanRow,
+  ResponseRow,
+  RunRecord,
+  StatusRow,
+  Store,
+  SubjectRecord,
+  TrialStatus,
+  UsageRow,
+} from '../store.js';
+import { MIGRATIONS } from './migrations.js';
+
+type Stmt = Database.Statement;
+
+export class SqliteStore implements Store {
+  readonly location: string;
+  readonly #db: Database.Database;
+  readonly #stmts = new Map<string, Stmt>();
+
+  constructor(path: string) {
+    this.location = path === ':memory:' ? path : resolve(path);
+    if (path !== ':memory:') mkdirSync(dirname(this.location), { recursive: true });
+    try {
+      this.#db = new Database(this.location);
+      this.#db.pragma('journal_mode = WAL');
+      this.#db.pragma('synchronous = NORMAL');
+      this.#db.pragma('foreign_keys = ON');
+      this.#db.pragma('busy_timeout = 5000');
+      this.#migrate();
+    } catch (err) {
+      throw new MindscopeError(`${this.location}: cannot open the store: ${(err as Error).message}`);
+    }
+  }
+
+  #migrate(): void {
+    const current = this.#db.pragma('user_version', { simple: true }) as number;
+    if (current > MIGRATIONS.length) {
+      throw new MindscopeError(`schema version ${current} is newer than this mindscope knows (${MIGRATIONS.length}); upgrade mindscope`);
+    }
+    for (let v = current; v < MIGRATIONS.length; v++) {
+      this.#db.transaction(() => {
+        this.#db.exec(MIGRATIONS[v]);
+        this.#db.pragma(`user_version = ${v + 1}`);
+      })();
+    }
+  }
+
+  /** Prepared statements, compiled once. */
+  #q(sql: string): Stmt {
+    let s = this.#stmts.get(sql);
+    if (!s) {
+      s = this.#db.prepare(sql);
+      this.#stmts.set(sql, s);
+    }
+    return s;
+  }
+
+  get schemaVersion(): number {
+    return this.#db.pragma('user_version', { simple: true }) as number;
+  }
+
+  getRun(id: string): RunRecord | undefined {
+    const row = this.#q('SELECT id, created_at, config FROM runs WHERE id = ?').get(id) as { id: string; created_at: string; config: string } | undefined;
+    return row ? { id: row.id, createdAt: row.created_at, config: JSON.parse(row.config) } : undefined;
+  }
+
+  listRuns(): RunRecord[] {
+    const rows = this.#q('SELECT id, created_at, config FROM runs ORDER BY created_at, id').all() as Array<{ id: string; created_at: string; config: string }>;
+    return rows.map((r) => ({ id: r.id, createdAt: r.created_at, config: JSON.parse(r.config) }));
+  }
+
+  createRun(run: RunRecord): void {
+    this.#q('INSERT INTO runs (id, created_at, config) VALUES (?, ?, ?)').run(run.id, run.createdAt, JSON.stringify(run.config));
+  }
+
+  setPlan(runId: string, rows: PlanRow[]): void {
+    const put = this.#q(
+      'INSERT INTO run_plan (run_id, subject_id, suite, planned) VALUES (?, ?, ?, ?) ON CONFLICT (run_id, subject_id, suite) DO UPDATE SET planned = excluded.planned',
+    );
+    this.#db.transaction(() => rows.forEach((r) => put.run(runId, r.subjectId, r.suite, r.planned)))();
+  }
+
+  upsertSubject(s: SubjectRecord): void {
+    this.#q('INSERT INTO subjects (id, spec, settings) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING').run(s.id, s.spec, JSON.stringify(s.settings));
+  }
+
+  putItems(items: Array<{ hash: string; item: Item }>): void {
+    const put = this.#q('INSERT INTO items (hash, suite, item_id, category, ability, answer, body) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING');
+    this.#db.transaction(() => {
+      for (const { hash, item } of items) {
+        put.run(hash, item.suite, item.id, item.category, item.ability ?? null, item.answer, JSON.stringify(item));
+      }
+    })();
+  }
+
+  trialStatus(k: TrialKey): TrialStatus | undefined {
+    const row = this.#q('SELECT status FROM trials WHERE run_id = ? AND subject_id = ? AND suite = ? AND item_id = ? AND replicate = ?').get(
+      k.runId,
+      k.subjectId,
+      k.suite,
+      k.itemId,
+      k.replicate,
+    ) as { status: TrialStatus } | undefined;
+    return row?.status;
+  }
+
+  #upsertTrial(k: TrialKey, itemHash: string, fields: { status: TrialStatus; error: string | null; attempts: number; o?: TrialOutcome }): number {
+    const o = fields.o;
+    const row = this.#q(
+      `INSERT INTO trials (run_id, subject_id, suite, item_id, replicate, item_hash, status, error, attempts,
+         input_tokens, output_tokens, cost_usd, latency_ms, cached_calls, total_calls, finished_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (run_id, subject_id, suite, item_id, replicate) DO UPDATE SET
+         item_hash = excluded.item_hash, status = excluded.status, error = excluded.error, attempts = trials.attempts + excluded.attempts,
+         input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens, cost_usd = excluded.cost_usd,
+         latency_ms = excluded.latency_ms, cached_calls = excluded.cached_calls, total_calls = excluded.total_calls,
+         finished_at = excluded.finished_at
+       RETURNING id`,
+    ).get(
+      k.runId,
+      k.subjectId,
+      k.suite,
+      k.itemId,
+      k.replicate,
+      itemHash,
+      fields.status,
+      fields.error,
+      fields.attempts,
+      o?.usage.inputTokens ?? 0,
+      o?.usage.outputTokens ?? 0,
+      o?.costUsd ?? 0,
+      o?.latencyMs ?? 0,
+      o?.cachedCalls ?? 0,
+      o?.totalCalls ?? 0,
+      new Date().toISOString(),
+    ) as { id: number };
+    return row.id;
+  }
+
+  recordDone(k: TrialKey, itemHash: string, outcome: TrialOutcome, attempts: number): void {
+    this.#db.transaction(() => {
+      const id = this.#upsertTrial(k, itemHash, { status: 'done', error: null, attempts, o: outcome });
+      this.#q('INSERT OR REPLACE INTO transcripts (trial_id, body) VALUES (?, ?)').run(id, JSON.stringify(outcome.transcript));
+      this.#q('INSERT OR REPLACE INTO scores (trial_id, scorer, value, detail) VALUES (?, ?, ?, ?)').run(
+        id,
+        outcome.score.scorer,
+        outcome.score.value,
+        JSON.stringify(outcome.score.detail),
+      );
+    })();
+  }
+
+  recordFailed(k: TrialKey, itemHash: string, error: string, attempts: number): void {
+    this.#upsertTrial(k, itemHash, { status: 'failed', error, attempts });
+  }
+
+  getCached(key: string): unknown {
+    const row = this.#q('SELECT response FROM call_cache WHERE key = ?').get(key) as { response: string } | undefined;
+    return row ? JSON.parse(row.response) : undefined;
+  }
+
+  putCached(key: string, provider: string, model: string, response: unknown): void {
+    this.#q('INSERT OR IGNORE INTO call_cache (key, provider, model, response, created_at) VALUES (?, ?, ?, ?, ?)').run(
+      key,
+      provider,
+      model,
+      JSON.stringify(response),
+      new Date().toISOString(),
+    );
+  }
+
+  status(runId: string): StatusRow[] {
+    const rows = this.#q(
+      `SELECT p.subject_id AS subjectId, s.spec AS spec, p.suite AS suite, p.planned AS planned,
+         COALESCE(SUM(t.status = 'done'), 0) AS done, COALESCE(SUM(t.status = 'failed'), 0) AS failed
+       FROM run_plan p JOIN subjects s ON s.id = p.subject_id
+       LEFT JOIN trials t ON t.run_id = p.run_id AND t.subject_id = p.subject_id AND t.suite = p.suite
+       WHERE p.run_id = ? GROUP BY p.subject_id, p.suite ORDER BY s.spec, p.suite`,
+    ).all(runId) as Array<Omit<StatusRow, 'pending'>>;
+    return rows.map((r) => ({ ...r, pending: Math.max(0, r.planned - r.done - r.failed) }));
+  }
+
+  usage(runId: string): UsageRow[] {
+    return this.#q(
+      `SELECT t.subject_id AS subjectId, s.spec AS spec, COUNT(*) AS trials,
+         SUM(t.input_tokens) AS inputTokens, SUM(t.output_tokens) AS outputTokens, SUM(t.cost_usd) AS costUsd,
+         SUM(t.cached_calls) AS cachedCalls, SUM(t.total_calls) AS totalCalls, AVG(t.latency_ms) AS latencyMsMean
+       FROM trials t JOIN subjects s ON s.id = t.subject_id
+       WHERE t.run_id = ? AND t.status = 'done' GROUP BY t.subject_id ORDER BY s.spec`,
+    ).all(runId) as UsageRow[];
+  }
+
+  failures(runId: string, limit = 20): FailedTrialRow[] {
+    return this.#q(
+      `SELECT run_id AS runId, subject_id AS subjectId, suite, item_id AS itemId, replicate, error, attempts
+       FROM trials WHERE run_id = ? AND status = 'failed' ORDER BY id LIMIT ?`,
+    ).all(runId, limit) as FailedTrialRow[];
+  }
+
+  *responses(runId: string, scorer?: string): Iterable<ResponseRow> {
+    const stmt = this.#db.prepare(
+      `SELECT t.subject_id AS subjectId, s.spec AS spec, t.suite AS suite, t.item_id AS itemId, t.item_hash AS itemHash,
+         i.category AS category, i.ability AS ability, t.replicate AS replicate, sc.value AS value,
+         json_extract(sc.detail, '$.parseFailed') AS parseFailed, json_extract(i.body, '$.meta') AS meta
+       FROM trials t JOIN subjects s ON s.id = t.subject_id JOIN items i ON i.hash = t.item_hash
+       JOIN scores sc ON sc.trial_id = t.id
+       WHERE t.run_id = ? AND t.status = 'done' ${scorer ? 'AND sc.scorer = ?' : ''}
+       ORDER BY s.spec, t.suite, t.item_id, t.replicate`,
+    );
+    const args = scorer ? [runId, scorer] : [runId];
+    for (const r of stmt.iterate(...args) as Iterable<Omit<ResponseRow, 'meta' | 'parseFailed'> & { meta: string | null; parseFailed: number | null }>) {
+      yield { ...r, parseFailed: r.parseFailed === 1, meta: r.meta ? JSON.parse(r.meta) : {} };
+    }
+  }
+
+  transcript(k: TrialKey): { transcript: unknown; score: Score } | undefined {
+    const row = this.#q(
+      `SELECT tr.body AS body, sc.scorer AS scorer, sc.value AS value, sc.detail AS detail FROM trials t
+       JOIN transcripts tr ON tr.trial_id = t.id JOIN scores sc ON sc.trial_id = t.id
+       WHERE t.run_id = ? AND t.subject_id = ? AND t.suite = ? AND t.item_id = ? AND t.replicate = ?`,
+    ).get(k.runId, k.subjectId, k.suite, k.itemId, k.replicate) as { body: string; scorer: string; value: number; detail: string } | undefined;
+    return row ? { transcript: JSON.parse(row.body), score: { scorer: row.scorer, value: row.value, detail: JSON.parse(row.detail) } } : undefined;
+  }
+
+  close(): void {
+    this.#db.close();
+  }
+}

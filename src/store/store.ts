@@ -1,0 +1,92 @@
+// The Store: where runs, subjects, items, trials, transcripts, scores and the model-call cache
+// live. A trial is written in one transaction with its transcript and score, so it is either
+// done or absent: never half-written.
+
+import type { Item, Score, TrialKey, TrialOutcome } from '../core/index.js';
+
+export interface RunRecord {
+  id: string;
+  createdAt: string;
+  /** The full configuration the run was started with (no secrets). */
+  config: Record<string, unknown>;
+}
+
+export interface SubjectRecord {
+  /** Opaque id (what judges see), derived from spec and settings. */
+  id: string;
+  spec: string;
+  settings: Record<string, unknown>;
+}
+
+export type TrialStatus = 'done' | 'failed';
+
+export interface PlanRow {
+  subjectId: string;
+  suite: string;
+  planned: number;
+}
+
+export interface StatusRow {
+  subjectId: string;
+  spec: string;
+  suite: string;
+  planned: number;
+  done: number;
+  failed: number;
+  pending: number;
+}
+
+export interface UsageRow {
+  subjectId: string;
+  spec: string;
+  trials: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  cachedCalls: number;
+  totalCalls: number;
+  latencyMsMean: number;
+}
+
+/** One scored cell: the input of accuracy tables and response matrices. */
+export interface ResponseRow {
+  subjectId: string;
+  spec: string;
+  suite: string;
+  itemId: string;
+  itemHash: string;
+  category: string;
+  ability: string | null;
+  replicate: number;
+  value: number;
+  parseFailed: boolean;
+  meta: Record<string, unknown>;
+}
+
+export interface FailedTrialRow extends TrialKey {
+  error: string;
+  attempts: number;
+}
+
+export interface Store {
+  readonly location: string;
+  getRun(id: string): RunRecord | undefined;
+  listRuns(): RunRecord[];
+  createRun(run: RunRecord): void;
+  setPlan(runId: string, rows: PlanRow[]): void;
+  upsertSubject(subject: SubjectRecord): void;
+  /** Store items by content hash (idempotent); returns the hash of each. */
+  putItems(items: Array<{ hash: string; item: Item }>): void;
+  trialStatus(key: TrialKey): TrialStatus | undefined;
+  recordDone(key: TrialKey, itemHash: string, outcome: TrialOutcome, attempts: number): void;
+  recordFailed(key: TrialKey, itemHash: string, error: string, attempts: number): void;
+  /** A cached model-call result (a ChatResponse or a log-likelihood result), by content key. */
+  getCached(key: string): unknown;
+  putCached(key: string, provider: string, model: string, value: unknown): void;
+  status(runId: string): StatusRow[];
+  usage(runId: string): UsageRow[];
+  failures(runId: string, limit?: number): FailedTrialRow[];
+  responses(runId: string, scorer?: string): Iterable<ResponseRow>;
+  transcript(key: TrialKey): { transcript: unknown; score: Score } | undefined;
+  close(): void;
+}

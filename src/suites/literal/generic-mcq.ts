@@ -1,0 +1,156 @@
+// A generic multiple-choice loader for JSON lines, JSON lists, CSV and Parquet, with a field
+// mapping. CogToM is this loader with its documented field names.
+
+import { extname } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { parquetReadObjects } from 'hyparquet';
+import { compressors } from 'hyparquet-compressors';
+import type { Category } from '../../core/index.js';
+import { InputError, isCategory } from '../../core/index.js';
+import { parseCsv } from '../../core/index.js';
+import { mcqItem, readJson, readJsonLines, readText, type LoadResult } from '../read-input.js';
+
+export interface McqFieldMap {
+  id?: string;
+  context?: string;
+  question: string;
+  /** One field holding a list or an {A: .., B: ..} object, or several fields, one per option. */
+  options: string | string[];
+  /** The answer as a letter (A..), a 0-based index, or the option's text. */
+  answer: string;
+  category?: string;
+  subcategory?: string;
+  /** Source category labels -> ATOMS categories (matched case-insensitively); defaults to the identity. */
+  categoryMap?: Record<string, Category>;
+  /** Category for all items when the file has no category field. */
+  defaultCategory?: Category;
+}
+
+type Row = { line: number; value: Record<string, unknown> };
+
+export async function readRecords(file: string): Promise<Row[]> {
+  const ext = extname(file).toLowerCase();
+  if (ext === '.jsonl' || ext === '.ndjson') return readJsonLines(file);
+  if (ext === '.json') {
+    const data = readJson(file);
+    if (!Array.isArray(data)) throw new InputError('expected a JSON list of records', file);
+    return data.map((value, i) => ({ line: i + 1, value: value as Record<string, unknown> }));
+  }
+  if (ext === '.csv') {
+    const rows = parseCsv(readText(file));
+    if (rows.length === 0) throw new InputError('empty file', file);
+    const header = rows[0].fields;
+    return rows.slice(1).map((r) => {
+      if (r.fields.length !== header.length) throw new InputError(`row has ${r.fields.length} fields, the header has ${header.length}`, file, r.line);
+      return { line: r.line, value: Object.fromEntries(header.map((h, i) => [h, r.fields[i]])) };
+    });
+  }
+  if (ext === '.parquet') {
+    const buf = readFileSync(file);
+    const rows = (await parquetReadObjects({ file: buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer, compressors })) as Array<Record<string, unknown>>;
+    return rows.map((value, i) => ({ line: i + 1, value }));
+  }
+  throw new InputError(`unsupported file type "${ext}" (use .jsonl, .json, .csv or .parquet)`, file);
+}
+
+function optionsOf(rec: Record<string, unknown>, map: McqFieldMap, file: string, line: number): string[] {
+  const fields = Array.isArray(map.options) ? map.options : [map.options];
+  if (fields.length > 1) {
+    return fields.map((f) => {
+      const v = rec[f];
+      if (v === undefined || v === null || String(v).trim() === '') throw new InputError(`missing option field "${f}"`, file, line);
+      return String(v).trim();
+    });
+  }
+  let v = rec[fields[0]];
+  if (v === undefined || v === null) throw new InputError(`missing field "${fields[0]}"`, file, line);
+  if (typeof v === 'string') {
+    try {
+      v = JSON.parse(v);
+    } catch {
+      throw new InputError(`field "${fields[0]}" must be a list or an object of options`, file, line);
+    }
+  }
+  if (Array.isArray(v)) return v.map((o) => String(o).trim());
+  if (v && typeof v === 'object') {
+    return Object.keys(v)
+      .sort()
+      .map((k) => String((v as Record<string, unknown>)[k]).trim());
+  }
+  throw new InputError(`field "${fields[0]}" must be a list or an object of options`, file, line);
+}
+
+function answerIndex(raw: unknown, options: string[], file: string, line: number, fieldName: string): number {
+  if (raw === undefined || raw === null || String(raw).trim() === '') throw new InputError(`missing field "${fieldName}"`, file, line);
+  const s = String(raw).trim();
+  if (/^[A-Z]$/.test(s) && s.charCodeAt(0) - 65 < options.length) return s.charCodeAt(0) - 65;
+  if (/^\d+$/.test(s) && Number(s) < options.length) return Number(s);
+  const byText = options.indexOf(s);
+  if (byText >= 0) return byText;
+  throw new InputError(`answer "${s}" is not among the options (${options.length} of them)`, file, line);
+}
+
+export async function loadGenericMcq(file: string, map: McqFieldMap, suite = 'mcq'): Promise<LoadResult> {
+  const rows = await readRecords(file);
+  const lowerMap = Object.fromEntries(Object.entries(map.categoryMap ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+  const seen = new Set<string>();
+  const items = rows.map(({ line, value }) => {
+    const get = (name: string | undefined, required: boolean): string => {
+      if (!name) return '';
+      const v = value[name];
+      if (v === undefined || v === null || String(v).trim() === '') {
+        if (required) throw new InputError(`missing field "${name}"`, file, line);
+        return '';
+      }
+      return String(v);
+    };
+    const options = optionsOf(value, map, file, line);
+    const rawCategory = map.category ? get(map.category, true).trim() : '';
+    const category = rawCategory ? (lowerMap[rawCategory.toLowerCase()] ?? rawCategory.toLowerCase()) : map.defaultCategory;
+    if (!category || !isCategory(category)) {
+      throw new InputError(`category "${rawCategory}" maps to no ATOMS category; give a mapping (categoryMap)`, file, line);
+    }
+    let id = map.id ? get(map.id, true) : String(line);
+    if (seen.has(id)) throw new InputError(`duplicate id "${id}"`, file, line);
+    seen.add(id);
+    const sub = get(map.subcategory, false);
+    return mcqItem({
+      suite,
+      id,
+      category,
+      ability: sub || rawCategory || undefined,
+      context: get(map.context, false),
+      question: get(map.question, true),
+      options,
+      answerIndex: answerIndex(value[map.answer], options, file, line, map.answer),
+      meta: { originalLabel: rawCategory, subcategory: sub || undefined },
+      file,
+      line,
+    });
+  });
+  return { items, warnings: [] };
+}
+
+/** CogToM's documented fields: scene, question, options{A..D}, answer, category, subcategory. */
+export const COGTOM_FIELDS: McqFieldMap = {
+  context: 'scene',
+  question: 'question',
+  options: 'options',
+  answer: 'answer',
+  category: 'category',
+  subcategory: 'subcategory',
+  categoryMap: {
+    belief: 'belief',
+    'false belief': 'belief',
+    desire: 'desire',
+    intention: 'intention',
+    emotion: 'emotion',
+    knowledge: 'knowledge',
+    percept: 'percept',
+    perception: 'percept',
+    'non-literal': 'non-literal',
+    'non-literal communication': 'non-literal',
+    'nonliteral communication': 'non-literal',
+    moral: 'moral',
+  },
+};

@@ -1,0 +1,114 @@
+// Reading suite files with errors that name the file and line.
+
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { InputError } from '../core/index.js';
+import type { Category, Item, McqPayload } from '../core/index.js';
+
+export interface LoadResult {
+  items: Item<McqPayload>[];
+  /** Problems that were repaired or items that were left out, each naming its file and line. */
+  warnings: string[];
+}
+
+export function readText(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new InputError(code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, expected a file' : `cannot read (${code ?? (err as Error).message})`, path);
+  }
+}
+
+export function readJson(path: string): unknown {
+  const text = readText(path);
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    const m = /position (\d+)/.exec((err as Error).message);
+    const line = m ? text.slice(0, Number(m[1])).split('\n').length : undefined;
+    throw new InputError(`malformed JSON: ${(err as Error).message}`, path, line);
+  }
+}
+
+/** JSON lines: one object per non-blank line, each with its line number. */
+export function readJsonLines(path: string): Array<{ line: number; value: Record<string, unknown> }> {
+  const out: Array<{ line: number; value: Record<string, unknown> }> = [];
+  readText(path)
+    .split('\n')
+    .forEach((raw, i) => {
+      if (!raw.trim()) return;
+      let value: unknown;
+      try {
+        // Python's json module writes NaN for missing values; read it as null.
+        value = JSON.parse(raw.replace(/(?<=[:,[]\s*)NaN(?=\s*[,}\]])/g, 'null'));
+      } catch (err) {
+        throw new InputError(`malformed JSON line: ${(err as Error).message}`, path, i + 1);
+      }
+      if (!value || typeof value !== 'object' || Array.isArray(value)) throw new InputError('expected a JSON object on this line', path, i + 1);
+      out.push({ line: i + 1, value: value as Record<string, unknown> });
+    });
+  return out;
+}
+
+/** A required string field (non-empty after trimming). */
+export function field(obj: Record<string, unknown>, name: string, file: string, line?: number): string {
+  const v = obj[name];
+  if (v === undefined || v === null) throw new InputError(`missing field "${name}"`, file, line);
+  if (typeof v !== 'string' && typeof v !== 'number') throw new InputError(`field "${name}" must be text`, file, line);
+  const s = String(v);
+  if (!s.trim()) throw new InputError(`field "${name}" is empty`, file, line);
+  return s;
+}
+
+/** A directory of suite data: `root/<folder>` when it exists, else `root` itself. */
+export function resolveDataDir(root: string, folder: string): string {
+  const nested = join(root, folder);
+  if (existsSync(nested) && statSync(nested).isDirectory()) return nested;
+  if (!existsSync(root)) throw new InputError('no such file or directory (give the data folder with --data)', root);
+  return root;
+}
+
+export function listFiles(dir: string, pattern: RegExp): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (err) {
+    throw new InputError(`cannot list the directory (${(err as NodeJS.ErrnoException).code})`, dir);
+  }
+  const files = names.filter((n) => pattern.test(n)).sort();
+  if (files.length === 0) throw new InputError(`no data files matching ${pattern} here`, dir);
+  return files.map((n) => join(dir, n));
+}
+
+/** Build an MCQ item, checking that the answer is one of the options. */
+export function mcqItem(args: {
+  suite: string;
+  id: string;
+  category: Category;
+  ability?: string;
+  context: string;
+  question: string;
+  options: string[];
+  answerIndex: number;
+  meta: Record<string, unknown>;
+  file: string;
+  line?: number;
+  /** Keep items whose options repeat a text (a source defect the loader reports). */
+  allowDuplicateOptions?: boolean;
+}): Item<McqPayload> {
+  const { options, answerIndex } = args;
+  if (options.length < 2) throw new InputError(`item ${args.id} has ${options.length} option(s); at least 2 are needed`, args.file, args.line);
+  if (!(answerIndex >= 0 && answerIndex < options.length)) throw new InputError(`item ${args.id}: the answer is not among the options`, args.file, args.line);
+  if (!args.allowDuplicateOptions && new Set(options).size !== options.length) throw new InputError(`item ${args.id}: two options have the same text`, args.file, args.line);
+  return {
+    suite: args.suite,
+    id: args.id,
+    category: args.category,
+    ability: args.ability,
+    payload: { context: args.context, question: args.question, options, answerIndex },
+    answer: options[answerIndex],
+    // Only the file's base name: the item's content hash must not depend on where the data lives.
+    meta: { ...args.meta, source: { file: basename(args.file), line: args.line } },
+  };
+}

@@ -1,0 +1,66 @@
+// Suite ids -> loaders. Every literal suite yields multiple-choice items for the MCQ protocol.
+
+import { ConfigError } from '../core/index.js';
+import { loadBigtom } from './literal/bigtom.js';
+import { loadDialtom } from './literal/dialtom.js';
+import { COGTOM_FIELDS, loadGenericMcq, type McqFieldMap } from './literal/generic-mcq.js';
+import { loadHitom } from './literal/hitom.js';
+import { loadMmtomQa } from './literal/mmtom-qa.js';
+import { loadOpentom } from './literal/opentom.js';
+import { loadTomato } from './literal/tomato.js';
+import { loadTomBench } from './literal/tombench.js';
+import { loadTomi } from './literal/tomi.js';
+import { generateTomItems } from './generated/story-generator.js';
+import type { LoadResult } from './read-input.js';
+
+export interface SuiteLoadOptions {
+  /** Data folder (the shared data root, the suite's folder, or for file-based suites a file). */
+  data?: string;
+  /** Seed for generated suites. */
+  seed: number;
+  /** Number of items for generated suites (default 300). */
+  count?: number;
+  /** Field mapping for the generic `mcq` suite. */
+  fields?: McqFieldMap;
+}
+
+interface SuiteDefinition {
+  describe: string;
+  needsData: boolean;
+  load(opts: SuiteLoadOptions & { data: string }): LoadResult | Promise<LoadResult>;
+}
+
+export const SUITES: Record<string, SuiteDefinition> = {
+  tombench: { describe: 'ToMBench, 2,860 items in 20 tasks', needsData: true, load: (o) => loadTomBench(o.data) },
+  tomato: { describe: 'ToMATO (full format; the shared data has the false-belief subset)', needsData: true, load: (o) => loadTomato(o.data) },
+  'dialtom-retrospective': { describe: 'DialToM retrospective (literal), 999 items', needsData: true, load: (o) => loadDialtom(o.data, 'retrospective') },
+  'dialtom-prospective': { describe: 'DialToM prospective (functional), 523 items', needsData: true, load: (o) => loadDialtom(o.data, 'prospective') },
+  'dialtom-prospective-easy': { describe: 'DialToM prospective with out-of-dialogue distractors, 523 items', needsData: true, load: (o) => loadDialtom(o.data, 'prospective-easy') },
+  'dialtom-counterfactual': { describe: 'DialToM counterfactual profiles with "None of the above"', needsData: true, load: (o) => loadDialtom(o.data, 'counterfactual') },
+  hitom: { describe: 'Hi-ToM, orders 0-4 (VP prompting records)', needsData: true, load: (o) => loadHitom(o.data) },
+  tomi: { describe: 'ToMi test split', needsData: true, load: (o) => loadTomi(o.data) },
+  bigtom: { describe: 'BigToM, 6 conditions x 200 stories', needsData: true, load: (o) => loadBigtom(o.data) },
+  opentom: { describe: 'OpenToM, closed-label questions', needsData: true, load: (o) => loadOpentom(o.data) },
+  'mmtom-qa': { describe: 'MMToM-QA, text version', needsData: true, load: (o) => loadMmtomQa(o.data) },
+  cogtom: { describe: 'CogToM (fields scene, question, options, answer, category, subcategory); --data FILE', needsData: true, load: (o) => loadGenericMcq(o.data, COGTOM_FIELDS, 'cogtom') },
+  mcq: {
+    describe: 'generic MCQ file (JSONL, JSON, CSV, Parquet) with a field mapping; --data FILE',
+    needsData: true,
+    load: (o) => {
+      if (!o.fields) throw new ConfigError('suite mcq needs a field mapping (--fields question=...,options=...,answer=...)');
+      return loadGenericMcq(o.data, o.fields, 'mcq');
+    },
+  },
+  'generated-tom': {
+    describe: 'procedural false-belief, knowledge, perception and 2nd-4th order stories (seeded)',
+    needsData: false,
+    load: (o) => ({ items: generateTomItems({ count: o.count ?? 300, seed: o.seed }), warnings: [] }),
+  },
+};
+
+export async function loadSuite(id: string, opts: SuiteLoadOptions): Promise<LoadResult> {
+  const def = SUITES[id];
+  if (!def) throw new ConfigError(`unknown suite "${id}"; known suites: ${Object.keys(SUITES).join(', ')}`);
+  if (def.needsData && !opts.data) throw new ConfigError(`suite ${id} reads data files: give their folder with --data`);
+  return def.load({ ...opts, data: opts.data ?? '' });
+}
