@@ -20,13 +20,14 @@ export const ALLOWED = {
   suites: ['core', 'stats', 'protocols', 'judges'],
   analysis: ['core', 'stats', 'store'],
   report: ['core', 'analysis'],
-  cli: ['core', 'stats', 'models', 'store', 'runner', 'protocols', 'judges', 'suites', 'analysis', 'report', 'index'],
+  // The CLI goes through the public API only, so it uses nothing a library user could not.
+  cli: ['index'],
   index: ['core', 'stats', 'models', 'store', 'runner', 'protocols', 'judges', 'suites', 'analysis', 'report'],
 };
 
 function layerOf(file) {
   const rel = relative(src, file).split(sep);
-  if (rel.length === 1) return rel[0].replace(/\.ts$/, ''); // src/index.ts -> index
+  if (rel.length === 1) return 'index'; // files directly in src/ are the public API
   return rel[0];
 }
 

@@ -1,0 +1,20 @@
+import type { Command } from 'commander';
+import { openStore, resolveRunId, writeRunReport } from '../../index.js';
+
+export function registerReport(program: Command): void {
+  program
+    .command('report')
+    .description('write a self-contained HTML report of a run')
+    .requiredOption('--out <dir>', 'output folder (index.html is written there)')
+    .option('--run-id <id>', 'run (default: the newest)')
+    .option('--db <path>', 'store file', 'mindscope.db')
+    .action(async (flags: { out: string; runId?: string; db: string }) => {
+      const store = openStore(flags.db);
+      try {
+        const path = await writeRunReport(store, resolveRunId(store, flags.runId), flags.out);
+        process.stdout.write(`wrote ${path}\n`);
+      } finally {
+        store.close();
+      }
+    });
+}

@@ -1,0 +1,38 @@
+// The mindscope command line. Each command lives in its own file under commands/.
+
+import { Command, CommanderError } from 'commander';
+import { MindscopeError } from '../index.js';
+import { registerDemo } from './commands/demo.js';
+import { registerExport } from './commands/export.js';
+import { registerItems } from './commands/items.js';
+import { registerReport } from './commands/report.js';
+import { registerRun } from './commands/run.js';
+import { registerStatus } from './commands/status.js';
+
+export function buildProgram(): Command {
+  const program = new Command();
+  program.name('mindscope').description('Run, generate and audit Theory-of-Mind evaluations of language models').version('0.1.0');
+  program.exitOverride();
+  registerDemo(program);
+  registerRun(program);
+  registerItems(program);
+  registerStatus(program);
+  registerExport(program);
+  registerReport(program);
+  return program;
+}
+
+export async function main(argv = process.argv): Promise<void> {
+  try {
+    await buildProgram().parseAsync(argv);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      process.exitCode = err.exitCode;
+      return;
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`mindscope: ${message}\n`);
+    if (process.env.MINDSCOPE_DEBUG && err instanceof Error && !(err instanceof MindscopeError)) process.stderr.write(`${err.stack}\n`);
+    process.exitCode = 1;
+  }
+}

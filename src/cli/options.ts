@@ -1,0 +1,40 @@
+// Parsing of option values shared by several commands; each error names the flag.
+
+import { ConfigError, isCategory, type Category, type McqFieldMap } from '../index.js';
+
+export function intOption(flag: string, min = 0) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min) throw new ConfigError(`${flag} expects an integer of at least ${min}, got "${value}"`);
+    return n;
+  };
+}
+
+export function numberOption(flag: string, min = 0) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isFinite(n) || n < min) throw new ConfigError(`${flag} expects a number of at least ${min}, got "${value}"`);
+    return n;
+  };
+}
+
+/** `question=q,options=a0|a1|a2|a3,answer=a_idx,category=cat,context=story,id=qid,category.fb=belief` */
+export function parseFieldMap(value: string): McqFieldMap {
+  const map: Partial<McqFieldMap> & { categoryMap?: Record<string, Category> } = {};
+  for (const pair of value.split(',')) {
+    const [key, raw] = pair.split('=');
+    if (!key || raw === undefined) throw new ConfigError(`--fields: "${pair}" is not key=value`);
+    const k = key.trim();
+    if (k.startsWith('category.')) {
+      if (!isCategory(raw)) throw new ConfigError(`--fields: ${k} maps to "${raw}", which is not an ATOMS category`);
+      (map.categoryMap ??= {})[k.slice('category.'.length)] = raw;
+    } else if (k === 'options') map.options = raw.includes('|') ? raw.split('|') : raw;
+    else if (k === 'defaultCategory') {
+      if (!isCategory(raw)) throw new ConfigError(`--fields: defaultCategory "${raw}" is not an ATOMS category`);
+      map.defaultCategory = raw;
+    } else if (['id', 'context', 'question', 'answer', 'category', 'subcategory'].includes(k)) (map as Record<string, unknown>)[k] = raw;
+    else throw new ConfigError(`--fields: unknown key "${k}"`);
+  }
+  if (!map.question || !map.options || !map.answer) throw new ConfigError('--fields needs at least question=, options= and answer=');
+  return map as McqFieldMap;
+}

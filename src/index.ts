@@ -1,0 +1,13 @@
+// mindscope's public library API. The CLI uses nothing that is not exported here.
+
+export * from './core/index.js';
+export * as stats from './stats/index.js';
+export * from './models/index.js';
+export * from './store/index.js';
+export * from './runner/index.js';
+export * from './protocols/index.js';
+export * from './suites/index.js';
+export * from './analysis/index.js';
+export * from './report/index.js';
+export * from './evaluate.js';
+export * from './results.js';

@@ -1,0 +1,82 @@
+// The self-contained HTML report of a run: one file, charts inlined as SVG, no scripts and no
+// external resources, so it opens anywhere and can be archived with the results.
+
+import type { AccuracyTable } from '../analysis/index.js';
+import { cellOf } from '../analysis/index.js';
+import { heatmapSpec, overallAccuracySpec, renderSvg } from './charts.js';
+
+export interface UsageSummary {
+  spec: string;
+  trials: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+}
+
+export interface ReportInput {
+  runId: string;
+  createdAt: string;
+  config: Record<string, unknown>;
+  byCategory: AccuracyTable;
+  bySuite: AccuracyTable;
+  usage: UsageSummary[];
+  status: Array<{ spec: string; suite: string; planned: number; done: number; failed: number; pending: number }>;
+  failures: Array<{ subject: string; suite: string; itemId: string; error: string }>;
+}
+
+export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const pct = (x: number) => (Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : '—');
+
+function accuracyTableHtml(t: AccuracyTable, groupTitle: string): string {
+  const head = `<tr><th>subject</th>${t.groups.map((g) => `<th>${escapeHtml(g)}</th>`).join('')}<th>parse failures</th></tr>`;
+  const rows = t.subjects.map((s) => {
+    const cells = t.groups.map((g) => {
+      const c = cellOf(t, s, g);
+      return c
+        ? `<td title="n=${c.items} items, ${c.trials} trials"><b>${pct(c.accuracy)}</b><br><small>[${pct(c.lower)}, ${pct(c.upper)}]<br>n=${c.items}</small></td>`
+        : '<td>—</td>';
+    });
+    const all = cellOf(t, s, 'all');
+    return `<tr><th>${escapeHtml(s)}</th>${cells.join('')}<td>${all ? `${all.parseFailures} (${pct(all.parseFailureRate)})` : '—'}</td></tr>`;
+  });
+  return `<table class="acc"><caption>Accuracy by ${groupTitle}: estimate, 95% interval${t.replicated ? ' (over item means; items have several replicates)' : ' (Wilson)'}, n items</caption>${head}${rows.join('')}</table>`;
+}
+
+const CSS = `body{font-family:DejaVu Sans,Helvetica,Arial,sans-serif;margin:2em;color:#1b1b1b;max-width:1400px}
+table{border-collapse:collapse;margin:1em 0;font-size:13px}th,td{border:1px solid #ccc;padding:4px 8px;text-align:center;vertical-align:top}
+th:first-child{text-align:left}caption{text-align:left;font-weight:bold;margin-bottom:.4em}
+.chart{overflow-x:auto;margin:1em 0}pre{background:#f5f5f5;padding:1em;overflow-x:auto;font-size:12px}small{color:#555}`;
+
+export async function renderHtmlReport(r: ReportInput): Promise<string> {
+  const [overall, heat] = await Promise.all([renderSvg(overallAccuracySpec(r.byCategory)), renderSvg(heatmapSpec(r.byCategory, 'category'))]);
+  const usage = r.usage
+    .map((u) => `<tr><th>${escapeHtml(u.spec)}</th><td>${u.trials}</td><td>${u.inputTokens}</td><td>${u.outputTokens}</td><td>$${u.costUsd.toFixed(4)}</td></tr>`)
+    .join('');
+  const status = r.status
+    .map((s) => `<tr><th>${escapeHtml(s.spec)}</th><td>${escapeHtml(s.suite)}</td><td>${s.planned}</td><td>${s.done}</td><td>${s.failed}</td><td>${s.pending}</td></tr>`)
+    .join('');
+  const failures = r.failures.length
+    ? `<h2>Failed trials (first ${r.failures.length})</h2><table><tr><th>subject</th><th>suite</th><th>item</th><th>error</th></tr>${r.failures
+        .map((f) => `<tr><th>${escapeHtml(f.subject)}</th><td>${escapeHtml(f.suite)}</td><td>${escapeHtml(f.itemId)}</td><td style="text-align:left">${escapeHtml(f.error)}</td></tr>`)
+        .join('')}</table>`
+    : '';
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>mindscope report: ${escapeHtml(r.runId)}</title><style>${CSS}</style></head>
+<body>
+<h1>mindscope report</h1>
+<p>Run <code>${escapeHtml(r.runId)}</code>, started ${escapeHtml(r.createdAt)}. ${r.byCategory.subjects.length} subjects.</p>
+<h2>Accuracy</h2>
+<div class="chart">${overall}</div>
+<div class="chart">${heat}</div>
+${accuracyTableHtml(r.byCategory, 'category')}
+${accuracyTableHtml(r.bySuite, 'suite')}
+<h2>Progress</h2>
+<table><tr><th>subject</th><th>suite</th><th>planned</th><th>done</th><th>failed</th><th>pending</th></tr>${status}</table>
+<h2>Usage</h2>
+<table><tr><th>subject</th><th>trials</th><th>input tokens</th><th>output tokens</th><th>cost</th></tr>${usage}</table>
+${failures}
+<h2>Configuration</h2>
+<pre>${escapeHtml(JSON.stringify(r.config, null, 2))}</pre>
+</body></html>
+`;
+}

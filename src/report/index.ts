@@ -1,0 +1,3 @@
+export * from './charts.js';
+export * from './html-report.js';
+export * from './text-table.js';

@@ -1,0 +1,30 @@
+// Plain-text tables for the terminal.
+
+import type { AccuracyTable } from '../analysis/index.js';
+import { cellOf } from '../analysis/index.js';
+
+export function formatTextTable(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+/** Accuracy (percent) per subject and group, the overall interval, and parse failures. */
+export function accuracyTextTable(t: AccuracyTable): string {
+  const header = ['subject', ...t.groups.filter((g) => g !== 'all'), 'all', '95% CI', 'n', 'parse fail'];
+  const rows = t.subjects.map((s) => {
+    const all = cellOf(t, s, 'all')!;
+    return [
+      s,
+      ...t.groups.filter((g) => g !== 'all').map((g) => {
+        const c = cellOf(t, s, g);
+        return c ? (c.accuracy * 100).toFixed(1) : '-';
+      }),
+      (all.accuracy * 100).toFixed(1),
+      `[${(all.lower * 100).toFixed(1)}, ${(all.upper * 100).toFixed(1)}]`,
+      String(all.items),
+      String(all.parseFailures),
+    ];
+  });
+  return formatTextTable(header, rows);
+}
