@@ -12,9 +12,12 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 4, baseDelayMs: 500, maxDelayMs: 30_000 };
 
+/** The longest Retry-After honoured as given; a server asking for more is waited on for this long. */
+export const MAX_RETRY_AFTER_MS = 300_000;
+
 /** Delay before retry number `retry` (0-based). A server's Retry-After wins when it gives one. */
 export function backoffDelay(policy: RetryPolicy, retry: number, rng: Rng, retryAfterMs?: number): number {
-  if (retryAfterMs !== undefined) return Math.min(retryAfterMs, policy.maxDelayMs * 4);
+  if (retryAfterMs !== undefined) return Math.min(retryAfterMs, MAX_RETRY_AFTER_MS);
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
   return ceiling / 2 + rng.next() * (ceiling / 2);
 }

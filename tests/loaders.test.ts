@@ -1,0 +1,168 @@
+// Loaders on the shared public data: counts, category mappings, malformed-data handling; and
+// the bad inputs each loader must name by file and line.
+
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parquetWriteBuffer } from 'hyparquet-writer';
+import { describe, expect, it } from 'vitest';
+import { COGTOM_FIELDS, loadGenericMcq, loadSuite, NONE_OF_THE_ABOVE, type Item, type McqPayload } from '../src/index.js';
+
+const DATA = join(__dirname, '..', '..', 'shared', 'data');
+const tmp = mkdtempSync(join(tmpdir(), 'mindscope-loaders-'));
+
+function byCategory(items: Item[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const i of items) out[i.category] = (out[i.category] ?? 0) + 1;
+  return out;
+}
+
+const load = (suite: string, data = DATA) => loadSuite(suite, { data, seed: 0 });
+
+describe('ToMBench', () => {
+  it('loads all 2,860 items with the audit paper appendix C category counts', async () => {
+    const { items, warnings } = await load('tombench');
+    expect(items).toHaveLength(2860);
+    expect(byCategory(items)).toEqual({ belief: 882, intention: 340, desire: 180, emotion: 420, knowledge: 290, 'non-literal': 748 });
+    expect(new Set(items.map((i) => i.id)).size).toBe(2860);
+    // The malformed answer "A. " is repaired and reported.
+    expect(warnings.some((w) => /answer "A\. " read as "A"/.test(w))).toBe(true);
+    const repaired = items.find((i) => i.meta.answerRepaired === 'A. ')!;
+    expect(repaired.answer).toBe((repaired.payload as McqPayload).options[0]);
+    // Two-option tasks keep two options.
+    expect(items.filter((i) => (i.payload as McqPayload).options.length === 2).length).toBeGreaterThan(400);
+    expect(items[0].meta.originalLabel).toMatch(/^[A-Z][\w-]+(?: [\w-]+)*: /);
+  });
+});
+
+describe('other literal suites', () => {
+  it('ToMATO false-belief file', async () => {
+    const { items } = await load('tomato');
+    expect(items).toHaveLength(806);
+    expect(byCategory(items)).toEqual({ belief: 237, knowledge: 162, desire: 158, emotion: 127, intention: 122 });
+    expect(items.every((i) => (i.payload as McqPayload).options.length === 4)).toBe(true);
+  });
+
+  it('DialToM: 999 retrospective, 523 prospective, 523 easy, counterfactual with None of the above', async () => {
+    const retro = (await load('dialtom-retrospective')).items;
+    const pro = (await load('dialtom-prospective')).items;
+    const easy = (await load('dialtom-prospective-easy')).items;
+    const cf = (await load('dialtom-counterfactual')).items;
+    expect([retro.length, pro.length, easy.length]).toEqual([999, 523, 523]);
+    expect(retro.filter((i) => i.meta.domain === 'MI')).toHaveLength(306);
+    expect(pro.filter((i) => i.meta.domain === 'MI')).toHaveLength(136);
+    expect(byCategory(retro).trust).toBe(183);
+    expect(cf.length).toBe(523);
+    expect(cf.every((i) => i.answer === NONE_OF_THE_ABOVE && (i.payload as McqPayload).options.length === 5)).toBe(true);
+    // The right continuation is not always in the same place.
+    const positions = new Set(pro.map((i) => (i.payload as McqPayload).answerIndex));
+    expect(positions.size).toBe(4);
+    // Prospective items hide the dialogue: the context is the profile only.
+    expect((pro[0].payload as McqPayload).context).toMatch(/^The (client|seeker|persuadee) in this conversation has the following mental state/);
+  });
+
+  it('Hi-ToM, ToMi, BigToM, OpenToM, MMToM-QA', async () => {
+    const hitom = (await load('hitom')).items;
+    expect(hitom).toHaveLength(600);
+    expect(byCategory(hitom)).toEqual({ control: 120, belief: 480 });
+    expect((hitom[0].payload as McqPayload).options).toHaveLength(15);
+    const tomi = (await load('tomi')).items;
+    expect(tomi).toHaveLength(5994);
+    expect(tomi.every((i) => (i.payload as McqPayload).options.every((o) => !['kitchen', 'garden', 'bathroom'].includes(o)))).toBe(true);
+    const bigtom = (await load('bigtom')).items;
+    expect(bigtom).toHaveLength(1200);
+    expect(new Set(bigtom.map((i) => i.meta.originalLabel)).size).toBe(6);
+    const opentom = await load('opentom');
+    expect(opentom.items.length + opentom.warnings.length).toBe(13708);
+    expect(opentom.warnings.length).toBeLessThan(10);
+    const mmtom = (await load('mmtom-qa')).items;
+    expect(mmtom).toHaveLength(600);
+    expect(byCategory(mmtom)).toEqual({ belief: 300, desire: 300 });
+  });
+
+  it('CogToM from a file in its documented fields', async () => {
+    const file = join(tmp, 'cogtom.jsonl');
+    const rows = [
+      { scene: 'Anna puts the ball in the box and leaves.', question: 'Where will Anna look?', options: { A: 'box', B: 'basket', C: 'bag', D: 'drawer' }, answer: 'A', category: 'False Belief', subcategory: 'location' },
+      { scene: 'Tom frowns at the gift.', question: 'How does Tom feel?', options: { A: 'happy', B: 'disappointed', C: 'proud', D: 'calm' }, answer: 'B', category: 'Emotion', subcategory: 'hidden' },
+    ];
+    writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n'));
+    const { items } = await loadSuite('cogtom', { data: file, seed: 0 });
+    expect(items.map((i) => [i.category, i.answer, i.ability])).toEqual([
+      ['belief', 'box', 'location'],
+      ['emotion', 'disappointed', 'hidden'],
+    ]);
+    writeFileSync(file, JSON.stringify({ ...rows[0], category: 'Astrology' }));
+    await expect(loadSuite('cogtom', { data: file, seed: 0 })).rejects.toThrow(/cogtom\.jsonl:1: category "Astrology" maps to no ATOMS category/);
+  });
+
+  it('generic MCQ from CSV and Parquet with a field mapping', async () => {
+    const map = { id: 'qid', context: 'story', question: 'q', options: ['o1', 'o2', 'o3'], answer: 'label', category: 'cat' };
+    const csv = join(tmp, 'items.csv');
+    writeFileSync(csv, 'qid,story,q,o1,o2,o3,label,cat\nx1,"A story, with a comma",Where?,box,bag,jar,B,belief\nx2,Another,Why?,a,b,c,0,desire\n');
+    const fromCsv = (await loadGenericMcq(csv, map)).items;
+    expect(fromCsv.map((i) => [i.id, i.answer, i.category])).toEqual([
+      ['x1', 'bag', 'belief'],
+      ['x2', 'a', 'desire'],
+    ]);
+    const pq = join(tmp, 'items.parquet');
+    writeFileSync(
+      pq,
+      Buffer.from(
+        parquetWriteBuffer({
+          columnData: [
+            { name: 'qid', data: ['p1'], type: 'STRING' },
+            { name: 'story', data: ['S'], type: 'STRING' },
+            { name: 'q', data: ['Q?'], type: 'STRING' },
+            { name: 'o1', data: ['yes'], type: 'STRING' },
+            { name: 'o2', data: ['no'], type: 'STRING' },
+            { name: 'o3', data: ['maybe'], type: 'STRING' },
+            { name: 'label', data: ['no'], type: 'STRING' },
+            { name: 'cat', data: ['knowledge'], type: 'STRING' },
+          ],
+        }),
+      ),
+    );
+    expect((await loadGenericMcq(pq, map)).items[0]).toMatchObject({ id: 'p1', answer: 'no', category: 'knowledge' });
+  });
+});
+
+describe('bad input names the file and line', () => {
+  it('malformed JSON lines, missing fields, answers not among the options, missing data', async () => {
+    const dir = join(tmp, 'bad-tombench');
+    const good = { '能力\nABILITY': 'Belief: x', '序号\nINDEX': 1, STORY: 's', QUESTION: 'q', 'OPTION-A': 'a', 'OPTION-B': 'b', 'OPTION-C': 'c', 'OPTION-D': 'd', '答案\nANSWER': 'B' };
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, 'Task.jsonl');
+    writeFileSync(file, `${JSON.stringify(good)}\n{"broken": \n`);
+    await expect(load('tombench', dir)).rejects.toThrow(/Task\.jsonl:2: malformed JSON line/);
+    writeFileSync(file, `${JSON.stringify(good)}\n${JSON.stringify({ ...good, STORY: undefined })}\n`);
+    await expect(load('tombench', dir)).rejects.toThrow(/Task\.jsonl:2: missing field "STORY"/);
+    writeFileSync(file, `${JSON.stringify({ ...good, '答案\nANSWER': 'E' })}\n`);
+    await expect(load('tombench', dir)).rejects.toThrow(/Task\.jsonl:1: answer "E" is not one of A-D/);
+    await expect(load('tombench', join(tmp, 'nowhere'))).rejects.toThrow(/nowhere: no such file or directory/);
+    await expect(loadSuite('tombench', { seed: 0 })).rejects.toThrow(/give their folder with --data/);
+    await expect(loadSuite('no-such-suite', { seed: 0 })).rejects.toThrow(/unknown suite "no-such-suite"; known suites: tombench/);
+    const csv = join(tmp, 'bad.csv');
+    writeFileSync(csv, 'q,o1,o2,label\nWhere?,box,bag,jar\n');
+    await expect(loadGenericMcq(csv, { question: 'q', options: ['o1', 'o2'], answer: 'label', defaultCategory: 'belief' })).rejects.toThrow(/bad\.csv:2: answer "jar" is not among the options/);
+    writeFileSync(csv, 'q,o1,o2,label\nWhere?,box,bag\n');
+    await expect(loadGenericMcq(csv, COGTOM_FIELDS)).rejects.toThrow(/bad\.csv:2: row has 3 fields, the header has 4/);
+  });
+
+  it('DialToM dialogue files with empty turns', async () => {
+    const dir = join(tmp, 'dialtom', 'data');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(dir, { recursive: true });
+    const attrs = ['Belief', 'Desires', 'Intentions', 'Emotions', 'Knowledge', 'Trust'];
+    const rec = {
+      id: '1, 0',
+      ctx: ['client: hi', '  '],
+      state: 'Belief',
+      correct_option: Object.fromEntries(attrs.map((a) => [a, 'A'])),
+      options: Object.fromEntries(attrs.map((a) => [a, { A: `${a} a`, B: `${a} b` }])),
+    };
+    writeFileSync(join(dir, 'MI_retrospective_verified.json'), JSON.stringify([rec]));
+    await expect(load('dialtom-retrospective', join(tmp, 'dialtom'))).rejects.toThrow(/MI_retrospective_verified\.json \[item 0\]: turn 1 of "ctx" is empty/);
+  });
+});

@@ -1,0 +1,123 @@
+// A real HTTP server, run as a child process by tests and benchmarks, that speaks three
+// providers' protocols: OpenAI chat completions (POST /v1/chat/completions), Anthropic messages
+// (POST /v1/messages) and Gemini generateContent (POST /v1beta/models/M:generateContent).
+//
+// It answers multiple-choice prompts with "Answer: X", where X is the first option label unless
+// the model name asks otherwise, and it injects faults chosen by the model name:
+//   ok                 answer at once
+//   last-option        answer the last listed option
+//   flaky-429-K        the first K attempts of each distinct request get 429 with Retry-After: 1
+//   flaky-500-K        ... get HTTP 500
+//   hang-K             ... get no answer at all (the connection stays open)
+//   malformed-K        ... get a 200 with a body that is not JSON
+//   bad-shape-K        ... get a 200 JSON without choices
+//   always-500         every request gets HTTP 500
+//   slow-MS            answer after MS milliseconds
+// With MODEL_SERVER_KEY set, requests must carry that key (Bearer, x-api-key or x-goog-api-key)
+// or get 401. GET /stats returns the request counts and the last 50 request bodies.
+// On start it prints {"port": N} as its first line.
+
+import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+
+const requiredKey = process.env.MODEL_SERVER_KEY || '';
+const attempts = new Map();
+const stats = { requests: 0, byModel: {}, bodies: [] };
+
+function lastUserText(messages) {
+  const m = [...messages].reverse().find((x) => x.role === 'user');
+  if (!m) return '';
+  if (typeof m.content === 'string') return m.content;
+  return m.content.map((p) => p.text ?? '').join('\n');
+}
+
+function answerFor(model, prompt) {
+  const labels = [...prompt.matchAll(/^([A-Z])\. /gm)].map((m) => m[1]);
+  if (labels.length === 0) return 'Hello.';
+  return `Answer: ${model === 'last-option' ? labels[labels.length - 1] : labels[0]}`;
+}
+
+function fault(model, body) {
+  const m = /^(flaky-429|flaky-500|hang|malformed|bad-shape)-(\d+)$/.exec(model);
+  if (m) {
+    const key = createHash('sha256').update(JSON.stringify(body)).digest('hex');
+    const n = (attempts.get(key) ?? 0) + 1;
+    attempts.set(key, n);
+    return n <= Number(m[2]) ? m[1] : undefined;
+  }
+  if (model === 'always-500') return 'flaky-500';
+  return undefined;
+}
+
+function send(res, status, body, headers = {}) {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(text);
+}
+
+const server = createServer((req, res) => {
+  if (req.method === 'GET' && req.url === '/stats') return send(res, 200, stats);
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    let body;
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      return send(res, 400, { error: { message: 'request body is not JSON' } });
+    }
+    const url = req.url ?? '';
+    const protocol = url.endsWith('/chat/completions') ? 'openai' : url.endsWith('/v1/messages') ? 'anthropic' : url.includes(':generateContent') ? 'google' : undefined;
+    if (!protocol) return send(res, 404, { error: { message: `no route ${url}` } });
+    const model = protocol === 'google' ? decodeURIComponent(/models\/([^:]+):/.exec(url)[1]) : body.model;
+    stats.requests++;
+    stats.byModel[model] = (stats.byModel[model] ?? 0) + 1;
+    stats.bodies.push({ protocol, url, headersSeen: Object.keys(req.headers), body });
+    if (stats.bodies.length > 50) stats.bodies.shift();
+    if (requiredKey) {
+      const given = (req.headers.authorization ?? '').replace(/^Bearer /, '') || req.headers['x-api-key'] || req.headers['x-goog-api-key'];
+      if (given !== requiredKey) return send(res, 401, { error: { message: 'invalid api key' } });
+    }
+    if (model === 'unknown-model') return send(res, 404, { error: { message: 'model not found' } });
+    const f = fault(model, body);
+    if (f === 'flaky-429') return send(res, 429, { error: { message: 'rate limited' } }, { 'retry-after': '1' });
+    if (f === 'flaky-500') return send(res, 500, { error: { message: 'internal error' } });
+    if (f === 'hang') return; // never answer
+    if (f === 'malformed') return send(res, 200, '{"choices": [ this is not json');
+    if (f === 'bad-shape') return send(res, 200, { object: 'nothing here' });
+
+    const messages = protocol === 'google' ? (body.contents ?? []).map((c) => ({ role: c.role, content: c.parts.map((p) => ({ text: p.text })) })) : body.messages ?? [];
+    const text = answerFor(model, lastUserText(messages));
+    const reply = () => {
+      if (protocol === 'openai') {
+        send(res, 200, {
+          id: 'chatcmpl-test',
+          object: 'chat.completion',
+          model,
+          choices: [
+            {
+              index: 0,
+              message: { role: 'assistant', content: text },
+              finish_reason: 'stop',
+              logprobs: body.logprobs ? { content: text.split(/(?= )/).map((t) => ({ token: t, logprob: -0.25 })) } : null,
+            },
+          ],
+          usage: { prompt_tokens: 40, completion_tokens: 3, total_tokens: 43 },
+        });
+      } else if (protocol === 'anthropic') {
+        send(res, 200, { id: 'msg-test', type: 'message', role: 'assistant', model, content: [{ type: 'text', text }], stop_reason: 'end_turn', usage: { input_tokens: 41, output_tokens: 4 } });
+      } else {
+        send(res, 200, { candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP' }], usageMetadata: { promptTokenCount: 42, candidatesTokenCount: 5 }, modelVersion: model });
+      }
+    };
+    const slow = /^slow-(\d+)$/.exec(model);
+    if (slow) setTimeout(reply, Number(slow[1]));
+    else reply();
+  });
+});
+
+server.keepAliveTimeout = 60_000;
+server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
+  process.stdout.write(`${JSON.stringify({ port: server.address().port })}\n`);
+});
+process.on('SIGTERM', () => process.exit(0));
