@@ -25,8 +25,8 @@ export const ALLOWED = {
   index: ['core', 'stats', 'models', 'store', 'runner', 'protocols', 'judges', 'suites', 'analysis', 'report'],
 };
 
-function layerOf(file) {
-  const rel = relative(src, file).split(sep);
+function layerOf(file, base) {
+  const rel = relative(base, file).split(sep);
   if (rel.length === 1) return 'index'; // files directly in src/ are the public API
   return rel[0];
 }
@@ -42,7 +42,7 @@ function* walk(dir) {
 export function checkLayers(dir = src) {
   const problems = [];
   for (const file of walk(dir)) {
-    const from = layerOf(file);
+    const from = layerOf(file, dir);
     const allowed = ALLOWED[from];
     if (!allowed) {
       problems.push(`${relative(root, file)}: folder "${from}" is not a known layer (add it to scripts/check-layers.mjs and DESIGN.md)`);
@@ -53,11 +53,11 @@ export function checkLayers(dir = src) {
       const spec = m[1] ?? m[2];
       if (!spec.startsWith('.')) continue;
       const target = resolve(dirname(file), spec);
-      if (!target.startsWith(src + sep)) {
+      if (!target.startsWith(dir + sep)) {
         problems.push(`${relative(root, file)}: imports ${spec}, outside src/`);
         continue;
       }
-      const to = layerOf(target.replace(/\.js$/, '.ts'));
+      const to = layerOf(target.replace(/\.js$/, '.ts'), dir);
       if (to !== from && !allowed.includes(to)) {
         problems.push(`${relative(root, file)}: layer "${from}" may not import layer "${to}" (${spec})`);
       }

@@ -1,0 +1,149 @@
+// The command line as a user runs it (the built CLI in a child process): items, run, status,
+// export, report, the demo, errors on bad input, and a run killed with SIGKILL part-way and
+// continued by the same command.
+
+import Database from 'better-sqlite3';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startModelServer, type ModelServer } from './helpers/servers.js';
+
+const ROOT = join(__dirname, '..');
+const BIN = join(ROOT, 'bin', 'mindscope.js');
+const DATA = join(ROOT, '..', 'shared', 'data');
+const dir = mkdtempSync(join(tmpdir(), 'mindscope-cli-'));
+
+function cli(args: string[], env: Record<string, string> = {}) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 120_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+let server: ModelServer;
+beforeAll(async () => {
+  if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) throw new Error('run "npm run build" before the CLI tests (npm test does)');
+  server = await startModelServer();
+});
+afterAll(() => server.stop());
+
+describe('mindscope items', () => {
+  it('prints the documented JSON shape with the ToMBench counts', () => {
+    const r = cli(['items', 'tombench', '--data', DATA, '--json']);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(Object.keys(out)).toEqual(['suite', 'count', 'byCategory', 'byAbility', 'warnings', 'first']);
+    expect(out.count).toBe(2860);
+    expect(out.byCategory).toEqual({ belief: 882, desire: 180, emotion: 420, intention: 340, knowledge: 290, 'non-literal': 748 });
+  });
+});
+
+describe('mindscope run / status / export / report', () => {
+  it('runs, reports status as JSON, exports the matrix and writes the report', () => {
+    const db = join(dir, 'flow.db');
+    const run = cli(['run', 'generated-tom', '--limit', '30', '--model', 'agent:oracle', 'agent:reality', `openai-compatible:${server.url}/v1#ok`, '--db', db, '--run-id', 'flow', '--quiet']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/run flow: 90 done, 0 failed/);
+    expect(run.stdout).toMatch(/agent:oracle\s+100\.0/);
+    const status = JSON.parse(cli(['status', '--db', db, '--json']).stdout);
+    expect(status.runId).toBe('flow');
+    expect(status.totals).toEqual({ planned: 90, done: 90, failed: 0, pending: 0 });
+    expect(status.rows[0]).toEqual({ subject: 'agent:oracle', subjectId: expect.stringMatching(/^s-/), suite: 'generated-tom', planned: 30, done: 30, failed: 0, pending: 0 });
+    const exp = cli(['export', 'matrix', '--db', db, '--out', join(dir, 'flow.parquet')]);
+    expect(exp.stdout).toMatch(/30 items x 3 subjects/);
+    expect(cli(['export', 'matrix', '--db', db, '--out', join(dir, 'flow.csv')]).code).toBe(0);
+    const csv = readFileSync(join(dir, 'flow.csv'), 'utf8').split('\n');
+    expect(csv[0]).toBe(`suite,item_id,category,original_label,agent:oracle,agent:reality,openai-compatible:${server.url}/v1#ok`);
+    const rep = cli(['report', '--db', db, '--out', join(dir, 'report')]);
+    expect(rep.code).toBe(0);
+    const html = readFileSync(join(dir, 'report', 'index.html'), 'utf8');
+    expect(html).toContain('<svg');
+    expect(html).toContain('agent:reality');
+    expect(html).toMatch(/parse failures/);
+  });
+
+  it('gives one clear error and a non-zero exit for bad input', () => {
+    const db = join(dir, 'bad.db');
+    const cases: Array<[string[], RegExp]> = [
+      [['run', 'nonsense', '--model', 'agent:oracle', '--db', db], /^mindscope: unknown suite "nonsense"; known suites: /],
+      [['run', 'generated-tom', '--model', 'gpt-5', '--db', db], /^mindscope: unknown model spec "gpt-5"/],
+      [['run', 'tombench', '--model', 'agent:oracle', '--data', join(dir, 'missing'), '--db', db], /missing: no such file or directory/],
+      [['run', 'generated-tom', '--model', 'openai:gpt-4o-mini', '--db', db], /openai:gpt-4o-mini: set OPENAI_API_KEY/],
+      [['run', 'generated-tom', '--model', 'agent:oracle', '--trials', '0', '--db', db], /--trials expects an integer of at least 1/],
+      [['status', '--db', db, '--run-id', 'nope'], /no run "nope"/],
+    ];
+    for (const [args, re] of cases) {
+      const r = cli(args, { OPENAI_API_KEY: '' });
+      expect(r.code, args.join(' ')).not.toBe(0);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(re);
+    }
+  });
+
+  it('exits 2 and names the HTTP status when a subject is stopped, and keeps the key out of everything', () => {
+    const db = join(dir, 'key.db');
+    const secret = 'sk-NEVER-PRINT-THIS-123456';
+    const r = cli(['run', 'generated-tom', '--limit', '5', '--model', `openai-compatible:${server.url}/v1#unknown-model`, '--api-key-env', 'MY_KEY', '--db', db, '--quiet'], { MY_KEY: secret });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toMatch(/HTTP 404/);
+    expect(r.stdout + r.stderr).not.toContain(secret);
+    expect(readFileSync(db).toString('latin1')).not.toContain(secret);
+  });
+});
+
+describe('resumption', () => {
+  it('a run killed with SIGKILL part-way finishes on rerun with no trial lost or duplicated, and the same matrix', async () => {
+    const model = `openai-compatible:${server.url}/v1#slow-15`;
+    const args = (db: string) => ['run', 'generated-tom', '--limit', '150', '--seed', '4', '--shuffle', '--model', model, 'agent:first-order', '--concurrency', '4', '--db', db, '--run-id', 'resume', '--quiet'];
+    const killedDb = join(dir, 'killed.db');
+    const child = spawn(process.execPath, [BIN, ...args(killedDb)], { cwd: dir, stdio: 'ignore' });
+    // Wait until some, not all, trials are stored, then kill without warning.
+    let doneAtKill = 0;
+    for (let i = 0; i < 400 && doneAtKill < 40; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      if (!existsSync(killedDb)) continue;
+      try {
+        const db = new Database(killedDb, { readonly: true, fileMustExist: true });
+        doneAtKill = (db.prepare("SELECT COUNT(*) AS n FROM trials WHERE status = 'done'").get() as { n: number }).n;
+        db.close();
+      } catch {
+        /* the schema may not exist yet */
+      }
+    }
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    expect(doneAtKill).toBeGreaterThanOrEqual(40);
+    expect(doneAtKill).toBeLessThan(300);
+
+    const rerun = cli(args(killedDb));
+    expect(rerun.code).toBe(0);
+    const skipped = Number(/(\d+) already done/.exec(rerun.stdout)![1]);
+    const done = Number(/(\d+) done,/.exec(rerun.stdout)![1]);
+    expect(skipped).toBeGreaterThanOrEqual(doneAtKill);
+    expect(skipped + done).toBe(300);
+
+    const db = new Database(killedDb, { readonly: true });
+    expect(db.prepare('SELECT COUNT(*) AS n, COUNT(DISTINCT subject_id || suite || item_id || replicate) AS u FROM trials').get()).toEqual({ n: 300, u: 300 });
+    expect(db.prepare("SELECT COUNT(*) AS n FROM trials t JOIN transcripts tr ON tr.trial_id = t.id JOIN scores s ON s.trial_id = t.id WHERE t.status = 'done'").get()).toEqual({ n: 300 });
+    db.close();
+
+    const cleanDb = join(dir, 'clean.db');
+    expect(cli(args(cleanDb)).code).toBe(0);
+    cli(['export', 'matrix', '--db', killedDb, '--out', join(dir, 'killed.csv')]);
+    cli(['export', 'matrix', '--db', cleanDb, '--out', join(dir, 'clean.csv')]);
+    expect(readFileSync(join(dir, 'killed.csv'), 'utf8')).toBe(readFileSync(join(dir, 'clean.csv'), 'utf8'));
+  });
+});
+
+describe('mindscope demo', () => {
+  it('runs offline and writes the store, the report and a summary table', () => {
+    const out = join(dir, 'demo');
+    const r = cli(['demo', '--out', out]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/1500 done, 0 failed/);
+    expect(r.stdout).toMatch(/agent:oracle\s+100\.0/);
+    expect(existsSync(join(out, 'report', 'index.html'))).toBe(true);
+    expect(existsSync(join(out, 'mindscope.db'))).toBe(true);
+  });
+});

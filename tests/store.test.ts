@@ -1,0 +1,99 @@
+// The SQLite store: migrations, all-or-nothing trials, and the response matrix in CSV and
+// Parquet, read back in both layouts.
+
+import Database from 'better-sqlite3';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  buildMatrix,
+  evaluate,
+  matrixFromCsv,
+  MIGRATIONS,
+  openStore,
+  readMatrixCsv,
+  readMatrixParquet,
+  SqliteStore,
+  writeMatrixCsv,
+  writeMatrixParquet,
+  type TrialOutcome,
+} from '../src/index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'mindscope-store-'));
+
+describe('SQLite store', () => {
+  it('migrates a new file to the latest schema and refuses a newer one', () => {
+    const path = join(dir, 'm.db');
+    const s = new SqliteStore(path);
+    expect(s.schemaVersion).toBe(MIGRATIONS.length);
+    s.close();
+    const db = new Database(path);
+    db.pragma(`user_version = ${MIGRATIONS.length + 1}`);
+    db.close();
+    expect(() => new SqliteStore(path)).toThrow(/schema version 2 is newer than this mindscope knows \(1\)/);
+  });
+
+  it('writes a trial with its transcript and score in one transaction, or not at all', () => {
+    const s = new SqliteStore(join(dir, 'atomic.db'));
+    s.createRun({ id: 'r', createdAt: 'now', config: {} });
+    s.upsertSubject({ id: 's1', spec: 'agent:oracle', settings: {} });
+    s.putItems([{ hash: 'h1', item: { suite: 'x', id: 'i1', category: 'belief', payload: {}, answer: 'a', meta: {} } }]);
+    const key = { runId: 'r', subjectId: 's1', suite: 'x', itemId: 'i1', replicate: 0 };
+    const outcome: TrialOutcome = {
+      transcript: { calls: [], detail: {} },
+      // A score that SQLite refuses (NOT NULL) makes the whole trial roll back.
+      score: { scorer: 'mcq', value: null as unknown as number, detail: {} },
+      usage: { inputTokens: 1, outputTokens: 1 },
+      costUsd: 0,
+      latencyMs: 0,
+      cachedCalls: 0,
+      totalCalls: 1,
+    };
+    expect(() => s.recordDone(key, 'h1', outcome, 1)).toThrow();
+    expect(s.trialStatus(key)).toBeUndefined();
+    s.recordDone(key, 'h1', { ...outcome, score: { scorer: 'mcq', value: 1, detail: {} } }, 1);
+    expect(s.trialStatus(key)).toBe('done');
+    expect(s.transcript(key)?.score.value).toBe(1);
+    s.close();
+  });
+});
+
+describe('response matrix', () => {
+  it('round-trips through CSV and Parquet, wide and long', async () => {
+    const store = openStore(join(dir, 'matrix.db'));
+    const r = await evaluate({ store, suites: ['generated-tom'], limit: 20, seed: 1, models: ['agent:oracle', 'agent:reality', 'agent:first-option'] });
+    const m = buildMatrix(store.responses(r.runId));
+    expect(m.subjects).toEqual(['agent:first-option', 'agent:oracle', 'agent:reality']);
+    expect(m.items).toHaveLength(20);
+    expect(m.items[0]).toMatchObject({ suite: 'generated-tom', itemId: 's1-0000' });
+    expect(m.cells.every((row) => row[1] === 1)).toBe(true);
+    writeMatrixCsv(join(dir, 'm.csv'), m);
+    writeMatrixParquet(join(dir, 'm.parquet'), m);
+    expect(readMatrixCsv(join(dir, 'm.csv'))).toEqual(m);
+    expect(await readMatrixParquet(join(dir, 'm.parquet'))).toEqual(m);
+    const long = ['subject,suite,item_id,category,original_label,correct'];
+    m.items.forEach((it, i) => m.subjects.forEach((s, j) => long.push(`${s},${it.suite},${it.itemId},${it.category},${it.originalLabel},${m.cells[i][j]}`)));
+    expect(matrixFromCsv(long.join('\n'))).toEqual(m);
+    store.close();
+  });
+
+  it('keeps missing cells blank and reads them back as missing', () => {
+    const m = matrixFromCsv('suite,item_id,category,original_label,a,b\nx,1,belief,l,1,\nx,2,desire,l,0,1\n');
+    expect(m.cells).toEqual([
+      [1, null],
+      [0, 1],
+    ]);
+  });
+
+  it('rejects ragged rows, non-binary cells and unknown categories with the line', () => {
+    const f = join(dir, 'bad.csv');
+    writeFileSync(f, 'suite,item_id,category,original_label,a\nx,1,belief,l,1,0\n');
+    expect(() => readMatrixCsv(f)).toThrow(/bad\.csv:2: row has 6 fields, the header has 5/);
+    writeFileSync(f, 'suite,item_id,category,original_label,a\nx,1,belief,l,yes\n');
+    expect(() => readMatrixCsv(f)).toThrow(/bad\.csv:2: column "a": "yes" is not a score in \[0, 1\]/);
+    writeFileSync(f, 'suite,item_id,category,original_label,a\nx,1,astrology,l,1\n');
+    expect(() => readMatrixCsv(f)).toThrow(/bad\.csv:2: unknown category "astrology"/);
+    expect(() => readMatrixCsv(join(dir, 'none.csv'))).toThrow(/none\.csv: cannot read: ENOENT/);
+  });
+});
