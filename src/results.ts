@@ -3,7 +3,7 @@
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { accuracyTable } from './analysis/index.js';
+import { accuracyTable, type AccuracyGrouping } from './analysis/index.js';
 import { ConfigError } from './core/index.js';
 import { renderHtmlReport } from './report/index.js';
 import type { ResponseMatrix, Store } from './store/index.js';
@@ -20,7 +20,7 @@ export function resolveRunId(store: Store, runId?: string): string {
   return runs[runs.length - 1].id;
 }
 
-export function runAccuracy(store: Store, runId: string, groupBy: 'category' | 'suite' = 'category') {
+export function runAccuracy(store: Store, runId: string, groupBy: AccuracyGrouping = 'category') {
   return accuracyTable(store.responses(runId), groupBy);
 }
 
@@ -34,6 +34,7 @@ export async function writeRunReport(store: Store, runId: string, outDir: string
     config: run.config,
     byCategory: runAccuracy(store, runId, 'category'),
     bySuite: runAccuracy(store, runId, 'suite'),
+    byAbility: runAccuracy(store, runId, 'ability'),
     usage: store.usage(runId),
     status: store.status(runId),
     failures: store.failures(runId, 50).map((f) => ({ subject: f.subjectId, suite: f.suite, itemId: f.itemId, error: f.error })),

@@ -39,7 +39,7 @@ describe('openai-compatible', () => {
     expect(last.body.messages[0].content).toEqual([{ type: 'text', text: 'What is shown?' }, { type: 'image_url', image_url: { url: png } }]);
   });
 
-  it('classifies 429 with Retry-After, 5xx, malformed bodies and timeouts', async () => {
+  it('classifies 429 with Retry-After, 5xx, malformed bodies, timeouts and connection resets', async () => {
     const call = (model: string, timeoutMs = 5000) =>
       new OpenAiChatModel({ provider: 'openai-compatible', model, baseUrl: `${server.url}/v1` }).chat({ messages: MCQ, settings: SETTINGS, timeoutMs });
     const err = async (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as ModelCallError);
@@ -50,6 +50,7 @@ describe('openai-compatible', () => {
     expect(await err(call('malformed-1'))).toMatchObject({ kind: 'malformed' });
     expect(await err(call('bad-shape-1'))).toMatchObject({ kind: 'malformed' });
     expect(await err(call('hang-1', 300))).toMatchObject({ kind: 'timeout' });
+    expect(await err(call('reset-1'))).toMatchObject({ kind: 'network' });
     expect(await err(call('unknown-model'))).toMatchObject({ kind: 'not_found', status: 404 });
   });
 

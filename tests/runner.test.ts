@@ -40,10 +40,10 @@ describe('runner', () => {
     store.close();
   });
 
-  it('times out hung calls and retries them', async () => {
+  it('times out hung calls and retries them; retries connection resets', async () => {
     const store = openStore(join(dir, 'hang.db'));
-    const r = await evaluate({ ...base, limit: 4, store, models: [spec('hang-1')], timeoutSeconds: 0.3 });
-    expect(r.done).toBe(4);
+    const r = await evaluate({ ...base, limit: 4, store, models: [spec('hang-1'), spec('reset-2')], timeoutSeconds: 0.3 });
+    expect(r).toMatchObject({ done: 8, failed: 0, aborted: [] });
     store.close();
   });
 

@@ -39,22 +39,37 @@ describe('SQLite store', () => {
     s.createRun({ id: 'r', createdAt: 'now', config: {} });
     s.upsertSubject({ id: 's1', spec: 'agent:oracle', settings: {} });
     s.putItems([{ hash: 'h1', item: { suite: 'x', id: 'i1', category: 'belief', payload: {}, answer: 'a', meta: {} } }]);
-    const key = { runId: 'r', subjectId: 's1', suite: 'x', itemId: 'i1', replicate: 0 };
+    const key = (itemId: string) => ({ runId: 'r', subjectId: 's1', suite: 'x', itemId, replicate: 0 });
     const outcome: TrialOutcome = {
-      transcript: { calls: [], detail: {} },
-      // A score that SQLite refuses (NOT NULL) makes the whole trial roll back.
-      score: { scorer: 'mcq', value: null as unknown as number, detail: {} },
+      transcript: { calls: [], detail: { note: 'kept' } },
+      score: { scorer: 'mcq', value: 1, detail: {} },
       usage: { inputTokens: 1, outputTokens: 1 },
       costUsd: 0,
       latencyMs: 0,
       cachedCalls: 0,
       totalCalls: 1,
     };
-    expect(() => s.recordDone(key, 'h1', outcome, 1)).toThrow();
-    expect(s.trialStatus(key)).toBeUndefined();
-    s.recordDone(key, 'h1', { ...outcome, score: { scorer: 'mcq', value: 1, detail: {} } }, 1);
-    expect(s.trialStatus(key)).toBe('done');
-    expect(s.transcript(key)?.score.value).toBe(1);
+    expect(() => s.recordDone(key('i1'), 'h1', { ...outcome, score: { ...outcome.score, value: Number.NaN } }, 1)).toThrow(/score NaN is not a finite number/);
+    // One good trial and one that SQLite refuses (its item is unknown: a foreign key) in one batch.
+    s.recordDone(key('i1'), 'h1', outcome, 1);
+    s.recordDone(key('i2'), 'no-such-item', outcome, 1);
+    expect(() => s.flush()).toThrow(/could not store 1 write\(s\): trial x\/i2#0: FOREIGN KEY constraint failed/);
+    expect(s.trialStatus(key('i1'))).toBe('done');
+    expect(s.transcript(key('i1'))?.transcript).toEqual({ calls: [], detail: { note: 'kept' } });
+    expect(s.trialStatus(key('i2'))).toBeUndefined();
+    s.close();
+    const db = new Database(join(dir, 'atomic.db'));
+    expect(db.prepare('SELECT COUNT(*) AS n FROM transcripts').get()).toEqual({ n: 1 });
+    expect(db.prepare('SELECT COUNT(*) AS n FROM scores').get()).toEqual({ n: 1 });
+    db.close();
+  });
+
+  it('sees queued cache entries before they are committed', () => {
+    const s = new SqliteStore(join(dir, 'queue.db'));
+    s.putCached('k', 'p', 'm', { text: 'hi' });
+    expect(s.getCached('k')).toEqual({ text: 'hi' });
+    s.flush();
+    expect(s.getCached('k')).toEqual({ text: 'hi' });
     s.close();
   });
 });

@@ -53,14 +53,16 @@ function summarise(subject: string, group: string, acc: Acc): AccuracyCell {
   return { subject, group, items: n, trials: acc.trials, accuracy, lower, upper, parseFailures: acc.parseFailures, parseFailureRate: acc.trials ? acc.parseFailures / acc.trials : 0 };
 }
 
-/** Accuracy by `groupBy` ('category' or 'suite'), plus an 'all' group per subject. */
-export function accuracyTable(rows: Iterable<ResponseRow>, groupBy: 'category' | 'suite' = 'category'): AccuracyTable {
+/** Accuracy by `groupBy` (category, suite, or the source's ability label), plus an 'all' group per subject. */
+export type AccuracyGrouping = 'category' | 'suite' | 'ability';
+
+export function accuracyTable(rows: Iterable<ResponseRow>, groupBy: AccuracyGrouping = 'category'): AccuracyTable {
   const accs = new Map<string, Map<string, Acc>>();
   let replicated = false;
   for (const r of rows) {
     let bySubject = accs.get(r.spec);
     if (!bySubject) accs.set(r.spec, (bySubject = new Map()));
-    for (const group of [r[groupBy], 'all']) {
+    for (const group of [r[groupBy] ?? '(none)', 'all']) {
       let acc = bySubject.get(group);
       if (!acc) bySubject.set(group, (acc = { items: new Map(), trials: 0, parseFailures: 0 }));
       const key = `${r.suite}\u0000${r.itemId}`;

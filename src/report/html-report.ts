@@ -19,6 +19,8 @@ export interface ReportInput {
   config: Record<string, unknown>;
   byCategory: AccuracyTable;
   bySuite: AccuracyTable;
+  /** By the source's own label (ToMBench ability, question type, order). */
+  byAbility: AccuracyTable;
   usage: UsageSummary[];
   status: Array<{ spec: string; suite: string; planned: number; done: number; failed: number; pending: number }>;
   failures: Array<{ subject: string; suite: string; itemId: string; error: string }>;
@@ -70,6 +72,7 @@ export async function renderHtmlReport(r: ReportInput): Promise<string> {
 <div class="chart">${heat}</div>
 ${accuracyTableHtml(r.byCategory, 'category')}
 ${accuracyTableHtml(r.bySuite, 'suite')}
+${r.byAbility.groups.length <= 60 ? accuracyTableHtml(r.byAbility, 'source label') : ''}
 <h2>Progress</h2>
 <table><tr><th>subject</th><th>suite</th><th>planned</th><th>done</th><th>failed</th><th>pending</th></tr>${status}</table>
 <h2>Usage</h2>

@@ -3,7 +3,8 @@
 // for the transcript with its tokens, latency, attempts and cost.
 
 import type { CallContext, CallRecord, ChatMessage, ChatResponse, GenerationSettings, Rng, TrialModel } from '../core/index.js';
-import { canonicalJson, sha256 } from '../core/index.js';
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../core/index.js';
 import type { ChatModel, LoglikResult } from '../models/index.js';
 import { ModelCallError } from '../models/index.js';
 import type { Store } from '../store/index.js';
@@ -24,9 +25,24 @@ export interface CallEnvironment {
   onRetry?: (err: ModelCallError, retry: number, delayMs: number) => void;
 }
 
-/** The cache key of a call: everything that determines its result. */
-export function callCacheKey(model: ChatModel, kind: string, request: unknown): string {
-  return sha256(canonicalJson({ provider: model.provider, spec: model.spec, kind, request }));
+/**
+ * The cache key of a call: everything that determines its result (provider, model, settings,
+ * every message). Hashed incrementally, with separators, rather than through one big JSON
+ * string: the prompts are most of the bytes and this runs once per call.
+ */
+export function callCacheKey(model: ChatModel, kind: string, settings: unknown, messages: ChatMessage[] | string[]): string {
+  const h = createHash('sha256');
+  h.update(`${model.provider}\u0000${model.spec}\u0000${kind}\u0000${canonicalJson(settings)}`);
+  for (const m of messages) {
+    if (typeof m === 'string') {
+      h.update(`\u0001s\u0000${m.length}\u0000`).update(m);
+    } else if (typeof m.content === 'string') {
+      h.update(`\u0001${m.role}\u0000${m.content.length}\u0000`).update(m.content);
+    } else {
+      h.update(`\u0001${m.role}\u0000parts\u0000${canonicalJson(m.content)}`);
+    }
+  }
+  return h.digest('hex');
 }
 
 export class RecordingModel implements TrialModel {
@@ -80,7 +96,7 @@ export class RecordingModel implements TrialModel {
   async chat(messages: ChatMessage[], settings: Partial<GenerationSettings> = {}, context?: CallContext): Promise<ChatResponse> {
     const merged: GenerationSettings = { ...this.baseSettings, ...settings };
     const cacheable = this.env.useCache && !this.model.local;
-    const key = cacheable ? callCacheKey(this.model, 'chat', { settings: merged, messages }) : '';
+    const key = cacheable ? callCacheKey(this.model, 'chat', merged, messages) : '';
     const hit = cacheable ? (this.env.store.getCached(key) as ChatResponse | undefined) : undefined;
     if (hit) {
       this.calls.push({ kind: 'chat', messages, settings: merged, response: hit, cached: true, attempts: 0, costUsd: 0 });
@@ -97,7 +113,7 @@ export class RecordingModel implements TrialModel {
 
   async #loglik(context: string, continuations: string[]): Promise<LoglikResult> {
     const cacheable = this.env.useCache;
-    const key = cacheable ? callCacheKey(this.model, 'loglik', { context, continuations }) : '';
+    const key = cacheable ? callCacheKey(this.model, 'loglik', {}, [context, ...continuations]) : '';
     const hit = cacheable ? (this.env.store.getCached(key) as LoglikResult | undefined) : undefined;
     const record = (r: LoglikResult, cached: boolean, attempts: number) =>
       this.calls.push({ kind: 'loglik', settings: this.baseSettings, loglik: { context, continuations, ...r }, cached, attempts, costUsd: 0 });

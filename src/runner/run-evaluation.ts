@@ -3,7 +3,7 @@
 // same run id continues: done trials are skipped, failed ones are tried again.
 
 import type { GenerationSettings, Item, Task, TrialKey, TrialOutcome } from '../core/index.js';
-import { ConfigError, canonicalJson, contentHash, createRng, deriveSeed, MindscopeError } from '../core/index.js';
+import { ConfigError, canonicalJson, contentHash, createRng, deriveSeed, MindscopeError, sha256 } from '../core/index.js';
 import type { ChatModel } from '../models/index.js';
 import { ModelCallError } from '../models/index.js';
 import type { Store, UsageRow } from '../store/index.js';
@@ -57,8 +57,12 @@ export function subjectIdFor(spec: string, settings: GenerationSettings): string
   return `s-${contentHash({ spec, settings: rest }).slice(0, 12)}`;
 }
 
+/**
+ * The content hash of an item. Loaders build items with a fixed key order, so plain JSON is
+ * canonical here and several times faster than canonicalJson on thousands of items.
+ */
 export function itemHash(item: Item): string {
-  return contentHash(item);
+  return sha256(JSON.stringify(item));
 }
 
 /** Start a run, or check that a resumed run asks for the same thing. */

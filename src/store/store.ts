@@ -1,6 +1,6 @@
 // The Store: where runs, subjects, items, trials, transcripts, scores and the model-call cache
 // live. A trial is written in one transaction with its transcript and score, so it is either
-// done or absent: never half-written.
+// done or absent: never half-written. Writes may be queued for a group commit; reads see them.
 
 import type { Item, Score, TrialKey, TrialOutcome } from '../core/index.js';
 
@@ -88,5 +88,7 @@ export interface Store {
   failures(runId: string, limit?: number): FailedTrialRow[];
   responses(runId: string, scorer?: string): Iterable<ResponseRow>;
   transcript(key: TrialKey): { transcript: unknown; score: Score } | undefined;
+  /** Commit queued writes now (they are also committed at the next tick of the event loop). */
+  flush(): void;
   close(): void;
 }

@@ -9,6 +9,7 @@
 //   flaky-429-K        the first K attempts of each distinct request get 429 with Retry-After: 1
 //   flaky-500-K        ... get HTTP 500
 //   hang-K             ... get no answer at all (the connection stays open)
+//   reset-K            ... get the connection reset with no response
 //   malformed-K        ... get a 200 with a body that is not JSON
 //   bad-shape-K        ... get a 200 JSON without choices
 //   always-500         every request gets HTTP 500
@@ -38,7 +39,7 @@ function answerFor(model, prompt) {
 }
 
 function fault(model, body) {
-  const m = /^(flaky-429|flaky-500|hang|malformed|bad-shape)-(\d+)$/.exec(model);
+  const m = /^(flaky-429|flaky-500|hang|reset|malformed|bad-shape)-(\d+)$/.exec(model);
   if (m) {
     const key = createHash('sha256').update(JSON.stringify(body)).digest('hex');
     const n = (attempts.get(key) ?? 0) + 1;
@@ -83,6 +84,7 @@ const server = createServer((req, res) => {
     if (f === 'flaky-429') return send(res, 429, { error: { message: 'rate limited' } }, { 'retry-after': '1' });
     if (f === 'flaky-500') return send(res, 500, { error: { message: 'internal error' } });
     if (f === 'hang') return; // never answer
+    if (f === 'reset') return req.socket.destroy();
     if (f === 'malformed') return send(res, 200, '{"choices": [ this is not json');
     if (f === 'bad-shape') return send(res, 200, { object: 'nothing here' });
 

@@ -32,7 +32,7 @@ export function registerDemo(program: Command): void {
           onEvent: (e) => progress.onEvent(e),
         });
         progress.stop();
-        printRunSummary(store, result, (s) => process.stdout.write(`${s}\n`));
+        printRunSummary(store, result, (s) => process.stdout.write(`${s}\n`), { byAbility: true });
         const report = await writeRunReport(store, result.runId, join(flags.out, 'report'));
         process.stdout.write(`\nstore:  ${store.location}\nreport: ${report}\n`);
         process.stdout.write(

@@ -37,10 +37,11 @@ export interface RunFlags {
 }
 
 /** The end-of-run summary: accuracy per subject and category, then tokens and cost. */
-export function printRunSummary(store: Store, result: EvaluateResult, out: (s: string) => void): void {
+export function printRunSummary(store: Store, result: EvaluateResult, out: (s: string) => void, opts: { byAbility?: boolean } = {}): void {
   out(`\nrun ${result.runId}: ${result.done} done, ${result.failed} failed, ${result.skipped} already done (${(result.elapsedMs / 1000).toFixed(1)} s)`);
   const table = runAccuracy(store, result.runId);
   if (table.subjects.length) out(`\naccuracy (%) by category\n${accuracyTextTable(table)}`);
+  if (opts.byAbility && table.subjects.length) out(`\naccuracy (%) by question type\n${accuracyTextTable(runAccuracy(store, result.runId, 'ability'))}`);
   if (result.usage.length) {
     out(
       `\nusage\n${formatTextTable(

@@ -28,7 +28,16 @@ interface Replay {
   presentAt: Array<Set<string>>;
 }
 
+/** Replays are pure functions of the story: keep them while the story object lives. */
+const replays = new WeakMap<WorldStory, Replay>();
+
 function replay(story: WorldStory): Replay {
+  let r = replays.get(story);
+  if (!r) replays.set(story, (r = computeReplay(story)));
+  return r;
+}
+
+function computeReplay(story: WorldStory): Replay {
   const present = new Set<string>();
   const watching = new Set<string>();
   const location = new Map<string, string>();

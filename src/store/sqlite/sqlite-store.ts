@@ -1,5 +1,12 @@
-// The default store: one SQLite file through better-sqlite3, in WAL mode. Every write that
-// matters is one transaction, and a process killed at any point leaves the file consistent.
+// The default store: one SQLite file through better-sqlite3, in WAL mode.
+//
+// Group commit: finished trials and cache entries are queued and committed together, in one
+// transaction, at most GROUP_COMMIT_MS after the first of them (or at once when 512 are
+// queued), so that many calls finishing together cost one commit, not one each. Each trial still goes in whole or not at all: when a batch
+// fails, its writes are retried one transaction each and the failing one is reported. Reads
+// see queued writes (the cache is checked in the queue first; other reads flush first). A
+// process killed inside that window loses those results, and only those: the file stays
+// consistent and the trials are simply not done (they run again on the rerun).
 
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
@@ -21,10 +28,22 @@ import { MIGRATIONS } from './migrations.js';
 
 type Stmt = Database.Statement;
 
+/** The longest a finished trial waits in memory before it is committed. */
+export const GROUP_COMMIT_MS = 25;
+const GROUP_COMMIT_MAX = 512;
+
+const trialKeyString = (k: TrialKey) => `${k.runId}\u0000${k.subjectId}\u0000${k.suite}\u0000${k.itemId}\u0000${k.replicate}`;
+
 export class SqliteStore implements Store {
   readonly location: string;
   readonly #db: Database.Database;
   readonly #stmts = new Map<string, Stmt>();
+  #queue: Array<{ what: string; write: () => void }> = [];
+  readonly #queuedCache = new Map<string, string>();
+  readonly #queuedStatus = new Map<string, TrialStatus>();
+  #flushScheduled = false;
+  #flushTimer: NodeJS.Timeout | undefined;
+  #flushError: Error | undefined;
 
   constructor(path: string) {
     this.location = path === ':memory:' ? path : resolve(path);
@@ -33,6 +52,8 @@ export class SqliteStore implements Store {
       this.#db = new Database(this.location);
       this.#db.pragma('journal_mode = WAL');
       this.#db.pragma('synchronous = NORMAL');
+      // Checkpoint the WAL into the main file less often than the default 1,000 pages.
+      this.#db.pragma('wal_autocheckpoint = 10000');
       this.#db.pragma('foreign_keys = ON');
       this.#db.pragma('busy_timeout = 5000');
       this.#migrate();
@@ -79,10 +100,12 @@ export class SqliteStore implements Store {
   }
 
   createRun(run: RunRecord): void {
+    this.flush();
     this.#q('INSERT INTO runs (id, created_at, config) VALUES (?, ?, ?)').run(run.id, run.createdAt, JSON.stringify(run.config));
   }
 
   setPlan(runId: string, rows: PlanRow[]): void {
+    this.flush();
     const put = this.#q(
       'INSERT INTO run_plan (run_id, subject_id, suite, planned) VALUES (?, ?, ?, ?) ON CONFLICT (run_id, subject_id, suite) DO UPDATE SET planned = excluded.planned',
     );
@@ -90,10 +113,12 @@ export class SqliteStore implements Store {
   }
 
   upsertSubject(s: SubjectRecord): void {
+    this.flush();
     this.#q('INSERT INTO subjects (id, spec, settings) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING').run(s.id, s.spec, JSON.stringify(s.settings));
   }
 
   putItems(items: Array<{ hash: string; item: Item }>): void {
+    this.flush();
     const put = this.#q('INSERT INTO items (hash, suite, item_id, category, ability, answer, body) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING');
     this.#db.transaction(() => {
       for (const { hash, item } of items) {
@@ -103,6 +128,11 @@ export class SqliteStore implements Store {
   }
 
   trialStatus(k: TrialKey): TrialStatus | undefined {
+    this.#raiseFlushError();
+    // No flush here: the runner asks this once per planned trial, and a flush each time would
+    // undo the group commit.
+    const queued = this.#queuedStatus.get(trialKeyString(k));
+    if (queued) return queued;
     const row = this.#q('SELECT status FROM trials WHERE run_id = ? AND subject_id = ? AND suite = ? AND item_id = ? AND replicate = ?').get(
       k.runId,
       k.subjectId,
@@ -147,38 +177,100 @@ export class SqliteStore implements Store {
   }
 
   recordDone(k: TrialKey, itemHash: string, outcome: TrialOutcome, attempts: number): void {
-    this.#db.transaction(() => {
+    if (typeof outcome.score.value !== 'number' || !Number.isFinite(outcome.score.value)) {
+      throw new MindscopeError(`trial ${k.suite}/${k.itemId}: score ${String(outcome.score.value)} is not a finite number`);
+    }
+    // Serialise now: the caller may reuse its objects once this returns.
+    const transcript = JSON.stringify(outcome.transcript);
+    const detail = JSON.stringify(outcome.score.detail);
+    this.#queuedStatus.set(trialKeyString(k), 'done');
+    this.#enqueue(`trial ${k.suite}/${k.itemId}#${k.replicate}`, () => {
       const id = this.#upsertTrial(k, itemHash, { status: 'done', error: null, attempts, o: outcome });
-      this.#q('INSERT OR REPLACE INTO transcripts (trial_id, body) VALUES (?, ?)').run(id, JSON.stringify(outcome.transcript));
-      this.#q('INSERT OR REPLACE INTO scores (trial_id, scorer, value, detail) VALUES (?, ?, ?, ?)').run(
-        id,
-        outcome.score.scorer,
-        outcome.score.value,
-        JSON.stringify(outcome.score.detail),
-      );
-    })();
+      this.#q('INSERT OR REPLACE INTO transcripts (trial_id, body) VALUES (?, ?)').run(id, transcript);
+      this.#q('INSERT OR REPLACE INTO scores (trial_id, scorer, value, detail) VALUES (?, ?, ?, ?)').run(id, outcome.score.scorer, outcome.score.value, detail);
+    });
   }
 
   recordFailed(k: TrialKey, itemHash: string, error: string, attempts: number): void {
-    this.#upsertTrial(k, itemHash, { status: 'failed', error, attempts });
+    this.#queuedStatus.set(trialKeyString(k), 'failed');
+    this.#enqueue(`failed trial ${k.suite}/${k.itemId}#${k.replicate}`, () => this.#upsertTrial(k, itemHash, { status: 'failed', error, attempts }));
   }
 
   getCached(key: string): unknown {
+    this.#raiseFlushError();
+    const queued = this.#queuedCache.get(key);
+    if (queued !== undefined) return JSON.parse(queued);
     const row = this.#q('SELECT response FROM call_cache WHERE key = ?').get(key) as { response: string } | undefined;
     return row ? JSON.parse(row.response) : undefined;
   }
 
   putCached(key: string, provider: string, model: string, response: unknown): void {
-    this.#q('INSERT OR IGNORE INTO call_cache (key, provider, model, response, created_at) VALUES (?, ?, ?, ?, ?)').run(
-      key,
-      provider,
-      model,
-      JSON.stringify(response),
-      new Date().toISOString(),
-    );
+    const body = JSON.stringify(response);
+    this.#queuedCache.set(key, body);
+    this.#enqueue(`cache entry for ${model}`, () => {
+      this.#q('INSERT OR IGNORE INTO call_cache (key, provider, model, response, created_at) VALUES (?, ?, ?, ?, ?)').run(key, provider, model, body, new Date().toISOString());
+    });
+  }
+
+  #enqueue(what: string, write: () => void): void {
+    this.#raiseFlushError();
+    this.#queue.push({ what, write });
+    if (this.#queue.length >= GROUP_COMMIT_MAX) {
+      this.flush();
+      return;
+    }
+    if (!this.#flushScheduled) {
+      this.#flushScheduled = true;
+      this.#flushTimer = setTimeout(() => {
+        try {
+          this.flush();
+        } catch (err) {
+          this.#flushError = err as Error;
+        }
+      }, GROUP_COMMIT_MS);
+    }
+  }
+
+  /** A background commit failed: say so at the next use of the store. */
+  #raiseFlushError(): void {
+    const err = this.#flushError;
+    if (err) {
+      this.#flushError = undefined;
+      throw err;
+    }
+  }
+
+  /** Commit queued writes now: one transaction, or one per write when the batch fails. */
+  flush(): void {
+    this.#flushScheduled = false;
+    clearTimeout(this.#flushTimer);
+    this.#raiseFlushError();
+    if (this.#queue.length === 0) return;
+    const batch = this.#queue;
+    this.#queue = [];
+    try {
+      this.#db.transaction(() => batch.forEach((w) => w.write()))();
+    } catch {
+      const failures: string[] = [];
+      for (const w of batch) {
+        try {
+          this.#db.transaction(w.write)();
+        } catch (err) {
+          failures.push(`${w.what}: ${(err as Error).message}`);
+        }
+      }
+      if (failures.length) {
+        this.#queuedCache.clear();
+        this.#queuedStatus.clear();
+        throw new MindscopeError(`${this.location}: could not store ${failures.length} write(s): ${failures.join('; ')}`);
+      }
+    }
+    this.#queuedCache.clear();
+    this.#queuedStatus.clear();
   }
 
   status(runId: string): StatusRow[] {
+    this.flush();
     const rows = this.#q(
       `SELECT p.subject_id AS subjectId, s.spec AS spec, p.suite AS suite, p.planned AS planned,
          COALESCE(SUM(t.status = 'done'), 0) AS done, COALESCE(SUM(t.status = 'failed'), 0) AS failed
@@ -190,6 +282,7 @@ export class SqliteStore implements Store {
   }
 
   usage(runId: string): UsageRow[] {
+    this.flush();
     return this.#q(
       `SELECT t.subject_id AS subjectId, s.spec AS spec, COUNT(*) AS trials,
          SUM(t.input_tokens) AS inputTokens, SUM(t.output_tokens) AS outputTokens, SUM(t.cost_usd) AS costUsd,
@@ -200,6 +293,7 @@ export class SqliteStore implements Store {
   }
 
   failures(runId: string, limit = 20): FailedTrialRow[] {
+    this.flush();
     return this.#q(
       `SELECT run_id AS runId, subject_id AS subjectId, suite, item_id AS itemId, replicate, error, attempts
        FROM trials WHERE run_id = ? AND status = 'failed' ORDER BY id LIMIT ?`,
@@ -207,6 +301,7 @@ export class SqliteStore implements Store {
   }
 
   *responses(runId: string, scorer?: string): Iterable<ResponseRow> {
+    this.flush();
     const stmt = this.#db.prepare(
       `SELECT t.subject_id AS subjectId, s.spec AS spec, t.suite AS suite, t.item_id AS itemId, t.item_hash AS itemHash,
          i.category AS category, i.ability AS ability, t.replicate AS replicate, sc.value AS value,
@@ -223,6 +318,7 @@ export class SqliteStore implements Store {
   }
 
   transcript(k: TrialKey): { transcript: unknown; score: Score } | undefined {
+    this.flush();
     const row = this.#q(
       `SELECT tr.body AS body, sc.scorer AS scorer, sc.value AS value, sc.detail AS detail FROM trials t
        JOIN transcripts tr ON tr.trial_id = t.id JOIN scores sc ON sc.trial_id = t.id
@@ -232,6 +328,10 @@ export class SqliteStore implements Store {
   }
 
   close(): void {
-    this.#db.close();
+    try {
+      this.flush();
+    } finally {
+      this.#db.close();
+    }
   }
 }
