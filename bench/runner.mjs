@@ -20,6 +20,8 @@ const arg = (name, fallback) => {
 };
 
 async function child(mode, url, n, replicates, concurrency) {
+  let maxHeap = 0;
+  setInterval(() => (maxHeap = Math.max(maxHeap, process.memoryUsage().heapUsed)), 50).unref();
   const { evaluate, openStore, generateTomItems, buildMcqMessages, DEFAULT_MCQ_TEMPLATE } = await import('../dist/index.js');
   const spec = `openai-compatible:${url}/v1#ok`;
   let elapsed;
@@ -81,12 +83,12 @@ async function child(mode, url, n, replicates, concurrency) {
   }
   const cpu = process.cpuUsage(cpu0);
   const cpuMsPerTrial = (cpu.user + cpu.system) / 1000 / trials;
-  process.stdout.write(`${JSON.stringify({ mode, trials, seconds: elapsed / 1000, perSecond: (trials / elapsed) * 1000, cpuMsPerTrial, peakRssMiB: process.resourceUsage().maxRSS / 1024 })}\n`);
+  process.stdout.write(`${JSON.stringify({ mode, trials, seconds: elapsed / 1000, perSecond: (trials / elapsed) * 1000, cpuMsPerTrial, peakRssMiB: process.resourceUsage().maxRSS / 1024, peakHeapMiB: maxHeap / 2 ** 20 })}\n`);
 }
 
-function runChild(args) {
+function runChild(args, nodeFlags = []) {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [fileURLToPath(import.meta.url), '--child', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const p = spawn(process.execPath, [...nodeFlags, fileURLToPath(import.meta.url), '--child', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     p.stdout.on('data', (d) => (out += d));
     p.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop())) : reject(new Error(`child ${args.join(' ')} exited ${code}`))));
@@ -115,8 +117,13 @@ async function main() {
     console.log(`run phase, best of ${rounds}: mindscope ${best(results.mindscope).toFixed(0)}/s, bare loop ${best(results.bare).toFixed(0)}/s, ratio ${(ratio * 100).toFixed(1)}% (target >= 80%)`);
     const e2e = await runChild(['mindscope-e2e', url, String(n), '1', String(concurrency)]);
     console.log(`end to end (generating the ${n} items included, as \`mindscope run\` does): ${e2e.perSecond.toFixed(0)} trials/s, ${(e2e.perSecond / best(results.bare) * 100).toFixed(1)}% of the best bare loop`);
-    const big = await runChild(['mindscope-e2e', url, String(n), '10', String(concurrency)]);
-    console.log(`peak RSS: ${e2e.trials} trials ${e2e.peakRssMiB.toFixed(0)} MiB; ${big.trials} trials (${n} items x 10 replicates) ${big.peakRssMiB.toFixed(0)} MiB at ${big.perSecond.toFixed(0)} trials/s`);
+    // Memory: the same heap cap for 5,000 and 50,000 trials (5,000 items x 10 replicates); V8
+    // grows its heap lazily when it may, so peak RSS without a cap says little.
+    const cap = ['--max-old-space-size=128'];
+    const m5 = await runChild(['mindscope', url, String(n), '1', String(concurrency)], cap);
+    const m50 = await runChild(['mindscope', url, String(n), '10', String(concurrency)], cap);
+    console.log(`memory (heap capped at 128 MiB): ${m5.trials} trials peak heap ${m5.peakHeapMiB.toFixed(0)} MiB, RSS ${m5.peakRssMiB.toFixed(0)} MiB; ${m50.trials} trials peak heap ${m50.peakHeapMiB.toFixed(0)} MiB, RSS ${m50.peakRssMiB.toFixed(0)} MiB`);
+    console.log(`uncapped end-to-end run above: ${e2e.trials} trials, peak RSS ${e2e.peakRssMiB.toFixed(0)} MiB`);
   } finally {
     server.kill();
   }

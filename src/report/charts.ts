@@ -4,6 +4,7 @@
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import type { AccuracyTable } from '../analysis/index.js';
+import { displayNames } from './subject-names.js';
 
 export async function renderSvg(spec: TopLevelSpec): Promise<string> {
   const view = new vega.View(vega.parse(compile(spec).spec), { renderer: 'none' });
@@ -18,11 +19,12 @@ const FONT = { config: { font: 'DejaVu Sans, Helvetica, Arial, sans-serif', view
 
 /** Overall accuracy per subject: a dot with its 95% interval. */
 export function overallAccuracySpec(table: AccuracyTable): TopLevelSpec {
+  const names = displayNames(table.subjects);
   const values = table.cells
     .filter((c) => c.group === 'all')
-    .map((c) => ({ subject: c.subject, accuracy: c.accuracy, lower: c.lower, upper: c.upper, n: c.items }));
+    .map((c) => ({ subject: names.get(c.subject)!, accuracy: c.accuracy, lower: c.lower, upper: c.upper, n: c.items }));
   const order = [...values].sort((a, b) => b.accuracy - a.accuracy).map((v) => v.subject);
-  const y = { field: 'subject', type: 'nominal' as const, sort: order, title: null, axis: { labelLimit: 320 } };
+  const y = { field: 'subject', type: 'nominal' as const, sort: order, title: null, axis: { labelLimit: 400 } };
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     ...FONT,
@@ -49,9 +51,10 @@ export function overallAccuracySpec(table: AccuracyTable): TopLevelSpec {
 
 /** Accuracy per subject and group (category or suite) as a heatmap with the value printed. */
 export function heatmapSpec(table: AccuracyTable, groupTitle: string): TopLevelSpec {
+  const names = displayNames(table.subjects);
   const values = table.cells
     .filter((c) => c.group !== 'all')
-    .map((c) => ({ subject: c.subject, group: c.group, accuracy: c.accuracy, label: `${Math.round(c.accuracy * 100)}`, n: c.items }));
+    .map((c) => ({ subject: names.get(c.subject)!, group: c.group, accuracy: c.accuracy, label: `${Math.round(c.accuracy * 100)}`, n: c.items }));
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     ...FONT,
@@ -60,7 +63,7 @@ export function heatmapSpec(table: AccuracyTable, groupTitle: string): TopLevelS
     height: { step: 20 },
     data: { values },
     encoding: {
-      y: { field: 'subject', type: 'nominal', title: null, axis: { labelLimit: 320 } },
+      y: { field: 'subject', type: 'nominal', title: null, axis: { labelLimit: 400 } },
       x: { field: 'group', type: 'nominal', title: null, axis: { labelAngle: -30, orient: 'top' } },
     },
     layer: [

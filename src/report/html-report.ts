@@ -4,6 +4,7 @@
 import type { AccuracyTable } from '../analysis/index.js';
 import { cellOf } from '../analysis/index.js';
 import { heatmapSpec, overallAccuracySpec, renderSvg } from './charts.js';
+import { displayNames } from './subject-names.js';
 
 export interface UsageSummary {
   spec: string;
@@ -31,6 +32,7 @@ const pct = (x: number) => (Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : '�
 
 function accuracyTableHtml(t: AccuracyTable, groupTitle: string): string {
   const head = `<tr><th>subject</th>${t.groups.map((g) => `<th>${escapeHtml(g)}</th>`).join('')}<th>parse failures</th></tr>`;
+  const names = displayNames(t.subjects);
   const rows = t.subjects.map((s) => {
     const cells = t.groups.map((g) => {
       const c = cellOf(t, s, g);
@@ -39,7 +41,7 @@ function accuracyTableHtml(t: AccuracyTable, groupTitle: string): string {
         : '<td>—</td>';
     });
     const all = cellOf(t, s, 'all');
-    return `<tr><th>${escapeHtml(s)}</th>${cells.join('')}<td>${all ? `${all.parseFailures} (${pct(all.parseFailureRate)})` : '—'}</td></tr>`;
+    return `<tr><th title="${escapeHtml(s)}">${escapeHtml(names.get(s)!)}</th>${cells.join('')}<td>${all ? `${all.parseFailures} (${pct(all.parseFailureRate)})` : '—'}</td></tr>`;
   });
   return `<table class="acc"><caption>Accuracy by ${groupTitle}: estimate, 95% interval${t.replicated ? ' (over item means; items have several replicates)' : ' (Wilson)'}, n items</caption>${head}${rows.join('')}</table>`;
 }

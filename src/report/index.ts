@@ -1,3 +1,4 @@
 export * from './charts.js';
 export * from './html-report.js';
 export * from './text-table.js';
+export * from './subject-names.js';
