@@ -28,13 +28,15 @@ async function child(mode, url, n, replicates, concurrency) {
   let trials;
   let cpu0;
   if (mode === 'bare') {
-    // The same requests mindscope sends: same prompts, same settings, same concurrency.
+    // The same requests mindscope sends: same prompts, same settings, same concurrency. The
+    // messages are built beforehand; each request body is serialised in the loop, as any
+    // client has to.
     const items = generateTomItems({ count: n, seed: 1 });
-    const bodies = [];
+    const requests = [];
     for (let r = 0; r < replicates; r++) {
       for (const item of items) {
         const options = item.payload.options.map((text, i) => ({ label: 'ABCDEFGH'[i], text }));
-        bodies.push(JSON.stringify({ model: 'ok', messages: buildMcqMessages(item, options, DEFAULT_MCQ_TEMPLATE), temperature: 0, max_tokens: 256 }));
+        requests.push({ model: 'ok', messages: buildMcqMessages(item, options, DEFAULT_MCQ_TEMPLATE), temperature: 0, max_tokens: 256 });
       }
     }
     let next = 0;
@@ -42,8 +44,8 @@ async function child(mode, url, n, replicates, concurrency) {
     const t0 = performance.now();
     await Promise.all(
       Array.from({ length: concurrency }, async () => {
-        while (next < bodies.length) {
-          const body = bodies[next++];
+        while (next < requests.length) {
+          const body = JSON.stringify(requests[next++]);
           const res = await fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
           const json = await res.json();
           if (!json.choices?.[0]?.message) throw new Error('bad response');
@@ -51,7 +53,7 @@ async function child(mode, url, n, replicates, concurrency) {
       }),
     );
     elapsed = performance.now() - t0;
-    trials = bodies.length;
+    trials = requests.length;
   } else {
     // The suite is generated before the clock starts, as the bare loop builds its bodies first;
     // the end-to-end figure (generation included) is printed separately.

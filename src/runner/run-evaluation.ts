@@ -121,6 +121,8 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
     return l;
   };
   const aborted = new Map<ChatModel, string>();
+  const subjectPrices = new Map(opts.subjects.map((s) => [s, priceFor(prices, s.provider, s.model)]));
+  const replicateSeeds = Array.from({ length: replicates }, (_, r) => deriveSeed(opts.seed, r));
   const jitter = createRng(deriveSeed('retry-jitter', opts.seed));
   let planned = 0;
   let skipped = 0;
@@ -153,13 +155,13 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
 
   const execute = async (p: PlannedTrial): Promise<void> => {
     const key: TrialKey = { runId, subjectId: p.subjectId, suite: p.task.suite, itemId: p.item.id, replicate: p.replicate };
-    const seed = deriveSeed(opts.seed, p.replicate);
+    const seed = replicateSeeds[p.replicate];
     const model = new RecordingModel(p.subjectId, p.subject, replicates > 1 ? { ...settings, seed } : settings, {
       store,
       limiter: limiterFor(p.subject),
       retry,
       timeoutMs: opts.timeoutMs,
-      price: priceFor(prices, p.subject.provider, p.subject.model),
+      price: subjectPrices.get(p.subject),
       rng: jitter,
       useCache: opts.useCache ?? true,
       onRetry: (err, n, delayMs) => emit({ type: 'retry', spec: p.subject.spec, error: err.message, retry: n, delayMs }),

@@ -145,17 +145,7 @@ export class SqliteStore implements Store {
 
   #upsertTrial(k: TrialKey, itemHash: string, fields: { status: TrialStatus; error: string | null; attempts: number; o?: TrialOutcome }): number {
     const o = fields.o;
-    const row = this.#q(
-      `INSERT INTO trials (run_id, subject_id, suite, item_id, replicate, item_hash, status, error, attempts,
-         input_tokens, output_tokens, cost_usd, latency_ms, cached_calls, total_calls, finished_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (run_id, subject_id, suite, item_id, replicate) DO UPDATE SET
-         item_hash = excluded.item_hash, status = excluded.status, error = excluded.error, attempts = trials.attempts + excluded.attempts,
-         input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens, cost_usd = excluded.cost_usd,
-         latency_ms = excluded.latency_ms, cached_calls = excluded.cached_calls, total_calls = excluded.total_calls,
-         finished_at = excluded.finished_at
-       RETURNING id`,
-    ).get(
+    const values = [
       k.runId,
       k.subjectId,
       k.suite,
@@ -172,7 +162,18 @@ export class SqliteStore implements Store {
       o?.cachedCalls ?? 0,
       o?.totalCalls ?? 0,
       new Date().toISOString(),
-    ) as { id: number };
+    ];
+    const columns = `(run_id, subject_id, suite, item_id, replicate, item_hash, status, error, attempts,
+         input_tokens, output_tokens, cost_usd, latency_ms, cached_calls, total_calls, finished_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+    // Most trials are new: a plain insert. A failed trial that is run again updates its row.
+    const inserted = this.#q(`INSERT OR IGNORE INTO trials ${columns}`).run(...values);
+    if (inserted.changes === 1) return Number(inserted.lastInsertRowid);
+    const row = this.#q(
+      `UPDATE trials SET item_hash = ?, status = ?, error = ?, attempts = attempts + ?, input_tokens = ?, output_tokens = ?,
+         cost_usd = ?, latency_ms = ?, cached_calls = ?, total_calls = ?, finished_at = ?
+       WHERE run_id = ? AND subject_id = ? AND suite = ? AND item_id = ? AND replicate = ? RETURNING id`,
+    ).get(...values.slice(5), ...values.slice(0, 5)) as { id: number };
     return row.id;
   }
 
