@@ -1,0 +1,53 @@
+// The seeded bootstrap with percentile intervals (type-7 quantiles, R's default).
+
+import { createRng } from '../core/index.js';
+
+/** Quantile of type 7 (linear interpolation between order statistics, R's default). */
+export function quantile7(values: ArrayLike<number>, q: number): number {
+  const sorted = Float64Array.from(values).sort();
+  const n = sorted.length;
+  if (n === 0) return Number.NaN;
+  const h = (n - 1) * q;
+  const lo = Math.floor(h);
+  const hi = Math.min(n - 1, lo + 1);
+  return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
+}
+
+export interface BootstrapResult {
+  estimate: number;
+  replicates: Float64Array;
+  lower: number;
+  upper: number;
+  /** Replicates that gave NaN (e.g. a constant resample); left out of the interval. */
+  undefinedReplicates: number;
+}
+
+/**
+ * Resample `n` units with replacement `iterations` times (seeded); `statistic` receives the
+ * resampled indices. The interval is the percentile interval at `level` over defined replicates.
+ */
+export function bootstrap(
+  n: number,
+  statistic: (indices: Int32Array) => number,
+  opts: { iterations?: number; seed: number | string; level?: number },
+): BootstrapResult {
+  const iterations = opts.iterations ?? 1000;
+  const level = opts.level ?? 0.95;
+  const rng = createRng(opts.seed);
+  const identity = Int32Array.from({ length: n }, (_, i) => i);
+  const estimate = statistic(identity);
+  const replicates = new Float64Array(iterations);
+  const idx = new Int32Array(n);
+  for (let b = 0; b < iterations; b++) {
+    for (let i = 0; i < n; i++) idx[i] = rng.int(n);
+    replicates[b] = statistic(idx);
+  }
+  const defined = replicates.filter((v) => !Number.isNaN(v));
+  return {
+    estimate,
+    replicates,
+    lower: quantile7(defined, (1 - level) / 2),
+    upper: quantile7(defined, 1 - (1 - level) / 2),
+    undefinedReplicates: iterations - defined.length,
+  };
+}

@@ -1,0 +1,28 @@
+// Small closed forms: normalised entropy, pass@k and pass^k.
+
+import { lnChoose } from './distributions.js';
+
+/** Shannon entropy of counts in nats, divided by ln K (K categories, empty ones included). */
+export function normalizedEntropy(counts: number[], categories = counts.length): { nats: number; bits: number; normalized: number } {
+  const n = counts.reduce((a, b) => a + b, 0);
+  let h = 0;
+  for (const c of counts) if (c > 0) h -= (c / n) * Math.log(c / n);
+  h = h === 0 ? 0 : h;
+  return { nats: h, bits: h / Math.LN2, normalized: categories <= 1 ? 0 : h / Math.log(categories) };
+}
+
+/** Unbiased pass@k from n samples with c correct (the HumanEval product form). */
+export function passAtK(n: number, c: number, k: number): number {
+  if (k > n) throw new Error(`k (${k}) exceeds n (${n})`);
+  if (n - c < k) return 1;
+  let prod = 1;
+  for (let i = n - c + 1; i <= n; i++) prod *= 1 - k / i;
+  return 1 - prod;
+}
+
+/** pass^k: the probability that k draws without replacement are all correct, C(c,k)/C(n,k). */
+export function passHatK(n: number, c: number, k: number): number {
+  if (k > n) throw new Error(`k (${k}) exceeds n (${n})`);
+  if (c < k) return 0;
+  return Math.exp(lnChoose(c, k) - lnChoose(n, k));
+}

@@ -1,0 +1,69 @@
+// Rank and paired tests: Mann-Whitney U (tie-corrected normal approximation, as R's
+// wilcox.test(exact = FALSE)) with the rank-biserial r; McNemar (corrected, uncorrected and
+// exact); the two-sided exact binomial test (as R's binom.test).
+
+import { rank } from './correlation.js';
+import { binomialPmf, chiSquareSf, normalCdf } from './distributions.js';
+
+export interface MannWhitneyResult {
+  /** U of the first sample: the number of (x, y) pairs with x > y, ties counting 1/2. */
+  u: number;
+  uOther: number;
+  z: number;
+  p: number;
+  /** r = 2U/(n1 n2) - 1 = P(x > y) - P(x < y); positive when x tends to exceed y. */
+  rankBiserial: number;
+}
+
+export function mannWhitneyU(x: ArrayLike<number>, y: ArrayLike<number>, opts: { correct?: boolean } = {}): MannWhitneyResult {
+  const n1 = x.length;
+  const n2 = y.length;
+  const all = [...Array.from(x), ...Array.from(y)];
+  const r = rank(all);
+  let rx = 0;
+  for (let i = 0; i < n1; i++) rx += r[i];
+  const u = rx - (n1 * (n1 + 1)) / 2;
+  const n = n1 + n2;
+  const counts = new Map<number, number>();
+  for (const v of all) counts.set(v, (counts.get(v) ?? 0) + 1);
+  let ties = 0;
+  for (const t of counts.values()) ties += t ** 3 - t;
+  const sigma = Math.sqrt(((n1 * n2) / 12) * (n + 1 - ties / (n * (n - 1))));
+  let d = u - (n1 * n2) / 2;
+  if (opts.correct ?? true) d -= Math.sign(d) * 0.5;
+  const z = d / sigma;
+  const p = Math.min(1, 2 * Math.min(normalCdf(z), 1 - normalCdf(z)));
+  return { u, uOther: n1 * n2 - u, z, p, rankBiserial: (2 * u) / (n1 * n2) - 1 };
+}
+
+/** Two-sided exact binomial test of k successes in n trials against probability p (binom.test). */
+export function binomialTest(k: number, n: number, p = 0.5): number {
+  const d = binomialPmf(k, n, p);
+  const relErr = 1 + 1e-7;
+  let total = 0;
+  for (let i = 0; i <= n; i++) {
+    const pi = binomialPmf(i, n, p);
+    if (pi <= d * relErr) total += pi;
+  }
+  return Math.min(1, total);
+}
+
+export interface McNemarResult {
+  b: number;
+  c: number;
+  statistic: number;
+  p: number;
+  /** Exact two-sided p from the binomial test of b in b + c. */
+  pExact: number;
+  corrected: boolean;
+}
+
+/** McNemar's test on a 2 x 2 table of paired outcomes [[a, b], [c, d]]. */
+export function mcnemar(table: number[][], opts: { correct?: boolean } = {}): McNemarResult {
+  const b = table[0][1];
+  const c = table[1][0];
+  const corrected = opts.correct ?? true;
+  const diff = Math.abs(b - c) - (corrected ? 1 : 0);
+  const statistic = b + c === 0 ? 0 : (diff * diff) / (b + c);
+  return { b, c, statistic, p: b + c === 0 ? 1 : chiSquareSf(statistic, 1), pExact: b + c === 0 ? 1 : binomialTest(b, b + c, 0.5), corrected };
+}
