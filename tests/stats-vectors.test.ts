@@ -203,3 +203,58 @@ describe('agreement', () => {
     close(k.coefficient, e[key].fleiss.coeff, 1e-12);
   });
 });
+
+describe('text overlap', () => {
+  const e = json('bleu.expected.json');
+  it('13a tokenisation', () => {
+    e.hyps.forEach((h: string, i: number) => expect(stats.tokenize13a(h)).toBe(e.tokenized_13a.hyps[i]));
+    e.refs1.forEach((r: string, i: number) => expect(stats.tokenize13a(r)).toBe(e.tokenized_13a.refs1[i]));
+  });
+  it('corpus BLEU with one and two references', () => {
+    const one = stats.bleu(e.hyps, [e.refs1]);
+    close(one.score, e.corpus_1ref.score, 1e-10);
+    expect(one.counts).toEqual(e.corpus_1ref.counts);
+    expect(one.totals).toEqual(e.corpus_1ref.totals);
+    close(one.bp, e.corpus_1ref.bp, 1e-12);
+    expect([one.sysLen, one.refLen]).toEqual([e.corpus_1ref.sys_len, e.corpus_1ref.ref_len]);
+    const two = stats.bleu(e.hyps, [e.refs1, e.refs2]);
+    close(two.score, e.corpus_2ref.score, 1e-10);
+    expect(two.refLen).toBe(e.corpus_2ref.ref_len);
+  });
+  it('sentence BLEU, with and without effective order', () => {
+    e.hyps.forEach((h: string, i: number) => {
+      const s = stats.sentenceBleu(h, [e.refs1[i]]);
+      close(s.score, e.sentence_bleu[i].score, 1e-10);
+      expect(s.counts).toEqual(e.sentence_bleu[i].counts);
+      close(s.bp, e.sentence_bleu[i].bp, 1e-12);
+      close(stats.sentenceBleu(h, [e.refs1[i]], { effectiveOrder: false }).score, e.sentence_bleu_effective_order_false[i], 1e-10);
+    });
+  });
+  it('ROUGE-L as rouge_score, non-ASCII and empty cases included', () => {
+    for (const c of json('rougeL.expected.json').cases) {
+      const r = stats.rougeL(c.target, c.prediction);
+      close(r.precision, c.precision, 1e-12);
+      close(r.recall, c.recall, 1e-12);
+      close(r.fmeasure, c.fmeasure, 1e-12);
+      expect(r.lcs).toBe(c.lcs);
+      if (c.target_tokens) expect(stats.rougeTokens(c.target)).toEqual(c.target_tokens);
+    }
+  });
+});
+
+describe('Dawid-Skene', () => {
+  it('matches crowd-kit: posteriors, priors, confusion matrices, labels and iterations', () => {
+    const e = json('dawid_skene.expected.json');
+    const data = csv('dawid_skene_long.csv').rows.map(([task, worker, label]) => ({ task, worker, label: Number(label) }));
+    const r = stats.dawidSkene(data);
+    expect(r.tasks).toEqual(e.tasks);
+    r.probas.forEach((row, i) => row.forEach((p, k) => close(p, e.probas[i][k], 1e-6)));
+    r.priors.forEach((p, k) => close(p, e.priors[k], 1e-6));
+    for (const [w, byLabel] of Object.entries(e.errors as Record<string, Record<string, number[]>>)) {
+      for (const [l, row] of Object.entries(byLabel)) row.forEach((v, k) => close(r.errors[w][l][k], v, 1e-6));
+    }
+    expect(r.aggregated).toEqual(e.labels);
+    expect(r.iterations).toBe(e.n_em_iterations_run);
+    r.lossHistory.forEach((v, i) => close(v, e.loss_history_elbo_per_label[i], 1e-8));
+  });
+});

@@ -9,3 +9,5 @@ export * from './contingency.js';
 export * from './paired-tests.js';
 export * from './counting.js';
 export * from './agreement.js';
+export * from './text-overlap.js';
+export * from './dawid-skene.js';
