@@ -258,3 +258,70 @@ describe('Dawid-Skene', () => {
     r.lossHistory.forEach((v, i) => close(v, e.loss_history_elbo_per_label[i], 1e-8));
   });
 });
+
+describe('factor analysis', () => {
+  const e = json('fa_harman74.expected.json');
+  const { rows } = csv('harman74_cor.csv');
+  const R = rows.map((r) => r.slice(1).map(Number));
+  it('squared multiple correlations, PA loadings, communalities and reduced eigenvalues (psych::fa, fm = "pa")', () => {
+    stats.smc(R).forEach((v, i) => close(v, e.smc_start[i], 1e-10));
+    const fa = stats.factorAnalysis(R, 4, 'none');
+    fa.loadings.forEach((row, i) => row.forEach((v, j) => close(v, e.unrotated_loadings[i][j], 1e-6)));
+    fa.communalities.forEach((v, i) => close(v, e.communality[i], 1e-6));
+    fa.reducedEigenvalues.forEach((v, i) => close(v, e.reduced_eigenvalues_values[i], 1e-6));
+  });
+  it('varimax with psych sign and order rules, rotation matrix and SS loadings', () => {
+    const fa = stats.factorAnalysis(R, 4, 'varimax');
+    fa.loadings.forEach((row, i) => row.forEach((v, j) => close(v, e.varimax_loadings_psych[i][j], 1e-6)));
+    fa.ssLoadings.forEach((v, j) => close(v, e.ss_loadings_varimax[j], 1e-6));
+    fa.proportionVar.forEach((v, j) => close(v, e.proportion_var_varimax[j], 1e-6));
+    // The rotation matrix itself depends on the signs the eigen-solver gives the unrotated
+    // factors (LAPACK's in R, ml-matrix's here), so it is checked for being a rotation only.
+    const T = fa.rotationMatrix!;
+    T.forEach((row, i) => T.forEach((row2, j) => close(row.reduce((s, v, k) => s + v * row2[k], 0), i === j ? 1 : 0, 1e-10)));
+  });
+  it('KMO, Bartlett and PCA variance', () => {
+    const k = stats.kmo(R);
+    close(k.msa, e.KMO.MSA, 1e-10);
+    k.msaItems.forEach((v, i) => close(v, e.KMO.MSAi[i], 1e-10));
+    const b = stats.bartlett(R, 145);
+    close(b.chisq, e.bartlett.chisq, 1e-6);
+    expect(b.df).toBe(276);
+    expect(b.p / e.bartlett.p_value).toBeCloseTo(1, 6);
+    expect(stats.hasFullRank(R)).toBe(true);
+  });
+  it('on raw data (bfi, 10 items): loadings, KMO, Bartlett, PCA through the correlation matrix and the Gram matrix', () => {
+    const f = json('fa_bfi10.expected.json');
+    const data = csv('bfi10_complete.csv').rows.map((r) => r.map(Number));
+    const Rb = stats.correlationMatrix(data);
+    Rb.forEach((row, i) => row.forEach((v, j) => close(v, f.cor[i][j], 1e-12)));
+    const fa = stats.factorAnalysis(Rb, 2, 'varimax');
+    fa.loadings.forEach((row, i) => row.forEach((v, j) => close(v, f.varimax_loadings[i][j], 1e-6)));
+    close(stats.kmo(Rb).msa, f.KMO_MSA, 1e-10);
+    close(stats.bartlett(Rb, data.length).chisq, f.bartlett.chisq, 1e-6);
+    const pca = stats.pcaVariance(data);
+    pca.proportion.forEach((v, i) => close(v, f.pca_variance_explained[i], 1e-10));
+    // Items outnumbering subjects: the Gram-matrix path gives the same non-zero eigenvalues.
+    const wide = data.slice(0, 8);
+    const viaGram = stats.pcaVariance(wide).eigenvalues;
+    const direct = stats.symmetricEigen(new (require('ml-matrix').Matrix)(stats.correlationMatrix(wide))).values;
+    viaGram.forEach((v, i) => close(v, Math.max(0, direct[i]), 1e-8));
+  });
+});
+
+describe('parallel analysis', () => {
+  it('observed eigenvalues exactly, and the same decision as psych (2 factors, 2 components) for several seeds', () => {
+    const e = json('parallel_binary.expected.json');
+    const data = csv('parallel_binary_400x16.csv').rows.map((r) => r.map(Number));
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const r = stats.parallelAnalysis(data, { seed, iterations: 20 });
+      r.observedPc.forEach((v, i) => close(v, e.observed_pc_values[i], 1e-8));
+      r.observedFa.forEach((v, i) => close(v, e.observed_fa_values_pa_1factor[i], 1e-6));
+      expect([r.nFactors, r.nComponents]).toEqual([2, 2]);
+    }
+    // Simulated curves depend on the generator: within 0.05 of psych's 100-iteration means.
+    const r = stats.parallelAnalysis(data, { seed: 1, iterations: 100 });
+    r.simulatedPcMean.forEach((v, i) => close(v, e.seed1_niter100.simulated_pc_mean[i], 0.05));
+    r.resampledPcMean.forEach((v, i) => close(v, e.seed1_niter100.resampled_pc_mean[i], 0.05));
+  });
+});

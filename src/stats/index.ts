@@ -11,3 +11,5 @@ export * from './counting.js';
 export * from './agreement.js';
 export * from './text-overlap.js';
 export * from './dawid-skene.js';
+export * from './factor-analysis.js';
+export * from './parallel-analysis.js';

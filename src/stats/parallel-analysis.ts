@@ -1,0 +1,92 @@
+// Horn's parallel analysis (as psych::fa.parallel(fa = "both") with fm = "pa"): observed
+// eigenvalues of the correlation matrix (components) and of the one-factor reduced matrix
+// (factors), against the 95th percentile of the same eigenvalues over seeded resamples (each
+// column resampled independently, with replacement) and over simulated normal data. The number
+// of components (factors) is the count of leading observed values above the resampled quantile.
+
+import { Matrix } from 'ml-matrix';
+import { createRng } from '../core/index.js';
+import { quantile7 } from './bootstrap.js';
+import { correlationMatrix, paf, symmetricEigen } from './factor-analysis.js';
+
+export interface ParallelAnalysisResult {
+  observedPc: number[];
+  observedFa: number[];
+  resampledPcQ: number[];
+  resampledFaQ: number[];
+  simulatedPcQ: number[];
+  simulatedFaQ: number[];
+  resampledPcMean: number[];
+  simulatedPcMean: number[];
+  nComponents: number;
+  nFactors: number;
+  iterations: number;
+  /** Resamples whose correlation matrix had a constant column and were drawn again. */
+  redrawn: number;
+}
+
+function eigenPair(data: number[][]): { pc: number[]; fa: number[] } | undefined {
+  const R = correlationMatrix(data);
+  if (R.some((row, i) => !Number.isFinite(row[i]) || row[i] === 0)) return undefined;
+  return { pc: symmetricEigen(new Matrix(R)).values, fa: paf(R, 1).reducedEigenvalues };
+}
+
+function countAbove(observed: number[], threshold: number[]): number {
+  const j = observed.findIndex((v, i) => v <= threshold[i]);
+  return j < 0 ? observed.length : j;
+}
+
+/** Parallel analysis of an n x p data matrix. */
+export function parallelAnalysis(data: number[][], opts: { iterations?: number; quantile?: number; seed: number | string }): ParallelAnalysisResult {
+  const iterations = opts.iterations ?? 20;
+  const q = opts.quantile ?? 0.95;
+  const rng = createRng(opts.seed);
+  const n = data.length;
+  const p = data[0].length;
+  const observed = eigenPair(data);
+  if (!observed) throw new Error('a column of the data is constant; drop it before parallel analysis');
+  const normal = () => {
+    // Box-Muller.
+    const u = 1 - rng.next();
+    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rng.next());
+  };
+  const resampledPc: number[][] = [];
+  const resampledFa: number[][] = [];
+  const simulatedPc: number[][] = [];
+  const simulatedFa: number[][] = [];
+  let redrawn = 0;
+  for (let b = 0; b < iterations; b++) {
+    let res: ReturnType<typeof eigenPair>;
+    for (;;) {
+      const sample = Array.from({ length: n }, () => new Array(p));
+      for (let j = 0; j < p; j++) for (let i = 0; i < n; i++) sample[i][j] = data[rng.int(n)][j];
+      res = eigenPair(sample);
+      if (res) break;
+      redrawn++;
+    }
+    resampledPc.push(res.pc);
+    resampledFa.push(res.fa);
+    const sim = eigenPair(Array.from({ length: n }, () => Array.from({ length: p }, normal)))!;
+    simulatedPc.push(sim.pc);
+    simulatedFa.push(sim.fa);
+  }
+  const byPosition = (runs: number[][], f: (xs: number[]) => number) => Array.from({ length: p }, (_, j) => f(runs.map((r) => r[j])));
+  const qf = (xs: number[]) => quantile7(xs, q);
+  const meanf = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const resampledPcQ = byPosition(resampledPc, qf);
+  const resampledFaQ = byPosition(resampledFa, qf);
+  return {
+    observedPc: observed.pc,
+    observedFa: observed.fa,
+    resampledPcQ,
+    resampledFaQ,
+    simulatedPcQ: byPosition(simulatedPc, qf),
+    simulatedFaQ: byPosition(simulatedFa, qf),
+    resampledPcMean: byPosition(resampledPc, meanf),
+    simulatedPcMean: byPosition(simulatedPc, meanf),
+    nComponents: countAbove(observed.pc, resampledPcQ),
+    nFactors: countAbove(observed.fa, resampledFaQ),
+    iterations,
+    redrawn,
+  };
+}
