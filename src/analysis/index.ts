@@ -1,1 +1,3 @@
 export * from './accuracy.js';
+export * from './audit/score-table.js';
+export * from './audit/benchmark-level.js';

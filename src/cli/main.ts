@@ -2,6 +2,7 @@
 
 import { Command, CommanderError } from 'commander';
 import { MindscopeError } from '../index.js';
+import { registerAudit } from './commands/audit.js';
 import { registerDemo } from './commands/demo.js';
 import { registerExport } from './commands/export.js';
 import { registerItems } from './commands/items.js';
@@ -19,6 +20,7 @@ export function buildProgram(): Command {
   registerStatus(program);
   registerExport(program);
   registerReport(program);
+  registerAudit(program);
   return program;
 }
 

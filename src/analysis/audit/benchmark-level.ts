@@ -1,0 +1,126 @@
+// The benchmark-level audit of the audit paper's section 3.5 (Tables 7 and 8): Kendall tau-b
+// within the ToM benchmarks, within the general-ability benchmarks and across them, with
+// model-bootstrap intervals; partial tau of each ToM pair controlling for each general
+// benchmark and for all of them (residual method by default), with shrinkage; and the share
+// of each ToM benchmark's variance explained by a composite of the standardised general
+// benchmarks.
+
+import { ConfigError } from '../../core/index.js';
+import { bootstrap, kendallTauB, partialKendall, pearson } from '../../stats/index.js';
+import type { ScoreTable } from './score-table.js';
+
+export interface TauCell {
+  a: string;
+  b: string;
+  tau: number;
+  lower: number;
+  upper: number;
+  p: number;
+}
+
+export interface PartialCell {
+  a: string;
+  b: string;
+  controls: string[];
+  zeroOrder: number;
+  partial: number;
+  lower: number;
+  upper: number;
+  /** Two-sided bootstrap p-value: twice the smaller share of replicates on either side of 0. */
+  pBootstrap: number;
+  /** 1 - partial / zero-order. */
+  shrinkage: number;
+}
+
+export interface BenchmarkAudit {
+  models: number;
+  withinTom: TauCell[];
+  withinGeneral: TauCell[];
+  crossConstruct: TauCell[];
+  means: { withinTom: number; withinGeneral: number; crossConstruct: number };
+  partial: PartialCell[];
+  method: 'residual' | 'inverse';
+  /** R-squared of each ToM benchmark on the mean of the standardised general benchmarks. */
+  varianceDecomposition: Array<{ benchmark: string; generalShare: number; unexplained: number }>;
+  bootstrap: { iterations: number; seed: number };
+}
+
+const pairs = (xs: string[]) => xs.flatMap((a, i) => xs.slice(i + 1).map((b) => [a, b] as const));
+
+function zScores(x: number[]): number[] {
+  const m = x.reduce((a, b) => a + b, 0) / x.length;
+  const sd = Math.sqrt(x.reduce((a, b) => a + (b - m) ** 2, 0) / (x.length - 1));
+  return x.map((v) => (v - m) / sd);
+}
+
+const pick = (x: number[], idx: Int32Array) => Array.from(idx, (i) => x[i]);
+
+export function auditBenchmarks(
+  table: ScoreTable,
+  opts: { tom: string[]; general: string[]; iterations?: number; seed?: number; method?: 'residual' | 'inverse' },
+): BenchmarkAudit {
+  const iterations = opts.iterations ?? 1000;
+  const seed = opts.seed ?? 0;
+  const method = opts.method ?? 'residual';
+  const n = table.models.length;
+  if (n < 3) throw new ConfigError(`the audit needs at least 3 models, the table has ${n}`);
+  if (opts.tom.length < 2) throw new ConfigError('give at least two ToM benchmarks (--tom a,b)');
+  for (const name of [...opts.tom, ...opts.general]) {
+    if (!table.benchmarks[name]) throw new ConfigError(`no column "${name}" in the score table (columns: ${Object.keys(table.benchmarks).join(', ')})`);
+  }
+  const col = (name: string) => table.benchmarks[name];
+  const tauCell = (a: string, b: string): TauCell => {
+    const k = kendallTauB(col(a), col(b));
+    const boot = bootstrap(n, (idx) => kendallTauB(pick(col(a), idx), pick(col(b), idx)).tau, { iterations, seed: `${seed}:${a}:${b}` });
+    return { a, b, tau: k.tau, lower: boot.lower, upper: boot.upper, p: k.p };
+  };
+  const withinTom = pairs(opts.tom).map(([a, b]) => tauCell(a, b));
+  const withinGeneral = pairs(opts.general).map(([a, b]) => tauCell(a, b));
+  const crossConstruct = opts.tom.flatMap((t) => opts.general.map((g) => tauCell(t, g))).sort((x, y) => y.tau - x.tau);
+  const mean = (cells: TauCell[]) => (cells.length ? cells.reduce((s, c) => s + c.tau, 0) / cells.length : Number.NaN);
+
+  const controlSets = opts.general.length > 1 ? [...opts.general.map((g) => [g]), opts.general] : opts.general.map((g) => [g]);
+  const partial: PartialCell[] = [];
+  for (const [a, b] of pairs(opts.tom)) {
+    const zeroOrder = kendallTauB(col(a), col(b)).tau;
+    for (const controls of controlSets) {
+      const est = partialKendall(col(a), col(b), controls.map(col), method).estimate;
+      const boot = bootstrap(
+        n,
+        (idx) =>
+          partialKendall(
+            pick(col(a), idx),
+            pick(col(b), idx),
+            controls.map((c) => pick(col(c), idx)),
+            method,
+          ).estimate,
+        { iterations, seed: `${seed}:${a}:${b}:${controls.join('+')}` },
+      );
+      const reps = Array.from(boot.replicates).filter((v) => !Number.isNaN(v));
+      const below = reps.filter((v) => v <= 0).length / reps.length;
+      const above = reps.filter((v) => v >= 0).length / reps.length;
+      partial.push({ a, b, controls, zeroOrder, partial: est, lower: boot.lower, upper: boot.upper, pBootstrap: Math.min(1, 2 * Math.min(below, above)), shrinkage: 1 - est / zeroOrder });
+    }
+  }
+
+  const composite = opts.general.length
+    ? opts.general.map((g) => zScores(col(g))).reduce((acc, z) => acc.map((v, i) => v + z[i] / opts.general.length), new Array(n).fill(0))
+    : [];
+  const varianceDecomposition = opts.general.length
+    ? opts.tom.map((t) => {
+        const r2 = pearson(col(t), composite) ** 2;
+        return { benchmark: t, generalShare: r2, unexplained: 1 - r2 };
+      })
+    : [];
+  return {
+    models: n,
+    withinTom,
+    withinGeneral,
+    crossConstruct,
+    means: { withinTom: mean(withinTom), withinGeneral: mean(withinGeneral), crossConstruct: mean(crossConstruct) },
+    partial,
+    method,
+    varianceDecomposition,
+    bootstrap: { iterations, seed },
+  };
+}
