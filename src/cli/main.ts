@@ -8,6 +8,7 @@ import { registerExport } from './commands/export.js';
 import { registerItems } from './commands/items.js';
 import { registerReport } from './commands/report.js';
 import { registerRun } from './commands/run.js';
+import { registerSimulate } from './commands/simulate.js';
 import { registerStatus } from './commands/status.js';
 
 export function buildProgram(): Command {
@@ -21,6 +22,7 @@ export function buildProgram(): Command {
   registerExport(program);
   registerReport(program);
   registerAudit(program);
+  registerSimulate(program);
   return program;
 }
 

@@ -1,0 +1,85 @@
+// The three-stage audit recovers known structure from simulated 2PL panels, and bad matrices
+// get a clear error or a stated exclusion.
+
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { auditMatrices, simulatePanel, type ResponseMatrix } from '../src/index.js';
+
+const cats = { belief: 70, desire: 50, emotion: 50, intention: 50, knowledge: 50 };
+const fast = { convergence: { iterations: 200 }, crossFit: { iterations: 200 }, parallelIterations: 20 };
+
+describe('audit on simulated panels', () => {
+  it('one latent ToM factor: one component, convergence accepted, positive filter gain', () => {
+    const panel = simulatePanel({ models: 27, benchmarks: [{ name: 'A', items: cats }, { name: 'B', items: cats }], structure: 'single', seed: 3 });
+    const a = auditMatrices(panel.matrices, fast);
+    expect(a.structure.filter((s) => s.name !== 'pooled').map((s) => s.nComponents)).toEqual([1, 1]);
+    expect(a.convergence.overallMeanTau).toBeGreaterThan(0.6);
+    expect(a.convergence.cells.filter((c) => c.accepted).length).toBeGreaterThanOrEqual(4);
+    expect(a.crossFit.aggregate.meanDelta).toBeGreaterThan(0);
+    expect(a.crossFit.cells.every((c) => c.lower > 0)).toBe(true);
+    // The filter removes most no-signal items and keeps most signal items.
+    const flags = a.filter.benchmarks[0].flags;
+    const label = new Map(panel.matrices[0].matrix.items.map((i) => [i.itemId, i.originalLabel]));
+    const dropShare = (l: string) => flags.filter((f) => label.get(f.id) === l && !f.kept).length / flags.filter((f) => label.get(f.id) === l).length;
+    expect(dropShare('no-signal')).toBeGreaterThan(0.7);
+    expect(dropShare('signal')).toBeLessThan(0.25);
+  });
+
+  it('independent category abilities: as many components as categories, not one', () => {
+    const panel = simulatePanel({ models: 27, benchmarks: [{ name: 'A', items: cats }, { name: 'B', items: cats }], structure: 'independent', generalLoading: 0, seed: 3 });
+    const a = auditMatrices(panel.matrices, fast);
+    for (const s of a.structure) expect(s.nComponents).toBeGreaterThanOrEqual(4);
+    expect(a.structure[0].method).toBe('components-only');
+    expect(a.structure[0].note).toMatch(/rank at most 26/);
+  });
+
+  it('is deterministic for a seed', () => {
+    const panel = simulatePanel({ models: 10, benchmarks: [{ name: 'A', items: { belief: 30 } }, { name: 'B', items: { belief: 30 } }], structure: 'single', seed: 1 });
+    const strip = (x: ReturnType<typeof auditMatrices>) => JSON.stringify({ ...x, timingsMs: null });
+    expect(strip(auditMatrices(panel.matrices, fast))).toBe(strip(auditMatrices(panel.matrices, fast)));
+  });
+});
+
+describe('bad matrices', () => {
+  const m = (cells: Array<Array<number | null>>, subjects = ['m1', 'm2', 'm3'], category = 'belief'): ResponseMatrix => ({
+    subjects,
+    items: cells.map((_, i) => ({ suite: 's', itemId: `i${i}`, category, originalLabel: '' })),
+    cells,
+  });
+  it('non-binary cells, too few models, missing cells, categories in one benchmark only', () => {
+    expect(() => auditMatrices([{ name: 'A', matrix: m([[1, 0.5, 1]]) }, { name: 'B', matrix: m([[1, 0, 1]]) }])).toThrow(/A: item i0 has the non-binary cell 0.5 for m2/);
+    expect(() => auditMatrices([{ name: 'A', matrix: m([[1, 0]], ['m1', 'm2']) }, { name: 'B', matrix: m([[1, 0]], ['m1', 'm2']) }])).toThrow(/at least 3 models present in every benchmark; found 2/);
+    const rows = (k: number) => Array.from({ length: k }, (_, i) => [i % 2, (i + 1) % 2, i % 3 === 0 ? 1 : 0, 1, 0]);
+    const five = ['m1', 'm2', 'm3', 'm4', 'm5'];
+    const withGap = rows(12).map((r, i) => (i === 0 ? [null, ...r.slice(1)] : r));
+    const a = auditMatrices(
+      [
+        { name: 'A', matrix: m(withGap, five) },
+        { name: 'B', matrix: { ...m(rows(12), five), items: m(rows(12), five).items.map((it, i) => ({ ...it, category: i < 6 ? 'belief' : 'desire' })) } },
+      ],
+      fast,
+    );
+    expect(a.benchmarks[0]).toMatchObject({ name: 'A', droppedIncomplete: 1, items: 11 });
+    expect(a.convergence.pairs[0].excludedCategories).toEqual(['desire']);
+    expect(JSON.stringify(a.convergence)).not.toMatch(/NaN|null/);
+  });
+
+  it('the CLI reads CSV matrices and names a bad file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mindscope-audit-m-'));
+    const bin = join(__dirname, '..', 'bin', 'mindscope.js');
+    const sim = spawnSync(process.execPath, [bin, 'simulate', 'panel', '--out', dir, '--items', '20', '--models', '12', '--seed', '5'], { encoding: 'utf8' });
+    expect(sim.status).toBe(0);
+    const r = spawnSync(process.execPath, [bin, 'audit', '--matrix', `A=${join(dir, 'benchA.csv')}`, `B=${join(dir, 'benchB.csv')}`, '--bootstrap', '50', '--seeds', '2', '--json'], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.convergence.cells).toHaveLength(5);
+    expect(out.crossFit.settings).toMatchObject({ folds: 5, seeds: 2 });
+    writeFileSync(join(dir, 'bad.csv'), 'suite,item_id,category,original_label,m1,m2,m3\nx,1,belief,l,1,0\n');
+    const bad = spawnSync(process.execPath, [bin, 'audit', '--matrix', join(dir, 'bad.csv'), join(dir, 'benchA.csv')], { encoding: 'utf8' });
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/bad\.csv:2: row has 6 fields, the header has 7/);
+  });
+});
