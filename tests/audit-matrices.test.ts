@@ -83,3 +83,16 @@ describe('bad matrices', () => {
     expect(bad.stderr).toMatch(/bad\.csv:2: row has 6 fields, the header has 7/);
   });
 });
+
+describe('packed bootstrap sums', () => {
+  it('equal the plain per-model sums exactly', async () => {
+    const { PackedItems, flatten, flatAccuracies, createRng } = await import('../src/index.js');
+    const rng = createRng(4);
+    for (const models of [3, 27, 30]) {
+      const items = Array.from({ length: 500 }, (_, k) => ({ id: String(k), category: 'belief', responses: Uint8Array.from({ length: models }, () => (rng.next() < 0.5 ? 1 : 0)) }));
+      const idx = rng.fillInts(new Int32Array(500), 500);
+      const packed = new PackedItems(items, models).accuracies(idx, new Float64Array(models));
+      expect(Array.from(packed)).toEqual(Array.from(flatAccuracies(flatten(items, models), models, idx)));
+    }
+  });
+});

@@ -80,3 +80,13 @@ describe('core', () => {
     expect(b.upper).toBeCloseTo(0.7634, 4);
   });
 });
+
+describe('fillInts', () => {
+  it('draws exactly what int(n) would', () => {
+    const a = createRng(99);
+    const b = createRng(99);
+    const bulk = Array.from(a.fillInts(new Int32Array(1000), 37));
+    expect(bulk).toEqual(Array.from({ length: 1000 }, () => b.int(37)));
+    expect(a.next()).toBe(b.next());
+  });
+});

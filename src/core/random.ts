@@ -10,6 +10,8 @@ export interface Rng {
   int(n: number): number;
   pick<T>(items: readonly T[]): T;
   shuffle<T>(items: readonly T[]): T[];
+  /** Fill `out` with uniform integers in [0, n): the same draws as calling int(n) out.length times, faster. */
+  fillInts(out: Int32Array, n: number): Int32Array;
 }
 
 /** A 32-bit seed derived from any number of parts (strings or numbers), stable across platforms. */
@@ -48,6 +50,19 @@ export function createRng(seed: number | string): Rng {
     pick: (items) => {
       if (items.length === 0) throw new Error('pick from an empty list');
       return items[Math.floor(next() * items.length)];
+    },
+    fillInts: (out, n) => {
+      // next() inlined: the bootstrap draws tens of millions of indices.
+      for (let k = 0; k < out.length; k++) {
+        const t = (((a + b) >>> 0) + d) >>> 0;
+        d = (d + 1) >>> 0;
+        a = b ^ (b >>> 9);
+        b = (c + (c << 3)) >>> 0;
+        c = ((c << 21) | (c >>> 11)) >>> 0;
+        c = (c + t) >>> 0;
+        out[k] = Math.floor((t / 4294967296) * n);
+      }
+      return out;
     },
     shuffle: (items) => {
       const out = items.slice();

@@ -39,7 +39,7 @@ export function bootstrap(
   const replicates = new Float64Array(iterations);
   const idx = new Int32Array(n);
   for (let b = 0; b < iterations; b++) {
-    for (let i = 0; i < n; i++) idx[i] = rng.int(n);
+    rng.fillInts(idx, n);
     replicates[b] = statistic(idx);
   }
   const defined = replicates.filter((v) => !Number.isNaN(v));

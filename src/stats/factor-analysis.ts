@@ -198,18 +198,84 @@ export function standardizeColumns(data: number[][]): number[][] {
  * Z Z' / (n - 1) of the standardised data rather than the p x p correlation matrix: the same
  * values at a fraction of the cost. Constant columns are left out.
  */
-export function pcaVariance(data: number[][]): { eigenvalues: number[]; proportion: number[]; cumulative: number[]; variables: number } {
-  const keep = data[0].map((_, j) => data.some((row) => row[j] !== data[0][j]));
-  const trimmed = data.map((row) => row.filter((_, j) => keep[j]));
-  const p = trimmed[0].length;
-  const n = trimmed.length;
-  const z = standardizeColumns(trimmed);
+/**
+ * Eigenvalues (descending) of the correlation matrix of a wide n x p block (row-major, p > n,
+ * no constant column) through its n x n Gram matrix. `work` is reused scratch of size n * p.
+ */
+export function gramCorrelationEigenvalues(flat: Float64Array, n: number, p: number, work = new Float64Array(n * p)): number[] {
+  for (let j = 0; j < p; j++) {
+    let mean = 0;
+    for (let i = 0; i < n; i++) mean += flat[i * p + j];
+    mean /= n;
+    let ss = 0;
+    for (let i = 0; i < n; i++) ss += (flat[i * p + j] - mean) ** 2;
+    const sd = Math.sqrt(ss / (n - 1));
+    for (let i = 0; i < n; i++) work[i * p + j] = (flat[i * p + j] - mean) / sd;
+  }
+  const G = new Matrix(n, n);
+  for (let a = 0; a < n; a++) {
+    for (let b = a; b < n; b++) {
+      let s = 0;
+      const ra = a * p;
+      const rb = b * p;
+      for (let j = 0; j < p; j++) s += work[ra + j] * work[rb + j];
+      G.set(a, b, s / (n - 1));
+      G.set(b, a, s / (n - 1));
+    }
+  }
+  return symmetricEigen(G).values.map((v) => Math.max(0, v));
+}
+
+export function pcaVariance(data: ArrayLike<ArrayLike<number>>): { eigenvalues: number[]; proportion: number[]; cumulative: number[]; variables: number } {
+  const n = data.length;
+  const p0 = data[0].length;
+  // Standardise each non-constant column into a row-major Float64Array block (n x p).
+  const keep: number[] = [];
+  for (let j = 0; j < p0; j++) {
+    const first = data[0][j];
+    for (let i = 1; i < n; i++) {
+      if (data[i][j] !== first) {
+        keep.push(j);
+        break;
+      }
+    }
+  }
+  const p = keep.length;
+  const z = new Float64Array(n * p);
+  keep.forEach((j, c) => {
+    let mean = 0;
+    for (let i = 0; i < n; i++) mean += data[i][j];
+    mean /= n;
+    let ss = 0;
+    for (let i = 0; i < n; i++) ss += (data[i][j] - mean) ** 2;
+    const sd = Math.sqrt(ss / (n - 1));
+    for (let i = 0; i < n; i++) z[i * p + c] = (data[i][j] - mean) / sd;
+  });
   let eigenvalues: number[];
   if (p <= n) {
-    eigenvalues = symmetricEigen(new Matrix(correlationMatrix(trimmed))).values;
+    const R = new Matrix(p, p);
+    for (let a = 0; a < p; a++) {
+      for (let b = a; b < p; b++) {
+        let s = 0;
+        for (let i = 0; i < n; i++) s += z[i * p + a] * z[i * p + b];
+        R.set(a, b, s / (n - 1));
+        R.set(b, a, s / (n - 1));
+      }
+    }
+    eigenvalues = symmetricEigen(R).values;
   } else {
-    const Z = new Matrix(z);
-    eigenvalues = symmetricEigen(Z.mmul(Z.transpose()).div(n - 1)).values;
+    const G = new Matrix(n, n);
+    for (let a = 0; a < n; a++) {
+      for (let b = a; b < n; b++) {
+        let s = 0;
+        const ra = a * p;
+        const rb = b * p;
+        for (let j = 0; j < p; j++) s += z[ra + j] * z[rb + j];
+        G.set(a, b, s / (n - 1));
+        G.set(b, a, s / (n - 1));
+      }
+    }
+    eigenvalues = symmetricEigen(G).values;
   }
   eigenvalues = eigenvalues.map((v) => Math.max(0, v));
   const proportion = eigenvalues.map((v) => v / p);

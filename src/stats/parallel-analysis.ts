@@ -9,7 +9,7 @@
 import { Matrix } from 'ml-matrix';
 import { createRng } from '../core/index.js';
 import { quantile7 } from './bootstrap.js';
-import { correlationMatrix, paf, pcaVariance, symmetricEigen } from './factor-analysis.js';
+import { correlationMatrix, gramCorrelationEigenvalues, paf, pcaVariance, symmetricEigen } from './factor-analysis.js';
 
 export interface ParallelAnalysisResult {
   /**
@@ -58,34 +58,57 @@ export function parallelAnalysis(data: number[][], opts: { iterations?: number; 
   const p = data[0].length;
   const observed = eigenPair(data);
   if (!observed) throw new Error('a column of the data is constant; drop it before parallel analysis');
-  const normal = () => {
-    // Box-Muller.
-    const u = 1 - rng.next();
-    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rng.next());
-  };
+  const wide = p > n;
   const resampledPc: number[][] = [];
   const resampledFa: number[][] = [];
   const simulatedPc: number[][] = [];
   const simulatedFa: number[][] = [];
-  for (let b = 0; b < iterations; b++) {
-    const sample = data.map((row) => row.slice());
-    for (let j = 0; j < p; j++) {
-      const order = rng.shuffle(Array.from({ length: n }, (_, i) => i));
-      for (let i = 0; i < n; i++) sample[i][j] = data[order[i]][j];
+  // Flat row-major buffers (n x p), reused across iterations.
+  const source = new Float64Array(n * p);
+  data.forEach((row, i) => row.forEach((v, j) => (source[i * p + j] = v)));
+  const buf = new Float64Array(n * p);
+  const work = wide ? new Float64Array(n * p) : undefined;
+  const order = new Int32Array(n);
+  const toRows = () => Array.from({ length: n }, (_, i) => Array.from(buf.subarray(i * p, (i + 1) * p)));
+  const eigen = (): { pc: number[]; fa: number[] } =>
+    wide ? { pc: gramCorrelationEigenvalues(buf, n, p, work), fa: [] } : (eigenPair(toRows()) as { pc: number[]; fa: number[] });
+  let spare: number | undefined;
+  const normal = () => {
+    // Box-Muller, both values used.
+    if (spare !== undefined) {
+      const v = spare;
+      spare = undefined;
+      return v;
     }
-    const res = eigenPair(sample);
-    if (!res) throw new Error('a permuted column is constant, which cannot happen unless the data has a constant column');
+    const u = 1 - rng.next();
+    const r = Math.sqrt(-2 * Math.log(u));
+    const t = 2 * Math.PI * rng.next();
+    spare = r * Math.sin(t);
+    return r * Math.cos(t);
+  };
+  for (let b = 0; b < iterations; b++) {
+    for (let j = 0; j < p; j++) {
+      for (let i = 0; i < n; i++) order[i] = i;
+      for (let i = n - 1; i > 0; i--) {
+        const k = rng.int(i + 1);
+        const t = order[i];
+        order[i] = order[k];
+        order[k] = t;
+      }
+      for (let i = 0; i < n; i++) buf[i * p + j] = source[order[i] * p + j];
+    }
+    const res = eigen();
     resampledPc.push(res.pc);
     resampledFa.push(res.fa);
-    const sim = eigenPair(Array.from({ length: n }, () => Array.from({ length: p }, normal)))!;
+    for (let k = 0; k < n * p; k++) buf[k] = normal();
+    const sim = eigen();
     simulatedPc.push(sim.pc);
     simulatedFa.push(sim.fa);
   }
-  const wide = p > n;
   const width = observed.pc.length;
   const byPosition = (runs: number[][], f: (xs: number[]) => number) => (runs[0]?.length ? Array.from({ length: width }, (_, j) => f(runs.map((r) => r[j]))) : []);
   const qf = (xs: number[]) => quantile7(xs, q);
-  const meanf = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const meanf = (xs: number[]) => xs.reduce((a, c) => a + c, 0) / xs.length;
   const resampledPcQ = byPosition(resampledPc, qf);
   const resampledFaQ = byPosition(resampledFa, qf);
   return {

@@ -4,7 +4,7 @@
 
 import { createRng } from '../../core/index.js';
 import { holm, kendallTauB, quantile7 } from '../../stats/index.js';
-import { accuracies, categoriesOf, type AuditPanel } from './benchmark-matrix.js';
+import { accuracies, categoriesOf, flatAccuracies, flatten, PackedItems, type AuditItem, type AuditPanel } from './benchmark-matrix.js';
 
 export interface ConvergenceCell {
   pair: [string, string];
@@ -61,11 +61,24 @@ export function convergentValidity(panel: AuditPanel, opts: ConvergenceOptions =
       const rng = createRng(`stage1:${opts.seed ?? 0}:${A.name}:${B.name}:${c}`);
       const idxA = new Int32Array(itemsA.length);
       const idxB = new Int32Array(itemsB.length);
+      // Packed sums where a category is small enough, plain sums otherwise.
+      const summer = (items: AuditItem[]) => {
+        if (items.length < PackedItems.BASE) {
+          const packed = new PackedItems(items, M);
+          return (idx: Int32Array, out: Float64Array) => packed.accuracies(idx, out);
+        }
+        const flat = flatten(items, M);
+        return (idx: Int32Array, out: Float64Array): Float64Array => flatAccuracies(flat, M, idx, out as Float64Array<ArrayBuffer>);
+      };
+      const sumA = summer(itemsA);
+      const sumB = summer(itemsB);
+      const accA = new Float64Array(M);
+      const accB = new Float64Array(M);
       const reps: number[] = [];
       for (let b = 0; b < iterations; b++) {
-        for (let t = 0; t < idxA.length; t++) idxA[t] = rng.int(itemsA.length);
-        for (let t = 0; t < idxB.length; t++) idxB[t] = rng.int(itemsB.length);
-        const tau = kendallTauB(accuracies(itemsA, M, idxA), accuracies(itemsB, M, idxB)).tau;
+        rng.fillInts(idxA, itemsA.length);
+        rng.fillInts(idxB, itemsB.length);
+        const tau = kendallTauB(sumA(idxA, accA), sumB(idxB, accB)).tau;
         if (!Number.isNaN(tau)) reps.push(tau);
       }
       pairCells.push({
