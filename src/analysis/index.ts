@@ -8,3 +8,4 @@ export * from './audit/item-filter.js';
 export * from './audit/cross-fit.js';
 export * from './audit/factor-structure.js';
 export * from './audit/matrix-audit.js';
+export * from './paired-comparison.js';

@@ -3,6 +3,7 @@
 import { Command, CommanderError } from 'commander';
 import { MindscopeError } from '../index.js';
 import { registerAudit } from './commands/audit.js';
+import { registerCompare } from './commands/compare.js';
 import { registerDemo } from './commands/demo.js';
 import { registerExport } from './commands/export.js';
 import { registerItems } from './commands/items.js';
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
   registerReport(program);
   registerAudit(program);
   registerSimulate(program);
+  registerCompare(program);
   return program;
 }
 
