@@ -96,3 +96,15 @@ describe('packed bootstrap sums', () => {
     }
   });
 });
+
+describe('audit report', () => {
+  it('renders forest plots, the scree plot and the tables as one self-contained HTML file', async () => {
+    const { renderAuditReport } = await import('../src/index.js');
+    const panel = simulatePanel({ models: 12, benchmarks: [{ name: 'A', items: { belief: 40, desire: 40 } }, { name: 'B', items: { belief: 40, desire: 40 } }], structure: 'single', seed: 2 });
+    const html = await renderAuditReport(auditMatrices(panel.matrices, fast));
+    expect(html.match(/<svg/g)).toHaveLength(3);
+    expect(html).toContain('A ~ B belief');
+    expect(html).toContain('Per-model accuracy');
+    expect(html).not.toMatch(/NaN|<script/);
+  });
+});

@@ -2,3 +2,4 @@ export * from './charts.js';
 export * from './html-report.js';
 export * from './text-table.js';
 export * from './subject-names.js';
+export * from './audit-report.js';

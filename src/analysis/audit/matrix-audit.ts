@@ -20,6 +20,8 @@ export interface MatrixAudit {
   models: string[];
   droppedModels: string[];
   benchmarks: Array<{ name: string; items: number; droppedIncomplete: number }>;
+  /** Each model's accuracy on each benchmark (all items). */
+  accuracy: Array<{ model: string; byBenchmark: Record<string, number> }>;
   convergence: ConvergenceResult;
   /** Stage-1 tau recomputed on the items the filter keeps (for before/after forest plots). */
   convergenceFiltered: ConvergenceResult;
@@ -50,6 +52,10 @@ export function auditMatrices(inputs: Array<{ name: string; matrix: ResponseMatr
     models: panel.models,
     droppedModels: panel.droppedModels,
     benchmarks: panel.benchmarks.map((b) => ({ name: b.name, items: b.items.length, droppedIncomplete: b.droppedIncomplete })),
+    accuracy: panel.models.map((model, m) => ({
+      model,
+      byBenchmark: Object.fromEntries(panel.benchmarks.map((b) => [b.name, b.items.reduce((s, it) => s + it.responses[m], 0) / b.items.length])),
+    })),
     convergence,
     convergenceFiltered,
     filter,

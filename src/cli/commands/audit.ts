@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   auditBenchmarks,
   auditMatrices,
@@ -9,6 +10,8 @@ import {
   openStore,
   parseScoreTable,
   readMatrixCsv,
+  renderAuditReport,
+  writeMatrixCsv,
   readMatrixParquet,
   resolveRunId,
   runMatrix,
@@ -99,6 +102,8 @@ export function registerAudit(program: Command): void {
     .option('--threshold <r>', 'point-biserial threshold of the item filter', Number, 0.15)
     .option('--tau-min <t>', 'acceptance: minimum tau', Number, 0.6)
     .option('--lower-min <t>', 'acceptance: minimum lower CI bound', Number, 0.4)
+    .option('--report <dir>', 'also write the audit as a self-contained HTML report (DIR/audit.html)')
+    .option('--export-filtered <dir>', 'write each benchmark matrix restricted to the items the stage-2 filter keeps (CSV)')
     .option('--scores <file>', 'CSV with one row per model and one column per benchmark')
     .option('--tom <names>', 'comma-separated ToM benchmark columns')
     .option('--general <names>', 'comma-separated general-ability benchmark columns (discriminant controls)', '')
@@ -110,6 +115,8 @@ export function registerAudit(program: Command): void {
       matrix?: string[];
       runId?: string;
       db: string;
+      report?: string;
+      exportFiltered?: string;
       folds: number;
       seeds: number;
       threshold: number;
@@ -151,6 +158,18 @@ export function registerAudit(program: Command): void {
           filter: { threshold: flags.threshold },
           crossFit: { folds: flags.folds, seeds: flags.seeds, threshold: flags.threshold, iterations: flags.bootstrap },
         });
+        if (flags.report) {
+          mkdirSync(flags.report, { recursive: true });
+          writeFileSync(join(flags.report, 'audit.html'), await renderAuditReport(audit));
+        }
+        if (flags.exportFiltered) {
+          mkdirSync(flags.exportFiltered, { recursive: true });
+          for (const [k, input] of inputs.entries()) {
+            const kept = new Set(audit.filter.benchmarks[k].flags.filter((x) => x.kept).map((x) => x.id));
+            const idx = input.matrix.items.map((it, i) => (kept.has(it.itemId) ? i : -1)).filter((i) => i >= 0);
+            writeMatrixCsv(join(flags.exportFiltered, `${input.name}.filtered.csv`), { subjects: input.matrix.subjects, items: idx.map((i) => input.matrix.items[i]), cells: idx.map((i) => input.matrix.cells[i]) });
+          }
+        }
         const { filter, ...rest } = audit;
         process.stdout.write(
           flags.json

@@ -1,0 +1,83 @@
+// The audit's section of the HTML report: forest plots of tau with intervals before and after
+// the item filter, the cross-fit gains, the scree plot, and the tables behind them.
+
+import type { TopLevelSpec } from 'vega-lite';
+import type { MatrixAudit } from '../analysis/index.js';
+import { renderSvg } from './charts.js';
+import { escapeHtml } from './html-report.js';
+
+const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
+const CONFIG = { config: { font: 'DejaVu Sans, Helvetica, Arial, sans-serif', view: { stroke: null } } };
+
+function forestSpec(title: string, values: Array<{ label: string; series: string; estimate: number; lower: number; upper: number }>, xTitle: string): TopLevelSpec {
+  const y = { field: 'label', type: 'nominal' as const, sort: null, title: null, axis: { labelLimit: 360 } };
+  const color = { field: 'series', type: 'nominal' as const, title: null, legend: { orient: 'bottom' as const } };
+  return {
+    $schema: SCHEMA,
+    ...CONFIG,
+    title,
+    width: 420,
+    height: { step: 18 },
+    data: { values },
+    layer: [
+      { mark: { type: 'rule', strokeWidth: 2 }, encoding: { y, yOffset: { field: 'series' }, x: { field: 'lower', type: 'quantitative', title: xTitle }, x2: { field: 'upper' }, color } },
+      { mark: { type: 'point', filled: true, size: 50 }, encoding: { y, yOffset: { field: 'series' }, x: { field: 'estimate', type: 'quantitative' }, color } },
+    ],
+  } as TopLevelSpec;
+}
+
+function screeSpec(a: MatrixAudit): TopLevelSpec {
+  const values = a.structure.flatMap((s) => s.eigenvalues.slice(0, 12).map((v, i) => ({ matrix: s.name, component: i + 1, share: v / s.items })));
+  return {
+    $schema: SCHEMA,
+    ...CONFIG,
+    title: 'Scree plot (share of variance per principal component)',
+    width: 420,
+    height: 240,
+    data: { values },
+    mark: { type: 'line', point: true },
+    encoding: {
+      x: { field: 'component', type: 'quantitative', title: 'component', axis: { tickMinStep: 1 } },
+      y: { field: 'share', type: 'quantitative', title: 'share of variance', axis: { format: '.0%' } },
+      color: { field: 'matrix', type: 'nominal' },
+    },
+  } as TopLevelSpec;
+}
+
+export async function renderAuditReport(a: MatrixAudit, title = 'mindscope audit'): Promise<string> {
+  const before = a.convergence.cells.map((c, i) => {
+    const f = a.convergenceFiltered.cells[i];
+    return [
+      { label: `${c.pair.join(' ~ ')} ${c.category}`, series: 'all items', estimate: c.tau, lower: c.lower, upper: c.upper },
+      ...(f ? [{ label: `${c.pair.join(' ~ ')} ${c.category}`, series: 'filtered items', estimate: f.tau, lower: f.lower, upper: f.upper }] : []),
+    ];
+  });
+  const gains = a.crossFit.cells.map((c) => ({ label: `${c.pair.join(' ~ ')} ${c.category}`, series: 'held-out delta tau', estimate: c.meanDelta, lower: c.lower, upper: c.upper }));
+  const [forest, gainPlot, scree] = await Promise.all([
+    renderSvg(forestSpec('Stage 1: Kendall tau with 95% item-bootstrap intervals', before.flat(), 'tau-b')),
+    renderSvg(forestSpec('Stage 3: cross-fit gain in tau (mean over folds, 95% CI)', gains, 'delta tau')),
+    renderSvg(screeSpec(a)),
+  ]);
+  const row = (cells: Array<string | number>) => `<tr>${cells.map((c) => `<td>${escapeHtml(String(c))}</td>`).join('')}</tr>`;
+  const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '-');
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  const accuracy = a.accuracy
+    .map((r) => row([r.model, ...a.benchmarks.map((b) => pct(r.byBenchmark[b.name]))]))
+    .join('');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
+<style>body{font-family:DejaVu Sans,Helvetica,Arial,sans-serif;margin:2em;max-width:1300px}table{border-collapse:collapse;font-size:13px;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}td:first-child{text-align:left}</style></head><body>
+<h1>${escapeHtml(title)}</h1>
+<p>${a.models.length} models; ${a.benchmarks.map((b) => `${escapeHtml(b.name)} (${b.items} items)`).join(', ')}.</p>
+<h2>Per-model accuracy</h2><table><tr><th>model</th>${a.benchmarks.map((b) => `<th>${escapeHtml(b.name)}</th>`).join('')}</tr>${accuracy}</table>
+<h2>Stage 1: convergent validity</h2>${forest}
+<table><tr><th>pair</th><th>category</th><th>tau</th><th>95% CI</th><th>p (Holm)</th><th>accepted</th></tr>${a.convergence.cells.map((c) => row([c.pair.join(' ~ '), c.category, f3(c.tau), `[${f3(c.lower)}, ${f3(c.upper)}]`, c.pHolm.toExponential(2), c.accepted ? 'yes' : 'no'])).join('')}</table>
+<h2>Stage 2: item filter (threshold ${a.filter.threshold})</h2>
+<table><tr><th>benchmark</th><th>category</th><th>kept</th><th>total</th><th>retained</th></tr>${a.filter.benchmarks.flatMap((b) => b.retention.map((r) => row([b.name, r.category, r.kept, r.total, pct(r.share)]))).join('')}</table>
+<h2>Stage 3: repeated cross-fit</h2>${gainPlot}
+<p>Aggregate delta ${f3(a.crossFit.aggregate.meanDelta)}, conservative interval [${f3(a.crossFit.aggregate.lower)}, ${f3(a.crossFit.aggregate.upper)}], mean sample loss ${pct(a.crossFit.aggregate.sampleLoss)}.</p>
+<h2>Factor structure</h2>${scree}
+<table><tr><th>matrix</th><th>items</th><th>components</th><th>factors</th><th>PC1</th><th>PC2</th><th>cum. 5</th></tr>${a.structure.map((s) => row([s.name, s.items, s.nComponents, s.nFactors ?? 'n/a', pct(s.pcShares[0]), pct(s.pcShares[1] ?? 0), pct(s.cumulative5)])).join('')}</table>
+${a.structure.filter((s) => s.note).map((s) => `<p>${escapeHtml(s.name)}: ${escapeHtml(s.note!)}</p>`).join('')}
+</body></html>
+`;
+}
