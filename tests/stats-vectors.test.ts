@@ -325,3 +325,14 @@ describe('parallel analysis', () => {
     r.resampledPcMean.forEach((v, i) => close(v, e.seed1_niter100.resampled_pc_mean[i], 0.05));
   });
 });
+
+describe('principal axes for wide data', () => {
+  it('reaches the same communalities as the p x p algorithm (bfi, 150 rows, run to convergence)', () => {
+    // The Gram path is meant for wide data; on these 150 x 10 rows it must agree all the same.
+    const data = csv('bfi10_complete.csv').rows.slice(0, 150).map((r) => r.map(Number));
+    const full = stats.paf(stats.correlationMatrix(data), 2, { minErr: 1e-10, maxIter: 1000 });
+    const wide = stats.pafWide(data, 2, { minErr: 1e-10, maxIter: 1000 });
+    wide.communalities.forEach((h, i) => close(h, full.communalities[i], 1e-7));
+    expect(wide.startingCommunalities).toBe('principal-components');
+  });
+});

@@ -13,3 +13,4 @@ export * from './text-overlap.js';
 export * from './dawid-skene.js';
 export * from './factor-analysis.js';
 export * from './parallel-analysis.js';
+export * from './paf-wide.js';

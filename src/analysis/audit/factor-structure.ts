@@ -5,7 +5,7 @@
 // component side of parallel analysis is computed and KMO and Bartlett are reported as not
 // applicable, with that reason.
 
-import { bartlett, correlationMatrix, hasFullRank, kmo, parallelAnalysis, pcaVariance } from '../../stats/index.js';
+import { bartlett, correlationMatrix, factorAnalysis, hasFullRank, kmo, pafWide, parallelAnalysis, pcaVariance, varimax, orientFactors } from '../../stats/index.js';
 import type { AuditItem, AuditPanel } from './benchmark-matrix.js';
 
 export interface StructureResult {
@@ -22,6 +22,12 @@ export interface StructureResult {
   note?: string;
   /** Eigenvalues for the scree plot (first 20). */
   eigenvalues: number[];
+  /**
+   * EFA by principal axes with as many factors as parallel analysis retains (components when
+   * items outnumber models; see pafWide for the method and starting communalities), varimax
+   * when more than one: each factor's share of total variance.
+   */
+  efa: { factors: number; varianceShare: number[]; iterations: number; method: 'paf' | 'paf-wide' };
 }
 
 function structureOf(name: string, items: AuditItem[], models: number, opts: { iterations: number; seed: number }): StructureResult {
@@ -39,7 +45,19 @@ function structureOf(name: string, items: AuditItem[], models: number, opts: { i
       bart = bartlett(R, models);
     } else note = 'the correlation matrix is singular: KMO and Bartlett are not defined';
   } else {
-    note = `${varying.length} items and ${models} models: the correlation matrix has rank at most ${models - 1}, so KMO and Bartlett are not defined and factors are counted on components only`;
+    note = `${varying.length} items and ${models} models: the correlation matrix has rank at most ${models - 1}, so KMO and Bartlett are not defined, factors are counted on components, and principal axes start from principal-component communalities`;
+  }
+  const k = Math.max(1, pa.nFactors ?? pa.nComponents);
+  let efa: StructureResult['efa'];
+  if (varying.length < models) {
+    const fa = factorAnalysis(correlationMatrix(data), k, k > 1 ? 'varimax' : 'none');
+    efa = { factors: k, varianceShare: fa.proportionVar, iterations: fa.iterations, method: 'paf' };
+  } else {
+    const w = pafWide(data, k);
+    const rotated = k > 1 ? varimax(w.loadings).loadings : w.loadings;
+    const oriented = orientFactors(rotated).loadings;
+    const share = Array.from({ length: k }, (_, f) => oriented.reduce((sum, row) => sum + row[f] ** 2, 0) / varying.length);
+    efa = { factors: k, varianceShare: share, iterations: w.iterations, method: 'paf-wide' };
   }
   return {
     name,
@@ -54,6 +72,7 @@ function structureOf(name: string, items: AuditItem[], models: number, opts: { i
     bartlett: bart,
     note,
     eigenvalues: pca.eigenvalues.slice(0, 20),
+    efa,
   };
 }
 

@@ -81,7 +81,12 @@ function printMatrixAudit(a: MatrixAudit): string {
   out.push(formatTextTable(['pair', 'category', 'folds', 'mean delta', '95% CI', 'p (Holm)', 'sample loss'], a.crossFit.cells.map((c) => [c.pair.join(' ~ '), c.category, String(c.folds), f3(c.meanDelta), `[${f3(c.lower)}, ${f3(c.upper)}]`, c.pHolm.toFixed(4), pct(c.sampleLoss)])));
   out.push(`aggregate delta ${f3(a.crossFit.aggregate.meanDelta)}, conservative interval [${f3(a.crossFit.aggregate.lower)}, ${f3(a.crossFit.aggregate.upper)}], mean sample loss ${pct(a.crossFit.aggregate.sampleLoss)}`);
   out.push('', 'factor structure (parallel analysis; PCA)');
-  out.push(formatTextTable(['matrix', 'items', 'components', 'factors', 'PC1', 'PC2', 'cum. 5 PC', 'KMO'], a.structure.map((x) => [x.name, String(x.items), String(x.nComponents), x.nFactors === null ? 'n/a' : String(x.nFactors), pct(x.pcShares[0]), pct(x.pcShares[1] ?? 0), pct(x.cumulative5), x.kmo === null ? 'n/a' : x.kmo.toFixed(3)])));
+  out.push(
+    formatTextTable(
+      ['matrix', 'items', 'components', 'EFA factors', 'factor variance', 'PC1', 'PC2', 'cum. 5 PC', 'KMO'],
+      a.structure.map((x) => [x.name, String(x.items), String(x.nComponents), String(x.efa.factors), x.efa.varianceShare.map(pct).join(' '), pct(x.pcShares[0]), pct(x.pcShares[1] ?? 0), pct(x.cumulative5), x.kmo === null ? 'n/a' : x.kmo.toFixed(3)]),
+    ),
+  );
   for (const x of a.structure) if (x.note) out.push(`${x.name}: ${x.note}`);
   return out.join('\n');
 }
