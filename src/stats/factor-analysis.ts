@@ -198,6 +198,22 @@ export function standardizeColumns(data: number[][]): number[][] {
  * Z Z' / (n - 1) of the standardised data rather than the p x p correlation matrix: the same
  * values at a fraction of the cost. Constant columns are left out.
  */
+/** Eigenvalues (descending, floored at 0) of z z' / (n - 1) for a standardised row-major n x p block z. */
+function gramEigenvalues(z: Float64Array, n: number, p: number): number[] {
+  const G = new Matrix(n, n);
+  for (let a = 0; a < n; a++) {
+    for (let b = a; b < n; b++) {
+      let s = 0;
+      const ra = a * p;
+      const rb = b * p;
+      for (let j = 0; j < p; j++) s += z[ra + j] * z[rb + j];
+      G.set(a, b, s / (n - 1));
+      G.set(b, a, s / (n - 1));
+    }
+  }
+  return symmetricEigen(G).values.map((v) => Math.max(0, v));
+}
+
 /**
  * Eigenvalues (descending) of the correlation matrix of a wide n x p block (row-major, p > n,
  * no constant column) through its n x n Gram matrix. `work` is reused scratch of size n * p.
@@ -212,18 +228,7 @@ export function gramCorrelationEigenvalues(flat: Float64Array, n: number, p: num
     const sd = Math.sqrt(ss / (n - 1));
     for (let i = 0; i < n; i++) work[i * p + j] = (flat[i * p + j] - mean) / sd;
   }
-  const G = new Matrix(n, n);
-  for (let a = 0; a < n; a++) {
-    for (let b = a; b < n; b++) {
-      let s = 0;
-      const ra = a * p;
-      const rb = b * p;
-      for (let j = 0; j < p; j++) s += work[ra + j] * work[rb + j];
-      G.set(a, b, s / (n - 1));
-      G.set(b, a, s / (n - 1));
-    }
-  }
-  return symmetricEigen(G).values.map((v) => Math.max(0, v));
+  return gramEigenvalues(work, n, p);
 }
 
 export function pcaVariance(data: ArrayLike<ArrayLike<number>>): { eigenvalues: number[]; proportion: number[]; cumulative: number[]; variables: number } {
@@ -264,18 +269,7 @@ export function pcaVariance(data: ArrayLike<ArrayLike<number>>): { eigenvalues: 
     }
     eigenvalues = symmetricEigen(R).values;
   } else {
-    const G = new Matrix(n, n);
-    for (let a = 0; a < n; a++) {
-      for (let b = a; b < n; b++) {
-        let s = 0;
-        const ra = a * p;
-        const rb = b * p;
-        for (let j = 0; j < p; j++) s += z[ra + j] * z[rb + j];
-        G.set(a, b, s / (n - 1));
-        G.set(b, a, s / (n - 1));
-      }
-    }
-    eigenvalues = symmetricEigen(G).values;
+    eigenvalues = gramEigenvalues(z, n, p);
   }
   eigenvalues = eigenvalues.map((v) => Math.max(0, v));
   const proportion = eigenvalues.map((v) => v / p);
