@@ -77,6 +77,13 @@ describe('bad matrices', () => {
     const out = JSON.parse(r.stdout);
     expect(out.convergence.cells).toHaveLength(5);
     expect(out.crossFit.settings).toMatchObject({ folds: 5, seeds: 2 });
+    // General-ability controls from the simulated score table: discriminant validity.
+    const d = spawnSync(process.execPath, [bin, 'audit', '--matrix', `A=${join(dir, 'benchA.csv')}`, `B=${join(dir, 'benchB.csv')}`, '--bootstrap', '50', '--seeds', '1', '--scores', join(dir, 'scores.csv'), '--general', 'general1,general2', '--json'], { encoding: 'utf8' });
+    expect(d.status).toBe(0);
+    const disc = JSON.parse(d.stdout).discriminant;
+    expect(disc.withinTom[0]).toMatchObject({ a: 'A', b: 'B' });
+    expect(disc.partial).toHaveLength(3);
+    expect(disc.varianceDecomposition.map((v: { benchmark: string }) => v.benchmark)).toEqual(['A', 'B']);
     writeFileSync(join(dir, 'bad.csv'), 'suite,item_id,category,original_label,m1,m2,m3\nx,1,belief,l,1,0\n');
     const bad = spawnSync(process.execPath, [bin, 'audit', '--matrix', join(dir, 'bad.csv'), join(dir, 'benchA.csv')], { encoding: 'utf8' });
     expect(bad.status).toBe(1);

@@ -109,7 +109,7 @@ export function registerAudit(program: Command): void {
     .option('--lower-min <t>', 'acceptance: minimum lower CI bound', Number, 0.4)
     .option('--report <dir>', 'also write the audit as a self-contained HTML report (DIR/audit.html)')
     .option('--export-filtered <dir>', 'write each benchmark matrix restricted to the items the stage-2 filter keeps (CSV)')
-    .option('--scores <file>', 'CSV with one row per model and one column per benchmark')
+    .option('--scores <file>', 'CSV with one row per model and one column per benchmark (with --matrix: the general-ability controls)')
     .option('--tom <names>', 'comma-separated ToM benchmark columns')
     .option('--general <names>', 'comma-separated general-ability benchmark columns (discriminant controls)', '')
     .option('--bootstrap <n>', 'bootstrap resamples', intOption('--bootstrap', 10), 1000)
@@ -163,6 +163,23 @@ export function registerAudit(program: Command): void {
           filter: { threshold: flags.threshold },
           crossFit: { folds: flags.folds, seeds: flags.seeds, threshold: flags.threshold, iterations: flags.bootstrap },
         });
+        // Discriminant validity: the matrices' overall accuracies against general-ability scores.
+        let discriminant: BenchmarkAudit | undefined;
+        if (flags.scores) {
+          const general = list(flags.general);
+          if (general.length === 0) throw new ConfigError('with --matrix, --scores gives general-ability benchmarks: name them with --general x,y');
+          const table = parseScoreTable(readFileSync(flags.scores, 'utf8'), flags.scores);
+          const missing = audit.models.filter((m) => !table.models.includes(m));
+          if (missing.length) throw new InputError(`no scores for ${missing.length} audited model(s): ${missing.join(', ')}`, flags.scores);
+          const rowOf = (m: string) => table.models.indexOf(m);
+          const benchmarks: Record<string, number[]> = {};
+          for (const b of audit.benchmarks) benchmarks[b.name] = audit.accuracy.map((r) => r.byBenchmark[b.name]);
+          for (const g of general) {
+            if (!table.benchmarks[g]) throw new ConfigError(`no column "${g}" in ${flags.scores}`);
+            benchmarks[g] = audit.models.map((m) => table.benchmarks[g][rowOf(m)]);
+          }
+          discriminant = auditBenchmarks({ models: audit.models, benchmarks }, { tom: audit.benchmarks.map((b) => b.name), general, iterations: flags.bootstrap, seed: flags.seed, method: flags.method as 'residual' | 'inverse' });
+        }
         if (flags.report) {
           mkdirSync(flags.report, { recursive: true });
           writeFileSync(join(flags.report, 'audit.html'), await renderAuditReport(audit));
@@ -178,8 +195,8 @@ export function registerAudit(program: Command): void {
         const { filter, ...rest } = audit;
         process.stdout.write(
           flags.json
-            ? `${JSON.stringify({ ...rest, filter: { threshold: filter.threshold, benchmarks: filter.benchmarks.map(({ flags: f, ...b }) => ({ ...b, flagged: f.filter((x) => !x.kept) })) } }, null, 2)}\n`
-            : `${printMatrixAudit(audit)}\n`,
+            ? `${JSON.stringify({ ...rest, filter: { threshold: filter.threshold, benchmarks: filter.benchmarks.map(({ flags: f, ...b }) => ({ ...b, flagged: f.filter((x) => !x.kept) })) }, discriminant }, null, 2)}\n`
+            : `${printMatrixAudit(audit)}\n${discriminant ? `\ndiscriminant validity\n${printBenchmarkAudit(discriminant)}\n` : ''}`,
         );
         return;
       }
