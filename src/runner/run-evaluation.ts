@@ -129,6 +129,7 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
   let done = 0;
   let failed = 0;
 
+  const freshRun = store.trialCount(runId) === 0;
   // Items outermost and subjects innermost, so that every endpoint has work at all times.
   function* plan(): Generator<PlannedTrial> {
     for (const task of opts.tasks) {
@@ -138,7 +139,8 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
             planned++;
             const subjectId = subjectIds.get(subject)!;
             if (aborted.has(subject)) continue;
-            const status = store.trialStatus({ runId, subjectId, suite: task.suite, itemId: item.id, replicate });
+            // A run with nothing stored yet has no finished trial to skip: no lookup needed.
+            const status = freshRun ? undefined : store.trialStatus({ runId, subjectId, suite: task.suite, itemId: item.id, replicate });
             if (status === 'done') {
               skipped++;
               emit({ type: 'skipped' });

@@ -78,6 +78,8 @@ export interface Store {
   /** Store items by content hash (idempotent); returns the hash of each. */
   putItems(items: Array<{ hash: string; item: Item }>): void;
   trialStatus(key: TrialKey): TrialStatus | undefined;
+  /** Number of trials (done or failed) a run has stored. */
+  trialCount(runId: string): number;
   recordDone(key: TrialKey, itemHash: string, outcome: TrialOutcome, attempts: number): void;
   recordFailed(key: TrialKey, itemHash: string, error: string, attempts: number): void;
   /** A cached model-call result (a ChatResponse or a log-likelihood result), by content key. */

@@ -143,6 +143,11 @@ export class SqliteStore implements Store {
     return row?.status;
   }
 
+  trialCount(runId: string): number {
+    this.flush();
+    return (this.#q('SELECT COUNT(*) AS n FROM trials WHERE run_id = ?').get(runId) as { n: number }).n;
+  }
+
   #upsertTrial(k: TrialKey, itemHash: string, fields: { status: TrialStatus; error: string | null; attempts: number; o?: TrialOutcome }): number {
     const o = fields.o;
     const values = [
