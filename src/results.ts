@@ -3,9 +3,9 @@
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { accuracyTable, type AccuracyGrouping } from './analysis/index.js';
+import { accuracyTable, auditMatrices, type AccuracyGrouping } from './analysis/index.js';
 import { ConfigError } from './core/index.js';
-import { renderHtmlReport } from './report/index.js';
+import { renderAuditSection, renderHtmlReport } from './report/index.js';
 import type { ResponseMatrix, Store } from './store/index.js';
 import { buildMatrix, writeMatrixCsv, writeMatrixParquet } from './store/index.js';
 
@@ -24,11 +24,33 @@ export function runAccuracy(store: Store, runId: string, groupBy: AccuracyGroupi
   return accuracyTable(store.responses(runId), groupBy);
 }
 
-/** Write the self-contained HTML report of a run to DIR/index.html; returns the file's path. */
-export async function writeRunReport(store: Store, runId: string, outDir: string): Promise<string> {
+/** The run's matrix split into one matrix per suite (the audit's benchmarks). */
+export function runMatricesBySuite(store: Store, runId: string, replicate = 0): Array<{ name: string; matrix: ResponseMatrix }> {
+  const m = runMatrix(store, runId, replicate);
+  return [...new Set(m.items.map((i) => i.suite))].map((suite) => {
+    const idx = m.items.map((it, i) => (it.suite === suite ? i : -1)).filter((i) => i >= 0);
+    return { name: suite, matrix: { subjects: m.subjects, items: idx.map((i) => m.items[i]), cells: idx.map((i) => m.cells[i]) } };
+  });
+}
+
+/**
+ * Write the self-contained HTML report of a run to DIR/index.html; returns the file's path.
+ * With `audit`, a run of two or more suites and three or more subjects gets the psychometric
+ * audit of its suites as a section.
+ */
+export async function writeRunReport(store: Store, runId: string, outDir: string, opts: { audit?: boolean; seed?: number } = {}): Promise<string> {
   const run = store.getRun(runId);
   if (!run) throw new ConfigError(`no run "${runId}" in ${store.location}`);
+  let auditSection: string | undefined;
+  if (opts.audit) {
+    const suites = runMatricesBySuite(store, runId);
+    if (suites.length < 2 || suites[0].matrix.subjects.length < 3) {
+      throw new ConfigError(`report --audit needs a run with two or more suites and three or more subjects; run ${runId} has ${suites.length} suite(s) and ${suites[0]?.matrix.subjects.length ?? 0} subject(s)`);
+    }
+    auditSection = await renderAuditSection(auditMatrices(suites, { seed: opts.seed ?? 0 }));
+  }
   const html = await renderHtmlReport({
+    auditSection,
     runId,
     createdAt: run.createdAt,
     config: run.config,

@@ -61,6 +61,22 @@ describe('mindscope run / status / export / report', () => {
     expect(html).toContain('<svg');
     expect(html).toContain('agent:reality');
     expect(html).toMatch(/parse failures/);
+    // The audit section needs two suites.
+    const one = cli(['report', '--db', db, '--out', join(dir, 'report1'), '--audit']);
+    expect(one.code).toBe(1);
+    expect(one.stderr).toMatch(/report --audit needs a run with two or more suites .* has 1 suite\(s\)/);
+  });
+
+  it('adds the psychometric audit of the suites to the report of a two-suite run', () => {
+    const db = join(dir, 'two.db');
+    const agents = ['agent:oracle', 'agent:random', 'agent:first-option', 'agent:reality', 'agent:first-order'];
+    expect(cli(['run', 'generated-tom', 'tomi', '--data', DATA, '--limit', '60', '--shuffle', '--model', ...agents, '--db', db, '--quiet']).code).toBe(0);
+    const rep = cli(['report', '--db', db, '--out', join(dir, 'report2'), '--audit']);
+    expect(rep.code).toBe(0);
+    const html = readFileSync(join(dir, 'report2', 'index.html'), 'utf8');
+    expect(html).toContain('Psychometric audit of the suites');
+    expect(html).toContain('generated-tom ~ tomi belief');
+    expect(html.match(/<svg/g)!.length).toBe(5);
   });
 
   it('gives one clear error and a non-zero exit for bad input', () => {

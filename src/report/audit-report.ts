@@ -44,7 +44,8 @@ function screeSpec(a: MatrixAudit): TopLevelSpec {
   } as TopLevelSpec;
 }
 
-export async function renderAuditReport(a: MatrixAudit, title = 'mindscope audit'): Promise<string> {
+/** The audit as an HTML fragment (headings h2 and below), for its own page or a run report. */
+export async function renderAuditSection(a: MatrixAudit): Promise<string> {
   const before = a.convergence.cells.map((c, i) => {
     const f = a.convergenceFiltered.cells[i];
     return [
@@ -64,10 +65,7 @@ export async function renderAuditReport(a: MatrixAudit, title = 'mindscope audit
   const accuracy = a.accuracy
     .map((r) => row([r.model, ...a.benchmarks.map((b) => pct(r.byBenchmark[b.name]))]))
     .join('');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
-<style>body{font-family:DejaVu Sans,Helvetica,Arial,sans-serif;margin:2em;max-width:1300px}table{border-collapse:collapse;font-size:13px;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}td:first-child{text-align:left}</style></head><body>
-<h1>${escapeHtml(title)}</h1>
-<p>${a.models.length} models; ${a.benchmarks.map((b) => `${escapeHtml(b.name)} (${b.items} items)`).join(', ')}.</p>
+  return `<p>${a.models.length} models; ${a.benchmarks.map((b) => `${escapeHtml(b.name)} (${b.items} items)`).join(', ')}.</p>
 <h2>Per-model accuracy</h2><table><tr><th>model</th>${a.benchmarks.map((b) => `<th>${escapeHtml(b.name)}</th>`).join('')}</tr>${accuracy}</table>
 <h2>Stage 1: convergent validity</h2>${forest}
 <table><tr><th>pair</th><th>category</th><th>tau</th><th>95% CI</th><th>p (Holm)</th><th>accepted</th></tr>${a.convergence.cells.map((c) => row([c.pair.join(' ~ '), c.category, f3(c.tau), `[${f3(c.lower)}, ${f3(c.upper)}]`, c.pHolm.toExponential(2), c.accepted ? 'yes' : 'no'])).join('')}</table>
@@ -77,7 +75,14 @@ export async function renderAuditReport(a: MatrixAudit, title = 'mindscope audit
 <p>Aggregate delta ${f3(a.crossFit.aggregate.meanDelta)}, conservative interval [${f3(a.crossFit.aggregate.lower)}, ${f3(a.crossFit.aggregate.upper)}], mean sample loss ${pct(a.crossFit.aggregate.sampleLoss)}.</p>
 <h2>Factor structure</h2>${scree}
 <table><tr><th>matrix</th><th>items</th><th>components</th><th>factors</th><th>PC1</th><th>PC2</th><th>cum. 5</th></tr>${a.structure.map((s) => row([s.name, s.items, s.nComponents, s.nFactors ?? 'n/a', pct(s.pcShares[0]), pct(s.pcShares[1] ?? 0), pct(s.cumulative5)])).join('')}</table>
-${a.structure.filter((s) => s.note).map((s) => `<p>${escapeHtml(s.name)}: ${escapeHtml(s.note!)}</p>`).join('')}
+${a.structure.filter((s) => s.note).map((s) => `<p>${escapeHtml(s.name)}: ${escapeHtml(s.note!)}</p>`).join('')}`;
+}
+
+export async function renderAuditReport(a: MatrixAudit, title = 'mindscope audit'): Promise<string> {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
+<style>body{font-family:DejaVu Sans,Helvetica,Arial,sans-serif;margin:2em;max-width:1300px}table{border-collapse:collapse;font-size:13px;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}td:first-child{text-align:left}</style></head><body>
+<h1>${escapeHtml(title)}</h1>
+${await renderAuditSection(a)}
 </body></html>
 `;
 }

@@ -25,6 +25,8 @@ export interface ReportInput {
   usage: UsageSummary[];
   status: Array<{ spec: string; suite: string; planned: number; done: number; failed: number; pending: number }>;
   failures: Array<{ subject: string; suite: string; itemId: string; error: string }>;
+  /** An audit section (HTML fragment) when the run was audited: two or more suites, three or more subjects. */
+  auditSection?: string;
 }
 
 export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -75,6 +77,7 @@ export async function renderHtmlReport(r: ReportInput): Promise<string> {
 ${accuracyTableHtml(r.byCategory, 'category')}
 ${accuracyTableHtml(r.bySuite, 'suite')}
 ${r.byAbility.groups.length <= 60 ? accuracyTableHtml(r.byAbility, 'source label') : ''}
+${r.auditSection ? `<h2>Psychometric audit of the suites</h2>${r.auditSection.replace(/<h2>/g, '<h3>').replace(/<\/h2>/g, '</h3>')}` : ''}
 <h2>Progress</h2>
 <table><tr><th>subject</th><th>suite</th><th>planned</th><th>done</th><th>failed</th><th>pending</th></tr>${status}</table>
 <h2>Usage</h2>

@@ -14,7 +14,7 @@ import {
   writeMatrixCsv,
   readMatrixParquet,
   resolveRunId,
-  runMatrix,
+  runMatricesBySuite,
   type BenchmarkAudit,
   type MatrixAudit,
   type ResponseMatrix,
@@ -140,12 +140,7 @@ export function registerAudit(program: Command): void {
         if (flags.runId) {
           const store = openStore(flags.db);
           try {
-            const m = runMatrix(store, resolveRunId(store, flags.runId));
-            const suites = [...new Set(m.items.map((i) => i.suite))];
-            inputs = suites.map((suite) => {
-              const idx = m.items.map((it, i) => (it.suite === suite ? i : -1)).filter((i) => i >= 0);
-              return { name: suite, matrix: { subjects: m.subjects, items: idx.map((i) => m.items[i]), cells: idx.map((i) => m.cells[i]) } };
-            });
+            inputs = runMatricesBySuite(store, resolveRunId(store, flags.runId));
           } finally {
             store.close();
           }

@@ -8,10 +8,11 @@ export function registerReport(program: Command): void {
     .requiredOption('--out <dir>', 'output folder (index.html is written there)')
     .option('--run-id <id>', 'run (default: the newest)')
     .option('--db <path>', 'store file', 'mindscope.db')
-    .action(async (flags: { out: string; runId?: string; db: string }) => {
+    .option('--audit', 'add the psychometric audit of the run\'s suites (two or more suites, three or more subjects)')
+    .action(async (flags: { out: string; runId?: string; db: string; audit?: boolean }) => {
       const store = openStore(flags.db);
       try {
-        const path = await writeRunReport(store, resolveRunId(store, flags.runId), flags.out);
+        const path = await writeRunReport(store, resolveRunId(store, flags.runId), flags.out, { audit: flags.audit });
         process.stdout.write(`wrote ${path}\n`);
       } finally {
         store.close();
