@@ -4,7 +4,7 @@
 // below are what that rounding allows (checked cell by cell against the published values).
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -94,6 +94,11 @@ describe('audit --scores on the paper\'s Table 1', () => {
     const r = run(['--scores', file, '--tom', 'ToMBench,ToMATO,CogToM', '--general', 'MMLU-Pro,HellaSwag', '--seed', '1', '--json']);
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual(JSON.parse(JSON.stringify(audit)));
+    const withReport = run(['--scores', file, '--tom', 'ToMBench,ToMATO,CogToM', '--general', 'MMLU-Pro,HellaSwag', '--bootstrap', '50', '--report', join(dir, 'rep')]);
+    expect(withReport.status).toBe(0);
+    const html = readFileSync(join(dir, 'rep', 'audit-scores.html'), 'utf8');
+    expect(html.match(/<svg/g)).toHaveLength(2);
+    expect(html).toContain('ToMBench ~ ToMATO | MMLU-Pro');
     writeFileSync(file, 'model,A,B\nm1,0.5,0.4\nm2,0.6\n');
     expect(run(['--scores', file, '--tom', 'A,B']).stderr).toMatch(/table1\.csv:3: row has 2 fields, the header has 3/);
     writeFileSync(file, 'model,A,B\nm1,0.5,0.4\nm2,0.6,0.3\n');

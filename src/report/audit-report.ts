@@ -2,7 +2,7 @@
 // the item filter, the cross-fit gains, the scree plot, and the tables behind them.
 
 import type { TopLevelSpec } from 'vega-lite';
-import type { MatrixAudit } from '../analysis/index.js';
+import type { BenchmarkAudit, MatrixAudit } from '../analysis/index.js';
 import { renderSvg } from './charts.js';
 import { escapeHtml } from './html-report.js';
 
@@ -83,6 +83,33 @@ export async function renderAuditReport(a: MatrixAudit, title = 'mindscope audit
 <style>body{font-family:DejaVu Sans,Helvetica,Arial,sans-serif;margin:2em;max-width:1300px}table{border-collapse:collapse;font-size:13px;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}td:first-child{text-align:left}</style></head><body>
 <h1>${escapeHtml(title)}</h1>
 ${await renderAuditSection(a)}
+</body></html>
+`;
+}
+
+/** The benchmark-level audit (audit --scores) as its own page: tau and partial tau forest plots. */
+export async function renderBenchmarkAuditReport(a: BenchmarkAudit, title = 'mindscope audit: benchmark level'): Promise<string> {
+  const taus = [
+    ...a.withinTom.map((c) => ({ label: `${c.a} ~ ${c.b}`, series: 'within-ToM', estimate: c.tau, lower: c.lower, upper: c.upper })),
+    ...a.withinGeneral.map((c) => ({ label: `${c.a} ~ ${c.b}`, series: 'within-general', estimate: c.tau, lower: c.lower, upper: c.upper })),
+    ...a.crossConstruct.map((c) => ({ label: `${c.a} ~ ${c.b}`, series: 'cross-construct', estimate: c.tau, lower: c.lower, upper: c.upper })),
+  ];
+  const partials = a.partial.map((p) => ({ label: `${p.a} ~ ${p.b} | ${p.controls.join(' + ')}`, series: 'partial tau', estimate: p.partial, lower: p.lower, upper: p.upper }));
+  const [tauPlot, partialPlot] = await Promise.all([
+    renderSvg(forestSpec('Kendall tau between benchmarks (95% model-bootstrap CI)', taus, 'tau-b')),
+    renderSvg(forestSpec(`Partial tau, ${a.method} method (95% CI)`, partials, 'partial tau')),
+  ]);
+  const row = (cells: Array<string | number>) => `<tr>${cells.map((c) => `<td>${escapeHtml(String(c))}</td>`).join('')}</tr>`;
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
+<style>body{font-family:DejaVu Sans,Helvetica,Arial,sans-serif;margin:2em;max-width:1300px}table{border-collapse:collapse;font-size:13px;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}td:first-child{text-align:left}</style></head><body>
+<h1>${escapeHtml(title)}</h1>
+<p>${a.models} models; bootstrap ${a.bootstrap.iterations} resamples, seed ${a.bootstrap.seed}. Mean tau: within-ToM ${a.means.withinTom.toFixed(3)}, cross-construct ${a.means.crossConstruct.toFixed(3)}.</p>
+${tauPlot}
+${partialPlot}
+<table><tr><th>pair</th><th>control</th><th>zero-order</th><th>partial</th><th>95% CI</th><th>p (boot)</th><th>shrinkage</th></tr>${a.partial.map((p) => row([`${p.a} ~ ${p.b}`, p.controls.join(' + '), p.zeroOrder.toFixed(3), p.partial.toFixed(3), `[${p.lower.toFixed(3)}, ${p.upper.toFixed(3)}]`, p.pBootstrap.toFixed(4), pct(p.shrinkage)])).join('')}</table>
+<h2>Variance decomposition</h2>
+<table><tr><th>benchmark</th><th>general ability</th><th>unexplained</th></tr>${a.varianceDecomposition.map((v) => row([v.benchmark, pct(v.generalShare), pct(v.unexplained)])).join('')}</table>
 </body></html>
 `;
 }

@@ -11,6 +11,7 @@ import {
   parseScoreTable,
   readMatrixCsv,
   renderAuditReport,
+  renderBenchmarkAuditReport,
   writeMatrixCsv,
   readMatrixParquet,
   resolveRunId,
@@ -107,7 +108,7 @@ export function registerAudit(program: Command): void {
     .option('--threshold <r>', 'point-biserial threshold of the item filter', Number, 0.15)
     .option('--tau-min <t>', 'acceptance: minimum tau', Number, 0.6)
     .option('--lower-min <t>', 'acceptance: minimum lower CI bound', Number, 0.4)
-    .option('--report <dir>', 'also write the audit as a self-contained HTML report (DIR/audit.html)')
+    .option('--report <dir>', 'also write the audit as a self-contained HTML report (DIR/audit.html; with --scores alone DIR/audit-scores.html)')
     .option('--export-filtered <dir>', 'write each benchmark matrix restricted to the items the stage-2 filter keeps (CSV)')
     .option('--scores <file>', 'CSV with one row per model and one column per benchmark (with --matrix: the general-ability controls)')
     .option('--tom <names>', 'comma-separated ToM benchmark columns')
@@ -211,6 +212,10 @@ export function registerAudit(program: Command): void {
         seed: flags.seed,
         method: flags.method,
       });
+      if (flags.report) {
+        mkdirSync(flags.report, { recursive: true });
+        writeFileSync(join(flags.report, 'audit-scores.html'), await renderBenchmarkAuditReport(audit));
+      }
       process.stdout.write(flags.json ? `${JSON.stringify(audit, null, 2)}\n` : `${printBenchmarkAudit(audit)}\n`);
     });
 }
