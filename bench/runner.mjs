@@ -60,7 +60,6 @@ async function child(mode, url, n, replicates, concurrency) {
     const { loadTasks, runEvaluation, createModel, DEFAULT_SETTINGS } = await import('../dist/index.js');
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-bench-'));
     const store = openStore(join(dir, 'bench.db'));
-    let setupMs = 0;
     if (mode === 'mindscope-e2e') {
       cpu0 = process.cpuUsage();
       const t0 = performance.now();
@@ -69,9 +68,7 @@ async function child(mode, url, n, replicates, concurrency) {
       trials = r.done;
       if (r.failed || r.done !== n * replicates) throw new Error(`expected ${n * replicates} trials, got ${r.done} done and ${r.failed} failed`);
     } else {
-      const s0 = performance.now();
       const { tasks } = await loadTasks({ suites: ['generated-tom'], limit: n, seed: 1 });
-      setupMs = performance.now() - s0;
       cpu0 = process.cpuUsage();
       const t0 = performance.now();
       const r = await runEvaluation({ store, runId: 'bench', config: {}, tasks, subjects: [createModel(spec)], settings: DEFAULT_SETTINGS, replicates, seed: 1, concurrency, timeoutMs: 60_000 });
@@ -81,7 +78,6 @@ async function child(mode, url, n, replicates, concurrency) {
     }
     store.close();
     rmSync(dir, { recursive: true, force: true });
-    void setupMs;
   }
   const cpu = process.cpuUsage(cpu0);
   const cpuMsPerTrial = (cpu.user + cpu.system) / 1000 / trials;

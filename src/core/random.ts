@@ -52,16 +52,7 @@ export function createRng(seed: number | string): Rng {
       return items[Math.floor(next() * items.length)];
     },
     fillInts: (out, n) => {
-      // next() inlined: the bootstrap draws tens of millions of indices.
-      for (let k = 0; k < out.length; k++) {
-        const t = (((a + b) >>> 0) + d) >>> 0;
-        d = (d + 1) >>> 0;
-        a = b ^ (b >>> 9);
-        b = (c + (c << 3)) >>> 0;
-        c = ((c << 21) | (c >>> 11)) >>> 0;
-        c = (c + t) >>> 0;
-        out[k] = Math.floor((t / 4294967296) * n);
-      }
+      for (let k = 0; k < out.length; k++) out[k] = Math.floor(next() * n);
       return out;
     },
     shuffle: (items) => {

@@ -12,5 +12,6 @@ export * from './agreement.js';
 export * from './text-overlap.js';
 export * from './dawid-skene.js';
 export * from './factor-analysis.js';
+export * from './correlation-matrix.js';
 export * from './parallel-analysis.js';
 export * from './paf-wide.js';

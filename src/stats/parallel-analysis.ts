@@ -9,7 +9,8 @@
 import { Matrix } from 'ml-matrix';
 import { createRng } from '../core/index.js';
 import { quantile7 } from './bootstrap.js';
-import { correlationMatrix, gramCorrelationEigenvalues, paf, pcaVariance, symmetricEigen } from './factor-analysis.js';
+import { correlationMatrix, gramCorrelationEigenvalues, pcaVariance } from './correlation-matrix.js';
+import { paf, symmetricEigen } from './factor-analysis.js';
 
 export interface ParallelAnalysisResult {
   /**

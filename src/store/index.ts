@@ -1,6 +1,7 @@
 export * from './store.js';
 export { SqliteStore } from './sqlite/sqlite-store.js';
 export { MIGRATIONS } from './sqlite/migrations.js';
+export { GROUP_COMMIT_MS } from './sqlite/group-commit.js';
 export * from './matrix/response-matrix.js';
 export * from './matrix/parquet.js';
 

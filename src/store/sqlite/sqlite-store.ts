@@ -1,12 +1,10 @@
 // The default store: one SQLite file through better-sqlite3, in WAL mode.
 //
-// Group commit: finished trials and cache entries are queued and committed together, in one
-// transaction, at most GROUP_COMMIT_MS after the first of them (or at once when 512 are
-// queued), so that many calls finishing together cost one commit, not one each. Each trial still goes in whole or not at all: when a batch
-// fails, its writes are retried one transaction each and the failing one is reported. Reads
-// see queued writes (the cache is checked in the queue first; other reads flush first). A
-// process killed inside that window loses those results, and only those: the file stays
-// consistent and the trials are simply not done (they run again on the rerun).
+// Finished trials and cache entries go through a group commit (group-commit.ts); each trial
+// still goes in whole or not at all. Reads see queued writes: the cache and trial statuses are
+// looked up in the queue first, other reads flush first. A process killed before a commit
+// loses those results, and only those: the file stays consistent and the trials are simply
+// not done (they run again on the rerun).
 
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
@@ -24,13 +22,10 @@ import type {
   TrialStatus,
   UsageRow,
 } from '../store.js';
+import { GroupCommit } from './group-commit.js';
 import { MIGRATIONS } from './migrations.js';
 
 type Stmt = Database.Statement;
-
-/** The longest a finished trial waits in memory before it is committed. */
-export const GROUP_COMMIT_MS = 25;
-const GROUP_COMMIT_MAX = 512;
 
 const trialKeyString = (k: TrialKey) => `${k.runId}\u0000${k.subjectId}\u0000${k.suite}\u0000${k.itemId}\u0000${k.replicate}`;
 
@@ -38,15 +33,20 @@ export class SqliteStore implements Store {
   readonly location: string;
   readonly #db: Database.Database;
   readonly #stmts = new Map<string, Stmt>();
-  #queue: Array<{ what: string; write: () => void }> = [];
   readonly #queuedCache = new Map<string, string>();
   readonly #queuedStatus = new Map<string, TrialStatus>();
-  #flushScheduled = false;
-  #flushTimer: NodeJS.Timeout | undefined;
-  #flushError: Error | undefined;
+  readonly #commits: GroupCommit;
 
   constructor(path: string) {
     this.location = path === ':memory:' ? path : resolve(path);
+    this.#commits = new GroupCommit(
+      (fn) => this.#db.transaction(fn)(),
+      () => {
+        this.#queuedCache.clear();
+        this.#queuedStatus.clear();
+      },
+      this.location,
+    );
     if (path !== ':memory:') mkdirSync(dirname(this.location), { recursive: true });
     try {
       this.#db = new Database(this.location);
@@ -128,7 +128,7 @@ export class SqliteStore implements Store {
   }
 
   trialStatus(k: TrialKey): TrialStatus | undefined {
-    this.#raiseFlushError();
+    this.#commits.raise();
     // No flush here: the runner asks this once per planned trial, and a flush each time would
     // undo the group commit.
     const queued = this.#queuedStatus.get(trialKeyString(k));
@@ -190,7 +190,7 @@ export class SqliteStore implements Store {
     const transcript = JSON.stringify(outcome.transcript);
     const detail = JSON.stringify(outcome.score.detail);
     this.#queuedStatus.set(trialKeyString(k), 'done');
-    this.#enqueue(`trial ${k.suite}/${k.itemId}#${k.replicate}`, () => {
+    this.#commits.add(`trial ${k.suite}/${k.itemId}#${k.replicate}`, () => {
       const id = this.#upsertTrial(k, itemHash, { status: 'done', error: null, attempts, o: outcome });
       this.#q('INSERT OR REPLACE INTO transcripts (trial_id, body) VALUES (?, ?)').run(id, transcript);
       this.#q('INSERT OR REPLACE INTO scores (trial_id, scorer, value, detail) VALUES (?, ?, ?, ?)').run(id, outcome.score.scorer, outcome.score.value, detail);
@@ -199,11 +199,11 @@ export class SqliteStore implements Store {
 
   recordFailed(k: TrialKey, itemHash: string, error: string, attempts: number): void {
     this.#queuedStatus.set(trialKeyString(k), 'failed');
-    this.#enqueue(`failed trial ${k.suite}/${k.itemId}#${k.replicate}`, () => this.#upsertTrial(k, itemHash, { status: 'failed', error, attempts }));
+    this.#commits.add(`failed trial ${k.suite}/${k.itemId}#${k.replicate}`, () => this.#upsertTrial(k, itemHash, { status: 'failed', error, attempts }));
   }
 
   getCached(key: string): unknown {
-    this.#raiseFlushError();
+    this.#commits.raise();
     const queued = this.#queuedCache.get(key);
     if (queued !== undefined) return JSON.parse(queued);
     const row = this.#q('SELECT response FROM call_cache WHERE key = ?').get(key) as { response: string } | undefined;
@@ -213,66 +213,14 @@ export class SqliteStore implements Store {
   putCached(key: string, provider: string, model: string, response: unknown): void {
     const body = JSON.stringify(response);
     this.#queuedCache.set(key, body);
-    this.#enqueue(`cache entry for ${model}`, () => {
+    this.#commits.add(`cache entry for ${model}`, () => {
       this.#q('INSERT OR IGNORE INTO call_cache (key, provider, model, response, created_at) VALUES (?, ?, ?, ?, ?)').run(key, provider, model, body, new Date().toISOString());
     });
   }
 
-  #enqueue(what: string, write: () => void): void {
-    this.#raiseFlushError();
-    this.#queue.push({ what, write });
-    if (this.#queue.length >= GROUP_COMMIT_MAX) {
-      this.flush();
-      return;
-    }
-    if (!this.#flushScheduled) {
-      this.#flushScheduled = true;
-      this.#flushTimer = setTimeout(() => {
-        try {
-          this.flush();
-        } catch (err) {
-          this.#flushError = err as Error;
-        }
-      }, GROUP_COMMIT_MS);
-    }
-  }
-
-  /** A background commit failed: say so at the next use of the store. */
-  #raiseFlushError(): void {
-    const err = this.#flushError;
-    if (err) {
-      this.#flushError = undefined;
-      throw err;
-    }
-  }
-
-  /** Commit queued writes now: one transaction, or one per write when the batch fails. */
+  /** Commit queued writes now (they are also committed within GROUP_COMMIT_MS). */
   flush(): void {
-    this.#flushScheduled = false;
-    clearTimeout(this.#flushTimer);
-    this.#raiseFlushError();
-    if (this.#queue.length === 0) return;
-    const batch = this.#queue;
-    this.#queue = [];
-    try {
-      this.#db.transaction(() => batch.forEach((w) => w.write()))();
-    } catch {
-      const failures: string[] = [];
-      for (const w of batch) {
-        try {
-          this.#db.transaction(w.write)();
-        } catch (err) {
-          failures.push(`${w.what}: ${(err as Error).message}`);
-        }
-      }
-      if (failures.length) {
-        this.#queuedCache.clear();
-        this.#queuedStatus.clear();
-        throw new MindscopeError(`${this.location}: could not store ${failures.length} write(s): ${failures.join('; ')}`);
-      }
-    }
-    this.#queuedCache.clear();
-    this.#queuedStatus.clear();
+    this.#commits.flush();
   }
 
   status(runId: string): StatusRow[] {
