@@ -47,7 +47,7 @@ export async function writeRunReport(store: Store, runId: string, outDir: string
     if (suites.length < 2 || suites[0].matrix.subjects.length < 3) {
       throw new ConfigError(`report --audit needs a run with two or more suites and three or more subjects; run ${runId} has ${suites.length} suite(s) and ${suites[0]?.matrix.subjects.length ?? 0} subject(s)`);
     }
-    auditSection = await renderAuditSection(auditMatrices(suites, { seed: opts.seed ?? 0 }));
+    auditSection = await renderAuditSection(await auditMatrices(suites, { seed: opts.seed ?? 0 }));
   }
   const html = await renderHtmlReport({
     auditSection,

@@ -12,10 +12,14 @@ const cats = { belief: 70, desire: 50, emotion: 50, intention: 50, knowledge: 50
 const fast = { convergence: { iterations: 200 }, crossFit: { iterations: 200 }, parallelIterations: 20 };
 
 describe('audit on simulated panels', () => {
-  it('one latent ToM factor: one component, convergence accepted, positive filter gain', () => {
+  it('one latent ToM factor: one component and one factor, convergence accepted, positive filter gain', async () => {
     const panel = simulatePanel({ models: 27, benchmarks: [{ name: 'A', items: cats }, { name: 'B', items: cats }], structure: 'single', seed: 3 });
-    const a = auditMatrices(panel.matrices, fast);
-    expect(a.structure.filter((s) => s.name !== 'pooled').map((s) => s.nComponents)).toEqual([1, 1]);
+    const a = await auditMatrices(panel.matrices, fast);
+    expect(a.structure.map((s) => [s.name, s.method, s.nComponents, s.nFactors, s.efa?.factors])).toEqual([
+      ['A', 'wide', 1, 1, 1],
+      ['B', 'wide', 1, 1, 1],
+      ['pooled', 'wide', 1, 1, 1],
+    ]);
     expect(a.convergence.overallMeanTau).toBeGreaterThan(0.6);
     expect(a.convergence.cells.filter((c) => c.accepted).length).toBeGreaterThanOrEqual(4);
     expect(a.crossFit.aggregate.meanDelta).toBeGreaterThan(0);
@@ -28,18 +32,22 @@ describe('audit on simulated panels', () => {
     expect(dropShare('signal')).toBeLessThan(0.25);
   });
 
-  it('independent category abilities: as many components as categories, not one', () => {
+  it('independent category abilities: as many components and factors as categories, not one', async () => {
     const panel = simulatePanel({ models: 27, benchmarks: [{ name: 'A', items: cats }, { name: 'B', items: cats }], structure: 'independent', generalLoading: 0, seed: 3 });
-    const a = auditMatrices(panel.matrices, fast);
-    for (const s of a.structure) expect(s.nComponents).toBeGreaterThanOrEqual(4);
-    expect(a.structure[0].method).toBe('components-only');
+    const a = await auditMatrices(panel.matrices, fast);
+    for (const s of a.structure) expect([s.nComponents, s.nFactors, s.efa?.factors, s.efa?.varianceShare.length]).toEqual([5, 5, 5, 5]);
+    expect(a.structure[0].method).toBe('wide');
     expect(a.structure[0].note).toMatch(/rank at most 26/);
+    // PCA only: no parallel analysis, no EFA, the same components' shares.
+    const pcaOnly = await auditMatrices(panel.matrices, { ...fast, structure: 'pca' });
+    expect(pcaOnly.structure.map((s) => [s.nComponents, s.nFactors, s.efa])).toEqual(a.structure.map(() => [null, null, null]));
+    expect(pcaOnly.structure.map((s) => s.pcShares)).toEqual(a.structure.map((s) => s.pcShares));
   });
 
-  it('is deterministic for a seed', () => {
+  it('is deterministic for a seed', async () => {
     const panel = simulatePanel({ models: 10, benchmarks: [{ name: 'A', items: { belief: 30 } }, { name: 'B', items: { belief: 30 } }], structure: 'single', seed: 1 });
-    const strip = (x: ReturnType<typeof auditMatrices>) => JSON.stringify({ ...x, timingsMs: null });
-    expect(strip(auditMatrices(panel.matrices, fast))).toBe(strip(auditMatrices(panel.matrices, fast)));
+    const strip = (x: Awaited<ReturnType<typeof auditMatrices>>) => JSON.stringify({ ...x, timingsMs: null });
+    expect(strip(await auditMatrices(panel.matrices, fast))).toBe(strip(await auditMatrices(panel.matrices, fast)));
   });
 });
 
@@ -49,13 +57,13 @@ describe('bad matrices', () => {
     items: cells.map((_, i) => ({ suite: 's', itemId: `i${i}`, category, originalLabel: '' })),
     cells,
   });
-  it('non-binary cells, too few models, missing cells, categories in one benchmark only', () => {
-    expect(() => auditMatrices([{ name: 'A', matrix: m([[1, 0.5, 1]]) }, { name: 'B', matrix: m([[1, 0, 1]]) }])).toThrow(/A: item i0 has the non-binary cell 0.5 for m2/);
-    expect(() => auditMatrices([{ name: 'A', matrix: m([[1, 0]], ['m1', 'm2']) }, { name: 'B', matrix: m([[1, 0]], ['m1', 'm2']) }])).toThrow(/at least 3 models present in every benchmark; found 2/);
+  it('non-binary cells, too few models, missing cells, categories in one benchmark only', async () => {
+    await expect(auditMatrices([{ name: 'A', matrix: m([[1, 0.5, 1]]) }, { name: 'B', matrix: m([[1, 0, 1]]) }])).rejects.toThrow(/A: item i0 has the non-binary cell 0.5 for m2/);
+    await expect(auditMatrices([{ name: 'A', matrix: m([[1, 0]], ['m1', 'm2']) }, { name: 'B', matrix: m([[1, 0]], ['m1', 'm2']) }])).rejects.toThrow(/at least 3 models present in every benchmark; found 2/);
     const rows = (k: number) => Array.from({ length: k }, (_, i) => [i % 2, (i + 1) % 2, i % 3 === 0 ? 1 : 0, 1, 0]);
     const five = ['m1', 'm2', 'm3', 'm4', 'm5'];
     const withGap = rows(12).map((r, i) => (i === 0 ? [null, ...r.slice(1)] : r));
-    const a = auditMatrices(
+    const a = await auditMatrices(
       [
         { name: 'A', matrix: m(withGap, five) },
         { name: 'B', matrix: { ...m(rows(12), five), items: m(rows(12), five).items.map((it, i) => ({ ...it, category: i < 6 ? 'belief' : 'desire' })) } },
@@ -84,6 +92,17 @@ describe('bad matrices', () => {
     expect(disc.withinTom[0]).toMatchObject({ a: 'A', b: 'B' });
     expect(disc.partial).toHaveLength(3);
     expect(disc.varianceDecomposition.map((v: { benchmark: string }) => v.benchmark)).toEqual(['A', 'B']);
+    // The same controls as response matrices: the same scores, so the same discriminant audit.
+    const dm = spawnSync(process.execPath, [bin, 'audit', '--matrix', `A=${join(dir, 'benchA.csv')}`, `B=${join(dir, 'benchB.csv')}`, '--bootstrap', '50', '--seeds', '1', '--control', `general1=${join(dir, 'general1.csv')}`, `general2=${join(dir, 'general2.csv')}`, '--json'], { encoding: 'utf8' });
+    expect(dm.status).toBe(0);
+    const discM = JSON.parse(dm.stdout).discriminant;
+    expect(discM.partial.map((p: { partial: number }) => p.partial)).toEqual(disc.partial.map((p: { partial: number }) => p.partial));
+    expect(discM.varianceDecomposition).toEqual(disc.varianceDecomposition);
+    // A control matrix without some audited model is named, with the models it lacks.
+    writeFileSync(join(dir, 'short.csv'), 'suite,item_id,category,original_label,model-01\ng,1,general,l,1\n');
+    const short = spawnSync(process.execPath, [bin, 'audit', '--matrix', `A=${join(dir, 'benchA.csv')}`, `B=${join(dir, 'benchB.csv')}`, '--bootstrap', '20', '--seeds', '1', '--structure', 'pca', '--control', `short=${join(dir, 'short.csv')}`], { encoding: 'utf8' });
+    expect(short.status).toBe(1);
+    expect(short.stderr).toMatch(/control "short" has no responses from 11 audited model\(s\): model-02/);
     writeFileSync(join(dir, 'bad.csv'), 'suite,item_id,category,original_label,m1,m2,m3\nx,1,belief,l,1,0\n');
     const bad = spawnSync(process.execPath, [bin, 'audit', '--matrix', join(dir, 'bad.csv'), join(dir, 'benchA.csv')], { encoding: 'utf8' });
     expect(bad.status).toBe(1);
@@ -95,7 +114,7 @@ describe('packed bootstrap sums', () => {
   it('equal the plain per-model sums exactly', async () => {
     const { PackedItems, flatten, flatAccuracies, createRng } = await import('../src/index.js');
     const rng = createRng(4);
-    for (const models of [3, 27, 30]) {
+    for (const models of [3, 27, 30, 32, 33, 70]) {
       const items = Array.from({ length: 500 }, (_, k) => ({ id: String(k), category: 'belief', responses: Uint8Array.from({ length: models }, () => (rng.next() < 0.5 ? 1 : 0)) }));
       const idx = rng.fillInts(new Int32Array(500), 500);
       const packed = new PackedItems(items, models).accuracies(idx, new Float64Array(models));
@@ -108,7 +127,7 @@ describe('audit report', () => {
   it('renders forest plots, the scree plot and the tables as one self-contained HTML file', async () => {
     const { renderAuditReport } = await import('../src/index.js');
     const panel = simulatePanel({ models: 12, benchmarks: [{ name: 'A', items: { belief: 40, desire: 40 } }, { name: 'B', items: { belief: 40, desire: 40 } }], structure: 'single', seed: 2 });
-    const html = await renderAuditReport(auditMatrices(panel.matrices, fast));
+    const html = await renderAuditReport(await auditMatrices(panel.matrices, fast));
     expect(html.match(/<svg/g)).toHaveLength(3);
     expect(html).toContain('A ~ B belief');
     expect(html).toContain('Per-model accuracy');

@@ -9,3 +9,4 @@ export * from './audit/cross-fit.js';
 export * from './audit/factor-structure.js';
 export * from './audit/matrix-audit.js';
 export * from './paired-comparison.js';
+export * from './audit/discriminant-controls.js';

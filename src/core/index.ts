@@ -6,3 +6,4 @@ export * from './errors.js';
 export * from './task.js';
 export * from './world/index.js';
 export * from './csv.js';
+export * from './parquet-rows.js';

@@ -30,18 +30,20 @@ export function createRng(seed: number | string): Rng {
     z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
     return (z ^ (z >>> 16)) >>> 0;
   };
-  let a = splitmix();
-  let b = splitmix();
-  let c = splitmix();
-  let d = splitmix();
+  // The state lives in an Int32Array: closure variables holding 32-bit unsigned values would be
+  // boxed as heap numbers on every draw.
+  const st = Int32Array.of(splitmix(), splitmix(), splitmix(), splitmix());
   const next = () => {
-    const t = (((a + b) >>> 0) + d) >>> 0;
-    d = (d + 1) >>> 0;
-    a = b ^ (b >>> 9);
-    b = (c + (c << 3)) >>> 0;
-    c = ((c << 21) | (c >>> 11)) >>> 0;
-    c = (c + t) >>> 0;
-    return t / 4294967296;
+    const a = st[0];
+    const b = st[1];
+    const c = st[2];
+    const d = st[3];
+    const t = (a + b + d) | 0;
+    st[3] = (d + 1) | 0;
+    st[0] = b ^ (b >>> 9);
+    st[1] = (c + (c << 3)) | 0;
+    st[2] = (((c << 21) | (c >>> 11)) + t) | 0;
+    return (t >>> 0) / 4294967296;
   };
   for (let i = 0; i < 12; i++) next();
   const rng: Rng = {
@@ -52,7 +54,24 @@ export function createRng(seed: number | string): Rng {
       return items[Math.floor(next() * items.length)];
     },
     fillInts: (out, n) => {
-      for (let k = 0; k < out.length; k++) out[k] = Math.floor(next() * n);
+      // sfc32 inlined on int32 locals (the bootstrap's hot loop): the same words as next().
+      let A = st[0];
+      let B = st[1];
+      let C = st[2];
+      let D = st[3];
+      for (let k = 0; k < out.length; k++) {
+        const t = (A + B + D) | 0;
+        D = (D + 1) | 0;
+        A = B ^ (B >>> 9);
+        B = (C + (C << 3)) | 0;
+        C = (C << 21) | (C >>> 11);
+        C = (C + t) | 0;
+        out[k] = Math.floor(((t >>> 0) / 4294967296) * n);
+      }
+      st[0] = A;
+      st[1] = B;
+      st[2] = C;
+      st[3] = D;
       return out;
     },
     shuffle: (items) => {

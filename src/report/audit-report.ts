@@ -74,21 +74,30 @@ export async function renderAuditSection(a: MatrixAudit): Promise<string> {
 <h2>Stage 3: repeated cross-fit</h2>${gainPlot}
 <p>Aggregate delta ${f3(a.crossFit.aggregate.meanDelta)}, conservative interval [${f3(a.crossFit.aggregate.lower)}, ${f3(a.crossFit.aggregate.upper)}], mean sample loss ${pct(a.crossFit.aggregate.sampleLoss)}.</p>
 <h2>Factor structure</h2>${scree}
-<table><tr><th>matrix</th><th>items</th><th>components</th><th>factors</th><th>PC1</th><th>PC2</th><th>cum. 5</th></tr>${a.structure.map((s) => row([s.name, s.items, s.nComponents, s.nFactors ?? 'n/a', pct(s.pcShares[0]), pct(s.pcShares[1] ?? 0), pct(s.cumulative5)])).join('')}</table>
+<table><tr><th>matrix</th><th>items</th><th>components</th><th>factors</th><th>EFA variance per factor</th><th>PC1</th><th>PC2</th><th>cum. 5</th><th>KMO</th></tr>${a.structure.map((s) => row([s.name, s.items, s.nComponents ?? 'n/a', s.nFactors ?? 'n/a', s.efa ? s.efa.varianceShare.map(pct).join(' ') : 'n/a', pct(s.pcShares[0]), pct(s.pcShares[1] ?? 0), pct(s.cumulative5), s.kmo === null ? 'n/a' : s.kmo.toFixed(3)])).join('')}</table>
 ${a.structure.filter((s) => s.note).map((s) => `<p>${escapeHtml(s.name)}: ${escapeHtml(s.note!)}</p>`).join('')}`;
 }
 
-export async function renderAuditReport(a: MatrixAudit, title = 'mindscope audit'): Promise<string> {
+const PAGE_STYLE =
+  'body{font-family:DejaVu Sans,Helvetica,Arial,sans-serif;margin:2em;max-width:1300px}table{border-collapse:collapse;font-size:13px;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}td:first-child{text-align:left}';
+
+function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
-<style>body{font-family:DejaVu Sans,Helvetica,Arial,sans-serif;margin:2em;max-width:1300px}table{border-collapse:collapse;font-size:13px;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}td:first-child{text-align:left}</style></head><body>
+<style>${PAGE_STYLE}</style></head><body>
 <h1>${escapeHtml(title)}</h1>
-${await renderAuditSection(a)}
+${body}
 </body></html>
 `;
 }
 
-/** The benchmark-level audit (audit --scores) as its own page: tau and partial tau forest plots. */
-export async function renderBenchmarkAuditReport(a: BenchmarkAudit, title = 'mindscope audit: benchmark level'): Promise<string> {
+/** The matrix audit as its own page, with the discriminant-validity section when controls were given. */
+export async function renderAuditReport(a: MatrixAudit, opts: { title?: string; discriminant?: BenchmarkAudit } = {}): Promise<string> {
+  const discriminant = opts.discriminant ? `<h2>Discriminant validity</h2>\n${await renderBenchmarkAuditSection(opts.discriminant)}` : '';
+  return page(opts.title ?? 'mindscope audit', `${await renderAuditSection(a)}\n${discriminant}`);
+}
+
+/** The benchmark-level audit (tau and partial tau forest plots, variance decomposition) as a fragment. */
+export async function renderBenchmarkAuditSection(a: BenchmarkAudit): Promise<string> {
   const taus = [
     ...a.withinTom.map((c) => ({ label: `${c.a} ~ ${c.b}`, series: 'within-ToM', estimate: c.tau, lower: c.lower, upper: c.upper })),
     ...a.withinGeneral.map((c) => ({ label: `${c.a} ~ ${c.b}`, series: 'within-general', estimate: c.tau, lower: c.lower, upper: c.upper })),
@@ -101,15 +110,15 @@ export async function renderBenchmarkAuditReport(a: BenchmarkAudit, title = 'min
   ]);
   const row = (cells: Array<string | number>) => `<tr>${cells.map((c) => `<td>${escapeHtml(String(c))}</td>`).join('')}</tr>`;
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
-<style>body{font-family:DejaVu Sans,Helvetica,Arial,sans-serif;margin:2em;max-width:1300px}table{border-collapse:collapse;font-size:13px;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}td:first-child{text-align:left}</style></head><body>
-<h1>${escapeHtml(title)}</h1>
-<p>${a.models} models; bootstrap ${a.bootstrap.iterations} resamples, seed ${a.bootstrap.seed}. Mean tau: within-ToM ${a.means.withinTom.toFixed(3)}, cross-construct ${a.means.crossConstruct.toFixed(3)}.</p>
+  return `<p>${a.models} models; bootstrap ${a.bootstrap.iterations} resamples, seed ${a.bootstrap.seed}. Mean tau: within-ToM ${a.means.withinTom.toFixed(3)}, cross-construct ${a.means.crossConstruct.toFixed(3)}.</p>
 ${tauPlot}
 ${partialPlot}
 <table><tr><th>pair</th><th>control</th><th>zero-order</th><th>partial</th><th>95% CI</th><th>p (boot)</th><th>shrinkage</th></tr>${a.partial.map((p) => row([`${p.a} ~ ${p.b}`, p.controls.join(' + '), p.zeroOrder.toFixed(3), p.partial.toFixed(3), `[${p.lower.toFixed(3)}, ${p.upper.toFixed(3)}]`, p.pBootstrap.toFixed(4), pct(p.shrinkage)])).join('')}</table>
-<h2>Variance decomposition</h2>
-<table><tr><th>benchmark</th><th>general ability</th><th>unexplained</th></tr>${a.varianceDecomposition.map((v) => row([v.benchmark, pct(v.generalShare), pct(v.unexplained)])).join('')}</table>
-</body></html>
-`;
+<h3>Variance decomposition</h3>
+<table><tr><th>benchmark</th><th>general ability</th><th>unexplained</th></tr>${a.varianceDecomposition.map((v) => row([v.benchmark, pct(v.generalShare), pct(v.unexplained)])).join('')}</table>`;
+}
+
+/** The benchmark-level audit (audit --scores) as its own page. */
+export async function renderBenchmarkAuditReport(a: BenchmarkAudit, title = 'mindscope audit: benchmark level'): Promise<string> {
+  return page(title, await renderBenchmarkAuditSection(a));
 }

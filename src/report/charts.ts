@@ -1,12 +1,13 @@
 // Charts as SVG, rendered in Node by Vega from Vega-Lite specs. Row heights are fixed per
 // subject, so charts grow with the number of subjects and stay readable at 30 and more.
 
-import * as vega from 'vega';
-import { compile, type TopLevelSpec } from 'vega-lite';
+import type { TopLevelSpec } from 'vega-lite';
 import type { AccuracyTable } from '../analysis/index.js';
 import { displayNames } from './subject-names.js';
 
 export async function renderSvg(spec: TopLevelSpec): Promise<string> {
+  // Loaded on first use: Vega and Vega-Lite take 0.6 s to import, which every command paid.
+  const [vega, { compile }] = await Promise.all([import('vega'), import('vega-lite')]);
   const view = new vega.View(vega.parse(compile(spec).spec), { renderer: 'none' });
   try {
     return await view.toSVG();

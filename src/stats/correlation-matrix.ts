@@ -4,6 +4,7 @@
 
 import { Matrix } from 'ml-matrix';
 import { symmetricEigen } from './factor-analysis.js';
+import { WideBlock } from './wide-block.js';
 
 /** Pearson correlation matrix of the columns of an n x p data matrix. */
 export function correlationMatrix(data: number[][]): number[][] {
@@ -39,39 +40,6 @@ export function standardizeColumns(data: number[][]): number[][] {
  * Z Z' / (n - 1) of the standardised data rather than the p x p correlation matrix: the same
  * values at a fraction of the cost. Constant columns are left out.
  */
-/** Eigenvalues (descending, floored at 0) of z z' / (n - 1) for a standardised row-major n x p block z. */
-function gramEigenvalues(z: Float64Array, n: number, p: number): number[] {
-  const G = new Matrix(n, n);
-  for (let a = 0; a < n; a++) {
-    for (let b = a; b < n; b++) {
-      let s = 0;
-      const ra = a * p;
-      const rb = b * p;
-      for (let j = 0; j < p; j++) s += z[ra + j] * z[rb + j];
-      G.set(a, b, s / (n - 1));
-      G.set(b, a, s / (n - 1));
-    }
-  }
-  return symmetricEigen(G).values.map((v) => Math.max(0, v));
-}
-
-/**
- * Eigenvalues (descending) of the correlation matrix of a wide n x p block (row-major, p > n,
- * no constant column) through its n x n Gram matrix. `work` is reused scratch of size n * p.
- */
-export function gramCorrelationEigenvalues(flat: Float64Array, n: number, p: number, work = new Float64Array(n * p)): number[] {
-  for (let j = 0; j < p; j++) {
-    let mean = 0;
-    for (let i = 0; i < n; i++) mean += flat[i * p + j];
-    mean /= n;
-    let ss = 0;
-    for (let i = 0; i < n; i++) ss += (flat[i * p + j] - mean) ** 2;
-    const sd = Math.sqrt(ss / (n - 1));
-    for (let i = 0; i < n; i++) work[i * p + j] = (flat[i * p + j] - mean) / sd;
-  }
-  return gramEigenvalues(work, n, p);
-}
-
 export function pcaVariance(data: ArrayLike<ArrayLike<number>>): { eigenvalues: number[]; proportion: number[]; cumulative: number[]; variables: number } {
   const n = data.length;
   const p0 = data[0].length;
@@ -110,7 +78,9 @@ export function pcaVariance(data: ArrayLike<ArrayLike<number>>): { eigenvalues: 
     }
     eigenvalues = symmetricEigen(R).values;
   } else {
-    eigenvalues = gramEigenvalues(z, n, p);
+    // z is standardised with unit sample SD: z/sqrt(n-1) is the WideBlock scaling.
+    const scale = 1 / Math.sqrt(n - 1);
+    eigenvalues = symmetricEigen(WideBlock.ofStandardized(z.map((v) => v * scale), n, p).gram()).values;
   }
   eigenvalues = eigenvalues.map((v) => Math.max(0, v));
   const proportion = eigenvalues.map((v) => v / p);

@@ -83,6 +83,32 @@ function tieSums(x: NumArray): { t2: number; t5: number; t3: number } {
   return { t2, t5, t3 };
 }
 
+/**
+ * Kendall's tau-b alone (NaN when either side is constant): the value kendallTauB reports,
+ * without the variance, for resampling loops that call it thousands of times.
+ */
+export function kendallTau(x: NumArray, y: NumArray): number {
+  const n = x.length;
+  let s = 0;
+  let tiesX = 0;
+  let tiesY = 0;
+  for (let i = 0; i < n; i++) {
+    const xi = x[i];
+    const yi = y[i];
+    for (let j = i + 1; j < n; j++) {
+      const dx = xi - x[j];
+      const dy = yi - y[j];
+      if (dx === 0) tiesX++;
+      if (dy === 0) tiesY++;
+      const prod = dx * dy;
+      s += prod > 0 ? 1 : prod < 0 ? -1 : 0;
+    }
+  }
+  const n0 = (n * (n - 1)) / 2;
+  const denom = Math.sqrt((n0 - tiesX) * (n0 - tiesY));
+  return denom === 0 ? Number.NaN : s / denom;
+}
+
 /** Kendall's tau-b with its tie-corrected z and two-sided p (as R's cor.test, exact = FALSE). */
 export function kendallTauB(x: NumArray, y: NumArray): KendallResult {
   const n = checkPair(x, y);

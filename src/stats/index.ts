@@ -15,3 +15,5 @@ export * from './factor-analysis.js';
 export * from './correlation-matrix.js';
 export * from './parallel-analysis.js';
 export * from './paf-wide.js';
+export * from './wide-block.js';
+export * from './wide-reduced.js';

@@ -9,17 +9,20 @@
 import { Matrix } from 'ml-matrix';
 import { createRng } from '../core/index.js';
 import { quantile7 } from './bootstrap.js';
-import { correlationMatrix, gramCorrelationEigenvalues, pcaVariance } from './correlation-matrix.js';
+import { correlationMatrix } from './correlation-matrix.js';
 import { paf, symmetricEigen } from './factor-analysis.js';
+import { WideBlock } from './wide-block.js';
+import { wideOneFactor } from './wide-reduced.js';
 
 export interface ParallelAnalysisResult {
   /**
-   * 'full' on a p x p correlation matrix; 'components-only' when variables outnumber
-   * observations: component eigenvalues come from the n x n Gram matrix and the factor side
-   * (which needs the p x p reduced matrix) is not computed (observedFa and friends are empty,
-   * nFactors is null).
+   * 'full' on a p x p correlation matrix; 'wide' when variables outnumber observations:
+   * component eigenvalues come from the n x n Gram matrix, factor eigenvalues from one-factor
+   * principal axes started at first-component communalities, with the reduced matrix's
+   * eigenvalues by Rayleigh-Ritz (see wide-reduced.ts). Only the leading n (components) and
+   * n - 1 (factors) eigenvalues are reported then; the rest are zero or belong to the bulk.
    */
-  method: 'full' | 'components-only';
+  method: 'full' | 'wide';
   observedPc: number[];
   observedFa: number[];
   resampledPcQ: number[];
@@ -29,50 +32,57 @@ export interface ParallelAnalysisResult {
   resampledPcMean: number[];
   simulatedPcMean: number[];
   nComponents: number;
-  nFactors: number | null;
+  nFactors: number;
   iterations: number;
 }
 
 function eigenPair(data: number[][]): { pc: number[]; fa: number[] } | undefined {
-  if (data[0].length > data.length) {
-    // Wide data: component eigenvalues through the Gram matrix; no factor side.
-    const constant = data[0].some((_, j) => data.every((row) => row[j] === data[0][j]));
-    if (constant) return undefined;
-    return { pc: pcaVariance(data).eigenvalues, fa: [] };
-  }
   const R = correlationMatrix(data);
   if (R.some((row, i) => !Number.isFinite(row[i]) || row[i] === 0)) return undefined;
   return { pc: symmetricEigen(new Matrix(R)).values, fa: paf(R, 1).reducedEigenvalues };
 }
 
+function wideEigenPair(block: WideBlock): { pc: number[]; fa: number[] } {
+  const gram = block.gram();
+  const gramEigen = symmetricEigen(gram);
+  const fa = wideOneFactor(block, { blocks: 1, gram, gramEigen }).reducedEigenvalues;
+  return { pc: gramEigen.values.map((v) => Math.max(0, v)), fa };
+}
+
 function countAbove(observed: number[], threshold: number[]): number {
-  const j = observed.findIndex((v, i) => v <= threshold[i]);
+  const j = observed.findIndex((v, i) => i >= threshold.length || v <= threshold[i]);
   return j < 0 ? observed.length : j;
 }
 
-/** Parallel analysis of an n x p data matrix. */
+/** Parallel analysis of an n x p data matrix (rows are observations). */
 export function parallelAnalysis(data: number[][], opts: { iterations?: number; quantile?: number; seed: number | string }): ParallelAnalysisResult {
   const iterations = opts.iterations ?? 20;
   const q = opts.quantile ?? 0.95;
   const rng = createRng(opts.seed);
   const n = data.length;
   const p = data[0].length;
-  const observed = eigenPair(data);
-  if (!observed) throw new Error('a column of the data is constant; drop it before parallel analysis');
   const wide = p > n;
+  if (data[0].some((_, j) => data.every((row) => row[j] === data[0][j]))) throw new Error('a column of the data is constant; drop it before parallel analysis');
+  const observedBlock = wide ? WideBlock.fromRows(data) : undefined;
+  const observed = observedBlock ? wideEigenPair(observedBlock) : eigenPair(data);
+  if (!observed) throw new Error('a column of the data is constant; drop it before parallel analysis');
   const resampledPc: number[][] = [];
   const resampledFa: number[][] = [];
   const simulatedPc: number[][] = [];
   const simulatedFa: number[][] = [];
-  // Flat row-major buffers (n x p), reused across iterations.
-  const source = new Float64Array(n * p);
-  data.forEach((row, i) => row.forEach((v, j) => (source[i * p + j] = v)));
+  // Flat row-major buffers (n x p), reused across iterations. Wide data permutes the
+  // standardised columns (a permuted column keeps its mean and spread, so it stays standardised).
+  const source = observedBlock ? observedBlock.z : new Float64Array(n * p);
+  if (!observedBlock) data.forEach((row, i) => row.forEach((v, j) => (source[i * p + j] = v)));
   const buf = new Float64Array(n * p);
-  const work = wide ? new Float64Array(n * p) : undefined;
-  const order = new Int32Array(n);
+  const work = new Float64Array(n * p);
+  const TILE = 64;
+  const orders = new Int32Array(TILE * n);
   const toRows = () => Array.from({ length: n }, (_, i) => Array.from(buf.subarray(i * p, (i + 1) * p)));
-  const eigen = (): { pc: number[]; fa: number[] } =>
-    wide ? { pc: gramCorrelationEigenvalues(buf, n, p, work), fa: [] } : (eigenPair(toRows()) as { pc: number[]; fa: number[] });
+  const eigen = (standardized: boolean): { pc: number[]; fa: number[] } => {
+    if (!wide) return eigenPair(toRows()) as { pc: number[]; fa: number[] };
+    return wideEigenPair(standardized ? WideBlock.ofStandardized(buf, n, p) : WideBlock.standardize(buf, n, p, work));
+  };
   let spare: number | undefined;
   const normal = () => {
     // Box-Muller, both values used.
@@ -88,32 +98,41 @@ export function parallelAnalysis(data: number[][], opts: { iterations?: number; 
     return r * Math.cos(t);
   };
   for (let b = 0; b < iterations; b++) {
-    for (let j = 0; j < p; j++) {
-      for (let i = 0; i < n; i++) order[i] = i;
-      for (let i = n - 1; i > 0; i--) {
-        const k = rng.int(i + 1);
-        const t = order[i];
-        order[i] = order[k];
-        order[k] = t;
+    // Columns in tiles of 64, so that the tile's rows stay in cache while its columns are permuted.
+    for (let j0 = 0; j0 < p; j0 += TILE) {
+      const j1 = Math.min(p, j0 + TILE);
+      for (let j = j0; j < j1; j++) {
+        const o = (j - j0) * n;
+        for (let i = 0; i < n; i++) orders[o + i] = i;
+        for (let i = n - 1; i > 0; i--) {
+          const k = rng.int(i + 1);
+          const t = orders[o + i];
+          orders[o + i] = orders[o + k];
+          orders[o + k] = t;
+        }
       }
-      for (let i = 0; i < n; i++) buf[i * p + j] = source[order[i] * p + j];
+      for (let i = 0; i < n; i++) for (let j = j0; j < j1; j++) buf[i * p + j] = source[orders[(j - j0) * n + i] * p + j];
     }
-    const res = eigen();
+    const res = eigen(true);
     resampledPc.push(res.pc);
     resampledFa.push(res.fa);
     for (let k = 0; k < n * p; k++) buf[k] = normal();
-    const sim = eigen();
+    const sim = eigen(false);
     simulatedPc.push(sim.pc);
     simulatedFa.push(sim.fa);
   }
-  const width = observed.pc.length;
-  const byPosition = (runs: number[][], f: (xs: number[]) => number) => (runs[0]?.length ? Array.from({ length: width }, (_, j) => f(runs.map((r) => r[j]))) : []);
+  // Position by position over the runs (each run's eigenvalues descending).
+  const byPosition = (runs: number[][], f: (xs: number[]) => number) => {
+    if (runs.length === 0) return [];
+    const width = Math.min(...runs.map((r) => r.length));
+    return Array.from({ length: width }, (_, j) => f(runs.map((r) => r[j])));
+  };
   const qf = (xs: number[]) => quantile7(xs, q);
   const meanf = (xs: number[]) => xs.reduce((a, c) => a + c, 0) / xs.length;
   const resampledPcQ = byPosition(resampledPc, qf);
   const resampledFaQ = byPosition(resampledFa, qf);
   return {
-    method: wide ? 'components-only' : 'full',
+    method: wide ? 'wide' : 'full',
     observedPc: observed.pc,
     observedFa: observed.fa,
     resampledPcQ,
@@ -123,7 +142,7 @@ export function parallelAnalysis(data: number[][], opts: { iterations?: number; 
     resampledPcMean: byPosition(resampledPc, meanf),
     simulatedPcMean: byPosition(simulatedPc, meanf),
     nComponents: countAbove(observed.pc, resampledPcQ),
-    nFactors: wide ? null : countAbove(observed.fa, resampledFaQ),
+    nFactors: countAbove(observed.fa, resampledFaQ),
     iterations,
   };
 }

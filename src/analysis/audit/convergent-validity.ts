@@ -3,7 +3,7 @@
 // benchmark), Holm-adjusted p-values within each pair, and the acceptance rule.
 
 import { createRng } from '../../core/index.js';
-import { holm, kendallTauB, quantile7 } from '../../stats/index.js';
+import { holm, kendallTau, kendallTauB, quantile7 } from '../../stats/index.js';
 import { accuracies, categoriesOf, flatAccuracies, flatten, PackedItems, type AuditItem, type AuditPanel } from './benchmark-matrix.js';
 
 export interface ConvergenceCell {
@@ -78,7 +78,7 @@ export function convergentValidity(panel: AuditPanel, opts: ConvergenceOptions =
       for (let b = 0; b < iterations; b++) {
         rng.fillInts(idxA, itemsA.length);
         rng.fillInts(idxB, itemsB.length);
-        const tau = kendallTauB(sumA(idxA, accA), sumB(idxB, accB)).tau;
+        const tau = kendallTau(sumA(idxA, accA), sumB(idxB, accB));
         if (!Number.isNaN(tau)) reps.push(tau);
       }
       pairCells.push({

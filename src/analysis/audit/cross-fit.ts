@@ -6,8 +6,9 @@
 // before and after the filter. The filter is never fitted and evaluated on the same items.
 
 import { createRng } from '../../core/index.js';
-import { bootstrap, holm, kendallTauB, pearson } from '../../stats/index.js';
-import { accuracies, categoriesOf, type AuditItem, type AuditPanel } from './benchmark-matrix.js';
+import { bootstrap, holm } from '../../stats/index.js';
+import { categoriesOf, type AuditItem, type AuditPanel } from './benchmark-matrix.js';
+import { FoldScorer } from './fold-scorer.js';
 import { benchmarkPairs } from './convergent-validity.js';
 
 export interface CrossFitCell {
@@ -57,6 +58,7 @@ export function crossFit(panel: AuditPanel, opts: CrossFitOptions = {}): CrossFi
         ...A.items.filter((it) => it.category === c).map((item) => ({ item, side: 0 as const })),
         ...B.items.filter((it) => it.category === c).map((item) => ({ item, side: 1 as const })),
       ];
+      const folds = new FoldScorer(pool, M);
       const deltas: number[] = [];
       let invalid = 0;
       let lossSum = 0;
@@ -68,25 +70,15 @@ export function crossFit(panel: AuditPanel, opts: CrossFitOptions = {}): CrossFi
           const idx = rng.shuffle(pool.map((p, k) => (p.side === side ? k : -1)).filter((k) => k >= 0));
           idx.forEach((k, r) => (fold[k] = r % K));
         }
+        folds.assign(fold, K);
         for (let f = 0; f < K; f++) {
-          const train = pool.filter((_, k) => fold[k] !== f).map((p) => p.item);
-          const test = pool.filter((_, k) => fold[k] === f);
-          const anchor = accuracies(train, M);
-          const kept = test.filter((t) => {
-            const r = pearson(t.item.responses, anchor);
-            return !Number.isNaN(r) && r >= threshold;
-          });
-          const side = (list: typeof test, sd: 0 | 1) => list.filter((t) => t.side === sd).map((t) => t.item);
-          const before = kendallTauB(accuracies(side(test, 0), M), accuracies(side(test, 1), M)).tau;
-          const keptA = side(kept, 0);
-          const keptB = side(kept, 1);
-          const after = keptA.length && keptB.length ? kendallTauB(accuracies(keptA, M), accuracies(keptB, M)).tau : Number.NaN;
-          if (Number.isNaN(before) || Number.isNaN(after)) {
+          const r = folds.score(f, threshold);
+          if (Number.isNaN(r.before) || Number.isNaN(r.after)) {
             invalid++;
             continue;
           }
-          deltas.push(after - before);
-          lossSum += 1 - kept.length / test.length;
+          deltas.push(r.after - r.before);
+          lossSum += r.loss;
         }
       }
       const mean = deltas.reduce((a, b) => a + b, 0) / deltas.length;

@@ -1,9 +1,9 @@
 // Factor structure of each benchmark and of all of them pooled: PCA variance shares (through
 // the Gram matrix when items outnumber models), the number of components and factors by
 // parallel analysis, and KMO and Bartlett where the correlation matrix has full rank. With
-// items outnumbering models the correlation matrix has rank at most models - 1: then only the
-// component side of parallel analysis is computed and KMO and Bartlett are reported as not
-// applicable, with that reason.
+// items outnumbering models the correlation matrix has rank at most models - 1: then parallel
+// analysis and principal axes work through n x n Gram matrices (see wide-reduced.ts and
+// paf-wide.ts), and KMO and Bartlett are reported as not applicable, with that reason.
 
 import { bartlett, correlationMatrix, factorAnalysis, hasFullRank, kmo, pafWide, parallelAnalysis, pcaVariance, varimax, orientFactors } from '../../stats/index.js';
 import type { AuditItem, AuditPanel } from './benchmark-matrix.js';
@@ -14,27 +14,39 @@ export interface StructureResult {
   constantItemsLeftOut: number;
   pcShares: number[];
   cumulative5: number;
-  nComponents: number;
+  /** Retained by parallel analysis; null when it was skipped (depth 'pca'). */
+  nComponents: number | null;
   nFactors: number | null;
-  method: 'full' | 'components-only';
+  method: 'full' | 'wide';
   kmo: number | null;
   bartlett: { chisq: number; df: number; p: number } | null;
   note?: string;
   /** Eigenvalues for the scree plot (first 20). */
   eigenvalues: number[];
   /**
-   * EFA by principal axes with as many factors as parallel analysis retains (components when
-   * items outnumber models; see pafWide for the method and starting communalities), varimax
-   * when more than one: each factor's share of total variance.
+   * EFA by principal axes with as many factors as parallel analysis retains (at least one;
+   * see pafWide for the method and starting communalities when items outnumber models),
+   * varimax when more than one: each factor's share of total variance.
    */
-  efa: { factors: number; varianceShare: number[]; iterations: number; method: 'paf' | 'paf-wide' };
+  efa: { factors: number; varianceShare: number[]; iterations: number; method: 'paf' | 'paf-wide' } | null;
 }
 
-function structureOf(name: string, items: AuditItem[], models: number, opts: { iterations: number; seed: number }): StructureResult {
+export interface StructureOptions {
+  /** Parallel-analysis resamples (20, as psych). */
+  iterations?: number;
+  seed?: number;
+  /** 'pca' skips parallel analysis and EFA (components' variance shares only). */
+  depth?: 'full' | 'pca';
+}
+
+/** The structure of one matrix: items as 0/1 responses, one per model. */
+export function structureOf(name: string, items: Array<Pick<AuditItem, 'responses'>>, models: number, opts: StructureOptions = {}): StructureResult {
+  const iterations = opts.iterations ?? 20;
+  const seed = opts.seed ?? 0;
   const varying = items.filter((it) => it.responses.some((v) => v !== it.responses[0]));
   const data = Array.from({ length: models }, (_, m) => varying.map((it) => it.responses[m]));
   const pca = pcaVariance(data);
-  const pa = parallelAnalysis(data, { iterations: opts.iterations, seed: `${opts.seed}:${name}` });
+  const pa = opts.depth === 'pca' ? undefined : parallelAnalysis(data, { iterations, seed: `${seed}:${name}` });
   let kmoValue: number | null = null;
   let bart: StructureResult['bartlett'] = null;
   let note: string | undefined;
@@ -45,19 +57,21 @@ function structureOf(name: string, items: AuditItem[], models: number, opts: { i
       bart = bartlett(R, models);
     } else note = 'the correlation matrix is singular: KMO and Bartlett are not defined';
   } else {
-    note = `${varying.length} items and ${models} models: the correlation matrix has rank at most ${models - 1}, so KMO and Bartlett are not defined, factors are counted on components, and principal axes start from principal-component communalities`;
+    note = `${varying.length} items and ${models} models: the correlation matrix has rank at most ${models - 1}, so KMO and Bartlett are not defined and principal axes start from principal-component communalities`;
   }
-  const k = Math.max(1, pa.nFactors ?? pa.nComponents);
-  let efa: StructureResult['efa'];
-  if (varying.length < models) {
-    const fa = factorAnalysis(correlationMatrix(data), k, k > 1 ? 'varimax' : 'none');
-    efa = { factors: k, varianceShare: fa.proportionVar, iterations: fa.iterations, method: 'paf' };
-  } else {
-    const w = pafWide(data, k);
-    const rotated = k > 1 ? varimax(w.loadings).loadings : w.loadings;
-    const oriented = orientFactors(rotated).loadings;
-    const share = Array.from({ length: k }, (_, f) => oriented.reduce((sum, row) => sum + row[f] ** 2, 0) / varying.length);
-    efa = { factors: k, varianceShare: share, iterations: w.iterations, method: 'paf-wide' };
+  let efa: StructureResult['efa'] = null;
+  if (pa) {
+    const k = Math.max(1, pa.nFactors);
+    if (varying.length < models) {
+      const fa = factorAnalysis(correlationMatrix(data), k, k > 1 ? 'varimax' : 'none');
+      efa = { factors: k, varianceShare: fa.proportionVar, iterations: fa.iterations, method: 'paf' };
+    } else {
+      const w = pafWide(data, k);
+      const rotated = k > 1 ? varimax(w.loadings).loadings : w.loadings;
+      const oriented = orientFactors(rotated).loadings;
+      const share = Array.from({ length: k }, (_, f) => oriented.reduce((sum, row) => sum + row[f] ** 2, 0) / varying.length);
+      efa = { factors: k, varianceShare: share, iterations: w.iterations, method: 'paf-wide' };
+    }
   }
   return {
     name,
@@ -65,9 +79,9 @@ function structureOf(name: string, items: AuditItem[], models: number, opts: { i
     constantItemsLeftOut: items.length - varying.length,
     pcShares: pca.proportion.slice(0, 5),
     cumulative5: pca.cumulative[Math.min(4, pca.cumulative.length - 1)],
-    nComponents: pa.nComponents,
-    nFactors: pa.nFactors,
-    method: pa.method,
+    nComponents: pa ? pa.nComponents : null,
+    nFactors: pa ? pa.nFactors : null,
+    method: varying.length < models ? 'full' : 'wide',
     kmo: kmoValue,
     bartlett: bart,
     note,
@@ -76,10 +90,12 @@ function structureOf(name: string, items: AuditItem[], models: number, opts: { i
   };
 }
 
-export function factorStructure(panel: AuditPanel, opts: { iterations?: number; seed?: number } = {}): StructureResult[] {
-  const o = { iterations: opts.iterations ?? 20, seed: opts.seed ?? 0 };
-  const M = panel.models.length;
-  const per = panel.benchmarks.map((b) => structureOf(b.name, b.items, M, o));
-  if (panel.benchmarks.length < 2) return per;
-  return [...per, structureOf('pooled', panel.benchmarks.flatMap((b) => b.items), M, o)];
+/** The matrices whose structure the audit reports: each benchmark, and all of them pooled. */
+export function structureTasks(panel: AuditPanel): Array<{ name: string; items: AuditItem[] }> {
+  const per = panel.benchmarks.map((b) => ({ name: b.name, items: b.items }));
+  return panel.benchmarks.length < 2 ? per : [...per, { name: 'pooled', items: panel.benchmarks.flatMap((b) => b.items) }];
+}
+
+export function factorStructure(panel: AuditPanel, opts: StructureOptions = {}): StructureResult[] {
+  return structureTasks(panel).map((t) => structureOf(t.name, t.items, panel.models.length, opts));
 }

@@ -5,7 +5,8 @@ import type { ResponseMatrix } from '../../store/index.js';
 import { prepareBenchmarks } from './benchmark-matrix.js';
 import { convergentValidity, type ConvergenceOptions, type ConvergenceResult } from './convergent-validity.js';
 import { crossFit, type CrossFitOptions, type CrossFitResult } from './cross-fit.js';
-import { factorStructure, type StructureResult } from './factor-structure.js';
+import type { StructureResult } from './factor-structure.js';
+import { factorStructureParallel } from './structure-pool.js';
 import { filterItems, type FilterResult } from './item-filter.js';
 
 export interface MatrixAuditOptions {
@@ -13,6 +14,10 @@ export interface MatrixAuditOptions {
   filter?: { threshold?: number; epsilon?: number };
   crossFit?: CrossFitOptions;
   parallelIterations?: number;
+  /** 'pca' skips parallel analysis and EFA. */
+  structure?: 'full' | 'pca';
+  /** Worker threads for the factor structures (default: one per core, at most four; 1 = in process). */
+  threads?: number;
   seed?: number;
 }
 
@@ -28,12 +33,18 @@ export interface MatrixAudit {
   filter: FilterResult;
   crossFit: CrossFitResult;
   structure: StructureResult[];
+  /**
+   * Time per step. With worker threads, 'structure' runs beside stages 1-3 and its time is the
+   * wall time until the last worker finished; 'total' is the whole audit.
+   */
   timingsMs: Record<string, number>;
+  structureThreads: number;
 }
 
-export function auditMatrices(inputs: Array<{ name: string; matrix: ResponseMatrix }>, opts: MatrixAuditOptions = {}): MatrixAudit {
+export async function auditMatrices(inputs: Array<{ name: string; matrix: ResponseMatrix }>, opts: MatrixAuditOptions = {}): Promise<MatrixAudit> {
   const seed = opts.seed ?? 0;
   const t: Record<string, number> = {};
+  const start = performance.now();
   const time = <T>(label: string, f: () => T): T => {
     const s = performance.now();
     const r = f();
@@ -41,13 +52,17 @@ export function auditMatrices(inputs: Array<{ name: string; matrix: ResponseMatr
     return r;
   };
   const panel = time('prepare', () => prepareBenchmarks(inputs));
+  // The factor structures start first: on worker threads they run beside stages 1-3.
+  const structurePromise = factorStructureParallel(panel, { iterations: opts.parallelIterations, seed, depth: opts.structure, threads: opts.threads });
   const convergence = time('stage1', () => convergentValidity(panel, { seed, ...opts.convergence }));
   const filter = time('stage2', () => filterItems(panel, opts.filter));
   const keptIds = filter.benchmarks.map((b) => new Set(b.flags.filter((f) => f.kept).map((f) => f.id)));
   const filteredPanel = { ...panel, benchmarks: panel.benchmarks.map((b, i) => ({ ...b, items: b.items.filter((it) => keptIds[i].has(it.id)) })) };
   const convergenceFiltered = time('stage1-filtered', () => convergentValidity(filteredPanel, { seed, ...opts.convergence }));
   const cf = time('stage3', () => crossFit(panel, { seed, ...opts.crossFit }));
-  const structure = time('structure', () => factorStructure(panel, { iterations: opts.parallelIterations, seed }));
+  const { results: structure, threads, ms } = await structurePromise;
+  t.structure = ms;
+  t.total = performance.now() - start;
   return {
     models: panel.models,
     droppedModels: panel.droppedModels,
@@ -62,5 +77,6 @@ export function auditMatrices(inputs: Array<{ name: string; matrix: ResponseMatr
     crossFit: cf,
     structure,
     timingsMs: t,
+    structureThreads: threads,
   };
 }

@@ -32,6 +32,8 @@ export interface SimulatedPanel {
   matrices: Array<{ name: string; matrix: ResponseMatrix }>;
   /** Per-model accuracy on each control benchmark. */
   controlScores: Record<string, number[]>;
+  /** The control benchmarks' response matrices (category 'general'). */
+  controlMatrices: Array<{ name: string; matrix: ResponseMatrix }>;
   /** The true abilities, for checks. */
   truth: { general: number[]; tom: Record<string, number[]> };
 }
@@ -69,9 +71,13 @@ export function simulatePanel(opts: SimulateOptions): SimulatedPanel {
     return { name: bench.name, matrix: { subjects: models, items, cells } };
   });
   const controlScores: Record<string, number[]> = {};
+  const controlMatrices: SimulatedPanel['controlMatrices'] = [];
   for (const [name, n] of Object.entries(opts.controls ?? {})) {
     const params = Array.from({ length: n }, item);
-    controlScores[name] = models.map((_, m) => params.reduce((s, p) => s + answer(general[m], p.a, p.b), 0) / n);
+    const cells = params.map(() => new Array<number>(models.length));
+    controlScores[name] = models.map((_, m) => params.reduce((s, p, k) => s + (cells[k][m] = answer(general[m], p.a, p.b)), 0) / n);
+    const items = params.map((p, k) => ({ suite: name, itemId: `general-${k}`, category: 'general', originalLabel: p.a === 0 ? 'no-signal' : 'signal' }));
+    controlMatrices.push({ name, matrix: { subjects: models, items, cells } });
   }
-  return { models, matrices, controlScores, truth: { general, tom } };
+  return { models, matrices, controlScores, controlMatrices, truth: { general, tom } };
 }

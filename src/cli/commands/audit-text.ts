@@ -64,7 +64,7 @@ export function printMatrixAudit(a: MatrixAudit): string {
   out.push(
     formatTextTable(
       ['matrix', 'items', 'components', 'EFA factors', 'factor variance', 'PC1', 'PC2', 'cum. 5 PC', 'KMO'],
-      a.structure.map((x) => [x.name, String(x.items), String(x.nComponents), String(x.efa.factors), x.efa.varianceShare.map(pct).join(' '), pct(x.pcShares[0]), pct(x.pcShares[1] ?? 0), pct(x.cumulative5), x.kmo === null ? 'n/a' : x.kmo.toFixed(3)]),
+      a.structure.map((x) => [x.name, String(x.items), x.nComponents === null ? 'n/a' : String(x.nComponents), x.efa ? String(x.efa.factors) : 'n/a', x.efa ? x.efa.varianceShare.map(pct).join(' ') : 'n/a', pct(x.pcShares[0]), pct(x.pcShares[1] ?? 0), pct(x.cumulative5), x.kmo === null ? 'n/a' : x.kmo.toFixed(3)]),
     ),
   );
   for (const x of a.structure) if (x.note) out.push(`${x.name}: ${x.note}`);

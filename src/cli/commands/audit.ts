@@ -5,6 +5,9 @@ import {
   auditBenchmarks,
   auditMatrices,
   ConfigError,
+  controlFromMatrix,
+  controlsFromTable,
+  discriminantValidity,
   InputError,
   openStore,
   parseScoreTable,
@@ -23,8 +26,23 @@ import { printBenchmarkAudit, printMatrixAudit } from './audit-text.js';
 
 const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
 
-async function readMatrixFile(path: string): Promise<ResponseMatrix> {
-  return path.endsWith('.parquet') ? readMatrixParquet(path) : readMatrixCsv(path);
+async function readMatrixFile(path: string, opts: { anyCategory?: boolean } = {}): Promise<ResponseMatrix> {
+  return path.endsWith('.parquet') ? readMatrixParquet(path, opts) : readMatrixCsv(path, opts);
+}
+
+/** NAME=FILE, or FILE (named after the file). */
+async function readNamedMatrix(spec: string, opts: { anyCategory?: boolean } = {}): Promise<{ name: string; matrix: ResponseMatrix }> {
+  const eq = spec.indexOf('=');
+  const name = eq > 0 ? spec.slice(0, eq) : spec.replace(/^.*[\\/]/, '').replace(/\.[^.]+$/, '');
+  return { name, matrix: await readMatrixFile(eq > 0 ? spec.slice(eq + 1) : spec, opts) };
+}
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new InputError(`cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, file);
+  }
 }
 
 export function registerAudit(program: Command): void {
@@ -41,14 +59,20 @@ export function registerAudit(program: Command): void {
     .option('--lower-min <t>', 'acceptance: minimum lower CI bound', Number, 0.4)
     .option('--report <dir>', 'also write the audit as a self-contained HTML report (DIR/audit.html; with --scores alone DIR/audit-scores.html)')
     .option('--export-filtered <dir>', 'write each benchmark matrix restricted to the items the stage-2 filter keeps (CSV)')
-    .option('--scores <file>', 'CSV with one row per model and one column per benchmark (with --matrix: the general-ability controls)')
+    .option('--control <name=file...>', 'general-ability response matrices, the discriminant controls of a --matrix or --run-id audit (e.g. mmlu=mmlu.csv)')
+    .option('--scores <file>', 'CSV with one row per model and one column per benchmark (with --matrix: general-ability controls, named by --general)')
     .option('--tom <names>', 'comma-separated ToM benchmark columns')
     .option('--general <names>', 'comma-separated general-ability benchmark columns (discriminant controls)', '')
     .option('--bootstrap <n>', 'bootstrap resamples', intOption('--bootstrap', 10), 1000)
     .option('--seed <s>', 'bootstrap seed', intOption('--seed', 0), 0)
     .option('--method <m>', 'partial tau: residual (default) or inverse', 'residual')
+    .option('--structure <depth>', 'factor structure: full (parallel analysis, EFA and PCA) or pca (PCA only, faster)', 'full')
+    .option('--threads <n>', 'worker threads for the factor structures (default: one per core, at most 4)', intOption('--threads', 1))
     .option('--json', 'print JSON')
     .action(async (flags: {
+      control?: string[];
+      structure: string;
+      threads?: number;
       matrix?: string[];
       runId?: string;
       db: string;
@@ -64,7 +88,7 @@ export function registerAudit(program: Command): void {
       general: string;
       bootstrap: number;
       seed: number;
-      method: string;
+      method: 'residual' | 'inverse';
       json?: boolean;
     }) => {
       if (flags.matrix || flags.runId) {
@@ -78,38 +102,32 @@ export function registerAudit(program: Command): void {
           }
         } else {
           inputs = [];
-          for (const spec of flags.matrix!) {
-            const eq = spec.indexOf('=');
-            const name = eq > 0 ? spec.slice(0, eq) : spec.replace(/^.*[\\/]/, '').replace(/\.[^.]+$/, '');
-            inputs.push({ name, matrix: await readMatrixFile(eq > 0 ? spec.slice(eq + 1) : spec) });
-          }
+          for (const spec of flags.matrix!) inputs.push(await readNamedMatrix(spec));
         }
-        const audit = auditMatrices(inputs, {
+        if (flags.structure !== 'full' && flags.structure !== 'pca') throw new ConfigError(`--structure must be full or pca, not "${flags.structure}"`);
+        if (flags.method !== 'residual' && flags.method !== 'inverse') throw new ConfigError(`--method must be residual or inverse, not "${flags.method}"`);
+        const controlMatrices = [];
+        for (const spec of flags.control ?? []) controlMatrices.push(await readNamedMatrix(spec, { anyCategory: true }));
+        const general = list(flags.general);
+        if (flags.scores && general.length === 0) throw new ConfigError('with --matrix or --run-id, --scores gives general-ability benchmarks: name them with --general x,y');
+        const audit = await auditMatrices(inputs, {
           seed: flags.seed,
           convergence: { iterations: flags.bootstrap, tauMin: flags.tauMin, lowerMin: flags.lowerMin },
           filter: { threshold: flags.threshold },
           crossFit: { folds: flags.folds, seeds: flags.seeds, threshold: flags.threshold, iterations: flags.bootstrap },
+          structure: flags.structure,
+          threads: flags.threads,
         });
-        // Discriminant validity: the matrices' overall accuracies against general-ability scores.
+        // Discriminant validity: the matrices' overall accuracies against general-ability controls.
         let discriminant: BenchmarkAudit | undefined;
-        if (flags.scores) {
-          const general = list(flags.general);
-          if (general.length === 0) throw new ConfigError('with --matrix, --scores gives general-ability benchmarks: name them with --general x,y');
-          const table = parseScoreTable(readFileSync(flags.scores, 'utf8'), flags.scores);
-          const missing = audit.models.filter((m) => !table.models.includes(m));
-          if (missing.length) throw new InputError(`no scores for ${missing.length} audited model(s): ${missing.join(', ')}`, flags.scores);
-          const rowOf = (m: string) => table.models.indexOf(m);
-          const benchmarks: Record<string, number[]> = {};
-          for (const b of audit.benchmarks) benchmarks[b.name] = audit.accuracy.map((r) => r.byBenchmark[b.name]);
-          for (const g of general) {
-            if (!table.benchmarks[g]) throw new ConfigError(`no column "${g}" in ${flags.scores}`);
-            benchmarks[g] = audit.models.map((m) => table.benchmarks[g][rowOf(m)]);
-          }
-          discriminant = auditBenchmarks({ models: audit.models, benchmarks }, { tom: audit.benchmarks.map((b) => b.name), general, iterations: flags.bootstrap, seed: flags.seed, method: flags.method as 'residual' | 'inverse' });
-        }
+        const controls = [
+          ...controlMatrices.map((c) => controlFromMatrix(c.name, c.matrix, audit.models)),
+          ...(flags.scores ? controlsFromTable(parseScoreTable(readText(flags.scores), flags.scores), general, audit.models, flags.scores) : []),
+        ];
+        if (controls.length) discriminant = discriminantValidity(audit, controls, { iterations: flags.bootstrap, seed: flags.seed, method: flags.method });
         if (flags.report) {
           mkdirSync(flags.report, { recursive: true });
-          writeFileSync(join(flags.report, 'audit.html'), await renderAuditReport(audit));
+          writeFileSync(join(flags.report, 'audit.html'), await renderAuditReport(audit, { discriminant }));
         }
         if (flags.exportFiltered) {
           mkdirSync(flags.exportFiltered, { recursive: true });
@@ -130,13 +148,7 @@ export function registerAudit(program: Command): void {
       if (!flags.scores) throw new ConfigError('audit needs --matrix NAME=FILE (two or more), --run-id ID, or --scores FILE.csv');
       if (!flags.tom) throw new ConfigError('audit --scores needs --tom a,b[,c]');
       if (flags.method !== 'residual' && flags.method !== 'inverse') throw new ConfigError(`--method must be residual or inverse, not "${flags.method}"`);
-      let text: string;
-      try {
-        text = readFileSync(flags.scores, 'utf8');
-      } catch (err) {
-        throw new InputError(`cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, flags.scores);
-      }
-      const audit = auditBenchmarks(parseScoreTable(text, flags.scores), {
+      const audit = auditBenchmarks(parseScoreTable(readText(flags.scores), flags.scores), {
         tom: list(flags.tom),
         general: list(flags.general),
         iterations: flags.bootstrap,

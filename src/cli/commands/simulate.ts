@@ -16,11 +16,11 @@ export function registerSimulate(program: Command): void {
     .option('--items <n>', 'items per benchmark and category', intOption('--items', 2), 100)
     .option('--structure <s>', 'single (one latent ToM factor) or independent (one per category)', 'single')
     .option('--general-loading <w>', 'weight of general ability in the ToM abilities (0..1)', numberOption('--general-loading'), 0.5)
-    .option('--no-signal <share>', 'share of items with no signal', numberOption('--no-signal'), 0.25)
+    .option('--null-share <share>', 'share of items with no signal (discrimination 0)', numberOption('--null-share'), 0.25)
     .option('--controls <names>', 'general-ability control benchmarks', 'general1,general2')
     .option('--seed <s>', 'seed', intOption('--seed', 0), 0)
     .option('--format <f>', 'csv or parquet', 'csv')
-    .action((f: { out: string; models: number; benchmarks: string; categories: string; items: number; structure: string; generalLoading: number; signal: number; controls: string; seed: number; format: string }) => {
+    .action((f: { out: string; models: number; benchmarks: string; categories: string; items: number; structure: string; generalLoading: number; nullShare: number; controls: string; seed: number; format: string }) => {
       if (f.structure !== 'single' && f.structure !== 'independent') throw new ConfigError(`--structure must be single or independent, not "${f.structure}"`);
       if (f.format !== 'csv' && f.format !== 'parquet') throw new ConfigError(`--format must be csv or parquet, not "${f.format}"`);
       const categories = f.categories.split(',').map((c) => c.trim());
@@ -30,12 +30,12 @@ export function registerSimulate(program: Command): void {
         benchmarks: f.benchmarks.split(',').map((name) => ({ name: name.trim(), items: Object.fromEntries(categories.map((c) => [c, f.items])) })),
         structure: f.structure,
         generalLoading: f.generalLoading,
-        noSignalShare: (f as unknown as { noSignal: number }).noSignal ?? 0.25,
+        noSignalShare: f.nullShare,
         controls: Object.fromEntries(f.controls.split(',').filter(Boolean).map((c) => [c.trim(), 200])),
         seed: f.seed,
       });
       mkdirSync(f.out, { recursive: true });
-      for (const { name, matrix } of panel.matrices) {
+      for (const { name, matrix } of [...panel.matrices, ...panel.controlMatrices]) {
         const path = join(f.out, `${name}.${f.format}`);
         if (f.format === 'csv') writeMatrixCsv(path, matrix);
         else writeMatrixParquet(path, matrix);
@@ -47,6 +47,6 @@ export function registerSimulate(program: Command): void {
         ...Object.values(panel.controlScores).map((scores) => scores[m]),
       ]);
       writeFileSync(join(f.out, 'scores.csv'), formatCsv(['model', ...names], rows));
-      process.stdout.write(`wrote ${panel.matrices.length} matrices (${f.format}) and scores.csv to ${f.out}\n`);
+      process.stdout.write(`wrote ${panel.matrices.length} ToM and ${panel.controlMatrices.length} control matrices (${f.format}) and scores.csv to ${f.out}\n`);
     });
 }

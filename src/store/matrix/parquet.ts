@@ -2,12 +2,10 @@
 // then one nullable DOUBLE column per subject. Long-layout Parquet files are read too.
 
 import { readFileSync, writeFileSync } from 'node:fs';
-import { parquetReadObjects } from 'hyparquet';
-import { compressors } from 'hyparquet-compressors';
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import { InputError } from '../../core/index.js';
+import { InputError, readParquetRows } from '../../core/index.js';
 import { formatCsv } from '../../core/index.js';
-import { MATRIX_META_COLUMNS, matrixFromCsv, type ResponseMatrix } from './response-matrix.js';
+import { MATRIX_META_COLUMNS, matrixFromCsv, type MatrixReadOptions, type ResponseMatrix } from './response-matrix.js';
 
 export function matrixToParquet(m: ResponseMatrix): ArrayBuffer {
   return parquetWriteBuffer({
@@ -29,7 +27,7 @@ export function writeMatrixParquet(path: string, m: ResponseMatrix): void {
  * Read a Parquet matrix. Its rows go through the CSV reader's validation, so both formats give
  * the same errors (row numbers count from 2, as the header would be line 1).
  */
-export async function readMatrixParquet(path: string): Promise<ResponseMatrix> {
+export async function readMatrixParquet(path: string, opts: MatrixReadOptions = {}): Promise<ResponseMatrix> {
   let buf: Buffer;
   try {
     buf = readFileSync(path);
@@ -39,7 +37,7 @@ export async function readMatrixParquet(path: string): Promise<ResponseMatrix> {
   const file = buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer;
   let rows: Array<Record<string, unknown>>;
   try {
-    rows = (await parquetReadObjects({ file, compressors })) as Array<Record<string, unknown>>;
+    rows = await readParquetRows(file);
   } catch (err) {
     throw new InputError(`not a readable Parquet file: ${(err as Error).message}`, path);
   }
@@ -50,5 +48,5 @@ export async function readMatrixParquet(path: string): Promise<ResponseMatrix> {
     ordered,
     rows.map((r) => ordered.map((h) => (r[h] === null || r[h] === undefined ? null : typeof r[h] === 'bigint' ? Number(r[h]) : (r[h] as string | number)))),
   );
-  return matrixFromCsv(text, path);
+  return matrixFromCsv(text, path, opts);
 }

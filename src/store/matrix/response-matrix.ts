@@ -76,8 +76,16 @@ function checkCategory(category: string, file: string, line: number): string {
   return category;
 }
 
+export interface MatrixReadOptions {
+  /**
+   * Accept any category label instead of the ToM categories (general-ability control
+   * benchmarks carry their own, or none: 'general' when the column is absent).
+   */
+  anyCategory?: boolean;
+}
+
 /** Read a matrix from CSV text, wide (one column per subject) or long (subject and correct columns). */
-export function matrixFromCsv(text: string, file = '<csv>'): ResponseMatrix {
+export function matrixFromCsv(text: string, file = '<csv>', opts: MatrixReadOptions = {}): ResponseMatrix {
   const rows = parseCsv(text);
   if (rows.length === 0) throw new InputError('empty file', file);
   const header = rows[0].fields.map((h) => h.trim());
@@ -94,7 +102,7 @@ export function matrixFromCsv(text: string, file = '<csv>'): ResponseMatrix {
   const itemOf = (r: { line: number; fields: string[] }): MatrixItem => ({
     suite: suiteCol >= 0 ? r.fields[suiteCol] : 'unknown',
     itemId: r.fields[itemCol],
-    category: catCol >= 0 ? checkCategory(r.fields[catCol], file, r.line) : 'belief',
+    category: opts.anyCategory ? (catCol >= 0 ? r.fields[catCol] : 'general') : catCol >= 0 ? checkCategory(r.fields[catCol], file, r.line) : 'belief',
     originalLabel: labelCol >= 0 ? r.fields[labelCol] : '',
   });
   if (col('subject') >= 0 && valueCol >= 0) {
@@ -139,12 +147,12 @@ export function writeMatrixCsv(path: string, m: ResponseMatrix): void {
   writeFileSync(path, matrixToCsv(m));
 }
 
-export function readMatrixCsv(path: string): ResponseMatrix {
+export function readMatrixCsv(path: string, opts: MatrixReadOptions = {}): ResponseMatrix {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
     throw new InputError(`cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, path);
   }
-  return matrixFromCsv(text, path);
+  return matrixFromCsv(text, path, opts);
 }

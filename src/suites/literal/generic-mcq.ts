@@ -3,10 +3,8 @@
 
 import { extname } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { parquetReadObjects } from 'hyparquet';
-import { compressors } from 'hyparquet-compressors';
 import type { Category } from '../../core/index.js';
-import { InputError, isCategory } from '../../core/index.js';
+import { InputError, isCategory, readParquetRows } from '../../core/index.js';
 import { parseCsv } from '../../core/index.js';
 import { mcqItem, readJson, readJsonLines, readText, type LoadResult } from '../read-input.js';
 
@@ -47,7 +45,7 @@ export async function readRecords(file: string): Promise<Row[]> {
   }
   if (ext === '.parquet') {
     const buf = readFileSync(file);
-    const rows = (await parquetReadObjects({ file: buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer, compressors })) as Array<Record<string, unknown>>;
+    const rows = await readParquetRows(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer);
     return rows.map((value, i) => ({ line: i + 1, value }));
   }
   throw new InputError(`unsupported file type "${ext}" (use .jsonl, .json, .csv or .parquet)`, file);

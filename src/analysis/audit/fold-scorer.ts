@@ -1,0 +1,98 @@
+// One cross-fit fold, scored without copying items: the anchor (each model's mean over the
+// training items) is the pool's totals less the held-out fold's; each held-out item's
+// point-biserial with the anchor uses the item's precomputed mean and spread; tau-b between the
+// two benchmarks' held-out accuracies before and after the filter.
+
+import { kendallTau } from '../../stats/index.js';
+import type { AuditItem } from './benchmark-matrix.js';
+
+export interface FoldScore {
+  before: number;
+  after: number;
+  /** Share of held-out items the filter removed. */
+  loss: number;
+}
+
+export class FoldScorer {
+  readonly #flat: Uint8Array;
+  readonly #side: Uint8Array;
+  readonly #mean: Float64Array;
+  readonly #ss: Float64Array;
+  readonly #total: Float64Array;
+  #fold: Int32Array = new Int32Array(0);
+  #foldSums: Float64Array[] = [];
+  #foldSizes: number[] = [];
+
+  constructor(
+    pool: Array<{ item: AuditItem; side: 0 | 1 }>,
+    readonly models: number,
+  ) {
+    const M = models;
+    this.#flat = new Uint8Array(pool.length * M);
+    this.#side = new Uint8Array(pool.length);
+    this.#mean = new Float64Array(pool.length);
+    this.#ss = new Float64Array(pool.length);
+    this.#total = new Float64Array(M);
+    pool.forEach((p, k) => {
+      this.#flat.set(p.item.responses, k * M);
+      this.#side[k] = p.side;
+      let sum = 0;
+      for (let m = 0; m < M; m++) sum += p.item.responses[m];
+      const mean = sum / M;
+      this.#mean[k] = mean;
+      this.#ss[k] = sum * (1 - mean) ** 2 + (M - sum) * mean ** 2;
+      for (let m = 0; m < M; m++) this.#total[m] += p.item.responses[m];
+    });
+  }
+
+  /** Fold membership for the next K folds (one fold index per pooled item). */
+  assign(fold: Int32Array, K: number): void {
+    const M = this.models;
+    this.#fold = fold;
+    this.#foldSums = Array.from({ length: K }, () => new Float64Array(M));
+    this.#foldSizes = new Array(K).fill(0);
+    for (let k = 0; k < fold.length; k++) {
+      const sums = this.#foldSums[fold[k]];
+      this.#foldSizes[fold[k]]++;
+      for (let m = 0; m < M; m++) sums[m] += this.#flat[k * M + m];
+    }
+  }
+
+  score(f: number, threshold: number): FoldScore {
+    const M = this.models;
+    const nTrain = this.#fold.length - this.#foldSizes[f];
+    const anchor = new Float64Array(M);
+    let anchorMean = 0;
+    for (let m = 0; m < M; m++) {
+      anchor[m] = (this.#total[m] - this.#foldSums[f][m]) / nTrain;
+      anchorMean += anchor[m];
+    }
+    anchorMean /= M;
+    let anchorSs = 0;
+    for (let m = 0; m < M; m++) anchorSs += (anchor[m] - anchorMean) ** 2;
+    // Sums per model: [side 0 all, side 1 all, side 0 kept, side 1 kept].
+    const sums = [new Float64Array(M), new Float64Array(M), new Float64Array(M), new Float64Array(M)];
+    const counts = [0, 0, 0, 0];
+    for (let k = 0; k < this.#fold.length; k++) {
+      if (this.#fold[k] !== f) continue;
+      const side = this.#side[k];
+      const base = k * M;
+      let cross = 0;
+      for (let m = 0; m < M; m++) cross += this.#flat[base + m] * (anchor[m] - anchorMean);
+      const denom = Math.sqrt(this.#ss[k] * anchorSs);
+      const r = denom > 0 ? cross / denom : Number.NaN;
+      const kept = !Number.isNaN(r) && r >= threshold;
+      counts[side]++;
+      for (let m = 0; m < M; m++) sums[side][m] += this.#flat[base + m];
+      if (kept) {
+        counts[2 + side]++;
+        for (let m = 0; m < M; m++) sums[2 + side][m] += this.#flat[base + m];
+      }
+    }
+    const acc = (g: number) => sums[g].map((v) => v / counts[g]);
+    const before = kendallTau(acc(0), acc(1));
+    const after = counts[2] && counts[3] ? kendallTau(acc(2), acc(3)) : Number.NaN;
+    const tested = counts[0] + counts[1];
+    return { before, after, loss: 1 - (counts[2] + counts[3]) / tested };
+  }
+}

@@ -1,0 +1,183 @@
+// Wide data (variables far outnumbering observations, as items x models): the n x p block is
+// kept row-major (each observation's p values contiguous) and standardised with the scale
+// 1/sqrt(n-1), so that the p x p correlation matrix is R = Z'Z and never has to be formed.
+// Everything the wide factor methods need reduces to n x n weighted Gram matrices
+// G_k = sum_j d_j^k z_j z_j', each entry a contiguous dot product of two rows.
+
+import { Matrix } from 'ml-matrix';
+
+/**
+ * Columns are visited in chunks small enough that all n rows of a chunk (of z and of a scaled
+ * copy) stay in cache while every pair of rows is multiplied: otherwise each of the n^2/2 dot
+ * products streams two whole rows from memory.
+ */
+const CHUNK = 256;
+
+let scratch = new Float64Array(0);
+
+export class WideBlock {
+  private constructor(
+    /** z[i * p + j]: observation i, variable j, standardised and scaled by 1/sqrt(n-1). */
+    readonly z: Float64Array,
+    readonly n: number,
+    readonly p: number,
+  ) {}
+
+  /** From raw row-major values (raw[i * p + j]); a constant variable is an error. */
+  static standardize(raw: ArrayLike<number>, n: number, p: number, out = new Float64Array(n * p)): WideBlock {
+    const mean = new Float64Array(p);
+    const ss = new Float64Array(p);
+    for (let i = 0; i < n; i++) for (let j = 0; j < p; j++) mean[j] += raw[i * p + j];
+    for (let j = 0; j < p; j++) mean[j] /= n;
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < p; j++) {
+        const c = raw[i * p + j] - mean[j];
+        out[i * p + j] = c;
+        ss[j] += c * c;
+      }
+    }
+    for (let j = 0; j < p; j++) {
+      if (!(ss[j] > 0)) throw new Error(`variable ${j} is constant; drop it first`);
+      ss[j] = 1 / Math.sqrt(ss[j]);
+    }
+    for (let i = 0; i < n; i++) for (let j = 0; j < p; j++) out[i * p + j] *= ss[j];
+    return new WideBlock(out, n, p);
+  }
+
+  /** From n rows of p values (observations x variables). */
+  static fromRows(data: ArrayLike<ArrayLike<number>>): WideBlock {
+    const n = data.length;
+    const p = data[0].length;
+    const raw = new Float64Array(n * p);
+    for (let i = 0; i < n; i++) for (let j = 0; j < p; j++) raw[i * p + j] = data[i][j];
+    return WideBlock.standardize(raw, n, p);
+  }
+
+  /** Wraps an already standardised row-major block (each variable mean 0, sum of squares 1). */
+  static ofStandardized(z: Float64Array, n: number, p: number): WideBlock {
+    return new WideBlock(z, n, p);
+  }
+
+  /** G_0 = ZZ' (n x n), whose non-zero eigenvalues are those of R. */
+  gram(): Matrix {
+    return symmetricFrom(pairDots(this.z, this.z, this.n, this.p), this.n);
+  }
+
+  /** G_1 = sum_j d_j z_j z_j' alone. */
+  weightedGram(d: Float64Array): Matrix {
+    return symmetricFrom(pairDots(this.z, this.#scaled(d), this.n, this.p), this.n);
+  }
+
+  #scaled(d: Float64Array): Float64Array {
+    const { z, n, p } = this;
+    // One scratch buffer for all blocks: parallel analysis makes forty blocks of the same size.
+    if (scratch.length < n * p) scratch = new Float64Array(n * p);
+    const y = scratch;
+    for (let i = 0; i < n; i++) for (let j = 0; j < p; j++) y[i * p + j] = z[i * p + j] * d[j];
+    return y;
+  }
+
+  /** G_1, G_2, G_3 for weights d (G_k = sum_j d_j^k z_j z_j'), in one pass per pair of rows. */
+  weightedGrams(d: Float64Array): [Matrix, Matrix, Matrix] {
+    const { z, n, p } = this;
+    const y = this.#scaled(d);
+    const acc = [new Float64Array(n * n), new Float64Array(n * n), new Float64Array(n * n)];
+    const [g1, g2, g3] = acc;
+    for (let lo = 0; lo < p; lo += CHUNK) {
+      const hi = Math.min(p, lo + CHUNK);
+      for (let a = 0; a < n; a++) {
+        const ra = a * p;
+        for (let b = a; b < n; b++) {
+          const rb = b * p;
+          let s1 = 0;
+          let s2 = 0;
+          let s3 = 0;
+          for (let j = lo; j < hi; j++) {
+            const yb = y[rb + j];
+            const yy = y[ra + j] * yb;
+            s1 += z[ra + j] * yb;
+            s2 += yy;
+            s3 += yy * d[j];
+          }
+          g1[a * n + b] += s1;
+          g2[a * n + b] += s2;
+          g3[a * n + b] += s3;
+        }
+      }
+    }
+    return [symmetricFrom(g1, n), symmetricFrom(g2, n), symmetricFrom(g3, n)];
+  }
+
+  /** Per variable j: z_j . y_0 + d_j (z_j . y_1) (coordinates of a vector in the basis [Z', diag(d) Z']). */
+  combine(y0: ArrayLike<number>, y1?: ArrayLike<number>, d?: Float64Array): Float64Array {
+    const { z, n, p } = this;
+    const a = new Float64Array(p);
+    const b = new Float64Array(p);
+    for (let i = 0; i < n; i++) {
+      const c0 = y0[i];
+      const c1 = y1 ? y1[i] : 0;
+      const row = i * p;
+      for (let j = 0; j < p; j++) {
+        a[j] += z[row + j] * c0;
+        b[j] += z[row + j] * c1;
+      }
+    }
+    if (y1 && d) for (let j = 0; j < p; j++) a[j] += d[j] * b[j];
+    return a;
+  }
+}
+
+/**
+ * out[a * n + b] = sum_j left[a, j] right[b, j] for a <= b (rows of length p, row-major): the
+ * left row's value is loaded once for four right rows, and columns go in cache-sized chunks.
+ */
+function pairDots(left: Float64Array, right: Float64Array, n: number, p: number): Float64Array {
+  const out = new Float64Array(n * n);
+  for (let lo = 0; lo < p; lo += CHUNK) {
+    const hi = Math.min(p, lo + CHUNK);
+    for (let a = 0; a < n; a++) {
+      const ra = a * p;
+      let b = a;
+      for (; b + 3 < n; b += 4) {
+        const r0 = b * p;
+        const r1 = r0 + p;
+        const r2 = r1 + p;
+        const r3 = r2 + p;
+        let s0 = 0;
+        let s1 = 0;
+        let s2 = 0;
+        let s3 = 0;
+        for (let j = lo; j < hi; j++) {
+          const x = left[ra + j];
+          s0 += x * right[r0 + j];
+          s1 += x * right[r1 + j];
+          s2 += x * right[r2 + j];
+          s3 += x * right[r3 + j];
+        }
+        out[a * n + b] += s0;
+        out[a * n + b + 1] += s1;
+        out[a * n + b + 2] += s2;
+        out[a * n + b + 3] += s3;
+      }
+      for (; b < n; b++) {
+        const rb = b * p;
+        let s0 = 0;
+        for (let j = lo; j < hi; j++) s0 += left[ra + j] * right[rb + j];
+        out[a * n + b] += s0;
+      }
+    }
+  }
+  return out;
+}
+
+/** An n x n Matrix from the upper triangle of a row-major n x n array. */
+function symmetricFrom(acc: Float64Array, n: number): Matrix {
+  const m = new Matrix(n, n);
+  for (let a = 0; a < n; a++) {
+    for (let b = a; b < n; b++) {
+      m.set(a, b, acc[a * n + b]);
+      m.set(b, a, acc[a * n + b]);
+    }
+  }
+  return m;
+}
