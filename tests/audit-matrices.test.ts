@@ -3,7 +3,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { auditMatrices, simulatePanel, type ResponseMatrix } from '../src/index.js';
@@ -85,6 +85,12 @@ describe('bad matrices', () => {
     const out = JSON.parse(r.stdout);
     expect(out.convergence.cells).toHaveLength(5);
     expect(out.crossFit.settings).toMatchObject({ folds: 5, seeds: 2 });
+    // Worker threads (the compiled CLI has them) give the same audit as one thread in process.
+    const one = spawnSync(process.execPath, [bin, 'audit', '--matrix', `A=${join(dir, 'benchA.csv')}`, `B=${join(dir, 'benchB.csv')}`, '--bootstrap', '50', '--seeds', '2', '--threads', '1', '--json'], { encoding: 'utf8' });
+    const strip = (text: string) => JSON.stringify({ ...JSON.parse(text), timingsMs: null, threads: null });
+    expect(out.threads).toBe(Math.min(4, availableParallelism()));
+    expect(JSON.parse(one.stdout).threads).toBe(1);
+    expect(strip(one.stdout)).toBe(strip(r.stdout));
     // General-ability controls from the simulated score table: discriminant validity.
     const d = spawnSync(process.execPath, [bin, 'audit', '--matrix', `A=${join(dir, 'benchA.csv')}`, `B=${join(dir, 'benchB.csv')}`, '--bootstrap', '50', '--seeds', '1', '--scores', join(dir, 'scores.csv'), '--general', 'general1,general2', '--json'], { encoding: 'utf8' });
     expect(d.status).toBe(0);

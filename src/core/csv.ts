@@ -6,44 +6,84 @@ export interface CsvRow {
   fields: string[];
 }
 
+const QUOTE = 34;
+const COMMA = 44;
+const LF = 10;
+const CR = 13;
+
 export function parseCsv(text: string): CsvRow[] {
   const rows: CsvRow[] = [];
   let fields: string[] = [];
-  let field = '';
-  let inQuotes = false;
   let line = 1;
   let rowLine = 1;
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0; // byte-order mark
+  const n = text.length;
   const endRow = () => {
-    fields.push(field);
     if (!(fields.length === 1 && fields[0] === '')) rows.push({ line: rowLine, fields });
     fields = [];
-    field = '';
   };
-  for (; i < text.length; i++) {
-    const c = text[i];
-    if (inQuotes) {
-      if (c === '"') {
-        if (text[i + 1] === '"') {
-          field += '"';
-          i++;
-        } else inQuotes = false;
-      } else {
-        if (c === '\n') line++;
-        field += c;
-      }
-    } else if (c === '"' && field === '') inQuotes = true;
-    else if (c === ',') {
-      fields.push(field);
+  while (i <= n) {
+    // One field per pass: quoted (with "" for a quote, possibly spanning lines) or plain (sliced).
+    let field: string;
+    if (text.charCodeAt(i) === QUOTE) {
       field = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      endRow();
-      line++;
-      rowLine = line;
-    } else field += c;
+      let from = ++i;
+      for (;;) {
+        const q = text.indexOf('"', from);
+        if (q < 0) {
+          field += text.slice(from);
+          i = n;
+          break;
+        }
+        field += text.slice(from, q);
+        if (text.charCodeAt(q + 1) === QUOTE) {
+          field += '"';
+          from = q + 2;
+        } else {
+          i = q + 1;
+          break;
+        }
+      }
+      for (let k = field.indexOf('\n'); k >= 0; k = field.indexOf('\n', k + 1)) line++;
+      // Anything between the closing quote and the delimiter belongs to the field, as before.
+      const start = i;
+      while (i < n) {
+        const c = text.charCodeAt(i);
+        if (c === COMMA || c === LF || c === CR) break;
+        i++;
+      }
+      if (i > start) field += text.slice(start, i);
+    } else {
+      const start = i;
+      while (i < n) {
+        const c = text.charCodeAt(i);
+        if (c === COMMA || c === LF || c === CR) break;
+        i++;
+      }
+      field = text.slice(start, i);
+    }
+    fields.push(field);
+    if (i >= n) {
+      if (!(fields.length === 1 && fields[0] === '')) rows.push({ line: rowLine, fields });
+      break;
+    }
+    const c = text.charCodeAt(i);
+    if (c === COMMA) {
+      i++;
+      if (i === n) {
+        fields.push('');
+        rows.push({ line: rowLine, fields });
+        break;
+      }
+      continue;
+    }
+    // End of row: CRLF, LF or CR.
+    i += c === CR && text.charCodeAt(i + 1) === LF ? 2 : 1;
+    endRow();
+    line++;
+    rowLine = line;
+    if (i === n) break;
   }
-  if (field !== '' || fields.length) endRow();
   return rows;
 }
 

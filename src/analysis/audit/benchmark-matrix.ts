@@ -93,7 +93,7 @@ export class PackedItems {
   static readonly BASE = 8192;
 
   constructor(
-    items: AuditItem[],
+    items: Array<Pick<AuditItem, 'responses'>>,
     readonly models: number,
   ) {
     if (items.length >= PackedItems.BASE) throw new Error(`PackedItems holds fewer than ${PackedItems.BASE} items`);
@@ -103,6 +103,14 @@ export class PackedItems {
     items.forEach((it, k) => {
       for (let m = 0; m < models; m++) if (it.responses[m]) this.packed[k * this.lanes + (m >> 2)] += PackedItems.BASE ** (m & 3);
     });
+  }
+
+  /** From responses flattened item-major (flat[item * models + model]). */
+  static fromFlat(flat: Uint8Array, models: number): PackedItems {
+    return new PackedItems(
+      Array.from({ length: flat.length / models }, (_, k) => ({ responses: flat.subarray(k * models, (k + 1) * models) })),
+      models,
+    );
   }
 
   /** Per-model accuracy over resampled item indices. */

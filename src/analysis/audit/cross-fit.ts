@@ -7,9 +7,9 @@
 
 import { createRng } from '../../core/index.js';
 import { bootstrap, holm } from '../../stats/index.js';
-import { categoriesOf, type AuditItem, type AuditPanel } from './benchmark-matrix.js';
+import type { AuditPanel } from './benchmark-matrix.js';
+import { planCells, type CellData } from './convergent-validity.js';
 import { FoldScorer } from './fold-scorer.js';
-import { benchmarkPairs } from './convergent-validity.js';
 
 export interface CrossFitCell {
   pair: [string, string];
@@ -41,59 +41,53 @@ export interface CrossFitOptions {
   seed?: number;
 }
 
-export function crossFit(panel: AuditPanel, opts: CrossFitOptions = {}): CrossFitResult {
+/** Stage 3 for one pair and category: per-fold delta tau, its mean, bootstrap CI and p. */
+export function crossFitCell(d: CellData, opts: CrossFitOptions = {}): CrossFitCell {
   const K = opts.folds ?? 5;
   const S = opts.seeds ?? 10;
   const threshold = opts.threshold ?? 0.15;
   const iterations = opts.iterations ?? 1000;
-  const M = panel.models.length;
-  const cells: CrossFitCell[] = [];
-  for (const [i, j] of benchmarkPairs(panel)) {
-    const A = panel.benchmarks[i];
-    const B = panel.benchmarks[j];
-    const shared = categoriesOf(A).filter((c) => categoriesOf(B).includes(c));
-    const pairCells: CrossFitCell[] = [];
-    for (const c of shared) {
-      const pool: Array<{ item: AuditItem; side: 0 | 1 }> = [
-        ...A.items.filter((it) => it.category === c).map((item) => ({ item, side: 0 as const })),
-        ...B.items.filter((it) => it.category === c).map((item) => ({ item, side: 1 as const })),
-      ];
-      const folds = new FoldScorer(pool, M);
-      const deltas: number[] = [];
-      let invalid = 0;
-      let lossSum = 0;
-      for (let s = 0; s < S; s++) {
-        const rng = createRng(`stage3:${opts.seed ?? 0}:${A.name}:${B.name}:${c}:${s}`);
-        // Stratified: each benchmark's items are dealt round the folds separately.
-        const fold = new Int32Array(pool.length);
-        for (const side of [0, 1]) {
-          const idx = rng.shuffle(pool.map((p, k) => (p.side === side ? k : -1)).filter((k) => k >= 0));
-          idx.forEach((k, r) => (fold[k] = r % K));
-        }
-        folds.assign(fold, K);
-        for (let f = 0; f < K; f++) {
-          const r = folds.score(f, threshold);
-          if (Number.isNaN(r.before) || Number.isNaN(r.after)) {
-            invalid++;
-            continue;
-          }
-          deltas.push(r.after - r.before);
-          lossSum += r.loss;
-        }
-      }
-      const mean = deltas.reduce((a, b) => a + b, 0) / deltas.length;
-      const boot = bootstrap(deltas.length, (idx) => Array.from(idx).reduce((a, k) => a + deltas[k], 0) / idx.length, {
-        iterations,
-        seed: `stage3-boot:${opts.seed ?? 0}:${A.name}:${B.name}:${c}`,
-      });
-      const reps = Array.from(boot.replicates);
-      const p = Math.min(1, 2 * Math.min(reps.filter((v) => v <= 0).length, reps.filter((v) => v >= 0).length) / reps.length);
-      pairCells.push({ pair: [A.name, B.name], category: c, folds: deltas.length, invalidFolds: invalid, meanDelta: mean, lower: boot.lower, upper: boot.upper, p, pHolm: Number.NaN, sampleLoss: deltas.length ? lossSum / deltas.length : Number.NaN });
+  const [nameA, nameB] = d.pair;
+  const folds = new FoldScorer(d.a, d.b, d.models);
+  const deltas: number[] = [];
+  let invalid = 0;
+  let lossSum = 0;
+  for (let s = 0; s < S; s++) {
+    const rng = createRng(`stage3:${opts.seed ?? 0}:${nameA}:${nameB}:${d.category}:${s}`);
+    // Stratified: each benchmark's items are dealt round the folds separately.
+    const fold = new Int32Array(folds.size);
+    for (const side of [0, 1]) {
+      const idx = rng.shuffle(Array.from({ length: folds.size }, (_, k) => (folds.sideOf(k) === side ? k : -1)).filter((k) => k >= 0));
+      idx.forEach((k, r) => (fold[k] = r % K));
     }
+    folds.assign(fold, K);
+    for (let f = 0; f < K; f++) {
+      const r = folds.score(f, threshold);
+      if (Number.isNaN(r.before) || Number.isNaN(r.after)) {
+        invalid++;
+        continue;
+      }
+      deltas.push(r.after - r.before);
+      lossSum += r.loss;
+    }
+  }
+  const mean = deltas.reduce((a, b) => a + b, 0) / deltas.length;
+  const boot = bootstrap(deltas.length, (idx) => Array.from(idx).reduce((a, k) => a + deltas[k], 0) / idx.length, {
+    iterations,
+    seed: `stage3-boot:${opts.seed ?? 0}:${nameA}:${nameB}:${d.category}`,
+  });
+  const reps = Array.from(boot.replicates);
+  const p = Math.min(1, (2 * Math.min(reps.filter((v) => v <= 0).length, reps.filter((v) => v >= 0).length)) / reps.length);
+  return { pair: d.pair, category: d.category, folds: deltas.length, invalidFolds: invalid, meanDelta: mean, lower: boot.lower, upper: boot.upper, p, pHolm: Number.NaN, sampleLoss: deltas.length ? lossSum / deltas.length : Number.NaN };
+}
+
+/** Holm within each pair; per category the mean over pairs and the conservative interval. */
+export function gatherCrossFit(byPair: CrossFitCell[][], opts: CrossFitOptions = {}): CrossFitResult {
+  for (const pairCells of byPair) {
     const adjusted = holm(pairCells.map((c) => c.p));
     pairCells.forEach((c, k) => (c.pHolm = adjusted[k] ?? Number.NaN));
-    cells.push(...pairCells);
   }
+  const cells = byPair.flat();
   const cats = [...new Set(cells.map((c) => c.category))].sort();
   const categories = cats.map((category) => {
     const cc = cells.filter((c) => c.category === category);
@@ -108,6 +102,13 @@ export function crossFit(panel: AuditPanel, opts: CrossFitOptions = {}): CrossFi
       upper: Math.max(...categories.map((c) => c.upper)),
       sampleLoss: cells.reduce((s, c) => s + c.sampleLoss, 0) / cells.length,
     },
-    settings: { folds: K, seeds: S, threshold, iterations },
+    settings: { folds: opts.folds ?? 5, seeds: opts.seeds ?? 10, threshold: opts.threshold ?? 0.15, iterations: opts.iterations ?? 1000 },
   };
+}
+
+export function crossFit(panel: AuditPanel, opts: CrossFitOptions = {}): CrossFitResult {
+  return gatherCrossFit(
+    planCells(panel).map((p) => p.cells.map((d) => crossFitCell(d, opts))),
+    opts,
+  );
 }

@@ -4,7 +4,6 @@
 // two benchmarks' held-out accuracies before and after the filter.
 
 import { kendallTau } from '../../stats/index.js';
-import type { AuditItem } from './benchmark-matrix.js';
 
 export interface FoldScore {
   before: number;
@@ -23,26 +22,34 @@ export class FoldScorer {
   #foldSums: Float64Array[] = [];
   #foldSizes: number[] = [];
 
-  constructor(
-    pool: Array<{ item: AuditItem; side: 0 | 1 }>,
-    readonly models: number,
-  ) {
+  /** The pool: benchmark A's items (side 0) then B's (side 1), each flattened item-major. */
+  constructor(a: Uint8Array, b: Uint8Array, readonly models: number) {
     const M = models;
-    this.#flat = new Uint8Array(pool.length * M);
-    this.#side = new Uint8Array(pool.length);
-    this.#mean = new Float64Array(pool.length);
-    this.#ss = new Float64Array(pool.length);
+    const nA = a.length / M;
+    const n = nA + b.length / M;
+    this.#flat = new Uint8Array(n * M);
+    this.#flat.set(a, 0);
+    this.#flat.set(b, a.length);
+    this.#side = new Uint8Array(n).fill(1, 0, n).fill(0, 0, nA);
+    this.#mean = new Float64Array(n);
+    this.#ss = new Float64Array(n);
     this.#total = new Float64Array(M);
-    pool.forEach((p, k) => {
-      this.#flat.set(p.item.responses, k * M);
-      this.#side[k] = p.side;
+    for (let k = 0; k < n; k++) {
       let sum = 0;
-      for (let m = 0; m < M; m++) sum += p.item.responses[m];
+      for (let m = 0; m < M; m++) sum += this.#flat[k * M + m];
       const mean = sum / M;
       this.#mean[k] = mean;
       this.#ss[k] = sum * (1 - mean) ** 2 + (M - sum) * mean ** 2;
-      for (let m = 0; m < M; m++) this.#total[m] += p.item.responses[m];
-    });
+      for (let m = 0; m < M; m++) this.#total[m] += this.#flat[k * M + m];
+    }
+  }
+
+  get size(): number {
+    return this.#side.length;
+  }
+
+  sideOf(k: number): number {
+    return this.#side[k];
   }
 
   /** Fold membership for the next K folds (one fold index per pooled item). */

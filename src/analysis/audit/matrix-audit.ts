@@ -2,11 +2,12 @@
 // convergent validity, the item filter, the repeated cross-fit, and the factor structure.
 
 import type { ResponseMatrix } from '../../store/index.js';
-import { prepareBenchmarks } from './benchmark-matrix.js';
-import { convergentValidity, type ConvergenceOptions, type ConvergenceResult } from './convergent-validity.js';
-import { crossFit, type CrossFitOptions, type CrossFitResult } from './cross-fit.js';
-import type { StructureResult } from './factor-structure.js';
-import { factorStructureParallel } from './structure-pool.js';
+import { runAuditTasks } from './audit-pool.js';
+import type { AuditTask } from './audit-tasks.js';
+import { flatten, prepareBenchmarks } from './benchmark-matrix.js';
+import { gatherConvergence, planCells, type ConvergenceCell, type ConvergenceOptions, type ConvergenceResult } from './convergent-validity.js';
+import { gatherCrossFit, type CrossFitCell, type CrossFitOptions, type CrossFitResult } from './cross-fit.js';
+import { structureTasks, type StructureResult } from './factor-structure.js';
 import { filterItems, type FilterResult } from './item-filter.js';
 
 export interface MatrixAuditOptions {
@@ -16,7 +17,7 @@ export interface MatrixAuditOptions {
   parallelIterations?: number;
   /** 'pca' skips parallel analysis and EFA. */
   structure?: 'full' | 'pca';
-  /** Worker threads for the factor structures (default: one per core, at most four; 1 = in process). */
+  /** Worker threads for the audit's tasks (default: one per core, at most four; 1 = in process). */
   threads?: number;
   seed?: number;
 }
@@ -34,34 +35,56 @@ export interface MatrixAudit {
   crossFit: CrossFitResult;
   structure: StructureResult[];
   /**
-   * Time per step. With worker threads, 'structure' runs beside stages 1-3 and its time is the
-   * wall time until the last worker finished; 'total' is the whole audit.
+   * Compute time per step (summed over its tasks, wherever they ran); 'total' is the wall
+   * time of the whole audit, less than their sum when tasks ran on several threads.
    */
   timingsMs: Record<string, number>;
-  structureThreads: number;
+  /** Threads the audit's tasks ran on (1: in process). */
+  threads: number;
 }
 
 export async function auditMatrices(inputs: Array<{ name: string; matrix: ResponseMatrix }>, opts: MatrixAuditOptions = {}): Promise<MatrixAudit> {
   const seed = opts.seed ?? 0;
   const t: Record<string, number> = {};
   const start = performance.now();
-  const time = <T>(label: string, f: () => T): T => {
-    const s = performance.now();
-    const r = f();
-    t[label] = performance.now() - s;
-    return r;
-  };
-  const panel = time('prepare', () => prepareBenchmarks(inputs));
-  // The factor structures start first: on worker threads they run beside stages 1-3.
-  const structurePromise = factorStructureParallel(panel, { iterations: opts.parallelIterations, seed, depth: opts.structure, threads: opts.threads });
-  const convergence = time('stage1', () => convergentValidity(panel, { seed, ...opts.convergence }));
-  const filter = time('stage2', () => filterItems(panel, opts.filter));
+  const panel = prepareBenchmarks(inputs);
+  t.prepare = performance.now() - start;
+  // Stage 2 first (fast, in process): stage 1 is repeated on the items it keeps.
+  const s2 = performance.now();
+  const filter = filterItems(panel, opts.filter);
+  t.stage2 = performance.now() - s2;
   const keptIds = filter.benchmarks.map((b) => new Set(b.flags.filter((f) => f.kept).map((f) => f.id)));
   const filteredPanel = { ...panel, benchmarks: panel.benchmarks.map((b, i) => ({ ...b, items: b.items.filter((it) => keptIds[i].has(it.id)) })) };
-  const convergenceFiltered = time('stage1-filtered', () => convergentValidity(filteredPanel, { seed, ...opts.convergence }));
-  const cf = time('stage3', () => crossFit(panel, { seed, ...opts.crossFit }));
-  const { results: structure, threads, ms } = await structurePromise;
-  t.structure = ms;
+  // Everything else is independent pieces of work, run on worker threads where there are cores.
+  const M = panel.models.length;
+  const plan = planCells(panel);
+  const planFiltered = planCells(filteredPanel);
+  const convergenceOptions = { seed, ...opts.convergence };
+  const crossFitOptions = { seed, ...opts.crossFit };
+  const structureOptions = { iterations: opts.parallelIterations, seed, depth: opts.structure };
+  const groups = {
+    structure: structureTasks(panel).map((s): AuditTask => ({ kind: 'structure', name: s.name, models: M, responses: flatten(s.items, M), options: structureOptions })),
+    stage1: plan.flatMap((p) => p.cells.map((cell): AuditTask => ({ kind: 'convergence', cell, options: convergenceOptions }))),
+    'stage1-filtered': planFiltered.flatMap((p) => p.cells.map((cell): AuditTask => ({ kind: 'convergence', cell, options: convergenceOptions }))),
+    stage3: plan.flatMap((p) => p.cells.map((cell): AuditTask => ({ kind: 'cross-fit', cell, options: crossFitOptions }))),
+  };
+  const tasks = Object.values(groups).flat();
+  const outcome = await runAuditTasks(tasks, opts.threads);
+  const take = <T>(group: keyof typeof groups): T[] => {
+    const offset = Object.keys(groups).slice(0, Object.keys(groups).indexOf(group)).reduce((s, g) => s + groups[g as keyof typeof groups].length, 0);
+    const count = groups[group].length;
+    t[group] = outcome.ms.slice(offset, offset + count).reduce((a, b) => a + b, 0);
+    return outcome.results.slice(offset, offset + count) as T[];
+  };
+  const byPair = <T>(flat: T[], p: typeof plan): T[][] => {
+    let k = 0;
+    return p.map((x) => x.cells.map(() => flat[k++]));
+  };
+  const structure = take<StructureResult>('structure');
+  const convergence = gatherConvergence(plan, byPair(take<ConvergenceCell>('stage1'), plan), convergenceOptions);
+  const convergenceFiltered = gatherConvergence(planFiltered, byPair(take<ConvergenceCell>('stage1-filtered'), planFiltered), convergenceOptions);
+  const cf = gatherCrossFit(byPair(take<CrossFitCell>('stage3'), plan), crossFitOptions);
+  const threadsUsed = outcome.threads;
   t.total = performance.now() - start;
   return {
     models: panel.models,
@@ -77,6 +100,6 @@ export async function auditMatrices(inputs: Array<{ name: string; matrix: Respon
     crossFit: cf,
     structure,
     timingsMs: t,
-    structureThreads: threads,
+    threads: threadsUsed,
   };
 }

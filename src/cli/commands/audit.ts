@@ -67,7 +67,7 @@ export function registerAudit(program: Command): void {
     .option('--seed <s>', 'bootstrap seed', intOption('--seed', 0), 0)
     .option('--method <m>', 'partial tau: residual (default) or inverse', 'residual')
     .option('--structure <depth>', 'factor structure: full (parallel analysis, EFA and PCA) or pca (PCA only, faster)', 'full')
-    .option('--threads <n>', 'worker threads for the factor structures (default: one per core, at most 4)', intOption('--threads', 1))
+    .option('--threads <n>', 'worker threads for the audit (default: one per core, at most 4; 1 runs in process)', intOption('--threads', 1))
     .option('--json', 'print JSON')
     .action(async (flags: {
       control?: string[];
@@ -140,8 +140,8 @@ export function registerAudit(program: Command): void {
         const { filter, ...rest } = audit;
         process.stdout.write(
           flags.json
-            ? `${JSON.stringify({ ...rest, filter: { threshold: filter.threshold, benchmarks: filter.benchmarks.map(({ flags: f, ...b }) => ({ ...b, flagged: f.filter((x) => !x.kept) })) }, discriminant }, null, 2)}\n`
-            : `${printMatrixAudit(audit)}\n${discriminant ? `\ndiscriminant validity\n${printBenchmarkAudit(discriminant)}\n` : ''}`,
+            ? `${JSON.stringify({ ...rest, filter: { threshold: filter.threshold, benchmarks: filter.benchmarks.map(({ flags: f, ...b }) => ({ ...b, flagged: f.filter((x) => !x.kept) })) }, discriminant, controls: controls.map(({ name, source }) => ({ name, source })) }, null, 2)}\n`
+            : `${printMatrixAudit(audit)}\n${discriminant ? `\ndiscriminant validity (controls: ${controls.map((c) => `${c.name}, ${c.source}`).join('; ')})\n${printBenchmarkAudit(discriminant)}\n` : ''}`,
         );
         return;
       }

@@ -64,6 +64,8 @@ export function matrixToCsv(m: ResponseMatrix): string {
 }
 
 function parseCell(raw: string, file: string, line: number, column: string): number | null {
+  if (raw === '1') return 1; // the common cells, without trimming and parsing
+  if (raw === '0') return 0;
   const v = raw.trim();
   if (v === '' || v.toUpperCase() === 'NA' || v.toLowerCase() === 'nan') return null;
   const n = Number(v);
