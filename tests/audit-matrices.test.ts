@@ -2,7 +2,7 @@
 // get a clear error or a stated exclusion.
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -99,8 +99,12 @@ describe('bad matrices', () => {
     expect(disc.partial).toHaveLength(3);
     expect(disc.varianceDecomposition.map((v: { benchmark: string }) => v.benchmark)).toEqual(['A', 'B']);
     // The same controls as response matrices: the same scores, so the same discriminant audit.
-    const dm = spawnSync(process.execPath, [bin, 'audit', '--matrix', `A=${join(dir, 'benchA.csv')}`, `B=${join(dir, 'benchB.csv')}`, '--bootstrap', '50', '--seeds', '1', '--control', `general1=${join(dir, 'general1.csv')}`, `general2=${join(dir, 'general2.csv')}`, '--json'], { encoding: 'utf8' });
+    const dm = spawnSync(process.execPath, [bin, 'audit', '--matrix', `A=${join(dir, 'benchA.csv')}`, `B=${join(dir, 'benchB.csv')}`, '--bootstrap', '50', '--seeds', '1', '--control', `general1=${join(dir, 'general1.csv')}`, `general2=${join(dir, 'general2.csv')}`, '--json', '--report', join(dir, 'report')], { encoding: 'utf8' });
     expect(dm.status).toBe(0);
+    const html = readFileSync(join(dir, 'report', 'audit.html'), 'utf8');
+    expect(html).toContain('Discriminant validity');
+    expect(html.match(/<svg/g)).toHaveLength(5);
+    expect(JSON.parse(dm.stdout).controls[0]).toEqual({ name: 'general1', source: 'matrix, 200 items' });
     const discM = JSON.parse(dm.stdout).discriminant;
     expect(discM.partial.map((p: { partial: number }) => p.partial)).toEqual(disc.partial.map((p: { partial: number }) => p.partial));
     expect(discM.varianceDecomposition).toEqual(disc.varianceDecomposition);
