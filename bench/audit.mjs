@@ -8,7 +8,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -48,7 +48,7 @@ const steps = (audit) => Object.entries(audit.timingsMs).map(([k, v]) => `${k} $
 const single = timed(process.execPath, [bin, ...common, '--structure', 'pca', '--threads', '1']);
 console.log(`mindscope audit --structure pca --threads 1 (stages 1-3 and PCA; process start and CSV parsing included): ${single.seconds.toFixed(2)} s`);
 console.log(`  steps (ms): ${steps(JSON.parse(single.stdout))}`);
-const ours = timed(process.execPath, [bin, ...common, '--structure', 'pca']);
+const ours = timed(process.execPath, [bin, ...common, '--structure', 'pca', '--threads', String(Math.min(4, availableParallelism()))]);
 const audit = JSON.parse(ours.stdout);
 console.log(`mindscope audit --structure pca (${audit.threads} threads): ${ours.seconds.toFixed(2)} s`);
 console.log(`  steps (ms, compute time summed over threads): ${steps(audit)}`);

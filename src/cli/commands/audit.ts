@@ -67,7 +67,7 @@ export function registerAudit(program: Command): void {
     .option('--seed <s>', 'bootstrap seed', intOption('--seed', 0), 0)
     .option('--method <m>', 'partial tau: residual (default) or inverse', 'residual')
     .option('--structure <depth>', 'factor structure: full (parallel analysis, EFA and PCA) or pca (PCA only, faster)', 'full')
-    .option('--threads <n>', 'worker threads for the audit (default: one per core, at most 4; 1 runs in process)', intOption('--threads', 1))
+    .option('--threads <n>', 'worker threads for the audit (default: one per core, at most 4, with --structure full; 1 runs in process, the default with pca)', intOption('--threads', 1))
     .option('--json', 'print JSON')
     .action(async (flags: {
       control?: string[];
