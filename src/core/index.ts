@@ -7,3 +7,4 @@ export * from './task.js';
 export * from './world/index.js';
 export * from './csv.js';
 export * from './parquet-rows.js';
+export * from './embodied/index.js';

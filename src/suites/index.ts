@@ -10,3 +10,4 @@ export { loadBigtom } from './literal/bigtom.js';
 export { loadOpentom } from './literal/opentom.js';
 export { loadMmtomQa } from './literal/mmtom-qa.js';
 export { loadGenericMcq, readRecords, COGTOM_FIELDS, type McqFieldMap } from './literal/generic-mcq.js';
+export * from './embodied/index.js';

@@ -1,0 +1,271 @@
+// Who knows what, over a finite universe of atoms drawn from the task: the goal's physical
+// atoms as instructions (`task`: the target identities), object locations (`loc`), mechanics
+// (`mechanic`), and for every epistemic node (K a psi) its argument psi, physical (`fact`) or
+// itself epistemic (`knows` b chi). Knowledge comes from the public text and secrets, from
+// observation (an agent sees its room; things inside closed furniture are hidden; two agents
+// who watch the same fact together know that the other knows it), and from messages (the
+// recipient learns the content and that the sender knows it; the sender learns that the
+// recipient knows it). A change nobody in the room saw makes the old knowledge stale.
+//
+// A ToM level L bounds what agents may hold and say: a physical atom is always allowed; an
+// epistemic atom of depth d (K b chi has depth 1 + depth chi) may be held when d + 1 <= L; a
+// message about an atom of depth d needs d + 1 <= L (modelling that the recipient lacks it).
+
+import { formatFormula, predicates, epistemicNodes, evaluateFormula, type Formula } from './goal.js';
+import { goalAtoms, type EmbodiedTask } from './task.js';
+import { type World, type WorldState, IN } from './world.js';
+
+export type Atom =
+  | { kind: 'task'; atom: number; pred: Extract<Formula, { op: 'pred' }> }
+  | { kind: 'loc'; object: number }
+  | { kind: 'mechanic'; index: number }
+  | { kind: 'fact'; formula: Formula }
+  | { kind: 'knows'; agent: number; inner: number };
+
+export class KnowledgeUniverse {
+  readonly atoms: Atom[] = [];
+  readonly depth: number[] = [];
+  /** formatFormula(psi) -> atom index, for fact and knows atoms. */
+  readonly byFormula = new Map<string, number>();
+  /** Entities each atom mentions (for staleness and for reading free-text messages). */
+  readonly entities: string[][] = [];
+  readonly taskAtoms: Array<Extract<Formula, { op: 'pred' }>>;
+
+  constructor(
+    readonly task: EmbodiedTask,
+    readonly world: World,
+  ) {
+    this.taskAtoms = goalAtoms(task);
+    this.taskAtoms.forEach((pred, atom) => this.add({ kind: 'task', atom, pred }, 0, pred.args));
+    world.objects.forEach((id, object) => this.add({ kind: 'loc', object }, 0, [id]));
+    task.mechanics.forEach((m, index) => this.add({ kind: 'mechanic', index }, 0, [m.trigger, m.target].filter((x): x is string => !!x)));
+    const goals = [task.goal, ...task.agents.flatMap((a) => (a.privateGoal ? [a.privateGoal] : []))];
+    for (const g of goals) for (const node of epistemicNodes(g).reverse()) this.formulaAtom(node.arg);
+  }
+
+  private add(atom: Atom, depth: number, entities: string[]): number {
+    this.atoms.push(atom);
+    this.depth.push(depth);
+    this.entities.push(entities);
+    return this.atoms.length - 1;
+  }
+
+  /** The atom for psi (created when new): `knows` for (K b chi), `fact` otherwise. */
+  formulaAtom(psi: Formula): number {
+    const key = formatFormula(psi);
+    const existing = this.byFormula.get(key);
+    if (existing !== undefined) return existing;
+    let index: number;
+    if (psi.op === 'K' || psi.op === 'B') {
+      const inner = this.formulaAtom(psi.arg);
+      index = this.add({ kind: 'knows', agent: this.world.agents.indexOf(psi.agent), inner }, 1 + this.depth[inner], [psi.agent, ...this.entities[inner]]);
+    } else {
+      index = this.add({ kind: 'fact', formula: psi }, 0, [...new Set(predicates(psi).flatMap((p) => p.args))]);
+    }
+    this.byFormula.set(key, index);
+    return index;
+  }
+
+  get size(): number {
+    return this.atoms.length;
+  }
+
+  describe(i: number): string {
+    const a = this.atoms[i];
+    switch (a.kind) {
+      case 'task':
+        return `the goal needs ${formatFormula(a.pred)}`;
+      case 'loc':
+        return `where ${this.world.objects[a.object]} is`;
+      case 'mechanic':
+        return `how ${this.task.mechanics[a.index].trigger} works (${this.task.mechanics[a.index].type})`;
+      case 'fact':
+        return formatFormula(a.formula);
+      case 'knows':
+        return `${this.world.agents[a.agent]} knows ${this.describe(a.inner)}`;
+    }
+  }
+}
+
+/** Whether a predicate holds in a state. */
+export function holds(world: World, s: WorldState, p: Extract<Formula, { op: 'pred' }>): boolean {
+  const idx = (name: string) => world.index.get(name)?.i ?? -1;
+  const [x, y] = p.args;
+  switch (p.name) {
+    case 'is_on_top':
+      return s.objLoc[idx(x)] === idx(y) * 2;
+    case 'is_inside':
+      return s.objLoc[idx(x)] === idx(y) * 2 + IN;
+    case 'is_in_room':
+      return world.entityRoom(s, x) === idx(y);
+    case 'is_open':
+      return s.open[idx(x)] === 1;
+    case 'is_closed':
+      return s.open[idx(x)] === 0;
+    case 'is_locked':
+      return world.locked[idx(x)] === 1;
+    case 'is_unlocked':
+      return world.locked[idx(x)] === 0;
+    case 'is_held_by':
+      return s.objLoc[idx(x)] === -1 - idx(y);
+    case 'agent_in_room':
+      return s.agentRoom[idx(x)] === idx(y);
+  }
+}
+
+/** Per agent, one flag per atom. */
+export class KnowledgeState {
+  constructor(
+    readonly u: KnowledgeUniverse,
+    readonly flags: Uint8Array[],
+    readonly level: number,
+  ) {}
+
+  static initial(u: KnowledgeUniverse, level = Number.POSITIVE_INFINITY): KnowledgeState {
+    const k = new KnowledgeState(u, u.world.agents.map(() => new Uint8Array(u.size)), level);
+    const setFact = (agent: number, f: EmbodiedTask['knowledge']['public'][number]) => {
+      const i =
+        f.kind === 'task' ? u.atoms.findIndex((a) => a.kind === 'task' && a.atom === f.atom) : f.kind === 'loc' ? u.atoms.findIndex((a) => a.kind === 'loc' && u.world.objects[a.object] === f.object) : u.atoms.findIndex((a) => a.kind === 'mechanic' && a.index === f.index);
+      if (i >= 0) k.flags[agent][i] = 1;
+    };
+    u.world.agents.forEach((name, agent) => {
+      u.task.knowledge.public.forEach((f) => setFact(agent, f));
+      (u.task.knowledge.private[name] ?? []).forEach((f) => setFact(agent, f));
+    });
+    return k;
+  }
+
+  clone(): KnowledgeState {
+    return new KnowledgeState(
+      this.u,
+      this.flags.map((f) => f.slice()),
+      this.level,
+    );
+  }
+
+  mayHold(i: number): boolean {
+    const d = this.u.depth[i];
+    return d === 0 || d + 1 <= this.level;
+  }
+
+  maySay(i: number): boolean {
+    return this.u.depth[i] + 1 <= this.level;
+  }
+
+  knows(agent: number, i: number): boolean {
+    return this.flags[agent][i] === 1;
+  }
+
+  /** Whether agent knows psi (for goal evaluation): psi must be an atom of the universe. */
+  knowsFormula(agent: number, psi: Formula): boolean {
+    const i = this.u.byFormula.get(formatFormula(psi));
+    return i !== undefined && this.flags[agent][i] === 1;
+  }
+
+  #observable(s: WorldState, room: number, i: number): boolean | undefined {
+    const { world } = this.u;
+    const atom = this.u.atoms[i];
+    if (atom.kind === 'loc') return world.objectRoom(s, atom.object) === room && world.visible(s, atom.object) ? true : undefined;
+    if (atom.kind !== 'fact') return undefined;
+    for (const name of this.u.entities[i]) {
+      const e = world.index.get(name);
+      if (!e || e.kind === 'room') continue;
+      if (world.entityRoom(s, name) !== room) return undefined;
+      if (e.kind === 'object' && !world.visible(s, e.i)) return undefined;
+    }
+    return evaluateFormula(atom.formula, (p) => holds(world, s, p), () => false);
+  }
+
+  /** Everything an agent sees in its room now. */
+  observe(s: WorldState, agent: number): void {
+    const room = s.agentRoom[agent];
+    const mine = this.flags[agent];
+    for (let i = 0; i < this.u.size; i++) {
+      const seen = this.#observable(s, room, i);
+      if (seen === undefined) continue;
+      mine[i] = seen ? 1 : 0;
+    }
+    // Watching a fact together: each knows that the other knows it.
+    for (let i = 0; i < this.u.size; i++) {
+      const atom = this.u.atoms[i];
+      if (atom.kind !== 'knows' || !this.mayHold(i)) continue;
+      const other = atom.agent;
+      if (other === agent || s.agentRoom[other] !== room) continue;
+      const inner = this.u.atoms[atom.inner];
+      if (inner.kind !== 'fact' && inner.kind !== 'loc') continue;
+      if (this.#observable(s, room, atom.inner) === true) mine[i] = 1;
+    }
+  }
+
+  /** After a change: what nobody present saw goes stale. */
+  invalidate(s: WorldState, changedFurniture: number[], movedObjects: number[]): void {
+    if (changedFurniture.length === 0 && movedObjects.length === 0) return;
+    const { world } = this.u;
+    const names = new Set([...changedFurniture.map((f) => world.furniture[f]), ...movedObjects.map((o) => world.objects[o])]);
+    const rooms = new Set([...changedFurniture.map((f) => world.furnitureRoom[f]), ...movedObjects.map((o) => world.objectRoom(s, o))]);
+    for (let i = 0; i < this.u.size; i++) {
+      const atom = this.u.atoms[i];
+      if (atom.kind === 'task' || atom.kind === 'mechanic') continue;
+      if (!this.u.entities[i].some((n) => names.has(n))) continue;
+      for (let a = 0; a < this.flags.length; a++) if (!rooms.has(s.agentRoom[a]) || atom.kind === 'knows') this.flags[a][i] = 0;
+    }
+  }
+
+  /** A message from `from` to `to` carrying atoms the sender knows. */
+  tell(from: number, to: number[], atoms: number[]): void {
+    for (const i of atoms) {
+      if (!this.flags[from][i]) continue;
+      for (const r of to) {
+        if (this.mayHold(i)) this.flags[r][i] = 1;
+        const senderKnows = this.#knowsAtom(from, i);
+        if (senderKnows !== undefined && this.mayHold(senderKnows)) this.flags[r][senderKnows] = 1;
+        const recipientKnows = this.#knowsAtom(r, i);
+        if (recipientKnows !== undefined && this.mayHold(recipientKnows)) this.flags[from][recipientKnows] = 1;
+      }
+    }
+  }
+
+  #knowsAtom(agent: number, inner: number): number | undefined {
+    const atom = this.u.atoms.findIndex((a) => a.kind === 'knows' && a.agent === agent && a.inner === inner);
+    return atom >= 0 ? atom : undefined;
+  }
+
+  /** Atoms a free-text message conveys: the sender's true knowledge whose entities it names. */
+  atomsInText(from: number, text: string, s: WorldState): number[] {
+    const { world } = this.u;
+    const names = new Set(text.match(/[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+/g) ?? []);
+    const lower = text.toLowerCase();
+    const out: number[] = [];
+    for (let i = 0; i < this.u.size; i++) {
+      if (!this.flags[from][i]) continue;
+      const atom = this.u.atoms[i];
+      const named = (n: string) => names.has(n);
+      let conveyed = false;
+      if (atom.kind === 'loc') {
+        const loc = s.objLoc[atom.object];
+        conveyed = named(world.objects[atom.object]) && (loc < 0 ? named(world.agents[-1 - loc]) : named(world.furniture[loc >> 1]));
+      } else if (atom.kind === 'fact') {
+        const p = predicates(atom.formula);
+        conveyed = this.u.entities[i].every(named) && p.every((q) => (q.name === 'is_open' ? /\bopen/.test(lower) : q.name === 'is_closed' ? /\bclosed?\b/.test(lower) : true));
+      } else {
+        conveyed = this.u.entities[i].length > 0 && this.u.entities[i].every(named);
+      }
+      if (conveyed) out.push(i);
+    }
+    return out;
+  }
+
+  /** A compact key of every agent's flags (for the verifier's visited set). */
+  key(): string {
+    let out = '';
+    for (const f of this.flags) {
+      // Fifteen flags to a character.
+      for (let i = 0; i < f.length; i += 15) {
+        let word = 0;
+        for (let j = i; j < i + 15 && j < f.length; j++) word = (word << 1) | f[j];
+        out += String.fromCharCode(word + 32);
+      }
+    }
+    return out;
+  }
+}
