@@ -6,10 +6,10 @@ import type { GenerationSettings, Item, McqPayload, Task } from './core/index.js
 import { contentHash, DEFAULT_SETTINGS } from './core/index.js';
 import { createModel } from './models/index.js';
 import type { ChatModel } from './models/index.js';
-import { createMcqTask, DEFAULT_MCQ_TEMPLATE, loadMcqTemplate, type McqScoring } from './protocols/index.js';
+import { createEpisodeTask, createMcqTask, DEFAULT_MCQ_TEMPLATE, loadMcqTemplate, type EpisodePayload, type McqScoring } from './protocols/index.js';
 import { runEvaluation, type PriceTable, type RetryPolicy, type RunEvent, type RunSummary } from './runner/index.js';
 import type { Store } from './store/index.js';
-import { loadSuite, type McqFieldMap } from './suites/index.js';
+import { loadSuite, suiteProtocol, type McqFieldMap } from './suites/index.js';
 
 export interface EvaluateOptions {
   store: Store;
@@ -42,7 +42,7 @@ export interface EvaluateResult extends RunSummary {
   warnings: string[];
 }
 
-/** Load suites into MCQ tasks. */
+/** Load suites into tasks: MCQ, or episodes for embodied suites. */
 export async function loadTasks(opts: Pick<EvaluateOptions, 'suites' | 'data' | 'seed' | 'limit' | 'fields' | 'shuffle' | 'scoring' | 'templatePath'>): Promise<{ tasks: Task[]; warnings: string[] }> {
   const template = opts.templatePath ? loadMcqTemplate(opts.templatePath) : DEFAULT_MCQ_TEMPLATE;
   const warnings: string[] = [];
@@ -50,8 +50,9 @@ export async function loadTasks(opts: Pick<EvaluateOptions, 'suites' | 'data' | 
   for (const suite of opts.suites) {
     const loaded = await loadSuite(suite, { data: opts.data, seed: opts.seed ?? 0, count: opts.limit, fields: opts.fields });
     warnings.push(...loaded.warnings);
-    const items: Item<McqPayload>[] = opts.limit !== undefined ? loaded.items.slice(0, opts.limit) : loaded.items;
-    tasks.push(createMcqTask(suite, items, { template, shuffle: opts.shuffle, scoring: opts.scoring }));
+    const items = opts.limit !== undefined ? loaded.items.slice(0, opts.limit) : loaded.items;
+    if (suiteProtocol(suite) === 'episode') tasks.push(createEpisodeTask(suite, items as Item<EpisodePayload>[]));
+    else tasks.push(createMcqTask(suite, items as Item<McqPayload>[], { template, shuffle: opts.shuffle, scoring: opts.scoring }));
   }
   return { tasks, warnings };
 }

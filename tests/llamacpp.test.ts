@@ -1,7 +1,7 @@
 // In-process inference on the real 260K-parameter GGUF model: greedy generation, log-likelihood
 // scoring of continuations, and both MCQ scoring modes end to end.
 
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -58,6 +58,25 @@ describe('llamacpp through the runner', () => {
     const agent = await evaluate({ store, suites: ['generated-tom'], limit: 2, seed: 2, models: ['agent:oracle'], scoring: 'loglik', runId: 'agent-ll' });
     expect(agent.failed).toBe(2);
     expect(store.failures('agent-ll')[0].error).toMatch(/cannot score log-likelihoods/);
+    store.close();
+  }, 180_000);
+});
+
+describe('llamacpp in an embodied episode', () => {
+  it('plays every agent of a task through the local model: the protocol runs end to end', async () => {
+    const { generateTasks, summarizeEpisodes } = await import('../src/index.js');
+    const [g] = generateTasks({ n: 1, seed: 4, depth: 1, agents: 2 });
+    const file = join(dir, 'episode-task.json');
+    writeFileSync(file, JSON.stringify([{ ...g.json, turn_limit: 2 }]));
+    const store = openStore(join(dir, 'llama-episode.db'));
+    const r = await evaluate({ store, suites: ['enacttom'], data: file, models: [`llamacpp:${GGUF}`], maxTokens: 24, runId: 'episode' });
+    expect(r.done).toBe(1);
+    const [ep] = summarizeEpisodes(store, 'episode', 1).episodes;
+    // A story model does not solve the task; every turn and the probe still ran and were recorded.
+    expect(ep.detail.turns).toHaveLength(4);
+    expect(ep.detail.probes).toHaveLength(1);
+    expect(ep.functional).toBe(false);
+    expect(ep.detail.turns.every((t) => t.reply.length > 0)).toBe(true);
     store.close();
   }, 180_000);
 });

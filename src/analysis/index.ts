@@ -10,3 +10,4 @@ export * from './audit/factor-structure.js';
 export * from './audit/matrix-audit.js';
 export * from './paired-comparison.js';
 export * from './audit/discriminant-controls.js';
+export * from './embodied/index.js';

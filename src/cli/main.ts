@@ -5,6 +5,7 @@ import { MindscopeError } from '../index.js';
 import { registerAudit } from './commands/audit.js';
 import { registerCompare } from './commands/compare.js';
 import { registerDemo } from './commands/demo.js';
+import { registerEmbodied } from './commands/embodied.js';
 import { registerExport } from './commands/export.js';
 import { registerItems } from './commands/items.js';
 import { registerReport } from './commands/report.js';
@@ -25,6 +26,7 @@ export function buildProgram(): Command {
   registerAudit(program);
   registerSimulate(program);
   registerCompare(program);
+  registerEmbodied(program);
   return program;
 }
 

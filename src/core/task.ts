@@ -3,6 +3,22 @@
 // protocol: the caller hands it a Task.
 
 import type { ChatMessage, ChatResponse, GenerationSettings, Item, Score } from './types.js';
+import type { Formula } from './embodied/goal.js';
+import type { KnowledgeState } from './embodied/knowledge.js';
+import type { EmbodiedTask } from './embodied/task.js';
+import type { WorldState } from './embodied/world.js';
+
+/** Side information for reference teams in an episode: the task, who acts, and the true state. */
+export interface EpisodeContext {
+  task: EmbodiedTask;
+  agent: string;
+  round: number;
+  phase: 'act' | 'probe';
+  /** For probes: the formula the agent is asked about. */
+  probe?: Formula;
+  state: WorldState;
+  knowledge: KnowledgeState;
+}
 
 /** What a protocol may ask of a model during a trial; the runner supplies it with retries and caching. */
 export interface TrialModel {
@@ -21,6 +37,7 @@ export interface CallContext {
   item?: Item;
   presentedOptions?: { label: string; text: string }[];
   replicateSeed?: number;
+  episode?: EpisodeContext;
 }
 
 export interface TrialContext {

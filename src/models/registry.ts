@@ -8,6 +8,7 @@ import { AnthropicChatModel } from './providers/anthropic.js';
 import { GoogleChatModel } from './providers/google.js';
 import { LlamaCppChatModel } from './providers/llamacpp.js';
 import { OpenAiChatModel } from './providers/openai.js';
+import { TeamModel } from './team-model.js';
 
 export interface ModelOptions {
   /** Environment variable holding the key for `openai-compatible:` servers (none by default). */
@@ -22,6 +23,7 @@ export const MODEL_SPEC_FORMS = [
   'google:MODEL',
   'llamacpp:PATH.gguf',
   `agent:NAME (${Object.keys(REFERENCE_AGENTS).join(', ')})`,
+  'team:SPEC+SPEC+... (embodied episodes: agent_i is played by member i)',
 ];
 
 function requireKey(env: NodeJS.ProcessEnv, spec: string, ...names: string[]): string {
@@ -68,6 +70,11 @@ export function createModel(spec: string, opts: ModelOptions = {}): ChatModel {
       });
     case 'llamacpp':
       return new LlamaCppChatModel(rest);
+    case 'team': {
+      const members = rest.split('+').filter(Boolean);
+      if (members.length === 0) throw new ConfigError(`${spec}: expected team:SPEC+SPEC+...`);
+      return new TeamModel(members.map((m) => createModel(m, opts)));
+    }
     case 'agent':
       if (!REFERENCE_AGENTS[rest]) throw new ConfigError(`unknown reference agent "${spec}"; known: ${Object.keys(REFERENCE_AGENTS).map((a) => `agent:${a}`).join(', ')}`);
       return new ReferenceAgent(rest);

@@ -1,3 +1,5 @@
 export * from './mcq/mcq-protocol.js';
 export * from './mcq/extract-answer.js';
 export * from './mcq/template.js';
+export * from './episode/episode-protocol.js';
+export * from './episode/episode-prompt.js';

@@ -77,6 +77,8 @@ export interface Store {
   upsertSubject(subject: SubjectRecord): void;
   /** Store items by content hash (idempotent); returns the hash of each. */
   putItems(items: Array<{ hash: string; item: Item }>): void;
+  /** A stored item by its content hash. */
+  getItem(hash: string): Item | undefined;
   trialStatus(key: TrialKey): TrialStatus | undefined;
   /** Number of trials (done or failed) a run has stored. */
   trialCount(runId: string): number;

@@ -5,8 +5,8 @@ import { basename, join } from 'node:path';
 import { InputError } from '../core/index.js';
 import type { Category, Item, McqPayload } from '../core/index.js';
 
-export interface LoadResult {
-  items: Item<McqPayload>[];
+export interface LoadResult<P = McqPayload> {
+  items: Item<P>[];
   /** Problems that were repaired or items that were left out, each naming its file and line. */
   warnings: string[];
 }

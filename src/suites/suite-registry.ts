@@ -12,6 +12,7 @@ import { loadTomBench } from './literal/tombench.js';
 import { loadTomi } from './literal/tomi.js';
 import { generateTomItems } from './generated/story-generator.js';
 import type { LoadResult } from './read-input.js';
+import { loadEnactTom, loadGeneratedEnactTom } from './embodied/embodied-suites.js';
 
 export interface SuiteLoadOptions {
   /** Data folder (the shared data root, the suite's folder, or for file-based suites a file). */
@@ -27,7 +28,9 @@ export interface SuiteLoadOptions {
 interface SuiteDefinition {
   describe: string;
   needsData: boolean;
-  load(opts: SuiteLoadOptions & { data: string }): LoadResult | Promise<LoadResult>;
+  /** The protocol that runs the items: multiple choice (default) or embodied episodes. */
+  protocol?: 'mcq' | 'episode';
+  load(opts: SuiteLoadOptions & { data: string }): LoadResult<unknown> | Promise<LoadResult<unknown>>;
 }
 
 export const SUITES: Record<string, SuiteDefinition> = {
@@ -51,6 +54,18 @@ export const SUITES: Record<string, SuiteDefinition> = {
       return loadGenericMcq(o.data, o.fields, 'mcq');
     },
   },
+  enacttom: {
+    describe: 'EnactToM embodied tasks (task JSON; --data FILE or the shared data root), run as multi-agent episodes',
+    needsData: true,
+    protocol: 'episode',
+    load: (o) => loadEnactTom(o.data),
+  },
+  'generated-enacttom': {
+    describe: 'procedural EnactToM-style embodied tasks, verified (depths 1-3, both categories, 2-4 agents; seeded; --limit N, default 30)',
+    needsData: false,
+    protocol: 'episode',
+    load: (o) => loadGeneratedEnactTom(o.count ?? 30, o.seed),
+  },
   'generated-tom': {
     describe: 'procedural false-belief, knowledge, perception and 2nd-4th order stories (seeded)',
     needsData: false,
@@ -58,7 +73,11 @@ export const SUITES: Record<string, SuiteDefinition> = {
   },
 };
 
-export async function loadSuite(id: string, opts: SuiteLoadOptions): Promise<LoadResult> {
+export function suiteProtocol(id: string): 'mcq' | 'episode' {
+  return SUITES[id]?.protocol ?? 'mcq';
+}
+
+export async function loadSuite(id: string, opts: SuiteLoadOptions): Promise<LoadResult<unknown>> {
   const def = SUITES[id];
   if (!def) throw new ConfigError(`unknown suite "${id}"; known suites: ${Object.keys(SUITES).join(', ')}`);
   if (def.needsData && !opts.data) throw new ConfigError(`suite ${id} reads data files: give their folder with --data`);

@@ -3,7 +3,8 @@
 // (POST /v1/messages) and Gemini generateContent (POST /v1beta/models/M:generateContent).
 //
 // It answers multiple-choice prompts with "Answer: X", where X is the first option label unless
-// the model name asks otherwise, and it injects faults chosen by the model name:
+// the model name asks otherwise; embodied episode turns with "Wait" ("garbage": no action at
+// all) and probes with {"answer": "unknown"}; and it injects faults chosen by the model name:
 //   ok                 answer at once
 //   last-option        answer the last listed option
 //   flaky-429-K        the first K attempts of each distinct request get 429 with Retry-After: 1
@@ -33,6 +34,9 @@ function lastUserText(messages) {
 }
 
 function answerFor(model, prompt) {
+  // Embodied episodes: every turn ends with "Your action?"; probes ask for JSON.
+  if (/Your action\?\s*$/.test(prompt)) return model === 'garbage' ? 'I am not sure what to do.' : 'I will wait for my partners.\nWait';
+  if (/Answer in JSON/.test(prompt)) return '{"answer": "unknown"}';
   const labels = [...prompt.matchAll(/^([A-Z])\. /gm)].map((m) => m[1]);
   if (labels.length === 0) return 'Hello.';
   return `Answer: ${model === 'last-option' ? labels[labels.length - 1] : labels[0]}`;

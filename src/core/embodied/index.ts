@@ -5,3 +5,4 @@ export * from './actions.js';
 export * from './knowledge.js';
 export * from './verifier.js';
 export * from './enacttom-format.js';
+export * from './episode-record.js';

@@ -247,6 +247,8 @@ export class KnowledgeState {
       } else if (atom.kind === 'fact') {
         const p = predicates(atom.formula);
         conveyed = this.u.entities[i].every(named) && p.every((q) => (q.name === 'is_open' ? /\bopen/.test(lower) : q.name === 'is_closed' ? /\bclosed?\b/.test(lower) : true));
+      } else if (atom.kind === 'mechanic') {
+        conveyed = this.u.entities[i].every(named) && /invers|revers|linked|remote|mirror|wired|control/i.test(text);
       } else {
         conveyed = this.u.entities[i].length > 0 && this.u.entities[i].every(named);
       }

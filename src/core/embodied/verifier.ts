@@ -11,7 +11,7 @@
 // whether the physical part is solvable with every secret revealed to everyone (calibration);
 // whether it needs communication at all; trivial K goals; and why, when it is not solvable.
 
-import { epistemicNodes, evaluateFormula, formatFormula, kDepth, stripEpistemic, type Formula } from './goal.js';
+import { epistemicNodes, evaluateFormula, formatFormula, kDepth, predicates, stripEpistemic, type Formula } from './goal.js';
 import { holds, KnowledgeState, KnowledgeUniverse } from './knowledge.js';
 import type { ActionName, EmbodiedTask } from './task.js';
 import { World, type Action, type WorldState } from './world.js';
@@ -38,6 +38,8 @@ export interface SearchOptions {
   maxNodes?: number;
   /** Best-effort: when the goal is unreachable, return the plan to the state that satisfies most of it. */
   bestEffort?: boolean;
+  /** Start from this state (at the start of a round) instead of the task's initial state. */
+  from?: { ws: WorldState; ks: KnowledgeState; round: number };
 }
 
 interface Node {
@@ -336,12 +338,34 @@ export class TaskSearch {
         if (!known[i] || !ks.maySay(i)) continue;
         const lacking = reach.filter((b) => this.useful[agent][b][i] && !ks.flags[b][i] && ks.mayHold(i));
         if (lacking.length === 0) continue;
-        const text = `(${u.describe(i)})`;
+        const text = this.messageText(i, ws);
         for (const b of lacking) out.push({ action: { type: 'Communicate', to: [w.agents[b]], text }, told: i });
         if (reach.length > 1) out.push({ action: { type: 'Communicate', to: 'all', text }, told: i });
       }
     }
     return out;
+  }
+
+  /** A message stating atom i in words that name its entities (so that a reader of the text learns it). */
+  messageText(i: number, ws: WorldState): string {
+    const w = this.world;
+    const atom = this.universe.atoms[i];
+    switch (atom.kind) {
+      case 'task':
+        return `The goal needs ${formatFormula(atom.pred)}.`;
+      case 'loc': {
+        const loc = ws.objLoc[atom.object];
+        return loc < 0 ? `${w.objects[atom.object]} is held by ${w.agents[-1 - loc]}.` : `${w.objects[atom.object]} is ${(loc & 1) === 1 ? 'inside' : 'on'} ${w.furniture[loc >> 1]}.`;
+      }
+      case 'mechanic': {
+        const m = this.task.mechanics[atom.index];
+        return m.target ? `${m.trigger} is linked to ${m.target} (${m.type}).` : `${m.trigger} works in reverse (${m.type}).`;
+      }
+      case 'fact':
+        return `${formatFormula(atom.formula)} holds.`;
+      case 'knows':
+        return `${w.agents[atom.agent]} knows: ${this.messageText(atom.inner, ws)}`;
+    }
   }
 
   #key(n: { ws: WorldState; ks: KnowledgeState; ply: number }): string {
@@ -355,7 +379,8 @@ export class TaskSearch {
     const parts = conjuncts(goal);
     const maxNodes = opts.maxNodes ?? 200_000;
     const limit = this.task.turnLimit * this.agents;
-    const start = this.initial(level, opts.revealAll);
+    const start = opts.from ? { ws: World.clone(opts.from.ws), ks: new KnowledgeState(this.universe, opts.from.ks.flags.map((f) => f.slice()), level) } : this.initial(level, opts.revealAll);
+    const firstPly = opts.from ? (opts.from.round - 1) * this.agents : 0;
     const checks = parts.map((p) => this.compile(p));
     // Unmet goal parts dominate; needed knowledge still missing breaks ties towards informing.
     const needed = this.needs.reduce((c, n) => c + n.reduce((x, v) => x + v, 0), 0);
@@ -367,7 +392,7 @@ export class TaskSearch {
       for (let a = 0; a < this.agents; a++) for (let i = 0; i < this.universe.size; i++) if (this.needs[a][i] && !ks.flags[a][i]) missing++;
       return c * (needed + 1) + missing;
     };
-    const root: Node = { ...start, ply: 0, parent: null, action: null, score: 0, h: unmet(start.ws, start.ks) };
+    const root: Node = { ...start, ply: firstPly, parent: null, action: null, score: 0, h: unmet(start.ws, start.ks) };
     const heap = new MinHeap();
     heap.push(root);
     const seen = new Set<string>([this.#key(root)]);
@@ -534,7 +559,7 @@ export function trivialKNodes(task: EmbodiedTask): string[] {
   return epistemicNodes(task.goal)
     .filter((node) => {
       const a = world.agents.indexOf(node.agent);
-      const names: string[] = formatFormula(node.arg).match(/[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+/g) ?? [];
+      const names = predicates(node.arg).flatMap((p) => p.args);
       const remote = task.mechanics.some((m) => (m.type === 'remote_control' || m.type === 'state_mirroring') && names.includes(m.target ?? ''));
       return !remote && node.arg.op === 'pred' && names.every((n) => world.index.get(n)?.kind === 'agent' || (world.entityRoom(s, n) >= 0 && !world.barred[a][world.entityRoom(s, n)]));
     })

@@ -6,6 +6,7 @@
 import type { CallContext, ChatResponse, McqPayload, WorldQuestion, WorldStory } from '../../core/index.js';
 import { answerWorldQuestion, createRng, deriveSeed } from '../../core/index.js';
 import type { ChatModel, ChatRequest } from '../chat-model.js';
+import { EMBODIED_TEAMS, embodiedReply } from './embodied-team.js';
 
 /** The structured world a generated item (or a parsed ToMi story) carries for reasoners. */
 export interface ItemWorld {
@@ -47,7 +48,7 @@ const POLICIES: Record<string, { describe: string; policy: Policy }> = {
   },
 };
 
-export const REFERENCE_AGENTS: Record<string, string> = Object.fromEntries(Object.entries(POLICIES).map(([k, v]) => [k, v.describe]));
+export const REFERENCE_AGENTS: Record<string, string> = { ...Object.fromEntries(Object.entries(POLICIES).map(([k, v]) => [k, v.describe])), ...EMBODIED_TEAMS };
 
 export class ReferenceAgent implements ChatModel {
   readonly spec: string;
@@ -58,14 +59,19 @@ export class ReferenceAgent implements ChatModel {
 
   constructor(readonly model: string) {
     const entry = POLICIES[model];
-    if (!entry) throw new Error(`unknown reference agent agent:${model} (known: ${Object.keys(POLICIES).join(', ')})`);
-    this.#policy = entry.policy;
+    if (!entry && !EMBODIED_TEAMS[model]) throw new Error(`unknown reference agent agent:${model} (known: ${Object.keys(REFERENCE_AGENTS).join(', ')})`);
+    // Embodied teams decline multiple-choice items.
+    this.#policy = entry?.policy ?? (() => undefined);
     this.spec = `agent:${model}`;
     this.endpoint = this.spec;
   }
 
   async chat(req: ChatRequest): Promise<ChatResponse> {
     const ctx = req.context;
+    if (ctx?.episode) {
+      const text = embodiedReply(this.model, ctx.episode, ctx.replicateSeed ?? 0);
+      return { text, usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 0, finishReason: 'stop' };
+    }
     const label = ctx?.presentedOptions ? this.#policy({ ...ctx, presentedOptions: ctx.presentedOptions }) : undefined;
     const text = label ? `Answer: ${label}` : 'I cannot answer this item.';
     return { text, usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 0, finishReason: 'stop' };

@@ -127,6 +127,12 @@ export class SqliteStore implements Store {
     })();
   }
 
+  getItem(hash: string): Item | undefined {
+    this.flush();
+    const row = this.#q('SELECT body FROM items WHERE hash = ?').get(hash) as { body: string } | undefined;
+    return row ? (JSON.parse(row.body) as Item) : undefined;
+  }
+
   trialStatus(k: TrialKey): TrialStatus | undefined {
     this.#commits.raise();
     // No flush here: the runner asks this once per planned trial, and a flush each time would

@@ -1,1 +1,2 @@
 export * from './task-generator.js';
+export * from './embodied-suites.js';

@@ -1,0 +1,98 @@
+// Metrics of embodied episodes, as the EnactToM paper reports them: per subject and scope
+// (overall, cooperative, mixed, each K-depth), functional and literal Avg (mean per-run success
+// with its binomial standard error over the fixed attempts), Pass@k (some run of a task
+// succeeds) and Pass^k (all k runs succeed), over tasks with at least k runs; a literal run
+// succeeds when every probe is answered right. The act-versus-report gap is literal Avg minus
+// functional Avg, per task and on average.
+
+import { passAtK, passHatK } from '../../stats/index.js';
+
+export interface EpisodeTrial {
+  subject: string;
+  taskId: string;
+  replicate: number;
+  category: string;
+  kDepth: number;
+  functional: boolean;
+  literal: boolean;
+  probesCorrect: number;
+  probesTotal: number;
+}
+
+export interface RateSummary {
+  avg: number;
+  se: number;
+  passAtK: number | null;
+  passHatK: number | null;
+}
+
+export interface ScopeMetrics {
+  scope: string;
+  tasks: number;
+  runs: number;
+  functional: RateSummary;
+  literal: RateSummary;
+  /** Share of probes answered right over all runs. */
+  probeAccuracy: number | null;
+  /** Literal Avg minus functional Avg. */
+  gap: number;
+}
+
+export interface SubjectEpisodeMetrics {
+  subject: string;
+  k: number;
+  scopes: ScopeMetrics[];
+  /** Tasks where the subject reports better than it acts (literal > functional rate). */
+  actReportGapTasks: number;
+}
+
+function rates(trials: EpisodeTrial[], pick: (t: EpisodeTrial) => boolean, k: number): RateSummary {
+  const n = trials.length;
+  const avg = n ? trials.filter(pick).length / n : Number.NaN;
+  const byTask = new Map<string, EpisodeTrial[]>();
+  for (const t of trials) byTask.set(t.taskId, [...(byTask.get(t.taskId) ?? []), t]);
+  const full = [...byTask.values()].filter((runs) => runs.length >= k).map((runs) => runs.sort((a, b) => a.replicate - b.replicate).slice(0, k));
+  const at = full.map((runs) => passAtK(k, runs.filter(pick).length, k));
+  const hat = full.map((runs) => passHatK(k, runs.filter(pick).length, k));
+  const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
+  return { avg, se: n ? Math.sqrt((avg * (1 - avg)) / n) : Number.NaN, passAtK: mean(at), passHatK: mean(hat) };
+}
+
+export function episodeMetrics(trials: EpisodeTrial[], k = 3): SubjectEpisodeMetrics[] {
+  const subjects = [...new Set(trials.map((t) => t.subject))].sort();
+  return subjects.map((subject) => {
+    const mine = trials.filter((t) => t.subject === subject);
+    const depths = [...new Set(mine.map((t) => t.kDepth))].sort((a, b) => a - b);
+    const scopes: Array<[string, EpisodeTrial[]]> = [
+      ['overall', mine],
+      ['cooperative', mine.filter((t) => t.category === 'cooperative')],
+      ['mixed', mine.filter((t) => t.category === 'mixed')],
+      ...depths.map((d): [string, EpisodeTrial[]] => [`depth ${d}`, mine.filter((t) => t.kDepth === d)]),
+    ];
+    const byTask = new Map<string, EpisodeTrial[]>();
+    for (const t of mine) byTask.set(t.taskId, [...(byTask.get(t.taskId) ?? []), t]);
+    const gapTasks = [...byTask.values()].filter((runs) => runs.filter((r) => r.literal).length > runs.filter((r) => r.functional).length).length;
+    return {
+      subject,
+      k,
+      actReportGapTasks: gapTasks,
+      scopes: scopes
+        .filter(([, ts]) => ts.length > 0)
+        .map(([scope, ts]) => {
+          const functional = rates(ts, (t) => t.functional, k);
+          // Tasks without K goals have no probes: they take no part in literal rates.
+          const literal = rates(ts.filter((t) => t.probesTotal > 0), (t) => t.literal, k);
+          const probes = ts.reduce((s, t) => s + t.probesTotal, 0);
+          return {
+            scope,
+            tasks: new Set(ts.map((t) => t.taskId)).size,
+            runs: ts.length,
+            functional,
+            literal,
+            probeAccuracy: probes ? ts.reduce((s, t) => s + t.probesCorrect, 0) / probes : null,
+            gap: literal.avg - functional.avg,
+          };
+        }),
+    };
+  });
+}

@@ -1,0 +1,58 @@
+// Everything `embodied results` and the report show for a run's episodes: the metrics per
+// subject, and failure modes with counts and example turns.
+
+import type { EmbodiedTask } from '../../core/index.js';
+import type { Store } from '../../store/index.js';
+import { episodeMetrics, type SubjectEpisodeMetrics } from './episode-metrics.js';
+import { storedEpisodes, taskOfItem, type StoredEpisode } from './episode-results.js';
+import { classifyFailure, FAILURE_MODES, type FailureFinding, type FailureMode } from './failure-modes.js';
+
+export interface EpisodeSummary {
+  metrics: SubjectEpisodeMetrics[];
+  failures: Array<{ subject: string; failed: number; counts: Record<FailureMode, number>; examples: Array<{ taskId: string; replicate: number } & FailureFinding> }>;
+  episodes: StoredEpisode[];
+}
+
+export function summarizeEpisodes(store: Store, runId: string, k = 3): EpisodeSummary {
+  const episodes = storedEpisodes(store, runId);
+  const tasks = new Map<string, EmbodiedTask | undefined>();
+  const taskOf = (e: StoredEpisode) => {
+    if (!tasks.has(e.itemHash)) tasks.set(e.itemHash, taskOfItem(store.getItem(e.itemHash)!));
+    return tasks.get(e.itemHash);
+  };
+  const subjects = [...new Set(episodes.map((e) => e.subject))].sort();
+  const failures = subjects.map((subject) => {
+    const counts = Object.fromEntries(FAILURE_MODES.map((m) => [m, 0])) as Record<FailureMode, number>;
+    const examples: EpisodeSummary['failures'][number]['examples'] = [];
+    const mine = episodes.filter((e) => e.subject === subject && !(e.detail.functional && e.detail.epistemic));
+    for (const e of mine) {
+      const task = taskOf(e);
+      if (!task) continue;
+      for (const f of classifyFailure(task, e.detail)) {
+        counts[f.mode]++;
+        if (examples.filter((x) => x.mode === f.mode).length < 2) examples.push({ taskId: e.taskId, replicate: e.replicate, ...f });
+      }
+    }
+    return { subject, failed: mine.length, counts, examples };
+  });
+  return { metrics: episodeMetrics(episodes, k), failures, episodes };
+}
+
+/**
+ * Difficulty evolution: generator settings to bias new tasks towards what subjects failed.
+ * Returns, for each new task, the settings of a stored generated task: one that some subject
+ * failed with probability `failureRatio`, one that all passed otherwise.
+ */
+export function evolutionPool(store: Store, runId: string): { failed: Array<Record<string, unknown>>; passed: Array<Record<string, unknown>> } {
+  const episodes = storedEpisodes(store, runId);
+  const byTask = new Map<string, { settings?: Record<string, unknown>; failed: boolean }>();
+  for (const e of episodes) {
+    const task = taskOfItem(store.getItem(e.itemHash)!);
+    const settings = task?.source.generator;
+    const entry = byTask.get(e.itemHash) ?? { settings, failed: false };
+    entry.failed ||= !e.functional;
+    byTask.set(e.itemHash, entry);
+  }
+  const withSettings = [...byTask.values()].filter((x) => x.settings);
+  return { failed: withSettings.filter((x) => x.failed).map((x) => x.settings!), passed: withSettings.filter((x) => !x.failed).map((x) => x.settings!) };
+}

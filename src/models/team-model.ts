@@ -1,0 +1,31 @@
+// `team:SPEC+SPEC+...`: one subject whose members play the agents of an embodied episode in
+// turn (agent_i is played by member i modulo the team size), so that mixed teams run through
+// the runner, its cache and its cost accounting as one subject.
+
+import type { ChatResponse } from '../core/index.js';
+import type { ChatModel, ChatRequest } from './chat-model.js';
+
+export class TeamModel implements ChatModel {
+  readonly spec: string;
+  readonly provider = 'team';
+  readonly model: string;
+  readonly endpoint: string;
+  readonly local: boolean;
+
+  constructor(readonly members: ChatModel[]) {
+    this.spec = `team:${members.map((m) => m.spec).join('+')}`;
+    this.model = this.spec.slice(5);
+    this.endpoint = this.spec;
+    this.local = members.every((m) => m.local);
+  }
+
+  chat(req: ChatRequest): Promise<ChatResponse> {
+    const agent = req.context?.episode?.agent ?? '';
+    const index = Number(/(\d+)$/.exec(agent)?.[1] ?? 0);
+    return this.members[index % this.members.length].chat(req);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.members.map((m) => m.close?.()));
+  }
+}

@@ -1,0 +1,44 @@
+// What each agent reads on its turn: who it is, the public task, its secrets, the rules and the
+// action format (system); then the turn, its recent history, the messages delivered to it and
+// what it sees (user). Prompts are rebuilt every turn from a short memory, so they stay within
+// small models' contexts and identical inputs hit the call cache.
+
+import { ACTION_FORMAT, formatFormula, type EmbodiedTask, type Formula } from '../../core/index.js';
+
+export function systemPrompt(task: EmbodiedTask, agent: string): string {
+  const a = task.agents.find((x) => x.id === agent)!;
+  const others = task.agents.filter((x) => x.id !== agent).map((x) => x.id);
+  const rules = [
+    'You act once per turn; you see only the room you are in.',
+    'Messages reach the other agents at the start of their next turn.',
+    a.messageBudget !== null ? `You may send at most ${a.messageBudget} message(s) in total.` : '',
+    a.messageTargets !== null ? `You may message only: ${a.messageTargets.join(', ') || 'nobody'}.` : '',
+    a.barredRooms.length ? `You may not enter: ${a.barredRooms.join(', ')}.` : '',
+    `Your actions: ${a.actions.filter((x) => x !== 'Done').join(', ')}, Done.`,
+  ].filter(Boolean);
+  return [
+    `You are ${agent}, working in a household with ${others.join(', ')}.`,
+    `Task: ${task.text}`,
+    a.secrets.length ? `What only you know:\n${a.secrets.map((s) => `- ${s}`).join('\n')}` : 'You have no private information.',
+    `Rules:\n${rules.map((r) => `- ${r}`).join('\n')}`,
+    `Action format (exactly one per turn, on the last line of your reply):\n${ACTION_FORMAT}`,
+  ].join('\n\n');
+}
+
+export function turnPrompt(opts: { round: number; limit: number; history: string[]; inbox: string[]; view: string }): string {
+  return [
+    `Turn ${opts.round} of ${opts.limit}.`,
+    opts.history.length ? `Your recent turns:\n${opts.history.join('\n')}` : '',
+    opts.inbox.length ? `Messages for you:\n${opts.inbox.join('\n')}` : 'No new messages.',
+    opts.view,
+    'Your action?',
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+}
+
+/** The literal probe for (K agent psi), asked at the end of the episode. */
+export function probeQuestion(psi: Formula): string {
+  if (psi.op === 'K' || psi.op === 'B') return `Does ${psi.agent} know that ${formatFormula(psi.arg)} holds? Answer in JSON: {"answer": "yes" | "no" | "unknown"}`;
+  return `Does ${formatFormula(psi)} hold now, as far as you know? Answer in JSON: {"answer": "yes" | "no" | "unknown"}`;
+}

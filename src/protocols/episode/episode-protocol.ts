@@ -1,0 +1,172 @@
+// The episode protocol: one embodied task run as a multi-agent episode. Each round every agent
+// that has not finished gets its observation, its secrets, the messages delivered to it and the
+// rules, and returns one action in the documented text format; a malformed or impossible action
+// gets an error observation and uses the turn. Agents act in order within a round; messages
+// are delivered at the recipient's next turn, and who-knows-what is tracked throughout (a free-
+// text message conveys the sender's true knowledge whose entities it names). The episode ends
+// when every agent is done or at the turn limit. Then each epistemic node (K a psi) of the goal
+// becomes a literal probe put to a; the answer is right when it matches the truth at the end
+// (psi physical: whether it holds; psi = (K b chi): whether b knows chi).
+// Score: functional success (the goal with its K parts stripped holds at the end); the detail
+// holds the probes, private goals, and the transcript turn by turn.
+
+import {
+  epistemicNodes,
+  evaluateFormula,
+  formatAction,
+  formatFormula,
+  holds,
+  kDepth,
+  KnowledgeState,
+  parseAction,
+  stripEpistemic,
+  TaskSearch,
+  type EmbodiedTask,
+  type EpisodeDetail,
+  type EpisodeTurn,
+  type ProbeResult,
+  type Item,
+  type ProtocolResult,
+  type Task,
+  type TrialContext,
+  type TrialModel,
+} from '../../core/index.js';
+import { probeQuestion, systemPrompt, turnPrompt } from './episode-prompt.js';
+
+export const EPISODE_SCORER = 'episode-functional';
+
+export interface EpisodePayload {
+  task: EmbodiedTask;
+}
+
+function readProbe(reply: string): string | null {
+  const m = /\{[\s\S]*?\}/.exec(reply);
+  if (m) {
+    try {
+      const v = (JSON.parse(m[0]) as { answer?: unknown }).answer;
+      if (typeof v === 'string') return v.trim().toLowerCase();
+      if (typeof v === 'boolean') return v ? 'yes' : 'no';
+    } catch {
+      // fall through to the plain-word reading
+    }
+  }
+  const w = /\b(yes|no|unknown)\b/i.exec(reply);
+  return w ? w[1].toLowerCase() : null;
+}
+
+export async function runEpisode(task: EmbodiedTask, model: TrialModel, ctx: TrialContext): Promise<EpisodeDetail> {
+  const search = new TaskSearch(task);
+  const { world, universe } = search;
+  const ws = world.initialState();
+  const ks = KnowledgeState.initial(universe);
+  for (let a = 0; a < world.agents.length; a++) ks.observe(ws, a);
+  const history: string[][] = world.agents.map(() => []);
+  let inbox: string[][] = world.agents.map(() => []);
+  const done = new Uint8Array(world.agents.length);
+  const turns: EpisodeTurn[] = [];
+  const systems = world.agents.map((a) => systemPrompt(task, a));
+  let malformed = 0;
+  let round = 0;
+  for (round = 1; round <= task.turnLimit && !done.every(Boolean); round++) {
+    const nextInbox: string[][] = world.agents.map(() => []);
+    for (let a = 0; a < world.agents.length; a++) {
+      if (done[a]) continue;
+      const agent = world.agents[a];
+      const user = turnPrompt({ round, limit: task.turnLimit, history: history[a].slice(-6), inbox: inbox[a], view: world.describe(ws, a) });
+      const response = await model.chat(
+        [
+          { role: 'system', content: systems[a] },
+          { role: 'user', content: user },
+        ],
+        {},
+        { replicateSeed: ctx.seed, episode: { task, agent, round, phase: 'act', state: ws, knowledge: ks } },
+      );
+      const parsed = parseAction(response.text);
+      const turn: EpisodeTurn = { round, agent, reply: response.text, action: null, ok: false, observation: '' };
+      if (!parsed.ok) {
+        malformed++;
+        turn.observation = parsed.error;
+      } else {
+        turn.action = formatAction(parsed.action);
+        const before = parsed.action.type === 'Communicate' ? ks.atomsInText(a, parsed.action.text, ws) : [];
+        const out = world.apply(ws, a, parsed.action);
+        turn.ok = out.ok;
+        turn.observation = out.text;
+        if (out.ok) {
+          ks.invalidate(ws, out.changedFurniture, out.movedObjects);
+          if (parsed.action.type === 'Communicate' && out.deliveredTo) {
+            ks.tell(a, out.deliveredTo, before);
+            for (const r of out.deliveredTo) nextInbox[r].push(`${agent}: ${parsed.action.text}`);
+            turn.delivered = out.deliveredTo.map((r) => world.agents[r]);
+            turn.conveyed = before.map((i) => universe.describe(i));
+          }
+          if (parsed.action.type === 'Done') done[a] = 1;
+          for (let b = 0; b < world.agents.length; b++) ks.observe(ws, b);
+        }
+      }
+      history[a].push(`turn ${round}: ${turn.action ?? '(no valid action)'} -> ${turn.observation}`);
+      turns.push(turn);
+    }
+    // Messages sent this round reach agents who act before the sender next round too.
+    inbox = nextInbox;
+  }
+  const rounds = round - 1;
+  const functional = evaluateFormula(stripEpistemic(task.goal), (p) => holds(world, ws, p), () => true);
+  const epistemic = search.goalHolds(task.goal, ws, ks);
+  const probes: ProbeResult[] = [];
+  for (const node of epistemicNodes(task.goal)) {
+    const a = world.agents.indexOf(node.agent);
+    const question = probeQuestion(node.arg);
+    const response = await model.chat(
+      [
+        { role: 'system', content: systems[a] },
+        { role: 'user', content: `The episode is over.\n\n${world.describe(ws, a)}\n\n${question}` },
+      ],
+      {},
+      { replicateSeed: ctx.seed, episode: { task, agent: node.agent, round: rounds, phase: 'probe', probe: node.arg, state: ws, knowledge: ks } },
+    );
+    const truth =
+      node.arg.op === 'K' || node.arg.op === 'B'
+        ? ks.knowsFormula(world.agents.indexOf(node.arg.agent), node.arg.arg) && evaluateFormula(node.arg.arg, (p) => holds(world, ws, p), () => true)
+        : evaluateFormula(node.arg, (p) => holds(world, ws, p), () => true);
+    const answer = readProbe(response.text);
+    const expected = truth ? 'yes' : 'no';
+    probes.push({ agent: node.agent, formula: formatFormula(node), question, reply: response.text, answer, expected, correct: answer === expected });
+  }
+  const correct = probes.filter((p) => p.correct).length;
+  const privateGoals: Record<string, boolean> = {};
+  for (const ag of task.agents) {
+    if (ag.privateGoal) privateGoals[ag.id] = evaluateFormula(stripEpistemic(ag.privateGoal), (p) => holds(world, ws, p), () => true);
+  }
+  return {
+    taskId: task.id,
+    category: task.category,
+    kDepth: kDepth(task.goal),
+    functional,
+    epistemic,
+    rounds,
+    probes,
+    literal: { correct, total: probes.length, allCorrect: correct === probes.length },
+    privateGoals,
+    malformed,
+    turns,
+  };
+}
+
+export function createEpisodeTask(suite: string, items: Item<EpisodePayload>[]): Task {
+  return {
+    suite,
+    items,
+    async execute(item: Item, model: TrialModel, ctx: TrialContext): Promise<ProtocolResult> {
+      const detail = await runEpisode((item as Item<EpisodePayload>).payload.task, model, ctx);
+      return {
+        detail: detail as unknown as Record<string, unknown>,
+        score: {
+          scorer: EPISODE_SCORER,
+          value: detail.functional ? 1 : 0,
+          detail: { epistemic: detail.epistemic, literalCorrect: detail.literal.correct, literalTotal: detail.literal.total, literalAll: detail.literal.allCorrect, rounds: detail.rounds, malformed: detail.malformed, category: detail.category, kDepth: detail.kDepth },
+        },
+      };
+    },
+  };
+}

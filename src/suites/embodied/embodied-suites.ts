@@ -1,0 +1,38 @@
+// Embodied suites as items for the episode protocol: EnactToM task files (`enacttom`, --data
+// FILE or the shared data root) and the procedural generator (`generated-enacttom`).
+
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { InputError, kDepth, readEnactTomTasks, type EmbodiedTask, type Item } from '../../core/index.js';
+import type { EpisodePayload } from '../../protocols/index.js';
+import { readJson } from '../read-input.js';
+import { generateTasks } from './task-generator.js';
+
+export function embodiedItem(suite: string, task: EmbodiedTask): Item<EpisodePayload> {
+  return {
+    suite,
+    id: task.id,
+    category: 'knowledge',
+    ability: `${task.category}-depth${kDepth(task.goal)}`,
+    payload: { task },
+    answer: 'functional success',
+    meta: { title: task.title, agents: task.agents.length, notes: task.source.notes, generator: task.source.generator ?? null },
+  };
+}
+
+/** A task file, a folder holding one (the shared data root or its enacttom folder). */
+export function resolveTaskFile(data: string): string {
+  if (existsSync(data) && statSync(data).isFile()) return data;
+  for (const candidate of [join(data, 'enacttom', 'sample_tasks.json'), join(data, 'sample_tasks.json')]) if (existsSync(candidate)) return candidate;
+  throw new InputError('no EnactToM task file here (give the file, or a folder with enacttom/sample_tasks.json)', data);
+}
+
+export function loadEnactTom(data: string): { items: Item<EpisodePayload>[]; warnings: string[] } {
+  const file = resolveTaskFile(data);
+  const tasks = readEnactTomTasks(readJson(file), file);
+  return { items: tasks.map((t) => embodiedItem('enacttom', t)), warnings: tasks.flatMap((t) => t.source.notes.map((n) => `${file} (${t.id}): ${n}`)) };
+}
+
+export function loadGeneratedEnactTom(count: number, seed: number): { items: Item<EpisodePayload>[]; warnings: string[] } {
+  return { items: generateTasks({ n: count, seed }).map((g) => embodiedItem('generated-enacttom', g.task)), warnings: [] };
+}

@@ -1,0 +1,161 @@
+// Embodied ToM (EnactToM): the released sample and template load and verify; bad task files
+// are rejected with the reason; the world answers impossible actions; generated tasks verify at
+// their depth; reference teams separate (planner solves every task three times out of three,
+// silent none); episodes run through a real local HTTP server.
+
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  evaluate,
+  formatAction,
+  formatFormula,
+  generateTasks,
+  kDepth,
+  openStore,
+  parseAction,
+  parseGoal,
+  readEnactTomTask,
+  readEnactTomTasks,
+  stripEpistemic,
+  summarizeEpisodes,
+  trivialKNodes,
+  verifyTask,
+  World,
+} from '../src/index.js';
+import { startModelServer, type ModelServer } from './helpers/servers.js';
+
+const DATA = join(__dirname, '..', '..', 'shared', 'data', 'enacttom');
+const readTasks = (file: string) => readEnactTomTasks(JSON.parse(readFileSync(join(DATA, file), 'utf8')), file);
+
+describe('EnactToM task files', () => {
+  it('the released sample loads (scene derived, noted) and verifies: K-depth 0, ToM level 0, two rounds', () => {
+    const [task] = readTasks('sample_tasks.json');
+    expect(task.id).toBe('1512_laptop_on_table_19');
+    expect(task.objects).toEqual([{ id: 'laptop_0', at: { rel: 'in', furniture: 'cabinet_35' } }]);
+    expect(task.source.notes.join('\n')).toMatch(/scene 107734449_176000403 is not available/);
+    expect(task.agents.map((a) => a.actions.includes('Pick'))).toEqual([false, true]);
+    const v = verifyTask(task);
+    expect(v).toMatchObject({ kDepth: 0, solvable: true, minToMLevel: 0, calibrates: true, needsCommunication: false, rounds: 2 });
+    // cabinet_35 is inverse_state: the plan closes it to open it.
+    expect(v.plan!.map((p) => `${p.agent} ${formatAction(p.action)}`)).toContain('agent_0 Close[cabinet_35]');
+  });
+
+  it('the template loads from its PDDL problem and is reported unsolvable with reasons', () => {
+    const [task] = readTasks('template.json');
+    expect(formatFormula(task.goal)).toBe('(and (K agent_0 (is_open REPLACE_CONTAINER)) (is_open REPLACE_FURNITURE) (is_on_top REPLACE_OBJECT_A REPLACE_FURNITURE))');
+    const v = verifyTask(task);
+    expect(v.solvable).toBe(false);
+    expect(v.explanations.join('\n')).toMatch(/no agent knows that the goal needs \(is_open REPLACE_FURNITURE\)/);
+  });
+
+  it('bad task files are rejected with the reason', () => {
+    const good = generateTasks({ n: 1, seed: 3, depth: 1, agents: 2 })[0].json;
+    const bad = (patch: (t: Record<string, any>) => void) => {
+      const t = structuredClone(good) as Record<string, any>;
+      patch(t);
+      return () => readEnactTomTask(t, 'bad.json');
+    };
+    const problem = good.problem_pddl as string;
+    expect(bad((t) => (t.problem_pddl = problem.replace('(:goal (and', '(:goal (and (is_on_top ghost_1 table_99)')))).toThrow(/bad\.json \(gen-3-0000\): the goal names the unknown object "ghost_1"/);
+    expect(bad((t) => (t.problem_pddl = problem.replace('(:goal (and', '(:goal (and (K agent_7 (is_open cabinet_10))')))).toThrow(/unknown agent "agent_7"/);
+    expect(bad((t) => (t.problem_pddl = problem.replace('(:goal (and', '(:goal (and (and')))).toThrow(/missing "\)"|unbalanced/);
+    expect(bad((t) => (t.problem_pddl = problem.replace('(:goal (and', '(:goal (and (is_floating x)')))).toThrow(/unknown predicate "is_floating"/);
+    expect(bad((t) => t.mechanic_bindings.push({ mechanic_type: 'remote_control', trigger_object: 'lever_404', target_object: 'cabinet_1', target_state: 'open' }))).toThrow(/bound to the missing object "lever_404"/);
+    expect(bad((t) => t.mechanic_bindings.push({ mechanic_type: 'teleport' }))).toThrow(/unknown mechanic_type "teleport"/);
+    expect(bad((t) => (t.private_goals = { agent_9: '(is_open x)' }))).toThrow(/private_goals names the undefined agent "agent_9"/);
+    expect(bad((t) => (t.num_agents = 5))).toThrow(/num_agents is 5 but 2 agents are named/);
+    expect(bad((t) => ((t.problem_pddl = undefined), (t.scene_id = '123_456')))).toThrow(/names scene 123_456, which is not available here, and carries neither/);
+  });
+});
+
+describe('goal language and world', () => {
+  it('K-depth, stripping, probes and trivial K goals', () => {
+    const g = parseGoal('(and (is_open fridge_1) (K agent_0 (K agent_1 (is_on_top cup_1 table_1))) (or (is_closed box_1) (B agent_1 (is_open box_1))))');
+    expect(kDepth(g)).toBe(2);
+    expect(formatFormula(stripEpistemic(g))).toBe('(and (is_open fridge_1) (is_on_top cup_1 table_1) (or (is_closed box_1) (is_open box_1)))');
+    const [task] = readTasks('sample_tasks.json');
+    const trivial = { ...task, goal: parseGoal('(and (is_on_top laptop_0 table_19) (K agent_0 (is_on_top laptop_0 table_19)))') };
+    expect(trivialKNodes(trivial)).toEqual(['(K agent_0 (is_on_top laptop_0 table_19))']);
+  });
+
+  it('answers impossible actions with the reason, and enforces budgets and the graph', () => {
+    const { task } = generateTasks({ n: 1, seed: 5, depth: 1, agents: 3, graph: 'chain' } as never)[0];
+    const w = new World(task);
+    const s = w.initialState();
+    const barred = task.agents[0].barredRooms[0];
+    expect(w.apply(s, 0, { type: 'Navigate', target: barred })).toMatchObject({ ok: false, text: `You cannot enter ${barred}.` });
+    expect(w.apply(s, 0, { type: 'Pick', object: 'nothing_1' })).toMatchObject({ ok: false, text: 'There is no object called nothing_1.' });
+    // agent_0 heads a chain: it may message agent_1 only.
+    expect(w.apply(s, 0, { type: 'Communicate', to: ['agent_2'], text: 'hi' })).toMatchObject({ ok: false, text: 'You can only send messages to: agent_1.' });
+    const budget = task.agents[0].messageBudget!;
+    for (let i = 0; i < budget; i++) expect(w.apply(s, 0, { type: 'Communicate', to: 'all', text: 'hi' }).ok).toBe(true);
+    expect(w.apply(s, 0, { type: 'Communicate', to: 'all', text: 'hi' })).toMatchObject({ ok: false, text: 'You have no messages left.' });
+    expect(parseAction('I think so.\nPlace[cup_1, within, cabinet_2, None, None]')).toEqual({ ok: true, action: { type: 'Place', object: 'cup_1', rel: 'in', furniture: 'cabinet_2' } });
+    expect(parseAction('Communicate[@agent_1 @agent_2 the cup is in cabinet_2]')).toEqual({ ok: true, action: { type: 'Communicate', to: ['agent_1', 'agent_2'], text: 'the cup is in cabinet_2' } });
+    expect(parseAction('I will think about it').ok).toBe(false);
+  });
+});
+
+describe('generated tasks and reference teams', () => {
+  it('every generated task verifies at its depth, calibrates and needs communication; planner Pass^3 = 1, silent 0', async () => {
+    const generated = generateTasks({ n: 12, seed: 11 });
+    for (const g of generated) {
+      expect(g.verify).toMatchObject({ solvable: true, calibrates: true, needsCommunication: true, trivialK: [] });
+      expect(g.verify.kDepth).toBe(g.json.generator && (g.json.generator as { depth: number }).depth);
+      expect(g.verify.minToMLevel).toBe(g.verify.kDepth);
+    }
+    expect(new Set(generated.map((g) => `${g.task.category}/${g.task.agents.length}`)).size).toBeGreaterThanOrEqual(4);
+    const dir = mkdtempSync(join(tmpdir(), 'mindscope-embodied-'));
+    const file = join(dir, 'tasks.json');
+    writeFileSync(file, JSON.stringify(generated.map((g) => g.json)));
+    const store = openStore(join(dir, 'm.db'));
+    try {
+      await evaluate({ store, suites: ['enacttom'], data: file, models: ['agent:planner', 'agent:silent', 'agent:broadcast'], trials: 3, runId: 'teams' });
+      const { metrics, failures } = summarizeEpisodes(store, 'teams');
+      const overall = (s: string) => metrics.find((m) => m.subject === s)!.scopes.find((x) => x.scope === 'overall')!;
+      expect(overall('agent:planner').functional).toMatchObject({ avg: 1, passAtK: 1, passHatK: 1 });
+      expect(overall('agent:planner').literal.passHatK).toBe(1);
+      expect(overall('agent:silent').functional).toMatchObject({ avg: 0, passAtK: 0, passHatK: 0 });
+      expect(failures.find((f) => f.subject === 'agent:silent')!.counts['withheld-information']).toBe(36);
+    } finally {
+      store.close();
+    }
+  }, 120_000);
+});
+
+describe('episodes through a real local server', () => {
+  let server: ModelServer;
+  beforeAll(async () => {
+    server = await startModelServer();
+  });
+  afterAll(async () => server.stop());
+
+  it('runs every turn and probe over HTTP; malformed replies are counted, not fatal', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mindscope-embodied-http-'));
+    const file = join(dir, 'tasks.json');
+    const [g] = generateTasks({ n: 1, seed: 2, depth: 2, agents: 2 });
+    writeFileSync(file, JSON.stringify([{ ...g.json, turn_limit: 3 }]));
+    const store = openStore(join(dir, 'm.db'));
+    try {
+      await evaluate({ store, suites: ['enacttom'], data: file, models: [`openai-compatible:${server.url}/v1#ok`, `openai-compatible:${server.url}/v1#garbage`], runId: 'http' });
+      const { episodes } = summarizeEpisodes(store, 'http', 1);
+      const ok = episodes.find((e) => e.subject.endsWith('#ok'))!;
+      const garbage = episodes.find((e) => e.subject.endsWith('#garbage'))!;
+      expect(ok.detail).toMatchObject({ functional: false, rounds: 3, malformed: 0 });
+      expect(ok.detail.turns.every((t) => t.action === 'Wait')).toBe(true);
+      expect(ok.detail.probes.map((p) => p.answer)).toEqual(['unknown', 'unknown']);
+      expect(garbage.detail.malformed).toBe(6);
+      expect(garbage.detail.turns[0].observation).toMatch(/No action found/);
+      const stats = await server.stats();
+      const prompts = stats.bodies.map((b) => JSON.stringify(b.body));
+      // Each agent's system prompt carries its own secrets and no other agent's.
+      const informerSecret = g.task.agents[0].secrets[0];
+      expect(prompts.some((p) => p.includes('You are agent_0') && p.includes(informerSecret))).toBe(true);
+      expect(prompts.some((p) => p.includes('You are agent_1') && p.includes(informerSecret))).toBe(false);
+    } finally {
+      store.close();
+    }
+  }, 60_000);
+});
