@@ -3,9 +3,9 @@
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { accuracyTable, auditMatrices, type AccuracyGrouping } from './analysis/index.js';
+import { accuracyTable, auditMatrices, summarizeEpisodes, type AccuracyGrouping } from './analysis/index.js';
 import { ConfigError } from './core/index.js';
-import { renderAuditSection, renderHtmlReport } from './report/index.js';
+import { renderAuditSection, renderEpisodeSection, renderHtmlReport } from './report/index.js';
 import type { ResponseMatrix, Store } from './store/index.js';
 import { buildMatrix, writeMatrixCsv, writeMatrixParquet } from './store/index.js';
 
@@ -49,8 +49,10 @@ export async function writeRunReport(store: Store, runId: string, outDir: string
     }
     auditSection = await renderAuditSection(await auditMatrices(suites, { seed: opts.seed ?? 0 }));
   }
+  const episodes = summarizeEpisodes(store, runId);
   const html = await renderHtmlReport({
     auditSection,
+    episodeSection: episodes.episodes.length ? renderEpisodeSection(episodes) : undefined,
     runId,
     createdAt: run.createdAt,
     config: run.config,

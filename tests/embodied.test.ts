@@ -81,7 +81,7 @@ describe('goal language and world', () => {
   });
 
   it('answers impossible actions with the reason, and enforces budgets and the graph', () => {
-    const { task } = generateTasks({ n: 1, seed: 5, depth: 1, agents: 3, graph: 'chain' } as never)[0];
+    const { task } = generateTasks({ n: 1, seed: 5, depth: 1, agents: 3, pick: () => ({ graph: 'chain' }) })[0];
     const w = new World(task);
     const s = w.initialState();
     const barred = task.agents[0].barredRooms[0];
@@ -158,4 +158,28 @@ describe('episodes through a real local server', () => {
       store.close();
     }
   }, 60_000);
+});
+
+describe('embodied CLI', () => {
+  it('verify prints the sample\'s K-depth and ToM level; generate writes verified tasks; --evolve reads a run', () => {
+    const { spawnSync } = require('node:child_process') as typeof import('node:child_process');
+    const bin = join(__dirname, '..', 'bin', 'mindscope.js');
+    const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', cwd: dir });
+    const dir = mkdtempSync(join(tmpdir(), 'mindscope-embodied-cli-'));
+    const v = run('embodied', 'verify', join(DATA, 'sample_tasks.json'), '--json');
+    expect(v.status).toBe(0);
+    expect(JSON.parse(v.stdout)[0]).toMatchObject({ task: '1512_laptop_on_table_19', kDepth: 0, minToMLevel: 0, solvable: true });
+    const g = run('embodied', 'generate', '--out', 'tasks.json', '--n', '6', '--seed', '4');
+    expect(g.status).toBe(0);
+    expect(g.stdout).toMatch(/wrote 6 verified task\(s\)/);
+    expect(run('run', 'enacttom', '--data', 'tasks.json', '--model', 'agent:silent', 'agent:planner', '--db', 'm.db').status).toBe(0);
+    const r = run('embodied', 'results', '--db', 'm.db', '--k', '1', '--json');
+    expect(JSON.parse(r.stdout).metrics.map((m: { subject: string }) => m.subject)).toEqual(['agent:planner', 'agent:silent']);
+    const e = run('embodied', 'generate', '--out', 'evolved.json', '--n', '4', '--evolve', '--db', 'm.db', '--failure-ratio', '1');
+    expect(e.status).toBe(0);
+    expect(e.stdout).toMatch(/evolved from run run-[0-9a-f]+: 6 failed and 0 passed task settings/);
+    const bad = run('embodied', 'verify', join(dir, 'missing.json'));
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/missing\.json: cannot read as JSON/);
+  }, 120_000);
 });

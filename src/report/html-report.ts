@@ -27,6 +27,8 @@ export interface ReportInput {
   failures: Array<{ subject: string; suite: string; itemId: string; error: string }>;
   /** An audit section (HTML fragment) when the run was audited: two or more suites, three or more subjects. */
   auditSection?: string;
+  /** Embodied episodes (HTML fragment) when the run has any. */
+  episodeSection?: string;
 }
 
 export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -77,6 +79,7 @@ export async function renderHtmlReport(r: ReportInput): Promise<string> {
 ${accuracyTableHtml(r.byCategory, 'category')}
 ${accuracyTableHtml(r.bySuite, 'suite')}
 ${r.byAbility.groups.length <= 60 ? accuracyTableHtml(r.byAbility, 'source label') : ''}
+${r.episodeSection ? `<h2>Embodied episodes</h2>${r.episodeSection}` : ''}
 ${r.auditSection ? `<h2>Psychometric audit of the suites</h2>${r.auditSection.replace(/<h2>/g, '<h3>').replace(/<\/h2>/g, '</h3>')}` : ''}
 <h2>Progress</h2>
 <table><tr><th>subject</th><th>suite</th><th>planned</th><th>done</th><th>failed</th><th>pending</th></tr>${status}</table>

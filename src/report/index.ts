@@ -3,3 +3,4 @@ export * from './html-report.js';
 export * from './text-table.js';
 export * from './subject-names.js';
 export * from './audit-report.js';
+export * from './episode-report.js';

@@ -70,6 +70,25 @@ export class KnowledgeUniverse {
     return this.atoms.length;
   }
 
+  #located: Array<Array<{ kind: 'furniture' | 'object' | 'agent'; i: number }>> | undefined;
+
+  /** Per atom, the entities that have a place (furniture, objects, agents), resolved once. */
+  get located(): Array<Array<{ kind: 'furniture' | 'object' | 'agent'; i: number }>> {
+    this.#located ??= this.entities.map((names) =>
+      names.flatMap((n) => {
+        const e = this.world.index.get(n);
+        return e && e.kind !== 'room' ? [{ kind: e.kind, i: e.i }] : [];
+      }),
+    );
+    return this.#located;
+  }
+
+  /** Whether a fact atom's formula holds in a state. */
+  evaluate(i: number, s: WorldState): boolean {
+    const atom = this.atoms[i];
+    return atom.kind === 'fact' && evaluateFormula(atom.formula, (p) => holds(this.world, s, p), () => false);
+  }
+
   describe(i: number): string {
     const a = this.atoms[i];
     switch (a.kind) {
@@ -167,13 +186,14 @@ export class KnowledgeState {
     const atom = this.u.atoms[i];
     if (atom.kind === 'loc') return world.objectRoom(s, atom.object) === room && world.visible(s, atom.object) ? true : undefined;
     if (atom.kind !== 'fact') return undefined;
-    for (const name of this.u.entities[i]) {
-      const e = world.index.get(name);
-      if (!e || e.kind === 'room') continue;
-      if (world.entityRoom(s, name) !== room) return undefined;
-      if (e.kind === 'object' && !world.visible(s, e.i)) return undefined;
+    for (const e of this.u.located[i]) {
+      if (e.kind === 'furniture') {
+        if (world.furnitureRoom[e.i] !== room) return undefined;
+      } else if (e.kind === 'object') {
+        if (world.objectRoom(s, e.i) !== room || !world.visible(s, e.i)) return undefined;
+      } else if (s.agentRoom[e.i] !== room) return undefined;
     }
-    return evaluateFormula(atom.formula, (p) => holds(world, s, p), () => false);
+    return this.u.evaluate(i, s);
   }
 
   /** Everything an agent sees in its room now. */

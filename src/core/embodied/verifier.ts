@@ -57,6 +57,14 @@ function conjuncts(f: Formula): Formula[] {
   return f.op === 'and' ? f.args.flatMap(conjuncts) : [f];
 }
 
+function copyInto(to: WorldState, from: WorldState): void {
+  to.agentRoom.set(from.agentRoom);
+  to.holding.set(from.holding);
+  to.objLoc.set(from.objLoc);
+  to.open.set(from.open);
+  to.messagesLeft.set(from.messagesLeft);
+}
+
 class MinHeap {
   #items: Node[] = [];
   get size(): number {
@@ -265,18 +273,19 @@ export class TaskSearch {
     u.atoms.forEach((a, i) => {
       if (a.kind === 'task' && known[i]) a.pred.args.forEach((n) => purpose.add(n));
     });
-    u.atoms.forEach((a, i) => {
-      if (a.kind === 'mechanic' && known[i]) {
-        const m = this.task.mechanics[a.index];
-        if (m.target && purpose.has(m.target) && m.trigger) purpose.add(m.trigger);
-        if (m.type === 'inverse_state' && m.trigger) purpose.add(m.trigger);
-      }
-    });
     // Furniture that holds an object the agent knows about and has a purpose for.
     u.atoms.forEach((a, i) => {
       if (a.kind === 'loc' && known[i] && purpose.has(w.objects[a.object])) {
         const loc = ws.objLoc[a.object];
         if (loc >= 0 && (loc & 1) === 1) purpose.add(w.furniture[loc >> 1]);
+      }
+    });
+    // Then the triggers of mechanics that move those things.
+    u.atoms.forEach((a, i) => {
+      if (a.kind === 'mechanic' && known[i]) {
+        const m = this.task.mechanics[a.index];
+        if (m.target && purpose.has(m.target) && m.trigger) purpose.add(m.trigger);
+        if (m.type === 'inverse_state' && m.trigger) purpose.add(m.trigger);
       }
     });
     const here = ws.agentRoom[agent];
@@ -384,17 +393,30 @@ export class TaskSearch {
     const checks = parts.map((p) => this.compile(p));
     // Unmet goal parts dominate; needed knowledge still missing breaks ties towards informing.
     const needed = this.needs.reduce((c, n) => c + n.reduce((x, v) => x + v, 0), 0);
+    const w = this.world;
+    const placements = this.universe.taskAtoms
+      .filter((p) => p.name === 'is_on_top' || p.name === 'is_inside')
+      .map((p) => ({ p, o: w.index.get(p.args[0])!.i, f: w.index.get(p.args[1])!.i }));
     const unmet = (ws: WorldState, ks: KnowledgeState) => {
       let c = 0;
       for (const check of checks) if (!check(ws, ks)) c++;
       if (c === 0) return 0;
       let missing = 0;
       for (let a = 0; a < this.agents; a++) for (let i = 0; i < this.universe.size; i++) if (this.needs[a][i] && !ks.flags[a][i]) missing++;
-      return c * (needed + 1) + missing;
+      // Steps still needed for each unmet placement: reach it (opening what hides it), pick, carry, place.
+      let physical = 0;
+      for (const { p, o, f } of placements) {
+        if (holds(w, ws, p)) continue;
+        const loc = ws.objLoc[o];
+        if (loc >= 0) physical += 2 + ((loc & 1) === 1 && !ws.open[loc >> 1] ? 1 : 0);
+        else if (ws.agentRoom[-1 - loc] !== w.furnitureRoom[f]) physical += 1;
+      }
+      return c * (needed + 8) + missing + physical;
     };
     const root: Node = { ...start, ply: firstPly, parent: null, action: null, score: 0, h: unmet(start.ws, start.ks) };
     const heap = new MinHeap();
     heap.push(root);
+    const scratch = { ws: World.clone(start.ws), ks: start.ks.clone() };
     const seen = new Set<string>([this.#key(root)]);
     let nodes = 0;
     let best = root;
@@ -411,13 +433,16 @@ export class TaskSearch {
       if (n.ply >= limit) continue;
       const agent = n.ply % this.agents;
       for (const c of this.candidates(n.ws, n.ks, agent, level)) {
-        const ws = World.clone(n.ws);
-        const ks = n.ks.clone();
-        if (!this.step(ws, ks, agent, c.action, c.told === undefined ? [] : [c.told])) continue;
-        const child = { ws, ks, ply: n.ply + 1 };
-        const key = this.#key(child);
+        // Try the action on scratch copies; keep copies only of states not seen before.
+        copyInto(scratch.ws, n.ws);
+        for (let a = 0; a < this.agents; a++) scratch.ks.flags[a].set(n.ks.flags[a]);
+        if (!this.step(scratch.ws, scratch.ks, agent, c.action, c.told === undefined ? [] : [c.told])) continue;
+        const key = this.#key({ ws: scratch.ws, ks: scratch.ks, ply: n.ply + 1 });
         if (seen.has(key)) continue;
         seen.add(key);
+        const ws = World.clone(scratch.ws);
+        const ks = scratch.ks.clone();
+        const child = { ws, ks, ply: n.ply + 1 };
         const h = unmet(ws, ks);
         // Weighted best-first: unmet goal parts dominate, then rounds used.
         heap.push({ ...child, parent: n, action: c.action, h, score: h * 2 * this.agents + child.ply });

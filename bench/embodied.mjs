@@ -1,0 +1,75 @@
+// bench/embodied: generate-and-verify time for 300 tasks; verifier time per task by K-depth and
+// agent count (median, worst); world throughput (agent-actions per second) replaying reference
+// plans, with and without who-knows-what tracking; and the reference teams on 100 generated
+// tasks x 3 trials through the runner (functional and literal Avg, Pass@3, Pass^3).
+//
+//   npm run build && node bench/embodied.mjs [--tasks 300] [--team-tasks 100]
+
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const m = await import('../dist/index.js');
+const arg = (name, dflt) => (process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : dflt);
+const N = arg('--tasks', 300);
+const TEAM_TASKS = arg('--team-tasks', 100);
+
+// 1. Generate and verify.
+let t = performance.now();
+const generated = m.generateTasks({ n: N, seed: 2026 });
+const genSeconds = (performance.now() - t) / 1000;
+const attempts = generated.reduce((s, g) => s + g.attempts, 0);
+console.log(`generate-and-verify: ${N} tasks in ${genSeconds.toFixed(1)} s (${attempts} drafts verified; target under 60 s)`);
+
+// 2. Verifier time per accepted task, by depth and agent count.
+const cells = new Map();
+for (const g of generated) {
+  const s = performance.now();
+  const v = m.verifyTask(g.task);
+  const ms = performance.now() - s;
+  const key = `depth ${v.kDepth}, ${g.task.agents.length} agents`;
+  cells.set(key, [...(cells.get(key) ?? []), ms]);
+}
+const all = [...cells.values()].flat().sort((a, b) => a - b);
+const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+console.log(`verifier: median ${median(all).toFixed(1)} ms, worst ${all[all.length - 1].toFixed(1)} ms over ${all.length} tasks (targets: median < 100 ms, worst < 2 s)`);
+for (const [key, xs] of [...cells].sort()) console.log(`  ${key}: n ${xs.length}, median ${median(xs).toFixed(1)} ms, worst ${Math.max(...xs).toFixed(1)} ms`);
+
+// 3. World throughput: replay each task's plan many times.
+const plans = generated.map((g) => ({ task: g.task, plan: m.verifyTask(g.task).plan }));
+for (const tracking of [false, true]) {
+  let actions = 0;
+  t = performance.now();
+  while (performance.now() - t < 2000) {
+    for (const { task, plan } of plans) {
+      const search = new m.TaskSearch(task);
+      const ws = search.world.initialState();
+      const ks = m.KnowledgeState.initial(search.universe);
+      for (const step of plan) {
+        const agent = search.world.agents.indexOf(step.agent);
+        if (tracking) search.step(ws, ks, agent, step.action);
+        else search.world.apply(ws, agent, step.action);
+        actions++;
+      }
+    }
+  }
+  const seconds = (performance.now() - t) / 1000;
+  console.log(`world throughput${tracking ? ' with knowledge tracking' : ''}: ${Math.round(actions / seconds).toLocaleString('en')} agent-actions/s (target 50,000)`);
+}
+
+// 4. Reference teams through the runner.
+const dir = mkdtempSync(join(tmpdir(), 'mindscope-bench-embodied-'));
+const file = join(dir, 'tasks.json');
+writeFileSync(file, JSON.stringify(generated.slice(0, TEAM_TASKS).map((g) => g.json)));
+const store = m.openStore(join(dir, 'm.db'));
+t = performance.now();
+await m.evaluate({ store, suites: ['enacttom'], data: file, models: ['agent:planner', 'agent:silent', 'agent:broadcast', 'agent:random'], trials: 3, runId: 'teams' });
+const { metrics, failures } = m.summarizeEpisodes(store, 'teams');
+console.log(`reference teams on ${TEAM_TASKS} tasks x 3 trials (${((performance.now() - t) / 1000).toFixed(1)} s):`);
+const pct = (x) => (x === null || Number.isNaN(x) ? '-' : `${(x * 100).toFixed(1)}%`);
+for (const s of metrics) {
+  const o = s.scopes.find((x) => x.scope === 'overall');
+  console.log(`  ${s.subject}: functional Avg ${pct(o.functional.avg)} ± ${pct(o.functional.se)}, Pass@3 ${pct(o.functional.passAtK)}, Pass^3 ${pct(o.functional.passHatK)}; literal Avg ${pct(o.literal.avg)}, Pass@3 ${pct(o.literal.passAtK)}, Pass^3 ${pct(o.literal.passHatK)}`);
+}
+for (const f of failures) console.log(`  failures ${f.subject}: ${f.failed} failed episodes; ${Object.entries(f.counts).filter(([, n]) => n).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`);
+store.close();
