@@ -183,3 +183,37 @@ describe('embodied CLI', () => {
     expect(bad.stderr).toMatch(/missing\.json: cannot read as JSON/);
   }, 120_000);
 });
+
+describe('failure modes', () => {
+  it('reads withheld information, broken chains, ignored constraints, sabotage and disclosure from a trace', async () => {
+    const { classifyFailure } = await import('../src/index.js');
+    const [g] = generateTasks({ n: 1, seed: 9, depth: 1, agents: 2, category: 'mixed' });
+    const task = g.task;
+    const plan = g.verify.plan!;
+    const turn = (round: number, agent: string, action: string, extra: Record<string, unknown> = {}) => ({ round, agent, reply: action, action, ok: true, observation: '', ...extra });
+    const base = { taskId: task.id, category: task.category, kDepth: 1, rounds: 9, probes: [], literal: { correct: 0, total: 1, allCorrect: false }, privateGoals: {}, malformed: 0 };
+    // Nobody talks: the informer's target is never conveyed.
+    const silent = classifyFailure(task, { ...base, functional: false, epistemic: false, turns: [turn(1, 'agent_0', 'Wait'), turn(1, 'agent_1', 'Wait')] });
+    expect(silent.map((f) => f.mode)).toEqual(['withheld-information']);
+    // The plan's physical steps without its last report: the K goal is missed.
+    const physical = plan.filter((p) => p.action.type !== 'Communicate' || p.round === 1).map((p) => turn(p.round, p.agent, formatAction(p.action), p.action.type === 'Communicate' ? { delivered: ['agent_1'], conveyed: [] } : {}));
+    const broken = classifyFailure(task, { ...base, functional: true, epistemic: false, turns: physical });
+    expect(broken.map((f) => f.mode)).toContain('broken-epistemic-chain');
+    // After the placement the actor picks the object up again (sabotage), the private-goal
+    // holder announces its private goal, and the actor asks the informer to go where it is barred.
+    const placed = plan.find((p) => p.action.type === 'Place')!;
+    const obj = (placed.action as { object: string }).object;
+    const holder = task.agents.find((a) => a.privateGoal)!;
+    const barred = task.agents[0].barredRooms[0];
+    const sidePlaces = formatFormula(holder.privateGoal!).match(/[a-z]+_\d+/g)!;
+    const trace = [
+      ...physical,
+      turn(20, placed.agent, `Pick[${obj}]`),
+      turn(20, holder.id, `Communicate[my private goal: I want ${sidePlaces.join(' ')} open]`, { delivered: ['agent_0'], conveyed: [] }),
+      turn(21, 'agent_1', `Communicate[@agent_0 please go to ${barred} and place it]`, { delivered: ['agent_0'], conveyed: [] }),
+    ];
+    const modes = classifyFailure(task, { ...base, functional: false, epistemic: false, turns: trace }).map((f) => f.mode);
+    expect(modes).toContain('private-goal');
+    expect(modes).toContain('ignored-constraints');
+  });
+});

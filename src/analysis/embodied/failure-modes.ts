@@ -9,7 +9,7 @@
 //                            a shared-goal fact
 // Each classification keeps the turns that show it.
 
-import { formatFormula, KnowledgeState, stripEpistemic, TaskSearch, type EmbodiedTask, type EpisodeDetail, type EpisodeTurn } from '../../core/index.js';
+import { formatFormula, holds, KnowledgeState, parseAction, predicates, stripEpistemic, TaskSearch, type EmbodiedTask, type EpisodeDetail, type EpisodeTurn } from '../../core/index.js';
 
 export const FAILURE_MODES = ['withheld-information', 'broken-epistemic-chain', 'ignored-constraints', 'misallocated-messages', 'private-goal'] as const;
 export type FailureMode = (typeof FAILURE_MODES)[number];
@@ -70,6 +70,18 @@ export function classifyFailure(task: EmbodiedTask, ep: EpisodeDetail): FailureF
     if (unsent.length && !ep.functional) out.push({ mode: 'misallocated-messages', explanation: `${ag.id} spent all ${ag.messageBudget} message(s) without sending ${universe.describe(unsent[0].atom)}`, turns: sent });
   }
   if (task.category === 'mixed') {
+    // Sabotage: replay the episode and catch actions that made a shared-goal fact false again.
+    const shared = predicates(stripEpistemic(task.goal));
+    const ws = world.initialState();
+    const sabotage: EpisodeTurn[] = [];
+    for (const t of ep.turns) {
+      const parsed = t.action ? parseAction(t.action) : undefined;
+      if (!parsed?.ok) continue;
+      const before = shared.map((p) => holds(world, ws, p));
+      world.apply(ws, world.agents.indexOf(t.agent), parsed.action);
+      if (shared.some((p, k) => before[k] && !holds(world, ws, p))) sabotage.push(t);
+    }
+    if (sabotage.length) out.push({ mode: 'private-goal', explanation: `${sabotage[0].agent} undid a shared-goal fact (${sabotage[0].action})`, turns: sabotage.slice(0, 3) });
     for (const ag of task.agents) {
       if (!ag.privateGoal) continue;
       const names = formatFormula(ag.privateGoal).match(/[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+/g) ?? [];

@@ -3,6 +3,8 @@ export * from './task.js';
 export * from './world.js';
 export * from './actions.js';
 export * from './knowledge.js';
+export * from './task-search.js';
+export * from './relaxed-reachability.js';
 export * from './verifier.js';
 export * from './enacttom-format.js';
 export * from './episode-record.js';

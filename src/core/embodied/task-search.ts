@@ -1,0 +1,422 @@
+// Search over joint physical and knowledge states. Agents act in turn order (one ply per
+// agent, a round per pass), so a plan of plies is a plan of rounds. An agent may only take
+// actions its knowledge justifies: it picks, places, opens or closes a thing only when it knows
+// a goal atom that names the thing (or names an object it knows to be inside it, or a mechanic
+// that moves a named thing); it navigates only towards such things or towards facts it needs to
+// see (or anywhere, to look for an object whose place it does not know); it messages only
+// atoms it knows that serve someone's need, to agents the graph lets it reach, within its
+// budget and the ToM level (knowledge.ts). Search is best-first on unsatisfied goal parts, then
+// needed knowledge still missing and placement steps left, with duplicate detection; it is
+// exhaustive within the turn limit unless the node cap is reached ("undecided").
+
+import { epistemicNodes, evaluateFormula, formatFormula, stripEpistemic, type Formula } from './goal.js';
+import { holds, KnowledgeState, KnowledgeUniverse } from './knowledge.js';
+import { MinHeap } from './min-heap.js';
+import type { ActionName, EmbodiedTask } from './task.js';
+import { World, type Action, type WorldState } from './world.js';
+
+export interface PlanStep {
+  round: number;
+  agent: string;
+  action: Action;
+}
+
+export interface SearchResult {
+  status: 'solved' | 'unsolvable' | 'undecided';
+  plan: PlanStep[] | null;
+  rounds: number | null;
+  nodes: number;
+}
+
+export interface SearchOptions {
+  level: number;
+  /** Check only the physical part of the goal. */
+  physicalOnly?: boolean;
+  /** Every agent starts knowing every task, location and mechanic atom. */
+  revealAll?: boolean;
+  maxNodes?: number;
+  /** Best-effort: when the goal is unreachable, return the plan to the state that satisfies most of it. */
+  bestEffort?: boolean;
+  /** Start from this state (at the start of a round) instead of the task's initial state. */
+  from?: { ws: WorldState; ks: KnowledgeState; round: number };
+}
+
+interface Node {
+  ws: WorldState;
+  ks: KnowledgeState;
+  ply: number;
+  parent: Node | null;
+  action: Action | null;
+  score: number;
+  h: number;
+}
+
+/** Top-level conjuncts of a goal. */
+function conjuncts(f: Formula): Formula[] {
+  return f.op === 'and' ? f.args.flatMap(conjuncts) : [f];
+}
+
+function copyInto(to: WorldState, from: WorldState): void {
+  to.agentRoom.set(from.agentRoom);
+  to.holding.set(from.holding);
+  to.objLoc.set(from.objLoc);
+  to.open.set(from.open);
+  to.messagesLeft.set(from.messagesLeft);
+}
+
+export class TaskSearch {
+  readonly world: World;
+  readonly universe: KnowledgeUniverse;
+  readonly agents: number;
+
+  /** useful[a][b][i]: a message from a to b about atom i can serve the goal (see #usefulMessages). */
+  readonly useful: Uint8Array[][];
+  /** needs[b][i]: agent b needs atom i to act or to satisfy a K goal. */
+  readonly needs: Uint8Array[];
+
+  constructor(readonly task: EmbodiedTask) {
+    this.world = new World(task);
+    this.universe = new KnowledgeUniverse(task, this.world);
+    this.agents = this.world.agents.length;
+    this.needs = this.#needs();
+    this.useful = this.#usefulMessages();
+  }
+
+  /**
+   * What each agent needs to know: the goal atoms it could achieve itself (it has the action and
+   * the room), where their objects are, the mechanics that move their things, and psi for every
+   * (K agent psi) in the goal; and, for (K b psi) that someone needs, psi for b.
+   */
+  #needs(): Uint8Array[] {
+    const w = this.world;
+    const u = this.universe;
+    const s0 = w.initialState();
+    const needs = w.agents.map(() => new Uint8Array(u.size));
+    const access = (a: number, name: string) => {
+      const r = w.entityRoom(s0, name);
+      return r < 0 || !w.barred[a][r] || w.index.get(name)?.kind === 'object';
+    };
+    u.atoms.forEach((atom, i) => {
+      if (atom.kind !== 'task') return;
+      const p = atom.pred;
+      const acts: ActionName[] = p.name === 'is_open' || p.name === 'is_closed' ? ['Open', 'Close'] : ['Pick', 'Place'];
+      for (let a = 0; a < this.agents; a++) {
+        if (!acts.some((x) => w.allowed[a].has(x)) || !p.args.every((n) => access(a, n))) continue;
+        needs[a][i] = 1;
+        u.atoms.forEach((x, j) => {
+          if (x.kind === 'loc' && p.args.includes(w.objects[x.object])) needs[a][j] = 1;
+          if (x.kind === 'mechanic') {
+            const m = this.task.mechanics[x.index];
+            if ((m.target && p.args.includes(m.target)) || (m.trigger && p.args.includes(m.trigger))) needs[a][j] = 1;
+          }
+        });
+      }
+    });
+    for (const node of epistemicNodes(this.task.goal)) needs[w.agents.indexOf(node.agent)][u.formulaAtom(node.arg)] = 1;
+    for (const a of this.task.agents) if (a.privateGoal) for (const node of epistemicNodes(a.privateGoal)) needs[w.agents.indexOf(node.agent)][u.formulaAtom(node.arg)] = 1;
+    // Someone needs (K b psi): b needs psi.
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (let a = 0; a < this.agents; a++) {
+        u.atoms.forEach((x, i) => {
+          if (x.kind === 'knows' && needs[a][i] && !needs[x.agent][x.inner]) {
+            needs[x.agent][x.inner] = 1;
+            changed = true;
+          }
+        });
+      }
+    }
+    return needs;
+  }
+
+  /**
+   * A message a -> b about atom i is useful when b needs i or can pass it on towards someone
+   * who does (along the graph), when b needs to learn that a knows i, or when a needs to learn
+   * that b knows i. Other messages are never candidates: they cannot serve the goal.
+   */
+  #usefulMessages(): Uint8Array[][] {
+    const w = this.world;
+    const u = this.universe;
+    const A = this.agents;
+    const relay = this.needs.map((n) => n.slice());
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (let c = 0; c < A; c++) {
+        for (let d = 0; d < A; d++) {
+          if (!w.canMessage[c][d] || !w.allowed[c].has('Communicate')) continue;
+          for (let i = 0; i < u.size; i++) {
+            if (relay[d][i] && !relay[c][i]) {
+              relay[c][i] = 1;
+              changed = true;
+            }
+          }
+        }
+      }
+    }
+    const knowsAtom = (agent: number, inner: number) => u.atoms.findIndex((x) => x.kind === 'knows' && x.agent === agent && x.inner === inner);
+    return w.agents.map((_, a) =>
+      w.agents.map((__, b) =>
+        Uint8Array.from({ length: u.size }, (___, i) => {
+          if (a === b || !w.canMessage[a][b]) return 0;
+          const kb = knowsAtom(a, i);
+          const ka = knowsAtom(b, i);
+          return relay[b][i] || (kb >= 0 && relay[b][kb]) || (ka >= 0 && this.needs[a][ka]) ? 1 : 0;
+        }),
+      ),
+    );
+  }
+
+  initial(level: number, revealAll = false): { ws: WorldState; ks: KnowledgeState } {
+    const ws = this.world.initialState();
+    const ks = KnowledgeState.initial(this.universe, level);
+    if (revealAll) {
+      for (const f of ks.flags) this.universe.atoms.forEach((a, i) => (f[i] = a.kind === 'task' || a.kind === 'loc' || a.kind === 'mechanic' ? 1 : f[i]));
+    }
+    for (let a = 0; a < this.agents; a++) ks.observe(ws, a);
+    return { ws, ks };
+  }
+
+  /** Apply one action with its knowledge effects; returns whether the world accepted it. */
+  step(ws: WorldState, ks: KnowledgeState, agent: number, action: Action, told: number[] = []): boolean {
+    const out = this.world.apply(ws, agent, action);
+    if (!out.ok) return false;
+    ks.invalidate(ws, out.changedFurniture, out.movedObjects);
+    if (out.deliveredTo) ks.tell(agent, out.deliveredTo, told);
+    for (let a = 0; a < this.agents; a++) ks.observe(ws, a);
+    return true;
+  }
+
+  /** A goal as a function of the state, with its predicates and epistemic atoms resolved once. */
+  compile(f: Formula): (ws: WorldState, ks: KnowledgeState) => boolean {
+    switch (f.op) {
+      case 'and': {
+        const parts = f.args.map((a) => this.compile(a));
+        return (ws, ks) => parts.every((p) => p(ws, ks));
+      }
+      case 'or': {
+        const parts = f.args.map((a) => this.compile(a));
+        return (ws, ks) => parts.some((p) => p(ws, ks));
+      }
+      case 'not': {
+        const inner = this.compile(f.arg);
+        return (ws, ks) => !inner(ws, ks);
+      }
+      case 'K':
+      case 'B': {
+        const inner = this.compile(f.arg);
+        const agent = this.world.agents.indexOf(f.agent);
+        const atom = this.universe.byFormula.get(formatFormula(f.arg)) ?? -1;
+        return (ws, ks) => atom >= 0 && ks.flags[agent][atom] === 1 && inner(ws, ks);
+      }
+      case 'pred':
+        return (ws) => holds(this.world, ws, f);
+    }
+  }
+
+  goalHolds(goal: Formula, ws: WorldState, ks: KnowledgeState): boolean {
+    return evaluateFormula(
+      goal,
+      (p) => holds(this.world, ws, p),
+      (agent, phi) => ks.knowsFormula(this.world.agents.indexOf(agent), phi),
+    );
+  }
+
+  /** Knowledge-justified candidate actions of one agent (with, for messages, the atom told). */
+  candidates(ws: WorldState, ks: KnowledgeState, agent: number, level: number): Array<{ action: Action; told?: number }> {
+    const w = this.world;
+    const u = this.universe;
+    const out: Array<{ action: Action; told?: number }> = [{ action: { type: 'Wait' } }];
+    const allowed = w.allowed[agent];
+    const known = ks.flags[agent];
+    // Names the agent has a purpose for: entities of goal atoms it knows, and mechanics' triggers whose target it has a purpose for.
+    const purpose = new Set<string>();
+    u.atoms.forEach((a, i) => {
+      if (a.kind === 'task' && known[i]) a.pred.args.forEach((n) => purpose.add(n));
+    });
+    // Furniture that holds an object the agent knows about and has a purpose for.
+    u.atoms.forEach((a, i) => {
+      if (a.kind === 'loc' && known[i] && purpose.has(w.objects[a.object])) {
+        const loc = ws.objLoc[a.object];
+        if (loc >= 0 && (loc & 1) === 1) purpose.add(w.furniture[loc >> 1]);
+      }
+    });
+    // Then the triggers of mechanics that move those things.
+    u.atoms.forEach((a, i) => {
+      if (a.kind === 'mechanic' && known[i]) {
+        const m = this.task.mechanics[a.index];
+        if (m.target && purpose.has(m.target) && m.trigger) purpose.add(m.trigger);
+        if (m.type === 'inverse_state' && m.trigger) purpose.add(m.trigger);
+      }
+    });
+    const here = ws.agentRoom[agent];
+    if (allowed.has('Navigate')) {
+      // Only towards rooms where the agent has something to do: a thing it has a purpose for
+      // (and knows where it is, for objects), or a fact it needs to see.
+      const wanted = new Uint8Array(w.rooms.length);
+      for (const name of purpose) {
+        const e = w.index.get(name);
+        if (!e || e.kind === 'room' || e.kind === 'agent') continue;
+        if (e.kind === 'object') {
+          const li = u.atoms.findIndex((x) => x.kind === 'loc' && x.object === e.i);
+          if (li >= 0 && !known[li]) {
+            // Not knowing where it is: look around (things inside closed furniture stay hidden).
+            for (let r = 0; r < w.rooms.length; r++) wanted[r] = 1;
+            continue;
+          }
+        }
+        const r = w.entityRoom(ws, name);
+        if (r >= 0) wanted[r] = 1;
+      }
+      for (let i = 0; i < u.size; i++) {
+        if (!this.needs[agent][i] || known[i] || u.atoms[i].kind !== 'fact') continue;
+        for (const name of u.entities[i]) {
+          const r = w.entityRoom(ws, name);
+          if (r >= 0) wanted[r] = 1;
+        }
+      }
+      for (let r = 0; r < w.rooms.length; r++) if (r !== here && wanted[r] && !w.barred[agent][r]) out.push({ action: { type: 'Navigate', target: w.rooms[r] } });
+    }
+    for (let f = 0; f < w.furniture.length; f++) {
+      if (w.furnitureRoom[f] !== here || !w.openable[f] || !purpose.has(w.furniture[f])) continue;
+      if (allowed.has('Open') && !ws.open[f]) out.push({ action: { type: 'Open', furniture: w.furniture[f] } });
+      if (allowed.has('Close') && ws.open[f]) out.push({ action: { type: 'Close', furniture: w.furniture[f] } });
+      if (w.inverse[f]) {
+        if (allowed.has('Open') && ws.open[f]) out.push({ action: { type: 'Open', furniture: w.furniture[f] } });
+        if (allowed.has('Close') && !ws.open[f]) out.push({ action: { type: 'Close', furniture: w.furniture[f] } });
+      }
+    }
+    const held = ws.holding[agent];
+    if (held < 0 && allowed.has('Pick')) {
+      for (let o = 0; o < w.objects.length; o++) {
+        const loc = ws.objLoc[o];
+        if (loc < 0 || w.furnitureRoom[loc >> 1] !== here || !w.visible(ws, o) || !purpose.has(w.objects[o])) continue;
+        out.push({ action: { type: 'Pick', object: w.objects[o] } });
+      }
+    }
+    if (held >= 0 && allowed.has('Place')) {
+      for (let f = 0; f < w.furniture.length; f++) {
+        if (w.furnitureRoom[f] !== here) continue;
+        out.push({ action: { type: 'Place', object: w.objects[held], rel: 'on', furniture: w.furniture[f] } });
+        if (w.openable[f] && ws.open[f]) out.push({ action: { type: 'Place', object: w.objects[held], rel: 'in', furniture: w.furniture[f] } });
+      }
+    }
+    if (level >= 1 && allowed.has('Communicate') && ws.messagesLeft[agent] !== 0) {
+      const reach: number[] = [];
+      for (let b = 0; b < this.agents; b++) if (w.canMessage[agent][b]) reach.push(b);
+      for (let i = 0; i < u.size; i++) {
+        if (!known[i] || !ks.maySay(i)) continue;
+        const lacking = reach.filter((b) => this.useful[agent][b][i] && !ks.flags[b][i] && ks.mayHold(i));
+        if (lacking.length === 0) continue;
+        const text = this.messageText(i, ws);
+        for (const b of lacking) out.push({ action: { type: 'Communicate', to: [w.agents[b]], text }, told: i });
+        if (reach.length > 1) out.push({ action: { type: 'Communicate', to: 'all', text }, told: i });
+      }
+    }
+    return out;
+  }
+
+  /** A message stating atom i in words that name its entities (so that a reader of the text learns it). */
+  messageText(i: number, ws: WorldState): string {
+    const w = this.world;
+    const atom = this.universe.atoms[i];
+    switch (atom.kind) {
+      case 'task':
+        return `The goal needs ${formatFormula(atom.pred)}.`;
+      case 'loc': {
+        const loc = ws.objLoc[atom.object];
+        return loc < 0 ? `${w.objects[atom.object]} is held by ${w.agents[-1 - loc]}.` : `${w.objects[atom.object]} is ${(loc & 1) === 1 ? 'inside' : 'on'} ${w.furniture[loc >> 1]}.`;
+      }
+      case 'mechanic': {
+        const m = this.task.mechanics[atom.index];
+        return m.target ? `${m.trigger} is linked to ${m.target} (${m.type}).` : `${m.trigger} works in reverse (${m.type}).`;
+      }
+      case 'fact':
+        return `${formatFormula(atom.formula)} holds.`;
+      case 'knows':
+        return `${w.agents[atom.agent]} knows: ${this.messageText(atom.inner, ws)}`;
+    }
+  }
+
+  #key(n: { ws: WorldState; ks: KnowledgeState; ply: number }): string {
+    const s = n.ws;
+    return `${n.ply % this.agents}|${s.agentRoom.join(',')}|${s.holding.join(',')}|${s.objLoc.join(',')}|${s.open.join('')}|${s.messagesLeft.join(',')}|${n.ks.key()}`;
+  }
+
+  search(opts: SearchOptions): SearchResult {
+    const level = opts.level;
+    const goal = opts.physicalOnly ? stripEpistemic(this.task.goal) : this.task.goal;
+    const parts = conjuncts(goal);
+    const maxNodes = opts.maxNodes ?? 200_000;
+    const limit = this.task.turnLimit * this.agents;
+    const start = opts.from ? { ws: World.clone(opts.from.ws), ks: new KnowledgeState(this.universe, opts.from.ks.flags.map((f) => f.slice()), level) } : this.initial(level, opts.revealAll);
+    const firstPly = opts.from ? (opts.from.round - 1) * this.agents : 0;
+    const checks = parts.map((p) => this.compile(p));
+    // Unmet goal parts dominate; needed knowledge still missing breaks ties towards informing.
+    const needed = this.needs.reduce((c, n) => c + n.reduce((x, v) => x + v, 0), 0);
+    const w = this.world;
+    const placements = this.universe.taskAtoms
+      .filter((p) => p.name === 'is_on_top' || p.name === 'is_inside')
+      .map((p) => ({ p, o: w.index.get(p.args[0])!.i, f: w.index.get(p.args[1])!.i }));
+    const unmet = (ws: WorldState, ks: KnowledgeState) => {
+      let c = 0;
+      for (const check of checks) if (!check(ws, ks)) c++;
+      if (c === 0) return 0;
+      let missing = 0;
+      for (let a = 0; a < this.agents; a++) for (let i = 0; i < this.universe.size; i++) if (this.needs[a][i] && !ks.flags[a][i]) missing++;
+      // Steps still needed for each unmet placement: reach it (opening what hides it), pick, carry, place.
+      let physical = 0;
+      for (const { p, o, f } of placements) {
+        if (holds(w, ws, p)) continue;
+        const loc = ws.objLoc[o];
+        if (loc >= 0) physical += 2 + ((loc & 1) === 1 && !ws.open[loc >> 1] ? 1 : 0);
+        else if (ws.agentRoom[-1 - loc] !== w.furnitureRoom[f]) physical += 1;
+      }
+      return c * (needed + 8) + missing + physical;
+    };
+    const root: Node = { ...start, ply: firstPly, parent: null, action: null, score: 0, h: unmet(start.ws, start.ks) };
+    const heap = new MinHeap<Node>();
+    heap.push(root);
+    const scratch = { ws: World.clone(start.ws), ks: start.ks.clone() };
+    const seen = new Set<string>([this.#key(root)]);
+    let nodes = 0;
+    let best = root;
+    let capped = false;
+    while (heap.size) {
+      const n = heap.pop()!;
+      nodes++;
+      if (n.h === 0) return { status: 'solved', ...this.#planOf(n), nodes };
+      if (n.h < best.h || (n.h === best.h && n.ply < best.ply)) best = n;
+      if (nodes > maxNodes) {
+        capped = true;
+        break;
+      }
+      if (n.ply >= limit) continue;
+      const agent = n.ply % this.agents;
+      for (const c of this.candidates(n.ws, n.ks, agent, level)) {
+        // Try the action on scratch copies; keep copies only of states not seen before.
+        copyInto(scratch.ws, n.ws);
+        for (let a = 0; a < this.agents; a++) scratch.ks.flags[a].set(n.ks.flags[a]);
+        if (!this.step(scratch.ws, scratch.ks, agent, c.action, c.told === undefined ? [] : [c.told])) continue;
+        const key = this.#key({ ws: scratch.ws, ks: scratch.ks, ply: n.ply + 1 });
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const ws = World.clone(scratch.ws);
+        const ks = scratch.ks.clone();
+        const child = { ws, ks, ply: n.ply + 1 };
+        const h = unmet(ws, ks);
+        // Weighted best-first: unmet goal parts dominate, then rounds used.
+        heap.push({ ...child, parent: n, action: c.action, h, score: h * 2 * this.agents + child.ply });
+      }
+    }
+    if (opts.bestEffort) return { status: capped ? 'undecided' : 'unsolvable', ...this.#planOf(best), nodes };
+    return { status: capped ? 'undecided' : 'unsolvable', plan: null, rounds: null, nodes };
+  }
+
+  #planOf(n: Node): { plan: PlanStep[]; rounds: number } {
+    const steps: PlanStep[] = [];
+    for (let x: Node | null = n; x && x.action; x = x.parent) steps.push({ round: Math.floor((x.ply - 1) / this.agents) + 1, agent: this.world.agents[(x.ply - 1) % this.agents], action: x.action });
+    steps.reverse();
+    return { plan: steps, rounds: Math.ceil(n.ply / this.agents) };
+  }
+}
+
