@@ -6,6 +6,7 @@ import { registerAudit } from './commands/audit.js';
 import { registerCompare } from './commands/compare.js';
 import { registerDemo } from './commands/demo.js';
 import { registerEmbodied } from './commands/embodied.js';
+import { registerJudge } from './commands/judge.js';
 import { registerExport } from './commands/export.js';
 import { registerItems } from './commands/items.js';
 import { registerReport } from './commands/report.js';
@@ -27,6 +28,7 @@ export function buildProgram(): Command {
   registerSimulate(program);
   registerCompare(program);
   registerEmbodied(program);
+  registerJudge(program);
   return program;
 }
 

@@ -38,6 +38,13 @@ export interface CallContext {
   presentedOptions?: { label: string; text: string }[];
   replicateSeed?: number;
   episode?: EpisodeContext;
+  /** For the offline reference judges: the rubric's fields and keywords, the response, the expected answer. */
+  judge?: {
+    fields: Array<{ name: string; min: number; max: number }>;
+    keywords?: Record<string, string[]>;
+    response: string;
+    expected?: string;
+  };
 }
 
 export interface TrialContext {

@@ -92,6 +92,12 @@ export interface Store {
   failures(runId: string, limit?: number): FailedTrialRow[];
   responses(runId: string, scorer?: string): Iterable<ResponseRow>;
   transcript(key: TrialKey): { transcript: unknown; score: Score } | undefined;
+  /** Add (or replace) a trial's score under another scorer, e.g. a judge panel's. */
+  recordScore(key: TrialKey, score: Score): void;
+  /** A trial's score by one scorer, if it has one. */
+  scoreOf(key: TrialKey, scorer: string): Score | undefined;
+  /** Pin a rubric's hash to a run; throws ConfigError when the run pinned another hash under that name. */
+  pinRubric(runId: string, rubric: string, sha256: string): void;
   /** Commit queued writes now (they are also committed at the next tick of the event loop). */
   flush(): void;
   close(): void;

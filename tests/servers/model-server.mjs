@@ -4,7 +4,8 @@
 //
 // It answers multiple-choice prompts with "Answer: X", where X is the first option label unless
 // the model name asks otherwise; embodied episode turns with "Wait" ("garbage": no action at
-// all) and probes with {"answer": "unknown"}; and it injects faults chosen by the model name:
+// all) and probes with {"answer": "unknown"}; judge prompts (models judge-exact, judge-repair,
+// judge-range, judge-noisy) with {"score": N}; and it injects faults chosen by the model name:
 //   ok                 answer at once
 //   last-option        answer the last listed option
 //   flaky-429-K        the first K attempts of each distinct request get 429 with Retry-After: 1
@@ -33,7 +34,20 @@ function lastUserText(messages) {
   return m.content.map((p) => p.text ?? '').join('\n');
 }
 
+let noisy = 0;
+
+/** Judge models (names starting judge-): one rubric field, "score", from 0 to 5. */
+function judgeAnswer(model, prompt) {
+  if (model === 'judge-repair') return /could not be used/.test(prompt) ? '{"score": 3}' : 'It looks fine to me.';
+  if (model === 'judge-range') return '{"score": 99}';
+  if (model === 'judge-noisy') return `{"score": ${(noisy++ * 7) % 6}}`;
+  const expected = /Expected: (.*)/.exec(prompt)?.[1]?.trim().toLowerCase() ?? '';
+  const response = /Response: ([\s\S]*?)(\nExpected:|$)/.exec(prompt)?.[1]?.trim().toLowerCase() ?? '';
+  return `{"score": ${expected && response.includes(expected) ? 5 : 0}}`;
+}
+
 function answerFor(model, prompt) {
+  if (model.startsWith('judge-')) return judgeAnswer(model, prompt);
   // Embodied episodes: every turn ends with "Your action?"; probes ask for JSON.
   if (/Your action\?\s*$/.test(prompt)) return model === 'garbage' ? 'I am not sure what to do.' : 'I will wait for my partners.\nWait';
   if (/Answer in JSON/.test(prompt)) return '{"answer": "unknown"}';

@@ -7,6 +7,7 @@ import type { CallContext, ChatResponse, McqPayload, WorldQuestion, WorldStory }
 import { answerWorldQuestion, createRng, deriveSeed } from '../../core/index.js';
 import type { ChatModel, ChatRequest } from '../chat-model.js';
 import { EMBODIED_TEAMS, embodiedReply } from './embodied-team.js';
+import { judgeReply, REFERENCE_JUDGES } from './reference-judges.js';
 
 /** The structured world a generated item (or a parsed ToMi story) carries for reasoners. */
 export interface ItemWorld {
@@ -48,7 +49,7 @@ const POLICIES: Record<string, { describe: string; policy: Policy }> = {
   },
 };
 
-export const REFERENCE_AGENTS: Record<string, string> = { ...Object.fromEntries(Object.entries(POLICIES).map(([k, v]) => [k, v.describe])), ...EMBODIED_TEAMS };
+export const REFERENCE_AGENTS: Record<string, string> = { ...Object.fromEntries(Object.entries(POLICIES).map(([k, v]) => [k, v.describe])), ...EMBODIED_TEAMS, ...REFERENCE_JUDGES };
 
 export class ReferenceAgent implements ChatModel {
   readonly spec: string;
@@ -59,7 +60,7 @@ export class ReferenceAgent implements ChatModel {
 
   constructor(readonly model: string) {
     const entry = POLICIES[model];
-    if (!entry && !EMBODIED_TEAMS[model]) throw new Error(`unknown reference agent agent:${model} (known: ${Object.keys(REFERENCE_AGENTS).join(', ')})`);
+    if (!entry && !EMBODIED_TEAMS[model] && !REFERENCE_JUDGES[model]) throw new Error(`unknown reference agent agent:${model} (known: ${Object.keys(REFERENCE_AGENTS).join(', ')})`);
     // Embodied teams decline multiple-choice items.
     this.#policy = entry?.policy ?? (() => undefined);
     this.spec = `agent:${model}`;
@@ -68,6 +69,9 @@ export class ReferenceAgent implements ChatModel {
 
   async chat(req: ChatRequest): Promise<ChatResponse> {
     const ctx = req.context;
+    if (REFERENCE_JUDGES[this.model]) {
+      return { text: judgeReply(this.model, ctx?.judge), usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 0, finishReason: 'stop' };
+    }
     if (ctx?.episode) {
       const text = embodiedReply(this.model, ctx.episode, ctx.replicateSeed ?? 0);
       return { text, usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 0, finishReason: 'stop' };

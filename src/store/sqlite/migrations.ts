@@ -70,4 +70,13 @@ export const MIGRATIONS: string[] = [
     created_at TEXT NOT NULL
   );
   `,
+  // 2: rubrics pinned to a run (a run scored with one rubric refuses another of the same name).
+  `
+  CREATE TABLE rubric_pins (
+    run_id TEXT NOT NULL REFERENCES runs(id),
+    rubric TEXT NOT NULL,
+    sha256 TEXT NOT NULL,
+    PRIMARY KEY (run_id, rubric)
+  );
+  `,
 ];

@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Item, Score, TrialKey, TrialOutcome } from '../../core/index.js';
-import { MindscopeError } from '../../core/index.js';
+import { ConfigError, MindscopeError } from '../../core/index.js';
 import type {
   FailedTrialRow,
   PlanRow,
@@ -125,6 +125,29 @@ export class SqliteStore implements Store {
         put.run(hash, item.suite, item.id, item.category, item.ability ?? null, item.answer, JSON.stringify(item));
       }
     })();
+  }
+
+  recordScore(k: TrialKey, score: Score): void {
+    this.flush();
+    const row = this.#q('SELECT id FROM trials WHERE run_id = ? AND subject_id = ? AND suite = ? AND item_id = ? AND replicate = ?').get(k.runId, k.subjectId, k.suite, k.itemId, k.replicate) as { id: number } | undefined;
+    if (!row) throw new ConfigError(`no trial ${k.suite}/${k.itemId} #${k.replicate} of ${k.subjectId} in run ${k.runId}`);
+    this.#q('INSERT INTO scores (trial_id, scorer, value, detail) VALUES (?, ?, ?, ?) ON CONFLICT (trial_id, scorer) DO UPDATE SET value = excluded.value, detail = excluded.detail').run(row.id, score.scorer, score.value, JSON.stringify(score.detail ?? {}));
+  }
+
+  scoreOf(k: TrialKey, scorer: string): Score | undefined {
+    this.flush();
+    const row = this.#q(
+      `SELECT sc.value AS value, sc.detail AS detail FROM trials t JOIN scores sc ON sc.trial_id = t.id
+       WHERE t.run_id = ? AND t.subject_id = ? AND t.suite = ? AND t.item_id = ? AND t.replicate = ? AND sc.scorer = ?`,
+    ).get(k.runId, k.subjectId, k.suite, k.itemId, k.replicate, scorer) as { value: number; detail: string } | undefined;
+    return row ? { scorer, value: row.value, detail: JSON.parse(row.detail) } : undefined;
+  }
+
+  pinRubric(runId: string, rubric: string, sha256: string): void {
+    this.flush();
+    const pinned = this.#q('SELECT sha256 FROM rubric_pins WHERE run_id = ? AND rubric = ?').get(runId, rubric) as { sha256: string } | undefined;
+    if (pinned && pinned.sha256 !== sha256) throw new ConfigError(`run ${runId} was scored with rubric "${rubric}" sha256 ${pinned.sha256.slice(0, 12)}...; this file is ${sha256.slice(0, 12)}...: refusing to mix rubrics (use a new rubric name)`);
+    if (!pinned) this.#q('INSERT INTO rubric_pins (run_id, rubric, sha256) VALUES (?, ?, ?)').run(runId, rubric, sha256);
   }
 
   getItem(hash: string): Item | undefined {

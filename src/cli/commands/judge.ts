@@ -1,0 +1,83 @@
+import type { Command } from 'commander';
+import { readFileSync } from 'node:fs';
+import { ConfigError, DEFAULT_GATES, formatTextTable, InputError, openStore, resolveRunId, scoreRun, validateJudgeModels, type Aggregation } from '../../index.js';
+import { intOption } from '../options.js';
+
+function parseGates(text: string | undefined): typeof DEFAULT_GATES {
+  if (!text) return DEFAULT_GATES;
+  const g = { ...DEFAULT_GATES };
+  for (const part of text.split(',')) {
+    const [k, v] = part.split('=');
+    if (k === 'recovery' && Number(v) >= 0 && Number(v) <= 1) g.recovery = Number(v);
+    else if (k === 'sd' && v && v.split(':').every((x) => Number(x) >= 0)) g.sd = v.split(':').map(Number);
+    else throw new ConfigError(`--gates: expected recovery=R,sd=S1:S2, got "${part}"`);
+  }
+  return g;
+}
+
+/**
+ * `score --json` prints `{ scorer, rubric: { name, sha256 }, scored, alreadyScored, judgeFailures, unscored, meanByField, family: [{ field, all, withoutInFamily, cells, inFamilyCells }] }`;
+ * `judge validate --json` prints `{ rubric, results: [{ judge, recovery, failures, anchors: [{ id, sd, mean }], pass, reasons }] }`.
+ */
+export function registerJudge(program: Command): void {
+  program
+    .command('score')
+    .description("score a stored run's responses with a judge panel (no subject is re-run; judge calls are cached)")
+    .requiredOption('--rubric <file>', 'rubric file (YAML or JSON)')
+    .requiredOption('--judge <spec...>', 'judge models (a panel when several)')
+    .option('--run-id <id>', 'run (default: the newest)')
+    .option('--db <path>', 'store file', 'mindscope.db')
+    .option('--aggregate <how>', 'median, mean or majority', 'median')
+    .option('--families <file>', 'JSON map of model spec or provider -> family, for the same-family analysis')
+    .option('--api-key-env <name>', 'environment variable with the key for openai-compatible judges')
+    .option('--json', 'print JSON')
+    .action(async (f: { rubric: string; judge: string[]; runId?: string; db: string; aggregate: string; families?: string; apiKeyEnv?: string; json?: boolean }) => {
+      if (!['median', 'mean', 'majority'].includes(f.aggregate)) throw new ConfigError(`--aggregate must be median, mean or majority, not "${f.aggregate}"`);
+      let families: Record<string, string> | undefined;
+      if (f.families) {
+        try {
+          families = JSON.parse(readFileSync(f.families, 'utf8'));
+        } catch (err) {
+          throw new InputError(`cannot read as JSON: ${(err as Error).message}`, f.families);
+        }
+      }
+      const store = openStore(f.db);
+      try {
+        const runId = resolveRunId(store, f.runId);
+        const r = await scoreRun({ store, runId, rubricPath: f.rubric, judges: f.judge, aggregation: f.aggregate as Aggregation, families, apiKeyEnv: f.apiKeyEnv });
+        if (f.json) {
+          process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
+          return;
+        }
+        process.stdout.write(`run ${runId}: ${r.scorer} (sha256 ${r.rubric.sha256.slice(0, 12)}...): ${r.scored} scored, ${r.alreadyScored} already scored, ${r.unscored} unscored, ${r.judgeFailures} judge failure(s)\n`);
+        process.stdout.write(`${formatTextTable(['field', 'mean', 'without in-family cells', 'cells', 'in-family'], r.family.map((x) => [x.field, x.all.toFixed(3), x.withoutInFamily === null ? '-' : x.withoutInFamily.toFixed(3), String(x.cells), String(x.inFamilyCells)]))}\n`);
+      } finally {
+        store.close();
+      }
+    });
+
+  program
+    .command('judge')
+    .description('judge panels')
+    .command('validate')
+    .description('score anchors K times with each judge: recovery and SD against gates, pass or fail per judge')
+    .requiredOption('--rubric <file>', 'rubric file')
+    .requiredOption('--anchors <file>', 'anchors (JSON, JSONL or YAML): [{ id, text, vars?, expected: { field: [low, high] } }]')
+    .requiredOption('--judge <spec...>', 'judge models')
+    .option('--k <k>', 'repetitions per anchor', intOption('--k', 1), 5)
+    .option('--gates <g>', 'recovery=0.8,sd=0.5:0.8 (SD gate per field, in rubric order)')
+    .option('--db <path>', 'store file (for cost accounting; calls are not cached)', 'mindscope.db')
+    .option('--api-key-env <name>', 'environment variable with the key for openai-compatible judges')
+    .option('--json', 'print JSON')
+    .action(async (f: { rubric: string; anchors: string; judge: string[]; k: number; gates?: string; db: string; apiKeyEnv?: string; json?: boolean }) => {
+      const store = openStore(f.db);
+      try {
+        const out = await validateJudgeModels({ store, rubricPath: f.rubric, anchorsPath: f.anchors, judges: f.judge, k: f.k, gates: parseGates(f.gates), apiKeyEnv: f.apiKeyEnv });
+        if (f.json) process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+        else process.stdout.write(`${formatTextTable(['judge', 'recovery', 'failures', 'verdict', 'why'], out.results.map((r) => [r.judge, `${(r.recovery * 100).toFixed(1)}%`, String(r.failures), r.pass ? 'pass' : 'FAIL', r.reasons.join('; ')]))}\n`);
+        if (out.results.some((r) => !r.pass)) process.exitCode = 3;
+      } finally {
+        store.close();
+      }
+    });
+}

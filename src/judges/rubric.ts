@@ -1,0 +1,88 @@
+// A rubric is a file (YAML or JSON): a prompt template, the score fields with their ranges,
+// and optionally keywords for the offline keyword judge. Its SHA-256 over the file's bytes
+// pins it: a run that was scored with one rubric refuses another under the same name.
+//
+//   name: appropriateness
+//   prompt: |
+//     Rate the answer of subject {subject} to the question below ...
+//     {question}
+//     Answer: {response}
+//     Reply with JSON: {"intent": 0-5, "approp": 0-3}
+//   fields:
+//     - { name: intent, min: 0, max: 5, integer: true }
+//     - { name: approp, min: 0, max: 3, integer: true }
+//   keywords: { intent: [wants, tries, trick], approp: [because] }
+
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import YAML from 'yaml';
+import { InputError } from '../core/index.js';
+
+export interface RubricField {
+  name: string;
+  min: number;
+  max: number;
+  integer: boolean;
+}
+
+export interface Rubric {
+  name: string;
+  prompt: string;
+  fields: RubricField[];
+  /** For agent:keyword-judge: per field, words that each add a point (capped at the maximum). */
+  keywords?: Record<string, string[]>;
+  sha256: string;
+  file: string;
+}
+
+export function parseRubric(text: string, file: string): Rubric {
+  let raw: unknown;
+  try {
+    raw = file.endsWith('.json') ? JSON.parse(text) : YAML.parse(text);
+  } catch (err) {
+    throw new InputError(`not valid ${file.endsWith('.json') ? 'JSON' : 'YAML'}: ${(err as Error).message}`, file);
+  }
+  const r = raw as Record<string, unknown>;
+  if (!r || typeof r !== 'object') throw new InputError('a rubric is an object with name, prompt and fields', file);
+  if (typeof r.name !== 'string' || !r.name) throw new InputError('rubric field "name" is missing', file);
+  if (typeof r.prompt !== 'string' || !r.prompt.includes('{response}')) throw new InputError('rubric field "prompt" must be a template that includes {response}', file);
+  if (!Array.isArray(r.fields) || r.fields.length === 0) throw new InputError('rubric field "fields" must list at least one score field', file);
+  const fields = r.fields.map((f: Record<string, unknown>, i: number) => {
+    if (typeof f?.name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(f.name)) throw new InputError(`fields[${i}]: "name" must be an identifier`, file);
+    const min = Number(f.min);
+    const max = Number(f.max);
+    if (!Number.isFinite(min) || !Number.isFinite(max) || min >= max) throw new InputError(`fields[${i}] (${f.name}): needs numbers min < max`, file);
+    return { name: f.name, min, max, integer: f.integer !== false };
+  });
+  if (new Set(fields.map((f) => f.name)).size !== fields.length) throw new InputError('two score fields share a name', file);
+  const keywords = r.keywords as Record<string, string[]> | undefined;
+  for (const k of Object.keys(keywords ?? {})) if (!fields.some((f) => f.name === k)) throw new InputError(`keywords name the unknown field "${k}"`, file);
+  return { name: r.name, prompt: r.prompt, fields, keywords, sha256: createHash('sha256').update(text).digest('hex'), file };
+}
+
+export function loadRubric(path: string): Rubric {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new InputError(`cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, path);
+  }
+  return parseRubric(text, path);
+}
+
+/** The judge prompt: {name} placeholders replaced; unknown placeholders are an error. */
+export function renderRubric(rubric: Rubric, vars: Record<string, string>): string {
+  return rubric.prompt.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, key: string) => {
+    if (!(key in vars)) throw new InputError(`the prompt uses {${key}}, which this scoring does not provide (it has ${Object.keys(vars).join(', ')})`, rubric.file);
+    return vars[key];
+  });
+}
+
+/** The JSON schema a judge's output must satisfy. */
+export function outputSchema(rubric: Rubric): Record<string, unknown> {
+  return {
+    type: 'object',
+    required: rubric.fields.map((f) => f.name),
+    properties: Object.fromEntries(rubric.fields.map((f) => [f.name, { type: f.integer ? 'integer' : 'number', minimum: f.min, maximum: f.max }])),
+  };
+}

@@ -1,0 +1,133 @@
+// Scoring as its own step: a judge panel scores a stored run's responses without re-running
+// the subjects (`mindscope score`), and judges are validated on anchors (`mindscope judge
+// validate`). Judge calls go through the runner's recording model: the call cache (nothing is
+// paid for twice), retries, the adaptive limit per endpoint and cost accounting. The rubric's
+// SHA-256 is pinned to the run: a changed rubric under the same name is refused.
+
+import { ConfigError, createRng, DEFAULT_SETTINGS, deriveSeed, type Item, type McqPayload, type TrialKey } from './core/index.js';
+import { aggregate, familyAnalysis, defaultFamily, loadAnchors, loadRubric, scoreWithPanel, validateJudges, type Aggregation, type FamilyComparison, type JudgeGates, type JudgeValidation } from './judges/index.js';
+import { createModel, type ChatModel } from './models/index.js';
+import { AdaptiveLimiter, DEFAULT_PRICES, DEFAULT_RETRY, priceFor, RecordingModel } from './runner/index.js';
+import type { Store } from './store/index.js';
+
+function judgeCallers(store: Store, specs: string[], opts: { useCache: boolean; apiKeyEnv?: string; concurrency?: number }): { callers: RecordingModel[]; models: ChatModel[] } {
+  if (specs.length === 0) throw new ConfigError('name at least one judge (--judge SPEC)');
+  const models = specs.map((s) => createModel(s, { apiKeyEnv: opts.apiKeyEnv }));
+  const limiters = new Map<string, AdaptiveLimiter>();
+  const callers = models.map((m) => {
+    let limiter = limiters.get(m.endpoint);
+    if (!limiter) limiters.set(m.endpoint, (limiter = new AdaptiveLimiter(opts.concurrency ?? 8)));
+    return new RecordingModel(`judge:${m.spec}`, m, { ...DEFAULT_SETTINGS, temperature: 0 }, {
+      store,
+      limiter,
+      retry: DEFAULT_RETRY,
+      timeoutMs: 120_000,
+      price: priceFor(DEFAULT_PRICES, m.provider, m.model),
+      rng: createRng(deriveSeed('judge-retry', m.spec)),
+      useCache: opts.useCache,
+    });
+  });
+  return { callers, models };
+}
+
+export interface ScoreRunOptions {
+  store: Store;
+  runId: string;
+  rubricPath: string;
+  judges: string[];
+  aggregation?: Aggregation;
+  /** Model spec or provider -> family, for the same-family analysis. */
+  families?: Record<string, string>;
+  apiKeyEnv?: string;
+  concurrency?: number;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface ScoreRunResult {
+  scorer: string;
+  rubric: { name: string; sha256: string };
+  scored: number;
+  alreadyScored: number;
+  judgeFailures: number;
+  /** Trials no judge could score. */
+  unscored: number;
+  meanByField: Record<string, number>;
+  family: FamilyComparison[];
+}
+
+/** What a subject answered in a stored trial: the chosen option's text for MCQ, else the reply. */
+function responseOf(transcript: unknown): { response: string; reply: string } | undefined {
+  const detail = (transcript as { detail?: { reply?: unknown; parsed?: unknown; presented?: Array<{ label: string; text: string }> } } | undefined)?.detail;
+  if (typeof detail?.reply !== 'string') return undefined;
+  const chosen = detail.presented?.find((o) => o.label === detail.parsed)?.text;
+  return { response: chosen ?? detail.reply, reply: detail.reply };
+}
+
+export async function scoreRun(opts: ScoreRunOptions): Promise<ScoreRunResult> {
+  const rubric = loadRubric(opts.rubricPath);
+  if (!opts.store.getRun(opts.runId)) throw new ConfigError(`no run "${opts.runId}" in ${opts.store.location}`);
+  opts.store.pinRubric(opts.runId, rubric.name, rubric.sha256);
+  const scorer = `judge:${rubric.name}`;
+  const aggregation = opts.aggregation ?? 'median';
+  const { callers, models } = judgeCallers(opts.store, opts.judges, { useCache: true, apiKeyEnv: opts.apiKeyEnv, concurrency: opts.concurrency });
+  const rows = [...opts.store.responses(opts.runId)].filter((r, i, all) => all.findIndex((x) => x.subjectId === r.subjectId && x.suite === r.suite && x.itemId === r.itemId && x.replicate === r.replicate) === i);
+  const result: ScoreRunResult = { scorer, rubric: { name: rubric.name, sha256: rubric.sha256 }, scored: 0, alreadyScored: 0, judgeFailures: 0, unscored: 0, meanByField: {}, family: [] };
+  const cells: Array<{ judge: string; subject: string; field: string; value: number }> = [];
+  const sums: Record<string, number[]> = Object.fromEntries(rubric.fields.map((f) => [f.name, []]));
+  let done = 0;
+  const queue = rows.slice();
+  const work = async () => {
+    for (let r = queue.shift(); r; r = queue.shift()) {
+      const key: TrialKey = { runId: opts.runId, subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate };
+      const existing = opts.store.scoreOf(key, scorer);
+      if (existing && (existing.detail as { rubric?: { sha256?: string } }).rubric?.sha256 === rubric.sha256) {
+        result.alreadyScored++;
+      } else {
+        const answered = responseOf(opts.store.transcript(key)?.transcript);
+        const item = opts.store.getItem(r.itemHash) as Item<McqPayload> | undefined;
+        if (answered === undefined || !item) {
+          result.unscored++;
+        } else {
+          const p = item.payload;
+          // The judges see the opaque subject id, never its spec.
+          const panel = await scoreWithPanel(callers, rubric, {
+            subject: r.subjectId,
+            response: answered.response,
+            expected: item.answer,
+            vars: { question: p.question ?? '', context: p.context ?? '', options: (p.options ?? []).join(' | '), expected: item.answer, reply: answered.reply },
+          });
+          result.judgeFailures += panel.failures;
+          if (!panel.aggregate) result.unscored++;
+          else {
+            const first = rubric.fields[0].name;
+            opts.store.recordScore(key, { scorer, value: panel.aggregate[first], detail: { ...panel, fields: panel.aggregate } });
+            result.scored++;
+            for (const f of rubric.fields) sums[f.name].push(panel.aggregate[f.name]);
+            for (const j of panel.judges) if (j.values) for (const f of rubric.fields) cells.push({ judge: j.judge, subject: r.spec, field: f.name, value: j.values[f.name] });
+          }
+        }
+      }
+      opts.onProgress?.(++done, rows.length);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(8, Math.max(1, rows.length)) }, work));
+  } finally {
+    await Promise.all(models.map((m) => m.close?.()));
+  }
+  for (const f of rubric.fields) if (sums[f.name].length) result.meanByField[f.name] = aggregate(sums[f.name], 'mean');
+  result.family = familyAnalysis(cells, (spec) => defaultFamily(spec, opts.families));
+  return result;
+}
+
+export async function validateJudgeModels(opts: { store: Store; rubricPath: string; anchorsPath: string; judges: string[]; k?: number; gates?: JudgeGates; apiKeyEnv?: string }): Promise<{ rubric: { name: string; sha256: string }; results: JudgeValidation[] }> {
+  const rubric = loadRubric(opts.rubricPath);
+  const anchors = loadAnchors(opts.anchorsPath, rubric);
+  // Repetitions must reach the judge: no call cache here.
+  const { callers, models } = judgeCallers(opts.store, opts.judges, { useCache: false, apiKeyEnv: opts.apiKeyEnv });
+  try {
+    return { rubric: { name: rubric.name, sha256: rubric.sha256 }, results: await validateJudges(callers, rubric, anchors, { k: opts.k, gates: opts.gates }) };
+  } finally {
+    await Promise.all(models.map((m) => m.close?.()));
+  }
+}

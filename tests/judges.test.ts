@@ -1,0 +1,139 @@
+// Judge panels: rubrics pinned by hash, schema-checked output with one repair, aggregation,
+// blinding, re-scoring a stored run without re-running subjects (and without paying twice),
+// same-family analysis, and validation on anchors; against a real local HTTP judge server and
+// offline with the reference judges.
+
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { aggregate, createModel, evaluate, familyAnalysis, openStore, parseJudgeOutput, parseRubric, scoreRun, scoreWithPanel, validateJudgeModels, type JudgeCaller } from '../src/index.js';
+import { startModelServer, type ModelServer } from './helpers/servers.js';
+
+const RUBRIC = `name: correctness
+prompt: |
+  You grade answers. Subject {subject} answered the question below.
+  Question: {question}
+  Response: {response}
+  Expected: {expected}
+  Reply with JSON: {"score": 0-5}
+fields:
+  - { name: score, min: 0, max: 5, integer: true }
+`;
+
+const caller = (spec: string): JudgeCaller => {
+  const m = createModel(spec);
+  return { spec, chat: (messages, settings, context) => m.chat({ messages, settings: { temperature: 0, maxTokens: 64, ...settings }, timeoutMs: 10_000, context }) };
+};
+
+describe('rubrics and judge output', () => {
+  it('parses, hashes and rejects bad rubrics with the reason', () => {
+    const r = parseRubric(RUBRIC, 'r.yaml');
+    expect(r.fields).toEqual([{ name: 'score', min: 0, max: 5, integer: true }]);
+    expect(r.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(parseRubric(RUBRIC.replace('grade', 'mark'), 'r.yaml').sha256).not.toBe(r.sha256);
+    expect(() => parseRubric('name: x\nprompt: no response here\nfields: [{name: s, min: 0, max: 1}]', 'bad.yaml')).toThrow(/bad\.yaml: rubric field "prompt" must be a template that includes \{response\}/);
+    expect(() => parseRubric('name: x\nprompt: "{response}"\nfields: [{name: s, min: 2, max: 1}]', 'bad.yaml')).toThrow(/fields\[0\] \(s\): needs numbers min < max/);
+    expect(() => parseRubric('name: x\nprompt: "{response}"\nfields: [{name: s, min: 0, max: 1}]\nkeywords: {t: [a]}', 'bad.yaml')).toThrow(/keywords name the unknown field "t"/);
+  });
+
+  it('reads judge output: JSON, fields present, whole, in range', () => {
+    const r = parseRubric(RUBRIC, 'r.yaml');
+    expect(parseJudgeOutput('Sure. {"score": 4}', r)).toEqual({ ok: true, values: { score: 4 } });
+    expect(parseJudgeOutput('fine', r)).toEqual({ ok: false, error: 'the reply holds no JSON object' });
+    expect(parseJudgeOutput('{"score": 6}', r)).toEqual({ ok: false, error: '"score" must lie in [0, 5], got 6' });
+    expect(parseJudgeOutput('{"score": 2.5}', r)).toEqual({ ok: false, error: '"score" must be a whole number' });
+    expect(aggregate([1, 5, 3, 4], 'median')).toBe(3.5);
+    expect(aggregate([1, 5, 3], 'mean')).toBe(3);
+    expect(aggregate([2, 2, 5, 5, 3], 'majority')).toBe(2);
+  });
+
+  it('same-family analysis drops the cells where judge and subject share a family', () => {
+    const cells = [
+      { judge: 'openai:j', subject: 'openai:s', field: 'score', value: 5 },
+      { judge: 'openai:j', subject: 'google:s', field: 'score', value: 1 },
+      { judge: 'google:j', subject: 'openai:s', field: 'score', value: 3 },
+    ];
+    expect(familyAnalysis(cells, (s) => s.split(':')[0])).toEqual([{ field: 'score', all: 3, withoutInFamily: 2, cells: 3, inFamilyCells: 1 }]);
+  });
+});
+
+describe('judge panels over a real local server', () => {
+  let server: ModelServer;
+  beforeAll(async () => {
+    server = await startModelServer();
+  });
+  afterAll(async () => server.stop());
+
+  it('keeps every raw output, repairs once, counts failures, aggregates by median', async () => {
+    const r = parseRubric(RUBRIC, 'r.yaml');
+    const j = (m: string) => caller(`openai-compatible:${server.url}/v1#${m}`);
+    const panel = await scoreWithPanel([j('judge-exact'), j('judge-repair'), j('judge-range')], r, { subject: 's-1', response: 'the green box', vars: { question: 'Where?', expected: 'green box' } });
+    expect(panel.judges.map((x) => [x.values?.score ?? null, x.raw.length])).toEqual([
+      [5, 1],
+      [3, 2],
+      [null, 2],
+    ]);
+    expect(panel.judges[2].error).toBe('"score" must lie in [0, 5], got 99');
+    expect(panel.failures).toBe(1);
+    expect(panel.aggregate).toEqual({ score: 4 });
+  });
+
+  it('scores a stored run blind, without re-running subjects or paying twice, and pins the rubric', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mindscope-judges-'));
+    const rubricFile = join(dir, 'correctness.yaml');
+    writeFileSync(rubricFile, RUBRIC);
+    const store = openStore(join(dir, 'm.db'));
+    try {
+      await evaluate({ store, suites: ['generated-tom'], limit: 8, seed: 3, models: ['agent:oracle', 'agent:reality'], runId: 'graded' });
+      const judges = [`openai-compatible:${server.url}/v1#judge-exact`, 'agent:exact-judge'];
+      const before = (await server.stats()).requests;
+      const first = await scoreRun({ store, runId: 'graded', rubricPath: rubricFile, judges });
+      expect(first).toMatchObject({ scored: 16, alreadyScored: 0, unscored: 0, judgeFailures: 0 });
+      expect(first.meanByField.score).toBeGreaterThan(2);
+      const stats = await server.stats();
+      expect(stats.requests - before).toBe(16);
+      // Blinding: no judge prompt names a subject.
+      for (const b of stats.bodies.slice(-16)) expect(JSON.stringify(b.body)).not.toMatch(/agent:oracle|agent:reality|oracle|reality/);
+      // The oracle answers right, so both judges give it the maximum.
+      const oracleRows = [...store.responses('graded', 'judge:correctness')].filter((x) => x.spec === 'agent:oracle');
+      expect(oracleRows.every((x) => x.value === 5)).toBe(true);
+      // Scoring again: everything already scored, no request made.
+      const again = await scoreRun({ store, runId: 'graded', rubricPath: rubricFile, judges });
+      expect(again).toMatchObject({ scored: 0, alreadyScored: 16 });
+      expect((await server.stats()).requests).toBe(stats.requests);
+      // A changed rubric under the same name is refused.
+      writeFileSync(rubricFile, RUBRIC.replace('You grade answers.', 'You grade answers strictly.'));
+      await expect(scoreRun({ store, runId: 'graded', rubricPath: rubricFile, judges })).rejects.toThrow(/was scored with rubric "correctness" sha256 [0-9a-f]{12}\.\.\.; this file is [0-9a-f]{12}\.\.\.: refusing/);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('validates judges on anchors: the keyword judge passes, a noisy judge fails its SD gate', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mindscope-judge-validate-'));
+    writeFileSync(join(dir, 'r.yaml'), `name: intent\nprompt: "Describe: {response}"\nfields:\n  - { name: score, min: 0, max: 5 }\nkeywords: { score: [wants, tries, because, tricks] }\n`);
+    writeFileSync(
+      join(dir, 'anchors.json'),
+      JSON.stringify([
+        { id: 'flat', text: 'Two shapes move around.', expected: { score: [0, 1] } },
+        { id: 'rich', text: 'The big one wants to get in and tries, because it tricks the small one.', expected: { score: [3, 5] } },
+      ]),
+    );
+    const store = openStore(join(dir, 'm.db'));
+    try {
+      const out = await validateJudgeModels({ store, rubricPath: join(dir, 'r.yaml'), anchorsPath: join(dir, 'anchors.json'), judges: ['agent:keyword-judge', `openai-compatible:${server.url}/v1#judge-noisy`], k: 4 });
+      const [kw, noisy] = out.results;
+      expect(kw).toMatchObject({ pass: true, recovery: 1 });
+      expect(noisy.pass).toBe(false);
+      expect(noisy.reasons.join(' ')).toMatch(/score: SD \d\.\d\d on anchor \w+ > 0\.5/);
+    } finally {
+      store.close();
+    }
+    const bin = join(__dirname, '..', 'bin', 'mindscope.js');
+    const cli = spawnSync(process.execPath, [bin, 'judge', 'validate', '--rubric', join(dir, 'r.yaml'), '--anchors', join(dir, 'anchors.json'), '--judge', 'agent:keyword-judge', '--k', '2', '--db', join(dir, 'c.db')], { encoding: 'utf8' });
+    expect(cli.status).toBe(0);
+    expect(cli.stdout).toMatch(/agent:keyword-judge\s+100\.0%\s+0\s+pass/);
+  });
+});
