@@ -31,7 +31,25 @@ describe('SQLite store', () => {
     const db = new Database(path);
     db.pragma(`user_version = ${MIGRATIONS.length + 1}`);
     db.close();
-    expect(() => new SqliteStore(path)).toThrow(/schema version 2 is newer than this mindscope knows \(1\)/);
+    expect(() => new SqliteStore(path)).toThrow(new RegExp(`schema version ${MIGRATIONS.length + 1} is newer than this mindscope knows \\(${MIGRATIONS.length}\\)`));
+  });
+
+  it('migrates a version-1 file forward and keeps what it holds', () => {
+    const path = join(dir, 'v1.db');
+    const s = new SqliteStore(path);
+    s.createRun({ id: 'old', createdAt: 'then', config: { a: 1 } });
+    s.close();
+    // Back to version 1, as a file written before rubric pins existed.
+    const db = new Database(path);
+    db.exec('DROP TABLE rubric_pins');
+    db.pragma('user_version = 1');
+    db.close();
+    const again = new SqliteStore(path);
+    expect(again.schemaVersion).toBe(MIGRATIONS.length);
+    expect(again.getRun('old')?.config).toEqual({ a: 1 });
+    again.pinRubric('old', 'r', 'aa');
+    expect(() => again.pinRubric('old', 'r', 'bb')).toThrow(/refusing to mix rubrics/);
+    again.close();
   });
 
   it('writes a trial with its transcript and score in one transaction, or not at all', () => {
