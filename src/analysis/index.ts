@@ -11,3 +11,4 @@ export * from './audit/matrix-audit.js';
 export * from './paired-comparison.js';
 export * from './audit/discriminant-controls.js';
 export * from './embodied/index.js';
+export * from './dialogue/index.js';

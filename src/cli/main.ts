@@ -2,6 +2,7 @@
 
 import { Command, CommanderError } from 'commander';
 import { MindscopeError } from '../index.js';
+import { registerAnalyze } from './commands/analyze.js';
 import { registerAudit } from './commands/audit.js';
 import { registerCompare } from './commands/compare.js';
 import { registerDemo } from './commands/demo.js';
@@ -29,6 +30,7 @@ export function buildProgram(): Command {
   registerCompare(program);
   registerEmbodied(program);
   registerJudge(program);
+  registerAnalyze(program);
   return program;
 }
 

@@ -1,0 +1,67 @@
+// DialToM's gaps, as the paper tests them. The retrospective-prospective gap per model and
+// domain: Pearson's chi-square on the 2 x 2 table of correct and wrong counts (counts =
+// round(rate x items)), with Yates' correction, and Cramer's V from that same statistic
+// (sqrt(chi2 / N)): this is how Table 19 reports both. The easy-hard gap: prospective against
+// prospective-easy on per-item correctness, Mann-Whitney U with the rank-biserial r.
+// Positional bias: chi-square goodness of fit of chosen positions against a uniform null.
+
+import { chiSquareGoodnessOfFit, chiSquareIndependence, mannWhitneyU } from '../../stats/index.js';
+import type { RateRow } from './rate-table.js';
+
+export interface GapCell {
+  model: string;
+  domain: string;
+  retrospective: number;
+  prospective: number;
+  itemsRetro: number;
+  itemsPro: number;
+  chi2: number;
+  p: number;
+  cramersV: number;
+}
+
+function counts(rate: number, items: number): [number, number] {
+  const right = Math.round((rate / 100) * items);
+  return [right, items - right];
+}
+
+export function retroProspectiveGap(rows: RateRow[]): GapCell[] {
+  const out: GapCell[] = [];
+  const keys = [...new Set(rows.map((r) => `${r.model}\u0000${r.domain}`))];
+  for (const key of keys) {
+    const [model, domain] = key.split('\u0000');
+    const retro = rows.find((r) => r.model === model && r.domain === domain && r.task === 'retrospective');
+    const pro = rows.find((r) => r.model === model && r.domain === domain && r.task === 'prospective');
+    if (!retro || !pro) continue;
+    const table = [counts(retro.rate, retro.items), counts(pro.rate, pro.items)];
+    const test = chiSquareIndependence(table, { correct: true });
+    out.push({ model, domain, retrospective: retro.rate, prospective: pro.rate, itemsRetro: retro.items, itemsPro: pro.items, chi2: test.statistic, p: test.p, cramersV: Math.sqrt(test.statistic / (retro.items + pro.items)) });
+  }
+  return out;
+}
+
+/** Per-item correctness (0/1) on the hard and the easy prospective sets. */
+export function easyHardGap(hard: number[], easy: number[]): { u: number; p: number; rankBiserial: number; hard: number; easy: number } {
+  const r = mannWhitneyU(easy, hard);
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  return { u: r.u, p: r.p, rankBiserial: r.rankBiserial, hard: mean(hard), easy: mean(easy) };
+}
+
+export interface PositionalBias {
+  domain: string;
+  counts: number[];
+  chi2: number;
+  df: number;
+  p: number;
+}
+
+/** Chosen positions per domain (A, B, C, D counts), each tested and pooled. */
+export function positionalBias(byDomain: Array<{ domain: string; counts: number[] }>): PositionalBias[] {
+  const test = (domain: string, c: number[]) => {
+    const g = chiSquareGoodnessOfFit(c);
+    return { domain, counts: c, chi2: g.statistic, df: g.df, p: g.p };
+  };
+  const out = byDomain.map((d) => test(d.domain, d.counts));
+  if (byDomain.length > 1) out.push(test('pooled', byDomain[0].counts.map((_, i) => byDomain.reduce((s, d) => s + d.counts[i], 0))));
+  return out;
+}

@@ -1,0 +1,3 @@
+export * from './rate-table.js';
+export * from './dialtom-gaps.js';
+export * from './dialtom-run.js';

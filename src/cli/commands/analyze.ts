@@ -1,0 +1,78 @@
+import type { Command } from 'commander';
+import { readFileSync } from 'node:fs';
+import { ConfigError, dialtomRunResults, easyHardGap, formatTextTable, InputError, openStore, parseCsv, parseRateTable, positionalBias, resolveRunId, retroProspectiveGap, type RateRow } from '../../index.js';
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new InputError(`cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, file);
+  }
+}
+
+/** domain,A,B,C,D rows of chosen-position counts. */
+function readPositions(file: string): Array<{ domain: string; counts: number[] }> {
+  const rows = parseCsv(readText(file));
+  if (rows.length < 2) throw new InputError('expected a header (domain,A,B,C,D) and at least one row', file);
+  return rows.slice(1).map((r) => {
+    const counts = r.fields.slice(1).map((x) => Number(x.trim()));
+    if (counts.length < 2 || counts.some((c) => !Number.isInteger(c) || c < 0)) throw new InputError('position counts must be whole numbers', file, r.line);
+    return { domain: r.fields[0].trim(), counts };
+  });
+}
+
+/**
+ * `analyze dialtom --json` prints `{ cells?: [{ model, task, domain, attribute, correct, items, rate, lower, upper }],
+ * gap: [{ model, domain, retrospective, prospective, itemsRetro, itemsPro, chi2, p, cramersV }],
+ * easyHard?: [{ model, domain, u, p, rankBiserial, hard, easy }], positions?: [{ domain, counts, chi2, df, p }] }`.
+ */
+export function registerAnalyze(program: Command): void {
+  program
+    .command('analyze')
+    .description('analyses of one paper family over stored runs or published rates')
+    .command('dialtom')
+    .description('DialToM: correctness per model, domain and attribute; the retrospective-prospective gap (chi-square, Cramer V as Table 19); the easy-hard gap (Mann-Whitney); positional bias')
+    .option('--run-id <id>', 'a stored run with DialToM suites')
+    .option('--db <path>', 'store file', 'mindscope.db')
+    .option('--rates <file>', 'published rates: CSV with model,domain,task,correct_rate,items')
+    .option('--positions <file>', 'chosen-position counts: CSV with domain,A,B,C,D')
+    .option('--json', 'print JSON')
+    .action((f: { runId?: string; db: string; rates?: string; positions?: string; json?: boolean }) => {
+      if (!f.rates && !f.positions && !f.runId) throw new ConfigError('analyze dialtom needs --run-id, --rates or --positions');
+      const out: Record<string, unknown> = {};
+      let rates: RateRow[] = [];
+      if (f.rates) rates = parseRateTable(readText(f.rates), f.rates);
+      if (f.runId) {
+        const store = openStore(f.db);
+        try {
+          const r = dialtomRunResults(store, resolveRunId(store, f.runId));
+          out.cells = r.cells;
+          rates = [...rates, ...r.rates];
+          out.easyHard = [...r.perItem.keys()]
+            .filter((k) => k.split('\u0000')[1] === 'prospective')
+            .flatMap((k) => {
+              const [model, , domain] = k.split('\u0000');
+              const easy = r.perItem.get(`${model}\u0000prospective-easy\u0000${domain}`);
+              return easy ? [{ model, domain, ...easyHardGap(r.perItem.get(k)!, easy) }] : [];
+            });
+        } finally {
+          store.close();
+        }
+      }
+      out.gap = retroProspectiveGap(rates);
+      if (f.positions) out.positions = positionalBias(readPositions(f.positions));
+      if (f.json) {
+        process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+        return;
+      }
+      const gap = out.gap as ReturnType<typeof retroProspectiveGap>;
+      if (gap.length) {
+        process.stdout.write('retrospective-prospective gap (chi-square with Yates, Cramer V from it)\n');
+        process.stdout.write(`${formatTextTable(['model', 'domain', 'retro %', 'pro %', 'chi2', 'p', 'V'], gap.map((g) => [g.model, g.domain, g.retrospective.toFixed(2), g.prospective.toFixed(2), g.chi2.toFixed(2), g.p < 0.001 ? '<0.001' : g.p.toFixed(3), g.cramersV.toFixed(3)]))}\n`);
+      }
+      const pos = out.positions as ReturnType<typeof positionalBias> | undefined;
+      if (pos) process.stdout.write(`\npositional bias (goodness of fit, uniform null)\n${formatTextTable(['domain', 'counts', 'chi2', 'p'], pos.map((x) => [x.domain, x.counts.join('/'), x.chi2.toFixed(2), x.p.toFixed(4)]))}\n`);
+      const eh = out.easyHard as Array<{ model: string; domain: string; u: number; p: number; rankBiserial: number; hard: number; easy: number }> | undefined;
+      if (eh?.length) process.stdout.write(`\neasy-hard gap (Mann-Whitney U)\n${formatTextTable(['model', 'domain', 'hard', 'easy', 'U', 'p', 'r'], eh.map((x) => [x.model, x.domain, x.hard.toFixed(3), x.easy.toFixed(3), x.u.toFixed(1), x.p.toFixed(4), x.rankBiserial.toFixed(3)]))}\n`);
+    });
+}

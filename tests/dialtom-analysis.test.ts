@@ -1,0 +1,124 @@
+// DialToM re-analysis from published numbers: the paper's Table 3 rates (typed here) with the
+// released item counts (loaded from ../shared/data) reproduce Table 19's chi-square and
+// Cramer's V for every model and domain; Table 20's position counts reproduce its
+// goodness-of-fit tests. Also: a stored run's DialToM results feed the same analyses.
+
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadDialtom, parseRateTable, positionalBias, retroProspectiveGap } from '../src/index.js';
+
+const DATA = join(__dirname, '..', '..', 'shared', 'data');
+
+// Table 3: retrospective MI, ESC, PFG; prospective MI, ESC, PFG (percent).
+const TABLE3: Record<string, number[]> = {
+  'Gemini 3 Pro': [97.71, 99.15, 98.78, 83.09, 80.46, 86.96],
+  'GPT-5': [93.46, 95.2, 95.28, 14.71, 16.26, 16.85],
+  'GPT-4.1': [93.14, 94.07, 94.4, 5.88, 12.81, 10.87],
+  'GPT-OSS 120B': [75.49, 88.98, 85.25, 7.35, 15.76, 6.52],
+  'Gemini 2.5 Pro': [92.48, 97.18, 94.99, 38.24, 29.06, 19.57],
+  'Gemini 2.5 Flash': [94.77, 95.48, 94.4, 26.47, 25.12, 17.93],
+  'Kimi K2': [92.16, 95.48, 93.22, 22.06, 25.62, 13.04],
+  'DeepSeek V3': [96.73, 97.74, 98.82, 10.29, 11.82, 10.33],
+  'Mistral 3.2 24B': [61.11, 68.64, 74.34, 5.88, 4.93, 7.6],
+  'Mistral Nemo': [42.16, 52.26, 56.64, 6.62, 14.29, 5.44],
+  'Qwen3 235B': [95.1, 97.18, 97.94, 17.65, 29.06, 17.93],
+  'Llama 3.3 70B': [77.45, 84.75, 87.91, 18.42, 19.7, 7.07],
+  'Llama 4 Maverick': [87.58, 87.57, 79.28, 9.56, 11.82, 5.6],
+};
+
+// Table 19: chi-square and V for MI, ESC, PFG.
+const TABLE19: Record<string, number[]> = {
+  'Gemini 3 Pro': [29.56, 0.259, 61.78, 0.333, 30.83, 0.243],
+  'Gemini 2.5 Pro': [148.08, 0.579, 295.81, 0.729, 310.66, 0.771],
+  'Gemini 2.5 Flash': [223.4, 0.711, 299.86, 0.734, 314.34, 0.775],
+  'GPT-5': [270.48, 0.782, 356.98, 0.801, 331.87, 0.797],
+  'GPT-4.1': [316.89, 0.847, 368.29, 0.813, 362.13, 0.832],
+  'GPT-OSS 120B': [173.56, 0.627, 291.37, 0.723, 299.39, 0.757],
+  'Kimi K2': [219.48, 0.705, 296.66, 0.73, 333.49, 0.799],
+  'Qwen3 235B': [272.05, 0.785, 295.81, 0.729, 358.25, 0.828],
+  'DeepSeek V3': [331.74, 0.866, 423.2, 0.872, 422.99, 0.899],
+  'Mistral 3.2 24B': [114.26, 0.508, 208.73, 0.612, 209.82, 0.633],
+  'Mistral Nemo': [53.74, 0.349, 77.04, 0.372, 129.75, 0.498],
+  'Llama 4 Maverick': [244.15, 0.743, 305.2, 0.74, 258.86, 0.704],
+  'Llama 3.3 70B': [133.65, 0.55, 226.78, 0.638, 320.01, 0.782],
+};
+
+const DOMAINS = ['MI', 'ESC', 'PFG'];
+
+function itemCounts(): Record<string, Record<string, number>> {
+  const out: Record<string, Record<string, number>> = {};
+  for (const task of ['retrospective', 'prospective'] as const) {
+    out[task] = {};
+    for (const it of loadDialtom(DATA, task).items) out[task][String(it.meta.domain)] = (out[task][String(it.meta.domain)] ?? 0) + 1;
+  }
+  return out;
+}
+
+function ratesCsv(): string {
+  const n = itemCounts();
+  const lines = ['model,domain,task,correct_rate,items'];
+  for (const [model, r] of Object.entries(TABLE3)) {
+    DOMAINS.forEach((d, i) => {
+      lines.push(`${model},${d},retrospective,${r[i]},${n.retrospective[d]}`);
+      lines.push(`${model},${d},prospective,${r[3 + i]},${n.prospective[d]}`);
+    });
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+describe('DialToM Table 19 from Table 3', () => {
+  it('uses the released item counts (MI 306/136, ESC 354/203, PFG 339/184)', () => {
+    expect(itemCounts()).toEqual({ retrospective: { ESC: 354, MI: 306, PFG: 339 }, prospective: { ESC: 203, MI: 136, PFG: 184 } });
+  });
+
+  it('reproduces chi-square and Cramer V for every model and domain', () => {
+    const gap = retroProspectiveGap(parseRateTable(ratesCsv(), 'table3.csv'));
+    expect(gap).toHaveLength(39);
+    const g3 = gap.find((g) => g.model === 'Gemini 3 Pro' && g.domain === 'MI')!;
+    expect(g3.chi2.toFixed(2)).toBe('29.56');
+    expect(g3.cramersV.toFixed(3)).toBe('0.259');
+    const misses: string[] = [];
+    for (const [model, t] of Object.entries(TABLE19)) {
+      DOMAINS.forEach((d, i) => {
+        const cell = gap.find((g) => g.model === model && g.domain === d)!;
+        // Table 3's rates are rounded to 0.01 percentage points; counts are round(rate x items).
+        if (Math.abs(cell.chi2 - t[2 * i]) > 0.02 || Math.abs(cell.cramersV - t[2 * i + 1]) > 0.0015) misses.push(`${model} ${d}: ${cell.chi2.toFixed(2)}/${cell.cramersV.toFixed(3)} vs ${t[2 * i]}/${t[2 * i + 1]}`);
+        expect(cell.p).toBeLessThan(0.001);
+      });
+    }
+    expect(misses).toEqual([]);
+  });
+
+  it('reproduces Table 20: positional bias per domain and pooled', () => {
+    const r = positionalBias([
+      { domain: 'MI', counts: [258, 194, 206, 242] },
+      { domain: 'ESC', counts: [216, 270, 193, 221] },
+      { domain: 'PFG', counts: [253, 215, 215, 217] },
+    ]);
+    expect(r.map((x) => [x.domain, x.chi2.toFixed(2), x.p.toFixed(4)])).toEqual([
+      ['MI', '12.00', '0.0074'],
+      ['ESC', '13.98', '0.0029'],
+      ['PFG', '4.66', '0.1986'],
+      ['pooled', '9.58', '0.0225'],
+    ]);
+  });
+
+  it('the CLI reads rates and positions and names bad rows', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mindscope-dialtom-'));
+    writeFileSync(join(dir, 'rates.csv'), ratesCsv());
+    writeFileSync(join(dir, 'positions.csv'), 'domain,A,B,C,D\nMI,258,194,206,242\n');
+    const bin = join(__dirname, '..', 'bin', 'mindscope.js');
+    const r = spawnSync(process.execPath, [bin, 'analyze', 'dialtom', '--rates', join(dir, 'rates.csv'), '--positions', join(dir, 'positions.csv'), '--json'], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.gap).toHaveLength(39);
+    expect(out.positions[0].chi2.toFixed(2)).toBe('12.00');
+    writeFileSync(join(dir, 'bad.csv'), 'model,domain,task,correct_rate,items\nX,MI,retrospective,140,306\n');
+    const bad = spawnSync(process.execPath, [bin, 'analyze', 'dialtom', '--rates', join(dir, 'bad.csv')], { encoding: 'utf8' });
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/bad\.csv:2: correct_rate must be a percentage in \[0, 100\], not "140"/);
+  });
+});
