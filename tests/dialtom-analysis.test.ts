@@ -122,3 +122,17 @@ describe('DialToM Table 19 from Table 3', () => {
     expect(bad.stderr).toMatch(/bad\.csv:2: correct_rate must be a percentage in \[0, 100\], not "140"/);
   });
 });
+
+describe('DialToM Table 14 (GPT-4o row) from the released inferences', () => {
+  it('BLEU 9.44 and ROUGE-L 0.31 of the benchmark inferences against the human references', async () => {
+    const { benchmarkInferences, inferenceOverlap, parseWrittenInferences } = await import('../src/index.js');
+    const { readFileSync } = await import('node:fs');
+    const refs = parseWrittenInferences(readFileSync(join(DATA, 'dialtom', 'data', 'written_inference.csv'), 'utf8'), 'written_inference.csv');
+    expect(refs.size).toBe(300);
+    const hyps = benchmarkInferences(JSON.parse(readFileSync(join(DATA, 'dialtom', 'data', 'combined_written_data.json'), 'utf8')));
+    const [r] = inferenceOverlap(hyps, refs);
+    expect(r.units).toBe(300);
+    expect(r.bleu.toFixed(2)).toBe('9.44');
+    expect(r.rougeL.toFixed(2)).toBe('0.31');
+  });
+});

@@ -1,6 +1,23 @@
 import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
-import { ConfigError, dialtomRunResults, easyHardGap, formatTextTable, InputError, openStore, parseCsv, parseRateTable, positionalBias, resolveRunId, retroProspectiveGap, type RateRow } from '../../index.js';
+import {
+  benchmarkInferences,
+  ConfigError,
+  dialtomRunResults,
+  easyHardGap,
+  formatTextTable,
+  inferenceOverlap,
+  InputError,
+  openStore,
+  parseCsv,
+  parseHypotheses,
+  parseRateTable,
+  parseWrittenInferences,
+  positionalBias,
+  resolveRunId,
+  retroProspectiveGap,
+  type RateRow,
+} from '../../index.js';
 
 function readText(file: string): string {
   try {
@@ -36,9 +53,12 @@ export function registerAnalyze(program: Command): void {
     .option('--db <path>', 'store file', 'mindscope.db')
     .option('--rates <file>', 'published rates: CSV with model,domain,task,correct_rate,items')
     .option('--positions <file>', 'chosen-position counts: CSV with domain,A,B,C,D')
+    .option('--references <file>', "human-written inferences (DialToM's written_inference.csv): BLEU and ROUGE-L of free-text inferences against them")
+    .option('--inferences <file>', "with --references: the inferences to score: DialToM's combined_written_data.json (the benchmark's own), or a CSV model,dataset,mental_state,sub_id,inference")
     .option('--json', 'print JSON')
-    .action((f: { runId?: string; db: string; rates?: string; positions?: string; json?: boolean }) => {
-      if (!f.rates && !f.positions && !f.runId) throw new ConfigError('analyze dialtom needs --run-id, --rates or --positions');
+    .action((f: { runId?: string; db: string; rates?: string; positions?: string; references?: string; inferences?: string; json?: boolean }) => {
+      if (!f.rates && !f.positions && !f.runId && !f.references) throw new ConfigError('analyze dialtom needs --run-id, --rates, --positions or --references');
+      if (f.references && !f.inferences) throw new ConfigError('--references needs --inferences (the texts to score)');
       const out: Record<string, unknown> = {};
       let rates: RateRow[] = [];
       if (f.rates) rates = parseRateTable(readText(f.rates), f.rates);
@@ -61,6 +81,20 @@ export function registerAnalyze(program: Command): void {
       }
       out.gap = retroProspectiveGap(rates);
       if (f.positions) out.positions = positionalBias(readPositions(f.positions));
+      if (f.references && f.inferences) {
+        const refs = parseWrittenInferences(readText(f.references), f.references);
+        let hyps;
+        if (f.inferences.endsWith('.json')) {
+          let json: unknown;
+          try {
+            json = JSON.parse(readText(f.inferences));
+          } catch (err) {
+            throw new InputError(`not JSON: ${(err as Error).message}`, f.inferences);
+          }
+          hyps = benchmarkInferences(json, f.inferences);
+        } else hyps = parseHypotheses(readText(f.inferences), f.inferences);
+        out.overlap = inferenceOverlap(hyps, refs);
+      }
       if (f.json) {
         process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
         return;
@@ -73,6 +107,8 @@ export function registerAnalyze(program: Command): void {
       const pos = out.positions as ReturnType<typeof positionalBias> | undefined;
       if (pos) process.stdout.write(`\npositional bias (goodness of fit, uniform null)\n${formatTextTable(['domain', 'counts', 'chi2', 'p'], pos.map((x) => [x.domain, x.counts.join('/'), x.chi2.toFixed(2), x.p.toFixed(4)]))}\n`);
       const eh = out.easyHard as Array<{ model: string; domain: string; u: number; p: number; rankBiserial: number; hard: number; easy: number }> | undefined;
+      const ov = out.overlap as ReturnType<typeof inferenceOverlap> | undefined;
+      if (ov) process.stdout.write(`\nfree-text inferences against human references (mean over references and units)\n${formatTextTable(['model', 'units', 'BLEU', 'ROUGE-L', 'unmatched'], ov.map((x) => [x.model, String(x.units), x.bleu.toFixed(2), x.rougeL.toFixed(3), String(x.unmatched)]))}\n`);
       if (eh?.length) process.stdout.write(`\neasy-hard gap (Mann-Whitney U)\n${formatTextTable(['model', 'domain', 'hard', 'easy', 'U', 'p', 'r'], eh.map((x) => [x.model, x.domain, x.hard.toFixed(3), x.easy.toFixed(3), x.u.toFixed(1), x.p.toFixed(4), x.rankBiserial.toFixed(3)]))}\n`);
     });
 }
