@@ -136,3 +136,42 @@ describe('DialToM Table 14 (GPT-4o row) from the released inferences', () => {
     expect(r.rougeL.toFixed(2)).toBe('0.31');
   });
 });
+
+describe('DialToM analyses of stored runs and annotation files', () => {
+  it('correctness per attribute, distractor clustering, the easy-hard gap, and no NaN for degenerate tables', async () => {
+    const { dialtomRunResults, easyHardGap, evaluate, openStore, retroProspectiveGap, summarizeAnnotations, crossDomainCorrelation } = await import('../src/index.js');
+    const dir = mkdtempSync(join(tmpdir(), 'mindscope-dialtom-run-'));
+    const store = openStore(join(dir, 'm.db'));
+    try {
+      await evaluate({ store, suites: ['dialtom-retrospective', 'dialtom-prospective', 'dialtom-prospective-easy'], data: DATA, models: ['agent:first-option', 'agent:random', 'agent:answer-key'], limit: 40, runId: 'dt' });
+      const r = dialtomRunResults(store, 'dt');
+      const byModel = (m: string) => r.distractors.filter((d) => d.model === m);
+      // Always the first option: when wrong, always the same distractor.
+      expect(byModel('agent:first-option').every((d) => d.normalizedEntropy === 0)).toBe(true);
+      expect(byModel('agent:random').every((d) => d.normalizedEntropy! > 0.8)).toBe(true);
+      expect(r.cells.filter((c) => c.model === 'agent:answer-key').every((c) => c.rate === 1 && c.upper === 1)).toBe(true);
+      expect(new Set(r.cells.map((c) => c.attribute)).size).toBeGreaterThan(4);
+      const gap = retroProspectiveGap(r.rates);
+      expect(gap.find((g) => g.model === 'agent:answer-key')).toMatchObject({ chi2: null, p: null, cramersV: null });
+      expect(JSON.stringify(gap)).not.toMatch(/NaN/);
+      expect(easyHardGap([1, 1, 1], [1, 1])).toMatchObject({ p: 1, rankBiserial: 0 });
+    } finally {
+      store.close();
+    }
+    // Annotations: three annotators, one unreliable; Dawid-Skene recovers the majority, AC1 below 1.
+    const lines = ['item,annotator,label'];
+    for (let i = 0; i < 20; i++) {
+      const truth = i % 2 ? 'yes' : 'no';
+      lines.push(`i${i},a1,${truth}`, `i${i},a2,${truth}`, `i${i},a3,${i % 3 === 0 ? 'yes' : 'no'}`);
+    }
+    const a = summarizeAnnotations(lines.join('\n'), 'ann.csv');
+    expect(a).toMatchObject({ items: 20, annotators: 3 });
+    expect(a.labels.filter((l, i) => l.label === (Number(l.item.slice(1)) % 2 ? 'yes' : 'no')).length).toBe(20);
+    expect(a.ac1).toBeGreaterThan(0.2);
+    expect(a.ac1).toBeLessThan(1);
+    expect(() => summarizeAnnotations('item,who,label\nx,y,z\n', 'ann.csv')).toThrow(/ann\.csv:1: no "annotator" column/);
+    // Cross-domain agreement of Table 3's retrospective rates: models rank alike across domains.
+    const cd = crossDomainCorrelation(parseRateTable(ratesCsv(), 'table3.csv'));
+    expect(cd.filter((c) => c.task === 'retrospective').every((c) => c.models === 13 && c.pearson > 0.8)).toBe(true);
+  });
+});

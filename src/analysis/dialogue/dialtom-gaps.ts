@@ -15,9 +15,10 @@ export interface GapCell {
   prospective: number;
   itemsRetro: number;
   itemsPro: number;
-  chi2: number;
-  p: number;
-  cramersV: number;
+  /** Null when the table has an empty column (both tasks all right or all wrong): no test is defined. */
+  chi2: number | null;
+  p: number | null;
+  cramersV: number | null;
 }
 
 function counts(rate: number, items: number): [number, number] {
@@ -34,8 +35,13 @@ export function retroProspectiveGap(rows: RateRow[]): GapCell[] {
     const pro = rows.find((r) => r.model === model && r.domain === domain && r.task === 'prospective');
     if (!retro || !pro) continue;
     const table = [counts(retro.rate, retro.items), counts(pro.rate, pro.items)];
+    const base = { model, domain, retrospective: retro.rate, prospective: pro.rate, itemsRetro: retro.items, itemsPro: pro.items };
+    if (table[0][0] + table[1][0] === 0 || table[0][1] + table[1][1] === 0) {
+      out.push({ ...base, chi2: null, p: null, cramersV: null });
+      continue;
+    }
     const test = chiSquareIndependence(table, { correct: true });
-    out.push({ model, domain, retrospective: retro.rate, prospective: pro.rate, itemsRetro: retro.items, itemsPro: pro.items, chi2: test.statistic, p: test.p, cramersV: Math.sqrt(test.statistic / (retro.items + pro.items)) });
+    out.push({ ...base, chi2: test.statistic, p: test.p, cramersV: Math.sqrt(test.statistic / (retro.items + pro.items)) });
   }
   return out;
 }
@@ -44,7 +50,9 @@ export function retroProspectiveGap(rows: RateRow[]): GapCell[] {
 export function easyHardGap(hard: number[], easy: number[]): { u: number; p: number; rankBiserial: number; hard: number; easy: number } {
   const r = mannWhitneyU(easy, hard);
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  return { u: r.u, p: r.p, rankBiserial: r.rankBiserial, hard: mean(hard), easy: mean(easy) };
+  // Every value the same in both sets: no difference to test (the z statistic is 0/0).
+  const constant = [...hard, ...easy].every((v) => v === hard[0]);
+  return { u: r.u, p: constant ? 1 : r.p, rankBiserial: r.rankBiserial, hard: mean(hard), easy: mean(easy) };
 }
 
 export interface PositionalBias {

@@ -4,6 +4,7 @@
 
 import { wilsonInterval } from '../../stats/index.js';
 import type { Store } from '../../store/index.js';
+import { distractorClustering } from './dialtom-extras.js';
 import type { DialtomTaskName, RateRow } from './rate-table.js';
 
 const SUITES: Record<string, DialtomTaskName> = {
@@ -24,7 +25,9 @@ export interface DialtomCell {
   upper: number;
 }
 
-export function dialtomRunResults(store: Store, runId: string): { cells: DialtomCell[]; rates: RateRow[]; perItem: Map<string, number[]> } {
+export function dialtomRunResults(store: Store, runId: string): { cells: DialtomCell[]; rates: RateRow[]; perItem: Map<string, number[]>; distractors: Array<{ model: string; task: DialtomTaskName; domain: string; wrong: number; normalizedEntropy: number | null }> } {
+  // Wrong choices by the chosen option's place in the item's own order, per model, task and domain.
+  const wrong = new Map<string, { choices: number[]; options: number }>();
   const groups = new Map<string, { model: string; task: DialtomTaskName; domain: string; attribute: string; values: number[] }>();
   const perItem = new Map<string, number[]>();
   for (const r of store.responses(runId)) {
@@ -40,6 +43,21 @@ export function dialtomRunResults(store: Store, runId: string): { cells: Dialtom
     }
     const k = `${r.spec}\u0000${task}\u0000${domain}`;
     perItem.set(k, [...(perItem.get(k) ?? []), r.value]);
+    if (r.value === 0 && !r.parseFailed) {
+      const t = store.transcript({ runId, subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate });
+      const detail = (t?.transcript as { detail?: { parsed?: string; presented?: Array<{ label: string; text: string }> } } | undefined)?.detail;
+      const chosen = detail?.presented?.find((o) => o.label === detail.parsed)?.text;
+      const item = store.getItem(r.itemHash);
+      const options = (item?.payload as { options?: string[] } | undefined)?.options;
+      // Which distractor: the chosen option's place among the item's wrong options, in source order.
+      const distractors = options?.filter((o) => o !== item?.answer) ?? [];
+      const index = chosen !== undefined ? distractors.indexOf(chosen) : -1;
+      if (index >= 0) {
+        const w = wrong.get(k) ?? { choices: [], options: distractors.length + 1 };
+        w.choices.push(index);
+        wrong.set(k, w);
+      }
+    }
   }
   const cells = [...groups.values()].map((g) => {
     const correct = g.values.reduce((a, b) => a + b, 0);
@@ -47,5 +65,9 @@ export function dialtomRunResults(store: Store, runId: string): { cells: Dialtom
     return { model: g.model, task: g.task, domain: g.domain, attribute: g.attribute, correct, items: g.values.length, rate: correct / g.values.length, lower: ci.lower, upper: ci.upper };
   });
   const rates = cells.filter((c) => c.attribute === 'all').map((c) => ({ model: c.model, domain: c.domain, task: c.task, rate: c.rate * 100, items: c.items, line: 0 }));
-  return { cells, rates, perItem };
+  const distractors = [...wrong].map(([k, w]) => {
+    const [model, task, domain] = k.split('\u0000');
+    return { model, task: task as DialtomTaskName, domain, ...distractorClustering(w.choices, w.options) };
+  });
+  return { cells, rates, perItem, distractors };
 }

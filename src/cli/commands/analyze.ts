@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs';
 import {
   benchmarkInferences,
   ConfigError,
+  crossDomainCorrelation,
+  summarizeAnnotations,
   dialtomRunResults,
   easyHardGap,
   formatTextTable,
@@ -55,9 +57,10 @@ export function registerAnalyze(program: Command): void {
     .option('--positions <file>', 'chosen-position counts: CSV with domain,A,B,C,D')
     .option('--references <file>', "human-written inferences (DialToM's written_inference.csv): BLEU and ROUGE-L of free-text inferences against them")
     .option('--inferences <file>', "with --references: the inferences to score: DialToM's combined_written_data.json (the benchmark's own), or a CSV model,dataset,mental_state,sub_id,inference")
+    .option('--annotations <file>', 'annotation file (CSV item,annotator,label): Dawid-Skene labels and Gwet AC1')
     .option('--json', 'print JSON')
-    .action((f: { runId?: string; db: string; rates?: string; positions?: string; references?: string; inferences?: string; json?: boolean }) => {
-      if (!f.rates && !f.positions && !f.runId && !f.references) throw new ConfigError('analyze dialtom needs --run-id, --rates, --positions or --references');
+    .action((f: { runId?: string; db: string; rates?: string; positions?: string; references?: string; inferences?: string; annotations?: string; json?: boolean }) => {
+      if (!f.rates && !f.positions && !f.runId && !f.references && !f.annotations) throw new ConfigError('analyze dialtom needs --run-id, --rates, --positions, --references or --annotations');
       if (f.references && !f.inferences) throw new ConfigError('--references needs --inferences (the texts to score)');
       const out: Record<string, unknown> = {};
       let rates: RateRow[] = [];
@@ -67,6 +70,7 @@ export function registerAnalyze(program: Command): void {
         try {
           const r = dialtomRunResults(store, resolveRunId(store, f.runId));
           out.cells = r.cells;
+          out.distractors = r.distractors;
           rates = [...rates, ...r.rates];
           out.easyHard = [...r.perItem.keys()]
             .filter((k) => k.split('\u0000')[1] === 'prospective')
@@ -80,6 +84,8 @@ export function registerAnalyze(program: Command): void {
         }
       }
       out.gap = retroProspectiveGap(rates);
+      out.crossDomain = crossDomainCorrelation(rates);
+      if (f.annotations) out.annotations = summarizeAnnotations(readText(f.annotations), f.annotations);
       if (f.positions) out.positions = positionalBias(readPositions(f.positions));
       if (f.references && f.inferences) {
         const refs = parseWrittenInferences(readText(f.references), f.references);
@@ -102,11 +108,17 @@ export function registerAnalyze(program: Command): void {
       const gap = out.gap as ReturnType<typeof retroProspectiveGap>;
       if (gap.length) {
         process.stdout.write('retrospective-prospective gap (chi-square with Yates, Cramer V from it)\n');
-        process.stdout.write(`${formatTextTable(['model', 'domain', 'retro %', 'pro %', 'chi2', 'p', 'V'], gap.map((g) => [g.model, g.domain, g.retrospective.toFixed(2), g.prospective.toFixed(2), g.chi2.toFixed(2), g.p < 0.001 ? '<0.001' : g.p.toFixed(3), g.cramersV.toFixed(3)]))}\n`);
+        process.stdout.write(`${formatTextTable(['model', 'domain', 'retro %', 'pro %', 'chi2', 'p', 'V'], gap.map((g) => [g.model, g.domain, g.retrospective.toFixed(2), g.prospective.toFixed(2), g.chi2 === null ? '-' : g.chi2.toFixed(2), g.p === null ? '-' : g.p < 0.001 ? '<0.001' : g.p.toFixed(3), g.cramersV === null ? '- (no test: a column is empty)' : g.cramersV.toFixed(3)]))}\n`);
       }
       const pos = out.positions as ReturnType<typeof positionalBias> | undefined;
       if (pos) process.stdout.write(`\npositional bias (goodness of fit, uniform null)\n${formatTextTable(['domain', 'counts', 'chi2', 'p'], pos.map((x) => [x.domain, x.counts.join('/'), x.chi2.toFixed(2), x.p.toFixed(4)]))}\n`);
       const eh = out.easyHard as Array<{ model: string; domain: string; u: number; p: number; rankBiserial: number; hard: number; easy: number }> | undefined;
+      const cd = out.crossDomain as ReturnType<typeof crossDomainCorrelation>;
+      if (cd.length) process.stdout.write(`\ncross-domain agreement of models' correctness\n${formatTextTable(['task', 'domains', 'models', 'Pearson', 'Spearman'], cd.map((x) => [x.task, x.domains.join(' ~ '), String(x.models), x.pearson.toFixed(3), x.spearman.toFixed(3)]))}\n`);
+      const an = out.annotations as ReturnType<typeof summarizeAnnotations> | undefined;
+      if (an) process.stdout.write(`\nannotations: ${an.items} items, ${an.annotators} annotators, Gwet AC1 ${an.ac1.toFixed(3)} (agreement ${(an.percentAgreement * 100).toFixed(1)}%); Dawid-Skene labels in --json\n`);
+      const ds = out.distractors as Array<{ model: string; task: string; domain: string; wrong: number; normalizedEntropy: number | null }> | undefined;
+      if (ds?.length) process.stdout.write(`\ndistractor clustering (normalised entropy of wrong choices)\n${formatTextTable(['model', 'task', 'domain', 'wrong', 'entropy'], ds.map((x) => [x.model, x.task, x.domain, String(x.wrong), x.normalizedEntropy === null ? '-' : x.normalizedEntropy.toFixed(3)]))}\n`);
       const ov = out.overlap as ReturnType<typeof inferenceOverlap> | undefined;
       if (ov) process.stdout.write(`\nfree-text inferences against human references (mean over references and units)\n${formatTextTable(['model', 'units', 'BLEU', 'ROUGE-L', 'unmatched'], ov.map((x) => [x.model, String(x.units), x.bleu.toFixed(2), x.rougeL.toFixed(3), String(x.unmatched)]))}\n`);
       if (eh?.length) process.stdout.write(`\neasy-hard gap (Mann-Whitney U)\n${formatTextTable(['model', 'domain', 'hard', 'easy', 'U', 'p', 'r'], eh.map((x) => [x.model, x.domain, x.hard.toFixed(3), x.easy.toFixed(3), x.u.toFixed(1), x.p.toFixed(4), x.rankBiserial.toFixed(3)]))}\n`);
