@@ -6,7 +6,7 @@ import type { GenerationSettings, Item, McqPayload, Task } from './core/index.js
 import { contentHash, DEFAULT_SETTINGS } from './core/index.js';
 import { createModel } from './models/index.js';
 import type { ChatModel } from './models/index.js';
-import { createEpisodeTask, createMcqTask, DEFAULT_MCQ_TEMPLATE, loadMcqTemplate, type EpisodePayload, type McqScoring } from './protocols/index.js';
+import { createConversationTask, createEpisodeTask, createMcqTask, DEFAULT_MCQ_TEMPLATE, loadMcqTemplate, type EpisodePayload, type McqScoring, type StoryTurnPayload } from './protocols/index.js';
 import { runEvaluation, type PriceTable, type RetryPolicy, type RunEvent, type RunSummary } from './runner/index.js';
 import type { Store } from './store/index.js';
 import { loadSuite, suiteProtocol, type McqFieldMap } from './suites/index.js';
@@ -33,6 +33,8 @@ export interface EvaluateOptions {
   prices?: PriceTable;
   retry?: RetryPolicy;
   useCache?: boolean;
+  /** StoryTurn conversations: send each turn's image as an image part (the text+image setting). */
+  images?: boolean;
   onEvent?: (e: RunEvent) => void;
   /** Loader warnings (repaired answers, items left out), each naming its file and line. */
   onWarning?: (message: string) => void;
@@ -43,7 +45,7 @@ export interface EvaluateResult extends RunSummary {
 }
 
 /** Load suites into tasks: MCQ, or episodes for embodied suites. */
-export async function loadTasks(opts: Pick<EvaluateOptions, 'suites' | 'data' | 'seed' | 'limit' | 'fields' | 'shuffle' | 'scoring' | 'templatePath'>): Promise<{ tasks: Task[]; warnings: string[] }> {
+export async function loadTasks(opts: Pick<EvaluateOptions, 'suites' | 'data' | 'seed' | 'limit' | 'fields' | 'shuffle' | 'scoring' | 'templatePath' | 'images'>): Promise<{ tasks: Task[]; warnings: string[] }> {
   const template = opts.templatePath ? loadMcqTemplate(opts.templatePath) : DEFAULT_MCQ_TEMPLATE;
   const warnings: string[] = [];
   const tasks: Task[] = [];
@@ -51,7 +53,9 @@ export async function loadTasks(opts: Pick<EvaluateOptions, 'suites' | 'data' | 
     const loaded = await loadSuite(suite, { data: opts.data, seed: opts.seed ?? 0, count: opts.limit, fields: opts.fields });
     warnings.push(...loaded.warnings);
     const items = opts.limit !== undefined ? loaded.items.slice(0, opts.limit) : loaded.items;
-    if (suiteProtocol(suite) === 'episode') tasks.push(createEpisodeTask(suite, items as Item<EpisodePayload>[]));
+    const protocol = suiteProtocol(suite);
+    if (protocol === 'episode') tasks.push(createEpisodeTask(suite, items as Item<EpisodePayload>[]));
+    else if (protocol === 'conversation') tasks.push(createConversationTask(suite, items as Item<StoryTurnPayload>[], { images: opts.images }));
     else tasks.push(createMcqTask(suite, items as Item<McqPayload>[], { template, shuffle: opts.shuffle, scoring: opts.scoring }));
   }
   return { tasks, warnings };

@@ -80,3 +80,17 @@ describe('llamacpp in an embodied episode', () => {
     store.close();
   }, 180_000);
 });
+
+describe('llamacpp in StoryTurn conversations', () => {
+  it('runs the generated StoryTurns through the local model and every metric is computed', async () => {
+    const { storedStories, storyTurnMetrics } = await import('../src/index.js');
+    const store = openStore(join(dir, 'llama-storyturn.db'));
+    const r = await evaluate({ store, suites: ['generated-storyturn'], limit: 6, models: [`llamacpp:${GGUF}`], maxTokens: 16, runId: 'st' });
+    expect(r.done).toBe(6);
+    const [m] = storyTurnMetrics(storedStories(store, 'st'));
+    expect(m.stories.n).toBe(6);
+    expect(m.questions.n).toBeGreaterThan(6);
+    expect(m.byState.length).toBeGreaterThan(2);
+    store.close();
+  }, 180_000);
+});

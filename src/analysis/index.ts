@@ -12,3 +12,4 @@ export * from './paired-comparison.js';
 export * from './audit/discriminant-controls.js';
 export * from './embodied/index.js';
 export * from './dialogue/index.js';
+export * from './storyturn/index.js';

@@ -14,6 +14,7 @@ import { registerReport } from './commands/report.js';
 import { registerRun } from './commands/run.js';
 import { registerSimulate } from './commands/simulate.js';
 import { registerStatus } from './commands/status.js';
+import { registerStoryTurn } from './commands/storyturn.js';
 
 export function buildProgram(): Command {
   const program = new Command();
@@ -31,6 +32,7 @@ export function buildProgram(): Command {
   registerEmbodied(program);
   registerJudge(program);
   registerAnalyze(program);
+  registerStoryTurn(program);
   return program;
 }
 

@@ -8,3 +8,4 @@ export * from './world/index.js';
 export * from './csv.js';
 export * from './parquet-rows.js';
 export * from './embodied/index.js';
+export * from './storyturn/index.js';

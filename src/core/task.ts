@@ -38,6 +38,8 @@ export interface CallContext {
   presentedOptions?: { label: string; text: string }[];
   replicateSeed?: number;
   episode?: EpisodeContext;
+  /** For reference agents in a StoryTurn conversation: the expected answers of this turn. */
+  storyturn?: { expected: string[]; turn: number };
   /** For the offline reference judges: the rubric's fields and keywords, the response, the expected answer. */
   judge?: {
     fields: Array<{ name: string; min: number; max: number }>;

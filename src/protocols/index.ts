@@ -3,3 +3,4 @@ export * from './mcq/extract-answer.js';
 export * from './mcq/template.js';
 export * from './episode/episode-protocol.js';
 export * from './episode/episode-prompt.js';
+export * from './conversation/conversation-protocol.js';

@@ -11,3 +11,4 @@ export { loadOpentom } from './literal/opentom.js';
 export { loadMmtomQa } from './literal/mmtom-qa.js';
 export { loadGenericMcq, readRecords, COGTOM_FIELDS, type McqFieldMap } from './literal/generic-mcq.js';
 export * from './embodied/index.js';
+export * from './storyturn/index.js';

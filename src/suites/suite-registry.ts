@@ -13,6 +13,8 @@ import { loadTomi } from './literal/tomi.js';
 import { generateTomItems } from './generated/story-generator.js';
 import type { LoadResult } from './read-input.js';
 import { loadEnactTom, loadGeneratedEnactTom } from './embodied/embodied-suites.js';
+import { generateStoryTurns } from './storyturn/storyturn-generator.js';
+import { loadStoryTurnSuite, storyTurnItem } from './storyturn/storyturn-loader.js';
 
 export interface SuiteLoadOptions {
   /** Data folder (the shared data root, the suite's folder, or for file-based suites a file). */
@@ -29,7 +31,7 @@ interface SuiteDefinition {
   describe: string;
   needsData: boolean;
   /** The protocol that runs the items: multiple choice (default) or embodied episodes. */
-  protocol?: 'mcq' | 'episode';
+  protocol?: 'mcq' | 'episode' | 'conversation';
   load(opts: SuiteLoadOptions & { data: string }): LoadResult<unknown> | Promise<LoadResult<unknown>>;
 }
 
@@ -66,6 +68,18 @@ export const SUITES: Record<string, SuiteDefinition> = {
     protocol: 'episode',
     load: (o) => loadGeneratedEnactTom(o.count ?? 30, o.seed),
   },
+  storyturn: {
+    describe: 'StoryTurn conversations (CoMMET format; JSON/JSONL stories or a CSV/Parquet table of turns; --data FILE); approved items',
+    needsData: true,
+    protocol: 'conversation',
+    load: (o) => loadStoryTurnSuite(o.data),
+  },
+  'generated-storyturn': {
+    describe: 'procedural booklet-style StoryTurns with feedback branches (belief, perspective with a picture, second-order why, sarcasm, desires; seeded; --limit N, default 60)',
+    needsData: false,
+    protocol: 'conversation',
+    load: (o) => ({ items: generateStoryTurns({ count: o.count ?? 60, seed: o.seed }).map((s) => storyTurnItem('generated-storyturn', s)), warnings: [] }),
+  },
   'generated-tom': {
     describe: 'procedural false-belief, knowledge, perception and 2nd-4th order stories (seeded)',
     needsData: false,
@@ -73,7 +87,7 @@ export const SUITES: Record<string, SuiteDefinition> = {
   },
 };
 
-export function suiteProtocol(id: string): 'mcq' | 'episode' {
+export function suiteProtocol(id: string): 'mcq' | 'episode' | 'conversation' {
   return SUITES[id]?.protocol ?? 'mcq';
 }
 

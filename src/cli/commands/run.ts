@@ -32,6 +32,7 @@ export interface RunFlags {
   prices?: string;
   fields?: string;
   cache: boolean;
+  images?: boolean;
   json?: boolean;
   quiet?: boolean;
 }
@@ -77,6 +78,7 @@ export function registerRun(program: Command): void {
     .option('--prices <file>', 'price table (JSON or YAML) merged over the built-in one')
     .option('--fields <map>', 'field mapping for the mcq suite, e.g. question=q,options=a|b|c|d,answer=label')
     .option('--no-cache', 'do not read or write the model-call cache')
+    .option('--images', "StoryTurn suites: send each turn's image as an image part (the text+image setting)")
     .option('--json', 'print the summary as JSON')
     .option('--quiet', 'no progress display')
     .action(async (suites: string[], flags: RunFlags) => {
@@ -104,6 +106,7 @@ export function registerRun(program: Command): void {
           fields: flags.fields ? parseFieldMap(flags.fields) : undefined,
           prices: flags.prices ? loadPriceTable(flags.prices) : undefined,
           useCache: flags.cache,
+          images: flags.images,
           onEvent: (e) => progress.onEvent(e),
           onWarning: (w) => process.stderr.write(`warning: ${w}\n`),
         });

@@ -51,6 +51,16 @@ const POLICIES: Record<string, { describe: string; policy: Policy }> = {
 
 export const REFERENCE_AGENTS: Record<string, string> = { ...Object.fromEntries(Object.entries(POLICIES).map(([k, v]) => [k, v.describe])), ...EMBODIED_TEAMS, ...REFERENCE_JUDGES };
 
+/**
+ * StoryTurn turns: oracle and answer-key give the expected answer; random picks a seeded reply
+ * among the expected answers and "I do not know" (so both feedback branches occur); the others
+ * answer with the first alternative.
+ */
+function storyTurnReply(model: string, st: { expected: string[]; turn: number }, seed: number): string {
+  if (model === 'random') return `Answer: ${createRng(deriveSeed('agent:random:storyturn', st.turn, st.expected.join('|'), seed)).pick([...st.expected, 'I do not know'])}`;
+  return `Answer: ${st.expected[0]}`;
+}
+
 export class ReferenceAgent implements ChatModel {
   readonly spec: string;
   readonly provider = 'agent';
@@ -71,6 +81,9 @@ export class ReferenceAgent implements ChatModel {
     const ctx = req.context;
     if (REFERENCE_JUDGES[this.model]) {
       return { text: judgeReply(this.model, ctx?.judge), usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 0, finishReason: 'stop' };
+    }
+    if (ctx?.storyturn) {
+      return { text: storyTurnReply(this.model, ctx.storyturn, ctx.replicateSeed ?? 0), usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 0, finishReason: 'stop' };
     }
     if (ctx?.episode) {
       const text = embodiedReply(this.model, ctx.episode, ctx.replicateSeed ?? 0);

@@ -1,0 +1,117 @@
+// The conversation protocol (CoMMET): one chat per StoryTurn. Each turn adds the feedback that
+// the previous answer selects (by its correctness, or by which answer it was), then the turn's
+// story text and question, and, in the image setting, the turn's image as an image part. The
+// model answers in the same conversation; each answer is scored against the turn's expected
+// answers (exact match on the normalised answer part of the reply). The story is right when
+// every question is. Feedback events (a wrong answer followed by feedback) are recorded with
+// whether the next answer was right: feedback effectiveness.
+
+import { readFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import {
+  answerMatches,
+  answerPart,
+  expectedAnswers,
+  parseFeedback,
+  selectedBranch,
+  type ChatMessage,
+  type ContentPart,
+  type Item,
+  type ProtocolResult,
+  type StoryTurnStory,
+  type Task,
+  type TrialContext,
+  type TrialModel,
+} from '../../core/index.js';
+
+export const STORYTURN_SCORER = 'storyturn-story';
+
+export interface StoryTurnPayload {
+  story: StoryTurnStory;
+}
+
+export interface StoryTurnResult {
+  turn: number;
+  question: string;
+  feedbackShown: string;
+  expected: string[];
+  reply: string;
+  answer: string;
+  correct: boolean;
+}
+
+export interface StoryTurnDetail {
+  storyId: string;
+  state: string;
+  setting: 'text-complete' | 'image-dependent';
+  withImages: boolean;
+  correct: boolean;
+  turns: StoryTurnResult[];
+  /** Wrong answers followed by feedback, and whether the next answer was right. */
+  feedbackEvents: Array<{ afterTurn: number; recovered: boolean }>;
+}
+
+const SYSTEM = 'You will read a story told over several turns and answer a question at each turn. Answer briefly; end your reply with a line "Answer: <your answer>".';
+
+function imagePart(path: string): ContentPart {
+  if (path.startsWith('data:') || /^https?:\/\//.test(path)) return { type: 'image', url: path };
+  const ext = extname(path).slice(1).toLowerCase();
+  const mediaType = ext === 'jpg' || ext === 'jpeg' ? 'image/jpeg' : ext === 'webp' ? 'image/webp' : 'image/png';
+  return { type: 'image', url: `data:${mediaType};base64,${readFileSync(path).toString('base64')}`, mediaType };
+}
+
+export async function runStoryTurn(story: StoryTurnStory, model: TrialModel, ctx: TrialContext, opts: { images: boolean }): Promise<StoryTurnDetail> {
+  const messages: ChatMessage[] = [{ role: 'system', content: SYSTEM }];
+  const results: StoryTurnResult[] = [];
+  const events: StoryTurnDetail['feedbackEvents'] = [];
+  let previousReply: string | undefined;
+  let previousCorrect: boolean | undefined;
+  for (let i = 0; i < story.turns.length; i++) {
+    const turn = story.turns[i];
+    const fb = parseFeedback(turn.feedback);
+    let feedbackShown = '';
+    if (previousReply !== undefined) {
+      if (fb.kind === 'correctness') feedbackShown = previousCorrect ? fb.right : fb.wrong;
+      if (fb.kind === 'previous') feedbackShown = fb.branches[selectedBranch(fb, previousReply)]?.text ?? '';
+    }
+    const text = [feedbackShown, turn.story, `Question: ${turn.question}`].filter((x) => x.trim()).join('\n\n');
+    const content: string | ContentPart[] = opts.images && turn.image ? [{ type: 'text', text }, imagePart(story.images[turn.image])] : text;
+    messages.push({ role: 'user', content });
+    const expected = expectedAnswers(story, i, previousReply);
+    const response = await model.chat(messages, {}, { replicateSeed: ctx.seed, storyturn: { expected, turn: i } });
+    messages.push({ role: 'assistant', content: response.text });
+    const answer = answerPart(response.text);
+    const correct = expected.some((e) => answerMatches(answer, e));
+    if (previousCorrect === false && feedbackShown) events.push({ afterTurn: i, recovered: correct });
+    results.push({ turn: i + 1, question: turn.question, feedbackShown, expected, reply: response.text, answer, correct });
+    previousReply = response.text;
+    previousCorrect = correct;
+  }
+  return {
+    storyId: story.id,
+    state: story.state,
+    setting: story.setting,
+    withImages: opts.images,
+    correct: results.every((r) => r.correct),
+    turns: results,
+    feedbackEvents: events,
+  };
+}
+
+export function createConversationTask(suite: string, items: Item<StoryTurnPayload>[], opts: { images?: boolean } = {}): Task {
+  return {
+    suite,
+    items,
+    async execute(item: Item, model: TrialModel, ctx: TrialContext): Promise<ProtocolResult> {
+      const detail = await runStoryTurn((item as Item<StoryTurnPayload>).payload.story, model, ctx, { images: opts.images ?? false });
+      return {
+        detail: detail as unknown as Record<string, unknown>,
+        score: {
+          scorer: STORYTURN_SCORER,
+          value: detail.correct ? 1 : 0,
+          detail: { questions: detail.turns.length, questionsRight: detail.turns.filter((t) => t.correct).length, feedbackEvents: detail.feedbackEvents.length, recovered: detail.feedbackEvents.filter((e) => e.recovered).length, setting: detail.setting, withImages: detail.withImages },
+        },
+      };
+    },
+  };
+}

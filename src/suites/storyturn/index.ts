@@ -1,0 +1,3 @@
+export * from './storyturn-generator.js';
+export * from './storyturn-loader.js';
+export * from './picture.js';

@@ -1,0 +1,87 @@
+// Reading StoryTurns: JSON or JSONL of whole stories ({ id, mental_state, setting, turns:
+// [{ story, feedback, question, image, answer }], images: { id: path } }), or a table (CSV,
+// Parquet) with one row per turn and a column mapping (CoMMET's release is such a Parquet
+// table; its defaults: story_id, turn, story, feedback, question, image, answer, mental_state,
+// setting, image_path). Image paths are resolved next to the file. Stories are validated
+// (turn.ts): a branch without an answer, feedback naming an unknown option, a missing image.
+
+import { dirname, isAbsolute, join } from 'node:path';
+import { InputError, validateStoryTurn, type Category, type Item, type StoryTurnStory } from '../../core/index.js';
+import type { StoryTurnPayload } from '../../protocols/index.js';
+import { readRecords } from '../literal/generic-mcq.js';
+
+export interface StoryTurnColumns {
+  storyId: string;
+  turn: string;
+  story: string;
+  feedback: string;
+  question: string;
+  image: string;
+  answer: string;
+  state: string;
+  setting: string;
+  imagePath: string;
+  status: string;
+}
+
+export const DEFAULT_STORYTURN_COLUMNS: StoryTurnColumns = { storyId: 'story_id', turn: 'turn', story: 'story', feedback: 'feedback', question: 'question', image: 'image', answer: 'answer', state: 'mental_state', setting: 'setting', imagePath: 'image_path', status: 'status' };
+
+const STATE_ALIASES: Record<string, StoryTurnStory['state']> = { beliefs: 'belief', desires: 'desire', intentions: 'intention', emotions: 'emotion', percepts: 'percept', 'non-literal communication': 'non-literal', morality: 'moral', moral: 'moral' };
+
+function stateOf(v: unknown): StoryTurnStory['state'] {
+  const s = String(v ?? '').trim().toLowerCase();
+  return (STATE_ALIASES[s] ?? s) as StoryTurnStory['state'];
+}
+
+export async function readStoryTurns(file: string, columns: Partial<StoryTurnColumns> = {}): Promise<StoryTurnStory[]> {
+  const c = { ...DEFAULT_STORYTURN_COLUMNS, ...columns };
+  const records = await readRecords(file);
+  const base = dirname(file);
+  const resolve = (p: string) => (p.startsWith('data:') || /^https?:\/\//.test(p) || isAbsolute(p) ? p : join(base, p));
+  const stories: StoryTurnStory[] = [];
+  if (records.length && Array.isArray(records[0].value.turns)) {
+    for (const { line, value: v } of records) {
+      const turns = (v.turns as Array<Record<string, unknown>>).map((t) => ({ story: String(t.story ?? ''), feedback: String(t.feedback ?? ''), question: String(t.question ?? ''), image: String(t.image ?? ''), answer: String(t.answer ?? '') }));
+      const images = Object.fromEntries(Object.entries((v.images as Record<string, string>) ?? {}).map(([k, p]) => [k, resolve(String(p))]));
+      const s: StoryTurnStory = { id: String(v.id ?? ''), state: stateOf(v.mental_state ?? v.state), setting: v.setting === 'image-dependent' ? 'image-dependent' : 'text-complete', turns, images, status: (v.status as StoryTurnStory['status']) ?? 'approved', source: file };
+      validateStoryTurn(s, `${file}:${line}`);
+      stories.push(s);
+    }
+    return stories;
+  }
+  // One row per turn.
+  const byId = new Map<string, { rows: Array<{ line: number; v: Record<string, unknown> }> }>();
+  for (const { line, value: v } of records) {
+    const id = String(v[c.storyId] ?? '').trim();
+    if (!id) throw new InputError(`no story id in column "${c.storyId}"`, file, line);
+    const entry = byId.get(id) ?? { rows: [] };
+    entry.rows.push({ line, v });
+    byId.set(id, entry);
+  }
+  for (const [id, { rows }] of byId) {
+    rows.sort((a, b) => Number(a.v[c.turn]) - Number(b.v[c.turn]));
+    const first = rows[0];
+    const images: Record<string, string> = {};
+    const turns = rows.map(({ v }) => {
+      const image = String(v[c.image] ?? '').trim();
+      if (image && v[c.imagePath]) images[image] = resolve(String(v[c.imagePath]));
+      return { story: String(v[c.story] ?? ''), feedback: String(v[c.feedback] ?? ''), question: String(v[c.question] ?? ''), image, answer: String(v[c.answer] ?? '') };
+    });
+    const s: StoryTurnStory = { id, state: stateOf(first.v[c.state]), setting: String(first.v[c.setting] ?? '').includes('image') ? 'image-dependent' : 'text-complete', turns, images, status: (String(first.v[c.status] ?? '') || 'approved') as StoryTurnStory['status'], source: file };
+    validateStoryTurn(s, `${file}:${first.line}`);
+    stories.push(s);
+  }
+  return stories;
+}
+
+export function storyTurnItem(suite: string, story: StoryTurnStory): Item<StoryTurnPayload> {
+  const category: Category = story.state;
+  return { suite, id: story.id, category, ability: story.setting, payload: { story }, answer: story.turns.map((t) => t.answer).join(' | '), meta: { setting: story.setting, status: story.status, turns: story.turns.length } };
+}
+
+/** Approved stories as items (runs use approved items; generated ones await review). */
+export async function loadStoryTurnSuite(file: string, suite = 'storyturn'): Promise<{ items: Item<StoryTurnPayload>[]; warnings: string[] }> {
+  const stories = await readStoryTurns(file);
+  const held = stories.filter((s) => s.status !== 'approved');
+  return { items: stories.filter((s) => s.status === 'approved').map((s) => storyTurnItem(suite, s)), warnings: held.length ? [`${file}: ${held.length} StoryTurn(s) not approved (status generated or rejected) left out`] : [] };
+}

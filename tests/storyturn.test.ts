@@ -1,0 +1,130 @@
+// StoryTurn conversations (CoMMET): the format and its validation, loaders (JSON, JSONL, a
+// table of turns with a column mapping), the generated suite run with reference agents (every
+// metric, feedback branches both ways), images as image parts over a real local server, and the
+// drawn picture.
+
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applePicture, evaluate, expectedAnswers, generateStoryTurns, openStore, parseFeedback, readStoryTurns, storedStories, storyTurnMetrics, validateStoryTurn, type StoryTurnStory } from '../src/index.js';
+import { startModelServer, type ModelServer } from './helpers/servers.js';
+
+const base = (): StoryTurnStory => ({
+  id: 'd1',
+  state: 'desire',
+  setting: 'text-complete',
+  status: 'approved',
+  images: {},
+  turns: [
+    { story: 'A cookie or an apple?', feedback: '', question: 'Which do you choose?', image: '', answer: 'cookie; apple' },
+    { story: 'Sam likes something else.', feedback: 'If the previous answer is cookie: Sam skips the cookie.; If the previous answer is apple: Sam skips the apple.', question: 'What does Sam choose?', image: '', answer: 'apple; cookie' },
+  ],
+});
+
+describe('StoryTurn format', () => {
+  it('reads feedback branches and selects the expected answer by the previous answer', () => {
+    const s = base();
+    expect(parseFeedback(s.turns[1].feedback)).toEqual({ kind: 'previous', branches: [{ answer: 'cookie', text: 'Sam skips the cookie.' }, { answer: 'apple', text: 'Sam skips the apple.' }] });
+    expect(parseFeedback('If right: Well done.; If wrong: Look again.')).toEqual({ kind: 'correctness', right: 'Well done.', wrong: 'Look again.' });
+    expect(expectedAnswers(s, 0, undefined)).toEqual(['cookie', 'apple']);
+    expect(expectedAnswers(s, 1, 'I would take the cookie.\nAnswer: cookie')).toEqual(['apple']);
+    expect(expectedAnswers(s, 1, 'Answer: apple')).toEqual(['cookie']);
+  });
+
+  it('rejects a branch without an answer, feedback naming an unknown option, a missing image', () => {
+    const noBranch = base();
+    noBranch.turns[1].answer = 'apple';
+    expect(() => validateStoryTurn(noBranch, 'f.json')).toThrow(/f\.json \(d1\) turn 2: the feedback has 2 branch\(es\) but the answer has 1/);
+    const unknown = base();
+    unknown.turns[1].feedback = 'If the previous answer is pear: no.; If the previous answer is apple: yes.';
+    expect(() => validateStoryTurn(unknown, 'f.json')).toThrow(/names the option "pear", which is not an answer to the previous question \(cookie; apple\)/);
+    const image = base();
+    image.turns[0].image = 'img09';
+    expect(() => validateStoryTurn(image, 'f.json')).toThrow(/turn 1: the image "img09" is not among the story's images/);
+    const first = base();
+    first.turns[0].feedback = 'If right: yes; If wrong: no';
+    expect(() => validateStoryTurn(first, 'f.json')).toThrow(/turn 1: the first turn has no previous answer/);
+  });
+
+  it('loads JSON stories and a CSV table of turns with a column mapping; generated stories await review', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mindscope-storyturn-'));
+    writeFileSync(join(dir, 's.json'), JSON.stringify([{ ...base(), mental_state: 'Desires' }, { ...base(), id: 'd2', status: 'generated' }]));
+    const stories = await readStoryTurns(join(dir, 's.json'));
+    expect(stories.map((s) => [s.id, s.state, s.status])).toEqual([
+      ['d1', 'desire', 'approved'],
+      ['d2', 'desire', 'generated'],
+    ]);
+    writeFileSync(
+      join(dir, 't.csv'),
+      'sid,n,text,fb,q,img,ans,ms,kind,path\nx1,2,Grandpa asks.,If right: yes.; If wrong: no.,Which one?,img01,medium,Percepts,image-dependent,apple.png\nx1,1,Three apples.,,Which is biggest?,img01,big,Percepts,image-dependent,apple.png\n',
+    );
+    const [t] = await readStoryTurns(join(dir, 't.csv'), { storyId: 'sid', turn: 'n', story: 'text', feedback: 'fb', question: 'q', image: 'img', answer: 'ans', state: 'ms', setting: 'kind', imagePath: 'path' });
+    expect(t.turns.map((x) => x.answer)).toEqual(['big', 'medium']);
+    expect(t).toMatchObject({ id: 'x1', state: 'percept', setting: 'image-dependent', images: { img01: join(dir, 'apple.png') } });
+  });
+});
+
+describe('generated StoryTurns with reference agents', () => {
+  it('produces every metric; feedback branches are exercised both ways', async () => {
+    const stories = generateStoryTurns({ count: 12, seed: 1 });
+    expect(new Set(stories.map((s) => s.state))).toEqual(new Set(['belief', 'percept', 'desire', 'non-literal']));
+    for (const s of stories) validateStoryTurn(s, 'generated');
+    const dir = mkdtempSync(join(tmpdir(), 'mindscope-storyturn-run-'));
+    const store = openStore(join(dir, 'm.db'));
+    try {
+      await evaluate({ store, suites: ['generated-storyturn'], limit: 24, models: ['agent:oracle', 'agent:random'], trials: 2, runId: 'st' });
+      const stored = storedStories(store, 'st');
+      const m = storyTurnMetrics(stored);
+      const oracle = m.find((x) => x.subject === 'agent:oracle')!;
+      const random = m.find((x) => x.subject === 'agent:random')!;
+      expect(oracle.stories).toMatchObject({ rate: 1, n: 48 });
+      expect(oracle.feedbackEffectiveness).toBeNull();
+      expect(random.stories.rate).toBeLessThan(0.5);
+      expect(random.feedbackEffectiveness!.n).toBeGreaterThan(5);
+      expect(random.byState.map((s) => s.state)).toEqual(['belief', 'desire', 'non-literal', 'percept']);
+      expect(random.bySetting.map((s) => s.setting)).toEqual(['image-dependent', 'text-complete']);
+      // Both kinds of feedback were shown, and both branches of the desire stories were taken.
+      const rows = [...store.responses('st')].filter((r) => r.spec === 'agent:random');
+      const details = rows.map((r) => store.transcript({ runId: 'st', subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate })!.transcript as { detail: { storyId: string; turns: Array<{ feedbackShown: string; expected: string[] }> } });
+      const shown = details.flatMap((d) => d.detail.turns.map((t) => t.feedbackShown)).filter(Boolean);
+      expect(shown.some((f) => /^(Yes|Right)/.test(f))).toBe(true);
+      expect(shown.some((f) => /^(Actually|Look|Dad forgot|At first)/.test(f))).toBe(true);
+      const desireSecond = details.filter((d) => d.detail.storyId.includes('desire')).map((d) => d.detail.turns[1].feedbackShown);
+      expect(new Set(desireSecond.map((f) => /skips|not want the (\w+)/.exec(f)?.[1])).size).toBeGreaterThan(1);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('draws the same picture for the same scene, as a PNG', () => {
+    const a = applePicture('big');
+    expect(a).toBe(applePicture('big'));
+    expect(a).not.toBe(applePicture('small'));
+    expect(Buffer.from(a.split(',')[1], 'base64').subarray(1, 4).toString()).toBe('PNG');
+  });
+});
+
+describe('StoryTurn images over a real local server', () => {
+  let server: ModelServer;
+  beforeAll(async () => {
+    server = await startModelServer();
+  });
+  afterAll(async () => server.stop());
+
+  it('sends the image-dependent turns with their picture as an image part', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mindscope-storyturn-img-'));
+    const store = openStore(join(dir, 'm.db'));
+    try {
+      await evaluate({ store, suites: ['generated-storyturn'], limit: 6, models: [`openai-compatible:${server.url}/v1#ok`], images: true, runId: 'img' });
+      const bodies = (await server.stats()).bodies.map((b) => b.body);
+      const withImage = bodies.filter((b) => JSON.stringify(b).includes('"image_url"'));
+      expect(withImage.length).toBeGreaterThan(0);
+      expect(JSON.stringify(withImage[0])).toMatch(/data:image\/png;base64,iVBOR/);
+      const [m] = storyTurnMetrics(storedStories(store, 'img'));
+      expect(m).toMatchObject({ mode: 'text+image' });
+    } finally {
+      store.close();
+    }
+  });
+});
