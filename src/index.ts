@@ -13,3 +13,4 @@ export * from './report/index.js';
 export * from './evaluate.js';
 export * from './results.js';
 export * from './scoring.js';
+export * from './authoring.js';

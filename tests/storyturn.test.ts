@@ -128,3 +128,31 @@ describe('StoryTurn images over a real local server', () => {
     }
   });
 });
+
+describe('StoryTurn authoring and review', () => {
+  let server: ModelServer;
+  beforeAll(async () => {
+    server = await startModelServer();
+  });
+  afterAll(async () => server.stop());
+
+  it('writes stories with a model, rejects invalid replies with the reason, and runs only approved ones', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const dir = mkdtempSync(join(tmpdir(), 'mindscope-storyturn-author-'));
+    writeFileSync(join(dir, 'example.json'), JSON.stringify([{ ...base(), mental_state: 'desire' }]));
+    const bin = join(__dirname, '..', 'bin', 'mindscope.js');
+    const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', cwd: dir });
+    const good = run('storyturn', 'generate', '--example', 'example.json', '--aspect', 'diverse desires', '--model', `openai-compatible:${server.url}/v1#storyteller`, '--n', '2', '--out', 'new.json');
+    expect(good.status).toBe(0);
+    expect(good.stdout).toMatch(/wrote 2 generated StoryTurn\(s\) to new\.json; 0 reply\(ies\) rejected/);
+    const bad = run('storyturn', 'generate', '--example', 'example.json', '--aspect', 'diverse desires', '--model', `openai-compatible:${server.url}/v1#sloppy`, '--n', '1', '--out', 'new.json');
+    expect(bad.stdout).toMatch(/diverse-desires-001: .*names the option "milk", which is not an answer to the previous question/);
+    expect((await readStoryTurns(join(dir, 'new.json'))).map((s) => s.status)).toEqual(['generated', 'generated']);
+    expect(run('storyturn', 'review', 'new.json', '--id', 'diverse-desires-001', '--approve').stdout).toMatch(/diverse-desires-001: approved/);
+    expect(run('storyturn', 'review', 'new.json', '--id', 'diverse-desires-002', '--reject', 'answer-revealed', '--note', 'says what Ana wants').stdout).toMatch(/rejected \(answer-revealed: says what Ana wants\)/);
+    expect(run('storyturn', 'review', 'new.json', '--id', 'diverse-desires-002', '--reject', 'boring').stderr).toMatch(/unknown error type "boring"/);
+    const r = run('run', 'storyturn', '--data', 'new.json', '--model', 'agent:oracle', '--db', 'm.db', '--json');
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ planned: 1, done: 1 });
+  });
+});

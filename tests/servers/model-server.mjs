@@ -5,7 +5,9 @@
 // It answers multiple-choice prompts with "Answer: X", where X is the first option label unless
 // the model name asks otherwise; embodied episode turns with "Wait" ("garbage": no action at
 // all) and probes with {"answer": "unknown"}; judge prompts (models judge-exact, judge-repair,
-// judge-range, judge-noisy) with {"score": N}; and it injects faults chosen by the model name:
+// judge-range, judge-noisy) with {"score": N}; StoryTurn authoring prompts (storyteller: a valid
+// story; any other model: one whose feedback names an unknown option); and it injects faults
+// chosen by the model name:
 //   ok                 answer at once
 //   last-option        answer the last listed option
 //   flaky-429-K        the first K attempts of each distinct request get 429 with Retry-After: 1
@@ -46,8 +48,24 @@ function judgeAnswer(model, prompt) {
   return `{"score": ${expected && response.includes(expected) ? 5 : 0}}`;
 }
 
+const STORY = {
+  mental_state: 'desire',
+  setting: 'text-complete',
+  turns: [
+    { story: 'Ana can have tea or juice.', feedback: '', question: 'Which would you pick: tea or juice?', image: '', answer: 'tea; juice' },
+    { story: 'Ana likes something different.', feedback: 'If the previous answer is tea: Ana does not want tea.; If the previous answer is juice: Ana does not want juice.', question: 'What does Ana pick?', image: '', answer: 'juice; tea' },
+  ],
+};
+
 function answerFor(model, prompt) {
   if (model.startsWith('judge-')) return judgeAnswer(model, prompt);
+  // StoryTurn authoring: a valid story, or one whose feedback names an option that does not exist.
+  if (/Create a NEW, DISTINCT multi-turn story/.test(prompt)) {
+    if (model === 'storyteller') return `Here is the story:\n${JSON.stringify(STORY)}`;
+    const bad = structuredClone(STORY);
+    bad.turns[1].feedback = 'If the previous answer is milk: no.; If the previous answer is tea: yes.';
+    return JSON.stringify(bad);
+  }
   // Embodied episodes: every turn ends with "Your action?"; probes ask for JSON.
   if (/Your action\?\s*$/.test(prompt)) return model === 'garbage' ? 'I am not sure what to do.' : 'I will wait for my partners.\nWait';
   if (/Answer in JSON/.test(prompt)) return '{"answer": "unknown"}';

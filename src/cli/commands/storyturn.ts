@@ -1,5 +1,11 @@
 import type { Command } from 'commander';
-import { ConfigError, formatTextTable, openStore, storedStories, storyTurnMetrics } from '../../index.js';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { ConfigError, formatTextTable, openStore, readStoryTurns, REVIEW_ERRORS, reviewStory, storedStories, storyTurnMetrics, writeStoryTurns, type ReviewError, type StoryTurnStory } from '../../index.js';
+import { intOption } from '../options.js';
+
+function saveStories(file: string, stories: StoryTurnStory[]): void {
+  writeFileSync(file, `${JSON.stringify(stories.map(({ state, ...s }) => ({ ...s, mental_state: state })), null, 2)}\n`);
+}
 
 /**
  * `storyturn results --json` prints a list of `{ subject, mode: 'text-only'|'text+image', stories, questions,
@@ -7,6 +13,45 @@ import { ConfigError, formatTextTable, openStore, storedStories, storyTurnMetric
  */
 export function registerStoryTurn(program: Command): void {
   const cmd = program.command('storyturn').description('StoryTurn conversations (CoMMET)');
+  cmd
+    .command('generate')
+    .description("model-written StoryTurns by CoMMET's one-shot method, validated and saved with status generated")
+    .requiredOption('--example <file>', 'a StoryTurn file; its first story is the format reference')
+    .requiredOption('--aspect <name>', 'what the new stories test, e.g. "second-order belief"')
+    .requiredOption('--model <spec>', 'the writing model')
+    .requiredOption('--out <file>', 'StoryTurn JSON file to add the new stories to')
+    .option('--n <n>', 'stories to write', intOption('--n', 1), 5)
+    .option('--db <path>', 'store file (call cache)', 'mindscope.db')
+    .option('--api-key-env <name>', 'environment variable with the key for an openai-compatible model')
+    .action(async (f: { example: string; aspect: string; model: string; out: string; n: number; db: string; apiKeyEnv?: string }) => {
+      const [example] = await readStoryTurns(f.example);
+      if (!example) throw new ConfigError(`${f.example} holds no StoryTurn`);
+      const store = openStore(f.db);
+      try {
+        const { stories, failures } = await writeStoryTurns({ store, example, aspect: f.aspect, model: f.model, n: f.n, apiKeyEnv: f.apiKeyEnv });
+        const existing = existsSync(f.out) ? await readStoryTurns(f.out) : [];
+        saveStories(f.out, [...existing, ...stories]);
+        process.stdout.write(`wrote ${stories.length} generated StoryTurn(s) to ${f.out}; ${failures.length} reply(ies) rejected\n${failures.map((x) => `  ${x.id}: ${x.error}\n`).join('')}`);
+      } finally {
+        store.close();
+      }
+    });
+  cmd
+    .command('review')
+    .description(`approve a generated StoryTurn, or reject it with an error type (${Object.keys(REVIEW_ERRORS).join(', ')})`)
+    .argument('<file>', 'StoryTurn JSON file')
+    .requiredOption('--id <id>', 'story id')
+    .option('--approve', 'mark approved (runs use approved stories)')
+    .option('--reject <type>', 'mark rejected with this error type')
+    .option('--note <text>', 'with --reject: what is wrong')
+    .action(async (file: string, f: { id: string; approve?: boolean; reject?: string; note?: string }) => {
+      if (!!f.approve === !!f.reject) throw new ConfigError('give exactly one of --approve and --reject TYPE');
+      const stories = await readStoryTurns(file);
+      const updated = reviewStory(stories, f.id, f.approve ? { approve: true } : { reject: f.reject as ReviewError, note: f.note });
+      saveStories(file, updated);
+      const s = updated.find((x) => x.id === f.id)!;
+      process.stdout.write(`${f.id}: ${s.status}${s.review?.length ? ` (${s.review.join('; ')})` : ''}\n`);
+    });
   cmd
     .command('results')
     .description('story-level and per-question accuracy, per mental state and setting, text-only vs text+image, feedback effectiveness (Wilson 95% intervals)')

@@ -1,0 +1,32 @@
+// Model-written items: StoryTurns by the one-shot method (`mindscope storyturn generate`). Calls
+// go through the runner's recording model (cache, retries).
+
+import { createRng, DEFAULT_SETTINGS, deriveSeed, type StoryTurnStory } from './core/index.js';
+import { createModel } from './models/index.js';
+import { AdaptiveLimiter, DEFAULT_RETRY, RecordingModel } from './runner/index.js';
+import type { Store } from './store/index.js';
+import { readGeneratedStory, storyTurnPrompt } from './suites/index.js';
+
+export async function writeStoryTurns(opts: { store: Store; example: StoryTurnStory; aspect: string; model: string; n: number; idPrefix?: string; apiKeyEnv?: string }): Promise<{ stories: StoryTurnStory[]; failures: Array<{ id: string; error: string }> }> {
+  const model = createModel(opts.model, { apiKeyEnv: opts.apiKeyEnv });
+  const caller = new RecordingModel(`author:${model.spec}`, model, { ...DEFAULT_SETTINGS, temperature: 0.7 }, { store: opts.store, limiter: new AdaptiveLimiter(4), retry: DEFAULT_RETRY, timeoutMs: 180_000, price: undefined, rng: createRng(deriveSeed('author', opts.model)), useCache: true });
+  const stories: StoryTurnStory[] = [];
+  const failures: Array<{ id: string; error: string }> = [];
+  const prefix = opts.idPrefix ?? opts.aspect.replace(/\W+/g, '-').toLowerCase();
+  try {
+    for (let i = 0; i < opts.n; i++) {
+      const id = `${prefix}-${String(i + 1).padStart(3, '0')}`;
+      // The index in the prompt keeps each request distinct (and each cached answer its own).
+      const prompt = `${storyTurnPrompt(opts.example, opts.aspect, id)}\n(Story ${i + 1} of ${opts.n}.)`;
+      const reply = await caller.chat([{ role: 'user', content: prompt }]);
+      try {
+        stories.push(readGeneratedStory(reply.text, id, opts.example.state));
+      } catch (err) {
+        failures.push({ id, error: (err as Error).message });
+      }
+    }
+  } finally {
+    await model.close?.();
+  }
+  return { stories, failures };
+}
