@@ -55,6 +55,25 @@ export interface ScoreRunResult {
   family: FamilyComparison[];
 }
 
+interface StoredTurn {
+  turn: number;
+  question: string;
+  expected: string[];
+  reply: string;
+  answer: string;
+  correct: boolean;
+}
+
+function storyTurnDetail(transcript: unknown): { turns: StoredTurn[] } | undefined {
+  const d = (transcript as { detail?: { storyId?: string; turns?: StoredTurn[] } } | undefined)?.detail;
+  return d?.storyId && Array.isArray(d.turns) ? { turns: d.turns } : undefined;
+}
+
+/** An open question: "why", or an expected answer of more than four words. */
+export function isOpenTurn(t: { question: string; expected: string[] }): boolean {
+  return /^\s*why\b/i.test(t.question) || t.expected.some((e) => e.split(/\s+/).length > 4);
+}
+
 /** What a subject answered in a stored trial: the chosen option's text for MCQ, else the reply. */
 function responseOf(transcript: unknown): { response: string; reply: string } | undefined {
   const detail = (transcript as { detail?: { reply?: unknown; parsed?: unknown; presented?: Array<{ label: string; text: string }> } } | undefined)?.detail;
@@ -83,9 +102,28 @@ export async function scoreRun(opts: ScoreRunOptions): Promise<ScoreRunResult> {
       if (existing && (existing.detail as { rubric?: { sha256?: string } }).rubric?.sha256 === rubric.sha256) {
         result.alreadyScored++;
       } else {
-        const answered = responseOf(opts.store.transcript(key)?.transcript);
+        const transcript = opts.store.transcript(key)?.transcript;
+        const story = storyTurnDetail(transcript);
+        const answered = responseOf(transcript);
         const item = opts.store.getItem(r.itemHash) as Item<McqPayload> | undefined;
-        if (answered === undefined || !item) {
+        if (story) {
+          // StoryTurn: closed turns keep their exact score; open ones ("why", long answers) go to the panel.
+          const turns = await Promise.all(
+            story.turns.map(async (t) => {
+              if (!isOpenTurn(t)) return { turn: t.turn, open: false, correct: t.correct };
+              const panel = await scoreWithPanel(callers, rubric, { subject: r.subjectId, response: t.answer, expected: t.expected.join(' / '), vars: { question: t.question, expected: t.expected.join(' / '), context: '', options: '', reply: t.reply } });
+              result.judgeFailures += panel.failures;
+              const f = rubric.fields[0];
+              const correct = panel.aggregate ? panel.aggregate[f.name] >= (f.min + f.max) / 2 : false;
+              for (const j of panel.judges) if (j.values) for (const fl of rubric.fields) cells.push({ judge: j.judge, subject: r.spec, field: fl.name, value: j.values[fl.name] });
+              return { turn: t.turn, open: true, correct, panel };
+            }),
+          );
+          const correct = turns.every((t) => t.correct);
+          opts.store.recordScore(key, { scorer, value: correct ? 1 : 0, detail: { rubric: { name: rubric.name, sha256: rubric.sha256 }, aggregation, turns } });
+          result.scored++;
+          sums[rubric.fields[0].name].push(correct ? 1 : 0);
+        } else if (answered === undefined || !item) {
           result.unscored++;
         } else {
           const p = item.payload;
@@ -127,6 +165,47 @@ export async function validateJudgeModels(opts: { store: Store; rubricPath: stri
   const { callers, models } = judgeCallers(opts.store, opts.judges, { useCache: false, apiKeyEnv: opts.apiKeyEnv });
   try {
     return { rubric: { name: rubric.name, sha256: rubric.sha256 }, results: await validateJudges(callers, rubric, anchors, { k: opts.k, gates: opts.gates }) };
+  } finally {
+    await Promise.all(models.map((m) => m.close?.()));
+  }
+}
+
+export interface InferenceJudgement {
+  model: string;
+  units: number;
+  /** Mean per rubric field, and their total (e.g. TA = PA + CA + SA). */
+  means: Record<string, number>;
+  total: number;
+  judgeFailures: number;
+}
+
+/** A judge panel comparing free-text inferences with human references (DialToM's PA/CA/SA rubric). */
+export async function judgeInferences(opts: {
+  store: Store;
+  rubricPath: string;
+  judges: string[];
+  hypotheses: Array<{ model: string; dataset: string; state: string; subId: string; inference: string }>;
+  references: Map<string, { unit: { dataset: string; state: string; subId: string }; references: string[] }>;
+  apiKeyEnv?: string;
+}): Promise<InferenceJudgement[]> {
+  const rubric = loadRubric(opts.rubricPath);
+  const { callers, models } = judgeCallers(opts.store, opts.judges, { useCache: true, apiKeyEnv: opts.apiKeyEnv });
+  try {
+    const out: InferenceJudgement[] = [];
+    for (const model of [...new Set(opts.hypotheses.map((h) => h.model))]) {
+      const values: Record<string, number[]> = Object.fromEntries(rubric.fields.map((f) => [f.name, []]));
+      let failures = 0;
+      for (const h of opts.hypotheses.filter((x) => x.model === model)) {
+        const ref = opts.references.get(`${h.dataset}\u0000${h.state}\u0000${h.subId}`);
+        if (!ref) continue;
+        const panel = await scoreWithPanel(callers, rubric, { subject: `inference-${model === 'benchmark' ? 'b' : out.length}`, response: h.inference, vars: { references: ref.references.map((r) => `- ${r}`).join('\n'), state: h.state } });
+        failures += panel.failures;
+        if (panel.aggregate) for (const f of rubric.fields) values[f.name].push(panel.aggregate[f.name]);
+      }
+      const means = Object.fromEntries(rubric.fields.map((f) => [f.name, values[f.name].length ? aggregate(values[f.name], 'mean') : Number.NaN]));
+      out.push({ model, units: values[rubric.fields[0].name].length, means, total: Object.values(means).reduce((a, b) => a + b, 0), judgeFailures: failures });
+    }
+    return out;
   } finally {
     await Promise.all(models.map((m) => m.close?.()));
   }

@@ -137,3 +137,44 @@ describe('judge panels over a real local server', () => {
     expect(cli.stdout).toMatch(/agent:keyword-judge\s+100\.0%\s+0\s+pass/);
   });
 });
+
+describe('judging open answers and free-text inferences', () => {
+  it('StoryTurn: closed turns keep their exact score, open "why" turns go to the panel', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mindscope-judge-storyturn-'));
+    writeFileSync(join(dir, 'open.yaml'), `name: open\nprompt: "Question: {question}\\nExpected: {expected}\\nResponse: {response}"\nfields:\n  - { name: score, min: 0, max: 5 }\n`);
+    const store = openStore(join(dir, 'm.db'));
+    try {
+      await evaluate({ store, suites: ['generated-storyturn'], limit: 12, models: ['agent:oracle', 'agent:random'], runId: 'st' });
+      const r = await scoreRun({ store, runId: 'st', rubricPath: join(dir, 'open.yaml'), judges: ['agent:exact-judge'] });
+      expect(r.scored).toBe(24);
+      const rows = [...store.responses('st', 'judge:open')];
+      const detailOf = (x: (typeof rows)[number]) => store.scoreOf({ runId: 'st', subjectId: x.subjectId, suite: x.suite, itemId: x.itemId, replicate: x.replicate }, 'judge:open')!.detail as { turns: Array<{ open: boolean; correct: boolean }> };
+      const secondOrder = rows.filter((x) => x.itemId.includes('second-order'));
+      expect(secondOrder.length).toBeGreaterThan(0);
+      for (const x of secondOrder) expect(detailOf(x).turns.map((t) => t.open)).toEqual([false, false, false, true]);
+      // The oracle's "why" answers are an expected alternative: judged right; its stories stay right.
+      expect(rows.filter((x) => x.spec === 'agent:oracle').every((x) => x.value === 1)).toBe(true);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('DialToM: the PA/CA/SA rubric judges inferences against the human references', async () => {
+    const { benchmarkInferences, judgeInferences, parseWrittenInferences } = await import('../src/index.js');
+    const { readFileSync } = await import('node:fs');
+    const data = join(__dirname, '..', '..', 'shared', 'data', 'dialtom', 'data');
+    const references = parseWrittenInferences(readFileSync(join(data, 'written_inference.csv'), 'utf8'));
+    const hypotheses = benchmarkInferences(JSON.parse(readFileSync(join(data, 'combined_written_data.json'), 'utf8'))).slice(0, 200);
+    const dir = mkdtempSync(join(tmpdir(), 'mindscope-judge-inference-'));
+    const store = openStore(join(dir, 'm.db'));
+    try {
+      const [j] = await judgeInferences({ store, rubricPath: join(__dirname, '..', 'rubrics', 'dialtom-inference.yaml'), judges: ['agent:keyword-judge'], hypotheses, references });
+      expect(j.units).toBeGreaterThan(20);
+      expect(Object.keys(j.means)).toEqual(['pa', 'ca', 'sa']);
+      for (const v of Object.values(j.means)) expect(v).toBeGreaterThanOrEqual(1);
+      expect(j.total).toBeCloseTo(j.means.pa + j.means.ca + j.means.sa, 10);
+    } finally {
+      store.close();
+    }
+  });
+});

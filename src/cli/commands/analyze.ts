@@ -10,6 +10,7 @@ import {
   formatTextTable,
   inferenceOverlap,
   InputError,
+  judgeInferences,
   openStore,
   parseCsv,
   parseHypotheses,
@@ -58,8 +59,11 @@ export function registerAnalyze(program: Command): void {
     .option('--references <file>', "human-written inferences (DialToM's written_inference.csv): BLEU and ROUGE-L of free-text inferences against them")
     .option('--inferences <file>', "with --references: the inferences to score: DialToM's combined_written_data.json (the benchmark's own), or a CSV model,dataset,mental_state,sub_id,inference")
     .option('--annotations <file>', 'annotation file (CSV item,annotator,label): Dawid-Skene labels and Gwet AC1')
+    .option('--rubric <file>', 'with --references and --inferences: a judge rubric (e.g. rubrics/dialtom-inference.yaml: PA, CA, SA)')
+    .option('--judge <spec...>', 'with --rubric: the judge panel')
     .option('--json', 'print JSON')
-    .action((f: { runId?: string; db: string; rates?: string; positions?: string; references?: string; inferences?: string; annotations?: string; json?: boolean }) => {
+    .action(async (f: { runId?: string; db: string; rates?: string; positions?: string; references?: string; inferences?: string; annotations?: string; rubric?: string; judge?: string[]; json?: boolean }) => {
+      if ((f.rubric || f.judge) && !(f.rubric && f.judge && f.references && f.inferences)) throw new ConfigError('--rubric and --judge go together, with --references and --inferences');
       if (!f.rates && !f.positions && !f.runId && !f.references && !f.annotations) throw new ConfigError('analyze dialtom needs --run-id, --rates, --positions, --references or --annotations');
       if (f.references && !f.inferences) throw new ConfigError('--references needs --inferences (the texts to score)');
       const out: Record<string, unknown> = {};
@@ -100,6 +104,14 @@ export function registerAnalyze(program: Command): void {
           hyps = benchmarkInferences(json, f.inferences);
         } else hyps = parseHypotheses(readText(f.inferences), f.inferences);
         out.overlap = inferenceOverlap(hyps, refs);
+        if (f.rubric && f.judge) {
+          const store = openStore(f.db);
+          try {
+            out.judged = await judgeInferences({ store, rubricPath: f.rubric, judges: f.judge, hypotheses: hyps, references: refs });
+          } finally {
+            store.close();
+          }
+        }
       }
       if (f.json) {
         process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
@@ -121,6 +133,8 @@ export function registerAnalyze(program: Command): void {
       if (ds?.length) process.stdout.write(`\ndistractor clustering (normalised entropy of wrong choices)\n${formatTextTable(['model', 'task', 'domain', 'wrong', 'entropy'], ds.map((x) => [x.model, x.task, x.domain, String(x.wrong), x.normalizedEntropy === null ? '-' : x.normalizedEntropy.toFixed(3)]))}\n`);
       const ov = out.overlap as ReturnType<typeof inferenceOverlap> | undefined;
       if (ov) process.stdout.write(`\nfree-text inferences against human references (mean over references and units)\n${formatTextTable(['model', 'units', 'BLEU', 'ROUGE-L', 'unmatched'], ov.map((x) => [x.model, String(x.units), x.bleu.toFixed(2), x.rougeL.toFixed(3), String(x.unmatched)]))}\n`);
+      const jd = out.judged as Awaited<ReturnType<typeof judgeInferences>> | undefined;
+      if (jd) process.stdout.write(`\njudged against the human references (panel means per rubric field)\n${formatTextTable(['model', 'units', ...Object.keys(jd[0]?.means ?? {}), 'total', 'judge failures'], jd.map((x) => [x.model, String(x.units), ...Object.values(x.means).map((v) => v.toFixed(2)), x.total.toFixed(2), String(x.judgeFailures)]))}\n`);
       if (eh?.length) process.stdout.write(`\neasy-hard gap (Mann-Whitney U)\n${formatTextTable(['model', 'domain', 'hard', 'easy', 'U', 'p', 'r'], eh.map((x) => [x.model, x.domain, x.hard.toFixed(3), x.easy.toFixed(3), x.u.toFixed(1), x.p.toFixed(4), x.rankBiserial.toFixed(3)]))}\n`);
     });
 }

@@ -1,8 +1,9 @@
 // Offline reference judges, answering a rubric prompt with JSON through the same pipeline as a
 // model judge. They read the rubric's fields, the response and the expected answer from the
 // call context.
-//   exact-judge    every field at its maximum when the normalised response equals the expected
-//                  answer (or states it as "Answer: X" / as a whole phrase), at its minimum otherwise
+//   exact-judge    every field at its maximum when the normalised response equals an expected
+//                  answer (alternatives separated by ';' or ' / '), states it as "Answer: X", or
+//                  contains it as a whole phrase; at its minimum otherwise
 //   keyword-judge  per field, the minimum plus one point per distinct rubric keyword in the
 //                  response, capped at the maximum
 
@@ -20,9 +21,13 @@ export function judgeReply(name: string, ctx: CallContext['judge']): string {
   const out: Record<string, number> = {};
   if (name === 'exact-judge') {
     const r = normalise(ctx.response);
-    const e = normalise(ctx.expected ?? '');
     const tagged = /answer\s*:\s*(.+)$/im.exec(ctx.response);
-    const match = e !== '' && (r === e || (tagged && normalise(tagged[1]) === e) || ` ${r} `.includes(` ${e} `));
+    // Alternatives are separated by ';' or ' / '.
+    const match = (ctx.expected ?? '')
+      .split(/\s*;\s*|\s+\/\s+/)
+      .map(normalise)
+      .filter(Boolean)
+      .some((e) => r === e || (tagged && normalise(tagged[1]) === e) || ` ${r} `.includes(` ${e} `));
     for (const f of ctx.fields) out[f.name] = match ? f.max : f.min;
   } else {
     const words = new Set(normalise(ctx.response).split(' '));
