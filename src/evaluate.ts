@@ -3,13 +3,13 @@
 
 import { readFileSync } from 'node:fs';
 import type { GenerationSettings, Item, McqPayload, Task } from './core/index.js';
-import { contentHash, DEFAULT_SETTINGS } from './core/index.js';
+import { contentHash, DEFAULT_SETTINGS, InputError } from './core/index.js';
 import { createModel } from './models/index.js';
 import type { ChatModel } from './models/index.js';
 import { createConversationTask, createEpisodeTask, createMcqTask, DEFAULT_MCQ_TEMPLATE, loadMcqTemplate, type EpisodePayload, type McqScoring, type StoryTurnPayload } from './protocols/index.js';
 import { runEvaluation, type PriceTable, type RetryPolicy, type RunEvent, type RunSummary } from './runner/index.js';
 import type { Store } from './store/index.js';
-import { loadSuite, suiteProtocol, type McqFieldMap } from './suites/index.js';
+import { loadSuite, readJsonLines, suiteProtocol, type McqFieldMap } from './suites/index.js';
 
 export interface EvaluateOptions {
   store: Store;
@@ -35,9 +35,22 @@ export interface EvaluateOptions {
   useCache?: boolean;
   /** StoryTurn conversations: send each turn's image as an image part (the text+image setting). */
   images?: boolean;
+  /** Reasoning-trace injection: a JSONL file of { item_id, trace } (teacher explanations, masked before use). */
+  tracesPath?: string;
   onEvent?: (e: RunEvent) => void;
   /** Loader warnings (repaired answers, items left out), each naming its file and line. */
   onWarning?: (message: string) => void;
+}
+
+/** Teacher explanations: JSON lines with item_id (or id) and trace. */
+function readTraces(path: string): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const { line, value } of readJsonLines(path)) {
+    const id = String(value.item_id ?? value.id ?? '');
+    if (!id || typeof value.trace !== 'string') throw new InputError('each line needs item_id and trace', path, line);
+    map.set(id, value.trace);
+  }
+  return map;
 }
 
 export interface EvaluateResult extends RunSummary {
@@ -45,8 +58,9 @@ export interface EvaluateResult extends RunSummary {
 }
 
 /** Load suites into tasks: MCQ, or episodes for embodied suites. */
-export async function loadTasks(opts: Pick<EvaluateOptions, 'suites' | 'data' | 'seed' | 'limit' | 'fields' | 'shuffle' | 'scoring' | 'templatePath' | 'images'>): Promise<{ tasks: Task[]; warnings: string[] }> {
+export async function loadTasks(opts: Pick<EvaluateOptions, 'suites' | 'data' | 'seed' | 'limit' | 'fields' | 'shuffle' | 'scoring' | 'templatePath' | 'images' | 'tracesPath'>): Promise<{ tasks: Task[]; warnings: string[] }> {
   const template = opts.templatePath ? loadMcqTemplate(opts.templatePath) : DEFAULT_MCQ_TEMPLATE;
+  const traces = opts.tracesPath ? readTraces(opts.tracesPath) : undefined;
   const warnings: string[] = [];
   const tasks: Task[] = [];
   for (const suite of opts.suites) {
@@ -56,7 +70,7 @@ export async function loadTasks(opts: Pick<EvaluateOptions, 'suites' | 'data' | 
     const protocol = suiteProtocol(suite);
     if (protocol === 'episode') tasks.push(createEpisodeTask(suite, items as Item<EpisodePayload>[]));
     else if (protocol === 'conversation') tasks.push(createConversationTask(suite, items as Item<StoryTurnPayload>[], { images: opts.images }));
-    else tasks.push(createMcqTask(suite, items as Item<McqPayload>[], { template, shuffle: opts.shuffle, scoring: opts.scoring }));
+    else tasks.push(createMcqTask(suite, items as Item<McqPayload>[], { template, shuffle: opts.shuffle, scoring: opts.scoring, traces }));
   }
   return { tasks, warnings };
 }
@@ -86,6 +100,8 @@ export async function evaluate(opts: EvaluateOptions): Promise<EvaluateResult> {
     shuffle: opts.shuffle ?? false,
     scoring: opts.scoring ?? 'generate',
     template: opts.templatePath ? contentHash(readFileSync(opts.templatePath, 'utf8')) : 'default',
+    ...(opts.tracesPath ? { traces: contentHash(readFileSync(opts.tracesPath, 'utf8')) } : {}),
+    ...(opts.images ? { images: true } : {}),
     fields: opts.fields ?? null,
     settings,
   };

@@ -175,3 +175,39 @@ describe('DialToM analyses of stored runs and annotation files', () => {
     expect(cd.filter((c) => c.task === 'retrospective').every((c) => c.models === 13 && c.pearson > 0.8)).toBe(true);
   });
 });
+
+describe('reasoning-trace injection', () => {
+  it('masks every reference to an option', async () => {
+    const { maskOptionReferences } = await import('../src/index.js');
+    const options = ['I believe my friends will never calm down, no matter what.', 'I believe spending time with Donna helps me stay out of trouble.'];
+    const r = maskOptionReferences('The client says Donna calms him. So spending time with Donna helps me stay out of trouble, which is option B. (A) is wrong; the second option fits. B) is the answer.', options);
+    expect(r.masked).toBe('The client says Donna calms him. So [MASK], which is option [MASK]. ([MASK]) is wrong; the [MASK] option fits. [MASK] is the answer.');
+    expect(r.masks).toBe(5);
+  });
+
+  it('injects the masked trace into the prompt over HTTP, and pairs runs for McNemar', async () => {
+    const { evaluate, openStore, traceEffect, loadDialtom } = await import('../src/index.js');
+    const { startModelServer } = await import('./helpers/servers.js');
+    const server = await startModelServer();
+    const dir = mkdtempSync(join(tmpdir(), 'mindscope-traces-'));
+    const store = openStore(join(dir, 'm.db'));
+    try {
+      const items = loadDialtom(DATA, 'prospective').items.slice(0, 5);
+      const answer = items[0].answer;
+      writeFileSync(join(dir, 'traces.jsonl'), items.map((it) => JSON.stringify({ item_id: it.id, trace: `The speaker is hesitant. The right trajectory is: ${it.answer}` })).join('\n'));
+      const model = `openai-compatible:${server.url}/v1#ok`;
+      await evaluate({ store, suites: ['dialtom-prospective'], data: DATA, limit: 5, models: [model], runId: 'base' });
+      await evaluate({ store, suites: ['dialtom-prospective'], data: DATA, limit: 5, models: [model], tracesPath: join(dir, 'traces.jsonl'), runId: 'traced' });
+      const bodies = (await server.stats()).bodies.map((b) => JSON.stringify(b.body));
+      const traced = bodies.filter((b) => b.includes("A teacher's reasoning"));
+      expect(traced).toHaveLength(5);
+      expect(traced.every((b) => b.includes('The right trajectory is: [MASK]'))).toBe(true);
+      expect(traced.some((b) => b.split('teacher')[1].split('Question')[0].includes(answer))).toBe(false);
+      const [effect] = traceEffect(store, 'base', 'traced');
+      expect(effect).toMatchObject({ items: 5, table: [[effect.table[0][0], 0], [0, effect.table[1][1]]], pCorrected: 1, pExact: 1 });
+    } finally {
+      store.close();
+      await server.stop();
+    }
+  });
+});

@@ -4,3 +4,4 @@ export * from './mcq/template.js';
 export * from './episode/episode-protocol.js';
 export * from './episode/episode-prompt.js';
 export * from './conversation/conversation-protocol.js';
+export * from './mcq/reasoning-trace.js';

@@ -11,6 +11,7 @@ import {
   inferenceOverlap,
   InputError,
   judgeInferences,
+  traceEffect,
   openStore,
   parseCsv,
   parseHypotheses,
@@ -47,9 +48,27 @@ function readPositions(file: string): Array<{ domain: string; counts: number[] }
  * easyHard?: [{ model, domain, u, p, rankBiserial, hard, easy }], positions?: [{ domain, counts, chi2, df, p }] }`.
  */
 export function registerAnalyze(program: Command): void {
-  program
-    .command('analyze')
-    .description('analyses of one paper family over stored runs or published rates')
+  const analyze = program.command('analyze').description('analyses of one paper family over stored runs or published rates');
+  analyze
+    .command('traces')
+    .description('the effect of reasoning-trace injection: McNemar per subject and suite between a run without and a run with --traces')
+    .requiredOption('--baseline <id>', 'run without traces')
+    .requiredOption('--treated <id>', 'run with --traces')
+    .option('--db <path>', 'store file', 'mindscope.db')
+    .option('--json', 'print JSON')
+    .action((f: { baseline: string; treated: string; db: string; json?: boolean }) => {
+      const store = openStore(f.db);
+      try {
+        for (const id of [f.baseline, f.treated]) if (!store.getRun(id)) throw new ConfigError(`no run "${id}" in ${f.db}`);
+        const r = traceEffect(store, f.baseline, f.treated);
+        if (r.length === 0) throw new ConfigError('the two runs share no subject and item');
+        if (f.json) process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
+        else process.stdout.write(`${formatTextTable(['subject', 'suite', 'items', 'without %', 'with %', 'only without', 'only with', 'p (McNemar)', 'p (exact)'], r.map((x) => [x.subject, x.suite, String(x.items), (x.baseline * 100).toFixed(1), (x.treated * 100).toFixed(1), String(x.table[0][1]), String(x.table[1][0]), x.pCorrected.toFixed(4), x.pExact.toFixed(4)]))}\n`);
+      } finally {
+        store.close();
+      }
+    });
+  analyze
     .command('dialtom')
     .description('DialToM: correctness per model, domain and attribute; the retrospective-prospective gap (chi-square, Cramer V as Table 19); the easy-hard gap (Mann-Whitney); positional bias')
     .option('--run-id <id>', 'a stored run with DialToM suites')

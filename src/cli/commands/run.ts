@@ -33,6 +33,7 @@ export interface RunFlags {
   fields?: string;
   cache: boolean;
   images?: boolean;
+  traces?: string;
   json?: boolean;
   quiet?: boolean;
 }
@@ -79,6 +80,7 @@ export function registerRun(program: Command): void {
     .option('--fields <map>', 'field mapping for the mcq suite, e.g. question=q,options=a|b|c|d,answer=label')
     .option('--no-cache', 'do not read or write the model-call cache')
     .option('--images', "StoryTurn suites: send each turn's image as an image part (the text+image setting)")
+    .option('--traces <file>', 'reasoning-trace injection: JSONL of { item_id, trace } teacher explanations, masked before they are shown')
     .option('--json', 'print the summary as JSON')
     .option('--quiet', 'no progress display')
     .action(async (suites: string[], flags: RunFlags) => {
@@ -107,6 +109,7 @@ export function registerRun(program: Command): void {
           prices: flags.prices ? loadPriceTable(flags.prices) : undefined,
           useCache: flags.cache,
           images: flags.images,
+          tracesPath: flags.traces,
           onEvent: (e) => progress.onEvent(e),
           onWarning: (w) => process.stderr.write(`warning: ${w}\n`),
         });

@@ -8,12 +8,15 @@
 import type { ChatMessage, Item, McqOption, McqPayload, ProtocolResult, Task, TrialContext, TrialModel } from '../../core/index.js';
 import { createRng, deriveSeed, MindscopeError } from '../../core/index.js';
 import { extractAnswer } from './extract-answer.js';
+import { maskOptionReferences, TRACE_PREFIX } from './reasoning-trace.js';
 import { DEFAULT_MCQ_TEMPLATE, renderMcq, type McqTemplate } from './template.js';
 
 export type McqScoring = 'generate' | 'loglik' | 'loglik-norm';
 
 export interface McqProtocolOptions {
   template?: McqTemplate;
+  /** Teacher explanations per item id, injected masked (reasoning-trace injection). */
+  traces?: Map<string, string>;
   /** Shuffle options with a seed drawn from the replicate's seed and the item. */
   shuffle?: boolean;
   scoring?: McqScoring;
@@ -34,15 +37,22 @@ export function buildMcqMessages(item: Item<McqPayload>, options: McqOption[], t
   return template.system ? [{ role: 'system', content: template.system }, { role: 'user', content: user }] : [{ role: 'user', content: user }];
 }
 
-async function runGenerate(item: Item<McqPayload>, model: TrialModel, ctx: TrialContext, options: McqOption[], template: McqTemplate): Promise<ProtocolResult> {
+async function runGenerate(item: Item<McqPayload>, model: TrialModel, ctx: TrialContext, options: McqOption[], template: McqTemplate, trace?: string): Promise<ProtocolResult> {
   const messages = buildMcqMessages(item, options, template);
+  let masks: number | undefined;
+  if (trace !== undefined) {
+    const m = maskOptionReferences(trace, item.payload.options);
+    masks = m.masks;
+    const last = messages[messages.length - 1];
+    messages[messages.length - 1] = { ...last, content: `${TRACE_PREFIX}\n${m.masked}\n\n${last.content as string}` };
+  }
   const response = await model.chat(messages, {}, { item, presentedOptions: options, replicateSeed: ctx.seed });
   const parsed = extractAnswer(response.text, options);
   const chosen = parsed.label ? options.find((o) => o.label === parsed.label)!.text : null;
   const correct = options.find((o) => o.text === item.answer)!.label;
   const value = chosen !== null && chosen === item.answer ? 1 : 0;
   return {
-    detail: { presented: options, correctLabel: correct, reply: response.text, parsed: parsed.label, parseMethod: parsed.method },
+    detail: { presented: options, correctLabel: correct, reply: response.text, parsed: parsed.label, parseMethod: parsed.method, ...(masks !== undefined ? { traceMasks: masks } : {}) },
     score: { scorer: MCQ_SCORER, value, detail: { parsed: parsed.label, correctLabel: correct, parseFailed: parsed.label === null } },
   };
 }
@@ -84,7 +94,7 @@ export function createMcqTask(suite: string, items: Item<McqPayload>[], opts: Mc
     async execute(item, model, ctx) {
       const mcq = item as Item<McqPayload>;
       const options = presentOptions(mcq, ctx, opts.shuffle ?? false);
-      return scoring === 'generate' ? runGenerate(mcq, model, ctx, options, template) : runLoglik(mcq, model, options, scoring === 'loglik-norm');
+      return scoring === 'generate' ? runGenerate(mcq, model, ctx, options, template, opts.traces?.get(mcq.id)) : runLoglik(mcq, model, options, scoring === 'loglik-norm');
     },
   };
 }

@@ -1,0 +1,42 @@
+// The effect of reasoning-trace injection: the same subjects on the same items with and without
+// the masked teacher traces, paired per item (replicate 0), tested with McNemar's test
+// (continuity-corrected and exact) per subject and suite.
+
+import { mcnemar } from '../../stats/index.js';
+import type { Store } from '../../store/index.js';
+
+export interface TraceEffect {
+  subject: string;
+  suite: string;
+  items: number;
+  baseline: number;
+  treated: number;
+  /** [[right both, right only without], [right only with, wrong both]]. */
+  table: [[number, number], [number, number]];
+  pCorrected: number;
+  pExact: number;
+}
+
+export function traceEffect(store: Store, baselineRun: string, treatedRun: string): TraceEffect[] {
+  const key = (spec: string, suite: string, item: string) => `${spec}\u0000${suite}\u0000${item}`;
+  const base = new Map<string, number>();
+  for (const r of store.responses(baselineRun)) if (r.replicate === 0) base.set(key(r.spec, r.suite, r.itemId), r.value);
+  const pairs = new Map<string, Array<[number, number]>>();
+  for (const r of store.responses(treatedRun)) {
+    if (r.replicate !== 0) continue;
+    const b = base.get(key(r.spec, r.suite, r.itemId));
+    if (b === undefined) continue;
+    const k = `${r.spec}\u0000${r.suite}`;
+    pairs.set(k, [...(pairs.get(k) ?? []), [b, r.value]]);
+  }
+  return [...pairs].map(([k, ps]) => {
+    const [subject, suite] = k.split('\u0000');
+    const count = (b: number, t: number) => ps.filter(([x, y]) => x === b && y === t).length;
+    const table: [[number, number], [number, number]] = [
+      [count(1, 1), count(1, 0)],
+      [count(0, 1), count(0, 0)],
+    ];
+    const corrected = mcnemar(table, { correct: true });
+    return { subject, suite, items: ps.length, baseline: ps.filter(([b]) => b === 1).length / ps.length, treated: ps.filter(([, t]) => t === 1).length / ps.length, table, pCorrected: corrected.p, pExact: corrected.pExact };
+  });
+}
