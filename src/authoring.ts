@@ -1,11 +1,12 @@
-// Model-written items: StoryTurns by the one-shot method (`mindscope storyturn generate`). Calls
-// go through the runner's recording model (cache, retries).
+// Model-written items: StoryTurns by the one-shot method (`mindscope storyturn generate`) and
+// DialToM options and trajectories (`mindscope dialtom build --model`). Calls go through the
+// runner's recording model (cache, retries).
 
-import { createRng, DEFAULT_SETTINGS, deriveSeed, type StoryTurnStory } from './core/index.js';
+import { createRng, DEFAULT_SETTINGS, deriveSeed, InputError, type StoryTurnStory } from './core/index.js';
 import { createModel } from './models/index.js';
 import { AdaptiveLimiter, DEFAULT_RETRY, RecordingModel } from './runner/index.js';
 import type { Store } from './store/index.js';
-import { readGeneratedStory, storyTurnPrompt } from './suites/index.js';
+import { readGeneratedStory, storyTurnPrompt, writerPrompt, type Writer } from './suites/index.js';
 
 export async function writeStoryTurns(opts: { store: Store; example: StoryTurnStory; aspect: string; model: string; n: number; idPrefix?: string; apiKeyEnv?: string }): Promise<{ stories: StoryTurnStory[]; failures: Array<{ id: string; error: string }> }> {
   const model = createModel(opts.model, { apiKeyEnv: opts.apiKeyEnv });
@@ -29,4 +30,25 @@ export async function writeStoryTurns(opts: { store: Store; example: StoryTurnSt
     await model.close?.();
   }
   return { stories, failures };
+}
+
+/** A DialToM writer backed by a model: one structured call per window (see writerPrompt). */
+export function modelDialtomWriter(opts: { store: Store; model: string; apiKeyEnv?: string }): { writer: Writer; close: () => Promise<void> } {
+  const model = createModel(opts.model, { apiKeyEnv: opts.apiKeyEnv });
+  const caller = new RecordingModel(`author:${model.spec}`, model, { ...DEFAULT_SETTINGS, temperature: 0 }, { store: opts.store, limiter: new AdaptiveLimiter(4), retry: DEFAULT_RETRY, timeoutMs: 180_000, price: undefined, rng: createRng(deriveSeed('dialtom-writer', opts.model)), useCache: true });
+  const recipients: Record<string, string> = { MI: 'client', ESC: 'seeker', PFG: 'persuadee' };
+  const writer: Writer = async (d, w) => {
+    const reply = await caller.chat([{ role: 'user', content: writerPrompt(d, w, recipients[d.domain] ?? 'listener') }]);
+    const start = reply.text.indexOf('{');
+    const end = reply.text.lastIndexOf('}');
+    if (start < 0 || end <= start) throw new InputError(`window ${w.id}: the writer's reply holds no JSON`);
+    let raw: Record<string, unknown>;
+    try {
+      raw = JSON.parse(reply.text.slice(start, end + 1));
+    } catch (err) {
+      throw new InputError(`window ${w.id}: the writer's JSON does not parse: ${(err as Error).message}`);
+    }
+    return { true: raw.true as never, wrong: raw.wrong as never, distractorTrajectories: raw.distractor_trajectories as never, summary: typeof raw.summary === 'string' ? raw.summary : undefined };
+  };
+  return { writer, close: async () => model.close?.() };
 }

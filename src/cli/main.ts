@@ -6,6 +6,7 @@ import { registerAnalyze } from './commands/analyze.js';
 import { registerAudit } from './commands/audit.js';
 import { registerCompare } from './commands/compare.js';
 import { registerDemo } from './commands/demo.js';
+import { registerDialtom } from './commands/dialtom.js';
 import { registerEmbodied } from './commands/embodied.js';
 import { registerJudge } from './commands/judge.js';
 import { registerExport } from './commands/export.js';
@@ -33,6 +34,7 @@ export function buildProgram(): Command {
   registerJudge(program);
   registerAnalyze(program);
   registerStoryTurn(program);
+  registerDialtom(program);
   return program;
 }
 

@@ -12,3 +12,4 @@ export { loadMmtomQa } from './literal/mmtom-qa.js';
 export { loadGenericMcq, readRecords, COGTOM_FIELDS, type McqFieldMap } from './literal/generic-mcq.js';
 export * from './embodied/index.js';
 export * from './storyturn/index.js';
+export * from './dialogue/dialtom-builder.js';

@@ -59,6 +59,15 @@ const STORY = {
 
 function answerFor(model, prompt) {
   if (model.startsWith('judge-')) return judgeAnswer(model, prompt);
+  if (/You are a DialToM item writer/.test(prompt)) {
+    const states = ['Belief', 'Desires', 'Intentions', 'Emotions', 'Knowledge', 'Trust'];
+    return JSON.stringify({
+      true: Object.fromEntries(states.map((s) => [s, `I truly hold this ${s.toLowerCase()}.`])),
+      wrong: Object.fromEntries(states.map((s) => [s, [1, 2, 3].map((k) => `A wrong ${s.toLowerCase()} number ${k}.`)])),
+      distractor_trajectories: [1, 2, 3].map((k) => `helper: Something else ${k}.\nclient: Fine ${k}.`),
+      summary: 'They talk.',
+    });
+  }
   // StoryTurn authoring: a valid story, or one whose feedback names an option that does not exist.
   if (/Create a NEW, DISTINCT multi-turn story/.test(prompt)) {
     if (model === 'storyteller') return `Here is the story:\n${JSON.stringify(STORY)}`;

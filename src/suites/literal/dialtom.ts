@@ -64,12 +64,12 @@ export function loadDialtom(dataRoot: string, task: DialtomTask): LoadResult {
   const dir = resolveDataDir(dataRoot, 'dialtom');
   const dataDir = resolveDataDir(dir, 'data');
   const fileTask = task === 'counterfactual' ? 'prospective' : task;
-  const files = listFiles(dataDir, new RegExp(`^(MI|ESC|PFG)_${fileTask}_verified\\.json$`));
+  const files = listFiles(dataDir, new RegExp(`^([A-Za-z0-9-]+)_${fileTask}_verified\\.json$`));
   const items: LoadResult['items'] = [];
   const warnings: string[] = [];
   for (const file of files) {
     const domain = basename(file).split('_')[0];
-    const role = RECIPIENT[domain];
+    const role = RECIPIENT[domain] ?? 'recipient';
     const data = readJson(file);
     if (!Array.isArray(data)) throw new InputError('expected a JSON list of items', file);
     const counterfactuals = task === 'counterfactual' ? (readJson(join(resolveDataDir(dir, 'counterfactual_data'), `${domain}_counterfact.json`)) as Record<string, string[]>) : undefined;
@@ -115,7 +115,8 @@ export function loadDialtom(dataRoot: string, task: DialtomTask): LoadResult {
           id: `${domain}/${rec.id}/${rec.state}`,
           category,
           ability: `${domain} ${task}`,
-          context: profile(states, role),
+          // Context degradation variants (dialtom build): history or a summary before the states.
+          context: [(rec as { context_mode?: string }).context_mode === 'history+states' ? rec.ctx.join('\n') : '', (rec as { context_mode?: string }).context_mode === 'summary+states' ? String((rec as { summary?: string }).summary ?? '') : '', profile(states, role)].filter(Boolean).join('\n\n'),
           question: `Which continuation of the conversation is the most consistent with the ${role}'s mental state?${counterfactuals ? ' If none is consistent, choose "None of the above".' : ''}`,
           options,
           answerIndex: counterfactuals ? options.length - 1 : options.indexOf(rec.correct_action!),
