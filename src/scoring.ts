@@ -53,6 +53,8 @@ export interface ScoreRunResult {
   unscored: number;
   meanByField: Record<string, number>;
   family: FamilyComparison[];
+  /** Judge calls: made, answered from the cache, and their cost (US$, from the price table). */
+  calls: { made: number; cached: number; costUsd: number };
 }
 
 interface StoredTurn {
@@ -90,7 +92,7 @@ export async function scoreRun(opts: ScoreRunOptions): Promise<ScoreRunResult> {
   const aggregation = opts.aggregation ?? 'median';
   const { callers, models } = judgeCallers(opts.store, opts.judges, { useCache: true, apiKeyEnv: opts.apiKeyEnv, concurrency: opts.concurrency });
   const rows = [...opts.store.responses(opts.runId)].filter((r, i, all) => all.findIndex((x) => x.subjectId === r.subjectId && x.suite === r.suite && x.itemId === r.itemId && x.replicate === r.replicate) === i);
-  const result: ScoreRunResult = { scorer, rubric: { name: rubric.name, sha256: rubric.sha256 }, scored: 0, alreadyScored: 0, judgeFailures: 0, unscored: 0, meanByField: {}, family: [] };
+  const result: ScoreRunResult = { scorer, rubric: { name: rubric.name, sha256: rubric.sha256 }, scored: 0, alreadyScored: 0, judgeFailures: 0, unscored: 0, meanByField: {}, family: [], calls: { made: 0, cached: 0, costUsd: 0 } };
   const cells: Array<{ judge: string; subject: string; field: string; value: number }> = [];
   const sums: Record<string, number[]> = Object.fromEntries(rubric.fields.map((f) => [f.name, []]));
   let done = 0;
@@ -154,6 +156,11 @@ export async function scoreRun(opts: ScoreRunOptions): Promise<ScoreRunResult> {
     await Promise.all(models.map((m) => m.close?.()));
   }
   for (const f of rubric.fields) if (sums[f.name].length) result.meanByField[f.name] = aggregate(sums[f.name], 'mean');
+  for (const c of callers.flatMap((x) => x.calls)) {
+    result.calls.made++;
+    if (c.cached) result.calls.cached++;
+    result.calls.costUsd += c.costUsd;
+  }
   result.family = familyAnalysis(cells, (spec) => defaultFamily(spec, opts.families));
   return result;
 }

@@ -90,7 +90,7 @@ describe('judge panels over a real local server', () => {
       const judges = [`openai-compatible:${server.url}/v1#judge-exact`, 'agent:exact-judge'];
       const before = (await server.stats()).requests;
       const first = await scoreRun({ store, runId: 'graded', rubricPath: rubricFile, judges });
-      expect(first).toMatchObject({ scored: 16, alreadyScored: 0, unscored: 0, judgeFailures: 0 });
+      expect(first).toMatchObject({ scored: 16, alreadyScored: 0, unscored: 0, judgeFailures: 0, calls: { made: 32, cached: 0 } });
       expect(first.meanByField.score).toBeGreaterThan(2);
       const stats = await server.stats();
       expect(stats.requests - before).toBe(16);
@@ -101,7 +101,7 @@ describe('judge panels over a real local server', () => {
       expect(oracleRows.every((x) => x.value === 5)).toBe(true);
       // Scoring again: everything already scored, no request made.
       const again = await scoreRun({ store, runId: 'graded', rubricPath: rubricFile, judges });
-      expect(again).toMatchObject({ scored: 0, alreadyScored: 16 });
+      expect(again).toMatchObject({ scored: 0, alreadyScored: 16, calls: { made: 0 } });
       expect((await server.stats()).requests).toBe(stats.requests);
       // A changed rubric under the same name is refused.
       writeFileSync(rubricFile, RUBRIC.replace('You grade answers.', 'You grade answers strictly.'));

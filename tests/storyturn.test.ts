@@ -156,3 +156,28 @@ describe('StoryTurn authoring and review', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ planned: 1, done: 1 });
   });
 });
+
+describe('StoryTurn Parquet tables', () => {
+  it('reads a Parquet table of turns with the default column names', async () => {
+    const { parquetWriteBuffer } = await import('hyparquet-writer');
+    const dir = mkdtempSync(join(tmpdir(), 'mindscope-storyturn-parquet-'));
+    const col = (name: string, data: string[]) => ({ name, data, type: 'STRING' as const });
+    const buf = parquetWriteBuffer({
+      columnData: [
+        col('story_id', ['p1', 'p1']),
+        col('turn', ['1', '2']),
+        col('story', ['Mia hides the ball in the box.', 'Mia leaves; Ben moves it to the bag.']),
+        col('feedback', ['', 'If right: Yes.; If wrong: It is in the box.']),
+        col('question', ['Where is the ball?', 'Where will Mia look?']),
+        col('image', ['', '']),
+        col('answer', ['box', 'box']),
+        col('mental_state', ['Beliefs', 'Beliefs']),
+        col('setting', ['text-complete', 'text-complete']),
+      ],
+    });
+    writeFileSync(join(dir, 'st.parquet'), Buffer.from(buf));
+    const [s] = await readStoryTurns(join(dir, 'st.parquet'));
+    expect(s).toMatchObject({ id: 'p1', state: 'belief', setting: 'text-complete' });
+    expect(s.turns.map((t) => t.question)).toEqual(['Where is the ball?', 'Where will Mia look?']);
+  });
+});

@@ -49,7 +49,7 @@ export function registerJudge(program: Command): void {
           process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
           return;
         }
-        process.stdout.write(`run ${runId}: ${r.scorer} (sha256 ${r.rubric.sha256.slice(0, 12)}...): ${r.scored} scored, ${r.alreadyScored} already scored, ${r.unscored} unscored, ${r.judgeFailures} judge failure(s)\n`);
+        process.stdout.write(`run ${runId}: ${r.scorer} (sha256 ${r.rubric.sha256.slice(0, 12)}...): ${r.scored} scored, ${r.alreadyScored} already scored, ${r.unscored} unscored, ${r.judgeFailures} judge failure(s); ${r.calls.made} judge call(s), ${r.calls.cached} from the cache, $${r.calls.costUsd.toFixed(4)}\n`);
         process.stdout.write(`${formatTextTable(['field', 'mean', 'without in-family cells', 'cells', 'in-family'], r.family.map((x) => [x.field, x.all.toFixed(3), x.withoutInFamily === null ? '-' : x.withoutInFamily.toFixed(3), String(x.cells), String(x.inFamilyCells)]))}\n`);
       } finally {
         store.close();
