@@ -13,3 +13,4 @@ export * from './audit/discriminant-controls.js';
 export * from './embodied/index.js';
 export * from './dialogue/index.js';
 export * from './storyturn/index.js';
+export * from './vision/index.js';

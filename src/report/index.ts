@@ -4,3 +4,4 @@ export * from './text-table.js';
 export * from './subject-names.js';
 export * from './audit-report.js';
 export * from './episode-report.js';
+export * from './vision-report.js';

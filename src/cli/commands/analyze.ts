@@ -1,8 +1,14 @@
 import type { Command } from 'commander';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   benchmarkInferences,
   ConfigError,
+  directorFromCounts,
+  jointAnalysis,
+  parseReferenceGroups,
+  renderJointScatter,
+  trianglesFromProfiles,
   crossDomainCorrelation,
   summarizeAnnotations,
   dialtomRunResults,
@@ -67,6 +73,60 @@ export function registerAnalyze(program: Command): void {
       } finally {
         store.close();
       }
+    });
+  const refsOf = (file?: string) => parseReferenceGroups(JSON.parse(readText(file ?? new URL('../../../data/human-references.json', import.meta.url).pathname)), file ?? 'data/human-references.json');
+  const pct = (x: number) => `${(x * 100).toFixed(1)}`;
+  analyze
+    .command('director')
+    .description('Director Task from per-model counts: shares on a, b, c.Q1, c.Q2, egocentric rate, explicit-implicit gap, recovery, panel means, nearest human group')
+    .requiredOption('--counts <file>', 'CSV with model,a,b,c_q1,c_q2,egocentric_b,scenes')
+    .option('--references <file>', 'human reference groups (default: data/human-references.json)')
+    .option('--json', 'print JSON')
+    .action((f: { counts: string; references?: string; json?: boolean }) => {
+      const refs = refsOf(f.references);
+      const d = directorFromCounts(readText(f.counts), f.counts);
+      const nearest = (gap: number) => refs.director.reduce((m, g) => (Math.abs(gap - g.gap) < Math.abs(gap - m.gap) ? g : m)).group;
+      if (f.json) {
+        process.stdout.write(`${JSON.stringify({ ...d, nearest: Object.fromEntries(d.models.map((m) => [m.model, nearest(m.gap)])) }, null, 2)}\n`);
+        return;
+      }
+      const row = (name: string, m: Omit<(typeof d.models)[number], 'model' | 'scenes'>) => [name, pct(m.a), pct(m.b), pct(m.cQ1), pct(m.cQ2), pct(m.egocentric), pct(m.gap), pct(m.recovery), nearest(m.gap)];
+      process.stdout.write(`${formatTextTable(['model', 'a %', 'b %', 'c.Q1 %', 'c.Q2 %', 'egocentric %', 'gap (pts)', 'recovery (pts)', 'nearest group'], [...d.models.map((m) => row(m.model, m)), row('panel mean', d.panel)])}\n`);
+    });
+  analyze
+    .command('triangles')
+    .description('animated triangles from judged profiles: ToM-condition (Intent, Approp) per subject and its distance to each human group')
+    .requiredOption('--profiles <file>', 'CSV with subject,condition,intent,approp')
+    .option('--references <file>', 'human reference groups (default: data/human-references.json)')
+    .option('--json', 'print JSON')
+    .action((f: { profiles: string; references?: string; json?: boolean }) => {
+      const refs = refsOf(f.references);
+      const t = trianglesFromProfiles(readText(f.profiles), refs, f.profiles);
+      if (f.json) {
+        process.stdout.write(`${JSON.stringify(t, null, 2)}\n`);
+        return;
+      }
+      process.stdout.write(`${formatTextTable(['subject', 'intent', 'approp', ...refs.triangles.map((g) => `to ${g.group}`), 'nearest'], t.map((x) => [x.subject, x.intent.toFixed(2), x.approp.toFixed(2), ...x.distances.map((d) => d.distance.toFixed(2)), x.nearest]))}\n`);
+    });
+  analyze
+    .command('vision')
+    .description('joint Director / triangles analysis: nearest group per task, disagreement, Spearman, scatter plot')
+    .requiredOption('--counts <file>', 'Director counts CSV')
+    .requiredOption('--profiles <file>', 'triangles profiles CSV')
+    .option('--references <file>', 'human reference groups')
+    .option('--report <dir>', 'write the scatter plot as DIR/vision-joint.svg')
+    .option('--json', 'print JSON')
+    .action(async (f: { counts: string; profiles: string; references?: string; report?: string; json?: boolean }) => {
+      const refs = refsOf(f.references);
+      const d = directorFromCounts(readText(f.counts), f.counts);
+      const t = trianglesFromProfiles(readText(f.profiles), refs, f.profiles);
+      const joint = jointAnalysis(d.models, t, refs);
+      if (f.report) {
+        mkdirSync(f.report, { recursive: true });
+        writeFileSync(join(f.report, 'vision-joint.svg'), await renderJointScatter(joint.rows, refs));
+      }
+      if (f.json) process.stdout.write(`${JSON.stringify(joint, null, 2)}\n`);
+      else process.stdout.write(`${formatTextTable(['subject', 'Director gap', 'Director nearest', 'triangles to TD', 'triangles nearest', 'disagree'], joint.rows.map((r) => [r.subject, r.directorGap.toFixed(3), r.directorNearest, r.trianglesDistanceToTd.toFixed(2), r.trianglesNearest, r.disagree ? 'yes' : 'no']))}\nSpearman (gap, distance to TD): ${joint.spearman === null ? '-' : joint.spearman.toFixed(3)}\n`);
     });
   analyze
     .command('dialtom')
