@@ -9,3 +9,4 @@ export * from './csv.js';
 export * from './parquet-rows.js';
 export * from './embodied/index.js';
 export * from './storyturn/index.js';
+export * from './vision/index.js';

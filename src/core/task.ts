@@ -7,6 +7,7 @@ import type { Formula } from './embodied/goal.js';
 import type { KnowledgeState } from './embodied/knowledge.js';
 import type { EmbodiedTask } from './embodied/task.js';
 import type { WorldState } from './embodied/world.js';
+import type { DirectorScene } from './vision/director-scene.js';
 
 /** Side information for reference teams in an episode: the task, who acts, and the true state. */
 export interface EpisodeContext {
@@ -38,6 +39,8 @@ export interface CallContext {
   presentedOptions?: { label: string; text: string }[];
   replicateSeed?: number;
   episode?: EpisodeContext;
+  /** For the Director Task's reference agents: the scene and which prompt ('a' seen blocks, 'b' which to move). */
+  director?: { scene: DirectorScene; prompt: string };
   /** For reference agents in a StoryTurn conversation: the expected answers of this turn. */
   storyturn?: { expected: string[]; turn: number };
   /** For the offline reference judges: the rubric's fields and keywords, the response, the expected answer. */

@@ -13,3 +13,5 @@ export { loadGenericMcq, readRecords, COGTOM_FIELDS, type McqFieldMap } from './
 export * from './embodied/index.js';
 export * from './storyturn/index.js';
 export * from './dialogue/dialtom-builder.js';
+export * from './raster.js';
+export * from './vision/index.js';

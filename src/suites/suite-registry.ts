@@ -14,6 +14,7 @@ import { generateTomItems } from './generated/story-generator.js';
 import type { LoadResult } from './read-input.js';
 import { loadEnactTom, loadGeneratedEnactTom } from './embodied/embodied-suites.js';
 import { generateStoryTurns } from './storyturn/storyturn-generator.js';
+import { directorItems } from './vision/director-suite.js';
 import { loadStoryTurnSuite, storyTurnItem } from './storyturn/storyturn-loader.js';
 
 export interface SuiteLoadOptions {
@@ -31,7 +32,7 @@ interface SuiteDefinition {
   describe: string;
   needsData: boolean;
   /** The protocol that runs the items: multiple choice (default) or embodied episodes. */
-  protocol?: 'mcq' | 'episode' | 'conversation';
+  protocol?: 'mcq' | 'episode' | 'conversation' | 'director';
   load(opts: SuiteLoadOptions & { data: string }): LoadResult<unknown> | Promise<LoadResult<unknown>>;
 }
 
@@ -80,6 +81,12 @@ export const SUITES: Record<string, SuiteDefinition> = {
     protocol: 'conversation',
     load: (o) => ({ items: generateStoryTurns({ count: o.count ?? 60, seed: o.seed }).map((s) => storyTurnItem('generated-storyturn', s)), warnings: [] }),
   },
+  director: {
+    describe: 'Director Task scenes with pictures: canonical, no-occluder, same-side director and four-block arms, interleaved (seeded; --limit N scenes in all, default 48)',
+    needsData: false,
+    protocol: 'director',
+    load: (o) => ({ items: directorItems({ perArm: Math.ceil((o.count ?? 48) / 4), seed: o.seed }), warnings: [] }),
+  },
   'generated-tom': {
     describe: 'procedural false-belief, knowledge, perception and 2nd-4th order stories (seeded)',
     needsData: false,
@@ -87,7 +94,7 @@ export const SUITES: Record<string, SuiteDefinition> = {
   },
 };
 
-export function suiteProtocol(id: string): 'mcq' | 'episode' | 'conversation' {
+export function suiteProtocol(id: string): 'mcq' | 'episode' | 'conversation' | 'director' {
   return SUITES[id]?.protocol ?? 'mcq';
 }
 

@@ -1,1 +1,2 @@
 export * from './vision-profiles.js';
+export * from './director-run.js';

@@ -5,6 +5,7 @@ import {
   benchmarkInferences,
   ConfigError,
   directorFromCounts,
+  directorRunResults,
   jointAnalysis,
   parseReferenceGroups,
   renderJointScatter,
@@ -79,12 +80,28 @@ export function registerAnalyze(program: Command): void {
   analyze
     .command('director')
     .description('Director Task from per-model counts: shares on a, b, c.Q1, c.Q2, egocentric rate, explicit-implicit gap, recovery, panel means, nearest human group')
-    .requiredOption('--counts <file>', 'CSV with model,a,b,c_q1,c_q2,egocentric_b,scenes')
+    .option('--counts <file>', 'CSV with model,a,b,c_q1,c_q2,egocentric_b,scenes')
+    .option('--run-id <id>', 'a stored run of the director suite (trials per scene combined by majority)')
+    .option('--db <path>', 'store file', 'mindscope.db')
     .option('--references <file>', 'human reference groups (default: data/human-references.json)')
     .option('--json', 'print JSON')
-    .action((f: { counts: string; references?: string; json?: boolean }) => {
+    .action((f: { counts?: string; runId?: string; db: string; references?: string; json?: boolean }) => {
+      if (!!f.counts === !!f.runId) throw new ConfigError('give exactly one of --counts FILE and --run-id ID');
       const refs = refsOf(f.references);
-      const d = directorFromCounts(readText(f.counts), f.counts);
+      let d: ReturnType<typeof directorFromCounts>;
+      if (f.counts) d = directorFromCounts(readText(f.counts), f.counts);
+      else {
+        const store = openStore(f.db);
+        try {
+          const rows = directorRunResults(store, f.runId!);
+          if (rows.length === 0) throw new ConfigError(`run ${f.runId} has no Director-Task trials`);
+          const models = rows.map((r) => ({ ...r, model: `${r.subject} [${r.arm}]` }));
+          const mean = (k: 'a' | 'b' | 'cQ1' | 'cQ2' | 'egocentric' | 'gap' | 'recovery') => models.reduce((s, m) => s + m[k], 0) / models.length;
+          d = { models, panel: { a: mean('a'), b: mean('b'), cQ1: mean('cQ1'), cQ2: mean('cQ2'), egocentric: mean('egocentric'), gap: mean('gap'), recovery: mean('recovery') } };
+        } finally {
+          store.close();
+        }
+      }
       const nearest = (gap: number) => refs.director.reduce((m, g) => (Math.abs(gap - g.gap) < Math.abs(gap - m.gap) ? g : m)).group;
       if (f.json) {
         process.stdout.write(`${JSON.stringify({ ...d, nearest: Object.fromEntries(d.models.map((m) => [m.model, nearest(m.gap)])) }, null, 2)}\n`);

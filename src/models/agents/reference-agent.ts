@@ -4,7 +4,7 @@
 // policies. Each agent sees the item only through the call context the MCQ protocol attaches.
 
 import type { CallContext, ChatResponse, McqPayload, WorldQuestion, WorldStory } from '../../core/index.js';
-import { answerWorldQuestion, createRng, deriveSeed } from '../../core/index.js';
+import { answerWorldQuestion, createRng, deriveSeed, directorView, targetBlock, type DirectorScene } from '../../core/index.js';
 import type { ChatModel, ChatRequest } from '../chat-model.js';
 import { EMBODIED_TEAMS, embodiedReply } from './embodied-team.js';
 import { judgeReply, REFERENCE_JUDGES } from './reference-judges.js';
@@ -49,7 +49,12 @@ const POLICIES: Record<string, { describe: string; policy: Policy }> = {
   },
 };
 
-export const REFERENCE_AGENTS: Record<string, string> = { ...Object.fromEntries(Object.entries(POLICIES).map(([k, v]) => [k, v.describe])), ...EMBODIED_TEAMS, ...REFERENCE_JUDGES };
+const DIRECTOR_AGENTS: Record<string, string> = {
+  allocentric: "Director Task: takes the director's view",
+  egocentric: 'Director Task: reports the director\'s view but acts from its own',
+};
+
+export const REFERENCE_AGENTS: Record<string, string> = { ...Object.fromEntries(Object.entries(POLICIES).map(([k, v]) => [k, v.describe])), ...EMBODIED_TEAMS, ...REFERENCE_JUDGES, ...DIRECTOR_AGENTS };
 
 /**
  * StoryTurn turns: oracle and answer-key give the expected answer; random picks a seeded reply
@@ -61,6 +66,16 @@ function storyTurnReply(model: string, st: { expected: string[]; turn: number },
   return `Answer: ${st.expected[0]}`;
 }
 
+/**
+ * Director Task: both agents report what the director sees (a, c.Q1); when acting (b, c.Q2)
+ * allocentric takes the director's view, egocentric (and the rest) its own: the "know but don't
+ * use" pattern, so egocentric's explicit-implicit gap is 1 on the canonical arm.
+ */
+function directorReply(model: string, d: { scene: DirectorScene; prompt: string }): string {
+  if (d.prompt === 'a') return `Answer: ${directorView(d.scene).join(', ')}`;
+  return `Answer: ${targetBlock(d.scene, model === 'allocentric' || model === 'oracle' ? 'director' : 'addressee').letter}`;
+}
+
 export class ReferenceAgent implements ChatModel {
   readonly spec: string;
   readonly provider = 'agent';
@@ -70,7 +85,7 @@ export class ReferenceAgent implements ChatModel {
 
   constructor(readonly model: string) {
     const entry = POLICIES[model];
-    if (!entry && !EMBODIED_TEAMS[model] && !REFERENCE_JUDGES[model]) throw new Error(`unknown reference agent agent:${model} (known: ${Object.keys(REFERENCE_AGENTS).join(', ')})`);
+    if (!entry && !EMBODIED_TEAMS[model] && !REFERENCE_JUDGES[model] && !DIRECTOR_AGENTS[model]) throw new Error(`unknown reference agent agent:${model} (known: ${Object.keys(REFERENCE_AGENTS).join(', ')})`);
     // Embodied teams decline multiple-choice items.
     this.#policy = entry?.policy ?? (() => undefined);
     this.spec = `agent:${model}`;
@@ -81,6 +96,9 @@ export class ReferenceAgent implements ChatModel {
     const ctx = req.context;
     if (REFERENCE_JUDGES[this.model]) {
       return { text: judgeReply(this.model, ctx?.judge), usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 0, finishReason: 'stop' };
+    }
+    if (ctx?.director) {
+      return { text: directorReply(this.model, ctx.director), usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 0, finishReason: 'stop' };
     }
     if (ctx?.storyturn) {
       return { text: storyTurnReply(this.model, ctx.storyturn, ctx.replicateSeed ?? 0), usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 0, finishReason: 'stop' };

@@ -1,0 +1,32 @@
+// Director-Task results of a stored run, per subject and arm: with K trials per scene, each
+// sub-prompt's outcome per scene is the majority over the trials (ties count as wrong); then
+// the counts of a, b, c.Q1, c.Q2 right and of egocentric errors on (b), as the paper's Table 2,
+// and the shares, gap and recovery computed from them.
+
+import type { Store } from '../../store/index.js';
+import type { DirectorModel } from './vision-profiles.js';
+
+export const DIRECTOR_SCORER_NAME = 'director-b';
+
+export function directorRunResults(store: Store, runId: string): Array<{ subject: string; arm: string } & DirectorModel> {
+  const cells = new Map<string, Array<Record<string, boolean>>>();
+  for (const r of store.responses(runId, DIRECTOR_SCORER_NAME)) {
+    const t = store.transcript({ runId, subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate });
+    const d = t?.score.detail as { a: boolean; b: boolean; cQ1: boolean; cQ2: boolean; egocentric: boolean; arm: string } | undefined;
+    if (!d) continue;
+    const key = `${r.spec}\u0000${String(r.meta.arm ?? d.arm)}\u0000${r.itemId}`;
+    cells.set(key, [...(cells.get(key) ?? []), d as unknown as Record<string, boolean>]);
+  }
+  const groups = new Map<string, Array<Record<string, boolean>>>();
+  for (const [key, trials] of cells) {
+    const [subject, arm] = key.split('\u0000');
+    const majority = (f: string) => trials.filter((x) => x[f]).length * 2 > trials.length;
+    const g = `${subject}\u0000${arm}`;
+    groups.set(g, [...(groups.get(g) ?? []), { a: majority('a'), b: majority('b'), cQ1: majority('cQ1'), cQ2: majority('cQ2'), egocentric: majority('egocentric') }]);
+  }
+  return [...groups].map(([g, scenes]) => {
+    const [subject, arm] = g.split('\u0000');
+    const share = (f: string) => scenes.filter((x) => x[f]).length / scenes.length;
+    return { subject, arm, model: subject, scenes: scenes.length, a: share('a'), b: share('b'), cQ1: share('cQ1'), cQ2: share('cQ2'), egocentric: share('egocentric'), gap: share('a') - share('b'), recovery: share('cQ2') - share('b') };
+  });
+}

@@ -1,0 +1,2 @@
+export * from './director-picture.js';
+export * from './director-suite.js';
