@@ -6,7 +6,7 @@ import type { GenerationSettings, Item, McqPayload, Task } from './core/index.js
 import { contentHash, DEFAULT_SETTINGS, InputError } from './core/index.js';
 import { createModel } from './models/index.js';
 import type { ChatModel } from './models/index.js';
-import { createConversationTask, createDirectorTask, createEpisodeTask, type DirectorPayload, createMcqTask, DEFAULT_MCQ_TEMPLATE, loadMcqTemplate, type EpisodePayload, type McqScoring, type StoryTurnPayload } from './protocols/index.js';
+import { createConversationTask, createDescribeTask, createDirectorTask, createEpisodeTask, type DirectorPayload, createMcqTask, DEFAULT_MCQ_TEMPLATE, loadMcqTemplate, type EpisodePayload, type McqScoring, type StoryTurnPayload } from './protocols/index.js';
 import { runEvaluation, type PriceTable, type RetryPolicy, type RunEvent, type RunSummary } from './runner/index.js';
 import type { Store } from './store/index.js';
 import { loadSuite, readJsonLines, suiteProtocol, type McqFieldMap } from './suites/index.js';
@@ -69,6 +69,7 @@ export async function loadTasks(opts: Pick<EvaluateOptions, 'suites' | 'data' | 
     const items = opts.limit !== undefined ? loaded.items.slice(0, opts.limit) : loaded.items;
     const protocol = suiteProtocol(suite);
     if (protocol === 'episode') tasks.push(createEpisodeTask(suite, items as Item<EpisodePayload>[]));
+    else if (protocol === 'describe') tasks.push(createDescribeTask(suite, items as Item<{ grid: string }>[]));
     else if (protocol === 'director') tasks.push(createDirectorTask(suite, items as Item<DirectorPayload>[]));
     else if (protocol === 'conversation') tasks.push(createConversationTask(suite, items as Item<StoryTurnPayload>[], { images: opts.images }));
     else tasks.push(createMcqTask(suite, items as Item<McqPayload>[], { template, shuffle: opts.shuffle, scoring: opts.scoring, traces }));

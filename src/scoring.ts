@@ -134,7 +134,8 @@ export async function scoreRun(opts: ScoreRunOptions): Promise<ScoreRunResult> {
             subject: r.subjectId,
             response: answered.response,
             expected: item.answer,
-            vars: { question: p.question ?? '', context: p.context ?? '', options: (p.options ?? []).join(' | '), expected: item.answer, reply: answered.reply },
+            // Judges may be told the item's condition and script (animated triangles), never the subject.
+            vars: { question: p.question ?? '', context: p.context ?? '', options: (p.options ?? []).join(' | '), expected: item.answer, reply: answered.reply, condition: String((p as unknown as { condition?: string }).condition ?? ''), script: String((p as unknown as { script?: string }).script ?? '') },
           });
           result.judgeFailures += panel.failures;
           if (!panel.aggregate) result.unscored++;

@@ -6,3 +6,4 @@ export * from './episode/episode-prompt.js';
 export * from './conversation/conversation-protocol.js';
 export * from './mcq/reasoning-trace.js';
 export * from './director/director-protocol.js';
+export * from './describe/describe-protocol.js';

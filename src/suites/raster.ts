@@ -1,5 +1,5 @@
 // A small rasteriser for generated pictures: filled rectangles, ellipses and polygons, and a
-// 5 x 7 bitmap font for capital letters, into RGB, written as a PNG (zlib from Node, CRC by
+// 5 x 7 bitmap font for the capitals A-D and the digits, into RGB, written as a PNG (zlib from Node, CRC by
 // table). No image library is needed, and the same drawing gives the same bytes.
 
 import { deflateSync } from 'node:zlib';
@@ -11,6 +11,16 @@ const FONT: Record<string, string[]> = {
   B: ['####.', '#...#', '#...#', '####.', '#...#', '#...#', '####.'],
   C: ['.####', '#....', '#....', '#....', '#....', '#....', '.####'],
   D: ['####.', '#...#', '#...#', '#...#', '#...#', '#...#', '####.'],
+  '0': ['.###.', '#...#', '#..##', '#.#.#', '##..#', '#...#', '.###.'],
+  '1': ['..#..', '.##..', '..#..', '..#..', '..#..', '..#..', '.###.'],
+  '2': ['.###.', '#...#', '....#', '...#.', '..#..', '.#...', '#####'],
+  '3': ['####.', '....#', '....#', '.###.', '....#', '....#', '####.'],
+  '4': ['...#.', '..##.', '.#.#.', '#..#.', '#####', '...#.', '...#.'],
+  '5': ['#####', '#....', '####.', '....#', '....#', '#...#', '.###.'],
+  '6': ['.###.', '#....', '#....', '####.', '#...#', '#...#', '.###.'],
+  '7': ['#####', '....#', '...#.', '..#..', '.#...', '.#...', '.#...'],
+  '8': ['.###.', '#...#', '#...#', '.###.', '#...#', '#...#', '.###.'],
+  '9': ['.###.', '#...#', '#...#', '.####', '....#', '....#', '.###.'],
 };
 
 export class Canvas {
@@ -21,17 +31,25 @@ export class Canvas {
   ) {
     this.px = new Uint8Array(width * height * 3).fill(255);
   }
-  fill(test: (x: number, y: number) => boolean, color: RGB): void {
-    for (let y = 0; y < this.height; y++) for (let x = 0; x < this.width; x++) if (test(x + 0.5, y + 0.5)) this.px.set(color, (y * this.width + x) * 3);
+  /** Paint the pixels whose centres pass `test`, looking only inside the box [x0, x1) x [y0, y1). */
+  fill(test: (x: number, y: number) => boolean, color: RGB, box: [number, number, number, number] = [0, 0, this.width, this.height]): void {
+    const xa = Math.max(0, Math.floor(box[0]));
+    const ya = Math.max(0, Math.floor(box[1]));
+    const xb = Math.min(this.width, Math.ceil(box[2]));
+    const yb = Math.min(this.height, Math.ceil(box[3]));
+    for (let y = ya; y < yb; y++) for (let x = xa; x < xb; x++) if (test(x + 0.5, y + 0.5)) this.px.set(color, (y * this.width + x) * 3);
   }
   rect(x0: number, y0: number, x1: number, y1: number, c: RGB): void {
-    this.fill((x, y) => x >= x0 && x < x1 && y >= y0 && y < y1, c);
+    this.fill((x, y) => x >= x0 && x < x1 && y >= y0 && y < y1, c, [x0, y0, x1, y1]);
   }
   ellipse(cx: number, cy: number, rx: number, ry: number, c: RGB): void {
-    this.fill((x, y) => ((x - cx) / rx) ** 2 + ((y - cy) / ry) ** 2 <= 1, c);
+    this.fill((x, y) => ((x - cx) / rx) ** 2 + ((y - cy) / ry) ** 2 <= 1, c, [cx - rx, cy - ry, cx + rx + 1, cy + ry + 1]);
   }
   /** A convex polygon (points in order). */
   polygon(points: Array<[number, number]>, c: RGB): void {
+    const xs = points.map((p) => p[0]);
+    const ys = points.map((p) => p[1]);
+    const box: [number, number, number, number] = [Math.min(...xs), Math.min(...ys), Math.max(...xs) + 1, Math.max(...ys) + 1];
     this.fill((x, y) => {
       let sign = 0;
       for (let i = 0; i < points.length; i++) {
@@ -44,7 +62,7 @@ export class Canvas {
         }
       }
       return true;
-    }, c);
+    }, c, box);
   }
   /** A capital letter from the bitmap font, `scale` pixels per dot, top-left at (x, y). */
   letter(ch: string, x: number, y: number, scale: number, c: RGB): void {

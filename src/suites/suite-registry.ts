@@ -15,6 +15,7 @@ import type { LoadResult } from './read-input.js';
 import { loadEnactTom, loadGeneratedEnactTom } from './embodied/embodied-suites.js';
 import { generateStoryTurns } from './storyturn/storyturn-generator.js';
 import { directorItems } from './vision/director-suite.js';
+import { triangleItems } from './vision/triangles-suite.js';
 import { loadStoryTurnSuite, storyTurnItem } from './storyturn/storyturn-loader.js';
 
 export interface SuiteLoadOptions {
@@ -32,7 +33,7 @@ interface SuiteDefinition {
   describe: string;
   needsData: boolean;
   /** The protocol that runs the items: multiple choice (default) or embodied episodes. */
-  protocol?: 'mcq' | 'episode' | 'conversation' | 'director';
+  protocol?: 'mcq' | 'episode' | 'conversation' | 'director' | 'describe';
   load(opts: SuiteLoadOptions & { data: string }): LoadResult<unknown> | Promise<LoadResult<unknown>>;
 }
 
@@ -87,6 +88,12 @@ export const SUITES: Record<string, SuiteDefinition> = {
     protocol: 'director',
     load: (o) => ({ items: directorItems({ perArm: Math.ceil((o.count ?? 48) / 4), seed: o.seed }), warnings: [] }),
   },
+  triangles: {
+    describe: 'animated triangles: twelve procedural clips (ToM, goal-directed, random) as frame grids, forward, time-reversed and static (seeded); describe, then judge with mindscope score',
+    needsData: false,
+    protocol: 'describe',
+    load: (o) => ({ items: triangleItems({ seed: o.seed }), warnings: [] }),
+  },
   'generated-tom': {
     describe: 'procedural false-belief, knowledge, perception and 2nd-4th order stories (seeded)',
     needsData: false,
@@ -94,7 +101,7 @@ export const SUITES: Record<string, SuiteDefinition> = {
   },
 };
 
-export function suiteProtocol(id: string): 'mcq' | 'episode' | 'conversation' | 'director' {
+export function suiteProtocol(id: string): 'mcq' | 'episode' | 'conversation' | 'director' | 'describe' {
   return SUITES[id]?.protocol ?? 'mcq';
 }
 

@@ -1,2 +1,3 @@
 export * from './vision-profiles.js';
 export * from './director-run.js';
+export * from './triangles-run.js';

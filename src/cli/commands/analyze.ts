@@ -10,6 +10,7 @@ import {
   parseReferenceGroups,
   renderJointScatter,
   trianglesFromProfiles,
+  trianglesFromRun,
   crossDomainCorrelation,
   summarizeAnnotations,
   dialtomRunResults,
@@ -113,12 +114,25 @@ export function registerAnalyze(program: Command): void {
   analyze
     .command('triangles')
     .description('animated triangles from judged profiles: ToM-condition (Intent, Approp) per subject and its distance to each human group')
-    .requiredOption('--profiles <file>', 'CSV with subject,condition,intent,approp')
+    .option('--profiles <file>', 'CSV with subject,condition,intent,approp')
+    .option('--run-id <id>', 'a run of the triangles suite scored with rubrics/castelli-triangles.yaml (mindscope score)')
+    .option('--db <path>', 'store file', 'mindscope.db')
     .option('--references <file>', 'human reference groups (default: data/human-references.json)')
     .option('--json', 'print JSON')
-    .action((f: { profiles: string; references?: string; json?: boolean }) => {
+    .action((f: { profiles?: string; runId?: string; db: string; references?: string; json?: boolean }) => {
+      if (!!f.profiles === !!f.runId) throw new ConfigError('give exactly one of --profiles FILE and --run-id ID');
       const refs = refsOf(f.references);
-      const t = trianglesFromProfiles(readText(f.profiles), refs, f.profiles);
+      let t: ReturnType<typeof trianglesFromProfiles>;
+      if (f.profiles) t = trianglesFromProfiles(readText(f.profiles), refs, f.profiles);
+      else {
+        const store = openStore(f.db);
+        try {
+          t = trianglesFromRun(store, f.runId!, refs).profiles;
+        } finally {
+          store.close();
+        }
+        if (t.length === 0) throw new ConfigError(`run ${f.runId} has no judged ToM-condition descriptions (score it with rubrics/castelli-triangles.yaml first)`);
+      }
       if (f.json) {
         process.stdout.write(`${JSON.stringify(t, null, 2)}\n`);
         return;

@@ -1,1 +1,2 @@
 export * from './director-scene.js';
+export * from './triangles.js';
