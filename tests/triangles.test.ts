@@ -73,3 +73,30 @@ describe('descriptions judged with the Castelli rubric', () => {
     }
   });
 });
+
+describe('clips from video files', () => {
+  it('samples 16 frames with ffmpeg (one seek each) into a numbered grid, and runs them', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const { writeFileSync } = await import('node:fs');
+    const { videoGrid, sampleVideoFrames } = await import('../src/index.js');
+    const dir = mkdtempSync(join(tmpdir(), 'mindscope-video-'));
+    // A 4-second test video made by ffmpeg itself (moving test pattern).
+    const made = spawnSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=duration=4:size=320x240:rate=10', '-pix_fmt', 'yuv420p', join(dir, 'clip.mp4')]);
+    expect(made.status).toBe(0);
+    const frames = sampleVideoFrames(join(dir, 'clip.mp4'));
+    expect(frames).toHaveLength(16);
+    expect(frames[0].length).toBe(150 * 112 * 3);
+    // The pattern moves: the first and last sampled frames differ.
+    expect(Buffer.compare(Buffer.from(frames[0]), Buffer.from(frames[15]))).not.toBe(0);
+    expect(videoGrid(join(dir, 'clip.mp4'))).toMatch(/^data:image\/png;base64,iVBOR/);
+    expect(() => sampleVideoFrames(join(dir, 'missing.mp4'))).toThrow(/missing\.mp4: ffprobe could not read the video/);
+    writeFileSync(join(dir, 'clips.json'), JSON.stringify([{ file: 'clip.mp4', condition: 'random', script: 'A test pattern moves.' }]));
+    const store = openStore(join(dir, 'm.db'));
+    try {
+      const r = await evaluate({ store, suites: ['triangles-video'], data: join(dir, 'clips.json'), models: ['agent:random'], runId: 'v' });
+      expect(r.done).toBe(1);
+    } finally {
+      store.close();
+    }
+  });
+});

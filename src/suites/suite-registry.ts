@@ -1,6 +1,7 @@
 // Suite ids -> loaders. Every literal suite yields multiple-choice items for the MCQ protocol.
 
-import { ConfigError } from '../core/index.js';
+import { dirname, isAbsolute, join } from 'node:path';
+import { ConfigError, InputError } from '../core/index.js';
 import { loadBigtom } from './literal/bigtom.js';
 import { loadDialtom } from './literal/dialtom.js';
 import { COGTOM_FIELDS, loadGenericMcq, type McqFieldMap } from './literal/generic-mcq.js';
@@ -15,7 +16,9 @@ import type { LoadResult } from './read-input.js';
 import { loadEnactTom, loadGeneratedEnactTom } from './embodied/embodied-suites.js';
 import { generateStoryTurns } from './storyturn/storyturn-generator.js';
 import { directorItems } from './vision/director-suite.js';
-import { triangleItems } from './vision/triangles-suite.js';
+import { triangleItems, videoTriangleItems } from './vision/triangles-suite.js';
+import { videoGrid } from './vision/video-frames.js';
+import { readJson } from './read-input.js';
 import { loadStoryTurnSuite, storyTurnItem } from './storyturn/storyturn-loader.js';
 
 export interface SuiteLoadOptions {
@@ -93,6 +96,16 @@ export const SUITES: Record<string, SuiteDefinition> = {
     needsData: false,
     protocol: 'describe',
     load: (o) => ({ items: triangleItems({ seed: o.seed }), warnings: [] }),
+  },
+  'triangles-video': {
+    describe: 'animated triangles from your own video files: --data clips.json listing { file, condition, script }; 16 frames sampled with ffmpeg into a grid',
+    needsData: true,
+    protocol: 'describe',
+    load: (o) => {
+      const clips = readJson(o.data) as Array<{ file: string; condition: string; script: string; behaviour?: string }>;
+      if (!Array.isArray(clips)) throw new InputError('expected a JSON list of clips', o.data);
+      return { items: videoTriangleItems(o.data, clips, (p) => (isAbsolute(p) ? p : join(dirname(o.data), p)), (f) => videoGrid(f)), warnings: [] };
+    },
   },
   'generated-tom': {
     describe: 'procedural false-belief, knowledge, perception and 2nd-4th order stories (seeded)',

@@ -2,3 +2,4 @@ export * from './director-picture.js';
 export * from './director-suite.js';
 export * from './triangle-grid.js';
 export * from './triangles-suite.js';
+export * from './video-frames.js';

@@ -2,7 +2,7 @@
 // frame grid, plus the controls: the same clip time-reversed, and a static key frame repeated.
 // The item carries the condition and the script for the judges; the subject sees the grid only.
 
-import { createRng, makeTriangleClip, TRIANGLE_BEHAVIOURS, type Item } from '../../core/index.js';
+import { createRng, InputError, makeTriangleClip, TRIANGLE_BEHAVIOURS, type Item } from '../../core/index.js';
 import { triangleGrid } from './triangle-grid.js';
 
 export interface TrianglesPayload {
@@ -36,4 +36,16 @@ export function triangleItems(opts: { seed: number; variants?: Array<TrianglesPa
     }
   }
   return items;
+}
+
+/**
+ * Clips from the user's video files: a JSON list of { file, condition, script, behaviour? }
+ * (paths relative to the list), each sampled into a frame grid with ffmpeg.
+ */
+export function videoTriangleItems(listFile: string, clips: Array<{ file: string; condition: string; script: string; behaviour?: string }>, resolve: (p: string) => string, grid: (file: string) => string): Item<TrianglesPayload>[] {
+  return clips.map((c, i) => {
+    if (!c.file || !c.condition || !c.script) throw new InputError(`clip ${i}: needs file, condition and script`, listFile);
+    const behaviour = c.behaviour ?? `clip-${i + 1}`;
+    return { suite: 'triangles-video', id: `${behaviour}-${i + 1}`, category: 'intention', ability: `${c.condition} forward`, payload: { behaviour, condition: c.condition, variant: 'forward', script: c.script, grid: grid(resolve(c.file)) }, answer: c.condition, meta: { condition: c.condition, behaviour, variant: 'forward', file: c.file } };
+  });
 }
