@@ -100,3 +100,24 @@ describe('clips from video files', () => {
     }
   });
 });
+
+describe('the joint analysis from runs', () => {
+  it('pairs a director run and a judged triangles run by subject', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const dir = mkdtempSync(join(tmpdir(), 'mindscope-vision-runs-'));
+    const store = openStore(join(dir, 'm.db'));
+    try {
+      await evaluate({ store, suites: ['director'], limit: 8, models: ['agent:egocentric', 'agent:allocentric', 'agent:random'], runId: 'dir' });
+      await evaluate({ store, suites: ['triangles'], models: ['agent:egocentric', 'agent:allocentric', 'agent:random'], runId: 'tri' });
+      await scoreRun({ store, runId: 'tri', rubricPath: join(root, 'rubrics', 'castelli-triangles.yaml'), judges: ['agent:keyword-judge'] });
+    } finally {
+      store.close();
+    }
+    const bin = join(root, 'bin', 'mindscope.js');
+    const r = spawnSync(process.execPath, [bin, 'analyze', 'vision', '--director-run', 'dir', '--triangles-run', 'tri', '--db', join(dir, 'm.db'), '--json'], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.stdout) as { rows: Array<{ subject: string; directorGap: number }>; spearman: number | null };
+    expect(out.rows.map((x) => x.subject).sort()).toEqual(['agent:allocentric', 'agent:egocentric', 'agent:random']);
+    expect(out.rows.find((x) => x.subject === 'agent:egocentric')!.directorGap).toBe(1);
+  }, 60_000);
+});

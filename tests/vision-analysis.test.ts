@@ -54,5 +54,6 @@ describe('Director Task and triangles from published numbers', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/Spearman \(gap, distance to TD\): -?\d\.\d{3}/);
     expect(readFileSync(join(dir, 'vision-joint.svg'), 'utf8')).toMatch(/<svg[\s\S]*HF-ASD adults/);
+    expect(readFileSync(join(dir, 'vision-joint.png')).subarray(1, 4).toString()).toBe('PNG');
   });
 });

@@ -5,3 +5,4 @@ export * from './subject-names.js';
 export * from './audit-report.js';
 export * from './episode-report.js';
 export * from './vision-report.js';
+export * from './png.js';

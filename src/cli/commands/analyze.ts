@@ -9,6 +9,7 @@ import {
   jointAnalysis,
   parseReferenceGroups,
   renderJointScatter,
+  svgToPng,
   trianglesFromProfiles,
   trianglesFromRun,
   crossDomainCorrelation,
@@ -142,19 +143,33 @@ export function registerAnalyze(program: Command): void {
   analyze
     .command('vision')
     .description('joint Director / triangles analysis: nearest group per task, disagreement, Spearman, scatter plot')
-    .requiredOption('--counts <file>', 'Director counts CSV')
-    .requiredOption('--profiles <file>', 'triangles profiles CSV')
+    .option('--counts <file>', 'Director counts CSV')
+    .option('--director-run <id>', 'or: a stored run of the director suite (canonical arm)')
+    .option('--profiles <file>', 'triangles profiles CSV')
+    .option('--triangles-run <id>', 'or: a stored, Castelli-scored run of the triangles suite')
+    .option('--db <path>', 'store file (with the run options)', 'mindscope.db')
     .option('--references <file>', 'human reference groups')
-    .option('--report <dir>', 'write the scatter plot as DIR/vision-joint.svg')
+    .option('--report <dir>', 'write the scatter plot as DIR/vision-joint.svg and .png (the PNG needs ffmpeg)')
     .option('--json', 'print JSON')
-    .action(async (f: { counts: string; profiles: string; references?: string; report?: string; json?: boolean }) => {
+    .action(async (f: { counts?: string; directorRun?: string; profiles?: string; trianglesRun?: string; db: string; references?: string; report?: string; json?: boolean }) => {
+      if (!!f.counts === !!f.directorRun) throw new ConfigError('give exactly one of --counts FILE and --director-run ID');
+      if (!!f.profiles === !!f.trianglesRun) throw new ConfigError('give exactly one of --profiles FILE and --triangles-run ID');
       const refs = refsOf(f.references);
-      const d = directorFromCounts(readText(f.counts), f.counts);
-      const t = trianglesFromProfiles(readText(f.profiles), refs, f.profiles);
-      const joint = jointAnalysis(d.models, t, refs);
+      let models: ReturnType<typeof directorFromCounts>['models'];
+      let t: ReturnType<typeof trianglesFromProfiles>;
+      const store = f.directorRun || f.trianglesRun ? openStore(f.db) : undefined;
+      try {
+        models = f.counts ? directorFromCounts(readText(f.counts), f.counts).models : directorRunResults(store!, f.directorRun!).filter((r) => r.arm === 'canonical');
+        t = f.profiles ? trianglesFromProfiles(readText(f.profiles), refs, f.profiles) : trianglesFromRun(store!, f.trianglesRun!, refs).profiles;
+      } finally {
+        store?.close();
+      }
+      const joint = jointAnalysis(models, t, refs);
       if (f.report) {
         mkdirSync(f.report, { recursive: true });
-        writeFileSync(join(f.report, 'vision-joint.svg'), await renderJointScatter(joint.rows, refs));
+        const svg = await renderJointScatter(joint.rows, refs);
+        writeFileSync(join(f.report, 'vision-joint.svg'), svg);
+        writeFileSync(join(f.report, 'vision-joint.png'), svgToPng(svg));
       }
       if (f.json) process.stdout.write(`${JSON.stringify(joint, null, 2)}\n`);
       else process.stdout.write(`${formatTextTable(['subject', 'Director gap', 'Director nearest', 'triangles to TD', 'triangles nearest', 'disagree'], joint.rows.map((r) => [r.subject, r.directorGap.toFixed(3), r.directorNearest, r.trianglesDistanceToTd.toFixed(2), r.trianglesNearest, r.disagree ? 'yes' : 'no']))}\nSpearman (gap, distance to TD): ${joint.spearman === null ? '-' : joint.spearman.toFixed(3)}\n`);
