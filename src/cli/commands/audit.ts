@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   auditBenchmarks,
@@ -8,7 +8,6 @@ import {
   controlFromMatrix,
   controlsFromTable,
   discriminantValidity,
-  InputError,
   openStore,
   parseScoreTable,
   readMatrixCsv,
@@ -20,6 +19,7 @@ import {
   runMatricesBySuite,
   type BenchmarkAudit,
   type ResponseMatrix,
+  readText,
 } from '../../index.js';
 import { intOption } from '../options.js';
 import { printBenchmarkAudit, printMatrixAudit } from './audit-text.js';
@@ -35,14 +35,6 @@ async function readNamedMatrix(spec: string, opts: { anyCategory?: boolean } = {
   const eq = spec.indexOf('=');
   const name = eq > 0 ? spec.slice(0, eq) : spec.replace(/^.*[\\/]/, '').replace(/\.[^.]+$/, '');
   return { name, matrix: await readMatrixFile(eq > 0 ? spec.slice(eq + 1) : spec, opts) };
-}
-
-function readText(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new InputError(`cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, file);
-  }
 }
 
 export function registerAudit(program: Command): void {

@@ -1,16 +1,8 @@
 import type { Command } from 'commander';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildDialtomItems, ConfigError, fileWriter, InputError, modelDialtomWriter, openStore, readDialogues, type BuiltItems } from '../../index.js';
+import { buildDialtomItems, ConfigError, fileWriter, modelDialtomWriter, openStore, readDialogues, readJson, type BuiltItems } from '../../index.js';
 import { intOption } from '../options.js';
-
-function readJsonFile(file: string): unknown {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new InputError(`cannot read as JSON: ${(err as Error).message}`, file);
-  }
-}
 
 /** The released layout: DIR/dialtom/data/DOMAIN_TASK_verified.json and DIR/dialtom/counterfactual_data/DOMAIN_counterfact.json. */
 function writeLayout(root: string, built: Pick<BuiltItems, 'retrospective' | 'prospective' | 'prospectiveEasy'> & { counterfactual?: BuiltItems['counterfactual'] }): void {
@@ -47,9 +39,9 @@ export function registerDialtom(program: Command): void {
     .option('--api-key-env <name>', 'environment variable with the key for an openai-compatible model')
     .action(async (f: { dialogues: string; out: string; options?: string; model?: string; seed: number; db: string; apiKeyEnv?: string }) => {
       if (!!f.options === !!f.model) throw new ConfigError('give exactly one of --options FILE and --model SPEC');
-      const dialogues = readDialogues(readJsonFile(f.dialogues), f.dialogues);
+      const dialogues = readDialogues(readJson(f.dialogues), f.dialogues);
       let built: BuiltItems;
-      if (f.options) built = await buildDialtomItems(dialogues, fileWriter(readJsonFile(f.options), f.options), { seed: f.seed });
+      if (f.options) built = await buildDialtomItems(dialogues, fileWriter(readJson(f.options), f.options), { seed: f.seed });
       else {
         const store = openStore(f.db);
         const w = modelDialtomWriter({ store, model: f.model!, apiKeyEnv: f.apiKeyEnv });

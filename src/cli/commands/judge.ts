@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { readFileSync } from 'node:fs';
-import { ConfigError, DEFAULT_GATES, formatTextTable, InputError, openStore, resolveRunId, scoreRun, validateJudgeModels, type Aggregation } from '../../index.js';
+import { ConfigError, DEFAULT_GATES, formatTextTable, openStore, readJson, resolveRunId, scoreRun, validateJudgeModels, type Aggregation } from '../../index.js';
 import { intOption } from '../options.js';
 
 function parseGates(text: string | undefined): typeof DEFAULT_GATES {
@@ -33,14 +32,7 @@ export function registerJudge(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (f: { rubric: string; judge: string[]; runId?: string; db: string; aggregate: string; families?: string; apiKeyEnv?: string; json?: boolean }) => {
       if (!['median', 'mean', 'majority'].includes(f.aggregate)) throw new ConfigError(`--aggregate must be median, mean or majority, not "${f.aggregate}"`);
-      let families: Record<string, string> | undefined;
-      if (f.families) {
-        try {
-          families = JSON.parse(readFileSync(f.families, 'utf8'));
-        } catch (err) {
-          throw new InputError(`cannot read as JSON: ${(err as Error).message}`, f.families);
-        }
-      }
+      const families = f.families ? (readJson(f.families) as Record<string, string>) : undefined;
       const store = openStore(f.db);
       try {
         const runId = resolveRunId(store, f.runId);

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { ConfigError, formatTextTable, openStore, readStoryTurns, REVIEW_ERRORS, reviewStory, storedStories, storyTurnMetrics, writeStoryTurns, type ReviewError, type StoryTurnStory } from '../../index.js';
 import { intOption } from '../options.js';
 

@@ -44,6 +44,7 @@ export class KnowledgeUniverse {
   }
 
   private add(atom: Atom, depth: number, entities: string[]): number {
+    this.#knows = undefined;
     this.atoms.push(atom);
     this.depth.push(depth);
     this.entities.push(entities);
@@ -68,6 +69,14 @@ export class KnowledgeUniverse {
 
   get size(): number {
     return this.atoms.length;
+  }
+
+  #knows: Map<string, number> | undefined;
+
+  /** The atom (K agent inner), or -1 when the task has none. */
+  knowsAtom(agent: number, inner: number): number {
+    this.#knows ??= new Map(this.atoms.flatMap((a, i) => (a.kind === 'knows' ? [[`${a.agent}:${a.inner}`, i] as [string, number]] : [])));
+    return this.#knows.get(`${agent}:${inner}`) ?? -1;
   }
 
   #located: Array<Array<{ kind: 'furniture' | 'object' | 'agent'; i: number }>> | undefined;
@@ -237,17 +246,12 @@ export class KnowledgeState {
       if (!this.flags[from][i]) continue;
       for (const r of to) {
         if (this.mayHold(i)) this.flags[r][i] = 1;
-        const senderKnows = this.#knowsAtom(from, i);
-        if (senderKnows !== undefined && this.mayHold(senderKnows)) this.flags[r][senderKnows] = 1;
-        const recipientKnows = this.#knowsAtom(r, i);
-        if (recipientKnows !== undefined && this.mayHold(recipientKnows)) this.flags[from][recipientKnows] = 1;
+        const senderKnows = this.u.knowsAtom(from, i);
+        if (senderKnows >= 0 && this.mayHold(senderKnows)) this.flags[r][senderKnows] = 1;
+        const recipientKnows = this.u.knowsAtom(r, i);
+        if (recipientKnows >= 0 && this.mayHold(recipientKnows)) this.flags[from][recipientKnows] = 1;
       }
     }
-  }
-
-  #knowsAtom(agent: number, inner: number): number | undefined {
-    const atom = this.u.atoms.findIndex((a) => a.kind === 'knows' && a.agent === agent && a.inner === inner);
-    return atom >= 0 ? atom : undefined;
   }
 
   /** Atoms a free-text message conveys: the sender's true knowledge whose entities it names. */

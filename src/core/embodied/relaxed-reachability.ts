@@ -29,7 +29,6 @@ export function relaxedReachable(search: TaskSearch, level: number, goal: Formul
     });
   const mayHold = (i: number) => u.depth[i] === 0 || u.depth[i] + 1 <= level;
   const maySay = (i: number) => u.depth[i] + 1 <= level;
-  const knowsAtom = (agent: number, inner: number) => u.atoms.findIndex((x) => x.kind === 'knows' && x.agent === agent && x.inner === inner);
   const talks = (a: number, b: number) => w.canMessage[a][b] === 1 && w.allowed[a].has('Communicate') && search.task.agents[a].messageBudget !== 0;
   for (let changed = true; changed; ) {
     changed = false;
@@ -51,8 +50,8 @@ export function relaxedReachable(search: TaskSearch, level: number, goal: Formul
         for (let b = 0; b < A; b++) {
           if (!talks(a, b)) continue;
           set(b, i);
-          set(b, knowsAtom(a, i));
-          set(a, knowsAtom(b, i));
+          set(b, u.knowsAtom(a, i));
+          set(a, u.knowsAtom(b, i));
         }
       }
     }

@@ -153,13 +153,12 @@ export class TaskSearch {
         }
       }
     }
-    const knowsAtom = (agent: number, inner: number) => u.atoms.findIndex((x) => x.kind === 'knows' && x.agent === agent && x.inner === inner);
     return w.agents.map((_, a) =>
       w.agents.map((__, b) =>
         Uint8Array.from({ length: u.size }, (___, i) => {
           if (a === b || !w.canMessage[a][b]) return 0;
-          const kb = knowsAtom(a, i);
-          const ka = knowsAtom(b, i);
+          const kb = u.knowsAtom(a, i);
+          const ka = u.knowsAtom(b, i);
           return relay[b][i] || (kb >= 0 && relay[b][kb]) || (ka >= 0 && this.needs[a][ka]) ? 1 : 0;
         }),
       ),
