@@ -20,7 +20,10 @@ const python = process.argv.includes('--python') ? process.argv[process.argv.ind
 const benchmarks = [
   { name: 'ToMBench', items: { belief: 882, intention: 340, desire: 180, emotion: 420, knowledge: 290, 'non-literal': 748 } },
   { name: 'ToMATO', items: { belief: 1109, intention: 1110, desire: 1025, emotion: 996, knowledge: 1161 } },
-  { name: 'CogToM', items: { belief: 1748, intention: 903, desire: 944, emotion: 1306, knowledge: 846, percept: 1383, 'non-literal': 1383 } },
+  {
+    name: 'CogToM',
+    items: { belief: 1748, intention: 903, desire: 944, emotion: 1306, knowledge: 846, percept: 1383, 'non-literal': 1383 },
+  },
 ];
 const t0 = performance.now();
 const panel = simulatePanel({ models: 27, benchmarks, structure: 'single', seed: 1 });
@@ -30,7 +33,9 @@ const files = panel.matrices.map(({ name, matrix }) => {
   writeMatrixCsv(path, matrix);
   return `${name}=${path}`;
 });
-console.log(`bench/audit: 27 models; ${panel.matrices.map((m) => `${m.name} ${m.matrix.items.length}`).join(', ')} items (simulated in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+console.log(
+  `bench/audit: 27 models; ${panel.matrices.map((m) => `${m.name} ${m.matrix.items.length}`).join(', ')} items (simulated in ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+);
 
 function timed(cmd, args) {
   const s = performance.now();
@@ -42,21 +47,30 @@ function timed(cmd, args) {
 
 const bin = join(here, '..', 'bin', 'mindscope.js');
 const common = ['audit', '--matrix', ...files, '--json', '--bootstrap', '1000', '--folds', '5', '--seeds', '10'];
-const steps = (audit) => Object.entries(audit.timingsMs).map(([k, v]) => `${k} ${Math.round(v)}`).join(', ');
+const steps = (audit) =>
+  Object.entries(audit.timingsMs)
+    .map(([k, v]) => `${k} ${Math.round(v)}`)
+    .join(', ');
 
 // Like for like with the peer: stages 1-3 plus PCA, in process (one thread) and on worker threads.
 const single = timed(process.execPath, [bin, ...common, '--structure', 'pca', '--threads', '1']);
-console.log(`mindscope audit --structure pca --threads 1 (stages 1-3 and PCA; process start and CSV parsing included): ${single.seconds.toFixed(2)} s`);
+console.log(
+  `mindscope audit --structure pca --threads 1 (stages 1-3 and PCA; process start and CSV parsing included): ${single.seconds.toFixed(2)} s`,
+);
 console.log(`  steps (ms): ${steps(JSON.parse(single.stdout))}`);
 const ours = timed(process.execPath, [bin, ...common, '--structure', 'pca', '--threads', String(Math.min(4, availableParallelism()))]);
 const audit = JSON.parse(ours.stdout);
 console.log(`mindscope audit --structure pca (${audit.threads} threads): ${ours.seconds.toFixed(2)} s`);
 console.log(`  steps (ms, compute time summed over threads): ${steps(audit)}`);
-console.log(`  stage 1 overall mean tau ${audit.convergence.overallMeanTau.toFixed(3)}, filtered ${audit.convergenceFiltered.overallMeanTau.toFixed(3)}; stage 3 aggregate delta ${audit.crossFit.aggregate.meanDelta.toFixed(3)}`);
+console.log(
+  `  stage 1 overall mean tau ${audit.convergence.overallMeanTau.toFixed(3)}, filtered ${audit.convergenceFiltered.overallMeanTau.toFixed(3)}; stage 3 aggregate delta ${audit.crossFit.aggregate.meanDelta.toFixed(3)}`,
+);
 const peer = timed(python, [join(here, 'audit_peer.py'), ...panel.matrices.map((m) => join(dir, `${m.name}.csv`))]);
 console.log(`NumPy/SciPy peer (stages 1-3 and PCA; interpreter start-up included): ${peer.seconds.toFixed(2)} s`);
 console.log(`  ${peer.stdout.trim().split('\n').join('\n  ')}`);
-console.log(`ratio: mindscope takes ${((single.seconds / peer.seconds) * 100).toFixed(0)}% of the peer's time in one thread, ${((ours.seconds / peer.seconds) * 100).toFixed(0)}% on ${audit.threads} threads`);
+console.log(
+  `ratio: mindscope takes ${((single.seconds / peer.seconds) * 100).toFixed(0)}% of the peer's time in one thread, ${((ours.seconds / peer.seconds) * 100).toFixed(0)}% on ${audit.threads} threads`,
+);
 
 // The full audit: parallel analysis (components and factors) and EFA per benchmark and pooled.
 for (const threads of ['1', undefined]) {

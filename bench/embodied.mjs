@@ -32,8 +32,11 @@ for (const g of generated) {
 }
 const all = [...cells.values()].flat().sort((a, b) => a - b);
 const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
-console.log(`verifier: median ${median(all).toFixed(1)} ms, worst ${all[all.length - 1].toFixed(1)} ms over ${all.length} tasks (targets: median < 100 ms, worst < 2 s)`);
-for (const [key, xs] of [...cells].sort()) console.log(`  ${key}: n ${xs.length}, median ${median(xs).toFixed(1)} ms, worst ${Math.max(...xs).toFixed(1)} ms`);
+console.log(
+  `verifier: median ${median(all).toFixed(1)} ms, worst ${all[all.length - 1].toFixed(1)} ms over ${all.length} tasks (targets: median < 100 ms, worst < 2 s)`,
+);
+for (const [key, xs] of [...cells].sort())
+  console.log(`  ${key}: n ${xs.length}, median ${median(xs).toFixed(1)} ms, worst ${Math.max(...xs).toFixed(1)} ms`);
 
 // 3. World throughput: replay each task's plan many times.
 const plans = generated.map((g) => ({ task: g.task, plan: m.verifyTask(g.task).plan }));
@@ -54,7 +57,9 @@ for (const tracking of [false, true]) {
     }
   }
   const seconds = (performance.now() - t) / 1000;
-  console.log(`world throughput${tracking ? ' with knowledge tracking' : ''}: ${Math.round(actions / seconds).toLocaleString('en')} agent-actions/s (target 50,000)`);
+  console.log(
+    `world throughput${tracking ? ' with knowledge tracking' : ''}: ${Math.round(actions / seconds).toLocaleString('en')} agent-actions/s (target 50,000)`,
+  );
 }
 
 // 4. Reference teams through the runner.
@@ -63,13 +68,30 @@ const file = join(dir, 'tasks.json');
 writeFileSync(file, JSON.stringify(generated.slice(0, TEAM_TASKS).map((g) => g.json)));
 const store = m.openStore(join(dir, 'm.db'));
 t = performance.now();
-await m.evaluate({ store, suites: ['enacttom'], data: file, models: ['agent:planner', 'agent:silent', 'agent:broadcast', 'agent:random'], trials: 3, runId: 'teams' });
+await m.evaluate({
+  store,
+  suites: ['enacttom'],
+  data: file,
+  models: ['agent:planner', 'agent:silent', 'agent:broadcast', 'agent:random'],
+  trials: 3,
+  runId: 'teams',
+});
 const { metrics, failures } = m.summarizeEpisodes(store, 'teams');
 console.log(`reference teams on ${TEAM_TASKS} tasks x 3 trials (${((performance.now() - t) / 1000).toFixed(1)} s):`);
 const pct = (x) => (x === null || Number.isNaN(x) ? '-' : `${(x * 100).toFixed(1)}%`);
 for (const s of metrics) {
   const o = s.scopes.find((x) => x.scope === 'overall');
-  console.log(`  ${s.subject}: functional Avg ${pct(o.functional.avg)} ± ${pct(o.functional.se)}, Pass@3 ${pct(o.functional.passAtK)}, Pass^3 ${pct(o.functional.passHatK)}; literal Avg ${pct(o.literal.avg)}, Pass@3 ${pct(o.literal.passAtK)}, Pass^3 ${pct(o.literal.passHatK)}`);
+  console.log(
+    `  ${s.subject}: functional Avg ${pct(o.functional.avg)} ± ${pct(o.functional.se)}, Pass@3 ${pct(o.functional.passAtK)}, Pass^3 ${pct(o.functional.passHatK)}; literal Avg ${pct(o.literal.avg)}, Pass@3 ${pct(o.literal.passAtK)}, Pass^3 ${pct(o.literal.passHatK)}`,
+  );
 }
-for (const f of failures) console.log(`  failures ${f.subject}: ${f.failed} failed episodes; ${Object.entries(f.counts).filter(([, n]) => n).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`);
+for (const f of failures)
+  console.log(
+    `  failures ${f.subject}: ${f.failed} failed episodes; ${
+      Object.entries(f.counts)
+        .filter(([, n]) => n)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', ') || 'none'
+    }`,
+  );
 store.close();

@@ -8,9 +8,30 @@ import { AdaptiveLimiter, DEFAULT_RETRY, RecordingModel } from './runner/index.j
 import type { Store } from './store/index.js';
 import { readGeneratedStory, storyTurnPrompt, writerPrompt, type Writer } from './suites/index.js';
 
-export async function writeStoryTurns(opts: { store: Store; example: StoryTurnStory; aspect: string; model: string; n: number; idPrefix?: string; apiKeyEnv?: string }): Promise<{ stories: StoryTurnStory[]; failures: Array<{ id: string; error: string }> }> {
+export async function writeStoryTurns(opts: {
+  store: Store;
+  example: StoryTurnStory;
+  aspect: string;
+  model: string;
+  n: number;
+  idPrefix?: string;
+  apiKeyEnv?: string;
+}): Promise<{ stories: StoryTurnStory[]; failures: Array<{ id: string; error: string }> }> {
   const model = createModel(opts.model, { apiKeyEnv: opts.apiKeyEnv });
-  const caller = new RecordingModel(`author:${model.spec}`, model, { ...DEFAULT_SETTINGS, temperature: 0.7 }, { store: opts.store, limiter: new AdaptiveLimiter(4), retry: DEFAULT_RETRY, timeoutMs: 180_000, price: undefined, rng: createRng(deriveSeed('author', opts.model)), useCache: true });
+  const caller = new RecordingModel(
+    `author:${model.spec}`,
+    model,
+    { ...DEFAULT_SETTINGS, temperature: 0.7 },
+    {
+      store: opts.store,
+      limiter: new AdaptiveLimiter(4),
+      retry: DEFAULT_RETRY,
+      timeoutMs: 180_000,
+      price: undefined,
+      rng: createRng(deriveSeed('author', opts.model)),
+      useCache: true,
+    },
+  );
   const stories: StoryTurnStory[] = [];
   const failures: Array<{ id: string; error: string }> = [];
   const prefix = opts.idPrefix ?? opts.aspect.replace(/\W+/g, '-').toLowerCase();
@@ -33,9 +54,25 @@ export async function writeStoryTurns(opts: { store: Store; example: StoryTurnSt
 }
 
 /** A DialToM writer backed by a model: one structured call per window (see writerPrompt). */
-export function modelDialtomWriter(opts: { store: Store; model: string; apiKeyEnv?: string }): { writer: Writer; close: () => Promise<void> } {
+export function modelDialtomWriter(opts: { store: Store; model: string; apiKeyEnv?: string }): {
+  writer: Writer;
+  close: () => Promise<void>;
+} {
   const model = createModel(opts.model, { apiKeyEnv: opts.apiKeyEnv });
-  const caller = new RecordingModel(`author:${model.spec}`, model, { ...DEFAULT_SETTINGS, temperature: 0 }, { store: opts.store, limiter: new AdaptiveLimiter(4), retry: DEFAULT_RETRY, timeoutMs: 180_000, price: undefined, rng: createRng(deriveSeed('dialtom-writer', opts.model)), useCache: true });
+  const caller = new RecordingModel(
+    `author:${model.spec}`,
+    model,
+    { ...DEFAULT_SETTINGS, temperature: 0 },
+    {
+      store: opts.store,
+      limiter: new AdaptiveLimiter(4),
+      retry: DEFAULT_RETRY,
+      timeoutMs: 180_000,
+      price: undefined,
+      rng: createRng(deriveSeed('dialtom-writer', opts.model)),
+      useCache: true,
+    },
+  );
   const recipients: Record<string, string> = { MI: 'client', ESC: 'seeker', PFG: 'persuadee' };
   const writer: Writer = async (d, w) => {
     const reply = await caller.chat([{ role: 'user', content: writerPrompt(d, w, recipients[d.domain] ?? 'listener') }]);
@@ -48,7 +85,12 @@ export function modelDialtomWriter(opts: { store: Store; model: string; apiKeyEn
     } catch (err) {
       throw new InputError(`window ${w.id}: the writer's JSON does not parse: ${(err as Error).message}`);
     }
-    return { true: raw.true as never, wrong: raw.wrong as never, distractorTrajectories: raw.distractor_trajectories as never, summary: typeof raw.summary === 'string' ? raw.summary : undefined };
+    return {
+      true: raw.true as never,
+      wrong: raw.wrong as never,
+      distractorTrajectories: raw.distractor_trajectories as never,
+      summary: typeof raw.summary === 'string' ? raw.summary : undefined,
+    };
   };
   return { writer, close: async () => model.close?.() };
 }

@@ -6,7 +6,19 @@ import type { GenerationSettings, Item, McqPayload, Task } from './core/index.js
 import { contentHash, DEFAULT_SETTINGS, InputError } from './core/index.js';
 import { createModel } from './models/index.js';
 import type { ChatModel } from './models/index.js';
-import { createConversationTask, createDescribeTask, createDirectorTask, createEpisodeTask, type DirectorPayload, createMcqTask, DEFAULT_MCQ_TEMPLATE, loadMcqTemplate, type EpisodePayload, type McqScoring, type StoryTurnPayload } from './protocols/index.js';
+import {
+  createConversationTask,
+  createDescribeTask,
+  createDirectorTask,
+  createEpisodeTask,
+  type DirectorPayload,
+  createMcqTask,
+  DEFAULT_MCQ_TEMPLATE,
+  loadMcqTemplate,
+  type EpisodePayload,
+  type McqScoring,
+  type StoryTurnPayload,
+} from './protocols/index.js';
 import { runEvaluation, type PriceTable, type RetryPolicy, type RunEvent, type RunSummary } from './runner/index.js';
 import type { Store } from './store/index.js';
 import { loadSuite, readJsonLines, suiteProtocol, type McqFieldMap } from './suites/index.js';
@@ -58,7 +70,12 @@ export interface EvaluateResult extends RunSummary {
 }
 
 /** Load suites into tasks: MCQ, or episodes for embodied suites. */
-export async function loadTasks(opts: Pick<EvaluateOptions, 'suites' | 'data' | 'seed' | 'limit' | 'fields' | 'shuffle' | 'scoring' | 'templatePath' | 'images' | 'tracesPath'>): Promise<{ tasks: Task[]; warnings: string[] }> {
+export async function loadTasks(
+  opts: Pick<
+    EvaluateOptions,
+    'suites' | 'data' | 'seed' | 'limit' | 'fields' | 'shuffle' | 'scoring' | 'templatePath' | 'images' | 'tracesPath'
+  >,
+): Promise<{ tasks: Task[]; warnings: string[] }> {
   const template = opts.templatePath ? loadMcqTemplate(opts.templatePath) : DEFAULT_MCQ_TEMPLATE;
   const traces = opts.tracesPath ? readTraces(opts.tracesPath) : undefined;
   const warnings: string[] = [];
@@ -71,7 +88,8 @@ export async function loadTasks(opts: Pick<EvaluateOptions, 'suites' | 'data' | 
     if (protocol === 'episode') tasks.push(createEpisodeTask(suite, items as Item<EpisodePayload>[]));
     else if (protocol === 'describe') tasks.push(createDescribeTask(suite, items as Item<{ grid: string }>[]));
     else if (protocol === 'director') tasks.push(createDirectorTask(suite, items as Item<DirectorPayload>[]));
-    else if (protocol === 'conversation') tasks.push(createConversationTask(suite, items as Item<StoryTurnPayload>[], { images: opts.images }));
+    else if (protocol === 'conversation')
+      tasks.push(createConversationTask(suite, items as Item<StoryTurnPayload>[], { images: opts.images }));
     else tasks.push(createMcqTask(suite, items as Item<McqPayload>[], { template, shuffle: opts.shuffle, scoring: opts.scoring, traces }));
   }
   return { tasks, warnings };

@@ -38,14 +38,21 @@ export function runMatricesBySuite(store: Store, runId: string, replicate = 0): 
  * With `audit`, a run of two or more suites and three or more subjects gets the psychometric
  * audit of its suites as a section.
  */
-export async function writeRunReport(store: Store, runId: string, outDir: string, opts: { audit?: boolean; seed?: number } = {}): Promise<string> {
+export async function writeRunReport(
+  store: Store,
+  runId: string,
+  outDir: string,
+  opts: { audit?: boolean; seed?: number } = {},
+): Promise<string> {
   const run = store.getRun(runId);
   if (!run) throw new ConfigError(`no run "${runId}" in ${store.location}`);
   let auditSection: string | undefined;
   if (opts.audit) {
     const suites = runMatricesBySuite(store, runId);
     if (suites.length < 2 || suites[0].matrix.subjects.length < 3) {
-      throw new ConfigError(`report --audit needs a run with two or more suites and three or more subjects; run ${runId} has ${suites.length} suite(s) and ${suites[0]?.matrix.subjects.length ?? 0} subject(s)`);
+      throw new ConfigError(
+        `report --audit needs a run with two or more suites and three or more subjects; run ${runId} has ${suites.length} suite(s) and ${suites[0]?.matrix.subjects.length ?? 0} subject(s)`,
+      );
     }
     auditSection = await renderAuditSection(await auditMatrices(suites, { seed: opts.seed ?? 0 }));
   }

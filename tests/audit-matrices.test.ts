@@ -13,7 +13,15 @@ const fast = { convergence: { iterations: 200 }, crossFit: { iterations: 200 }, 
 
 describe('audit on simulated panels', () => {
   it('one latent ToM factor: one component and one factor, convergence accepted, positive filter gain', async () => {
-    const panel = simulatePanel({ models: 27, benchmarks: [{ name: 'A', items: cats }, { name: 'B', items: cats }], structure: 'single', seed: 3 });
+    const panel = simulatePanel({
+      models: 27,
+      benchmarks: [
+        { name: 'A', items: cats },
+        { name: 'B', items: cats },
+      ],
+      structure: 'single',
+      seed: 3,
+    });
     const a = await auditMatrices(panel.matrices, fast);
     expect(a.structure.map((s) => [s.name, s.method, s.nComponents, s.nFactors, s.efa?.factors])).toEqual([
       ['A', 'wide', 1, 1, 1],
@@ -27,13 +35,23 @@ describe('audit on simulated panels', () => {
     // The filter removes most no-signal items and keeps most signal items.
     const flags = a.filter.benchmarks[0].flags;
     const label = new Map(panel.matrices[0].matrix.items.map((i) => [i.itemId, i.originalLabel]));
-    const dropShare = (l: string) => flags.filter((f) => label.get(f.id) === l && !f.kept).length / flags.filter((f) => label.get(f.id) === l).length;
+    const dropShare = (l: string) =>
+      flags.filter((f) => label.get(f.id) === l && !f.kept).length / flags.filter((f) => label.get(f.id) === l).length;
     expect(dropShare('no-signal')).toBeGreaterThan(0.7);
     expect(dropShare('signal')).toBeLessThan(0.25);
   });
 
   it('independent category abilities: as many components and factors as categories, not one', async () => {
-    const panel = simulatePanel({ models: 27, benchmarks: [{ name: 'A', items: cats }, { name: 'B', items: cats }], structure: 'independent', generalLoading: 0, seed: 3 });
+    const panel = simulatePanel({
+      models: 27,
+      benchmarks: [
+        { name: 'A', items: cats },
+        { name: 'B', items: cats },
+      ],
+      structure: 'independent',
+      generalLoading: 0,
+      seed: 3,
+    });
     const a = await auditMatrices(panel.matrices, fast);
     for (const s of a.structure) expect([s.nComponents, s.nFactors, s.efa?.factors, s.efa?.varianceShare.length]).toEqual([5, 5, 5, 5]);
     expect(a.structure[0].method).toBe('wide');
@@ -45,7 +63,15 @@ describe('audit on simulated panels', () => {
   });
 
   it('is deterministic for a seed', async () => {
-    const panel = simulatePanel({ models: 10, benchmarks: [{ name: 'A', items: { belief: 30 } }, { name: 'B', items: { belief: 30 } }], structure: 'single', seed: 1 });
+    const panel = simulatePanel({
+      models: 10,
+      benchmarks: [
+        { name: 'A', items: { belief: 30 } },
+        { name: 'B', items: { belief: 30 } },
+      ],
+      structure: 'single',
+      seed: 1,
+    });
     const strip = (x: Awaited<ReturnType<typeof auditMatrices>>) => JSON.stringify({ ...x, timingsMs: null });
     expect(strip(await auditMatrices(panel.matrices, fast))).toBe(strip(await auditMatrices(panel.matrices, fast)));
   });
@@ -58,15 +84,31 @@ describe('bad matrices', () => {
     cells,
   });
   it('non-binary cells, too few models, missing cells, categories in one benchmark only', async () => {
-    await expect(auditMatrices([{ name: 'A', matrix: m([[1, 0.5, 1]]) }, { name: 'B', matrix: m([[1, 0, 1]]) }])).rejects.toThrow(/A: item i0 has the non-binary cell 0.5 for m2/);
-    await expect(auditMatrices([{ name: 'A', matrix: m([[1, 0]], ['m1', 'm2']) }, { name: 'B', matrix: m([[1, 0]], ['m1', 'm2']) }])).rejects.toThrow(/at least 3 models present in every benchmark; found 2/);
+    await expect(
+      auditMatrices([
+        { name: 'A', matrix: m([[1, 0.5, 1]]) },
+        { name: 'B', matrix: m([[1, 0, 1]]) },
+      ]),
+    ).rejects.toThrow(/A: item i0 has the non-binary cell 0.5 for m2/);
+    await expect(
+      auditMatrices([
+        { name: 'A', matrix: m([[1, 0]], ['m1', 'm2']) },
+        { name: 'B', matrix: m([[1, 0]], ['m1', 'm2']) },
+      ]),
+    ).rejects.toThrow(/at least 3 models present in every benchmark; found 2/);
     const rows = (k: number) => Array.from({ length: k }, (_, i) => [i % 2, (i + 1) % 2, i % 3 === 0 ? 1 : 0, 1, 0]);
     const five = ['m1', 'm2', 'm3', 'm4', 'm5'];
     const withGap = rows(12).map((r, i) => (i === 0 ? [null, ...r.slice(1)] : r));
     const a = await auditMatrices(
       [
         { name: 'A', matrix: m(withGap, five) },
-        { name: 'B', matrix: { ...m(rows(12), five), items: m(rows(12), five).items.map((it, i) => ({ ...it, category: i < 6 ? 'belief' : 'desire' })) } },
+        {
+          name: 'B',
+          matrix: {
+            ...m(rows(12), five),
+            items: m(rows(12), five).items.map((it, i) => ({ ...it, category: i < 6 ? 'belief' : 'desire' })),
+          },
+        },
       ],
       fast,
     );
@@ -78,28 +120,101 @@ describe('bad matrices', () => {
   it('the CLI reads CSV matrices and names a bad file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-audit-m-'));
     const bin = join(__dirname, '..', 'bin', 'mindscope.js');
-    const sim = spawnSync(process.execPath, [bin, 'simulate', 'panel', '--out', dir, '--items', '20', '--models', '12', '--seed', '5'], { encoding: 'utf8' });
+    const sim = spawnSync(process.execPath, [bin, 'simulate', 'panel', '--out', dir, '--items', '20', '--models', '12', '--seed', '5'], {
+      encoding: 'utf8',
+    });
     expect(sim.status).toBe(0);
-    const r = spawnSync(process.execPath, [bin, 'audit', '--matrix', `A=${join(dir, 'benchA.csv')}`, `B=${join(dir, 'benchB.csv')}`, '--bootstrap', '50', '--seeds', '2', '--json'], { encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      [
+        bin,
+        'audit',
+        '--matrix',
+        `A=${join(dir, 'benchA.csv')}`,
+        `B=${join(dir, 'benchB.csv')}`,
+        '--bootstrap',
+        '50',
+        '--seeds',
+        '2',
+        '--json',
+      ],
+      { encoding: 'utf8' },
+    );
     expect(r.status).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.convergence.cells).toHaveLength(5);
     expect(out.crossFit.settings).toMatchObject({ folds: 5, seeds: 2 });
     // Worker threads (the compiled CLI has them) give the same audit as one thread in process.
-    const one = spawnSync(process.execPath, [bin, 'audit', '--matrix', `A=${join(dir, 'benchA.csv')}`, `B=${join(dir, 'benchB.csv')}`, '--bootstrap', '50', '--seeds', '2', '--threads', '1', '--json'], { encoding: 'utf8' });
+    const one = spawnSync(
+      process.execPath,
+      [
+        bin,
+        'audit',
+        '--matrix',
+        `A=${join(dir, 'benchA.csv')}`,
+        `B=${join(dir, 'benchB.csv')}`,
+        '--bootstrap',
+        '50',
+        '--seeds',
+        '2',
+        '--threads',
+        '1',
+        '--json',
+      ],
+      { encoding: 'utf8' },
+    );
     const strip = (text: string) => JSON.stringify({ ...JSON.parse(text), timingsMs: null, threads: null });
     expect(out.threads).toBe(Math.min(4, availableParallelism()));
     expect(JSON.parse(one.stdout).threads).toBe(1);
     expect(strip(one.stdout)).toBe(strip(r.stdout));
     // General-ability controls from the simulated score table: discriminant validity.
-    const d = spawnSync(process.execPath, [bin, 'audit', '--matrix', `A=${join(dir, 'benchA.csv')}`, `B=${join(dir, 'benchB.csv')}`, '--bootstrap', '50', '--seeds', '1', '--scores', join(dir, 'scores.csv'), '--general', 'general1,general2', '--json'], { encoding: 'utf8' });
+    const d = spawnSync(
+      process.execPath,
+      [
+        bin,
+        'audit',
+        '--matrix',
+        `A=${join(dir, 'benchA.csv')}`,
+        `B=${join(dir, 'benchB.csv')}`,
+        '--bootstrap',
+        '50',
+        '--seeds',
+        '1',
+        '--scores',
+        join(dir, 'scores.csv'),
+        '--general',
+        'general1,general2',
+        '--json',
+      ],
+      { encoding: 'utf8' },
+    );
     expect(d.status).toBe(0);
     const disc = JSON.parse(d.stdout).discriminant;
     expect(disc.withinTom[0]).toMatchObject({ a: 'A', b: 'B' });
     expect(disc.partial).toHaveLength(3);
     expect(disc.varianceDecomposition.map((v: { benchmark: string }) => v.benchmark)).toEqual(['A', 'B']);
     // The same controls as response matrices: the same scores, so the same discriminant audit.
-    const dm = spawnSync(process.execPath, [bin, 'audit', '--matrix', `A=${join(dir, 'benchA.csv')}`, `B=${join(dir, 'benchB.csv')}`, '--bootstrap', '50', '--seeds', '1', '--control', `general1=${join(dir, 'general1.csv')}`, `general2=${join(dir, 'general2.csv')}`, '--json', '--report', join(dir, 'report')], { encoding: 'utf8' });
+    const dm = spawnSync(
+      process.execPath,
+      [
+        bin,
+        'audit',
+        '--matrix',
+        `A=${join(dir, 'benchA.csv')}`,
+        `B=${join(dir, 'benchB.csv')}`,
+        '--bootstrap',
+        '50',
+        '--seeds',
+        '1',
+        '--control',
+        `general1=${join(dir, 'general1.csv')}`,
+        `general2=${join(dir, 'general2.csv')}`,
+        '--json',
+        '--report',
+        join(dir, 'report'),
+      ],
+      { encoding: 'utf8' },
+    );
     expect(dm.status).toBe(0);
     const html = readFileSync(join(dir, 'report', 'audit.html'), 'utf8');
     expect(html).toContain('Discriminant validity');
@@ -110,11 +225,31 @@ describe('bad matrices', () => {
     expect(discM.varianceDecomposition).toEqual(disc.varianceDecomposition);
     // A control matrix without some audited model is named, with the models it lacks.
     writeFileSync(join(dir, 'short.csv'), 'suite,item_id,category,original_label,model-01\ng,1,general,l,1\n');
-    const short = spawnSync(process.execPath, [bin, 'audit', '--matrix', `A=${join(dir, 'benchA.csv')}`, `B=${join(dir, 'benchB.csv')}`, '--bootstrap', '20', '--seeds', '1', '--structure', 'pca', '--control', `short=${join(dir, 'short.csv')}`], { encoding: 'utf8' });
+    const short = spawnSync(
+      process.execPath,
+      [
+        bin,
+        'audit',
+        '--matrix',
+        `A=${join(dir, 'benchA.csv')}`,
+        `B=${join(dir, 'benchB.csv')}`,
+        '--bootstrap',
+        '20',
+        '--seeds',
+        '1',
+        '--structure',
+        'pca',
+        '--control',
+        `short=${join(dir, 'short.csv')}`,
+      ],
+      { encoding: 'utf8' },
+    );
     expect(short.status).toBe(1);
     expect(short.stderr).toMatch(/control "short" has no responses from 11 audited model\(s\): model-02/);
     writeFileSync(join(dir, 'bad.csv'), 'suite,item_id,category,original_label,m1,m2,m3\nx,1,belief,l,1,0\n');
-    const bad = spawnSync(process.execPath, [bin, 'audit', '--matrix', join(dir, 'bad.csv'), join(dir, 'benchA.csv')], { encoding: 'utf8' });
+    const bad = spawnSync(process.execPath, [bin, 'audit', '--matrix', join(dir, 'bad.csv'), join(dir, 'benchA.csv')], {
+      encoding: 'utf8',
+    });
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/bad\.csv:2: row has 6 fields, the header has 7/);
   });
@@ -125,7 +260,11 @@ describe('packed bootstrap sums', () => {
     const { PackedItems, flatten, flatAccuracies, createRng } = await import('../src/index.js');
     const rng = createRng(4);
     for (const models of [3, 27, 30, 32, 33, 70]) {
-      const items = Array.from({ length: 500 }, (_, k) => ({ id: String(k), category: 'belief', responses: Uint8Array.from({ length: models }, () => (rng.next() < 0.5 ? 1 : 0)) }));
+      const items = Array.from({ length: 500 }, (_, k) => ({
+        id: String(k),
+        category: 'belief',
+        responses: Uint8Array.from({ length: models }, () => (rng.next() < 0.5 ? 1 : 0)),
+      }));
       const idx = rng.fillInts(new Int32Array(500), 500);
       const packed = new PackedItems(items, models).accuracies(idx, new Float64Array(models));
       expect(Array.from(packed)).toEqual(Array.from(flatAccuracies(flatten(items, models), models, idx)));
@@ -136,7 +275,15 @@ describe('packed bootstrap sums', () => {
 describe('audit report', () => {
   it('renders forest plots, the scree plot and the tables as one self-contained HTML file', async () => {
     const { renderAuditReport } = await import('../src/index.js');
-    const panel = simulatePanel({ models: 12, benchmarks: [{ name: 'A', items: { belief: 40, desire: 40 } }, { name: 'B', items: { belief: 40, desire: 40 } }], structure: 'single', seed: 2 });
+    const panel = simulatePanel({
+      models: 12,
+      benchmarks: [
+        { name: 'A', items: { belief: 40, desire: 40 } },
+        { name: 'B', items: { belief: 40, desire: 40 } },
+      ],
+      structure: 'single',
+      seed: 2,
+    });
     const html = await renderAuditReport(await auditMatrices(panel.matrices, fast));
     expect(html.match(/<svg/g)).toHaveLength(3);
     expect(html).toContain('A ~ B belief');

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { auditBenchmarks, parseScoreTable } from '../src/index.js';
 
-export const TABLE_1 = `model,ToMBench,ToMATO,CogToM,MMLU-Pro,HellaSwag
+const TABLE_1 = `model,ToMBench,ToMATO,CogToM,MMLU-Pro,HellaSwag
 Gemma-3-1B,0.353,0.361,0.497,0.135,0.362
 Llama-3.2-1B,0.407,0.307,0.353,0.124,0.195
 Qwen-2.5-1.5B,0.463,0.507,0.463,0.221,0.607
@@ -40,11 +40,18 @@ Qwen2-72B,0.709,0.777,0.788,0.491,0.891
 Qwen-2.5-72B,0.747,0.768,0.817,0.415,0.897
 `;
 
-const audit = auditBenchmarks(parseScoreTable(TABLE_1), { tom: ['ToMBench', 'ToMATO', 'CogToM'], general: ['MMLU-Pro', 'HellaSwag'], iterations: 1000, seed: 1 });
-const tau = (a: string, b: string) => [...audit.withinTom, ...audit.withinGeneral, ...audit.crossConstruct].find((c) => c.a === a && c.b === b)!.tau;
-const partial = (a: string, b: string, controls: string) => audit.partial.find((p) => p.a === a && p.b === b && p.controls.join('+') === controls)!;
+const audit = auditBenchmarks(parseScoreTable(TABLE_1), {
+  tom: ['ToMBench', 'ToMATO', 'CogToM'],
+  general: ['MMLU-Pro', 'HellaSwag'],
+  iterations: 1000,
+  seed: 1,
+});
+const tau = (a: string, b: string) =>
+  [...audit.withinTom, ...audit.withinGeneral, ...audit.crossConstruct].find((c) => c.a === a && c.b === b)!.tau;
+const partial = (a: string, b: string, controls: string) =>
+  audit.partial.find((p) => p.a === a && p.b === b && p.controls.join('+') === controls)!;
 
-describe('audit --scores on the paper\'s Table 1', () => {
+describe("audit --scores on the paper's Table 1", () => {
   it('Table 7: within-ToM, within-general and cross-construct tau', () => {
     expect(tau('ToMBench', 'ToMATO')).toBeCloseTo(0.749, 3);
     expect(tau('MMLU-Pro', 'HellaSwag')).toBeCloseTo(0.738, 3);
@@ -56,7 +63,7 @@ describe('audit --scores on the paper\'s Table 1', () => {
     expect(Math.abs(tau('ToMBench', 'CogToM') - 0.818)).toBeLessThan(0.005);
     expect(Math.abs(tau('ToMATO', 'CogToM') - 0.772)).toBeLessThan(0.005);
     expect(Math.abs(tau('CogToM', 'HellaSwag') - 0.749)).toBeLessThan(0.005);
-    expect(Math.abs(tau('CogToM', 'MMLU-Pro') - 0.670)).toBeLessThan(0.005);
+    expect(Math.abs(tau('CogToM', 'MMLU-Pro') - 0.67)).toBeLessThan(0.005);
     expect(audit.means.withinTom).toBeCloseTo(0.78, 2);
     expect(Math.abs(audit.means.crossConstruct - 0.706)).toBeLessThan(0.002);
   });
@@ -75,6 +82,7 @@ describe('audit --scores on the paper\'s Table 1', () => {
     // Bootstrap intervals land near the published ones (same method, other resamples).
     const p = partial('ToMBench', 'ToMATO', 'MMLU-Pro');
     expect(Math.abs(p.lower - 0.28)).toBeLessThan(0.05);
+    // biome-ignore lint/suspicious/noApproximativeNumericConstant: Table 8's printed bound, not 1/sqrt(2)
     expect(Math.abs(p.upper - 0.707)).toBeLessThan(0.05);
     expect(audit.partial.every((c) => c.lower > 0)).toBe(true); // all nine stay positive
   });
@@ -94,7 +102,18 @@ describe('audit --scores on the paper\'s Table 1', () => {
     const r = run(['--scores', file, '--tom', 'ToMBench,ToMATO,CogToM', '--general', 'MMLU-Pro,HellaSwag', '--seed', '1', '--json']);
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual(JSON.parse(JSON.stringify(audit)));
-    const withReport = run(['--scores', file, '--tom', 'ToMBench,ToMATO,CogToM', '--general', 'MMLU-Pro,HellaSwag', '--bootstrap', '50', '--report', join(dir, 'rep')]);
+    const withReport = run([
+      '--scores',
+      file,
+      '--tom',
+      'ToMBench,ToMATO,CogToM',
+      '--general',
+      'MMLU-Pro,HellaSwag',
+      '--bootstrap',
+      '50',
+      '--report',
+      join(dir, 'rep'),
+    ]);
     expect(withReport.status).toBe(0);
     const html = readFileSync(join(dir, 'rep', 'audit-scores.html'), 'utf8');
     expect(html.match(/<svg/g)).toHaveLength(2);

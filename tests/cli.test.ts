@@ -41,7 +41,21 @@ describe('mindscope items', () => {
 describe('mindscope run / status / export / report', () => {
   it('runs, reports status as JSON, exports the matrix and writes the report', () => {
     const db = join(dir, 'flow.db');
-    const run = cli(['run', 'generated-tom', '--limit', '30', '--model', 'agent:oracle', 'agent:reality', `openai-compatible:${server.url}/v1#ok`, '--db', db, '--run-id', 'flow', '--quiet']);
+    const run = cli([
+      'run',
+      'generated-tom',
+      '--limit',
+      '30',
+      '--model',
+      'agent:oracle',
+      'agent:reality',
+      `openai-compatible:${server.url}/v1#ok`,
+      '--db',
+      db,
+      '--run-id',
+      'flow',
+      '--quiet',
+    ]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/run flow: 90 done, 0 failed/);
@@ -49,7 +63,15 @@ describe('mindscope run / status / export / report', () => {
     const status = JSON.parse(cli(['status', '--db', db, '--json']).stdout);
     expect(status.runId).toBe('flow');
     expect(status.totals).toEqual({ planned: 90, done: 90, failed: 0, pending: 0 });
-    expect(status.rows[0]).toEqual({ subject: 'agent:oracle', subjectId: expect.stringMatching(/^s-/), suite: 'generated-tom', planned: 30, done: 30, failed: 0, pending: 0 });
+    expect(status.rows[0]).toEqual({
+      subject: 'agent:oracle',
+      subjectId: expect.stringMatching(/^s-/),
+      suite: 'generated-tom',
+      planned: 30,
+      done: 30,
+      failed: 0,
+      pending: 0,
+    });
     const exp = cli(['export', 'matrix', '--db', db, '--out', join(dir, 'flow.parquet')]);
     expect(exp.stdout).toMatch(/30 items x 3 subjects/);
     expect(cli(['export', 'matrix', '--db', db, '--out', join(dir, 'flow.csv')]).code).toBe(0);
@@ -70,7 +92,9 @@ describe('mindscope run / status / export / report', () => {
   it('adds the psychometric audit of the suites to the report of a two-suite run', () => {
     const db = join(dir, 'two.db');
     const agents = ['agent:oracle', 'agent:random', 'agent:first-option', 'agent:reality', 'agent:first-order'];
-    expect(cli(['run', 'generated-tom', 'tomi', '--data', DATA, '--limit', '60', '--shuffle', '--model', ...agents, '--db', db, '--quiet']).code).toBe(0);
+    expect(
+      cli(['run', 'generated-tom', 'tomi', '--data', DATA, '--limit', '60', '--shuffle', '--model', ...agents, '--db', db, '--quiet']).code,
+    ).toBe(0);
     const rep = cli(['report', '--db', db, '--out', join(dir, 'report2'), '--audit']);
     expect(rep.code).toBe(0);
     const html = readFileSync(join(dir, 'report2', 'index.html'), 'utf8');
@@ -100,7 +124,22 @@ describe('mindscope run / status / export / report', () => {
   it('exits 2 and names the HTTP status when a subject is stopped, and keeps the key out of everything', () => {
     const db = join(dir, 'key.db');
     const secret = 'sk-NEVER-PRINT-THIS-123456';
-    const r = cli(['run', 'generated-tom', '--limit', '5', '--model', `openai-compatible:${server.url}/v1#unknown-model`, '--api-key-env', 'MY_KEY', '--db', db, '--quiet'], { MY_KEY: secret });
+    const r = cli(
+      [
+        'run',
+        'generated-tom',
+        '--limit',
+        '5',
+        '--model',
+        `openai-compatible:${server.url}/v1#unknown-model`,
+        '--api-key-env',
+        'MY_KEY',
+        '--db',
+        db,
+        '--quiet',
+      ],
+      { MY_KEY: secret },
+    );
     expect(r.code).toBe(2);
     expect(r.stdout).toMatch(/HTTP 404/);
     expect(r.stdout + r.stderr).not.toContain(secret);
@@ -111,7 +150,25 @@ describe('mindscope run / status / export / report', () => {
 describe('resumption', () => {
   it('a run killed with SIGKILL part-way finishes on rerun with no trial lost or duplicated, and the same matrix', async () => {
     const model = `openai-compatible:${server.url}/v1#slow-15`;
-    const args = (db: string) => ['run', 'generated-tom', '--limit', '150', '--seed', '4', '--shuffle', '--model', model, 'agent:first-order', '--concurrency', '4', '--db', db, '--run-id', 'resume', '--quiet'];
+    const args = (db: string) => [
+      'run',
+      'generated-tom',
+      '--limit',
+      '150',
+      '--seed',
+      '4',
+      '--shuffle',
+      '--model',
+      model,
+      'agent:first-order',
+      '--concurrency',
+      '4',
+      '--db',
+      db,
+      '--run-id',
+      'resume',
+      '--quiet',
+    ];
     const killedDb = join(dir, 'killed.db');
     const child = spawn(process.execPath, [BIN, ...args(killedDb)], { cwd: dir, stdio: 'ignore' });
     // Wait until some, not all, trials are stored, then kill without warning.
@@ -140,8 +197,17 @@ describe('resumption', () => {
     expect(skipped + done).toBe(300);
 
     const db = new Database(killedDb, { readonly: true });
-    expect(db.prepare('SELECT COUNT(*) AS n, COUNT(DISTINCT subject_id || suite || item_id || replicate) AS u FROM trials').get()).toEqual({ n: 300, u: 300 });
-    expect(db.prepare("SELECT COUNT(*) AS n FROM trials t JOIN transcripts tr ON tr.trial_id = t.id JOIN scores s ON s.trial_id = t.id WHERE t.status = 'done'").get()).toEqual({ n: 300 });
+    expect(db.prepare('SELECT COUNT(*) AS n, COUNT(DISTINCT subject_id || suite || item_id || replicate) AS u FROM trials').get()).toEqual({
+      n: 300,
+      u: 300,
+    });
+    expect(
+      db
+        .prepare(
+          "SELECT COUNT(*) AS n FROM trials t JOIN transcripts tr ON tr.trial_id = t.id JOIN scores s ON s.trial_id = t.id WHERE t.status = 'done'",
+        )
+        .get(),
+    ).toEqual({ n: 300 });
     db.close();
 
     const cleanDb = join(dir, 'clean.db');

@@ -11,7 +11,11 @@ describe('compare', () => {
     for (let i = 0; i < 12; i++) cells.push([1, 0]);
     for (let i = 0; i < 4; i++) cells.push([0, 1]);
     for (let i = 0; i < 6; i++) cells.push([0, 0]);
-    const m: ResponseMatrix = { subjects: ['A', 'B'], items: cells.map((_, i) => ({ suite: 's', itemId: `i${i}`, category: i % 2 ? 'belief' : 'desire', originalLabel: '' })), cells };
+    const m: ResponseMatrix = {
+      subjects: ['A', 'B'],
+      items: cells.map((_, i) => ({ suite: 's', itemId: `i${i}`, category: i % 2 ? 'belief' : 'desire', originalLabel: '' })),
+      cells,
+    };
     const all = comparePaired(m, { iterations: 500 }).find((c) => c.group === 'all')!;
     expect(all).toMatchObject({ n: 40, onlyA: 12, onlyB: 4 });
     expect(all.difference).toBeCloseTo(0.2, 12);
@@ -26,7 +30,11 @@ describe('compare', () => {
   });
 
   it('refuses fractional cells and unknown subjects', () => {
-    const m: ResponseMatrix = { subjects: ['A', 'B'], items: [{ suite: 's', itemId: 'x', category: 'belief', originalLabel: '' }], cells: [[0.5, 1]] };
+    const m: ResponseMatrix = {
+      subjects: ['A', 'B'],
+      items: [{ suite: 's', itemId: 'x', category: 'belief', originalLabel: '' }],
+      cells: [[0.5, 1]],
+    };
     expect(() => comparePaired(m)).toThrow(/item x: compare needs 1\/0 cells/);
     expect(() => comparePaired(m, { subjects: ['A', 'C'] })).toThrow(/no subject "C"/);
   });

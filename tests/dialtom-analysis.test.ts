@@ -78,14 +78,15 @@ describe('DialToM Table 19 from Table 3', () => {
     const gap = retroProspectiveGap(parseRateTable(ratesCsv(), 'table3.csv'));
     expect(gap).toHaveLength(39);
     const g3 = gap.find((g) => g.model === 'Gemini 3 Pro' && g.domain === 'MI')!;
-    expect(g3.chi2.toFixed(2)).toBe('29.56');
-    expect(g3.cramersV.toFixed(3)).toBe('0.259');
+    expect(g3.chi2!.toFixed(2)).toBe('29.56');
+    expect(g3.cramersV!.toFixed(3)).toBe('0.259');
     const misses: string[] = [];
     for (const [model, t] of Object.entries(TABLE19)) {
       DOMAINS.forEach((d, i) => {
         const cell = gap.find((g) => g.model === model && g.domain === d)!;
         // Table 3's rates are rounded to 0.01 percentage points; counts are round(rate x items).
-        if (Math.abs(cell.chi2 - t[2 * i]) > 0.02 || Math.abs(cell.cramersV - t[2 * i + 1]) > 0.0015) misses.push(`${model} ${d}: ${cell.chi2.toFixed(2)}/${cell.cramersV.toFixed(3)} vs ${t[2 * i]}/${t[2 * i + 1]}`);
+        if (Math.abs(cell.chi2! - t[2 * i]) > 0.02 || Math.abs(cell.cramersV! - t[2 * i + 1]) > 0.0015)
+          misses.push(`${model} ${d}: ${cell.chi2!.toFixed(2)}/${cell.cramersV!.toFixed(3)} vs ${t[2 * i]}/${t[2 * i + 1]}`);
         expect(cell.p).toBeLessThan(0.001);
       });
     }
@@ -111,7 +112,11 @@ describe('DialToM Table 19 from Table 3', () => {
     writeFileSync(join(dir, 'rates.csv'), ratesCsv());
     writeFileSync(join(dir, 'positions.csv'), 'domain,A,B,C,D\nMI,258,194,206,242\n');
     const bin = join(__dirname, '..', 'bin', 'mindscope.js');
-    const r = spawnSync(process.execPath, [bin, 'analyze', 'dialtom', '--rates', join(dir, 'rates.csv'), '--positions', join(dir, 'positions.csv'), '--json'], { encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      [bin, 'analyze', 'dialtom', '--rates', join(dir, 'rates.csv'), '--positions', join(dir, 'positions.csv'), '--json'],
+      { encoding: 'utf8' },
+    );
     expect(r.status).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.gap).toHaveLength(39);
@@ -127,7 +132,10 @@ describe('DialToM Table 14 (GPT-4o row) from the released inferences', () => {
   it('BLEU 9.44 and ROUGE-L 0.31 of the benchmark inferences against the human references', async () => {
     const { benchmarkInferences, inferenceOverlap, parseWrittenInferences } = await import('../src/index.js');
     const { readFileSync } = await import('node:fs');
-    const refs = parseWrittenInferences(readFileSync(join(DATA, 'dialtom', 'data', 'written_inference.csv'), 'utf8'), 'written_inference.csv');
+    const refs = parseWrittenInferences(
+      readFileSync(join(DATA, 'dialtom', 'data', 'written_inference.csv'), 'utf8'),
+      'written_inference.csv',
+    );
     expect(refs.size).toBe(300);
     const hyps = benchmarkInferences(JSON.parse(readFileSync(join(DATA, 'dialtom', 'data', 'combined_written_data.json'), 'utf8')));
     const [r] = inferenceOverlap(hyps, refs);
@@ -139,11 +147,19 @@ describe('DialToM Table 14 (GPT-4o row) from the released inferences', () => {
 
 describe('DialToM analyses of stored runs and annotation files', () => {
   it('correctness per attribute, distractor clustering, the easy-hard gap, and no NaN for degenerate tables', async () => {
-    const { dialtomRunResults, easyHardGap, evaluate, openStore, retroProspectiveGap, summarizeAnnotations, crossDomainCorrelation } = await import('../src/index.js');
+    const { dialtomRunResults, easyHardGap, evaluate, openStore, retroProspectiveGap, summarizeAnnotations, crossDomainCorrelation } =
+      await import('../src/index.js');
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-dialtom-run-'));
     const store = openStore(join(dir, 'm.db'));
     try {
-      await evaluate({ store, suites: ['dialtom-retrospective', 'dialtom-prospective', 'dialtom-prospective-easy'], data: DATA, models: ['agent:first-option', 'agent:random', 'agent:answer-key'], limit: 40, runId: 'dt' });
+      await evaluate({
+        store,
+        suites: ['dialtom-retrospective', 'dialtom-prospective', 'dialtom-prospective-easy'],
+        data: DATA,
+        models: ['agent:first-option', 'agent:random', 'agent:answer-key'],
+        limit: 40,
+        runId: 'dt',
+      });
       const r = dialtomRunResults(store, 'dt');
       const byModel = (m: string) => r.distractors.filter((d) => d.model === m);
       // Always the first option: when wrong, always the same distractor.
@@ -166,7 +182,7 @@ describe('DialToM analyses of stored runs and annotation files', () => {
     }
     const a = summarizeAnnotations(lines.join('\n'), 'ann.csv');
     expect(a).toMatchObject({ items: 20, annotators: 3 });
-    expect(a.labels.filter((l, i) => l.label === (Number(l.item.slice(1)) % 2 ? 'yes' : 'no')).length).toBe(20);
+    expect(a.labels.filter((l, _i) => l.label === (Number(l.item.slice(1)) % 2 ? 'yes' : 'no')).length).toBe(20);
     expect(a.ac1).toBeGreaterThan(0.2);
     expect(a.ac1).toBeLessThan(1);
     expect(() => summarizeAnnotations('item,who,label\nx,y,z\n', 'ann.csv')).toThrow(/ann\.csv:1: no "annotator" column/);
@@ -179,9 +195,17 @@ describe('DialToM analyses of stored runs and annotation files', () => {
 describe('reasoning-trace injection', () => {
   it('masks every reference to an option', async () => {
     const { maskOptionReferences } = await import('../src/index.js');
-    const options = ['I believe my friends will never calm down, no matter what.', 'I believe spending time with Donna helps me stay out of trouble.'];
-    const r = maskOptionReferences('The client says Donna calms him. So spending time with Donna helps me stay out of trouble, which is option B. (A) is wrong; the second option fits. B) is the answer.', options);
-    expect(r.masked).toBe('The client says Donna calms him. So [MASK], which is option [MASK]. ([MASK]) is wrong; the [MASK] option fits. [MASK] is the answer.');
+    const options = [
+      'I believe my friends will never calm down, no matter what.',
+      'I believe spending time with Donna helps me stay out of trouble.',
+    ];
+    const r = maskOptionReferences(
+      'The client says Donna calms him. So spending time with Donna helps me stay out of trouble, which is option B. (A) is wrong; the second option fits. B) is the answer.',
+      options,
+    );
+    expect(r.masked).toBe(
+      'The client says Donna calms him. So [MASK], which is option [MASK]. ([MASK]) is wrong; the [MASK] option fits. [MASK] is the answer.',
+    );
     expect(r.masks).toBe(5);
   });
 
@@ -194,17 +218,38 @@ describe('reasoning-trace injection', () => {
     try {
       const items = loadDialtom(DATA, 'prospective').items.slice(0, 5);
       const answer = items[0].answer;
-      writeFileSync(join(dir, 'traces.jsonl'), items.map((it) => JSON.stringify({ item_id: it.id, trace: `The speaker is hesitant. The right trajectory is: ${it.answer}` })).join('\n'));
+      writeFileSync(
+        join(dir, 'traces.jsonl'),
+        items
+          .map((it) => JSON.stringify({ item_id: it.id, trace: `The speaker is hesitant. The right trajectory is: ${it.answer}` }))
+          .join('\n'),
+      );
       const model = `openai-compatible:${server.url}/v1#ok`;
       await evaluate({ store, suites: ['dialtom-prospective'], data: DATA, limit: 5, models: [model], runId: 'base' });
-      await evaluate({ store, suites: ['dialtom-prospective'], data: DATA, limit: 5, models: [model], tracesPath: join(dir, 'traces.jsonl'), runId: 'traced' });
+      await evaluate({
+        store,
+        suites: ['dialtom-prospective'],
+        data: DATA,
+        limit: 5,
+        models: [model],
+        tracesPath: join(dir, 'traces.jsonl'),
+        runId: 'traced',
+      });
       const bodies = (await server.stats()).bodies.map((b) => JSON.stringify(b.body));
       const traced = bodies.filter((b) => b.includes("A teacher's reasoning"));
       expect(traced).toHaveLength(5);
       expect(traced.every((b) => b.includes('The right trajectory is: [MASK]'))).toBe(true);
       expect(traced.some((b) => b.split('teacher')[1].split('Question')[0].includes(answer))).toBe(false);
       const [effect] = traceEffect(store, 'base', 'traced');
-      expect(effect).toMatchObject({ items: 5, table: [[effect.table[0][0], 0], [0, effect.table[1][1]]], pCorrected: 1, pExact: 1 });
+      expect(effect).toMatchObject({
+        items: 5,
+        table: [
+          [effect.table[0][0], 0],
+          [0, effect.table[1][1]],
+        ],
+        pCorrected: 1,
+        pExact: 1,
+      });
     } finally {
       store.close();
       await server.stop();

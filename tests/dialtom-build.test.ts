@@ -14,7 +14,14 @@ import { startModelServer, type ModelServer } from './helpers/servers.js';
 const bin = join(__dirname, '..', 'bin', 'mindscope.js');
 
 function dialogue(id: string, lines: number): { id: string; domain: string; turns: string[] } {
-  return { id, domain: 'MI', turns: Array.from({ length: lines }, (_, i) => `${i % 2 ? 'client' : 'counselor'}: this is line ${i} of dialogue ${id} with some more words in it`) };
+  return {
+    id,
+    domain: 'MI',
+    turns: Array.from(
+      { length: lines },
+      (_, i) => `${i % 2 ? 'client' : 'counselor'}: this is line ${i} of dialogue ${id} with some more words in it`,
+    ),
+  };
 }
 
 describe('dialtom build', () => {
@@ -30,16 +37,36 @@ describe('dialtom build', () => {
     const words = (r: [number, number]) => turns.slice(r[0], r[1]).join(' ').split(/\s+/).length;
     expect(w.slice(0, -1).every((r) => words(r) >= 150 && words(r) <= 200)).toBe(true);
     expect(w[w.length - 1][1]).toBe(40);
-    expect(() => readDialogues([{ id: 'x', domain: 'MI', turns: ['a: hi', 'b:  '] }], 'd.json')).toThrow(/d\.json dialogue 0 \(x\): turn 1 is empty/);
+    expect(() => readDialogues([{ id: 'x', domain: 'MI', turns: ['a: hi', 'b:  '] }], 'd.json')).toThrow(
+      /d\.json dialogue 0 \(x\): turn 1 is empty/,
+    );
   });
 
   it('builds from written options and from a model; the dialtom suites read the result', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-dialtom-build-'));
     const dialogues = [dialogue('d1', 40), dialogue('d2', 40), dialogue('d3', 40)];
     writeFileSync(join(dir, 'dialogues.json'), JSON.stringify(dialogues));
-    const byModel = spawnSync(process.execPath, [bin, 'dialtom', 'build', '--dialogues', 'dialogues.json', '--out', 'built', '--model', `openai-compatible:${server.url}/v1#writer`, '--db', 'm.db'], { encoding: 'utf8', cwd: dir });
+    const byModel = spawnSync(
+      process.execPath,
+      [
+        bin,
+        'dialtom',
+        'build',
+        '--dialogues',
+        'dialogues.json',
+        '--out',
+        'built',
+        '--model',
+        `openai-compatible:${server.url}/v1#writer`,
+        '--db',
+        'm.db',
+      ],
+      { encoding: 'utf8', cwd: dir },
+    );
     expect(byModel.status).toBe(0);
-    expect(byModel.stdout).toMatch(/built from 3 dialogue\(s\): (\d+) windows, \d+ retrospective questions, \d+ prospective, \d+ easy, \d+ counterfactual profiles/);
+    expect(byModel.stdout).toMatch(
+      /built from 3 dialogue\(s\): (\d+) windows, \d+ retrospective questions, \d+ prospective, \d+ easy, \d+ counterfactual profiles/,
+    );
     const retro = loadDialtom(join(dir, 'built'), 'retrospective');
     const windows = Number(/(\d+) windows/.exec(byModel.stdout)![1]);
     expect(retro.items).toHaveLength(windows * 6);
@@ -57,22 +84,52 @@ describe('dialtom build', () => {
     const history = loadDialtom(join(dir, 'built', 'degraded', 'history+states'), 'prospective');
     expect(history.items[0].payload.context).toMatch(/counselor: this is line 0/);
     // Written options from a file give the same layout.
-    const table = JSON.parse(readFileSync(join(dir, 'built', 'dialtom', 'data', 'MI_retrospective_verified.json'), 'utf8')) as Array<{ id: string; options: Record<string, Record<string, string>>; correct_option: Record<string, string> }>;
+    const table = JSON.parse(readFileSync(join(dir, 'built', 'dialtom', 'data', 'MI_retrospective_verified.json'), 'utf8')) as Array<{
+      id: string;
+      options: Record<string, Record<string, string>>;
+      correct_option: Record<string, string>;
+    }>;
     const options = Object.fromEntries(
       table.map((r) => [
         r.id,
         {
           true: Object.fromEntries(DIALTOM_STATES.map((s) => [s, r.options[s][r.correct_option[s]]])),
-          wrong: Object.fromEntries(DIALTOM_STATES.map((s) => [s, Object.entries(r.options[s]).filter(([l]) => l !== r.correct_option[s]).map(([, t]) => t)])),
+          wrong: Object.fromEntries(
+            DIALTOM_STATES.map((s) => [
+              s,
+              Object.entries(r.options[s])
+                .filter(([l]) => l !== r.correct_option[s])
+                .map(([, t]) => t),
+            ]),
+          ),
           distractor_trajectories: ['x: a', 'x: b', 'x: c'],
         },
       ]),
     );
     writeFileSync(join(dir, 'options.json'), JSON.stringify(options));
-    const byFile = spawnSync(process.execPath, [bin, 'dialtom', 'build', '--dialogues', 'dialogues.json', '--out', 'built2', '--options', 'options.json'], { encoding: 'utf8', cwd: dir });
+    const byFile = spawnSync(
+      process.execPath,
+      [bin, 'dialtom', 'build', '--dialogues', 'dialogues.json', '--out', 'built2', '--options', 'options.json'],
+      { encoding: 'utf8', cwd: dir },
+    );
     expect(byFile.status).toBe(0);
     expect(loadDialtom(join(dir, 'built2'), 'retrospective').items).toHaveLength(windows * 6);
-    const run = spawnSync(process.execPath, [bin, 'run', 'dialtom-retrospective', '--data', join(dir, 'built2'), '--model', 'agent:answer-key', '--db', join(dir, 'r.db'), '--json'], { encoding: 'utf8', cwd: dir });
+    const run = spawnSync(
+      process.execPath,
+      [
+        bin,
+        'run',
+        'dialtom-retrospective',
+        '--data',
+        join(dir, 'built2'),
+        '--model',
+        'agent:answer-key',
+        '--db',
+        join(dir, 'r.db'),
+        '--json',
+      ],
+      { encoding: 'utf8', cwd: dir },
+    );
     expect(JSON.parse(run.stdout)).toMatchObject({ done: windows * 6, failed: 0 });
   }, 60_000);
 });

@@ -7,11 +7,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRng, directorItems, directorRunResults, directorView, evaluate, makeDirectorScene, openStore, readBlocks, targetBlock } from '../src/index.js';
+import {
+  createRng,
+  directorItems,
+  directorRunResults,
+  directorView,
+  evaluate,
+  makeDirectorScene,
+  openStore,
+  readBlocks,
+  targetBlock,
+} from '../src/index.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
 
 describe('Director scenes', () => {
-  it('the partition hides the addressee\'s own extremum from the director; controls remove the trap', () => {
+  it("the partition hides the addressee's own extremum from the director; controls remove the trap", () => {
     const rng = createRng(1);
     for (let i = 0; i < 20; i++) {
       const s = makeDirectorScene(rng, `s${i}`, { blocks: i % 2 ? 4 : 3, arm: 'canonical' });
@@ -24,8 +34,19 @@ describe('Director scenes', () => {
       }
     }
     const s = makeDirectorScene(createRng(2), 'x', { blocks: 3, arm: 'canonical' });
-    expect(readBlocks('I think the director sees the red one.\nAnswer: A, C', s).letters.sort()).toEqual(['A', 'C'].filter((l) => s.blocks.some((b) => b.letter === l)).sort());
-    expect(directorItems({ perArm: 2, seed: 1 }).map((i) => i.ability)).toEqual(['canonical', 'no-occluder', 'same-side', 'four-blocks', 'canonical', 'no-occluder', 'same-side', 'four-blocks']);
+    expect(readBlocks('I think the director sees the red one.\nAnswer: A, C', s).letters.sort()).toEqual(
+      ['A', 'C'].filter((l) => s.blocks.some((b) => b.letter === l)).sort(),
+    );
+    expect(directorItems({ perArm: 2, seed: 1 }).map((i) => i.ability)).toEqual([
+      'canonical',
+      'no-occluder',
+      'same-side',
+      'four-blocks',
+      'canonical',
+      'no-occluder',
+      'same-side',
+      'four-blocks',
+    ]);
   });
 
   it('reference agents separate: allocentric gap 0, egocentric gap 1; the controls turn egocentric correct', async () => {
@@ -38,7 +59,8 @@ describe('Director scenes', () => {
       expect(get('agent:allocentric', 'canonical')).toMatchObject({ a: 1, b: 1, cQ2: 1, gap: 0, egocentric: 0, scenes: 4 });
       expect(get('agent:egocentric', 'canonical')).toMatchObject({ a: 1, b: 0, cQ1: 1, cQ2: 0, gap: 1, egocentric: 1 });
       expect(get('agent:egocentric', 'four-blocks')).toMatchObject({ gap: 1, egocentric: 1 });
-      for (const arm of ['no-occluder', 'same-side']) expect(get('agent:egocentric', arm)).toMatchObject({ b: 1, cQ2: 1, gap: 0, egocentric: 0 });
+      for (const arm of ['no-occluder', 'same-side'])
+        expect(get('agent:egocentric', arm)).toMatchObject({ b: 1, cQ2: 1, gap: 0, egocentric: 0 });
     } finally {
       store.close();
     }

@@ -44,7 +44,9 @@ describe('EnactToM task files', () => {
 
   it('the template loads from its PDDL problem and is reported unsolvable with reasons', () => {
     const [task] = readTasks('template.json');
-    expect(formatFormula(task.goal)).toBe('(and (K agent_0 (is_open REPLACE_CONTAINER)) (is_open REPLACE_FURNITURE) (is_on_top REPLACE_OBJECT_A REPLACE_FURNITURE))');
+    expect(formatFormula(task.goal)).toBe(
+      '(and (K agent_0 (is_open REPLACE_CONTAINER)) (is_open REPLACE_FURNITURE) (is_on_top REPLACE_OBJECT_A REPLACE_FURNITURE))',
+    );
     const v = verifyTask(task);
     expect(v.solvable).toBe(false);
     expect(v.explanations.join('\n')).toMatch(/no agent knows that the goal needs \(is_open REPLACE_FURNITURE\)/);
@@ -52,29 +54,55 @@ describe('EnactToM task files', () => {
 
   it('bad task files are rejected with the reason', () => {
     const good = generateTasks({ n: 1, seed: 3, depth: 1, agents: 2 })[0].json;
-    const bad = (patch: (t: Record<string, any>) => void) => {
-      const t = structuredClone(good) as Record<string, any>;
+    // biome-ignore lint/suspicious/noExplicitAny: the patches edit arbitrary task fields
+    type Loose = Record<string, any>;
+    const bad = (patch: (t: Loose) => void) => {
+      const t = structuredClone(good) as Loose;
       patch(t);
       return () => readEnactTomTask(t, 'bad.json');
     };
     const problem = good.problem_pddl as string;
-    expect(bad((t) => (t.problem_pddl = problem.replace('(:goal (and', '(:goal (and (is_on_top ghost_1 table_99)')))).toThrow(/bad\.json \(gen-3-0000\): the goal names the unknown object "ghost_1"/);
-    expect(bad((t) => (t.problem_pddl = problem.replace('(:goal (and', '(:goal (and (K agent_7 (is_open cabinet_10))')))).toThrow(/unknown agent "agent_7"/);
+    expect(bad((t) => (t.problem_pddl = problem.replace('(:goal (and', '(:goal (and (is_on_top ghost_1 table_99)')))).toThrow(
+      /bad\.json \(gen-3-0000\): the goal names the unknown object "ghost_1"/,
+    );
+    expect(bad((t) => (t.problem_pddl = problem.replace('(:goal (and', '(:goal (and (K agent_7 (is_open cabinet_10))')))).toThrow(
+      /unknown agent "agent_7"/,
+    );
     expect(bad((t) => (t.problem_pddl = problem.replace('(:goal (and', '(:goal (and (and')))).toThrow(/missing "\)"|unbalanced/);
-    expect(bad((t) => (t.problem_pddl = problem.replace('(:goal (and', '(:goal (and (is_floating x)')))).toThrow(/unknown predicate "is_floating"/);
-    expect(bad((t) => t.mechanic_bindings.push({ mechanic_type: 'remote_control', trigger_object: 'lever_404', target_object: 'cabinet_1', target_state: 'open' }))).toThrow(/bound to the missing object "lever_404"/);
+    expect(bad((t) => (t.problem_pddl = problem.replace('(:goal (and', '(:goal (and (is_floating x)')))).toThrow(
+      /unknown predicate "is_floating"/,
+    );
+    expect(
+      bad((t) =>
+        t.mechanic_bindings.push({
+          mechanic_type: 'remote_control',
+          trigger_object: 'lever_404',
+          target_object: 'cabinet_1',
+          target_state: 'open',
+        }),
+      ),
+    ).toThrow(/bound to the missing object "lever_404"/);
     expect(bad((t) => t.mechanic_bindings.push({ mechanic_type: 'teleport' }))).toThrow(/unknown mechanic_type "teleport"/);
     expect(bad((t) => (t.private_goals = { agent_9: '(is_open x)' }))).toThrow(/private_goals names the undefined agent "agent_9"/);
     expect(bad((t) => (t.num_agents = 5))).toThrow(/num_agents is 5 but 2 agents are named/);
-    expect(bad((t) => ((t.problem_pddl = undefined), (t.scene_id = '123_456')))).toThrow(/names scene 123_456, which is not available here, and carries neither/);
+    expect(
+      bad((t) => {
+        t.problem_pddl = undefined;
+        t.scene_id = '123_456';
+      }),
+    ).toThrow(/names scene 123_456, which is not available here, and carries neither/);
   });
 });
 
 describe('goal language and world', () => {
   it('K-depth, stripping, probes and trivial K goals', () => {
-    const g = parseGoal('(and (is_open fridge_1) (K agent_0 (K agent_1 (is_on_top cup_1 table_1))) (or (is_closed box_1) (B agent_1 (is_open box_1))))');
+    const g = parseGoal(
+      '(and (is_open fridge_1) (K agent_0 (K agent_1 (is_on_top cup_1 table_1))) (or (is_closed box_1) (B agent_1 (is_open box_1))))',
+    );
     expect(kDepth(g)).toBe(2);
-    expect(formatFormula(stripEpistemic(g))).toBe('(and (is_open fridge_1) (is_on_top cup_1 table_1) (or (is_closed box_1) (is_open box_1)))');
+    expect(formatFormula(stripEpistemic(g))).toBe(
+      '(and (is_open fridge_1) (is_on_top cup_1 table_1) (or (is_closed box_1) (is_open box_1)))',
+    );
     const [task] = readTasks('sample_tasks.json');
     const trivial = { ...task, goal: parseGoal('(and (is_on_top laptop_0 table_19) (K agent_0 (is_on_top laptop_0 table_19)))') };
     expect(trivialKNodes(trivial)).toEqual(['(K agent_0 (is_on_top laptop_0 table_19))']);
@@ -88,12 +116,21 @@ describe('goal language and world', () => {
     expect(w.apply(s, 0, { type: 'Navigate', target: barred })).toMatchObject({ ok: false, text: `You cannot enter ${barred}.` });
     expect(w.apply(s, 0, { type: 'Pick', object: 'nothing_1' })).toMatchObject({ ok: false, text: 'There is no object called nothing_1.' });
     // agent_0 heads a chain: it may message agent_1 only.
-    expect(w.apply(s, 0, { type: 'Communicate', to: ['agent_2'], text: 'hi' })).toMatchObject({ ok: false, text: 'You can only send messages to: agent_1.' });
+    expect(w.apply(s, 0, { type: 'Communicate', to: ['agent_2'], text: 'hi' })).toMatchObject({
+      ok: false,
+      text: 'You can only send messages to: agent_1.',
+    });
     const budget = task.agents[0].messageBudget!;
     for (let i = 0; i < budget; i++) expect(w.apply(s, 0, { type: 'Communicate', to: 'all', text: 'hi' }).ok).toBe(true);
     expect(w.apply(s, 0, { type: 'Communicate', to: 'all', text: 'hi' })).toMatchObject({ ok: false, text: 'You have no messages left.' });
-    expect(parseAction('I think so.\nPlace[cup_1, within, cabinet_2, None, None]')).toEqual({ ok: true, action: { type: 'Place', object: 'cup_1', rel: 'in', furniture: 'cabinet_2' } });
-    expect(parseAction('Communicate[@agent_1 @agent_2 the cup is in cabinet_2]')).toEqual({ ok: true, action: { type: 'Communicate', to: ['agent_1', 'agent_2'], text: 'the cup is in cabinet_2' } });
+    expect(parseAction('I think so.\nPlace[cup_1, within, cabinet_2, None, None]')).toEqual({
+      ok: true,
+      action: { type: 'Place', object: 'cup_1', rel: 'in', furniture: 'cabinet_2' },
+    });
+    expect(parseAction('Communicate[@agent_1 @agent_2 the cup is in cabinet_2]')).toEqual({
+      ok: true,
+      action: { type: 'Communicate', to: ['agent_1', 'agent_2'], text: 'the cup is in cabinet_2' },
+    });
     expect(parseAction('I will think about it').ok).toBe(false);
   });
 });
@@ -112,7 +149,14 @@ describe('generated tasks and reference teams', () => {
     writeFileSync(file, JSON.stringify(generated.map((g) => g.json)));
     const store = openStore(join(dir, 'm.db'));
     try {
-      await evaluate({ store, suites: ['enacttom'], data: file, models: ['agent:planner', 'agent:silent', 'agent:broadcast'], trials: 3, runId: 'teams' });
+      await evaluate({
+        store,
+        suites: ['enacttom'],
+        data: file,
+        models: ['agent:planner', 'agent:silent', 'agent:broadcast'],
+        trials: 3,
+        runId: 'teams',
+      });
       const { metrics, failures } = summarizeEpisodes(store, 'teams');
       const overall = (s: string) => metrics.find((m) => m.subject === s)!.scopes.find((x) => x.scope === 'overall')!;
       expect(overall('agent:planner').functional).toMatchObject({ avg: 1, passAtK: 1, passHatK: 1 });
@@ -139,7 +183,13 @@ describe('episodes through a real local server', () => {
     writeFileSync(file, JSON.stringify([{ ...g.json, turn_limit: 3 }]));
     const store = openStore(join(dir, 'm.db'));
     try {
-      await evaluate({ store, suites: ['enacttom'], data: file, models: [`openai-compatible:${server.url}/v1#ok`, `openai-compatible:${server.url}/v1#garbage`], runId: 'http' });
+      await evaluate({
+        store,
+        suites: ['enacttom'],
+        data: file,
+        models: [`openai-compatible:${server.url}/v1#ok`, `openai-compatible:${server.url}/v1#garbage`],
+        runId: 'http',
+      });
       const { episodes } = summarizeEpisodes(store, 'http', 1);
       const ok = episodes.find((e) => e.subject.endsWith('#ok'))!;
       const garbage = episodes.find((e) => e.subject.endsWith('#garbage'))!;
@@ -161,7 +211,7 @@ describe('episodes through a real local server', () => {
 });
 
 describe('embodied CLI', () => {
-  it('verify prints the sample\'s K-depth and ToM level; generate writes verified tasks; --evolve reads a run', () => {
+  it("verify prints the sample's K-depth and ToM level; generate writes verified tasks; --evolve reads a run", () => {
     const { spawnSync } = require('node:child_process') as typeof import('node:child_process');
     const bin = join(__dirname, '..', 'bin', 'mindscope.js');
     const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', cwd: dir });
@@ -190,13 +240,39 @@ describe('failure modes', () => {
     const [g] = generateTasks({ n: 1, seed: 9, depth: 1, agents: 2, category: 'mixed' });
     const task = g.task;
     const plan = g.verify.plan!;
-    const turn = (round: number, agent: string, action: string, extra: Record<string, unknown> = {}) => ({ round, agent, reply: action, action, ok: true, observation: '', ...extra });
-    const base = { taskId: task.id, category: task.category, kDepth: 1, rounds: 9, probes: [], literal: { correct: 0, total: 1, allCorrect: false }, privateGoals: {}, malformed: 0 };
+    const turn = (round: number, agent: string, action: string, extra: Record<string, unknown> = {}) => ({
+      round,
+      agent,
+      reply: action,
+      action,
+      ok: true,
+      observation: '',
+      ...extra,
+    });
+    const base = {
+      taskId: task.id,
+      category: task.category,
+      kDepth: 1,
+      rounds: 9,
+      probes: [],
+      literal: { correct: 0, total: 1, allCorrect: false },
+      privateGoals: {},
+      malformed: 0,
+    };
     // Nobody talks: the informer's target is never conveyed.
-    const silent = classifyFailure(task, { ...base, functional: false, epistemic: false, turns: [turn(1, 'agent_0', 'Wait'), turn(1, 'agent_1', 'Wait')] });
+    const silent = classifyFailure(task, {
+      ...base,
+      functional: false,
+      epistemic: false,
+      turns: [turn(1, 'agent_0', 'Wait'), turn(1, 'agent_1', 'Wait')],
+    });
     expect(silent.map((f) => f.mode)).toEqual(['withheld-information']);
     // The plan's physical steps without its last report: the K goal is missed.
-    const physical = plan.filter((p) => p.action.type !== 'Communicate' || p.round === 1).map((p) => turn(p.round, p.agent, formatAction(p.action), p.action.type === 'Communicate' ? { delivered: ['agent_1'], conveyed: [] } : {}));
+    const physical = plan
+      .filter((p) => p.action.type !== 'Communicate' || p.round === 1)
+      .map((p) =>
+        turn(p.round, p.agent, formatAction(p.action), p.action.type === 'Communicate' ? { delivered: ['agent_1'], conveyed: [] } : {}),
+      );
     const broken = classifyFailure(task, { ...base, functional: true, epistemic: false, turns: physical });
     expect(broken.map((f) => f.mode)).toContain('broken-epistemic-chain');
     // After the placement the actor picks the object up again (sabotage), the private-goal

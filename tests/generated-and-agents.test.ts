@@ -50,7 +50,7 @@ describe('belief tracker', () => {
     expect(answerWorldQuestion(classic, { kind: 'perception', agent: 'Tom', eventIndex: 7 })).toBe('no');
   });
 
-  it('limited depth reproduces the reference agents\' errors', () => {
+  it("limited depth reproduces the reference agents' errors", () => {
     const q = { kind: 'belief' as const, chain: ['Sally', 'Tom'], object: 'marble' };
     expect(answerWorldQuestion(classic, q, { depth: 0 })).toBe('box'); // reality
     expect(answerWorldQuestion(classic, q, { depth: 1 })).toBe('box'); // Sally's own belief
@@ -91,7 +91,15 @@ describe('reference agents', () => {
     const items = generateTomItems({ count: 200, seed: 11 }).filter((i) => filter(i.meta));
     const task = createMcqTask('generated-tom', items, { shuffle: true });
     const store = openStore(':memory:');
-    const env = { store, limiter: new AdaptiveLimiter(4), retry: DEFAULT_RETRY, timeoutMs: 1000, price: undefined, rng: createRng(1), useCache: false };
+    const env = {
+      store,
+      limiter: new AdaptiveLimiter(4),
+      retry: DEFAULT_RETRY,
+      timeoutMs: 1000,
+      price: undefined,
+      rng: createRng(1),
+      useCache: false,
+    };
     let correct = 0;
     for (const item of items) {
       const model = new RecordingModel('s', createModel(spec), DEFAULT_SETTINGS, env);

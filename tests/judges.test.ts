@@ -8,7 +8,19 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { aggregate, createModel, evaluate, familyAnalysis, openStore, parseJudgeOutput, parseRubric, scoreRun, scoreWithPanel, validateJudgeModels, type JudgeCaller } from '../src/index.js';
+import {
+  aggregate,
+  createModel,
+  evaluate,
+  familyAnalysis,
+  openStore,
+  parseJudgeOutput,
+  parseRubric,
+  scoreRun,
+  scoreWithPanel,
+  validateJudgeModels,
+  type JudgeCaller,
+} from '../src/index.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
 
 const RUBRIC = `name: correctness
@@ -24,7 +36,11 @@ fields:
 
 const caller = (spec: string): JudgeCaller => {
   const m = createModel(spec);
-  return { spec, chat: (messages, settings, context) => m.chat({ messages, settings: { temperature: 0, maxTokens: 64, ...settings }, timeoutMs: 10_000, context }) };
+  return {
+    spec,
+    chat: (messages, settings, context) =>
+      m.chat({ messages, settings: { temperature: 0, maxTokens: 64, ...settings }, timeoutMs: 10_000, context }),
+  };
 };
 
 describe('rubrics and judge output', () => {
@@ -33,9 +49,15 @@ describe('rubrics and judge output', () => {
     expect(r.fields).toEqual([{ name: 'score', min: 0, max: 5, integer: true }]);
     expect(r.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(parseRubric(RUBRIC.replace('grade', 'mark'), 'r.yaml').sha256).not.toBe(r.sha256);
-    expect(() => parseRubric('name: x\nprompt: no response here\nfields: [{name: s, min: 0, max: 1}]', 'bad.yaml')).toThrow(/bad\.yaml: rubric field "prompt" must be a template that includes \{response\}/);
-    expect(() => parseRubric('name: x\nprompt: "{response}"\nfields: [{name: s, min: 2, max: 1}]', 'bad.yaml')).toThrow(/fields\[0\] \(s\): needs numbers min < max/);
-    expect(() => parseRubric('name: x\nprompt: "{response}"\nfields: [{name: s, min: 0, max: 1}]\nkeywords: {t: [a]}', 'bad.yaml')).toThrow(/keywords name the unknown field "t"/);
+    expect(() => parseRubric('name: x\nprompt: no response here\nfields: [{name: s, min: 0, max: 1}]', 'bad.yaml')).toThrow(
+      /bad\.yaml: rubric field "prompt" must be a template that includes \{response\}/,
+    );
+    expect(() => parseRubric('name: x\nprompt: "{response}"\nfields: [{name: s, min: 2, max: 1}]', 'bad.yaml')).toThrow(
+      /fields\[0\] \(s\): needs numbers min < max/,
+    );
+    expect(() => parseRubric('name: x\nprompt: "{response}"\nfields: [{name: s, min: 0, max: 1}]\nkeywords: {t: [a]}', 'bad.yaml')).toThrow(
+      /keywords name the unknown field "t"/,
+    );
   });
 
   it('reads judge output: JSON, fields present, whole, in range', () => {
@@ -55,7 +77,9 @@ describe('rubrics and judge output', () => {
       { judge: 'openai:j', subject: 'google:s', field: 'score', value: 1 },
       { judge: 'google:j', subject: 'openai:s', field: 'score', value: 3 },
     ];
-    expect(familyAnalysis(cells, (s) => s.split(':')[0])).toEqual([{ field: 'score', all: 3, withoutInFamily: 2, cells: 3, inFamilyCells: 1 }]);
+    expect(familyAnalysis(cells, (s) => s.split(':')[0])).toEqual([
+      { field: 'score', all: 3, withoutInFamily: 2, cells: 3, inFamilyCells: 1 },
+    ]);
   });
 });
 
@@ -69,7 +93,11 @@ describe('judge panels over a real local server', () => {
   it('keeps every raw output, repairs once, counts failures, aggregates by median', async () => {
     const r = parseRubric(RUBRIC, 'r.yaml');
     const j = (m: string) => caller(`openai-compatible:${server.url}/v1#${m}`);
-    const panel = await scoreWithPanel([j('judge-exact'), j('judge-repair'), j('judge-range')], r, { subject: 's-1', response: 'the green box', vars: { question: 'Where?', expected: 'green box' } });
+    const panel = await scoreWithPanel([j('judge-exact'), j('judge-repair'), j('judge-range')], r, {
+      subject: 's-1',
+      response: 'the green box',
+      vars: { question: 'Where?', expected: 'green box' },
+    });
     expect(panel.judges.map((x) => [x.values?.score ?? null, x.raw.length])).toEqual([
       [5, 1],
       [3, 2],
@@ -105,7 +133,9 @@ describe('judge panels over a real local server', () => {
       expect((await server.stats()).requests).toBe(stats.requests);
       // A changed rubric under the same name is refused.
       writeFileSync(rubricFile, RUBRIC.replace('You grade answers.', 'You grade answers strictly.'));
-      await expect(scoreRun({ store, runId: 'graded', rubricPath: rubricFile, judges })).rejects.toThrow(/was scored with rubric "correctness" sha256 [0-9a-f]{12}\.\.\.; this file is [0-9a-f]{12}\.\.\.: refusing/);
+      await expect(scoreRun({ store, runId: 'graded', rubricPath: rubricFile, judges })).rejects.toThrow(
+        /was scored with rubric "correctness" sha256 [0-9a-f]{12}\.\.\.; this file is [0-9a-f]{12}\.\.\.: refusing/,
+      );
     } finally {
       store.close();
     }
@@ -113,7 +143,10 @@ describe('judge panels over a real local server', () => {
 
   it('validates judges on anchors: the keyword judge passes, a noisy judge fails its SD gate', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-judge-validate-'));
-    writeFileSync(join(dir, 'r.yaml'), `name: intent\nprompt: "Describe: {response}"\nfields:\n  - { name: score, min: 0, max: 5 }\nkeywords: { score: [wants, tries, because, tricks] }\n`);
+    writeFileSync(
+      join(dir, 'r.yaml'),
+      `name: intent\nprompt: "Describe: {response}"\nfields:\n  - { name: score, min: 0, max: 5 }\nkeywords: { score: [wants, tries, because, tricks] }\n`,
+    );
     writeFileSync(
       join(dir, 'anchors.json'),
       JSON.stringify([
@@ -123,7 +156,13 @@ describe('judge panels over a real local server', () => {
     );
     const store = openStore(join(dir, 'm.db'));
     try {
-      const out = await validateJudgeModels({ store, rubricPath: join(dir, 'r.yaml'), anchorsPath: join(dir, 'anchors.json'), judges: ['agent:keyword-judge', `openai-compatible:${server.url}/v1#judge-noisy`], k: 4 });
+      const out = await validateJudgeModels({
+        store,
+        rubricPath: join(dir, 'r.yaml'),
+        anchorsPath: join(dir, 'anchors.json'),
+        judges: ['agent:keyword-judge', `openai-compatible:${server.url}/v1#judge-noisy`],
+        k: 4,
+      });
       const [kw, noisy] = out.results;
       expect(kw).toMatchObject({ pass: true, recovery: 1 });
       expect(noisy.pass).toBe(false);
@@ -132,7 +171,25 @@ describe('judge panels over a real local server', () => {
       store.close();
     }
     const bin = join(__dirname, '..', 'bin', 'mindscope.js');
-    const cli = spawnSync(process.execPath, [bin, 'judge', 'validate', '--rubric', join(dir, 'r.yaml'), '--anchors', join(dir, 'anchors.json'), '--judge', 'agent:keyword-judge', '--k', '2', '--db', join(dir, 'c.db')], { encoding: 'utf8' });
+    const cli = spawnSync(
+      process.execPath,
+      [
+        bin,
+        'judge',
+        'validate',
+        '--rubric',
+        join(dir, 'r.yaml'),
+        '--anchors',
+        join(dir, 'anchors.json'),
+        '--judge',
+        'agent:keyword-judge',
+        '--k',
+        '2',
+        '--db',
+        join(dir, 'c.db'),
+      ],
+      { encoding: 'utf8' },
+    );
     expect(cli.status).toBe(0);
     expect(cli.stdout).toMatch(/agent:keyword-judge\s+100\.0%\s+0\s+pass/);
   });
@@ -141,14 +198,19 @@ describe('judge panels over a real local server', () => {
 describe('judging open answers and free-text inferences', () => {
   it('StoryTurn: closed turns keep their exact score, open "why" turns go to the panel', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-judge-storyturn-'));
-    writeFileSync(join(dir, 'open.yaml'), `name: open\nprompt: "Question: {question}\\nExpected: {expected}\\nResponse: {response}"\nfields:\n  - { name: score, min: 0, max: 5 }\n`);
+    writeFileSync(
+      join(dir, 'open.yaml'),
+      `name: open\nprompt: "Question: {question}\\nExpected: {expected}\\nResponse: {response}"\nfields:\n  - { name: score, min: 0, max: 5 }\n`,
+    );
     const store = openStore(join(dir, 'm.db'));
     try {
       await evaluate({ store, suites: ['generated-storyturn'], limit: 12, models: ['agent:oracle', 'agent:random'], runId: 'st' });
       const r = await scoreRun({ store, runId: 'st', rubricPath: join(dir, 'open.yaml'), judges: ['agent:exact-judge'] });
       expect(r.scored).toBe(24);
       const rows = [...store.responses('st', 'judge:open')];
-      const detailOf = (x: (typeof rows)[number]) => store.scoreOf({ runId: 'st', subjectId: x.subjectId, suite: x.suite, itemId: x.itemId, replicate: x.replicate }, 'judge:open')!.detail as { turns: Array<{ open: boolean; correct: boolean }> };
+      const detailOf = (x: (typeof rows)[number]) =>
+        store.scoreOf({ runId: 'st', subjectId: x.subjectId, suite: x.suite, itemId: x.itemId, replicate: x.replicate }, 'judge:open')!
+          .detail as { turns: Array<{ open: boolean; correct: boolean }> };
       const secondOrder = rows.filter((x) => x.itemId.includes('second-order'));
       expect(secondOrder.length).toBeGreaterThan(0);
       for (const x of secondOrder) expect(detailOf(x).turns.map((t) => t.open)).toEqual([false, false, false, true]);
@@ -168,7 +230,13 @@ describe('judging open answers and free-text inferences', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-judge-inference-'));
     const store = openStore(join(dir, 'm.db'));
     try {
-      const [j] = await judgeInferences({ store, rubricPath: join(__dirname, '..', 'rubrics', 'dialtom-inference.yaml'), judges: ['agent:keyword-judge'], hypotheses, references });
+      const [j] = await judgeInferences({
+        store,
+        rubricPath: join(__dirname, '..', 'rubrics', 'dialtom-inference.yaml'),
+        judges: ['agent:keyword-judge'],
+        hypotheses,
+        references,
+      });
       expect(j.units).toBeGreaterThan(20);
       expect(Object.keys(j.means)).toEqual(['pa', 'ca', 'sa']);
       for (const v of Object.values(j.means)) expect(v).toBeGreaterThanOrEqual(1);

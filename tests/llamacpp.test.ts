@@ -14,7 +14,11 @@ describe('llamacpp provider', () => {
   const model = createModel(`llamacpp:${GGUF}`);
 
   it('generates greedily and deterministically', async () => {
-    const req = { messages: [{ role: 'user' as const, content: 'Once upon a time' }], settings: { temperature: 0, maxTokens: 24 }, timeoutMs: 60_000 };
+    const req = {
+      messages: [{ role: 'user' as const, content: 'Once upon a time' }],
+      settings: { temperature: 0, maxTokens: 24 },
+      timeoutMs: 60_000,
+    };
     const a = await model.chat(req);
     const b = await model.chat(req);
     expect(a.text.length).toBeGreaterThan(10);
@@ -24,7 +28,10 @@ describe('llamacpp provider', () => {
   }, 120_000);
 
   it('scores a fluent continuation far above its shuffled words', async () => {
-    const { logprobs, tokenCounts } = await model.loglik!('Once upon a time', [', there was a little girl named Lily.', ' Lily named girl little a was there,.']);
+    const { logprobs, tokenCounts } = await model.loglik!('Once upon a time', [
+      ', there was a little girl named Lily.',
+      ' Lily named girl little a was there,.',
+    ]);
     expect(tokenCounts[0]).toBeGreaterThan(3);
     expect(logprobs[0]).toBeLessThan(0);
     expect(logprobs[0]).toBeGreaterThan(logprobs[1] + 20);
@@ -32,7 +39,11 @@ describe('llamacpp provider', () => {
 
   it('truncates prompts longer than the 512-token context instead of failing', async () => {
     const long = 'Tom had a red ball. '.repeat(200);
-    const r = await model.chat({ messages: [{ role: 'user', content: long }], settings: { temperature: 0, maxTokens: 8 }, timeoutMs: 60_000 });
+    const r = await model.chat({
+      messages: [{ role: 'user', content: long }],
+      settings: { temperature: 0, maxTokens: 8 },
+      timeoutMs: 60_000,
+    });
     expect(r.finishReason).toMatch(/prompt truncated/);
   }, 120_000);
 });
@@ -40,22 +51,52 @@ describe('llamacpp provider', () => {
 describe('llamacpp through the runner', () => {
   it('runs MCQ items with generation (parse failures counted) and with log-likelihood scoring', async () => {
     const store = openStore(join(dir, 'llama.db'));
-    const gen = await evaluate({ store, suites: ['generated-tom'], limit: 6, seed: 2, models: [`llamacpp:${GGUF}`], maxTokens: 16, runId: 'gen' });
+    const gen = await evaluate({
+      store,
+      suites: ['generated-tom'],
+      limit: 6,
+      seed: 2,
+      models: [`llamacpp:${GGUF}`],
+      maxTokens: 16,
+      runId: 'gen',
+    });
     expect(gen.done).toBe(6);
     const acc = runAccuracy(store, 'gen').cells.find((c) => c.group === 'all')!;
     expect(acc.trials).toBe(6);
     // A story model rarely names an option: failures are counted, not crashes.
     expect(acc.parseFailures).toBeGreaterThan(0);
-    const ll = await evaluate({ store, suites: ['generated-tom'], limit: 6, seed: 2, models: [`llamacpp:${GGUF}`], scoring: 'loglik', runId: 'll' });
+    const ll = await evaluate({
+      store,
+      suites: ['generated-tom'],
+      limit: 6,
+      seed: 2,
+      models: [`llamacpp:${GGUF}`],
+      scoring: 'loglik',
+      runId: 'll',
+    });
     expect(ll.done).toBe(6);
     const rows = [...store.responses('ll')];
     expect(rows.every((r) => !r.parseFailed)).toBe(true);
-    const t = store.transcript({ runId: 'll', subjectId: rows[0].subjectId, suite: 'generated-tom', itemId: rows[0].itemId, replicate: 0 })!;
+    const t = store.transcript({
+      runId: 'll',
+      subjectId: rows[0].subjectId,
+      suite: 'generated-tom',
+      itemId: rows[0].itemId,
+      replicate: 0,
+    })!;
     const detail = t.score.detail as { acc: number; acc_norm: number };
     expect([0, 1]).toContain(detail.acc);
     expect([0, 1]).toContain(detail.acc_norm);
     // Agents cannot do log-likelihoods: a clear error, not a fake score.
-    const agent = await evaluate({ store, suites: ['generated-tom'], limit: 2, seed: 2, models: ['agent:oracle'], scoring: 'loglik', runId: 'agent-ll' });
+    const agent = await evaluate({
+      store,
+      suites: ['generated-tom'],
+      limit: 2,
+      seed: 2,
+      models: ['agent:oracle'],
+      scoring: 'loglik',
+      runId: 'agent-ll',
+    });
     expect(agent.failed).toBe(2);
     expect(store.failures('agent-ll')[0].error).toMatch(/cannot score log-likelihoods/);
     store.close();
@@ -85,7 +126,14 @@ describe('llamacpp in StoryTurn conversations', () => {
   it('runs the generated StoryTurns through the local model and every metric is computed', async () => {
     const { storedStories, storyTurnMetrics } = await import('../src/index.js');
     const store = openStore(join(dir, 'llama-storyturn.db'));
-    const r = await evaluate({ store, suites: ['generated-storyturn'], limit: 6, models: [`llamacpp:${GGUF}`], maxTokens: 16, runId: 'st' });
+    const r = await evaluate({
+      store,
+      suites: ['generated-storyturn'],
+      limit: 6,
+      models: [`llamacpp:${GGUF}`],
+      maxTokens: 16,
+      runId: 'st',
+    });
     expect(r.done).toBe(6);
     const [m] = storyTurnMetrics(storedStories(store, 'st'));
     expect(m.stories.n).toBe(6);

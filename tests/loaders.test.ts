@@ -58,7 +58,9 @@ describe('other literal suites', () => {
     const positions = new Set(pro.map((i) => (i.payload as McqPayload).answerIndex));
     expect(positions.size).toBe(4);
     // Prospective items hide the dialogue: the context is the profile only.
-    expect((pro[0].payload as McqPayload).context).toMatch(/^The (client|seeker|persuadee) in this conversation has the following mental state/);
+    expect((pro[0].payload as McqPayload).context).toMatch(
+      /^The (client|seeker|persuadee) in this conversation has the following mental state/,
+    );
   });
 
   it('Hi-ToM, ToMi, BigToM, OpenToM, MMToM-QA', async () => {
@@ -83,8 +85,22 @@ describe('other literal suites', () => {
   it('CogToM from a file in its documented fields', async () => {
     const file = join(tmp, 'cogtom.jsonl');
     const rows = [
-      { scene: 'Anna puts the ball in the box and leaves.', question: 'Where will Anna look?', options: { A: 'box', B: 'basket', C: 'bag', D: 'drawer' }, answer: 'A', category: 'False Belief', subcategory: 'location' },
-      { scene: 'Tom frowns at the gift.', question: 'How does Tom feel?', options: { A: 'happy', B: 'disappointed', C: 'proud', D: 'calm' }, answer: 'B', category: 'Emotion', subcategory: 'hidden' },
+      {
+        scene: 'Anna puts the ball in the box and leaves.',
+        question: 'Where will Anna look?',
+        options: { A: 'box', B: 'basket', C: 'bag', D: 'drawer' },
+        answer: 'A',
+        category: 'False Belief',
+        subcategory: 'location',
+      },
+      {
+        scene: 'Tom frowns at the gift.',
+        question: 'How does Tom feel?',
+        options: { A: 'happy', B: 'disappointed', C: 'proud', D: 'calm' },
+        answer: 'B',
+        category: 'Emotion',
+        subcategory: 'hidden',
+      },
     ];
     writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n'));
     const { items } = await loadSuite('cogtom', { data: file, seed: 0 });
@@ -93,13 +109,18 @@ describe('other literal suites', () => {
       ['emotion', 'disappointed', 'hidden'],
     ]);
     writeFileSync(file, JSON.stringify({ ...rows[0], category: 'Astrology' }));
-    await expect(loadSuite('cogtom', { data: file, seed: 0 })).rejects.toThrow(/cogtom\.jsonl:1: category "Astrology" maps to no ATOMS category/);
+    await expect(loadSuite('cogtom', { data: file, seed: 0 })).rejects.toThrow(
+      /cogtom\.jsonl:1: category "Astrology" maps to no ATOMS category/,
+    );
   });
 
   it('generic MCQ from CSV and Parquet with a field mapping', async () => {
     const map = { id: 'qid', context: 'story', question: 'q', options: ['o1', 'o2', 'o3'], answer: 'label', category: 'cat' };
     const csv = join(tmp, 'items.csv');
-    writeFileSync(csv, 'qid,story,q,o1,o2,o3,label,cat\nx1,"A story, with a comma",Where?,box,bag,jar,B,belief\nx2,Another,Why?,a,b,c,0,desire\n');
+    writeFileSync(
+      csv,
+      'qid,story,q,o1,o2,o3,label,cat\nx1,"A story, with a comma",Where?,box,bag,jar,B,belief\nx2,Another,Why?,a,b,c,0,desire\n',
+    );
     const fromCsv = (await loadGenericMcq(csv, map)).items;
     expect(fromCsv.map((i) => [i.id, i.answer, i.category])).toEqual([
       ['x1', 'bag', 'belief'],
@@ -130,7 +151,17 @@ describe('other literal suites', () => {
 describe('bad input names the file and line', () => {
   it('malformed JSON lines, missing fields, answers not among the options, missing data', async () => {
     const dir = join(tmp, 'bad-tombench');
-    const good = { '能力\nABILITY': 'Belief: x', '序号\nINDEX': 1, STORY: 's', QUESTION: 'q', 'OPTION-A': 'a', 'OPTION-B': 'b', 'OPTION-C': 'c', 'OPTION-D': 'd', '答案\nANSWER': 'B' };
+    const good = {
+      '能力\nABILITY': 'Belief: x',
+      '序号\nINDEX': 1,
+      STORY: 's',
+      QUESTION: 'q',
+      'OPTION-A': 'a',
+      'OPTION-B': 'b',
+      'OPTION-C': 'c',
+      'OPTION-D': 'd',
+      '答案\nANSWER': 'B',
+    };
     const { mkdirSync } = await import('node:fs');
     mkdirSync(dir, { recursive: true });
     const file = join(dir, 'Task.jsonl');
@@ -145,7 +176,9 @@ describe('bad input names the file and line', () => {
     await expect(loadSuite('no-such-suite', { seed: 0 })).rejects.toThrow(/unknown suite "no-such-suite"; known suites: tombench/);
     const csv = join(tmp, 'bad.csv');
     writeFileSync(csv, 'q,o1,o2,label\nWhere?,box,bag,jar\n');
-    await expect(loadGenericMcq(csv, { question: 'q', options: ['o1', 'o2'], answer: 'label', defaultCategory: 'belief' })).rejects.toThrow(/bad\.csv:2: answer "jar" is not among the options/);
+    await expect(loadGenericMcq(csv, { question: 'q', options: ['o1', 'o2'], answer: 'label', defaultCategory: 'belief' })).rejects.toThrow(
+      /bad\.csv:2: answer "jar" is not among the options/,
+    );
     writeFileSync(csv, 'q,o1,o2,label\nWhere?,box,bag\n');
     await expect(loadGenericMcq(csv, COGTOM_FIELDS)).rejects.toThrow(/bad\.csv:2: row has 3 fields, the header has 4/);
   });
@@ -163,6 +196,8 @@ describe('bad input names the file and line', () => {
       options: Object.fromEntries(attrs.map((a) => [a, { A: `${a} a`, B: `${a} b` }])),
     };
     writeFileSync(join(dir, 'MI_retrospective_verified.json'), JSON.stringify([rec]));
-    await expect(load('dialtom-retrospective', join(tmp, 'dialtom'))).rejects.toThrow(/MI_retrospective_verified\.json \[item 0\]: turn 1 of "ctx" is empty/);
+    await expect(load('dialtom-retrospective', join(tmp, 'dialtom'))).rejects.toThrow(
+      /MI_retrospective_verified\.json \[item 0\]: turn 1 of "ctx" is empty/,
+    );
   });
 });

@@ -5,7 +5,18 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, contentHash, createRng, extractAnswer, loadMcqTemplate, presentOptions, renderMcq, stats, type Item, type McqPayload } from '../src/index.js';
+import {
+  canonicalJson,
+  contentHash,
+  createRng,
+  extractAnswer,
+  loadMcqTemplate,
+  presentOptions,
+  renderMcq,
+  stats,
+  type Item,
+  type McqPayload,
+} from '../src/index.js';
 
 const OPTS = [
   { label: 'A', text: 'the red box' },
@@ -28,16 +39,19 @@ describe('extractAnswer', () => {
     expect(extractAnswer(reply, OPTS)).toEqual({ label, method });
   });
 
-  it.each(['', 'Once upon a time there was a little girl.', 'Answer: E', 'the answer is a cat', 'the red box or the green jar'])('unparseable: %s', (reply) => {
-    expect(extractAnswer(reply, OPTS)).toEqual({ label: null, method: 'none' });
-  });
+  it.each(['', 'Once upon a time there was a little girl.', 'Answer: E', 'the answer is a cat', 'the red box or the green jar'])(
+    'unparseable: %s',
+    (reply) => {
+      expect(extractAnswer(reply, OPTS)).toEqual({ label: null, method: 'none' });
+    },
+  );
 });
 
 describe('templates and options', () => {
   it('renders the placeholders and checks user templates', () => {
-    expect(renderMcq('{context}\nQ: {question}\n{options}\n({labels})', { context: 'S', question: 'Where?', options: OPTS.slice(0, 2) })).toBe(
-      'S\nQ: Where?\nA. the red box\nB. the blue basket\n(A, B)',
-    );
+    expect(
+      renderMcq('{context}\nQ: {question}\n{options}\n({labels})', { context: 'S', question: 'Where?', options: OPTS.slice(0, 2) }),
+    ).toBe('S\nQ: Where?\nA. the red box\nB. the blue basket\n(A, B)');
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-tpl-'));
     writeFileSync(join(dir, 't.yaml'), 'system: Be careful.\nuser: "{context} {question} {options} {oops}"\n');
     expect(() => loadMcqTemplate(join(dir, 't.yaml'))).toThrow(/t\.yaml: unknown placeholder \{oops\}/);
@@ -46,8 +60,18 @@ describe('templates and options', () => {
   });
 
   it('shuffles options per replicate seed, deterministically', () => {
-    const item: Item<McqPayload> = { suite: 's', id: 'i', category: 'belief', payload: { context: '', question: 'q', options: ['a', 'b', 'c', 'd'], answerIndex: 0 }, answer: 'a', meta: {} };
-    const order = (seed: number) => presentOptions(item, { replicate: 0, seed }, true).map((o) => o.text).join('');
+    const item: Item<McqPayload> = {
+      suite: 's',
+      id: 'i',
+      category: 'belief',
+      payload: { context: '', question: 'q', options: ['a', 'b', 'c', 'd'], answerIndex: 0 },
+      answer: 'a',
+      meta: {},
+    };
+    const order = (seed: number) =>
+      presentOptions(item, { replicate: 0, seed }, true)
+        .map((o) => o.text)
+        .join('');
     expect(order(1)).toBe(order(1));
     expect(new Set([1, 2, 3, 4, 5, 6, 7, 8].map(order)).size).toBeGreaterThan(3);
     expect(presentOptions(item, { replicate: 0, seed: 1 }, false).map((o) => o.text)).toEqual(['a', 'b', 'c', 'd']);

@@ -34,15 +34,38 @@ describe('openai-compatible', () => {
   it('sends images as image_url parts', async () => {
     const m = createModel(`openai-compatible:${server.url}/v1#ok`);
     const png = 'data:image/png;base64,iVBORw0KGgo=';
-    await m.chat({ messages: [{ role: 'user', content: [{ type: 'text', text: 'What is shown?' }, { type: 'image', url: png }] }], settings: SETTINGS, timeoutMs: 5000 });
+    await m.chat({
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is shown?' },
+            { type: 'image', url: png },
+          ],
+        },
+      ],
+      settings: SETTINGS,
+      timeoutMs: 5000,
+    });
     const last = (await server.stats()).bodies.at(-1)!;
-    expect(last.body.messages[0].content).toEqual([{ type: 'text', text: 'What is shown?' }, { type: 'image_url', image_url: { url: png } }]);
+    expect(last.body.messages[0].content).toEqual([
+      { type: 'text', text: 'What is shown?' },
+      { type: 'image_url', image_url: { url: png } },
+    ]);
   });
 
   it('classifies 429 with Retry-After, 5xx, malformed bodies, timeouts and connection resets', async () => {
     const call = (model: string, timeoutMs = 5000) =>
-      new OpenAiChatModel({ provider: 'openai-compatible', model, baseUrl: `${server.url}/v1` }).chat({ messages: MCQ, settings: SETTINGS, timeoutMs });
-    const err = async (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as ModelCallError);
+      new OpenAiChatModel({ provider: 'openai-compatible', model, baseUrl: `${server.url}/v1` }).chat({
+        messages: MCQ,
+        settings: SETTINGS,
+        timeoutMs,
+      });
+    const err = async (p: Promise<unknown>) =>
+      p.then(
+        () => undefined,
+        (e: unknown) => e as ModelCallError,
+      );
     const e429 = await err(call('flaky-429-1'));
     expect(e429).toBeInstanceOf(ModelCallError);
     expect(e429).toMatchObject({ kind: 'rate_limit', status: 429, retryAfterMs: 1000 });
@@ -91,7 +114,16 @@ describe('anthropic', () => {
   it('speaks the messages protocol: system apart, images as base64 sources, key header', async () => {
     const m = new AnthropicChatModel({ model: 'ok', baseUrl: keyed.url, apiKey: KEY });
     const r = await m.chat({
-      messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: [{ type: 'text', text: MCQ[0].content as string }, { type: 'image', url: 'data:image/png;base64,AAAA' }] }],
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: MCQ[0].content as string },
+            { type: 'image', url: 'data:image/png;base64,AAAA' },
+          ],
+        },
+      ],
       settings: SETTINGS,
       timeoutMs: 5000,
     });
@@ -107,7 +139,10 @@ describe('anthropic', () => {
     const bad = new AnthropicChatModel({ model: 'ok', baseUrl: keyed.url, apiKey: 'wrong-key-000000' });
     await expect(bad.chat({ messages: MCQ, settings: SETTINGS, timeoutMs: 5000 })).rejects.toMatchObject({ kind: 'auth', status: 401 });
     const limited = new AnthropicChatModel({ model: 'flaky-429-1', baseUrl: server.url, apiKey: 'k-123456' });
-    await expect(limited.chat({ messages: MCQ, settings: SETTINGS, timeoutMs: 5000 })).rejects.toMatchObject({ kind: 'rate_limit', retryAfterMs: 1000 });
+    await expect(limited.chat({ messages: MCQ, settings: SETTINGS, timeoutMs: 5000 })).rejects.toMatchObject({
+      kind: 'rate_limit',
+      retryAfterMs: 1000,
+    });
   });
 });
 

@@ -8,7 +8,19 @@ function rows(subjects: string[], items: number): ResponseRow[] {
   const out: ResponseRow[] = [];
   subjects.forEach((spec, s) => {
     for (let i = 0; i < items; i++) {
-      out.push({ subjectId: `s${s}`, spec, suite: 'generated-tom', itemId: `i${i}`, itemHash: `h${i}`, category: i % 2 ? 'belief' : 'knowledge', ability: null, replicate: 0, value: (i + s) % 3 === 0 ? 0 : 1, parseFailed: i === 0, meta: {} });
+      out.push({
+        subjectId: `s${s}`,
+        spec,
+        suite: 'generated-tom',
+        itemId: `i${i}`,
+        itemHash: `h${i}`,
+        category: i % 2 ? 'belief' : 'knowledge',
+        ability: null,
+        replicate: 0,
+        value: (i + s) % 3 === 0 ? 0 : 1,
+        parseFailed: i === 0,
+        meta: {},
+      });
     }
   });
   return out;

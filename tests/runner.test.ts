@@ -27,13 +27,20 @@ describe('runner', () => {
     const store = openStore(join(dir, 'retry.db'));
     const events: RunEvent[] = [];
     const t0 = Date.now();
-    const r = await evaluate({ ...base, store, models: [spec('flaky-429-1'), spec('flaky-500-2'), spec('malformed-1')], onEvent: (e) => events.push(e) });
+    const r = await evaluate({
+      ...base,
+      store,
+      models: [spec('flaky-429-1'), spec('flaky-500-2'), spec('malformed-1')],
+      onEvent: (e) => events.push(e),
+    });
     expect(r.done).toBe(36);
     expect(r.failed).toBe(0);
     const retries = events.filter((e) => e.type === 'retry');
     expect(retries.length).toBe(12 + 24 + 12);
     // Retry-After: 1 is honoured, not the 20 ms backoff.
-    expect(retries.filter((e) => e.type === 'retry' && e.spec.endsWith('flaky-429-1')).every((e) => e.type === 'retry' && e.delayMs === 1000)).toBe(true);
+    expect(
+      retries.filter((e) => e.type === 'retry' && e.spec.endsWith('flaky-429-1')).every((e) => e.type === 'retry' && e.delayMs === 1000),
+    ).toBe(true);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(1000);
     const status = store.status(r.runId);
     expect(status.every((s) => s.done === 12 && s.pending === 0)).toBe(true);
@@ -98,7 +105,12 @@ describe('runner', () => {
 
   it('stops a subject whose server cannot be reached', async () => {
     const store = openStore(join(dir, 'unreachable.db'));
-    const r = await evaluate({ ...base, store, models: ['openai-compatible:http://127.0.0.1:9/v1#m', 'agent:oracle'], apiKeyEnv: undefined });
+    const r = await evaluate({
+      ...base,
+      store,
+      models: ['openai-compatible:http://127.0.0.1:9/v1#m', 'agent:oracle'],
+      apiKeyEnv: undefined,
+    });
     expect(r.aborted).toHaveLength(1);
     expect(r.aborted[0].error).toMatch(/cannot reach http:\/\/127\.0\.0\.1:9\/v1/);
     expect(r.done).toBe(12); // the oracle's trials
@@ -108,7 +120,9 @@ describe('runner', () => {
   it('rejects a resumed run whose configuration differs', async () => {
     const store = openStore(join(dir, 'config.db'));
     await evaluate({ ...base, store, models: ['agent:oracle'], runId: 'cfg' });
-    await expect(evaluate({ ...base, seed: 4, store, models: ['agent:oracle'], runId: 'cfg' })).rejects.toThrow(/run cfg exists with a different configuration \(seed\)/);
+    await expect(evaluate({ ...base, seed: 4, store, models: ['agent:oracle'], runId: 'cfg' })).rejects.toThrow(
+      /run cfg exists with a different configuration \(seed\)/,
+    );
     store.close();
   });
 
@@ -118,7 +132,13 @@ describe('runner', () => {
     expect(r.done).toBe(6);
     const seeds = new Set<number>();
     for (const rep of [0, 1, 2]) {
-      const t = store.transcript({ runId: 'reps', subjectId: r.usage[0].subjectId, suite: 'generated-tom', itemId: 's3-0000', replicate: rep })!;
+      const t = store.transcript({
+        runId: 'reps',
+        subjectId: r.usage[0].subjectId,
+        suite: 'generated-tom',
+        itemId: 's3-0000',
+        replicate: rep,
+      })!;
       const call = (t.transcript as { calls: Array<{ settings: { seed: number; temperature: number } }> }).calls[0];
       expect(call.settings.temperature).toBe(0);
       seeds.add(call.settings.seed);

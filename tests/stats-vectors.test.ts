@@ -44,7 +44,9 @@ describe('correlation', () => {
     close(two.p, e.partial_given_size_recency.p_value, 1e-10);
     // The pairwise tau matrix the inverse method starts from.
     const cols = [a, b, size, recency];
-    e.tau_matrix.forEach((row: number[], i: number) => row.forEach((t, j) => i !== j && close(stats.kendallTauB(cols[i], cols[j]).tau, t, 1e-12)));
+    e.tau_matrix.forEach((row: number[], i: number) =>
+      row.forEach((t, j) => i !== j && close(stats.kendallTauB(cols[i], cols[j]).tau, t, 1e-12)),
+    );
   });
 
   it('partial Kendall, residual method: tau-b of OLS residuals', () => {
@@ -52,8 +54,16 @@ describe('correlation', () => {
     const ra = stats.olsResiduals(a, [size]);
     const rb = stats.olsResiduals(b, [size]);
     // Residuals are orthogonal to the control and sum to zero.
-    close(ra.reduce((s, v, i) => s + v * size[i], 0), 0, 1e-9);
-    close(ra.reduce((s, v) => s + v, 0), 0, 1e-9);
+    close(
+      ra.reduce((s, v, i) => s + v * size[i], 0),
+      0,
+      1e-9,
+    );
+    close(
+      ra.reduce((s, v) => s + v, 0),
+      0,
+      1e-9,
+    );
     expect(stats.partialKendall(a, b, [size], 'residual').estimate).toBe(stats.kendallTauB(ra, rb).tau);
   });
 
@@ -80,7 +90,8 @@ describe('bootstrap', () => {
     const e = json('bootstrap_tau.expected.json');
     const A = numericColumns('binary_A_27x200.csv'); // columns = items
     const B = numericColumns('binary_B_27x150.csv');
-    const acc = (cols: number[][], idx: number[]) => Array.from({ length: 27 }, (_, m) => idx.reduce((s, j) => s + cols[j][m], 0) / idx.length);
+    const acc = (cols: number[][], idx: number[]) =>
+      Array.from({ length: 27 }, (_, m) => idx.reduce((s, j) => s + cols[j][m], 0) / idx.length);
     close(stats.kendallTauB(e.accA, e.accB).tau, e.tau_b_point, 1e-12);
     const reps = e.idxA.map((ia: number[], b: number) => stats.kendallTauB(acc(A, ia), acc(B, e.idxB[b])).tau);
     reps.forEach((t: number, b: number) => close(t, e.replicate_tau[b], 1e-12));
@@ -278,7 +289,15 @@ describe('factor analysis', () => {
     // The rotation matrix itself depends on the signs the eigen-solver gives the unrotated
     // factors (LAPACK's in R, ml-matrix's here), so it is checked for being a rotation only.
     const T = fa.rotationMatrix!;
-    T.forEach((row, i) => T.forEach((row2, j) => close(row.reduce((s, v, k) => s + v * row2[k], 0), i === j ? 1 : 0, 1e-10)));
+    T.forEach((row, i) =>
+      T.forEach((row2, j) =>
+        close(
+          row.reduce((s, v, k) => s + v * row2[k], 0),
+          i === j ? 1 : 0,
+          1e-10,
+        ),
+      ),
+    );
   });
   it('KMO, Bartlett and PCA variance', () => {
     const k = stats.kmo(R);
@@ -329,7 +348,9 @@ describe('parallel analysis', () => {
 describe('principal axes for wide data', () => {
   it('reaches the same communalities as the p x p algorithm (bfi, 150 rows, run to convergence)', () => {
     // The Gram path is meant for wide data; on these 150 x 10 rows it must agree all the same.
-    const data = csv('bfi10_complete.csv').rows.slice(0, 150).map((r) => r.map(Number));
+    const data = csv('bfi10_complete.csv')
+      .rows.slice(0, 150)
+      .map((r) => r.map(Number));
     const full = stats.paf(stats.correlationMatrix(data), 2, { minErr: 1e-10, maxIter: 1000 });
     const wide = stats.pafWide(data, 2, { minErr: 1e-10, maxIter: 1000 });
     wide.communalities.forEach((h, i) => close(h, full.communalities[i], 1e-7));

@@ -31,7 +31,9 @@ describe('SQLite store', () => {
     const db = new Database(path);
     db.pragma(`user_version = ${MIGRATIONS.length + 1}`);
     db.close();
-    expect(() => new SqliteStore(path)).toThrow(new RegExp(`schema version ${MIGRATIONS.length + 1} is newer than this mindscope knows \\(${MIGRATIONS.length}\\)`));
+    expect(() => new SqliteStore(path)).toThrow(
+      new RegExp(`schema version ${MIGRATIONS.length + 1} is newer than this mindscope knows \\(${MIGRATIONS.length}\\)`),
+    );
   });
 
   it('migrates a version-1 file forward and keeps what it holds', () => {
@@ -67,7 +69,9 @@ describe('SQLite store', () => {
       cachedCalls: 0,
       totalCalls: 1,
     };
-    expect(() => s.recordDone(key('i1'), 'h1', { ...outcome, score: { ...outcome.score, value: Number.NaN } }, 1)).toThrow(/score NaN is not a finite number/);
+    expect(() => s.recordDone(key('i1'), 'h1', { ...outcome, score: { ...outcome.score, value: Number.NaN } }, 1)).toThrow(
+      /score NaN is not a finite number/,
+    );
     // One good trial and one that SQLite refuses (its item is unknown: a foreign key) in one batch.
     s.recordDone(key('i1'), 'h1', outcome, 1);
     s.recordDone(key('i2'), 'no-such-item', outcome, 1);
@@ -95,7 +99,13 @@ describe('SQLite store', () => {
 describe('response matrix', () => {
   it('round-trips through CSV and Parquet, wide and long', async () => {
     const store = openStore(join(dir, 'matrix.db'));
-    const r = await evaluate({ store, suites: ['generated-tom'], limit: 20, seed: 1, models: ['agent:oracle', 'agent:reality', 'agent:first-option'] });
+    const r = await evaluate({
+      store,
+      suites: ['generated-tom'],
+      limit: 20,
+      seed: 1,
+      models: ['agent:oracle', 'agent:reality', 'agent:first-option'],
+    });
     const m = buildMatrix(store.responses(r.runId));
     expect(m.subjects).toEqual(['agent:first-option', 'agent:oracle', 'agent:reality']);
     expect(m.items).toHaveLength(20);
@@ -106,7 +116,9 @@ describe('response matrix', () => {
     expect(readMatrixCsv(join(dir, 'm.csv'))).toEqual(m);
     expect(await readMatrixParquet(join(dir, 'm.parquet'))).toEqual(m);
     const long = ['subject,suite,item_id,category,original_label,correct'];
-    m.items.forEach((it, i) => m.subjects.forEach((s, j) => long.push(`${s},${it.suite},${it.itemId},${it.category},${it.originalLabel},${m.cells[i][j]}`)));
+    m.items.forEach((it, i) =>
+      m.subjects.forEach((s, j) => long.push(`${s},${it.suite},${it.itemId},${it.category},${it.originalLabel},${m.cells[i][j]}`)),
+    );
     expect(matrixFromCsv(long.join('\n'))).toEqual(m);
     store.close();
   });

@@ -7,7 +7,19 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applePicture, evaluate, expectedAnswers, generateStoryTurns, openStore, parseFeedback, readStoryTurns, storedStories, storyTurnMetrics, validateStoryTurn, type StoryTurnStory } from '../src/index.js';
+import {
+  applePicture,
+  evaluate,
+  expectedAnswers,
+  generateStoryTurns,
+  openStore,
+  parseFeedback,
+  readStoryTurns,
+  storedStories,
+  storyTurnMetrics,
+  validateStoryTurn,
+  type StoryTurnStory,
+} from '../src/index.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
 
 const base = (): StoryTurnStory => ({
@@ -18,15 +30,31 @@ const base = (): StoryTurnStory => ({
   images: {},
   turns: [
     { story: 'A cookie or an apple?', feedback: '', question: 'Which do you choose?', image: '', answer: 'cookie; apple' },
-    { story: 'Sam likes something else.', feedback: 'If the previous answer is cookie: Sam skips the cookie.; If the previous answer is apple: Sam skips the apple.', question: 'What does Sam choose?', image: '', answer: 'apple; cookie' },
+    {
+      story: 'Sam likes something else.',
+      feedback: 'If the previous answer is cookie: Sam skips the cookie.; If the previous answer is apple: Sam skips the apple.',
+      question: 'What does Sam choose?',
+      image: '',
+      answer: 'apple; cookie',
+    },
   ],
 });
 
 describe('StoryTurn format', () => {
   it('reads feedback branches and selects the expected answer by the previous answer', () => {
     const s = base();
-    expect(parseFeedback(s.turns[1].feedback)).toEqual({ kind: 'previous', branches: [{ answer: 'cookie', text: 'Sam skips the cookie.' }, { answer: 'apple', text: 'Sam skips the apple.' }] });
-    expect(parseFeedback('If right: Well done.; If wrong: Look again.')).toEqual({ kind: 'correctness', right: 'Well done.', wrong: 'Look again.' });
+    expect(parseFeedback(s.turns[1].feedback)).toEqual({
+      kind: 'previous',
+      branches: [
+        { answer: 'cookie', text: 'Sam skips the cookie.' },
+        { answer: 'apple', text: 'Sam skips the apple.' },
+      ],
+    });
+    expect(parseFeedback('If right: Well done.; If wrong: Look again.')).toEqual({
+      kind: 'correctness',
+      right: 'Well done.',
+      wrong: 'Look again.',
+    });
     expect(expectedAnswers(s, 0, undefined)).toEqual(['cookie', 'apple']);
     expect(expectedAnswers(s, 1, 'I would take the cookie.\nAnswer: cookie')).toEqual(['apple']);
     expect(expectedAnswers(s, 1, 'Answer: apple')).toEqual(['cookie']);
@@ -35,10 +63,14 @@ describe('StoryTurn format', () => {
   it('rejects a branch without an answer, feedback naming an unknown option, a missing image', () => {
     const noBranch = base();
     noBranch.turns[1].answer = 'apple';
-    expect(() => validateStoryTurn(noBranch, 'f.json')).toThrow(/f\.json \(d1\) turn 2: the feedback has 2 branch\(es\) but the answer has 1/);
+    expect(() => validateStoryTurn(noBranch, 'f.json')).toThrow(
+      /f\.json \(d1\) turn 2: the feedback has 2 branch\(es\) but the answer has 1/,
+    );
     const unknown = base();
     unknown.turns[1].feedback = 'If the previous answer is pear: no.; If the previous answer is apple: yes.';
-    expect(() => validateStoryTurn(unknown, 'f.json')).toThrow(/names the option "pear", which is not an answer to the previous question \(cookie; apple\)/);
+    expect(() => validateStoryTurn(unknown, 'f.json')).toThrow(
+      /names the option "pear", which is not an answer to the previous question \(cookie; apple\)/,
+    );
     const image = base();
     image.turns[0].image = 'img09';
     expect(() => validateStoryTurn(image, 'f.json')).toThrow(/turn 1: the image "img09" is not among the story's images/);
@@ -49,7 +81,13 @@ describe('StoryTurn format', () => {
 
   it('loads JSON stories and a CSV table of turns with a column mapping; generated stories await review', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-storyturn-'));
-    writeFileSync(join(dir, 's.json'), JSON.stringify([{ ...base(), mental_state: 'Desires' }, { ...base(), id: 'd2', status: 'generated' }]));
+    writeFileSync(
+      join(dir, 's.json'),
+      JSON.stringify([
+        { ...base(), mental_state: 'Desires' },
+        { ...base(), id: 'd2', status: 'generated' },
+      ]),
+    );
     const stories = await readStoryTurns(join(dir, 's.json'));
     expect(stories.map((s) => [s.id, s.state, s.status])).toEqual([
       ['d1', 'desire', 'approved'],
@@ -59,7 +97,18 @@ describe('StoryTurn format', () => {
       join(dir, 't.csv'),
       'sid,n,text,fb,q,img,ans,ms,kind,path\nx1,2,Grandpa asks.,If right: yes.; If wrong: no.,Which one?,img01,medium,Percepts,image-dependent,apple.png\nx1,1,Three apples.,,Which is biggest?,img01,big,Percepts,image-dependent,apple.png\n',
     );
-    const [t] = await readStoryTurns(join(dir, 't.csv'), { storyId: 'sid', turn: 'n', story: 'text', feedback: 'fb', question: 'q', image: 'img', answer: 'ans', state: 'ms', setting: 'kind', imagePath: 'path' });
+    const [t] = await readStoryTurns(join(dir, 't.csv'), {
+      storyId: 'sid',
+      turn: 'n',
+      story: 'text',
+      feedback: 'fb',
+      question: 'q',
+      image: 'img',
+      answer: 'ans',
+      state: 'ms',
+      setting: 'kind',
+      imagePath: 'path',
+    });
     expect(t.turns.map((x) => x.answer)).toEqual(['big', 'medium']);
     expect(t).toMatchObject({ id: 'x1', state: 'percept', setting: 'image-dependent', images: { img01: join(dir, 'apple.png') } });
   });
@@ -73,7 +122,14 @@ describe('generated StoryTurns with reference agents', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-storyturn-run-'));
     const store = openStore(join(dir, 'm.db'));
     try {
-      await evaluate({ store, suites: ['generated-storyturn'], limit: 24, models: ['agent:oracle', 'agent:random'], trials: 2, runId: 'st' });
+      await evaluate({
+        store,
+        suites: ['generated-storyturn'],
+        limit: 24,
+        models: ['agent:oracle', 'agent:random'],
+        trials: 2,
+        runId: 'st',
+      });
       const stored = storedStories(store, 'st');
       const m = storyTurnMetrics(stored);
       const oracle = m.find((x) => x.subject === 'agent:oracle')!;
@@ -86,7 +142,11 @@ describe('generated StoryTurns with reference agents', () => {
       expect(random.bySetting.map((s) => s.setting)).toEqual(['image-dependent', 'text-complete']);
       // Both kinds of feedback were shown, and both branches of the desire stories were taken.
       const rows = [...store.responses('st')].filter((r) => r.spec === 'agent:random');
-      const details = rows.map((r) => store.transcript({ runId: 'st', subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate })!.transcript as { detail: { storyId: string; turns: Array<{ feedbackShown: string; expected: string[] }> } });
+      const details = rows.map(
+        (r) =>
+          store.transcript({ runId: 'st', subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate })!
+            .transcript as { detail: { storyId: string; turns: Array<{ feedbackShown: string; expected: string[] }> } },
+      );
       const shown = details.flatMap((d) => d.detail.turns.map((t) => t.feedbackShown)).filter(Boolean);
       expect(shown.some((f) => /^(Yes|Right)/.test(f))).toBe(true);
       expect(shown.some((f) => /^(Actually|Look|Dad forgot|At first)/.test(f))).toBe(true);
@@ -116,7 +176,14 @@ describe('StoryTurn images over a real local server', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-storyturn-img-'));
     const store = openStore(join(dir, 'm.db'));
     try {
-      await evaluate({ store, suites: ['generated-storyturn'], limit: 6, models: [`openai-compatible:${server.url}/v1#ok`], images: true, runId: 'img' });
+      await evaluate({
+        store,
+        suites: ['generated-storyturn'],
+        limit: 6,
+        models: [`openai-compatible:${server.url}/v1#ok`],
+        images: true,
+        runId: 'img',
+      });
       const bodies = (await server.stats()).bodies.map((b) => b.body);
       const withImage = bodies.filter((b) => JSON.stringify(b).includes('"image_url"'));
       expect(withImage.length).toBeGreaterThan(0);
@@ -142,15 +209,48 @@ describe('StoryTurn authoring and review', () => {
     writeFileSync(join(dir, 'example.json'), JSON.stringify([{ ...base(), mental_state: 'desire' }]));
     const bin = join(__dirname, '..', 'bin', 'mindscope.js');
     const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', cwd: dir });
-    const good = run('storyturn', 'generate', '--example', 'example.json', '--aspect', 'diverse desires', '--model', `openai-compatible:${server.url}/v1#storyteller`, '--n', '2', '--out', 'new.json');
+    const good = run(
+      'storyturn',
+      'generate',
+      '--example',
+      'example.json',
+      '--aspect',
+      'diverse desires',
+      '--model',
+      `openai-compatible:${server.url}/v1#storyteller`,
+      '--n',
+      '2',
+      '--out',
+      'new.json',
+    );
     expect(good.status).toBe(0);
     expect(good.stdout).toMatch(/wrote 2 generated StoryTurn\(s\) to new\.json; 0 reply\(ies\) rejected/);
-    const bad = run('storyturn', 'generate', '--example', 'example.json', '--aspect', 'diverse desires', '--model', `openai-compatible:${server.url}/v1#sloppy`, '--n', '1', '--out', 'new.json');
+    const bad = run(
+      'storyturn',
+      'generate',
+      '--example',
+      'example.json',
+      '--aspect',
+      'diverse desires',
+      '--model',
+      `openai-compatible:${server.url}/v1#sloppy`,
+      '--n',
+      '1',
+      '--out',
+      'new.json',
+    );
     expect(bad.stdout).toMatch(/diverse-desires-001: .*names the option "milk", which is not an answer to the previous question/);
     expect((await readStoryTurns(join(dir, 'new.json'))).map((s) => s.status)).toEqual(['generated', 'generated']);
-    expect(run('storyturn', 'review', 'new.json', '--id', 'diverse-desires-001', '--approve').stdout).toMatch(/diverse-desires-001: approved/);
-    expect(run('storyturn', 'review', 'new.json', '--id', 'diverse-desires-002', '--reject', 'answer-revealed', '--note', 'says what Ana wants').stdout).toMatch(/rejected \(answer-revealed: says what Ana wants\)/);
-    expect(run('storyturn', 'review', 'new.json', '--id', 'diverse-desires-002', '--reject', 'boring').stderr).toMatch(/unknown error type "boring"/);
+    expect(run('storyturn', 'review', 'new.json', '--id', 'diverse-desires-001', '--approve').stdout).toMatch(
+      /diverse-desires-001: approved/,
+    );
+    expect(
+      run('storyturn', 'review', 'new.json', '--id', 'diverse-desires-002', '--reject', 'answer-revealed', '--note', 'says what Ana wants')
+        .stdout,
+    ).toMatch(/rejected \(answer-revealed: says what Ana wants\)/);
+    expect(run('storyturn', 'review', 'new.json', '--id', 'diverse-desires-002', '--reject', 'boring').stderr).toMatch(
+      /unknown error type "boring"/,
+    );
     const r = run('run', 'storyturn', '--data', 'new.json', '--model', 'agent:oracle', '--db', 'm.db', '--json');
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ planned: 1, done: 1 });

@@ -7,7 +7,18 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRng, evaluate, makeTriangleClip, openStore, parseReferenceGroups, scoreRun, TRIANGLE_BEHAVIOURS, triangleItems, trianglesFromRun, validateJudgeModels } from '../src/index.js';
+import {
+  createRng,
+  evaluate,
+  makeTriangleClip,
+  openStore,
+  parseReferenceGroups,
+  scoreRun,
+  TRIANGLE_BEHAVIOURS,
+  triangleItems,
+  trianglesFromRun,
+  validateJudgeModels,
+} from '../src/index.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
 
 const root = join(__dirname, '..');
@@ -47,7 +58,12 @@ describe('descriptions judged with the Castelli rubric', () => {
       expect(bodies.filter((b) => b.includes('"image_url"') && b.includes('numbered frames'))).toHaveLength(36);
       // No condition label or mental-state word reaches the subject.
       expect(bodies.some((b) => /"(tom|goal-directed|coaxing|chasing)"|intention|mind/i.test(b))).toBe(false);
-      const r = await scoreRun({ store, runId: 't', rubricPath: join(root, 'rubrics', 'castelli-triangles.yaml'), judges: ['agent:keyword-judge'] });
+      const r = await scoreRun({
+        store,
+        runId: 't',
+        rubricPath: join(root, 'rubrics', 'castelli-triangles.yaml'),
+        judges: ['agent:keyword-judge'],
+      });
       expect(r.scored).toBe(36);
       const refs = parseReferenceGroups(JSON.parse(readFileSync(join(root, 'data', 'human-references.json'), 'utf8')));
       const { byCondition, profiles } = trianglesFromRun(store, 't', refs);
@@ -63,7 +79,13 @@ describe('descriptions judged with the Castelli rubric', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-triangles-anchors-'));
     const store = openStore(join(dir, 'm.db'));
     try {
-      const out = await validateJudgeModels({ store, rubricPath: join(root, 'rubrics', 'castelli-triangles.yaml'), anchorsPath: join(root, 'rubrics', 'castelli-anchors.json'), judges: ['agent:keyword-judge'], k: 2 });
+      const out = await validateJudgeModels({
+        store,
+        rubricPath: join(root, 'rubrics', 'castelli-triangles.yaml'),
+        anchorsPath: join(root, 'rubrics', 'castelli-anchors.json'),
+        judges: ['agent:keyword-judge'],
+        k: 2,
+      });
       expect(out.results[0].anchors.map((a) => a.id)).toEqual(['random-move', 'chase', 'coax', 'wrong']);
       // Keyword counting is no Castelli judge: it misses the appropriateness intervals.
       expect(out.results[0].pass).toBe(false);
@@ -81,7 +103,17 @@ describe('clips from video files', () => {
     const { videoGrid, sampleVideoFrames } = await import('../src/index.js');
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-video-'));
     // A 4-second test video made by ffmpeg itself (moving test pattern).
-    const made = spawnSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=duration=4:size=320x240:rate=10', '-pix_fmt', 'yuv420p', join(dir, 'clip.mp4')]);
+    const made = spawnSync('ffmpeg', [
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=duration=4:size=320x240:rate=10',
+      '-pix_fmt',
+      'yuv420p',
+      join(dir, 'clip.mp4'),
+    ]);
     expect(made.status).toBe(0);
     const frames = sampleVideoFrames(join(dir, 'clip.mp4'));
     expect(frames).toHaveLength(16);
@@ -107,14 +139,29 @@ describe('the joint analysis from runs', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-vision-runs-'));
     const store = openStore(join(dir, 'm.db'));
     try {
-      await evaluate({ store, suites: ['director'], limit: 8, models: ['agent:egocentric', 'agent:allocentric', 'agent:random'], runId: 'dir' });
+      await evaluate({
+        store,
+        suites: ['director'],
+        limit: 8,
+        models: ['agent:egocentric', 'agent:allocentric', 'agent:random'],
+        runId: 'dir',
+      });
       await evaluate({ store, suites: ['triangles'], models: ['agent:egocentric', 'agent:allocentric', 'agent:random'], runId: 'tri' });
-      await scoreRun({ store, runId: 'tri', rubricPath: join(root, 'rubrics', 'castelli-triangles.yaml'), judges: ['agent:keyword-judge'] });
+      await scoreRun({
+        store,
+        runId: 'tri',
+        rubricPath: join(root, 'rubrics', 'castelli-triangles.yaml'),
+        judges: ['agent:keyword-judge'],
+      });
     } finally {
       store.close();
     }
     const bin = join(root, 'bin', 'mindscope.js');
-    const r = spawnSync(process.execPath, [bin, 'analyze', 'vision', '--director-run', 'dir', '--triangles-run', 'tri', '--db', join(dir, 'm.db'), '--json'], { encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      [bin, 'analyze', 'vision', '--director-run', 'dir', '--triangles-run', 'tri', '--db', join(dir, 'm.db'), '--json'],
+      { encoding: 'utf8' },
+    );
     expect(r.status).toBe(0);
     const out = JSON.parse(r.stdout) as { rows: Array<{ subject: string; directorGap: number }>; spearman: number | null };
     expect(out.rows.map((x) => x.subject).sort()).toEqual(['agent:allocentric', 'agent:egocentric', 'agent:random']);

@@ -26,8 +26,17 @@ describe('Director Task and triangles from published numbers', () => {
   it('Table 2: panel means a 71.3%, b 12.0%, c.Q1 63.9%, c.Q2 59.3%, egocentric 77.8%, gap 59.3 points', () => {
     const { panel, models } = directorFromCounts(TABLE2, 'table2.csv');
     expect(models).toHaveLength(9);
-    expect([panel.a, panel.b, panel.cQ1, panel.cQ2, panel.egocentric, panel.gap].map((x) => (x * 100).toFixed(1))).toEqual(['71.3', '12.0', '63.9', '59.3', '77.8', '59.3']);
-    expect(() => directorFromCounts('model,a,b,c_q1,c_q2,egocentric_b,scenes\nx,13,0,0,0,0,12\n', 'bad.csv')).toThrow(/bad\.csv:2: a \(13\) exceeds scenes \(12\)/);
+    expect([panel.a, panel.b, panel.cQ1, panel.cQ2, panel.egocentric, panel.gap].map((x) => (x * 100).toFixed(1))).toEqual([
+      '71.3',
+      '12.0',
+      '63.9',
+      '59.3',
+      '77.8',
+      '59.3',
+    ]);
+    expect(() => directorFromCounts('model,a,b,c_q1,c_q2,egocentric_b,scenes\nx,13,0,0,0,0,12\n', 'bad.csv')).toThrow(
+      /bad\.csv:2: a \(13\) exceeds scenes \(12\)/,
+    );
   });
 
   it('the panel-mean ToM profile (2.31, 0.94) is 2.13 from TD adults and 0.73-0.74 from HF-ASD adults', () => {
@@ -40,7 +49,11 @@ describe('Director Task and triangles from published numbers', () => {
 
   it('joint analysis: nearest group per task, disagreement, Spearman, and the scatter plot', () => {
     const { models } = directorFromCounts(TABLE2);
-    const profiles = ['subject,condition,intent,approp', ...models.map((m, i) => `${m.model},ToM,${(1.5 + i * 0.3).toFixed(2)},${(0.4 + i * 0.12).toFixed(2)}`), 'opus-4.7,random,0.5,0.2'].join('\n');
+    const profiles = [
+      'subject,condition,intent,approp',
+      ...models.map((m, i) => `${m.model},ToM,${(1.5 + i * 0.3).toFixed(2)},${(0.4 + i * 0.12).toFixed(2)}`),
+      'opus-4.7,random,0.5,0.2',
+    ].join('\n');
     const tri = trianglesFromProfiles(profiles, refs);
     const joint = jointAnalysis(models, tri, refs);
     expect(joint.rows).toHaveLength(9);
@@ -50,7 +63,11 @@ describe('Director Task and triangles from published numbers', () => {
     writeFileSync(join(dir, 'counts.csv'), TABLE2);
     writeFileSync(join(dir, 'profiles.csv'), profiles);
     const bin = join(__dirname, '..', 'bin', 'mindscope.js');
-    const r = spawnSync(process.execPath, [bin, 'analyze', 'vision', '--counts', join(dir, 'counts.csv'), '--profiles', join(dir, 'profiles.csv'), '--report', dir], { encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      [bin, 'analyze', 'vision', '--counts', join(dir, 'counts.csv'), '--profiles', join(dir, 'profiles.csv'), '--report', dir],
+      { encoding: 'utf8' },
+    );
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/Spearman \(gap, distance to TD\): -?\d\.\d{3}/);
     expect(readFileSync(join(dir, 'vision-joint.svg'), 'utf8')).toMatch(/<svg[\s\S]*HF-ASD adults/);

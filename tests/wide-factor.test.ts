@@ -10,7 +10,9 @@ import * as stats from '../src/stats/index.js';
 function panel(n = 15, p = 300, seed = 5): number[][] {
   const rng = createRng(seed);
   const theta = Array.from({ length: n }, () => [rng.next() * 4 - 2, rng.next() * 4 - 2]);
-  const data = theta.map((t) => Array.from({ length: p }, (_, j) => (rng.next() < 1 / (1 + Math.exp(-(1.5 * t[j % 2] + ((j % 7) - 3) * 0.3))) ? 1 : 0)));
+  const data = theta.map((t) =>
+    Array.from({ length: p }, (_, j) => (rng.next() < 1 / (1 + Math.exp(-(1.5 * t[j % 2] + ((j % 7) - 3) * 0.3))) ? 1 : 0)),
+  );
   const keep = data[0].map((_, j) => j).filter((j) => data.some((r) => r[j] !== data[0][j]));
   return data.map((r) => keep.map((j) => r[j]));
 }
@@ -36,7 +38,10 @@ describe('reduced correlation matrix of wide data', () => {
     const rng = createRng(9);
     const u = Float64Array.from({ length: block.p }, () => 0.6 + 0.4 * rng.next());
     const ritz = stats.wideReducedEigen(block, u).values;
-    const dense = denseEigen(R, u.map((x) => 1 - x));
+    const dense = denseEigen(
+      R,
+      u.map((x) => 1 - x),
+    );
     expect(ritz).toHaveLength(data.length - 1);
     ritz.forEach((v, i) => expect(Math.abs(v - dense[i]) / Math.abs(dense[i])).toBeLessThan(1e-6));
     // One block: the first-order approximation, within 1% here (items few, eigenvalues small).
@@ -76,6 +81,11 @@ describe('parallel analysis of wide data', () => {
     // Factor eigenvalues sit below component eigenvalues (the diagonal loses the uniquenesses).
     r.observedFa.slice(0, 3).forEach((v, i) => expect(v).toBeLessThan(r.observedPc[i]));
     expect(stats.parallelAnalysis(data, { seed: 1, iterations: 20 })).toEqual(r);
-    expect(() => stats.parallelAnalysis(data.map((row) => [1, ...row]), { seed: 1 })).toThrow(/constant/);
+    expect(() =>
+      stats.parallelAnalysis(
+        data.map((row) => [1, ...row]),
+        { seed: 1 },
+      ),
+    ).toThrow(/constant/);
   });
 });

@@ -41,7 +41,10 @@ function summarise(subject: string, group: string, acc: Acc): AccuracyCell {
   const replicated = [...acc.items.values()].some((c) => c.n > 1);
   let accuracy: number, lower: number, upper: number;
   if (!replicated) {
-    const w = wilsonInterval(means.reduce((s, m) => s + m, 0), n);
+    const w = wilsonInterval(
+      means.reduce((s, m) => s + m, 0),
+      n,
+    );
     ({ estimate: accuracy, lower, upper } = w);
   } else {
     accuracy = means.reduce((s, m) => s + m, 0) / n;
@@ -50,7 +53,17 @@ function summarise(subject: string, group: string, acc: Acc): AccuracyCell {
     lower = Math.max(0, accuracy - half);
     upper = Math.min(1, accuracy + half);
   }
-  return { subject, group, items: n, trials: acc.trials, accuracy, lower, upper, parseFailures: acc.parseFailures, parseFailureRate: acc.trials ? acc.parseFailures / acc.trials : 0 };
+  return {
+    subject,
+    group,
+    items: n,
+    trials: acc.trials,
+    accuracy,
+    lower,
+    upper,
+    parseFailures: acc.parseFailures,
+    parseFailureRate: acc.trials ? acc.parseFailures / acc.trials : 0,
+  };
 }
 
 /** Accuracy by `groupBy` (category, suite, or the source's ability label), plus an 'all' group per subject. */

@@ -30,9 +30,13 @@ export interface PairedCell {
 
 const Z = 1.959963984540054 + 0.8416212335729143;
 
-export function comparePaired(matrix: ResponseMatrix, opts: { subjects?: string[]; iterations?: number; seed?: number } = {}): PairedCell[] {
+export function comparePaired(
+  matrix: ResponseMatrix,
+  opts: { subjects?: string[]; iterations?: number; seed?: number } = {},
+): PairedCell[] {
   const subjects = opts.subjects ?? matrix.subjects;
-  for (const s of subjects) if (!matrix.subjects.includes(s)) throw new ConfigError(`no subject "${s}" in the matrix (subjects: ${matrix.subjects.join(', ')})`);
+  for (const s of subjects)
+    if (!matrix.subjects.includes(s)) throw new ConfigError(`no subject "${s}" in the matrix (subjects: ${matrix.subjects.join(', ')})`);
   if (subjects.length < 2) throw new ConfigError('compare needs at least two subjects');
   const out: PairedCell[] = [];
   for (let i = 0; i < subjects.length; i++) {
@@ -43,7 +47,9 @@ export function comparePaired(matrix: ResponseMatrix, opts: { subjects?: string[
       const rows = matrix.items
         .map((it, k) => ({ category: it.category, a: matrix.cells[k][ca], b: matrix.cells[k][cb], id: it.itemId }))
         .filter((r) => r.a !== null && r.b !== null) as Array<{ category: string; a: number; b: number; id: string }>;
-      for (const r of rows) if ((r.a !== 0 && r.a !== 1) || (r.b !== 0 && r.b !== 1)) throw new ConfigError(`item ${r.id}: compare needs 1/0 cells (pick one replicate with --replicate)`);
+      for (const r of rows)
+        if ((r.a !== 0 && r.a !== 1) || (r.b !== 0 && r.b !== 1))
+          throw new ConfigError(`item ${r.id}: compare needs 1/0 cells (pick one replicate with --replicate)`);
       const groups = [...new Set(rows.map((r) => r.category))].sort();
       const cells = [...groups, 'all'].map((group) => {
         const g = group === 'all' ? rows : rows.filter((r) => r.category === group);

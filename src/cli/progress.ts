@@ -37,7 +37,9 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr, quie
     if (bar) bar.update(done + failed + skipped, payload);
     else if (Date.now() - lastLine > 10_000) {
       lastLine = Date.now();
-      stream.write(`progress: ${done + failed + skipped}/${total} (done ${done}, failed ${failed}, already done ${skipped}, retrying ${retrying}, ${payload.rate}/s)\n`);
+      stream.write(
+        `progress: ${done + failed + skipped}/${total} (done ${done}, failed ${failed}, already done ${skipped}, retrying ${retrying}, ${payload.rate}/s)\n`,
+      );
     }
   };
   return {

@@ -94,5 +94,5 @@ function quote(value: string): string {
 export function formatCsv(header: string[], rows: Array<Array<string | number | null | undefined>>): string {
   const lines = [header.map(quote).join(',')];
   for (const row of rows) lines.push(row.map((v) => (v === null || v === undefined ? '' : quote(String(v)))).join(','));
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }

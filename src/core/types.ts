@@ -4,9 +4,7 @@
 import type { Category } from './categories.js';
 
 /** One part of a chat message: text, or an image given as a data URL or an https URL. */
-export type ContentPart =
-  | { type: 'text'; text: string }
-  | { type: 'image'; url: string; mediaType?: string };
+export type ContentPart = { type: 'text'; text: string } | { type: 'image'; url: string; mediaType?: string };
 
 export type Role = 'system' | 'user' | 'assistant';
 

@@ -17,5 +17,8 @@ export function aggregate(values: number[], how: Aggregation): number {
   for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
   const top = Math.max(...counts.values());
   const med = median(values);
-  return [...counts].filter(([, c]) => c === top).map(([v]) => v).sort((a, b) => Math.abs(a - med) - Math.abs(b - med) || a - b)[0];
+  return [...counts]
+    .filter(([, c]) => c === top)
+    .map(([v]) => v)
+    .sort((a, b) => Math.abs(a - med) - Math.abs(b - med) || a - b)[0];
 }

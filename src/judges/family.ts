@@ -26,7 +26,13 @@ export function familyAnalysis(cells: JudgeCell[], familyOf: (spec: string) => s
       const a = familyOf(c.judge);
       return a !== undefined && a === familyOf(c.subject);
     });
-    return { field, all: mean(mine.map((c) => c.value))!, withoutInFamily: mean(mine.filter((c) => !inFamily.includes(c)).map((c) => c.value)), cells: mine.length, inFamilyCells: inFamily.length };
+    return {
+      field,
+      all: mean(mine.map((c) => c.value))!,
+      withoutInFamily: mean(mine.filter((c) => !inFamily.includes(c)).map((c) => c.value)),
+      cells: mine.length,
+      inFamilyCells: inFamily.length,
+    };
   });
 }
 

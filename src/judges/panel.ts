@@ -44,28 +44,54 @@ export interface PanelScore {
 
 export async function judgeOnce(judge: JudgeCaller, rubric: Rubric, input: JudgeInput): Promise<JudgeRecord> {
   const prompt = renderRubric(rubric, { subject: input.subject, response: input.response, ...(input.vars ?? {}) });
-  const context: CallContext = { judge: { fields: rubric.fields, keywords: rubric.keywords, response: input.response, expected: input.expected } };
+  const context: CallContext = {
+    judge: { fields: rubric.fields, keywords: rubric.keywords, response: input.response, expected: input.expected },
+  };
   const messages: ChatMessage[] = [{ role: 'user', content: prompt }];
   const first = await judge.chat(messages, { temperature: 0 }, context);
   const parsed = parseJudgeOutput(first.text, rubric);
   if (parsed.ok) return { judge: judge.spec, raw: [first.text], values: parsed.values };
   const repair = await judge.chat(
-    [...messages, { role: 'assistant', content: first.text }, { role: 'user', content: `Your reply could not be used: ${parsed.error}. Reply with only a JSON object matching this schema: ${JSON.stringify(outputSchema(rubric))}` }],
+    [
+      ...messages,
+      { role: 'assistant', content: first.text },
+      {
+        role: 'user',
+        content: `Your reply could not be used: ${parsed.error}. Reply with only a JSON object matching this schema: ${JSON.stringify(outputSchema(rubric))}`,
+      },
+    ],
     { temperature: 0 },
     context,
   );
   const second = parseJudgeOutput(repair.text, rubric);
-  return second.ok ? { judge: judge.spec, raw: [first.text, repair.text], values: second.values } : { judge: judge.spec, raw: [first.text, repair.text], values: null, error: second.error };
+  return second.ok
+    ? { judge: judge.spec, raw: [first.text, repair.text], values: second.values }
+    : { judge: judge.spec, raw: [first.text, repair.text], values: null, error: second.error };
 }
 
-export async function scoreWithPanel(judges: JudgeCaller[], rubric: Rubric, input: JudgeInput, aggregation: Aggregation = 'median'): Promise<PanelScore> {
+export async function scoreWithPanel(
+  judges: JudgeCaller[],
+  rubric: Rubric,
+  input: JudgeInput,
+  aggregation: Aggregation = 'median',
+): Promise<PanelScore> {
   const records = await Promise.all(judges.map((j) => judgeOnce(j, rubric, input)));
   const answered = records.filter((r) => r.values);
   return {
     rubric: { name: rubric.name, sha256: rubric.sha256 },
     aggregation,
     judges: records,
-    aggregate: answered.length ? Object.fromEntries(rubric.fields.map((f) => [f.name, aggregate(answered.map((r) => r.values![f.name]), aggregation)])) : null,
+    aggregate: answered.length
+      ? Object.fromEntries(
+          rubric.fields.map((f) => [
+            f.name,
+            aggregate(
+              answered.map((r) => r.values![f.name]),
+              aggregation,
+            ),
+          ]),
+        )
+      : null,
     failures: records.length - answered.length,
   };
 }

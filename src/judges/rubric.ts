@@ -45,18 +45,23 @@ export function parseRubric(text: string, file: string): Rubric {
   const r = raw as Record<string, unknown>;
   if (!r || typeof r !== 'object') throw new InputError('a rubric is an object with name, prompt and fields', file);
   if (typeof r.name !== 'string' || !r.name) throw new InputError('rubric field "name" is missing', file);
-  if (typeof r.prompt !== 'string' || !r.prompt.includes('{response}')) throw new InputError('rubric field "prompt" must be a template that includes {response}', file);
-  if (!Array.isArray(r.fields) || r.fields.length === 0) throw new InputError('rubric field "fields" must list at least one score field', file);
+  if (typeof r.prompt !== 'string' || !r.prompt.includes('{response}'))
+    throw new InputError('rubric field "prompt" must be a template that includes {response}', file);
+  if (!Array.isArray(r.fields) || r.fields.length === 0)
+    throw new InputError('rubric field "fields" must list at least one score field', file);
   const fields = r.fields.map((f: Record<string, unknown>, i: number) => {
-    if (typeof f?.name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(f.name)) throw new InputError(`fields[${i}]: "name" must be an identifier`, file);
+    if (typeof f?.name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(f.name))
+      throw new InputError(`fields[${i}]: "name" must be an identifier`, file);
     const min = Number(f.min);
     const max = Number(f.max);
-    if (!Number.isFinite(min) || !Number.isFinite(max) || min >= max) throw new InputError(`fields[${i}] (${f.name}): needs numbers min < max`, file);
+    if (!Number.isFinite(min) || !Number.isFinite(max) || min >= max)
+      throw new InputError(`fields[${i}] (${f.name}): needs numbers min < max`, file);
     return { name: f.name, min, max, integer: f.integer !== false };
   });
   if (new Set(fields.map((f) => f.name)).size !== fields.length) throw new InputError('two score fields share a name', file);
   const keywords = r.keywords as Record<string, string[]> | undefined;
-  for (const k of Object.keys(keywords ?? {})) if (!fields.some((f) => f.name === k)) throw new InputError(`keywords name the unknown field "${k}"`, file);
+  for (const k of Object.keys(keywords ?? {}))
+    if (!fields.some((f) => f.name === k)) throw new InputError(`keywords name the unknown field "${k}"`, file);
   return { name: r.name, prompt: r.prompt, fields, keywords, sha256: createHash('sha256').update(text).digest('hex'), file };
 }
 
@@ -72,8 +77,12 @@ export function loadRubric(path: string): Rubric {
 
 /** The judge prompt: {name} placeholders replaced; unknown placeholders are an error. */
 export function renderRubric(rubric: Rubric, vars: Record<string, string>): string {
-  return rubric.prompt.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, key: string) => {
-    if (!(key in vars)) throw new InputError(`the prompt uses {${key}}, which this scoring does not provide (it has ${Object.keys(vars).join(', ')})`, rubric.file);
+  return rubric.prompt.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_whole, key: string) => {
+    if (!(key in vars))
+      throw new InputError(
+        `the prompt uses {${key}}, which this scoring does not provide (it has ${Object.keys(vars).join(', ')})`,
+        rubric.file,
+      );
     return vars[key];
   });
 }
@@ -83,6 +92,8 @@ export function outputSchema(rubric: Rubric): Record<string, unknown> {
   return {
     type: 'object',
     required: rubric.fields.map((f) => f.name),
-    properties: Object.fromEntries(rubric.fields.map((f) => [f.name, { type: f.integer ? 'integer' : 'number', minimum: f.min, maximum: f.max }])),
+    properties: Object.fromEntries(
+      rubric.fields.map((f) => [f.name, { type: f.integer ? 'integer' : 'number', minimum: f.min, maximum: f.max }]),
+    ),
   };
 }

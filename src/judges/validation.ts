@@ -39,7 +39,14 @@ export function loadAnchors(path: string, rubric: Rubric): Anchor[] {
   let raw: unknown;
   try {
     const text = readFileSync(path, 'utf8');
-    raw = path.endsWith('.jsonl') ? text.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l)) : path.endsWith('.json') ? JSON.parse(text) : YAML.parse(text);
+    raw = path.endsWith('.jsonl')
+      ? text
+          .split('\n')
+          .filter((l) => l.trim())
+          .map((l) => JSON.parse(l))
+      : path.endsWith('.json')
+        ? JSON.parse(text)
+        : YAML.parse(text);
   } catch (err) {
     throw new InputError(`cannot read anchors: ${(err as Error).message}`, path);
   }
@@ -50,9 +57,15 @@ export function loadAnchors(path: string, rubric: Rubric): Anchor[] {
     if (!expected || typeof expected !== 'object') throw new InputError(`anchor ${i}: "expected" intervals are missing`, path);
     for (const f of rubric.fields) {
       const iv = expected[f.name];
-      if (!Array.isArray(iv) || iv.length !== 2 || !(Number(iv[0]) <= Number(iv[1]))) throw new InputError(`anchor ${i}: expected.${f.name} must be [low, high]`, path);
+      if (!Array.isArray(iv) || iv.length !== 2 || !(Number(iv[0]) <= Number(iv[1])))
+        throw new InputError(`anchor ${i}: expected.${f.name} must be [low, high]`, path);
     }
-    return { id: String(a.id ?? i), text: a.text, vars: (a.vars as Record<string, string>) ?? {}, expected: expected as Record<string, [number, number]> };
+    return {
+      id: String(a.id ?? i),
+      text: a.text,
+      vars: (a.vars as Record<string, string>) ?? {},
+      expected: expected as Record<string, [number, number]>,
+    };
   });
 }
 
@@ -62,7 +75,12 @@ const sd = (xs: number[]) => {
   return Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1));
 };
 
-export async function validateJudges(judges: JudgeCaller[], rubric: Rubric, anchors: Anchor[], opts: { k?: number; gates?: JudgeGates } = {}): Promise<JudgeValidation[]> {
+export async function validateJudges(
+  judges: JudgeCaller[],
+  rubric: Rubric,
+  anchors: Anchor[],
+  opts: { k?: number; gates?: JudgeGates } = {},
+): Promise<JudgeValidation[]> {
   const k = opts.k ?? 5;
   const gates = opts.gates ?? DEFAULT_GATES;
   return Promise.all(
@@ -91,7 +109,12 @@ export async function validateJudges(judges: JudgeCaller[], rubric: Rubric, anch
         perAnchor.push({
           id: anchor.id,
           sd: Object.fromEntries(rubric.fields.map((f) => [f.name, sd(scores[f.name])])),
-          mean: Object.fromEntries(rubric.fields.map((f) => [f.name, scores[f.name].length ? scores[f.name].reduce((a, b) => a + b, 0) / scores[f.name].length : Number.NaN])),
+          mean: Object.fromEntries(
+            rubric.fields.map((f) => [
+              f.name,
+              scores[f.name].length ? scores[f.name].reduce((a, b) => a + b, 0) / scores[f.name].length : Number.NaN,
+            ]),
+          ),
         });
       }
       const recovery = total ? within / total : 0;

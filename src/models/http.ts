@@ -43,7 +43,12 @@ export async function postJson(opts: PostJsonOptions): Promise<unknown> {
     const snippet = scrub(text.slice(0, BODY_SNIPPET).replace(/\s+/g, ' ').trim());
     const where = `${label}: HTTP ${status} from ${scrub(url)}`;
     if (status === 429) {
-      throw new ModelCallError(`${where}: rate limited ${snippet}`, 'rate_limit', status, parseRetryAfter(response.headers.get('retry-after')));
+      throw new ModelCallError(
+        `${where}: rate limited ${snippet}`,
+        'rate_limit',
+        status,
+        parseRetryAfter(response.headers.get('retry-after')),
+      );
     }
     if (status === 401 || status === 403) {
       throw new ModelCallError(`${where}: the API key was rejected ${snippet}`, 'auth', status);

@@ -76,7 +76,12 @@ export function createModel(spec: string, opts: ModelOptions = {}): ChatModel {
       return new TeamModel(members.map((m) => createModel(m, opts)));
     }
     case 'agent':
-      if (!REFERENCE_AGENTS[rest]) throw new ConfigError(`unknown reference agent "${spec}"; known: ${Object.keys(REFERENCE_AGENTS).map((a) => `agent:${a}`).join(', ')}`);
+      if (!REFERENCE_AGENTS[rest])
+        throw new ConfigError(
+          `unknown reference agent "${spec}"; known: ${Object.keys(REFERENCE_AGENTS)
+            .map((a) => `agent:${a}`)
+            .join(', ')}`,
+        );
       return new ReferenceAgent(rest);
     default:
       throw new ConfigError(`unknown model spec "${spec}"; use one of: ${MODEL_SPEC_FORMS.join(', ')}`);

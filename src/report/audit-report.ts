@@ -9,7 +9,11 @@ import { escapeHtml } from './html-report.js';
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 const CONFIG = { config: { font: 'DejaVu Sans, Helvetica, Arial, sans-serif', view: { stroke: null } } };
 
-function forestSpec(title: string, values: Array<{ label: string; series: string; estimate: number; lower: number; upper: number }>, xTitle: string): TopLevelSpec {
+function forestSpec(
+  title: string,
+  values: Array<{ label: string; series: string; estimate: number; lower: number; upper: number }>,
+  xTitle: string,
+): TopLevelSpec {
   const y = { field: 'label', type: 'nominal' as const, sort: null, title: null, axis: { labelLimit: 360 } };
   const color = { field: 'series', type: 'nominal' as const, title: null, legend: { orient: 'bottom' as const } };
   return {
@@ -20,14 +24,28 @@ function forestSpec(title: string, values: Array<{ label: string; series: string
     height: { step: 18 },
     data: { values },
     layer: [
-      { mark: { type: 'rule', strokeWidth: 2 }, encoding: { y, yOffset: { field: 'series' }, x: { field: 'lower', type: 'quantitative', title: xTitle }, x2: { field: 'upper' }, color } },
-      { mark: { type: 'point', filled: true, size: 50 }, encoding: { y, yOffset: { field: 'series' }, x: { field: 'estimate', type: 'quantitative' }, color } },
+      {
+        mark: { type: 'rule', strokeWidth: 2 },
+        encoding: {
+          y,
+          yOffset: { field: 'series' },
+          x: { field: 'lower', type: 'quantitative', title: xTitle },
+          x2: { field: 'upper' },
+          color,
+        },
+      },
+      {
+        mark: { type: 'point', filled: true, size: 50 },
+        encoding: { y, yOffset: { field: 'series' }, x: { field: 'estimate', type: 'quantitative' }, color },
+      },
     ],
   } as TopLevelSpec;
 }
 
 function screeSpec(a: MatrixAudit): TopLevelSpec {
-  const values = a.structure.flatMap((s) => s.eigenvalues.slice(0, 12).map((v, i) => ({ matrix: s.name, component: i + 1, share: v / s.items })));
+  const values = a.structure.flatMap((s) =>
+    s.eigenvalues.slice(0, 12).map((v, i) => ({ matrix: s.name, component: i + 1, share: v / s.items })),
+  );
   return {
     $schema: SCHEMA,
     ...CONFIG,
@@ -50,10 +68,18 @@ export async function renderAuditSection(a: MatrixAudit): Promise<string> {
     const f = a.convergenceFiltered.cells[i];
     return [
       { label: `${c.pair.join(' ~ ')} ${c.category}`, series: 'all items', estimate: c.tau, lower: c.lower, upper: c.upper },
-      ...(f ? [{ label: `${c.pair.join(' ~ ')} ${c.category}`, series: 'filtered items', estimate: f.tau, lower: f.lower, upper: f.upper }] : []),
+      ...(f
+        ? [{ label: `${c.pair.join(' ~ ')} ${c.category}`, series: 'filtered items', estimate: f.tau, lower: f.lower, upper: f.upper }]
+        : []),
     ];
   });
-  const gains = a.crossFit.cells.map((c) => ({ label: `${c.pair.join(' ~ ')} ${c.category}`, series: 'held-out delta tau', estimate: c.meanDelta, lower: c.lower, upper: c.upper }));
+  const gains = a.crossFit.cells.map((c) => ({
+    label: `${c.pair.join(' ~ ')} ${c.category}`,
+    series: 'held-out delta tau',
+    estimate: c.meanDelta,
+    lower: c.lower,
+    upper: c.upper,
+  }));
   const [forest, gainPlot, scree] = await Promise.all([
     renderSvg(forestSpec('Stage 1: Kendall tau with 95% item-bootstrap intervals', before.flat(), 'tau-b')),
     renderSvg(forestSpec('Stage 3: cross-fit gain in tau (mean over folds, 95% CI)', gains, 'delta tau')),
@@ -62,9 +88,7 @@ export async function renderAuditSection(a: MatrixAudit): Promise<string> {
   const row = (cells: Array<string | number>) => `<tr>${cells.map((c) => `<td>${escapeHtml(String(c))}</td>`).join('')}</tr>`;
   const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '-');
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-  const accuracy = a.accuracy
-    .map((r) => row([r.model, ...a.benchmarks.map((b) => pct(r.byBenchmark[b.name]))]))
-    .join('');
+  const accuracy = a.accuracy.map((r) => row([r.model, ...a.benchmarks.map((b) => pct(r.byBenchmark[b.name]))])).join('');
   return `<p>${a.models.length} models; ${a.benchmarks.map((b) => `${escapeHtml(b.name)} (${b.items} items)`).join(', ')}.</p>
 <h2>Per-model accuracy</h2><table><tr><th>model</th>${a.benchmarks.map((b) => `<th>${escapeHtml(b.name)}</th>`).join('')}</tr>${accuracy}</table>
 <h2>Stage 1: convergent validity</h2>${forest}
@@ -75,7 +99,10 @@ export async function renderAuditSection(a: MatrixAudit): Promise<string> {
 <p>Aggregate delta ${f3(a.crossFit.aggregate.meanDelta)}, conservative interval [${f3(a.crossFit.aggregate.lower)}, ${f3(a.crossFit.aggregate.upper)}], mean sample loss ${pct(a.crossFit.aggregate.sampleLoss)}.</p>
 <h2>Factor structure</h2>${scree}
 <table><tr><th>matrix</th><th>items</th><th>components</th><th>factors</th><th>EFA variance per factor</th><th>PC1</th><th>PC2</th><th>cum. 5</th><th>KMO</th></tr>${a.structure.map((s) => row([s.name, s.items, s.nComponents ?? 'n/a', s.nFactors ?? 'n/a', s.efa ? s.efa.varianceShare.map(pct).join(' ') : 'n/a', pct(s.pcShares[0]), pct(s.pcShares[1] ?? 0), pct(s.cumulative5), s.kmo === null ? 'n/a' : s.kmo.toFixed(3)])).join('')}</table>
-${a.structure.filter((s) => s.note).map((s) => `<p>${escapeHtml(s.name)}: ${escapeHtml(s.note!)}</p>`).join('')}`;
+${a.structure
+  .filter((s) => s.note)
+  .map((s) => `<p>${escapeHtml(s.name)}: ${escapeHtml(s.note!)}</p>`)
+  .join('')}`;
 }
 
 const PAGE_STYLE =
@@ -100,10 +127,28 @@ export async function renderAuditReport(a: MatrixAudit, opts: { title?: string; 
 export async function renderBenchmarkAuditSection(a: BenchmarkAudit): Promise<string> {
   const taus = [
     ...a.withinTom.map((c) => ({ label: `${c.a} ~ ${c.b}`, series: 'within-ToM', estimate: c.tau, lower: c.lower, upper: c.upper })),
-    ...a.withinGeneral.map((c) => ({ label: `${c.a} ~ ${c.b}`, series: 'within-general', estimate: c.tau, lower: c.lower, upper: c.upper })),
-    ...a.crossConstruct.map((c) => ({ label: `${c.a} ~ ${c.b}`, series: 'cross-construct', estimate: c.tau, lower: c.lower, upper: c.upper })),
+    ...a.withinGeneral.map((c) => ({
+      label: `${c.a} ~ ${c.b}`,
+      series: 'within-general',
+      estimate: c.tau,
+      lower: c.lower,
+      upper: c.upper,
+    })),
+    ...a.crossConstruct.map((c) => ({
+      label: `${c.a} ~ ${c.b}`,
+      series: 'cross-construct',
+      estimate: c.tau,
+      lower: c.lower,
+      upper: c.upper,
+    })),
   ];
-  const partials = a.partial.map((p) => ({ label: `${p.a} ~ ${p.b} | ${p.controls.join(' + ')}`, series: 'partial tau', estimate: p.partial, lower: p.lower, upper: p.upper }));
+  const partials = a.partial.map((p) => ({
+    label: `${p.a} ~ ${p.b} | ${p.controls.join(' + ')}`,
+    series: 'partial tau',
+    estimate: p.partial,
+    lower: p.lower,
+    upper: p.upper,
+  }));
   const [tauPlot, partialPlot] = await Promise.all([
     renderSvg(forestSpec('Kendall tau between benchmarks (95% model-bootstrap CI)', taus, 'tau-b')),
     renderSvg(forestSpec(`Partial tau, ${a.method} method (95% CI)`, partials, 'partial tau')),

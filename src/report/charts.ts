@@ -36,14 +36,24 @@ export function overallAccuracySpec(table: AccuracyTable): TopLevelSpec {
     layer: [
       {
         mark: { type: 'rule', strokeWidth: 2, color: '#6b8fc7' },
-        encoding: { y, x: { field: 'lower', type: 'quantitative', scale: { domain: [0, 1] }, title: 'accuracy', axis: { format: '.0%' } }, x2: { field: 'upper' } },
+        encoding: {
+          y,
+          x: { field: 'lower', type: 'quantitative', scale: { domain: [0, 1] }, title: 'accuracy', axis: { format: '.0%' } },
+          x2: { field: 'upper' },
+        },
       },
       {
         mark: { type: 'point', filled: true, size: 60, color: '#1f3b73' },
         encoding: {
           y,
           x: { field: 'accuracy', type: 'quantitative' },
-          tooltip: [{ field: 'subject' }, { field: 'accuracy', format: '.3f' }, { field: 'lower', format: '.3f' }, { field: 'upper', format: '.3f' }, { field: 'n' }],
+          tooltip: [
+            { field: 'subject' },
+            { field: 'accuracy', format: '.3f' },
+            { field: 'lower', format: '.3f' },
+            { field: 'upper', format: '.3f' },
+            { field: 'n' },
+          ],
         },
       },
     ],
@@ -55,7 +65,13 @@ export function heatmapSpec(table: AccuracyTable, groupTitle: string): TopLevelS
   const names = displayNames(table.subjects);
   const values = table.cells
     .filter((c) => c.group !== 'all')
-    .map((c) => ({ subject: names.get(c.subject)!, group: c.group, accuracy: c.accuracy, label: `${Math.round(c.accuracy * 100)}`, n: c.items }));
+    .map((c) => ({
+      subject: names.get(c.subject)!,
+      group: c.group,
+      accuracy: c.accuracy,
+      label: `${Math.round(c.accuracy * 100)}`,
+      n: c.items,
+    }));
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     ...FONT,
@@ -71,7 +87,12 @@ export function heatmapSpec(table: AccuracyTable, groupTitle: string): TopLevelS
       {
         mark: 'rect',
         encoding: {
-          color: { field: 'accuracy', type: 'quantitative', scale: { domain: [0, 1], scheme: 'blues' }, legend: { format: '.0%', title: 'accuracy' } },
+          color: {
+            field: 'accuracy',
+            type: 'quantitative',
+            scale: { domain: [0, 1], scheme: 'blues' },
+            legend: { format: '.0%', title: 'accuracy' },
+          },
           tooltip: [{ field: 'subject' }, { field: 'group' }, { field: 'accuracy', format: '.3f' }, { field: 'n' }],
         },
       },

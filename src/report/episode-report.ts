@@ -13,14 +13,33 @@ export function renderEpisodeSection(s: EpisodeSummary, opts: { transcriptsPerSu
   const metrics = s.metrics
     .flatMap((m) =>
       m.scopes.map((x) =>
-        row([m.subject, x.scope, String(x.tasks), String(x.runs), `${pct(x.functional.avg)} ± ${pct(x.functional.se)}`, pct(x.functional.passAtK), pct(x.functional.passHatK), `${pct(x.literal.avg)} ± ${pct(x.literal.se)}`, pct(x.literal.passHatK), pct(x.probeAccuracy), pct(x.gap)]),
+        row([
+          m.subject,
+          x.scope,
+          String(x.tasks),
+          String(x.runs),
+          `${pct(x.functional.avg)} ± ${pct(x.functional.se)}`,
+          pct(x.functional.passAtK),
+          pct(x.functional.passHatK),
+          `${pct(x.literal.avg)} ± ${pct(x.literal.se)}`,
+          pct(x.literal.passHatK),
+          pct(x.probeAccuracy),
+          pct(x.gap),
+        ]),
       ),
     )
     .join('');
   const modes = Object.keys(s.failures[0]?.counts ?? {});
-  const failures = s.failures.map((f) => row([f.subject, String(f.failed), ...modes.map((m) => String(f.counts[m as keyof typeof f.counts]))])).join('');
+  const failures = s.failures
+    .map((f) => row([f.subject, String(f.failed), ...modes.map((m) => String(f.counts[m as keyof typeof f.counts]))]))
+    .join('');
   const examples = s.failures
-    .flatMap((f) => f.examples.map((e) => `<li><b>${escapeHtml(f.subject)}</b>, ${escapeHtml(e.taskId)} #${e.replicate}, ${escapeHtml(e.mode)}: ${escapeHtml(e.explanation)}${e.turns.length ? `<br><code>${e.turns.map((t) => escapeHtml(`turn ${t.round} ${t.agent}: ${t.action ?? '(no action)'} → ${t.observation}`)).join('<br>')}</code>` : ''}</li>`))
+    .flatMap((f) =>
+      f.examples.map(
+        (e) =>
+          `<li><b>${escapeHtml(f.subject)}</b>, ${escapeHtml(e.taskId)} #${e.replicate}, ${escapeHtml(e.mode)}: ${escapeHtml(e.explanation)}${e.turns.length ? `<br><code>${e.turns.map((t) => escapeHtml(`turn ${t.round} ${t.agent}: ${t.action ?? '(no action)'} → ${t.observation}`)).join('<br>')}</code>` : ''}</li>`,
+      ),
+    )
     .join('');
   const subjects = [...new Set(s.episodes.map((e) => e.subject))];
   const transcripts = subjects
@@ -29,8 +48,12 @@ export function renderEpisodeSection(s: EpisodeSummary, opts: { transcriptsPerSu
         .filter((e) => e.subject === subject)
         .slice(0, perSubject)
         .map((e) => {
-          const turns = e.detail.turns.map((t) => row([String(t.round), t.agent, t.action ?? '(none)', t.observation, (t.conveyed ?? []).join('; ')])).join('');
-          const probes = e.detail.probes.map((p) => row([p.agent, p.formula, p.answer ?? '(unreadable)', p.expected, p.correct ? 'right' : 'wrong'])).join('');
+          const turns = e.detail.turns
+            .map((t) => row([String(t.round), t.agent, t.action ?? '(none)', t.observation, (t.conveyed ?? []).join('; ')]))
+            .join('');
+          const probes = e.detail.probes
+            .map((p) => row([p.agent, p.formula, p.answer ?? '(unreadable)', p.expected, p.correct ? 'right' : 'wrong']))
+            .join('');
           return `<details><summary>${escapeHtml(subject)} · ${escapeHtml(e.taskId)} #${e.replicate} · ${e.detail.functional ? 'solved' : 'failed'} in ${e.detail.rounds} round(s) · probes ${e.detail.literal.correct}/${e.detail.literal.total}</summary>
 <table><tr><th>turn</th><th>agent</th><th>action</th><th>observation</th><th>knowledge conveyed</th></tr>${turns}</table>
 ${probes ? `<table><tr><th>probed</th><th>goal</th><th>answer</th><th>truth</th><th></th></tr>${probes}</table>` : ''}</details>`;

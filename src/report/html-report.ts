@@ -31,7 +31,8 @@ export interface ReportInput {
   episodeSection?: string;
 }
 
-export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+export const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 const pct = (x: number) => (Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : '—');
 
 function accuracyTableHtml(t: AccuracyTable, groupTitle: string): string {
@@ -56,16 +57,28 @@ th:first-child{text-align:left}caption{text-align:left;font-weight:bold;margin-b
 .chart{overflow-x:auto;margin:1em 0}pre{background:#f5f5f5;padding:1em;overflow-x:auto;font-size:12px}small{color:#555}`;
 
 export async function renderHtmlReport(r: ReportInput): Promise<string> {
-  const [overall, heat] = await Promise.all([renderSvg(overallAccuracySpec(r.byCategory)), renderSvg(heatmapSpec(r.byCategory, 'category'))]);
+  const [overall, heat] = await Promise.all([
+    renderSvg(overallAccuracySpec(r.byCategory)),
+    renderSvg(heatmapSpec(r.byCategory, 'category')),
+  ]);
   const usage = r.usage
-    .map((u) => `<tr><th>${escapeHtml(u.spec)}</th><td>${u.trials}</td><td>${u.inputTokens}</td><td>${u.outputTokens}</td><td>$${u.costUsd.toFixed(4)}</td></tr>`)
+    .map(
+      (u) =>
+        `<tr><th>${escapeHtml(u.spec)}</th><td>${u.trials}</td><td>${u.inputTokens}</td><td>${u.outputTokens}</td><td>$${u.costUsd.toFixed(4)}</td></tr>`,
+    )
     .join('');
   const status = r.status
-    .map((s) => `<tr><th>${escapeHtml(s.spec)}</th><td>${escapeHtml(s.suite)}</td><td>${s.planned}</td><td>${s.done}</td><td>${s.failed}</td><td>${s.pending}</td></tr>`)
+    .map(
+      (s) =>
+        `<tr><th>${escapeHtml(s.spec)}</th><td>${escapeHtml(s.suite)}</td><td>${s.planned}</td><td>${s.done}</td><td>${s.failed}</td><td>${s.pending}</td></tr>`,
+    )
     .join('');
   const failures = r.failures.length
     ? `<h2>Failed trials (first ${r.failures.length})</h2><table><tr><th>subject</th><th>suite</th><th>item</th><th>error</th></tr>${r.failures
-        .map((f) => `<tr><th>${escapeHtml(f.subject)}</th><td>${escapeHtml(f.suite)}</td><td>${escapeHtml(f.itemId)}</td><td style="text-align:left">${escapeHtml(f.error)}</td></tr>`)
+        .map(
+          (f) =>
+            `<tr><th>${escapeHtml(f.subject)}</th><td>${escapeHtml(f.suite)}</td><td>${escapeHtml(f.itemId)}</td><td style="text-align:left">${escapeHtml(f.error)}</td></tr>`,
+        )
         .join('')}</table>`
     : '';
   return `<!doctype html>

@@ -13,7 +13,8 @@ export function svgToPng(svg: string): Buffer {
   try {
     writeFileSync(join(dir, 'chart.svg'), svg);
     const r = spawnSync('ffmpeg', ['-v', 'error', '-i', join(dir, 'chart.svg'), '-frames:v', '1', join(dir, 'chart.png')]);
-    if (r.error && (r.error as NodeJS.ErrnoException).code === 'ENOENT') throw new ConfigError('PNG charts need ffmpeg with librsvg (Debian: apt install ffmpeg)');
+    if (r.error && (r.error as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new ConfigError('PNG charts need ffmpeg with librsvg (Debian: apt install ffmpeg)');
     if (r.status !== 0) throw new ConfigError(`ffmpeg could not rasterise the chart: ${r.stderr.toString().trim().split('\n').pop()}`);
     return readFileSync(join(dir, 'chart.png'));
   } finally {

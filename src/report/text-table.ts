@@ -16,10 +16,12 @@ export function accuracyTextTable(t: AccuracyTable): string {
     const all = cellOf(t, s, 'all')!;
     return [
       s,
-      ...t.groups.filter((g) => g !== 'all').map((g) => {
-        const c = cellOf(t, s, g);
-        return c ? (c.accuracy * 100).toFixed(1) : '-';
-      }),
+      ...t.groups
+        .filter((g) => g !== 'all')
+        .map((g) => {
+          const c = cellOf(t, s, g);
+          return c ? (c.accuracy * 100).toFixed(1) : '-';
+        }),
       (all.accuracy * 100).toFixed(1),
       `[${(all.lower * 100).toFixed(1)}, ${(all.upper * 100).toFixed(1)}]`,
       String(all.items),

@@ -27,7 +27,12 @@ export class AdaptiveLimiter {
   }
 
   snapshot(): LimiterSnapshot {
-    return { limit: this.#limit, active: this.#active, waiting: this.#waiters.length, pausedForMs: Math.max(0, this.#pausedUntil - Date.now()) };
+    return {
+      limit: this.#limit,
+      active: this.#active,
+      waiting: this.#waiters.length,
+      pausedForMs: Math.max(0, this.#pausedUntil - Date.now()),
+    };
   }
 
   /** Wait for a slot. Every acquire must be followed by exactly one release. */
@@ -76,10 +81,13 @@ export class AdaptiveLimiter {
     }
     if (this.#waiters.length && this.#active < this.#limit && !this.#timer) {
       // Paused: wake up when the pause ends.
-      this.#timer = setTimeout(() => {
-        this.#timer = undefined;
-        this.#drain();
-      }, Math.max(1, this.#pausedUntil - Date.now()));
+      this.#timer = setTimeout(
+        () => {
+          this.#timer = undefined;
+          this.#drain();
+        },
+        Math.max(1, this.#pausedUntil - Date.now()),
+      );
     }
   }
 }

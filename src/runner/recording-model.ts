@@ -116,7 +116,14 @@ export class RecordingModel implements TrialModel {
     const key = cacheable ? callCacheKey(this.model, 'loglik', {}, [context, ...continuations]) : '';
     const hit = cacheable ? (this.env.store.getCached(key) as LoglikResult | undefined) : undefined;
     const record = (r: LoglikResult, cached: boolean, attempts: number) =>
-      this.calls.push({ kind: 'loglik', settings: this.baseSettings, loglik: { context, continuations, ...r }, cached, attempts, costUsd: 0 });
+      this.calls.push({
+        kind: 'loglik',
+        settings: this.baseSettings,
+        loglik: { context, continuations, ...r },
+        cached,
+        attempts,
+        costUsd: 0,
+      });
     if (hit) {
       record(hit, true, 0);
       return hit;

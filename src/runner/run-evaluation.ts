@@ -75,7 +75,9 @@ function openRun(store: Store, runId: string, config: Record<string, unknown>): 
   const keys = new Set([...Object.keys(existing.config), ...Object.keys(config)]);
   const differing = [...keys].filter((k) => canonicalJson(existing.config[k]) !== canonicalJson(config[k]));
   if (differing.length) {
-    throw new ConfigError(`run ${runId} exists with a different configuration (${differing.join(', ')}); use another --run-id to start a new run`);
+    throw new ConfigError(
+      `run ${runId} exists with a different configuration (${differing.join(', ')}); use another --run-id to start a new run`,
+    );
   }
 }
 
@@ -111,7 +113,9 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
   }
   store.setPlan(
     runId,
-    opts.subjects.flatMap((s) => opts.tasks.map((t) => ({ subjectId: subjectIds.get(s)!, suite: t.suite, planned: t.items.length * replicates }))),
+    opts.subjects.flatMap((s) =>
+      opts.tasks.map((t) => ({ subjectId: subjectIds.get(s)!, suite: t.suite, planned: t.items.length * replicates })),
+    ),
   );
 
   const limiters = new Map<string, AdaptiveLimiter>();
@@ -175,11 +179,11 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
         transcript: { calls, detail: result.detail },
         score: result.score,
         usage: {
-          inputTokens: calls.reduce((n, c) => n + (c.cached ? 0 : c.response?.usage.inputTokens ?? 0), 0),
-          outputTokens: calls.reduce((n, c) => n + (c.cached ? 0 : c.response?.usage.outputTokens ?? 0), 0),
+          inputTokens: calls.reduce((n, c) => n + (c.cached ? 0 : (c.response?.usage.inputTokens ?? 0)), 0),
+          outputTokens: calls.reduce((n, c) => n + (c.cached ? 0 : (c.response?.usage.outputTokens ?? 0)), 0),
         },
         costUsd: calls.reduce((n, c) => n + c.costUsd, 0),
-        latencyMs: calls.reduce((n, c) => n + (c.cached ? 0 : c.response?.latencyMs ?? 0), 0),
+        latencyMs: calls.reduce((n, c) => n + (c.cached ? 0 : (c.response?.latencyMs ?? 0)), 0),
         cachedCalls: calls.filter((c) => c.cached).length,
         totalCalls: calls.length,
       };

@@ -36,7 +36,10 @@ export function chiSquareIndependence(table: number[][], opts: { correct?: boole
 }
 
 /** Chi-square goodness of fit against given probabilities (uniform by default). */
-export function chiSquareGoodnessOfFit(observed: number[], probabilities?: number[]): { statistic: number; df: number; p: number; expected: number[] } {
+export function chiSquareGoodnessOfFit(
+  observed: number[],
+  probabilities?: number[],
+): { statistic: number; df: number; p: number; expected: number[] } {
   const k = observed.length;
   const n = observed.reduce((a, b) => a + b, 0);
   const p = probabilities ?? observed.map(() => 1 / k);

@@ -40,7 +40,12 @@ export function standardizeColumns(data: number[][]): number[][] {
  * Z Z' / (n - 1) of the standardised data rather than the p x p correlation matrix: the same
  * values at a fraction of the cost. Constant columns are left out.
  */
-export function pcaVariance(data: ArrayLike<ArrayLike<number>>): { eigenvalues: number[]; proportion: number[]; cumulative: number[]; variables: number } {
+export function pcaVariance(data: ArrayLike<ArrayLike<number>>): {
+  eigenvalues: number[];
+  proportion: number[];
+  cumulative: number[];
+  variables: number;
+} {
   const n = data.length;
   const p0 = data[0].length;
   // Standardise each non-constant column into a row-major Float64Array block (n x p).
@@ -80,7 +85,13 @@ export function pcaVariance(data: ArrayLike<ArrayLike<number>>): { eigenvalues: 
   } else {
     // z is standardised with unit sample SD: z/sqrt(n-1) is the WideBlock scaling.
     const scale = 1 / Math.sqrt(n - 1);
-    eigenvalues = symmetricEigen(WideBlock.ofStandardized(z.map((v) => v * scale), n, p).gram()).values;
+    eigenvalues = symmetricEigen(
+      WideBlock.ofStandardized(
+        z.map((v) => v * scale),
+        n,
+        p,
+      ).gram(),
+    ).values;
   }
   eigenvalues = eigenvalues.map((v) => Math.max(0, v));
   const proportion = eigenvalues.map((v) => v / p);

@@ -130,9 +130,7 @@ export function kendallTauB(x: NumArray, y: NumArray): KendallResult {
   const tx = tieSums(x);
   const ty = tieSums(y);
   const variance =
-    (n * (n - 1) * (2 * n + 5) - tx.t5 - ty.t5) / 18 +
-    (tx.t3 * ty.t3) / (9 * n * (n - 1) * (n - 2)) +
-    (tx.t2 * ty.t2) / (2 * n * (n - 1));
+    (n * (n - 1) * (2 * n + 5) - tx.t5 - ty.t5) / 18 + (tx.t3 * ty.t3) / (9 * n * (n - 1) * (n - 2)) + (tx.t2 * ty.t2) / (2 * n * (n - 1));
   const sd = Math.sqrt(variance);
   const z = s / sd;
   const zc = (Math.sign(s) * Math.max(0, Math.abs(s) - 1)) / sd;

@@ -28,7 +28,9 @@ export function dawidSkene(data: Annotation[], opts: { maxIterations?: number; t
   const maxIterations = opts.maxIterations ?? 100;
   const tol = opts.tol ?? 1e-5;
   const tasks = [...new Set(data.map((d) => d.task))];
-  const labels = [...new Set(data.map((d) => d.label))].sort((a, b) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b))));
+  const labels = [...new Set(data.map((d) => d.label))].sort((a, b) =>
+    typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b)),
+  );
   const K = labels.length;
   const taskIndex = new Map(tasks.map((t, i) => [t, i]));
   const labelIndex = new Map(labels.map((l, i) => [l, i]));

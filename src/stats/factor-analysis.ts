@@ -73,7 +73,10 @@ export function paf(R: Square, nFactors: number, opts: { minErr?: number; maxIte
 }
 
 /** stats::varimax: Kaiser-normalised by default; returns the rotated loadings and the rotation matrix. */
-export function varimax(loadings: number[][], opts: { normalize?: boolean; eps?: number } = {}): { loadings: number[][]; rotation: number[][] } {
+export function varimax(
+  loadings: number[][],
+  opts: { normalize?: boolean; eps?: number } = {},
+): { loadings: number[][]; rotation: number[][] } {
   const normalize = opts.normalize ?? true;
   const eps = opts.eps ?? 1e-5;
   const p = loadings.length;
@@ -96,7 +99,10 @@ export function varimax(loadings: number[][], opts: { normalize?: boolean; eps?:
     d = svd.diagonal.reduce((a, b) => a + b, 0);
     if (d < dPast * (1 + eps)) break;
   }
-  const rotated = x.mmul(TT).to2DArray().map((row, i) => row.map((v) => v * sc[i]));
+  const rotated = x
+    .mmul(TT)
+    .to2DArray()
+    .map((row, i) => row.map((v) => v * sc[i]));
   return { loadings: rotated, rotation: TT.to2DArray() };
 }
 

@@ -68,7 +68,11 @@ function orthonormalise(vs: Float64Array[]): void {
   }
 }
 
-export function pafWide(data: ArrayLike<ArrayLike<number>>, nFactors: number, opts: { minErr?: number; maxIter?: number; innerIter?: number } = {}): WidePafResult {
+export function pafWide(
+  data: ArrayLike<ArrayLike<number>>,
+  nFactors: number,
+  opts: { minErr?: number; maxIter?: number; innerIter?: number } = {},
+): WidePafResult {
   const { z, n, p } = scaledBlock(data);
   const k = nFactors;
   const minErr = opts.minErr ?? 0.001;
@@ -120,7 +124,13 @@ export function pafWide(data: ArrayLike<ArrayLike<number>>, nFactors: number, op
     // Rayleigh-Ritz in the converged subspace.
     V.forEach((v, f) => applyReduced(z, n, p, u, v, W[f], tmp));
     const T = new Matrix(k, k);
-    for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) T.set(a, b, V[a].reduce((s, x, j) => s + x * W[b][j], 0));
+    for (let a = 0; a < k; a++)
+      for (let b = 0; b < k; b++)
+        T.set(
+          a,
+          b,
+          V[a].reduce((s, x, j) => s + x * W[b][j], 0),
+        );
     const t = symmetricEigen(T.add(T.transpose()).div(2));
     eigenvalues = t.values;
     const rotated = Array.from({ length: k }, (_, f) => {

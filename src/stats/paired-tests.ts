@@ -65,5 +65,12 @@ export function mcnemar(table: number[][], opts: { correct?: boolean } = {}): Mc
   const corrected = opts.correct ?? true;
   const diff = Math.abs(b - c) - (corrected ? 1 : 0);
   const statistic = b + c === 0 ? 0 : (diff * diff) / (b + c);
-  return { b, c, statistic, p: b + c === 0 ? 1 : chiSquareSf(statistic, 1), pExact: b + c === 0 ? 1 : binomialTest(b, b + c, 0.5), corrected };
+  return {
+    b,
+    c,
+    statistic,
+    p: b + c === 0 ? 1 : chiSquareSf(statistic, 1),
+    pExact: b + c === 0 ? 1 : binomialTest(b, b + c, 0.5),
+    corrected,
+  };
 }

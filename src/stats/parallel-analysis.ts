@@ -55,14 +55,18 @@ function countAbove(observed: number[], threshold: number[]): number {
 }
 
 /** Parallel analysis of an n x p data matrix (rows are observations). */
-export function parallelAnalysis(data: number[][], opts: { iterations?: number; quantile?: number; seed: number | string }): ParallelAnalysisResult {
+export function parallelAnalysis(
+  data: number[][],
+  opts: { iterations?: number; quantile?: number; seed: number | string },
+): ParallelAnalysisResult {
   const iterations = opts.iterations ?? 20;
   const q = opts.quantile ?? 0.95;
   const rng = createRng(opts.seed);
   const n = data.length;
   const p = data[0].length;
   const wide = p > n;
-  if (data[0].some((_, j) => data.every((row) => row[j] === data[0][j]))) throw new Error('a column of the data is constant; drop it before parallel analysis');
+  if (data[0].some((_, j) => data.every((row) => row[j] === data[0][j])))
+    throw new Error('a column of the data is constant; drop it before parallel analysis');
   const observedBlock = wide ? WideBlock.fromRows(data) : undefined;
   const observed = observedBlock ? wideEigenPair(observedBlock) : eigenPair(data);
   if (!observed) throw new Error('a column of the data is constant; drop it before parallel analysis');

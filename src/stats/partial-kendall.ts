@@ -34,7 +34,12 @@ export function olsResiduals(y: NumArray, controls: NumArray[]): Float64Array {
   return out;
 }
 
-export function partialKendall(x: NumArray, y: NumArray, controls: NumArray[], method: 'inverse' | 'residual' = 'residual'): PartialKendallResult {
+export function partialKendall(
+  x: NumArray,
+  y: NumArray,
+  controls: NumArray[],
+  method: 'inverse' | 'residual' = 'residual',
+): PartialKendallResult {
   const n = x.length;
   const gp = controls.length;
   if (gp === 0) throw new Error('partialKendall needs at least one control variable');

@@ -3,8 +3,16 @@
 
 /** sacreBLEU's 13a tokeniser (mteval-v13a). */
 export function tokenize13a(line: string): string {
-  let s = line.replace(/<skipped>/g, '').replace(/-\n/g, '').replace(/\n/g, ' ');
-  if (s.includes('&')) s = s.replace(/&quot;/g, '"').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+  let s = line
+    .replace(/<skipped>/g, '')
+    .replace(/-\n/g, '')
+    .replace(/\n/g, ' ');
+  if (s.includes('&'))
+    s = s
+      .replace(/&quot;/g, '"')
+      .replace(/&amp;/g, '&')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>');
   s = ` ${s} `;
   s = s.replace(/([{-~[-` -&(-+:-@/])/g, ' $1 ');
   s = s.replace(/([^0-9])([.,])/g, '$1 $2 ');
@@ -72,19 +80,24 @@ function computeBleu(counts: number[], totals: number[], sysLen: number, refLen:
     } else precisions[n - 1] = (100 * counts[n - 1]) / totals[n - 1];
   }
   // No matching unigram at all: BLEU is 0.
-  const score = counts[0] === 0 ? 0 : bp * Math.exp(precisions.slice(0, order).reduce((s, p) => s + (p === 0 ? -9999999999 : Math.log(p)), 0) / order);
+  const score =
+    counts[0] === 0 ? 0 : bp * Math.exp(precisions.slice(0, order).reduce((s, p) => s + (p === 0 ? -9999999999 : Math.log(p)), 0) / order);
   return { score, counts, totals, precisions, bp, sysLen, refLen };
 }
 
 /** Corpus BLEU: `references[r][i]` is reference r of hypothesis i (as sacreBLEU's corpus_bleu). */
 export function bleu(hypotheses: string[], references: string[][]): BleuResult {
-  for (const refs of references) if (refs.length !== hypotheses.length) throw new Error('every reference stream needs one reference per hypothesis');
+  for (const refs of references)
+    if (refs.length !== hypotheses.length) throw new Error('every reference stream needs one reference per hypothesis');
   const counts = new Array(MAX_ORDER).fill(0);
   const totals = new Array(MAX_ORDER).fill(0);
   let sysLen = 0;
   let refLen = 0;
   hypotheses.forEach((h, i) => {
-    const s = sentenceStats(h, references.map((r) => r[i]));
+    const s = sentenceStats(
+      h,
+      references.map((r) => r[i]),
+    );
     s.counts.forEach((c, n) => (counts[n] += c));
     s.totals.forEach((t, n) => (totals[n] += t));
     sysLen += s.sysLen;

@@ -49,7 +49,14 @@ export function wideReducedEigen(block: WideBlock, u: Float64Array, opts: { bloc
   for (let r = 0; r < nBlocks; r++) {
     for (let s = 0; s < nBlocks; s++) {
       S.setSubMatrix(G[r + s], r * n, s * n);
-      A.setSubMatrix(G[r].mmul(G[s]).sub(G[r + s].clone().mul(c)).sub(G[r + s + 1]), r * n, s * n);
+      A.setSubMatrix(
+        G[r]
+          .mmul(G[s])
+          .sub(G[r + s].clone().mul(c))
+          .sub(G[r + s + 1]),
+        r * n,
+        s * n,
+      );
     }
   }
   // Generalised eigenproblem A y = mu S y on the numerically independent part of the basis.

@@ -50,25 +50,31 @@ export class Canvas {
     const xs = points.map((p) => p[0]);
     const ys = points.map((p) => p[1]);
     const box: [number, number, number, number] = [Math.min(...xs), Math.min(...ys), Math.max(...xs) + 1, Math.max(...ys) + 1];
-    this.fill((x, y) => {
-      let sign = 0;
-      for (let i = 0; i < points.length; i++) {
-        const [x0, y0] = points[i];
-        const [x1, y1] = points[(i + 1) % points.length];
-        const cross = (x1 - x0) * (y - y0) - (y1 - y0) * (x - x0);
-        if (cross !== 0) {
-          if (sign === 0) sign = Math.sign(cross);
-          else if (Math.sign(cross) !== sign) return false;
+    this.fill(
+      (x, y) => {
+        let sign = 0;
+        for (let i = 0; i < points.length; i++) {
+          const [x0, y0] = points[i];
+          const [x1, y1] = points[(i + 1) % points.length];
+          const cross = (x1 - x0) * (y - y0) - (y1 - y0) * (x - x0);
+          if (cross !== 0) {
+            if (sign === 0) sign = Math.sign(cross);
+            else if (Math.sign(cross) !== sign) return false;
+          }
         }
-      }
-      return true;
-    }, c, box);
+        return true;
+      },
+      c,
+      box,
+    );
   }
   /** A capital letter from the bitmap font, `scale` pixels per dot, top-left at (x, y). */
   letter(ch: string, x: number, y: number, scale: number, c: RGB): void {
     const glyph = FONT[ch];
     if (!glyph) throw new Error(`no glyph for "${ch}"`);
-    glyph.forEach((row, r) => [...row].forEach((dot, k) => dot === '#' && this.rect(x + k * scale, y + r * scale, x + (k + 1) * scale, y + (r + 1) * scale, c)));
+    glyph.forEach((row, r) =>
+      [...row].forEach((dot, k) => dot === '#' && this.rect(x + k * scale, y + r * scale, x + (k + 1) * scale, y + (r + 1) * scale, c)),
+    );
   }
   png(): Buffer {
     return encodePng(this.px, this.width, this.height);
@@ -103,6 +109,10 @@ export function encodePng(px: Uint8Array, width: number, height: number): Buffer
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
   ihdr.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', new Uint8Array(0))]);
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', new Uint8Array(0)),
+  ]);
 }
-

@@ -16,7 +16,14 @@ export function readText(path: string): string {
     return readFileSync(path, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new InputError(code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, expected a file' : `cannot read (${code ?? (err as Error).message})`, path);
+    throw new InputError(
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EISDIR'
+          ? 'is a directory, expected a file'
+          : `cannot read (${code ?? (err as Error).message})`,
+      path,
+    );
   }
 }
 
@@ -45,7 +52,8 @@ export function readJsonLines(path: string): Array<{ line: number; value: Record
       } catch (err) {
         throw new InputError(`malformed JSON line: ${(err as Error).message}`, path, i + 1);
       }
-      if (!value || typeof value !== 'object' || Array.isArray(value)) throw new InputError('expected a JSON object on this line', path, i + 1);
+      if (!value || typeof value !== 'object' || Array.isArray(value))
+        throw new InputError('expected a JSON object on this line', path, i + 1);
       out.push({ line: i + 1, value: value as Record<string, unknown> });
     });
   return out;
@@ -98,9 +106,12 @@ export function mcqItem(args: {
   allowDuplicateOptions?: boolean;
 }): Item<McqPayload> {
   const { options, answerIndex } = args;
-  if (options.length < 2) throw new InputError(`item ${args.id} has ${options.length} option(s); at least 2 are needed`, args.file, args.line);
-  if (!(answerIndex >= 0 && answerIndex < options.length)) throw new InputError(`item ${args.id}: the answer is not among the options`, args.file, args.line);
-  if (!args.allowDuplicateOptions && new Set(options).size !== options.length) throw new InputError(`item ${args.id}: two options have the same text`, args.file, args.line);
+  if (options.length < 2)
+    throw new InputError(`item ${args.id} has ${options.length} option(s); at least 2 are needed`, args.file, args.line);
+  if (!(answerIndex >= 0 && answerIndex < options.length))
+    throw new InputError(`item ${args.id}: the answer is not among the options`, args.file, args.line);
+  if (!args.allowDuplicateOptions && new Set(options).size !== options.length)
+    throw new InputError(`item ${args.id}: two options have the same text`, args.file, args.line);
   return {
     suite: args.suite,
     id: args.id,

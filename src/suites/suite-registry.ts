@@ -42,17 +42,41 @@ interface SuiteDefinition {
 
 export const SUITES: Record<string, SuiteDefinition> = {
   tombench: { describe: 'ToMBench, 2,860 items in 20 tasks', needsData: true, load: (o) => loadTomBench(o.data) },
-  tomato: { describe: 'ToMATO (full format; the shared data has the false-belief subset)', needsData: true, load: (o) => loadTomato(o.data) },
-  'dialtom-retrospective': { describe: 'DialToM retrospective (literal), 999 items', needsData: true, load: (o) => loadDialtom(o.data, 'retrospective') },
-  'dialtom-prospective': { describe: 'DialToM prospective (functional), 523 items', needsData: true, load: (o) => loadDialtom(o.data, 'prospective') },
-  'dialtom-prospective-easy': { describe: 'DialToM prospective with out-of-dialogue distractors, 523 items', needsData: true, load: (o) => loadDialtom(o.data, 'prospective-easy') },
-  'dialtom-counterfactual': { describe: 'DialToM counterfactual profiles with "None of the above"', needsData: true, load: (o) => loadDialtom(o.data, 'counterfactual') },
+  tomato: {
+    describe: 'ToMATO (full format; the shared data has the false-belief subset)',
+    needsData: true,
+    load: (o) => loadTomato(o.data),
+  },
+  'dialtom-retrospective': {
+    describe: 'DialToM retrospective (literal), 999 items',
+    needsData: true,
+    load: (o) => loadDialtom(o.data, 'retrospective'),
+  },
+  'dialtom-prospective': {
+    describe: 'DialToM prospective (functional), 523 items',
+    needsData: true,
+    load: (o) => loadDialtom(o.data, 'prospective'),
+  },
+  'dialtom-prospective-easy': {
+    describe: 'DialToM prospective with out-of-dialogue distractors, 523 items',
+    needsData: true,
+    load: (o) => loadDialtom(o.data, 'prospective-easy'),
+  },
+  'dialtom-counterfactual': {
+    describe: 'DialToM counterfactual profiles with "None of the above"',
+    needsData: true,
+    load: (o) => loadDialtom(o.data, 'counterfactual'),
+  },
   hitom: { describe: 'Hi-ToM, orders 0-4 (VP prompting records)', needsData: true, load: (o) => loadHitom(o.data) },
   tomi: { describe: 'ToMi test split', needsData: true, load: (o) => loadTomi(o.data) },
   bigtom: { describe: 'BigToM, 6 conditions x 200 stories', needsData: true, load: (o) => loadBigtom(o.data) },
   opentom: { describe: 'OpenToM, closed-label questions', needsData: true, load: (o) => loadOpentom(o.data) },
   'mmtom-qa': { describe: 'MMToM-QA, text version', needsData: true, load: (o) => loadMmtomQa(o.data) },
-  cogtom: { describe: 'CogToM (fields scene, question, options, answer, category, subcategory); --data FILE', needsData: true, load: (o) => loadGenericMcq(o.data, COGTOM_FIELDS, 'cogtom') },
+  cogtom: {
+    describe: 'CogToM (fields scene, question, options, answer, category, subcategory); --data FILE',
+    needsData: true,
+    load: (o) => loadGenericMcq(o.data, COGTOM_FIELDS, 'cogtom'),
+  },
   mcq: {
     describe: 'generic MCQ file (JSONL, JSON, CSV, Parquet) with a field mapping; --data FILE',
     needsData: true,
@@ -80,31 +104,46 @@ export const SUITES: Record<string, SuiteDefinition> = {
     load: (o) => loadStoryTurnSuite(o.data),
   },
   'generated-storyturn': {
-    describe: 'procedural booklet-style StoryTurns with feedback branches (belief, perspective with a picture, second-order why, sarcasm, desires; seeded; --limit N, default 60)',
+    describe:
+      'procedural booklet-style StoryTurns with feedback branches (belief, perspective with a picture, second-order why, sarcasm, desires; seeded; --limit N, default 60)',
     needsData: false,
     protocol: 'conversation',
-    load: (o) => ({ items: generateStoryTurns({ count: o.count ?? 60, seed: o.seed }).map((s) => storyTurnItem('generated-storyturn', s)), warnings: [] }),
+    load: (o) => ({
+      items: generateStoryTurns({ count: o.count ?? 60, seed: o.seed }).map((s) => storyTurnItem('generated-storyturn', s)),
+      warnings: [],
+    }),
   },
   director: {
-    describe: 'Director Task scenes with pictures: canonical, no-occluder, same-side director and four-block arms, interleaved (seeded; --limit N scenes in all, default 48)',
+    describe:
+      'Director Task scenes with pictures: canonical, no-occluder, same-side director and four-block arms, interleaved (seeded; --limit N scenes in all, default 48)',
     needsData: false,
     protocol: 'director',
     load: (o) => ({ items: directorItems({ perArm: Math.ceil((o.count ?? 48) / 4), seed: o.seed }), warnings: [] }),
   },
   triangles: {
-    describe: 'animated triangles: twelve procedural clips (ToM, goal-directed, random) as frame grids, forward, time-reversed and static (seeded); describe, then judge with mindscope score',
+    describe:
+      'animated triangles: twelve procedural clips (ToM, goal-directed, random) as frame grids, forward, time-reversed and static (seeded); describe, then judge with mindscope score',
     needsData: false,
     protocol: 'describe',
     load: (o) => ({ items: triangleItems({ seed: o.seed }), warnings: [] }),
   },
   'triangles-video': {
-    describe: 'animated triangles from your own video files: --data clips.json listing { file, condition, script }; 16 frames sampled with ffmpeg into a grid',
+    describe:
+      'animated triangles from your own video files: --data clips.json listing { file, condition, script }; 16 frames sampled with ffmpeg into a grid',
     needsData: true,
     protocol: 'describe',
     load: (o) => {
       const clips = readJson(o.data) as Array<{ file: string; condition: string; script: string; behaviour?: string }>;
       if (!Array.isArray(clips)) throw new InputError('expected a JSON list of clips', o.data);
-      return { items: videoTriangleItems(o.data, clips, (p) => (isAbsolute(p) ? p : join(dirname(o.data), p)), (f) => videoGrid(f)), warnings: [] };
+      return {
+        items: videoTriangleItems(
+          o.data,
+          clips,
+          (p) => (isAbsolute(p) ? p : join(dirname(o.data), p)),
+          (f) => videoGrid(f),
+        ),
+        warnings: [],
+      };
     },
   },
   'generated-tom': {

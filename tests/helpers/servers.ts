@@ -6,11 +6,18 @@ import { fileURLToPath } from 'node:url';
 
 export const SERVER_SCRIPT = fileURLToPath(new URL('../servers/model-server.mjs', import.meta.url));
 
+// biome-ignore lint/suspicious/noExplicitAny: request bodies of several wire formats, read loosely by the tests
+type WireBody = any;
+
 export interface ModelServer {
   url: string;
   port: number;
   child: ChildProcess;
-  stats(): Promise<{ requests: number; byModel: Record<string, number>; bodies: Array<{ protocol: string; url: string; headersSeen: string[]; body: any }> }>;
+  stats(): Promise<{
+    requests: number;
+    byModel: Record<string, number>;
+    bodies: Array<{ protocol: string; url: string; headersSeen: string[]; body: WireBody }>;
+  }>;
   stop(): Promise<void>;
 }
 

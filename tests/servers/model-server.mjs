@@ -53,7 +53,13 @@ const STORY = {
   setting: 'text-complete',
   turns: [
     { story: 'Ana can have tea or juice.', feedback: '', question: 'Which would you pick: tea or juice?', image: '', answer: 'tea; juice' },
-    { story: 'Ana likes something different.', feedback: 'If the previous answer is tea: Ana does not want tea.; If the previous answer is juice: Ana does not want juice.', question: 'What does Ana pick?', image: '', answer: 'juice; tea' },
+    {
+      story: 'Ana likes something different.',
+      feedback: 'If the previous answer is tea: Ana does not want tea.; If the previous answer is juice: Ana does not want juice.',
+      question: 'What does Ana pick?',
+      image: '',
+      answer: 'juice; tea',
+    },
   ],
 };
 
@@ -113,7 +119,13 @@ const server = createServer((req, res) => {
       return send(res, 400, { error: { message: 'request body is not JSON' } });
     }
     const url = req.url ?? '';
-    const protocol = url.endsWith('/chat/completions') ? 'openai' : url.endsWith('/v1/messages') ? 'anthropic' : url.includes(':generateContent') ? 'google' : undefined;
+    const protocol = url.endsWith('/chat/completions')
+      ? 'openai'
+      : url.endsWith('/v1/messages')
+        ? 'anthropic'
+        : url.includes(':generateContent')
+          ? 'google'
+          : undefined;
     if (!protocol) return send(res, 404, { error: { message: `no route ${url}` } });
     const model = protocol === 'google' ? decodeURIComponent(/models\/([^:]+):/.exec(url)[1]) : body.model;
     stats.requests++;
@@ -133,7 +145,10 @@ const server = createServer((req, res) => {
     if (f === 'malformed') return send(res, 200, '{"choices": [ this is not json');
     if (f === 'bad-shape') return send(res, 200, { object: 'nothing here' });
 
-    const messages = protocol === 'google' ? (body.contents ?? []).map((c) => ({ role: c.role, content: c.parts.map((p) => ({ text: p.text })) })) : body.messages ?? [];
+    const messages =
+      protocol === 'google'
+        ? (body.contents ?? []).map((c) => ({ role: c.role, content: c.parts.map((p) => ({ text: p.text })) }))
+        : (body.messages ?? []);
     const text = answerFor(model, lastUserText(messages));
     const reply = () => {
       if (protocol === 'openai') {
@@ -152,9 +167,21 @@ const server = createServer((req, res) => {
           usage: { prompt_tokens: 40, completion_tokens: 3, total_tokens: 43 },
         });
       } else if (protocol === 'anthropic') {
-        send(res, 200, { id: 'msg-test', type: 'message', role: 'assistant', model, content: [{ type: 'text', text }], stop_reason: 'end_turn', usage: { input_tokens: 41, output_tokens: 4 } });
+        send(res, 200, {
+          id: 'msg-test',
+          type: 'message',
+          role: 'assistant',
+          model,
+          content: [{ type: 'text', text }],
+          stop_reason: 'end_turn',
+          usage: { input_tokens: 41, output_tokens: 4 },
+        });
       } else {
-        send(res, 200, { candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP' }], usageMetadata: { promptTokenCount: 42, candidatesTokenCount: 5 }, modelVersion: model });
+        send(res, 200, {
+          candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP' }],
+          usageMetadata: { promptTokenCount: 42, candidatesTokenCount: 5 },
+          modelVersion: model,
+        });
       }
     };
     const slow = /^slow-(\d+)$/.exec(model);

@@ -44,11 +44,13 @@ export async function runAuditTasks(tasks: AuditTask[], threads = defaultThreads
     try {
       while (next < order.length) {
         const { i } = order[next++];
-        const reply = await new Promise<{ ok: true; result: AuditTaskResult; ms: number } | { ok: false; error: string }>((resolve, reject) => {
-          worker.once('message', resolve);
-          worker.once('error', reject);
-          worker.postMessage(tasks[i]);
-        });
+        const reply = await new Promise<{ ok: true; result: AuditTaskResult; ms: number } | { ok: false; error: string }>(
+          (resolve, reject) => {
+            worker.once('message', resolve);
+            worker.once('error', reject);
+            worker.postMessage(tasks[i]);
+          },
+        );
         worker.removeAllListeners('error');
         if (!reply.ok) throw new Error(reply.error);
         results[i] = reply.result;

@@ -7,7 +7,13 @@ import { crossFitCell, type CrossFitCell, type CrossFitOptions } from './cross-f
 import { structureOf, type StructureOptions, type StructureResult } from './factor-structure.js';
 
 export type AuditTask =
-  | { kind: 'structure'; name: string; models: number; /** responses[item * models + model] */ responses: Uint8Array; options: StructureOptions }
+  | {
+      kind: 'structure';
+      name: string;
+      models: number /** responses[item * models + model] */;
+      responses: Uint8Array;
+      options: StructureOptions;
+    }
   | { kind: 'convergence'; cell: CellData; options: ConvergenceOptions }
   | { kind: 'cross-fit'; cell: CellData; options: CrossFitOptions };
 
@@ -23,7 +29,9 @@ export function taskCost(t: AuditTask): number {
 export function runAuditTask(t: AuditTask): AuditTaskResult {
   switch (t.kind) {
     case 'structure': {
-      const items = Array.from({ length: t.responses.length / t.models }, (_, k) => ({ responses: t.responses.subarray(k * t.models, (k + 1) * t.models) }));
+      const items = Array.from({ length: t.responses.length / t.models }, (_, k) => ({
+        responses: t.responses.subarray(k * t.models, (k + 1) * t.models),
+      }));
       return structureOf(t.name, items, t.models, t.options);
     }
     case 'convergence':

@@ -66,7 +66,8 @@ export function auditBenchmarks(
   if (n < 3) throw new ConfigError(`the audit needs at least 3 models, the table has ${n}`);
   if (opts.tom.length < 2) throw new ConfigError('give at least two ToM benchmarks (--tom a,b)');
   for (const name of [...opts.tom, ...opts.general]) {
-    if (!table.benchmarks[name]) throw new ConfigError(`no column "${name}" in the score table (columns: ${Object.keys(table.benchmarks).join(', ')})`);
+    if (!table.benchmarks[name])
+      throw new ConfigError(`no column "${name}" in the score table (columns: ${Object.keys(table.benchmarks).join(', ')})`);
   }
   const col = (name: string) => table.benchmarks[name];
   const tauCell = (a: string, b: string): TauCell => {
@@ -99,7 +100,17 @@ export function auditBenchmarks(
       const reps = Array.from(boot.replicates).filter((v) => !Number.isNaN(v));
       const below = reps.filter((v) => v <= 0).length / reps.length;
       const above = reps.filter((v) => v >= 0).length / reps.length;
-      partial.push({ a, b, controls, zeroOrder, partial: est, lower: boot.lower, upper: boot.upper, pBootstrap: Math.min(1, 2 * Math.min(below, above)), shrinkage: 1 - est / zeroOrder });
+      partial.push({
+        a,
+        b,
+        controls,
+        zeroOrder,
+        partial: est,
+        lower: boot.lower,
+        upper: boot.upper,
+        pBootstrap: Math.min(1, 2 * Math.min(below, above)),
+        shrinkage: 1 - est / zeroOrder,
+      });
     }
   }
 

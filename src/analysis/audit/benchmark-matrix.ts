@@ -43,7 +43,8 @@ export function prepareBenchmarks(inputs: Array<{ name: string; matrix: Response
           droppedIncomplete++;
           return;
         }
-        if (v !== 0 && v !== 1) throw new InputError(`${name}: item ${it.itemId} has the non-binary cell ${v} for ${models[m]} (the audit needs 1 or 0)`);
+        if (v !== 0 && v !== 1)
+          throw new InputError(`${name}: item ${it.itemId} has the non-binary cell ${v} for ${models[m]} (the audit needs 1 or 0)`);
         responses[m] = v;
       }
       items.push({ id: it.itemId, category: it.category, responses });
@@ -62,7 +63,12 @@ export function flatten(items: AuditItem[], models: number): Uint8Array {
 }
 
 /** Per-model accuracy from a flattened item block, over all items or resampled item indices. */
-export function flatAccuracies(flat: Uint8Array, models: number, indices?: ArrayLike<number>, out = new Float64Array(models)): Float64Array {
+export function flatAccuracies(
+  flat: Uint8Array,
+  models: number,
+  indices?: ArrayLike<number>,
+  out = new Float64Array(models),
+): Float64Array {
   const n = indices ? indices.length : flat.length / models;
   const counts = new Int32Array(models);
   if (indices) {
@@ -120,7 +126,14 @@ export class PackedItems {
     const packed = this.packed;
     const n = indices.length;
     for (let chunk = 0; chunk < L; chunk += 8) {
-      let s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0; // prettier-ignore
+      let s0 = 0,
+        s1 = 0,
+        s2 = 0,
+        s3 = 0,
+        s4 = 0,
+        s5 = 0,
+        s6 = 0,
+        s7 = 0; // prettier-ignore
       for (let k = 0; k < n; k++) {
         const b = indices[k] * L + chunk;
         s0 += packed[b];

@@ -66,7 +66,11 @@ export function planCells(panel: AuditPanel): Array<{ pair: [string, string]; ce
       inCat.forEach((it, k) => out.set(it.responses, k * M));
       return out;
     };
-    return { pair: [A.name, B.name], cells: shared.map((c) => ({ pair: [A.name, B.name], category: c, models: M, a: flat(A.items, c), b: flat(B.items, c) })), excluded };
+    return {
+      pair: [A.name, B.name],
+      cells: shared.map((c) => ({ pair: [A.name, B.name], category: c, models: M, a: flat(A.items, c), b: flat(B.items, c) })),
+      excluded,
+    };
   });
 }
 
@@ -116,7 +120,11 @@ export function convergenceCell(d: CellData, opts: ConvergenceOptions = {}): Con
 }
 
 /** Holm within each pair, the acceptance rule, and per-pair and overall means. */
-export function gatherConvergence(plan: ReturnType<typeof planCells>, cells: ConvergenceCell[][], opts: ConvergenceOptions = {}): ConvergenceResult {
+export function gatherConvergence(
+  plan: ReturnType<typeof planCells>,
+  cells: ConvergenceCell[][],
+  opts: ConvergenceOptions = {},
+): ConvergenceResult {
   const tauMin = opts.tauMin ?? 0.6;
   const lowerMin = opts.lowerMin ?? 0.4;
   const pairs = plan.map(({ pair, excluded }, k) => {
@@ -127,9 +135,20 @@ export function gatherConvergence(plan: ReturnType<typeof planCells>, cells: Con
       c.accepted = c.tau >= tauMin && c.lower >= lowerMin;
     });
     const meanTau = pairCells.reduce((s, c) => s + c.tau, 0) / pairCells.length;
-    return { pair, meanTau, accepted: pairCells.filter((c) => c.accepted).length, categories: pairCells.length, excludedCategories: excluded };
+    return {
+      pair,
+      meanTau,
+      accepted: pairCells.filter((c) => c.accepted).length,
+      categories: pairCells.length,
+      excludedCategories: excluded,
+    };
   });
-  return { cells: cells.flat(), pairs, overallMeanTau: pairs.reduce((s, p) => s + p.meanTau, 0) / pairs.length, rule: { tauMin, lowerMin } };
+  return {
+    cells: cells.flat(),
+    pairs,
+    overallMeanTau: pairs.reduce((s, p) => s + p.meanTau, 0) / pairs.length,
+    rule: { tauMin, lowerMin },
+  };
 }
 
 export function convergentValidity(panel: AuditPanel, opts: ConvergenceOptions = {}): ConvergenceResult {

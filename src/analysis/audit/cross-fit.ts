@@ -78,7 +78,18 @@ export function crossFitCell(d: CellData, opts: CrossFitOptions = {}): CrossFitC
   });
   const reps = Array.from(boot.replicates);
   const p = Math.min(1, (2 * Math.min(reps.filter((v) => v <= 0).length, reps.filter((v) => v >= 0).length)) / reps.length);
-  return { pair: d.pair, category: d.category, folds: deltas.length, invalidFolds: invalid, meanDelta: mean, lower: boot.lower, upper: boot.upper, p, pHolm: Number.NaN, sampleLoss: deltas.length ? lossSum / deltas.length : Number.NaN };
+  return {
+    pair: d.pair,
+    category: d.category,
+    folds: deltas.length,
+    invalidFolds: invalid,
+    meanDelta: mean,
+    lower: boot.lower,
+    upper: boot.upper,
+    p,
+    pHolm: Number.NaN,
+    sampleLoss: deltas.length ? lossSum / deltas.length : Number.NaN,
+  };
 }
 
 /** Holm within each pair; per category the mean over pairs and the conservative interval. */
@@ -91,7 +102,12 @@ export function gatherCrossFit(byPair: CrossFitCell[][], opts: CrossFitOptions =
   const cats = [...new Set(cells.map((c) => c.category))].sort();
   const categories = cats.map((category) => {
     const cc = cells.filter((c) => c.category === category);
-    return { category, meanDelta: cc.reduce((s, c) => s + c.meanDelta, 0) / cc.length, lower: Math.min(...cc.map((c) => c.lower)), upper: Math.max(...cc.map((c) => c.upper)) };
+    return {
+      category,
+      meanDelta: cc.reduce((s, c) => s + c.meanDelta, 0) / cc.length,
+      lower: Math.min(...cc.map((c) => c.lower)),
+      upper: Math.max(...cc.map((c) => c.upper)),
+    };
   });
   return {
     cells,

@@ -23,7 +23,8 @@ export interface ControlScores {
  */
 export function controlFromMatrix(name: string, matrix: ResponseMatrix, models: string[]): ControlScores {
   const missing = models.filter((m) => !matrix.subjects.includes(m));
-  if (missing.length) throw new InputError(`control "${name}" has no responses from ${missing.length} audited model(s): ${missing.join(', ')}`, name);
+  if (missing.length)
+    throw new InputError(`control "${name}" has no responses from ${missing.length} audited model(s): ${missing.join(', ')}`, name);
   const cols = models.map((m) => matrix.subjects.indexOf(m));
   const sums = new Array(models.length).fill(0);
   let used = 0;
@@ -35,13 +36,18 @@ export function controlFromMatrix(name: string, matrix: ResponseMatrix, models: 
       return;
     }
     row.forEach((v, m) => {
-      if (typeof v !== 'number' || !(v >= 0 && v <= 1)) throw new InputError(`control "${name}": item ${it.itemId} has the cell ${v} for ${models[m]} (scores must lie in [0, 1])`, name);
+      if (typeof v !== 'number' || !(v >= 0 && v <= 1))
+        throw new InputError(`control "${name}": item ${it.itemId} has the cell ${v} for ${models[m]} (scores must lie in [0, 1])`, name);
       sums[m] += v;
     });
     used++;
   });
   if (used === 0) throw new InputError(`control "${name}": no item has a response from every audited model`, name);
-  return { name, scores: sums.map((s) => s / used), source: `matrix, ${used} items${left ? ` (${left} left out: missing for some audited model)` : ''}` };
+  return {
+    name,
+    scores: sums.map((s) => s / used),
+    source: `matrix, ${used} items${left ? ` (${left} left out: missing for some audited model)` : ''}`,
+  };
 }
 
 /** Score-table columns as controls, matched to the audited models by name. */
@@ -55,12 +61,19 @@ export function controlsFromTable(table: ScoreTable, columns: string[], models: 
 }
 
 /** Within-ToM, within-general and cross-construct tau, partial tau and variance decomposition. */
-export function discriminantValidity(audit: MatrixAudit, controls: ControlScores[], opts: { iterations?: number; seed?: number; method?: 'residual' | 'inverse' } = {}): BenchmarkAudit {
+export function discriminantValidity(
+  audit: MatrixAudit,
+  controls: ControlScores[],
+  opts: { iterations?: number; seed?: number; method?: 'residual' | 'inverse' } = {},
+): BenchmarkAudit {
   if (controls.length === 0) throw new ConfigError('discriminant validity needs at least one general-ability control');
   const names = new Set(audit.benchmarks.map((b) => b.name));
   for (const c of controls) if (names.has(c.name)) throw new ConfigError(`control "${c.name}" has the name of an audited ToM benchmark`);
   const benchmarks: Record<string, number[]> = {};
   for (const b of audit.benchmarks) benchmarks[b.name] = audit.accuracy.map((r) => r.byBenchmark[b.name]);
   for (const c of controls) benchmarks[c.name] = c.scores;
-  return auditBenchmarks({ models: audit.models, benchmarks }, { tom: audit.benchmarks.map((b) => b.name), general: controls.map((c) => c.name), ...opts });
+  return auditBenchmarks(
+    { models: audit.models, benchmarks },
+    { tom: audit.benchmarks.map((b) => b.name), general: controls.map((c) => c.name), ...opts },
+  );
 }

@@ -5,7 +5,18 @@
 // analysis and principal axes work through n x n Gram matrices (see wide-reduced.ts and
 // paf-wide.ts), and KMO and Bartlett are reported as not applicable, with that reason.
 
-import { bartlett, correlationMatrix, factorAnalysis, hasFullRank, kmo, pafWide, parallelAnalysis, pcaVariance, varimax, orientFactors } from '../../stats/index.js';
+import {
+  bartlett,
+  correlationMatrix,
+  factorAnalysis,
+  hasFullRank,
+  kmo,
+  pafWide,
+  parallelAnalysis,
+  pcaVariance,
+  varimax,
+  orientFactors,
+} from '../../stats/index.js';
 import type { AuditItem, AuditPanel } from './benchmark-matrix.js';
 
 export interface StructureResult {
@@ -40,7 +51,12 @@ export interface StructureOptions {
 }
 
 /** The structure of one matrix: items as 0/1 responses, one per model. */
-export function structureOf(name: string, items: Array<Pick<AuditItem, 'responses'>>, models: number, opts: StructureOptions = {}): StructureResult {
+export function structureOf(
+  name: string,
+  items: Array<Pick<AuditItem, 'responses'>>,
+  models: number,
+  opts: StructureOptions = {},
+): StructureResult {
   const iterations = opts.iterations ?? 20;
   const seed = opts.seed ?? 0;
   const varying = items.filter((it) => it.responses.some((v) => v !== it.responses[0]));

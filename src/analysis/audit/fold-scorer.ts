@@ -23,7 +23,11 @@ export class FoldScorer {
   #foldSizes: number[] = [];
 
   /** The pool: benchmark A's items (side 0) then B's (side 1), each flattened item-major. */
-  constructor(a: Uint8Array, b: Uint8Array, readonly models: number) {
+  constructor(
+    a: Uint8Array,
+    b: Uint8Array,
+    readonly models: number,
+  ) {
     const M = models;
     const nA = a.length / M;
     const n = nA + b.length / M;

@@ -36,7 +36,8 @@ export function filterItems(panel: AuditPanel, opts: { threshold?: number; epsil
       const r = itemRestCorrelation(rows);
       const flags: ItemFlag[] = b.items.map((it, k) => {
         const p = it.responses.reduce((s, v) => s + v, 0) / M;
-        if (p <= epsilon || p >= 1 - epsilon || r[k] === null) return { id: it.id, category: it.category, pointBiserial: r[k], kept: false, reason: 'zero-variance' };
+        if (p <= epsilon || p >= 1 - epsilon || r[k] === null)
+          return { id: it.id, category: it.category, pointBiserial: r[k], kept: false, reason: 'zero-variance' };
         if (r[k]! < threshold) return { id: it.id, category: it.category, pointBiserial: r[k], kept: false, reason: 'low-discrimination' };
         return { id: it.id, category: it.category, pointBiserial: r[k], kept: true };
       });

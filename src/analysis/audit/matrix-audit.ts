@@ -5,7 +5,13 @@ import type { ResponseMatrix } from '../../store/index.js';
 import { runAuditTasks } from './audit-pool.js';
 import type { AuditTask } from './audit-tasks.js';
 import { flatten, prepareBenchmarks } from './benchmark-matrix.js';
-import { gatherConvergence, planCells, type ConvergenceCell, type ConvergenceOptions, type ConvergenceResult } from './convergent-validity.js';
+import {
+  gatherConvergence,
+  planCells,
+  type ConvergenceCell,
+  type ConvergenceOptions,
+  type ConvergenceResult,
+} from './convergent-validity.js';
 import { gatherCrossFit, type CrossFitCell, type CrossFitOptions, type CrossFitResult } from './cross-fit.js';
 import { structureTasks, type StructureResult } from './factor-structure.js';
 import { filterItems, type FilterResult } from './item-filter.js';
@@ -43,7 +49,10 @@ export interface MatrixAudit {
   threads: number;
 }
 
-export async function auditMatrices(inputs: Array<{ name: string; matrix: ResponseMatrix }>, opts: MatrixAuditOptions = {}): Promise<MatrixAudit> {
+export async function auditMatrices(
+  inputs: Array<{ name: string; matrix: ResponseMatrix }>,
+  opts: MatrixAuditOptions = {},
+): Promise<MatrixAudit> {
   const seed = opts.seed ?? 0;
   const t: Record<string, number> = {};
   const start = performance.now();
@@ -54,7 +63,10 @@ export async function auditMatrices(inputs: Array<{ name: string; matrix: Respon
   const filter = filterItems(panel, opts.filter);
   t.stage2 = performance.now() - s2;
   const keptIds = filter.benchmarks.map((b) => new Set(b.flags.filter((f) => f.kept).map((f) => f.id)));
-  const filteredPanel = { ...panel, benchmarks: panel.benchmarks.map((b, i) => ({ ...b, items: b.items.filter((it) => keptIds[i].has(it.id)) })) };
+  const filteredPanel = {
+    ...panel,
+    benchmarks: panel.benchmarks.map((b, i) => ({ ...b, items: b.items.filter((it) => keptIds[i].has(it.id)) })),
+  };
   // Everything else is independent pieces of work, run on worker threads where there are cores.
   const M = panel.models.length;
   const plan = planCells(panel);
@@ -63,9 +75,13 @@ export async function auditMatrices(inputs: Array<{ name: string; matrix: Respon
   const crossFitOptions = { seed, ...opts.crossFit };
   const structureOptions = { iterations: opts.parallelIterations, seed, depth: opts.structure };
   const groups = {
-    structure: structureTasks(panel).map((s): AuditTask => ({ kind: 'structure', name: s.name, models: M, responses: flatten(s.items, M), options: structureOptions })),
+    structure: structureTasks(panel).map(
+      (s): AuditTask => ({ kind: 'structure', name: s.name, models: M, responses: flatten(s.items, M), options: structureOptions }),
+    ),
     stage1: plan.flatMap((p) => p.cells.map((cell): AuditTask => ({ kind: 'convergence', cell, options: convergenceOptions }))),
-    'stage1-filtered': planFiltered.flatMap((p) => p.cells.map((cell): AuditTask => ({ kind: 'convergence', cell, options: convergenceOptions }))),
+    'stage1-filtered': planFiltered.flatMap((p) =>
+      p.cells.map((cell): AuditTask => ({ kind: 'convergence', cell, options: convergenceOptions })),
+    ),
     stage3: plan.flatMap((p) => p.cells.map((cell): AuditTask => ({ kind: 'cross-fit', cell, options: crossFitOptions }))),
   };
   const tasks = Object.values(groups).flat();
@@ -73,7 +89,9 @@ export async function auditMatrices(inputs: Array<{ name: string; matrix: Respon
   // cores: 1.8 s in process, 2.1 s on two workers), so that depth runs in process unless asked.
   const outcome = await runAuditTasks(tasks, opts.threads ?? (opts.structure === 'pca' ? 1 : undefined));
   const take = <T>(group: keyof typeof groups): T[] => {
-    const offset = Object.keys(groups).slice(0, Object.keys(groups).indexOf(group)).reduce((s, g) => s + groups[g as keyof typeof groups].length, 0);
+    const offset = Object.keys(groups)
+      .slice(0, Object.keys(groups).indexOf(group))
+      .reduce((s, g) => s + groups[g as keyof typeof groups].length, 0);
     const count = groups[group].length;
     t[group] = outcome.ms.slice(offset, offset + count).reduce((a, b) => a + b, 0);
     return outcome.results.slice(offset, offset + count) as T[];
@@ -84,7 +102,11 @@ export async function auditMatrices(inputs: Array<{ name: string; matrix: Respon
   };
   const structure = take<StructureResult>('structure');
   const convergence = gatherConvergence(plan, byPair(take<ConvergenceCell>('stage1'), plan), convergenceOptions);
-  const convergenceFiltered = gatherConvergence(planFiltered, byPair(take<ConvergenceCell>('stage1-filtered'), planFiltered), convergenceOptions);
+  const convergenceFiltered = gatherConvergence(
+    planFiltered,
+    byPair(take<ConvergenceCell>('stage1-filtered'), planFiltered),
+    convergenceOptions,
+  );
   const cf = gatherCrossFit(byPair(take<CrossFitCell>('stage3'), plan), crossFitOptions);
   const threadsUsed = outcome.threads;
   t.total = performance.now() - start;
@@ -94,7 +116,9 @@ export async function auditMatrices(inputs: Array<{ name: string; matrix: Respon
     benchmarks: panel.benchmarks.map((b) => ({ name: b.name, items: b.items.length, droppedIncomplete: b.droppedIncomplete })),
     accuracy: panel.models.map((model, m) => ({
       model,
-      byBenchmark: Object.fromEntries(panel.benchmarks.map((b) => [b.name, b.items.reduce((s, it) => s + it.responses[m], 0) / b.items.length])),
+      byBenchmark: Object.fromEntries(
+        panel.benchmarks.map((b) => [b.name, b.items.reduce((s, it) => s + it.responses[m], 0) / b.items.length]),
+      ),
     })),
     convergence,
     convergenceFiltered,

@@ -13,7 +13,7 @@ export function parseScoreTable(text: string, file = '<scores>'): ScoreTable {
   if (rows.length < 2) throw new InputError('expected a header and at least one model row', file);
   const header = rows[0].fields.map((h) => h.trim());
   const modelCol = header.findIndex((h) => /^(model|subject|name)$/i.test(h));
-  const nameCol = modelCol >= 0 ? modelCol : 0;
+  const nameCol = Math.max(modelCol, 0);
   const benchmarks: Record<string, number[]> = {};
   header.forEach((h, j) => {
     if (j !== nameCol) benchmarks[h] = [];
@@ -21,7 +21,8 @@ export function parseScoreTable(text: string, file = '<scores>'): ScoreTable {
   const models: string[] = [];
   const seen = new Set<string>();
   for (const r of rows.slice(1)) {
-    if (r.fields.length !== header.length) throw new InputError(`row has ${r.fields.length} fields, the header has ${header.length}`, file, r.line);
+    if (r.fields.length !== header.length)
+      throw new InputError(`row has ${r.fields.length} fields, the header has ${header.length}`, file, r.line);
     const model = r.fields[nameCol].trim();
     if (seen.has(model)) throw new InputError(`model "${model}" appears twice`, file, r.line);
     seen.add(model);
@@ -29,7 +30,8 @@ export function parseScoreTable(text: string, file = '<scores>'): ScoreTable {
     header.forEach((h, j) => {
       if (j === nameCol) return;
       const v = Number(r.fields[j]);
-      if (r.fields[j].trim() === '' || !Number.isFinite(v)) throw new InputError(`column "${h}": "${r.fields[j]}" is not a number`, file, r.line);
+      if (r.fields[j].trim() === '' || !Number.isFinite(v))
+        throw new InputError(`column "${h}": "${r.fields[j]}" is not a number`, file, r.line);
       benchmarks[h].push(v);
     });
   }

@@ -76,7 +76,12 @@ export function simulatePanel(opts: SimulateOptions): SimulatedPanel {
     const params = Array.from({ length: n }, item);
     const cells = params.map(() => new Array<number>(models.length));
     controlScores[name] = models.map((_, m) => params.reduce((s, p, k) => s + (cells[k][m] = answer(general[m], p.a, p.b)), 0) / n);
-    const items = params.map((p, k) => ({ suite: name, itemId: `general-${k}`, category: 'general', originalLabel: p.a === 0 ? 'no-signal' : 'signal' }));
+    const items = params.map((p, k) => ({
+      suite: name,
+      itemId: `general-${k}`,
+      category: 'general',
+      originalLabel: p.a === 0 ? 'no-signal' : 'signal',
+    }));
     controlMatrices.push({ name, matrix: { subjects: models, items, cells } });
   }
   return { models, matrices, controlScores, controlMatrices, truth: { general, tom } };

@@ -23,7 +23,9 @@ export function crossDomainCorrelation(rows: RateRow[]): DomainCorrelation[] {
     const domains = [...new Set(mine.map((r) => r.domain))].sort();
     for (let i = 0; i < domains.length; i++) {
       for (let j = i + 1; j < domains.length; j++) {
-        const models = [...new Set(mine.map((r) => r.model))].filter((m) => mine.some((r) => r.model === m && r.domain === domains[i]) && mine.some((r) => r.model === m && r.domain === domains[j]));
+        const models = [...new Set(mine.map((r) => r.model))].filter(
+          (m) => mine.some((r) => r.model === m && r.domain === domains[i]) && mine.some((r) => r.model === m && r.domain === domains[j]),
+        );
         if (models.length < 3) continue;
         const x = models.map((m) => mine.find((r) => r.model === m && r.domain === domains[i])!.rate);
         const y = models.map((m) => mine.find((r) => r.model === m && r.domain === domains[j])!.rate);

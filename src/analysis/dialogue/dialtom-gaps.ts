@@ -70,6 +70,12 @@ export function positionalBias(byDomain: Array<{ domain: string; counts: number[
     return { domain, counts: c, chi2: g.statistic, df: g.df, p: g.p };
   };
   const out = byDomain.map((d) => test(d.domain, d.counts));
-  if (byDomain.length > 1) out.push(test('pooled', byDomain[0].counts.map((_, i) => byDomain.reduce((s, d) => s + d.counts[i], 0))));
+  if (byDomain.length > 1)
+    out.push(
+      test(
+        'pooled',
+        byDomain[0].counts.map((_, i) => byDomain.reduce((s, d) => s + d.counts[i], 0)),
+      ),
+    );
   return out;
 }

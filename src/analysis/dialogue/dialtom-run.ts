@@ -25,7 +25,15 @@ export interface DialtomCell {
   upper: number;
 }
 
-export function dialtomRunResults(store: Store, runId: string): { cells: DialtomCell[]; rates: RateRow[]; perItem: Map<string, number[]>; distractors: Array<{ model: string; task: DialtomTaskName; domain: string; wrong: number; normalizedEntropy: number | null }> } {
+export function dialtomRunResults(
+  store: Store,
+  runId: string,
+): {
+  cells: DialtomCell[];
+  rates: RateRow[];
+  perItem: Map<string, number[]>;
+  distractors: Array<{ model: string; task: DialtomTaskName; domain: string; wrong: number; normalizedEntropy: number | null }>;
+} {
   // Wrong choices by the chosen option's place in the item's own order, per model, task and domain.
   const wrong = new Map<string, { choices: number[]; options: number }>();
   const groups = new Map<string, { model: string; task: DialtomTaskName; domain: string; attribute: string; values: number[] }>();
@@ -45,7 +53,8 @@ export function dialtomRunResults(store: Store, runId: string): { cells: Dialtom
     perItem.set(k, [...(perItem.get(k) ?? []), r.value]);
     if (r.value === 0 && !r.parseFailed) {
       const t = store.transcript({ runId, subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate });
-      const detail = (t?.transcript as { detail?: { parsed?: string; presented?: Array<{ label: string; text: string }> } } | undefined)?.detail;
+      const detail = (t?.transcript as { detail?: { parsed?: string; presented?: Array<{ label: string; text: string }> } } | undefined)
+        ?.detail;
       const chosen = detail?.presented?.find((o) => o.label === detail.parsed)?.text;
       const item = store.getItem(r.itemHash);
       const options = (item?.payload as { options?: string[] } | undefined)?.options;
@@ -62,9 +71,21 @@ export function dialtomRunResults(store: Store, runId: string): { cells: Dialtom
   const cells = [...groups.values()].map((g) => {
     const correct = g.values.reduce((a, b) => a + b, 0);
     const ci = wilsonInterval(correct, g.values.length);
-    return { model: g.model, task: g.task, domain: g.domain, attribute: g.attribute, correct, items: g.values.length, rate: correct / g.values.length, lower: ci.lower, upper: ci.upper };
+    return {
+      model: g.model,
+      task: g.task,
+      domain: g.domain,
+      attribute: g.attribute,
+      correct,
+      items: g.values.length,
+      rate: correct / g.values.length,
+      lower: ci.lower,
+      upper: ci.upper,
+    };
   });
-  const rates = cells.filter((c) => c.attribute === 'all').map((c) => ({ model: c.model, domain: c.domain, task: c.task, rate: c.rate * 100, items: c.items, line: 0 }));
+  const rates = cells
+    .filter((c) => c.attribute === 'all')
+    .map((c) => ({ model: c.model, domain: c.domain, task: c.task, rate: c.rate * 100, items: c.items, line: 0 }));
   const distractors = [...wrong].map(([k, w]) => {
     const [model, task, domain] = k.split('\u0000');
     return { model, task: task as DialtomTaskName, domain, ...distractorClustering(w.choices, w.options) };

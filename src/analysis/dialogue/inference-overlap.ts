@@ -28,7 +28,8 @@ export function parseWrittenInferences(text: string, file = '<written>'): Map<st
   const [d, s, id, inf] = ['dataset', 'mental_state', 'sub_id', 'inferences'].map(col);
   const out = new Map<string, { unit: InferenceUnit; references: string[] }>();
   for (const r of rows.slice(1)) {
-    if (r.fields.length !== header.length) throw new InputError(`row has ${r.fields.length} fields, the header has ${header.length}`, file, r.line);
+    if (r.fields.length !== header.length)
+      throw new InputError(`row has ${r.fields.length} fields, the header has ${header.length}`, file, r.line);
     const unit = { dataset: r.fields[d].trim(), state: r.fields[s].trim(), subId: r.fields[id].trim() };
     const text = r.fields[inf].trim();
     if (!text) throw new InputError('empty inference', file, r.line);
@@ -43,7 +44,9 @@ export function parseWrittenInferences(text: string, file = '<written>'): Map<st
 export function benchmarkInferences(json: unknown, where = '<combined>'): Array<InferenceUnit & { model: string; inference: string }> {
   const out: Array<InferenceUnit & { model: string; inference: string }> = [];
   if (!json || typeof json !== 'object') throw new InputError('expected an object of domains', where);
-  for (const [dataset, units] of Object.entries(json as Record<string, Record<string, { options?: Record<string, Record<string, string>>; correct_option?: Record<string, string> }>>)) {
+  for (const [dataset, units] of Object.entries(
+    json as Record<string, Record<string, { options?: Record<string, Record<string, string>>; correct_option?: Record<string, string> }>>,
+  )) {
     for (const [subId, u] of Object.entries(units)) {
       for (const [state, label] of Object.entries(u.correct_option ?? {})) {
         const text = u.options?.[state]?.[label];
@@ -65,7 +68,10 @@ export interface OverlapResult {
   unmatched: number;
 }
 
-export function inferenceOverlap(hypotheses: Array<InferenceUnit & { model: string; inference: string }>, references: ReturnType<typeof parseWrittenInferences>): OverlapResult[] {
+export function inferenceOverlap(
+  hypotheses: Array<InferenceUnit & { model: string; inference: string }>,
+  references: ReturnType<typeof parseWrittenInferences>,
+): OverlapResult[] {
   const models = [...new Set(hypotheses.map((h) => h.model))];
   return models.map((model) => {
     const scored: Array<{ state: string; bleu: number; rouge: number }> = [];
@@ -77,11 +83,24 @@ export function inferenceOverlap(hypotheses: Array<InferenceUnit & { model: stri
         continue;
       }
       const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-      scored.push({ state: h.state, bleu: mean(ref.references.map((r) => sentenceBleu(h.inference, [r]).score)), rouge: mean(ref.references.map((r) => rougeL(r, h.inference).fmeasure)) });
+      scored.push({
+        state: h.state,
+        bleu: mean(ref.references.map((r) => sentenceBleu(h.inference, [r]).score)),
+        rouge: mean(ref.references.map((r) => rougeL(r, h.inference).fmeasure)),
+      });
     }
-    const avg = (xs: typeof scored) => ({ units: xs.length, bleu: xs.reduce((a, b) => a + b.bleu, 0) / xs.length, rougeL: xs.reduce((a, b) => a + b.rouge, 0) / xs.length });
+    const avg = (xs: typeof scored) => ({
+      units: xs.length,
+      bleu: xs.reduce((a, b) => a + b.bleu, 0) / xs.length,
+      rougeL: xs.reduce((a, b) => a + b.rouge, 0) / xs.length,
+    });
     const states = [...new Set(scored.map((x) => x.state))].sort();
-    return { model, ...avg(scored), byState: states.map((state) => ({ state, ...avg(scored.filter((x) => x.state === state)) })), unmatched };
+    return {
+      model,
+      ...avg(scored),
+      byState: states.map((state) => ({ state, ...avg(scored.filter((x) => x.state === state)) })),
+      unmatched,
+    };
   });
 }
 
@@ -96,5 +115,11 @@ export function parseHypotheses(text: string, file = '<hypotheses>'): Array<Infe
     return i;
   };
   const [m, d, s, id, inf] = ['model', 'dataset', 'mental_state', 'sub_id', 'inference'].map(col);
-  return rows.slice(1).map((r) => ({ model: r.fields[m].trim(), dataset: r.fields[d].trim(), state: r.fields[s].trim(), subId: r.fields[id].trim(), inference: r.fields[inf] }));
+  return rows.slice(1).map((r) => ({
+    model: r.fields[m].trim(),
+    dataset: r.fields[d].trim(),
+    state: r.fields[s].trim(),
+    subId: r.fields[id].trim(),
+    inference: r.fields[inf],
+  }));
 }

@@ -31,11 +31,14 @@ export function parseRateTable(text: string, file = '<rates>'): RateRow[] {
     const f = row.fields.map((x) => x.trim());
     if (f.length !== header.length) throw new InputError(`row has ${f.length} fields, the header has ${header.length}`, file, row.line);
     const task = f[t] as DialtomTaskName;
-    if (!['retrospective', 'prospective', 'prospective-easy'].includes(task)) throw new InputError(`task must be retrospective, prospective or prospective-easy, not "${f[t]}"`, file, row.line);
+    if (!['retrospective', 'prospective', 'prospective-easy'].includes(task))
+      throw new InputError(`task must be retrospective, prospective or prospective-easy, not "${f[t]}"`, file, row.line);
     const rate = Number(f[r]);
-    if (f[r] === '' || !(rate >= 0 && rate <= 100)) throw new InputError(`correct_rate must be a percentage in [0, 100], not "${f[r]}"`, file, row.line);
+    if (f[r] === '' || !(rate >= 0 && rate <= 100))
+      throw new InputError(`correct_rate must be a percentage in [0, 100], not "${f[r]}"`, file, row.line);
     const items = Number(f[n]);
-    if (!Number.isInteger(items) || items <= 0) throw new InputError(`items must be a positive whole number, not "${f[n]}"`, file, row.line);
+    if (!Number.isInteger(items) || items <= 0)
+      throw new InputError(`items must be a positive whole number, not "${f[n]}"`, file, row.line);
     const key = `${f[m]}\u0000${f[d]}\u0000${task}`;
     if (seen.has(key)) throw new InputError(`${f[m]} / ${f[d]} / ${task} appears twice`, file, row.line);
     seen.add(key);

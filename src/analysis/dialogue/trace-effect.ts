@@ -37,6 +37,15 @@ export function traceEffect(store: Store, baselineRun: string, treatedRun: strin
       [count(0, 1), count(0, 0)],
     ];
     const corrected = mcnemar(table, { correct: true });
-    return { subject, suite, items: ps.length, baseline: ps.filter(([b]) => b === 1).length / ps.length, treated: ps.filter(([, t]) => t === 1).length / ps.length, table, pCorrected: corrected.p, pExact: corrected.pExact };
+    return {
+      subject,
+      suite,
+      items: ps.length,
+      baseline: ps.filter(([b]) => b === 1).length / ps.length,
+      treated: ps.filter(([, t]) => t === 1).length / ps.length,
+      table,
+      pCorrected: corrected.p,
+      pExact: corrected.pExact,
+    };
   });
 }

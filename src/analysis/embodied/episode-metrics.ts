@@ -51,7 +51,9 @@ function rates(trials: EpisodeTrial[], pick: (t: EpisodeTrial) => boolean, k: nu
   const avg = n ? trials.filter(pick).length / n : Number.NaN;
   const byTask = new Map<string, EpisodeTrial[]>();
   for (const t of trials) byTask.set(t.taskId, [...(byTask.get(t.taskId) ?? []), t]);
-  const full = [...byTask.values()].filter((runs) => runs.length >= k).map((runs) => runs.sort((a, b) => a.replicate - b.replicate).slice(0, k));
+  const full = [...byTask.values()]
+    .filter((runs) => runs.length >= k)
+    .map((runs) => runs.sort((a, b) => a.replicate - b.replicate).slice(0, k));
   const at = full.map((runs) => passAtK(k, runs.filter(pick).length, k));
   const hat = full.map((runs) => passHatK(k, runs.filter(pick).length, k));
   const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
@@ -71,7 +73,9 @@ export function episodeMetrics(trials: EpisodeTrial[], k = 3): SubjectEpisodeMet
     ];
     const byTask = new Map<string, EpisodeTrial[]>();
     for (const t of mine) byTask.set(t.taskId, [...(byTask.get(t.taskId) ?? []), t]);
-    const gapTasks = [...byTask.values()].filter((runs) => runs.filter((r) => r.literal).length > runs.filter((r) => r.functional).length).length;
+    const gapTasks = [...byTask.values()].filter(
+      (runs) => runs.filter((r) => r.literal).length > runs.filter((r) => r.functional).length,
+    ).length;
     return {
       subject,
       k,
@@ -81,7 +85,11 @@ export function episodeMetrics(trials: EpisodeTrial[], k = 3): SubjectEpisodeMet
         .map(([scope, ts]) => {
           const functional = rates(ts, (t) => t.functional, k);
           // Tasks without K goals have no probes: they take no part in literal rates.
-          const literal = rates(ts.filter((t) => t.probesTotal > 0), (t) => t.literal, k);
+          const literal = rates(
+            ts.filter((t) => t.probesTotal > 0),
+            (t) => t.literal,
+            k,
+          );
           const probes = ts.reduce((s, t) => s + t.probesTotal, 0);
           return {
             scope,

@@ -9,7 +9,12 @@ import { classifyFailure, FAILURE_MODES, type FailureFinding, type FailureMode }
 
 export interface EpisodeSummary {
   metrics: SubjectEpisodeMetrics[];
-  failures: Array<{ subject: string; failed: number; counts: Record<FailureMode, number>; examples: Array<{ taskId: string; replicate: number } & FailureFinding> }>;
+  failures: Array<{
+    subject: string;
+    failed: number;
+    counts: Record<FailureMode, number>;
+    examples: Array<{ taskId: string; replicate: number } & FailureFinding>;
+  }>;
   episodes: StoredEpisode[];
 }
 
@@ -43,7 +48,10 @@ export function summarizeEpisodes(store: Store, runId: string, k = 3): EpisodeSu
  * Returns, for each new task, the settings of a stored generated task: one that some subject
  * failed with probability `failureRatio`, one that all passed otherwise.
  */
-export function evolutionPool(store: Store, runId: string): { failed: Array<Record<string, unknown>>; passed: Array<Record<string, unknown>> } {
+export function evolutionPool(
+  store: Store,
+  runId: string,
+): { failed: Array<Record<string, unknown>>; passed: Array<Record<string, unknown>> } {
   const episodes = storedEpisodes(store, runId);
   const byTask = new Map<string, { settings?: Record<string, unknown>; failed: boolean }>();
   for (const e of episodes) {
@@ -54,5 +62,8 @@ export function evolutionPool(store: Store, runId: string): { failed: Array<Reco
     byTask.set(e.itemHash, entry);
   }
   const withSettings = [...byTask.values()].filter((x) => x.settings);
-  return { failed: withSettings.filter((x) => x.failed).map((x) => x.settings!), passed: withSettings.filter((x) => !x.failed).map((x) => x.settings!) };
+  return {
+    failed: withSettings.filter((x) => x.failed).map((x) => x.settings!),
+    passed: withSettings.filter((x) => !x.failed).map((x) => x.settings!),
+  };
 }

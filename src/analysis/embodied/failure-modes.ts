@@ -9,9 +9,26 @@
 //                            a shared-goal fact
 // Each classification keeps the turns that show it.
 
-import { formatFormula, holds, KnowledgeState, parseAction, predicates, stripEpistemic, TaskSearch, type EmbodiedTask, type EpisodeDetail, type EpisodeTurn } from '../../core/index.js';
+import {
+  formatFormula,
+  holds,
+  KnowledgeState,
+  parseAction,
+  predicates,
+  stripEpistemic,
+  TaskSearch,
+  type EmbodiedTask,
+  type EpisodeDetail,
+  type EpisodeTurn,
+} from '../../core/index.js';
 
-export const FAILURE_MODES = ['withheld-information', 'broken-epistemic-chain', 'ignored-constraints', 'misallocated-messages', 'private-goal'] as const;
+export const FAILURE_MODES = [
+  'withheld-information',
+  'broken-epistemic-chain',
+  'ignored-constraints',
+  'misallocated-messages',
+  'private-goal',
+] as const;
 export type FailureMode = (typeof FAILURE_MODES)[number];
 
 export interface FailureFinding {
@@ -50,24 +67,40 @@ export function classifyFailure(task: EmbodiedTask, ep: EpisodeDetail): FailureF
     }
   }
   if (ep.functional && !ep.epistemic) {
-    out.push({ mode: 'broken-epistemic-chain', explanation: `the physical goal ${formatFormula(stripEpistemic(task.goal))} was met but a K goal was not`, turns: messages.slice(-3) });
+    out.push({
+      mode: 'broken-epistemic-chain',
+      explanation: `the physical goal ${formatFormula(stripEpistemic(task.goal))} was met but a K goal was not`,
+      turns: messages.slice(-3),
+    });
   }
   const constraint = messages.filter((m) => {
     const text = m.action ?? '';
     return (m.delivered ?? []).some((r) => {
       const ag = task.agents.find((a) => a.id === r)!;
       const barredNamed = ag.barredRooms.some((room) => text.includes(room));
-      const cannot = (!ag.actions.includes('Pick') && /\b(pick|grab|take|carry)\b/i.test(text)) || (!ag.actions.includes('Open') && /\bopen\b/i.test(text) && /\b(please|can you|you should|go)\b/i.test(text));
+      const cannot =
+        (!ag.actions.includes('Pick') && /\b(pick|grab|take|carry)\b/i.test(text)) ||
+        (!ag.actions.includes('Open') && /\bopen\b/i.test(text) && /\b(please|can you|you should|go)\b/i.test(text));
       return (barredNamed && /\b(go|enter|place|put|bring|navigate)\b/i.test(text)) || cannot;
     });
   });
-  if (constraint.length) out.push({ mode: 'ignored-constraints', explanation: 'a message asked a partner to act where it is barred or to do what it cannot', turns: constraint.slice(0, 3) });
+  if (constraint.length)
+    out.push({
+      mode: 'ignored-constraints',
+      explanation: 'a message asked a partner to act where it is barred or to do what it cannot',
+      turns: constraint.slice(0, 3),
+    });
   for (const ag of task.agents) {
     if (ag.messageBudget === null) continue;
     const sent = messages.filter((m) => m.agent === ag.id);
     if (sent.length < ag.messageBudget || sent.length === 0) continue;
     const unsent = decisive.filter((d) => d.holders.includes(ag.id) && !conveyed(d.atom));
-    if (unsent.length && !ep.functional) out.push({ mode: 'misallocated-messages', explanation: `${ag.id} spent all ${ag.messageBudget} message(s) without sending ${universe.describe(unsent[0].atom)}`, turns: sent });
+    if (unsent.length && !ep.functional)
+      out.push({
+        mode: 'misallocated-messages',
+        explanation: `${ag.id} spent all ${ag.messageBudget} message(s) without sending ${universe.describe(unsent[0].atom)}`,
+        turns: sent,
+      });
   }
   if (task.category === 'mixed') {
     // Sabotage: replay the episode and catch actions that made a shared-goal fact false again.
@@ -81,11 +114,21 @@ export function classifyFailure(task: EmbodiedTask, ep: EpisodeDetail): FailureF
       world.apply(ws, world.agents.indexOf(t.agent), parsed.action);
       if (shared.some((p, k) => before[k] && !holds(world, ws, p))) sabotage.push(t);
     }
-    if (sabotage.length) out.push({ mode: 'private-goal', explanation: `${sabotage[0].agent} undid a shared-goal fact (${sabotage[0].action})`, turns: sabotage.slice(0, 3) });
+    if (sabotage.length)
+      out.push({
+        mode: 'private-goal',
+        explanation: `${sabotage[0].agent} undid a shared-goal fact (${sabotage[0].action})`,
+        turns: sabotage.slice(0, 3),
+      });
     for (const ag of task.agents) {
       if (!ag.privateGoal) continue;
       const names = formatFormula(ag.privateGoal).match(/[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+/g) ?? [];
-      const disclosed = messages.filter((m) => m.agent === ag.id && names.every((n) => (m.action ?? '').includes(n)) && /\b(private|personal|my own|i want|secret)\b/i.test(m.action ?? ''));
+      const disclosed = messages.filter(
+        (m) =>
+          m.agent === ag.id &&
+          names.every((n) => (m.action ?? '').includes(n)) &&
+          /\b(private|personal|my own|i want|secret)\b/i.test(m.action ?? ''),
+      );
       if (disclosed.length) out.push({ mode: 'private-goal', explanation: `${ag.id} disclosed its private goal`, turns: disclosed });
     }
   }

@@ -45,9 +45,30 @@ export function storedStories(store: Store, runId: string): StoredStory[] {
   const out: StoredStory[] = [];
   for (const r of store.responses(runId, STORYTURN_SCORER_NAME)) {
     const t = store.transcript({ runId, subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate });
-    const d = (t?.transcript as { detail?: { state: string; setting: string; withImages: boolean; correct: boolean; turns: Array<{ correct: boolean }>; feedbackEvents: Array<{ recovered: boolean }> } } | undefined)?.detail;
+    const d = (
+      t?.transcript as
+        | {
+            detail?: {
+              state: string;
+              setting: string;
+              withImages: boolean;
+              correct: boolean;
+              turns: Array<{ correct: boolean }>;
+              feedbackEvents: Array<{ recovered: boolean }>;
+            };
+          }
+        | undefined
+    )?.detail;
     if (!d) continue;
-    out.push({ subject: r.spec, state: d.state, setting: d.setting, withImages: d.withImages, correct: d.correct, questions: d.turns.map((x) => x.correct), feedbackEvents: d.feedbackEvents });
+    out.push({
+      subject: r.spec,
+      state: d.state,
+      setting: d.setting,
+      withImages: d.withImages,
+      correct: d.correct,
+      questions: d.turns.map((x) => x.correct),
+      feedbackEvents: d.feedbackEvents,
+    });
   }
   return out;
 }

@@ -22,11 +22,26 @@ export function directorRunResults(store: Store, runId: string): Array<{ subject
     const [subject, arm] = key.split('\u0000');
     const majority = (f: string) => trials.filter((x) => x[f]).length * 2 > trials.length;
     const g = `${subject}\u0000${arm}`;
-    groups.set(g, [...(groups.get(g) ?? []), { a: majority('a'), b: majority('b'), cQ1: majority('cQ1'), cQ2: majority('cQ2'), egocentric: majority('egocentric') }]);
+    groups.set(g, [
+      ...(groups.get(g) ?? []),
+      { a: majority('a'), b: majority('b'), cQ1: majority('cQ1'), cQ2: majority('cQ2'), egocentric: majority('egocentric') },
+    ]);
   }
   return [...groups].map(([g, scenes]) => {
     const [subject, arm] = g.split('\u0000');
     const share = (f: string) => scenes.filter((x) => x[f]).length / scenes.length;
-    return { subject, arm, model: subject, scenes: scenes.length, a: share('a'), b: share('b'), cQ1: share('cQ1'), cQ2: share('cQ2'), egocentric: share('egocentric'), gap: share('a') - share('b'), recovery: share('cQ2') - share('b') };
+    return {
+      subject,
+      arm,
+      model: subject,
+      scenes: scenes.length,
+      a: share('a'),
+      b: share('b'),
+      cQ1: share('cQ1'),
+      cQ2: share('cQ2'),
+      egocentric: share('egocentric'),
+      gap: share('a') - share('b'),
+      recovery: share('cQ2') - share('b'),
+    };
   });
 }

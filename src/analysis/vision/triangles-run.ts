@@ -5,7 +5,15 @@
 import type { Store } from '../../store/index.js';
 import { profileOf, type ReferenceGroups, type TriangleProfile } from './vision-profiles.js';
 
-export function trianglesFromRun(store: Store, runId: string, refs: ReferenceGroups, scorer = 'judge:castelli-triangles'): { byCondition: Array<{ subject: string; condition: string; variant: string; intent: number; approp: number; clips: number }>; profiles: TriangleProfile[] } {
+export function trianglesFromRun(
+  store: Store,
+  runId: string,
+  refs: ReferenceGroups,
+  scorer = 'judge:castelli-triangles',
+): {
+  byCondition: Array<{ subject: string; condition: string; variant: string; intent: number; approp: number; clips: number }>;
+  profiles: TriangleProfile[];
+} {
   const groups = new Map<string, { intent: number[]; approp: number[] }>();
   for (const r of store.responses(runId, scorer)) {
     const s = store.scoreOf({ runId, subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate }, scorer);
@@ -22,6 +30,8 @@ export function trianglesFromRun(store: Store, runId: string, refs: ReferenceGro
     const [subject, condition, variant] = k.split('\u0000');
     return { subject, condition, variant, intent: mean(g.intent), approp: mean(g.approp), clips: g.intent.length };
   });
-  const profiles = byCondition.filter((c) => c.condition === 'tom' && c.variant === 'forward').map((c) => profileOf(c.subject, c.intent, c.approp, refs));
+  const profiles = byCondition
+    .filter((c) => c.condition === 'tom' && c.variant === 'forward')
+    .map((c) => profileOf(c.subject, c.intent, c.approp, refs));
   return { byCondition, profiles };
 }

@@ -16,9 +16,13 @@ export interface ReferenceGroups {
 
 export function parseReferenceGroups(json: unknown, where = '<references>'): ReferenceGroups {
   const r = json as Partial<ReferenceGroups>;
-  if (!r || !Array.isArray(r.triangles) || !Array.isArray(r.director)) throw new InputError('expected { triangles: [...], director: [...] }', where);
-  for (const t of r.triangles) if (typeof t.group !== 'string' || !Number.isFinite(t.intent) || !Number.isFinite(t.approp)) throw new InputError('each triangles group needs group, intent and approp', where);
-  for (const d of r.director) if (typeof d.group !== 'string' || !Number.isFinite(d.gap)) throw new InputError('each director group needs group and gap', where);
+  if (!r || !Array.isArray(r.triangles) || !Array.isArray(r.director))
+    throw new InputError('expected { triangles: [...], director: [...] }', where);
+  for (const t of r.triangles)
+    if (typeof t.group !== 'string' || !Number.isFinite(t.intent) || !Number.isFinite(t.approp))
+      throw new InputError('each triangles group needs group, intent and approp', where);
+  for (const d of r.director)
+    if (typeof d.group !== 'string' || !Number.isFinite(d.gap)) throw new InputError('each director group needs group and gap', where);
   return r as ReferenceGroups;
 }
 
@@ -28,7 +32,8 @@ function table(text: string, file: string, columns: string[]): Array<{ line: num
   const header = rows[0].fields.map((h) => h.trim().toLowerCase());
   for (const c of columns) if (!header.includes(c)) throw new InputError(`no "${c}" column (expected ${columns.join(',')})`, file, 1);
   return rows.slice(1).map((r) => {
-    if (r.fields.length !== header.length) throw new InputError(`row has ${r.fields.length} fields, the header has ${header.length}`, file, r.line);
+    if (r.fields.length !== header.length)
+      throw new InputError(`row has ${r.fields.length} fields, the header has ${header.length}`, file, r.line);
     return { line: r.line, get: (c: string) => r.fields[header.indexOf(c)].trim() };
   });
 }
@@ -46,7 +51,10 @@ export interface DirectorModel {
 }
 
 /** Counts CSV: model,a,b,c_q1,c_q2,egocentric_b,scenes. */
-export function directorFromCounts(text: string, file = '<counts>'): { models: DirectorModel[]; panel: Omit<DirectorModel, 'model' | 'scenes'> } {
+export function directorFromCounts(
+  text: string,
+  file = '<counts>',
+): { models: DirectorModel[]; panel: Omit<DirectorModel, 'model' | 'scenes'> } {
   const cols = ['model', 'a', 'b', 'c_q1', 'c_q2', 'egocentric_b', 'scenes'];
   const models = table(text, file, cols).map(({ line, get }) => {
     const n = (c: string) => {
@@ -61,7 +69,18 @@ export function directorFromCounts(text: string, file = '<counts>'): { models: D
     return { model: get('model'), scenes, a, b, cQ1, cQ2, egocentric, gap: a - b, recovery: cQ2 - b };
   });
   const mean = (f: (m: DirectorModel) => number) => models.reduce((s, m) => s + f(m), 0) / models.length;
-  return { models, panel: { a: mean((m) => m.a), b: mean((m) => m.b), cQ1: mean((m) => m.cQ1), cQ2: mean((m) => m.cQ2), egocentric: mean((m) => m.egocentric), gap: mean((m) => m.gap), recovery: mean((m) => m.recovery) } };
+  return {
+    models,
+    panel: {
+      a: mean((m) => m.a),
+      b: mean((m) => m.b),
+      cQ1: mean((m) => m.cQ1),
+      cQ2: mean((m) => m.cQ2),
+      egocentric: mean((m) => m.egocentric),
+      gap: mean((m) => m.gap),
+      recovery: mean((m) => m.recovery),
+    },
+  };
 }
 
 export interface TriangleProfile {
@@ -105,13 +124,36 @@ export interface JointRow {
   disagree: boolean;
 }
 
-export function jointAnalysis(director: DirectorModel[], triangles: TriangleProfile[], refs: ReferenceGroups, tdGroup = 'TD adults'): { rows: JointRow[]; spearman: number | null } {
+export function jointAnalysis(
+  director: DirectorModel[],
+  triangles: TriangleProfile[],
+  refs: ReferenceGroups,
+  tdGroup = 'TD adults',
+): { rows: JointRow[]; spearman: number | null } {
   const rows = director.flatMap((d) => {
     const t = triangles.find((x) => x.subject === d.model);
     if (!t) return [];
     const directorNearest = refs.director.reduce((m, g) => (Math.abs(d.gap - g.gap) < Math.abs(d.gap - m.gap) ? g : m)).group;
     const td = t.distances.find((x) => x.group === tdGroup)?.distance ?? Number.NaN;
-    return [{ subject: d.model, directorGap: d.gap, directorNearest, trianglesDistanceToTd: td, trianglesNearest: t.nearest, disagree: directorNearest !== t.nearest }];
+    return [
+      {
+        subject: d.model,
+        directorGap: d.gap,
+        directorNearest,
+        trianglesDistanceToTd: td,
+        trianglesNearest: t.nearest,
+        disagree: directorNearest !== t.nearest,
+      },
+    ];
   });
-  return { rows, spearman: rows.length >= 3 ? spearman(rows.map((r) => r.directorGap), rows.map((r) => r.trianglesDistanceToTd)) : null };
+  return {
+    rows,
+    spearman:
+      rows.length >= 3
+        ? spearman(
+            rows.map((r) => r.directorGap),
+            rows.map((r) => r.trianglesDistanceToTd),
+          )
+        : null,
+  };
 }

@@ -22,11 +22,17 @@ import {
  * counts or a run; triangles profiles from a CSV or a judged run; and the joint analysis.
  */
 export function registerAnalyzeVision(analyze: Command): void {
-  const refsOf = (file?: string) => parseReferenceGroups(readJson(file ?? new URL('../../../data/human-references.json', import.meta.url).pathname), file ?? 'data/human-references.json');
+  const refsOf = (file?: string) =>
+    parseReferenceGroups(
+      readJson(file ?? new URL('../../../data/human-references.json', import.meta.url).pathname),
+      file ?? 'data/human-references.json',
+    );
   const pct = (x: number) => `${(x * 100).toFixed(1)}`;
   analyze
     .command('director')
-    .description('Director Task from per-model counts: shares on a, b, c.Q1, c.Q2, egocentric rate, explicit-implicit gap, recovery, panel means, nearest human group')
+    .description(
+      'Director Task from per-model counts: shares on a, b, c.Q1, c.Q2, egocentric rate, explicit-implicit gap, recovery, panel means, nearest human group',
+    )
     .option('--counts <file>', 'CSV with model,a,b,c_q1,c_q2,egocentric_b,scenes')
     .option('--run-id <id>', 'a stored run of the director suite (trials per scene combined by majority)')
     .option('--db <path>', 'store file', 'mindscope.db')
@@ -43,19 +49,45 @@ export function registerAnalyzeVision(analyze: Command): void {
           const rows = directorRunResults(store, f.runId!);
           if (rows.length === 0) throw new ConfigError(`run ${f.runId} has no Director-Task trials`);
           const models = rows.map((r) => ({ ...r, model: `${r.subject} [${r.arm}]` }));
-          const mean = (k: 'a' | 'b' | 'cQ1' | 'cQ2' | 'egocentric' | 'gap' | 'recovery') => models.reduce((s, m) => s + m[k], 0) / models.length;
-          d = { models, panel: { a: mean('a'), b: mean('b'), cQ1: mean('cQ1'), cQ2: mean('cQ2'), egocentric: mean('egocentric'), gap: mean('gap'), recovery: mean('recovery') } };
+          const mean = (k: 'a' | 'b' | 'cQ1' | 'cQ2' | 'egocentric' | 'gap' | 'recovery') =>
+            models.reduce((s, m) => s + m[k], 0) / models.length;
+          d = {
+            models,
+            panel: {
+              a: mean('a'),
+              b: mean('b'),
+              cQ1: mean('cQ1'),
+              cQ2: mean('cQ2'),
+              egocentric: mean('egocentric'),
+              gap: mean('gap'),
+              recovery: mean('recovery'),
+            },
+          };
         } finally {
           store.close();
         }
       }
       const nearest = (gap: number) => refs.director.reduce((m, g) => (Math.abs(gap - g.gap) < Math.abs(gap - m.gap) ? g : m)).group;
       if (f.json) {
-        process.stdout.write(`${JSON.stringify({ ...d, nearest: Object.fromEntries(d.models.map((m) => [m.model, nearest(m.gap)])) }, null, 2)}\n`);
+        process.stdout.write(
+          `${JSON.stringify({ ...d, nearest: Object.fromEntries(d.models.map((m) => [m.model, nearest(m.gap)])) }, null, 2)}\n`,
+        );
         return;
       }
-      const row = (name: string, m: Omit<(typeof d.models)[number], 'model' | 'scenes'>) => [name, pct(m.a), pct(m.b), pct(m.cQ1), pct(m.cQ2), pct(m.egocentric), pct(m.gap), pct(m.recovery), nearest(m.gap)];
-      process.stdout.write(`${formatTextTable(['model', 'a %', 'b %', 'c.Q1 %', 'c.Q2 %', 'egocentric %', 'gap (pts)', 'recovery (pts)', 'nearest group'], [...d.models.map((m) => row(m.model, m)), row('panel mean', d.panel)])}\n`);
+      const row = (name: string, m: Omit<(typeof d.models)[number], 'model' | 'scenes'>) => [
+        name,
+        pct(m.a),
+        pct(m.b),
+        pct(m.cQ1),
+        pct(m.cQ2),
+        pct(m.egocentric),
+        pct(m.gap),
+        pct(m.recovery),
+        nearest(m.gap),
+      ];
+      process.stdout.write(
+        `${formatTextTable(['model', 'a %', 'b %', 'c.Q1 %', 'c.Q2 %', 'egocentric %', 'gap (pts)', 'recovery (pts)', 'nearest group'], [...d.models.map((m) => row(m.model, m)), row('panel mean', d.panel)])}\n`,
+      );
     });
   analyze
     .command('triangles')
@@ -77,13 +109,21 @@ export function registerAnalyzeVision(analyze: Command): void {
         } finally {
           store.close();
         }
-        if (t.length === 0) throw new ConfigError(`run ${f.runId} has no judged ToM-condition descriptions (score it with rubrics/castelli-triangles.yaml first)`);
+        if (t.length === 0)
+          throw new ConfigError(
+            `run ${f.runId} has no judged ToM-condition descriptions (score it with rubrics/castelli-triangles.yaml first)`,
+          );
       }
       if (f.json) {
         process.stdout.write(`${JSON.stringify(t, null, 2)}\n`);
         return;
       }
-      process.stdout.write(`${formatTextTable(['subject', 'intent', 'approp', ...refs.triangles.map((g) => `to ${g.group}`), 'nearest'], t.map((x) => [x.subject, x.intent.toFixed(2), x.approp.toFixed(2), ...x.distances.map((d) => d.distance.toFixed(2)), x.nearest]))}\n`);
+      process.stdout.write(
+        `${formatTextTable(
+          ['subject', 'intent', 'approp', ...refs.triangles.map((g) => `to ${g.group}`), 'nearest'],
+          t.map((x) => [x.subject, x.intent.toFixed(2), x.approp.toFixed(2), ...x.distances.map((d) => d.distance.toFixed(2)), x.nearest]),
+        )}\n`,
+      );
     });
   analyze
     .command('vision')
@@ -96,27 +136,55 @@ export function registerAnalyzeVision(analyze: Command): void {
     .option('--references <file>', 'human reference groups')
     .option('--report <dir>', 'write the scatter plot as DIR/vision-joint.svg and .png (the PNG needs ffmpeg)')
     .option('--json', 'print JSON')
-    .action(async (f: { counts?: string; directorRun?: string; profiles?: string; trianglesRun?: string; db: string; references?: string; report?: string; json?: boolean }) => {
-      if (!!f.counts === !!f.directorRun) throw new ConfigError('give exactly one of --counts FILE and --director-run ID');
-      if (!!f.profiles === !!f.trianglesRun) throw new ConfigError('give exactly one of --profiles FILE and --triangles-run ID');
-      const refs = refsOf(f.references);
-      let models: ReturnType<typeof directorFromCounts>['models'];
-      let t: ReturnType<typeof trianglesFromProfiles>;
-      const store = f.directorRun || f.trianglesRun ? openStore(f.db) : undefined;
-      try {
-        models = f.counts ? directorFromCounts(readText(f.counts), f.counts).models : directorRunResults(store!, f.directorRun!).filter((r) => r.arm === 'canonical');
-        t = f.profiles ? trianglesFromProfiles(readText(f.profiles), refs, f.profiles) : trianglesFromRun(store!, f.trianglesRun!, refs).profiles;
-      } finally {
-        store?.close();
-      }
-      const joint = jointAnalysis(models, t, refs);
-      if (f.report) {
-        mkdirSync(f.report, { recursive: true });
-        const svg = await renderJointScatter(joint.rows, refs);
-        writeFileSync(join(f.report, 'vision-joint.svg'), svg);
-        writeFileSync(join(f.report, 'vision-joint.png'), svgToPng(svg));
-      }
-      if (f.json) process.stdout.write(`${JSON.stringify(joint, null, 2)}\n`);
-      else process.stdout.write(`${formatTextTable(['subject', 'Director gap', 'Director nearest', 'triangles to TD', 'triangles nearest', 'disagree'], joint.rows.map((r) => [r.subject, r.directorGap.toFixed(3), r.directorNearest, r.trianglesDistanceToTd.toFixed(2), r.trianglesNearest, r.disagree ? 'yes' : 'no']))}\nSpearman (gap, distance to TD): ${joint.spearman === null ? '-' : joint.spearman.toFixed(3)}\n`);
-    });
+    .action(
+      async (f: {
+        counts?: string;
+        directorRun?: string;
+        profiles?: string;
+        trianglesRun?: string;
+        db: string;
+        references?: string;
+        report?: string;
+        json?: boolean;
+      }) => {
+        if (!!f.counts === !!f.directorRun) throw new ConfigError('give exactly one of --counts FILE and --director-run ID');
+        if (!!f.profiles === !!f.trianglesRun) throw new ConfigError('give exactly one of --profiles FILE and --triangles-run ID');
+        const refs = refsOf(f.references);
+        let models: ReturnType<typeof directorFromCounts>['models'];
+        let t: ReturnType<typeof trianglesFromProfiles>;
+        const store = f.directorRun || f.trianglesRun ? openStore(f.db) : undefined;
+        try {
+          models = f.counts
+            ? directorFromCounts(readText(f.counts), f.counts).models
+            : directorRunResults(store!, f.directorRun!).filter((r) => r.arm === 'canonical');
+          t = f.profiles
+            ? trianglesFromProfiles(readText(f.profiles), refs, f.profiles)
+            : trianglesFromRun(store!, f.trianglesRun!, refs).profiles;
+        } finally {
+          store?.close();
+        }
+        const joint = jointAnalysis(models, t, refs);
+        if (f.report) {
+          mkdirSync(f.report, { recursive: true });
+          const svg = await renderJointScatter(joint.rows, refs);
+          writeFileSync(join(f.report, 'vision-joint.svg'), svg);
+          writeFileSync(join(f.report, 'vision-joint.png'), svgToPng(svg));
+        }
+        if (f.json) process.stdout.write(`${JSON.stringify(joint, null, 2)}\n`);
+        else
+          process.stdout.write(
+            `${formatTextTable(
+              ['subject', 'Director gap', 'Director nearest', 'triangles to TD', 'triangles nearest', 'disagree'],
+              joint.rows.map((r) => [
+                r.subject,
+                r.directorGap.toFixed(3),
+                r.directorNearest,
+                r.trianglesDistanceToTd.toFixed(2),
+                r.trianglesNearest,
+                r.disagree ? 'yes' : 'no',
+              ]),
+            )}\nSpearman (gap, distance to TD): ${joint.spearman === null ? '-' : joint.spearman.toFixed(3)}\n`,
+          );
+      },
+    );
 }

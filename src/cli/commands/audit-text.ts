@@ -5,27 +5,44 @@ import { formatTextTable, type BenchmarkAudit, type MatrixAudit } from '../../in
 const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '-');
 
 export function printBenchmarkAudit(a: BenchmarkAudit): string {
-  const tauRows = (label: string, cells: BenchmarkAudit['withinTom']) => cells.map((c) => [label, `${c.a} ~ ${c.b}`, f3(c.tau), `[${f3(c.lower)}, ${f3(c.upper)}]`]);
+  const tauRows = (label: string, cells: BenchmarkAudit['withinTom']) =>
+    cells.map((c) => [label, `${c.a} ~ ${c.b}`, f3(c.tau), `[${f3(c.lower)}, ${f3(c.upper)}]`]);
   const out = [
     `benchmark-level audit of ${a.models} models (model bootstrap: ${a.bootstrap.iterations} resamples, seed ${a.bootstrap.seed})`,
     '',
-    formatTextTable(['type', 'pair', 'tau-b', '95% CI'], [
-      ...tauRows('within-ToM', a.withinTom),
-      ['', 'mean', f3(a.means.withinTom), ''],
-      ...tauRows('within-general', a.withinGeneral),
-      ...tauRows('cross-construct', a.crossConstruct),
-      ['', 'mean', f3(a.means.crossConstruct), ''],
-    ]),
+    formatTextTable(
+      ['type', 'pair', 'tau-b', '95% CI'],
+      [
+        ...tauRows('within-ToM', a.withinTom),
+        ['', 'mean', f3(a.means.withinTom), ''],
+        ...tauRows('within-general', a.withinGeneral),
+        ...tauRows('cross-construct', a.crossConstruct),
+        ['', 'mean', f3(a.means.crossConstruct), ''],
+      ],
+    ),
     '',
     `partial tau (${a.method} method)`,
     formatTextTable(
       ['pair', 'control', 'zero-order', 'partial', '95% CI', 'p (boot)', 'shrinkage'],
-      a.partial.map((p) => [`${p.a} ~ ${p.b}`, p.controls.join(' + '), f3(p.zeroOrder), f3(p.partial), `[${f3(p.lower)}, ${f3(p.upper)}]`, p.pBootstrap.toFixed(4), `${(p.shrinkage * 100).toFixed(1)}%`]),
+      a.partial.map((p) => [
+        `${p.a} ~ ${p.b}`,
+        p.controls.join(' + '),
+        f3(p.zeroOrder),
+        f3(p.partial),
+        `[${f3(p.lower)}, ${f3(p.upper)}]`,
+        p.pBootstrap.toFixed(4),
+        `${(p.shrinkage * 100).toFixed(1)}%`,
+      ]),
     ),
   ];
   if (a.varianceDecomposition.length) {
     out.push('', 'variance decomposition (R-squared on the mean of the standardised general benchmarks)');
-    out.push(formatTextTable(['benchmark', 'general', 'unexplained'], a.varianceDecomposition.map((v) => [v.benchmark, `${(v.generalShare * 100).toFixed(1)}%`, `${(v.unexplained * 100).toFixed(1)}%`])));
+    out.push(
+      formatTextTable(
+        ['benchmark', 'general', 'unexplained'],
+        a.varianceDecomposition.map((v) => [v.benchmark, `${(v.generalShare * 100).toFixed(1)}%`, `${(v.unexplained * 100).toFixed(1)}%`]),
+      ),
+    );
   }
   return out.join('\n');
 }
@@ -33,7 +50,9 @@ export function printBenchmarkAudit(a: BenchmarkAudit): string {
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 export function printMatrixAudit(a: MatrixAudit): string {
-  const out = [`audit of ${a.models.length} models on ${a.benchmarks.map((b) => `${b.name} (${b.items} items${b.droppedIncomplete ? `, ${b.droppedIncomplete} incomplete left out` : ''})`).join(', ')}`];
+  const out = [
+    `audit of ${a.models.length} models on ${a.benchmarks.map((b) => `${b.name} (${b.items} items${b.droppedIncomplete ? `, ${b.droppedIncomplete} incomplete left out` : ''})`).join(', ')}`,
+  ];
   if (a.droppedModels.length) out.push(`models left out (not in every benchmark): ${a.droppedModels.join(', ')}`);
   const rule = a.convergence.rule;
   out.push('', `stage 1, convergent validity (accept: tau >= ${rule.tauMin} and lower bound >= ${rule.lowerMin}; Holm within pair)`);
@@ -52,19 +71,54 @@ export function printMatrixAudit(a: MatrixAudit): string {
       ]),
     ),
   );
-  for (const p of a.convergence.pairs) if (p.excludedCategories.length) out.push(`${p.pair.join(' ~ ')}: categories in one benchmark only, left out: ${p.excludedCategories.join(', ')}`);
+  for (const p of a.convergence.pairs)
+    if (p.excludedCategories.length)
+      out.push(`${p.pair.join(' ~ ')}: categories in one benchmark only, left out: ${p.excludedCategories.join(', ')}`);
   out.push(`overall mean tau ${f3(a.convergence.overallMeanTau)}`);
   out.push('', `stage 2, item filter (point-biserial < ${a.filter.threshold} or zero variance)`);
-  out.push(formatTextTable(['benchmark', 'category', 'kept', 'total', 'retained'], a.filter.benchmarks.flatMap((b) => [...b.retention.map((r) => [b.name, r.category, String(r.kept), String(r.total), pct(r.share)]), [b.name, 'all', String(b.kept), String(b.total), pct(b.kept / b.total)]])));
+  out.push(
+    formatTextTable(
+      ['benchmark', 'category', 'kept', 'total', 'retained'],
+      a.filter.benchmarks.flatMap((b) => [
+        ...b.retention.map((r) => [b.name, r.category, String(r.kept), String(r.total), pct(r.share)]),
+        [b.name, 'all', String(b.kept), String(b.total), pct(b.kept / b.total)],
+      ]),
+    ),
+  );
   const s = a.crossFit.settings;
   out.push('', `stage 3, repeated cross-fit (${s.folds} folds x ${s.seeds} seeds; delta tau after - before filtering held-out items)`);
-  out.push(formatTextTable(['pair', 'category', 'folds', 'mean delta', '95% CI', 'p (Holm)', 'sample loss'], a.crossFit.cells.map((c) => [c.pair.join(' ~ '), c.category, String(c.folds), f3(c.meanDelta), `[${f3(c.lower)}, ${f3(c.upper)}]`, c.pHolm.toFixed(4), pct(c.sampleLoss)])));
-  out.push(`aggregate delta ${f3(a.crossFit.aggregate.meanDelta)}, conservative interval [${f3(a.crossFit.aggregate.lower)}, ${f3(a.crossFit.aggregate.upper)}], mean sample loss ${pct(a.crossFit.aggregate.sampleLoss)}`);
+  out.push(
+    formatTextTable(
+      ['pair', 'category', 'folds', 'mean delta', '95% CI', 'p (Holm)', 'sample loss'],
+      a.crossFit.cells.map((c) => [
+        c.pair.join(' ~ '),
+        c.category,
+        String(c.folds),
+        f3(c.meanDelta),
+        `[${f3(c.lower)}, ${f3(c.upper)}]`,
+        c.pHolm.toFixed(4),
+        pct(c.sampleLoss),
+      ]),
+    ),
+  );
+  out.push(
+    `aggregate delta ${f3(a.crossFit.aggregate.meanDelta)}, conservative interval [${f3(a.crossFit.aggregate.lower)}, ${f3(a.crossFit.aggregate.upper)}], mean sample loss ${pct(a.crossFit.aggregate.sampleLoss)}`,
+  );
   out.push('', 'factor structure (parallel analysis; PCA)');
   out.push(
     formatTextTable(
       ['matrix', 'items', 'components', 'EFA factors', 'factor variance', 'PC1', 'PC2', 'cum. 5 PC', 'KMO'],
-      a.structure.map((x) => [x.name, String(x.items), x.nComponents === null ? 'n/a' : String(x.nComponents), x.efa ? String(x.efa.factors) : 'n/a', x.efa ? x.efa.varianceShare.map(pct).join(' ') : 'n/a', pct(x.pcShares[0]), pct(x.pcShares[1] ?? 0), pct(x.cumulative5), x.kmo === null ? 'n/a' : x.kmo.toFixed(3)]),
+      a.structure.map((x) => [
+        x.name,
+        String(x.items),
+        x.nComponents === null ? 'n/a' : String(x.nComponents),
+        x.efa ? String(x.efa.factors) : 'n/a',
+        x.efa ? x.efa.varianceShare.map(pct).join(' ') : 'n/a',
+        pct(x.pcShares[0]),
+        pct(x.pcShares[1] ?? 0),
+        pct(x.cumulative5),
+        x.kmo === null ? 'n/a' : x.kmo.toFixed(3),
+      ]),
     ),
   );
   for (const x of a.structure) if (x.note) out.push(`${x.name}: ${x.note}`);

@@ -24,7 +24,11 @@ import {
 import { intOption } from '../options.js';
 import { printBenchmarkAudit, printMatrixAudit } from './audit-text.js';
 
-const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
+const list = (v: string) =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 async function readMatrixFile(path: string, opts: { anyCategory?: boolean } = {}): Promise<ResponseMatrix> {
   return path.endsWith('.parquet') ? readMatrixParquet(path, opts) : readMatrixCsv(path, opts);
@@ -49,108 +53,134 @@ export function registerAudit(program: Command): void {
     .option('--threshold <r>', 'point-biserial threshold of the item filter', Number, 0.15)
     .option('--tau-min <t>', 'acceptance: minimum tau', Number, 0.6)
     .option('--lower-min <t>', 'acceptance: minimum lower CI bound', Number, 0.4)
-    .option('--report <dir>', 'also write the audit as a self-contained HTML report (DIR/audit.html; with --scores alone DIR/audit-scores.html)')
+    .option(
+      '--report <dir>',
+      'also write the audit as a self-contained HTML report (DIR/audit.html; with --scores alone DIR/audit-scores.html)',
+    )
     .option('--export-filtered <dir>', 'write each benchmark matrix restricted to the items the stage-2 filter keeps (CSV)')
-    .option('--control <name=file...>', 'general-ability response matrices, the discriminant controls of a --matrix or --run-id audit (e.g. mmlu=mmlu.csv)')
-    .option('--scores <file>', 'CSV with one row per model and one column per benchmark (with --matrix: general-ability controls, named by --general)')
+    .option(
+      '--control <name=file...>',
+      'general-ability response matrices, the discriminant controls of a --matrix or --run-id audit (e.g. mmlu=mmlu.csv)',
+    )
+    .option(
+      '--scores <file>',
+      'CSV with one row per model and one column per benchmark (with --matrix: general-ability controls, named by --general)',
+    )
     .option('--tom <names>', 'comma-separated ToM benchmark columns')
     .option('--general <names>', 'comma-separated general-ability benchmark columns (discriminant controls)', '')
     .option('--bootstrap <n>', 'bootstrap resamples', intOption('--bootstrap', 10), 1000)
     .option('--seed <s>', 'bootstrap seed', intOption('--seed', 0), 0)
     .option('--method <m>', 'partial tau: residual (default) or inverse', 'residual')
     .option('--structure <depth>', 'factor structure: full (parallel analysis, EFA and PCA) or pca (PCA only, faster)', 'full')
-    .option('--threads <n>', 'worker threads for the audit (default: one per core, at most 4, with --structure full; 1 runs in process, the default with pca)', intOption('--threads', 1))
+    .option(
+      '--threads <n>',
+      'worker threads for the audit (default: one per core, at most 4, with --structure full; 1 runs in process, the default with pca)',
+      intOption('--threads', 1),
+    )
     .option('--json', 'print JSON')
-    .action(async (flags: {
-      control?: string[];
-      structure: string;
-      threads?: number;
-      matrix?: string[];
-      runId?: string;
-      db: string;
-      report?: string;
-      exportFiltered?: string;
-      folds: number;
-      seeds: number;
-      threshold: number;
-      tauMin: number;
-      lowerMin: number;
-      scores?: string;
-      tom?: string;
-      general: string;
-      bootstrap: number;
-      seed: number;
-      method: 'residual' | 'inverse';
-      json?: boolean;
-    }) => {
-      if (flags.matrix || flags.runId) {
-        let inputs: Array<{ name: string; matrix: ResponseMatrix }>;
-        if (flags.runId) {
-          const store = openStore(flags.db);
-          try {
-            inputs = runMatricesBySuite(store, resolveRunId(store, flags.runId));
-          } finally {
-            store.close();
+    .action(
+      async (flags: {
+        control?: string[];
+        structure: string;
+        threads?: number;
+        matrix?: string[];
+        runId?: string;
+        db: string;
+        report?: string;
+        exportFiltered?: string;
+        folds: number;
+        seeds: number;
+        threshold: number;
+        tauMin: number;
+        lowerMin: number;
+        scores?: string;
+        tom?: string;
+        general: string;
+        bootstrap: number;
+        seed: number;
+        method: 'residual' | 'inverse';
+        json?: boolean;
+      }) => {
+        if (flags.matrix || flags.runId) {
+          let inputs: Array<{ name: string; matrix: ResponseMatrix }>;
+          if (flags.runId) {
+            const store = openStore(flags.db);
+            try {
+              inputs = runMatricesBySuite(store, resolveRunId(store, flags.runId));
+            } finally {
+              store.close();
+            }
+          } else {
+            inputs = [];
+            for (const spec of flags.matrix!) inputs.push(await readNamedMatrix(spec));
           }
-        } else {
-          inputs = [];
-          for (const spec of flags.matrix!) inputs.push(await readNamedMatrix(spec));
+          if (flags.structure !== 'full' && flags.structure !== 'pca')
+            throw new ConfigError(`--structure must be full or pca, not "${flags.structure}"`);
+          if (flags.method !== 'residual' && flags.method !== 'inverse')
+            throw new ConfigError(`--method must be residual or inverse, not "${flags.method}"`);
+          const controlMatrices = [];
+          for (const spec of flags.control ?? []) controlMatrices.push(await readNamedMatrix(spec, { anyCategory: true }));
+          const general = list(flags.general);
+          if (flags.scores && general.length === 0)
+            throw new ConfigError('with --matrix or --run-id, --scores gives general-ability benchmarks: name them with --general x,y');
+          const audit = await auditMatrices(inputs, {
+            seed: flags.seed,
+            convergence: { iterations: flags.bootstrap, tauMin: flags.tauMin, lowerMin: flags.lowerMin },
+            filter: { threshold: flags.threshold },
+            crossFit: { folds: flags.folds, seeds: flags.seeds, threshold: flags.threshold, iterations: flags.bootstrap },
+            structure: flags.structure,
+            threads: flags.threads,
+          });
+          // Discriminant validity: the matrices' overall accuracies against general-ability controls.
+          let discriminant: BenchmarkAudit | undefined;
+          const controls = [
+            ...controlMatrices.map((c) => controlFromMatrix(c.name, c.matrix, audit.models)),
+            ...(flags.scores
+              ? controlsFromTable(parseScoreTable(readText(flags.scores), flags.scores), general, audit.models, flags.scores)
+              : []),
+          ];
+          if (controls.length)
+            discriminant = discriminantValidity(audit, controls, { iterations: flags.bootstrap, seed: flags.seed, method: flags.method });
+          if (flags.report) {
+            mkdirSync(flags.report, { recursive: true });
+            writeFileSync(join(flags.report, 'audit.html'), await renderAuditReport(audit, { discriminant }));
+          }
+          if (flags.exportFiltered) {
+            mkdirSync(flags.exportFiltered, { recursive: true });
+            for (const [k, input] of inputs.entries()) {
+              const kept = new Set(audit.filter.benchmarks[k].flags.filter((x) => x.kept).map((x) => x.id));
+              const idx = input.matrix.items.map((it, i) => (kept.has(it.itemId) ? i : -1)).filter((i) => i >= 0);
+              writeMatrixCsv(join(flags.exportFiltered, `${input.name}.filtered.csv`), {
+                subjects: input.matrix.subjects,
+                items: idx.map((i) => input.matrix.items[i]),
+                cells: idx.map((i) => input.matrix.cells[i]),
+              });
+            }
+          }
+          const { filter, ...rest } = audit;
+          process.stdout.write(
+            flags.json
+              ? `${JSON.stringify({ ...rest, filter: { threshold: filter.threshold, benchmarks: filter.benchmarks.map(({ flags: f, ...b }) => ({ ...b, flagged: f.filter((x) => !x.kept) })) }, discriminant, controls: controls.map(({ name, source }) => ({ name, source })) }, null, 2)}\n`
+              : `${printMatrixAudit(audit)}\n${discriminant ? `\ndiscriminant validity (controls: ${controls.map((c) => `${c.name}, ${c.source}`).join('; ')})\n${printBenchmarkAudit(discriminant)}\n` : ''}`,
+          );
+          return;
         }
-        if (flags.structure !== 'full' && flags.structure !== 'pca') throw new ConfigError(`--structure must be full or pca, not "${flags.structure}"`);
-        if (flags.method !== 'residual' && flags.method !== 'inverse') throw new ConfigError(`--method must be residual or inverse, not "${flags.method}"`);
-        const controlMatrices = [];
-        for (const spec of flags.control ?? []) controlMatrices.push(await readNamedMatrix(spec, { anyCategory: true }));
-        const general = list(flags.general);
-        if (flags.scores && general.length === 0) throw new ConfigError('with --matrix or --run-id, --scores gives general-ability benchmarks: name them with --general x,y');
-        const audit = await auditMatrices(inputs, {
+        if (!flags.scores) throw new ConfigError('audit needs --matrix NAME=FILE (two or more), --run-id ID, or --scores FILE.csv');
+        if (!flags.tom) throw new ConfigError('audit --scores needs --tom a,b[,c]');
+        if (flags.method !== 'residual' && flags.method !== 'inverse')
+          throw new ConfigError(`--method must be residual or inverse, not "${flags.method}"`);
+        const audit = auditBenchmarks(parseScoreTable(readText(flags.scores), flags.scores), {
+          tom: list(flags.tom),
+          general: list(flags.general),
+          iterations: flags.bootstrap,
           seed: flags.seed,
-          convergence: { iterations: flags.bootstrap, tauMin: flags.tauMin, lowerMin: flags.lowerMin },
-          filter: { threshold: flags.threshold },
-          crossFit: { folds: flags.folds, seeds: flags.seeds, threshold: flags.threshold, iterations: flags.bootstrap },
-          structure: flags.structure,
-          threads: flags.threads,
+          method: flags.method,
         });
-        // Discriminant validity: the matrices' overall accuracies against general-ability controls.
-        let discriminant: BenchmarkAudit | undefined;
-        const controls = [
-          ...controlMatrices.map((c) => controlFromMatrix(c.name, c.matrix, audit.models)),
-          ...(flags.scores ? controlsFromTable(parseScoreTable(readText(flags.scores), flags.scores), general, audit.models, flags.scores) : []),
-        ];
-        if (controls.length) discriminant = discriminantValidity(audit, controls, { iterations: flags.bootstrap, seed: flags.seed, method: flags.method });
         if (flags.report) {
           mkdirSync(flags.report, { recursive: true });
-          writeFileSync(join(flags.report, 'audit.html'), await renderAuditReport(audit, { discriminant }));
+          writeFileSync(join(flags.report, 'audit-scores.html'), await renderBenchmarkAuditReport(audit));
         }
-        if (flags.exportFiltered) {
-          mkdirSync(flags.exportFiltered, { recursive: true });
-          for (const [k, input] of inputs.entries()) {
-            const kept = new Set(audit.filter.benchmarks[k].flags.filter((x) => x.kept).map((x) => x.id));
-            const idx = input.matrix.items.map((it, i) => (kept.has(it.itemId) ? i : -1)).filter((i) => i >= 0);
-            writeMatrixCsv(join(flags.exportFiltered, `${input.name}.filtered.csv`), { subjects: input.matrix.subjects, items: idx.map((i) => input.matrix.items[i]), cells: idx.map((i) => input.matrix.cells[i]) });
-          }
-        }
-        const { filter, ...rest } = audit;
-        process.stdout.write(
-          flags.json
-            ? `${JSON.stringify({ ...rest, filter: { threshold: filter.threshold, benchmarks: filter.benchmarks.map(({ flags: f, ...b }) => ({ ...b, flagged: f.filter((x) => !x.kept) })) }, discriminant, controls: controls.map(({ name, source }) => ({ name, source })) }, null, 2)}\n`
-            : `${printMatrixAudit(audit)}\n${discriminant ? `\ndiscriminant validity (controls: ${controls.map((c) => `${c.name}, ${c.source}`).join('; ')})\n${printBenchmarkAudit(discriminant)}\n` : ''}`,
-        );
-        return;
-      }
-      if (!flags.scores) throw new ConfigError('audit needs --matrix NAME=FILE (two or more), --run-id ID, or --scores FILE.csv');
-      if (!flags.tom) throw new ConfigError('audit --scores needs --tom a,b[,c]');
-      if (flags.method !== 'residual' && flags.method !== 'inverse') throw new ConfigError(`--method must be residual or inverse, not "${flags.method}"`);
-      const audit = auditBenchmarks(parseScoreTable(readText(flags.scores), flags.scores), {
-        tom: list(flags.tom),
-        general: list(flags.general),
-        iterations: flags.bootstrap,
-        seed: flags.seed,
-        method: flags.method,
-      });
-      if (flags.report) {
-        mkdirSync(flags.report, { recursive: true });
-        writeFileSync(join(flags.report, 'audit-scores.html'), await renderBenchmarkAuditReport(audit));
-      }
-      process.stdout.write(flags.json ? `${JSON.stringify(audit, null, 2)}\n` : `${printBenchmarkAudit(audit)}\n`);
-    });
+        process.stdout.write(flags.json ? `${JSON.stringify(audit, null, 2)}\n` : `${printBenchmarkAudit(audit)}\n`);
+      },
+    );
 }

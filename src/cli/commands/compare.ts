@@ -1,11 +1,23 @@
 import type { Command } from 'commander';
-import { comparePaired, ConfigError, formatTextTable, openStore, readMatrixCsv, readMatrixParquet, resolveRunId, runMatrix, type ResponseMatrix } from '../../index.js';
+import {
+  comparePaired,
+  ConfigError,
+  formatTextTable,
+  openStore,
+  readMatrixCsv,
+  readMatrixParquet,
+  resolveRunId,
+  runMatrix,
+  type ResponseMatrix,
+} from '../../index.js';
 import { intOption } from '../options.js';
 
 export function registerCompare(program: Command): void {
   program
     .command('compare')
-    .description('paired comparison of subjects on the same items: difference with a paired bootstrap CI, McNemar, Holm across categories, minimum detectable difference')
+    .description(
+      'paired comparison of subjects on the same items: difference with a paired bootstrap CI, McNemar, Holm across categories, minimum detectable difference',
+    )
     .option('--run-id <id>', 'run in the store (default: the newest)')
     .option('--db <path>', 'store file', 'mindscope.db')
     .option('--matrix <file>', 'a response matrix file (CSV or Parquet) instead of a run')
@@ -14,29 +26,57 @@ export function registerCompare(program: Command): void {
     .option('--bootstrap <n>', 'bootstrap resamples', intOption('--bootstrap', 10), 1000)
     .option('--seed <s>', 'seed', intOption('--seed', 0), 0)
     .option('--json', 'print JSON')
-    .action(async (f: { runId?: string; db: string; matrix?: string; subjects?: string; replicate?: number; bootstrap: number; seed: number; json?: boolean }) => {
-      let matrix: ResponseMatrix;
-      if (f.matrix) matrix = f.matrix.endsWith('.parquet') ? await readMatrixParquet(f.matrix) : readMatrixCsv(f.matrix);
-      else {
-        const store = openStore(f.db);
-        try {
-          matrix = runMatrix(store, resolveRunId(store, f.runId), f.replicate ?? 0);
-        } finally {
-          store.close();
+    .action(
+      async (f: {
+        runId?: string;
+        db: string;
+        matrix?: string;
+        subjects?: string;
+        replicate?: number;
+        bootstrap: number;
+        seed: number;
+        json?: boolean;
+      }) => {
+        let matrix: ResponseMatrix;
+        if (f.matrix) matrix = f.matrix.endsWith('.parquet') ? await readMatrixParquet(f.matrix) : readMatrixCsv(f.matrix);
+        else {
+          const store = openStore(f.db);
+          try {
+            matrix = runMatrix(store, resolveRunId(store, f.runId), f.replicate ?? 0);
+          } finally {
+            store.close();
+          }
         }
-      }
-      if (matrix.items.length === 0) throw new ConfigError('no scored items to compare');
-      const cells = comparePaired(matrix, { subjects: f.subjects?.split(',').map((s) => s.trim()), iterations: f.bootstrap, seed: f.seed });
-      if (f.json) {
-        process.stdout.write(`${JSON.stringify(cells, null, 2)}\n`);
-        return;
-      }
-      const pc = (x: number) => `${(x * 100).toFixed(1)}`;
-      process.stdout.write(
-        `${formatTextTable(
-          ['A', 'B', 'group', 'n', 'acc A', 'acc B', 'A - B', '95% CI', 'only A/only B', 'McNemar p', 'Holm p', 'MDD'],
-          cells.map((c) => [c.a, c.b, c.group, String(c.n), pc(c.accuracyA), pc(c.accuracyB), pc(c.difference), `[${pc(c.lower)}, ${pc(c.upper)}]`, `${c.onlyA}/${c.onlyB}`, c.pMcnemar.toPrecision(3), c.pHolm.toPrecision(3), c.minimumDetectableDifference === null ? '-' : pc(c.minimumDetectableDifference)]),
-        )}\n(percentage points; MDD: the smallest difference this many items detects at alpha 0.05 with power 0.8)\n`,
-      );
-    });
+        if (matrix.items.length === 0) throw new ConfigError('no scored items to compare');
+        const cells = comparePaired(matrix, {
+          subjects: f.subjects?.split(',').map((s) => s.trim()),
+          iterations: f.bootstrap,
+          seed: f.seed,
+        });
+        if (f.json) {
+          process.stdout.write(`${JSON.stringify(cells, null, 2)}\n`);
+          return;
+        }
+        const pc = (x: number) => `${(x * 100).toFixed(1)}`;
+        process.stdout.write(
+          `${formatTextTable(
+            ['A', 'B', 'group', 'n', 'acc A', 'acc B', 'A - B', '95% CI', 'only A/only B', 'McNemar p', 'Holm p', 'MDD'],
+            cells.map((c) => [
+              c.a,
+              c.b,
+              c.group,
+              String(c.n),
+              pc(c.accuracyA),
+              pc(c.accuracyB),
+              pc(c.difference),
+              `[${pc(c.lower)}, ${pc(c.upper)}]`,
+              `${c.onlyA}/${c.onlyB}`,
+              c.pMcnemar.toPrecision(3),
+              c.pHolm.toPrecision(3),
+              c.minimumDetectableDifference === null ? '-' : pc(c.minimumDetectableDifference),
+            ]),
+          )}\n(percentage points; MDD: the smallest difference this many items detects at alpha 0.05 with power 0.8)\n`,
+        );
+      },
+    );
 }

@@ -11,7 +11,9 @@ export const DEMO_AGENTS = ['agent:oracle', 'agent:first-order', 'agent:reality'
 export function registerDemo(program: Command): void {
   program
     .command('demo')
-    .description('offline demo: generate ToM stories, run the reference agents (and a local GGUF model), write the store and an HTML report')
+    .description(
+      'offline demo: generate ToM stories, run the reference agents (and a local GGUF model), write the store and an HTML report',
+    )
     .option('--out <dir>', 'output folder', 'mindscope-demo')
     .option('--gguf <path>', 'also run this local GGUF model (llama.cpp, in process)')
     .option('--items <n>', 'stories to generate', intOption('--items', 1), 300)

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { readFileSync, writeFileSync } from 'node:fs';
 import {
   ConfigError,
-  createRng,
+  type createRng,
   evolutionPool,
   formatAction,
   formatTextTable,
@@ -39,7 +39,11 @@ export function registerEmbodied(program: Command): void {
       }
       const results = readEnactTomTasks(json, file).map((task) => {
         const v = verifyTask(task);
-        return { ...v, plan: v.plan?.map((p) => `round ${p.round} ${p.agent}: ${formatAction(p.action)}`) ?? null, notes: task.source.notes };
+        return {
+          ...v,
+          plan: v.plan?.map((p) => `round ${p.round} ${p.agent}: ${formatAction(p.action)}`) ?? null,
+          notes: task.source.notes,
+        };
       });
       if (flags.json) {
         process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
@@ -47,7 +51,7 @@ export function registerEmbodied(program: Command): void {
       }
       for (const r of results) {
         process.stdout.write(
-          [
+          `${[
             `task ${r.task}`,
             `  K-depth ${r.kDepth}; solvable ${r.solvable}${r.rounds !== null ? ` in ${r.rounds} round(s)` : ''}; minimal ToM level ${r.minToMLevel ?? 'none'}; calibrates ${r.calibrates}; needs communication ${r.needsCommunication}`,
             r.trivialK.length ? `  trivial K goals: ${r.trivialK.join(', ')}` : '',
@@ -57,14 +61,16 @@ export function registerEmbodied(program: Command): void {
             '',
           ]
             .filter((x) => x !== '')
-            .join('\n') + '\n',
+            .join('\n')}\n`,
         );
       }
     });
 
   cmd
     .command('generate')
-    .description('procedural tasks that the verifier solves at the requested depth, that calibrate, need communication and have no trivial K goal')
+    .description(
+      'procedural tasks that the verifier solves at the requested depth, that calibrate, need communication and have no trivial K goal',
+    )
     .requiredOption('--out <file>', 'task JSON file to write (a list)')
     .option('--n <n>', 'number of tasks', intOption('--n', 1), 10)
     .option('--depth <d>', 'K-depth 1, 2 or 3 (default: cycle through them)', intOption('--depth', 1))
@@ -75,33 +81,62 @@ export function registerEmbodied(program: Command): void {
     .option('--from-run <id>', 'with --evolve: the run (default: the newest)')
     .option('--db <path>', 'with --evolve: store file', 'mindscope.db')
     .option('--failure-ratio <r>', 'with --evolve: share of new tasks seeded from failed ones', numberOption('--failure-ratio'), 0.8)
-    .action((f: { out: string; n: number; depth?: number; category?: string; agents?: number; seed: number; evolve?: boolean; fromRun?: string; db: string; failureRatio: number }) => {
-      if (f.depth !== undefined && ![1, 2, 3].includes(f.depth)) throw new ConfigError('--depth must be 1, 2 or 3');
-      if (f.agents !== undefined && ![2, 3, 4].includes(f.agents)) throw new ConfigError('--agents must be 2, 3 or 4');
-      if (f.category !== undefined && f.category !== 'cooperative' && f.category !== 'mixed') throw new ConfigError('--category must be cooperative or mixed');
-      if (!(f.failureRatio >= 0 && f.failureRatio <= 1)) throw new ConfigError('--failure-ratio must lie in [0, 1]');
-      let pick: ((i: number, rng: ReturnType<typeof createRng>) => Partial<GenerateTaskOptions>) | undefined;
-      let evolved = '';
-      if (f.evolve) {
-        const store = openStore(f.db);
-        try {
-          const runId = resolveRunId(store, f.fromRun);
-          const pool = evolutionPool(store, runId);
-          if (pool.failed.length + pool.passed.length === 0) throw new ConfigError(`run ${runId} has no episodes of generated tasks to evolve from`);
-          evolved = ` (evolved from run ${runId}: ${pool.failed.length} failed and ${pool.passed.length} passed task settings, failure ratio ${f.failureRatio})`;
-          pick = (_i, rng) => {
-            const from = (rng.next() < f.failureRatio && pool.failed.length) || pool.passed.length === 0 ? pool.failed : pool.passed;
-            const s = rng.pick(from) as Partial<GenerateTaskOptions>;
-            return { depth: s.depth, agents: s.agents, category: s.category, budget: s.budget, graph: s.graph, mechanic: s.mechanic };
-          };
-        } finally {
-          store.close();
+    .action(
+      (f: {
+        out: string;
+        n: number;
+        depth?: number;
+        category?: string;
+        agents?: number;
+        seed: number;
+        evolve?: boolean;
+        fromRun?: string;
+        db: string;
+        failureRatio: number;
+      }) => {
+        if (f.depth !== undefined && ![1, 2, 3].includes(f.depth)) throw new ConfigError('--depth must be 1, 2 or 3');
+        if (f.agents !== undefined && ![2, 3, 4].includes(f.agents)) throw new ConfigError('--agents must be 2, 3 or 4');
+        if (f.category !== undefined && f.category !== 'cooperative' && f.category !== 'mixed')
+          throw new ConfigError('--category must be cooperative or mixed');
+        if (!(f.failureRatio >= 0 && f.failureRatio <= 1)) throw new ConfigError('--failure-ratio must lie in [0, 1]');
+        let pick: ((i: number, rng: ReturnType<typeof createRng>) => Partial<GenerateTaskOptions>) | undefined;
+        let evolved = '';
+        if (f.evolve) {
+          const store = openStore(f.db);
+          try {
+            const runId = resolveRunId(store, f.fromRun);
+            const pool = evolutionPool(store, runId);
+            if (pool.failed.length + pool.passed.length === 0)
+              throw new ConfigError(`run ${runId} has no episodes of generated tasks to evolve from`);
+            evolved = ` (evolved from run ${runId}: ${pool.failed.length} failed and ${pool.passed.length} passed task settings, failure ratio ${f.failureRatio})`;
+            pick = (_i, rng) => {
+              const from = (rng.next() < f.failureRatio && pool.failed.length) || pool.passed.length === 0 ? pool.failed : pool.passed;
+              const s = rng.pick(from) as Partial<GenerateTaskOptions>;
+              return { depth: s.depth, agents: s.agents, category: s.category, budget: s.budget, graph: s.graph, mechanic: s.mechanic };
+            };
+          } finally {
+            store.close();
+          }
         }
-      }
-      const tasks = generateTasks({ n: f.n, seed: f.seed, depth: f.depth as 1 | 2 | 3 | undefined, agents: f.agents as 2 | 3 | 4 | undefined, category: f.category as 'cooperative' | 'mixed' | undefined, pick });
-      writeFileSync(f.out, `${JSON.stringify(tasks.map((t) => t.json), null, 2)}\n`);
-      process.stdout.write(`wrote ${tasks.length} verified task(s) to ${f.out}${evolved}\n`);
-    });
+        const tasks = generateTasks({
+          n: f.n,
+          seed: f.seed,
+          depth: f.depth as 1 | 2 | 3 | undefined,
+          agents: f.agents as 2 | 3 | 4 | undefined,
+          category: f.category as 'cooperative' | 'mixed' | undefined,
+          pick,
+        });
+        writeFileSync(
+          f.out,
+          `${JSON.stringify(
+            tasks.map((t) => t.json),
+            null,
+            2,
+          )}\n`,
+        );
+        process.stdout.write(`wrote ${tasks.length} verified task(s) to ${f.out}${evolved}\n`);
+      },
+    );
 
   cmd
     .command('results')
@@ -122,12 +157,36 @@ export function registerEmbodied(program: Command): void {
         }
         const pct = (x: number | null) => (x === null || Number.isNaN(x) ? '-' : `${(x * 100).toFixed(1)}`);
         const rows = metrics.flatMap((m) =>
-          m.scopes.map((s) => [m.subject, s.scope, String(s.tasks), String(s.runs), `${pct(s.functional.avg)} ± ${pct(s.functional.se)}`, pct(s.functional.passAtK), pct(s.functional.passHatK), `${pct(s.literal.avg)} ± ${pct(s.literal.se)}`, pct(s.literal.passAtK), pct(s.literal.passHatK)]),
+          m.scopes.map((s) => [
+            m.subject,
+            s.scope,
+            String(s.tasks),
+            String(s.runs),
+            `${pct(s.functional.avg)} ± ${pct(s.functional.se)}`,
+            pct(s.functional.passAtK),
+            pct(s.functional.passHatK),
+            `${pct(s.literal.avg)} ± ${pct(s.literal.se)}`,
+            pct(s.literal.passAtK),
+            pct(s.literal.passHatK),
+          ]),
         );
-        process.stdout.write(`run ${runId}: functional (task success) and literal (all probes right), % (Avg ± binomial SE; Pass@${flags.k}, Pass^${flags.k})\n\n`);
-        process.stdout.write(`${formatTextTable(['subject', 'scope', 'tasks', 'runs', 'func Avg', `func Pass@${flags.k}`, `func Pass^${flags.k}`, 'lit Avg', `lit Pass@${flags.k}`, `lit Pass^${flags.k}`], rows)}\n`);
-        process.stdout.write(`\nfailure modes (failed episodes)\n${formatTextTable(['subject', 'failed', ...Object.keys(failures[0]?.counts ?? {})], failures.map((f) => [f.subject, String(f.failed), ...Object.values(f.counts).map(String)]))}\n`);
-        for (const f of failures) for (const e of f.examples.slice(0, 2)) process.stdout.write(`\n${f.subject} ${e.taskId} #${e.replicate} ${e.mode}: ${e.explanation}${e.turns.length ? `\n  ${e.turns.map((t) => `turn ${t.round} ${t.agent}: ${t.action ?? t.reply.slice(0, 80)} -> ${t.observation}`).join('\n  ')}` : ''}\n`);
+        process.stdout.write(
+          `run ${runId}: functional (task success) and literal (all probes right), % (Avg ± binomial SE; Pass@${flags.k}, Pass^${flags.k})\n\n`,
+        );
+        process.stdout.write(
+          `${formatTextTable(['subject', 'scope', 'tasks', 'runs', 'func Avg', `func Pass@${flags.k}`, `func Pass^${flags.k}`, 'lit Avg', `lit Pass@${flags.k}`, `lit Pass^${flags.k}`], rows)}\n`,
+        );
+        process.stdout.write(
+          `\nfailure modes (failed episodes)\n${formatTextTable(
+            ['subject', 'failed', ...Object.keys(failures[0]?.counts ?? {})],
+            failures.map((f) => [f.subject, String(f.failed), ...Object.values(f.counts).map(String)]),
+          )}\n`,
+        );
+        for (const f of failures)
+          for (const e of f.examples.slice(0, 2))
+            process.stdout.write(
+              `\n${f.subject} ${e.taskId} #${e.replicate} ${e.mode}: ${e.explanation}${e.turns.length ? `\n  ${e.turns.map((t) => `turn ${t.round} ${t.agent}: ${t.action ?? t.reply.slice(0, 80)} -> ${t.observation}`).join('\n  ')}` : ''}\n`,
+            );
       } finally {
         store.close();
       }

@@ -17,7 +17,12 @@ export function registerItems(program: Command): void {
     .option('--fields <map>', 'field mapping for the mcq suite')
     .option('--json', 'print JSON')
     .action(async (suite: string, flags: { data?: string; seed: number; limit?: number; fields?: string; json?: boolean }) => {
-      const { items, warnings } = await loadSuite(suite, { data: flags.data, seed: flags.seed, count: flags.limit, fields: flags.fields ? parseFieldMap(flags.fields) : undefined });
+      const { items, warnings } = await loadSuite(suite, {
+        data: flags.data,
+        seed: flags.seed,
+        count: flags.limit,
+        fields: flags.fields ? parseFieldMap(flags.fields) : undefined,
+      });
       const count = (key: (i: (typeof items)[number]) => string) => {
         const out: Record<string, number> = {};
         for (const it of items) out[key(it)] = (out[key(it)] ?? 0) + 1;
@@ -26,11 +31,18 @@ export function registerItems(program: Command): void {
       const byCategory = count((i) => i.category);
       const byAbility = count((i) => i.ability ?? '');
       if (flags.json) {
-        process.stdout.write(`${JSON.stringify({ suite, count: items.length, byCategory, byAbility, warnings, first: items[0] ?? null }, null, 2)}\n`);
+        process.stdout.write(
+          `${JSON.stringify({ suite, count: items.length, byCategory, byAbility, warnings, first: items[0] ?? null }, null, 2)}\n`,
+        );
         return;
       }
       process.stdout.write(`${suite}: ${items.length} items (${SUITES[suite].describe})\n\n`);
-      process.stdout.write(`${formatTextTable(['category', 'items'], Object.entries(byCategory).map(([k, v]) => [k, String(v)]))}\n`);
+      process.stdout.write(
+        `${formatTextTable(
+          ['category', 'items'],
+          Object.entries(byCategory).map(([k, v]) => [k, String(v)]),
+        )}\n`,
+      );
       for (const w of warnings) process.stderr.write(`warning: ${w}\n`);
     });
 
@@ -38,6 +50,11 @@ export function registerItems(program: Command): void {
     .command('suites')
     .description('list the suite ids')
     .action(() => {
-      process.stdout.write(`${formatTextTable(['suite', 'description'], Object.entries(SUITES).map(([k, v]) => [k, v.describe]))}\n`);
+      process.stdout.write(
+        `${formatTextTable(
+          ['suite', 'description'],
+          Object.entries(SUITES).map(([k, v]) => [k, v.describe]),
+        )}\n`,
+      );
     });
 }

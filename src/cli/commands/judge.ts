@@ -1,5 +1,15 @@
 import type { Command } from 'commander';
-import { ConfigError, DEFAULT_GATES, formatTextTable, openStore, readJson, resolveRunId, scoreRun, validateJudgeModels, type Aggregation } from '../../index.js';
+import {
+  ConfigError,
+  DEFAULT_GATES,
+  formatTextTable,
+  openStore,
+  readJson,
+  resolveRunId,
+  scoreRun,
+  validateJudgeModels,
+  type Aggregation,
+} from '../../index.js';
 import { intOption } from '../options.js';
 
 function parseGates(text: string | undefined): typeof DEFAULT_GATES {
@@ -30,23 +40,56 @@ export function registerJudge(program: Command): void {
     .option('--families <file>', 'JSON map of model spec or provider -> family, for the same-family analysis')
     .option('--api-key-env <name>', 'environment variable with the key for openai-compatible judges')
     .option('--json', 'print JSON')
-    .action(async (f: { rubric: string; judge: string[]; runId?: string; db: string; aggregate: string; families?: string; apiKeyEnv?: string; json?: boolean }) => {
-      if (!['median', 'mean', 'majority'].includes(f.aggregate)) throw new ConfigError(`--aggregate must be median, mean or majority, not "${f.aggregate}"`);
-      const families = f.families ? (readJson(f.families) as Record<string, string>) : undefined;
-      const store = openStore(f.db);
-      try {
-        const runId = resolveRunId(store, f.runId);
-        const r = await scoreRun({ store, runId, rubricPath: f.rubric, judges: f.judge, aggregation: f.aggregate as Aggregation, families, apiKeyEnv: f.apiKeyEnv });
-        if (f.json) {
-          process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
-          return;
+    .action(
+      async (f: {
+        rubric: string;
+        judge: string[];
+        runId?: string;
+        db: string;
+        aggregate: string;
+        families?: string;
+        apiKeyEnv?: string;
+        json?: boolean;
+      }) => {
+        if (!['median', 'mean', 'majority'].includes(f.aggregate))
+          throw new ConfigError(`--aggregate must be median, mean or majority, not "${f.aggregate}"`);
+        const families = f.families ? (readJson(f.families) as Record<string, string>) : undefined;
+        const store = openStore(f.db);
+        try {
+          const runId = resolveRunId(store, f.runId);
+          const r = await scoreRun({
+            store,
+            runId,
+            rubricPath: f.rubric,
+            judges: f.judge,
+            aggregation: f.aggregate as Aggregation,
+            families,
+            apiKeyEnv: f.apiKeyEnv,
+          });
+          if (f.json) {
+            process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
+            return;
+          }
+          process.stdout.write(
+            `run ${runId}: ${r.scorer} (sha256 ${r.rubric.sha256.slice(0, 12)}...): ${r.scored} scored, ${r.alreadyScored} already scored, ${r.unscored} unscored, ${r.judgeFailures} judge failure(s); ${r.calls.made} judge call(s), ${r.calls.cached} from the cache, $${r.calls.costUsd.toFixed(4)}\n`,
+          );
+          process.stdout.write(
+            `${formatTextTable(
+              ['field', 'mean', 'without in-family cells', 'cells', 'in-family'],
+              r.family.map((x) => [
+                x.field,
+                x.all.toFixed(3),
+                x.withoutInFamily === null ? '-' : x.withoutInFamily.toFixed(3),
+                String(x.cells),
+                String(x.inFamilyCells),
+              ]),
+            )}\n`,
+          );
+        } finally {
+          store.close();
         }
-        process.stdout.write(`run ${runId}: ${r.scorer} (sha256 ${r.rubric.sha256.slice(0, 12)}...): ${r.scored} scored, ${r.alreadyScored} already scored, ${r.unscored} unscored, ${r.judgeFailures} judge failure(s); ${r.calls.made} judge call(s), ${r.calls.cached} from the cache, $${r.calls.costUsd.toFixed(4)}\n`);
-        process.stdout.write(`${formatTextTable(['field', 'mean', 'without in-family cells', 'cells', 'in-family'], r.family.map((x) => [x.field, x.all.toFixed(3), x.withoutInFamily === null ? '-' : x.withoutInFamily.toFixed(3), String(x.cells), String(x.inFamilyCells)]))}\n`);
-      } finally {
-        store.close();
-      }
-    });
+      },
+    );
 
   program
     .command('judge')
@@ -61,15 +104,46 @@ export function registerJudge(program: Command): void {
     .option('--db <path>', 'store file (for cost accounting; calls are not cached)', 'mindscope.db')
     .option('--api-key-env <name>', 'environment variable with the key for openai-compatible judges')
     .option('--json', 'print JSON')
-    .action(async (f: { rubric: string; anchors: string; judge: string[]; k: number; gates?: string; db: string; apiKeyEnv?: string; json?: boolean }) => {
-      const store = openStore(f.db);
-      try {
-        const out = await validateJudgeModels({ store, rubricPath: f.rubric, anchorsPath: f.anchors, judges: f.judge, k: f.k, gates: parseGates(f.gates), apiKeyEnv: f.apiKeyEnv });
-        if (f.json) process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
-        else process.stdout.write(`${formatTextTable(['judge', 'recovery', 'failures', 'verdict', 'why'], out.results.map((r) => [r.judge, `${(r.recovery * 100).toFixed(1)}%`, String(r.failures), r.pass ? 'pass' : 'FAIL', r.reasons.join('; ')]))}\n`);
-        if (out.results.some((r) => !r.pass)) process.exitCode = 3;
-      } finally {
-        store.close();
-      }
-    });
+    .action(
+      async (f: {
+        rubric: string;
+        anchors: string;
+        judge: string[];
+        k: number;
+        gates?: string;
+        db: string;
+        apiKeyEnv?: string;
+        json?: boolean;
+      }) => {
+        const store = openStore(f.db);
+        try {
+          const out = await validateJudgeModels({
+            store,
+            rubricPath: f.rubric,
+            anchorsPath: f.anchors,
+            judges: f.judge,
+            k: f.k,
+            gates: parseGates(f.gates),
+            apiKeyEnv: f.apiKeyEnv,
+          });
+          if (f.json) process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+          else
+            process.stdout.write(
+              `${formatTextTable(
+                ['judge', 'recovery', 'failures', 'verdict', 'why'],
+                out.results.map((r) => [
+                  r.judge,
+                  `${(r.recovery * 100).toFixed(1)}%`,
+                  String(r.failures),
+                  r.pass ? 'pass' : 'FAIL',
+                  r.reasons.join('; '),
+                ]),
+              )}\n`,
+            );
+          if (out.results.some((r) => !r.pass)) process.exitCode = 3;
+        } finally {
+          store.close();
+        }
+      },
+    );
 }

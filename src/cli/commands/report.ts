@@ -8,7 +8,7 @@ export function registerReport(program: Command): void {
     .requiredOption('--out <dir>', 'output folder (index.html is written there)')
     .option('--run-id <id>', 'run (default: the newest)')
     .option('--db <path>', 'store file', 'mindscope.db')
-    .option('--audit', 'add the psychometric audit of the run\'s suites (two or more suites, three or more subjects)')
+    .option('--audit', "add the psychometric audit of the run's suites (two or more suites, three or more subjects)")
     .action(async (flags: { out: string; runId?: string; db: string; audit?: boolean }) => {
       const store = openStore(flags.db);
       try {

@@ -40,20 +40,31 @@ export interface RunFlags {
 
 /** The end-of-run summary: accuracy per subject and category, then tokens and cost. */
 export function printRunSummary(store: Store, result: EvaluateResult, out: (s: string) => void, opts: { byAbility?: boolean } = {}): void {
-  out(`\nrun ${result.runId}: ${result.done} done, ${result.failed} failed, ${result.skipped} already done (${(result.elapsedMs / 1000).toFixed(1)} s)`);
+  out(
+    `\nrun ${result.runId}: ${result.done} done, ${result.failed} failed, ${result.skipped} already done (${(result.elapsedMs / 1000).toFixed(1)} s)`,
+  );
   const table = runAccuracy(store, result.runId);
   if (table.subjects.length) out(`\naccuracy (%) by category\n${accuracyTextTable(table)}`);
-  if (opts.byAbility && table.subjects.length) out(`\naccuracy (%) by question type\n${accuracyTextTable(runAccuracy(store, result.runId, 'ability'))}`);
+  if (opts.byAbility && table.subjects.length)
+    out(`\naccuracy (%) by question type\n${accuracyTextTable(runAccuracy(store, result.runId, 'ability'))}`);
   if (result.usage.length) {
     out(
       `\nusage\n${formatTextTable(
         ['subject', 'trials', 'input tok', 'output tok', 'cached calls', 'cost $'],
-        result.usage.map((u) => [u.spec, String(u.trials), String(u.inputTokens), String(u.outputTokens), `${u.cachedCalls}/${u.totalCalls}`, u.costUsd.toFixed(4)]),
+        result.usage.map((u) => [
+          u.spec,
+          String(u.trials),
+          String(u.inputTokens),
+          String(u.outputTokens),
+          `${u.cachedCalls}/${u.totalCalls}`,
+          u.costUsd.toFixed(4),
+        ]),
       )}`,
     );
   }
   for (const a of result.aborted) out(`\nstopped ${a.spec}: ${a.error}`);
-  if (result.failed) out(`\n${result.failed} trial(s) failed after retries; run the same command again to retry them (mindscope status shows where).`);
+  if (result.failed)
+    out(`\n${result.failed} trial(s) failed after retries; run the same command again to retry them (mindscope status shows where).`);
 }
 
 export function registerRun(program: Command): void {
@@ -61,7 +72,10 @@ export function registerRun(program: Command): void {
     .command('run')
     .description('run suites against models, continuing the run when it already exists')
     .argument('<suite...>', 'suite ids (mindscope suites lists them)')
-    .requiredOption('--model <spec...>', 'model specs: openai:M, openai-compatible:URL#M, anthropic:M, google:M, llamacpp:FILE.gguf, agent:NAME')
+    .requiredOption(
+      '--model <spec...>',
+      'model specs: openai:M, openai-compatible:URL#M, anthropic:M, google:M, llamacpp:FILE.gguf, agent:NAME',
+    )
     .option('--data <path>', 'data folder (or file for mcq/cogtom)')
     .option('--trials <k>', 'replicates per item', intOption('--trials', 1), 1)
     .option('--concurrency <n>', 'concurrent calls per provider endpoint', intOption('--concurrency', 1), 8)
@@ -84,7 +98,8 @@ export function registerRun(program: Command): void {
     .option('--json', 'print the summary as JSON')
     .option('--quiet', 'no progress display')
     .action(async (suites: string[], flags: RunFlags) => {
-      if (!['generate', 'loglik', 'loglik-norm'].includes(flags.mcqScoring)) throw new Error(`--mcq-scoring must be generate, loglik or loglik-norm, not "${flags.mcqScoring}"`);
+      if (!['generate', 'loglik', 'loglik-norm'].includes(flags.mcqScoring))
+        throw new Error(`--mcq-scoring must be generate, loglik or loglik-norm, not "${flags.mcqScoring}"`);
       const store = openStore(flags.db);
       const progress = createProgress(process.stderr, flags.quiet || flags.json);
       try {

@@ -20,33 +20,57 @@ export function registerSimulate(program: Command): void {
     .option('--controls <names>', 'general-ability control benchmarks', 'general1,general2')
     .option('--seed <s>', 'seed', intOption('--seed', 0), 0)
     .option('--format <f>', 'csv or parquet', 'csv')
-    .action((f: { out: string; models: number; benchmarks: string; categories: string; items: number; structure: string; generalLoading: number; nullShare: number; controls: string; seed: number; format: string }) => {
-      if (f.structure !== 'single' && f.structure !== 'independent') throw new ConfigError(`--structure must be single or independent, not "${f.structure}"`);
-      if (f.format !== 'csv' && f.format !== 'parquet') throw new ConfigError(`--format must be csv or parquet, not "${f.format}"`);
-      const categories = f.categories.split(',').map((c) => c.trim());
-      for (const c of categories) if (!isCategory(c)) throw new ConfigError(`--categories: "${c}" is not an ATOMS category`);
-      const panel = simulatePanel({
-        models: f.models,
-        benchmarks: f.benchmarks.split(',').map((name) => ({ name: name.trim(), items: Object.fromEntries(categories.map((c) => [c, f.items])) })),
-        structure: f.structure,
-        generalLoading: f.generalLoading,
-        noSignalShare: f.nullShare,
-        controls: Object.fromEntries(f.controls.split(',').filter(Boolean).map((c) => [c.trim(), 200])),
-        seed: f.seed,
-      });
-      mkdirSync(f.out, { recursive: true });
-      for (const { name, matrix } of [...panel.matrices, ...panel.controlMatrices]) {
-        const path = join(f.out, `${name}.${f.format}`);
-        if (f.format === 'csv') writeMatrixCsv(path, matrix);
-        else writeMatrixParquet(path, matrix);
-      }
-      const names = [...panel.matrices.map((m) => m.name), ...Object.keys(panel.controlScores)];
-      const rows = panel.models.map((model, m) => [
-        model,
-        ...panel.matrices.map(({ matrix }) => matrix.cells.reduce((s, row) => s + (row[m] ?? 0), 0) / matrix.cells.length),
-        ...Object.values(panel.controlScores).map((scores) => scores[m]),
-      ]);
-      writeFileSync(join(f.out, 'scores.csv'), formatCsv(['model', ...names], rows));
-      process.stdout.write(`wrote ${panel.matrices.length} ToM and ${panel.controlMatrices.length} control matrices (${f.format}) and scores.csv to ${f.out}\n`);
-    });
+    .action(
+      (f: {
+        out: string;
+        models: number;
+        benchmarks: string;
+        categories: string;
+        items: number;
+        structure: string;
+        generalLoading: number;
+        nullShare: number;
+        controls: string;
+        seed: number;
+        format: string;
+      }) => {
+        if (f.structure !== 'single' && f.structure !== 'independent')
+          throw new ConfigError(`--structure must be single or independent, not "${f.structure}"`);
+        if (f.format !== 'csv' && f.format !== 'parquet') throw new ConfigError(`--format must be csv or parquet, not "${f.format}"`);
+        const categories = f.categories.split(',').map((c) => c.trim());
+        for (const c of categories) if (!isCategory(c)) throw new ConfigError(`--categories: "${c}" is not an ATOMS category`);
+        const panel = simulatePanel({
+          models: f.models,
+          benchmarks: f.benchmarks
+            .split(',')
+            .map((name) => ({ name: name.trim(), items: Object.fromEntries(categories.map((c) => [c, f.items])) })),
+          structure: f.structure,
+          generalLoading: f.generalLoading,
+          noSignalShare: f.nullShare,
+          controls: Object.fromEntries(
+            f.controls
+              .split(',')
+              .filter(Boolean)
+              .map((c) => [c.trim(), 200]),
+          ),
+          seed: f.seed,
+        });
+        mkdirSync(f.out, { recursive: true });
+        for (const { name, matrix } of [...panel.matrices, ...panel.controlMatrices]) {
+          const path = join(f.out, `${name}.${f.format}`);
+          if (f.format === 'csv') writeMatrixCsv(path, matrix);
+          else writeMatrixParquet(path, matrix);
+        }
+        const names = [...panel.matrices.map((m) => m.name), ...Object.keys(panel.controlScores)];
+        const rows = panel.models.map((model, m) => [
+          model,
+          ...panel.matrices.map(({ matrix }) => matrix.cells.reduce((s, row) => s + (row[m] ?? 0), 0) / matrix.cells.length),
+          ...Object.values(panel.controlScores).map((scores) => scores[m]),
+        ]);
+        writeFileSync(join(f.out, 'scores.csv'), formatCsv(['model', ...names], rows));
+        process.stdout.write(
+          `wrote ${panel.matrices.length} ToM and ${panel.controlMatrices.length} control matrices (${f.format}) and scores.csv to ${f.out}\n`,
+        );
+      },
+    );
 }

@@ -16,17 +16,37 @@ export function registerStatus(program: Command): void {
       const store = openStore(flags.db);
       try {
         const runId = resolveRunId(store, flags.runId);
-        const rows = store.status(runId).map((r) => ({ subject: r.spec, subjectId: r.subjectId, suite: r.suite, planned: r.planned, done: r.done, failed: r.failed, pending: r.pending }));
-        const totals = rows.reduce((t, r) => ({ planned: t.planned + r.planned, done: t.done + r.done, failed: t.failed + r.failed, pending: t.pending + r.pending }), { planned: 0, done: 0, failed: 0, pending: 0 });
+        const rows = store.status(runId).map((r) => ({
+          subject: r.spec,
+          subjectId: r.subjectId,
+          suite: r.suite,
+          planned: r.planned,
+          done: r.done,
+          failed: r.failed,
+          pending: r.pending,
+        }));
+        const totals = rows.reduce(
+          (t, r) => ({
+            planned: t.planned + r.planned,
+            done: t.done + r.done,
+            failed: t.failed + r.failed,
+            pending: t.pending + r.pending,
+          }),
+          { planned: 0, done: 0, failed: 0, pending: 0 },
+        );
         if (flags.json) {
           process.stdout.write(`${JSON.stringify({ runId, rows, totals }, null, 2)}\n`);
           return;
         }
         process.stdout.write(`run ${runId}\n\n`);
         process.stdout.write(
-          `${formatTextTable(['subject', 'suite', 'planned', 'done', 'failed', 'pending'], rows.map((r) => [r.subject, r.suite, String(r.planned), String(r.done), String(r.failed), String(r.pending)]))}\n`,
+          `${formatTextTable(
+            ['subject', 'suite', 'planned', 'done', 'failed', 'pending'],
+            rows.map((r) => [r.subject, r.suite, String(r.planned), String(r.done), String(r.failed), String(r.pending)]),
+          )}\n`,
         );
-        for (const f of store.failures(runId, 5)) process.stdout.write(`\nfailed: ${f.suite} ${f.itemId} (replicate ${f.replicate}): ${f.error}`);
+        for (const f of store.failures(runId, 5))
+          process.stdout.write(`\nfailed: ${f.suite} ${f.itemId} (replicate ${f.replicate}): ${f.error}`);
         process.stdout.write('\n');
       } finally {
         store.close();

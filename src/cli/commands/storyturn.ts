@@ -1,10 +1,29 @@
 import type { Command } from 'commander';
 import { existsSync, writeFileSync } from 'node:fs';
-import { ConfigError, formatTextTable, openStore, readStoryTurns, REVIEW_ERRORS, reviewStory, storedStories, storyTurnMetrics, writeStoryTurns, type ReviewError, type StoryTurnStory } from '../../index.js';
+import {
+  ConfigError,
+  formatTextTable,
+  openStore,
+  readStoryTurns,
+  REVIEW_ERRORS,
+  reviewStory,
+  storedStories,
+  storyTurnMetrics,
+  writeStoryTurns,
+  type ReviewError,
+  type StoryTurnStory,
+} from '../../index.js';
 import { intOption } from '../options.js';
 
 function saveStories(file: string, stories: StoryTurnStory[]): void {
-  writeFileSync(file, `${JSON.stringify(stories.map(({ state, ...s }) => ({ ...s, mental_state: state })), null, 2)}\n`);
+  writeFileSync(
+    file,
+    `${JSON.stringify(
+      stories.map(({ state, ...s }) => ({ ...s, mental_state: state })),
+      null,
+      2,
+    )}\n`,
+  );
 }
 
 /**
@@ -28,10 +47,19 @@ export function registerStoryTurn(program: Command): void {
       if (!example) throw new ConfigError(`${f.example} holds no StoryTurn`);
       const store = openStore(f.db);
       try {
-        const { stories, failures } = await writeStoryTurns({ store, example, aspect: f.aspect, model: f.model, n: f.n, apiKeyEnv: f.apiKeyEnv });
+        const { stories, failures } = await writeStoryTurns({
+          store,
+          example,
+          aspect: f.aspect,
+          model: f.model,
+          n: f.n,
+          apiKeyEnv: f.apiKeyEnv,
+        });
         const existing = existsSync(f.out) ? await readStoryTurns(f.out) : [];
         saveStories(f.out, [...existing, ...stories]);
-        process.stdout.write(`wrote ${stories.length} generated StoryTurn(s) to ${f.out}; ${failures.length} reply(ies) rejected\n${failures.map((x) => `  ${x.id}: ${x.error}\n`).join('')}`);
+        process.stdout.write(
+          `wrote ${stories.length} generated StoryTurn(s) to ${f.out}; ${failures.length} reply(ies) rejected\n${failures.map((x) => `  ${x.id}: ${x.error}\n`).join('')}`,
+        );
       } finally {
         store.close();
       }
@@ -54,7 +82,9 @@ export function registerStoryTurn(program: Command): void {
     });
   cmd
     .command('results')
-    .description('story-level and per-question accuracy, per mental state and setting, text-only vs text+image, feedback effectiveness (Wilson 95% intervals)')
+    .description(
+      'story-level and per-question accuracy, per mental state and setting, text-only vs text+image, feedback effectiveness (Wilson 95% intervals)',
+    )
     .requiredOption('--run-id <id...>', 'one or more runs (e.g. a text-only and a --images run)')
     .option('--db <path>', 'store file', 'mindscope.db')
     .option('--json', 'print JSON')
@@ -71,10 +101,26 @@ export function registerStoryTurn(program: Command): void {
           process.stdout.write(`${JSON.stringify(m, null, 2)}\n`);
           return;
         }
-        const pct = (r: { rate: number; lower: number; upper: number } | null) => (r ? `${(r.rate * 100).toFixed(1)} [${(r.lower * 100).toFixed(1)}, ${(r.upper * 100).toFixed(1)}]` : '-');
-        process.stdout.write(`${formatTextTable(['subject', 'mode', 'stories right %', 'questions right %', 'feedback effective %'], m.map((x) => [x.subject, x.mode, pct(x.stories), pct(x.questions), pct(x.feedbackEffectiveness)]))}\n\n`);
-        process.stdout.write(`${formatTextTable(['subject', 'mode', 'mental state', 'stories', 'right %'], m.flatMap((x) => x.byState.map((s) => [x.subject, x.mode, s.state, String(s.n), pct(s)])))}\n\n`);
-        process.stdout.write(`${formatTextTable(['subject', 'mode', 'setting', 'stories', 'right %'], m.flatMap((x) => x.bySetting.map((s) => [x.subject, x.mode, s.setting, String(s.n), pct(s)])))}\n`);
+        const pct = (r: { rate: number; lower: number; upper: number } | null) =>
+          r ? `${(r.rate * 100).toFixed(1)} [${(r.lower * 100).toFixed(1)}, ${(r.upper * 100).toFixed(1)}]` : '-';
+        process.stdout.write(
+          `${formatTextTable(
+            ['subject', 'mode', 'stories right %', 'questions right %', 'feedback effective %'],
+            m.map((x) => [x.subject, x.mode, pct(x.stories), pct(x.questions), pct(x.feedbackEffectiveness)]),
+          )}\n\n`,
+        );
+        process.stdout.write(
+          `${formatTextTable(
+            ['subject', 'mode', 'mental state', 'stories', 'right %'],
+            m.flatMap((x) => x.byState.map((s) => [x.subject, x.mode, s.state, String(s.n), pct(s)])),
+          )}\n\n`,
+        );
+        process.stdout.write(
+          `${formatTextTable(
+            ['subject', 'mode', 'setting', 'stories', 'right %'],
+            m.flatMap((x) => x.bySetting.map((s) => [x.subject, x.mode, s.setting, String(s.n), pct(s)])),
+          )}\n`,
+        );
       } finally {
         store.close();
       }

@@ -31,8 +31,12 @@ export function parseAction(reply: string): ParsedAction {
   if (!m) return { ok: false, error: `No action found. Reply with one action, e.g. Navigate[kitchen_1]. Actions:\n${ACTION_FORMAT}` };
   const name = m[1] as (typeof NAMES)[number];
   const arg = (m[3] ?? '').trim();
-  const args = arg.split(',').map((x) => x.trim()).filter((x) => x !== '' && x.toLowerCase() !== 'none');
-  const need = (n: number) => (args.length < n ? `${name} needs ${n} argument(s): ${ACTION_FORMAT.split('\n').find((l) => l.startsWith(name))}` : undefined);
+  const args = arg
+    .split(',')
+    .map((x) => x.trim())
+    .filter((x) => x !== '' && x.toLowerCase() !== 'none');
+  const need = (n: number) =>
+    args.length < n ? `${name} needs ${n} argument(s): ${ACTION_FORMAT.split('\n').find((l) => l.startsWith(name))}` : undefined;
   switch (name) {
     case 'Wait':
       return { ok: true, action: { type: 'Wait' } };
@@ -48,7 +52,8 @@ export function parseAction(reply: string): ParsedAction {
     case 'Place': {
       if (need(3)) return { ok: false, error: need(3)! };
       const rel = args[1].toLowerCase();
-      if (rel !== 'on' && rel !== 'within' && rel !== 'in' && rel !== 'inside') return { ok: false, error: `Place: the second argument is "on" or "within", not "${args[1]}"` };
+      if (rel !== 'on' && rel !== 'within' && rel !== 'in' && rel !== 'inside')
+        return { ok: false, error: `Place: the second argument is "on" or "within", not "${args[1]}"` };
       return { ok: true, action: { type: 'Place', object: args[0], rel: rel === 'on' ? 'on' : 'in', furniture: args[2] } };
     }
     case 'Communicate': {

@@ -14,7 +14,20 @@
 
 import { InputError } from '../errors.js';
 import { formulaFromSexp, parseGoal, parseSexps, type Formula } from './goal.js';
-import { ACTIONS, goalAtoms, MECHANICS, validateTask, type ActionName, type EmbodiedAgent, type EmbodiedTask, type Furniture, type KnowledgeFact, type MechanicBinding, type MechanicType, type SceneObject } from './task.js';
+import {
+  ACTIONS,
+  goalAtoms,
+  MECHANICS,
+  validateTask,
+  type ActionName,
+  type EmbodiedAgent,
+  type EmbodiedTask,
+  type Furniture,
+  type KnowledgeFact,
+  type MechanicBinding,
+  type MechanicType,
+  type SceneObject,
+} from './task.js';
 
 type Json = Record<string, unknown>;
 
@@ -80,7 +93,10 @@ function sceneFromPddl(problem: string, where: string): Scene {
   const furniture: Furniture[] = of('furniture').map((id) => {
     const room = furnitureRoom[id];
     if (!room) throw new InputError(`furniture ${id} has no (is_in_room ${id} ROOM) in :init`, where);
-    const openable = id in openState || Object.values(objectAt).some((at) => at.rel === 'in' && at.furniture === id) || new RegExp(`"is_(open|closed|inside)".*"${id}"`).test(goalText);
+    const openable =
+      id in openState ||
+      Object.values(objectAt).some((at) => at.rel === 'in' && at.furniture === id) ||
+      new RegExp(`"is_(open|closed|inside)".*"${id}"`).test(goalText);
     return { id, room, openable, open: openState[id] ?? false, locked: locked.has(id) };
   });
   const objects: SceneObject[] = of('object').map((id) => {
@@ -101,8 +117,14 @@ function sceneFromPddl(problem: string, where: string): Scene {
 
 /** EnactToM's released sample has no problem: derive a one-room scene from what it names. */
 function sceneFromSubtasks(raw: Json, where: string): Scene {
-  const subtasks = raw.subtasks as Array<{ id: string; required?: boolean; success_condition?: { entity: string; property: string; value?: unknown; target?: string } }> | undefined;
-  if (!Array.isArray(subtasks) || subtasks.length === 0) throw new InputError(`the task names scene ${String(raw.scene_id)}, which is not available here, and carries neither rooms, furniture and objects (a problem_pddl) nor subtasks to derive them from`, where);
+  const subtasks = raw.subtasks as
+    | Array<{ id: string; required?: boolean; success_condition?: { entity: string; property: string; value?: unknown; target?: string } }>
+    | undefined;
+  if (!Array.isArray(subtasks) || subtasks.length === 0)
+    throw new InputError(
+      `the task names scene ${String(raw.scene_id)}, which is not available here, and carries neither rooms, furniture and objects (a problem_pddl) nor subtasks to derive them from`,
+      where,
+    );
   const conds = subtasks.map((s) => {
     const c = s.success_condition;
     if (!c?.entity || !c.property) throw new InputError(`subtask ${s.id} has no success_condition with entity and property`, where);
@@ -110,7 +132,8 @@ function sceneFromSubtasks(raw: Json, where: string): Scene {
   });
   const required = conds.filter((c) => c.required);
   const toPred = (c: (typeof conds)[number]): string => {
-    if (c.property === 'is_open' || c.property === 'is_closed') return c.value === false ? `(${c.property === 'is_open' ? 'is_closed' : 'is_open'} ${c.entity})` : `(${c.property} ${c.entity})`;
+    if (c.property === 'is_open' || c.property === 'is_closed')
+      return c.value === false ? `(${c.property === 'is_open' ? 'is_closed' : 'is_open'} ${c.entity})` : `(${c.property} ${c.entity})`;
     if (!c.target) throw new InputError(`subtask condition ${c.property} on ${c.entity} has no target`, where);
     return `(${c.property} ${c.entity} ${c.target})`;
   };
@@ -148,9 +171,21 @@ function sceneFromSubtasks(raw: Json, where: string): Scene {
   }
   for (const n of [...objectIds, ...furnitureIds]) names.add(n);
   const missing = [...objectIds].filter((o) => !at[o]);
-  if (missing.length) throw new InputError(`cannot derive where ${missing.join(', ')} start(s): the task names scene ${String(raw.scene_id)}, which is not available here, and no text places them`, where);
+  if (missing.length)
+    throw new InputError(
+      `cannot derive where ${missing.join(', ')} start(s): the task names scene ${String(raw.scene_id)}, which is not available here, and no text places them`,
+      where,
+    );
   const room = 'room_1';
-  const furniture: Furniture[] = [...furnitureIds].map((id) => ({ id, room, openable: Object.values(at).some((a) => a.rel === 'in' && a.furniture === id) || conds.some((c) => c.entity === id && (c.property === 'is_open' || c.property === 'is_closed')), open: false, locked: false }));
+  const furniture: Furniture[] = [...furnitureIds].map((id) => ({
+    id,
+    room,
+    openable:
+      Object.values(at).some((a) => a.rel === 'in' && a.furniture === id) ||
+      conds.some((c) => c.entity === id && (c.property === 'is_open' || c.property === 'is_closed')),
+    open: false,
+    locked: false,
+  }));
   const objects: SceneObject[] = [...objectIds].map((id) => ({ id, at: at[id] }));
   return {
     rooms: [room],
@@ -174,7 +209,8 @@ function knowledgeIn(text: string, task: Pick<EmbodiedTask, 'goal' | 'objects' |
   });
   for (const o of task.objects) {
     if (!names.has(o.id)) continue;
-    if ((o.at.rel === 'held' && names.has(o.at.agent)) || (o.at.rel !== 'held' && names.has(o.at.furniture))) facts.push({ kind: 'loc', object: o.id });
+    if ((o.at.rel === 'held' && names.has(o.at.agent)) || (o.at.rel !== 'held' && names.has(o.at.furniture)))
+      facts.push({ kind: 'loc', object: o.id });
   }
   // A mechanic is known from a hint: its objects named with a word for how it behaves.
   const hint = /invers|revers|opposite|backward|remote|control|mirror|linked|trigger|wired/i.test(text);
@@ -190,17 +226,26 @@ function readMechanics(raw: Json, agents: EmbodiedAgent[], where: string): Mecha
   if (!Array.isArray(bindings)) throw new InputError('mechanic_bindings must be a list', where);
   bindings.forEach((b, i) => {
     const type = String(b.mechanic_type ?? '') as MechanicType;
-    if (!(MECHANICS as readonly string[]).includes(type)) throw new InputError(`mechanic_bindings[${i}]: unknown mechanic_type "${type}"; known: ${MECHANICS.join(', ')}`, where);
+    if (!(MECHANICS as readonly string[]).includes(type))
+      throw new InputError(`mechanic_bindings[${i}]: unknown mechanic_type "${type}"; known: ${MECHANICS.join(', ')}`, where);
     if (type === 'room_restriction') {
       const agent = agents.find((a) => a.id === (b.agent ?? b.target_object));
-      if (!agent) throw new InputError(`mechanic_bindings[${i}] (room_restriction) names the undefined agent "${String(b.agent ?? b.target_object)}"`, where);
-      const rooms = (Array.isArray(b.rooms) ? b.rooms : String(b.target_state ?? '').split(',')).map(String).map((r) => r.trim()).filter(Boolean);
+      if (!agent)
+        throw new InputError(
+          `mechanic_bindings[${i}] (room_restriction) names the undefined agent "${String(b.agent ?? b.target_object)}"`,
+          where,
+        );
+      const rooms = (Array.isArray(b.rooms) ? b.rooms : String(b.target_state ?? '').split(','))
+        .map(String)
+        .map((r) => r.trim())
+        .filter(Boolean);
       agent.barredRooms.push(...rooms);
       return;
     }
     if (type === 'limited_bandwidth') {
       const count = Number(b.count);
-      if (!Number.isInteger(count) || count < 0) throw new InputError(`mechanic_bindings[${i}] (limited_bandwidth) needs a whole-number count`, where);
+      if (!Number.isInteger(count) || count < 0)
+        throw new InputError(`mechanic_bindings[${i}] (limited_bandwidth) needs a whole-number count`, where);
       for (const a of agents) if (b.agent === undefined || b.agent === null || a.id === b.agent) a.messageBudget = count;
       return;
     }
@@ -210,7 +255,8 @@ function readMechanics(raw: Json, agents: EmbodiedAgent[], where: string): Mecha
       type,
       trigger: b.trigger_object ? String(b.trigger_object) : undefined,
       target: b.target_object ? String(b.target_object) : undefined,
-      targetState: state === undefined || state === null ? undefined : state === true || state === 'open' || state === 'is_open' ? 'open' : 'closed',
+      targetState:
+        state === undefined || state === null ? undefined : state === true || state === 'open' || state === 'is_open' ? 'open' : 'closed',
     });
   });
   return out;
@@ -223,17 +269,24 @@ export function readEnactTomTask(raw: Json, where: string): EmbodiedTask {
   const notes: string[] = [];
   const secrets = raw.agent_secrets as Record<string, string[]> | undefined;
   if (!secrets || typeof secrets !== 'object') throw new InputError('agent_secrets is missing', at);
-  const scene = typeof raw.problem_pddl === 'string' && raw.problem_pddl.trim() ? sceneFromPddl(raw.problem_pddl, at) : sceneFromSubtasks(raw, at);
+  const scene =
+    typeof raw.problem_pddl === 'string' && raw.problem_pddl.trim() ? sceneFromPddl(raw.problem_pddl, at) : sceneFromSubtasks(raw, at);
   notes.push(...scene.notes);
-  const agentIds = [...new Set([...Object.keys(secrets), ...Object.keys((raw.agent_actions as Json) ?? {}), ...Object.keys(scene.agentRooms)])].sort();
+  const agentIds = [
+    ...new Set([...Object.keys(secrets), ...Object.keys((raw.agent_actions as Json) ?? {}), ...Object.keys(scene.agentRooms)]),
+  ].sort();
   const declared = Number(raw.num_agents ?? agentIds.length);
-  if (declared !== agentIds.length) throw new InputError(`num_agents is ${declared} but ${agentIds.length} agents are named (${agentIds.join(', ')})`, at);
+  if (declared !== agentIds.length)
+    throw new InputError(`num_agents is ${declared} but ${agentIds.length} agents are named (${agentIds.join(', ')})`, at);
   const actionsOf = (a: string): ActionName[] => {
     const listed = (raw.agent_actions as Record<string, string[]> | undefined)?.[a];
     if (!listed) return ACTIONS.slice();
     const kept = listed.filter((x): x is ActionName => (ACTIONS as readonly string[]).includes(x));
     const dropped = listed.filter((x) => !(ACTIONS as readonly string[]).includes(x));
-    if (dropped.length) notes.push(`${a}: ${dropped.join(', ')} ha${dropped.length > 1 ? 've' : 's'} no counterpart in the text world (it describes each room to the agent in it)`);
+    if (dropped.length)
+      notes.push(
+        `${a}: ${dropped.join(', ')} ha${dropped.length > 1 ? 've' : 's'} no counterpart in the text world (it describes each room to the agent in it)`,
+      );
     return [...kept, 'Wait', 'Done'].filter((x, i, xs) => xs.indexOf(x) === i) as ActionName[];
   };
   const targets = (raw.message_targets ?? {}) as Record<string, string[]>;

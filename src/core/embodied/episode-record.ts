@@ -38,4 +38,3 @@ export interface EpisodeDetail {
   malformed: number;
   turns: EpisodeTurn[];
 }
-

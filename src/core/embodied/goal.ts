@@ -27,7 +27,12 @@ export type Formula =
 type Sexp = string | Sexp[];
 
 function tokenize(text: string): string[] {
-  return text.replace(/;[^\n]*/g, ' ').replace(/\(/g, ' ( ').replace(/\)/g, ' ) ').split(/\s+/).filter(Boolean);
+  return text
+    .replace(/;[^\n]*/g, ' ')
+    .replace(/\(/g, ' ( ')
+    .replace(/\)/g, ' ) ')
+    .split(/\s+/)
+    .filter(Boolean);
 }
 
 /** Parse one s-expression (or several, returned in order) from PDDL text. */
@@ -53,7 +58,8 @@ export function parseSexps(text: string, where = 'goal'): Sexp[] {
 }
 
 function toFormula(s: Sexp, where: string): Formula {
-  if (typeof s === 'string' || s.length === 0) throw new InputError(`expected a (predicate ...) or (and ...), got ${JSON.stringify(s)}`, where);
+  if (typeof s === 'string' || s.length === 0)
+    throw new InputError(`expected a (predicate ...) or (and ...), got ${JSON.stringify(s)}`, where);
   const [head, ...rest] = s;
   if (typeof head !== 'string') throw new InputError('an expression must start with an operator or predicate name', where);
   const h = head.toLowerCase();
@@ -72,7 +78,8 @@ function toFormula(s: Sexp, where: string): Formula {
   if (!(h in PREDICATES)) throw new InputError(`unknown predicate "${head}"; known: ${Object.keys(PREDICATES).join(', ')}`, where);
   const name = h as PredicateName;
   if (rest.some((r) => typeof r !== 'string')) throw new InputError(`(${head} ...) takes entity names only`, where);
-  if (rest.length !== PREDICATES[name].length) throw new InputError(`(${head}) takes ${PREDICATES[name].length} argument(s), got ${rest.length}`, where);
+  if (rest.length !== PREDICATES[name].length)
+    throw new InputError(`(${head}) takes ${PREDICATES[name].length} argument(s), got ${rest.length}`, where);
   return { op: 'pred', name, args: rest as string[] };
 }
 
@@ -168,7 +175,11 @@ export function epistemicAgents(f: Formula): string[] {
 }
 
 /** Evaluate with a predicate oracle and an epistemic oracle. */
-export function evaluateFormula(f: Formula, holds: (p: Extract<Formula, { op: 'pred' }>) => boolean, knows: (agent: string, phi: Formula) => boolean): boolean {
+export function evaluateFormula(
+  f: Formula,
+  holds: (p: Extract<Formula, { op: 'pred' }>) => boolean,
+  knows: (agent: string, phi: Formula) => boolean,
+): boolean {
   switch (f.op) {
     case 'and':
       return f.args.every((a) => evaluateFormula(a, holds, knows));

@@ -38,7 +38,13 @@ export class KnowledgeUniverse {
     this.taskAtoms = goalAtoms(task);
     this.taskAtoms.forEach((pred, atom) => this.add({ kind: 'task', atom, pred }, 0, pred.args));
     world.objects.forEach((id, object) => this.add({ kind: 'loc', object }, 0, [id]));
-    task.mechanics.forEach((m, index) => this.add({ kind: 'mechanic', index }, 0, [m.trigger, m.target].filter((x): x is string => !!x)));
+    task.mechanics.forEach((m, index) =>
+      this.add(
+        { kind: 'mechanic', index },
+        0,
+        [m.trigger, m.target].filter((x): x is string => !!x),
+      ),
+    );
     const goals = [task.goal, ...task.agents.flatMap((a) => (a.privateGoal ? [a.privateGoal] : []))];
     for (const g of goals) for (const node of epistemicNodes(g).reverse()) this.formulaAtom(node.arg);
   }
@@ -59,7 +65,10 @@ export class KnowledgeUniverse {
     let index: number;
     if (psi.op === 'K' || psi.op === 'B') {
       const inner = this.formulaAtom(psi.arg);
-      index = this.add({ kind: 'knows', agent: this.world.agents.indexOf(psi.agent), inner }, 1 + this.depth[inner], [psi.agent, ...this.entities[inner]]);
+      index = this.add({ kind: 'knows', agent: this.world.agents.indexOf(psi.agent), inner }, 1 + this.depth[inner], [
+        psi.agent,
+        ...this.entities[inner],
+      ]);
     } else {
       index = this.add({ kind: 'fact', formula: psi }, 0, [...new Set(predicates(psi).flatMap((p) => p.args))]);
     }
@@ -95,7 +104,14 @@ export class KnowledgeUniverse {
   /** Whether a fact atom's formula holds in a state. */
   evaluate(i: number, s: WorldState): boolean {
     const atom = this.atoms[i];
-    return atom.kind === 'fact' && evaluateFormula(atom.formula, (p) => holds(this.world, s, p), () => false);
+    return (
+      atom.kind === 'fact' &&
+      evaluateFormula(
+        atom.formula,
+        (p) => holds(this.world, s, p),
+        () => false,
+      )
+    );
   }
 
   describe(i: number): string {
@@ -150,10 +166,18 @@ export class KnowledgeState {
   ) {}
 
   static initial(u: KnowledgeUniverse, level = Number.POSITIVE_INFINITY): KnowledgeState {
-    const k = new KnowledgeState(u, u.world.agents.map(() => new Uint8Array(u.size)), level);
+    const k = new KnowledgeState(
+      u,
+      u.world.agents.map(() => new Uint8Array(u.size)),
+      level,
+    );
     const setFact = (agent: number, f: EmbodiedTask['knowledge']['public'][number]) => {
       const i =
-        f.kind === 'task' ? u.atoms.findIndex((a) => a.kind === 'task' && a.atom === f.atom) : f.kind === 'loc' ? u.atoms.findIndex((a) => a.kind === 'loc' && u.world.objects[a.object] === f.object) : u.atoms.findIndex((a) => a.kind === 'mechanic' && a.index === f.index);
+        f.kind === 'task'
+          ? u.atoms.findIndex((a) => a.kind === 'task' && a.atom === f.atom)
+          : f.kind === 'loc'
+            ? u.atoms.findIndex((a) => a.kind === 'loc' && u.world.objects[a.object] === f.object)
+            : u.atoms.findIndex((a) => a.kind === 'mechanic' && a.index === f.index);
       if (i >= 0) k.flags[agent][i] = 1;
     };
     u.world.agents.forEach((name, agent) => {
@@ -270,7 +294,9 @@ export class KnowledgeState {
         conveyed = named(world.objects[atom.object]) && (loc < 0 ? named(world.agents[-1 - loc]) : named(world.furniture[loc >> 1]));
       } else if (atom.kind === 'fact') {
         const p = predicates(atom.formula);
-        conveyed = this.u.entities[i].every(named) && p.every((q) => (q.name === 'is_open' ? /\bopen/.test(lower) : q.name === 'is_closed' ? /\bclosed?\b/.test(lower) : true));
+        conveyed =
+          this.u.entities[i].every(named) &&
+          p.every((q) => (q.name === 'is_open' ? /\bopen/.test(lower) : q.name === 'is_closed' ? /\bclosed?\b/.test(lower) : true));
       } else if (atom.kind === 'mechanic') {
         conveyed = this.u.entities[i].every(named) && /invers|revers|linked|remote|mirror|wired|control/i.test(text);
       } else {

@@ -38,4 +38,3 @@ export class MinHeap<T extends { score: number }> {
     return top;
   }
 }
-

@@ -29,7 +29,8 @@ export function relaxedReachable(search: TaskSearch, level: number, goal: Formul
     });
   const mayHold = (i: number) => u.depth[i] === 0 || u.depth[i] + 1 <= level;
   const maySay = (i: number) => u.depth[i] + 1 <= level;
-  const talks = (a: number, b: number) => w.canMessage[a][b] === 1 && w.allowed[a].has('Communicate') && search.task.agents[a].messageBudget !== 0;
+  const talks = (a: number, b: number) =>
+    w.canMessage[a][b] === 1 && w.allowed[a].has('Communicate') && search.task.agents[a].messageBudget !== 0;
   for (let changed = true; changed; ) {
     changed = false;
     const set = (a: number, i: number) => {
@@ -77,7 +78,13 @@ export function relaxedReachable(search: TaskSearch, level: number, goal: Formul
       case 'is_closed': {
         const f = w.index.get(x)!.i;
         if (w.locked[f] && !search.task.mechanics.some((m) => m.target === x)) return false;
-        return agents.some((a) => (w.allowed[a].has('Open') || w.allowed[a].has('Close')) && (access(a, w.furnitureRoom[f]) || search.task.mechanics.some((m) => m.target === x && m.trigger && access(a, w.furnitureRoom[w.index.get(m.trigger)!.i]))) && purpose(a, x));
+        return agents.some(
+          (a) =>
+            (w.allowed[a].has('Open') || w.allowed[a].has('Close')) &&
+            (access(a, w.furnitureRoom[f]) ||
+              search.task.mechanics.some((m) => m.target === x && m.trigger && access(a, w.furnitureRoom[w.index.get(m.trigger)!.i]))) &&
+            purpose(a, x),
+        );
       }
       case 'agent_in_room':
         return access(w.index.get(x)!.i, w.index.get(y)!.i);
@@ -104,4 +111,3 @@ export function relaxedReachable(search: TaskSearch, level: number, goal: Formul
   };
   return reach(goal);
 }
-

@@ -113,7 +113,8 @@ export class TaskSearch {
       }
     });
     for (const node of epistemicNodes(this.task.goal)) needs[w.agents.indexOf(node.agent)][u.formulaAtom(node.arg)] = 1;
-    for (const a of this.task.agents) if (a.privateGoal) for (const node of epistemicNodes(a.privateGoal)) needs[w.agents.indexOf(node.agent)][u.formulaAtom(node.arg)] = 1;
+    for (const a of this.task.agents)
+      if (a.privateGoal) for (const node of epistemicNodes(a.privateGoal)) needs[w.agents.indexOf(node.agent)][u.formulaAtom(node.arg)] = 1;
     // Someone needs (K b psi): b needs psi.
     for (let changed = true; changed; ) {
       changed = false;
@@ -169,7 +170,8 @@ export class TaskSearch {
     const ws = this.world.initialState();
     const ks = KnowledgeState.initial(this.universe, level);
     if (revealAll) {
-      for (const f of ks.flags) this.universe.atoms.forEach((a, i) => (f[i] = a.kind === 'task' || a.kind === 'loc' || a.kind === 'mechanic' ? 1 : f[i]));
+      for (const f of ks.flags)
+        this.universe.atoms.forEach((a, i) => (f[i] = a.kind === 'task' || a.kind === 'loc' || a.kind === 'mechanic' ? 1 : f[i]));
     }
     for (let a = 0; a < this.agents; a++) ks.observe(ws, a);
     return { ws, ks };
@@ -273,7 +275,8 @@ export class TaskSearch {
           if (r >= 0) wanted[r] = 1;
         }
       }
-      for (let r = 0; r < w.rooms.length; r++) if (r !== here && wanted[r] && !w.barred[agent][r]) out.push({ action: { type: 'Navigate', target: w.rooms[r] } });
+      for (let r = 0; r < w.rooms.length; r++)
+        if (r !== here && wanted[r] && !w.barred[agent][r]) out.push({ action: { type: 'Navigate', target: w.rooms[r] } });
     }
     for (let f = 0; f < w.furniture.length; f++) {
       if (w.furnitureRoom[f] !== here || !w.openable[f] || !purpose.has(w.furniture[f])) continue;
@@ -296,7 +299,8 @@ export class TaskSearch {
       for (let f = 0; f < w.furniture.length; f++) {
         if (w.furnitureRoom[f] !== here) continue;
         out.push({ action: { type: 'Place', object: w.objects[held], rel: 'on', furniture: w.furniture[f] } });
-        if (w.openable[f] && ws.open[f]) out.push({ action: { type: 'Place', object: w.objects[held], rel: 'in', furniture: w.furniture[f] } });
+        if (w.openable[f] && ws.open[f])
+          out.push({ action: { type: 'Place', object: w.objects[held], rel: 'in', furniture: w.furniture[f] } });
       }
     }
     if (level >= 1 && allowed.has('Communicate') && ws.messagesLeft[agent] !== 0) {
@@ -323,7 +327,9 @@ export class TaskSearch {
         return `The goal needs ${formatFormula(atom.pred)}.`;
       case 'loc': {
         const loc = ws.objLoc[atom.object];
-        return loc < 0 ? `${w.objects[atom.object]} is held by ${w.agents[-1 - loc]}.` : `${w.objects[atom.object]} is ${(loc & 1) === 1 ? 'inside' : 'on'} ${w.furniture[loc >> 1]}.`;
+        return loc < 0
+          ? `${w.objects[atom.object]} is held by ${w.agents[-1 - loc]}.`
+          : `${w.objects[atom.object]} is ${(loc & 1) === 1 ? 'inside' : 'on'} ${w.furniture[loc >> 1]}.`;
       }
       case 'mechanic': {
         const m = this.task.mechanics[atom.index];
@@ -347,7 +353,16 @@ export class TaskSearch {
     const parts = conjuncts(goal);
     const maxNodes = opts.maxNodes ?? 200_000;
     const limit = this.task.turnLimit * this.agents;
-    const start = opts.from ? { ws: World.clone(opts.from.ws), ks: new KnowledgeState(this.universe, opts.from.ks.flags.map((f) => f.slice()), level) } : this.initial(level, opts.revealAll);
+    const start = opts.from
+      ? {
+          ws: World.clone(opts.from.ws),
+          ks: new KnowledgeState(
+            this.universe,
+            opts.from.ks.flags.map((f) => f.slice()),
+            level,
+          ),
+        }
+      : this.initial(level, opts.revealAll);
     const firstPly = opts.from ? (opts.from.round - 1) * this.agents : 0;
     const checks = parts.map((p) => this.compile(p));
     // Unmet goal parts dominate; needed knowledge still missing breaks ties towards informing.
@@ -413,9 +428,13 @@ export class TaskSearch {
 
   #planOf(n: Node): { plan: PlanStep[]; rounds: number } {
     const steps: PlanStep[] = [];
-    for (let x: Node | null = n; x && x.action; x = x.parent) steps.push({ round: Math.floor((x.ply - 1) / this.agents) + 1, agent: this.world.agents[(x.ply - 1) % this.agents], action: x.action });
+    for (let x: Node | null = n; x?.action; x = x.parent)
+      steps.push({
+        round: Math.floor((x.ply - 1) / this.agents) + 1,
+        agent: this.world.agents[(x.ply - 1) % this.agents],
+        action: x.action,
+      });
     steps.reverse();
     return { plan: steps, rounds: Math.ceil(n.ply / this.agents) };
   }
 }
-

@@ -11,7 +11,14 @@ import { formatFormula, PREDICATES, predicates, type Formula } from './goal.js';
 export const ACTIONS = ['Navigate', 'Open', 'Close', 'Pick', 'Place', 'Communicate', 'Wait', 'Done'] as const;
 export type ActionName = (typeof ACTIONS)[number];
 
-export const MECHANICS = ['room_restriction', 'limited_bandwidth', 'restricted_communication', 'remote_control', 'state_mirroring', 'inverse_state'] as const;
+export const MECHANICS = [
+  'room_restriction',
+  'limited_bandwidth',
+  'restricted_communication',
+  'remote_control',
+  'state_mirroring',
+  'inverse_state',
+] as const;
 export type MechanicType = (typeof MECHANICS)[number];
 
 export interface Furniture {
@@ -121,7 +128,8 @@ export function validateTask(t: EmbodiedTask, where = t.id): void {
     if (a.barredRooms.includes(a.room)) fail(`agent ${a.id} spawns in a room it is barred from (${a.room})`);
     for (const x of a.actions) if (!(ACTIONS as readonly string[]).includes(x)) fail(`agent ${a.id} has the unknown action "${x}"`);
     for (const m of a.messageTargets ?? []) if (!agents.has(m)) fail(`agent ${a.id} may message the undefined agent "${m}"`);
-    if (a.messageBudget !== null && !(Number.isInteger(a.messageBudget) && a.messageBudget >= 0)) fail(`agent ${a.id}: message budget must be a whole number`);
+    if (a.messageBudget !== null && !(Number.isInteger(a.messageBudget) && a.messageBudget >= 0))
+      fail(`agent ${a.id}: message budget must be a whole number`);
     if (a.privateGoal) checkFormula(a.privateGoal, `private goal of ${a.id}`);
   }
   t.mechanics.forEach((m, i) => {
@@ -138,12 +146,21 @@ export function validateTask(t: EmbodiedTask, where = t.id): void {
       if (!f) fail(`mechanic ${i} (${m.type}) is bound to the missing object "${m.target}"`);
       if (!f!.openable) fail(`mechanic ${i} (${m.type}): ${m.target} cannot be opened or closed`);
     }
-    if (m.type === 'remote_control' && m.targetState !== 'open' && m.targetState !== 'closed') fail(`mechanic ${i} (remote_control): target state must be open or closed`);
+    if (m.type === 'remote_control' && m.targetState !== 'open' && m.targetState !== 'closed')
+      fail(`mechanic ${i} (remote_control): target state must be open or closed`);
   });
   function checkFormula(f: Formula, what: string): void {
     const entity = (name: string, kind: string) => {
       const ok =
-        kind === 'object' ? objects.has(name) : kind === 'furniture' ? furniture.has(name) : kind === 'room' ? rooms.has(name) : kind === 'agent' ? agents.has(name) : rooms.has(name) || furniture.has(name) || objects.has(name) || agents.has(name);
+        kind === 'object'
+          ? objects.has(name)
+          : kind === 'furniture'
+            ? furniture.has(name)
+            : kind === 'room'
+              ? rooms.has(name)
+              : kind === 'agent'
+                ? agents.has(name)
+                : rooms.has(name) || furniture.has(name) || objects.has(name) || agents.has(name);
       if (!ok) fail(`${what} names the unknown ${kind === 'entity' ? 'entity' : kind} "${name}"`);
     };
     const walk = (g: Formula): void => {

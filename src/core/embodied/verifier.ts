@@ -34,8 +34,16 @@ export function trivialKNodes(task: EmbodiedTask): string[] {
     .filter((node) => {
       const a = world.agents.indexOf(node.agent);
       const names = predicates(node.arg).flatMap((p) => p.args);
-      const remote = task.mechanics.some((m) => (m.type === 'remote_control' || m.type === 'state_mirroring') && names.includes(m.target ?? ''));
-      return !remote && node.arg.op === 'pred' && names.every((n) => world.index.get(n)?.kind === 'agent' || (world.entityRoom(s, n) >= 0 && !world.barred[a][world.entityRoom(s, n)]));
+      const remote = task.mechanics.some(
+        (m) => (m.type === 'remote_control' || m.type === 'state_mirroring') && names.includes(m.target ?? ''),
+      );
+      return (
+        !remote &&
+        node.arg.op === 'pred' &&
+        names.every(
+          (n) => world.index.get(n)?.kind === 'agent' || (world.entityRoom(s, n) >= 0 && !world.barred[a][world.entityRoom(s, n)]),
+        )
+      );
     })
     .map((node) => formatFormula(node));
 }
@@ -62,25 +70,42 @@ function explain(task: EmbodiedTask, search: TaskSearch): string[] {
     }
     return false;
   };
-  const canObserve = (a: number, names: string[]) => names.every((n) => {
-    const r = w.entityRoom(s, n);
-    return r < 0 || !w.barred[a][r];
-  });
+  const canObserve = (a: number, names: string[]) =>
+    names.every((n) => {
+      const r = w.entityRoom(s, n);
+      return r < 0 || !w.barred[a][r];
+    });
   for (const node of epistemicNodes(task.goal)) {
     const a = w.agents.indexOf(node.agent);
     const names = u.entities[u.formulaAtom(node.arg)];
     if (canObserve(a, names)) continue;
     const sources = w.agents.map((_, b) => b).filter((b) => b !== a && canObserve(b, names));
-    if (sources.every((b) => !reaches(b, a))) out.push(`${node.agent} can never learn ${formatFormula(node.arg)}: no path in the communication graph from an agent who can observe it`);
+    if (sources.every((b) => !reaches(b, a)))
+      out.push(
+        `${node.agent} can never learn ${formatFormula(node.arg)}: no path in the communication graph from an agent who can observe it`,
+      );
   }
   const ks = KnowledgeState.initial(u);
   u.taskAtoms.forEach((pred, i) => {
     const atom = u.atoms.findIndex((x) => x.kind === 'task' && x.atom === i);
     const knowers = w.agents.map((_, b) => b).filter((b) => ks.flags[b][atom]);
-    const actors = w.agents.map((_, b) => b).filter((b) => canObserve(b, pred.args.filter((n) => w.index.get(n)?.kind !== 'agent' && w.index.get(n)?.kind !== 'room')) && (w.allowed[b].has('Place') || w.allowed[b].has('Open') || w.allowed[b].has('Close')));
-    if (knowers.length === 0) out.push(`no agent knows that the goal needs ${formatFormula(pred)} (it is in no secret and not in the public text)`);
+    const actors = w.agents
+      .map((_, b) => b)
+      .filter(
+        (b) =>
+          canObserve(
+            b,
+            pred.args.filter((n) => w.index.get(n)?.kind !== 'agent' && w.index.get(n)?.kind !== 'room'),
+          ) &&
+          (w.allowed[b].has('Place') || w.allowed[b].has('Open') || w.allowed[b].has('Close')),
+      );
+    if (knowers.length === 0)
+      out.push(`no agent knows that the goal needs ${formatFormula(pred)} (it is in no secret and not in the public text)`);
     else if (actors.length === 0) out.push(`no agent can reach and act on ${formatFormula(pred)} (room restrictions or missing actions)`);
-    else if (!actors.some((b) => knowers.some((k) => k === b || reaches(k, b)))) out.push(`the agents who could achieve ${formatFormula(pred)} (${actors.map((b) => w.agents[b]).join(', ')}) can never learn that it is needed: no path in the communication graph from ${knowers.map((b) => w.agents[b]).join(', ')}`);
+    else if (!actors.some((b) => knowers.some((k) => k === b || reaches(k, b))))
+      out.push(
+        `the agents who could achieve ${formatFormula(pred)} (${actors.map((b) => w.agents[b]).join(', ')}) can never learn that it is needed: no path in the communication graph from ${knowers.map((b) => w.agents[b]).join(', ')}`,
+      );
   });
   return out;
 }
@@ -96,7 +121,9 @@ export function verifyTask(task: EmbodiedTask, opts: { maxNodes?: number; maxLev
   let undecided = false;
   let noMessages: SearchResult['status'] = 'undecided';
   for (let level = 0; level <= maxLevel; level++) {
-    const r: SearchResult = relaxedReachable(search, level, task.goal) ? search.search({ level, maxNodes: opts.maxNodes }) : { status: 'unsolvable', plan: null, rounds: null, nodes: 0 };
+    const r: SearchResult = relaxedReachable(search, level, task.goal)
+      ? search.search({ level, maxNodes: opts.maxNodes })
+      : { status: 'unsolvable', plan: null, rounds: null, nodes: 0 };
     nodes += r.nodes;
     if (level === 0) noMessages = r.status;
     if (r.status === 'solved') {
@@ -107,7 +134,9 @@ export function verifyTask(task: EmbodiedTask, opts: { maxNodes?: number; maxLev
     if (r.status === 'undecided') undecided = true;
   }
   const physical = stripEpistemic(task.goal);
-  const calib: SearchResult = relaxedReachable(search, 0, physical, true) ? search.search({ level: 0, physicalOnly: true, revealAll: true, maxNodes: opts.maxNodes }) : { status: 'unsolvable', plan: null, rounds: null, nodes: 0 };
+  const calib: SearchResult = relaxedReachable(search, 0, physical, true)
+    ? search.search({ level: 0, physicalOnly: true, revealAll: true, maxNodes: opts.maxNodes })
+    : { status: 'unsolvable', plan: null, rounds: null, nodes: 0 };
   nodes += calib.nodes;
   const solvable = found ? true : undecided ? 'undecided' : false;
   return {

@@ -71,13 +71,16 @@ export class World {
     this.locked = Uint8Array.from(task.furniture, (f) => (f.locked ? 1 : 0));
     this.barred = task.agents.map((a) => Uint8Array.from(this.rooms, (r) => (a.barredRooms.includes(r) ? 1 : 0)));
     this.allowed = task.agents.map((a) => new Set(a.actions));
-    this.canMessage = task.agents.map((a) => Uint8Array.from(this.agents, (b) => (b !== a.id && (a.messageTargets === null || a.messageTargets.includes(b)) ? 1 : 0)));
+    this.canMessage = task.agents.map((a) =>
+      Uint8Array.from(this.agents, (b) => (b !== a.id && (a.messageTargets === null || a.messageTargets.includes(b)) ? 1 : 0)),
+    );
     this.inverse = new Uint8Array(this.furniture.length);
     this.effects = this.furniture.map(() => []);
     for (const m of task.mechanics) {
       const trig = m.trigger ? this.furniture.indexOf(m.trigger) : -1;
       if (m.type === 'inverse_state') this.inverse[trig] = 1;
-      if (m.type === 'remote_control') this.effects[trig].push({ target: this.furniture.indexOf(m.target!), state: m.targetState === 'open' ? 1 : 0 });
+      if (m.type === 'remote_control')
+        this.effects[trig].push({ target: this.furniture.indexOf(m.target!), state: m.targetState === 'open' ? 1 : 0 });
       if (m.type === 'state_mirroring') this.effects[trig].push({ target: this.furniture.indexOf(m.target!), state: 'mirror' });
     }
   }
@@ -103,7 +106,13 @@ export class World {
   }
 
   static clone(s: WorldState): WorldState {
-    return { agentRoom: s.agentRoom.slice(), holding: s.holding.slice(), objLoc: s.objLoc.slice(), open: s.open.slice(), messagesLeft: s.messagesLeft.slice() };
+    return {
+      agentRoom: s.agentRoom.slice(),
+      holding: s.holding.slice(),
+      objLoc: s.objLoc.slice(),
+      open: s.open.slice(),
+      messagesLeft: s.messagesLeft.slice(),
+    };
   }
 
   /** The room an object is in (through its furniture or its holder). */
@@ -130,7 +139,8 @@ export class World {
   /** Apply one agent's action in place. */
   apply(s: WorldState, agent: number, action: Action): Outcome {
     const no = (text: string): Outcome => ({ ok: false, text, changedFurniture: [], movedObjects: [] });
-    if (!this.allowed[agent].has(action.type) && action.type !== 'Wait' && action.type !== 'Done') return no(`You cannot ${action.type}: it is not among your actions (${[...this.allowed[agent]].join(', ')}).`);
+    if (!this.allowed[agent].has(action.type) && action.type !== 'Wait' && action.type !== 'Done')
+      return no(`You cannot ${action.type}: it is not among your actions (${[...this.allowed[agent]].join(', ')}).`);
     const here = s.agentRoom[agent];
     switch (action.type) {
       case 'Wait':
@@ -143,12 +153,17 @@ export class World {
         const room = e.kind === 'agent' ? s.agentRoom[e.i] : this.entityRoom(s, action.target);
         if (this.barred[agent][room]) return no(`You cannot enter ${this.rooms[room]}.`);
         s.agentRoom[agent] = room;
-        return { ok: true, text: `You are in ${this.rooms[room]}.`, changedFurniture: [], movedObjects: s.holding[agent] >= 0 ? [s.holding[agent]] : [] };
+        return {
+          ok: true,
+          text: `You are in ${this.rooms[room]}.`,
+          changedFurniture: [],
+          movedObjects: s.holding[agent] >= 0 ? [s.holding[agent]] : [],
+        };
       }
       case 'Open':
       case 'Close': {
         const e = this.index.get(action.furniture);
-        if (!e || e.kind !== 'furniture') return no(`There is no furniture called ${action.furniture}.`);
+        if (e?.kind !== 'furniture') return no(`There is no furniture called ${action.furniture}.`);
         const f = e.i;
         if (this.furnitureRoom[f] !== here) return no(`${action.furniture} is not in ${this.rooms[here]}.`);
         if (!this.openable[f]) return no(`${action.furniture} cannot be opened or closed.`);
@@ -171,7 +186,7 @@ export class World {
       }
       case 'Pick': {
         const e = this.index.get(action.object);
-        if (!e || e.kind !== 'object') return no(`There is no object called ${action.object}.`);
+        if (e?.kind !== 'object') return no(`There is no object called ${action.object}.`);
         const o = e.i;
         if (s.holding[agent] >= 0) return no(`Your hands are full (${this.objects[s.holding[agent]]}).`);
         if (s.objLoc[o] < 0) return no(`${action.object} is held by ${this.agents[-1 - s.objLoc[o]]}.`);
@@ -184,15 +199,20 @@ export class World {
       case 'Place': {
         const e = this.index.get(action.object);
         const fe = this.index.get(action.furniture);
-        if (!e || e.kind !== 'object') return no(`There is no object called ${action.object}.`);
-        if (!fe || fe.kind !== 'furniture') return no(`There is no furniture called ${action.furniture}.`);
+        if (e?.kind !== 'object') return no(`There is no object called ${action.object}.`);
+        if (fe?.kind !== 'furniture') return no(`There is no furniture called ${action.furniture}.`);
         if (s.holding[agent] !== e.i) return no(`You are not holding ${action.object}.`);
         if (this.furnitureRoom[fe.i] !== here) return no(`${action.furniture} is not in ${this.rooms[here]}.`);
         if (action.rel === 'in' && !this.openable[fe.i]) return no(`You cannot put things inside ${action.furniture}.`);
         if (action.rel === 'in' && !s.open[fe.i]) return no(`${action.furniture} is closed.`);
         s.objLoc[e.i] = fe.i * 2 + (action.rel === 'in' ? IN : ON);
         s.holding[agent] = -1;
-        return { ok: true, text: `${action.object} is ${action.rel === 'in' ? 'inside' : 'on'} ${action.furniture}.`, changedFurniture: [], movedObjects: [e.i] };
+        return {
+          ok: true,
+          text: `${action.object} is ${action.rel === 'in' ? 'inside' : 'on'} ${action.furniture}.`,
+          changedFurniture: [],
+          movedObjects: [e.i],
+        };
       }
       case 'Communicate': {
         if (s.messagesLeft[agent] === 0) return no('You have no messages left.');
@@ -203,14 +223,20 @@ export class World {
           if (to.length === 0) return no('You cannot send messages to anyone.');
         } else {
           to = action.to.map((name) => this.agents.indexOf(name));
-          const bad = action.to.filter((name, k) => to[k] < 0 || !may[to[k]]);
+          const bad = action.to.filter((_name, k) => to[k] < 0 || !may[to[k]]);
           if (bad.length) {
             const reachable = this.agents.filter((_, i) => may[i]);
             return no(reachable.length ? `You can only send messages to: ${reachable.join(', ')}.` : 'You cannot send messages to anyone.');
           }
         }
         if (s.messagesLeft[agent] > 0) s.messagesLeft[agent]--;
-        return { ok: true, text: `Message sent to ${to.map((i) => this.agents[i]).join(', ')}.`, changedFurniture: [], movedObjects: [], deliveredTo: to };
+        return {
+          ok: true,
+          text: `Message sent to ${to.map((i) => this.agents[i]).join(', ')}.`,
+          changedFurniture: [],
+          movedObjects: [],
+          deliveredTo: to,
+        };
       }
     }
   }
@@ -228,14 +254,17 @@ export class World {
         if (loc >= 0 && loc >> 1 === f) ((loc & 1) === IN ? inside : on).push(this.objects[o]);
       }
       let text = this.furniture[f];
-      if (this.openable[f]) text += ` (${s.open[f] ? 'open' : 'closed'}${s.open[f] && inside.length ? `, inside: ${inside.join(', ')}` : ''})`;
+      if (this.openable[f])
+        text += ` (${s.open[f] ? 'open' : 'closed'}${s.open[f] && inside.length ? `, inside: ${inside.join(', ')}` : ''})`;
       if (on.length) text += ` with ${on.join(', ')} on it`;
       parts.push(text);
     }
-    const others = this.agents.filter((_, b) => b !== agent && s.agentRoom[b] === room).map((name, k) => {
-      const b = this.agents.indexOf(name);
-      return s.holding[b] >= 0 ? `${name} (holding ${this.objects[s.holding[b]]})` : name;
-    });
+    const others = this.agents
+      .filter((_, b) => b !== agent && s.agentRoom[b] === room)
+      .map((name, _k) => {
+        const b = this.agents.indexOf(name);
+        return s.holding[b] >= 0 ? `${name} (holding ${this.objects[s.holding[b]]})` : name;
+      });
     const held = s.holding[agent] >= 0 ? this.objects[s.holding[agent]] : 'nothing';
     const barred = this.rooms.filter((_, r) => this.barred[agent][r]);
     return [

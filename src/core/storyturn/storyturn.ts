@@ -48,7 +48,9 @@ export function parseFeedback(text: string): Feedback {
   const right = /if right\s*:\s*([\s\S]*?)(?:;\s*if wrong\s*:|$)/i.exec(t);
   const wrong = /if wrong\s*:\s*([\s\S]*?)(?:;\s*if right\s*:|$)/i.exec(t);
   if (right || wrong) return { kind: 'correctness', right: right?.[1].trim() ?? '', wrong: wrong?.[1].trim() ?? '' };
-  const branches = [...t.matchAll(/if the previous answer is\s+([^:]+?)\s*:\s*([\s\S]*?)(?=;\s*if the previous answer is\b|$)/gi)].map((m) => ({ answer: m[1].trim().replace(/^["']|["']$/g, ''), text: m[2].trim().replace(/;\s*$/, '') }));
+  const branches = [...t.matchAll(/if the previous answer is\s+([^:]+?)\s*:\s*([\s\S]*?)(?=;\s*if the previous answer is\b|$)/gi)].map(
+    (m) => ({ answer: m[1].trim().replace(/^["']|["']$/g, ''), text: m[2].trim().replace(/;\s*$/, '') }),
+  );
   if (branches.length) return { kind: 'previous', branches };
   // Unconditional feedback: always shown.
   return { kind: 'correctness', right: t, wrong: t };
@@ -60,7 +62,11 @@ export const branchesOf = (answer: string): string[] =>
     .map((a) => a.trim())
     .filter(Boolean);
 
-const norm = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+const norm = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 
 /** Whether a reply states an expected answer (as a whole phrase, after normalisation). */
 export function answerMatches(reply: string, expected: string): boolean {
@@ -98,8 +104,10 @@ export function expectedAnswers(story: StoryTurnStory, i: number, previousReply:
 export function validateStoryTurn(s: StoryTurnStory, where: string): void {
   const at = `${where} (${s.id})`;
   if (!s.id) throw new InputError('a StoryTurn needs an id', where);
-  if (!(STORY_STATES as readonly string[]).includes(s.state)) throw new InputError(`mental state must be one of ${STORY_STATES.join(', ')}, not "${s.state}"`, at);
-  if (s.setting !== 'text-complete' && s.setting !== 'image-dependent') throw new InputError(`setting must be text-complete or image-dependent, not "${s.setting}"`, at);
+  if (!(STORY_STATES as readonly string[]).includes(s.state))
+    throw new InputError(`mental state must be one of ${STORY_STATES.join(', ')}, not "${s.state}"`, at);
+  if (s.setting !== 'text-complete' && s.setting !== 'image-dependent')
+    throw new InputError(`setting must be text-complete or image-dependent, not "${s.setting}"`, at);
   if (!Array.isArray(s.turns) || s.turns.length === 0) throw new InputError('a StoryTurn needs at least one turn', at);
   s.turns.forEach((t, i) => {
     const turn = `${at} turn ${i + 1}`;
@@ -110,12 +118,21 @@ export function validateStoryTurn(s: StoryTurnStory, where: string): void {
     const fb = parseFeedback(t.feedback ?? '');
     if (fb.kind === 'previous') {
       if (i === 0) throw new InputError('the first turn cannot depend on a previous answer', turn);
-      if (branches.length !== fb.branches.length) throw new InputError(`the feedback has ${fb.branches.length} branch(es) but the answer has ${branches.length}: every branch needs its own answer`, turn);
+      if (branches.length !== fb.branches.length)
+        throw new InputError(
+          `the feedback has ${fb.branches.length} branch(es) but the answer has ${branches.length}: every branch needs its own answer`,
+          turn,
+        );
       const previous = branchesOf(s.turns[i - 1].answer);
       for (const b of fb.branches) {
-        if (!previous.some((p) => answerMatches(p, b.answer) || answerMatches(b.answer, p))) throw new InputError(`the feedback names the option "${b.answer}", which is not an answer to the previous question (${previous.join('; ')})`, turn);
+        if (!previous.some((p) => answerMatches(p, b.answer) || answerMatches(b.answer, p)))
+          throw new InputError(
+            `the feedback names the option "${b.answer}", which is not an answer to the previous question (${previous.join('; ')})`,
+            turn,
+          );
       }
     }
-    if (fb.kind === 'correctness' && i === 0 && t.feedback.trim()) throw new InputError('the first turn has no previous answer to give feedback on', turn);
+    if (fb.kind === 'correctness' && i === 0 && t.feedback.trim())
+      throw new InputError('the first turn has no previous answer to give feedback on', turn);
   });
 }

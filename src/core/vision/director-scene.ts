@@ -41,7 +41,14 @@ export function makeDirectorScene(rng: Rng, id: string, opts: { blocks: 3 | 4; a
   const extremum = rng.next() < 0.5 ? 'largest' : 'smallest';
   // The partition hides the addressee's own extremum, so that taking one's own view is the error.
   const own = blocks.reduce((m, b) => ((extremum === 'largest' ? b.size > m.size : b.size < m.size) ? b : m));
-  return { id, arm: opts.arm, blocks, hidden: opts.arm === 'no-occluder' ? null : own.letter, director: opts.arm === 'same-side' ? 'same-side' : 'across', extremum };
+  return {
+    id,
+    arm: opts.arm,
+    blocks,
+    hidden: opts.arm === 'no-occluder' ? null : own.letter,
+    director: opts.arm === 'same-side' ? 'same-side' : 'across',
+    extremum,
+  };
 }
 
 /** Letters the director can see (the partition hides only from across the table). */

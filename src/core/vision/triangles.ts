@@ -38,10 +38,13 @@ export interface TriangleClip {
 export const FIELD = { w: 100, h: 75, enclosure: { x0: 60, y0: 20, x1: 90, y1: 55 }, door: { y0: 32, y1: 43 } };
 
 const SCRIPTS: Record<string, string> = {
-  coaxing: 'The big triangle is outside; the small one stays in the enclosure. The big one approaches gently, backs away towards the door, returns, and coaxes the small one until it comes out and both move off together.',
-  mocking: 'The small triangle follows behind the big one and copies its moves while the big one faces away; when the big one turns round, the small one freezes and pretends to do nothing.',
+  coaxing:
+    'The big triangle is outside; the small one stays in the enclosure. The big one approaches gently, backs away towards the door, returns, and coaxes the small one until it comes out and both move off together.',
+  mocking:
+    'The small triangle follows behind the big one and copies its moves while the big one faces away; when the big one turns round, the small one freezes and pretends to do nothing.',
   seducing: 'The big triangle circles the small one slowly, then moves into the enclosure; the small one, attracted, follows it inside.',
-  surprising: 'The small triangle hides behind the door of the enclosure; when the big one comes near, the small one jumps out at it and the big one startles and backs away.',
+  surprising:
+    'The small triangle hides behind the door of the enclosure; when the big one comes near, the small one jumps out at it and the big one startles and backs away.',
   chasing: 'The big triangle chases the small one, which runs away around the field.',
   fighting: 'The two triangles repeatedly approach, bump into each other and back off.',
   following: 'The small triangle follows the big one along its path.',
@@ -55,7 +58,8 @@ const SCRIPTS: Record<string, string> = {
 const dist = (a: Pose, b: Pose) => Math.hypot(a.x - b.x, a.y - b.y);
 const towards = (a: Pose, b: Pose) => Math.atan2(b.y - a.y, b.x - a.x);
 const clamp = (p: Pose): Pose => ({ ...p, x: Math.min(97, Math.max(3, p.x)), y: Math.min(72, Math.max(3, p.y)) });
-const step = (p: Pose, heading: number, speed: number): Pose => clamp({ heading, x: p.x + Math.cos(heading) * speed, y: p.y + Math.sin(heading) * speed });
+const step = (p: Pose, heading: number, speed: number): Pose =>
+  clamp({ heading, x: p.x + Math.cos(heading) * speed, y: p.y + Math.sin(heading) * speed });
 
 /** One tick of a behaviour: both triangles react to each other (ToM, goal-directed) or not (random). */
 function tick(behaviour: string, t: number, f: TriangleFrame, rng: Rng, mem: Record<string, number>): TriangleFrame {
@@ -65,8 +69,14 @@ function tick(behaviour: string, t: number, f: TriangleFrame, rng: Rng, mem: Rec
   switch (behaviour) {
     case 'coaxing': {
       const phase = Math.floor(t / 30) % 3;
-      const bigNext = phase === 0 ? step(big, towards(big, door), 0.8) : phase === 1 ? step(big, towards(big, { x: 30, y: 37, heading: 0 }), 0.8) : step(big, towards(big, door), 0.8);
-      const smallNext = t > 60 && dist(small, big) < 30 ? step(small, towards(small, big), 0.7) : { ...small, heading: towards(small, big) };
+      const bigNext =
+        phase === 0
+          ? step(big, towards(big, door), 0.8)
+          : phase === 1
+            ? step(big, towards(big, { x: 30, y: 37, heading: 0 }), 0.8)
+            : step(big, towards(big, door), 0.8);
+      const smallNext =
+        t > 60 && dist(small, big) < 30 ? step(small, towards(small, big), 0.7) : { ...small, heading: towards(small, big) };
       return { big: bigNext, small: smallNext };
     }
     case 'mocking': {
@@ -77,7 +87,10 @@ function tick(behaviour: string, t: number, f: TriangleFrame, rng: Rng, mem: Rec
     }
     case 'seducing': {
       const a = t / 12;
-      const bigNext = t < 80 ? clamp({ x: small.x + 12 * Math.cos(a), y: small.y + 12 * Math.sin(a), heading: a + Math.PI / 2 }) : step(big, towards(big, t < 110 ? door : inside), 0.8);
+      const bigNext =
+        t < 80
+          ? clamp({ x: small.x + 12 * Math.cos(a), y: small.y + 12 * Math.sin(a), heading: a + Math.PI / 2 })
+          : step(big, towards(big, t < 110 ? door : inside), 0.8);
       const smallNext = t < 80 ? { ...small, heading: towards(small, big) } : step(small, towards(small, big), 0.65);
       return { big: bigNext, small: smallNext };
     }
@@ -93,13 +106,22 @@ function tick(behaviour: string, t: number, f: TriangleFrame, rng: Rng, mem: Rec
       return { big: step(big, towards(big, small), 0.9), small: step(small, towards(big, small) + 0.4 * Math.sin(t / 10), 1.0) };
     case 'fighting': {
       const back = Math.floor(t / 12) % 2 === 1;
-      return { big: step(big, towards(big, small) + (back ? Math.PI : 0), 0.9), small: step(small, towards(small, big) + (back ? Math.PI : 0), 0.9) };
+      return {
+        big: step(big, towards(big, small) + (back ? Math.PI : 0), 0.9),
+        small: step(small, towards(small, big) + (back ? Math.PI : 0), 0.9),
+      };
     }
     case 'following':
-      return { big: step(big, big.heading + 0.05 * Math.sin(t / 20) + (big.x > 90 || big.x < 10 ? Math.PI / 30 : 0), 0.8), small: dist(small, big) > 6 ? step(small, towards(small, big), 0.8) : small };
+      return {
+        big: step(big, big.heading + 0.05 * Math.sin(t / 20) + (big.x > 90 || big.x < 10 ? Math.PI / 30 : 0), 0.8),
+        small: dist(small, big) > 6 ? step(small, towards(small, big), 0.8) : small,
+      };
     case 'dancing': {
       const a = t / 15;
-      return { big: { x: 50 + 18 * Math.cos(a), y: 37 + 14 * Math.sin(a), heading: a + Math.PI / 2 }, small: { x: 50 - 18 * Math.cos(a), y: 37 - 14 * Math.sin(a), heading: a - Math.PI / 2 } };
+      return {
+        big: { x: 50 + 18 * Math.cos(a), y: 37 + 14 * Math.sin(a), heading: a + Math.PI / 2 },
+        small: { x: 50 - 18 * Math.cos(a), y: 37 - 14 * Math.sin(a), heading: a - Math.PI / 2 },
+      };
     }
     case 'bouncing': {
       const bounce = (p: Pose): Pose => {
@@ -112,7 +134,10 @@ function tick(behaviour: string, t: number, f: TriangleFrame, rng: Rng, mem: Rec
       return { big: bounce(big), small: bounce(small) };
     }
     case 'drifting':
-      return { big: step(big, big.heading + (rng.next() - 0.5) * 0.6, 0.4), small: step(small, small.heading + (rng.next() - 0.5) * 0.6, 0.4) };
+      return {
+        big: step(big, big.heading + (rng.next() - 0.5) * 0.6, 0.4),
+        small: step(small, small.heading + (rng.next() - 0.5) * 0.6, 0.4),
+      };
     case 'star': {
       const pt = (cx: number, cy: number, r: number, k: number) => {
         const a = (k * 4 * Math.PI) / 5 - Math.PI / 2;
@@ -130,7 +155,10 @@ function tick(behaviour: string, t: number, f: TriangleFrame, rng: Rng, mem: Rec
     }
     case 'tennis': {
       const x = (speed: number, lo: number, hi: number) => lo + (hi - lo) * (0.5 + 0.5 * Math.sin(t * speed));
-      return { big: { x: x(0.05, 10, 45), y: 25, heading: Math.cos(t * 0.05) > 0 ? 0 : Math.PI }, small: { x: x(0.07, 55, 90), y: 55, heading: Math.cos(t * 0.07) > 0 ? 0 : Math.PI } };
+      return {
+        big: { x: x(0.05, 10, 45), y: 25, heading: Math.cos(t * 0.05) > 0 ? 0 : Math.PI },
+        small: { x: x(0.07, 55, 90), y: 55, heading: Math.cos(t * 0.07) > 0 ? 0 : Math.PI },
+      };
     }
     default:
       throw new Error(`unknown behaviour "${behaviour}"`);
@@ -138,7 +166,9 @@ function tick(behaviour: string, t: number, f: TriangleFrame, rng: Rng, mem: Rec
 }
 
 export function makeTriangleClip(behaviour: string, rng: Rng, opts: { ticks?: number; frames?: number } = {}): TriangleClip {
-  const condition = (Object.keys(TRIANGLE_BEHAVIOURS) as TriangleCondition[]).find((c) => (TRIANGLE_BEHAVIOURS[c] as readonly string[]).includes(behaviour));
+  const condition = (Object.keys(TRIANGLE_BEHAVIOURS) as TriangleCondition[]).find((c) =>
+    (TRIANGLE_BEHAVIOURS[c] as readonly string[]).includes(behaviour),
+  );
   if (!condition) throw new Error(`unknown behaviour "${behaviour}"`);
   const ticks = opts.ticks ?? 160;
   const n = opts.frames ?? 16;
@@ -147,7 +177,10 @@ export function makeTriangleClip(behaviour: string, rng: Rng, opts: { ticks?: nu
       ? { big: { x: 25, y: 37, heading: 0 }, small: { x: 78, y: 37, heading: Math.PI } }
       : behaviour === 'surprising'
         ? { big: { x: 15, y: 20, heading: 0 }, small: { x: 62, y: 37, heading: Math.PI } }
-        : { big: { x: 20 + rng.next() * 20, y: 20 + rng.next() * 35, heading: rng.next() * 2 * Math.PI }, small: { x: 45 + rng.next() * 20, y: 20 + rng.next() * 35, heading: rng.next() * 2 * Math.PI } };
+        : {
+            big: { x: 20 + rng.next() * 20, y: 20 + rng.next() * 35, heading: rng.next() * 2 * Math.PI },
+            small: { x: 45 + rng.next() * 20, y: 20 + rng.next() * 35, heading: rng.next() * 2 * Math.PI },
+          };
   const trajectory: TriangleFrame[] = [start];
   const mem: Record<string, number> = {};
   for (let t = 1; t < ticks; t++) trajectory.push(tick(behaviour, t, trajectory[t - 1], rng, mem));

@@ -7,7 +7,18 @@
 //              graph, then acts on what it then knows without further messages
 //   random     a seeded choice among the actions its knowledge allows, messages included
 
-import { createRng, deriveSeed, formatAction, formatFormula, TaskSearch, verifyTask, type Action, type EmbodiedTask, type EpisodeContext, type PlanStep } from '../../core/index.js';
+import {
+  createRng,
+  deriveSeed,
+  formatAction,
+  formatFormula,
+  TaskSearch,
+  verifyTask,
+  type Action,
+  type EmbodiedTask,
+  type EpisodeContext,
+  type PlanStep,
+} from '../../core/index.js';
 
 export const EMBODIED_TEAMS: Record<string, string> = {
   planner: "follows the verifier's plan (embodied episodes)",
@@ -54,7 +65,10 @@ function act(policy: string, ep: EpisodeContext, seed: number): Action {
   const task = ep.task;
   switch (policy) {
     case 'planner':
-      return fromPlan(planFor(task, 'planner', () => verifyTask(task).plan ?? []), ep);
+      return fromPlan(
+        planFor(task, 'planner', () => verifyTask(task).plan ?? []),
+        ep,
+      );
     case 'silent':
       return fromPlan(
         planFor(task, 'silent', () => searchOf(task).search({ level: 0, bestEffort: true, maxNodes: 60_000 }).plan ?? []),
@@ -68,7 +82,13 @@ function act(policy: string, ep: EpisodeContext, seed: number): Action {
         if (known.length === 0) return { type: 'Wait' };
         return { type: 'Communicate', to: 'all', text: known.map((i) => search.messageText(i, ep.state)).join(' ') };
       }
-      const plan = planFor(task, 'broadcast', () => search.search({ level: 0, bestEffort: true, maxNodes: 60_000, from: { ws: ep.state, ks: ep.knowledge, round: ep.round } }).plan ?? []);
+      const plan = planFor(
+        task,
+        'broadcast',
+        () =>
+          search.search({ level: 0, bestEffort: true, maxNodes: 60_000, from: { ws: ep.state, ks: ep.knowledge, round: ep.round } }).plan ??
+          [],
+      );
       return fromPlan(plan, ep);
     }
     case 'random': {
@@ -89,7 +109,8 @@ export function embodiedReply(policy: string, ep: EpisodeContext, seed: number):
     const search = searchOf(ep.task);
     const me = search.world.agents.indexOf(ep.agent);
     const i = search.universe.byFormula.get(formatFormula(ep.probe));
-    if (policy === 'random') return JSON.stringify({ answer: createRng(deriveSeed('probe', ep.task.id, ep.agent, seed)).pick(['yes', 'no']) });
+    if (policy === 'random')
+      return JSON.stringify({ answer: createRng(deriveSeed('probe', ep.task.id, ep.agent, seed)).pick(['yes', 'no']) });
     // A team member reports what it knows; what it does not know it says it does not know.
     const known = i !== undefined && ep.knowledge.flags[me][i] === 1;
     return JSON.stringify({ answer: known ? 'yes' : 'unknown' });

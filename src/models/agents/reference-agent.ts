@@ -35,12 +35,17 @@ function trackerPolicy(depth: number): Policy {
 }
 
 const POLICIES: Record<string, { describe: string; policy: Policy }> = {
-  oracle: { describe: 'solves items that carry a world model with the full belief tracker', policy: trackerPolicy(Number.POSITIVE_INFINITY) },
+  oracle: {
+    describe: 'solves items that carry a world model with the full belief tracker',
+    policy: trackerPolicy(Number.POSITIVE_INFINITY),
+  },
   reality: { describe: 'answers from the true world state (the classic false-belief error)', policy: trackerPolicy(0) },
   'first-order': { describe: 'tracks beliefs to depth 1 only', policy: trackerPolicy(1) },
   random: {
     describe: 'a seeded uniform choice among the options',
-    policy: (ctx) => createRng(deriveSeed('agent:random', ctx.item?.suite ?? '', ctx.item?.id ?? '', ctx.replicateSeed ?? 0)).pick(ctx.presentedOptions).label,
+    policy: (ctx) =>
+      createRng(deriveSeed('agent:random', ctx.item?.suite ?? '', ctx.item?.id ?? '', ctx.replicateSeed ?? 0)).pick(ctx.presentedOptions)
+        .label,
   },
   'first-option': { describe: 'always the first option (positional bias)', policy: (ctx) => ctx.presentedOptions[0]?.label },
   'answer-key': {
@@ -51,10 +56,15 @@ const POLICIES: Record<string, { describe: string; policy: Policy }> = {
 
 const DIRECTOR_AGENTS: Record<string, string> = {
   allocentric: "Director Task: takes the director's view",
-  egocentric: 'Director Task: reports the director\'s view but acts from its own',
+  egocentric: "Director Task: reports the director's view but acts from its own",
 };
 
-export const REFERENCE_AGENTS: Record<string, string> = { ...Object.fromEntries(Object.entries(POLICIES).map(([k, v]) => [k, v.describe])), ...EMBODIED_TEAMS, ...REFERENCE_JUDGES, ...DIRECTOR_AGENTS };
+export const REFERENCE_AGENTS: Record<string, string> = {
+  ...Object.fromEntries(Object.entries(POLICIES).map(([k, v]) => [k, v.describe])),
+  ...EMBODIED_TEAMS,
+  ...REFERENCE_JUDGES,
+  ...DIRECTOR_AGENTS,
+};
 
 /**
  * StoryTurn turns: oracle and answer-key give the expected answer; random picks a seeded reply
@@ -62,7 +72,8 @@ export const REFERENCE_AGENTS: Record<string, string> = { ...Object.fromEntries(
  * answer with the first alternative.
  */
 function storyTurnReply(model: string, st: { expected: string[]; turn: number }, seed: number): string {
-  if (model === 'random') return `Answer: ${createRng(deriveSeed('agent:random:storyturn', st.turn, st.expected.join('|'), seed)).pick([...st.expected, 'I do not know'])}`;
+  if (model === 'random')
+    return `Answer: ${createRng(deriveSeed('agent:random:storyturn', st.turn, st.expected.join('|'), seed)).pick([...st.expected, 'I do not know'])}`;
   return `Answer: ${st.expected[0]}`;
 }
 
@@ -85,7 +96,8 @@ export class ReferenceAgent implements ChatModel {
 
   constructor(readonly model: string) {
     const entry = POLICIES[model];
-    if (!entry && !EMBODIED_TEAMS[model] && !REFERENCE_JUDGES[model] && !DIRECTOR_AGENTS[model]) throw new Error(`unknown reference agent agent:${model} (known: ${Object.keys(REFERENCE_AGENTS).join(', ')})`);
+    if (!entry && !EMBODIED_TEAMS[model] && !REFERENCE_JUDGES[model] && !DIRECTOR_AGENTS[model])
+      throw new Error(`unknown reference agent agent:${model} (known: ${Object.keys(REFERENCE_AGENTS).join(', ')})`);
     // Embodied teams decline multiple-choice items.
     this.#policy = entry?.policy ?? (() => undefined);
     this.spec = `agent:${model}`;
@@ -98,10 +110,20 @@ export class ReferenceAgent implements ChatModel {
       return { text: judgeReply(this.model, ctx?.judge), usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 0, finishReason: 'stop' };
     }
     if (ctx?.director) {
-      return { text: directorReply(this.model, ctx.director), usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 0, finishReason: 'stop' };
+      return {
+        text: directorReply(this.model, ctx.director),
+        usage: { inputTokens: 0, outputTokens: 0 },
+        latencyMs: 0,
+        finishReason: 'stop',
+      };
     }
     if (ctx?.storyturn) {
-      return { text: storyTurnReply(this.model, ctx.storyturn, ctx.replicateSeed ?? 0), usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 0, finishReason: 'stop' };
+      return {
+        text: storyTurnReply(this.model, ctx.storyturn, ctx.replicateSeed ?? 0),
+        usage: { inputTokens: 0, outputTokens: 0 },
+        latencyMs: 0,
+        finishReason: 'stop',
+      };
     }
     if (ctx?.episode) {
       const text = embodiedReply(this.model, ctx.episode, ctx.replicateSeed ?? 0);

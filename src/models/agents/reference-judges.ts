@@ -14,7 +14,11 @@ export const REFERENCE_JUDGES: Record<string, string> = {
   'keyword-judge': "scores a response by the rubric's keywords (offline judge)",
 };
 
-const normalise = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+const normalise = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 
 export function judgeReply(name: string, ctx: CallContext['judge']): string {
   if (!ctx) return 'I can only judge with a rubric.';
@@ -32,7 +36,11 @@ export function judgeReply(name: string, ctx: CallContext['judge']): string {
   } else {
     const words = new Set(normalise(ctx.response).split(' '));
     for (const f of ctx.fields) {
-      const hits = (ctx.keywords?.[f.name] ?? []).filter((k) => normalise(k).split(' ').every((w) => words.has(w))).length;
+      const hits = (ctx.keywords?.[f.name] ?? []).filter((k) =>
+        normalise(k)
+          .split(' ')
+          .every((w) => words.has(w)),
+      ).length;
       out[f.name] = Math.min(f.max, f.min + hits);
     }
   }

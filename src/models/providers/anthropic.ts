@@ -39,7 +39,10 @@ export class AnthropicChatModel implements ChatModel {
 
   async chat(req: ChatRequest): Promise<ChatResponse> {
     const s = req.settings;
-    const system = req.messages.filter((m) => m.role === 'system').map(messageText).join('\n\n');
+    const system = req.messages
+      .filter((m) => m.role === 'system')
+      .map(messageText)
+      .join('\n\n');
     const body: Record<string, unknown> = {
       model: this.model,
       max_tokens: s.maxTokens,

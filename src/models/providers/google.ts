@@ -16,7 +16,9 @@ function toParts(m: ChatMessage): unknown[] {
   return m.content.map((p) => {
     if (p.type === 'text') return { text: p.text };
     const data = parseDataUrl(p.url);
-    return data ? { inlineData: { mimeType: data.mediaType, data: data.data } } : { fileData: { fileUri: p.url, mimeType: p.mediaType ?? 'image/png' } };
+    return data
+      ? { inlineData: { mimeType: data.mediaType, data: data.data } }
+      : { fileData: { fileUri: p.url, mimeType: p.mediaType ?? 'image/png' } };
   });
 }
 
@@ -37,7 +39,10 @@ export class GoogleChatModel implements ChatModel {
 
   async chat(req: ChatRequest): Promise<ChatResponse> {
     const s = req.settings;
-    const system = req.messages.filter((m) => m.role === 'system').map(messageText).join('\n\n');
+    const system = req.messages
+      .filter((m) => m.role === 'system')
+      .map(messageText)
+      .join('\n\n');
     const generationConfig: Record<string, unknown> = { temperature: s.temperature, maxOutputTokens: s.maxTokens };
     if (s.topP !== undefined) generationConfig.topP = s.topP;
     if (s.seed !== undefined) generationConfig.seed = s.seed;

@@ -15,7 +15,7 @@ import { ModelCallError } from '../call-error.js';
 
 // The library's types are only needed inside this file; keep them loose so that the package
 // stays optional at compile time too.
-/* eslint-disable @typescript-eslint/no-explicit-any */
+// biome-ignore lint/suspicious/noExplicitAny: node-llama-cpp is optional; its types are not needed outside this file
 type Loaded = { model: any; sequence: any; chatWrapper: any | undefined; contextSize: number; LlamaChatWrapperMod: any };
 
 const RAW_SOFTMAX = { temperature: 1, topK: 0, topP: 1, minP: 0 };
@@ -35,6 +35,7 @@ function llamaThreads(): number {
 const loaded = new Map<string, Promise<Loaded>>();
 
 async function load(path: string): Promise<Loaded> {
+  // biome-ignore lint/suspicious/noExplicitAny: the optional module, loaded dynamically
   let mod: any;
   try {
     mod = await import('node-llama-cpp');
@@ -98,7 +99,9 @@ export class LlamaCppChatModel implements ChatModel {
       const { contextText } = l.chatWrapper.generateContextState({ chatHistory });
       return contextText.tokenize(l.model.tokenizer);
     }
-    const text = messages.map((m) => `${m.role === 'user' ? 'User' : m.role === 'system' ? 'System' : 'Assistant'}: ${messageText(m)}`).join('\n\n') + '\n\nAssistant:';
+    const text =
+      messages.map((m) => `${m.role === 'user' ? 'User' : m.role === 'system' ? 'System' : 'Assistant'}: ${messageText(m)}`).join('\n\n') +
+      '\n\nAssistant:';
     return [l.model.tokens.bos, ...l.model.tokenize(text)].filter((t: number | null) => t !== null && t !== undefined);
   }
 
@@ -135,7 +138,8 @@ export class LlamaCppChatModel implements ChatModel {
         text: l.model.detokenize(out),
         usage: { inputTokens, outputTokens: out.length },
         latencyMs: performance.now() - started,
-        finishReason: inputTokens > tokens.length ? `${finishReason} (prompt truncated from ${inputTokens} to ${tokens.length} tokens)` : finishReason,
+        finishReason:
+          inputTokens > tokens.length ? `${finishReason} (prompt truncated from ${inputTokens} to ${tokens.length} tokens)` : finishReason,
       };
     });
   }
@@ -162,7 +166,9 @@ export class LlamaCppChatModel implements ChatModel {
         }
         await l.sequence.clearHistory();
         const results = await l.sequence.controlledEvaluate(
-          input.map((t: number, i: number) => (i >= split - 1 && i < input.length - 1 ? [t, { generateNext: { probabilities: true, options: RAW_SOFTMAX } }] : t)),
+          input.map((t: number, i: number) =>
+            i >= split - 1 && i < input.length - 1 ? [t, { generateNext: { probabilities: true, options: RAW_SOFTMAX } }] : t,
+          ),
         );
         let sum = 0;
         for (let i = split; i < input.length; i++) {

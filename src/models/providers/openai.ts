@@ -60,11 +60,15 @@ export class OpenAiChatModel implements ChatModel {
       secrets: this.#apiKey ? [this.#apiKey] : [],
     })) as {
       model?: string;
-      choices?: Array<{ message?: { content?: string | null }; finish_reason?: string; logprobs?: { content?: TokenLogprob[] | null } | null }>;
+      choices?: Array<{
+        message?: { content?: string | null };
+        finish_reason?: string;
+        logprobs?: { content?: TokenLogprob[] | null } | null;
+      }>;
       usage?: { prompt_tokens?: number; completion_tokens?: number };
     };
     const choice = json?.choices?.[0];
-    if (!choice || !choice.message) malformed(this.spec, 'no choices[0].message');
+    if (!choice?.message) malformed(this.spec, 'no choices[0].message');
     const content = choice.message.content;
     if (content !== null && content !== undefined && typeof content !== 'string') malformed(this.spec, 'message.content is not text');
     const logprobs = choice.logprobs?.content?.map((t) => ({ token: t.token, logprob: t.logprob }));

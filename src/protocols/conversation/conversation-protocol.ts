@@ -51,7 +51,8 @@ export interface StoryTurnDetail {
   feedbackEvents: Array<{ afterTurn: number; recovered: boolean }>;
 }
 
-const SYSTEM = 'You will read a story told over several turns and answer a question at each turn. Answer briefly; end your reply with a line "Answer: <your answer>".';
+const SYSTEM =
+  'You will read a story told over several turns and answer a question at each turn. Answer briefly; end your reply with a line "Answer: <your answer>".';
 
 function imagePart(path: string): ContentPart {
   if (path.startsWith('data:') || /^https?:\/\//.test(path)) return { type: 'image', url: path };
@@ -60,7 +61,12 @@ function imagePart(path: string): ContentPart {
   return { type: 'image', url: `data:${mediaType};base64,${readFileSync(path).toString('base64')}`, mediaType };
 }
 
-export async function runStoryTurn(story: StoryTurnStory, model: TrialModel, ctx: TrialContext, opts: { images: boolean }): Promise<StoryTurnDetail> {
+export async function runStoryTurn(
+  story: StoryTurnStory,
+  model: TrialModel,
+  ctx: TrialContext,
+  opts: { images: boolean },
+): Promise<StoryTurnDetail> {
   const messages: ChatMessage[] = [{ role: 'system', content: SYSTEM }];
   const results: StoryTurnResult[] = [];
   const events: StoryTurnDetail['feedbackEvents'] = [];
@@ -75,7 +81,8 @@ export async function runStoryTurn(story: StoryTurnStory, model: TrialModel, ctx
       if (fb.kind === 'previous') feedbackShown = fb.branches[selectedBranch(fb, previousReply)]?.text ?? '';
     }
     const text = [feedbackShown, turn.story, `Question: ${turn.question}`].filter((x) => x.trim()).join('\n\n');
-    const content: string | ContentPart[] = opts.images && turn.image ? [{ type: 'text', text }, imagePart(story.images[turn.image])] : text;
+    const content: string | ContentPart[] =
+      opts.images && turn.image ? [{ type: 'text', text }, imagePart(story.images[turn.image])] : text;
     messages.push({ role: 'user', content });
     const expected = expectedAnswers(story, i, previousReply);
     const response = await model.chat(messages, {}, { replicateSeed: ctx.seed, storyturn: { expected, turn: i } });
@@ -109,7 +116,14 @@ export function createConversationTask(suite: string, items: Item<StoryTurnPaylo
         score: {
           scorer: STORYTURN_SCORER,
           value: detail.correct ? 1 : 0,
-          detail: { questions: detail.turns.length, questionsRight: detail.turns.filter((t) => t.correct).length, feedbackEvents: detail.feedbackEvents.length, recovered: detail.feedbackEvents.filter((e) => e.recovered).length, setting: detail.setting, withImages: detail.withImages },
+          detail: {
+            questions: detail.turns.length,
+            questionsRight: detail.turns.filter((t) => t.correct).length,
+            feedbackEvents: detail.feedbackEvents.length,
+            recovered: detail.feedbackEvents.filter((e) => e.recovered).length,
+            setting: detail.setting,
+            withImages: detail.withImages,
+          },
         },
       };
     },

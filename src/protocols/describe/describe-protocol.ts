@@ -9,7 +9,8 @@ import type { Item, ProtocolResult, Task, TrialContext, TrialModel } from '../..
 
 export const DESCRIBE_SCORER = 'described';
 
-export const DESCRIBE_PROMPT = 'The numbered frames (1 to 16, left to right, top to bottom) show a short silent animation, in order. Describe in a few sentences what happens in it.';
+export const DESCRIBE_PROMPT =
+  'The numbered frames (1 to 16, left to right, top to bottom) show a short silent animation, in order. Describe in a few sentences what happens in it.';
 
 export function createDescribeTask<P extends { grid: string }>(suite: string, items: Item<P>[]): Task {
   return {
@@ -17,9 +18,24 @@ export function createDescribeTask<P extends { grid: string }>(suite: string, it
     items,
     async execute(item: Item, model: TrialModel, ctx: TrialContext): Promise<ProtocolResult> {
       const p = (item as Item<P>).payload;
-      const response = await model.chat([{ role: 'user', content: [{ type: 'image', url: p.grid, mediaType: 'image/png' }, { type: 'text', text: DESCRIBE_PROMPT }] }], {}, { replicateSeed: ctx.seed });
+      const response = await model.chat(
+        [
+          {
+            role: 'user',
+            content: [
+              { type: 'image', url: p.grid, mediaType: 'image/png' },
+              { type: 'text', text: DESCRIBE_PROMPT },
+            ],
+          },
+        ],
+        {},
+        { replicateSeed: ctx.seed },
+      );
       const reply = response.text.trim();
-      return { detail: { reply, ...Object.fromEntries(Object.entries(p).filter(([k]) => k !== 'grid')) }, score: { scorer: DESCRIBE_SCORER, value: reply ? 1 : 0, detail: { judged: false } } };
+      return {
+        detail: { reply, ...Object.fromEntries(Object.entries(p).filter(([k]) => k !== 'grid')) },
+        score: { scorer: DESCRIBE_SCORER, value: reply ? 1 : 0, detail: { judged: false } },
+      };
     },
   };
 }

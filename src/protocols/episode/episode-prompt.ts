@@ -39,6 +39,7 @@ export function turnPrompt(opts: { round: number; limit: number; history: string
 
 /** The literal probe for (K agent psi), asked at the end of the episode. */
 export function probeQuestion(psi: Formula): string {
-  if (psi.op === 'K' || psi.op === 'B') return `Does ${psi.agent} know that ${formatFormula(psi.arg)} holds? Answer in JSON: {"answer": "yes" | "no" | "unknown"}`;
+  if (psi.op === 'K' || psi.op === 'B')
+    return `Does ${psi.agent} know that ${formatFormula(psi.arg)} holds? Answer in JSON: {"answer": "yes" | "no" | "unknown"}`;
   return `Does ${formatFormula(psi)} hold now, as far as you know? Answer in JSON: {"answer": "yes" | "no" | "unknown"}`;
 }

@@ -72,7 +72,13 @@ export async function runEpisode(task: EmbodiedTask, model: TrialModel, ctx: Tri
     for (let a = 0; a < world.agents.length; a++) {
       if (done[a]) continue;
       const agent = world.agents[a];
-      const user = turnPrompt({ round, limit: task.turnLimit, history: history[a].slice(-6), inbox: inbox[a], view: world.describe(ws, a) });
+      const user = turnPrompt({
+        round,
+        limit: task.turnLimit,
+        history: history[a].slice(-6),
+        inbox: inbox[a],
+        view: world.describe(ws, a),
+      });
       const response = await model.chat(
         [
           { role: 'system', content: systems[a] },
@@ -111,7 +117,11 @@ export async function runEpisode(task: EmbodiedTask, model: TrialModel, ctx: Tri
     inbox = nextInbox;
   }
   const rounds = round - 1;
-  const functional = evaluateFormula(stripEpistemic(task.goal), (p) => holds(world, ws, p), () => true);
+  const functional = evaluateFormula(
+    stripEpistemic(task.goal),
+    (p) => holds(world, ws, p),
+    () => true,
+  );
   const epistemic = search.goalHolds(task.goal, ws, ks);
   const probes: ProbeResult[] = [];
   for (const node of epistemicNodes(task.goal)) {
@@ -123,20 +133,45 @@ export async function runEpisode(task: EmbodiedTask, model: TrialModel, ctx: Tri
         { role: 'user', content: `The episode is over.\n\n${world.describe(ws, a)}\n\n${question}` },
       ],
       {},
-      { replicateSeed: ctx.seed, episode: { task, agent: node.agent, round: rounds, phase: 'probe', probe: node.arg, state: ws, knowledge: ks } },
+      {
+        replicateSeed: ctx.seed,
+        episode: { task, agent: node.agent, round: rounds, phase: 'probe', probe: node.arg, state: ws, knowledge: ks },
+      },
     );
     const truth =
       node.arg.op === 'K' || node.arg.op === 'B'
-        ? ks.knowsFormula(world.agents.indexOf(node.arg.agent), node.arg.arg) && evaluateFormula(node.arg.arg, (p) => holds(world, ws, p), () => true)
-        : evaluateFormula(node.arg, (p) => holds(world, ws, p), () => true);
+        ? ks.knowsFormula(world.agents.indexOf(node.arg.agent), node.arg.arg) &&
+          evaluateFormula(
+            node.arg.arg,
+            (p) => holds(world, ws, p),
+            () => true,
+          )
+        : evaluateFormula(
+            node.arg,
+            (p) => holds(world, ws, p),
+            () => true,
+          );
     const answer = readProbe(response.text);
     const expected = truth ? 'yes' : 'no';
-    probes.push({ agent: node.agent, formula: formatFormula(node), question, reply: response.text, answer, expected, correct: answer === expected });
+    probes.push({
+      agent: node.agent,
+      formula: formatFormula(node),
+      question,
+      reply: response.text,
+      answer,
+      expected,
+      correct: answer === expected,
+    });
   }
   const correct = probes.filter((p) => p.correct).length;
   const privateGoals: Record<string, boolean> = {};
   for (const ag of task.agents) {
-    if (ag.privateGoal) privateGoals[ag.id] = evaluateFormula(stripEpistemic(ag.privateGoal), (p) => holds(world, ws, p), () => true);
+    if (ag.privateGoal)
+      privateGoals[ag.id] = evaluateFormula(
+        stripEpistemic(ag.privateGoal),
+        (p) => holds(world, ws, p),
+        () => true,
+      );
   }
   return {
     taskId: task.id,
@@ -164,7 +199,16 @@ export function createEpisodeTask(suite: string, items: Item<EpisodePayload>[]):
         score: {
           scorer: EPISODE_SCORER,
           value: detail.functional ? 1 : 0,
-          detail: { epistemic: detail.epistemic, literalCorrect: detail.literal.correct, literalTotal: detail.literal.total, literalAll: detail.literal.allCorrect, rounds: detail.rounds, malformed: detail.malformed, category: detail.category, kDepth: detail.kDepth },
+          detail: {
+            epistemic: detail.epistemic,
+            literalCorrect: detail.literal.correct,
+            literalTotal: detail.literal.total,
+            literalAll: detail.literal.allCorrect,
+            rounds: detail.rounds,
+            malformed: detail.malformed,
+            category: detail.category,
+            kDepth: detail.kDepth,
+          },
         },
       };
     },

@@ -34,10 +34,22 @@ export function presentOptions(item: Item<McqPayload>, ctx: TrialContext, shuffl
 
 export function buildMcqMessages(item: Item<McqPayload>, options: McqOption[], template: McqTemplate): ChatMessage[] {
   const user = renderMcq(template.user, { context: item.payload.context, question: item.payload.question, options });
-  return template.system ? [{ role: 'system', content: template.system }, { role: 'user', content: user }] : [{ role: 'user', content: user }];
+  return template.system
+    ? [
+        { role: 'system', content: template.system },
+        { role: 'user', content: user },
+      ]
+    : [{ role: 'user', content: user }];
 }
 
-async function runGenerate(item: Item<McqPayload>, model: TrialModel, ctx: TrialContext, options: McqOption[], template: McqTemplate, trace?: string): Promise<ProtocolResult> {
+async function runGenerate(
+  item: Item<McqPayload>,
+  model: TrialModel,
+  ctx: TrialContext,
+  options: McqOption[],
+  template: McqTemplate,
+  trace?: string,
+): Promise<ProtocolResult> {
   const messages = buildMcqMessages(item, options, template);
   let masks: number | undefined;
   if (trace !== undefined) {
@@ -52,7 +64,14 @@ async function runGenerate(item: Item<McqPayload>, model: TrialModel, ctx: Trial
   const correct = options.find((o) => o.text === item.answer)!.label;
   const value = chosen !== null && chosen === item.answer ? 1 : 0;
   return {
-    detail: { presented: options, correctLabel: correct, reply: response.text, parsed: parsed.label, parseMethod: parsed.method, ...(masks !== undefined ? { traceMasks: masks } : {}) },
+    detail: {
+      presented: options,
+      correctLabel: correct,
+      reply: response.text,
+      parsed: parsed.label,
+      parseMethod: parsed.method,
+      ...(masks !== undefined ? { traceMasks: masks } : {}),
+    },
     score: { scorer: MCQ_SCORER, value, detail: { parsed: parsed.label, correctLabel: correct, parseFailed: parsed.label === null } },
   };
 }
@@ -94,7 +113,9 @@ export function createMcqTask(suite: string, items: Item<McqPayload>[], opts: Mc
     async execute(item, model, ctx) {
       const mcq = item as Item<McqPayload>;
       const options = presentOptions(mcq, ctx, opts.shuffle ?? false);
-      return scoring === 'generate' ? runGenerate(mcq, model, ctx, options, template, opts.traces?.get(mcq.id)) : runLoglik(mcq, model, options, scoring === 'loglik-norm');
+      return scoring === 'generate'
+        ? runGenerate(mcq, model, ctx, options, template, opts.traces?.get(mcq.id))
+        : runLoglik(mcq, model, options, scoring === 'loglik-norm');
     },
   };
 }

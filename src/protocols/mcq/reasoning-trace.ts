@@ -32,10 +32,22 @@ export function maskOptionReferences(trace: string, options: string[]): { masked
     for (let i = 0; i + 4 <= w.length; i++) grams.add(w.slice(i, i + 4).join(' '));
   }
   // Word spans without trailing punctuation, so that a masked run keeps the comma after it.
-  const words = [...text.matchAll(/\S+/g)].map((m) => ({ start: m.index!, end: m.index! + m[0].replace(/[^\p{L}\p{N}']+$/u, '').length, w: norm(m[0]) }));
+  const words = [...text.matchAll(/\S+/g)].map((m) => ({
+    start: m.index!,
+    end: m.index! + m[0].replace(/[^\p{L}\p{N}']+$/u, '').length,
+    w: norm(m[0]),
+  }));
   const covered = new Uint8Array(words.length);
   for (let i = 0; i + 4 <= words.length; i++) {
-    if (grams.has(words.slice(i, i + 4).map((x) => x.w).join(' '))) covered.fill(1, i, i + 4);
+    if (
+      grams.has(
+        words
+          .slice(i, i + 4)
+          .map((x) => x.w)
+          .join(' '),
+      )
+    )
+      covered.fill(1, i, i + 4);
   }
   let rebuilt = '';
   let at = 0;

@@ -43,10 +43,17 @@ export async function readMatrixParquet(path: string, opts: MatrixReadOptions = 
   }
   if (rows.length === 0) throw new InputError('no rows', path);
   const header = Object.keys(rows[0]);
-  const ordered = [...MATRIX_META_COLUMNS.filter((c) => header.includes(c)), ...header.filter((h) => !(MATRIX_META_COLUMNS as readonly string[]).includes(h))];
+  const ordered = [
+    ...MATRIX_META_COLUMNS.filter((c) => header.includes(c)),
+    ...header.filter((h) => !(MATRIX_META_COLUMNS as readonly string[]).includes(h)),
+  ];
   const text = formatCsv(
     ordered,
-    rows.map((r) => ordered.map((h) => (r[h] === null || r[h] === undefined ? null : typeof r[h] === 'bigint' ? Number(r[h]) : (r[h] as string | number)))),
+    rows.map((r) =>
+      ordered.map((h) =>
+        r[h] === null || r[h] === undefined ? null : typeof r[h] === 'bigint' ? Number(r[h]) : (r[h] as string | number),
+      ),
+    ),
   );
   return matrixFromCsv(text, path, opts);
 }

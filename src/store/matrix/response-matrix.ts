@@ -40,7 +40,12 @@ export function buildMatrix(rows: Iterable<ResponseRow>, opts: { replicate?: num
     if (ii === undefined) {
       ii = items.length;
       itemIndex.set(key, ii);
-      items.push({ suite: r.suite, itemId: r.itemId, category: r.category, originalLabel: String(r.meta.originalLabel ?? r.ability ?? '') });
+      items.push({
+        suite: r.suite,
+        itemId: r.itemId,
+        category: r.category,
+        originalLabel: String(r.meta.originalLabel ?? r.ability ?? ''),
+      });
       sums.push(new Map());
     }
     const si = subjectIndex.get(r.spec)!;
@@ -50,10 +55,12 @@ export function buildMatrix(rows: Iterable<ResponseRow>, opts: { replicate?: num
     sums[ii].set(si, cell);
   }
   const subjects = [...subjectIndex.keys()];
-  const cells = sums.map((m) => subjects.map((_, si) => {
-    const c = m.get(si);
-    return c ? c.sum / c.n : null;
-  }));
+  const cells = sums.map((m) =>
+    subjects.map((_, si) => {
+      const c = m.get(si);
+      return c ? c.sum / c.n : null;
+    }),
+  );
   return { subjects, items, cells };
 }
 
@@ -69,7 +76,8 @@ function parseCell(raw: string, file: string, line: number, column: string): num
   const v = raw.trim();
   if (v === '' || v.toUpperCase() === 'NA' || v.toLowerCase() === 'nan') return null;
   const n = Number(v);
-  if (!Number.isFinite(n) || n < 0 || n > 1) throw new InputError(`column "${column}": "${raw}" is not a score in [0, 1] (expected 1, 0 or blank)`, file, line);
+  if (!Number.isFinite(n) || n < 0 || n > 1)
+    throw new InputError(`column "${column}": "${raw}" is not a score in [0, 1] (expected 1, 0 or blank)`, file, line);
   return n;
 }
 
@@ -93,7 +101,8 @@ export function matrixFromCsv(text: string, file = '<csv>', opts: MatrixReadOpti
   const header = rows[0].fields.map((h) => h.trim());
   const col = (name: string) => header.indexOf(name);
   for (const r of rows.slice(1)) {
-    if (r.fields.length !== header.length) throw new InputError(`row has ${r.fields.length} fields, the header has ${header.length}`, file, r.line);
+    if (r.fields.length !== header.length)
+      throw new InputError(`row has ${r.fields.length} fields, the header has ${header.length}`, file, r.line);
   }
   const itemCol = col('item_id') >= 0 ? col('item_id') : col('item');
   if (itemCol < 0) throw new InputError('no item_id column', file, 1);
@@ -104,7 +113,13 @@ export function matrixFromCsv(text: string, file = '<csv>', opts: MatrixReadOpti
   const itemOf = (r: { line: number; fields: string[] }): MatrixItem => ({
     suite: suiteCol >= 0 ? r.fields[suiteCol] : 'unknown',
     itemId: r.fields[itemCol],
-    category: opts.anyCategory ? (catCol >= 0 ? r.fields[catCol] : 'general') : catCol >= 0 ? checkCategory(r.fields[catCol], file, r.line) : 'belief',
+    category: opts.anyCategory
+      ? catCol >= 0
+        ? r.fields[catCol]
+        : 'general'
+      : catCol >= 0
+        ? checkCategory(r.fields[catCol], file, r.line)
+        : 'belief',
     originalLabel: labelCol >= 0 ? r.fields[labelCol] : '',
   });
   if (col('subject') >= 0 && valueCol >= 0) {
@@ -118,7 +133,8 @@ export function matrixFromCsv(text: string, file = '<csv>', opts: MatrixReadOpti
       const it = itemOf(r);
       const subject = r.fields[col('subject')];
       const key = `${it.suite}\u0000${it.itemId}`;
-      if (seen.has(`${key}\u0000${subject}`)) throw new InputError(`subject "${subject}" has a second row for item ${it.itemId}`, file, r.line);
+      if (seen.has(`${key}\u0000${subject}`))
+        throw new InputError(`subject "${subject}" has a second row for item ${it.itemId}`, file, r.line);
       seen.add(`${key}\u0000${subject}`);
       if (!subjectIndex.has(subject)) {
         subjectIndex.set(subject, subjectIndex.size);

@@ -11,17 +11,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Item, Score, TrialKey, TrialOutcome } from '../../core/index.js';
 import { ConfigError, MindscopeError } from '../../core/index.js';
-import type {
-  FailedTrialRow,
-  PlanRow,
-  ResponseRow,
-  RunRecord,
-  StatusRow,
-  Store,
-  SubjectRecord,
-  TrialStatus,
-  UsageRow,
-} from '../store.js';
+import type { FailedTrialRow, PlanRow, ResponseRow, RunRecord, StatusRow, Store, SubjectRecord, TrialStatus, UsageRow } from '../store.js';
 import { GroupCommit } from './group-commit.js';
 import { MIGRATIONS } from './migrations.js';
 
@@ -90,12 +80,18 @@ export class SqliteStore implements Store {
   }
 
   getRun(id: string): RunRecord | undefined {
-    const row = this.#q('SELECT id, created_at, config FROM runs WHERE id = ?').get(id) as { id: string; created_at: string; config: string } | undefined;
+    const row = this.#q('SELECT id, created_at, config FROM runs WHERE id = ?').get(id) as
+      | { id: string; created_at: string; config: string }
+      | undefined;
     return row ? { id: row.id, createdAt: row.created_at, config: JSON.parse(row.config) } : undefined;
   }
 
   listRuns(): RunRecord[] {
-    const rows = this.#q('SELECT id, created_at, config FROM runs ORDER BY created_at, id').all() as Array<{ id: string; created_at: string; config: string }>;
+    const rows = this.#q('SELECT id, created_at, config FROM runs ORDER BY created_at, id').all() as Array<{
+      id: string;
+      created_at: string;
+      config: string;
+    }>;
     return rows.map((r) => ({ id: r.id, createdAt: r.created_at, config: JSON.parse(r.config) }));
   }
 
@@ -114,12 +110,18 @@ export class SqliteStore implements Store {
 
   upsertSubject(s: SubjectRecord): void {
     this.flush();
-    this.#q('INSERT INTO subjects (id, spec, settings) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING').run(s.id, s.spec, JSON.stringify(s.settings));
+    this.#q('INSERT INTO subjects (id, spec, settings) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING').run(
+      s.id,
+      s.spec,
+      JSON.stringify(s.settings),
+    );
   }
 
   putItems(items: Array<{ hash: string; item: Item }>): void {
     this.flush();
-    const put = this.#q('INSERT INTO items (hash, suite, item_id, category, ability, answer, body) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING');
+    const put = this.#q(
+      'INSERT INTO items (hash, suite, item_id, category, ability, answer, body) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING',
+    );
     this.#db.transaction(() => {
       for (const { hash, item } of items) {
         put.run(hash, item.suite, item.id, item.category, item.ability ?? null, item.answer, JSON.stringify(item));
@@ -129,9 +131,17 @@ export class SqliteStore implements Store {
 
   recordScore(k: TrialKey, score: Score): void {
     this.flush();
-    const row = this.#q('SELECT id FROM trials WHERE run_id = ? AND subject_id = ? AND suite = ? AND item_id = ? AND replicate = ?').get(k.runId, k.subjectId, k.suite, k.itemId, k.replicate) as { id: number } | undefined;
+    const row = this.#q('SELECT id FROM trials WHERE run_id = ? AND subject_id = ? AND suite = ? AND item_id = ? AND replicate = ?').get(
+      k.runId,
+      k.subjectId,
+      k.suite,
+      k.itemId,
+      k.replicate,
+    ) as { id: number } | undefined;
     if (!row) throw new ConfigError(`no trial ${k.suite}/${k.itemId} #${k.replicate} of ${k.subjectId} in run ${k.runId}`);
-    this.#q('INSERT INTO scores (trial_id, scorer, value, detail) VALUES (?, ?, ?, ?) ON CONFLICT (trial_id, scorer) DO UPDATE SET value = excluded.value, detail = excluded.detail').run(row.id, score.scorer, score.value, JSON.stringify(score.detail ?? {}));
+    this.#q(
+      'INSERT INTO scores (trial_id, scorer, value, detail) VALUES (?, ?, ?, ?) ON CONFLICT (trial_id, scorer) DO UPDATE SET value = excluded.value, detail = excluded.detail',
+    ).run(row.id, score.scorer, score.value, JSON.stringify(score.detail ?? {}));
   }
 
   scoreOf(k: TrialKey, scorer: string): Score | undefined {
@@ -145,8 +155,13 @@ export class SqliteStore implements Store {
 
   pinRubric(runId: string, rubric: string, sha256: string): void {
     this.flush();
-    const pinned = this.#q('SELECT sha256 FROM rubric_pins WHERE run_id = ? AND rubric = ?').get(runId, rubric) as { sha256: string } | undefined;
-    if (pinned && pinned.sha256 !== sha256) throw new ConfigError(`run ${runId} was scored with rubric "${rubric}" sha256 ${pinned.sha256.slice(0, 12)}...; this file is ${sha256.slice(0, 12)}...: refusing to mix rubrics (use a new rubric name)`);
+    const pinned = this.#q('SELECT sha256 FROM rubric_pins WHERE run_id = ? AND rubric = ?').get(runId, rubric) as
+      | { sha256: string }
+      | undefined;
+    if (pinned && pinned.sha256 !== sha256)
+      throw new ConfigError(
+        `run ${runId} was scored with rubric "${rubric}" sha256 ${pinned.sha256.slice(0, 12)}...; this file is ${sha256.slice(0, 12)}...: refusing to mix rubrics (use a new rubric name)`,
+      );
     if (!pinned) this.#q('INSERT INTO rubric_pins (run_id, rubric, sha256) VALUES (?, ?, ?)').run(runId, rubric, sha256);
   }
 
@@ -162,13 +177,9 @@ export class SqliteStore implements Store {
     // undo the group commit.
     const queued = this.#queuedStatus.get(trialKeyString(k));
     if (queued) return queued;
-    const row = this.#q('SELECT status FROM trials WHERE run_id = ? AND subject_id = ? AND suite = ? AND item_id = ? AND replicate = ?').get(
-      k.runId,
-      k.subjectId,
-      k.suite,
-      k.itemId,
-      k.replicate,
-    ) as { status: TrialStatus } | undefined;
+    const row = this.#q(
+      'SELECT status FROM trials WHERE run_id = ? AND subject_id = ? AND suite = ? AND item_id = ? AND replicate = ?',
+    ).get(k.runId, k.subjectId, k.suite, k.itemId, k.replicate) as { status: TrialStatus } | undefined;
     return row?.status;
   }
 
@@ -177,7 +188,11 @@ export class SqliteStore implements Store {
     return (this.#q('SELECT COUNT(*) AS n FROM trials WHERE run_id = ?').get(runId) as { n: number }).n;
   }
 
-  #upsertTrial(k: TrialKey, itemHash: string, fields: { status: TrialStatus; error: string | null; attempts: number; o?: TrialOutcome }): number {
+  #upsertTrial(
+    k: TrialKey,
+    itemHash: string,
+    fields: { status: TrialStatus; error: string | null; attempts: number; o?: TrialOutcome },
+  ): number {
     const o = fields.o;
     const values = [
       k.runId,
@@ -222,13 +237,20 @@ export class SqliteStore implements Store {
     this.#commits.add(`trial ${k.suite}/${k.itemId}#${k.replicate}`, () => {
       const id = this.#upsertTrial(k, itemHash, { status: 'done', error: null, attempts, o: outcome });
       this.#q('INSERT OR REPLACE INTO transcripts (trial_id, body) VALUES (?, ?)').run(id, transcript);
-      this.#q('INSERT OR REPLACE INTO scores (trial_id, scorer, value, detail) VALUES (?, ?, ?, ?)').run(id, outcome.score.scorer, outcome.score.value, detail);
+      this.#q('INSERT OR REPLACE INTO scores (trial_id, scorer, value, detail) VALUES (?, ?, ?, ?)').run(
+        id,
+        outcome.score.scorer,
+        outcome.score.value,
+        detail,
+      );
     });
   }
 
   recordFailed(k: TrialKey, itemHash: string, error: string, attempts: number): void {
     this.#queuedStatus.set(trialKeyString(k), 'failed');
-    this.#commits.add(`failed trial ${k.suite}/${k.itemId}#${k.replicate}`, () => this.#upsertTrial(k, itemHash, { status: 'failed', error, attempts }));
+    this.#commits.add(`failed trial ${k.suite}/${k.itemId}#${k.replicate}`, () =>
+      this.#upsertTrial(k, itemHash, { status: 'failed', error, attempts }),
+    );
   }
 
   getCached(key: string): unknown {
@@ -243,7 +265,13 @@ export class SqliteStore implements Store {
     const body = JSON.stringify(response);
     this.#queuedCache.set(key, body);
     this.#commits.add(`cache entry for ${model}`, () => {
-      this.#q('INSERT OR IGNORE INTO call_cache (key, provider, model, response, created_at) VALUES (?, ?, ?, ?, ?)').run(key, provider, model, body, new Date().toISOString());
+      this.#q('INSERT OR IGNORE INTO call_cache (key, provider, model, response, created_at) VALUES (?, ?, ?, ?, ?)').run(
+        key,
+        provider,
+        model,
+        body,
+        new Date().toISOString(),
+      );
     });
   }
 
@@ -295,7 +323,9 @@ export class SqliteStore implements Store {
        ORDER BY s.spec, t.suite, t.item_id, t.replicate`,
     );
     const args = scorer ? [runId, scorer] : [runId];
-    for (const r of stmt.iterate(...args) as Iterable<Omit<ResponseRow, 'meta' | 'parseFailed'> & { meta: string | null; parseFailed: number | null }>) {
+    for (const r of stmt.iterate(...args) as Iterable<
+      Omit<ResponseRow, 'meta' | 'parseFailed'> & { meta: string | null; parseFailed: number | null }
+    >) {
       yield { ...r, parseFailed: r.parseFailed === 1, meta: r.meta ? JSON.parse(r.meta) : {} };
     }
   }
@@ -306,8 +336,12 @@ export class SqliteStore implements Store {
       `SELECT tr.body AS body, sc.scorer AS scorer, sc.value AS value, sc.detail AS detail FROM trials t
        JOIN transcripts tr ON tr.trial_id = t.id JOIN scores sc ON sc.trial_id = t.id
        WHERE t.run_id = ? AND t.subject_id = ? AND t.suite = ? AND t.item_id = ? AND t.replicate = ?`,
-    ).get(k.runId, k.subjectId, k.suite, k.itemId, k.replicate) as { body: string; scorer: string; value: number; detail: string } | undefined;
-    return row ? { transcript: JSON.parse(row.body), score: { scorer: row.scorer, value: row.value, detail: JSON.parse(row.detail) } } : undefined;
+    ).get(k.runId, k.subjectId, k.suite, k.itemId, k.replicate) as
+      | { body: string; scorer: string; value: number; detail: string }
+      | undefined;
+    return row
+      ? { transcript: JSON.parse(row.body), score: { scorer: row.scorer, value: row.value, detail: JSON.parse(row.detail) } }
+      : undefined;
   }
 
   close(): void {

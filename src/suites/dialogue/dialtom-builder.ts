@@ -46,7 +46,12 @@ export function readDialogues(json: unknown, where: string): Dialogue[] {
     const raw = Array.isArray(d.turns) ? d.turns : Array.isArray(d.ctx) ? d.ctx : undefined;
     if (!raw || raw.length === 0) throw new InputError('"turns" must list the dialogue turns', at);
     const turns = raw.map((t: unknown, k: number) => {
-      const line = typeof t === 'string' ? t : t && typeof t === 'object' ? `${String((t as Record<string, unknown>).speaker ?? '')}: ${String((t as Record<string, unknown>).text ?? '')}` : '';
+      const line =
+        typeof t === 'string'
+          ? t
+          : t && typeof t === 'object'
+            ? `${String((t as Record<string, unknown>).speaker ?? '')}: ${String((t as Record<string, unknown>).text ?? '')}`
+            : '';
       const [speaker, ...rest] = line.split(':');
       if (!speaker?.trim() || !rest.join(':').trim()) throw new InputError(`turn ${k} is empty (a turn needs a speaker and text)`, at);
       return line.trim();
@@ -89,7 +94,11 @@ export interface BuiltItems {
   degraded: Record<'states' | 'summary+states' | 'history+states', Array<Record<string, unknown>>>;
 }
 
-export async function buildDialtomItems(dialogues: Dialogue[], writer: Writer, opts: { seed: number; focusState?: DialtomState }): Promise<BuiltItems> {
+export async function buildDialtomItems(
+  dialogues: Dialogue[],
+  writer: Writer,
+  opts: { seed: number; focusState?: DialtomState },
+): Promise<BuiltItems> {
   const retrospective: BuiltItems['retrospective'] = [];
   const prospective: BuiltItems['prospective'] = [];
   const counterfactual: BuiltItems['counterfactual'] = {};
@@ -105,7 +114,8 @@ export async function buildDialtomItems(dialogues: Dialogue[], writer: Writer, o
       const options: Record<string, Record<string, string>> = {};
       const correct: Record<string, string> = {};
       for (const s of DIALTOM_STATES) {
-        if (!texts.true?.[s] || !Array.isArray(texts.wrong?.[s]) || texts.wrong[s].length !== 3) throw new InputError(`window ${id}: the writer gave no true state and three wrong ones for ${s}`);
+        if (!texts.true?.[s] || !Array.isArray(texts.wrong?.[s]) || texts.wrong[s].length !== 3)
+          throw new InputError(`window ${id}: the writer gave no true state and three wrong ones for ${s}`);
         const order = rng.shuffle([0, 1, 2, 3]);
         const texts4 = [texts.true[s], ...texts.wrong[s]];
         options[s] = Object.fromEntries(order.map((src, k) => [LABELS[k], texts4[src]]));
@@ -143,7 +153,12 @@ export function fileWriter(json: unknown, where: string): Writer {
   return async (_d, w) => {
     const t = table?.[w.id];
     if (!t) throw new InputError(`no written options for window "${w.id}"`, where);
-    return { true: t.true as WindowTexts['true'], wrong: t.wrong as WindowTexts['wrong'], distractorTrajectories: (t.distractor_trajectories ?? t.distractorTrajectories) as WindowTexts['distractorTrajectories'], summary: t.summary as string | undefined };
+    return {
+      true: t.true as WindowTexts['true'],
+      wrong: t.wrong as WindowTexts['wrong'],
+      distractorTrajectories: (t.distractor_trajectories ?? t.distractorTrajectories) as WindowTexts['distractorTrajectories'],
+      summary: t.summary as string | undefined,
+    };
   };
 }
 

@@ -23,14 +23,18 @@ export function embodiedItem(suite: string, task: EmbodiedTask): Item<EpisodePay
 /** A task file, a folder holding one (the shared data root or its enacttom folder). */
 export function resolveTaskFile(data: string): string {
   if (existsSync(data) && statSync(data).isFile()) return data;
-  for (const candidate of [join(data, 'enacttom', 'sample_tasks.json'), join(data, 'sample_tasks.json')]) if (existsSync(candidate)) return candidate;
+  for (const candidate of [join(data, 'enacttom', 'sample_tasks.json'), join(data, 'sample_tasks.json')])
+    if (existsSync(candidate)) return candidate;
   throw new InputError('no EnactToM task file here (give the file, or a folder with enacttom/sample_tasks.json)', data);
 }
 
 export function loadEnactTom(data: string): { items: Item<EpisodePayload>[]; warnings: string[] } {
   const file = resolveTaskFile(data);
   const tasks = readEnactTomTasks(readJson(file), file);
-  return { items: tasks.map((t) => embodiedItem('enacttom', t)), warnings: tasks.flatMap((t) => t.source.notes.map((n) => `${file} (${t.id}): ${n}`)) };
+  return {
+    items: tasks.map((t) => embodiedItem('enacttom', t)),
+    warnings: tasks.flatMap((t) => t.source.notes.map((n) => `${file} (${t.id}): ${n}`)),
+  };
 }
 
 export function loadGeneratedEnactTom(count: number, seed: number): { items: Item<EpisodePayload>[]; warnings: string[] } {

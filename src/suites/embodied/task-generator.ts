@@ -8,7 +8,16 @@
 // requested depth within its turn limit, it calibrates, it needs communication, and none of
 // its K goals is trivial.
 
-import { createRng, formatFormula, kDepth, readEnactTomTask, verifyTask, type EmbodiedTask, type Rng, type VerifyResult } from '../../core/index.js';
+import {
+  createRng,
+  formatFormula,
+  kDepth,
+  readEnactTomTask,
+  verifyTask,
+  type EmbodiedTask,
+  type Rng,
+  type VerifyResult,
+} from '../../core/index.js';
 
 export interface GenerateTaskOptions {
   depth: 1 | 2 | 3;
@@ -37,7 +46,10 @@ export function draftTask(opts: GenerateTaskOptions, rng: Rng, id: string): Reco
   const n = opts.agents;
   let serial = 10 + rng.int(20);
   const next = (kind: string) => `${kind}_${serial++}`;
-  const rooms = rng.shuffle(ROOMS).slice(0, Math.max(3, n)).map((r) => `${r}_1`);
+  const rooms = rng
+    .shuffle(ROOMS)
+    .slice(0, Math.max(3, n))
+    .map((r) => `${r}_1`);
   const furniture: Array<{ id: string; room: string; container: boolean }> = [];
   for (const room of rooms) {
     furniture.push({ id: next(rng.pick(CONTAINERS)), room, container: true });
@@ -86,7 +98,13 @@ export function draftTask(opts: GenerateTaskOptions, rng: Rng, id: string): Reco
   }
   if (mechanic === 'remote_control') {
     const lever = furniture.find((f) => f.room === rooms[rooms.length - 1] && f.container)!;
-    bindings.push({ mechanic_type: 'remote_control', trigger_object: lever.id, target_object: source.id, target_state: 'open', count: null });
+    bindings.push({
+      mechanic_type: 'remote_control',
+      trigger_object: lever.id,
+      target_object: source.id,
+      target_state: 'open',
+      count: null,
+    });
     secrets[actor].push(`${source.id} is locked shut from inside; opening ${lever.id} in ${lever.room} remotely opens ${source.id}.`);
   }
   const privateGoals: Record<string, string> = {};
@@ -141,15 +159,33 @@ export function generateTask(opts: GenerateTaskOptions, rng: Rng, id: string, ma
     const json = draftTask(opts, rng, id);
     const task = readEnactTomTask(json, id);
     const verify = verifyTask(task, { maxNodes: 60_000 });
-    const ok = verify.solvable === true && kDepth(task.goal) === opts.depth && verify.calibrates === true && verify.needsCommunication === true && verify.trivialK.length === 0;
+    const ok =
+      verify.solvable === true &&
+      kDepth(task.goal) === opts.depth &&
+      verify.calibrates === true &&
+      verify.needsCommunication === true &&
+      verify.trivialK.length === 0;
     if (ok) return { json, task, verify, attempts: attempt };
-    last = JSON.stringify({ solvable: verify.solvable, calibrates: verify.calibrates, needsCommunication: verify.needsCommunication, trivialK: verify.trivialK, explanations: verify.explanations });
+    last = JSON.stringify({
+      solvable: verify.solvable,
+      calibrates: verify.calibrates,
+      needsCommunication: verify.needsCommunication,
+      trivialK: verify.trivialK,
+      explanations: verify.explanations,
+    });
   }
   throw new Error(`no task passed the checks in ${maxAttempts} attempts (${JSON.stringify(opts)}); last: ${last}`);
 }
 
 /** N tasks cycling through depths 1-3, both categories and 2-4 agents (or fixed ones), seeded. */
-export function generateTasks(opts: { n: number; seed: number; depth?: 1 | 2 | 3; category?: 'cooperative' | 'mixed'; agents?: 2 | 3 | 4; pick?: (i: number, rng: Rng) => Partial<GenerateTaskOptions> }): GeneratedTask[] {
+export function generateTasks(opts: {
+  n: number;
+  seed: number;
+  depth?: 1 | 2 | 3;
+  category?: 'cooperative' | 'mixed';
+  agents?: 2 | 3 | 4;
+  pick?: (i: number, rng: Rng) => Partial<GenerateTaskOptions>;
+}): GeneratedTask[] {
   const rng = createRng(`embodied-generate:${opts.seed}`);
   return Array.from({ length: opts.n }, (_, i) => {
     const biased = opts.pick?.(i, rng) ?? {};

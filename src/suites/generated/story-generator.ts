@@ -64,7 +64,10 @@ function questionText(q: WorldQuestion, story: WorldStory): string {
     case 'belief': {
       const [first, ...rest] = q.chain;
       if (rest.length === 0) return `Where will ${first} look for the ${q.object}?`;
-      const inner = rest.slice(0, -1).map((a) => `${a} thinks that `).join('');
+      const inner = rest
+        .slice(0, -1)
+        .map((a) => `${a} thinks that `)
+        .join('');
       return `Where does ${first} think that ${inner}${rest[rest.length - 1]} will look for the ${q.object}?`;
     }
     case 'knowledge':

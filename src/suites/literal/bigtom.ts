@@ -41,9 +41,24 @@ export function loadBigtom(dataRoot: string): LoadResult {
       };
       const story = col('story');
       const conditions = [
-        { name: 'forward-belief', cue: (aware: boolean) => col(aware ? 'perceptAware' : 'perceptUnaware'), q: col('beliefQuestion'), answers: [col('beliefAware'), col('beliefUnaware')] },
-        { name: 'forward-action', cue: (aware: boolean) => col(aware ? 'perceptAware' : 'perceptUnaware'), q: col('actionQuestion'), answers: [col('actionAnswerAware'), col('actionAnswerUnaware')] },
-        { name: 'backward-belief', cue: (aware: boolean) => col(aware ? 'actionAware' : 'actionUnaware'), q: col('beliefQuestion'), answers: [col('beliefAware'), col('beliefUnaware')] },
+        {
+          name: 'forward-belief',
+          cue: (aware: boolean) => col(aware ? 'perceptAware' : 'perceptUnaware'),
+          q: col('beliefQuestion'),
+          answers: [col('beliefAware'), col('beliefUnaware')],
+        },
+        {
+          name: 'forward-action',
+          cue: (aware: boolean) => col(aware ? 'perceptAware' : 'perceptUnaware'),
+          q: col('actionQuestion'),
+          answers: [col('actionAnswerAware'), col('actionAnswerUnaware')],
+        },
+        {
+          name: 'backward-belief',
+          cue: (aware: boolean) => col(aware ? 'actionAware' : 'actionUnaware'),
+          q: col('beliefQuestion'),
+          answers: [col('beliefAware'), col('beliefUnaware')],
+        },
       ];
       for (const c of conditions) {
         for (const aware of [true, false]) {

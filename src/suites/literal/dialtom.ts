@@ -47,11 +47,13 @@ function check(rec: Record_, where: string, prospective: boolean): void {
   if (!CATEGORY[rec.state]) throw new InputError(`unknown state "${rec.state}" (expected one of ${DIALTOM_ATTRIBUTES.join(', ')})`, where);
   for (const a of DIALTOM_ATTRIBUTES) {
     const letter = rec.correct_option?.[a];
-    if (!letter || !rec.options?.[a]?.[letter]) throw new InputError(`attribute ${a}: the correct option "${letter}" is not among its options`, where);
+    if (!letter || !rec.options?.[a]?.[letter])
+      throw new InputError(`attribute ${a}: the correct option "${letter}" is not among its options`, where);
   }
   if (prospective) {
     if (typeof rec.correct_action !== 'string' || !rec.correct_action.trim()) throw new InputError('missing "correct_action"', where);
-    if (!Array.isArray(rec.distractors) || rec.distractors.length !== 3) throw new InputError('"distractors" must hold three continuations', where);
+    if (!Array.isArray(rec.distractors) || rec.distractors.length !== 3)
+      throw new InputError('"distractors" must hold three continuations', where);
   }
 }
 
@@ -72,12 +74,23 @@ export function loadDialtom(dataRoot: string, task: DialtomTask): LoadResult {
     const role = RECIPIENT[domain] ?? 'recipient';
     const data = readJson(file);
     if (!Array.isArray(data)) throw new InputError('expected a JSON list of items', file);
-    const counterfactuals = task === 'counterfactual' ? (readJson(join(resolveDataDir(dir, 'counterfactual_data'), `${domain}_counterfact.json`)) as Record<string, string[]>) : undefined;
+    const counterfactuals =
+      task === 'counterfactual'
+        ? (readJson(join(resolveDataDir(dir, 'counterfactual_data'), `${domain}_counterfact.json`)) as Record<string, string[]>)
+        : undefined;
     data.forEach((raw, i) => {
       const rec = raw as Record_;
       const where = `${file} [item ${i}]`;
       check(rec, where, task !== 'retrospective');
-      const base = { domain, task, state: rec.state, topic: rec.topic, taskDesc: rec.task_desc, originalLabel: rec.state, dialogueId: rec.id };
+      const base = {
+        domain,
+        task,
+        state: rec.state,
+        topic: rec.topic,
+        taskDesc: rec.task_desc,
+        originalLabel: rec.state,
+        dialogueId: rec.id,
+      };
       const category = CATEGORY[rec.state];
       if (task === 'retrospective') {
         const opts = rec.options[rec.state];
@@ -107,7 +120,10 @@ export function loadDialtom(dataRoot: string, task: DialtomTask): LoadResult {
         }
         states = cf;
       }
-      const continuations = createRng(deriveSeed('dialtom-options', domain, rec.id, rec.state)).shuffle([rec.correct_action!, ...rec.distractors!]);
+      const continuations = createRng(deriveSeed('dialtom-options', domain, rec.id, rec.state)).shuffle([
+        rec.correct_action!,
+        ...rec.distractors!,
+      ]);
       const options = counterfactuals ? [...continuations, NONE_OF_THE_ABOVE] : continuations;
       items.push(
         mcqItem({
@@ -116,7 +132,13 @@ export function loadDialtom(dataRoot: string, task: DialtomTask): LoadResult {
           category,
           ability: `${domain} ${task}`,
           // Context degradation variants (dialtom build): history or a summary before the states.
-          context: [(rec as { context_mode?: string }).context_mode === 'history+states' ? rec.ctx.join('\n') : '', (rec as { context_mode?: string }).context_mode === 'summary+states' ? String((rec as { summary?: string }).summary ?? '') : '', profile(states, role)].filter(Boolean).join('\n\n'),
+          context: [
+            (rec as { context_mode?: string }).context_mode === 'history+states' ? rec.ctx.join('\n') : '',
+            (rec as { context_mode?: string }).context_mode === 'summary+states' ? String((rec as { summary?: string }).summary ?? '') : '',
+            profile(states, role),
+          ]
+            .filter(Boolean)
+            .join('\n\n'),
           question: `Which continuation of the conversation is the most consistent with the ${role}'s mental state?${counterfactuals ? ' If none is consistent, choose "None of the above".' : ''}`,
           options,
           answerIndex: counterfactuals ? options.length - 1 : options.indexOf(rec.correct_action!),

@@ -39,7 +39,8 @@ export async function readRecords(file: string): Promise<Row[]> {
     if (rows.length === 0) throw new InputError('empty file', file);
     const header = rows[0].fields;
     return rows.slice(1).map((r) => {
-      if (r.fields.length !== header.length) throw new InputError(`row has ${r.fields.length} fields, the header has ${header.length}`, file, r.line);
+      if (r.fields.length !== header.length)
+        throw new InputError(`row has ${r.fields.length} fields, the header has ${header.length}`, file, r.line);
       return { line: r.line, value: Object.fromEntries(header.map((h, i) => [h, r.fields[i]])) };
     });
   }
@@ -108,7 +109,7 @@ export async function loadGenericMcq(file: string, map: McqFieldMap, suite = 'mc
     if (!category || !isCategory(category)) {
       throw new InputError(`category "${rawCategory}" maps to no ATOMS category; give a mapping (categoryMap)`, file, line);
     }
-    let id = map.id ? get(map.id, true) : String(line);
+    const id = map.id ? get(map.id, true) : String(line);
     if (seen.has(id)) throw new InputError(`duplicate id "${id}"`, file, line);
     seen.add(id);
     const sub = get(map.subcategory, false);

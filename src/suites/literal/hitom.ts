@@ -28,7 +28,8 @@ export function loadHitom(dataRoot: string, opts: { prompting?: 'VP' | 'CoTP' } 
     const options = parseLetteredChoices(field(rec, 'choices', where));
     const answer = field(rec, 'answer', where).trim();
     const order = Number(rec.question_order);
-    if (!Number.isInteger(order) || order < 0 || order > 4) throw new InputError(`question_order "${String(rec.question_order)}" is not 0-4`, where);
+    if (!Number.isInteger(order) || order < 0 || order > 4)
+      throw new InputError(`question_order "${String(rec.question_order)}" is not 0-4`, where);
     items.push(
       mcqItem({
         suite: 'hitom',

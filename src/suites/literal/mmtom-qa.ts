@@ -8,7 +8,8 @@ import { InputError } from '../../core/index.js';
 import { field, mcqItem, readJsonLines, resolveDataDir, type LoadResult } from '../read-input.js';
 
 export function loadMmtomQa(dataRoot: string): LoadResult {
-  const file = existsSync(dataRoot) && statSync(dataRoot).isFile() ? dataRoot : join(resolveDataDir(dataRoot, 'mmtom-qa'), 'questions.json');
+  const file =
+    existsSync(dataRoot) && statSync(dataRoot).isFile() ? dataRoot : join(resolveDataDir(dataRoot, 'mmtom-qa'), 'questions.json');
   const items: LoadResult['items'] = [];
   for (const { line, value } of readJsonLines(file)) {
     const text = field(value, 'question', file, line);

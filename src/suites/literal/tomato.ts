@@ -7,7 +7,13 @@ import type { Category } from '../../core/index.js';
 import { InputError } from '../../core/index.js';
 import { field, listFiles, mcqItem, readJson, resolveDataDir, type LoadResult } from '../read-input.js';
 
-const STATES: Record<string, Category> = { belief: 'belief', knowledge: 'knowledge', desire: 'desire', emotion: 'emotion', intention: 'intention' };
+const STATES: Record<string, Category> = {
+  belief: 'belief',
+  knowledge: 'knowledge',
+  desire: 'desire',
+  emotion: 'emotion',
+  intention: 'intention',
+};
 
 export function loadTomato(dataRoot: string): LoadResult {
   const files = existsSync(dataRoot) && statSync(dataRoot).isFile() ? [dataRoot] : listFiles(resolveDataDir(dataRoot, 'tomato'), /\.json$/);
@@ -23,7 +29,8 @@ export function loadTomato(dataRoot: string): LoadResult {
       if (!category) throw new InputError(`unknown mental_state "${state}"`, where);
       const options = [0, 1, 2, 3].map((k) => field(rec, `a${k}`, where));
       const answerIndex = Number(rec.a_idx);
-      if (!Number.isInteger(answerIndex) || answerIndex < 0 || answerIndex > 3) throw new InputError(`a_idx "${String(rec.a_idx)}" is not 0-3`, where);
+      if (!Number.isInteger(answerIndex) || answerIndex < 0 || answerIndex > 3)
+        throw new InputError(`a_idx "${String(rec.a_idx)}" is not 0-3`, where);
       items.push(
         mcqItem({
           suite: 'tomato',

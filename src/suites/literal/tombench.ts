@@ -50,8 +50,13 @@ export function loadTomBench(dataRoot: string, opts: TomBenchOptions = {}): Load
       });
       if (!labels.includes(letter)) throw new InputError(`answer "${letter}" names an empty option`, file, line);
       // Some options repeat their own label ("A. text"); drop it, as the prompt adds labels.
-      const options = labels.map((l) => field(value, zh ? `选项${l}` : `OPTION-${l}`, file, line).trim().replace(new RegExp(`^${l}[.．]\\s*`), ''));
-      if (new Set(options).size !== options.length) warnings.push(`${file}:${line}: two options have the same text (${options.join(' | ')}); kept`);
+      const options = labels.map((l) =>
+        field(value, zh ? `选项${l}` : `OPTION-${l}`, file, line)
+          .trim()
+          .replace(new RegExp(`^${l}[.．]\\s*`), ''),
+      );
+      if (new Set(options).size !== options.length)
+        warnings.push(`${file}:${line}: two options have the same text (${options.join(' | ')}); kept`);
       let id = `${task}:${value[INDEX] ?? line}`;
       if (seen.has(id)) id = `${id}@${line}`;
       seen.add(id);

@@ -22,7 +22,9 @@ export function loadTomi(dataRoot: string, opts: { split?: TomiSplit } = {}): Lo
   const file = join(dir, `fb_all_${split}.txt`);
   const traceFile = join(dir, `fb_all_${split}.trace`);
   const lines = readText(file).split('\n');
-  const traces = readText(traceFile).split('\n').filter((l) => l.trim());
+  const traces = readText(traceFile)
+    .split('\n')
+    .filter((l) => l.trim());
   const world = readJson(join(dir, 'world.json')) as { locations?: string[] };
   if (!Array.isArray(world?.locations)) throw new InputError('expected a "locations" list', join(dir, 'world.json'));
   const locations = new Set(world.locations);

@@ -40,22 +40,37 @@ export function readGeneratedStory(reply: string, id: string, fallbackState: Sto
   } catch (err) {
     throw new InputError(`the JSON does not parse: ${(err as Error).message}`, id);
   }
-  const turns = Array.isArray(raw.turns) ? (raw.turns as Array<Record<string, unknown>>).map((t) => ({ story: String(t.story ?? ''), feedback: String(t.feedback ?? ''), question: String(t.question ?? ''), image: '', answer: String(t.answer ?? '') })) : [];
-  const state = String(raw.mental_state ?? fallbackState).toLowerCase().replace(/s$/, '') as StoryTurnStory['state'];
+  const turns = Array.isArray(raw.turns)
+    ? (raw.turns as Array<Record<string, unknown>>).map((t) => ({
+        story: String(t.story ?? ''),
+        feedback: String(t.feedback ?? ''),
+        question: String(t.question ?? ''),
+        image: '',
+        answer: String(t.answer ?? ''),
+      }))
+    : [];
+  const state = String(raw.mental_state ?? fallbackState)
+    .toLowerCase()
+    .replace(/s$/, '') as StoryTurnStory['state'];
   // Images are described, not drawn, by a text model: the text-complete setting.
   const story: StoryTurnStory = { id, state, setting: 'text-complete', turns, images: {}, status: 'generated', source: 'model' };
   validateStoryTurn(story, 'generated');
   return story;
 }
 
-export function reviewStory(stories: StoryTurnStory[], id: string, decision: { approve: true } | { reject: ReviewError; note?: string }): StoryTurnStory[] {
+export function reviewStory(
+  stories: StoryTurnStory[],
+  id: string,
+  decision: { approve: true } | { reject: ReviewError; note?: string },
+): StoryTurnStory[] {
   const i = stories.findIndex((s) => s.id === id);
   if (i < 0) throw new InputError(`no StoryTurn "${id}"`);
   const updated = { ...stories[i] };
   if ('approve' in decision) {
     updated.status = 'approved';
   } else {
-    if (!(decision.reject in REVIEW_ERRORS)) throw new InputError(`unknown error type "${decision.reject}"; known: ${Object.keys(REVIEW_ERRORS).join(', ')}`);
+    if (!(decision.reject in REVIEW_ERRORS))
+      throw new InputError(`unknown error type "${decision.reject}"; known: ${Object.keys(REVIEW_ERRORS).join(', ')}`);
     updated.status = 'rejected';
     updated.review = [...(updated.review ?? []), decision.note ? `${decision.reject}: ${decision.note}` : decision.reject];
   }

@@ -24,12 +24,35 @@ export interface StoryTurnColumns {
   status: string;
 }
 
-export const DEFAULT_STORYTURN_COLUMNS: StoryTurnColumns = { storyId: 'story_id', turn: 'turn', story: 'story', feedback: 'feedback', question: 'question', image: 'image', answer: 'answer', state: 'mental_state', setting: 'setting', imagePath: 'image_path', status: 'status' };
+export const DEFAULT_STORYTURN_COLUMNS: StoryTurnColumns = {
+  storyId: 'story_id',
+  turn: 'turn',
+  story: 'story',
+  feedback: 'feedback',
+  question: 'question',
+  image: 'image',
+  answer: 'answer',
+  state: 'mental_state',
+  setting: 'setting',
+  imagePath: 'image_path',
+  status: 'status',
+};
 
-const STATE_ALIASES: Record<string, StoryTurnStory['state']> = { beliefs: 'belief', desires: 'desire', intentions: 'intention', emotions: 'emotion', percepts: 'percept', 'non-literal communication': 'non-literal', morality: 'moral', moral: 'moral' };
+const STATE_ALIASES: Record<string, StoryTurnStory['state']> = {
+  beliefs: 'belief',
+  desires: 'desire',
+  intentions: 'intention',
+  emotions: 'emotion',
+  percepts: 'percept',
+  'non-literal communication': 'non-literal',
+  morality: 'moral',
+  moral: 'moral',
+};
 
 function stateOf(v: unknown): StoryTurnStory['state'] {
-  const s = String(v ?? '').trim().toLowerCase();
+  const s = String(v ?? '')
+    .trim()
+    .toLowerCase();
   return (STATE_ALIASES[s] ?? s) as StoryTurnStory['state'];
 }
 
@@ -41,9 +64,25 @@ export async function readStoryTurns(file: string, columns: Partial<StoryTurnCol
   const stories: StoryTurnStory[] = [];
   if (records.length && Array.isArray(records[0].value.turns)) {
     for (const { line, value: v } of records) {
-      const turns = (v.turns as Array<Record<string, unknown>>).map((t) => ({ story: String(t.story ?? ''), feedback: String(t.feedback ?? ''), question: String(t.question ?? ''), image: String(t.image ?? ''), answer: String(t.answer ?? '') }));
-      const images = Object.fromEntries(Object.entries((v.images as Record<string, string>) ?? {}).map(([k, p]) => [k, resolve(String(p))]));
-      const s: StoryTurnStory = { id: String(v.id ?? ''), state: stateOf(v.mental_state ?? v.state), setting: v.setting === 'image-dependent' ? 'image-dependent' : 'text-complete', turns, images, status: (v.status as StoryTurnStory['status']) ?? 'approved', source: file };
+      const turns = (v.turns as Array<Record<string, unknown>>).map((t) => ({
+        story: String(t.story ?? ''),
+        feedback: String(t.feedback ?? ''),
+        question: String(t.question ?? ''),
+        image: String(t.image ?? ''),
+        answer: String(t.answer ?? ''),
+      }));
+      const images = Object.fromEntries(
+        Object.entries((v.images as Record<string, string>) ?? {}).map(([k, p]) => [k, resolve(String(p))]),
+      );
+      const s: StoryTurnStory = {
+        id: String(v.id ?? ''),
+        state: stateOf(v.mental_state ?? v.state),
+        setting: v.setting === 'image-dependent' ? 'image-dependent' : 'text-complete',
+        turns,
+        images,
+        status: (v.status as StoryTurnStory['status']) ?? 'approved',
+        source: file,
+      };
       validateStoryTurn(s, `${file}:${line}`);
       stories.push(s);
     }
@@ -65,9 +104,23 @@ export async function readStoryTurns(file: string, columns: Partial<StoryTurnCol
     const turns = rows.map(({ v }) => {
       const image = String(v[c.image] ?? '').trim();
       if (image && v[c.imagePath]) images[image] = resolve(String(v[c.imagePath]));
-      return { story: String(v[c.story] ?? ''), feedback: String(v[c.feedback] ?? ''), question: String(v[c.question] ?? ''), image, answer: String(v[c.answer] ?? '') };
+      return {
+        story: String(v[c.story] ?? ''),
+        feedback: String(v[c.feedback] ?? ''),
+        question: String(v[c.question] ?? ''),
+        image,
+        answer: String(v[c.answer] ?? ''),
+      };
     });
-    const s: StoryTurnStory = { id, state: stateOf(first.v[c.state]), setting: String(first.v[c.setting] ?? '').includes('image') ? 'image-dependent' : 'text-complete', turns, images, status: (String(first.v[c.status] ?? '') || 'approved') as StoryTurnStory['status'], source: file };
+    const s: StoryTurnStory = {
+      id,
+      state: stateOf(first.v[c.state]),
+      setting: String(first.v[c.setting] ?? '').includes('image') ? 'image-dependent' : 'text-complete',
+      turns,
+      images,
+      status: (String(first.v[c.status] ?? '') || 'approved') as StoryTurnStory['status'],
+      source: file,
+    };
     validateStoryTurn(s, `${file}:${first.line}`);
     stories.push(s);
   }
@@ -76,12 +129,26 @@ export async function readStoryTurns(file: string, columns: Partial<StoryTurnCol
 
 export function storyTurnItem(suite: string, story: StoryTurnStory): Item<StoryTurnPayload> {
   const category: Category = story.state;
-  return { suite, id: story.id, category, ability: story.setting, payload: { story }, answer: story.turns.map((t) => t.answer).join(' | '), meta: { setting: story.setting, status: story.status, turns: story.turns.length } };
+  return {
+    suite,
+    id: story.id,
+    category,
+    ability: story.setting,
+    payload: { story },
+    answer: story.turns.map((t) => t.answer).join(' | '),
+    meta: { setting: story.setting, status: story.status, turns: story.turns.length },
+  };
 }
 
 /** Approved stories as items (runs use approved items; generated ones await review). */
-export async function loadStoryTurnSuite(file: string, suite = 'storyturn'): Promise<{ items: Item<StoryTurnPayload>[]; warnings: string[] }> {
+export async function loadStoryTurnSuite(
+  file: string,
+  suite = 'storyturn',
+): Promise<{ items: Item<StoryTurnPayload>[]; warnings: string[] }> {
   const stories = await readStoryTurns(file);
   const held = stories.filter((s) => s.status !== 'approved');
-  return { items: stories.filter((s) => s.status === 'approved').map((s) => storyTurnItem(suite, s)), warnings: held.length ? [`${file}: ${held.length} StoryTurn(s) not approved (status generated or rejected) left out`] : [] };
+  return {
+    items: stories.filter((s) => s.status === 'approved').map((s) => storyTurnItem(suite, s)),
+    warnings: held.length ? [`${file}: ${held.length} StoryTurn(s) not approved (status generated or rejected) left out`] : [],
+  };
 }

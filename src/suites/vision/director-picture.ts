@@ -12,7 +12,15 @@ export function directorPicture(s: DirectorScene): string {
   const W = 360;
   const H = 240;
   const c = new Canvas(W, H);
-  c.polygon([[70, 90], [290, 90], [340, 200], [20, 200]], [190, 150, 100]); // table top, far edge up
+  c.polygon(
+    [
+      [70, 90],
+      [290, 90],
+      [340, 200],
+      [20, 200],
+    ],
+    [190, 150, 100],
+  ); // table top, far edge up
   c.rect(30, 200, 40, 235, [150, 110, 70]);
   c.rect(320, 200, 330, 235, [150, 110, 70]);
   const n = s.blocks.length;

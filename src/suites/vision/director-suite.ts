@@ -19,7 +19,15 @@ export function directorItems(opts: { perArm: number; seed: number }): Item<Dire
   for (let i = 0; i < opts.perArm; i++) {
     for (const { arm, blocks, name } of arms) {
       const scene = makeDirectorScene(rng, `${name}-${String(i + 1).padStart(2, '0')}`, { blocks, arm });
-      items.push({ suite: 'director', id: scene.id, category: 'percept' as const, ability: name, payload: { scene, picture: directorPicture(scene) }, answer: scene.extremum, meta: { arm: name, blocks } });
+      items.push({
+        suite: 'director',
+        id: scene.id,
+        category: 'percept' as const,
+        ability: name,
+        payload: { scene, picture: directorPicture(scene) },
+        answer: scene.extremum,
+        meta: { arm: name, blocks },
+      });
     }
   }
   return items;

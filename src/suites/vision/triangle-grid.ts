@@ -9,7 +9,10 @@ const CELL_W = 150;
 const CELL_H = 112;
 
 function triangle(c: Canvas, ox: number, oy: number, sx: number, sy: number, p: Pose, size: number, color: [number, number, number]): void {
-  const pt = (a: number, r: number): [number, number] => [ox + (p.x + r * Math.cos(p.heading + a)) * sx, oy + (p.y + r * Math.sin(p.heading + a)) * sy];
+  const pt = (a: number, r: number): [number, number] => [
+    ox + (p.x + r * Math.cos(p.heading + a)) * sx,
+    oy + (p.y + r * Math.sin(p.heading + a)) * sy,
+  ];
   c.polygon([pt(0, size), pt((2 * Math.PI) / 3, size * 0.6), pt((-2 * Math.PI) / 3, size * 0.6)], color);
 }
 

@@ -9,7 +9,8 @@ import { Canvas } from '../raster.js';
 
 function run(cmd: string, args: string[], file: string): Buffer {
   const r = spawnSync(cmd, args, { maxBuffer: 1 << 26 });
-  if (r.error && (r.error as NodeJS.ErrnoException).code === 'ENOENT') throw new ConfigError(`${cmd} is not installed: frames from video files need ffmpeg (Debian: apt install ffmpeg)`);
+  if (r.error && (r.error as NodeJS.ErrnoException).code === 'ENOENT')
+    throw new ConfigError(`${cmd} is not installed: frames from video files need ffmpeg (Debian: apt install ffmpeg)`);
   if (r.status !== 0) throw new InputError(`${cmd} could not read the video: ${r.stderr.toString().trim().split('\n').pop()}`, file);
   return r.stdout;
 }
@@ -29,8 +30,13 @@ export function sampleVideoFrames(file: string, opts: { frames?: number; width?:
   const d = videoDuration(file);
   return Array.from({ length: n }, (_, i) => {
     const t = ((i + 0.5) * d) / n;
-    const raw = run('ffmpeg', ['-v', 'error', '-ss', t.toFixed(3), '-i', file, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${w}x${h}`, '-'], file);
-    if (raw.length !== w * h * 3) throw new InputError(`frame ${i + 1} at ${t.toFixed(2)} s: expected ${w * h * 3} bytes, got ${raw.length}`, file);
+    const raw = run(
+      'ffmpeg',
+      ['-v', 'error', '-ss', t.toFixed(3), '-i', file, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${w}x${h}`, '-'],
+      file,
+    );
+    if (raw.length !== w * h * 3)
+      throw new InputError(`frame ${i + 1} at ${t.toFixed(2)} s: expected ${w * h * 3} bytes, got ${raw.length}`, file);
     return new Uint8Array(raw);
   });
 }
