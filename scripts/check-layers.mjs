@@ -12,17 +12,21 @@ const src = join(root, 'src');
 export const ALLOWED = {
   core: [],
   stats: ['core'],
+  worlds: ['core'],
   models: ['core'],
   store: ['core'],
   runner: ['core', 'models', 'store'],
-  protocols: ['core', 'models'],
+  protocols: ['core', 'worlds', 'models'],
+  subjects: ['core', 'worlds', 'models', 'protocols'],
   judges: ['core', 'models', 'stats'],
-  suites: ['core', 'stats', 'protocols', 'judges'],
-  analysis: ['core', 'stats', 'store'],
+  suites: ['core', 'stats', 'worlds', 'protocols', 'judges'],
+  analysis: ['core', 'stats', 'worlds', 'store'],
   report: ['core', 'analysis'],
-  // The CLI goes through the public API only, so it uses nothing a library user could not.
+  app: ['core', 'stats', 'worlds', 'models', 'store', 'runner', 'protocols', 'subjects', 'judges', 'suites', 'analysis', 'report'],
+  // The CLI and the viewer go through the public API only, so they use nothing a library user could not.
   cli: ['index'],
-  index: ['core', 'stats', 'models', 'store', 'runner', 'protocols', 'judges', 'suites', 'analysis', 'report'],
+  view: ['index'],
+  index: ['core', 'stats', 'worlds', 'models', 'store', 'runner', 'protocols', 'subjects', 'judges', 'suites', 'analysis', 'report', 'app'],
 };
 
 function layerOf(file, base) {

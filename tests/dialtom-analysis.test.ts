@@ -147,8 +147,10 @@ describe('DialToM Table 14 (GPT-4o row) from the released inferences', () => {
 
 describe('DialToM analyses of stored runs and annotation files', () => {
   it('correctness per attribute, distractor clustering, the easy-hard gap, and no NaN for degenerate tables', async () => {
-    const { dialtomRunResults, easyHardGap, evaluate, openStore, retroProspectiveGap, summarizeAnnotations, crossDomainCorrelation } =
-      await import('../src/index.js');
+    const { evaluate } = await import('./helpers/evaluate.js');
+    const { dialtomRunResults, easyHardGap, openStore, retroProspectiveGap, summarizeAnnotations, crossDomainCorrelation } = await import(
+      '../src/index.js'
+    );
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-dialtom-run-'));
     const store = openStore(join(dir, 'm.db'));
     try {
@@ -210,7 +212,8 @@ describe('reasoning-trace injection', () => {
   });
 
   it('injects the masked trace into the prompt over HTTP, and pairs runs for McNemar', async () => {
-    const { evaluate, openStore, traceEffect, loadDialtom } = await import('../src/index.js');
+    const { evaluate } = await import('./helpers/evaluate.js');
+    const { openStore, traceEffect, loadDialtom } = await import('../src/index.js');
     const { startModelServer } = await import('./helpers/servers.js');
     const server = await startModelServer();
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-traces-'));

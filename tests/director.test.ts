@@ -12,12 +12,12 @@ import {
   directorItems,
   directorRunResults,
   directorView,
-  evaluate,
   makeDirectorScene,
   openStore,
   readBlocks,
   targetBlock,
 } from '../src/index.js';
+import { evaluate } from './helpers/evaluate.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
 
 describe('Director scenes', () => {

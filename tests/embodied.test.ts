@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  evaluate,
   formatAction,
   formatFormula,
   generateTasks,
@@ -24,6 +23,7 @@ import {
   verifyTask,
   World,
 } from '../src/index.js';
+import { evaluate } from './helpers/evaluate.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
 
 const DATA = join(__dirname, '..', '..', 'shared', 'data', 'enacttom');

@@ -11,7 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   aggregate,
   createModel,
-  evaluate,
   familyAnalysis,
   openStore,
   parseJudgeOutput,
@@ -21,6 +20,7 @@ import {
   validateJudgeModels,
   type JudgeCaller,
 } from '../src/index.js';
+import { evaluate } from './helpers/evaluate.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
 
 const RUBRIC = `name: correctness

@@ -5,7 +5,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createModel, evaluate, openStore, runAccuracy } from '../src/index.js';
+import { createModel, openStore, runAccuracy } from '../src/index.js';
+import { evaluate } from './helpers/evaluate.js';
 
 const GGUF = join(__dirname, '..', '..', 'shared', 'models', 'stories260k-f32.gguf');
 const dir = mkdtempSync(join(tmpdir(), 'mindscope-llama-'));

@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   buildMatrix,
-  evaluate,
   matrixFromCsv,
   MIGRATIONS,
   openStore,
@@ -19,6 +18,7 @@ import {
   writeMatrixParquet,
   type TrialOutcome,
 } from '../src/index.js';
+import { evaluate } from './helpers/evaluate.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mindscope-store-'));
 
@@ -61,7 +61,7 @@ describe('SQLite store', () => {
     s.putItems([{ hash: 'h1', item: { suite: 'x', id: 'i1', category: 'belief', payload: {}, answer: 'a', meta: {} } }]);
     const key = (itemId: string) => ({ runId: 'r', subjectId: 's1', suite: 'x', itemId, replicate: 0 });
     const outcome: TrialOutcome = {
-      transcript: { calls: [], detail: { note: 'kept' } },
+      transcript: { protocol: 'test', calls: [], detail: { note: 'kept' } },
       score: { scorer: 'mcq', value: 1, detail: {} },
       usage: { inputTokens: 1, outputTokens: 1 },
       costUsd: 0,
@@ -77,7 +77,7 @@ describe('SQLite store', () => {
     s.recordDone(key('i2'), 'no-such-item', outcome, 1);
     expect(() => s.flush()).toThrow(/could not store 1 write\(s\): trial x\/i2#0: FOREIGN KEY constraint failed/);
     expect(s.trialStatus(key('i1'))).toBe('done');
-    expect(s.transcript(key('i1'))?.transcript).toEqual({ calls: [], detail: { note: 'kept' } });
+    expect(s.transcript(key('i1'))?.transcript).toEqual({ protocol: 'test', calls: [], detail: { note: 'kept' } });
     expect(s.trialStatus(key('i2'))).toBeUndefined();
     s.close();
     const db = new Database(join(dir, 'atomic.db'));

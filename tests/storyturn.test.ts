@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   applePicture,
-  evaluate,
   expectedAnswers,
   generateStoryTurns,
   openStore,
@@ -20,6 +19,7 @@ import {
   validateStoryTurn,
   type StoryTurnStory,
 } from '../src/index.js';
+import { evaluate } from './helpers/evaluate.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
 
 const base = (): StoryTurnStory => ({

@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createRng,
-  evaluate,
   makeTriangleClip,
   openStore,
   parseReferenceGroups,
@@ -19,6 +18,7 @@ import {
   trianglesFromRun,
   validateJudgeModels,
 } from '../src/index.js';
+import { evaluate } from './helpers/evaluate.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
 
 const root = join(__dirname, '..');

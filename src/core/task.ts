@@ -2,23 +2,15 @@
 // protocols (which turn one item into model calls and a score). The runner never imports a
 // protocol: the caller hands it a Task.
 
+import type { z } from 'zod';
+import type { CallInfo } from './call-info.js';
 import type { ChatMessage, ChatResponse, GenerationSettings, Item, Score } from './types.js';
-import type { Formula } from './embodied/goal.js';
-import type { KnowledgeState } from './embodied/knowledge.js';
-import type { EmbodiedTask } from './embodied/task.js';
-import type { WorldState } from './embodied/world.js';
-import type { DirectorScene } from './vision/director-scene.js';
 
-/** Side information for reference teams in an episode: the task, who acts, and the true state. */
-export interface EpisodeContext {
-  task: EmbodiedTask;
-  agent: string;
-  round: number;
-  phase: 'act' | 'probe';
-  /** For probes: the formula the agent is asked about. */
-  probe?: Formula;
-  state: WorldState;
-  knowledge: KnowledgeState;
+/** What travels with a call besides the messages: the replicate's seed and a protocol's side information. */
+export interface CallContext {
+  replicateSeed?: number;
+  /** Ground truth for reference subjects (see call-info.ts); real providers ignore it. */
+  info?: CallInfo;
 }
 
 /** What a protocol may ask of a model during a trial; the runner supplies it with retries and caching. */
@@ -30,28 +22,6 @@ export interface TrialModel {
   loglik?(context: string, continuations: string[]): Promise<{ logprobs: number[]; tokenCounts: number[] }>;
 }
 
-/**
- * Side information for reference agents (agent:*): the item and the options as presented.
- * Real providers ignore it, and it is not part of the cache key's messages.
- */
-export interface CallContext {
-  item?: Item;
-  presentedOptions?: { label: string; text: string }[];
-  replicateSeed?: number;
-  episode?: EpisodeContext;
-  /** For the Director Task's reference agents: the scene and which prompt ('a' seen blocks, 'b' which to move). */
-  director?: { scene: DirectorScene; prompt: string };
-  /** For reference agents in a StoryTurn conversation: the expected answers of this turn. */
-  storyturn?: { expected: string[]; turn: number };
-  /** For the offline reference judges: the rubric's fields and keywords, the response, the expected answer. */
-  judge?: {
-    fields: Array<{ name: string; min: number; max: number }>;
-    keywords?: Record<string, string[]>;
-    response: string;
-    expected?: string;
-  };
-}
-
 export interface TrialContext {
   replicate: number;
   /** Seed for this replicate: option shuffling, sampling seeds. */
@@ -59,16 +29,27 @@ export interface TrialContext {
 }
 
 /** What a protocol returns for one trial; the runner adds the model calls it recorded. */
-export interface ProtocolResult {
-  /** What was presented, parsed and chosen: stored with the transcript. */
-  detail: Record<string, unknown>;
+export interface ProtocolResult<D = unknown> {
+  /** What was presented, parsed and chosen: stored with the transcript as the protocol's record. */
+  detail: D;
   score: Score;
 }
 
-/** A suite plus the protocol and scorer that run it: what `mindscope run` executes for each subject. */
-export interface Task {
+/** The schemas a protocol's records follow: checked before a trial is stored, and when it is read back. */
+export interface RecordSchemas {
+  /** The protocol's name, stored with every transcript it writes. */
+  protocol: string;
+  /** The name of the score the protocol gives each trial (analyses read scores by this name). */
+  scorer: string;
+  detail: z.ZodType;
+  score: z.ZodType;
+}
+
+/** A suite's items plus the protocol that runs them: what the runner executes for each subject. */
+export interface Task<P = unknown> {
   suite: string;
-  items: Item[];
+  items: Item<P>[];
+  records: RecordSchemas;
   /** Run one item against one model and score it. Throws only when the trial cannot finish (after retries). */
-  execute(item: Item, model: TrialModel, ctx: TrialContext): Promise<ProtocolResult>;
+  execute(item: Item<P>, model: TrialModel, ctx: TrialContext): Promise<ProtocolResult>;
 }

@@ -100,16 +100,19 @@ export interface CallRecord {
 }
 
 export interface Transcript {
+  /** The protocol that wrote the record (its schemas parse `detail`: see records/index.ts). */
+  protocol: string;
   calls: CallRecord[];
-  /** Protocol-specific record of what was parsed, chosen, presented. */
-  detail: Record<string, unknown>;
+  /** The protocol's record of what was presented, parsed and chosen. */
+  detail: unknown;
 }
 
 /** A score a scorer gave a trial. `value` is 0..1 for accuracy-type scorers. */
 export interface Score {
   scorer: string;
   value: number;
-  detail: Record<string, unknown>;
+  /** The scorer's record (a protocol's score detail, a judge panel's outputs); parsed by its schema on read. */
+  detail: unknown;
 }
 
 /** The unique key of a trial. */

@@ -4,7 +4,16 @@
 // counts as a judge failure. Every judge's raw output is kept; fields are aggregated over the
 // judges that answered.
 
-import type { ChatMessage, ChatResponse, CallContext, GenerationSettings } from '../core/index.js';
+import {
+  JUDGE_INFO,
+  withInfo,
+  type CallContext,
+  type ChatMessage,
+  type ChatResponse,
+  type GenerationSettings,
+  type JudgeRecord,
+  type PanelScore,
+} from '../core/index.js';
 import { aggregate, type Aggregation } from './aggregate.js';
 import { parseJudgeOutput } from './judge-output.js';
 import { outputSchema, renderRubric, type Rubric } from './rubric.js';
@@ -25,27 +34,10 @@ export interface JudgeInput {
   expected?: string;
 }
 
-export interface JudgeRecord {
-  judge: string;
-  /** Raw replies: the first, and the repair reply when one was needed. */
-  raw: string[];
-  values: Record<string, number> | null;
-  error?: string;
-}
-
-export interface PanelScore {
-  rubric: { name: string; sha256: string };
-  aggregation: Aggregation;
-  judges: JudgeRecord[];
-  /** Per field over the judges that answered; null when none did. */
-  aggregate: Record<string, number> | null;
-  failures: number;
-}
-
 export async function judgeOnce(judge: JudgeCaller, rubric: Rubric, input: JudgeInput): Promise<JudgeRecord> {
   const prompt = renderRubric(rubric, { subject: input.subject, response: input.response, ...(input.vars ?? {}) });
   const context: CallContext = {
-    judge: { fields: rubric.fields, keywords: rubric.keywords, response: input.response, expected: input.expected },
+    info: withInfo(JUDGE_INFO, { fields: rubric.fields, keywords: rubric.keywords, response: input.response, expected: input.expected }),
   };
   const messages: ChatMessage[] = [{ role: 'user', content: prompt }];
   const first = await judge.chat(messages, { temperature: 0 }, context);

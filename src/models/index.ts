@@ -1,7 +1,6 @@
 export * from './chat-model.js';
 export * from './call-error.js';
-export * from './registry.js';
-export { REFERENCE_AGENTS, ReferenceAgent, type ItemWorld } from './agents/reference-agent.js';
+export * from './provider-registry.js';
 export { OpenAiChatModel } from './providers/openai.js';
 export { AnthropicChatModel } from './providers/anthropic.js';
 export { GoogleChatModel } from './providers/google.js';

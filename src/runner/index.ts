@@ -3,3 +3,5 @@ export * from './adaptive-limiter.js';
 export * from './retry-policy.js';
 export * from './prices.js';
 export { RecordingModel, callCacheKey, type CallEnvironment } from './recording-model.js';
+export * from './callers.js';
+export * from './pool.js';

@@ -3,14 +3,12 @@
 // same run id continues: done trials are skipped, failed ones are tried again.
 
 import type { GenerationSettings, Item, Task, TrialKey, TrialOutcome } from '../core/index.js';
-import { ConfigError, canonicalJson, contentHash, createRng, deriveSeed, MindscopeError, sha256 } from '../core/index.js';
+import { ConfigError, canonicalJson, contentHash, deriveSeed, MindscopeError, sha256, validateRecord } from '../core/index.js';
 import type { ChatModel } from '../models/index.js';
 import { ModelCallError } from '../models/index.js';
 import type { Store, UsageRow } from '../store/index.js';
-import { AdaptiveLimiter } from './adaptive-limiter.js';
-import { DEFAULT_PRICES, priceFor, type PriceTable } from './prices.js';
-import { RecordingModel } from './recording-model.js';
-import { DEFAULT_RETRY, type RetryPolicy } from './retry-policy.js';
+import { CallerFactory, type CallerOptions } from './callers.js';
+import { runPool } from './pool.js';
 
 export type RunEvent =
   | { type: 'start'; runId: string; planned: number }
@@ -21,21 +19,22 @@ export type RunEvent =
   | { type: 'retry-end' }
   | { type: 'subject-aborted'; spec: string; error: string };
 
+/** A subject of a run: a model and the generation settings it runs with. */
+export interface RunSubject {
+  model: ChatModel;
+  settings: GenerationSettings;
+}
+
 export interface RunOptions {
-  store: Store;
   runId: string;
-  /** Everything that defines the run, stored with it and compared on resumption (no secrets). */
+  /** What defines the run's results (the run specification's identity), stored with it and compared on resumption. */
   config: Record<string, unknown>;
   tasks: Task[];
-  subjects: ChatModel[];
-  settings: GenerationSettings;
+  subjects: RunSubject[];
   replicates: number;
   seed: number;
-  concurrency: number;
-  timeoutMs: number;
-  retry?: RetryPolicy;
-  prices?: PriceTable;
-  useCache?: boolean;
+  /** How calls are made: store, concurrency per endpoint, time limit, retries, prices, cache. */
+  calls: CallerOptions;
   onEvent?: (e: RunEvent) => void;
 }
 
@@ -85,25 +84,25 @@ interface PlannedTrial {
   task: Task;
   item: Item;
   hash: string;
-  subject: ChatModel;
+  subject: RunSubject;
   subjectId: string;
   replicate: number;
 }
 
+/** Plan a run and execute the trials not yet done; the same options resume the same run. */
 export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
   const started = performance.now();
-  const { store, runId, settings, replicates } = opts;
+  const { runId, replicates } = opts;
+  const store = opts.calls.store;
   if (!(replicates >= 1)) throw new ConfigError(`--trials must be at least 1, got ${replicates}`);
-  const retry = opts.retry ?? DEFAULT_RETRY;
-  const prices = { ...DEFAULT_PRICES, ...(opts.prices ?? {}) };
   const emit = opts.onEvent ?? (() => {});
   openRun(store, runId, opts.config);
 
-  const subjectIds = new Map<ChatModel, string>();
+  const subjectIds = new Map<RunSubject, string>();
   for (const subject of opts.subjects) {
-    const id = subjectIdFor(subject.spec, settings);
+    const id = subjectIdFor(subject.model.spec, subject.settings);
     subjectIds.set(subject, id);
-    store.upsertSubject({ id, spec: subject.spec, settings: { ...settings } });
+    store.upsertSubject({ id, spec: subject.model.spec, settings: { ...subject.settings } });
   }
   const hashes = new Map<Item, string>();
   for (const task of opts.tasks) {
@@ -118,16 +117,16 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
     ),
   );
 
-  const limiters = new Map<string, AdaptiveLimiter>();
-  const limiterFor = (m: ChatModel) => {
-    let l = limiters.get(m.endpoint);
-    if (!l) limiters.set(m.endpoint, (l = new AdaptiveLimiter(opts.concurrency)));
-    return l;
-  };
-  const aborted = new Map<ChatModel, string>();
-  const subjectPrices = new Map(opts.subjects.map((s) => [s, priceFor(prices, s.provider, s.model)]));
+  const callers = new CallerFactory({
+    ...opts.calls,
+    seed: opts.seed,
+    onRetry: (spec, err, retry, delayMs) => {
+      opts.calls.onRetry?.(spec, err, retry, delayMs);
+      emit({ type: 'retry', spec, error: err.message, retry, delayMs });
+    },
+  });
+  const aborted = new Map<RunSubject, string>();
   const replicateSeeds = Array.from({ length: replicates }, (_, r) => deriveSeed(opts.seed, r));
-  const jitter = createRng(deriveSeed('retry-jitter', opts.seed));
   let planned = 0;
   let skipped = 0;
   let done = 0;
@@ -161,22 +160,16 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
 
   const execute = async (p: PlannedTrial): Promise<void> => {
     const key: TrialKey = { runId, subjectId: p.subjectId, suite: p.task.suite, itemId: p.item.id, replicate: p.replicate };
-    const seed = replicateSeeds[p.replicate];
-    const model = new RecordingModel(p.subjectId, p.subject, replicates > 1 ? { ...settings, seed } : settings, {
-      store,
-      limiter: limiterFor(p.subject),
-      retry,
-      timeoutMs: opts.timeoutMs,
-      price: subjectPrices.get(p.subject),
-      rng: jitter,
-      useCache: opts.useCache ?? true,
-      onRetry: (err, n, delayMs) => emit({ type: 'retry', spec: p.subject.spec, error: err.message, retry: n, delayMs }),
-    });
+    const seed = replicateSeeds[p.replicate]!;
+    const settings = replicates > 1 ? { ...p.subject.settings, seed } : p.subject.settings;
+    const model = callers.caller(p.subject.model, p.subjectId, settings);
     try {
       const result = await p.task.execute(p.item, model, { replicate: p.replicate, seed });
+      // A record that does not match its protocol's schema is a bug in the protocol: stop loudly.
+      validateRecord(p.task.records, result.detail, result.score.detail, `trial ${p.task.suite}/${p.item.id}`);
       const calls = model.calls;
       const outcome: TrialOutcome = {
-        transcript: { calls, detail: result.detail },
+        transcript: { protocol: p.task.records.protocol, calls, detail: result.detail },
         score: result.score,
         usage: {
           inputTokens: calls.reduce((n, c) => n + (c.cached ? 0 : (c.response?.usage.inputTokens ?? 0)), 0),
@@ -197,7 +190,7 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
       if (err instanceof ModelCallError && (err.fatal || err.kind === 'network')) {
         if (!aborted.has(p.subject)) {
           aborted.set(p.subject, err.message);
-          emit({ type: 'subject-aborted', spec: p.subject.spec, error: err.message });
+          emit({ type: 'subject-aborted', spec: p.subject.model.spec, error: err.message });
         }
         return;
       }
@@ -207,25 +200,10 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
     }
   };
 
-  const queue = plan();
-  const workers = Math.max(1, Math.min(4096, opts.concurrency * Math.max(1, new Set(opts.subjects.map((s) => s.endpoint)).size)));
-  let fatal: unknown;
-  await Promise.all(
-    Array.from({ length: workers }, async () => {
-      for (;;) {
-        if (fatal) return;
-        const next = queue.next();
-        if (next.done) return;
-        try {
-          await execute(next.value);
-        } catch (err) {
-          fatal = err;
-        }
-      }
-    }),
-  );
-  if (fatal) throw fatal;
-  for (const s of opts.subjects) await s.close?.();
+  const endpoints = new Set(opts.subjects.map((s) => s.model.endpoint)).size;
+  const workers = Math.max(1, Math.min(4096, (opts.calls.concurrency ?? 8) * Math.max(1, endpoints)));
+  await runPool(plan(), workers, execute);
+  for (const s of opts.subjects) await s.model.close?.();
 
   return {
     runId,
@@ -233,7 +211,7 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
     skipped,
     done,
     failed,
-    aborted: [...aborted.entries()].map(([m, error]) => ({ spec: m.spec, error })),
+    aborted: [...aborted.entries()].map(([s, error]) => ({ spec: s.model.spec, error })),
     usage: store.usage(runId),
     elapsedMs: performance.now() - started,
   };

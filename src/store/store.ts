@@ -2,7 +2,7 @@
 // live. A trial is written in one transaction with its transcript and score, so it is either
 // done or absent: never half-written. Writes may be queued for a group commit; reads see them.
 
-import type { Item, Score, TrialKey, TrialOutcome } from '../core/index.js';
+import type { Item, Score, StoredTranscript, TrialKey, TrialOutcome } from '../core/index.js';
 
 export interface RunRecord {
   id: string;
@@ -91,7 +91,8 @@ export interface Store {
   usage(runId: string): UsageRow[];
   failures(runId: string, limit?: number): FailedTrialRow[];
   responses(runId: string, scorer?: string): Iterable<ResponseRow>;
-  transcript(key: TrialKey): { transcript: unknown; score: Score } | undefined;
+  /** A finished trial's transcript (its calls checked against their schema) and its protocol's score; read its record with readRecord. */
+  transcript(key: TrialKey): { transcript: StoredTranscript; score: Score } | undefined;
   /** Add (or replace) a trial's score under another scorer, e.g. a judge panel's. */
   recordScore(key: TrialKey, score: Score): void;
   /** A trial's score by one scorer, if it has one. */

@@ -1,4 +1,5 @@
-export * from './suite-registry.js';
+export * from './suite.js';
+export * from './builtin.js';
 export * from './read-input.js';
 export { generateTomItems, renderStory, DEFAULT_MIX, type GeneratedKind, type GenerateOptions } from './generated/story-generator.js';
 export { loadTomBench } from './literal/tombench.js';
@@ -9,7 +10,7 @@ export { loadTomi } from './literal/tomi.js';
 export { loadBigtom } from './literal/bigtom.js';
 export { loadOpentom } from './literal/opentom.js';
 export { loadMmtomQa } from './literal/mmtom-qa.js';
-export { loadGenericMcq, readRecords, COGTOM_FIELDS, type McqFieldMap } from './literal/generic-mcq.js';
+export { loadGenericMcq, readRecords, COGTOM_FIELDS } from './literal/generic-mcq.js';
 export * from './embodied/index.js';
 export * from './storyturn/index.js';
 export * from './dialogue/dialtom-builder.js';

@@ -2,6 +2,7 @@
 // intervals, and the same rate rows the published-rates analyses take (so a run feeds the
 // retrospective-prospective gap), plus per-item correctness for the easy-hard gap.
 
+import { MCQ_RECORDS, McqPayloadSchema, readRecord } from '../../core/index.js';
 import { wilsonInterval } from '../../stats/index.js';
 import type { Store } from '../../store/index.js';
 import { distractorClustering } from './dialtom-extras.js';
@@ -53,11 +54,10 @@ export function dialtomRunResults(
     perItem.set(k, [...(perItem.get(k) ?? []), r.value]);
     if (r.value === 0 && !r.parseFailed) {
       const t = store.transcript({ runId, subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate });
-      const detail = (t?.transcript as { detail?: { parsed?: string; presented?: Array<{ label: string; text: string }> } } | undefined)
-        ?.detail;
-      const chosen = detail?.presented?.find((o) => o.label === detail.parsed)?.text;
+      const detail = t ? readRecord(MCQ_RECORDS, t.transcript, `${r.suite}/${r.itemId}`) : undefined;
+      const chosen = detail?.presented.find((o) => o.label === detail.parsed)?.text;
       const item = store.getItem(r.itemHash);
-      const options = (item?.payload as { options?: string[] } | undefined)?.options;
+      const options = McqPayloadSchema.safeParse(item?.payload).data?.options;
       // Which distractor: the chosen option's place among the item's wrong options, in source order.
       const distractors = options?.filter((o) => o !== item?.answer) ?? [];
       const index = chosen !== undefined ? distractors.indexOf(chosen) : -1;

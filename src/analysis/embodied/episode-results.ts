@@ -1,11 +1,10 @@
 // Episodes of a stored run: each trial's outcome (for the metrics) and its detail (for the
 // failure analysis and the report's transcripts).
 
-import type { EmbodiedTask, EpisodeDetail, Item } from '../../core/index.js';
+import { isEmbodiedTask, type EmbodiedTask } from '../../worlds/index.js';
+import { EPISODE_RECORDS, readRecord, type EpisodeDetail, type Item } from '../../core/index.js';
 import type { Store } from '../../store/index.js';
 import type { EpisodeTrial } from './episode-metrics.js';
-
-export const EPISODE_SCORER_NAME = 'episode-functional';
 
 export interface StoredEpisode extends EpisodeTrial {
   subjectId: string;
@@ -16,9 +15,9 @@ export interface StoredEpisode extends EpisodeTrial {
 
 export function storedEpisodes(store: Store, runId: string): StoredEpisode[] {
   const out: StoredEpisode[] = [];
-  for (const r of store.responses(runId, EPISODE_SCORER_NAME)) {
+  for (const r of store.responses(runId, EPISODE_RECORDS.scorer)) {
     const t = store.transcript({ runId, subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate });
-    const detail = (t?.transcript as { detail?: EpisodeDetail } | undefined)?.detail;
+    const detail = t ? readRecord(EPISODE_RECORDS, t.transcript, `${r.suite}/${r.itemId}`) : undefined;
     if (!detail) continue;
     out.push({
       subject: r.spec,
@@ -41,5 +40,6 @@ export function storedEpisodes(store: Store, runId: string): StoredEpisode[] {
 
 /** The embodied task behind an item, from the store's copy of the item. */
 export function taskOfItem(item: Item): EmbodiedTask | undefined {
-  return (item.payload as { task?: EmbodiedTask } | undefined)?.task;
+  const payload = item.payload;
+  return typeof payload === 'object' && payload !== null && 'task' in payload && isEmbodiedTask(payload.task) ? payload.task : undefined;
 }

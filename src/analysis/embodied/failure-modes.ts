@@ -18,9 +18,8 @@ import {
   stripEpistemic,
   TaskSearch,
   type EmbodiedTask,
-  type EpisodeDetail,
-  type EpisodeTurn,
-} from '../../core/index.js';
+} from '../../worlds/index.js';
+import type { EpisodeDetail, EpisodeTurn } from '../../core/records/episode.js';
 
 export const FAILURE_MODES = [
   'withheld-information',

@@ -3,10 +3,9 @@
 // per-question accuracy; text-only versus text+image runs; and feedback effectiveness (of the
 // wrong answers followed by feedback, the share whose next answer is right).
 
+import { CONVERSATION_RECORDS, readRecord } from '../../core/index.js';
 import { wilsonInterval } from '../../stats/index.js';
 import type { Store } from '../../store/index.js';
-
-export const STORYTURN_SCORER_NAME = 'storyturn-story';
 
 interface StoredStory {
   subject: string;
@@ -43,22 +42,9 @@ const rate = (k: number, n: number): Rate => {
 
 export function storedStories(store: Store, runId: string): StoredStory[] {
   const out: StoredStory[] = [];
-  for (const r of store.responses(runId, STORYTURN_SCORER_NAME)) {
+  for (const r of store.responses(runId, CONVERSATION_RECORDS.scorer)) {
     const t = store.transcript({ runId, subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate });
-    const d = (
-      t?.transcript as
-        | {
-            detail?: {
-              state: string;
-              setting: string;
-              withImages: boolean;
-              correct: boolean;
-              turns: Array<{ correct: boolean }>;
-              feedbackEvents: Array<{ recovered: boolean }>;
-            };
-          }
-        | undefined
-    )?.detail;
+    const d = t ? readRecord(CONVERSATION_RECORDS, t.transcript, `${r.suite}/${r.itemId}`) : undefined;
     if (!d) continue;
     out.push({
       subject: r.spec,

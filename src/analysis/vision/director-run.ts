@@ -3,24 +3,24 @@
 // the counts of a, b, c.Q1, c.Q2 right and of egocentric errors on (b), as the paper's Table 2,
 // and the shares, gap and recovery computed from them.
 
+import { DIRECTOR_RECORDS, readScoreDetail, type DirectorScoreDetail } from '../../core/index.js';
 import type { Store } from '../../store/index.js';
 import type { DirectorModel } from './vision-profiles.js';
 
-export const DIRECTOR_SCORER_NAME = 'director-b';
-
 export function directorRunResults(store: Store, runId: string): Array<{ subject: string; arm: string } & DirectorModel> {
-  const cells = new Map<string, Array<Record<string, boolean>>>();
-  for (const r of store.responses(runId, DIRECTOR_SCORER_NAME)) {
+  type Outcome = Pick<DirectorScoreDetail, 'a' | 'b' | 'cQ1' | 'cQ2' | 'egocentric'>;
+  const cells = new Map<string, Outcome[]>();
+  for (const r of store.responses(runId, DIRECTOR_RECORDS.scorer)) {
     const t = store.transcript({ runId, subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate });
-    const d = t?.score.detail as { a: boolean; b: boolean; cQ1: boolean; cQ2: boolean; egocentric: boolean; arm: string } | undefined;
+    const d = t ? readScoreDetail(DIRECTOR_RECORDS.score, t.score.detail) : undefined;
     if (!d) continue;
     const key = `${r.spec}\u0000${String(r.meta.arm ?? d.arm)}\u0000${r.itemId}`;
-    cells.set(key, [...(cells.get(key) ?? []), d as unknown as Record<string, boolean>]);
+    cells.set(key, [...(cells.get(key) ?? []), d]);
   }
-  const groups = new Map<string, Array<Record<string, boolean>>>();
+  const groups = new Map<string, Outcome[]>();
   for (const [key, trials] of cells) {
     const [subject, arm] = key.split('\u0000');
-    const majority = (f: string) => trials.filter((x) => x[f]).length * 2 > trials.length;
+    const majority = (f: keyof Outcome) => trials.filter((x) => x[f]).length * 2 > trials.length;
     const g = `${subject}\u0000${arm}`;
     groups.set(g, [
       ...(groups.get(g) ?? []),
@@ -29,7 +29,7 @@ export function directorRunResults(store: Store, runId: string): Array<{ subject
   }
   return [...groups].map(([g, scenes]) => {
     const [subject, arm] = g.split('\u0000');
-    const share = (f: string) => scenes.filter((x) => x[f]).length / scenes.length;
+    const share = (f: keyof Outcome) => scenes.filter((x) => x[f]).length / scenes.length;
     return {
       subject,
       arm,

@@ -2,6 +2,7 @@
 // condition the mean judged Intentionality and Appropriateness over the forward clips (trials
 // averaged), and the ToM-condition profile with its distances to the human reference groups.
 
+import { JudgeScoreDetailSchema, readScoreDetail } from '../../core/index.js';
 import type { Store } from '../../store/index.js';
 import { profileOf, type ReferenceGroups, type TriangleProfile } from './vision-profiles.js';
 
@@ -17,8 +18,8 @@ export function trianglesFromRun(
   const groups = new Map<string, { intent: number[]; approp: number[] }>();
   for (const r of store.responses(runId, scorer)) {
     const s = store.scoreOf({ runId, subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate }, scorer);
-    const fields = (s?.detail as { fields?: { intent?: number; approp?: number } } | undefined)?.fields;
-    if (!fields || fields.intent === undefined || fields.approp === undefined) continue;
+    const fields = s ? readScoreDetail(JudgeScoreDetailSchema, s.detail)?.fields : undefined;
+    if (fields?.intent === undefined || fields.approp === undefined) continue;
     const key = `${r.spec}\u0000${String(r.meta.condition)}\u0000${String(r.meta.variant)}`;
     const g = groups.get(key) ?? { intent: [], approp: [] };
     g.intent.push(fields.intent);

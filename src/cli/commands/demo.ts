@@ -22,17 +22,17 @@ export function registerDemo(program: Command): void {
       const store = openStore(join(flags.out, 'mindscope.db'));
       const progress = createProgress();
       try {
-        const result = await evaluate({
-          store,
-          suites: ['generated-tom'],
-          models: [...DEMO_AGENTS, ...(flags.gguf ? [`llamacpp:${flags.gguf}`] : [])],
-          limit: flags.items,
-          seed: flags.seed,
-          shuffle: true,
-          maxTokens: 32,
-          concurrency: 4,
-          onEvent: (e) => progress.onEvent(e),
-        });
+        const result = await evaluate(
+          {
+            suites: ['generated-tom'],
+            models: [...DEMO_AGENTS, ...(flags.gguf ? [`llamacpp:${flags.gguf}`] : [])],
+            limit: flags.items,
+            seed: flags.seed,
+            shuffle: true,
+            settings: { maxTokens: 32 },
+          },
+          { store, concurrency: 4, onEvent: (e) => progress.onEvent(e) },
+        );
         progress.stop();
         printRunSummary(store, result, (s) => process.stdout.write(`${s}\n`), { byAbility: true });
         const report = await writeRunReport(store, result.runId, join(flags.out, 'report'));

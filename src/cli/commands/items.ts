@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { formatTextTable, loadSuite, SUITES } from '../../index.js';
+import { formatTextTable } from '../../index.js';
+import { configContext } from '../config-context.js';
 import { intOption, parseFieldMap } from '../options.js';
 
 /**
@@ -15,45 +16,52 @@ export function registerItems(program: Command): void {
     .option('--seed <s>', 'seed for generated suites', intOption('--seed', 0), 0)
     .option('--limit <n>', 'items to generate (generated suites)', intOption('--limit', 1))
     .option('--fields <map>', 'field mapping for the mcq suite')
+    .option('--config <file>', 'config file whose plugins add suites')
     .option('--json', 'print JSON')
-    .action(async (suite: string, flags: { data?: string; seed: number; limit?: number; fields?: string; json?: boolean }) => {
-      const { items, warnings } = await loadSuite(suite, {
-        data: flags.data,
-        seed: flags.seed,
-        count: flags.limit,
-        fields: flags.fields ? parseFieldMap(flags.fields) : undefined,
-      });
-      const count = (key: (i: (typeof items)[number]) => string) => {
-        const out: Record<string, number> = {};
-        for (const it of items) out[key(it)] = (out[key(it)] ?? 0) + 1;
-        return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
-      };
-      const byCategory = count((i) => i.category);
-      const byAbility = count((i) => i.ability ?? '');
-      if (flags.json) {
+    .action(
+      async (suite: string, flags: { data?: string; seed: number; limit?: number; fields?: string; config?: string; json?: boolean }) => {
+        const { registry } = await configContext(flags.config);
+        const definition = registry.suite(suite);
+        const { items, warnings } = await definition.load({
+          data: flags.data,
+          seed: flags.seed,
+          count: flags.limit,
+          fields: flags.fields ? parseFieldMap(flags.fields) : undefined,
+        });
+        const count = (key: (i: (typeof items)[number]) => string) => {
+          const out: Record<string, number> = {};
+          for (const it of items) out[key(it)] = (out[key(it)] ?? 0) + 1;
+          return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
+        };
+        const byCategory = count((i) => i.category);
+        const byAbility = count((i) => i.ability ?? '');
+        if (flags.json) {
+          process.stdout.write(
+            `${JSON.stringify({ suite, count: items.length, byCategory, byAbility, warnings, first: items[0] ?? null }, null, 2)}\n`,
+          );
+          return;
+        }
+        process.stdout.write(`${suite}: ${items.length} items (${definition.describe})\n\n`);
         process.stdout.write(
-          `${JSON.stringify({ suite, count: items.length, byCategory, byAbility, warnings, first: items[0] ?? null }, null, 2)}\n`,
+          `${formatTextTable(
+            ['category', 'items'],
+            Object.entries(byCategory).map(([k, v]) => [k, String(v)]),
+          )}\n`,
         );
-        return;
-      }
-      process.stdout.write(`${suite}: ${items.length} items (${SUITES[suite].describe})\n\n`);
-      process.stdout.write(
-        `${formatTextTable(
-          ['category', 'items'],
-          Object.entries(byCategory).map(([k, v]) => [k, String(v)]),
-        )}\n`,
-      );
-      for (const w of warnings) process.stderr.write(`warning: ${w}\n`);
-    });
+        for (const w of warnings) process.stderr.write(`warning: ${w}\n`);
+      },
+    );
 
   program
     .command('suites')
     .description('list the suite ids')
-    .action(() => {
+    .option('--config <file>', 'config file whose plugins add suites')
+    .action(async (flags: { config?: string }) => {
+      const { registry } = await configContext(flags.config);
       process.stdout.write(
         `${formatTextTable(
-          ['suite', 'description'],
-          Object.entries(SUITES).map(([k, v]) => [k, v.describe]),
+          ['suite', 'protocol', 'description'],
+          registry.suites().map((s) => [s.id, s.protocol, s.describe]),
         )}\n`,
       );
     });

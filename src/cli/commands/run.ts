@@ -5,16 +5,21 @@ import {
   formatTextTable,
   loadPriceTable,
   openStore,
+  parseRunSpec,
   runAccuracy,
   type EvaluateResult,
+  type LoadedConfig,
   type McqScoring,
+  type RunSpecInput,
   type Store,
 } from '../../index.js';
+import { configContext } from '../config-context.js';
 import { intOption, numberOption, parseFieldMap } from '../options.js';
 import { createProgress } from '../progress.js';
 
 export interface RunFlags {
-  model: string[];
+  model?: string[];
+  config?: string;
   data?: string;
   trials: number;
   concurrency: number;
@@ -67,15 +72,46 @@ export function printRunSummary(store: Store, result: EvaluateResult, out: (s: s
     out(`\n${result.failed} trial(s) failed after retries; run the same command again to retry them (mindscope status shows where).`);
 }
 
+/** Whether the user gave the flag on the command line (a config file's value yields to it, and wins over defaults). */
+function given(cmd: Command, name: string): boolean {
+  return cmd.getOptionValueSource(name) === 'cli';
+}
+
+/** The run specification from the flags and the config file: a flag given on the command line wins. */
+export function runSpecFrom(suites: string[], flags: RunFlags, cmd: Command, config: LoadedConfig | undefined): RunSpecInput {
+  const fromConfig = config?.spec ?? {};
+  const pick = <T>(name: string, flag: T | undefined, configured: T | undefined): T | undefined =>
+    given(cmd, name) || configured === undefined ? flag : configured;
+  const settings = {
+    ...(fromConfig.settings ?? {}),
+    ...(flags.temperature !== undefined ? { temperature: flags.temperature } : {}),
+    ...(flags.maxTokens !== undefined ? { maxTokens: flags.maxTokens } : {}),
+  };
+  return {
+    ...fromConfig,
+    suites: suites.length ? suites : (fromConfig.suites ?? []),
+    models: flags.model?.length ? flags.model : (fromConfig.models ?? []),
+    data: flags.data ?? fromConfig.data,
+    trials: pick('trials', flags.trials, fromConfig.trials),
+    seed: pick('seed', flags.seed, fromConfig.seed),
+    limit: flags.limit ?? fromConfig.limit,
+    shuffle: flags.shuffle ?? fromConfig.shuffle,
+    scoring: pick('mcqScoring', flags.mcqScoring, fromConfig.scoring),
+    template: flags.template ?? fromConfig.template,
+    traces: flags.traces ?? fromConfig.traces,
+    images: flags.images ?? fromConfig.images,
+    fields: flags.fields ? parseFieldMap(flags.fields) : fromConfig.fields,
+    settings,
+  };
+}
+
 export function registerRun(program: Command): void {
   program
     .command('run')
     .description('run suites against models, continuing the run when it already exists')
-    .argument('<suite...>', 'suite ids (mindscope suites lists them)')
-    .requiredOption(
-      '--model <spec...>',
-      'model specs: openai:M, openai-compatible:URL#M, anthropic:M, google:M, llamacpp:FILE.gguf, agent:NAME',
-    )
+    .argument('[suite...]', 'suite ids (mindscope suites lists them); may come from --config instead')
+    .option('--model <spec...>', 'model specs: openai:M, openai-compatible:URL#M, anthropic:M, google:M, llamacpp:FILE.gguf, agent:NAME')
+    .option('--config <file>', 'config file (YAML, JSON, JS or TS): suites, models, settings and plugins of a whole study')
     .option('--data <path>', 'data folder (or file for mcq/cogtom)')
     .option('--trials <k>', 'replicates per item', intOption('--trials', 1), 1)
     .option('--concurrency <n>', 'concurrent calls per provider endpoint', intOption('--concurrency', 1), 8)
@@ -97,34 +133,25 @@ export function registerRun(program: Command): void {
     .option('--traces <file>', 'reasoning-trace injection: JSONL of { item_id, trace } teacher explanations, masked before they are shown')
     .option('--json', 'print the summary as JSON')
     .option('--quiet', 'no progress display')
-    .action(async (suites: string[], flags: RunFlags) => {
-      if (!['generate', 'loglik', 'loglik-norm'].includes(flags.mcqScoring))
-        throw new Error(`--mcq-scoring must be generate, loglik or loglik-norm, not "${flags.mcqScoring}"`);
-      const store = openStore(flags.db);
+    .action(async (suites: string[], flags: RunFlags, cmd: Command) => {
+      const { config, registry } = await configContext(flags.config);
+      const spec = parseRunSpec(
+        runSpecFrom(suites, flags, cmd, config),
+        config ? `${config.file} and the command line` : 'the command line',
+      );
+      const store = openStore(given(cmd, 'db') || !config?.db ? flags.db : config.db);
       const progress = createProgress(process.stderr, flags.quiet || flags.json);
+      const prices = flags.prices ?? config?.prices;
       try {
-        const result = await evaluate({
+        const result = await evaluate(spec, {
           store,
-          suites,
-          models: flags.model,
-          data: flags.data,
+          registry,
           runId: flags.runId,
-          trials: flags.trials,
-          seed: flags.seed,
-          limit: flags.limit,
-          concurrency: flags.concurrency,
-          timeoutSeconds: flags.timeout,
-          shuffle: flags.shuffle,
-          scoring: flags.mcqScoring,
-          templatePath: flags.template,
-          temperature: flags.temperature,
-          maxTokens: flags.maxTokens,
-          apiKeyEnv: flags.apiKeyEnv,
-          fields: flags.fields ? parseFieldMap(flags.fields) : undefined,
-          prices: flags.prices ? loadPriceTable(flags.prices) : undefined,
+          concurrency: given(cmd, 'concurrency') || !config?.concurrency ? flags.concurrency : config.concurrency,
+          timeoutMs: given(cmd, 'timeout') || !config?.timeoutMs ? flags.timeout * 1000 : config.timeoutMs,
+          apiKeyEnv: flags.apiKeyEnv ?? config?.apiKeyEnv,
+          prices: prices ? loadPriceTable(prices) : undefined,
           useCache: flags.cache,
-          images: flags.images,
-          tracesPath: flags.traces,
           onEvent: (e) => progress.onEvent(e),
           onWarning: (w) => process.stderr.write(`warning: ${w}\n`),
         });

@@ -8,48 +8,39 @@
 
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
+import { answerMatches, answerPart, expectedAnswers, parseFeedback, selectedBranch, type StoryTurnStory } from './storyturn.js';
 import {
-  answerMatches,
-  answerPart,
-  expectedAnswers,
-  parseFeedback,
-  selectedBranch,
+  CONVERSATION_RECORDS,
+  callInfoKey,
+  createRng,
+  deriveSeed,
+  readInfo,
+  withInfo,
   type ChatMessage,
   type ContentPart,
   type Item,
-  type ProtocolResult,
-  type StoryTurnStory,
+  type StoryTurnDetail,
+  type StoryTurnResult,
+  type StoryTurnScoreDetail,
   type Task,
   type TrialContext,
   type TrialModel,
 } from '../../core/index.js';
+import { defineProtocol, type ReferencePolicy } from '../protocol.js';
 
-export const STORYTURN_SCORER = 'storyturn-story';
+export const STORYTURN_SCORER = CONVERSATION_RECORDS.scorer;
 
 export interface StoryTurnPayload {
   story: StoryTurnStory;
 }
 
-export interface StoryTurnResult {
-  turn: number;
-  question: string;
-  feedbackShown: string;
+/** What a StoryTurn call tells reference subjects: the expected answers of this turn. */
+export interface StoryTurnCallInfo {
   expected: string[];
-  reply: string;
-  answer: string;
-  correct: boolean;
+  turn: number;
 }
 
-export interface StoryTurnDetail {
-  storyId: string;
-  state: string;
-  setting: 'text-complete' | 'image-dependent';
-  withImages: boolean;
-  correct: boolean;
-  turns: StoryTurnResult[];
-  /** Wrong answers followed by feedback, and whether the next answer was right. */
-  feedbackEvents: Array<{ afterTurn: number; recovered: boolean }>;
-}
+export const STORYTURN_INFO = callInfoKey<StoryTurnCallInfo>('conversation');
 
 const SYSTEM =
   'You will read a story told over several turns and answer a question at each turn. Answer briefly; end your reply with a line "Answer: <your answer>".';
@@ -85,7 +76,7 @@ export async function runStoryTurn(
       opts.images && turn.image ? [{ type: 'text', text }, imagePart(story.images[turn.image])] : text;
     messages.push({ role: 'user', content });
     const expected = expectedAnswers(story, i, previousReply);
-    const response = await model.chat(messages, {}, { replicateSeed: ctx.seed, storyturn: { expected, turn: i } });
+    const response = await model.chat(messages, {}, { replicateSeed: ctx.seed, info: withInfo(STORYTURN_INFO, { expected, turn: i }) });
     messages.push({ role: 'assistant', content: response.text });
     const answer = answerPart(response.text);
     const correct = expected.some((e) => answerMatches(answer, e));
@@ -105,27 +96,59 @@ export async function runStoryTurn(
   };
 }
 
-export function createConversationTask(suite: string, items: Item<StoryTurnPayload>[], opts: { images?: boolean } = {}): Task {
+/** A conversation task over a suite's StoryTurns; `images` sends each turn's image (the text+image setting). */
+export function createConversationTask(
+  suite: string,
+  items: Item<StoryTurnPayload>[],
+  opts: { images?: boolean } = {},
+): Task<StoryTurnPayload> {
   return {
     suite,
     items,
-    async execute(item: Item, model: TrialModel, ctx: TrialContext): Promise<ProtocolResult> {
-      const detail = await runStoryTurn((item as Item<StoryTurnPayload>).payload.story, model, ctx, { images: opts.images ?? false });
-      return {
-        detail: detail as unknown as Record<string, unknown>,
-        score: {
-          scorer: STORYTURN_SCORER,
-          value: detail.correct ? 1 : 0,
-          detail: {
-            questions: detail.turns.length,
-            questionsRight: detail.turns.filter((t) => t.correct).length,
-            feedbackEvents: detail.feedbackEvents.length,
-            recovered: detail.feedbackEvents.filter((e) => e.recovered).length,
-            setting: detail.setting,
-            withImages: detail.withImages,
-          },
-        },
+    records: CONVERSATION_RECORDS,
+    async execute(item, model, ctx) {
+      const detail = await runStoryTurn(item.payload.story, model, ctx, { images: opts.images ?? false });
+      const score: StoryTurnScoreDetail = {
+        questions: detail.turns.length,
+        questionsRight: detail.turns.filter((t) => t.correct).length,
+        feedbackEvents: detail.feedbackEvents.length,
+        recovered: detail.feedbackEvents.filter((e) => e.recovered).length,
+        setting: detail.setting,
+        withImages: detail.withImages,
       };
+      return { detail, score: { scorer: STORYTURN_SCORER, value: detail.correct ? 1 : 0, detail: score } };
     },
   };
 }
+
+/**
+ * Reference subjects on StoryTurns: random picks a seeded reply among the expected answers and
+ * "I do not know" (so both feedback branches occur); every other agent gives the first expected
+ * answer.
+ */
+const STORYTURN_POLICIES: Record<string, ReferencePolicy> = {
+  random: {
+    describe: 'a seeded choice among the expected answers and "I do not know"',
+    reply(ctx) {
+      const st = readInfo(ctx.info, STORYTURN_INFO);
+      if (!st) return undefined;
+      return `Answer: ${createRng(deriveSeed('agent:random:storyturn', st.turn, st.expected.join('|'), ctx.replicateSeed ?? 0)).pick([...st.expected, 'I do not know'])}`;
+    },
+  },
+  '*': {
+    describe: 'the first expected answer',
+    reply(ctx) {
+      const st = readInfo(ctx.info, STORYTURN_INFO);
+      return st ? `Answer: ${st.expected[0]}` : undefined;
+    },
+  },
+};
+
+/** The conversation protocol (CoMMET StoryTurns): one chat per story, feedback chosen by the previous answer. */
+export const conversationProtocol = defineProtocol<StoryTurnPayload>({
+  name: 'conversation',
+  describe: 'multi-turn StoryTurn conversations with answer-dependent feedback (CoMMET); the story is right when every turn is',
+  records: CONVERSATION_RECORDS,
+  policies: STORYTURN_POLICIES,
+  createTask: (suite, items, settings) => createConversationTask(suite, items, { images: settings.images ?? false }),
+});

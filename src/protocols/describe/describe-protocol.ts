@@ -5,25 +5,37 @@
 // are told the clip's condition and script but not the subject. The protocol's own score only
 // records whether a description was given.
 
-import type { Item, ProtocolResult, Task, TrialContext, TrialModel } from '../../core/index.js';
+import { DESCRIBE_RECORDS, type DescribeDetail, type DescribeScoreDetail, type Item, type Task } from '../../core/index.js';
+import { defineProtocol } from '../protocol.js';
 
-export const DESCRIBE_SCORER = 'described';
+export const DESCRIBE_SCORER = DESCRIBE_RECORDS.scorer;
 
 export const DESCRIBE_PROMPT =
   'The numbered frames (1 to 16, left to right, top to bottom) show a short silent animation, in order. Describe in a few sentences what happens in it.';
 
-export function createDescribeTask<P extends { grid: string }>(suite: string, items: Item<P>[]): Task {
+/** A describe item: the frame grid (a data URL) and the clip's labels, which only judges see. */
+export interface DescribePayload {
+  grid: string;
+  condition?: string;
+  script?: string;
+  behaviour?: string;
+  variant?: string;
+}
+
+/** A describe task over a suite's clips. */
+export function createDescribeTask<P extends DescribePayload>(suite: string, items: Item<P>[]): Task<P> {
   return {
     suite,
     items,
-    async execute(item: Item, model: TrialModel, ctx: TrialContext): Promise<ProtocolResult> {
-      const p = (item as Item<P>).payload;
+    records: DESCRIBE_RECORDS,
+    async execute(item, model, ctx) {
+      const { grid, ...labels } = item.payload;
       const response = await model.chat(
         [
           {
             role: 'user',
             content: [
-              { type: 'image', url: p.grid, mediaType: 'image/png' },
+              { type: 'image', url: grid, mediaType: 'image/png' },
               { type: 'text', text: DESCRIBE_PROMPT },
             ],
           },
@@ -32,10 +44,17 @@ export function createDescribeTask<P extends { grid: string }>(suite: string, it
         { replicateSeed: ctx.seed },
       );
       const reply = response.text.trim();
-      return {
-        detail: { reply, ...Object.fromEntries(Object.entries(p).filter(([k]) => k !== 'grid')) },
-        score: { scorer: DESCRIBE_SCORER, value: reply ? 1 : 0, detail: { judged: false } },
-      };
+      const detail: DescribeDetail = { reply, ...labels };
+      const score: DescribeScoreDetail = { judged: false };
+      return { detail, score: { scorer: DESCRIBE_SCORER, value: reply ? 1 : 0, detail: score } };
     },
   };
 }
+
+/** Free descriptions of a picture or clip, scored later by a judge panel. */
+export const describeProtocol = defineProtocol<DescribePayload>({
+  name: 'describe',
+  describe: 'a free description of a frame grid, judged later by a rubric panel (mindscope score)',
+  records: DESCRIBE_RECORDS,
+  createTask: (suite, items) => createDescribeTask(suite, items),
+});

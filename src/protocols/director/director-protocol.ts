@@ -6,20 +6,24 @@
 // Replies are read at colour level and at letter level; an egocentric error is marked when (b)
 // or c.Q2 picks the hidden block. The score is (b) at letter level.
 
+import { directorView, targetBlock, type DirectorScene } from '../../worlds/index.js';
 import {
-  directorView,
-  targetBlock,
+  DIRECTOR_RECORDS,
+  callInfoKey,
+  readInfo,
+  withInfo,
   type ChatMessage,
   type ContentPart,
-  type DirectorScene,
+  type DirectorDetail,
+  type DirectorScoreDetail,
   type Item,
-  type ProtocolResult,
   type Task,
   type TrialContext,
   type TrialModel,
 } from '../../core/index.js';
+import { defineProtocol, type ReferencePolicy } from '../protocol.js';
 
-export const DIRECTOR_SCORER = 'director-b';
+export const DIRECTOR_SCORER = DIRECTOR_RECORDS.scorer;
 
 export interface DirectorPayload {
   scene: DirectorScene;
@@ -44,15 +48,13 @@ function sameSet(a: string[], b: string[]): boolean {
   return a.length === b.length && a.every((x) => b.includes(x));
 }
 
-export interface DirectorDetail {
-  sceneId: string;
-  arm: string;
-  blocks: number;
-  a: { letter: boolean; color: boolean; reply: string };
-  b: { letter: boolean; color: boolean; egocentric: boolean; reply: string };
-  cQ1: { letter: boolean; color: boolean; reply: string };
-  cQ2: { letter: boolean; color: boolean; egocentric: boolean; reply: string };
+/** What a Director call tells reference subjects: the scene and the prompt ('a': which blocks the director sees; 'b': which to move). */
+export interface DirectorCallInfo {
+  scene: DirectorScene;
+  prompt: 'a' | 'b';
 }
+
+export const DIRECTOR_INFO = callInfoKey<DirectorCallInfo>('director');
 
 export async function runDirector(p: DirectorPayload, model: TrialModel, ctx: TrialContext): Promise<DirectorDetail> {
   const s = p.scene;
@@ -68,8 +70,8 @@ export async function runDirector(p: DirectorPayload, model: TrialModel, ctx: Tr
   const seen = directorView(s);
   const target = targetBlock(s, 'director');
   const colorOf = (l: string) => s.blocks.find((b) => b.letter === l)!.color;
-  const ask = async (messages: ChatMessage[], prompt: string) => {
-    const r = await model.chat(messages, {}, { replicateSeed: ctx.seed, director: { scene: s, prompt } });
+  const ask = async (messages: ChatMessage[], prompt: 'a' | 'b') => {
+    const r = await model.chat(messages, {}, { replicateSeed: ctx.seed, info: withInfo(DIRECTOR_INFO, { scene: s, prompt }) });
     return r.text;
   };
   const judgeSeen = (reply: string) => {
@@ -97,28 +99,58 @@ export async function runDirector(p: DirectorPayload, model: TrialModel, ctx: Tr
   return { sceneId: s.id, arm: s.arm, blocks: s.blocks.length, a, b, cQ1, cQ2 };
 }
 
-export function createDirectorTask(suite: string, items: Item<DirectorPayload>[]): Task {
+/** A Director-Task task over a suite's scenes. */
+export function createDirectorTask(suite: string, items: Item<DirectorPayload>[]): Task<DirectorPayload> {
   return {
     suite,
     items,
-    async execute(item: Item, model: TrialModel, ctx: TrialContext): Promise<ProtocolResult> {
-      const d = await runDirector((item as Item<DirectorPayload>).payload, model, ctx);
-      return {
-        detail: d as unknown as Record<string, unknown>,
-        score: {
-          scorer: DIRECTOR_SCORER,
-          value: d.b.letter ? 1 : 0,
-          detail: {
-            a: d.a.letter,
-            b: d.b.letter,
-            cQ1: d.cQ1.letter,
-            cQ2: d.cQ2.letter,
-            egocentric: d.b.egocentric,
-            arm: d.arm,
-            blocks: d.blocks,
-          },
-        },
+    records: DIRECTOR_RECORDS,
+    async execute(item, model, ctx) {
+      const d = await runDirector(item.payload, model, ctx);
+      const detail: DirectorScoreDetail = {
+        a: d.a.letter,
+        b: d.b.letter,
+        cQ1: d.cQ1.letter,
+        cQ2: d.cQ2.letter,
+        egocentric: d.b.egocentric,
+        arm: d.arm,
+        blocks: d.blocks,
       };
+      return { detail: d, score: { scorer: DIRECTOR_SCORER, value: d.b.letter ? 1 : 0, detail } };
     },
   };
 }
+
+/**
+ * Reference subjects on the Director Task: every agent reports what the director sees (a,
+ * c.Q1); when acting (b, c.Q2) allocentric (and oracle) take the director's view, the others
+ * their own: the "know but don't use" pattern, so egocentric's explicit-implicit gap is 1 on
+ * the canonical arm.
+ */
+function directorPolicy(describe: string, view: 'director' | 'addressee'): ReferencePolicy {
+  return {
+    describe,
+    reply(ctx) {
+      const d = readInfo(ctx.info, DIRECTOR_INFO);
+      if (!d) return undefined;
+      if (d.prompt === 'a') return `Answer: ${directorView(d.scene).join(', ')}`;
+      return `Answer: ${targetBlock(d.scene, view).letter}`;
+    },
+  };
+}
+
+const DIRECTOR_POLICIES: Record<string, ReferencePolicy> = {
+  allocentric: directorPolicy("Director Task: takes the director's view", 'director'),
+  egocentric: directorPolicy("Director Task: reports the director's view but acts from its own", 'addressee'),
+  oracle: directorPolicy("takes the director's view", 'director'),
+  '*': directorPolicy("reports the director's view, acts from its own", 'addressee'),
+};
+
+/** The Director Task (Keysar et al. 2000): prompts a, b and the c.Q1/c.Q2 gate on one scene. */
+export const directorProtocol = defineProtocol<DirectorPayload>({
+  name: 'director',
+  describe: 'the Director Task: which blocks the director sees, which block to move, and the two-step gate; egocentric errors marked',
+  records: DIRECTOR_RECORDS,
+  policies: DIRECTOR_POLICIES,
+  createTask: (suite, items) => createDirectorTask(suite, items),
+});

@@ -3,7 +3,7 @@
 // what it sees (user). Prompts are rebuilt every turn from a short memory, so they stay within
 // small models' contexts and identical inputs hit the call cache.
 
-import { ACTION_FORMAT, formatFormula, type EmbodiedTask, type Formula } from '../../core/index.js';
+import { ACTION_FORMAT, formatFormula, type EmbodiedTask, type Formula } from '../../worlds/index.js';
 
 export function systemPrompt(task: EmbodiedTask, agent: string): string {
   const a = task.agents.find((x) => x.id === agent)!;

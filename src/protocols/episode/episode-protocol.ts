@@ -22,18 +22,24 @@ import {
   stripEpistemic,
   TaskSearch,
   type EmbodiedTask,
+} from '../../worlds/index.js';
+import {
+  EPISODE_RECORDS,
+  withInfo,
   type EpisodeDetail,
+  type EpisodeScoreDetail,
   type EpisodeTurn,
-  type ProbeResult,
   type Item,
-  type ProtocolResult,
+  type ProbeResult,
   type Task,
   type TrialContext,
   type TrialModel,
 } from '../../core/index.js';
+import { defineProtocol } from '../protocol.js';
+import { EPISODE_INFO, EPISODE_POLICIES } from './reference-teams.js';
 import { probeQuestion, systemPrompt, turnPrompt } from './episode-prompt.js';
 
-export const EPISODE_SCORER = 'episode-functional';
+export const EPISODE_SCORER = EPISODE_RECORDS.scorer;
 
 export interface EpisodePayload {
   task: EmbodiedTask;
@@ -85,7 +91,7 @@ export async function runEpisode(task: EmbodiedTask, model: TrialModel, ctx: Tri
           { role: 'user', content: user },
         ],
         {},
-        { replicateSeed: ctx.seed, episode: { task, agent, round, phase: 'act', state: ws, knowledge: ks } },
+        { replicateSeed: ctx.seed, info: withInfo(EPISODE_INFO, { task, agent, round, phase: 'act', state: ws, knowledge: ks }) },
       );
       const parsed = parseAction(response.text);
       const turn: EpisodeTurn = { round, agent, reply: response.text, action: null, ok: false, observation: '' };
@@ -135,7 +141,7 @@ export async function runEpisode(task: EmbodiedTask, model: TrialModel, ctx: Tri
       {},
       {
         replicateSeed: ctx.seed,
-        episode: { task, agent: node.agent, round: rounds, phase: 'probe', probe: node.arg, state: ws, knowledge: ks },
+        info: withInfo(EPISODE_INFO, { task, agent: node.agent, round: rounds, phase: 'probe', probe: node.arg, state: ws, knowledge: ks }),
       },
     );
     const truth =
@@ -188,29 +194,34 @@ export async function runEpisode(task: EmbodiedTask, model: TrialModel, ctx: Tri
   };
 }
 
-export function createEpisodeTask(suite: string, items: Item<EpisodePayload>[]): Task {
+/** An episode task over a suite's embodied tasks. */
+export function createEpisodeTask(suite: string, items: Item<EpisodePayload>[]): Task<EpisodePayload> {
   return {
     suite,
     items,
-    async execute(item: Item, model: TrialModel, ctx: TrialContext): Promise<ProtocolResult> {
-      const detail = await runEpisode((item as Item<EpisodePayload>).payload.task, model, ctx);
-      return {
-        detail: detail as unknown as Record<string, unknown>,
-        score: {
-          scorer: EPISODE_SCORER,
-          value: detail.functional ? 1 : 0,
-          detail: {
-            epistemic: detail.epistemic,
-            literalCorrect: detail.literal.correct,
-            literalTotal: detail.literal.total,
-            literalAll: detail.literal.allCorrect,
-            rounds: detail.rounds,
-            malformed: detail.malformed,
-            category: detail.category,
-            kDepth: detail.kDepth,
-          },
-        },
+    records: EPISODE_RECORDS,
+    async execute(item, model, ctx) {
+      const detail = await runEpisode(item.payload.task, model, ctx);
+      const score: EpisodeScoreDetail = {
+        epistemic: detail.epistemic,
+        literalCorrect: detail.literal.correct,
+        literalTotal: detail.literal.total,
+        literalAll: detail.literal.allCorrect,
+        rounds: detail.rounds,
+        malformed: detail.malformed,
+        category: detail.category,
+        kDepth: detail.kDepth,
       };
+      return { detail, score: { scorer: EPISODE_SCORER, value: detail.functional ? 1 : 0, detail: score } };
     },
   };
 }
+
+/** Embodied multi-agent episodes (EnactToM): functional success, literal probes, turn-by-turn transcript. */
+export const episodeProtocol = defineProtocol<EpisodePayload>({
+  name: 'episode',
+  describe: 'embodied multi-agent episodes in the text world, then literal probes of every epistemic goal node (EnactToM)',
+  records: EPISODE_RECORDS,
+  policies: EPISODE_POLICIES,
+  createTask: (suite, items) => createEpisodeTask(suite, items),
+});

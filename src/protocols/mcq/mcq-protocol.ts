@@ -5,11 +5,24 @@
 //               prompt wins (lm-evaluation-harness style); `acc_norm` (divided by the option's
 //               length in bytes) is recorded too and chosen by `loglik-norm`.
 
-import type { ChatMessage, Item, McqOption, McqPayload, ProtocolResult, Task, TrialContext, TrialModel } from '../../core/index.js';
-import { createRng, deriveSeed, MindscopeError } from '../../core/index.js';
+import type {
+  ChatMessage,
+  Item,
+  McqDetail,
+  Task,
+  McqOption,
+  McqPayload,
+  McqScoreDetail,
+  ProtocolResult,
+  TrialContext,
+  TrialModel,
+} from '../../core/index.js';
+import { ConfigError, createRng, deriveSeed, MCQ_RECORDS, MindscopeError, withInfo } from '../../core/index.js';
+import { defineProtocol, type ProtocolSettings } from '../protocol.js';
 import { extractAnswer } from './extract-answer.js';
-import { maskOptionReferences, TRACE_PREFIX } from './reasoning-trace.js';
-import { DEFAULT_MCQ_TEMPLATE, renderMcq, type McqTemplate } from './template.js';
+import { MCQ_INFO, MCQ_POLICIES } from './reference-policies.js';
+import { maskOptionReferences, readTraces, TRACE_PREFIX } from './reasoning-trace.js';
+import { DEFAULT_MCQ_TEMPLATE, loadMcqTemplate, renderMcq, type McqTemplate } from './template.js';
 
 export type McqScoring = 'generate' | 'loglik' | 'loglik-norm';
 
@@ -22,7 +35,7 @@ export interface McqProtocolOptions {
   scoring?: McqScoring;
 }
 
-export const MCQ_SCORER = 'mcq-exact';
+export const MCQ_SCORER = MCQ_RECORDS.scorer;
 const LABELS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
 /** The options in the order this replicate presents them. */
@@ -49,7 +62,7 @@ async function runGenerate(
   options: McqOption[],
   template: McqTemplate,
   trace?: string,
-): Promise<ProtocolResult> {
+): Promise<ProtocolResult<McqDetail>> {
   const messages = buildMcqMessages(item, options, template);
   let masks: number | undefined;
   if (trace !== undefined) {
@@ -58,7 +71,11 @@ async function runGenerate(
     const last = messages[messages.length - 1];
     messages[messages.length - 1] = { ...last, content: `${TRACE_PREFIX}\n${m.masked}\n\n${last.content as string}` };
   }
-  const response = await model.chat(messages, {}, { item, presentedOptions: options, replicateSeed: ctx.seed });
+  const response = await model.chat(
+    messages,
+    {},
+    { replicateSeed: ctx.seed, info: withInfo(MCQ_INFO, { item, presentedOptions: options }) },
+  );
   const parsed = extractAnswer(response.text, options);
   const chosen = parsed.label ? options.find((o) => o.label === parsed.label)!.text : null;
   const correct = options.find((o) => o.text === item.answer)!.label;
@@ -72,11 +89,20 @@ async function runGenerate(
       parseMethod: parsed.method,
       ...(masks !== undefined ? { traceMasks: masks } : {}),
     },
-    score: { scorer: MCQ_SCORER, value, detail: { parsed: parsed.label, correctLabel: correct, parseFailed: parsed.label === null } },
+    score: {
+      scorer: MCQ_SCORER,
+      value,
+      detail: { parsed: parsed.label, correctLabel: correct, parseFailed: parsed.label === null } satisfies McqScoreDetail,
+    },
   };
 }
 
-async function runLoglik(item: Item<McqPayload>, model: TrialModel, options: McqOption[], normalise: boolean): Promise<ProtocolResult> {
+async function runLoglik(
+  item: Item<McqPayload>,
+  model: TrialModel,
+  options: McqOption[],
+  normalise: boolean,
+): Promise<ProtocolResult<McqDetail>> {
   if (!model.loglik) {
     throw new MindscopeError(`${model.spec} cannot score log-likelihoods; use --mcq-scoring generate (only llamacpp: models offer loglik)`);
   }
@@ -99,23 +125,44 @@ async function runLoglik(item: Item<McqPayload>, model: TrialModel, options: Mcq
         parseFailed: false,
         acc: argmax(logprobs) === correctIndex ? 1 : 0,
         acc_norm: argmax(norm) === correctIndex ? 1 : 0,
-      },
+      } satisfies McqScoreDetail,
     },
   };
 }
 
-export function createMcqTask(suite: string, items: Item<McqPayload>[], opts: McqProtocolOptions = {}): Task {
+/** A multiple-choice task over a suite's items. */
+export function createMcqTask(suite: string, items: Item<McqPayload>[], opts: McqProtocolOptions = {}): Task<McqPayload> {
   const template = opts.template ?? DEFAULT_MCQ_TEMPLATE;
   const scoring = opts.scoring ?? 'generate';
   return {
     suite,
     items,
+    records: MCQ_RECORDS,
     async execute(item, model, ctx) {
-      const mcq = item as Item<McqPayload>;
-      const options = presentOptions(mcq, ctx, opts.shuffle ?? false);
+      const options = presentOptions(item, ctx, opts.shuffle ?? false);
       return scoring === 'generate'
-        ? runGenerate(mcq, model, ctx, options, template, opts.traces?.get(mcq.id))
-        : runLoglik(mcq, model, options, scoring === 'loglik-norm');
+        ? runGenerate(item, model, ctx, options, template, opts.traces?.get(item.id))
+        : runLoglik(item, model, options, scoring === 'loglik-norm');
     },
   };
 }
+
+const SCORINGS: readonly McqScoring[] = ['generate', 'loglik', 'loglik-norm'];
+
+/** The multiple-choice protocol: one call per item, the answer read from the reply (or by log-likelihood), scored 1 or 0. */
+export const mcqProtocol = defineProtocol<McqPayload>({
+  name: 'mcq',
+  describe: 'multiple choice: one call per item; the chosen label is read from the reply, or options are ranked by log-likelihood',
+  records: MCQ_RECORDS,
+  policies: MCQ_POLICIES,
+  createTask(suite, items, settings: ProtocolSettings) {
+    const scoring = (settings.scoring ?? 'generate') as McqScoring;
+    if (!SCORINGS.includes(scoring)) throw new ConfigError(`--mcq-scoring must be ${SCORINGS.join(', ')}, not "${settings.scoring}"`);
+    return createMcqTask(suite, items, {
+      template: settings.template ? loadMcqTemplate(settings.template) : DEFAULT_MCQ_TEMPLATE,
+      traces: settings.traces ? readTraces(settings.traces) : undefined,
+      shuffle: settings.shuffle ?? false,
+      scoring,
+    });
+  },
+});

@@ -4,6 +4,8 @@
 // run of four or more of an option's consecutive words), option labels ("option B", "(B)",
 // "B)" / "B." opening a sentence, "answer is B"), and ordinal references ("the second option").
 
+import { InputError, readJsonLines } from '../../core/index.js';
+
 const ORDINALS = 'first|second|third|fourth|fifth|last';
 
 function escapeRegExp(s: string): string {
@@ -72,3 +74,14 @@ export function maskOptionReferences(trace: string, options: string[]): { masked
 }
 
 export const TRACE_PREFIX = "A teacher's reasoning about this item (every reference to an option is hidden as [MASK]):";
+
+/** Teacher explanations: JSON lines with item_id (or id) and trace. */
+export function readTraces(path: string): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const { line, value } of readJsonLines(path)) {
+    const id = String(value.item_id ?? value.id ?? '');
+    if (!id || typeof value.trace !== 'string') throw new InputError('each line needs item_id and trace', path, line);
+    map.set(id, value.trace);
+  }
+  return map;
+}

@@ -9,8 +9,8 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { Item, Score, TrialKey, TrialOutcome } from '../../core/index.js';
-import { ConfigError, MindscopeError } from '../../core/index.js';
+import type { Item, Score, StoredTranscript, TrialKey, TrialOutcome } from '../../core/index.js';
+import { ConfigError, MindscopeError, StoredTranscriptSchema } from '../../core/index.js';
 import type { FailedTrialRow, PlanRow, ResponseRow, RunRecord, StatusRow, Store, SubjectRecord, TrialStatus, UsageRow } from '../store.js';
 import { GroupCommit } from './group-commit.js';
 import { MIGRATIONS } from './migrations.js';
@@ -330,18 +330,25 @@ export class SqliteStore implements Store {
     }
   }
 
-  transcript(k: TrialKey): { transcript: unknown; score: Score } | undefined {
+  transcript(k: TrialKey): { transcript: StoredTranscript; score: Score } | undefined {
     this.flush();
     const row = this.#q(
       `SELECT tr.body AS body, sc.scorer AS scorer, sc.value AS value, sc.detail AS detail FROM trials t
        JOIN transcripts tr ON tr.trial_id = t.id JOIN scores sc ON sc.trial_id = t.id
-       WHERE t.run_id = ? AND t.subject_id = ? AND t.suite = ? AND t.item_id = ? AND t.replicate = ?`,
+       WHERE t.run_id = ? AND t.subject_id = ? AND t.suite = ? AND t.item_id = ? AND t.replicate = ?
+       ORDER BY sc.rowid LIMIT 1`,
     ).get(k.runId, k.subjectId, k.suite, k.itemId, k.replicate) as
       | { body: string; scorer: string; value: number; detail: string }
       | undefined;
-    return row
-      ? { transcript: JSON.parse(row.body), score: { scorer: row.scorer, value: row.value, detail: JSON.parse(row.detail) } }
-      : undefined;
+    if (!row) return undefined;
+    // The protocol's own score is the trial's first; judges' scores come later (scoreOf reads them).
+    const parsed = StoredTranscriptSchema.safeParse(JSON.parse(row.body));
+    if (!parsed.success) {
+      throw new MindscopeError(
+        `${this.location}: the transcript of ${k.suite}/${k.itemId}#${k.replicate} does not parse: ${parsed.error.issues[0]?.message}`,
+      );
+    }
+    return { transcript: parsed.data, score: { scorer: row.scorer, value: row.value, detail: JSON.parse(row.detail) } };
   }
 
   close(): void {

@@ -3,9 +3,10 @@
 
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { InputError, kDepth, readEnactTomTasks, type EmbodiedTask, type Item } from '../../core/index.js';
+import { InputError, type Item } from '../../core/index.js';
+import { kDepth, readEnactTomTasks, type EmbodiedTask } from '../../worlds/index.js';
 import type { EpisodePayload } from '../../protocols/index.js';
-import { readJson } from '../read-input.js';
+import { readJson } from '../../core/index.js';
 import { generateTasks } from './task-generator.js';
 
 export function embodiedItem(suite: string, task: EmbodiedTask): Item<EpisodePayload> {

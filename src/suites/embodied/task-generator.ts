@@ -8,16 +8,8 @@
 // requested depth within its turn limit, it calibrates, it needs communication, and none of
 // its K goals is trivial.
 
-import {
-  createRng,
-  formatFormula,
-  kDepth,
-  readEnactTomTask,
-  verifyTask,
-  type EmbodiedTask,
-  type Rng,
-  type VerifyResult,
-} from '../../core/index.js';
+import { createRng, type Rng } from '../../core/index.js';
+import { formatFormula, kDepth, readEnactTomTask, verifyTask, type EmbodiedTask, type VerifyResult } from '../../worlds/index.js';
 
 export interface GenerateTaskOptions {
   depth: 1 | 2 | 3;

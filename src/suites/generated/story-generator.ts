@@ -4,8 +4,10 @@
 // item carries its world so that reference agents can reason over it. A new seed gives new
 // stories, so the suite cannot be memorised.
 
-import type { Category, Item, McqPayload, Rng, WorldEvent, WorldQuestion, WorldStory } from '../../core/index.js';
-import { answerWorldQuestion, createRng, deriveSeed, questionOrder } from '../../core/index.js';
+import type { Category, Item, McqPayload, Rng } from '../../core/index.js';
+import type { WorldEvent, WorldQuestion, WorldStory } from '../../worlds/index.js';
+import { answerWorldQuestion, questionOrder } from '../../worlds/index.js';
+import { createRng, deriveSeed } from '../../core/index.js';
 import { mcqItem } from '../read-input.js';
 import { CONTAINERS, COLOURS, NAMES, OBJECTS, ROOMS } from './vocabulary.js';
 

@@ -7,7 +7,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRng, deriveSeed, InputError } from '../../core/index.js';
-import { mcqItem, readText, resolveDataDir, type LoadResult } from '../read-input.js';
+import { mcqItem, resolveDataDir, type LoadResult } from '../read-input.js';
+import { readText } from '../../core/index.js';
 
 // Column positions in bigtom.csv.
 const C = {

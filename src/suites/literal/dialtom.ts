@@ -9,7 +9,8 @@
 import { basename, join } from 'node:path';
 import type { Category } from '../../core/index.js';
 import { createRng, deriveSeed, InputError } from '../../core/index.js';
-import { field, listFiles, mcqItem, readJson, resolveDataDir, type LoadResult } from '../read-input.js';
+import { field, listFiles, mcqItem, resolveDataDir, type LoadResult } from '../read-input.js';
+import { readJson } from '../../core/index.js';
 
 export type DialtomTask = 'retrospective' | 'prospective' | 'prospective-easy' | 'counterfactual';
 

@@ -3,26 +3,11 @@
 
 import { extname } from 'node:path';
 import { readFileSync } from 'node:fs';
-import type { Category } from '../../core/index.js';
+import type { McqFieldMap } from '../../core/index.js';
 import { InputError, isCategory, readParquetRows } from '../../core/index.js';
 import { parseCsv } from '../../core/index.js';
-import { mcqItem, readJson, readJsonLines, readText, type LoadResult } from '../read-input.js';
-
-export interface McqFieldMap {
-  id?: string;
-  context?: string;
-  question: string;
-  /** One field holding a list or an {A: .., B: ..} object, or several fields, one per option. */
-  options: string | string[];
-  /** The answer as a letter (A..), a 0-based index, or the option's text. */
-  answer: string;
-  category?: string;
-  subcategory?: string;
-  /** Source category labels -> ATOMS categories (matched case-insensitively); defaults to the identity. */
-  categoryMap?: Record<string, Category>;
-  /** Category for all items when the file has no category field. */
-  defaultCategory?: Category;
-}
+import { mcqItem, type LoadResult } from '../read-input.js';
+import { readJson, readJsonLines, readText } from '../../core/index.js';
 
 type Row = { line: number; value: Record<string, unknown> };
 

@@ -4,7 +4,8 @@
 // text of one choice.
 
 import { InputError } from '../../core/index.js';
-import { field, mcqItem, readJson, resolveDataDir, type LoadResult } from '../read-input.js';
+import { field, mcqItem, resolveDataDir, type LoadResult } from '../read-input.js';
+import { readJson } from '../../core/index.js';
 import { join } from 'node:path';
 import { existsSync, statSync } from 'node:fs';
 

@@ -5,7 +5,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../../core/index.js';
-import { field, mcqItem, readJsonLines, resolveDataDir, type LoadResult } from '../read-input.js';
+import { field, mcqItem, resolveDataDir, type LoadResult } from '../read-input.js';
+import { readJsonLines } from '../../core/index.js';
 
 export function loadMmtomQa(dataRoot: string): LoadResult {
   const file =

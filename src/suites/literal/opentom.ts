@@ -7,7 +7,8 @@
 import { basename, join } from 'node:path';
 import type { Category } from '../../core/index.js';
 import { InputError } from '../../core/index.js';
-import { field, listFiles, mcqItem, readJson, resolveDataDir, type LoadResult } from '../read-input.js';
+import { field, listFiles, mcqItem, resolveDataDir, type LoadResult } from '../read-input.js';
+import { readJson } from '../../core/index.js';
 
 interface Meta {
   narrative?: string;

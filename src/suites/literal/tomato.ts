@@ -5,7 +5,8 @@
 import { existsSync, statSync } from 'node:fs';
 import type { Category } from '../../core/index.js';
 import { InputError } from '../../core/index.js';
-import { field, listFiles, mcqItem, readJson, resolveDataDir, type LoadResult } from '../read-input.js';
+import { field, listFiles, mcqItem, resolveDataDir, type LoadResult } from '../read-input.js';
+import { readJson } from '../../core/index.js';
 
 const STATES: Record<string, Category> = {
   belief: 'belief',

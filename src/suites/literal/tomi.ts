@@ -6,7 +6,8 @@
 import { join } from 'node:path';
 import type { Category } from '../../core/index.js';
 import { InputError } from '../../core/index.js';
-import { mcqItem, readJson, readText, resolveDataDir, type LoadResult } from '../read-input.js';
+import { mcqItem, resolveDataDir, type LoadResult } from '../read-input.js';
+import { readJson, readText } from '../../core/index.js';
 
 export type TomiSplit = 'train' | 'val' | 'test';
 

@@ -6,7 +6,8 @@
 // (turn.ts): a branch without an answer, feedback naming an unknown option, a missing image.
 
 import { dirname, isAbsolute, join } from 'node:path';
-import { InputError, validateStoryTurn, type Category, type Item, type StoryTurnStory } from '../../core/index.js';
+import { InputError, type Category, type Item } from '../../core/index.js';
+import { validateStoryTurn, type StoryTurnStory } from '../../protocols/conversation/storyturn.js';
 import type { StoryTurnPayload } from '../../protocols/index.js';
 import { readRecords } from '../literal/generic-mcq.js';
 

@@ -3,7 +3,7 @@
 // across the table (or at the addressee's side in the same-side arm), and a dark partition on
 // the director's side of the hidden block, tall enough to hide it from across the table.
 
-import type { DirectorScene } from '../../core/index.js';
+import type { DirectorScene } from '../../worlds/index.js';
 import { Canvas, type RGB } from '../raster.js';
 
 const COLORS: Record<string, RGB> = { red: [210, 40, 40], blue: [40, 90, 210], green: [40, 150, 60], yellow: [225, 190, 30] };

@@ -2,7 +2,8 @@
 // across), the two control arms (no occluder; director on the addressee's side) and the
 // four-block variant, each scene with its picture.
 
-import { createRng, makeDirectorScene, type DirectorArm, type Item } from '../../core/index.js';
+import { createRng, type Item } from '../../core/index.js';
+import { makeDirectorScene, type DirectorArm } from '../../worlds/index.js';
 import type { DirectorPayload } from '../../protocols/index.js';
 import { directorPicture } from './director-picture.js';
 

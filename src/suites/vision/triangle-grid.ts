@@ -2,7 +2,7 @@
 // the field, the enclosure with its door, the large and the small triangle pointing along
 // their headings, and optionally an order badge (1-16) in its corner.
 
-import { FIELD, type Pose, type TriangleFrame } from '../../core/index.js';
+import { FIELD, type Pose, type TriangleFrame } from '../../worlds/index.js';
 import { Canvas } from '../raster.js';
 
 const CELL_W = 150;

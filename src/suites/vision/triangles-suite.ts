@@ -2,7 +2,8 @@
 // frame grid, plus the controls: the same clip time-reversed, and a static key frame repeated.
 // The item carries the condition and the script for the judges; the subject sees the grid only.
 
-import { createRng, InputError, makeTriangleClip, TRIANGLE_BEHAVIOURS, type Item } from '../../core/index.js';
+import { createRng, InputError, type Item } from '../../core/index.js';
+import { makeTriangleClip, TRIANGLE_BEHAVIOURS } from '../../worlds/index.js';
 import { triangleGrid } from './triangle-grid.js';
 
 export interface TrianglesPayload {

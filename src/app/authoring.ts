@@ -1,0 +1,81 @@
+// Model-written items: StoryTurns by the one-shot method (`mindscope storyturn generate`) and
+// DialToM options and trajectories (`mindscope dialtom build --model`). Calls go through the
+// runner's recording model (cache, retries).
+
+import { DEFAULT_SETTINGS, InputError } from '../core/index.js';
+import type { ChatModel } from '../models/index.js';
+import type { StoryTurnStory } from '../protocols/index.js';
+import { CallerFactory, type RecordingModel } from '../runner/index.js';
+import type { Store } from '../store/index.js';
+import { createRegistry, type Registry } from './registry.js';
+
+/** An author's caller: recorded under `author:SPEC`, cached, retried, four calls at a time. */
+function authorCaller(
+  opts: { store: Store; model: string; apiKeyEnv?: string; registry?: Registry },
+  temperature: number,
+): { model: ChatModel; caller: RecordingModel } {
+  const model = (opts.registry ?? createRegistry()).createModel(opts.model, { apiKeyEnv: opts.apiKeyEnv });
+  const factory = new CallerFactory({ store: opts.store, concurrency: 4, timeoutMs: 180_000 });
+  return { model, caller: factory.caller(model, `author:${model.spec}`, { ...DEFAULT_SETTINGS, temperature }) };
+}
+import { readGeneratedStory, storyTurnPrompt, writerPrompt, type Writer } from '../suites/index.js';
+
+export async function writeStoryTurns(opts: {
+  store: Store;
+  example: StoryTurnStory;
+  aspect: string;
+  model: string;
+  n: number;
+  idPrefix?: string;
+  apiKeyEnv?: string;
+  registry?: Registry;
+}): Promise<{ stories: StoryTurnStory[]; failures: Array<{ id: string; error: string }> }> {
+  const { model, caller } = authorCaller(opts, 0.7);
+  const stories: StoryTurnStory[] = [];
+  const failures: Array<{ id: string; error: string }> = [];
+  const prefix = opts.idPrefix ?? opts.aspect.replace(/\W+/g, '-').toLowerCase();
+  try {
+    for (let i = 0; i < opts.n; i++) {
+      const id = `${prefix}-${String(i + 1).padStart(3, '0')}`;
+      // The index in the prompt keeps each request distinct (and each cached answer its own).
+      const prompt = `${storyTurnPrompt(opts.example, opts.aspect, id)}\n(Story ${i + 1} of ${opts.n}.)`;
+      const reply = await caller.chat([{ role: 'user', content: prompt }]);
+      try {
+        stories.push(readGeneratedStory(reply.text, id, opts.example.state));
+      } catch (err) {
+        failures.push({ id, error: (err as Error).message });
+      }
+    }
+  } finally {
+    await model.close?.();
+  }
+  return { stories, failures };
+}
+
+/** A DialToM writer backed by a model: one structured call per window (see writerPrompt). */
+export function modelDialtomWriter(opts: { store: Store; model: string; apiKeyEnv?: string; registry?: Registry }): {
+  writer: Writer;
+  close: () => Promise<void>;
+} {
+  const { model, caller } = authorCaller(opts, 0);
+  const recipients: Record<string, string> = { MI: 'client', ESC: 'seeker', PFG: 'persuadee' };
+  const writer: Writer = async (d, w) => {
+    const reply = await caller.chat([{ role: 'user', content: writerPrompt(d, w, recipients[d.domain] ?? 'listener') }]);
+    const start = reply.text.indexOf('{');
+    const end = reply.text.lastIndexOf('}');
+    if (start < 0 || end <= start) throw new InputError(`window ${w.id}: the writer's reply holds no JSON`);
+    let raw: Record<string, unknown>;
+    try {
+      raw = JSON.parse(reply.text.slice(start, end + 1));
+    } catch (err) {
+      throw new InputError(`window ${w.id}: the writer's JSON does not parse: ${(err as Error).message}`);
+    }
+    return {
+      true: raw.true as never,
+      wrong: raw.wrong as never,
+      distractorTrajectories: raw.distractor_trajectories as never,
+      summary: typeof raw.summary === 'string' ? raw.summary : undefined,
+    };
+  };
+  return { writer, close: async () => model.close?.() };
+}

@@ -1,0 +1,130 @@
+// Config files: a whole study in one file (`mindscope run --config FILE`). The suites, models
+// and settings of a run specification; operational defaults (database, concurrency, time
+// limit); the judge panel for `mindscope score`; and plugins that register suites, protocols,
+// providers and scorers. YAML, JSON, or a JS/TS module whose default export is the config
+// (`defineConfig({...})`). Paths inside it are relative to the file.
+
+import { existsSync } from 'node:fs';
+import { dirname, extname, isAbsolute, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import YAML from 'yaml';
+import { z } from 'zod';
+import { ConfigError, readText, RunSpecSchema, type RunSpecInput } from '../core/index.js';
+import type { Plugin } from './plugin.js';
+
+export const ConfigSchema = RunSpecSchema.partial().extend({
+  /** Store file (default mindscope.db). */
+  db: z.string().optional(),
+  /** Concurrent calls per provider endpoint. */
+  concurrency: z.number().int().positive().optional(),
+  /** Time limit per model call, in seconds. */
+  timeout: z.number().positive().optional(),
+  /** Price table file merged over the built-in one. */
+  prices: z.string().optional(),
+  /** Environment variable with the key for openai-compatible servers. */
+  apiKeyEnv: z.string().optional(),
+  /** The judge panel `mindscope score --config` uses. */
+  judges: z
+    .strictObject({
+      rubric: z.string(),
+      models: z.array(z.string()).min(1),
+      aggregation: z.enum(['median', 'mean', 'majority']).optional(),
+    })
+    .optional(),
+  /** Modules (paths relative to the config file) whose default export is a plugin (definePlugin). */
+  plugins: z.array(z.string()).optional(),
+});
+export type ConfigInput = z.input<typeof ConfigSchema>;
+
+/** Type a config written as a JS/TS module: `export default defineConfig({ suites: [...], models: [...] })`. */
+export function defineConfig(config: ConfigInput): ConfigInput {
+  return config;
+}
+
+export interface LoadedConfig {
+  file: string;
+  /** The run specification's fields the file sets (the CLI may add to them). */
+  spec: Partial<RunSpecInput>;
+  db?: string;
+  concurrency?: number;
+  timeoutMs?: number;
+  prices?: string;
+  apiKeyEnv?: string;
+  judges?: { rubric: string; models: string[]; aggregation?: 'median' | 'mean' | 'majority' };
+  plugins: Plugin[];
+}
+
+/** Import a JS or TS module (TS through jiti, which needs no build step). */
+async function importModule(path: string): Promise<Record<string, unknown>> {
+  if (/\.[cm]?ts$/.test(path)) {
+    const { createJiti } = await import('jiti');
+    return (await createJiti(import.meta.url, { moduleCache: false }).import(path)) as Record<string, unknown>;
+  }
+  return (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+}
+
+function isPlugin(x: unknown): x is Plugin {
+  return typeof x === 'object' && x !== null && typeof (x as { name?: unknown }).name === 'string';
+}
+
+async function loadPlugin(path: string, configFile: string): Promise<Plugin> {
+  if (!existsSync(path)) throw new ConfigError(`${configFile}: plugin ${path} does not exist`);
+  let mod: Record<string, unknown>;
+  try {
+    mod = await importModule(path);
+  } catch (err) {
+    throw new ConfigError(`${path}: cannot load the plugin: ${(err as Error).message}`);
+  }
+  const plugin = mod.default ?? mod.plugin;
+  if (!isPlugin(plugin))
+    throw new ConfigError(`${path}: the plugin module must export a plugin (definePlugin({ name, ... })) as default or as "plugin"`);
+  return plugin;
+}
+
+/** Read, validate and resolve a config file; errors name the file and the field. */
+export async function loadConfig(file: string): Promise<LoadedConfig> {
+  const path = resolve(file);
+  const ext = extname(path).toLowerCase();
+  let raw: unknown;
+  if (ext === '.yaml' || ext === '.yml' || ext === '.json') {
+    const text = readText(path);
+    try {
+      raw = ext === '.json' ? JSON.parse(text) : YAML.parse(text);
+    } catch (err) {
+      throw new ConfigError(`${path}: does not parse: ${(err as Error).message}`);
+    }
+  } else if (['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts'].includes(ext)) {
+    if (!existsSync(path)) throw new ConfigError(`${path}: no such file`);
+    const mod = await importModule(path);
+    raw = mod.default ?? mod.config;
+  } else {
+    throw new ConfigError(`${path}: a config file is .yaml, .yml, .json, .js, .mjs or .ts`);
+  }
+  const parsed = ConfigSchema.safeParse(raw ?? {});
+  if (!parsed.success) {
+    throw new ConfigError(`${path}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+  }
+  const c = parsed.data;
+  const base = dirname(path);
+  const at = (p: string | undefined) => (p === undefined ? undefined : isAbsolute(p) ? p : resolve(base, p));
+  const { db, concurrency, timeout, prices, apiKeyEnv, judges, plugins, ...spec } = c;
+  const resolvedSpec: Partial<RunSpecInput> = {
+    ...spec,
+    data: at(spec.data),
+    template: at(spec.template),
+    traces: at(spec.traces),
+    suites: spec.suites?.map((s) => (typeof s === 'string' ? s : { ...s, data: at(s.data), template: at(s.template) })),
+  };
+  for (const k of Object.keys(resolvedSpec) as Array<keyof RunSpecInput>) if (resolvedSpec[k] === undefined) delete resolvedSpec[k];
+  return {
+    file: path,
+    spec: resolvedSpec,
+    db: at(db),
+    concurrency,
+    timeoutMs: timeout === undefined ? undefined : timeout * 1000,
+    prices: at(prices),
+    apiKeyEnv,
+    judges: judges ? { ...judges, rubric: at(judges.rubric) ?? judges.rubric } : undefined,
+    plugins: await Promise.all((plugins ?? []).map((p) => loadPlugin(at(p) ?? p, path))),
+  };
+}

@@ -1,0 +1,82 @@
+// The library's front door for running an evaluation: a run specification (what to run) and
+// run operations (how), through the runner into a store. The CLI's `run` and `demo` are thin
+// wrappers over this.
+
+import { parseRunSpec, type RunSpec, type RunSpecInput, type Task } from '../core/index.js';
+import type { ProtocolSettings } from '../protocols/index.js';
+import { runEvaluation, type CallerOptions, type RunEvent, type RunSubject, type RunSummary } from '../runner/index.js';
+import { createRegistry, type Registry } from './registry.js';
+import { runIdentity, runIdOf, specSettings } from './run-identity.js';
+
+/** How a run goes, as opposed to what it finds (see RunSpec): may change when a run is resumed. */
+export interface RunOperations extends Omit<CallerOptions, 'seed' | 'onRetry'> {
+  /** A run id of your choosing instead of the one derived from the specification. */
+  runId?: string;
+  /** Environment variable with the key for openai-compatible servers. */
+  apiKeyEnv?: string;
+  /** Where suites, protocols and providers are looked up (default: the built-in ones). */
+  registry?: Registry;
+  onEvent?: (e: RunEvent) => void;
+  /** Loader warnings (repaired answers, items left out), each naming its file and line. */
+  onWarning?: (message: string) => void;
+}
+
+export interface EvaluateResult extends RunSummary {
+  warnings: string[];
+}
+
+/** The tasks of a run specification: each suite's items handed to its protocol, and the loaders' warnings. */
+export async function loadTasks(spec: RunSpec, registry: Registry = createRegistry()): Promise<{ tasks: Task[]; warnings: string[] }> {
+  const warnings: string[] = [];
+  const tasks: Task[] = [];
+  for (const entry of spec.suites) {
+    const e = typeof entry === 'string' ? { id: entry } : entry;
+    const suite = registry.suite(e.id);
+    const limit = e.limit ?? spec.limit;
+    const settings: ProtocolSettings = {
+      shuffle: spec.shuffle,
+      scoring: spec.scoring,
+      template: e.template ?? spec.template,
+      traces: spec.traces,
+      images: spec.images,
+      options: spec.options,
+    };
+    const built = await suite.task(
+      { data: e.data ?? spec.data, seed: spec.seed, count: limit, fields: e.fields ?? spec.fields },
+      settings,
+      limit,
+    );
+    warnings.push(...built.warnings);
+    tasks.push(built.task);
+  }
+  return { tasks, warnings };
+}
+
+/** Run (or continue) the evaluation a specification describes; returns counts, usage and the loaders' warnings. */
+export async function evaluate(specInput: RunSpecInput, ops: RunOperations): Promise<EvaluateResult> {
+  const spec = parseRunSpec(specInput);
+  const registry = ops.registry ?? createRegistry();
+  // Build every model first: a bad spec or a missing key fails before anything is stored.
+  const subjects: RunSubject[] = spec.models.map((m) => {
+    const entry = typeof m === 'string' ? { spec: m } : m;
+    return {
+      model: registry.createModel(entry.spec, { apiKeyEnv: ops.apiKeyEnv }),
+      settings: { ...specSettings(spec), ...('settings' in entry ? entry.settings : {}) },
+    };
+  });
+  const { tasks, warnings } = await loadTasks(spec, registry);
+  warnings.forEach((w) => ops.onWarning?.(w));
+  const identity = runIdentity(spec);
+  const { runId, apiKeyEnv: _key, registry: _registry, onEvent, onWarning: _warn, ...calls } = ops;
+  const summary = await runEvaluation({
+    runId: runId ?? runIdOf(identity),
+    config: identity,
+    tasks,
+    subjects,
+    replicates: spec.trials,
+    seed: spec.seed,
+    calls,
+    onEvent,
+  });
+  return { ...summary, warnings };
+}

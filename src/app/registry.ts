@@ -1,0 +1,103 @@
+// Everything a run can name: protocols, suites, model providers (reference subjects included)
+// and scorers. A registry starts with what mindscope ships; plugins add to it. The CLI builds
+// one per command (with the config's plugins); library users build their own.
+
+import { ConfigError } from '../core/index.js';
+import { BUILTIN_PROVIDERS, ProviderRegistry, type ChatModel, type ModelOptions } from '../models/index.js';
+import { BUILTIN_PROTOCOLS, type ProtocolModule } from '../protocols/index.js';
+import { referenceAgents, referenceSubjectProviders } from '../subjects/index.js';
+import { BUILTIN_SUITES, type LoadResult, type Suite, type SuiteLoadOptions } from '../suites/index.js';
+import type { Plugin } from './plugin.js';
+import type { ScorerDefinition } from './scorer.js';
+
+export class Registry {
+  /** Protocols in registration order; the reference subjects read their policies from here. */
+  readonly protocols: ProtocolModule[] = [...BUILTIN_PROTOCOLS];
+  readonly providers: ProviderRegistry;
+  readonly #suites = new Map<string, Suite>();
+  readonly #scorers = new Map<string, ScorerDefinition>();
+
+  constructor() {
+    // The agent: provider reads this.protocols when it builds an agent, so plugins' protocols count.
+    this.providers = new ProviderRegistry([...BUILTIN_PROVIDERS, ...referenceSubjectProviders(this.protocols)]);
+    for (const s of BUILTIN_SUITES) this.#suites.set(s.id, s);
+  }
+
+  /** Add a plugin's protocols, suites, providers and scorers; a name taken already is an error naming the plugin. */
+  use(plugin: Plugin): this {
+    for (const p of plugin.protocols ?? []) {
+      if (this.protocols.some((x) => x.name === p.name))
+        throw new ConfigError(`plugin ${plugin.name}: a protocol named "${p.name}" exists already`);
+      this.protocols.push(p);
+    }
+    for (const s of plugin.suites ?? []) {
+      if (this.#suites.has(s.id)) throw new ConfigError(`plugin ${plugin.name}: a suite named "${s.id}" exists already`);
+      if (!this.protocols.some((p) => p.name === s.protocol)) {
+        throw new ConfigError(`plugin ${plugin.name}: suite ${s.id} runs on protocol "${s.protocol}", which is not registered`);
+      }
+      this.#suites.set(s.id, s);
+    }
+    for (const d of plugin.providers ?? []) this.providers.add(d);
+    for (const sc of plugin.scorers ?? []) {
+      if (this.#scorers.has(sc.name) || this.protocols.some((p) => p.records.scorer === sc.name)) {
+        throw new ConfigError(`plugin ${plugin.name}: a scorer named "${sc.name}" exists already`);
+      }
+      this.#scorers.set(sc.name, sc);
+    }
+    return this;
+  }
+
+  /** A suite by id; the error lists the known ones. */
+  suite(id: string): Suite {
+    const s = this.#suites.get(id);
+    if (!s) throw new ConfigError(`unknown suite "${id}"; known suites: ${[...this.#suites.keys()].join(', ')}`);
+    return s;
+  }
+
+  /** Every registered suite, built-in first. */
+  suites(): Suite[] {
+    return [...this.#suites.values()];
+  }
+
+  /** A user scorer by name; the error lists the known ones. */
+  scorer(name: string): ScorerDefinition {
+    const s = this.#scorers.get(name);
+    if (!s)
+      throw new ConfigError(
+        `unknown scorer "${name}"; registered scorers: ${[...this.#scorers.keys()].join(', ') || 'none (add them through a config plugin)'}`,
+      );
+    return s;
+  }
+
+  /** Build the model a spec names (`openai:gpt-4o-mini`, `agent:oracle`, a plugin's prefix...). */
+  createModel(spec: string, opts: ModelOptions = {}): ChatModel {
+    return this.providers.create(spec, opts);
+  }
+
+  /** The reference agents the registered protocols define, with what each does. */
+  referenceAgents(): Record<string, string> {
+    return referenceAgents(this.protocols);
+  }
+}
+
+/** A registry with what mindscope ships, plus the given plugins. */
+export function createRegistry(plugins: readonly Plugin[] = []): Registry {
+  const r = new Registry();
+  for (const p of plugins) r.use(p);
+  return r;
+}
+
+/** Build the model a spec names with the built-in providers (a shortcut for createRegistry().createModel). */
+export function createModel(spec: string, opts: ModelOptions = {}): ChatModel {
+  return createRegistry().createModel(spec, opts);
+}
+
+/** A suite's items by id (the first `limit` when given), with the loader's warnings. */
+export async function loadSuite(
+  id: string,
+  opts: SuiteLoadOptions,
+  limit?: number,
+  registry: Registry = createRegistry(),
+): Promise<LoadResult<unknown>> {
+  return registry.suite(id).load(opts, limit);
+}

@@ -1,0 +1,50 @@
+// The identity of a run: its specification with every file it names replaced by the hash of
+// the file's content (a changed template is a different run; a moved one is not), and the
+// generation settings filled in. Its content hash is the default run id, so the same command
+// continues the same run. A spec with plain suite ids and model specs has the same identity,
+// field for field, as the configurations mindscope 0.1 stored, so their runs continue too.
+
+import { readFileSync } from 'node:fs';
+import { ConfigError, contentHash, DEFAULT_SETTINGS, type GenerationSettings, type RunSpec } from '../core/index.js';
+
+function fileHash(path: string, what: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`${path}: cannot read the ${what}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  return contentHash(text);
+}
+
+/** The generation settings of the spec (for every model without settings of its own). */
+export function specSettings(spec: RunSpec): GenerationSettings {
+  return { ...DEFAULT_SETTINGS, ...spec.settings };
+}
+
+/** What defines the run's results, with files as content hashes: stored with the run and compared on resumption. */
+export function runIdentity(spec: RunSpec): Record<string, unknown> {
+  return {
+    suites: spec.suites.map((s) =>
+      typeof s === 'string' ? s : { ...s, ...(s.template ? { template: fileHash(s.template, 'template') } : {}) },
+    ),
+    models: spec.models.map((m) => (typeof m === 'string' ? m : { spec: m.spec, settings: { ...specSettings(spec), ...m.settings } })),
+    data: spec.data ?? null,
+    trials: spec.trials,
+    seed: spec.seed,
+    limit: spec.limit ?? null,
+    shuffle: spec.shuffle,
+    scoring: spec.scoring,
+    template: spec.template ? fileHash(spec.template, 'template') : 'default',
+    ...(spec.traces ? { traces: fileHash(spec.traces, 'trace file') } : {}),
+    ...(spec.images ? { images: true } : {}),
+    fields: spec.fields ?? null,
+    settings: specSettings(spec),
+    ...(spec.options && Object.keys(spec.options).length ? { options: spec.options } : {}),
+  };
+}
+
+/** The default run id: `run-` and the first 12 hex digits of the identity's hash. */
+export function runIdOf(identity: Record<string, unknown>): string {
+  return `run-${contentHash(identity).slice(0, 12)}`;
+}

@@ -1,0 +1,318 @@
+// Scoring as its own step: a judge panel scores a stored run's responses without re-running
+// the subjects (`mindscope score`), and judges are validated on anchors (`mindscope judge
+// validate`). Judge calls go through the runner's recording model: the call cache (nothing is
+// paid for twice), retries, the adaptive limit per endpoint and cost accounting. The rubric's
+// SHA-256 is pinned to the run: a changed rubric under the same name is refused.
+
+import {
+  CONVERSATION_RECORDS,
+  ClipLabelsSchema,
+  ConfigError,
+  DEFAULT_SETTINGS,
+  DESCRIBE_RECORDS,
+  RubricPinnedSchema,
+  MCQ_RECORDS,
+  McqPayloadSchema,
+  readRecord,
+  readScoreDetail,
+  type Item,
+  type StoredTranscript,
+  type TrialKey,
+} from '../core/index.js';
+import {
+  aggregate,
+  defaultFamily,
+  familyAnalysis,
+  loadAnchors,
+  loadRubric,
+  scoreWithPanel,
+  validateJudges,
+  type Aggregation,
+  type FamilyComparison,
+  type JudgeGates,
+  type JudgeValidation,
+} from '../judges/index.js';
+import type { ChatModel } from '../models/index.js';
+import { CallerFactory, runPool, type RecordingModel } from '../runner/index.js';
+import type { ResponseRow, Store } from '../store/index.js';
+import { createRegistry, type Registry } from './registry.js';
+
+/** Judges as callers: temperature 0, recorded under `judge:SPEC`, through the shared call machinery. */
+function judgeCallers(
+  store: Store,
+  specs: string[],
+  opts: { useCache: boolean; apiKeyEnv?: string; concurrency?: number; registry?: Registry },
+): { callers: RecordingModel[]; models: ChatModel[] } {
+  if (specs.length === 0) throw new ConfigError('name at least one judge (--judge SPEC)');
+  const registry = opts.registry ?? createRegistry();
+  const models = specs.map((s) => registry.createModel(s, { apiKeyEnv: opts.apiKeyEnv }));
+  const factory = new CallerFactory({ store, concurrency: opts.concurrency, timeoutMs: 120_000, useCache: opts.useCache });
+  const callers = models.map((m) => factory.caller(m, `judge:${m.spec}`, { ...DEFAULT_SETTINGS, temperature: 0 }));
+  return { callers, models };
+}
+
+/** The stored trials of a run, one row per trial (responses yields one row per score). */
+function trialsOf(store: Store, runId: string): ResponseRow[] {
+  const seen = new Set<string>();
+  const out: ResponseRow[] = [];
+  for (const r of store.responses(runId)) {
+    const k = `${r.subjectId}\u0000${r.suite}\u0000${r.itemId}\u0000${r.replicate}`;
+    if (seen.has(k)) continue;
+    seen.add(k);
+    out.push(r);
+  }
+  return out;
+}
+
+export interface ScoreRunOptions {
+  store: Store;
+  runId: string;
+  rubricPath: string;
+  judges: string[];
+  aggregation?: Aggregation;
+  /** Model spec or provider -> family, for the same-family analysis. */
+  families?: Record<string, string>;
+  apiKeyEnv?: string;
+  concurrency?: number;
+  onProgress?: (done: number, total: number) => void;
+  registry?: Registry;
+}
+
+export interface ScoreRunResult {
+  scorer: string;
+  rubric: { name: string; sha256: string };
+  scored: number;
+  alreadyScored: number;
+  judgeFailures: number;
+  /** Trials no judge could score. */
+  unscored: number;
+  meanByField: Record<string, number>;
+  family: FamilyComparison[];
+  /** Judge calls: made, answered from the cache, and their cost (US$, from the price table). */
+  calls: { made: number; cached: number; costUsd: number };
+}
+
+/** An open question: "why", or an expected answer of more than four words. */
+export function isOpenTurn(t: { question: string; expected: string[] }): boolean {
+  return /^\s*why\b/i.test(t.question) || t.expected.some((e) => e.split(/\s+/).length > 4);
+}
+
+/** What a subject answered in a stored trial: the chosen option's text for MCQ, else the reply. */
+function responseOf(t: StoredTranscript, where: string): { response: string; reply: string } | undefined {
+  const mcq = readRecord(MCQ_RECORDS, t, where);
+  if (mcq) {
+    if (mcq.reply === undefined) return undefined;
+    const chosen = mcq.presented.find((o) => o.label === mcq.parsed)?.text;
+    return { response: chosen ?? mcq.reply, reply: mcq.reply };
+  }
+  const described = readRecord(DESCRIBE_RECORDS, t, where);
+  return described ? { response: described.reply, reply: described.reply } : undefined;
+}
+
+/** The template variables an item offers judges: its question and options, or a clip's condition and script (never the subject). */
+function itemVars(item: Item): Record<string, string> {
+  const mcq = McqPayloadSchema.safeParse(item.payload).data;
+  const clip = ClipLabelsSchema.safeParse(item.payload).data;
+  return {
+    question: mcq?.question ?? '',
+    context: mcq?.context ?? '',
+    options: mcq?.options.join(' | ') ?? '',
+    expected: item.answer,
+    condition: clip?.condition ?? '',
+    script: clip?.script ?? '',
+  };
+}
+
+/** Score a stored run with a judge panel and a rubric (pinned to the run by its SHA-256); trials already scored with it are skipped. */
+export async function scoreRun(opts: ScoreRunOptions): Promise<ScoreRunResult> {
+  const rubric = loadRubric(opts.rubricPath);
+  if (!opts.store.getRun(opts.runId)) throw new ConfigError(`no run "${opts.runId}" in ${opts.store.location}`);
+  opts.store.pinRubric(opts.runId, rubric.name, rubric.sha256);
+  const scorer = `judge:${rubric.name}`;
+  const aggregation = opts.aggregation ?? 'median';
+  const { callers, models } = judgeCallers(opts.store, opts.judges, {
+    useCache: true,
+    apiKeyEnv: opts.apiKeyEnv,
+    concurrency: opts.concurrency,
+    registry: opts.registry,
+  });
+  const rows = trialsOf(opts.store, opts.runId);
+  const result: ScoreRunResult = {
+    scorer,
+    rubric: { name: rubric.name, sha256: rubric.sha256 },
+    scored: 0,
+    alreadyScored: 0,
+    judgeFailures: 0,
+    unscored: 0,
+    meanByField: {},
+    family: [],
+    calls: { made: 0, cached: 0, costUsd: 0 },
+  };
+  const first = rubric.fields[0]!;
+  const cells: Array<{ judge: string; subject: string; field: string; value: number }> = [];
+  const sums: Record<string, number[]> = Object.fromEntries(rubric.fields.map((f) => [f.name, []]));
+  const keepCells = (subject: string, panel: { judges: Array<{ judge: string; values: Record<string, number> | null }> }) => {
+    for (const j of panel.judges)
+      if (j.values) for (const f of rubric.fields) cells.push({ judge: j.judge, subject, field: f.name, value: j.values[f.name]! });
+  };
+  const record = (key: TrialKey, value: number, detail: unknown) => {
+    opts.store.recordScore(key, { scorer, value, detail });
+    result.scored++;
+  };
+  let done = 0;
+  const scoreOne = async (r: ResponseRow) => {
+    const key: TrialKey = { runId: opts.runId, subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate };
+    const existing = opts.store.scoreOf(key, scorer);
+    if (existing && readScoreDetail(RubricPinnedSchema, existing.detail)?.rubric.sha256 === rubric.sha256) {
+      result.alreadyScored++;
+      opts.onProgress?.(++done, rows.length);
+      return;
+    }
+    const where = `${r.suite}/${r.itemId}`;
+    const stored = opts.store.transcript(key)?.transcript;
+    const story = stored ? readRecord(CONVERSATION_RECORDS, stored, where) : undefined;
+    const item = opts.store.getItem(r.itemHash);
+    if (story) {
+      // StoryTurn: closed turns keep their exact score; open ones ("why", long answers) go to the panel.
+      const turns = await Promise.all(
+        story.turns.map(async (t) => {
+          if (!isOpenTurn(t)) return { turn: t.turn, open: false, correct: t.correct };
+          const panel = await scoreWithPanel(
+            callers,
+            rubric,
+            {
+              subject: r.subjectId,
+              response: t.answer,
+              expected: t.expected.join(' / '),
+              vars: { question: t.question, expected: t.expected.join(' / '), context: '', options: '', reply: t.reply },
+            },
+            aggregation,
+          );
+          result.judgeFailures += panel.failures;
+          const correct = panel.aggregate ? panel.aggregate[first.name]! >= (first.min + first.max) / 2 : false;
+          keepCells(r.spec, panel);
+          return { turn: t.turn, open: true, correct, panel };
+        }),
+      );
+      const correct = turns.every((t) => t.correct);
+      record(key, correct ? 1 : 0, { rubric: { name: rubric.name, sha256: rubric.sha256 }, aggregation, turns });
+      sums[first.name]!.push(correct ? 1 : 0);
+    } else {
+      const answered = stored ? responseOf(stored, where) : undefined;
+      if (answered === undefined || !item) {
+        result.unscored++;
+      } else {
+        // The judges see the opaque subject id, never its spec; they may be told the item's
+        // condition and script (animated triangles).
+        const panel = await scoreWithPanel(
+          callers,
+          rubric,
+          {
+            subject: r.subjectId,
+            response: answered.response,
+            expected: item.answer,
+            vars: { ...itemVars(item), reply: answered.reply },
+          },
+          aggregation,
+        );
+        result.judgeFailures += panel.failures;
+        if (!panel.aggregate) result.unscored++;
+        else {
+          record(key, panel.aggregate[first.name]!, { ...panel, fields: panel.aggregate });
+          for (const f of rubric.fields) sums[f.name]!.push(panel.aggregate[f.name]!);
+          keepCells(r.spec, panel);
+        }
+      }
+    }
+    opts.onProgress?.(++done, rows.length);
+  };
+  try {
+    await runPool(rows, Math.min(8, Math.max(1, rows.length)), scoreOne);
+  } finally {
+    await Promise.all(models.map((m) => m.close?.()));
+  }
+  for (const f of rubric.fields) if (sums[f.name]!.length) result.meanByField[f.name] = aggregate(sums[f.name]!, 'mean');
+  for (const c of callers.flatMap((x) => x.calls)) {
+    result.calls.made++;
+    if (c.cached) result.calls.cached++;
+    result.calls.costUsd += c.costUsd;
+  }
+  result.family = familyAnalysis(cells, (spec) => defaultFamily(spec, opts.families));
+  return result;
+}
+
+export async function validateJudgeModels(opts: {
+  store: Store;
+  rubricPath: string;
+  anchorsPath: string;
+  judges: string[];
+  k?: number;
+  gates?: JudgeGates;
+  apiKeyEnv?: string;
+}): Promise<{ rubric: { name: string; sha256: string }; results: JudgeValidation[] }> {
+  const rubric = loadRubric(opts.rubricPath);
+  const anchors = loadAnchors(opts.anchorsPath, rubric);
+  // Repetitions must reach the judge: no call cache here.
+  const { callers, models } = judgeCallers(opts.store, opts.judges, { useCache: false, apiKeyEnv: opts.apiKeyEnv });
+  try {
+    return {
+      rubric: { name: rubric.name, sha256: rubric.sha256 },
+      results: await validateJudges(callers, rubric, anchors, { k: opts.k, gates: opts.gates }),
+    };
+  } finally {
+    await Promise.all(models.map((m) => m.close?.()));
+  }
+}
+
+export interface InferenceJudgement {
+  model: string;
+  units: number;
+  /** Mean per rubric field, and their total (e.g. TA = PA + CA + SA). */
+  means: Record<string, number>;
+  total: number;
+  judgeFailures: number;
+}
+
+/** A judge panel comparing free-text inferences with human references (DialToM's PA/CA/SA rubric). */
+export async function judgeInferences(opts: {
+  store: Store;
+  rubricPath: string;
+  judges: string[];
+  hypotheses: Array<{ model: string; dataset: string; state: string; subId: string; inference: string }>;
+  references: Map<string, { unit: { dataset: string; state: string; subId: string }; references: string[] }>;
+  apiKeyEnv?: string;
+}): Promise<InferenceJudgement[]> {
+  const rubric = loadRubric(opts.rubricPath);
+  const { callers, models } = judgeCallers(opts.store, opts.judges, { useCache: true, apiKeyEnv: opts.apiKeyEnv });
+  try {
+    const out: InferenceJudgement[] = [];
+    for (const model of [...new Set(opts.hypotheses.map((h) => h.model))]) {
+      const values: Record<string, number[]> = Object.fromEntries(rubric.fields.map((f) => [f.name, []]));
+      let failures = 0;
+      for (const h of opts.hypotheses.filter((x) => x.model === model)) {
+        const ref = opts.references.get(`${h.dataset}\u0000${h.state}\u0000${h.subId}`);
+        if (!ref) continue;
+        const panel = await scoreWithPanel(callers, rubric, {
+          subject: `inference-${model === 'benchmark' ? 'b' : out.length}`,
+          response: h.inference,
+          vars: { references: ref.references.map((r) => `- ${r}`).join('\n'), state: h.state },
+        });
+        failures += panel.failures;
+        if (panel.aggregate) for (const f of rubric.fields) values[f.name].push(panel.aggregate[f.name]);
+      }
+      const means = Object.fromEntries(
+        rubric.fields.map((f) => [f.name, values[f.name].length ? aggregate(values[f.name], 'mean') : Number.NaN]),
+      );
+      out.push({
+        model,
+        units: values[rubric.fields[0].name].length,
+        means,
+        total: Object.values(means).reduce((a, b) => a + b, 0),
+        judgeFailures: failures,
+      });
+    }
+    return out;
+  } finally {
+    await Promise.all(models.map((m) => m.close?.()));
+  }
+}

@@ -1,0 +1,14 @@
+// The config file a command was given (--config FILE), and the registry its plugins make.
+
+import { createRegistry, loadConfig, type LoadedConfig, type Registry } from '../index.js';
+
+export interface ConfigContext {
+  config: LoadedConfig | undefined;
+  registry: Registry;
+}
+
+/** Load the config (when given) and build the registry with its plugins. */
+export async function configContext(path: string | undefined): Promise<ConfigContext> {
+  const config = path ? await loadConfig(path) : undefined;
+  return { config, registry: createRegistry(config?.plugins ?? []) };
+}

@@ -1,0 +1,36 @@
+// What the conversation protocol (CoMMET StoryTurns) stores per trial.
+
+import { z } from 'zod';
+
+export const StoryTurnResultSchema = z.object({
+  turn: z.number().int().positive(),
+  question: z.string(),
+  feedbackShown: z.string(),
+  expected: z.array(z.string()),
+  reply: z.string(),
+  answer: z.string(),
+  correct: z.boolean(),
+});
+export type StoryTurnResult = z.infer<typeof StoryTurnResultSchema>;
+
+export const StoryTurnDetailSchema = z.object({
+  storyId: z.string(),
+  state: z.string(),
+  setting: z.enum(['text-complete', 'image-dependent']),
+  withImages: z.boolean(),
+  correct: z.boolean(),
+  turns: z.array(StoryTurnResultSchema),
+  /** Wrong answers followed by feedback, and whether the next answer was right. */
+  feedbackEvents: z.array(z.object({ afterTurn: z.number().int(), recovered: z.boolean() })),
+});
+export type StoryTurnDetail = z.infer<typeof StoryTurnDetailSchema>;
+
+export const StoryTurnScoreDetailSchema = z.object({
+  questions: z.number().int(),
+  questionsRight: z.number().int(),
+  feedbackEvents: z.number().int(),
+  recovered: z.number().int(),
+  setting: z.enum(['text-complete', 'image-dependent']),
+  withImages: z.boolean(),
+});
+export type StoryTurnScoreDetail = z.infer<typeof StoryTurnScoreDetailSchema>;

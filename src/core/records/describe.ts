@@ -1,0 +1,21 @@
+// What the describe protocol (animated triangles) stores per trial: the description and the
+// clip's labels (condition, script, behaviour, variant; the frame grid itself is in the item).
+
+import { z } from 'zod';
+
+export const DescribeDetailSchema = z
+  .object({
+    reply: z.string(),
+    condition: z.string().optional(),
+    script: z.string().optional(),
+    behaviour: z.string().optional(),
+    variant: z.string().optional(),
+  })
+  .catchall(z.unknown());
+export type DescribeDetail = z.infer<typeof DescribeDetailSchema>;
+
+export const DescribeScoreDetailSchema = z.object({ judged: z.boolean() });
+export type DescribeScoreDetail = z.infer<typeof DescribeScoreDetailSchema>;
+
+/** The labels a clip item carries for judges (the subject never sees them). */
+export const ClipLabelsSchema = z.object({ condition: z.string().optional(), script: z.string().optional() });

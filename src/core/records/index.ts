@@ -1,0 +1,115 @@
+// Record schemas, one per built-in protocol (what its trials store) and one for judge panels.
+// Protocols validate against them before a trial is stored; analyses, scoring, reports and the
+// viewer read stored records only through `readRecord`, which parses them. A protocol added by
+// a user brings its own schemas (see RecordSchemas in task.ts).
+
+import type { z } from 'zod';
+import { MindscopeError } from '../errors.js';
+import type { RecordSchemas } from '../task.js';
+import { StoryTurnDetailSchema, StoryTurnScoreDetailSchema } from './conversation.js';
+import { DescribeDetailSchema, DescribeScoreDetailSchema } from './describe.js';
+import { DirectorDetailSchema, DirectorScoreDetailSchema } from './director.js';
+import { EpisodeDetailSchema, EpisodeScoreDetailSchema } from './episode.js';
+import { McqDetailSchema, McqScoreDetailSchema } from './mcq.js';
+import type { StoredTranscript } from './transcript.js';
+
+export * from './conversation.js';
+export * from './describe.js';
+export * from './director.js';
+export * from './episode.js';
+export * from './judge.js';
+export * from './mcq.js';
+export * from './transcript.js';
+
+export const MCQ_RECORDS = {
+  protocol: 'mcq',
+  scorer: 'mcq-exact',
+  detail: McqDetailSchema,
+  score: McqScoreDetailSchema,
+} satisfies RecordSchemas;
+export const CONVERSATION_RECORDS = {
+  protocol: 'conversation',
+  scorer: 'storyturn-story',
+  detail: StoryTurnDetailSchema,
+  score: StoryTurnScoreDetailSchema,
+} satisfies RecordSchemas;
+export const EPISODE_RECORDS = {
+  protocol: 'episode',
+  scorer: 'episode-functional',
+  detail: EpisodeDetailSchema,
+  score: EpisodeScoreDetailSchema,
+} satisfies RecordSchemas;
+export const DIRECTOR_RECORDS = {
+  protocol: 'director',
+  scorer: 'director-b',
+  detail: DirectorDetailSchema,
+  score: DirectorScoreDetailSchema,
+} satisfies RecordSchemas;
+export const DESCRIBE_RECORDS = {
+  protocol: 'describe',
+  scorer: 'described',
+  detail: DescribeDetailSchema,
+  score: DescribeScoreDetailSchema,
+} satisfies RecordSchemas;
+
+/** The built-in protocols' record schemas, by protocol name. */
+export const BUILTIN_RECORDS = {
+  mcq: MCQ_RECORDS,
+  conversation: CONVERSATION_RECORDS,
+  episode: EPISODE_RECORDS,
+  director: DIRECTOR_RECORDS,
+  describe: DESCRIBE_RECORDS,
+} as const;
+
+/**
+ * The protocol of a transcript stored before transcripts named it (stores written by
+ * mindscope 0.1), told by the fields only that protocol writes.
+ */
+export function protocolOf(t: StoredTranscript): string {
+  if (t.protocol) return t.protocol;
+  const d = t.detail;
+  if (typeof d !== 'object' || d === null) return 'unknown';
+  if ('storyId' in d && 'turns' in d) return 'conversation';
+  if ('taskId' in d && 'probes' in d) return 'episode';
+  if ('sceneId' in d && 'cQ2' in d) return 'director';
+  if ('presented' in d && 'correctLabel' in d) return 'mcq';
+  if ('reply' in d) return 'describe';
+  return 'unknown';
+}
+
+/**
+ * A stored transcript's record parsed with a protocol's schemas, or undefined when the
+ * transcript belongs to another protocol. A record of the right protocol that does not parse is
+ * an error naming the trial: it means the store was written by something else.
+ */
+export function readRecord<S extends RecordSchemas>(schemas: S, t: StoredTranscript, where: string): z.infer<S['detail']> | undefined {
+  if (protocolOf(t) !== schemas.protocol) return undefined;
+  const parsed = schemas.detail.safeParse(t.detail);
+  if (!parsed.success)
+    throw new MindscopeError(
+      `${where}: stored ${schemas.protocol} record does not parse: ${parsed.error.issues[0]?.message ?? ''} at ${parsed.error.issues[0]?.path.join('.') ?? ''}`,
+    );
+  return parsed.data as z.infer<S['detail']>;
+}
+
+/** A score detail parsed with a schema; undefined when it does not fit (a score by another scorer). */
+export function readScoreDetail<T extends z.ZodType>(schema: T, detail: unknown): z.infer<T> | undefined {
+  const parsed = schema.safeParse(detail);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** Check a protocol's result against its schemas before it is stored; the error names the trial and the field. */
+export function validateRecord(schemas: RecordSchemas, detail: unknown, scoreDetail: unknown, where: string): void {
+  for (const [what, schema, value] of [
+    ['record', schemas.detail, detail],
+    ['score detail', schemas.score, scoreDetail],
+  ] as const) {
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new MindscopeError(
+        `${where}: the ${schemas.protocol} ${what} does not match its schema: ${issue?.message ?? ''} at ${issue?.path.join('.') || '(root)'}`,
+      );
+    }
+  }
+}

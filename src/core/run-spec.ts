@@ -1,0 +1,92 @@
+// The run specification: everything that defines a run's results, and nothing else. Concurrency,
+// time limits, the database and the cache change how a run goes, not what it finds: those are
+// operational settings and live apart (RunOperations in app/). A spec comes from the command
+// line or a config file, is validated here, and travels unchanged to the runner; the content
+// hash of its identity (runIdentity, with the files it names hashed) is the run id.
+
+import { z } from 'zod';
+import { CATEGORIES } from './categories.js';
+import { ConfigError } from './errors.js';
+import { GenerationSettingsSchema } from './records/transcript.js';
+
+const Category = z.enum(CATEGORIES);
+
+/** How the generic `mcq` suite reads a file's fields (see suites/literal/generic-mcq.ts). */
+export const McqFieldMapSchema = z.strictObject({
+  id: z.string().optional(),
+  context: z.string().optional(),
+  question: z.string(),
+  /** One field holding a list or an {A: .., B: ..} object, or several fields, one per option. */
+  options: z.union([z.string(), z.array(z.string()).min(2)]),
+  /** The answer as a letter (A..), a 0-based index, or the option's text. */
+  answer: z.string(),
+  category: z.string().optional(),
+  subcategory: z.string().optional(),
+  /** Source category labels -> ATOMS categories (matched case-insensitively); defaults to the identity. */
+  categoryMap: z.record(z.string(), Category).optional(),
+  /** Category for all items when the file has no category field. */
+  defaultCategory: Category.optional(),
+});
+export type McqFieldMap = z.infer<typeof McqFieldMapSchema>;
+
+/** A suite with settings of its own, overriding the spec's for this suite only. */
+export const SuiteEntrySchema = z.strictObject({
+  id: z.string().min(1),
+  data: z.string().optional(),
+  limit: z.number().int().positive().optional(),
+  fields: McqFieldMapSchema.optional(),
+  /** MCQ prompt template file for this suite. */
+  template: z.string().optional(),
+});
+export type SuiteEntry = z.infer<typeof SuiteEntrySchema>;
+
+/** A model with generation settings of its own (e.g. a reasoning model that takes no temperature). */
+export const ModelEntrySchema = z.strictObject({
+  spec: z.string().min(1),
+  settings: GenerationSettingsSchema.partial().optional(),
+});
+export type ModelEntry = z.infer<typeof ModelEntrySchema>;
+
+export const McqScoringSchema = z.enum(['generate', 'loglik', 'loglik-norm']);
+
+export const RunSpecSchema = z.strictObject({
+  suites: z.array(z.union([z.string().min(1), SuiteEntrySchema])).min(1, 'give at least one suite'),
+  models: z.array(z.union([z.string().min(1), ModelEntrySchema])).min(1, 'give at least one model (--model SPEC)'),
+  /** Data folder (or file, for file-based suites). */
+  data: z.string().optional(),
+  /** Replicates per item. */
+  trials: z.number().int().min(1).default(1),
+  seed: z.number().int().min(0).default(0),
+  /** First N items per suite; for generated suites, the number generated. */
+  limit: z.number().int().positive().optional(),
+  /** MCQ: present options in a seeded order per replicate. */
+  shuffle: z.boolean().default(false),
+  /** MCQ: read the reply (generate) or rank options by log-likelihood (local models). */
+  scoring: McqScoringSchema.default('generate'),
+  /** MCQ prompt template file. */
+  template: z.string().optional(),
+  /** Reasoning-trace injection: JSONL of { item_id, trace }. */
+  traces: z.string().optional(),
+  /** StoryTurn: send each turn's image (the text+image setting). */
+  images: z.boolean().default(false),
+  /** Field mapping of the generic `mcq` suite. */
+  fields: McqFieldMapSchema.optional(),
+  /** Generation settings for every model (a model entry's own settings win). */
+  settings: GenerationSettingsSchema.partial().default({}),
+  /** Options of protocols added by plugins, by protocol name. */
+  options: z.record(z.string(), z.unknown()).optional(),
+});
+/** A run specification as written (defaults may be left out). */
+export type RunSpecInput = z.input<typeof RunSpecSchema>;
+/** A validated run specification, defaults filled in. */
+export type RunSpec = z.output<typeof RunSpecSchema>;
+
+/** Validate a run specification; the error names each field that is wrong and where it came from. */
+export function parseRunSpec(input: unknown, source = 'run specification'): RunSpec {
+  const parsed = RunSpecSchema.safeParse(input);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`);
+    throw new ConfigError(`${source}: ${problems.join('; ')}`);
+  }
+  return parsed.data;
+}

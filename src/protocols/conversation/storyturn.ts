@@ -1,0 +1,138 @@
+// StoryTurn (CoMMET): a story told over several turns. Each turn has story text, an optional
+// image reference, a question, the expected answer (`;` separates branch answers) and feedback
+// that depends on the previous answer's correctness ("If right: ...; If wrong: ...") or on the
+// previous answer itself ("If the previous answer is A: ...; If the previous answer is B: ...").
+// A story carries its dominant mental state (the seven ATOMS states, or moral) and whether its
+// text is complete or it depends on its images.
+//
+// Branches: a turn whose feedback conditions on the previous answer has one expected answer per
+// condition, in the same order; any other turn's branches are alternatives, any of which is
+// right. The previous answer selects a condition when it matches the condition's answer.
+
+import { InputError } from '../../core/errors.js';
+
+export const STORY_STATES = ['belief', 'desire', 'intention', 'emotion', 'knowledge', 'percept', 'non-literal', 'moral'] as const;
+export type StoryState = (typeof STORY_STATES)[number];
+
+export interface StoryTurnStep {
+  story: string;
+  feedback: string;
+  question: string;
+  /** Image id (a key of the story's images), or '' for none. */
+  image: string;
+  /** Expected answer; branches separated by ';'. */
+  answer: string;
+}
+
+export interface StoryTurnStory {
+  id: string;
+  state: StoryState;
+  setting: 'text-complete' | 'image-dependent';
+  turns: StoryTurnStep[];
+  /** Image id -> file path or data: URL. */
+  images: Record<string, string>;
+  status: 'approved' | 'generated' | 'rejected';
+  /** Review notes (error types) for generated stories. */
+  review?: string[];
+  source?: string;
+}
+
+export type Feedback =
+  | { kind: 'none' }
+  | { kind: 'correctness'; right: string; wrong: string }
+  | { kind: 'previous'; branches: Array<{ answer: string; text: string }> };
+
+export function parseFeedback(text: string): Feedback {
+  const t = text.trim();
+  if (!t) return { kind: 'none' };
+  const right = /if right\s*:\s*([\s\S]*?)(?:;\s*if wrong\s*:|$)/i.exec(t);
+  const wrong = /if wrong\s*:\s*([\s\S]*?)(?:;\s*if right\s*:|$)/i.exec(t);
+  if (right || wrong) return { kind: 'correctness', right: right?.[1].trim() ?? '', wrong: wrong?.[1].trim() ?? '' };
+  const branches = [...t.matchAll(/if the previous answer is\s+([^:]+?)\s*:\s*([\s\S]*?)(?=;\s*if the previous answer is\b|$)/gi)].map(
+    (m) => ({ answer: m[1].trim().replace(/^["']|["']$/g, ''), text: m[2].trim().replace(/;\s*$/, '') }),
+  );
+  if (branches.length) return { kind: 'previous', branches };
+  // Unconditional feedback: always shown.
+  return { kind: 'correctness', right: t, wrong: t };
+}
+
+export const branchesOf = (answer: string): string[] =>
+  answer
+    .split(';')
+    .map((a) => a.trim())
+    .filter(Boolean);
+
+const norm = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+
+/** Whether a reply states an expected answer (as a whole phrase, after normalisation). */
+export function answerMatches(reply: string, expected: string): boolean {
+  const r = ` ${norm(reply)} `;
+  const e = norm(expected);
+  return e !== '' && r.includes(` ${e} `);
+}
+
+/** The answer part of a model reply: after the last "Answer:", or the whole reply. */
+export function answerPart(reply: string): string {
+  const m = [...reply.matchAll(/answer\s*:\s*([^\n]+)/gi)].pop();
+  return (m ? m[1] : reply).trim();
+}
+
+/** Which condition of a turn's previous-answer feedback the previous reply selects (-1: none). */
+export function selectedBranch(feedback: Feedback, previousReply: string): number {
+  if (feedback.kind !== 'previous') return -1;
+  const part = answerPart(previousReply);
+  return feedback.branches.findIndex((b) => answerMatches(part, b.answer));
+}
+
+/** The expected answers of turn i given the previous reply: one branch, or all alternatives. */
+export function expectedAnswers(story: StoryTurnStory, i: number, previousReply: string | undefined): string[] {
+  const turn = story.turns[i];
+  const branches = branchesOf(turn.answer);
+  const fb = parseFeedback(turn.feedback);
+  if (fb.kind === 'previous' && previousReply !== undefined) {
+    const b = selectedBranch(fb, previousReply);
+    return b >= 0 ? [branches[b]] : branches;
+  }
+  return branches;
+}
+
+/** Checks a story; every problem names the story, the turn and the field. */
+export function validateStoryTurn(s: StoryTurnStory, where: string): void {
+  const at = `${where} (${s.id})`;
+  if (!s.id) throw new InputError('a StoryTurn needs an id', where);
+  if (!(STORY_STATES as readonly string[]).includes(s.state))
+    throw new InputError(`mental state must be one of ${STORY_STATES.join(', ')}, not "${s.state}"`, at);
+  if (s.setting !== 'text-complete' && s.setting !== 'image-dependent')
+    throw new InputError(`setting must be text-complete or image-dependent, not "${s.setting}"`, at);
+  if (!Array.isArray(s.turns) || s.turns.length === 0) throw new InputError('a StoryTurn needs at least one turn', at);
+  s.turns.forEach((t, i) => {
+    const turn = `${at} turn ${i + 1}`;
+    if (!t.question?.trim()) throw new InputError('the question is empty', turn);
+    const branches = branchesOf(t.answer ?? '');
+    if (branches.length === 0) throw new InputError('the expected answer is empty', turn);
+    if (t.image && !s.images[t.image]) throw new InputError(`the image "${t.image}" is not among the story's images`, turn);
+    const fb = parseFeedback(t.feedback ?? '');
+    if (fb.kind === 'previous') {
+      if (i === 0) throw new InputError('the first turn cannot depend on a previous answer', turn);
+      if (branches.length !== fb.branches.length)
+        throw new InputError(
+          `the feedback has ${fb.branches.length} branch(es) but the answer has ${branches.length}: every branch needs its own answer`,
+          turn,
+        );
+      const previous = branchesOf(s.turns[i - 1].answer);
+      for (const b of fb.branches) {
+        if (!previous.some((p) => answerMatches(p, b.answer) || answerMatches(b.answer, p)))
+          throw new InputError(
+            `the feedback names the option "${b.answer}", which is not an answer to the previous question (${previous.join('; ')})`,
+            turn,
+          );
+      }
+    }
+    if (fb.kind === 'correctness' && i === 0 && t.feedback.trim())
+      throw new InputError('the first turn has no previous answer to give feedback on', turn);
+  });
+}

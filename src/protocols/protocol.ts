@@ -1,0 +1,50 @@
+// What a protocol is: everything about running one kind of item, in one place. Its items'
+// payload type, how a trial is run and scored, the schemas of what it stores, the options it
+// reads from a run specification, and how the reference subjects (agent:*) behave on it.
+// Adding a protocol means writing one of these and registering it (see defineProtocol).
+
+import type { CallContext, Item, RecordSchemas, Task } from '../core/index.js';
+
+/** How one reference subject answers a call of this protocol; undefined declines (no ground truth to read). */
+export interface ReferencePolicy {
+  describe: string;
+  reply(ctx: CallContext): string | undefined;
+}
+
+/** The run settings a protocol may read (see RunSpec): shared ones, and its own under `options[name]`. */
+export interface ProtocolSettings {
+  shuffle?: boolean;
+  scoring?: string;
+  /** Prompt template file (MCQ). */
+  template?: string;
+  /** Reasoning-trace file (MCQ). */
+  traces?: string;
+  images?: boolean;
+  /** Options of protocols added by users, by protocol name. */
+  options?: Record<string, unknown>;
+}
+
+export interface ProtocolModule<P = unknown> {
+  /** Stored with every transcript the protocol writes (see RecordSchemas). */
+  readonly name: string;
+  readonly describe: string;
+  /** What its trials store, and the name of the score it gives (records.scorer). */
+  readonly records: RecordSchemas;
+  /** A ready task for a suite's items under the run's settings. */
+  createTask(suite: string, items: Item<P>[], settings: ProtocolSettings): Task;
+  /** Reference subjects' behaviour on this protocol, by agent name. */
+  readonly policies?: Readonly<Record<string, ReferencePolicy>>;
+}
+
+/**
+ * Declare a protocol. The function only checks the declaration and returns it: registration
+ * happens where the module is listed (the built-in list, or a user's config `plugins`).
+ */
+export function defineProtocol<P>(module: ProtocolModule<P>): ProtocolModule<P> {
+  if (!/^[a-z][a-z0-9-]*$/.test(module.name))
+    throw new Error(`protocol name "${module.name}" must be lower-case letters, digits and dashes`);
+  if (module.records.protocol !== module.name) {
+    throw new Error(`protocol ${module.name}: its record schemas are declared for "${module.records.protocol}"`);
+  }
+  return module;
+}

@@ -1,0 +1,71 @@
+// The one way model callers are built, for every step that calls models: runs, judge panels,
+// judge validation and authoring. Callers share one adaptive limit per endpoint, the retry
+// policy, the price table and the call cache, so a judge panel and a run against the same
+// provider hold back together after a 429.
+
+import { createRng, deriveSeed, type GenerationSettings, type Rng } from '../core/index.js';
+import type { ChatModel } from '../models/index.js';
+import type { ModelCallError } from '../models/index.js';
+import type { Store } from '../store/index.js';
+import { AdaptiveLimiter } from './adaptive-limiter.js';
+import { DEFAULT_PRICES, priceFor, type PriceTable } from './prices.js';
+import { RecordingModel } from './recording-model.js';
+import { DEFAULT_RETRY, type RetryPolicy } from './retry-policy.js';
+
+/** Operational settings of calls: they change how calls are made, never what they return. */
+export interface CallerOptions {
+  store: Store;
+  /** Concurrent calls per provider endpoint (the adaptive limit's ceiling). Default 8. */
+  concurrency?: number;
+  /** Per-call time limit in milliseconds. Default 60,000. */
+  timeoutMs?: number;
+  retry?: RetryPolicy;
+  /** Merged over the built-in price table. */
+  prices?: PriceTable;
+  /** Read and write the content-addressed call cache (default true). */
+  useCache?: boolean;
+  /** Seed of the retry jitter. */
+  seed?: number;
+  onRetry?: (spec: string, err: ModelCallError, retry: number, delayMs: number) => void;
+}
+
+export class CallerFactory {
+  readonly #limiters = new Map<string, AdaptiveLimiter>();
+  readonly #prices: PriceTable;
+  readonly #jitter: Rng;
+
+  constructor(readonly options: CallerOptions) {
+    this.#prices = { ...DEFAULT_PRICES, ...(options.prices ?? {}) };
+    this.#jitter = createRng(deriveSeed('retry-jitter', options.seed ?? 0));
+  }
+
+  /** The adaptive limiter shared by every caller of this endpoint. */
+  limiterFor(model: ChatModel): AdaptiveLimiter {
+    let l = this.#limiters.get(model.endpoint);
+    if (!l) this.#limiters.set(model.endpoint, (l = new AdaptiveLimiter(this.options.concurrency ?? 8)));
+    return l;
+  }
+
+  /**
+   * A caller for one unit of work (a trial, a judged response): it records the calls it makes.
+   * `subjectId` is what the calls are recorded under; `settings` the generation settings.
+   */
+  caller(
+    model: ChatModel,
+    subjectId: string,
+    settings: GenerationSettings,
+    overrides: { useCache?: boolean; timeoutMs?: number } = {},
+  ): RecordingModel {
+    const onRetry = this.options.onRetry;
+    return new RecordingModel(subjectId, model, settings, {
+      store: this.options.store,
+      limiter: this.limiterFor(model),
+      retry: this.options.retry ?? DEFAULT_RETRY,
+      timeoutMs: overrides.timeoutMs ?? this.options.timeoutMs ?? 60_000,
+      price: priceFor(this.#prices, model.provider, model.model),
+      rng: this.#jitter,
+      useCache: overrides.useCache ?? this.options.useCache ?? true,
+      onRetry: onRetry ? (err, n, delayMs) => onRetry(model.spec, err, n, delayMs) : undefined,
+    });
+  }
+}

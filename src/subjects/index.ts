@@ -1,0 +1,7 @@
+// Reference subjects and teams, built from the protocols' reference policies, and the provider
+// entries (`agent:`, `team:`) that make them model specs.
+
+export * from './reference-agent.js';
+export * from './reference-judges.js';
+export * from './team-model.js';
+export * from './subject-providers.js';

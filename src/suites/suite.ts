@@ -1,0 +1,63 @@
+// What a suite is: where its items come from and which protocol runs them. `defineSuite`
+// closes over the payload type, so a registry can hold suites of every protocol side by side
+// and each still hands its protocol items of the right shape.
+
+import { ConfigError, type Item, type McqFieldMap, type Task } from '../core/index.js';
+import type { ProtocolModule, ProtocolSettings } from '../protocols/index.js';
+import type { LoadResult } from './read-input.js';
+
+export interface SuiteLoadOptions {
+  /** Data folder (the shared data root, the suite's folder, or for file-based suites a file). */
+  data?: string;
+  /** Seed for generated suites. */
+  seed: number;
+  /** Number of items for generated suites (their default otherwise). */
+  count?: number;
+  /** Field mapping for the generic `mcq` suite. */
+  fields?: McqFieldMap;
+}
+
+export interface SuiteDefinition<P> {
+  id: string;
+  describe: string;
+  protocol: ProtocolModule<P>;
+  /** Whether the suite reads files (`--data`); generated suites do not. */
+  needsData: boolean;
+  load(opts: SuiteLoadOptions & { data: string }): LoadResult<P> | Promise<LoadResult<P>>;
+}
+
+/** A registered suite: its items, and a ready task for a run. */
+export interface Suite {
+  readonly id: string;
+  readonly describe: string;
+  readonly protocol: string;
+  readonly needsData: boolean;
+  /** The suite's items (the first `limit` when given). */
+  load(opts: SuiteLoadOptions, limit?: number): Promise<LoadResult<unknown>>;
+  /** Load the items and hand them to the protocol: the task a run executes, and the loader's warnings. */
+  task(opts: SuiteLoadOptions, settings: ProtocolSettings, limit?: number): Promise<{ task: Task; warnings: string[] }>;
+}
+
+/** Declare a suite: an id, a protocol and a loader. */
+export function defineSuite<P>(def: SuiteDefinition<P>): Suite {
+  if (!/^[a-z0-9][a-z0-9-]*$/.test(def.id)) throw new Error(`suite id "${def.id}" must be lower-case letters, digits and dashes`);
+  const load = async (opts: SuiteLoadOptions, limit?: number): Promise<LoadResult<P>> => {
+    if (def.needsData && !opts.data) throw new ConfigError(`suite ${def.id} reads data files: give their folder with --data`);
+    const loaded = await def.load({ ...opts, data: opts.data ?? '' });
+    return limit !== undefined ? { ...loaded, items: loaded.items.slice(0, limit) } : loaded;
+  };
+  return {
+    id: def.id,
+    describe: def.describe,
+    protocol: def.protocol.name,
+    needsData: def.needsData,
+    load,
+    async task(opts, settings, limit) {
+      const { items, warnings } = await load(opts, limit);
+      return { task: def.protocol.createTask(def.id, items, settings), warnings };
+    },
+  };
+}
+
+/** Item lists typed for their protocol, for callers that need the items only. */
+export type SuiteItems = Item<unknown>[];
