@@ -12,7 +12,8 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const { simulatePanel, writeMatrixCsv } = await import('../dist/index.js');
+const { writeMatrixCsv } = await import('../dist/index.js');
+const { simulatePanel } = await import('../dist/analysis/index.js');
 const here = fileURLToPath(new URL('.', import.meta.url));
 const python = process.argv.includes('--python') ? process.argv[process.argv.indexOf('--python') + 1] : 'python3';
 

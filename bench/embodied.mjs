@@ -9,7 +9,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const m = await import('../dist/index.js');
+const m = {
+  ...(await import('../dist/index.js')),
+  ...(await import('../dist/worlds/index.js')),
+  ...(await import('../dist/suites/index.js')),
+  ...(await import('../dist/analysis/index.js')),
+};
 const arg = (name, dflt) => (process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : dflt);
 const N = arg('--tasks', 300);
 const TEAM_TASKS = arg('--team-tasks', 100);
@@ -68,14 +73,10 @@ const file = join(dir, 'tasks.json');
 writeFileSync(file, JSON.stringify(generated.slice(0, TEAM_TASKS).map((g) => g.json)));
 const store = m.openStore(join(dir, 'm.db'));
 t = performance.now();
-await m.evaluate({
-  store,
-  suites: ['enacttom'],
-  data: file,
-  models: ['agent:planner', 'agent:silent', 'agent:broadcast', 'agent:random'],
-  trials: 3,
-  runId: 'teams',
-});
+await m.evaluate(
+  { suites: ['enacttom'], data: file, models: ['agent:planner', 'agent:silent', 'agent:broadcast', 'agent:random'], trials: 3 },
+  { store, runId: 'teams' },
+);
 const { metrics, failures } = m.summarizeEpisodes(store, 'teams');
 console.log(`reference teams on ${TEAM_TASKS} tasks x 3 trials (${((performance.now() - t) / 1000).toFixed(1)} s):`);
 const pct = (x) => (x === null || Number.isNaN(x) ? '-' : `${(x * 100).toFixed(1)}%`);

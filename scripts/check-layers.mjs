@@ -23,11 +23,23 @@ export const ALLOWED = {
   analysis: ['core', 'stats', 'worlds', 'store'],
   report: ['core', 'analysis'],
   app: ['core', 'stats', 'worlds', 'models', 'store', 'runner', 'protocols', 'subjects', 'judges', 'suites', 'analysis', 'report'],
-  // The CLI and the viewer go through the public API only, so they use nothing a library user could not.
-  cli: ['index'],
-  view: ['index'],
+  // The CLI and the viewer go through the public entry points only (package.json "exports"),
+  // so they use nothing a library user could not.
+  cli: ['public'],
+  view: ['public'],
   index: ['core', 'stats', 'worlds', 'models', 'store', 'runner', 'protocols', 'subjects', 'judges', 'suites', 'analysis', 'report', 'app'],
 };
+
+/** The source files behind package.json's "exports": the public entry points. */
+export function publicEntries(base = src) {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  return new Set(
+    Object.values(pkg.exports)
+      .map((e) => (typeof e === 'string' ? e : e.default))
+      .filter((p) => p.startsWith('./dist/'))
+      .map((p) => join(base, p.slice('./dist/'.length).replace(/\.js$/, '.ts'))),
+  );
+}
 
 function layerOf(file, base) {
   const rel = relative(base, file).split(sep);
@@ -45,6 +57,7 @@ function* walk(dir) {
 
 export function checkLayers(dir = src) {
   const problems = [];
+  const entries = publicEntries(dir);
   for (const file of walk(dir)) {
     const from = layerOf(file, dir);
     const allowed = ALLOWED[from];
@@ -61,7 +74,14 @@ export function checkLayers(dir = src) {
         problems.push(`${relative(root, file)}: imports ${spec}, outside src/`);
         continue;
       }
-      const to = layerOf(target.replace(/\.js$/, '.ts'), dir);
+      const targetFile = target.replace(/\.js$/, '.ts');
+      if (allowed.includes('public')) {
+        if (layerOf(targetFile, dir) !== from && !entries.has(targetFile)) {
+          problems.push(`${relative(root, file)}: layer "${from}" may import only the public entry points, not ${spec}`);
+        }
+        continue;
+      }
+      const to = layerOf(targetFile, dir);
       if (to !== from && !allowed.includes(to)) {
         problems.push(`${relative(root, file)}: layer "${from}" may not import layer "${to}" (${spec})`);
       }

@@ -1,15 +1,106 @@
-// mindscope's public library API. The CLI uses nothing that is not exported here.
+// mindscope's public library API: what most users need to run, extend, score and read back an
+// evaluation. The building blocks behind it have entry points of their own, by layer:
+//   mindscope/core       types, record schemas, the run specification, hashing, seeded RNG, errors, file readers
+//   mindscope/stats      statistics on typed arrays (correlation, bootstrap, factor analysis, agreement, ...)
+//   mindscope/worlds     simulators: the EnactToM text world and verifier, Director scenes, triangles, belief tracker
+//   mindscope/models     the ChatModel interface and providers
+//   mindscope/store      the Store interface, SQLite, response matrices
+//   mindscope/runner     planning, limits, retries, the call cache, costs
+//   mindscope/protocols  protocol modules (mcq, conversation, episode, director, describe)
+//   mindscope/subjects   reference subjects and teams
+//   mindscope/judges     rubrics, judge panels, validation
+//   mindscope/suites     loaders and generators of every suite
+//   mindscope/analysis   audit, DialToM, CoMMET, EnactToM and vision analyses
+//   mindscope/report     tables, charts and HTML reports
+// The command line uses nothing but these entry points.
 
-export * from './core/index.js';
-export * from './worlds/index.js';
-export * as stats from './stats/index.js';
-export * from './models/index.js';
-export * from './store/index.js';
-export * from './runner/index.js';
-export * from './protocols/index.js';
-export * from './subjects/index.js';
-export * from './judges/index.js';
-export * from './suites/index.js';
-export * from './analysis/index.js';
-export * from './report/index.js';
-export * from './app/index.js';
+// Running an evaluation: a specification (what) and operations (how).
+export {
+  evaluate,
+  loadTasks,
+  runIdentity,
+  runIdOf,
+  type EvaluateResult,
+  type RunOperations,
+} from './app/index.js';
+export { parseRunSpec, RunSpecSchema, type ModelEntry, type RunSpec, type RunSpecInput, type SuiteEntry } from './core/index.js';
+export type { RunEvent, RunSummary } from './runner/index.js';
+
+// Extending mindscope without forking: config files, plugins, and what they register.
+export {
+  applyScorer,
+  createModel,
+  createRegistry,
+  defineConfig,
+  definePlugin,
+  defineScorer,
+  loadConfig,
+  loadSuite,
+  Registry,
+  type ConfigInput,
+  type LoadedConfig,
+  type Plugin,
+  type ApplyScorerResult,
+  type ScorableTrial,
+  type ScorerDefinition,
+} from './app/index.js';
+export { defineProtocol, type ProtocolModule, type ProtocolSettings, type ReferencePolicy } from './protocols/index.js';
+export { defineSuite, type Suite, type SuiteDefinition, type SuiteLoadOptions } from './suites/index.js';
+export {
+  defineProvider,
+  ModelCallError,
+  type ChatModel,
+  type ChatRequest,
+  type ModelOptions,
+  type ProviderContext,
+  type ProviderDefinition,
+} from './models/index.js';
+export {
+  callInfoKey,
+  readInfo,
+  readRecord,
+  readScoreDetail,
+  withInfo,
+  type CallContext,
+  type CallInfoKey,
+  type ChatMessage,
+  type ChatResponse,
+  type ContentPart,
+  type GenerationSettings,
+  type Item,
+  type ProtocolResult,
+  type RecordSchemas,
+  type Score,
+  type StoredTranscript,
+  type Task,
+  type TrialContext,
+  type TrialKey,
+  type TrialModel,
+} from './core/index.js';
+
+// The store and what is read back out of it.
+export {
+  openStore,
+  readMatrixCsv,
+  readMatrixParquet,
+  writeMatrixCsv,
+  writeMatrixParquet,
+  type ResponseMatrix,
+  type Store,
+} from './store/index.js';
+export { exportMatrix, resolveRunId, runAccuracy, runMatricesBySuite, runMatrix, writeRunReport } from './app/index.js';
+
+// Scoring stored runs again, judges, and model-written items.
+export {
+  judgeInferences,
+  modelDialtomWriter,
+  scoreRun,
+  validateJudgeModels,
+  writeStoryTurns,
+  type InferenceJudgement,
+  type ScoreRunOptions,
+  type ScoreRunResult,
+} from './app/index.js';
+
+// Errors every command reports as one line naming the file, line, flag or model.
+export { ConfigError, InputError, MindscopeError } from './core/index.js';

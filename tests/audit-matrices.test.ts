@@ -6,7 +6,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { auditMatrices, simulatePanel, type ResponseMatrix } from '../src/index.js';
+import type { ResponseMatrix } from '../src/index.js';
+import { auditMatrices, simulatePanel } from '../src/analysis/index.js';
 
 const cats = { belief: 70, desire: 50, emotion: 50, intention: 50, knowledge: 50 };
 const fast = { convergence: { iterations: 200 }, crossFit: { iterations: 200 }, parallelIterations: 20 };
@@ -257,7 +258,9 @@ describe('bad matrices', () => {
 
 describe('packed bootstrap sums', () => {
   it('equal the plain per-model sums exactly', async () => {
-    const { PackedItems, flatten, flatAccuracies, createRng } = await import('../src/index.js');
+    const { PackedItems, flatten, flatAccuracies } = await import('../src/analysis/index.js');
+
+    const { createRng } = await import('../src/core/index.js');
     const rng = createRng(4);
     for (const models of [3, 27, 30, 32, 33, 70]) {
       const items = Array.from({ length: 500 }, (_, k) => ({
@@ -274,7 +277,7 @@ describe('packed bootstrap sums', () => {
 
 describe('audit report', () => {
   it('renders forest plots, the scree plot and the tables as one self-contained HTML file', async () => {
-    const { renderAuditReport } = await import('../src/index.js');
+    const { renderAuditReport } = await import('../src/report/index.js');
     const panel = simulatePanel({
       models: 12,
       benchmarks: [

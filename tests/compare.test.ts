@@ -1,7 +1,9 @@
 // Paired comparison: differences, McNemar on the discordant items, Holm across categories.
 
 import { describe, expect, it } from 'vitest';
-import { comparePaired, stats, type ResponseMatrix } from '../src/index.js';
+import * as stats from '../src/stats/index.js';
+import type { ResponseMatrix } from '../src/index.js';
+import { comparePaired } from '../src/analysis/index.js';
 
 describe('compare', () => {
   it('computes the paired difference, McNemar and the MDD from the discordant items', () => {

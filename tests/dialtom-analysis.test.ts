@@ -8,7 +8,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadDialtom, parseRateTable, positionalBias, retroProspectiveGap } from '../src/index.js';
+import { loadDialtom } from '../src/suites/index.js';
+import { parseRateTable, positionalBias, retroProspectiveGap } from '../src/analysis/index.js';
 
 const DATA = join(__dirname, '..', '..', 'shared', 'data');
 
@@ -130,7 +131,7 @@ describe('DialToM Table 19 from Table 3', () => {
 
 describe('DialToM Table 14 (GPT-4o row) from the released inferences', () => {
   it('BLEU 9.44 and ROUGE-L 0.31 of the benchmark inferences against the human references', async () => {
-    const { benchmarkInferences, inferenceOverlap, parseWrittenInferences } = await import('../src/index.js');
+    const { benchmarkInferences, inferenceOverlap, parseWrittenInferences } = await import('../src/analysis/index.js');
     const { readFileSync } = await import('node:fs');
     const refs = parseWrittenInferences(
       readFileSync(join(DATA, 'dialtom', 'data', 'written_inference.csv'), 'utf8'),
@@ -148,8 +149,9 @@ describe('DialToM Table 14 (GPT-4o row) from the released inferences', () => {
 describe('DialToM analyses of stored runs and annotation files', () => {
   it('correctness per attribute, distractor clustering, the easy-hard gap, and no NaN for degenerate tables', async () => {
     const { evaluate } = await import('./helpers/evaluate.js');
-    const { dialtomRunResults, easyHardGap, openStore, retroProspectiveGap, summarizeAnnotations, crossDomainCorrelation } = await import(
-      '../src/index.js'
+    const { openStore } = await import('../src/index.js');
+    const { dialtomRunResults, easyHardGap, retroProspectiveGap, summarizeAnnotations, crossDomainCorrelation } = await import(
+      '../src/analysis/index.js'
     );
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-dialtom-run-'));
     const store = openStore(join(dir, 'm.db'));
@@ -196,7 +198,7 @@ describe('DialToM analyses of stored runs and annotation files', () => {
 
 describe('reasoning-trace injection', () => {
   it('masks every reference to an option', async () => {
-    const { maskOptionReferences } = await import('../src/index.js');
+    const { maskOptionReferences } = await import('../src/protocols/index.js');
     const options = [
       'I believe my friends will never calm down, no matter what.',
       'I believe spending time with Donna helps me stay out of trouble.',
@@ -213,7 +215,11 @@ describe('reasoning-trace injection', () => {
 
   it('injects the masked trace into the prompt over HTTP, and pairs runs for McNemar', async () => {
     const { evaluate } = await import('./helpers/evaluate.js');
-    const { openStore, traceEffect, loadDialtom } = await import('../src/index.js');
+    const { openStore } = await import('../src/index.js');
+
+    const { traceEffect } = await import('../src/analysis/index.js');
+
+    const { loadDialtom } = await import('../src/suites/index.js');
     const { startModelServer } = await import('./helpers/servers.js');
     const server = await startModelServer();
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-traces-'));

@@ -7,16 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  createRng,
-  directorItems,
-  directorRunResults,
-  directorView,
-  makeDirectorScene,
-  openStore,
-  readBlocks,
-  targetBlock,
-} from '../src/index.js';
+import { openStore } from '../src/index.js';
+import { createRng } from '../src/core/index.js';
+import { readBlocks } from '../src/protocols/index.js';
+import { directorItems } from '../src/suites/index.js';
+import { directorRunResults } from '../src/analysis/index.js';
+import { directorView, makeDirectorScene, targetBlock } from '../src/worlds/index.js';
 import { evaluate } from './helpers/evaluate.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
 

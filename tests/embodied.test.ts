@@ -7,22 +7,22 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../src/index.js';
+import { generateTasks } from '../src/suites/index.js';
+import { summarizeEpisodes } from '../src/analysis/index.js';
 import {
   formatAction,
   formatFormula,
-  generateTasks,
   kDepth,
-  openStore,
   parseAction,
   parseGoal,
   readEnactTomTask,
   readEnactTomTasks,
   stripEpistemic,
-  summarizeEpisodes,
   trivialKNodes,
   verifyTask,
   World,
-} from '../src/index.js';
+} from '../src/worlds/index.js';
 import { evaluate } from './helpers/evaluate.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
 
@@ -236,7 +236,7 @@ describe('embodied CLI', () => {
 
 describe('failure modes', () => {
   it('reads withheld information, broken chains, ignored constraints, sabotage and disclosure from a trace', async () => {
-    const { classifyFailure } = await import('../src/index.js');
+    const { classifyFailure } = await import('../src/analysis/index.js');
     const [g] = generateTasks({ n: 1, seed: 9, depth: 1, agents: 2, category: 'mixed' });
     const task = g.task;
     const plan = g.verify.plan!;

@@ -1,20 +1,12 @@
 // The belief tracker, the generated suite and the reference agents' reasoning policies.
 
 import { describe, expect, it } from 'vitest';
-import {
-  answerWorldQuestion,
-  createMcqTask,
-  createModel,
-  generateTomItems,
-  RecordingModel,
-  AdaptiveLimiter,
-  openStore,
-  createRng,
-  DEFAULT_RETRY,
-  DEFAULT_SETTINGS,
-  type McqPayload,
-  type WorldStory,
-} from '../src/index.js';
+import { createModel, openStore } from '../src/index.js';
+import { createRng, DEFAULT_SETTINGS, type McqPayload } from '../src/core/index.js';
+import { RecordingModel, AdaptiveLimiter, DEFAULT_RETRY } from '../src/runner/index.js';
+import { createMcqTask } from '../src/protocols/index.js';
+import { generateTomItems } from '../src/suites/index.js';
+import { answerWorldQuestion, type WorldStory } from '../src/worlds/index.js';
 
 const classic: WorldStory = {
   room: 'kitchen',

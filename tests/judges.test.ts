@@ -8,18 +8,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  aggregate,
-  createModel,
-  familyAnalysis,
-  openStore,
-  parseJudgeOutput,
-  parseRubric,
-  scoreRun,
-  scoreWithPanel,
-  validateJudgeModels,
-  type JudgeCaller,
-} from '../src/index.js';
+import { createModel, openStore, scoreRun, validateJudgeModels } from '../src/index.js';
+import { aggregate, familyAnalysis, parseJudgeOutput, parseRubric, scoreWithPanel, type JudgeCaller } from '../src/judges/index.js';
 import { evaluate } from './helpers/evaluate.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
 
@@ -222,7 +212,9 @@ describe('judging open answers and free-text inferences', () => {
   });
 
   it('DialToM: the PA/CA/SA rubric judges inferences against the human references', async () => {
-    const { benchmarkInferences, judgeInferences, parseWrittenInferences } = await import('../src/index.js');
+    const { benchmarkInferences, parseWrittenInferences } = await import('../src/analysis/index.js');
+
+    const { judgeInferences } = await import('../src/index.js');
     const { readFileSync } = await import('node:fs');
     const data = join(__dirname, '..', '..', 'shared', 'data', 'dialtom', 'data');
     const references = parseWrittenInferences(readFileSync(join(data, 'written_inference.csv'), 'utf8'));

@@ -106,7 +106,9 @@ describe('llamacpp through the runner', () => {
 
 describe('llamacpp in an embodied episode', () => {
   it('plays every agent of a task through the local model: the protocol runs end to end', async () => {
-    const { generateTasks, summarizeEpisodes } = await import('../src/index.js');
+    const { generateTasks } = await import('../src/suites/index.js');
+
+    const { summarizeEpisodes } = await import('../src/analysis/index.js');
     const [g] = generateTasks({ n: 1, seed: 4, depth: 1, agents: 2 });
     const file = join(dir, 'episode-task.json');
     writeFileSync(file, JSON.stringify([{ ...g.json, turn_limit: 2 }]));
@@ -125,7 +127,7 @@ describe('llamacpp in an embodied episode', () => {
 
 describe('llamacpp in StoryTurn conversations', () => {
   it('runs the generated StoryTurns through the local model and every metric is computed', async () => {
-    const { storedStories, storyTurnMetrics } = await import('../src/index.js');
+    const { storedStories, storyTurnMetrics } = await import('../src/analysis/index.js');
     const store = openStore(join(dir, 'llama-storyturn.db'));
     const r = await evaluate({
       store,

@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { describe, expect, it } from 'vitest';
-import { COGTOM_FIELDS, loadGenericMcq, loadSuite, NONE_OF_THE_ABOVE, type Item, type McqPayload } from '../src/index.js';
+import { loadSuite, type Item } from '../src/index.js';
+import type { McqPayload } from '../src/core/index.js';
+import { COGTOM_FIELDS, loadGenericMcq, NONE_OF_THE_ABOVE } from '../src/suites/index.js';
 
 const DATA = join(__dirname, '..', '..', 'shared', 'data');
 const tmp = mkdtempSync(join(tmpdir(), 'mindscope-loaders-'));

@@ -5,18 +5,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  canonicalJson,
-  contentHash,
-  createRng,
-  extractAnswer,
-  loadMcqTemplate,
-  presentOptions,
-  renderMcq,
-  stats,
-  type Item,
-  type McqPayload,
-} from '../src/index.js';
+import * as stats from '../src/stats/index.js';
+import type { Item } from '../src/index.js';
+import { canonicalJson, contentHash, createRng, type McqPayload } from '../src/core/index.js';
+import { extractAnswer, loadMcqTemplate, presentOptions, renderMcq } from '../src/protocols/index.js';
 
 const OPTS = [
   { label: 'A', text: 'the red box' },

@@ -2,7 +2,8 @@
 // Anthropic's and Google's protocols and injects faults.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AnthropicChatModel, createModel, GoogleChatModel, ModelCallError, OpenAiChatModel } from '../src/index.js';
+import { createModel, ModelCallError } from '../src/index.js';
+import { AnthropicChatModel, GoogleChatModel, OpenAiChatModel } from '../src/models/index.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
 
 const SETTINGS = { temperature: 0, maxTokens: 16 };

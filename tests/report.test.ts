@@ -2,7 +2,9 @@
 // charts that grow with the subject count; and the intervals it shows.
 
 import { describe, expect, it } from 'vitest';
-import { accuracyTable, displayNames, renderHtmlReport, shortSubjectName, type ResponseRow } from '../src/index.js';
+import type { ResponseRow } from '../src/store/index.js';
+import { accuracyTable } from '../src/analysis/index.js';
+import { displayNames, renderHtmlReport, shortSubjectName } from '../src/report/index.js';
 
 function rows(subjects: string[], items: number): ResponseRow[] {
   const out: ResponseRow[] = [];

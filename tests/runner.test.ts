@@ -6,7 +6,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdaptiveLimiter, openStore, type RunEvent } from '../src/index.js';
+import { openStore, type RunEvent } from '../src/index.js';
+import { AdaptiveLimiter } from '../src/runner/index.js';
 import { evaluate } from './helpers/evaluate.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
 

@@ -6,18 +6,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  buildMatrix,
-  matrixFromCsv,
-  MIGRATIONS,
-  openStore,
-  readMatrixCsv,
-  readMatrixParquet,
-  SqliteStore,
-  writeMatrixCsv,
-  writeMatrixParquet,
-  type TrialOutcome,
-} from '../src/index.js';
+import { openStore, readMatrixCsv, readMatrixParquet, writeMatrixCsv, writeMatrixParquet } from '../src/index.js';
+import type { TrialOutcome } from '../src/core/index.js';
+import { buildMatrix, matrixFromCsv, MIGRATIONS, SqliteStore } from '../src/store/index.js';
 import { evaluate } from './helpers/evaluate.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mindscope-store-'));

@@ -7,18 +7,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  applePicture,
-  expectedAnswers,
-  generateStoryTurns,
-  openStore,
-  parseFeedback,
-  readStoryTurns,
-  storedStories,
-  storyTurnMetrics,
-  validateStoryTurn,
-  type StoryTurnStory,
-} from '../src/index.js';
+import { openStore } from '../src/index.js';
+import { expectedAnswers, parseFeedback, validateStoryTurn, type StoryTurnStory } from '../src/protocols/index.js';
+import { applePicture, generateStoryTurns, readStoryTurns } from '../src/suites/index.js';
+import { storedStories, storyTurnMetrics } from '../src/analysis/index.js';
 import { evaluate } from './helpers/evaluate.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
 

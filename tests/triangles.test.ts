@@ -7,17 +7,11 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createRng,
-  makeTriangleClip,
-  openStore,
-  parseReferenceGroups,
-  scoreRun,
-  TRIANGLE_BEHAVIOURS,
-  triangleItems,
-  trianglesFromRun,
-  validateJudgeModels,
-} from '../src/index.js';
+import { openStore, scoreRun, validateJudgeModels } from '../src/index.js';
+import { createRng } from '../src/core/index.js';
+import { triangleItems } from '../src/suites/index.js';
+import { parseReferenceGroups, trianglesFromRun } from '../src/analysis/index.js';
+import { makeTriangleClip, TRIANGLE_BEHAVIOURS } from '../src/worlds/index.js';
 import { evaluate } from './helpers/evaluate.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
 
@@ -100,7 +94,7 @@ describe('clips from video files', () => {
   it('samples 16 frames with ffmpeg (one seek each) into a numbered grid, and runs them', async () => {
     const { spawnSync } = await import('node:child_process');
     const { writeFileSync } = await import('node:fs');
-    const { videoGrid, sampleVideoFrames } = await import('../src/index.js');
+    const { videoGrid, sampleVideoFrames } = await import('../src/suites/index.js');
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-video-'));
     // A 4-second test video made by ffmpeg itself (moving test pattern).
     const made = spawnSync('ffmpeg', [

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { directorFromCounts, jointAnalysis, parseReferenceGroups, profileOf, trianglesFromProfiles } from '../src/index.js';
+import { directorFromCounts, jointAnalysis, parseReferenceGroups, profileOf, trianglesFromProfiles } from '../src/analysis/index.js';
 
 const TABLE2 = `model,a,b,c_q1,c_q2,egocentric_b,scenes
 opus-4.7,11,1,8,2,9,12

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { ConfigError, readText, RunSpecSchema, type RunSpecInput } from '../core/index.js';
 import type { Plugin } from './plugin.js';
 
-export const ConfigSchema = RunSpecSchema.partial().extend({
+const ConfigSchema = RunSpecSchema.partial().extend({
   /** Store file (default mindscope.db). */
   db: z.string().optional(),
   /** Concurrent calls per provider endpoint. */

@@ -1,7 +1,8 @@
 // Scorers added by users: a function that scores stored trials again, without new model calls
 // (`mindscope score --scorer NAME`). Judge panels with a rubric are the built-in kind (scoring.ts).
 
-import type { Item, Score, StoredTranscript, TrialKey } from '../core/index.js';
+import { ConfigError, MindscopeError, type Item, type Score, type StoredTranscript, type TrialKey } from '../core/index.js';
+import type { Store } from '../store/index.js';
 
 /** One stored trial, as a scorer sees it. */
 export interface ScorableTrial {
@@ -27,4 +28,41 @@ export interface ScorerDefinition {
 export function defineScorer(def: ScorerDefinition): ScorerDefinition {
   if (!/^[a-z][a-z0-9:._-]*$/.test(def.name)) throw new Error(`scorer name "${def.name}" must be lower-case letters, digits and : . _ -`);
   return def;
+}
+
+export interface ApplyScorerResult {
+  scorer: string;
+  scored: number;
+  /** Trials the scorer said it does not apply to. */
+  skipped: number;
+  mean: number | null;
+}
+
+/** Score every finished trial of a run with a user scorer; each score is stored under the scorer's name (replacing an earlier one). */
+export async function applyScorer(store: Store, runId: string, scorer: ScorerDefinition): Promise<ApplyScorerResult> {
+  if (!store.getRun(runId)) throw new ConfigError(`no run "${runId}" in ${store.location}`);
+  const seen = new Set<string>();
+  let scored = 0;
+  let skipped = 0;
+  let sum = 0;
+  for (const r of [...store.responses(runId)]) {
+    const id = `${r.subjectId}\u0000${r.suite}\u0000${r.itemId}\u0000${r.replicate}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const key: TrialKey = { runId, subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate };
+    const stored = store.transcript(key);
+    const item = store.getItem(r.itemHash);
+    if (!stored || !item) continue;
+    const out = await scorer.score({ key, spec: r.spec, item, transcript: stored.transcript, score: stored.score });
+    if (!out) {
+      skipped++;
+      continue;
+    }
+    if (!Number.isFinite(out.value))
+      throw new MindscopeError(`scorer ${scorer.name} gave ${out.value} for ${r.suite}/${r.itemId}: a score must be a finite number`);
+    store.recordScore(key, { scorer: scorer.name, value: out.value, detail: out.detail ?? {} });
+    scored++;
+    sum += out.value;
+  }
+  return { scorer: scorer.name, scored, skipped, mean: scored ? sum / scored : null };
 }

@@ -93,7 +93,7 @@ export interface ScoreRunResult {
 }
 
 /** An open question: "why", or an expected answer of more than four words. */
-export function isOpenTurn(t: { question: string; expected: string[] }): boolean {
+function isOpenTurn(t: { question: string; expected: string[] }): boolean {
   return /^\s*why\b/i.test(t.question) || t.expected.some((e) => e.split(/\s+/).length > 4);
 }
 

@@ -1,6 +1,7 @@
 // Parsing of option values shared by several commands; each error names the flag.
 
-import { ConfigError, isCategory, type Category, type McqFieldMap } from '../index.js';
+import { ConfigError } from '../index.js';
+import { isCategory, type Category, type McqFieldMap } from '../core/index.js';
 
 export function intOption(flag: string, min = 0) {
   return (value: string): number => {

@@ -2,15 +2,9 @@
 // `evaluate` with one flat options object; this adapter splits it the way the CLI does, so
 // those tests keep their bodies and assertions unchanged.
 
-import {
-  evaluate as evaluateSpec,
-  type EvaluateResult,
-  type McqFieldMap,
-  type PriceTable,
-  type RetryPolicy,
-  type RunEvent,
-  type Store,
-} from '../../src/index.js';
+import { evaluate as evaluateSpec, type EvaluateResult, type RunEvent, type Store } from '../../src/index.js';
+import type { McqFieldMap } from '../../src/core/index.js';
+import type { PriceTable, RetryPolicy } from '../../src/runner/index.js';
 
 export interface FlatEvaluateOptions {
   store: Store;

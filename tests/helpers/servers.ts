@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
-export const SERVER_SCRIPT = fileURLToPath(new URL('../servers/model-server.mjs', import.meta.url));
+const SERVER_SCRIPT = fileURLToPath(new URL('../servers/model-server.mjs', import.meta.url));
 
 // biome-ignore lint/suspicious/noExplicitAny: request bodies of several wire formats, read loosely by the tests
 type WireBody = any;

@@ -1,21 +1,17 @@
 import type { Command } from 'commander';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ConfigError, openStore } from '../../index.js';
+import { readJson, readText } from '../../core/index.js';
 import {
-  ConfigError,
   directorFromCounts,
   directorRunResults,
-  formatTextTable,
   jointAnalysis,
-  openStore,
   parseReferenceGroups,
-  readJson,
-  readText,
-  renderJointScatter,
-  svgToPng,
   trianglesFromProfiles,
   trianglesFromRun,
-} from '../../index.js';
+} from '../../analysis/index.js';
+import { formatTextTable, renderJointScatter, svgToPng } from '../../report/index.js';
 
 /**
  * `analyze director|triangles|vision` (the VLM paper): Director-Task shares, gap and recovery from

@@ -1,28 +1,22 @@
 import type { Command } from 'commander';
+import { ConfigError, InputError, judgeInferences, openStore, resolveRunId } from '../../index.js';
+import { parseCsv, readJson, readText } from '../../core/index.js';
 import {
   benchmarkInferences,
-  ConfigError,
   crossDomainCorrelation,
   summarizeAnnotations,
   dialtomRunResults,
   easyHardGap,
-  formatTextTable,
   inferenceOverlap,
-  InputError,
-  judgeInferences,
   traceEffect,
-  openStore,
-  parseCsv,
   parseHypotheses,
   parseRateTable,
   parseWrittenInferences,
   positionalBias,
-  resolveRunId,
   retroProspectiveGap,
   type RateRow,
-  readJson,
-  readText,
-} from '../../index.js';
+} from '../../analysis/index.js';
+import { formatTextTable } from '../../report/index.js';
 import { registerAnalyzeVision } from './analyze-vision.js';
 
 /** domain,A,B,C,D rows of chosen-position counts. */

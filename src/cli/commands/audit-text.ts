@@ -1,6 +1,7 @@
 // Terminal summaries of the audits.
 
-import { formatTextTable, type BenchmarkAudit, type MatrixAudit } from '../../index.js';
+import type { BenchmarkAudit, MatrixAudit } from '../../analysis/index.js';
+import { formatTextTable } from '../../report/index.js';
 
 const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '-');
 

@@ -2,25 +2,26 @@ import type { Command } from 'commander';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  auditBenchmarks,
-  auditMatrices,
   ConfigError,
-  controlFromMatrix,
-  controlsFromTable,
-  discriminantValidity,
   openStore,
-  parseScoreTable,
   readMatrixCsv,
-  renderAuditReport,
-  renderBenchmarkAuditReport,
   writeMatrixCsv,
   readMatrixParquet,
   resolveRunId,
   runMatricesBySuite,
-  type BenchmarkAudit,
   type ResponseMatrix,
-  readText,
 } from '../../index.js';
+import { readText } from '../../core/index.js';
+import {
+  auditBenchmarks,
+  auditMatrices,
+  controlFromMatrix,
+  controlsFromTable,
+  discriminantValidity,
+  parseScoreTable,
+  type BenchmarkAudit,
+} from '../../analysis/index.js';
+import { renderAuditReport, renderBenchmarkAuditReport } from '../../report/index.js';
 import { intOption } from '../options.js';
 import { printBenchmarkAudit, printMatrixAudit } from './audit-text.js';
 

@@ -1,15 +1,7 @@
 import type { Command } from 'commander';
-import {
-  comparePaired,
-  ConfigError,
-  formatTextTable,
-  openStore,
-  readMatrixCsv,
-  readMatrixParquet,
-  resolveRunId,
-  runMatrix,
-  type ResponseMatrix,
-} from '../../index.js';
+import { ConfigError, openStore, readMatrixCsv, readMatrixParquet, resolveRunId, runMatrix, type ResponseMatrix } from '../../index.js';
+import { comparePaired } from '../../analysis/index.js';
+import { formatTextTable } from '../../report/index.js';
 import { intOption } from '../options.js';
 
 export function registerCompare(program: Command): void {

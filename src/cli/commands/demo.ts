@@ -6,7 +6,7 @@ import { createProgress } from '../progress.js';
 import { printRunSummary } from './run.js';
 
 /** The reference agents the demo contrasts: each fails in its own, known way. */
-export const DEMO_AGENTS = ['agent:oracle', 'agent:first-order', 'agent:reality', 'agent:first-option', 'agent:random'];
+const DEMO_AGENTS = ['agent:oracle', 'agent:first-order', 'agent:reality', 'agent:first-option', 'agent:random'];
 
 export function registerDemo(program: Command): void {
   program

@@ -1,16 +1,9 @@
 import type { Command } from 'commander';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  buildDialtomItems,
-  ConfigError,
-  fileWriter,
-  modelDialtomWriter,
-  openStore,
-  readDialogues,
-  readJson,
-  type BuiltItems,
-} from '../../index.js';
+import { ConfigError, modelDialtomWriter, openStore } from '../../index.js';
+import { readJson } from '../../core/index.js';
+import { buildDialtomItems, fileWriter, readDialogues, type BuiltItems } from '../../suites/index.js';
 import { intOption } from '../options.js';
 
 /** The released layout: DIR/dialtom/data/DOMAIN_TASK_verified.json and DIR/dialtom/counterfactual_data/DOMAIN_counterfact.json. */

@@ -1,20 +1,11 @@
 import type { Command } from 'commander';
 import { readFileSync, writeFileSync } from 'node:fs';
-import {
-  ConfigError,
-  type createRng,
-  evolutionPool,
-  formatAction,
-  formatTextTable,
-  generateTasks,
-  InputError,
-  openStore,
-  readEnactTomTasks,
-  resolveRunId,
-  summarizeEpisodes,
-  verifyTask,
-  type GenerateTaskOptions,
-} from '../../index.js';
+import { ConfigError, InputError, openStore, resolveRunId } from '../../index.js';
+import type { createRng } from '../../core/index.js';
+import { generateTasks, type GenerateTaskOptions } from '../../suites/index.js';
+import { evolutionPool, summarizeEpisodes } from '../../analysis/index.js';
+import { formatTextTable } from '../../report/index.js';
+import { formatAction, readEnactTomTasks, verifyTask } from '../../worlds/index.js';
 import { intOption, numberOption } from '../options.js';
 
 /**

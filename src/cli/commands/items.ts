@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { formatTextTable } from '../../index.js';
+import { formatTextTable } from '../../report/index.js';
 import { configContext } from '../config-context.js';
 import { intOption, parseFieldMap } from '../options.js';
 

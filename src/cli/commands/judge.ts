@@ -1,15 +1,9 @@
 import type { Command } from 'commander';
-import {
-  ConfigError,
-  DEFAULT_GATES,
-  formatTextTable,
-  openStore,
-  readJson,
-  resolveRunId,
-  scoreRun,
-  validateJudgeModels,
-  type Aggregation,
-} from '../../index.js';
+import { applyScorer, ConfigError, openStore, resolveRunId, scoreRun, validateJudgeModels } from '../../index.js';
+import { configContext } from '../config-context.js';
+import { readJson } from '../../core/index.js';
+import { DEFAULT_GATES, type Aggregation } from '../../judges/index.js';
+import { formatTextTable } from '../../report/index.js';
 import { intOption } from '../options.js';
 
 function parseGates(text: string | undefined): typeof DEFAULT_GATES {
@@ -31,9 +25,13 @@ function parseGates(text: string | undefined): typeof DEFAULT_GATES {
 export function registerJudge(program: Command): void {
   program
     .command('score')
-    .description("score a stored run's responses with a judge panel (no subject is re-run; judge calls are cached)")
-    .requiredOption('--rubric <file>', 'rubric file (YAML or JSON)')
-    .requiredOption('--judge <spec...>', 'judge models (a panel when several)')
+    .description(
+      "score a stored run's responses with a judge panel, or with a plugin's scorer (no subject is re-run; judge calls are cached)",
+    )
+    .option('--rubric <file>', 'rubric file (YAML or JSON)')
+    .option('--judge <spec...>', 'judge models (a panel when several)')
+    .option('--scorer <name>', 'a scorer registered by a plugin of --config, instead of a judge panel')
+    .option('--config <file>', 'config file: its judges (rubric, models, aggregation), plugins and database')
     .option('--run-id <id>', 'run (default: the newest)')
     .option('--db <path>', 'store file', 'mindscope.db')
     .option('--aggregate <how>', 'median, mean or majority', 'median')
@@ -42,8 +40,10 @@ export function registerJudge(program: Command): void {
     .option('--json', 'print JSON')
     .action(
       async (f: {
-        rubric: string;
-        judge: string[];
+        rubric?: string;
+        judge?: string[];
+        scorer?: string;
+        config?: string;
         runId?: string;
         db: string;
         aggregate: string;
@@ -53,18 +53,33 @@ export function registerJudge(program: Command): void {
       }) => {
         if (!['median', 'mean', 'majority'].includes(f.aggregate))
           throw new ConfigError(`--aggregate must be median, mean or majority, not "${f.aggregate}"`);
+        const { config, registry } = await configContext(f.config);
         const families = f.families ? (readJson(f.families) as Record<string, string>) : undefined;
-        const store = openStore(f.db);
+        const store = openStore(f.db === 'mindscope.db' && config?.db ? config.db : f.db);
         try {
           const runId = resolveRunId(store, f.runId);
+          if (f.scorer) {
+            const r = await applyScorer(store, runId, registry.scorer(f.scorer));
+            if (f.json) process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
+            else
+              process.stdout.write(
+                `run ${runId}: ${r.scorer}: ${r.scored} scored, ${r.skipped} not applicable, mean ${r.mean === null ? '-' : r.mean.toFixed(3)}\n`,
+              );
+            return;
+          }
+          const rubric = f.rubric ?? config?.judges?.rubric;
+          const judges = f.judge ?? config?.judges?.models;
+          if (!rubric || !judges?.length)
+            throw new ConfigError('score needs --rubric and --judge (or a config with judges), or --scorer NAME');
           const r = await scoreRun({
             store,
             runId,
-            rubricPath: f.rubric,
-            judges: f.judge,
-            aggregation: f.aggregate as Aggregation,
+            rubricPath: rubric,
+            judges,
+            aggregation: (f.aggregate === 'median' && config?.judges?.aggregation ? config.judges.aggregation : f.aggregate) as Aggregation,
             families,
-            apiKeyEnv: f.apiKeyEnv,
+            apiKeyEnv: f.apiKeyEnv ?? config?.apiKeyEnv,
+            registry,
           });
           if (f.json) {
             process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);

@@ -1,23 +1,22 @@
 import type { Command } from 'commander';
 import {
-  accuracyTextTable,
   evaluate,
-  formatTextTable,
-  loadPriceTable,
   openStore,
   parseRunSpec,
   runAccuracy,
   type EvaluateResult,
   type LoadedConfig,
-  type McqScoring,
   type RunSpecInput,
   type Store,
 } from '../../index.js';
+import { loadPriceTable } from '../../runner/index.js';
+import type { McqScoring } from '../../protocols/index.js';
+import { accuracyTextTable, formatTextTable } from '../../report/index.js';
 import { configContext } from '../config-context.js';
 import { intOption, numberOption, parseFieldMap } from '../options.js';
 import { createProgress } from '../progress.js';
 
-export interface RunFlags {
+interface RunFlags {
   model?: string[];
   config?: string;
   data?: string;
@@ -78,7 +77,7 @@ function given(cmd: Command, name: string): boolean {
 }
 
 /** The run specification from the flags and the config file: a flag given on the command line wins. */
-export function runSpecFrom(suites: string[], flags: RunFlags, cmd: Command, config: LoadedConfig | undefined): RunSpecInput {
+function runSpecFrom(suites: string[], flags: RunFlags, cmd: Command, config: LoadedConfig | undefined): RunSpecInput {
   const fromConfig = config?.spec ?? {};
   const pick = <T>(name: string, flag: T | undefined, configured: T | undefined): T | undefined =>
     given(cmd, name) || configured === undefined ? flag : configured;

@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, formatCsv, isCategory, simulatePanel, writeMatrixCsv, writeMatrixParquet } from '../../index.js';
+import { ConfigError, writeMatrixCsv, writeMatrixParquet } from '../../index.js';
+import { formatCsv, isCategory } from '../../core/index.js';
+import { simulatePanel } from '../../analysis/index.js';
 import { intOption, numberOption } from '../options.js';
 
 export function registerSimulate(program: Command): void {

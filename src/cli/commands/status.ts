@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { formatTextTable, openStore, resolveRunId } from '../../index.js';
+import { openStore, resolveRunId } from '../../index.js';
+import { formatTextTable } from '../../report/index.js';
 
 /**
  * `mindscope status --json` prints

@@ -1,18 +1,10 @@
 import type { Command } from 'commander';
 import { existsSync, writeFileSync } from 'node:fs';
-import {
-  ConfigError,
-  formatTextTable,
-  openStore,
-  readStoryTurns,
-  REVIEW_ERRORS,
-  reviewStory,
-  storedStories,
-  storyTurnMetrics,
-  writeStoryTurns,
-  type ReviewError,
-  type StoryTurnStory,
-} from '../../index.js';
+import { ConfigError, openStore, writeStoryTurns } from '../../index.js';
+import type { StoryTurnStory } from '../../protocols/index.js';
+import { readStoryTurns, REVIEW_ERRORS, reviewStory, type ReviewError } from '../../suites/index.js';
+import { storedStories, storyTurnMetrics } from '../../analysis/index.js';
+import { formatTextTable } from '../../report/index.js';
 import { intOption } from '../options.js';
 
 function saveStories(file: string, stories: StoryTurnStory[]): void {

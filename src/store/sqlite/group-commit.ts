@@ -8,7 +8,7 @@ import { MindscopeError } from '../../core/index.js';
 
 /** The longest a finished trial waits in memory before it is committed. */
 export const GROUP_COMMIT_MS = 25;
-export const GROUP_COMMIT_MAX = 512;
+const GROUP_COMMIT_MAX = 512;
 
 export interface QueuedWrite {
   /** Names the write in an error message. */

@@ -9,7 +9,7 @@ import { readJson } from '../../core/index.js';
 import { join } from 'node:path';
 import { existsSync, statSync } from 'node:fs';
 
-export function parseLetteredChoices(choices: string): string[] {
+function parseLetteredChoices(choices: string): string[] {
   const parts = choices.split(/(?:^|,\s*)([A-Z])\.\s*/).slice(1);
   const out: string[] = [];
   for (let i = 0; i < parts.length; i += 2) out.push(parts[i + 1].trim());

@@ -1,0 +1,76 @@
+// Extension without forking: a toy protocol, suite, provider and scorer written outside src/
+// against the public API, registered by a config file and run end to end, through the CLI and
+// through the library.
+
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createRegistry, evaluate, loadConfig, openStore, runAccuracy } from '../src/index.js';
+
+const ROOT = join(__dirname, '..');
+const BIN = join(ROOT, 'bin', 'mindscope.js');
+const CONFIG = join(__dirname, 'fixtures', 'toy-plugin', 'toy.config.yaml');
+const cli = (args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
+
+describe('plugins and config files', () => {
+  it('runs a toy protocol, suite and provider from a config file through the CLI, then scores with a plugin scorer', () => {
+    const db = join(mkdtempSync(join(tmpdir(), 'mindscope-plugin-')), 'm.db');
+    const run = cli(['run', '--config', CONFIG, '--db', db, '--json']);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    const summary = JSON.parse(run.stdout);
+    // 12 items x 2 replicates x 3 subjects.
+    expect(summary.done).toBe(72);
+    expect(summary.failed).toBe(0);
+    const store = openStore(db);
+    try {
+      const acc = runAccuracy(store, summary.runId);
+      const overall = (spec: string) => acc.cells.find((c) => c.subject === spec && c.group === 'all')?.accuracy;
+      expect(overall('letters:exact')).toBe(1);
+      expect(overall('agent:oracle')).toBe(1);
+      // Every toy word has the letter at least once, so "0" is always wrong.
+      expect(overall('letters:zero')).toBe(0);
+    } finally {
+      store.close();
+    }
+    // The same command continues the same run: nothing to do.
+    const again = JSON.parse(cli(['run', '--config', CONFIG, '--db', db, '--json']).stdout);
+    expect(again.runId).toBe(summary.runId);
+    expect(again.skipped).toBe(72);
+    expect(again.done).toBe(0);
+    // The plugin's scorer re-scores the stored trials without calling a model.
+    const scored = cli(['score', '--config', CONFIG, '--db', db, '--scorer', 'toy:closeness', '--json']);
+    expect(scored.status).toBe(0);
+    const r = JSON.parse(scored.stdout);
+    expect(r).toMatchObject({ scorer: 'toy:closeness', scored: 72, skipped: 0 });
+    // exact and oracle score 1; zero scores 1/(1+count) < 1.
+    expect(r.mean).toBeGreaterThan(2 / 3);
+    expect(r.mean).toBeLessThan(1);
+    // The suite is listed with its protocol.
+    expect(cli(['suites', '--config', CONFIG]).stdout).toMatch(/letter-count\s+letter-count\s+toy: count a letter/);
+  });
+
+  it('runs the same study through the library, and refuses a config with a bad field naming the file and field', async () => {
+    const config = await loadConfig(CONFIG);
+    const registry = createRegistry(config.plugins);
+    const dir = mkdtempSync(join(tmpdir(), 'mindscope-plugin-lib-'));
+    const store = openStore(join(dir, 'm.db'));
+    try {
+      const r = await evaluate({ ...config.spec, models: ['letters:exact'], trials: 1 }, { store, registry });
+      expect(r.done).toBe(12);
+      expect(runAccuracy(store, r.runId).cells.find((c) => c.group === 'all')?.accuracy).toBe(1);
+    } finally {
+      store.close();
+    }
+    // Without the plugin the suite is unknown.
+    expect(() => createRegistry().suite('letter-count')).toThrow(/unknown suite "letter-count"/);
+    const bad = join(dir, 'bad.yaml');
+    writeFileSync(bad, 'suites: [letter-count]\ntrials: many\n');
+    await expect(loadConfig(bad)).rejects.toThrow(/bad\.yaml: trials: /);
+    const missing = join(dir, 'missing.yaml');
+    copyFileSync(CONFIG, missing);
+    await expect(loadConfig(missing)).rejects.toThrow(/plugin .*letter-count\.ts does not exist/);
+  });
+});
