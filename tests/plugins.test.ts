@@ -58,7 +58,10 @@ describe('plugins and config files', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-plugin-lib-'));
     const store = openStore(join(dir, 'm.db'));
     try {
-      const r = await evaluate({ ...config.spec, models: ['letters:exact'], trials: 1 }, { store, registry });
+      const r = await evaluate(
+        { ...config.spec, suites: config.spec.suites ?? [], models: ['letters:exact'], trials: 1 },
+        { store, registry },
+      );
       expect(r.done).toBe(12);
       expect(runAccuracy(store, r.runId).cells.find((c) => c.group === 'all')?.accuracy).toBe(1);
     } finally {

@@ -31,7 +31,7 @@ export interface ProtocolModule<P = unknown> {
   /** What its trials store, and the name of the score it gives (records.scorer). */
   readonly records: RecordSchemas;
   /** A ready task for a suite's items under the run's settings. */
-  createTask(suite: string, items: Item<P>[], settings: ProtocolSettings): Task;
+  createTask(suite: string, items: Item<P>[], settings: ProtocolSettings): Task<P>;
   /** Reference subjects' behaviour on this protocol, by agent name. */
   readonly policies?: Readonly<Record<string, ReferencePolicy>>;
 }
