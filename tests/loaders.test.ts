@@ -174,7 +174,10 @@ describe('bad input names the file and line', () => {
     writeFileSync(file, `${JSON.stringify({ ...good, '答案\nANSWER': 'E' })}\n`);
     await expect(load('tombench', dir)).rejects.toThrow(/Task\.jsonl:1: answer "E" is not one of A-D/);
     await expect(load('tombench', join(tmp, 'nowhere'))).rejects.toThrow(/nowhere: no such file or directory/);
-    await expect(loadSuite('tombench', { seed: 0 })).rejects.toThrow(/give their folder with --data/);
+    // Without --data a public suite is fetched; here the mirror is a closed local port.
+    const offline = { MINDSCOPE_CACHE: join(tmp, 'cache'), MINDSCOPE_DATA_MIRROR: 'http://127.0.0.1:9' };
+    await expect(loadSuite('tombench', { seed: 0, env: offline })).rejects.toThrow(/127\.0\.0\.1:9\/tombench\/.*cannot fetch.*--data/);
+    await expect(loadSuite('cogtom', { seed: 0 })).rejects.toThrow(/suite cogtom reads your own data files: give them with --data/);
     await expect(loadSuite('no-such-suite', { seed: 0 })).rejects.toThrow(/unknown suite "no-such-suite"; known suites: tombench/);
     const csv = join(tmp, 'bad.csv');
     writeFileSync(csv, 'q,o1,o2,label\nWhere?,box,bag,jar\n');

@@ -5,6 +5,7 @@ import { MindscopeError } from '../index.js';
 import { registerAnalyze } from './commands/analyze.js';
 import { registerAudit } from './commands/audit.js';
 import { registerCompare } from './commands/compare.js';
+import { registerData } from './commands/data.js';
 import { registerDemo } from './commands/demo.js';
 import { registerDialtom } from './commands/dialtom.js';
 import { registerEmbodied } from './commands/embodied.js';
@@ -24,6 +25,7 @@ export function buildProgram(): Command {
   registerDemo(program);
   registerRun(program);
   registerItems(program);
+  registerData(program);
   registerStatus(program);
   registerExport(program);
   registerReport(program);

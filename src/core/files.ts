@@ -1,7 +1,9 @@
 // Reading the files users give (data, templates, traces, rubrics), with errors that name the
 // file and line.
 
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { InputError } from './errors.js';
 
 export function readText(path: string): string {
@@ -50,4 +52,14 @@ export function readJsonLines(path: string): Array<{ line: number; value: Record
       out.push({ line: i + 1, value: value as Record<string, unknown> });
     });
   return out;
+}
+
+/** A file shipped with the mindscope package (data/, rubrics/), found from this module's location in src/ or dist/. */
+export function packageFile(...parts: string[]): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, parts[0] ?? ''))) return join(dir, ...parts);
+    dir = dirname(dir);
+  }
+  return join(dirname(fileURLToPath(import.meta.url)), '..', '..', ...parts);
 }

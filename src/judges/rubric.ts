@@ -14,9 +14,9 @@
 //   keywords: { intent: [wants, tries, trick], approp: [because] }
 
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import YAML from 'yaml';
-import { InputError } from '../core/index.js';
+import { InputError, packageFile } from '../core/index.js';
 
 export interface RubricField {
   name: string;
@@ -65,7 +65,16 @@ export function parseRubric(text: string, file: string): Rubric {
   return { name: r.name, prompt: r.prompt, fields, keywords, sha256: createHash('sha256').update(text).digest('hex'), file };
 }
 
-export function loadRubric(path: string): Rubric {
+/** The rubrics shipped with mindscope (rubrics/NAME.yaml), found by name after an npm install. */
+export const BUILTIN_RUBRICS = ['castelli-triangles', 'dialtom-inference'] as const;
+
+/**
+ * Load a rubric from a file, or a built-in one by name (`castelli-triangles`,
+ * `dialtom-inference`) when no file of that name exists.
+ */
+export function loadRubric(pathOrName: string): Rubric {
+  const builtin = (BUILTIN_RUBRICS as readonly string[]).includes(pathOrName) && !existsSync(pathOrName);
+  const path = builtin ? packageFile('rubrics', `${pathOrName}.yaml`) : pathOrName;
   let text: string;
   try {
     text = readFileSync(path, 'utf8');

@@ -16,3 +16,4 @@ export * from './storyturn/index.js';
 export * from './dialogue/dialtom-builder.js';
 export * from './raster.js';
 export * from './vision/index.js';
+export * from './data/index.js';

@@ -4,6 +4,7 @@
 
 import { ConfigError, type Item, type McqFieldMap, type Task } from '../core/index.js';
 import type { ProtocolModule, ProtocolSettings } from '../protocols/index.js';
+import { ensureSuiteData } from './data/fetch-data.js';
 import type { LoadResult } from './read-input.js';
 
 export interface SuiteLoadOptions {
@@ -15,6 +16,8 @@ export interface SuiteLoadOptions {
   count?: number;
   /** Field mapping for the generic `mcq` suite. */
   fields?: McqFieldMap;
+  /** Environment for the data cache and mirror (MINDSCOPE_CACHE, MINDSCOPE_DATA_MIRROR); default process.env. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface SuiteDefinition<P> {
@@ -42,8 +45,10 @@ export interface Suite {
 export function defineSuite<P>(def: SuiteDefinition<P>): Suite {
   if (!/^[a-z0-9][a-z0-9-]*$/.test(def.id)) throw new Error(`suite id "${def.id}" must be lower-case letters, digits and dashes`);
   const load = async (opts: SuiteLoadOptions, limit?: number): Promise<LoadResult<P>> => {
-    if (def.needsData && !opts.data) throw new ConfigError(`suite ${def.id} reads data files: give their folder with --data`);
-    const loaded = await def.load({ ...opts, data: opts.data ?? '' });
+    // A public benchmark without --data is fetched into the cache (verified) on first use.
+    const data = opts.data ?? (def.needsData ? await ensureSuiteData(def.id, { env: opts.env }) : undefined);
+    if (def.needsData && !data) throw new ConfigError(`suite ${def.id} reads your own data files: give them with --data`);
+    const loaded = await def.load({ ...opts, data: data ?? '' });
     return limit !== undefined ? { ...loaded, items: loaded.items.slice(0, limit) } : loaded;
   };
   return {

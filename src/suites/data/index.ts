@@ -1,0 +1,3 @@
+export * from './manifest.js';
+export * from './cache.js';
+export * from './fetch-data.js';

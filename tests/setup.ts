@@ -1,0 +1,10 @@
+// Every test process (and the CLI processes the tests start) gets a private data cache and a
+// data mirror at a closed local port: no test fetches anything from outside 127.0.0.1, even by
+// accident, and none reads or fills the user's cache.
+
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+process.env.MINDSCOPE_CACHE ??= mkdtempSync(join(tmpdir(), 'mindscope-test-cache-'));
+process.env.MINDSCOPE_DATA_MIRROR ??= 'http://127.0.0.1:9';
