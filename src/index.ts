@@ -4,7 +4,7 @@
 //   mindscope/stats      statistics on typed arrays (correlation, bootstrap, factor analysis, agreement, ...)
 //   mindscope/worlds     simulators: the EnactToM text world and verifier, Director scenes, triangles, belief tracker
 //   mindscope/models     the ChatModel interface and providers
-//   mindscope/store      the Store interface, SQLite, response matrices
+//   mindscope/store      the Store interface, SQLite and PostgreSQL, response matrices
 //   mindscope/runner     planning, limits, retries, the call cache, costs
 //   mindscope/protocols  protocol modules (mcq, conversation, episode, director, describe)
 //   mindscope/subjects   reference subjects and teams
@@ -81,6 +81,11 @@ export {
 // The store and what is read back out of it.
 export {
   openStore,
+  copyStore,
+  mergeStores,
+  PgStore,
+  SqliteStore,
+  type ImportSummary,
   readMatrixCsv,
   readMatrixParquet,
   writeMatrixCsv,
@@ -89,6 +94,17 @@ export {
   type Store,
 } from './store/index.js';
 export { exportMatrix, resolveRunId, runAccuracy, runMatricesBySuite, runMatrix, writeRunReport } from './app/index.js';
+
+// Many processes and machines on one PostgreSQL store: a queue of trials and its workers.
+export {
+  enqueueRun,
+  runWorker,
+  type EnqueueOptions,
+  type EnqueueResult,
+  type WorkerEvent,
+  type WorkerOptions,
+  type WorkerSummary,
+} from './app/index.js';
 
 // Scoring stored runs again, judges, and model-written items.
 export {

@@ -154,7 +154,7 @@ describe('DialToM analyses of stored runs and annotation files', () => {
       '../src/analysis/index.js'
     );
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-dialtom-run-'));
-    const store = openStore(join(dir, 'm.db'));
+    const store = await openStore(join(dir, 'm.db'));
     try {
       await evaluate({
         store,
@@ -164,7 +164,7 @@ describe('DialToM analyses of stored runs and annotation files', () => {
         limit: 40,
         runId: 'dt',
       });
-      const r = dialtomRunResults(store, 'dt');
+      const r = await dialtomRunResults(store, 'dt');
       const byModel = (m: string) => r.distractors.filter((d) => d.model === m);
       // Always the first option: when wrong, always the same distractor.
       expect(byModel('agent:first-option').every((d) => d.normalizedEntropy === 0)).toBe(true);
@@ -176,7 +176,7 @@ describe('DialToM analyses of stored runs and annotation files', () => {
       expect(JSON.stringify(gap)).not.toMatch(/NaN/);
       expect(easyHardGap([1, 1, 1], [1, 1])).toMatchObject({ p: 1, rankBiserial: 0 });
     } finally {
-      store.close();
+      await store.close();
     }
     // Annotations: three annotators, one unreliable; Dawid-Skene recovers the majority, AC1 below 1.
     const lines = ['item,annotator,label'];
@@ -223,7 +223,7 @@ describe('reasoning-trace injection', () => {
     const { startModelServer } = await import('./helpers/servers.js');
     const server = await startModelServer();
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-traces-'));
-    const store = openStore(join(dir, 'm.db'));
+    const store = await openStore(join(dir, 'm.db'));
     try {
       const items = loadDialtom(DATA, 'prospective').items.slice(0, 5);
       const answer = items[0].answer;
@@ -249,7 +249,7 @@ describe('reasoning-trace injection', () => {
       expect(traced).toHaveLength(5);
       expect(traced.every((b) => b.includes('The right trajectory is: [MASK]'))).toBe(true);
       expect(traced.some((b) => b.split('teacher')[1].split('Question')[0].includes(answer))).toBe(false);
-      const [effect] = traceEffect(store, 'base', 'traced');
+      const [effect] = await traceEffect(store, 'base', 'traced');
       expect(effect).toMatchObject({
         items: 5,
         table: [
@@ -260,7 +260,7 @@ describe('reasoning-trace injection', () => {
         pExact: 1,
       });
     } finally {
-      store.close();
+      await store.close();
       await server.stop();
     }
   });

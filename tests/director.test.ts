@@ -47,10 +47,10 @@ describe('Director scenes', () => {
 
   it('reference agents separate: allocentric gap 0, egocentric gap 1; the controls turn egocentric correct', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-director-'));
-    const store = openStore(join(dir, 'm.db'));
+    const store = await openStore(join(dir, 'm.db'));
     try {
       await evaluate({ store, suites: ['director'], limit: 16, models: ['agent:allocentric', 'agent:egocentric'], trials: 3, runId: 'd' });
-      const rows = directorRunResults(store, 'd');
+      const rows = await directorRunResults(store, 'd');
       const get = (subject: string, arm: string) => rows.find((r) => r.subject === subject && r.arm === arm)!;
       expect(get('agent:allocentric', 'canonical')).toMatchObject({ a: 1, b: 1, cQ2: 1, gap: 0, egocentric: 0, scenes: 4 });
       expect(get('agent:egocentric', 'canonical')).toMatchObject({ a: 1, b: 0, cQ1: 1, cQ2: 0, gap: 1, egocentric: 1 });
@@ -58,7 +58,7 @@ describe('Director scenes', () => {
       for (const arm of ['no-occluder', 'same-side'])
         expect(get('agent:egocentric', arm)).toMatchObject({ b: 1, cQ2: 1, gap: 0, egocentric: 0 });
     } finally {
-      store.close();
+      await store.close();
     }
   });
 });
@@ -72,7 +72,7 @@ describe('Director pictures over a real local server', () => {
 
   it('sends the scene picture as an image part with every prompt', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-director-http-'));
-    const store = openStore(join(dir, 'm.db'));
+    const store = await openStore(join(dir, 'm.db'));
     try {
       await evaluate({ store, suites: ['director'], limit: 2, models: [`openai-compatible:${server.url}/v1#ok`], runId: 'h' });
       const bodies = (await server.stats()).bodies.map((b) => JSON.stringify(b.body));
@@ -80,7 +80,7 @@ describe('Director pictures over a real local server', () => {
       expect(bodies.length).toBe(6);
       expect(bodies.every((b) => b.includes('"image_url"') && b.includes('data:image/png;base64,iVBOR'))).toBe(true);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 });

@@ -147,7 +147,7 @@ describe('generated tasks and reference teams', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-embodied-'));
     const file = join(dir, 'tasks.json');
     writeFileSync(file, JSON.stringify(generated.map((g) => g.json)));
-    const store = openStore(join(dir, 'm.db'));
+    const store = await openStore(join(dir, 'm.db'));
     try {
       await evaluate({
         store,
@@ -157,14 +157,14 @@ describe('generated tasks and reference teams', () => {
         trials: 3,
         runId: 'teams',
       });
-      const { metrics, failures } = summarizeEpisodes(store, 'teams');
+      const { metrics, failures } = await summarizeEpisodes(store, 'teams');
       const overall = (s: string) => metrics.find((m) => m.subject === s)!.scopes.find((x) => x.scope === 'overall')!;
       expect(overall('agent:planner').functional).toMatchObject({ avg: 1, passAtK: 1, passHatK: 1 });
       expect(overall('agent:planner').literal.passHatK).toBe(1);
       expect(overall('agent:silent').functional).toMatchObject({ avg: 0, passAtK: 0, passHatK: 0 });
       expect(failures.find((f) => f.subject === 'agent:silent')!.counts['withheld-information']).toBe(36);
     } finally {
-      store.close();
+      await store.close();
     }
   }, 120_000);
 });
@@ -181,7 +181,7 @@ describe('episodes through a real local server', () => {
     const file = join(dir, 'tasks.json');
     const [g] = generateTasks({ n: 1, seed: 2, depth: 2, agents: 2 });
     writeFileSync(file, JSON.stringify([{ ...g.json, turn_limit: 3 }]));
-    const store = openStore(join(dir, 'm.db'));
+    const store = await openStore(join(dir, 'm.db'));
     try {
       await evaluate({
         store,
@@ -190,7 +190,7 @@ describe('episodes through a real local server', () => {
         models: [`openai-compatible:${server.url}/v1#ok`, `openai-compatible:${server.url}/v1#garbage`],
         runId: 'http',
       });
-      const { episodes } = summarizeEpisodes(store, 'http', 1);
+      const { episodes } = await summarizeEpisodes(store, 'http', 1);
       const ok = episodes.find((e) => e.subject.endsWith('#ok'))!;
       const garbage = episodes.find((e) => e.subject.endsWith('#garbage'))!;
       expect(ok.detail).toMatchObject({ functional: false, rounds: 3, malformed: 0 });
@@ -205,7 +205,7 @@ describe('episodes through a real local server', () => {
       expect(prompts.some((p) => p.includes('You are agent_0') && p.includes(informerSecret))).toBe(true);
       expect(prompts.some((p) => p.includes('You are agent_1') && p.includes(informerSecret))).toBe(false);
     } finally {
-      store.close();
+      await store.close();
     }
   }, 60_000);
 });

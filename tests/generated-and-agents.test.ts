@@ -82,9 +82,10 @@ describe('reference agents', () => {
   async function accuracy(spec: string, filter: (m: Record<string, unknown>) => boolean = () => true) {
     const items = generateTomItems({ count: 200, seed: 11 }).filter((i) => filter(i.meta));
     const task = createMcqTask('generated-tom', items, { shuffle: true });
-    const store = openStore(':memory:');
+    const store = await openStore(':memory:');
     const env = {
       store,
+      track: () => {},
       limiter: new AdaptiveLimiter(4),
       retry: DEFAULT_RETRY,
       timeoutMs: 1000,
@@ -98,7 +99,7 @@ describe('reference agents', () => {
       const r = await task.execute(item, model, { replicate: 0, seed: 9 });
       correct += r.score.value;
     }
-    store.close();
+    await store.close();
     return correct / items.length;
   }
 

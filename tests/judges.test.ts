@@ -8,6 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collect } from '../src/store/index.js';
 import { createModel, openStore, scoreRun, validateJudgeModels } from '../src/index.js';
 import { aggregate, familyAnalysis, parseJudgeOutput, parseRubric, scoreWithPanel, type JudgeCaller } from '../src/judges/index.js';
 import { evaluate } from './helpers/evaluate.js';
@@ -102,7 +103,7 @@ describe('judge panels over a real local server', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-judges-'));
     const rubricFile = join(dir, 'correctness.yaml');
     writeFileSync(rubricFile, RUBRIC);
-    const store = openStore(join(dir, 'm.db'));
+    const store = await openStore(join(dir, 'm.db'));
     try {
       await evaluate({ store, suites: ['generated-tom'], limit: 8, seed: 3, models: ['agent:oracle', 'agent:reality'], runId: 'graded' });
       const judges = [`openai-compatible:${server.url}/v1#judge-exact`, 'agent:exact-judge'];
@@ -115,7 +116,7 @@ describe('judge panels over a real local server', () => {
       // Blinding: no judge prompt names a subject.
       for (const b of stats.bodies.slice(-16)) expect(JSON.stringify(b.body)).not.toMatch(/agent:oracle|agent:reality|oracle|reality/);
       // The oracle answers right, so both judges give it the maximum.
-      const oracleRows = [...store.responses('graded', 'judge:correctness')].filter((x) => x.spec === 'agent:oracle');
+      const oracleRows = (await collect(store.responses('graded', 'judge:correctness'))).filter((x) => x.spec === 'agent:oracle');
       expect(oracleRows.every((x) => x.value === 5)).toBe(true);
       // Scoring again: everything already scored, no request made.
       const again = await scoreRun({ store, runId: 'graded', rubricPath: rubricFile, judges });
@@ -127,7 +128,7 @@ describe('judge panels over a real local server', () => {
         /was scored with rubric "correctness" sha256 [0-9a-f]{12}\.\.\.; this file is [0-9a-f]{12}\.\.\.: refusing/,
       );
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
@@ -144,7 +145,7 @@ describe('judge panels over a real local server', () => {
         { id: 'rich', text: 'The big one wants to get in and tries, because it tricks the small one.', expected: { score: [3, 5] } },
       ]),
     );
-    const store = openStore(join(dir, 'm.db'));
+    const store = await openStore(join(dir, 'm.db'));
     try {
       const out = await validateJudgeModels({
         store,
@@ -158,7 +159,7 @@ describe('judge panels over a real local server', () => {
       expect(noisy.pass).toBe(false);
       expect(noisy.reasons.join(' ')).toMatch(/score: SD \d\.\d\d on anchor \w+ > 0\.5/);
     } finally {
-      store.close();
+      await store.close();
     }
     const bin = join(__dirname, '..', 'bin', 'mindscope.js');
     const cli = spawnSync(
@@ -192,22 +193,24 @@ describe('judging open answers and free-text inferences', () => {
       join(dir, 'open.yaml'),
       `name: open\nprompt: "Question: {question}\\nExpected: {expected}\\nResponse: {response}"\nfields:\n  - { name: score, min: 0, max: 5 }\n`,
     );
-    const store = openStore(join(dir, 'm.db'));
+    const store = await openStore(join(dir, 'm.db'));
     try {
       await evaluate({ store, suites: ['generated-storyturn'], limit: 12, models: ['agent:oracle', 'agent:random'], runId: 'st' });
       const r = await scoreRun({ store, runId: 'st', rubricPath: join(dir, 'open.yaml'), judges: ['agent:exact-judge'] });
       expect(r.scored).toBe(24);
-      const rows = [...store.responses('st', 'judge:open')];
-      const detailOf = (x: (typeof rows)[number]) =>
-        store.scoreOf({ runId: 'st', subjectId: x.subjectId, suite: x.suite, itemId: x.itemId, replicate: x.replicate }, 'judge:open')!
-          .detail as { turns: Array<{ open: boolean; correct: boolean }> };
+      const rows = await collect(store.responses('st', 'judge:open'));
+      const detailOf = async (x: (typeof rows)[number]) =>
+        (await store.scoreOf(
+          { runId: 'st', subjectId: x.subjectId, suite: x.suite, itemId: x.itemId, replicate: x.replicate },
+          'judge:open',
+        ))!.detail as { turns: Array<{ open: boolean; correct: boolean }> };
       const secondOrder = rows.filter((x) => x.itemId.includes('second-order'));
       expect(secondOrder.length).toBeGreaterThan(0);
-      for (const x of secondOrder) expect(detailOf(x).turns.map((t) => t.open)).toEqual([false, false, false, true]);
+      for (const x of secondOrder) expect((await detailOf(x)).turns.map((t) => t.open)).toEqual([false, false, false, true]);
       // The oracle's "why" answers are an expected alternative: judged right; its stories stay right.
       expect(rows.filter((x) => x.spec === 'agent:oracle').every((x) => x.value === 1)).toBe(true);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
@@ -220,7 +223,7 @@ describe('judging open answers and free-text inferences', () => {
     const references = parseWrittenInferences(readFileSync(join(data, 'written_inference.csv'), 'utf8'));
     const hypotheses = benchmarkInferences(JSON.parse(readFileSync(join(data, 'combined_written_data.json'), 'utf8'))).slice(0, 200);
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-judge-inference-'));
-    const store = openStore(join(dir, 'm.db'));
+    const store = await openStore(join(dir, 'm.db'));
     try {
       const [j] = await judgeInferences({
         store,
@@ -234,7 +237,7 @@ describe('judging open answers and free-text inferences', () => {
       for (const v of Object.values(j.means)) expect(v).toBeGreaterThanOrEqual(1);
       expect(j.total).toBeCloseTo(j.means.pa + j.means.ca + j.means.sa, 10);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 });

@@ -5,6 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { collect } from '../src/store/index.js';
 import { createModel, openStore, runAccuracy } from '../src/index.js';
 import { evaluate } from './helpers/evaluate.js';
 
@@ -51,7 +52,7 @@ describe('llamacpp provider', () => {
 
 describe('llamacpp through the runner', () => {
   it('runs MCQ items with generation (parse failures counted) and with log-likelihood scoring', async () => {
-    const store = openStore(join(dir, 'llama.db'));
+    const store = await openStore(join(dir, 'llama.db'));
     const gen = await evaluate({
       store,
       suites: ['generated-tom'],
@@ -62,7 +63,7 @@ describe('llamacpp through the runner', () => {
       runId: 'gen',
     });
     expect(gen.done).toBe(6);
-    const acc = runAccuracy(store, 'gen').cells.find((c) => c.group === 'all')!;
+    const acc = (await runAccuracy(store, 'gen')).cells.find((c) => c.group === 'all')!;
     expect(acc.trials).toBe(6);
     // A story model rarely names an option: failures are counted, not crashes.
     expect(acc.parseFailures).toBeGreaterThan(0);
@@ -76,15 +77,15 @@ describe('llamacpp through the runner', () => {
       runId: 'll',
     });
     expect(ll.done).toBe(6);
-    const rows = [...store.responses('ll')];
+    const rows = await collect(store.responses('ll'));
     expect(rows.every((r) => !r.parseFailed)).toBe(true);
-    const t = store.transcript({
+    const t = (await store.transcript({
       runId: 'll',
       subjectId: rows[0].subjectId,
       suite: 'generated-tom',
       itemId: rows[0].itemId,
       replicate: 0,
-    })!;
+    }))!;
     const detail = t.score.detail as { acc: number; acc_norm: number };
     expect([0, 1]).toContain(detail.acc);
     expect([0, 1]).toContain(detail.acc_norm);
@@ -99,8 +100,8 @@ describe('llamacpp through the runner', () => {
       runId: 'agent-ll',
     });
     expect(agent.failed).toBe(2);
-    expect(store.failures('agent-ll')[0].error).toMatch(/cannot score log-likelihoods/);
-    store.close();
+    expect((await store.failures('agent-ll'))[0].error).toMatch(/cannot score log-likelihoods/);
+    await store.close();
   }, 180_000);
 });
 
@@ -112,23 +113,23 @@ describe('llamacpp in an embodied episode', () => {
     const [g] = generateTasks({ n: 1, seed: 4, depth: 1, agents: 2 });
     const file = join(dir, 'episode-task.json');
     writeFileSync(file, JSON.stringify([{ ...g.json, turn_limit: 2 }]));
-    const store = openStore(join(dir, 'llama-episode.db'));
+    const store = await openStore(join(dir, 'llama-episode.db'));
     const r = await evaluate({ store, suites: ['enacttom'], data: file, models: [`llamacpp:${GGUF}`], maxTokens: 24, runId: 'episode' });
     expect(r.done).toBe(1);
-    const [ep] = summarizeEpisodes(store, 'episode', 1).episodes;
+    const [ep] = (await summarizeEpisodes(store, 'episode', 1)).episodes;
     // A story model does not solve the task; every turn and the probe still ran and were recorded.
     expect(ep.detail.turns).toHaveLength(4);
     expect(ep.detail.probes).toHaveLength(1);
     expect(ep.functional).toBe(false);
     expect(ep.detail.turns.every((t) => t.reply.length > 0)).toBe(true);
-    store.close();
+    await store.close();
   }, 180_000);
 });
 
 describe('llamacpp in StoryTurn conversations', () => {
   it('runs the generated StoryTurns through the local model and every metric is computed', async () => {
     const { storedStories, storyTurnMetrics } = await import('../src/analysis/index.js');
-    const store = openStore(join(dir, 'llama-storyturn.db'));
+    const store = await openStore(join(dir, 'llama-storyturn.db'));
     const r = await evaluate({
       store,
       suites: ['generated-storyturn'],
@@ -138,10 +139,10 @@ describe('llamacpp in StoryTurn conversations', () => {
       runId: 'st',
     });
     expect(r.done).toBe(6);
-    const [m] = storyTurnMetrics(storedStories(store, 'st'));
+    const [m] = storyTurnMetrics(await storedStories(store, 'st'));
     expect(m.stories.n).toBe(6);
     expect(m.questions.n).toBeGreaterThan(6);
     expect(m.byState.length).toBeGreaterThan(2);
-    store.close();
+    await store.close();
   }, 180_000);
 });

@@ -15,7 +15,7 @@ const CONFIG = join(__dirname, 'fixtures', 'toy-plugin', 'toy.config.yaml');
 const cli = (args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
 
 describe('plugins and config files', () => {
-  it('runs a toy protocol, suite and provider from a config file through the CLI, then scores with a plugin scorer', () => {
+  it('runs a toy protocol, suite and provider from a config file through the CLI, then scores with a plugin scorer', async () => {
     const db = join(mkdtempSync(join(tmpdir(), 'mindscope-plugin-')), 'm.db');
     const run = cli(['run', '--config', CONFIG, '--db', db, '--json']);
     expect(run.stderr).toBe('');
@@ -24,16 +24,16 @@ describe('plugins and config files', () => {
     // 12 items x 2 replicates x 3 subjects.
     expect(summary.done).toBe(72);
     expect(summary.failed).toBe(0);
-    const store = openStore(db);
+    const store = await openStore(db);
     try {
-      const acc = runAccuracy(store, summary.runId);
+      const acc = await runAccuracy(store, summary.runId);
       const overall = (spec: string) => acc.cells.find((c) => c.subject === spec && c.group === 'all')?.accuracy;
       expect(overall('letters:exact')).toBe(1);
       expect(overall('agent:oracle')).toBe(1);
       // Every toy word has the letter at least once, so "0" is always wrong.
       expect(overall('letters:zero')).toBe(0);
     } finally {
-      store.close();
+      await store.close();
     }
     // The same command continues the same run: nothing to do.
     const again = JSON.parse(cli(['run', '--config', CONFIG, '--db', db, '--json']).stdout);
@@ -56,16 +56,16 @@ describe('plugins and config files', () => {
     const config = await loadConfig(CONFIG);
     const registry = createRegistry(config.plugins);
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-plugin-lib-'));
-    const store = openStore(join(dir, 'm.db'));
+    const store = await openStore(join(dir, 'm.db'));
     try {
       const r = await evaluate(
         { ...config.spec, suites: config.spec.suites ?? [], models: ['letters:exact'], trials: 1 },
         { store, registry },
       );
       expect(r.done).toBe(12);
-      expect(runAccuracy(store, r.runId).cells.find((c) => c.group === 'all')?.accuracy).toBe(1);
+      expect((await runAccuracy(store, r.runId)).cells.find((c) => c.group === 'all')?.accuracy).toBe(1);
     } finally {
-      store.close();
+      await store.close();
     }
     // Without the plugin the suite is unknown.
     expect(() => createRegistry().suite('letter-count')).toThrow(/unknown suite "letter-count"/);

@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collect } from '../src/store/index.js';
 import { openStore, type RunEvent } from '../src/index.js';
 import { AdaptiveLimiter } from '../src/runner/index.js';
 import { evaluate } from './helpers/evaluate.js';
@@ -26,7 +27,7 @@ process.env.MS_TEST_KEY = 'sk-live-TOPSECRET-42';
 
 describe('runner', () => {
   it('retries 429 honouring Retry-After, 500s and malformed bodies, then finishes every trial', async () => {
-    const store = openStore(join(dir, 'retry.db'));
+    const store = await openStore(join(dir, 'retry.db'));
     const events: RunEvent[] = [];
     const t0 = Date.now();
     const r = await evaluate({
@@ -44,33 +45,33 @@ describe('runner', () => {
       retries.filter((e) => e.type === 'retry' && e.spec.endsWith('flaky-429-1')).every((e) => e.type === 'retry' && e.delayMs === 1000),
     ).toBe(true);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(1000);
-    const status = store.status(r.runId);
+    const status = await store.status(r.runId);
     expect(status.every((s) => s.done === 12 && s.pending === 0)).toBe(true);
-    store.close();
+    await store.close();
   });
 
   it('times out hung calls and retries them; retries connection resets', async () => {
-    const store = openStore(join(dir, 'hang.db'));
+    const store = await openStore(join(dir, 'hang.db'));
     const r = await evaluate({ ...base, limit: 4, store, models: [spec('hang-1'), spec('reset-2')], timeoutSeconds: 0.3 });
     expect(r).toMatchObject({ done: 8, failed: 0, aborted: [] });
-    store.close();
+    await store.close();
   });
 
   it('marks a trial failed only after the retries are spent, and a rerun retries it', async () => {
-    const store = openStore(join(dir, 'fail.db'));
+    const store = await openStore(join(dir, 'fail.db'));
     // 4 attempts (1 + 3 retries) fail; the rerun's first attempt is the 5th and succeeds.
     const first = await evaluate({ ...base, limit: 3, store, models: [spec('flaky-500-4')], runId: 'fail-run' });
     expect(first.failed).toBe(3);
-    expect(store.failures('fail-run')[0].error).toMatch(/HTTP 500 .* \(after 4 attempts\)/);
-    expect(store.status('fail-run')[0]).toMatchObject({ done: 0, failed: 3, pending: 0 });
+    expect((await store.failures('fail-run'))[0].error).toMatch(/HTTP 500 .* \(after 4 attempts\)/);
+    expect((await store.status('fail-run'))[0]).toMatchObject({ done: 0, failed: 3, pending: 0 });
     const second = await evaluate({ ...base, limit: 3, store, models: [spec('flaky-500-4')], runId: 'fail-run' });
     expect(second).toMatchObject({ done: 3, failed: 0, skipped: 0 });
-    expect(store.status('fail-run')[0]).toMatchObject({ done: 3, failed: 0, pending: 0 });
-    store.close();
+    expect((await store.status('fail-run'))[0]).toMatchObject({ done: 3, failed: 0, pending: 0 });
+    await store.close();
   });
 
   it('never pays twice for an identical call, across runs', async () => {
-    const store = openStore(join(dir, 'cache.db'));
+    const store = await openStore(join(dir, 'cache.db'));
     const before = (await server.stats()).byModel['last-option'] ?? 0;
     const a = await evaluate({ ...base, store, models: [spec('last-option')], runId: 'cache-a' });
     const mid = (await server.stats()).byModel['last-option'];
@@ -81,17 +82,17 @@ describe('runner', () => {
     expect(b.usage[0].inputTokens).toBe(0);
     expect(a.usage[0].inputTokens).toBe(12 * 40);
     // Same answers from the cache.
-    const scores = (id: string) => [...store.responses(id)].map((r) => r.value);
-    expect(scores('cache-b')).toEqual(scores('cache-a'));
+    const scores = async (id: string) => (await collect(store.responses(id))).map((r) => r.value);
+    expect(await scores('cache-b')).toEqual(await scores('cache-a'));
     // Re-running the same run id does nothing at all.
     const again = await evaluate({ ...base, store, models: [spec('last-option')], runId: 'cache-a' });
     expect(again).toMatchObject({ done: 0, skipped: 12 });
-    store.close();
+    await store.close();
   });
 
   it('stops a subject whose key is rejected, keeps the others, and never stores the key', async () => {
     const path = join(dir, 'auth.db');
-    const store = openStore(path);
+    const store = await openStore(path);
     process.env.MS_WRONG_KEY = 'sk-wrong-WRONGSECRET-77';
     const good = await evaluate({ ...base, store, models: [spec('ok'), 'agent:oracle'], runId: 'auth-run' });
     expect(good.done).toBe(24);
@@ -99,14 +100,14 @@ describe('runner', () => {
       // Another seed: the first run's calls are in the cache, and a cached call needs no key.
       evaluate({ ...base, seed: 99, store, models: [spec('ok')], apiKeyEnv: 'MS_WRONG_KEY', runId: 'auth-run-2' }),
     ).resolves.toMatchObject({ aborted: [{ error: expect.stringMatching(/HTTP 401/) }], done: 0 });
-    store.close();
+    await store.close();
     const bytes = readFileSync(path).toString('latin1') + readFileSync(`${path}-wal`, { flag: 'a+' }).toString('latin1');
     expect(bytes).not.toContain('TOPSECRET');
     expect(bytes).not.toContain('WRONGSECRET');
   });
 
   it('stops a subject whose server cannot be reached', async () => {
-    const store = openStore(join(dir, 'unreachable.db'));
+    const store = await openStore(join(dir, 'unreachable.db'));
     const r = await evaluate({
       ...base,
       store,
@@ -116,37 +117,37 @@ describe('runner', () => {
     expect(r.aborted).toHaveLength(1);
     expect(r.aborted[0].error).toMatch(/cannot reach http:\/\/127\.0\.0\.1:9\/v1/);
     expect(r.done).toBe(12); // the oracle's trials
-    store.close();
+    await store.close();
   });
 
   it('rejects a resumed run whose configuration differs', async () => {
-    const store = openStore(join(dir, 'config.db'));
+    const store = await openStore(join(dir, 'config.db'));
     await evaluate({ ...base, store, models: ['agent:oracle'], runId: 'cfg' });
     await expect(evaluate({ ...base, seed: 4, store, models: ['agent:oracle'], runId: 'cfg' })).rejects.toThrow(
       /run cfg exists with a different configuration \(seed\)/,
     );
-    store.close();
+    await store.close();
   });
 
   it('gives each replicate its own seed and stores the settings with every call', async () => {
-    const store = openStore(join(dir, 'reps.db'));
+    const store = await openStore(join(dir, 'reps.db'));
     const r = await evaluate({ ...base, limit: 2, trials: 3, store, models: [spec('ok')], runId: 'reps' });
     expect(r.done).toBe(6);
     const seeds = new Set<number>();
     for (const rep of [0, 1, 2]) {
-      const t = store.transcript({
+      const t = (await store.transcript({
         runId: 'reps',
         subjectId: r.usage[0].subjectId,
         suite: 'generated-tom',
         itemId: 's3-0000',
         replicate: rep,
-      })!;
+      }))!;
       const call = (t.transcript as { calls: Array<{ settings: { seed: number; temperature: number } }> }).calls[0];
       expect(call.settings.temperature).toBe(0);
       seeds.add(call.settings.seed);
     }
     expect(seeds.size).toBe(3);
-    store.close();
+    await store.close();
   });
 });
 

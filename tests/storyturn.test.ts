@@ -7,6 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collect } from '../src/store/index.js';
 import { openStore } from '../src/index.js';
 import { expectedAnswers, parseFeedback, validateStoryTurn, type StoryTurnStory } from '../src/protocols/index.js';
 import { applePicture, generateStoryTurns, readStoryTurns } from '../src/suites/index.js';
@@ -112,7 +113,7 @@ describe('generated StoryTurns with reference agents', () => {
     expect(new Set(stories.map((s) => s.state))).toEqual(new Set(['belief', 'percept', 'desire', 'non-literal']));
     for (const s of stories) validateStoryTurn(s, 'generated');
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-storyturn-run-'));
-    const store = openStore(join(dir, 'm.db'));
+    const store = await openStore(join(dir, 'm.db'));
     try {
       await evaluate({
         store,
@@ -122,7 +123,7 @@ describe('generated StoryTurns with reference agents', () => {
         trials: 2,
         runId: 'st',
       });
-      const stored = storedStories(store, 'st');
+      const stored = await storedStories(store, 'st');
       const m = storyTurnMetrics(stored);
       const oracle = m.find((x) => x.subject === 'agent:oracle')!;
       const random = m.find((x) => x.subject === 'agent:random')!;
@@ -133,11 +134,13 @@ describe('generated StoryTurns with reference agents', () => {
       expect(random.byState.map((s) => s.state)).toEqual(['belief', 'desire', 'non-literal', 'percept']);
       expect(random.bySetting.map((s) => s.setting)).toEqual(['image-dependent', 'text-complete']);
       // Both kinds of feedback were shown, and both branches of the desire stories were taken.
-      const rows = [...store.responses('st')].filter((r) => r.spec === 'agent:random');
-      const details = rows.map(
-        (r) =>
-          store.transcript({ runId: 'st', subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate })!
-            .transcript as { detail: { storyId: string; turns: Array<{ feedbackShown: string; expected: string[] }> } },
+      const rows = (await collect(store.responses('st'))).filter((r) => r.spec === 'agent:random');
+      const details = await Promise.all(
+        rows.map(
+          async (r) =>
+            (await store.transcript({ runId: 'st', subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate }))!
+              .transcript as { detail: { storyId: string; turns: Array<{ feedbackShown: string; expected: string[] }> } },
+        ),
       );
       const shown = details.flatMap((d) => d.detail.turns.map((t) => t.feedbackShown)).filter(Boolean);
       expect(shown.some((f) => /^(Yes|Right)/.test(f))).toBe(true);
@@ -145,7 +148,7 @@ describe('generated StoryTurns with reference agents', () => {
       const desireSecond = details.filter((d) => d.detail.storyId.includes('desire')).map((d) => d.detail.turns[1].feedbackShown);
       expect(new Set(desireSecond.map((f) => /skips|not want the (\w+)/.exec(f)?.[1])).size).toBeGreaterThan(1);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
@@ -166,7 +169,7 @@ describe('StoryTurn images over a real local server', () => {
 
   it('sends the image-dependent turns with their picture as an image part', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-storyturn-img-'));
-    const store = openStore(join(dir, 'm.db'));
+    const store = await openStore(join(dir, 'm.db'));
     try {
       await evaluate({
         store,
@@ -180,10 +183,10 @@ describe('StoryTurn images over a real local server', () => {
       const withImage = bodies.filter((b) => JSON.stringify(b).includes('"image_url"'));
       expect(withImage.length).toBeGreaterThan(0);
       expect(JSON.stringify(withImage[0])).toMatch(/data:image\/png;base64,iVBOR/);
-      const [m] = storyTurnMetrics(storedStories(store, 'img'));
+      const [m] = storyTurnMetrics(await storedStories(store, 'img'));
       expect(m).toMatchObject({ mode: 'text+image' });
     } finally {
-      store.close();
+      await store.close();
     }
   });
 });

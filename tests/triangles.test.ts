@@ -44,7 +44,7 @@ describe('descriptions judged with the Castelli rubric', () => {
 
   it('runs over HTTP with the grid as an image part, is judged blind, and gives profiles', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-triangles-'));
-    const store = openStore(join(dir, 'm.db'));
+    const store = await openStore(join(dir, 'm.db'));
     try {
       const model = `openai-compatible:${server.url}/v1#ok`;
       await evaluate({ store, suites: ['triangles'], models: [model], runId: 't' });
@@ -60,18 +60,18 @@ describe('descriptions judged with the Castelli rubric', () => {
       });
       expect(r.scored).toBe(36);
       const refs = parseReferenceGroups(JSON.parse(readFileSync(join(root, 'data', 'human-references.json'), 'utf8')));
-      const { byCondition, profiles } = trianglesFromRun(store, 't', refs);
+      const { byCondition, profiles } = await trianglesFromRun(store, 't', refs);
       expect(byCondition).toHaveLength(9);
       expect(profiles).toHaveLength(1);
       expect(profiles[0].distances.map((d) => d.group)).toEqual(['TD adults', 'HF-ASD adults']);
     } finally {
-      store.close();
+      await store.close();
     }
   }, 60_000);
 
   it('the anchors tell a judge that fails its gates', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-triangles-anchors-'));
-    const store = openStore(join(dir, 'm.db'));
+    const store = await openStore(join(dir, 'm.db'));
     try {
       const out = await validateJudgeModels({
         store,
@@ -85,7 +85,7 @@ describe('descriptions judged with the Castelli rubric', () => {
       expect(out.results[0].pass).toBe(false);
       expect(out.results[0].reasons[0]).toMatch(/recovery/);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 });
@@ -117,12 +117,12 @@ describe('clips from video files', () => {
     expect(videoGrid(join(dir, 'clip.mp4'))).toMatch(/^data:image\/png;base64,iVBOR/);
     expect(() => sampleVideoFrames(join(dir, 'missing.mp4'))).toThrow(/missing\.mp4: ffprobe could not read the video/);
     writeFileSync(join(dir, 'clips.json'), JSON.stringify([{ file: 'clip.mp4', condition: 'random', script: 'A test pattern moves.' }]));
-    const store = openStore(join(dir, 'm.db'));
+    const store = await openStore(join(dir, 'm.db'));
     try {
       const r = await evaluate({ store, suites: ['triangles-video'], data: join(dir, 'clips.json'), models: ['agent:random'], runId: 'v' });
       expect(r.done).toBe(1);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 });
@@ -131,7 +131,7 @@ describe('the joint analysis from runs', () => {
   it('pairs a director run and a judged triangles run by subject', async () => {
     const { spawnSync } = await import('node:child_process');
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-vision-runs-'));
-    const store = openStore(join(dir, 'm.db'));
+    const store = await openStore(join(dir, 'm.db'));
     try {
       await evaluate({
         store,
@@ -148,7 +148,7 @@ describe('the joint analysis from runs', () => {
         judges: ['agent:keyword-judge'],
       });
     } finally {
-      store.close();
+      await store.close();
     }
     const bin = join(root, 'bin', 'mindscope.js');
     const r = spawnSync(

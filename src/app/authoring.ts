@@ -13,10 +13,10 @@ import { createRegistry, type Registry } from './registry.js';
 function authorCaller(
   opts: { store: Store; model: string; apiKeyEnv?: string; registry?: Registry },
   temperature: number,
-): { model: ChatModel; caller: RecordingModel } {
+): { model: ChatModel; caller: RecordingModel; factory: CallerFactory } {
   const model = (opts.registry ?? createRegistry()).createModel(opts.model, { apiKeyEnv: opts.apiKeyEnv });
   const factory = new CallerFactory({ store: opts.store, concurrency: 4, timeoutMs: 180_000 });
-  return { model, caller: factory.caller(model, `author:${model.spec}`, { ...DEFAULT_SETTINGS, temperature }) };
+  return { model, factory, caller: factory.caller(model, `author:${model.spec}`, { ...DEFAULT_SETTINGS, temperature }) };
 }
 import { readGeneratedStory, storyTurnPrompt, writerPrompt, type Writer } from '../suites/index.js';
 
@@ -30,7 +30,7 @@ export async function writeStoryTurns(opts: {
   apiKeyEnv?: string;
   registry?: Registry;
 }): Promise<{ stories: StoryTurnStory[]; failures: Array<{ id: string; error: string }> }> {
-  const { model, caller } = authorCaller(opts, 0.7);
+  const { model, caller, factory } = authorCaller(opts, 0.7);
   const stories: StoryTurnStory[] = [];
   const failures: Array<{ id: string; error: string }> = [];
   const prefix = opts.idPrefix ?? opts.aspect.replace(/\W+/g, '-').toLowerCase();
@@ -46,6 +46,7 @@ export async function writeStoryTurns(opts: {
         failures.push({ id, error: (err as Error).message });
       }
     }
+    await factory.settle();
   } finally {
     await model.close?.();
   }
@@ -57,7 +58,7 @@ export function modelDialtomWriter(opts: { store: Store; model: string; apiKeyEn
   writer: Writer;
   close: () => Promise<void>;
 } {
-  const { model, caller } = authorCaller(opts, 0);
+  const { model, caller, factory } = authorCaller(opts, 0);
   const recipients: Record<string, string> = { MI: 'client', ESC: 'seeker', PFG: 'persuadee' };
   const writer: Writer = async (d, w) => {
     const reply = await caller.chat([{ role: 'user', content: writerPrompt(d, w, recipients[d.domain] ?? 'listener') }]);
@@ -77,5 +78,14 @@ export function modelDialtomWriter(opts: { store: Store; model: string; apiKeyEn
       summary: typeof raw.summary === 'string' ? raw.summary : undefined,
     };
   };
-  return { writer, close: async () => model.close?.() };
+  return {
+    writer,
+    close: async () => {
+      try {
+        await factory.settle();
+      } finally {
+        await model.close?.();
+      }
+    },
+  };
 }

@@ -2,14 +2,14 @@
 // run operations (how), through the runner into a store. The CLI's `run` and `demo` are thin
 // wrappers over this.
 
-import { parseRunSpec, type RunSpec, type RunSpecInput, type Task } from '../core/index.js';
+import { ConfigError, parseRunSpec, type RunSpec, type RunSpecInput, type Task } from '../core/index.js';
 import type { ProtocolSettings } from '../protocols/index.js';
-import { runEvaluation, type CallerOptions, type RunEvent, type RunSubject, type RunSummary } from '../runner/index.js';
+import { runEvaluation, type RunCallOptions, type RunEvent, type RunSubject, type RunSummary } from '../runner/index.js';
 import { createRegistry, type Registry } from './registry.js';
 import { runIdentity, runIdOf, specSettings } from './run-identity.js';
 
 /** How a run goes, as opposed to what it finds (see RunSpec): may change when a run is resumed. */
-export interface RunOperations extends Omit<CallerOptions, 'seed' | 'onRetry'> {
+export interface RunOperations extends Omit<RunCallOptions, 'seed' | 'onRetry' | 'shareRateLimits'> {
   /** A run id of your choosing instead of the one derived from the specification. */
   runId?: string;
   /** Environment variable with the key for openai-compatible servers. */
@@ -25,6 +25,18 @@ export interface EvaluateResult extends RunSummary {
   warnings: string[];
 }
 
+/** The protocol settings a suite entry of a spec runs with. */
+function protocolSettings(spec: RunSpec, e: { template?: string }): ProtocolSettings {
+  return {
+    shuffle: spec.shuffle,
+    scoring: spec.scoring,
+    template: e.template ?? spec.template,
+    traces: spec.traces,
+    images: spec.images,
+    options: spec.options,
+  };
+}
+
 /** The tasks of a run specification: each suite's items handed to its protocol, and the loaders' warnings. */
 export async function loadTasks(spec: RunSpec, registry: Registry = createRegistry()): Promise<{ tasks: Task[]; warnings: string[] }> {
   const warnings: string[] = [];
@@ -33,14 +45,7 @@ export async function loadTasks(spec: RunSpec, registry: Registry = createRegist
     const e = typeof entry === 'string' ? { id: entry } : entry;
     const suite = registry.suite(e.id);
     const limit = e.limit ?? spec.limit;
-    const settings: ProtocolSettings = {
-      shuffle: spec.shuffle,
-      scoring: spec.scoring,
-      template: e.template ?? spec.template,
-      traces: spec.traces,
-      images: spec.images,
-      options: spec.options,
-    };
+    const settings = protocolSettings(spec, e);
     const built = await suite.task(
       { data: e.data ?? spec.data, seed: spec.seed, count: limit, fields: e.fields ?? spec.fields },
       settings,
@@ -52,18 +57,39 @@ export async function loadTasks(spec: RunSpec, registry: Registry = createRegist
   return { tasks, warnings };
 }
 
+/**
+ * The tasks of a run specification without their items, by suite: what a worker runs stored
+ * items with (it needs no data files, only the template and trace files the spec names).
+ */
+export function taskShells(spec: RunSpec, registry: Registry = createRegistry()): Map<string, Task> {
+  const tasks = new Map<string, Task>();
+  for (const entry of spec.suites) {
+    const e = typeof entry === 'string' ? { id: entry } : entry;
+    const suite = registry.suite(e.id);
+    const protocol = registry.protocols.find((p) => p.name === suite.protocol);
+    if (!protocol) throw new ConfigError(`suite ${suite.id} runs on protocol "${suite.protocol}", which is not registered`);
+    tasks.set(suite.id, protocol.createTask(suite.id, [], protocolSettings(spec, e)));
+  }
+  return tasks;
+}
+
+/** The subjects of a run specification: each model built from its spec, with its generation settings. */
+export function buildSubjects(spec: RunSpec, registry: Registry, apiKeyEnv?: string): RunSubject[] {
+  return spec.models.map((m) => {
+    const entry = typeof m === 'string' ? { spec: m } : m;
+    return {
+      model: registry.createModel(entry.spec, { apiKeyEnv }),
+      settings: { ...specSettings(spec), ...('settings' in entry ? entry.settings : {}) },
+    };
+  });
+}
+
 /** Run (or continue) the evaluation a specification describes; returns counts, usage and the loaders' warnings. */
 export async function evaluate(specInput: RunSpecInput, ops: RunOperations): Promise<EvaluateResult> {
   const spec = parseRunSpec(specInput);
   const registry = ops.registry ?? createRegistry();
   // Build every model first: a bad spec or a missing key fails before anything is stored.
-  const subjects: RunSubject[] = spec.models.map((m) => {
-    const entry = typeof m === 'string' ? { spec: m } : m;
-    return {
-      model: registry.createModel(entry.spec, { apiKeyEnv: ops.apiKeyEnv }),
-      settings: { ...specSettings(spec), ...('settings' in entry ? entry.settings : {}) },
-    };
-  });
+  const subjects = buildSubjects(spec, registry, ops.apiKeyEnv);
   const { tasks, warnings } = await loadTasks(spec, registry);
   warnings.forEach((w) => ops.onWarning?.(w));
   const identity = runIdentity(spec);
@@ -71,6 +97,7 @@ export async function evaluate(specInput: RunSpecInput, ops: RunOperations): Pro
   const summary = await runEvaluation({
     runId: runId ?? runIdOf(identity),
     config: identity,
+    spec: spec as Record<string, unknown>,
     tasks,
     subjects,
     replicates: spec.trials,

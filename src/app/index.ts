@@ -7,3 +7,5 @@ export * from './config.js';
 export * from './results.js';
 export * from './scoring.js';
 export * from './authoring.js';
+export * from './enqueue.js';
+export * from './worker.js';

@@ -6,27 +6,32 @@ import { join } from 'node:path';
 import { accuracyTable, auditMatrices, summarizeEpisodes, type AccuracyGrouping } from '../analysis/index.js';
 import { ConfigError } from '../core/index.js';
 import { renderAuditSection, renderEpisodeSection, renderHtmlReport } from '../report/index.js';
-import type { ResponseMatrix, Store } from '../store/index.js';
-import { buildMatrix, writeMatrixCsv, writeMatrixParquet } from '../store/index.js';
+import type { ResponseMatrix, ResponseRow, Store } from '../store/index.js';
+import { buildMatrixFrom, collect, writeMatrixCsv, writeMatrixParquet } from '../store/index.js';
 
 /** The given run id, or the newest run in the store. */
-export function resolveRunId(store: Store, runId?: string): string {
+export async function resolveRunId(store: Store, runId?: string): Promise<string> {
   if (runId) {
-    if (!store.getRun(runId)) throw new ConfigError(`no run "${runId}" in ${store.location}`);
+    if (!(await store.getRun(runId))) throw new ConfigError(`no run "${runId}" in ${store.location}`);
     return runId;
   }
-  const runs = store.listRuns();
+  const runs = await store.listRuns();
   if (runs.length === 0) throw new ConfigError(`no runs in ${store.location}`);
   return runs[runs.length - 1].id;
 }
 
-export function runAccuracy(store: Store, runId: string, groupBy: AccuracyGrouping = 'category') {
-  return accuracyTable(store.responses(runId), groupBy);
+/** Accuracy per subject and group (category, suite or ability) of a stored run. */
+export async function runAccuracy(store: Store, runId: string, groupBy: AccuracyGrouping = 'category') {
+  return accuracyTable(await collect(store.responses(runId)), groupBy);
 }
 
 /** The run's matrix split into one matrix per suite (the audit's benchmarks). */
-export function runMatricesBySuite(store: Store, runId: string, replicate = 0): Array<{ name: string; matrix: ResponseMatrix }> {
-  const m = runMatrix(store, runId, replicate);
+export async function runMatricesBySuite(
+  store: Store,
+  runId: string,
+  replicate = 0,
+): Promise<Array<{ name: string; matrix: ResponseMatrix }>> {
+  const m = await runMatrix(store, runId, replicate);
   return [...new Set(m.items.map((i) => i.suite))].map((suite) => {
     const idx = m.items.map((it, i) => (it.suite === suite ? i : -1)).filter((i) => i >= 0);
     return { name: suite, matrix: { subjects: m.subjects, items: idx.map((i) => m.items[i]), cells: idx.map((i) => m.cells[i]) } };
@@ -44,11 +49,11 @@ export async function writeRunReport(
   outDir: string,
   opts: { audit?: boolean; seed?: number } = {},
 ): Promise<string> {
-  const run = store.getRun(runId);
+  const run = await store.getRun(runId);
   if (!run) throw new ConfigError(`no run "${runId}" in ${store.location}`);
   let auditSection: string | undefined;
   if (opts.audit) {
-    const suites = runMatricesBySuite(store, runId);
+    const suites = await runMatricesBySuite(store, runId);
     if (suites.length < 2 || suites[0].matrix.subjects.length < 3) {
       throw new ConfigError(
         `report --audit needs a run with two or more suites and three or more subjects; run ${runId} has ${suites.length} suite(s) and ${suites[0]?.matrix.subjects.length ?? 0} subject(s)`,
@@ -56,19 +61,21 @@ export async function writeRunReport(
     }
     auditSection = await renderAuditSection(await auditMatrices(suites, { seed: opts.seed ?? 0 }));
   }
-  const episodes = summarizeEpisodes(store, runId);
+  const episodes = await summarizeEpisodes(store, runId);
+  // One read of the responses for the three accuracy tables.
+  const rows: ResponseRow[] = await collect(store.responses(runId));
   const html = await renderHtmlReport({
     auditSection,
     episodeSection: episodes.episodes.length ? renderEpisodeSection(episodes) : undefined,
     runId,
     createdAt: run.createdAt,
     config: run.config,
-    byCategory: runAccuracy(store, runId, 'category'),
-    bySuite: runAccuracy(store, runId, 'suite'),
-    byAbility: runAccuracy(store, runId, 'ability'),
-    usage: store.usage(runId),
-    status: store.status(runId),
-    failures: store.failures(runId, 50).map((f) => ({ subject: f.subjectId, suite: f.suite, itemId: f.itemId, error: f.error })),
+    byCategory: accuracyTable(rows, 'category'),
+    bySuite: accuracyTable(rows, 'suite'),
+    byAbility: accuracyTable(rows, 'ability'),
+    usage: await store.usage(runId),
+    status: await store.status(runId),
+    failures: (await store.failures(runId, 50)).map((f) => ({ subject: f.subjectId, suite: f.suite, itemId: f.itemId, error: f.error })),
   });
   mkdirSync(outDir, { recursive: true });
   const path = join(outDir, 'index.html');
@@ -76,13 +83,14 @@ export async function writeRunReport(
   return path;
 }
 
-export function runMatrix(store: Store, runId: string, replicate?: number): ResponseMatrix {
-  return buildMatrix(store.responses(runId), { replicate });
+/** A stored run's response matrix (streamed from the store). */
+export async function runMatrix(store: Store, runId: string, replicate?: number): Promise<ResponseMatrix> {
+  return buildMatrixFrom(store.responses(runId), { replicate });
 }
 
 /** Export a run's response matrix; the format follows the extension (.csv or .parquet). */
-export function exportMatrix(store: Store, runId: string, path: string, replicate?: number): ResponseMatrix {
-  const m = runMatrix(store, runId, replicate);
+export async function exportMatrix(store: Store, runId: string, path: string, replicate?: number): Promise<ResponseMatrix> {
+  const m = await runMatrix(store, runId, replicate);
   if (path.endsWith('.parquet')) writeMatrixParquet(path, m);
   else if (path.endsWith('.csv')) writeMatrixCsv(path, m);
   else throw new ConfigError(`${path}: the output must end in .csv or .parquet`);

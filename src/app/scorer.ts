@@ -2,7 +2,7 @@
 // (`mindscope score --scorer NAME`). Judge panels with a rubric are the built-in kind (scoring.ts).
 
 import { ConfigError, MindscopeError, type Item, type Score, type StoredTranscript, type TrialKey } from '../core/index.js';
-import type { Store } from '../store/index.js';
+import { collect, type Store } from '../store/index.js';
 
 /** One stored trial, as a scorer sees it. */
 export interface ScorableTrial {
@@ -40,18 +40,19 @@ export interface ApplyScorerResult {
 
 /** Score every finished trial of a run with a user scorer; each score is stored under the scorer's name (replacing an earlier one). */
 export async function applyScorer(store: Store, runId: string, scorer: ScorerDefinition): Promise<ApplyScorerResult> {
-  if (!store.getRun(runId)) throw new ConfigError(`no run "${runId}" in ${store.location}`);
+  if (!(await store.getRun(runId))) throw new ConfigError(`no run "${runId}" in ${store.location}`);
   const seen = new Set<string>();
   let scored = 0;
   let skipped = 0;
   let sum = 0;
-  for (const r of [...store.responses(runId)]) {
+  // Read first: scores are written while going through the rows.
+  for (const r of await collect(store.responses(runId))) {
     const id = `${r.subjectId}\u0000${r.suite}\u0000${r.itemId}\u0000${r.replicate}`;
     if (seen.has(id)) continue;
     seen.add(id);
     const key: TrialKey = { runId, subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate };
-    const stored = store.transcript(key);
-    const item = store.getItem(r.itemHash);
+    const stored = await store.transcript(key);
+    const item = await store.getItem(r.itemHash);
     if (!stored || !item) continue;
     const out = await scorer.score({ key, spec: r.spec, item, transcript: stored.transcript, score: stored.score });
     if (!out) {
@@ -60,7 +61,7 @@ export async function applyScorer(store: Store, runId: string, scorer: ScorerDef
     }
     if (!Number.isFinite(out.value))
       throw new MindscopeError(`scorer ${scorer.name} gave ${out.value} for ${r.suite}/${r.itemId}: a score must be a finite number`);
-    store.recordScore(key, { scorer: scorer.name, value: out.value, detail: out.detail ?? {} });
+    await store.recordScore(key, { scorer: scorer.name, value: out.value, detail: out.detail ?? {} });
     scored++;
     sum += out.value;
   }

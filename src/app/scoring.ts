@@ -42,20 +42,20 @@ function judgeCallers(
   store: Store,
   specs: string[],
   opts: { useCache: boolean; apiKeyEnv?: string; concurrency?: number; registry?: Registry },
-): { callers: RecordingModel[]; models: ChatModel[] } {
+): { callers: RecordingModel[]; models: ChatModel[]; factory: CallerFactory } {
   if (specs.length === 0) throw new ConfigError('name at least one judge (--judge SPEC)');
   const registry = opts.registry ?? createRegistry();
   const models = specs.map((s) => registry.createModel(s, { apiKeyEnv: opts.apiKeyEnv }));
   const factory = new CallerFactory({ store, concurrency: opts.concurrency, timeoutMs: 120_000, useCache: opts.useCache });
   const callers = models.map((m) => factory.caller(m, `judge:${m.spec}`, { ...DEFAULT_SETTINGS, temperature: 0 }));
-  return { callers, models };
+  return { callers, models, factory };
 }
 
 /** The stored trials of a run, one row per trial (responses yields one row per score). */
-function trialsOf(store: Store, runId: string): ResponseRow[] {
+async function trialsOf(store: Store, runId: string): Promise<ResponseRow[]> {
   const seen = new Set<string>();
   const out: ResponseRow[] = [];
-  for (const r of store.responses(runId)) {
+  for await (const r of store.responses(runId)) {
     const k = `${r.subjectId}\u0000${r.suite}\u0000${r.itemId}\u0000${r.replicate}`;
     if (seen.has(k)) continue;
     seen.add(k);
@@ -126,17 +126,17 @@ function itemVars(item: Item): Record<string, string> {
 /** Score a stored run with a judge panel and a rubric (pinned to the run by its SHA-256); trials already scored with it are skipped. */
 export async function scoreRun(opts: ScoreRunOptions): Promise<ScoreRunResult> {
   const rubric = loadRubric(opts.rubricPath);
-  if (!opts.store.getRun(opts.runId)) throw new ConfigError(`no run "${opts.runId}" in ${opts.store.location}`);
-  opts.store.pinRubric(opts.runId, rubric.name, rubric.sha256);
+  if (!(await opts.store.getRun(opts.runId))) throw new ConfigError(`no run "${opts.runId}" in ${opts.store.location}`);
+  await opts.store.pinRubric(opts.runId, rubric.name, rubric.sha256);
   const scorer = `judge:${rubric.name}`;
   const aggregation = opts.aggregation ?? 'median';
-  const { callers, models } = judgeCallers(opts.store, opts.judges, {
+  const { callers, models, factory } = judgeCallers(opts.store, opts.judges, {
     useCache: true,
     apiKeyEnv: opts.apiKeyEnv,
     concurrency: opts.concurrency,
     registry: opts.registry,
   });
-  const rows = trialsOf(opts.store, opts.runId);
+  const rows = await trialsOf(opts.store, opts.runId);
   const result: ScoreRunResult = {
     scorer,
     rubric: { name: rubric.name, sha256: rubric.sha256 },
@@ -155,23 +155,23 @@ export async function scoreRun(opts: ScoreRunOptions): Promise<ScoreRunResult> {
     for (const j of panel.judges)
       if (j.values) for (const f of rubric.fields) cells.push({ judge: j.judge, subject, field: f.name, value: j.values[f.name]! });
   };
-  const record = (key: TrialKey, value: number, detail: unknown) => {
-    opts.store.recordScore(key, { scorer, value, detail });
+  const record = async (key: TrialKey, value: number, detail: unknown) => {
+    await opts.store.recordScore(key, { scorer, value, detail });
     result.scored++;
   };
   let done = 0;
   const scoreOne = async (r: ResponseRow) => {
     const key: TrialKey = { runId: opts.runId, subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate };
-    const existing = opts.store.scoreOf(key, scorer);
+    const existing = await opts.store.scoreOf(key, scorer);
     if (existing && readScoreDetail(RubricPinnedSchema, existing.detail)?.rubric.sha256 === rubric.sha256) {
       result.alreadyScored++;
       opts.onProgress?.(++done, rows.length);
       return;
     }
     const where = `${r.suite}/${r.itemId}`;
-    const stored = opts.store.transcript(key)?.transcript;
+    const stored = (await opts.store.transcript(key))?.transcript;
     const story = stored ? readRecord(CONVERSATION_RECORDS, stored, where) : undefined;
-    const item = opts.store.getItem(r.itemHash);
+    const item = await opts.store.getItem(r.itemHash);
     if (story) {
       // StoryTurn: closed turns keep their exact score; open ones ("why", long answers) go to the panel.
       const turns = await Promise.all(
@@ -195,7 +195,7 @@ export async function scoreRun(opts: ScoreRunOptions): Promise<ScoreRunResult> {
         }),
       );
       const correct = turns.every((t) => t.correct);
-      record(key, correct ? 1 : 0, { rubric: { name: rubric.name, sha256: rubric.sha256 }, aggregation, turns });
+      await record(key, correct ? 1 : 0, { rubric: { name: rubric.name, sha256: rubric.sha256 }, aggregation, turns });
       sums[first.name]!.push(correct ? 1 : 0);
     } else {
       const answered = stored ? responseOf(stored, where) : undefined;
@@ -218,7 +218,7 @@ export async function scoreRun(opts: ScoreRunOptions): Promise<ScoreRunResult> {
         result.judgeFailures += panel.failures;
         if (!panel.aggregate) result.unscored++;
         else {
-          record(key, panel.aggregate[first.name]!, { ...panel, fields: panel.aggregate });
+          await record(key, panel.aggregate[first.name]!, { ...panel, fields: panel.aggregate });
           for (const f of rubric.fields) sums[f.name]!.push(panel.aggregate[f.name]!);
           keepCells(r.spec, panel);
         }
@@ -228,6 +228,7 @@ export async function scoreRun(opts: ScoreRunOptions): Promise<ScoreRunResult> {
   };
   try {
     await runPool(rows, Math.min(8, Math.max(1, rows.length)), scoreOne);
+    await factory.settle();
   } finally {
     await Promise.all(models.map((m) => m.close?.()));
   }
@@ -283,7 +284,7 @@ export async function judgeInferences(opts: {
   apiKeyEnv?: string;
 }): Promise<InferenceJudgement[]> {
   const rubric = loadRubric(opts.rubricPath);
-  const { callers, models } = judgeCallers(opts.store, opts.judges, { useCache: true, apiKeyEnv: opts.apiKeyEnv });
+  const { callers, models, factory } = judgeCallers(opts.store, opts.judges, { useCache: true, apiKeyEnv: opts.apiKeyEnv });
   try {
     const out: InferenceJudgement[] = [];
     for (const model of [...new Set(opts.hypotheses.map((h) => h.model))]) {
@@ -311,6 +312,7 @@ export async function judgeInferences(opts: {
         judgeFailures: failures,
       });
     }
+    await factory.settle();
     return out;
   } finally {
     await Promise.all(models.map((m) => m.close?.()));

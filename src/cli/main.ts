@@ -6,6 +6,7 @@ import { registerAnalyze } from './commands/analyze.js';
 import { registerAudit } from './commands/audit.js';
 import { registerCompare } from './commands/compare.js';
 import { registerData } from './commands/data.js';
+import { registerDb } from './commands/db.js';
 import { registerDemo } from './commands/demo.js';
 import { registerDialtom } from './commands/dialtom.js';
 import { registerEmbodied } from './commands/embodied.js';
@@ -17,6 +18,7 @@ import { registerRun } from './commands/run.js';
 import { registerSimulate } from './commands/simulate.js';
 import { registerStatus } from './commands/status.js';
 import { registerStoryTurn } from './commands/storyturn.js';
+import { registerWorker } from './commands/worker.js';
 
 export function buildProgram(): Command {
   const program = new Command();
@@ -37,6 +39,8 @@ export function buildProgram(): Command {
   registerAnalyze(program);
   registerStoryTurn(program);
   registerDialtom(program);
+  registerWorker(program);
+  registerDb(program);
   return program;
 }
 

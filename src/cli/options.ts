@@ -39,3 +39,6 @@ export function parseFieldMap(value: string): McqFieldMap {
   if (!map.question || !map.options || !map.answer) throw new ConfigError('--fields needs at least question=, options= and answer=');
   return map as McqFieldMap;
 }
+
+/** The store `--db` names when not given: MINDSCOPE_DB (a SQLite file or a postgres:// URL), else mindscope.db. */
+export const DEFAULT_DB = process.env.MINDSCOPE_DB || 'mindscope.db';

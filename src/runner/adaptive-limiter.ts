@@ -1,6 +1,7 @@
 // A concurrency limit per provider endpoint that adapts to rate limiting, additive-increase /
 // multiplicative-decrease: a 429 halves the limit and pauses new calls for the Retry-After
 // delay; every `limit` successes in a row raise it by one, back up to the configured maximum.
+// Other processes' 429s arrive through applySharedRateLimit (see shared-rate-limits.ts).
 
 export interface LimiterSnapshot {
   limit: number;
@@ -16,6 +17,8 @@ export class AdaptiveLimiter {
   #pausedUntil = 0;
   #waiters: Array<() => void> = [];
   #timer: NodeJS.Timeout | undefined;
+  /** Told of each 429 this process sees, with the pause it asks for (to share it with other processes). */
+  onLocalRateLimit?: (pauseMs: number) => void;
 
   constructor(readonly max: number) {
     if (!(max >= 1)) throw new Error(`concurrency must be at least 1, got ${max}`);
@@ -64,9 +67,21 @@ export class AdaptiveLimiter {
 
   /** The server rate-limited us: halve the limit and pause new calls. */
   onRateLimit(retryAfterMs: number | undefined, fallbackMs: number): void {
+    const pauseMs = retryAfterMs ?? fallbackMs;
+    this.applySharedRateLimit(pauseMs);
+    this.onLocalRateLimit?.(pauseMs);
+  }
+
+  /** Another process sharing this endpoint was rate-limited: halve the limit and pause as it asks. */
+  applySharedRateLimit(pauseMs: number): void {
     this.#limit = Math.max(1, Math.floor(this.#limit / 2));
     this.#successStreak = 0;
-    const until = Date.now() + (retryAfterMs ?? fallbackMs);
+    this.pauseFor(pauseMs);
+  }
+
+  /** Start no call for `ms` (a pause already longer is kept). */
+  pauseFor(ms: number): void {
+    const until = Date.now() + ms;
     if (until > this.#pausedUntil) this.#pausedUntil = until;
   }
 

@@ -1,7 +1,9 @@
 // The one way model callers are built, for every step that calls models: runs, judge panels,
 // judge validation and authoring. Callers share one adaptive limit per endpoint, the retry
 // policy, the price table and the call cache, so a judge panel and a run against the same
-// provider hold back together after a 429.
+// provider hold back together after a 429. With `shareRateLimits`, the limit is also shared
+// with every other process on the same store (see shared-rate-limits.ts). Cache writes are
+// committed in groups: `settle()` waits for them and reports the first that failed.
 
 import { createRng, deriveSeed, type GenerationSettings, type Rng } from '../core/index.js';
 import type { ChatModel } from '../models/index.js';
@@ -9,8 +11,10 @@ import type { ModelCallError } from '../models/index.js';
 import type { Store } from '../store/index.js';
 import { AdaptiveLimiter } from './adaptive-limiter.js';
 import { DEFAULT_PRICES, priceFor, type PriceTable } from './prices.js';
+import { PendingWrites } from './pending-writes.js';
 import { RecordingModel } from './recording-model.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry-policy.js';
+import { SharedRateLimits } from './shared-rate-limits.js';
 
 /** Operational settings of calls: they change how calls are made, never what they return. */
 export interface CallerOptions {
@@ -27,23 +31,44 @@ export interface CallerOptions {
   /** Seed of the retry jitter. */
   seed?: number;
   onRetry?: (spec: string, err: ModelCallError, retry: number, delayMs: number) => void;
+  /** Share each endpoint's adaptive limit with the other processes on this store (runs and workers). */
+  shareRateLimits?: boolean;
 }
 
 export class CallerFactory {
   readonly #limiters = new Map<string, AdaptiveLimiter>();
   readonly #prices: PriceTable;
   readonly #jitter: Rng;
+  readonly #shared: SharedRateLimits | undefined;
+  /** Cache writes not yet known to be committed. */
+  readonly pending = new PendingWrites();
 
   constructor(readonly options: CallerOptions) {
     this.#prices = { ...DEFAULT_PRICES, ...(options.prices ?? {}) };
     this.#jitter = createRng(deriveSeed('retry-jitter', options.seed ?? 0));
+    if (options.shareRateLimits) this.#shared = new SharedRateLimits(options.store, (endpoint) => this.#limiters.get(endpoint));
+  }
+
+  /** Start sharing rate limits with other processes (when asked for): reads the store's current pauses. */
+  async start(): Promise<void> {
+    await this.#shared?.start();
   }
 
   /** The adaptive limiter shared by every caller of this endpoint. */
   limiterFor(model: ChatModel): AdaptiveLimiter {
     let l = this.#limiters.get(model.endpoint);
-    if (!l) this.#limiters.set(model.endpoint, (l = new AdaptiveLimiter(this.options.concurrency ?? 8)));
+    if (!l) {
+      this.#limiters.set(model.endpoint, (l = new AdaptiveLimiter(this.options.concurrency ?? 8)));
+      const shared = this.#shared;
+      if (shared) l.onLocalRateLimit = (pauseMs) => shared.report(model.endpoint, pauseMs);
+    }
     return l;
+  }
+
+  /** Wait for the cache writes made so far; throws the first that failed. Stops sharing rate limits. */
+  async settle(): Promise<void> {
+    await this.#shared?.stop();
+    await this.pending.settle();
   }
 
   /**
@@ -59,6 +84,7 @@ export class CallerFactory {
     const onRetry = this.options.onRetry;
     return new RecordingModel(subjectId, model, settings, {
       store: this.options.store,
+      track: (write) => this.pending.track(write),
       limiter: this.limiterFor(model),
       retry: this.options.retry ?? DEFAULT_RETRY,
       timeoutMs: overrides.timeoutMs ?? this.options.timeoutMs ?? 60_000,

@@ -5,3 +5,8 @@ export * from './prices.js';
 export { RecordingModel, callCacheKey, type CallEnvironment } from './recording-model.js';
 export * from './callers.js';
 export * from './pool.js';
+export * from './pending-writes.js';
+export * from './lease-keeper.js';
+export * from './shared-rate-limits.js';
+export { executeTrial, trialKeyOf, type TrialResult, type TrialRunContext } from './trial-executor.js';
+export * from './trial-queue.js';

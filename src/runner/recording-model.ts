@@ -15,6 +15,8 @@ import { backoffDelay, sleep, type RetryPolicy } from './retry-policy.js';
 
 export interface CallEnvironment {
   store: Store;
+  /** Keeps the promise of each cache write (committed in groups; the caller waits for them at the end). */
+  track: (write: Promise<void>) => void;
   limiter: AdaptiveLimiter;
   retry: RetryPolicy;
   timeoutMs: number;
@@ -97,7 +99,7 @@ export class RecordingModel implements TrialModel {
     const merged: GenerationSettings = { ...this.baseSettings, ...settings };
     const cacheable = this.env.useCache && !this.model.local;
     const key = cacheable ? callCacheKey(this.model, 'chat', merged, messages) : '';
-    const hit = cacheable ? (this.env.store.getCached(key) as ChatResponse | undefined) : undefined;
+    const hit = cacheable ? ((await this.env.store.getCached(key)) as ChatResponse | undefined) : undefined;
     if (hit) {
       this.calls.push({ kind: 'chat', messages, settings: merged, response: hit, cached: true, attempts: 0, costUsd: 0 });
       return hit;
@@ -105,7 +107,7 @@ export class RecordingModel implements TrialModel {
     const { value: response, attempts } = await this.#withRetries(() =>
       this.model.chat({ messages, settings: merged, timeoutMs: this.env.timeoutMs, context }),
     );
-    if (cacheable) this.env.store.putCached(key, this.model.provider, this.model.spec, response);
+    if (cacheable) this.env.track(this.env.store.putCached(key, this.model.provider, this.model.spec, response));
     const costUsd = callCost(this.env.price, response.usage);
     this.calls.push({ kind: 'chat', messages, settings: merged, response, cached: false, attempts, costUsd });
     return response;
@@ -114,7 +116,7 @@ export class RecordingModel implements TrialModel {
   async #loglik(context: string, continuations: string[]): Promise<LoglikResult> {
     const cacheable = this.env.useCache;
     const key = cacheable ? callCacheKey(this.model, 'loglik', {}, [context, ...continuations]) : '';
-    const hit = cacheable ? (this.env.store.getCached(key) as LoglikResult | undefined) : undefined;
+    const hit = cacheable ? ((await this.env.store.getCached(key)) as LoglikResult | undefined) : undefined;
     const record = (r: LoglikResult, cached: boolean, attempts: number) =>
       this.calls.push({
         kind: 'loglik',
@@ -129,7 +131,7 @@ export class RecordingModel implements TrialModel {
       return hit;
     }
     const { value, attempts } = await this.#withRetries(() => this.model.loglik!(context, continuations));
-    if (cacheable) this.env.store.putCached(key, this.model.provider, this.model.spec, value);
+    if (cacheable) this.env.track(this.env.store.putCached(key, this.model.provider, this.model.spec, value));
     record(value, false, attempts);
     return value;
   }

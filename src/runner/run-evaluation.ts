@@ -1,14 +1,25 @@
 // Plans the trials of a run and executes those not yet done, a bounded pool of workers pulling
 // from a lazy plan, so memory stays flat however many trials there are. Re-running with the
 // same run id continues: done trials are skipped, failed ones are tried again.
+//
+// Several processes may run the same run on the same store at once: each trial is leased in
+// the store before it runs (lease-keeper.ts), so a second process helps instead of repeating
+// calls. Trials another process holds are waited for at the end: done by it, or taken over
+// when its lease expires (it was killed). Results are committed in groups while the pool goes
+// on; their promises are collected and awaited before the run returns.
 
-import type { GenerationSettings, Item, Task, TrialKey, TrialOutcome } from '../core/index.js';
-import { ConfigError, canonicalJson, contentHash, deriveSeed, MindscopeError, sha256, validateRecord } from '../core/index.js';
-import type { ChatModel } from '../models/index.js';
-import { ModelCallError } from '../models/index.js';
+import type { Item, Task, TrialKey } from '../core/index.js';
+import { ConfigError, canonicalJson, contentHash, deriveSeed, sha256 } from '../core/index.js';
+import type { GenerationSettings } from '../core/index.js';
 import type { Store, UsageRow } from '../store/index.js';
 import { CallerFactory, type CallerOptions } from './callers.js';
+import { DEFAULT_LEASE_MS, LeaseKeeper } from './lease-keeper.js';
+import { PendingWrites } from './pending-writes.js';
 import { runPool } from './pool.js';
+import { sleep } from './retry-policy.js';
+import { executeTrial, trialKeyOf, type PlannedTrial, type PlanSubject, type RunSubject } from './trial-executor.js';
+
+export type { PlannedTrial, PlanSubject, RunSubject } from './trial-executor.js';
 
 export type RunEvent =
   | { type: 'start'; runId: string; planned: number }
@@ -19,28 +30,31 @@ export type RunEvent =
   | { type: 'retry-end' }
   | { type: 'subject-aborted'; spec: string; error: string };
 
-/** A subject of a run: a model and the generation settings it runs with. */
-export interface RunSubject {
-  model: ChatModel;
-  settings: GenerationSettings;
+/** Operational settings of a run's calls, plus how long a trial's lease lasts without a heartbeat. */
+export interface RunCallOptions extends CallerOptions {
+  /** Lease length in milliseconds (default 60,000): a killed process's trials are taken over after it. */
+  leaseMs?: number;
 }
 
 export interface RunOptions {
   runId: string;
   /** What defines the run's results (the run specification's identity), stored with it and compared on resumption. */
   config: Record<string, unknown>;
+  /** The run specification itself, stored so that workers can rebuild the run's tasks. */
+  spec?: Record<string, unknown>;
   tasks: Task[];
   subjects: RunSubject[];
   replicates: number;
   seed: number;
-  /** How calls are made: store, concurrency per endpoint, time limit, retries, prices, cache. */
-  calls: CallerOptions;
+  /** How calls are made: store, concurrency per endpoint, time limit, retries, prices, cache, leases. */
+  calls: RunCallOptions;
   onEvent?: (e: RunEvent) => void;
 }
 
 export interface RunSummary {
   runId: string;
   planned: number;
+  /** Trials done already, or done meanwhile by another process on the same run. */
   skipped: number;
   done: number;
   failed: number;
@@ -65,12 +79,9 @@ export function itemHash(item: Item): string {
 }
 
 /** Start a run, or check that a resumed run asks for the same thing. */
-function openRun(store: Store, runId: string, config: Record<string, unknown>): void {
-  const existing = store.getRun(runId);
-  if (!existing) {
-    store.createRun({ id: runId, createdAt: new Date().toISOString(), config });
-    return;
-  }
+async function openRun(store: Store, runId: string, config: Record<string, unknown>, spec?: Record<string, unknown>): Promise<void> {
+  await store.createRun({ id: runId, createdAt: new Date().toISOString(), config, ...(spec ? { spec } : {}) });
+  const existing = (await store.getRun(runId))!;
   const keys = new Set([...Object.keys(existing.config), ...Object.keys(config)]);
   const differing = [...keys].filter((k) => canonicalJson(existing.config[k]) !== canonicalJson(config[k]));
   if (differing.length) {
@@ -80,13 +91,56 @@ function openRun(store: Store, runId: string, config: Record<string, unknown>): 
   }
 }
 
-interface PlannedTrial {
-  task: Task;
-  item: Item;
-  hash: string;
-  subject: RunSubject;
-  subjectId: string;
-  replicate: number;
+/** A run written to the store: its record, subjects, items and plan; what the plan iterates over. */
+export interface PreparedRun<S extends PlanSubject = RunSubject> {
+  runId: string;
+  tasks: Task[];
+  subjects: S[];
+  replicates: number;
+  subjectIds: Map<S, string>;
+  hashes: Map<Item, string>;
+}
+
+/** Create (or check) the run and store its subjects, items and plan. */
+export async function prepareRun<S extends PlanSubject>(
+  store: Store,
+  opts: Pick<RunOptions, 'runId' | 'config' | 'spec' | 'tasks' | 'replicates'> & { subjects: S[] },
+): Promise<PreparedRun<S>> {
+  const { runId, replicates } = opts;
+  if (!(replicates >= 1)) throw new ConfigError(`--trials must be at least 1, got ${replicates}`);
+  await openRun(store, runId, opts.config, opts.spec);
+  const subjectIds = new Map<S, string>();
+  for (const subject of opts.subjects) {
+    const id = subjectIdFor(subject.model.spec, subject.settings);
+    subjectIds.set(subject, id);
+    await store.upsertSubject({ id, spec: subject.model.spec, settings: { ...subject.settings } });
+  }
+  const hashes = new Map<Item, string>();
+  for (const task of opts.tasks) {
+    const batch = task.items.map((item) => ({ hash: itemHash(item), item }));
+    batch.forEach(({ hash, item }) => hashes.set(item, hash));
+    await store.putItems(batch);
+  }
+  await store.setPlan(
+    runId,
+    opts.subjects.flatMap((s) =>
+      opts.tasks.map((t) => ({ subjectId: subjectIds.get(s)!, suite: t.suite, planned: t.items.length * replicates })),
+    ),
+  );
+  return { runId, tasks: opts.tasks, subjects: opts.subjects, replicates, subjectIds, hashes };
+}
+
+/** Every trial of a prepared run. Items outermost and subjects innermost, so that every endpoint has work at all times. */
+export function* plannedTrials<S extends PlanSubject>(run: PreparedRun<S>): Generator<PlannedTrial<S>> {
+  for (const task of run.tasks) {
+    for (const item of task.items) {
+      for (let replicate = 0; replicate < run.replicates; replicate++) {
+        for (const subject of run.subjects) {
+          yield { task, item, hash: run.hashes.get(item)!, subject, subjectId: run.subjectIds.get(subject)!, replicate };
+        }
+      }
+    }
+  }
 }
 
 /** Plan a run and execute the trials not yet done; the same options resume the same run. */
@@ -94,116 +148,105 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
   const started = performance.now();
   const { runId, replicates } = opts;
   const store = opts.calls.store;
-  if (!(replicates >= 1)) throw new ConfigError(`--trials must be at least 1, got ${replicates}`);
   const emit = opts.onEvent ?? (() => {});
-  openRun(store, runId, opts.config);
-
-  const subjectIds = new Map<RunSubject, string>();
-  for (const subject of opts.subjects) {
-    const id = subjectIdFor(subject.model.spec, subject.settings);
-    subjectIds.set(subject, id);
-    store.upsertSubject({ id, spec: subject.model.spec, settings: { ...subject.settings } });
-  }
-  const hashes = new Map<Item, string>();
-  for (const task of opts.tasks) {
-    const batch = task.items.map((item) => ({ hash: itemHash(item), item }));
-    batch.forEach(({ hash, item }) => hashes.set(item, hash));
-    store.putItems(batch);
-  }
-  store.setPlan(
-    runId,
-    opts.subjects.flatMap((s) =>
-      opts.tasks.map((t) => ({ subjectId: subjectIds.get(s)!, suite: t.suite, planned: t.items.length * replicates })),
-    ),
-  );
+  const run = await prepareRun(store, opts);
 
   const callers = new CallerFactory({
     ...opts.calls,
     seed: opts.seed,
+    shareRateLimits: opts.calls.shareRateLimits ?? true,
     onRetry: (spec, err, retry, delayMs) => {
       opts.calls.onRetry?.(spec, err, retry, delayMs);
       emit({ type: 'retry', spec, error: err.message, retry, delayMs });
     },
   });
+  const leases = new LeaseKeeper(store, opts.calls.leaseMs ?? DEFAULT_LEASE_MS);
+  const writes = new PendingWrites();
   const aborted = new Map<RunSubject, string>();
   const replicateSeeds = Array.from({ length: replicates }, (_, r) => deriveSeed(opts.seed, r));
+  const ctx = { runId, replicates, replicateSeeds, callers };
+  const endpoints = new Set(opts.subjects.map((s) => s.model.endpoint)).size;
+  const workers = Math.max(1, Math.min(4096, (opts.calls.concurrency ?? 8) * Math.max(1, endpoints)));
   let planned = 0;
   let skipped = 0;
   let done = 0;
   let failed = 0;
 
-  const freshRun = store.trialCount(runId) === 0;
-  // Items outermost and subjects innermost, so that every endpoint has work at all times.
-  function* plan(): Generator<PlannedTrial> {
-    for (const task of opts.tasks) {
-      for (const item of task.items) {
-        for (let replicate = 0; replicate < replicates; replicate++) {
-          for (const subject of opts.subjects) {
-            planned++;
-            const subjectId = subjectIds.get(subject)!;
-            if (aborted.has(subject)) continue;
-            // A run with nothing stored yet has no finished trial to skip: no lookup needed.
-            const status = freshRun ? undefined : store.trialStatus({ runId, subjectId, suite: task.suite, itemId: item.id, replicate });
-            if (status === 'done') {
-              skipped++;
-              emit({ type: 'skipped' });
-              continue;
-            }
-            yield { task, item, hash: hashes.get(item)!, subject, subjectId, replicate };
-          }
-        }
+  /** Lease a batch: yield the trials claimed, count the done ones, keep the held ones for later. */
+  async function* claim(batch: PlannedTrial[], held: PlannedTrial[]): AsyncGenerator<PlannedTrial> {
+    if (batch.length === 0) return;
+    const results = await leases.claim(batch.map((p) => trialKeyOf(runId, p)));
+    for (let i = 0; i < batch.length; i++) {
+      const p = batch[i]!;
+      if (results[i] === 'done') {
+        skipped++;
+        emit({ type: 'skipped' });
+      } else if (results[i] === 'held') held.push(p);
+      else if (!aborted.has(p.subject)) yield p;
+    }
+  }
+
+  // Leased a batch at a time, a little ahead of the pool; the heartbeat keeps the leases.
+  const claimBatch = Math.max(16, Math.min(512, workers));
+  async function* plan(): AsyncGenerator<PlannedTrial> {
+    const held: PlannedTrial[] = [];
+    let batch: PlannedTrial[] = [];
+    for (const p of plannedTrials(run)) {
+      planned++;
+      if (aborted.has(p.subject)) continue;
+      batch.push(p);
+      if (batch.length >= claimBatch) {
+        yield* claim(batch, held);
+        batch = [];
       }
+    }
+    yield* claim(batch, held);
+    // Trials another process is running: wait until it records them, or its leases lapse.
+    while (held.length) {
+      await sleep(Math.min(1000, leases.ttlMs / 2));
+      const again = held.splice(0).filter((p) => !aborted.has(p.subject));
+      for (let i = 0; i < again.length; i += claimBatch) yield* claim(again.slice(i, i + claimBatch), held);
     }
   }
 
   emit({ type: 'start', runId, planned: opts.subjects.length * opts.tasks.reduce((n, t) => n + t.items.length, 0) * replicates });
 
   const execute = async (p: PlannedTrial): Promise<void> => {
-    const key: TrialKey = { runId, subjectId: p.subjectId, suite: p.task.suite, itemId: p.item.id, replicate: p.replicate };
-    const seed = replicateSeeds[p.replicate]!;
-    const settings = replicates > 1 ? { ...p.subject.settings, seed } : p.subject.settings;
-    const model = callers.caller(p.subject.model, p.subjectId, settings);
-    try {
-      const result = await p.task.execute(p.item, model, { replicate: p.replicate, seed });
-      // A record that does not match its protocol's schema is a bug in the protocol: stop loudly.
-      validateRecord(p.task.records, result.detail, result.score.detail, `trial ${p.task.suite}/${p.item.id}`);
-      const calls = model.calls;
-      const outcome: TrialOutcome = {
-        transcript: { protocol: p.task.records.protocol, calls, detail: result.detail },
-        score: result.score,
-        usage: {
-          inputTokens: calls.reduce((n, c) => n + (c.cached ? 0 : (c.response?.usage.inputTokens ?? 0)), 0),
-          outputTokens: calls.reduce((n, c) => n + (c.cached ? 0 : (c.response?.usage.outputTokens ?? 0)), 0),
-        },
-        costUsd: calls.reduce((n, c) => n + c.costUsd, 0),
-        latencyMs: calls.reduce((n, c) => n + (c.cached ? 0 : (c.response?.latencyMs ?? 0)), 0),
-        cachedCalls: calls.filter((c) => c.cached).length,
-        totalCalls: calls.length,
-      };
-      store.recordDone(key, p.hash, outcome, Math.max(1, ...calls.map((c) => c.attempts)));
-      done++;
-      emit({ type: 'done', key, value: result.score.value });
-    } catch (err) {
-      if (!(err instanceof MindscopeError)) throw err;
+    // A result that could not be stored stops the run: its error is the run's.
+    if (writes.error) throw writes.error;
+    if (aborted.has(p.subject)) return;
+    const r = await executeTrial(p, ctx);
+    if (r.kind === 'aborted') {
       // A rejected key, an unknown model or an unreachable server fails every call alike:
       // stop the subject instead of failing its trials one by one.
-      if (err instanceof ModelCallError && (err.fatal || err.kind === 'network')) {
-        if (!aborted.has(p.subject)) {
-          aborted.set(p.subject, err.message);
-          emit({ type: 'subject-aborted', spec: p.subject.model.spec, error: err.message });
-        }
-        return;
+      if (!aborted.has(p.subject)) {
+        aborted.set(p.subject, r.error);
+        emit({ type: 'subject-aborted', spec: p.subject.model.spec, error: r.error });
       }
-      store.recordFailed(key, p.hash, err.message, model.calls.length + 1);
+      return;
+    }
+    writes.track(r.committed);
+    if (r.kind === 'done') {
+      done++;
+      emit({ type: 'done', key: r.key, value: r.value });
+    } else {
       failed++;
-      emit({ type: 'failed', key, error: err.message });
+      emit({ type: 'failed', key: r.key, error: r.error });
     }
   };
 
-  const endpoints = new Set(opts.subjects.map((s) => s.model.endpoint)).size;
-  const workers = Math.max(1, Math.min(4096, (opts.calls.concurrency ?? 8) * Math.max(1, endpoints)));
-  await runPool(plan(), workers, execute);
-  for (const s of opts.subjects) await s.model.close?.();
+  await callers.start();
+  leases.start();
+  try {
+    await runPool(plan(), workers, execute);
+    await writes.settle();
+    await callers.settle();
+    await store.flush();
+  } finally {
+    await callers.settle().catch(() => {});
+    await leases.stop().catch(() => {});
+    for (const s of opts.subjects) await s.model.close?.();
+  }
 
   return {
     runId,
@@ -212,7 +255,7 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
     done,
     failed,
     aborted: [...aborted.entries()].map(([s, error]) => ({ spec: s.model.spec, error })),
-    usage: store.usage(runId),
+    usage: await store.usage(runId),
     elapsedMs: performance.now() - started,
   };
 }

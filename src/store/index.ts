@@ -1,14 +1,12 @@
 export * from './store.js';
 export { SqliteStore } from './sqlite/sqlite-store.js';
+export { PgStore } from './postgres/pg-store.js';
+export { SqlStore } from './sql/sql-store.js';
 export { MIGRATIONS } from './sqlite/migrations.js';
-export { GROUP_COMMIT_MS } from './sqlite/group-commit.js';
+export { PG_MIGRATIONS } from './postgres/migrations.js';
+export { GROUP_COMMIT_MS } from './sql/group-commit.js';
+export { redactUrl } from './postgres/pg-driver.js';
+export { openStore, isPostgresLocation } from './open-store.js';
+export * from './transfer-stores.js';
 export * from './matrix/response-matrix.js';
 export * from './matrix/parquet.js';
-
-import { SqliteStore } from './sqlite/sqlite-store.js';
-import type { Store } from './store.js';
-
-/** Open the store at a path (SQLite). */
-export function openStore(path = 'mindscope.db'): Store {
-  return new SqliteStore(path);
-}

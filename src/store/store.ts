@@ -1,14 +1,19 @@
 // The Store: where runs, subjects, items, trials, transcripts, scores and the model-call cache
 // live. A trial is written in one transaction with its transcript and score, so it is either
 // done or absent: never half-written. Writes may be queued for a group commit; reads see them.
+// Every method is asynchronous, so that a networked database (PostgreSQL) fits behind it as
+// well as the embedded SQLite file. Several processes may work on one run in one store: a
+// trial is leased before it runs, and its result is recorded once (a done trial stays done).
 
 import type { Item, Score, StoredTranscript, TrialKey, TrialOutcome } from '../core/index.js';
 
 export interface RunRecord {
   id: string;
   createdAt: string;
-  /** The full configuration the run was started with (no secrets). */
+  /** The run's identity: its specification with files as content hashes (no secrets); compared on resumption. */
   config: Record<string, unknown>;
+  /** The run specification itself (files by path), from which a worker rebuilds the run's tasks. */
+  spec?: Record<string, unknown>;
 }
 
 export interface SubjectRecord {
@@ -68,38 +73,130 @@ export interface FailedTrialRow extends TrialKey {
   attempts: number;
 }
 
+/** What claiming a trial found: now leased to the claimer, done already, or leased to another live process. */
+export type ClaimResult = 'claimed' | 'done' | 'held';
+
+/** The rate-limit state of one provider endpoint shared by every process on a store. */
+export interface RateLimitState {
+  endpoint: string;
+  /** Counts rate-limit episodes; a process that sees it grow halves its limit once. */
+  generation: number;
+  /** How much longer calls to the endpoint are paused (0 when not paused). */
+  pausedForMs: number;
+}
+
+/** One row of a store's content, as `exportRecords` yields and `importRecords` takes (db copy, merge). */
+export type StoreRecord =
+  | { kind: 'run'; run: RunRecord }
+  | { kind: 'subject'; subject: SubjectRecord }
+  | { kind: 'plan'; runId: string; row: PlanRow }
+  | { kind: 'item'; hash: string; body: string }
+  | { kind: 'trial'; trial: StoredTrial }
+  | { kind: 'cache'; key: string; provider: string; model: string; response: string; createdAt: string }
+  | { kind: 'rubric'; runId: string; rubric: string; sha256: string };
+
+/** A stored trial with its transcript and scores as stored (JSON text), for copying between stores. */
+export interface StoredTrial extends TrialKey {
+  itemHash: string;
+  status: TrialStatus;
+  error: string | null;
+  attempts: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  latencyMs: number;
+  cachedCalls: number;
+  totalCalls: number;
+  finishedAt: string;
+  transcript: string | null;
+  scores: Array<{ scorer: string; value: number; detail: string }>;
+}
+
+/** What an import found: rows added, and trials left as they were because the target had them already. */
+export interface ImportSummary {
+  runs: number;
+  items: number;
+  trials: number;
+  duplicateTrials: number;
+  cacheEntries: number;
+}
+
+/** A trial key as one string: the identity of a trial across processes (job keys, maps). */
+export function trialKeyString(k: TrialKey): string {
+  return JSON.stringify([k.runId, k.subjectId, k.suite, k.itemId, k.replicate]);
+}
+
 export interface Store {
+  /** The file path, or the database URL without its password. */
   readonly location: string;
-  getRun(id: string): RunRecord | undefined;
-  listRuns(): RunRecord[];
-  createRun(run: RunRecord): void;
-  setPlan(runId: string, rows: PlanRow[]): void;
-  upsertSubject(subject: SubjectRecord): void;
-  /** Store items by content hash (idempotent); returns the hash of each. */
-  putItems(items: Array<{ hash: string; item: Item }>): void;
+  readonly backend: 'sqlite' | 'postgres';
+  getRun(id: string): Promise<RunRecord | undefined>;
+  listRuns(): Promise<RunRecord[]>;
+  /** Create a run; a run with this id created meanwhile by another process is left as it is. */
+  createRun(run: RunRecord): Promise<void>;
+  setPlan(runId: string, rows: PlanRow[]): Promise<void>;
+  upsertSubject(subject: SubjectRecord): Promise<void>;
+  /** Store items by content hash (idempotent). */
+  putItems(items: Array<{ hash: string; item: Item }>): Promise<void>;
   /** A stored item by its content hash. */
-  getItem(hash: string): Item | undefined;
-  trialStatus(key: TrialKey): TrialStatus | undefined;
+  getItem(hash: string): Promise<Item | undefined>;
+  trialStatus(key: TrialKey): Promise<TrialStatus | undefined>;
   /** Number of trials (done or failed) a run has stored. */
-  trialCount(runId: string): number;
-  recordDone(key: TrialKey, itemHash: string, outcome: TrialOutcome, attempts: number): void;
-  recordFailed(key: TrialKey, itemHash: string, error: string, attempts: number): void;
+  trialCount(runId: string): Promise<number>;
+  /** The keys (trialKeyString) of a run's done trials. */
+  doneTrials(runId: string): Promise<Set<string>>;
+  /**
+   * Lease trials to `owner` for `ttlMs` before running them: each is claimed (free, expired, or
+   * the owner's already), done, or held by another owner whose lease has not expired.
+   */
+  claimTrials(keys: TrialKey[], owner: string, ttlMs: number): Promise<ClaimResult[]>;
+  /** Extend every lease the owner holds (a heartbeat); returns how many it holds. */
+  renewLeases(owner: string, ttlMs: number): Promise<number>;
+  /** Give back every lease the owner holds. */
+  releaseLeases(owner: string): Promise<void>;
+  /**
+   * Record a finished trial with its transcript and score, all or nothing; resolves once
+   * committed (writes are grouped). A trial recorded done already is left as it is.
+   */
+  recordDone(key: TrialKey, itemHash: string, outcome: TrialOutcome, attempts: number): Promise<void>;
+  /** Record a trial that failed after its retries; never replaces a done trial. Resolves once committed. */
+  recordFailed(key: TrialKey, itemHash: string, error: string, attempts: number): Promise<void>;
   /** A cached model-call result (a ChatResponse or a log-likelihood result), by content key. */
-  getCached(key: string): unknown;
-  putCached(key: string, provider: string, model: string, value: unknown): void;
-  status(runId: string): StatusRow[];
-  usage(runId: string): UsageRow[];
-  failures(runId: string, limit?: number): FailedTrialRow[];
-  responses(runId: string, scorer?: string): Iterable<ResponseRow>;
+  getCached(key: string): Promise<unknown>;
+  /** Cache a call's result; resolves once committed. */
+  putCached(key: string, provider: string, model: string, value: unknown): Promise<void>;
+  /** A process was rate-limited by an endpoint: pause it for every process for `pauseMs`. */
+  reportRateLimit(endpoint: string, pauseMs: number): Promise<RateLimitState>;
+  /** The shared rate-limit state of every endpoint that has been rate-limited. */
+  rateLimits(): Promise<RateLimitState[]>;
+  status(runId: string): Promise<StatusRow[]>;
+  usage(runId: string): Promise<UsageRow[]>;
+  failures(runId: string, limit?: number): Promise<FailedTrialRow[]>;
+  /** Scored cells of a run, streamed (in subject, suite, item, replicate order). */
+  responses(runId: string, scorer?: string): AsyncIterable<ResponseRow>;
   /** A finished trial's transcript (its calls checked against their schema) and its protocol's score; read its record with readRecord. */
-  transcript(key: TrialKey): { transcript: StoredTranscript; score: Score } | undefined;
+  transcript(key: TrialKey): Promise<{ transcript: StoredTranscript; score: Score } | undefined>;
   /** Add (or replace) a trial's score under another scorer, e.g. a judge panel's. */
-  recordScore(key: TrialKey, score: Score): void;
+  recordScore(key: TrialKey, score: Score): Promise<void>;
   /** A trial's score by one scorer, if it has one. */
-  scoreOf(key: TrialKey, scorer: string): Score | undefined;
+  scoreOf(key: TrialKey, scorer: string): Promise<Score | undefined>;
   /** Pin a rubric's hash to a run; throws ConfigError when the run pinned another hash under that name. */
-  pinRubric(runId: string, rubric: string, sha256: string): void;
-  /** Commit queued writes now (they are also committed at the next tick of the event loop). */
-  flush(): void;
-  close(): void;
+  pinRubric(runId: string, rubric: string, sha256: string): Promise<void>;
+  /** Everything the store holds, row by row (db copy, merge). */
+  exportRecords(): AsyncIterable<StoreRecord>;
+  /**
+   * Add exported rows: a run already here must have the same identity (else ConfigError);
+   * a trial already done here is kept (duplicates resolve by trial key); a done trial replaces a failed one.
+   */
+  importRecords(records: AsyncIterable<StoreRecord>): Promise<ImportSummary>;
+  /** Commit queued writes now (they are also committed within a few milliseconds); rejects naming writes that failed. */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Read a stream of rows into an array. */
+export async function collect<T>(rows: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const r of rows) out.push(r);
+  return out;
 }

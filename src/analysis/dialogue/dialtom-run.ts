@@ -26,20 +26,20 @@ export interface DialtomCell {
   upper: number;
 }
 
-export function dialtomRunResults(
+export async function dialtomRunResults(
   store: Store,
   runId: string,
-): {
+): Promise<{
   cells: DialtomCell[];
   rates: RateRow[];
   perItem: Map<string, number[]>;
   distractors: Array<{ model: string; task: DialtomTaskName; domain: string; wrong: number; normalizedEntropy: number | null }>;
-} {
+}> {
   // Wrong choices by the chosen option's place in the item's own order, per model, task and domain.
   const wrong = new Map<string, { choices: number[]; options: number }>();
   const groups = new Map<string, { model: string; task: DialtomTaskName; domain: string; attribute: string; values: number[] }>();
   const perItem = new Map<string, number[]>();
-  for (const r of store.responses(runId)) {
+  for await (const r of store.responses(runId)) {
     const task = SUITES[r.suite];
     if (!task) continue;
     const domain = String(r.meta.domain ?? 'all');
@@ -53,10 +53,10 @@ export function dialtomRunResults(
     const k = `${r.spec}\u0000${task}\u0000${domain}`;
     perItem.set(k, [...(perItem.get(k) ?? []), r.value]);
     if (r.value === 0 && !r.parseFailed) {
-      const t = store.transcript({ runId, subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate });
+      const t = await store.transcript({ runId, subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate });
       const detail = t ? readRecord(MCQ_RECORDS, t.transcript, `${r.suite}/${r.itemId}`) : undefined;
       const chosen = detail?.presented.find((o) => o.label === detail.parsed)?.text;
-      const item = store.getItem(r.itemHash);
+      const item = await store.getItem(r.itemHash);
       const options = McqPayloadSchema.safeParse(item?.payload).data?.options;
       // Which distractor: the chosen option's place among the item's wrong options, in source order.
       const distractors = options?.filter((o) => o !== item?.answer) ?? [];

@@ -17,12 +17,12 @@ export interface TraceEffect {
   pExact: number;
 }
 
-export function traceEffect(store: Store, baselineRun: string, treatedRun: string): TraceEffect[] {
+export async function traceEffect(store: Store, baselineRun: string, treatedRun: string): Promise<TraceEffect[]> {
   const key = (spec: string, suite: string, item: string) => `${spec}\u0000${suite}\u0000${item}`;
   const base = new Map<string, number>();
-  for (const r of store.responses(baselineRun)) if (r.replicate === 0) base.set(key(r.spec, r.suite, r.itemId), r.value);
+  for await (const r of store.responses(baselineRun)) if (r.replicate === 0) base.set(key(r.spec, r.suite, r.itemId), r.value);
   const pairs = new Map<string, Array<[number, number]>>();
-  for (const r of store.responses(treatedRun)) {
+  for await (const r of store.responses(treatedRun)) {
     if (r.replicate !== 0) continue;
     const b = base.get(key(r.spec, r.suite, r.itemId));
     if (b === undefined) continue;

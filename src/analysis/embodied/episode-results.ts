@@ -13,10 +13,10 @@ export interface StoredEpisode extends EpisodeTrial {
   detail: EpisodeDetail;
 }
 
-export function storedEpisodes(store: Store, runId: string): StoredEpisode[] {
+export async function storedEpisodes(store: Store, runId: string): Promise<StoredEpisode[]> {
   const out: StoredEpisode[] = [];
-  for (const r of store.responses(runId, EPISODE_RECORDS.scorer)) {
-    const t = store.transcript({ runId, subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate });
+  for await (const r of store.responses(runId, EPISODE_RECORDS.scorer)) {
+    const t = await store.transcript({ runId, subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate });
     const detail = t ? readRecord(EPISODE_RECORDS, t.transcript, `${r.suite}/${r.itemId}`) : undefined;
     if (!detail) continue;
     out.push({

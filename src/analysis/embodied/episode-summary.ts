@@ -18,13 +18,11 @@ export interface EpisodeSummary {
   episodes: StoredEpisode[];
 }
 
-export function summarizeEpisodes(store: Store, runId: string, k = 3): EpisodeSummary {
-  const episodes = storedEpisodes(store, runId);
+export async function summarizeEpisodes(store: Store, runId: string, k = 3): Promise<EpisodeSummary> {
+  const episodes = await storedEpisodes(store, runId);
   const tasks = new Map<string, EmbodiedTask | undefined>();
-  const taskOf = (e: StoredEpisode) => {
-    if (!tasks.has(e.itemHash)) tasks.set(e.itemHash, taskOfItem(store.getItem(e.itemHash)!));
-    return tasks.get(e.itemHash);
-  };
+  for (const e of episodes) if (!tasks.has(e.itemHash)) tasks.set(e.itemHash, taskOfItem((await store.getItem(e.itemHash))!));
+  const taskOf = (e: StoredEpisode) => tasks.get(e.itemHash);
   const subjects = [...new Set(episodes.map((e) => e.subject))].sort();
   const failures = subjects.map((subject) => {
     const counts = Object.fromEntries(FAILURE_MODES.map((m) => [m, 0])) as Record<FailureMode, number>;
@@ -48,14 +46,14 @@ export function summarizeEpisodes(store: Store, runId: string, k = 3): EpisodeSu
  * Returns, for each new task, the settings of a stored generated task: one that some subject
  * failed with probability `failureRatio`, one that all passed otherwise.
  */
-export function evolutionPool(
+export async function evolutionPool(
   store: Store,
   runId: string,
-): { failed: Array<Record<string, unknown>>; passed: Array<Record<string, unknown>> } {
-  const episodes = storedEpisodes(store, runId);
+): Promise<{ failed: Array<Record<string, unknown>>; passed: Array<Record<string, unknown>> }> {
+  const episodes = await storedEpisodes(store, runId);
   const byTask = new Map<string, { settings?: Record<string, unknown>; failed: boolean }>();
   for (const e of episodes) {
-    const task = taskOfItem(store.getItem(e.itemHash)!);
+    const task = taskOfItem((await store.getItem(e.itemHash))!);
     const settings = task?.source.generator;
     const entry = byTask.get(e.itemHash) ?? { settings, failed: false };
     entry.failed ||= !e.functional;

@@ -40,10 +40,10 @@ const rate = (k: number, n: number): Rate => {
   return { k, n, rate: n ? k / n : Number.NaN, lower: ci.lower, upper: ci.upper };
 };
 
-export function storedStories(store: Store, runId: string): StoredStory[] {
+export async function storedStories(store: Store, runId: string): Promise<StoredStory[]> {
   const out: StoredStory[] = [];
-  for (const r of store.responses(runId, CONVERSATION_RECORDS.scorer)) {
-    const t = store.transcript({ runId, subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate });
+  for await (const r of store.responses(runId, CONVERSATION_RECORDS.scorer)) {
+    const t = await store.transcript({ runId, subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate });
     const d = t ? readRecord(CONVERSATION_RECORDS, t.transcript, `${r.suite}/${r.itemId}`) : undefined;
     if (!d) continue;
     out.push({

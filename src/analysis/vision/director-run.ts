@@ -7,11 +7,11 @@ import { DIRECTOR_RECORDS, readScoreDetail, type DirectorScoreDetail } from '../
 import type { Store } from '../../store/index.js';
 import type { DirectorModel } from './vision-profiles.js';
 
-export function directorRunResults(store: Store, runId: string): Array<{ subject: string; arm: string } & DirectorModel> {
+export async function directorRunResults(store: Store, runId: string): Promise<Array<{ subject: string; arm: string } & DirectorModel>> {
   type Outcome = Pick<DirectorScoreDetail, 'a' | 'b' | 'cQ1' | 'cQ2' | 'egocentric'>;
   const cells = new Map<string, Outcome[]>();
-  for (const r of store.responses(runId, DIRECTOR_RECORDS.scorer)) {
-    const t = store.transcript({ runId, subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate });
+  for await (const r of store.responses(runId, DIRECTOR_RECORDS.scorer)) {
+    const t = await store.transcript({ runId, subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate });
     const d = t ? readScoreDetail(DIRECTOR_RECORDS.score, t.score.detail) : undefined;
     if (!d) continue;
     const key = `${r.spec}\u0000${String(r.meta.arm ?? d.arm)}\u0000${r.itemId}`;

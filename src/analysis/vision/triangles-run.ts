@@ -6,18 +6,18 @@ import { JudgeScoreDetailSchema, readScoreDetail } from '../../core/index.js';
 import type { Store } from '../../store/index.js';
 import { profileOf, type ReferenceGroups, type TriangleProfile } from './vision-profiles.js';
 
-export function trianglesFromRun(
+export async function trianglesFromRun(
   store: Store,
   runId: string,
   refs: ReferenceGroups,
   scorer = 'judge:castelli-triangles',
-): {
+): Promise<{
   byCondition: Array<{ subject: string; condition: string; variant: string; intent: number; approp: number; clips: number }>;
   profiles: TriangleProfile[];
-} {
+}> {
   const groups = new Map<string, { intent: number[]; approp: number[] }>();
-  for (const r of store.responses(runId, scorer)) {
-    const s = store.scoreOf({ runId, subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate }, scorer);
+  for await (const r of store.responses(runId, scorer)) {
+    const s = await store.scoreOf({ runId, subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate }, scorer);
     const fields = s ? readScoreDetail(JudgeScoreDetailSchema, s.detail)?.fields : undefined;
     if (fields?.intent === undefined || fields.approp === undefined) continue;
     const key = `${r.spec}\u0000${String(r.meta.condition)}\u0000${String(r.meta.variant)}`;

@@ -12,6 +12,7 @@ import {
   trianglesFromRun,
 } from '../../analysis/index.js';
 import { formatTextTable, renderJointScatter, svgToPng } from '../../report/index.js';
+import { DEFAULT_DB } from '../options.js';
 
 /**
  * `analyze director|triangles|vision` (the VLM paper): Director-Task shares, gap and recovery from
@@ -31,18 +32,18 @@ export function registerAnalyzeVision(analyze: Command): void {
     )
     .option('--counts <file>', 'CSV with model,a,b,c_q1,c_q2,egocentric_b,scenes')
     .option('--run-id <id>', 'a stored run of the director suite (trials per scene combined by majority)')
-    .option('--db <path>', 'store file', 'mindscope.db')
+    .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
     .option('--references <file>', 'human reference groups (default: data/human-references.json)')
     .option('--json', 'print JSON')
-    .action((f: { counts?: string; runId?: string; db: string; references?: string; json?: boolean }) => {
+    .action(async (f: { counts?: string; runId?: string; db: string; references?: string; json?: boolean }) => {
       if (!!f.counts === !!f.runId) throw new ConfigError('give exactly one of --counts FILE and --run-id ID');
       const refs = refsOf(f.references);
       let d: ReturnType<typeof directorFromCounts>;
       if (f.counts) d = directorFromCounts(readText(f.counts), f.counts);
       else {
-        const store = openStore(f.db);
+        const store = await openStore(f.db);
         try {
-          const rows = directorRunResults(store, f.runId!);
+          const rows = await directorRunResults(store, f.runId!);
           if (rows.length === 0) throw new ConfigError(`run ${f.runId} has no Director-Task trials`);
           const models = rows.map((r) => ({ ...r, model: `${r.subject} [${r.arm}]` }));
           const mean = (k: 'a' | 'b' | 'cQ1' | 'cQ2' | 'egocentric' | 'gap' | 'recovery') =>
@@ -60,7 +61,7 @@ export function registerAnalyzeVision(analyze: Command): void {
             },
           };
         } finally {
-          store.close();
+          await store.close();
         }
       }
       const nearest = (gap: number) => refs.director.reduce((m, g) => (Math.abs(gap - g.gap) < Math.abs(gap - m.gap) ? g : m)).group;
@@ -90,20 +91,20 @@ export function registerAnalyzeVision(analyze: Command): void {
     .description('animated triangles from judged profiles: ToM-condition (Intent, Approp) per subject and its distance to each human group')
     .option('--profiles <file>', 'CSV with subject,condition,intent,approp')
     .option('--run-id <id>', 'a run of the triangles suite scored with rubrics/castelli-triangles.yaml (mindscope score)')
-    .option('--db <path>', 'store file', 'mindscope.db')
+    .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
     .option('--references <file>', 'human reference groups (default: data/human-references.json)')
     .option('--json', 'print JSON')
-    .action((f: { profiles?: string; runId?: string; db: string; references?: string; json?: boolean }) => {
+    .action(async (f: { profiles?: string; runId?: string; db: string; references?: string; json?: boolean }) => {
       if (!!f.profiles === !!f.runId) throw new ConfigError('give exactly one of --profiles FILE and --run-id ID');
       const refs = refsOf(f.references);
       let t: ReturnType<typeof trianglesFromProfiles>;
       if (f.profiles) t = trianglesFromProfiles(readText(f.profiles), refs, f.profiles);
       else {
-        const store = openStore(f.db);
+        const store = await openStore(f.db);
         try {
-          t = trianglesFromRun(store, f.runId!, refs).profiles;
+          t = (await trianglesFromRun(store, f.runId!, refs)).profiles;
         } finally {
-          store.close();
+          await store.close();
         }
         if (t.length === 0)
           throw new ConfigError(
@@ -128,7 +129,7 @@ export function registerAnalyzeVision(analyze: Command): void {
     .option('--director-run <id>', 'or: a stored run of the director suite (canonical arm)')
     .option('--profiles <file>', 'triangles profiles CSV')
     .option('--triangles-run <id>', 'or: a stored, Castelli-scored run of the triangles suite')
-    .option('--db <path>', 'store file (with the run options)', 'mindscope.db')
+    .option('--db <path>', 'store, a SQLite file or postgres:// URL (with the run options)', DEFAULT_DB)
     .option('--references <file>', 'human reference groups')
     .option('--report <dir>', 'write the scatter plot as DIR/vision-joint.svg and .png (the PNG needs ffmpeg)')
     .option('--json', 'print JSON')
@@ -148,16 +149,16 @@ export function registerAnalyzeVision(analyze: Command): void {
         const refs = refsOf(f.references);
         let models: ReturnType<typeof directorFromCounts>['models'];
         let t: ReturnType<typeof trianglesFromProfiles>;
-        const store = f.directorRun || f.trianglesRun ? openStore(f.db) : undefined;
+        const store = f.directorRun || f.trianglesRun ? await openStore(f.db) : undefined;
         try {
           models = f.counts
             ? directorFromCounts(readText(f.counts), f.counts).models
-            : directorRunResults(store!, f.directorRun!).filter((r) => r.arm === 'canonical');
+            : (await directorRunResults(store!, f.directorRun!)).filter((r) => r.arm === 'canonical');
           t = f.profiles
             ? trianglesFromProfiles(readText(f.profiles), refs, f.profiles)
-            : trianglesFromRun(store!, f.trianglesRun!, refs).profiles;
+            : (await trianglesFromRun(store!, f.trianglesRun!, refs)).profiles;
         } finally {
-          store?.close();
+          await store?.close();
         }
         const joint = jointAnalysis(models, t, refs);
         if (f.report) {

@@ -18,6 +18,7 @@ import {
 } from '../../analysis/index.js';
 import { formatTextTable } from '../../report/index.js';
 import { registerAnalyzeVision } from './analyze-vision.js';
+import { DEFAULT_DB } from '../options.js';
 
 /** domain,A,B,C,D rows of chosen-position counts. */
 function readPositions(file: string): Array<{ domain: string; counts: number[] }> {
@@ -43,13 +44,13 @@ export function registerAnalyze(program: Command): void {
     .description('the effect of reasoning-trace injection: McNemar per subject and suite between a run without and a run with --traces')
     .requiredOption('--baseline <id>', 'run without traces')
     .requiredOption('--treated <id>', 'run with --traces')
-    .option('--db <path>', 'store file', 'mindscope.db')
+    .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
     .option('--json', 'print JSON')
-    .action((f: { baseline: string; treated: string; db: string; json?: boolean }) => {
-      const store = openStore(f.db);
+    .action(async (f: { baseline: string; treated: string; db: string; json?: boolean }) => {
+      const store = await openStore(f.db);
       try {
-        for (const id of [f.baseline, f.treated]) if (!store.getRun(id)) throw new ConfigError(`no run "${id}" in ${f.db}`);
-        const r = traceEffect(store, f.baseline, f.treated);
+        for (const id of [f.baseline, f.treated]) if (!(await store.getRun(id))) throw new ConfigError(`no run "${id}" in ${f.db}`);
+        const r = await traceEffect(store, f.baseline, f.treated);
         if (r.length === 0) throw new ConfigError('the two runs share no subject and item');
         if (f.json) process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
         else
@@ -70,7 +71,7 @@ export function registerAnalyze(program: Command): void {
             )}\n`,
           );
       } finally {
-        store.close();
+        await store.close();
       }
     });
   registerAnalyzeVision(analyze);
@@ -80,7 +81,7 @@ export function registerAnalyze(program: Command): void {
       'DialToM: correctness per model, domain and attribute; the retrospective-prospective gap (chi-square, Cramer V as Table 19); the easy-hard gap (Mann-Whitney); positional bias',
     )
     .option('--run-id <id>', 'a stored run with DialToM suites')
-    .option('--db <path>', 'store file', 'mindscope.db')
+    .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
     .option('--rates <file>', 'published rates: CSV with model,domain,task,correct_rate,items')
     .option('--positions <file>', 'chosen-position counts: CSV with domain,A,B,C,D')
     .option(
@@ -117,9 +118,9 @@ export function registerAnalyze(program: Command): void {
         let rates: RateRow[] = [];
         if (f.rates) rates = parseRateTable(readText(f.rates), f.rates);
         if (f.runId) {
-          const store = openStore(f.db);
+          const store = await openStore(f.db);
           try {
-            const r = dialtomRunResults(store, resolveRunId(store, f.runId));
+            const r = await dialtomRunResults(store, await resolveRunId(store, f.runId));
             out.cells = r.cells;
             out.distractors = r.distractors;
             rates = [...rates, ...r.rates];
@@ -131,7 +132,7 @@ export function registerAnalyze(program: Command): void {
                 return easy ? [{ model, domain, ...easyHardGap(r.perItem.get(k)!, easy) }] : [];
               });
           } finally {
-            store.close();
+            await store.close();
           }
         }
         out.gap = retroProspectiveGap(rates);
@@ -145,11 +146,11 @@ export function registerAnalyze(program: Command): void {
             : parseHypotheses(readText(f.inferences), f.inferences);
           out.overlap = inferenceOverlap(hyps, refs);
           if (f.rubric && f.judge) {
-            const store = openStore(f.db);
+            const store = await openStore(f.db);
             try {
               out.judged = await judgeInferences({ store, rubricPath: f.rubric, judges: f.judge, hypotheses: hyps, references: refs });
             } finally {
-              store.close();
+              await store.close();
             }
           }
         }

@@ -22,7 +22,7 @@ import {
   type BenchmarkAudit,
 } from '../../analysis/index.js';
 import { renderAuditReport, renderBenchmarkAuditReport } from '../../report/index.js';
-import { intOption } from '../options.js';
+import { intOption, DEFAULT_DB } from '../options.js';
 import { printBenchmarkAudit, printMatrixAudit } from './audit-text.js';
 
 const list = (v: string) =>
@@ -48,7 +48,7 @@ export function registerAudit(program: Command): void {
     .description('psychometric audit of ToM benchmarks (now: the benchmark-level analyses from a score table)')
     .option('--matrix <name=file...>', 'benchmark response matrices (CSV or Parquet, wide or long), e.g. tombench=tb.parquet')
     .option('--run-id <id>', 'audit a stored run: one benchmark per suite')
-    .option('--db <path>', 'store file (with --run-id)', 'mindscope.db')
+    .option('--db <path>', 'store, a SQLite file or postgres:// URL (with --run-id)', DEFAULT_DB)
     .option('--folds <k>', 'cross-fit folds', intOption('--folds', 2), 5)
     .option('--seeds <n>', 'cross-fit seeds', intOption('--seeds', 1), 10)
     .option('--threshold <r>', 'point-biserial threshold of the item filter', Number, 0.15)
@@ -105,11 +105,11 @@ export function registerAudit(program: Command): void {
         if (flags.matrix || flags.runId) {
           let inputs: Array<{ name: string; matrix: ResponseMatrix }>;
           if (flags.runId) {
-            const store = openStore(flags.db);
+            const store = await openStore(flags.db);
             try {
-              inputs = runMatricesBySuite(store, resolveRunId(store, flags.runId));
+              inputs = await runMatricesBySuite(store, await resolveRunId(store, flags.runId));
             } finally {
-              store.close();
+              await store.close();
             }
           } else {
             inputs = [];

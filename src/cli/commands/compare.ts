@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { ConfigError, openStore, readMatrixCsv, readMatrixParquet, resolveRunId, runMatrix, type ResponseMatrix } from '../../index.js';
 import { comparePaired } from '../../analysis/index.js';
 import { formatTextTable } from '../../report/index.js';
-import { intOption } from '../options.js';
+import { intOption, DEFAULT_DB } from '../options.js';
 
 export function registerCompare(program: Command): void {
   program
@@ -11,7 +11,7 @@ export function registerCompare(program: Command): void {
       'paired comparison of subjects on the same items: difference with a paired bootstrap CI, McNemar, Holm across categories, minimum detectable difference',
     )
     .option('--run-id <id>', 'run in the store (default: the newest)')
-    .option('--db <path>', 'store file', 'mindscope.db')
+    .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
     .option('--matrix <file>', 'a response matrix file (CSV or Parquet) instead of a run')
     .option('--subjects <list>', 'comma-separated subjects to compare (default: all)')
     .option('--replicate <r>', 'replicate to use when a run has several', intOption('--replicate', 0))
@@ -32,11 +32,11 @@ export function registerCompare(program: Command): void {
         let matrix: ResponseMatrix;
         if (f.matrix) matrix = f.matrix.endsWith('.parquet') ? await readMatrixParquet(f.matrix) : readMatrixCsv(f.matrix);
         else {
-          const store = openStore(f.db);
+          const store = await openStore(f.db);
           try {
-            matrix = runMatrix(store, resolveRunId(store, f.runId), f.replicate ?? 0);
+            matrix = await runMatrix(store, await resolveRunId(store, f.runId), f.replicate ?? 0);
           } finally {
-            store.close();
+            await store.close();
           }
         }
         if (matrix.items.length === 0) throw new ConfigError('no scored items to compare');

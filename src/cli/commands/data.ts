@@ -35,7 +35,7 @@ export function registerData(program: Command): void {
     .command('list')
     .description('the datasets mindscope knows, whether they are cached, their licences and citations')
     .option('--json', 'print JSON')
-    .action((f: { json?: boolean }) => {
+    .action(async (f: { json?: boolean }) => {
       const rows = listDatasets();
       if (f.json) {
         process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);

@@ -19,7 +19,7 @@ export function registerDemo(program: Command): void {
     .option('--items <n>', 'stories to generate', intOption('--items', 1), 300)
     .option('--seed <s>', 'generator seed', intOption('--seed', 0), 7)
     .action(async (flags: { out: string; gguf?: string; items: number; seed: number }) => {
-      const store = openStore(join(flags.out, 'mindscope.db'));
+      const store = await openStore(join(flags.out, 'mindscope.db'));
       const progress = createProgress();
       try {
         const result = await evaluate(
@@ -34,7 +34,7 @@ export function registerDemo(program: Command): void {
           { store, concurrency: 4, onEvent: (e) => progress.onEvent(e) },
         );
         progress.stop();
-        printRunSummary(store, result, (s) => process.stdout.write(`${s}\n`), { byAbility: true });
+        await printRunSummary(store, result, (s) => process.stdout.write(`${s}\n`), { byAbility: true });
         const report = await writeRunReport(store, result.runId, join(flags.out, 'report'));
         process.stdout.write(`\nstore:  ${store.location}\nreport: ${report}\n`);
         process.stdout.write(
@@ -45,7 +45,7 @@ export function registerDemo(program: Command): void {
         if (result.aborted.length || result.failed) process.exitCode = 2;
       } finally {
         progress.stop();
-        store.close();
+        await store.close();
       }
     });
 }

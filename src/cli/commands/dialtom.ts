@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ConfigError, modelDialtomWriter, openStore } from '../../index.js';
 import { readJson } from '../../core/index.js';
 import { buildDialtomItems, fileWriter, readDialogues, type BuiltItems } from '../../suites/index.js';
-import { intOption } from '../options.js';
+import { intOption, DEFAULT_DB } from '../options.js';
 
 /** The released layout: DIR/dialtom/data/DOMAIN_TASK_verified.json and DIR/dialtom/counterfactual_data/DOMAIN_counterfact.json. */
 function writeLayout(
@@ -55,7 +55,7 @@ export function registerDialtom(program: Command): void {
     )
     .option('--model <spec>', 'write the options with a model instead')
     .option('--seed <s>', 'seed (option order, focus state, easy-set distractors)', intOption('--seed', 0), 0)
-    .option('--db <path>', 'store file (call cache, with --model)', 'mindscope.db')
+    .option('--db <path>', 'store, a SQLite file or postgres:// URL (call cache, with --model)', DEFAULT_DB)
     .option('--api-key-env <name>', 'environment variable with the key for an openai-compatible model')
     .action(
       async (f: { dialogues: string; out: string; options?: string; model?: string; seed: number; db: string; apiKeyEnv?: string }) => {
@@ -64,13 +64,13 @@ export function registerDialtom(program: Command): void {
         let built: BuiltItems;
         if (f.options) built = await buildDialtomItems(dialogues, fileWriter(readJson(f.options), f.options), { seed: f.seed });
         else {
-          const store = openStore(f.db);
+          const store = await openStore(f.db);
           const w = modelDialtomWriter({ store, model: f.model!, apiKeyEnv: f.apiKeyEnv });
           try {
             built = await buildDialtomItems(dialogues, w.writer, { seed: f.seed });
           } finally {
             await w.close();
-            store.close();
+            await store.close();
           }
         }
         writeLayout(f.out, built);

@@ -6,7 +6,7 @@ import { generateTasks, type GenerateTaskOptions } from '../../suites/index.js';
 import { evolutionPool, summarizeEpisodes } from '../../analysis/index.js';
 import { formatTextTable } from '../../report/index.js';
 import { formatAction, readEnactTomTasks, verifyTask } from '../../worlds/index.js';
-import { intOption, numberOption } from '../options.js';
+import { intOption, numberOption, DEFAULT_DB } from '../options.js';
 
 /**
  * `embodied verify FILE --json` prints a list of
@@ -21,7 +21,7 @@ export function registerEmbodied(program: Command): void {
     .description('solvability, minimal ToM level, calibration and need for communication of each task in a file')
     .argument('<file>', 'EnactToM task JSON (one task or a list)')
     .option('--json', 'print JSON')
-    .action((file: string, flags: { json?: boolean }) => {
+    .action(async (file: string, flags: { json?: boolean }) => {
       let json: unknown;
       try {
         json = JSON.parse(readFileSync(file, 'utf8'));
@@ -70,10 +70,10 @@ export function registerEmbodied(program: Command): void {
     .option('--seed <s>', 'seed', intOption('--seed', 0), 0)
     .option('--evolve', 'bias new tasks towards the settings subjects failed in a stored run')
     .option('--from-run <id>', 'with --evolve: the run (default: the newest)')
-    .option('--db <path>', 'with --evolve: store file', 'mindscope.db')
+    .option('--db <path>', 'with --evolve: store (SQLite file or postgres:// URL)', DEFAULT_DB)
     .option('--failure-ratio <r>', 'with --evolve: share of new tasks seeded from failed ones', numberOption('--failure-ratio'), 0.8)
     .action(
-      (f: {
+      async (f: {
         out: string;
         n: number;
         depth?: number;
@@ -93,10 +93,10 @@ export function registerEmbodied(program: Command): void {
         let pick: ((i: number, rng: ReturnType<typeof createRng>) => Partial<GenerateTaskOptions>) | undefined;
         let evolved = '';
         if (f.evolve) {
-          const store = openStore(f.db);
+          const store = await openStore(f.db);
           try {
-            const runId = resolveRunId(store, f.fromRun);
-            const pool = evolutionPool(store, runId);
+            const runId = await resolveRunId(store, f.fromRun);
+            const pool = await evolutionPool(store, runId);
             if (pool.failed.length + pool.passed.length === 0)
               throw new ConfigError(`run ${runId} has no episodes of generated tasks to evolve from`);
             evolved = ` (evolved from run ${runId}: ${pool.failed.length} failed and ${pool.passed.length} passed task settings, failure ratio ${f.failureRatio})`;
@@ -106,7 +106,7 @@ export function registerEmbodied(program: Command): void {
               return { depth: s.depth, agents: s.agents, category: s.category, budget: s.budget, graph: s.graph, mechanic: s.mechanic };
             };
           } finally {
-            store.close();
+            await store.close();
           }
         }
         const tasks = generateTasks({
@@ -133,14 +133,14 @@ export function registerEmbodied(program: Command): void {
     .command('results')
     .description('functional and literal Avg, Pass@k and Pass^k per subject, category and depth; failure modes')
     .option('--run-id <id>', 'run (default: the newest)')
-    .option('--db <path>', 'store file', 'mindscope.db')
+    .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
     .option('--k <k>', 'k of Pass@k and Pass^k', intOption('--k', 1), 3)
     .option('--json', 'print JSON')
-    .action((flags: { runId?: string; db: string; k: number; json?: boolean }) => {
-      const store = openStore(flags.db);
+    .action(async (flags: { runId?: string; db: string; k: number; json?: boolean }) => {
+      const store = await openStore(flags.db);
       try {
-        const runId = resolveRunId(store, flags.runId);
-        const { metrics, failures } = summarizeEpisodes(store, runId, flags.k);
+        const runId = await resolveRunId(store, flags.runId);
+        const { metrics, failures } = await summarizeEpisodes(store, runId, flags.k);
         if (metrics.length === 0) throw new ConfigError(`run ${runId} has no embodied episodes`);
         if (flags.json) {
           process.stdout.write(`${JSON.stringify({ runId, metrics, failures }, null, 2)}\n`);
@@ -179,7 +179,7 @@ export function registerEmbodied(program: Command): void {
               `\n${f.subject} ${e.taskId} #${e.replicate} ${e.mode}: ${e.explanation}${e.turns.length ? `\n  ${e.turns.map((t) => `turn ${t.round} ${t.agent}: ${t.action ?? t.reply.slice(0, 80)} -> ${t.observation}`).join('\n  ')}` : ''}\n`,
             );
       } finally {
-        store.close();
+        await store.close();
       }
     });
 }

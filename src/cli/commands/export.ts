@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { exportMatrix, openStore, resolveRunId } from '../../index.js';
-import { intOption } from '../options.js';
+import { intOption, DEFAULT_DB } from '../options.js';
 
 export function registerExport(program: Command): void {
   const exp = program.command('export').description('export results');
@@ -9,16 +9,16 @@ export function registerExport(program: Command): void {
     .description('the response matrix (items x subjects, 1/0/blank, with suite, category and original label) as CSV or Parquet')
     .requiredOption('--out <file>', 'FILE.csv or FILE.parquet')
     .option('--run-id <id>', 'run (default: the newest)')
-    .option('--db <path>', 'store file', 'mindscope.db')
+    .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
     .option('--replicate <r>', 'one replicate only (default: the mean over replicates)', intOption('--replicate', 0))
-    .action((flags: { out: string; runId?: string; db: string; replicate?: number }) => {
-      const store = openStore(flags.db);
+    .action(async (flags: { out: string; runId?: string; db: string; replicate?: number }) => {
+      const store = await openStore(flags.db);
       try {
-        const runId = resolveRunId(store, flags.runId);
-        const m = exportMatrix(store, runId, flags.out, flags.replicate);
+        const runId = await resolveRunId(store, flags.runId);
+        const m = await exportMatrix(store, runId, flags.out, flags.replicate);
         process.stdout.write(`wrote ${flags.out}: ${m.items.length} items x ${m.subjects.length} subjects (run ${runId})\n`);
       } finally {
-        store.close();
+        await store.close();
       }
     });
 }

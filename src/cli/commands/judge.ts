@@ -4,7 +4,7 @@ import { configContext } from '../config-context.js';
 import { readJson } from '../../core/index.js';
 import { DEFAULT_GATES, type Aggregation } from '../../judges/index.js';
 import { formatTextTable } from '../../report/index.js';
-import { intOption } from '../options.js';
+import { intOption, DEFAULT_DB } from '../options.js';
 
 function parseGates(text: string | undefined): typeof DEFAULT_GATES {
   if (!text) return DEFAULT_GATES;
@@ -33,7 +33,7 @@ export function registerJudge(program: Command): void {
     .option('--scorer <name>', 'a scorer registered by a plugin of --config, instead of a judge panel')
     .option('--config <file>', 'config file: its judges (rubric, models, aggregation), plugins and database')
     .option('--run-id <id>', 'run (default: the newest)')
-    .option('--db <path>', 'store file', 'mindscope.db')
+    .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
     .option('--aggregate <how>', 'median, mean or majority', 'median')
     .option('--families <file>', 'JSON map of model spec or provider -> family, for the same-family analysis')
     .option('--api-key-env <name>', 'environment variable with the key for openai-compatible judges')
@@ -55,9 +55,9 @@ export function registerJudge(program: Command): void {
           throw new ConfigError(`--aggregate must be median, mean or majority, not "${f.aggregate}"`);
         const { config, registry } = await configContext(f.config);
         const families = f.families ? (readJson(f.families) as Record<string, string>) : undefined;
-        const store = openStore(f.db === 'mindscope.db' && config?.db ? config.db : f.db);
+        const store = await openStore(f.db === DEFAULT_DB && config?.db ? config.db : f.db);
         try {
-          const runId = resolveRunId(store, f.runId);
+          const runId = await resolveRunId(store, f.runId);
           if (f.scorer) {
             const r = await applyScorer(store, runId, registry.scorer(f.scorer));
             if (f.json) process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
@@ -101,7 +101,7 @@ export function registerJudge(program: Command): void {
             )}\n`,
           );
         } finally {
-          store.close();
+          await store.close();
         }
       },
     );
@@ -116,7 +116,7 @@ export function registerJudge(program: Command): void {
     .requiredOption('--judge <spec...>', 'judge models')
     .option('--k <k>', 'repetitions per anchor', intOption('--k', 1), 5)
     .option('--gates <g>', 'recovery=0.8,sd=0.5:0.8 (SD gate per field, in rubric order)')
-    .option('--db <path>', 'store file (for cost accounting; calls are not cached)', 'mindscope.db')
+    .option('--db <path>', 'store, a SQLite file or postgres:// URL (for cost accounting; calls are not cached)', DEFAULT_DB)
     .option('--api-key-env <name>', 'environment variable with the key for openai-compatible judges')
     .option('--json', 'print JSON')
     .action(
@@ -130,7 +130,7 @@ export function registerJudge(program: Command): void {
         apiKeyEnv?: string;
         json?: boolean;
       }) => {
-        const store = openStore(f.db);
+        const store = await openStore(f.db);
         try {
           const out = await validateJudgeModels({
             store,
@@ -157,7 +157,7 @@ export function registerJudge(program: Command): void {
             );
           if (out.results.some((r) => !r.pass)) process.exitCode = 3;
         } finally {
-          store.close();
+          await store.close();
         }
       },
     );

@@ -1,7 +1,10 @@
 import type { Command } from 'commander';
 import {
+  ConfigError,
+  enqueueRun,
   evaluate,
   openStore,
+  PgStore,
   parseRunSpec,
   runAccuracy,
   type EvaluateResult,
@@ -13,7 +16,7 @@ import { loadPriceTable } from '../../runner/index.js';
 import type { McqScoring } from '../../protocols/index.js';
 import { accuracyTextTable, formatTextTable } from '../../report/index.js';
 import { configContext } from '../config-context.js';
-import { intOption, numberOption, parseFieldMap } from '../options.js';
+import { intOption, numberOption, parseFieldMap, DEFAULT_DB } from '../options.js';
 import { createProgress } from '../progress.js';
 
 interface RunFlags {
@@ -40,17 +43,24 @@ interface RunFlags {
   traces?: string;
   json?: boolean;
   quiet?: boolean;
+  enqueue?: boolean;
+  lease: number;
 }
 
 /** The end-of-run summary: accuracy per subject and category, then tokens and cost. */
-export function printRunSummary(store: Store, result: EvaluateResult, out: (s: string) => void, opts: { byAbility?: boolean } = {}): void {
+export async function printRunSummary(
+  store: Store,
+  result: EvaluateResult,
+  out: (s: string) => void,
+  opts: { byAbility?: boolean } = {},
+): Promise<void> {
   out(
     `\nrun ${result.runId}: ${result.done} done, ${result.failed} failed, ${result.skipped} already done (${(result.elapsedMs / 1000).toFixed(1)} s)`,
   );
-  const table = runAccuracy(store, result.runId);
+  const table = await runAccuracy(store, result.runId);
   if (table.subjects.length) out(`\naccuracy (%) by category\n${accuracyTextTable(table)}`);
   if (opts.byAbility && table.subjects.length)
-    out(`\naccuracy (%) by question type\n${accuracyTextTable(runAccuracy(store, result.runId, 'ability'))}`);
+    out(`\naccuracy (%) by question type\n${accuracyTextTable(await runAccuracy(store, result.runId, 'ability'))}`);
   if (result.usage.length) {
     out(
       `\nusage\n${formatTextTable(
@@ -118,7 +128,7 @@ export function registerRun(program: Command): void {
     .option('--seed <s>', 'seed for generation, shuffling and replicates', intOption('--seed', 0), 0)
     .option('--timeout <seconds>', 'time limit per model call', numberOption('--timeout', 0.001), 60)
     .option('--run-id <id>', 'run id (default: derived from the configuration, so the same command continues the same run)')
-    .option('--db <path>', 'store file', 'mindscope.db')
+    .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
     .option('--api-key-env <name>', 'environment variable with the key for openai-compatible servers')
     .option('--shuffle', 'shuffle options per replicate (seeded)')
     .option('--mcq-scoring <mode>', 'generate | loglik | loglik-norm (loglik: local GGUF models only)', 'generate')
@@ -132,13 +142,42 @@ export function registerRun(program: Command): void {
     .option('--traces <file>', 'reasoning-trace injection: JSONL of { item_id, trace } teacher explanations, masked before they are shown')
     .option('--json', 'print the summary as JSON')
     .option('--quiet', 'no progress display')
+    .option('--enqueue', 'PostgreSQL store: plan the run and queue its trials for `mindscope worker` processes instead of running them')
+    .option(
+      '--lease <seconds>',
+      'lease on a trial without heartbeat: trials of a killed process are taken over after it',
+      numberOption('--lease', 0.1),
+      60,
+    )
     .action(async (suites: string[], flags: RunFlags, cmd: Command) => {
       const { config, registry } = await configContext(flags.config);
       const spec = parseRunSpec(
         runSpecFrom(suites, flags, cmd, config),
         config ? `${config.file} and the command line` : 'the command line',
       );
-      const store = openStore(given(cmd, 'db') || !config?.db ? flags.db : config.db);
+      const store = await openStore(given(cmd, 'db') || !config?.db ? flags.db : config.db);
+      if (flags.enqueue) {
+        try {
+          if (!(store instanceof PgStore))
+            throw new ConfigError(`--enqueue needs a PostgreSQL store (--db postgres://...), not ${store.location}`);
+          const r = await enqueueRun(spec, {
+            store,
+            registry,
+            runId: flags.runId,
+            apiKeyEnv: flags.apiKeyEnv ?? config?.apiKeyEnv,
+            leaseSeconds: flags.lease,
+            onWarning: (w) => process.stderr.write(`warning: ${w}\n`),
+          });
+          if (flags.json) process.stdout.write(`${JSON.stringify({ ...r, warnings: r.warnings.length }, null, 2)}\n`);
+          else
+            process.stdout.write(
+              `run ${r.runId}: ${r.queued} trial(s) queued, ${r.alreadyQueued} queued already, ${r.skipped} done already; start workers with: mindscope worker --db URL\n`,
+            );
+        } finally {
+          await store.close();
+        }
+        return;
+      }
       const progress = createProgress(process.stderr, flags.quiet || flags.json);
       const prices = flags.prices ?? config?.prices;
       try {
@@ -151,6 +190,7 @@ export function registerRun(program: Command): void {
           apiKeyEnv: flags.apiKeyEnv ?? config?.apiKeyEnv,
           prices: prices ? loadPriceTable(prices) : undefined,
           useCache: flags.cache,
+          leaseMs: flags.lease * 1000,
           onEvent: (e) => progress.onEvent(e),
           onWarning: (w) => process.stderr.write(`warning: ${w}\n`),
         });
@@ -158,11 +198,11 @@ export function registerRun(program: Command): void {
         if (flags.json) {
           const { warnings, ...rest } = result;
           process.stdout.write(`${JSON.stringify({ ...rest, warnings: warnings.length }, null, 2)}\n`);
-        } else printRunSummary(store, result, (s) => process.stdout.write(`${s}\n`));
+        } else await printRunSummary(store, result, (s) => process.stdout.write(`${s}\n`));
         if (result.aborted.length || result.failed) process.exitCode = 2;
       } finally {
         progress.stop();
-        store.close();
+        await store.close();
       }
     });
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { openStore, resolveRunId } from '../../index.js';
 import { formatTextTable } from '../../report/index.js';
+import { DEFAULT_DB } from '../options.js';
 
 /**
  * `mindscope status --json` prints
@@ -11,13 +12,13 @@ export function registerStatus(program: Command): void {
     .command('status')
     .description('trials done, failed and pending per subject and suite')
     .option('--run-id <id>', 'run (default: the newest)')
-    .option('--db <path>', 'store file', 'mindscope.db')
+    .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
     .option('--json', 'print JSON')
-    .action((flags: { runId?: string; db: string; json?: boolean }) => {
-      const store = openStore(flags.db);
+    .action(async (flags: { runId?: string; db: string; json?: boolean }) => {
+      const store = await openStore(flags.db);
       try {
-        const runId = resolveRunId(store, flags.runId);
-        const rows = store.status(runId).map((r) => ({
+        const runId = await resolveRunId(store, flags.runId);
+        const rows = (await store.status(runId)).map((r) => ({
           subject: r.spec,
           subjectId: r.subjectId,
           suite: r.suite,
@@ -46,11 +47,11 @@ export function registerStatus(program: Command): void {
             rows.map((r) => [r.subject, r.suite, String(r.planned), String(r.done), String(r.failed), String(r.pending)]),
           )}\n`,
         );
-        for (const f of store.failures(runId, 5))
+        for (const f of await store.failures(runId, 5))
           process.stdout.write(`\nfailed: ${f.suite} ${f.itemId} (replicate ${f.replicate}): ${f.error}`);
         process.stdout.write('\n');
       } finally {
-        store.close();
+        await store.close();
       }
     });
 }

@@ -5,7 +5,7 @@ import type { StoryTurnStory } from '../../protocols/index.js';
 import { readStoryTurns, REVIEW_ERRORS, reviewStory, type ReviewError } from '../../suites/index.js';
 import { storedStories, storyTurnMetrics } from '../../analysis/index.js';
 import { formatTextTable } from '../../report/index.js';
-import { intOption } from '../options.js';
+import { intOption, DEFAULT_DB } from '../options.js';
 
 function saveStories(file: string, stories: StoryTurnStory[]): void {
   writeFileSync(
@@ -32,12 +32,12 @@ export function registerStoryTurn(program: Command): void {
     .requiredOption('--model <spec>', 'the writing model')
     .requiredOption('--out <file>', 'StoryTurn JSON file to add the new stories to')
     .option('--n <n>', 'stories to write', intOption('--n', 1), 5)
-    .option('--db <path>', 'store file (call cache)', 'mindscope.db')
+    .option('--db <path>', 'store, a SQLite file or postgres:// URL (call cache)', DEFAULT_DB)
     .option('--api-key-env <name>', 'environment variable with the key for an openai-compatible model')
     .action(async (f: { example: string; aspect: string; model: string; out: string; n: number; db: string; apiKeyEnv?: string }) => {
       const [example] = await readStoryTurns(f.example);
       if (!example) throw new ConfigError(`${f.example} holds no StoryTurn`);
-      const store = openStore(f.db);
+      const store = await openStore(f.db);
       try {
         const { stories, failures } = await writeStoryTurns({
           store,
@@ -53,7 +53,7 @@ export function registerStoryTurn(program: Command): void {
           `wrote ${stories.length} generated StoryTurn(s) to ${f.out}; ${failures.length} reply(ies) rejected\n${failures.map((x) => `  ${x.id}: ${x.error}\n`).join('')}`,
         );
       } finally {
-        store.close();
+        await store.close();
       }
     });
   cmd
@@ -78,15 +78,16 @@ export function registerStoryTurn(program: Command): void {
       'story-level and per-question accuracy, per mental state and setting, text-only vs text+image, feedback effectiveness (Wilson 95% intervals)',
     )
     .requiredOption('--run-id <id...>', 'one or more runs (e.g. a text-only and a --images run)')
-    .option('--db <path>', 'store file', 'mindscope.db')
+    .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
     .option('--json', 'print JSON')
-    .action((f: { runId: string[]; db: string; json?: boolean }) => {
-      const store = openStore(f.db);
+    .action(async (f: { runId: string[]; db: string; json?: boolean }) => {
+      const store = await openStore(f.db);
       try {
-        const stories = f.runId.flatMap((id) => {
-          if (!store.getRun(id)) throw new ConfigError(`no run "${id}" in ${f.db}`);
-          return storedStories(store, id);
-        });
+        const stories = [];
+        for (const id of f.runId) {
+          if (!(await store.getRun(id))) throw new ConfigError(`no run "${id}" in ${f.db}`);
+          stories.push(...(await storedStories(store, id)));
+        }
         if (stories.length === 0) throw new ConfigError(`no StoryTurn conversations in run(s) ${f.runId.join(', ')}`);
         const m = storyTurnMetrics(stories);
         if (f.json) {
@@ -114,7 +115,7 @@ export function registerStoryTurn(program: Command): void {
           )}\n`,
         );
       } finally {
-        store.close();
+        await store.close();
       }
     });
 }

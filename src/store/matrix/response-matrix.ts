@@ -26,42 +26,63 @@ export interface ResponseMatrix {
 
 export const MATRIX_META_COLUMNS = ['suite', 'item_id', 'category', 'original_label'] as const;
 
-/** Build a matrix from scored rows; `replicate` picks one replicate, otherwise replicates are averaged. */
-export function buildMatrix(rows: Iterable<ResponseRow>, opts: { replicate?: number } = {}): ResponseMatrix {
-  const subjectIndex = new Map<string, number>();
-  const itemIndex = new Map<string, number>();
-  const items: MatrixItem[] = [];
-  const sums: Array<Map<number, { sum: number; n: number }>> = [];
-  for (const r of rows) {
-    if (opts.replicate !== undefined && r.replicate !== opts.replicate) continue;
-    if (!subjectIndex.has(r.spec)) subjectIndex.set(r.spec, subjectIndex.size);
+/** Builds a matrix one scored row at a time; `replicate` picks one replicate, otherwise replicates are averaged. */
+class MatrixBuilder {
+  readonly #subjectIndex = new Map<string, number>();
+  readonly #itemIndex = new Map<string, number>();
+  readonly #items: MatrixItem[] = [];
+  readonly #sums: Array<Map<number, { sum: number; n: number }>> = [];
+
+  constructor(private readonly replicate: number | undefined) {}
+
+  add(r: ResponseRow): void {
+    if (this.replicate !== undefined && r.replicate !== this.replicate) return;
+    if (!this.#subjectIndex.has(r.spec)) this.#subjectIndex.set(r.spec, this.#subjectIndex.size);
     const key = `${r.suite}\u0000${r.itemId}`;
-    let ii = itemIndex.get(key);
+    let ii = this.#itemIndex.get(key);
     if (ii === undefined) {
-      ii = items.length;
-      itemIndex.set(key, ii);
-      items.push({
+      ii = this.#items.length;
+      this.#itemIndex.set(key, ii);
+      this.#items.push({
         suite: r.suite,
         itemId: r.itemId,
         category: r.category,
         originalLabel: String(r.meta.originalLabel ?? r.ability ?? ''),
       });
-      sums.push(new Map());
+      this.#sums.push(new Map());
     }
-    const si = subjectIndex.get(r.spec)!;
-    const cell = sums[ii].get(si) ?? { sum: 0, n: 0 };
+    const si = this.#subjectIndex.get(r.spec)!;
+    const sums = this.#sums[ii]!;
+    const cell = sums.get(si) ?? { sum: 0, n: 0 };
     cell.sum += r.value;
     cell.n += 1;
-    sums[ii].set(si, cell);
+    sums.set(si, cell);
   }
-  const subjects = [...subjectIndex.keys()];
-  const cells = sums.map((m) =>
-    subjects.map((_, si) => {
-      const c = m.get(si);
-      return c ? c.sum / c.n : null;
-    }),
-  );
-  return { subjects, items, cells };
+
+  matrix(): ResponseMatrix {
+    const subjects = [...this.#subjectIndex.keys()];
+    const cells = this.#sums.map((m) =>
+      subjects.map((_, si) => {
+        const c = m.get(si);
+        return c ? c.sum / c.n : null;
+      }),
+    );
+    return { subjects, items: this.#items, cells };
+  }
+}
+
+/** Build a matrix from scored rows; `replicate` picks one replicate, otherwise replicates are averaged. */
+export function buildMatrix(rows: Iterable<ResponseRow>, opts: { replicate?: number } = {}): ResponseMatrix {
+  const b = new MatrixBuilder(opts.replicate);
+  for (const r of rows) b.add(r);
+  return b.matrix();
+}
+
+/** Build a matrix from a stream of scored rows (a store's `responses`), without holding the rows. */
+export async function buildMatrixFrom(rows: AsyncIterable<ResponseRow>, opts: { replicate?: number } = {}): Promise<ResponseMatrix> {
+  const b = new MatrixBuilder(opts.replicate);
+  for await (const r of rows) b.add(r);
+  return b.matrix();
 }
 
 export function matrixToCsv(m: ResponseMatrix): string {

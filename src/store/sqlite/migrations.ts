@@ -1,5 +1,6 @@
 // Schema migrations, applied in order from the database's PRAGMA user_version. Never edit a
-// released migration: add the next one.
+// released migration: add the next one, here and in postgres/migrations.ts under the same
+// number (a schema version means the same tables in both backends).
 
 export const MIGRATIONS: string[] = [
   // 1: the first schema.
@@ -77,6 +78,27 @@ export const MIGRATIONS: string[] = [
     rubric TEXT NOT NULL,
     sha256 TEXT NOT NULL,
     PRIMARY KEY (run_id, rubric)
+  );
+  `,
+  // 3: several processes on one run: trial leases, the rate limits they share, and the run's
+  // specification (from which a worker rebuilds the run's tasks).
+  `
+  ALTER TABLE runs ADD COLUMN spec TEXT;
+  CREATE TABLE trial_leases (
+    run_id TEXT NOT NULL,
+    subject_id TEXT NOT NULL,
+    suite TEXT NOT NULL,
+    item_id TEXT NOT NULL,
+    replicate INTEGER NOT NULL,
+    owner TEXT NOT NULL,
+    expires_at INTEGER NOT NULL,
+    PRIMARY KEY (run_id, subject_id, suite, item_id, replicate)
+  );
+  CREATE INDEX trial_leases_owner ON trial_leases(owner);
+  CREATE TABLE rate_limits (
+    endpoint TEXT PRIMARY KEY,
+    generation INTEGER NOT NULL,
+    paused_until INTEGER NOT NULL
   );
   `,
 ];

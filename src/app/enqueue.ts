@@ -1,0 +1,84 @@
+// `mindscope run ... --db postgres://... --enqueue`: plan a run into the store (run record with
+// its specification, subjects, items, plan) and put every trial not yet done on the queue, for
+// `mindscope worker` processes on any machine to take. Nothing is called here.
+
+import { ConfigError, parseRunSpec, type RunSpecInput } from '../core/index.js';
+import { plannedTrials, prepareRun, TrialQueue, trialKeyOf, type PlanSubject } from '../runner/index.js';
+import { trialKeyString, type PgStore } from '../store/index.js';
+import { loadTasks } from './evaluate.js';
+import { createRegistry, type Registry } from './registry.js';
+import { runIdentity, runIdOf, specSettings } from './run-identity.js';
+
+export interface EnqueueOptions {
+  store: PgStore;
+  runId?: string;
+  registry?: Registry;
+  apiKeyEnv?: string;
+  /**
+   * How long a worker's lease on a trial lasts without its heartbeat (default 60 s); a job taken
+   * by a worker that died is handed out again after twice this.
+   */
+  leaseSeconds?: number;
+  onWarning?: (message: string) => void;
+}
+
+export interface EnqueueResult {
+  runId: string;
+  planned: number;
+  /** Trials done already (not queued). */
+  skipped: number;
+  queued: number;
+  /** Trials already waiting in the queue (not queued twice). */
+  alreadyQueued: number;
+  warnings: string[];
+}
+
+/** A model spec must name a known provider; a key missing here is fine (workers bring their own). */
+function checkModelSpec(registry: Registry, spec: string, apiKeyEnv: string | undefined): void {
+  try {
+    registry.createModel(spec, { apiKeyEnv });
+  } catch (err) {
+    if (err instanceof ConfigError && /in the environment$/.test(err.message)) return;
+    throw err;
+  }
+}
+
+/** Plan a run into a PostgreSQL store and queue its trials that are not done. */
+export async function enqueueRun(specInput: RunSpecInput, opts: EnqueueOptions): Promise<EnqueueResult> {
+  const spec = parseRunSpec(specInput);
+  const registry = opts.registry ?? createRegistry();
+  // The subjects as the plan needs them (spec and settings); workers build the models.
+  const subjects: PlanSubject[] = spec.models.map((m) => {
+    const entry = typeof m === 'string' ? { spec: m } : m;
+    checkModelSpec(registry, entry.spec, opts.apiKeyEnv);
+    return { model: { spec: entry.spec }, settings: { ...specSettings(spec), ...('settings' in entry ? entry.settings : {}) } };
+  });
+  const { tasks, warnings } = await loadTasks(spec, registry);
+  warnings.forEach((w) => opts.onWarning?.(w));
+  const identity = runIdentity(spec);
+  const runId = opts.runId ?? runIdOf(identity);
+  const run = await prepareRun(opts.store, {
+    runId,
+    config: identity,
+    spec: spec as Record<string, unknown>,
+    tasks,
+    subjects,
+    replicates: spec.trials,
+  });
+  const done = await opts.store.doneTrials(runId);
+  const jobs = [];
+  let planned = 0;
+  for (const p of plannedTrials(run)) {
+    planned++;
+    const key = trialKeyOf(runId, p);
+    if (!done.has(trialKeyString(key))) jobs.push({ ...key, itemHash: p.hash });
+  }
+  const leaseSeconds = opts.leaseSeconds ?? 60;
+  const queue = await TrialQueue.open(opts.store.url);
+  try {
+    const queued = await queue.enqueue(jobs, { expireSeconds: 2 * leaseSeconds, retryDelaySeconds: Math.max(1, leaseSeconds / 2) });
+    return { runId, planned, skipped: planned - jobs.length, queued, alreadyQueued: jobs.length - queued, warnings };
+  } finally {
+    await queue.close();
+  }
+}

@@ -1,0 +1,232 @@
+// `mindscope worker`: take trials from the queue (any run), call the models, record the
+// results, on as many machines as there are. Per job: lease the trial in the store (a trial
+// done already is acknowledged at once; one leased by a live worker goes back to the queue for
+// later), run it with the run's task and subject rebuilt from the stored specification and the
+// stored item, wait for the result's commit, then acknowledge the job. A worker killed at any
+// moment loses nothing: an unacknowledged job is handed out again after its visibility
+// timeout, its lease lapses, and the store records each trial once.
+
+import { ConfigError, canonicalJson, deriveSeed, MindscopeError, parseRunSpec, type Item, type Task } from '../core/index.js';
+import {
+  CallerFactory,
+  DEFAULT_LEASE_MS,
+  executeTrial,
+  LeaseKeeper,
+  runPool,
+  sleep,
+  subjectIdFor,
+  TrialQueue,
+  type QueuedTrial,
+  type RetryPolicy,
+  type PriceTable,
+  type RunSubject,
+} from '../runner/index.js';
+import type { PgStore } from '../store/index.js';
+import { buildSubjects, taskShells } from './evaluate.js';
+import { createRegistry, type Registry } from './registry.js';
+import { runIdentity } from './run-identity.js';
+
+export interface WorkerOptions {
+  store: PgStore;
+  registry?: Registry;
+  /** Trials in flight in this worker, and the most concurrent calls per endpoint (default 8). */
+  concurrency?: number;
+  /** Lease length (default 60 s); keep it as the runs were enqueued with. */
+  leaseMs?: number;
+  timeoutMs?: number;
+  retry?: RetryPolicy;
+  prices?: PriceTable;
+  useCache?: boolean;
+  apiKeyEnv?: string;
+  /** How often an empty queue is asked again (default 1 s). */
+  pollMs?: number;
+  /** Stop once nothing is queued, waiting or taken (default: run until `signal` aborts). */
+  untilIdle?: boolean;
+  signal?: AbortSignal;
+  onEvent?: (e: WorkerEvent) => void;
+}
+
+export type WorkerEvent =
+  | { type: 'done' | 'failed' | 'skipped' | 'held'; runId: string }
+  | { type: 'subject-aborted'; spec: string; error: string }
+  | { type: 'error'; error: string };
+
+export interface WorkerSummary {
+  done: number;
+  failed: number;
+  /** Jobs whose trial was done already (a retried job, or a trial done by `run`). */
+  skipped: number;
+  /** Jobs given back because another live worker held the trial's lease. */
+  held: number;
+  /** Jobs given back after an error (retried by the queue). */
+  errors: number;
+  elapsedMs: number;
+}
+
+interface RunContext {
+  tasks: Map<string, Task>;
+  subjects: Map<string, RunSubject>;
+  replicates: number;
+  replicateSeeds: number[];
+  items: Map<string, Item>;
+}
+
+/** The run's tasks and subjects, rebuilt from its stored specification (whose files must be the ones it was planned with). */
+async function loadRunContext(opts: WorkerOptions, registry: Registry, runId: string): Promise<RunContext> {
+  const run = await opts.store.getRun(runId);
+  if (!run) throw new ConfigError(`no run "${runId}" in ${opts.store.location}`);
+  if (!run.spec) throw new ConfigError(`run ${runId} has no stored specification: enqueue it again with this version of mindscope`);
+  const spec = parseRunSpec(run.spec, `run ${runId}'s stored specification`);
+  const identity = runIdentity(spec);
+  const differing = [...new Set([...Object.keys(identity), ...Object.keys(run.config)])].filter(
+    (k) => canonicalJson(identity[k]) !== canonicalJson(run.config[k]),
+  );
+  if (differing.length)
+    throw new ConfigError(`run ${runId}: this machine's files differ from those the run was planned with (${differing.join(', ')})`);
+  const subjects = new Map<string, RunSubject>();
+  for (const s of buildSubjects(spec, registry, opts.apiKeyEnv)) subjects.set(subjectIdFor(s.model.spec, s.settings), s);
+  return {
+    tasks: taskShells(spec, registry),
+    subjects,
+    replicates: spec.trials,
+    replicateSeeds: Array.from({ length: spec.trials }, (_, r) => deriveSeed(spec.seed, r)),
+    items: new Map(),
+  };
+}
+
+/** Take and run trials from the queue until stopped (or, with `untilIdle`, until the queue is empty). */
+export async function runWorker(opts: WorkerOptions): Promise<WorkerSummary> {
+  const started = performance.now();
+  const registry = opts.registry ?? createRegistry();
+  const store = opts.store;
+  const emit = opts.onEvent ?? (() => {});
+  const slots = Math.max(1, opts.concurrency ?? 8);
+  const leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
+  const callers = new CallerFactory({
+    store,
+    concurrency: slots,
+    timeoutMs: opts.timeoutMs,
+    retry: opts.retry,
+    prices: opts.prices,
+    useCache: opts.useCache,
+    shareRateLimits: true,
+  });
+  const leases = new LeaseKeeper(store, leaseMs);
+  const queue = await TrialQueue.open(store.url, { maintenanceSeconds: Math.max(1, Math.min(60, Math.round(leaseMs / 2000))) });
+  const contexts = new Map<string, Promise<RunContext>>();
+  const aborted = new Map<RunSubject, string>();
+  const summary: WorkerSummary = { done: 0, failed: 0, skipped: 0, held: 0, errors: 0, elapsedMs: 0 };
+  let inFlight = 0;
+
+  // Acknowledgements go in groups, like the store's commits.
+  let acks: string[] = [];
+  let acking: Promise<void> = Promise.resolve();
+  const ackNow = () => {
+    const ids = acks;
+    acks = [];
+    if (ids.length) acking = acking.then(() => queue.complete(ids)).catch((err) => emit({ type: 'error', error: (err as Error).message }));
+    return acking;
+  };
+  const ackTimer = setInterval(ackNow, 50);
+
+  const contextOf = (runId: string) => {
+    let c = contexts.get(runId);
+    if (!c) {
+      contexts.set(runId, (c = loadRunContext(opts, registry, runId)));
+      // A run that cannot be rebuilt here is retried by the queue later (perhaps on another machine).
+      c.catch(() => contexts.delete(runId));
+    }
+    return c;
+  };
+
+  const handle = async (job: QueuedTrial): Promise<void> => {
+    const key = job.data;
+    inFlight++;
+    try {
+      const ctx = await contextOf(key.runId);
+      const [claim] = await leases.claim([key]);
+      if (claim === 'done') {
+        summary.skipped++;
+        acks.push(job.id);
+        emit({ type: 'skipped', runId: key.runId });
+        return;
+      }
+      if (claim === 'held') {
+        summary.held++;
+        await queue.fail(job.id, 'leased by another worker');
+        emit({ type: 'held', runId: key.runId });
+        return;
+      }
+      const task = ctx.tasks.get(key.suite);
+      const subject = ctx.subjects.get(key.subjectId);
+      let item = ctx.items.get(key.itemHash);
+      if (!item) {
+        item = await store.getItem(key.itemHash);
+        if (item) ctx.items.set(key.itemHash, item);
+      }
+      if (!task || !subject || !item)
+        throw new ConfigError(
+          `run ${key.runId}: trial ${key.suite}/${key.itemId} names a ${!task ? 'suite' : !subject ? 'subject' : 'item'} its run does not have`,
+        );
+      const stopped = aborted.get(subject);
+      if (stopped) throw new MindscopeError(stopped);
+      const r = await executeTrial(
+        { task, item, hash: key.itemHash, subject, subjectId: key.subjectId, replicate: key.replicate },
+        { runId: key.runId, replicates: ctx.replicates, replicateSeeds: ctx.replicateSeeds, callers },
+      );
+      if (r.kind === 'aborted') {
+        if (!aborted.has(subject)) {
+          aborted.set(subject, r.error);
+          emit({ type: 'subject-aborted', spec: subject.model.spec, error: r.error });
+        }
+        throw new MindscopeError(r.error);
+      }
+      // Acknowledged only once the result is committed: a crash before leaves the job to be retried.
+      await r.committed;
+      acks.push(job.id);
+      summary[r.kind]++;
+      emit({ type: r.kind, runId: key.runId });
+    } catch (err) {
+      summary.errors++;
+      const message = err instanceof Error ? err.message : String(err);
+      emit({ type: 'error', error: message });
+      await queue.fail(job.id, message).catch(() => {});
+    } finally {
+      inFlight--;
+    }
+  };
+
+  async function* jobs(): AsyncGenerator<QueuedTrial> {
+    while (!opts.signal?.aborted) {
+      const batch = await queue.fetch(slots);
+      if (batch.length) {
+        yield* batch;
+        continue;
+      }
+      if (opts.untilIdle && inFlight === 0) {
+        await ackNow();
+        if ((await queue.outstanding()) === 0) return;
+      }
+      await sleep(opts.pollMs ?? 1000);
+    }
+  }
+
+  await callers.start();
+  leases.start();
+  try {
+    await runPool(jobs(), slots, handle);
+    await store.flush();
+  } finally {
+    clearInterval(ackTimer);
+    await ackNow();
+    await callers.settle().catch(() => {});
+    await leases.stop().catch(() => {});
+    await queue.close().catch(() => {});
+    for (const c of contexts.values()) {
+      const ctx = await c.catch(() => undefined);
+      for (const s of ctx?.subjects.values() ?? []) await s.model.close?.();
+    }
+  }
+  summary.elapsedMs = performance.now() - started;
+  return summary;
+}

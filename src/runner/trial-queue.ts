@@ -1,0 +1,107 @@
+// The queue of trials for workers on many machines, on pg-boss (PostgreSQL; see the README
+// for why pg-boss and not graphile-worker). One job per trial, keyed by the trial (a trial
+// queued twice while waiting is one job). pg-boss gives each fetched job a visibility timeout
+// (`expireInSeconds`): a job whose worker died is retried by pg-boss's maintenance after it.
+// Recording a result exactly once is the store's part (leases and the record-once rule), not
+// the queue's: a job run twice finds its trial done, or leased to a live worker, and does not
+// call the model again.
+
+import PgBoss from 'pg-boss';
+import type { TrialKey } from '../core/index.js';
+import { trialKeyString } from '../store/index.js';
+
+/** The queue every run's trials go to (a worker takes trials of any run). */
+export const TRIAL_QUEUE = 'mindscope-trials';
+/** The PostgreSQL schema pg-boss keeps its tables in. */
+export const QUEUE_SCHEMA = 'mindscope_queue';
+
+export interface TrialJob extends TrialKey {
+  itemHash: string;
+}
+
+export interface QueuedTrial {
+  id: string;
+  data: TrialJob;
+}
+
+export interface TrialQueueOptions {
+  /** How often pg-boss's maintenance looks for expired jobs (default 60 s). */
+  maintenanceSeconds?: number;
+}
+
+export interface EnqueueOptions {
+  /** Visibility timeout: a fetched job not completed within it is given to another worker. */
+  expireSeconds: number;
+  /** How many times a job is handed out again after a failure (a held lease, a database error). */
+  retryLimit?: number;
+  /** Seconds before a failed job is handed out again. */
+  retryDelaySeconds?: number;
+}
+
+export class TrialQueue {
+  private constructor(private readonly boss: PgBoss) {}
+
+  /** Connect (creating pg-boss's schema and the queue if needed). */
+  static async open(url: string, opts: TrialQueueOptions = {}): Promise<TrialQueue> {
+    const boss = new PgBoss({
+      connectionString: url,
+      schema: QUEUE_SCHEMA,
+      max: 4,
+      schedule: false,
+      maintenanceIntervalSeconds: opts.maintenanceSeconds ?? 60,
+      application_name: 'mindscope-queue',
+    });
+    // Connection errors in pg-boss's background maintenance must not end the process; the
+    // next fetch or completion reports a database that stays away.
+    boss.on('error', () => {});
+    await boss.start();
+    await boss.createQueue(TRIAL_QUEUE, { name: TRIAL_QUEUE, policy: 'short' });
+    return new TrialQueue(boss);
+  }
+
+  /** Queue trials (a trial already waiting in the queue is not queued twice); returns how many were added. */
+  async enqueue(jobs: TrialJob[], opts: EnqueueOptions): Promise<number> {
+    let added = 0;
+    for (let i = 0; i < jobs.length; i += 1000) {
+      const part = jobs.slice(i, i + 1000).map((data) => ({
+        name: TRIAL_QUEUE,
+        data,
+        singletonKey: trialKeyString(data),
+        expireInSeconds: Math.max(1, Math.round(opts.expireSeconds)),
+        retryLimit: opts.retryLimit ?? 100,
+        retryDelay: Math.max(1, Math.round(opts.retryDelaySeconds ?? 10)),
+        retryBackoff: false,
+      }));
+      // pg-boss returns the ids of the jobs it added (its typings say void).
+      const ids = (await this.boss.insert(part)) as unknown as string[] | null;
+      added += ids?.length ?? 0;
+    }
+    return added;
+  }
+
+  /** Take up to `n` trials; each stays taken until completed, failed, or its visibility timeout passes. */
+  async fetch(n: number): Promise<QueuedTrial[]> {
+    if (n <= 0) return [];
+    const jobs = await this.boss.fetch<TrialJob>(TRIAL_QUEUE, { batchSize: n });
+    return jobs.map((j) => ({ id: j.id, data: j.data }));
+  }
+
+  /** Acknowledge trials whose result is stored (or that were done already). */
+  async complete(ids: string[]): Promise<void> {
+    if (ids.length) await this.boss.complete(TRIAL_QUEUE, ids);
+  }
+
+  /** Give a trial back: it is handed out again after the retry delay. */
+  async fail(id: string, reason: string): Promise<void> {
+    await this.boss.fail(TRIAL_QUEUE, id, { reason });
+  }
+
+  /** Trials queued, waiting for a retry, or taken and not yet acknowledged. */
+  async outstanding(): Promise<number> {
+    return (await this.boss.getQueueSize(TRIAL_QUEUE, { before: 'completed' })) ?? 0;
+  }
+
+  async close(): Promise<void> {
+    await this.boss.stop({ graceful: false, wait: true });
+  }
+}

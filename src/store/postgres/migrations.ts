@@ -1,0 +1,105 @@
+// The PostgreSQL schema, one migration per SQLite migration under the same number (see
+// sqlite/migrations.ts): the same tables and keys, in PostgreSQL's types. Bodies are JSON text
+// as in SQLite, so that copying between the backends is lossless. The version is kept in
+// mindscope_schema. Never edit a released migration: add the next one.
+
+export const PG_MIGRATIONS: string[] = [
+  // 1: the first schema.
+  `
+  CREATE TABLE runs (
+    id TEXT PRIMARY KEY,
+    created_at TEXT NOT NULL,
+    config TEXT NOT NULL
+  );
+  CREATE TABLE subjects (
+    id TEXT PRIMARY KEY,
+    spec TEXT NOT NULL,
+    settings TEXT NOT NULL
+  );
+  CREATE TABLE run_plan (
+    run_id TEXT NOT NULL REFERENCES runs(id),
+    subject_id TEXT NOT NULL REFERENCES subjects(id),
+    suite TEXT NOT NULL,
+    planned INTEGER NOT NULL,
+    PRIMARY KEY (run_id, subject_id, suite)
+  );
+  CREATE TABLE items (
+    hash TEXT PRIMARY KEY,
+    suite TEXT NOT NULL,
+    item_id TEXT NOT NULL,
+    category TEXT NOT NULL,
+    ability TEXT,
+    answer TEXT NOT NULL,
+    body TEXT NOT NULL
+  );
+  CREATE INDEX items_suite ON items(suite, item_id);
+  CREATE TABLE trials (
+    id BIGSERIAL PRIMARY KEY,
+    run_id TEXT NOT NULL REFERENCES runs(id),
+    subject_id TEXT NOT NULL REFERENCES subjects(id),
+    suite TEXT NOT NULL,
+    item_id TEXT NOT NULL,
+    replicate INTEGER NOT NULL,
+    item_hash TEXT NOT NULL REFERENCES items(hash),
+    status TEXT NOT NULL CHECK (status IN ('done', 'failed')),
+    error TEXT,
+    attempts INTEGER NOT NULL,
+    input_tokens BIGINT NOT NULL DEFAULT 0,
+    output_tokens BIGINT NOT NULL DEFAULT 0,
+    cost_usd DOUBLE PRECISION NOT NULL DEFAULT 0,
+    latency_ms DOUBLE PRECISION NOT NULL DEFAULT 0,
+    cached_calls INTEGER NOT NULL DEFAULT 0,
+    total_calls INTEGER NOT NULL DEFAULT 0,
+    finished_at TEXT NOT NULL,
+    UNIQUE (run_id, subject_id, suite, item_id, replicate)
+  );
+  CREATE TABLE transcripts (
+    trial_id BIGINT PRIMARY KEY REFERENCES trials(id),
+    body TEXT NOT NULL
+  );
+  CREATE TABLE scores (
+    trial_id BIGINT NOT NULL REFERENCES trials(id),
+    scorer TEXT NOT NULL,
+    value DOUBLE PRECISION NOT NULL,
+    detail TEXT NOT NULL,
+    seq BIGSERIAL,
+    PRIMARY KEY (trial_id, scorer)
+  );
+  CREATE TABLE call_cache (
+    key TEXT PRIMARY KEY,
+    provider TEXT NOT NULL,
+    model TEXT NOT NULL,
+    response TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  `,
+  // 2: rubrics pinned to a run.
+  `
+  CREATE TABLE rubric_pins (
+    run_id TEXT NOT NULL REFERENCES runs(id),
+    rubric TEXT NOT NULL,
+    sha256 TEXT NOT NULL,
+    PRIMARY KEY (run_id, rubric)
+  );
+  `,
+  // 3: trial leases, shared rate limits, the run's specification.
+  `
+  ALTER TABLE runs ADD COLUMN spec TEXT;
+  CREATE TABLE trial_leases (
+    run_id TEXT NOT NULL,
+    subject_id TEXT NOT NULL,
+    suite TEXT NOT NULL,
+    item_id TEXT NOT NULL,
+    replicate INTEGER NOT NULL,
+    owner TEXT NOT NULL,
+    expires_at BIGINT NOT NULL,
+    PRIMARY KEY (run_id, subject_id, suite, item_id, replicate)
+  );
+  CREATE INDEX trial_leases_owner ON trial_leases(owner);
+  CREATE TABLE rate_limits (
+    endpoint TEXT PRIMARY KEY,
+    generation INTEGER NOT NULL,
+    paused_until BIGINT NOT NULL
+  );
+  `,
+];

@@ -1,0 +1,161 @@
+// The PostgreSQL driver: a connection pool (node-postgres), `?` placeholders turned into $n,
+// integers and numerics read as numbers (for this pool only), migrations applied under an
+// advisory lock (so that workers starting together migrate once), and streamed reads through
+// a server-side cursor on a connection of their own.
+
+import pg from 'pg';
+import { MindscopeError } from '../../core/index.js';
+import type { Dialect, SqlDriver, SqlExecutor } from '../sql/driver.js';
+
+const PG_DIALECT: Dialect = {
+  nowMs: '(extract(epoch from clock_timestamp()) * 1000)::bigint',
+  greatest: (a, b) => `GREATEST(${a}, ${b})`,
+  jsonField: (column, field) => `(${column}::json -> '${field}')::text`,
+  scoreOrder: 'seq',
+  bytewise: (expr) => `${expr} COLLATE "C"`,
+};
+
+const INT8 = 20;
+const NUMERIC = 1700;
+const numberTypes: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8 || oid === NUMERIC
+      ? (v: string) => Number(v)
+      : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+/** The URL with its password replaced, for messages and `location`. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return url.replace(/:[^:@/]*@/, ':***@');
+  }
+}
+
+const placeholders = new Map<string, string>();
+/** `?` placeholders as PostgreSQL's $1, $2, ... (the store's SQL has no `?` inside literals). */
+function numbered(sql: string): string {
+  let out = placeholders.get(sql);
+  if (out === undefined) {
+    let n = 0;
+    out = sql.replace(/\?/g, () => `$${++n}`);
+    if (placeholders.size < 2000) placeholders.set(sql, out);
+  }
+  return out;
+}
+
+function executor(client: pg.Pool | pg.PoolClient): SqlExecutor {
+  return {
+    all: async <T>(sql: string, params: readonly unknown[] = []) => (await client.query(numbered(sql), params as unknown[])).rows as T[],
+    get: async <T>(sql: string, params: readonly unknown[] = []) =>
+      (await client.query(numbered(sql), params as unknown[])).rows[0] as T | undefined,
+    run: async (sql: string, params: readonly unknown[] = []) => (await client.query(numbered(sql), params as unknown[])).rowCount ?? 0,
+  };
+}
+
+export class PgDriver implements SqlDriver {
+  readonly backend = 'postgres' as const;
+  readonly dialect = PG_DIALECT;
+  readonly maxParams = 60_000;
+  readonly location: string;
+  readonly #pool: pg.Pool;
+  readonly #exec: SqlExecutor;
+  #version = 0;
+
+  private constructor(readonly url: string) {
+    this.location = redactUrl(url);
+    this.#pool = new pg.Pool({ connectionString: url, max: 10, types: numberTypes, application_name: 'mindscope' });
+    // An idle connection dropped by the server must not take the process down.
+    this.#pool.on('error', () => {});
+    this.#exec = executor(this.#pool);
+  }
+
+  /** Connect and migrate; the error names the database (without its password). */
+  static async open(url: string, migrations: readonly string[]): Promise<PgDriver> {
+    const d = new PgDriver(url);
+    try {
+      await d.#migrate(migrations);
+    } catch (err) {
+      await d.#pool.end().catch(() => {});
+      if (err instanceof MindscopeError) throw err;
+      throw new MindscopeError(`${d.location}: cannot open the store: ${(err as Error).message || String(err)}`);
+    }
+    return d;
+  }
+
+  async #migrate(migrations: readonly string[]): Promise<void> {
+    await this.transaction(async (tx) => {
+      await tx.run(`SELECT pg_advisory_xact_lock(hashtext('mindscope-migrations'))`);
+      await tx.run('CREATE TABLE IF NOT EXISTS mindscope_schema (version INTEGER NOT NULL)');
+      const row = await tx.get<{ version: number }>('SELECT version FROM mindscope_schema');
+      if (!row) await tx.run('INSERT INTO mindscope_schema (version) VALUES (0)');
+      const current = row?.version ?? 0;
+      if (current > migrations.length) {
+        throw new MindscopeError(`schema version ${current} is newer than this mindscope knows (${migrations.length}); upgrade mindscope`);
+      }
+      for (let v = current; v < migrations.length; v++) await tx.run(migrations[v]!);
+      await tx.run('UPDATE mindscope_schema SET version = ?', [migrations.length]);
+      this.#version = Math.max(current, migrations.length);
+    });
+  }
+
+  async schemaVersion(): Promise<number> {
+    return this.#version;
+  }
+
+  all<T>(sql: string, params?: readonly unknown[]): Promise<T[]> {
+    return this.#exec.all<T>(sql, params);
+  }
+
+  get<T>(sql: string, params?: readonly unknown[]): Promise<T | undefined> {
+    return this.#exec.get<T>(sql, params);
+  }
+
+  run(sql: string, params?: readonly unknown[]): Promise<number> {
+    return this.#exec.run(sql, params);
+  }
+
+  async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    const client = await this.#pool.connect();
+    try {
+      await client.query('BEGIN');
+      try {
+        const value = await fn(executor(client));
+        await client.query('COMMIT');
+        return value;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw err;
+      }
+    } finally {
+      client.release();
+    }
+  }
+
+  async *iterate<T>(sql: string, params: readonly unknown[] = []): AsyncIterable<T> {
+    const client = await this.#pool.connect();
+    let open = false;
+    try {
+      await client.query('BEGIN READ ONLY');
+      open = true;
+      await client.query(`DECLARE rows NO SCROLL CURSOR FOR ${numbered(sql)}`, params as unknown[]);
+      for (;;) {
+        const { rows } = await client.query('FETCH 2000 FROM rows');
+        if (rows.length === 0) break;
+        yield* rows as T[];
+      }
+      await client.query('COMMIT');
+      open = false;
+    } finally {
+      if (open) await client.query('ROLLBACK').catch(() => {});
+      client.release();
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#pool.end();
+  }
+}

@@ -1,0 +1,22 @@
+// The PostgreSQL store, for many processes on many machines: the shared store's SQL
+// (sql/sql-store.ts) over a connection pool. Open it with PgStore.open(url) (it connects and
+// migrates), or through openStore('postgres://...').
+
+import { SqlStore } from '../sql/sql-store.js';
+import { PG_MIGRATIONS } from './migrations.js';
+import { PgDriver } from './pg-driver.js';
+
+export class PgStore extends SqlStore {
+  private constructor(
+    driver: PgDriver,
+    /** The connection URL (with its password), for components that connect on their own (the queue). */
+    readonly url: string,
+  ) {
+    super(driver);
+  }
+
+  /** Connect to the database at `url` and bring its schema up to date. */
+  static async open(url: string): Promise<PgStore> {
+    return new PgStore(await PgDriver.open(url, PG_MIGRATIONS), url);
+  }
+}

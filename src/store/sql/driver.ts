@@ -1,0 +1,40 @@
+// What the SQL store needs from a database: statements with `?` placeholders, transactions,
+// streamed reads, and the few fragments where SQLite and PostgreSQL spell things differently.
+// The store's SQL is written once (sql-store.ts) against this; each backend is a driver.
+
+export interface SqlExecutor {
+  all<T>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  get<T>(sql: string, params?: readonly unknown[]): Promise<T | undefined>;
+  /** Run a statement; returns the number of rows it changed. */
+  run(sql: string, params?: readonly unknown[]): Promise<number>;
+}
+
+/** SQL that differs between the backends. */
+export interface Dialect {
+  /** The database clock in milliseconds since the epoch, as an integer expression. */
+  nowMs: string;
+  /** The larger of two values. */
+  greatest(a: string, b: string): string;
+  /** A JSON text column's field as JSON text (null when absent). */
+  jsonField(column: string, field: string): string;
+  /** The column that orders a trial's scores by insertion (the protocol's own score comes first). */
+  scoreOrder: string;
+  /** A text expression for ORDER BY, compared byte by byte (as SQLite does), whatever the database's collation. */
+  bytewise(expr: string): string;
+}
+
+export interface SqlDriver extends SqlExecutor {
+  readonly backend: 'sqlite' | 'postgres';
+  /** A file path, or a database URL without its password. */
+  readonly location: string;
+  readonly dialect: Dialect;
+  /** Largest number of `?` parameters one statement may take. */
+  readonly maxParams: number;
+  /** Run `fn` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  /** Stream a query's rows without holding them all (the writer stays free meanwhile). */
+  iterate<T>(sql: string, params?: readonly unknown[]): AsyncIterable<T>;
+  /** The schema version after migrating (the number of migrations applied). */
+  schemaVersion(): Promise<number>;
+  close(): Promise<void>;
+}

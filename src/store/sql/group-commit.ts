@@ -1,0 +1,97 @@
+// Group commit: writes are queued and committed together, in one transaction, at most
+// GROUP_COMMIT_MS after the first of them (or at once when GROUP_COMMIT_MAX are queued), so
+// that many calls finishing together cost one commit, not one each. Each write's promise
+// resolves once its batch is committed, so a caller can go on working and collect the
+// promises instead of waiting for each commit in turn. When a batch fails, its writes are
+// retried one transaction each: the failing ones reject (and are reported by the next
+// flush), the others stay. Batches commit one after another, in the order they were queued.
+
+import { MindscopeError } from '../../core/index.js';
+
+/** The longest a finished trial waits in memory before it is committed. */
+export const GROUP_COMMIT_MS = 25;
+const GROUP_COMMIT_MAX = 512;
+
+interface Queued<W> {
+  /** Names the write in an error message. */
+  what: string;
+  write: W;
+  /** Called once the write's batch has been tried, committed or not (read-your-writes bookkeeping). */
+  after?: () => void;
+  resolve: () => void;
+  reject: (err: Error) => void;
+}
+
+export class GroupCommit<W> {
+  #queue: Queued<W>[] = [];
+  #timer: NodeJS.Timeout | undefined;
+  #chain: Promise<void> = Promise.resolve();
+  #failures: string[] = [];
+
+  constructor(
+    /** Runs the writes in one transaction. */
+    private readonly commit: (writes: W[]) => Promise<void>,
+    private readonly location: string,
+  ) {}
+
+  /** Queue a write; the promise resolves when it is committed and rejects when it cannot be. */
+  add(what: string, write: W, after?: () => void): Promise<void> {
+    let resolve!: () => void;
+    let reject!: (err: Error) => void;
+    const done = new Promise<void>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    // A caller that does not wait for the write still hears of a failure from flush().
+    done.catch(() => {});
+    this.#queue.push({ what, write, after, resolve, reject });
+    if (this.#queue.length >= GROUP_COMMIT_MAX) void this.#commitQueued();
+    else if (!this.#timer) this.#timer = setTimeout(() => void this.#commitQueued(), GROUP_COMMIT_MS);
+    return done;
+  }
+
+  /** Writes queued and not yet committed. */
+  get pending(): number {
+    return this.#queue.length;
+  }
+
+  /** Commit what is queued now; resolves when every batch queued so far has been tried. */
+  #commitQueued(): Promise<void> {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const batch = this.#queue;
+    this.#queue = [];
+    if (batch.length) this.#chain = this.#chain.then(() => this.#commitBatch(batch));
+    return this.#chain;
+  }
+
+  async #commitBatch(batch: Queued<W>[]): Promise<void> {
+    try {
+      await this.commit(batch.map((b) => b.write));
+      for (const b of batch) b.resolve();
+    } catch {
+      for (const b of batch) {
+        try {
+          await this.commit([b.write]);
+          b.resolve();
+        } catch (err) {
+          const message = (err as Error).message;
+          this.#failures.push(`${b.what}: ${message}`);
+          b.reject(new MindscopeError(`${this.location}: could not store ${b.what}: ${message}`));
+        }
+      }
+    } finally {
+      for (const b of batch) b.after?.();
+    }
+  }
+
+  /** Commit queued writes now; rejects naming every write that could not be stored since the last flush. */
+  async flush(): Promise<void> {
+    await this.#commitQueued();
+    if (this.#failures.length) {
+      const failures = this.#failures;
+      this.#failures = [];
+      throw new MindscopeError(`${this.location}: could not store ${failures.length} write(s): ${failures.join('; ')}`);
+    }
+  }
+}

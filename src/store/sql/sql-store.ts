@@ -1,0 +1,481 @@
+// The store, written once in SQL for both backends (a SqlDriver each: SQLite, PostgreSQL).
+//
+// Finished trials and cache entries go through a group commit (group-commit.ts); each trial
+// still goes in whole or not at all, and its promise resolves once committed. Reads see queued
+// writes: the cache and trial statuses are looked up in the queue first, other reads flush
+// first. A process killed before a commit loses those results, and only those: the trials are
+// simply not done, and their leases expire so that another process (or the rerun) takes them.
+//
+// Several processes on one run: a trial is leased (trial_leases) before it runs; a result is
+// recorded once: the later of two writes of a done trial is a no-op, and a failure never
+// replaces a done trial.
+
+import type { Item, Score, StoredTranscript, TrialKey, TrialOutcome } from '../../core/index.js';
+import { ConfigError, MindscopeError, StoredTranscriptSchema } from '../../core/index.js';
+import {
+  trialKeyString,
+  type ClaimResult,
+  type FailedTrialRow,
+  type ImportSummary,
+  type PlanRow,
+  type RateLimitState,
+  type ResponseRow,
+  type RunRecord,
+  type StatusRow,
+  type Store,
+  type StoreRecord,
+  type SubjectRecord,
+  type TrialStatus,
+  type UsageRow,
+} from '../store.js';
+import type { SqlDriver, SqlExecutor } from './driver.js';
+import { GroupCommit } from './group-commit.js';
+import { exportRecords, importRecords } from './transfer.js';
+
+/** A queued write: statements run in the group's transaction. */
+type Write = (tx: SqlExecutor) => Promise<void>;
+
+const KEY_COLUMNS = 'run_id, subject_id, suite, item_id, replicate';
+const KEY_WHERE = 'run_id = ? AND subject_id = ? AND suite = ? AND item_id = ? AND replicate = ?';
+const keyParams = (k: TrialKey) => [k.runId, k.subjectId, k.suite, k.itemId, k.replicate];
+
+interface RunRow {
+  id: string;
+  created_at: string;
+  config: string;
+  spec: string | null;
+}
+const runOf = (r: RunRow): RunRecord => ({
+  id: r.id,
+  createdAt: r.created_at,
+  config: JSON.parse(r.config),
+  ...(r.spec ? { spec: JSON.parse(r.spec) } : {}),
+});
+
+/** `(?, ?, ...), (?, ?, ...)` for `rows` rows of `width` values. */
+export const valuesList = (rows: number, width: number, row = `(${Array(width).fill('?').join(', ')})`) => Array(rows).fill(row).join(', ');
+
+export class SqlStore implements Store {
+  readonly location: string;
+  readonly backend: 'sqlite' | 'postgres';
+  readonly #queuedCache = new Map<string, string>();
+  readonly #queuedStatus = new Map<string, TrialStatus>();
+  readonly #commits: GroupCommit<Write>;
+
+  constructor(protected readonly db: SqlDriver) {
+    this.location = db.location;
+    this.backend = db.backend;
+    this.#commits = new GroupCommit<Write>(async (writes) => {
+      await db.transaction(async (tx) => {
+        for (const w of writes) await w(tx);
+      });
+    }, this.location);
+  }
+
+  /** The schema version (number of migrations applied). */
+  schemaVersion(): Promise<number> {
+    return this.db.schemaVersion();
+  }
+
+  async getRun(id: string): Promise<RunRecord | undefined> {
+    const row = await this.db.get<RunRow>('SELECT id, created_at, config, spec FROM runs WHERE id = ?', [id]);
+    return row ? runOf(row) : undefined;
+  }
+
+  async listRuns(): Promise<RunRecord[]> {
+    const { bytewise } = this.db.dialect;
+    return (
+      await this.db.all<RunRow>(`SELECT id, created_at, config, spec FROM runs ORDER BY ${bytewise('created_at')}, ${bytewise('id')}`)
+    ).map(runOf);
+  }
+
+  async createRun(run: RunRecord): Promise<void> {
+    await this.flush();
+    // A run planned before specifications were stored gets its spec when opened again with the same identity.
+    await this.db.run(
+      `INSERT INTO runs (id, created_at, config, spec) VALUES (?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET spec = excluded.spec WHERE runs.spec IS NULL AND runs.config = excluded.config`,
+      [run.id, run.createdAt, JSON.stringify(run.config), run.spec ? JSON.stringify(run.spec) : null],
+    );
+  }
+
+  async setPlan(runId: string, rows: PlanRow[]): Promise<void> {
+    await this.flush();
+    await this.db.transaction(async (tx) => {
+      for (const r of rows) {
+        await tx.run(
+          'INSERT INTO run_plan (run_id, subject_id, suite, planned) VALUES (?, ?, ?, ?) ON CONFLICT (run_id, subject_id, suite) DO UPDATE SET planned = excluded.planned',
+          [runId, r.subjectId, r.suite, r.planned],
+        );
+      }
+    });
+  }
+
+  async upsertSubject(s: SubjectRecord): Promise<void> {
+    await this.flush();
+    await this.db.run('INSERT INTO subjects (id, spec, settings) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING', [
+      s.id,
+      s.spec,
+      JSON.stringify(s.settings),
+    ]);
+  }
+
+  async putItems(items: Array<{ hash: string; item: Item }>): Promise<void> {
+    await this.flush();
+    // Several rows a statement: a networked database pays a round trip per statement.
+    const chunk = 200;
+    await this.db.transaction(async (tx) => {
+      for (let i = 0; i < items.length; i += chunk) {
+        const part = items.slice(i, i + chunk);
+        await tx.run(
+          `INSERT INTO items (hash, suite, item_id, category, ability, answer, body) VALUES ${valuesList(part.length, 7)} ON CONFLICT (hash) DO NOTHING`,
+          part.flatMap(({ hash, item }) => [
+            hash,
+            item.suite,
+            item.id,
+            item.category,
+            item.ability ?? null,
+            item.answer,
+            JSON.stringify(item),
+          ]),
+        );
+      }
+    });
+  }
+
+  async getItem(hash: string): Promise<Item | undefined> {
+    await this.flush();
+    const row = await this.db.get<{ body: string }>('SELECT body FROM items WHERE hash = ?', [hash]);
+    return row ? (JSON.parse(row.body) as Item) : undefined;
+  }
+
+  async trialStatus(k: TrialKey): Promise<TrialStatus | undefined> {
+    // No flush: a queued status is read from the queue.
+    const queued = this.#queuedStatus.get(trialKeyString(k));
+    if (queued) return queued;
+    return (await this.db.get<{ status: TrialStatus }>(`SELECT status FROM trials WHERE ${KEY_WHERE}`, keyParams(k)))?.status;
+  }
+
+  async trialCount(runId: string): Promise<number> {
+    await this.flush();
+    return (await this.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM trials WHERE run_id = ?', [runId]))!.n;
+  }
+
+  async doneTrials(runId: string): Promise<Set<string>> {
+    await this.flush();
+    const done = new Set<string>();
+    for await (const r of this.db.iterate<Omit<TrialKey, 'runId'>>(
+      `SELECT subject_id AS "subjectId", suite, item_id AS "itemId", replicate FROM trials WHERE run_id = ? AND status = 'done'`,
+      [runId],
+    )) {
+      done.add(trialKeyString({ runId, ...r }));
+    }
+    return done;
+  }
+
+  async claimTrials(keys: TrialKey[], owner: string, ttlMs: number): Promise<ClaimResult[]> {
+    const unique = [...new Map(keys.map((k) => [trialKeyString(k), k])).values()];
+    const claimed = new Set<string>();
+    const done = new Set<string>();
+    const { nowMs } = this.db.dialect;
+    const chunk = Math.floor(this.db.maxParams / 6);
+    await this.db.transaction(async (tx) => {
+      for (let i = 0; i < unique.length; i += chunk) {
+        const part = unique.slice(i, i + chunk);
+        // The lease first, then the status: a trial recorded while we claim is seen as done.
+        const won = await tx.all<TrialKey>(
+          `INSERT INTO trial_leases (${KEY_COLUMNS}, owner, expires_at) VALUES ${valuesList(part.length, 0, `(?, ?, ?, ?, ?, ?, ${nowMs} + ?)`)}
+           ON CONFLICT (${KEY_COLUMNS}) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
+           WHERE trial_leases.expires_at < ${nowMs} OR trial_leases.owner = excluded.owner
+           RETURNING run_id AS "runId", subject_id AS "subjectId", suite, item_id AS "itemId", replicate`,
+          part.flatMap((k) => [...keyParams(k), owner, Math.round(ttlMs)]),
+        );
+        for (const k of won) claimed.add(trialKeyString(k));
+        const finished = await tx.all<TrialKey>(
+          `SELECT run_id AS "runId", subject_id AS "subjectId", suite, item_id AS "itemId", replicate FROM trials
+           WHERE status = 'done' AND (${KEY_COLUMNS}) IN (VALUES ${valuesList(part.length, 0, '(?, ?, ?, ?, CAST(? AS INTEGER))')})`,
+          part.flatMap(keyParams),
+        );
+        for (const k of finished) {
+          done.add(trialKeyString(k));
+          await tx.run(`DELETE FROM trial_leases WHERE ${KEY_WHERE} AND owner = ?`, [...keyParams(k), owner]);
+        }
+      }
+    });
+    return keys.map((k) => {
+      const id = trialKeyString(k);
+      if (done.has(id) || this.#queuedStatus.get(id) === 'done') return 'done';
+      return claimed.has(id) ? 'claimed' : 'held';
+    });
+  }
+
+  async renewLeases(owner: string, ttlMs: number): Promise<number> {
+    return this.db.run(`UPDATE trial_leases SET expires_at = ${this.db.dialect.nowMs} + ? WHERE owner = ?`, [Math.round(ttlMs), owner]);
+  }
+
+  async releaseLeases(owner: string): Promise<void> {
+    await this.flush();
+    await this.db.run('DELETE FROM trial_leases WHERE owner = ?', [owner]);
+  }
+
+  /**
+   * Insert or update a trial row; `onlyFrom` names the statuses an existing row may be replaced
+   * from. Returns the row's id, or undefined when the existing row was kept.
+   */
+  async #upsertTrial(
+    tx: SqlExecutor,
+    k: TrialKey,
+    itemHash: string,
+    f: { status: TrialStatus; error: string | null; attempts: number; o?: TrialOutcome },
+  ): Promise<number | undefined> {
+    const o = f.o;
+    const row = await tx.get<{ id: number }>(
+      `INSERT INTO trials (${KEY_COLUMNS}, item_hash, status, error, attempts,
+         input_tokens, output_tokens, cost_usd, latency_ms, cached_calls, total_calls, finished_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (${KEY_COLUMNS}) DO UPDATE SET item_hash = excluded.item_hash, status = excluded.status,
+         error = excluded.error, attempts = trials.attempts + excluded.attempts, input_tokens = excluded.input_tokens,
+         output_tokens = excluded.output_tokens, cost_usd = excluded.cost_usd, latency_ms = excluded.latency_ms,
+         cached_calls = excluded.cached_calls, total_calls = excluded.total_calls, finished_at = excluded.finished_at
+       WHERE trials.status = 'failed'
+       RETURNING id`,
+      [
+        ...keyParams(k),
+        itemHash,
+        f.status,
+        f.error,
+        f.attempts,
+        o?.usage.inputTokens ?? 0,
+        o?.usage.outputTokens ?? 0,
+        o?.costUsd ?? 0,
+        o?.latencyMs ?? 0,
+        o?.cachedCalls ?? 0,
+        o?.totalCalls ?? 0,
+        new Date().toISOString(),
+      ],
+    );
+    await tx.run(`DELETE FROM trial_leases WHERE ${KEY_WHERE}`, keyParams(k));
+    return row?.id;
+  }
+
+  recordDone(k: TrialKey, itemHash: string, outcome: TrialOutcome, attempts: number): Promise<void> {
+    if (typeof outcome.score.value !== 'number' || !Number.isFinite(outcome.score.value)) {
+      return Promise.reject(
+        new MindscopeError(`trial ${k.suite}/${k.itemId}: score ${String(outcome.score.value)} is not a finite number`),
+      );
+    }
+    // Serialise now: the caller may reuse its objects once this returns.
+    const transcript = JSON.stringify(outcome.transcript);
+    const detail = JSON.stringify(outcome.score.detail);
+    const id = trialKeyString(k);
+    this.#queuedStatus.set(id, 'done');
+    const write: Write = async (tx) => {
+      // A done trial is kept as it is: the later of two writes of one trial is a no-op.
+      const trialId = await this.#upsertTrial(tx, k, itemHash, { status: 'done', error: null, attempts, o: outcome });
+      if (trialId === undefined) return;
+      await tx.run('INSERT INTO transcripts (trial_id, body) VALUES (?, ?) ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body', [
+        trialId,
+        transcript,
+      ]);
+      await tx.run(
+        'INSERT INTO scores (trial_id, scorer, value, detail) VALUES (?, ?, ?, ?) ON CONFLICT (trial_id, scorer) DO UPDATE SET value = excluded.value, detail = excluded.detail',
+        [trialId, outcome.score.scorer, outcome.score.value, detail],
+      );
+    };
+    return this.#commits.add(`trial ${k.suite}/${k.itemId}#${k.replicate}`, write, () => {
+      if (this.#queuedStatus.get(id) === 'done') this.#queuedStatus.delete(id);
+    });
+  }
+
+  recordFailed(k: TrialKey, itemHash: string, error: string, attempts: number): Promise<void> {
+    const id = trialKeyString(k);
+    if (this.#queuedStatus.get(id) !== 'done') this.#queuedStatus.set(id, 'failed');
+    // Never replaces a done trial (the upsert only replaces a failed row).
+    const write: Write = async (tx) => {
+      await this.#upsertTrial(tx, k, itemHash, { status: 'failed', error, attempts });
+    };
+    return this.#commits.add(`failed trial ${k.suite}/${k.itemId}#${k.replicate}`, write, () => {
+      if (this.#queuedStatus.get(id) === 'failed') this.#queuedStatus.delete(id);
+    });
+  }
+
+  async getCached(key: string): Promise<unknown> {
+    const queued = this.#queuedCache.get(key);
+    if (queued !== undefined) return JSON.parse(queued);
+    const row = await this.db.get<{ response: string }>('SELECT response FROM call_cache WHERE key = ?', [key]);
+    return row ? JSON.parse(row.response) : undefined;
+  }
+
+  putCached(key: string, provider: string, model: string, response: unknown): Promise<void> {
+    const body = JSON.stringify(response);
+    this.#queuedCache.set(key, body);
+    const write: Write = async (tx) => {
+      await tx.run(
+        'INSERT INTO call_cache (key, provider, model, response, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING',
+        [key, provider, model, body, new Date().toISOString()],
+      );
+    };
+    return this.#commits.add(`cache entry for ${model}`, write, () => {
+      if (this.#queuedCache.get(key) === body) this.#queuedCache.delete(key);
+    });
+  }
+
+  async reportRateLimit(endpoint: string, pauseMs: number): Promise<RateLimitState> {
+    const { nowMs, greatest } = this.db.dialect;
+    // A new episode only when the endpoint is not paused already: a burst of 429s seen by many
+    // processes at once halves every limit once, not once per process.
+    const row = await this.db.transaction((tx) =>
+      tx.get<RateLimitState>(
+        `INSERT INTO rate_limits (endpoint, generation, paused_until) VALUES (?, 1, ${nowMs} + ?)
+         ON CONFLICT (endpoint) DO UPDATE SET
+           generation = rate_limits.generation + CASE WHEN rate_limits.paused_until < ${nowMs} THEN 1 ELSE 0 END,
+           paused_until = ${greatest('rate_limits.paused_until', 'excluded.paused_until')}
+         RETURNING endpoint, generation, ${greatest('0', `paused_until - ${nowMs}`)} AS "pausedForMs"`,
+        [endpoint, Math.round(pauseMs)],
+      ),
+    );
+    return row!;
+  }
+
+  async rateLimits(): Promise<RateLimitState[]> {
+    const { nowMs, greatest } = this.db.dialect;
+    return this.db.all<RateLimitState>(
+      `SELECT endpoint, generation, ${greatest('0', `paused_until - ${nowMs}`)} AS "pausedForMs" FROM rate_limits`,
+    );
+  }
+
+  async recordScore(k: TrialKey, score: Score): Promise<void> {
+    await this.flush();
+    const row = await this.db.get<{ id: number }>(`SELECT id FROM trials WHERE ${KEY_WHERE}`, keyParams(k));
+    if (!row) throw new ConfigError(`no trial ${k.suite}/${k.itemId} #${k.replicate} of ${k.subjectId} in run ${k.runId}`);
+    await this.db.run(
+      'INSERT INTO scores (trial_id, scorer, value, detail) VALUES (?, ?, ?, ?) ON CONFLICT (trial_id, scorer) DO UPDATE SET value = excluded.value, detail = excluded.detail',
+      [row.id, score.scorer, score.value, JSON.stringify(score.detail ?? {})],
+    );
+  }
+
+  async scoreOf(k: TrialKey, scorer: string): Promise<Score | undefined> {
+    await this.flush();
+    const row = await this.db.get<{ value: number; detail: string }>(
+      `SELECT sc.value AS value, sc.detail AS detail FROM trials t JOIN scores sc ON sc.trial_id = t.id
+       WHERE t.run_id = ? AND t.subject_id = ? AND t.suite = ? AND t.item_id = ? AND t.replicate = ? AND sc.scorer = ?`,
+      [...keyParams(k), scorer],
+    );
+    return row ? { scorer, value: row.value, detail: JSON.parse(row.detail) } : undefined;
+  }
+
+  async pinRubric(runId: string, rubric: string, sha256: string): Promise<void> {
+    await this.flush();
+    await this.db.transaction(async (tx) => {
+      await tx.run('INSERT INTO rubric_pins (run_id, rubric, sha256) VALUES (?, ?, ?) ON CONFLICT (run_id, rubric) DO NOTHING', [
+        runId,
+        rubric,
+        sha256,
+      ]);
+      const pinned = (await tx.get<{ sha256: string }>('SELECT sha256 FROM rubric_pins WHERE run_id = ? AND rubric = ?', [runId, rubric]))!;
+      if (pinned.sha256 !== sha256)
+        throw new ConfigError(
+          `run ${runId} was scored with rubric "${rubric}" sha256 ${pinned.sha256.slice(0, 12)}...; this file is ${sha256.slice(0, 12)}...: refusing to mix rubrics (use a new rubric name)`,
+        );
+    });
+  }
+
+  /** Commit queued writes now (they are also committed within GROUP_COMMIT_MS). */
+  flush(): Promise<void> {
+    return this.#commits.flush();
+  }
+
+  async status(runId: string): Promise<StatusRow[]> {
+    await this.flush();
+    const rows = await this.db.all<Omit<StatusRow, 'pending'>>(
+      `SELECT p.subject_id AS "subjectId", s.spec AS spec, p.suite AS suite, p.planned AS planned,
+         COALESCE(SUM(CASE WHEN t.status = 'done' THEN 1 ELSE 0 END), 0) AS done,
+         COALESCE(SUM(CASE WHEN t.status = 'failed' THEN 1 ELSE 0 END), 0) AS failed
+       FROM run_plan p JOIN subjects s ON s.id = p.subject_id
+       LEFT JOIN trials t ON t.run_id = p.run_id AND t.subject_id = p.subject_id AND t.suite = p.suite
+       WHERE p.run_id = ? GROUP BY p.subject_id, s.spec, p.suite, p.planned
+       ORDER BY ${this.db.dialect.bytewise('s.spec')}, ${this.db.dialect.bytewise('p.suite')}`,
+      [runId],
+    );
+    return rows.map((r) => ({ ...r, pending: Math.max(0, r.planned - r.done - r.failed) }));
+  }
+
+  async usage(runId: string): Promise<UsageRow[]> {
+    await this.flush();
+    return this.db.all<UsageRow>(
+      `SELECT t.subject_id AS "subjectId", s.spec AS spec, COUNT(*) AS trials,
+         SUM(t.input_tokens) AS "inputTokens", SUM(t.output_tokens) AS "outputTokens", SUM(t.cost_usd) AS "costUsd",
+         SUM(t.cached_calls) AS "cachedCalls", SUM(t.total_calls) AS "totalCalls", AVG(t.latency_ms) AS "latencyMsMean"
+       FROM trials t JOIN subjects s ON s.id = t.subject_id
+       WHERE t.run_id = ? AND t.status = 'done' GROUP BY t.subject_id, s.spec ORDER BY ${this.db.dialect.bytewise('s.spec')}`,
+      [runId],
+    );
+  }
+
+  async failures(runId: string, limit = 20): Promise<FailedTrialRow[]> {
+    await this.flush();
+    return this.db.all<FailedTrialRow>(
+      `SELECT run_id AS "runId", subject_id AS "subjectId", suite, item_id AS "itemId", replicate, error, attempts
+       FROM trials WHERE run_id = ? AND status = 'failed' ORDER BY id LIMIT ?`,
+      [runId, limit],
+    );
+  }
+
+  async *responses(runId: string, scorer?: string): AsyncIterable<ResponseRow> {
+    await this.flush();
+    const { jsonField, bytewise } = this.db.dialect;
+    const rows = this.db.iterate<Omit<ResponseRow, 'meta' | 'parseFailed'> & { meta: string | null; parseFailed: unknown }>(
+      `SELECT t.subject_id AS "subjectId", s.spec AS spec, t.suite AS suite, t.item_id AS "itemId", t.item_hash AS "itemHash",
+         i.category AS category, i.ability AS ability, t.replicate AS replicate, sc.value AS value,
+         ${jsonField('sc.detail', 'parseFailed')} AS "parseFailed", ${jsonField('i.body', 'meta')} AS meta
+       FROM trials t JOIN subjects s ON s.id = t.subject_id JOIN items i ON i.hash = t.item_hash
+       JOIN scores sc ON sc.trial_id = t.id
+       WHERE t.run_id = ? AND t.status = 'done' ${scorer ? 'AND sc.scorer = ?' : ''}
+       ORDER BY ${['s.spec', 't.suite', 't.item_id'].map(bytewise).join(', ')}, t.replicate, ${bytewise('t.subject_id')}, ${bytewise('sc.scorer')}`,
+      scorer ? [runId, scorer] : [runId],
+    );
+    for await (const r of rows) {
+      const parseFailed = r.parseFailed === 1 || r.parseFailed === 'true' || r.parseFailed === true;
+      const meta = r.meta && r.meta !== 'null' ? JSON.parse(r.meta) : {};
+      yield { ...r, parseFailed, meta };
+    }
+  }
+
+  async transcript(k: TrialKey): Promise<{ transcript: StoredTranscript; score: Score } | undefined> {
+    await this.flush();
+    // The protocol's own score is the trial's first; judges' scores come later (scoreOf reads them).
+    const row = await this.db.get<{ body: string; scorer: string; value: number; detail: string }>(
+      `SELECT tr.body AS body, sc.scorer AS scorer, sc.value AS value, sc.detail AS detail FROM trials t
+       JOIN transcripts tr ON tr.trial_id = t.id JOIN scores sc ON sc.trial_id = t.id
+       WHERE t.run_id = ? AND t.subject_id = ? AND t.suite = ? AND t.item_id = ? AND t.replicate = ?
+       ORDER BY sc.${this.db.dialect.scoreOrder} LIMIT 1`,
+      keyParams(k),
+    );
+    if (!row) return undefined;
+    const parsed = StoredTranscriptSchema.safeParse(JSON.parse(row.body));
+    if (!parsed.success) {
+      throw new MindscopeError(
+        `${this.location}: the transcript of ${k.suite}/${k.itemId}#${k.replicate} does not parse: ${parsed.error.issues[0]?.message}`,
+      );
+    }
+    return { transcript: parsed.data, score: { scorer: row.scorer, value: row.value, detail: JSON.parse(row.detail) } };
+  }
+
+  async *exportRecords(): AsyncIterable<StoreRecord> {
+    await this.flush();
+    yield* exportRecords(this.db);
+  }
+
+  async importRecords(records: AsyncIterable<StoreRecord>): Promise<ImportSummary> {
+    await this.flush();
+    return importRecords(this.db, records);
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.flush();
+    } finally {
+      await this.db.close();
+    }
+  }
+}

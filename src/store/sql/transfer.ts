@@ -1,0 +1,218 @@
+// Moving a store's content between stores (db copy, merge): everything is read out row by row
+// in pages (no long-lived cursor, no store held in memory) and written in batches of a
+// transaction each. Trials travel with their transcript and scores as stored (JSON text);
+// leases and rate limits stay behind (they belong to the processes of the source).
+//
+// Import rules: a run present in both must have the same identity (its spec's content); a
+// trial already done in the target is kept (duplicates resolve by trial key; the first store
+// copied wins); a done trial replaces a failed one; rubric pins must agree.
+
+import { ConfigError, canonicalJson } from '../../core/index.js';
+import type { ImportSummary, RunRecord, StoredTrial, StoreRecord } from '../store.js';
+import type { SqlDriver, SqlExecutor } from './driver.js';
+
+const PAGE = 500;
+
+interface TrialRow extends Omit<StoredTrial, 'scores' | 'transcript'> {
+  id: number;
+  transcript: string | null;
+}
+
+/** Every row of a store, in dependency order (runs and items before the trials that name them). */
+export async function* exportRecords(db: SqlDriver): AsyncIterable<StoreRecord> {
+  for (const r of await db.all<{ id: string; created_at: string; config: string; spec: string | null }>(
+    'SELECT id, created_at, config, spec FROM runs ORDER BY created_at, id',
+  )) {
+    const run: RunRecord = {
+      id: r.id,
+      createdAt: r.created_at,
+      config: JSON.parse(r.config),
+      ...(r.spec ? { spec: JSON.parse(r.spec) } : {}),
+    };
+    yield { kind: 'run', run };
+  }
+  for (const s of await db.all<{ id: string; spec: string; settings: string }>('SELECT id, spec, settings FROM subjects ORDER BY id')) {
+    yield { kind: 'subject', subject: { id: s.id, spec: s.spec, settings: JSON.parse(s.settings) } };
+  }
+  for (const p of await db.all<{ run_id: string; subject_id: string; suite: string; planned: number }>(
+    'SELECT run_id, subject_id, suite, planned FROM run_plan ORDER BY run_id, subject_id, suite',
+  )) {
+    yield { kind: 'plan', runId: p.run_id, row: { subjectId: p.subject_id, suite: p.suite, planned: p.planned } };
+  }
+  for (const p of await db.all<{ run_id: string; rubric: string; sha256: string }>('SELECT run_id, rubric, sha256 FROM rubric_pins')) {
+    yield { kind: 'rubric', runId: p.run_id, rubric: p.rubric, sha256: p.sha256 };
+  }
+  for (let after = ''; ; ) {
+    const page = await db.all<{ hash: string; body: string }>('SELECT hash, body FROM items WHERE hash > ? ORDER BY hash LIMIT ?', [
+      after,
+      PAGE,
+    ]);
+    for (const i of page) yield { kind: 'item', hash: i.hash, body: i.body };
+    if (page.length < PAGE) break;
+    after = page[page.length - 1]!.hash;
+  }
+  for (let after = 0; ; ) {
+    const page = await db.all<TrialRow>(
+      `SELECT t.id AS id, t.run_id AS "runId", t.subject_id AS "subjectId", t.suite AS suite, t.item_id AS "itemId",
+         t.replicate AS replicate, t.item_hash AS "itemHash", t.status AS status, t.error AS error, t.attempts AS attempts,
+         t.input_tokens AS "inputTokens", t.output_tokens AS "outputTokens", t.cost_usd AS "costUsd", t.latency_ms AS "latencyMs",
+         t.cached_calls AS "cachedCalls", t.total_calls AS "totalCalls", t.finished_at AS "finishedAt", tr.body AS transcript
+       FROM trials t LEFT JOIN transcripts tr ON tr.trial_id = t.id WHERE t.id > ? ORDER BY t.id LIMIT ?`,
+      [after, PAGE],
+    );
+    if (page.length === 0) break;
+    const scores = await db.all<{ trial_id: number; scorer: string; value: number; detail: string }>(
+      `SELECT trial_id, scorer, value, detail FROM scores WHERE trial_id >= ? AND trial_id <= ? ORDER BY trial_id, ${db.dialect.scoreOrder}`,
+      [page[0]!.id, page[page.length - 1]!.id],
+    );
+    const byTrial = new Map<number, StoredTrial['scores']>();
+    for (const s of scores) {
+      let list = byTrial.get(s.trial_id);
+      if (!list) byTrial.set(s.trial_id, (list = []));
+      list.push({ scorer: s.scorer, value: s.value, detail: s.detail });
+    }
+    for (const { id, ...t } of page) yield { kind: 'trial', trial: { ...t, scores: byTrial.get(id) ?? [] } };
+    if (page.length < PAGE) break;
+    after = page[page.length - 1]!.id;
+  }
+  for (let after = ''; ; ) {
+    const page = await db.all<{ key: string; provider: string; model: string; response: string; created_at: string }>(
+      'SELECT key, provider, model, response, created_at FROM call_cache WHERE key > ? ORDER BY key LIMIT ?',
+      [after, PAGE],
+    );
+    for (const c of page)
+      yield { kind: 'cache', key: c.key, provider: c.provider, model: c.model, response: c.response, createdAt: c.created_at };
+    if (page.length < PAGE) break;
+    after = page[page.length - 1]!.key;
+  }
+}
+
+async function importOne(tx: SqlExecutor, r: StoreRecord, summary: ImportSummary): Promise<void> {
+  switch (r.kind) {
+    case 'run': {
+      const existing = await tx.get<{ config: string }>('SELECT config FROM runs WHERE id = ?', [r.run.id]);
+      if (existing) {
+        if (canonicalJson(JSON.parse(existing.config)) !== canonicalJson(r.run.config))
+          throw new ConfigError(`run ${r.run.id} exists in both stores with different specifications: refusing to merge them`);
+        return;
+      }
+      await tx.run('INSERT INTO runs (id, created_at, config, spec) VALUES (?, ?, ?, ?)', [
+        r.run.id,
+        r.run.createdAt,
+        JSON.stringify(r.run.config),
+        r.run.spec ? JSON.stringify(r.run.spec) : null,
+      ]);
+      summary.runs++;
+      return;
+    }
+    case 'subject':
+      await tx.run('INSERT INTO subjects (id, spec, settings) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING', [
+        r.subject.id,
+        r.subject.spec,
+        JSON.stringify(r.subject.settings),
+      ]);
+      return;
+    case 'plan':
+      await tx.run(
+        'INSERT INTO run_plan (run_id, subject_id, suite, planned) VALUES (?, ?, ?, ?) ON CONFLICT (run_id, subject_id, suite) DO NOTHING',
+        [r.runId, r.row.subjectId, r.row.suite, r.row.planned],
+      );
+      return;
+    case 'rubric': {
+      await tx.run('INSERT INTO rubric_pins (run_id, rubric, sha256) VALUES (?, ?, ?) ON CONFLICT (run_id, rubric) DO NOTHING', [
+        r.runId,
+        r.rubric,
+        r.sha256,
+      ]);
+      const pinned = await tx.get<{ sha256: string }>('SELECT sha256 FROM rubric_pins WHERE run_id = ? AND rubric = ?', [
+        r.runId,
+        r.rubric,
+      ]);
+      if (pinned?.sha256 !== r.sha256)
+        throw new ConfigError(`run ${r.runId}: the stores pinned different rubrics under the name "${r.rubric}"`);
+      return;
+    }
+    case 'item': {
+      const item = JSON.parse(r.body) as { suite: string; id: string; category: string; ability?: string; answer: string };
+      summary.items += await tx.run(
+        'INSERT INTO items (hash, suite, item_id, category, ability, answer, body) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING',
+        [r.hash, item.suite, item.id, item.category, item.ability ?? null, item.answer, r.body],
+      );
+      return;
+    }
+    case 'cache':
+      summary.cacheEntries += await tx.run(
+        'INSERT INTO call_cache (key, provider, model, response, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING',
+        [r.key, r.provider, r.model, r.response, r.createdAt],
+      );
+      return;
+    case 'trial': {
+      const t = r.trial;
+      // A new trial goes in; a done one replaces a failed one; anything else is a duplicate.
+      const row = await tx.get<{ id: number }>(
+        `INSERT INTO trials (run_id, subject_id, suite, item_id, replicate, item_hash, status, error, attempts,
+           input_tokens, output_tokens, cost_usd, latency_ms, cached_calls, total_calls, finished_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (run_id, subject_id, suite, item_id, replicate) DO UPDATE SET item_hash = excluded.item_hash,
+           status = excluded.status, error = excluded.error, attempts = excluded.attempts, input_tokens = excluded.input_tokens,
+           output_tokens = excluded.output_tokens, cost_usd = excluded.cost_usd, latency_ms = excluded.latency_ms,
+           cached_calls = excluded.cached_calls, total_calls = excluded.total_calls, finished_at = excluded.finished_at
+         WHERE trials.status = 'failed' AND excluded.status = 'done'
+         RETURNING id`,
+        [
+          t.runId,
+          t.subjectId,
+          t.suite,
+          t.itemId,
+          t.replicate,
+          t.itemHash,
+          t.status,
+          t.error,
+          t.attempts,
+          t.inputTokens,
+          t.outputTokens,
+          t.costUsd,
+          t.latencyMs,
+          t.cachedCalls,
+          t.totalCalls,
+          t.finishedAt,
+        ],
+      );
+      if (!row) {
+        summary.duplicateTrials++;
+        return;
+      }
+      summary.trials++;
+      if (t.transcript !== null)
+        await tx.run('INSERT INTO transcripts (trial_id, body) VALUES (?, ?) ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body', [
+          row.id,
+          t.transcript,
+        ]);
+      for (const s of t.scores)
+        await tx.run(
+          'INSERT INTO scores (trial_id, scorer, value, detail) VALUES (?, ?, ?, ?) ON CONFLICT (trial_id, scorer) DO UPDATE SET value = excluded.value, detail = excluded.detail',
+          [row.id, s.scorer, s.value, s.detail],
+        );
+      return;
+    }
+  }
+}
+
+/** Write exported rows into a store, a transaction per batch; see the rules above. */
+export async function importRecords(db: SqlDriver, records: AsyncIterable<StoreRecord>): Promise<ImportSummary> {
+  const summary: ImportSummary = { runs: 0, items: 0, trials: 0, duplicateTrials: 0, cacheEntries: 0 };
+  let batch: StoreRecord[] = [];
+  const write = async () => {
+    const rows = batch;
+    batch = [];
+    await db.transaction(async (tx) => {
+      for (const r of rows) await importOne(tx, r, summary);
+    });
+  };
+  for await (const r of records) {
+    batch.push(r);
+    if (batch.length >= PAGE) await write();
+  }
+  if (batch.length) await write();
+  return summary;
+}

@@ -1,0 +1,133 @@
+// The SQLite driver: one file through better-sqlite3, in WAL mode, migrated by PRAGMA
+// user_version. better-sqlite3 is synchronous; its calls are wrapped in promises for the
+// asynchronous store. Writes on the connection go one transaction at a time (a queue), so an
+// open transaction never takes in another caller's statement. Streamed reads use a second,
+// read-only connection, which WAL lets read while the first one writes; several processes may
+// share the file (SQLite's own lock serialises their commits, waiting up to busy_timeout).
+
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { MindscopeError } from '../../core/index.js';
+import type { Dialect, SqlDriver, SqlExecutor } from '../sql/driver.js';
+
+type Stmt = Database.Statement;
+
+const SQLITE_DIALECT: Dialect = {
+  nowMs: `CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)`,
+  greatest: (a, b) => `max(${a}, ${b})`,
+  jsonField: (column, field) => `json_extract(${column}, '$.${field}')`,
+  scoreOrder: 'rowid',
+  bytewise: (expr) => expr,
+};
+
+export class SqliteDriver implements SqlDriver {
+  readonly backend = 'sqlite' as const;
+  readonly dialect = SQLITE_DIALECT;
+  readonly maxParams = 30_000;
+  readonly location: string;
+  readonly #db: Database.Database;
+  readonly #stmts = new Map<string, Stmt>();
+  #reader: Database.Database | undefined;
+  /** The end of the last transaction queued: transactions run one after another. */
+  #tail: Promise<unknown> = Promise.resolve();
+
+  constructor(path: string, migrations: readonly string[]) {
+    this.location = path === ':memory:' ? path : resolve(path);
+    if (path !== ':memory:') mkdirSync(dirname(this.location), { recursive: true });
+    try {
+      this.#db = new Database(this.location);
+      this.#db.pragma('journal_mode = WAL');
+      this.#db.pragma('synchronous = NORMAL');
+      // Checkpoint the WAL into the main file less often than the default 1,000 pages.
+      this.#db.pragma('wal_autocheckpoint = 10000');
+      this.#db.pragma('foreign_keys = ON');
+      this.#db.pragma('busy_timeout = 5000');
+      this.#migrate(migrations);
+    } catch (err) {
+      throw new MindscopeError(`${this.location}: cannot open the store: ${(err as Error).message}`);
+    }
+  }
+
+  #migrate(migrations: readonly string[]): void {
+    // BEGIN IMMEDIATE: two processes opening a new file at once migrate it one after the other.
+    const migrateFrom = this.#db.transaction(() => {
+      const current = this.#db.pragma('user_version', { simple: true }) as number;
+      if (current > migrations.length) {
+        throw new MindscopeError(`schema version ${current} is newer than this mindscope knows (${migrations.length}); upgrade mindscope`);
+      }
+      for (let v = current; v < migrations.length; v++) {
+        this.#db.exec(migrations[v]!);
+        this.#db.pragma(`user_version = ${v + 1}`);
+      }
+    });
+    migrateFrom.immediate();
+  }
+
+  /** Prepared statements, compiled once. */
+  #q(sql: string): Stmt {
+    let s = this.#stmts.get(sql);
+    if (!s) {
+      s = this.#db.prepare(sql);
+      this.#stmts.set(sql, s);
+    }
+    return s;
+  }
+
+  async schemaVersion(): Promise<number> {
+    return this.#db.pragma('user_version', { simple: true }) as number;
+  }
+
+  async all<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    return this.#q(sql).all(...params) as T[];
+  }
+
+  async get<T>(sql: string, params: readonly unknown[] = []): Promise<T | undefined> {
+    return this.#q(sql).get(...params) as T | undefined;
+  }
+
+  /** A statement outside a transaction still waits for the open one, so that a rollback cannot take it along. */
+  run(sql: string, params: readonly unknown[] = []): Promise<number> {
+    return this.transaction(async (tx) => tx.run(sql, params));
+  }
+
+  transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    const result = this.#tail.then(() => this.#transact(fn));
+    this.#tail = result.catch(() => {});
+    return result;
+  }
+
+  async #transact<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    const tx: SqlExecutor = {
+      all: (sql, params) => this.all(sql, params),
+      get: (sql, params) => this.get(sql, params),
+      run: async (sql, params = []) => this.#q(sql).run(...params).changes,
+    };
+    this.#q('BEGIN IMMEDIATE').run();
+    try {
+      const value = await fn(tx);
+      this.#q('COMMIT').run();
+      return value;
+    } catch (err) {
+      if (this.#db.inTransaction) this.#q('ROLLBACK').run();
+      throw err;
+    }
+  }
+
+  async *iterate<T>(sql: string, params: readonly unknown[] = []): AsyncIterable<T> {
+    if (this.location === ':memory:') {
+      // One connection only: read everything first, so that writes may follow at once.
+      yield* (await this.all<T>(sql, params)) as T[];
+      return;
+    }
+    this.#reader ??= new Database(this.location, { readonly: true, fileMustExist: true });
+    this.#reader.pragma('busy_timeout = 5000');
+    for (const row of this.#reader.prepare(sql).iterate(...params)) yield row as T;
+  }
+
+  async close(): Promise<void> {
+    await this.#tail;
+    this.#reader?.close();
+    this.#db.close();
+  }
+}
