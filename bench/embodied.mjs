@@ -71,13 +71,13 @@ for (const tracking of [false, true]) {
 const dir = mkdtempSync(join(tmpdir(), 'mindscope-bench-embodied-'));
 const file = join(dir, 'tasks.json');
 writeFileSync(file, JSON.stringify(generated.slice(0, TEAM_TASKS).map((g) => g.json)));
-const store = m.openStore(join(dir, 'm.db'));
+const store = await m.openStore(join(dir, 'm.db'));
 t = performance.now();
 await m.evaluate(
   { suites: ['enacttom'], data: file, models: ['agent:planner', 'agent:silent', 'agent:broadcast', 'agent:random'], trials: 3 },
   { store, runId: 'teams' },
 );
-const { metrics, failures } = m.summarizeEpisodes(store, 'teams');
+const { metrics, failures } = await m.summarizeEpisodes(store, 'teams');
 console.log(`reference teams on ${TEAM_TASKS} tasks x 3 trials (${((performance.now() - t) / 1000).toFixed(1)} s):`);
 const pct = (x) => (x === null || Number.isNaN(x) ? '-' : `${(x * 100).toFixed(1)}%`);
 for (const s of metrics) {
@@ -95,4 +95,4 @@ for (const f of failures)
         .join(', ') || 'none'
     }`,
   );
-store.close();
+await store.close();

@@ -62,7 +62,7 @@ async function child(mode, url, n, replicates, concurrency) {
     // The suite is generated before the clock starts, as the bare loop builds its bodies first;
     // the end-to-end figure (generation included) is printed separately.
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-bench-'));
-    const store = openStore(join(dir, 'bench.db'));
+    const store = await openStore(join(dir, 'bench.db'));
     if (mode === 'mindscope-e2e') {
       cpu0 = process.cpuUsage();
       const t0 = performance.now();
@@ -93,7 +93,7 @@ async function child(mode, url, n, replicates, concurrency) {
       if (r.failed || r.done !== n * replicates)
         throw new Error(`expected ${n * replicates} trials, got ${r.done} done and ${r.failed} failed`);
     }
-    store.close();
+    await store.close();
     rmSync(dir, { recursive: true, force: true });
   }
   const cpu = process.cpuUsage(cpu0);

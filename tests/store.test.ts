@@ -210,10 +210,14 @@ for (const b of [sqlite, postgres]) {
       expect(await s.claimTrials(keys, 'A', 60_000)).toEqual(['claimed', 'claimed', 'done']);
       expect(await other.claimTrials(keys, 'B', 60_000)).toEqual(['held', 'held', 'done']);
       expect(await s.renewLeases('A', 60_000)).toBe(2);
+      expect(await s.leaseOwners('r')).toEqual(['A']);
       // A result gives its lease back; releasing gives back the rest.
       await s.recordDone(key('i1'), 'h1', outcome('x'), 1);
       expect(await other.claimTrials(keys, 'B', 60_000)).toEqual(['done', 'held', 'done']);
-      await s.releaseLeases('A');
+      await s.releaseLeases('A', [key('i1'), key('i3')]);
+      expect(await other.claimTrials([key('i2')], 'B', 60_000)).toEqual(['held']);
+      await s.releaseLeases('A', [key('i2')]);
+      expect(await s.leaseOwners('r')).toEqual([]);
       expect(await other.claimTrials([key('i2')], 'B', 200)).toEqual(['claimed']);
       // B dies: its 200 ms lease lapses and A takes the trial over.
       expect(await s.claimTrials([key('i2')], 'A', 60_000)).toEqual(['held']);

@@ -27,9 +27,8 @@ export interface EnqueueResult {
   planned: number;
   /** Trials done already (not queued). */
   skipped: number;
+  /** Trials put on the queue (one already waiting there is not queued twice). */
   queued: number;
-  /** Trials already waiting in the queue (not queued twice). */
-  alreadyQueued: number;
   warnings: string[];
 }
 
@@ -76,8 +75,8 @@ export async function enqueueRun(specInput: RunSpecInput, opts: EnqueueOptions):
   const leaseSeconds = opts.leaseSeconds ?? 60;
   const queue = await TrialQueue.open(opts.store.url);
   try {
-    const queued = await queue.enqueue(jobs, { expireSeconds: 2 * leaseSeconds, retryDelaySeconds: Math.max(1, leaseSeconds / 2) });
-    return { runId, planned, skipped: planned - jobs.length, queued, alreadyQueued: jobs.length - queued, warnings };
+    await queue.enqueue(jobs, { expireSeconds: 2 * leaseSeconds, retryDelaySeconds: Math.max(1, leaseSeconds / 2) });
+    return { runId, planned, skipped: planned - jobs.length, queued: jobs.length, warnings };
   } finally {
     await queue.close();
   }

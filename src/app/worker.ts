@@ -12,6 +12,7 @@ import {
   DEFAULT_LEASE_MS,
   executeTrial,
   LeaseKeeper,
+  PendingWrites,
   runPool,
   sleep,
   subjectIdFor,
@@ -117,6 +118,8 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerSummary> {
   const aborted = new Map<RunSubject, string>();
   const summary: WorkerSummary = { done: 0, failed: 0, skipped: 0, held: 0, errors: 0, elapsedMs: 0 };
   let inFlight = 0;
+  /** Results not yet committed, each acknowledging its job once it is. */
+  const commits = new PendingWrites();
 
   // Acknowledgements go in groups, like the store's commits.
   let acks: string[] = [];
@@ -139,24 +142,22 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerSummary> {
     return c;
   };
 
+  /** An error: the job goes back to the queue (handed out again after the retry delay), its lease is given up. */
+  const giveBack = async (job: QueuedTrial, err: unknown, counted = true) => {
+    const message = err instanceof Error ? err.message : String(err);
+    if (counted) {
+      summary.errors++;
+      emit({ type: 'error', error: message });
+    }
+    await leases.release([job.data]).catch(() => {});
+    await queue.fail(job.id, message).catch(() => {});
+  };
+
   const handle = async (job: QueuedTrial): Promise<void> => {
     const key = job.data;
     inFlight++;
     try {
       const ctx = await contextOf(key.runId);
-      const [claim] = await leases.claim([key]);
-      if (claim === 'done') {
-        summary.skipped++;
-        acks.push(job.id);
-        emit({ type: 'skipped', runId: key.runId });
-        return;
-      }
-      if (claim === 'held') {
-        summary.held++;
-        await queue.fail(job.id, 'leased by another worker');
-        emit({ type: 'held', runId: key.runId });
-        return;
-      }
       const task = ctx.tasks.get(key.suite);
       const subject = ctx.subjects.get(key.subjectId);
       let item = ctx.items.get(key.itemHash);
@@ -181,34 +182,79 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerSummary> {
         }
         throw new MindscopeError(r.error);
       }
-      // Acknowledged only once the result is committed: a crash before leaves the job to be retried.
-      await r.committed;
-      acks.push(job.id);
-      summary[r.kind]++;
-      emit({ type: r.kind, runId: key.runId });
+      // Acknowledged once the result is committed (a crash before leaves the job to be handed
+      // out again); the slot is free meanwhile.
+      commits.track(
+        r.committed.then(
+          () => {
+            acks.push(job.id);
+            summary[r.kind]++;
+            emit({ type: r.kind, runId: key.runId });
+          },
+          (err) => giveBack(job, err),
+        ),
+      );
     } catch (err) {
-      summary.errors++;
-      const message = err instanceof Error ? err.message : String(err);
-      emit({ type: 'error', error: message });
-      await queue.fail(job.id, message).catch(() => {});
+      await giveBack(job, err);
     } finally {
       inFlight--;
     }
   };
 
+  /** Fetch up to a batch of jobs and lease their trials: done ones are acknowledged, ones held by live workers given back. */
+  const fetchBatch = async (): Promise<QueuedTrial[]> => {
+    const batch = await queue.fetch(slots);
+    if (batch.length === 0) return [];
+    let claims: Awaited<ReturnType<LeaseKeeper['claim']>>;
+    try {
+      claims = await leases.claim(batch.map((j) => j.data));
+    } catch (err) {
+      for (const j of batch) await giveBack(j, err);
+      return [];
+    }
+    const claimed: QueuedTrial[] = [];
+    for (let i = 0; i < batch.length; i++) {
+      const job = batch[i]!;
+      if (claims[i] === 'claimed') claimed.push(job);
+      else if (claims[i] === 'done') {
+        summary.skipped++;
+        acks.push(job.id);
+        emit({ type: 'skipped', runId: job.data.runId });
+      } else {
+        summary.held++;
+        await queue.fail(job.id, 'leased by another worker').catch(() => {});
+        emit({ type: 'held', runId: job.data.runId });
+      }
+    }
+    return claimed;
+  };
+
+  /** The jobs to run, a batch fetched ahead while the previous one runs, so that no slot waits for the queue. */
   async function* jobs(): AsyncGenerator<QueuedTrial> {
+    let next = fetchBatch();
     while (!opts.signal?.aborted) {
-      const batch = await queue.fetch(slots);
+      const batch = await next;
       if (batch.length) {
-        yield* batch;
+        next = fetchBatch();
+        for (const [i, job] of batch.entries()) {
+          if (opts.signal?.aborted) {
+            // Stopping: the jobs not started go back to the queue.
+            for (const j of batch.slice(i)) await giveBack(j, new MindscopeError('the worker stopped'), false);
+            break;
+          }
+          yield job;
+        }
         continue;
       }
       if (opts.untilIdle && inFlight === 0) {
+        await commits.settle().catch(() => {});
         await ackNow();
         if ((await queue.outstanding()) === 0) return;
       }
       await sleep(opts.pollMs ?? 1000);
+      next = fetchBatch();
     }
+    for (const j of await next) await giveBack(j, new MindscopeError('the worker stopped'), false);
   }
 
   await callers.start();
@@ -216,6 +262,7 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerSummary> {
   try {
     await runPool(jobs(), slots, handle);
     await store.flush();
+    await commits.settle().catch(() => {});
   } finally {
     clearInterval(ackTimer);
     await ackNow();

@@ -204,6 +204,7 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
     // Trials another process is running: wait until it records them, or its leases lapse.
     while (held.length) {
       await sleep(Math.min(1000, leases.ttlMs / 2));
+      await leases.reapDeadLocal(runId);
       const again = held.splice(0).filter((p) => !aborted.has(p.subject));
       for (let i = 0; i < again.length; i += claimBatch) yield* claim(again.slice(i, i + claimBatch), held);
     }
@@ -237,6 +238,8 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
 
   await callers.start();
   leases.start();
+  // Leases of a killed run on this machine (a rerun after a crash) are taken over at once.
+  await leases.reapDeadLocal(runId);
   try {
     await runPool(plan(), workers, execute);
     await writes.settle();

@@ -59,9 +59,8 @@ export class TrialQueue {
     return new TrialQueue(boss);
   }
 
-  /** Queue trials (a trial already waiting in the queue is not queued twice); returns how many were added. */
-  async enqueue(jobs: TrialJob[], opts: EnqueueOptions): Promise<number> {
-    let added = 0;
+  /** Queue trials (a trial already waiting in the queue is not queued twice). */
+  async enqueue(jobs: TrialJob[], opts: EnqueueOptions): Promise<void> {
     for (let i = 0; i < jobs.length; i += 1000) {
       const part = jobs.slice(i, i + 1000).map((data) => ({
         name: TRIAL_QUEUE,
@@ -72,11 +71,8 @@ export class TrialQueue {
         retryDelay: Math.max(1, Math.round(opts.retryDelaySeconds ?? 10)),
         retryBackoff: false,
       }));
-      // pg-boss returns the ids of the jobs it added (its typings say void).
-      const ids = (await this.boss.insert(part)) as unknown as string[] | null;
-      added += ids?.length ?? 0;
+      await this.boss.insert(part);
     }
-    return added;
   }
 
   /** Take up to `n` trials; each stays taken until completed, failed, or its visibility timeout passes. */

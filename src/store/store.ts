@@ -152,8 +152,10 @@ export interface Store {
   claimTrials(keys: TrialKey[], owner: string, ttlMs: number): Promise<ClaimResult[]>;
   /** Extend every lease the owner holds (a heartbeat); returns how many it holds. */
   renewLeases(owner: string, ttlMs: number): Promise<number>;
-  /** Give back every lease the owner holds. */
-  releaseLeases(owner: string): Promise<void>;
+  /** Give back the owner's leases on these trials, or every lease it holds. */
+  releaseLeases(owner: string, keys?: TrialKey[]): Promise<void>;
+  /** The owners holding leases on a run's trials (expired or not). */
+  leaseOwners(runId: string): Promise<string[]>;
   /**
    * Record a finished trial with its transcript and score, all or nothing; resolves once
    * committed (writes are grouped). A trial recorded done already is left as it is.

@@ -171,7 +171,7 @@ export function registerRun(program: Command): void {
           if (flags.json) process.stdout.write(`${JSON.stringify({ ...r, warnings: r.warnings.length }, null, 2)}\n`);
           else
             process.stdout.write(
-              `run ${r.runId}: ${r.queued} trial(s) queued, ${r.alreadyQueued} queued already, ${r.skipped} done already; start workers with: mindscope worker --db URL\n`,
+              `run ${r.runId}: ${r.queued} trial(s) queued, ${r.skipped} done already; start workers with: mindscope worker --db URL\n`,
             );
         } finally {
           await store.close();

@@ -213,24 +213,29 @@ export class SqlStore implements Store {
     return this.db.run(`UPDATE trial_leases SET expires_at = ${this.db.dialect.nowMs} + ? WHERE owner = ?`, [Math.round(ttlMs), owner]);
   }
 
-  async releaseLeases(owner: string): Promise<void> {
+  async releaseLeases(owner: string, keys?: TrialKey[]): Promise<void> {
     await this.flush();
-    await this.db.run('DELETE FROM trial_leases WHERE owner = ?', [owner]);
+    if (!keys) {
+      await this.db.run('DELETE FROM trial_leases WHERE owner = ?', [owner]);
+      return;
+    }
+    if (keys.length === 0) return;
+    await this.db.run(
+      `DELETE FROM trial_leases WHERE owner = ? AND (${KEY_COLUMNS}) IN (VALUES ${valuesList(keys.length, 0, '(?, ?, ?, ?, CAST(? AS INTEGER))')})`,
+      [owner, ...keys.flatMap(keyParams)],
+    );
+  }
+
+  async leaseOwners(runId: string): Promise<string[]> {
+    return (await this.db.all<{ owner: string }>('SELECT DISTINCT owner FROM trial_leases WHERE run_id = ?', [runId])).map((r) => r.owner);
   }
 
   /**
-   * Insert or update a trial row; `onlyFrom` names the statuses an existing row may be replaced
-   * from. Returns the row's id, or undefined when the existing row was kept.
+   * Insert or update a trial row, replacing an existing row only when it is a failure (a done
+   * trial is kept as it is: the later of two writes of one trial is a no-op). The statement
+   * returns the row's id when it wrote it, nothing when it kept the existing row.
    */
-  async #upsertTrial(
-    tx: SqlExecutor,
-    k: TrialKey,
-    itemHash: string,
-    f: { status: TrialStatus; error: string | null; attempts: number; o?: TrialOutcome },
-  ): Promise<number | undefined> {
-    const o = f.o;
-    const row = await tx.get<{ id: number }>(
-      `INSERT INTO trials (${KEY_COLUMNS}, item_hash, status, error, attempts,
+  static readonly #UPSERT_TRIAL = `INSERT INTO trials (${KEY_COLUMNS}, item_hash, status, error, attempts,
          input_tokens, output_tokens, cost_usd, latency_ms, cached_calls, total_calls, finished_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (${KEY_COLUMNS}) DO UPDATE SET item_hash = excluded.item_hash, status = excluded.status,
@@ -238,24 +243,28 @@ export class SqlStore implements Store {
          output_tokens = excluded.output_tokens, cost_usd = excluded.cost_usd, latency_ms = excluded.latency_ms,
          cached_calls = excluded.cached_calls, total_calls = excluded.total_calls, finished_at = excluded.finished_at
        WHERE trials.status = 'failed'
-       RETURNING id`,
-      [
-        ...keyParams(k),
-        itemHash,
-        f.status,
-        f.error,
-        f.attempts,
-        o?.usage.inputTokens ?? 0,
-        o?.usage.outputTokens ?? 0,
-        o?.costUsd ?? 0,
-        o?.latencyMs ?? 0,
-        o?.cachedCalls ?? 0,
-        o?.totalCalls ?? 0,
-        new Date().toISOString(),
-      ],
-    );
-    await tx.run(`DELETE FROM trial_leases WHERE ${KEY_WHERE}`, keyParams(k));
-    return row?.id;
+       RETURNING id`;
+
+  static #trialParams(
+    k: TrialKey,
+    itemHash: string,
+    f: { status: TrialStatus; error: string | null; attempts: number; o?: TrialOutcome },
+  ): unknown[] {
+    const o = f.o;
+    return [
+      ...keyParams(k),
+      itemHash,
+      f.status,
+      f.error,
+      f.attempts,
+      o?.usage.inputTokens ?? 0,
+      o?.usage.outputTokens ?? 0,
+      o?.costUsd ?? 0,
+      o?.latencyMs ?? 0,
+      o?.cachedCalls ?? 0,
+      o?.totalCalls ?? 0,
+      new Date().toISOString(),
+    ];
   }
 
   recordDone(k: TrialKey, itemHash: string, outcome: TrialOutcome, attempts: number): Promise<void> {
@@ -265,23 +274,38 @@ export class SqlStore implements Store {
       );
     }
     // Serialise now: the caller may reuse its objects once this returns.
+    const trial = SqlStore.#trialParams(k, itemHash, { status: 'done', error: null, attempts, o: outcome });
     const transcript = JSON.stringify(outcome.transcript);
-    const detail = JSON.stringify(outcome.score.detail);
+    const score = [outcome.score.scorer, outcome.score.value, JSON.stringify(outcome.score.detail)];
     const id = trialKeyString(k);
     this.#queuedStatus.set(id, 'done');
-    const write: Write = async (tx) => {
-      // A done trial is kept as it is: the later of two writes of one trial is a no-op.
-      const trialId = await this.#upsertTrial(tx, k, itemHash, { status: 'done', error: null, attempts, o: outcome });
-      if (trialId === undefined) return;
-      await tx.run('INSERT INTO transcripts (trial_id, body) VALUES (?, ?) ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body', [
-        trialId,
-        transcript,
-      ]);
-      await tx.run(
-        'INSERT INTO scores (trial_id, scorer, value, detail) VALUES (?, ?, ?, ?) ON CONFLICT (trial_id, scorer) DO UPDATE SET value = excluded.value, detail = excluded.detail',
-        [trialId, outcome.score.scorer, outcome.score.value, detail],
-      );
-    };
+    const write: Write =
+      this.db.backend === 'postgres'
+        ? // One statement, one round trip: the trial, its lease given back, its transcript and score.
+          async (tx) => {
+            await tx.run(
+              `WITH t AS (${SqlStore.#UPSERT_TRIAL}),
+                 l AS (DELETE FROM trial_leases WHERE ${KEY_WHERE}),
+                 tr AS (INSERT INTO transcripts (trial_id, body) SELECT id, ? FROM t
+                   ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body)
+               INSERT INTO scores (trial_id, scorer, value, detail) SELECT id, ?, CAST(? AS DOUBLE PRECISION), ? FROM t
+                 ON CONFLICT (trial_id, scorer) DO UPDATE SET value = excluded.value, detail = excluded.detail`,
+              [...trial, ...keyParams(k), transcript, ...score],
+            );
+          }
+        : async (tx) => {
+            const row = await tx.get<{ id: number }>(SqlStore.#UPSERT_TRIAL, trial);
+            await tx.run(`DELETE FROM trial_leases WHERE ${KEY_WHERE}`, keyParams(k));
+            if (!row) return;
+            await tx.run(
+              'INSERT INTO transcripts (trial_id, body) VALUES (?, ?) ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body',
+              [row.id, transcript],
+            );
+            await tx.run(
+              'INSERT INTO scores (trial_id, scorer, value, detail) VALUES (?, ?, ?, ?) ON CONFLICT (trial_id, scorer) DO UPDATE SET value = excluded.value, detail = excluded.detail',
+              [row.id, ...score],
+            );
+          };
     return this.#commits.add(`trial ${k.suite}/${k.itemId}#${k.replicate}`, write, () => {
       if (this.#queuedStatus.get(id) === 'done') this.#queuedStatus.delete(id);
     });
@@ -291,8 +315,10 @@ export class SqlStore implements Store {
     const id = trialKeyString(k);
     if (this.#queuedStatus.get(id) !== 'done') this.#queuedStatus.set(id, 'failed');
     // Never replaces a done trial (the upsert only replaces a failed row).
+    const trial = SqlStore.#trialParams(k, itemHash, { status: 'failed', error, attempts });
     const write: Write = async (tx) => {
-      await this.#upsertTrial(tx, k, itemHash, { status: 'failed', error, attempts });
+      await tx.run(SqlStore.#UPSERT_TRIAL, trial);
+      await tx.run(`DELETE FROM trial_leases WHERE ${KEY_WHERE}`, keyParams(k));
     };
     return this.#commits.add(`failed trial ${k.suite}/${k.itemId}#${k.replicate}`, write, () => {
       if (this.#queuedStatus.get(id) === 'failed') this.#queuedStatus.delete(id);
