@@ -265,3 +265,88 @@ describe('reasoning-trace injection', () => {
     }
   });
 });
+
+describe('reasoning-trace masking leaks no label (issue 15, defect 1)', () => {
+  const options = ['He feels relieved', 'He feels angry at his sister', 'She wants to leave', 'Nothing changes'];
+  // Phrasings a teacher may use to name its pick; after masking, no option label may remain.
+  const leaking = [
+    'Answer: C',
+    'So I pick C)',
+    'I pick C.',
+    'B is correct',
+    'Options A and C are wrong',
+    'The answer is **C**',
+    'Final answer: (D)',
+    'I think A, because A fits.',
+    'Between A and B, A seems better.',
+    'A is the best; I say A.',
+    'I choose A',
+    'answer: b',
+    'option (c) is it',
+    '答案：C',
+    '答案是A',
+    '（C）是对的',
+    'Réponse : C',
+    'Antwort: D.',
+    'respuesta: «B»',
+    '- **B**: the speaker is hesitant',
+    'C) is right',
+    'Not B, not D: A.',
+  ];
+  it.each(leaking)('masks every label in %j', async (phrase) => {
+    const { maskOptionReferences } = await import('../src/protocols/index.js');
+    const { masked, masks } = maskOptionReferences(phrase, options);
+    expect(masks).toBeGreaterThan(0);
+    // A capital A-D standing alone is a leaked label (the words left are the teacher's reasoning).
+    expect(masked.replace(/\[MASK\]/g, '')).not.toMatch(/(?<![A-Za-z])[B-D](?![A-Za-z])/);
+    expect(masked).not.toMatch(/(?<![A-Za-z])A(?![A-Za-z])(?!\s+(?:man|person|friend))/);
+  });
+
+  it('keeps the article "A" and the pronoun "I", and drops the last sentence on request', async () => {
+    const { maskOptionReferences } = await import('../src/protocols/index.js');
+    expect(maskOptionReferences('A man walks in. I think he is tired.', options).masked).toBe('A man walks in. I think he is tired.');
+    const { masked } = maskOptionReferences('He is hesitant. He avoids the topic. So the answer is B.', options, true);
+    expect(masked).toBe('He is hesitant. He avoids the topic.');
+  });
+});
+
+describe('trace ids that match no item (issue 15, defect 1)', () => {
+  it('reports unmatched ids and refuses a trace file that matches nothing', async () => {
+    const { createMcqTask } = await import('../src/protocols/index.js');
+    const item = (id: string) => ({
+      suite: 's',
+      id,
+      category: 'belief' as const,
+      payload: { context: '', question: 'q', options: ['x', 'y'], answerIndex: 0 },
+      answer: 'x',
+      meta: {},
+    });
+    const items = [item('i1'), item('i2')];
+    const task = createMcqTask('s', items, {
+      traces: new Map([
+        ['i1', 't'],
+        ['zz', 't'],
+      ]),
+    });
+    expect(task.warnings).toEqual([
+      'suite s: 1 of 2 items have a trace; the others run without one',
+      'suite s: 1 trace id(s) match no item and are not used: zz',
+    ]);
+    expect(() => createMcqTask('s', items, { traces: new Map([['a', 't']]) })).toThrow(
+      /none of the 1 trace ids matches an item of suite s/,
+    );
+  });
+});
+
+describe('easy-hard effect size in the paper convention (issue 15, defect 2)', () => {
+  it("reproduces Table 22's sign: GPT-4.1 on MI, U 17,136 and r -0.853", async () => {
+    const { easyHardGap } = await import('../src/analysis/index.js');
+    // 136 MI items per set; all easy items right and 20 hard ones give U = 136 x (136 - 20/2) = 17,136.
+    const easy = Array.from({ length: 136 }, () => 1);
+    const hard = Array.from({ length: 136 }, (_, i) => (i < 20 ? 1 : 0));
+    const g = easyHardGap(hard, easy);
+    expect(g.u).toBe(17136);
+    expect(g.rankBiserial.toFixed(3)).toBe('-0.853');
+    expect(g.convention).toMatch(/negative when the easy set scores higher/);
+  });
+});

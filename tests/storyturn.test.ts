@@ -7,10 +7,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore } from '../src/index.js';
+import { openStore, scoreRun } from '../src/index.js';
 import { expectedAnswers, parseFeedback, validateStoryTurn, type StoryTurnStory } from '../src/protocols/index.js';
 import { applePicture, generateStoryTurns, readStoryTurns } from '../src/suites/index.js';
-import { storedStories, storyTurnMetrics } from '../src/analysis/index.js';
+import { storedStories, storyJudgeScorer, storyTurnMetrics } from '../src/analysis/index.js';
 import { evaluate } from './helpers/evaluate.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
 
@@ -182,6 +182,34 @@ describe('StoryTurn images over a real local server', () => {
       expect(JSON.stringify(withImage[0])).toMatch(/data:image\/png;base64,iVBOR/);
       const [m] = storyTurnMetrics(storedStories(store, 'img'));
       expect(m).toMatchObject({ mode: 'text+image' });
+    } finally {
+      store.close();
+    }
+  });
+
+  it('reads open turns from the judge panel when the run was judged, and says so (issue 15, defect 4)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mindscope-storyturn-judged-'));
+    const store = openStore(join(dir, 'm.db'));
+    const rubric = join(dir, 'open.yaml');
+    writeFileSync(
+      rubric,
+      'name: open\nprompt: "Question: {question}\\nResponse: {response}\\nExpected: {expected}"\nfields:\n  - { name: score, min: 0, max: 5 }\n',
+    );
+    try {
+      // The server's model answers every turn with the same canned line, so every open turn is wrong by exact match.
+      await evaluate({ store, suites: ['generated-storyturn'], limit: 24, models: [`openai-compatible:${server.url}/v1#ok`], runId: 'j' });
+      expect(storyJudgeScorer(store, 'j')).toBeUndefined();
+      const exact = storyTurnMetrics(storedStories(store, 'j'))[0]!;
+      expect(exact.scorer).toBe('exact');
+      // A lenient judge rates every open answer right: open turns the exact match failed now count.
+      await scoreRun({ store, runId: 'j', rubricPath: rubric, judges: [`openai-compatible:${server.url}/v1#judge-lenient`] });
+      const scorer = storyJudgeScorer(store, 'j');
+      expect(scorer).toBe('judge:open');
+      const judged = storyTurnMetrics(storedStories(store, 'j', scorer))[0]!;
+      expect(judged.scorer).toBe('judge:open (open turns) + exact (closed turns)');
+      expect(judged.questions.k).toBeGreaterThan(exact.questions.k);
+      expect(judged.stories.rate).toBeGreaterThanOrEqual(exact.stories.rate);
+      expect(() => storyJudgeScorer(store, 'j', 'other')).toThrow(/was not scored with rubric "other"/);
     } finally {
       store.close();
     }

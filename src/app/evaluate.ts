@@ -38,6 +38,7 @@ export async function loadTasks(spec: RunSpec, registry: Registry = createRegist
       scoring: spec.scoring,
       template: e.template ?? spec.template,
       traces: spec.traces,
+      tracesDropLast: spec.tracesDropLast,
       images: spec.images,
       options: spec.options,
     };
@@ -46,7 +47,7 @@ export async function loadTasks(spec: RunSpec, registry: Registry = createRegist
       settings,
       limit,
     );
-    warnings.push(...built.warnings);
+    warnings.push(...built.warnings, ...(built.task.warnings ?? []));
     tasks.push(built.task);
   }
   return { tasks, warnings };

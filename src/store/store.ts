@@ -99,6 +99,8 @@ export interface Store {
   scoreOf(key: TrialKey, scorer: string): Score | undefined;
   /** Pin a rubric's hash to a run; throws ConfigError when the run pinned another hash under that name. */
   pinRubric(runId: string, rubric: string, sha256: string): void;
+  /** The rubrics a run was scored with (name and SHA-256), in the order they were pinned. */
+  pinnedRubrics(runId: string): Array<{ rubric: string; sha256: string }>;
   /** Commit queued writes now (they are also committed at the next tick of the event loop). */
   flush(): void;
   close(): void;

@@ -45,3 +45,47 @@ export function directorRunResults(store: Store, runId: string): Array<{ subject
     };
   });
 }
+
+type DirectorShares = Pick<DirectorModel, 'a' | 'b' | 'cQ1' | 'cQ2' | 'egocentric' | 'gap' | 'recovery'>;
+
+export interface DirectorArmSummary {
+  arm: string;
+  /** One row per subject: shares over the arm's scenes. */
+  models: Array<DirectorModel & { subject: string; arm: string }>;
+  /** Means over the subjects of this arm only. */
+  panel: DirectorShares;
+}
+
+/** The arm the paper's headline numbers come from; the others are controls and variants. */
+export const DIRECTOR_HEADLINE_ARM = 'canonical';
+
+/**
+ * Director-Task results of a run split by arm: the canonical arm alone is the headline (panel
+ * means over subjects on canonical scenes only); the control arms (no occluder, director on the
+ * addressee's side) and the four-block variant are summarised beside it, never averaged in.
+ */
+export function directorRunSummary(store: Store, runId: string): { headline: DirectorArmSummary | undefined; arms: DirectorArmSummary[] } {
+  const rows = directorRunResults(store, runId);
+  const order = [DIRECTOR_HEADLINE_ARM, 'four-blocks', 'no-occluder', 'same-side'];
+  const armNames = [...new Set(rows.map((r) => r.arm))].sort(
+    (x, y) => (order.indexOf(x) + 1 || 99) - (order.indexOf(y) + 1 || 99) || x.localeCompare(y),
+  );
+  const arms = armNames.map((arm) => {
+    const models = rows.filter((r) => r.arm === arm);
+    const mean = (k: keyof DirectorShares) => models.reduce((s, m) => s + m[k], 0) / models.length;
+    return {
+      arm,
+      models,
+      panel: {
+        a: mean('a'),
+        b: mean('b'),
+        cQ1: mean('cQ1'),
+        cQ2: mean('cQ2'),
+        egocentric: mean('egocentric'),
+        gap: mean('gap'),
+        recovery: mean('recovery'),
+      },
+    };
+  });
+  return { headline: arms.find((a) => a.arm === DIRECTOR_HEADLINE_ARM), arms };
+}

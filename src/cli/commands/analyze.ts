@@ -184,7 +184,16 @@ export function registerAnalyze(program: Command): void {
             )}\n`,
           );
         const eh = out.easyHard as
-          | Array<{ model: string; domain: string; u: number; p: number; rankBiserial: number; hard: number; easy: number }>
+          | Array<{
+              model: string;
+              domain: string;
+              u: number;
+              p: number;
+              rankBiserial: number;
+              convention: string;
+              hard: number;
+              easy: number;
+            }>
           | undefined;
         const cd = out.crossDomain as ReturnType<typeof crossDomainCorrelation>;
         if (cd.length)
@@ -250,7 +259,7 @@ export function registerAnalyze(program: Command): void {
                 x.p.toFixed(4),
                 x.rankBiserial.toFixed(3),
               ]),
-            )}\n`,
+            )}\n${eh[0] ? `${eh[0].convention}\n` : ''}`,
           );
       },
     );

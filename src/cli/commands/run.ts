@@ -38,6 +38,7 @@ interface RunFlags {
   cache: boolean;
   images?: boolean;
   traces?: string;
+  tracesDropLast?: boolean;
   json?: boolean;
   quiet?: boolean;
 }
@@ -98,6 +99,7 @@ function runSpecFrom(suites: string[], flags: RunFlags, cmd: Command, config: Lo
     scoring: pick('mcqScoring', flags.mcqScoring, fromConfig.scoring),
     template: flags.template ?? fromConfig.template,
     traces: flags.traces ?? fromConfig.traces,
+    tracesDropLast: flags.tracesDropLast ?? fromConfig.tracesDropLast,
     images: flags.images ?? fromConfig.images,
     fields: flags.fields ? parseFieldMap(flags.fields) : fromConfig.fields,
     settings,
@@ -130,6 +132,7 @@ export function registerRun(program: Command): void {
     .option('--no-cache', 'do not read or write the model-call cache')
     .option('--images', "StoryTurn suites: send each turn's image as an image part (the text+image setting)")
     .option('--traces <file>', 'reasoning-trace injection: JSONL of { item_id, trace } teacher explanations, masked before they are shown')
+    .option('--traces-drop-last', "reasoning-trace injection: also drop each trace's last sentence (where teachers state their pick)")
     .option('--json', 'print the summary as JSON')
     .option('--quiet', 'no progress display')
     .action(async (suites: string[], flags: RunFlags, cmd: Command) => {

@@ -3,7 +3,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { ConfigError, openStore, writeStoryTurns } from '../../index.js';
 import type { StoryTurnStory } from '../../protocols/index.js';
 import { readStoryTurns, REVIEW_ERRORS, reviewStory, type ReviewError } from '../../suites/index.js';
-import { storedStories, storyTurnMetrics } from '../../analysis/index.js';
+import { storedStories, storyJudgeScorer, storyTurnMetrics } from '../../analysis/index.js';
 import { formatTextTable } from '../../report/index.js';
 import { intOption } from '../options.js';
 
@@ -79,13 +79,17 @@ export function registerStoryTurn(program: Command): void {
     )
     .requiredOption('--run-id <id...>', 'one or more runs (e.g. a text-only and a --images run)')
     .option('--db <path>', 'store file', 'mindscope.db')
+    .option(
+      '--judge <rubric>',
+      "read open turns from this rubric's judge panel (default: the run's only rubric; exact match when it has none)",
+    )
     .option('--json', 'print JSON')
-    .action((f: { runId: string[]; db: string; json?: boolean }) => {
+    .action((f: { runId: string[]; db: string; judge?: string; json?: boolean }) => {
       const store = openStore(f.db);
       try {
         const stories = f.runId.flatMap((id) => {
           if (!store.getRun(id)) throw new ConfigError(`no run "${id}" in ${f.db}`);
-          return storedStories(store, id);
+          return storedStories(store, id, storyJudgeScorer(store, id, f.judge));
         });
         if (stories.length === 0) throw new ConfigError(`no StoryTurn conversations in run(s) ${f.runId.join(', ')}`);
         const m = storyTurnMetrics(stories);
@@ -97,8 +101,8 @@ export function registerStoryTurn(program: Command): void {
           r ? `${(r.rate * 100).toFixed(1)} [${(r.lower * 100).toFixed(1)}, ${(r.upper * 100).toFixed(1)}]` : '-';
         process.stdout.write(
           `${formatTextTable(
-            ['subject', 'mode', 'stories right %', 'questions right %', 'feedback effective %'],
-            m.map((x) => [x.subject, x.mode, pct(x.stories), pct(x.questions), pct(x.feedbackEffectiveness)]),
+            ['subject', 'mode', 'scored by', 'stories right %', 'questions right %', 'feedback effective %'],
+            m.map((x) => [x.subject, x.mode, x.scorer, pct(x.stories), pct(x.questions), pct(x.feedbackEffectiveness)]),
           )}\n\n`,
         );
         process.stdout.write(

@@ -165,6 +165,14 @@ export class SqliteStore implements Store {
     if (!pinned) this.#q('INSERT INTO rubric_pins (run_id, rubric, sha256) VALUES (?, ?, ?)').run(runId, rubric, sha256);
   }
 
+  pinnedRubrics(runId: string): Array<{ rubric: string; sha256: string }> {
+    this.flush();
+    return this.#q('SELECT rubric, sha256 FROM rubric_pins WHERE run_id = ? ORDER BY rowid').all(runId) as Array<{
+      rubric: string;
+      sha256: string;
+    }>;
+  }
+
   getItem(hash: string): Item | undefined {
     this.flush();
     const row = this.#q('SELECT body FROM items WHERE hash = ?').get(hash) as { body: string } | undefined;
