@@ -16,6 +16,8 @@ export interface RunOperations extends Omit<CallerOptions, 'seed' | 'onRetry'> {
   apiKeyEnv?: string;
   /** Where suites, protocols and providers are looked up (default: the built-in ones). */
   registry?: Registry;
+  /** Run suites that load no item (an error otherwise). */
+  allowEmpty?: boolean;
   onEvent?: (e: RunEvent) => void;
   /** Loader warnings (repaired answers, items left out), each naming its file and line. */
   onWarning?: (message: string) => void;
@@ -26,7 +28,11 @@ export interface EvaluateResult extends RunSummary {
 }
 
 /** The tasks of a run specification: each suite's items handed to its protocol, and the loaders' warnings. */
-export async function loadTasks(spec: RunSpec, registry: Registry = createRegistry()): Promise<{ tasks: Task[]; warnings: string[] }> {
+export async function loadTasks(
+  spec: RunSpec,
+  registry: Registry = createRegistry(),
+  opts: { allowEmpty?: boolean } = {},
+): Promise<{ tasks: Task[]; warnings: string[] }> {
   const warnings: string[] = [];
   const tasks: Task[] = [];
   for (const entry of spec.suites) {
@@ -65,10 +71,10 @@ export async function evaluate(specInput: RunSpecInput, ops: RunOperations): Pro
       settings: { ...specSettings(spec), ...('settings' in entry ? entry.settings : {}) },
     };
   });
-  const { tasks, warnings } = await loadTasks(spec, registry);
+  const { tasks, warnings } = await loadTasks(spec, registry, { allowEmpty: ops.allowEmpty });
   warnings.forEach((w) => ops.onWarning?.(w));
   const identity = runIdentity(spec);
-  const { runId, apiKeyEnv: _key, registry: _registry, onEvent, onWarning: _warn, ...calls } = ops;
+  const { runId, apiKeyEnv: _key, registry: _registry, onEvent, onWarning: _warn, allowEmpty: _empty, ...calls } = ops;
   const summary = await runEvaluation({
     runId: runId ?? runIdOf(identity),
     config: identity,

@@ -39,6 +39,7 @@ interface RunFlags {
   images?: boolean;
   traces?: string;
   tracesDropLast?: boolean;
+  allowEmpty?: boolean;
   json?: boolean;
   quiet?: boolean;
 }
@@ -132,6 +133,7 @@ export function registerRun(program: Command): void {
     .option('--no-cache', 'do not read or write the model-call cache')
     .option('--images', "StoryTurn suites: send each turn's image as an image part (the text+image setting)")
     .option('--traces <file>', 'reasoning-trace injection: JSONL of { item_id, trace } teacher explanations, masked before they are shown')
+    .option('--allow-empty', 'run suites that load no item (an error otherwise)')
     .option('--traces-drop-last', "reasoning-trace injection: also drop each trace's last sentence (where teachers state their pick)")
     .option('--json', 'print the summary as JSON')
     .option('--quiet', 'no progress display')
@@ -154,6 +156,7 @@ export function registerRun(program: Command): void {
           apiKeyEnv: flags.apiKeyEnv ?? config?.apiKeyEnv,
           prices: prices ? loadPriceTable(prices) : undefined,
           useCache: flags.cache,
+          allowEmpty: flags.allowEmpty,
           onEvent: (e) => progress.onEvent(e),
           onWarning: (w) => process.stderr.write(`warning: ${w}\n`),
         });

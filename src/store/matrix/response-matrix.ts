@@ -5,8 +5,8 @@
 // the subject has no scored trial on it. The long layout (one row per subject and item) is
 // read too.
 
-import { readFileSync, writeFileSync } from 'node:fs';
-import { InputError, isCategory } from '../../core/index.js';
+import { writeFileSync } from 'node:fs';
+import { InputError, isCategory, readText } from '../../core/index.js';
 import type { ResponseRow } from '../store.js';
 import { formatCsv, parseCsv } from '../../core/index.js';
 
@@ -75,6 +75,10 @@ function parseCell(raw: string, file: string, line: number, column: string): num
   if (raw === '0') return 0;
   const v = raw.trim();
   if (v === '' || v.toUpperCase() === 'NA' || v.toLowerCase() === 'nan') return null;
+  // Boolean columns (pandas writes True/False) are correctness too.
+  const lower = v.toLowerCase();
+  if (lower === 'true') return 1;
+  if (lower === 'false') return 0;
   const n = Number(v);
   if (!Number.isFinite(n) || n < 0 || n > 1)
     throw new InputError(`column "${column}": "${raw}" is not a score in [0, 1] (expected 1, 0 or blank)`, file, line);
@@ -166,11 +170,5 @@ export function writeMatrixCsv(path: string, m: ResponseMatrix): void {
 }
 
 export function readMatrixCsv(path: string, opts: MatrixReadOptions = {}): ResponseMatrix {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    throw new InputError(`cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, path);
-  }
-  return matrixFromCsv(text, path, opts);
+  return matrixFromCsv(readText(path), path, opts);
 }
