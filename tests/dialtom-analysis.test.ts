@@ -63,8 +63,8 @@ function ratesCsv(): string {
   const lines = ['model,domain,task,correct_rate,items'];
   for (const [model, r] of Object.entries(TABLE3)) {
     DOMAINS.forEach((d, i) => {
-      lines.push(`${model},${d},retrospective,${r[i]},${n.retrospective[d]}`);
-      lines.push(`${model},${d},prospective,${r[3 + i]},${n.prospective[d]}`);
+      lines.push(`${model},${d},retrospective,${r[i]},${n.retrospective![d]}`);
+      lines.push(`${model},${d},prospective,${r[3 + i]},${n.prospective![d]}`);
     });
   }
   return `${lines.join('\n')}\n`;
@@ -86,7 +86,7 @@ describe('DialToM Table 19 from Table 3', () => {
       DOMAINS.forEach((d, i) => {
         const cell = gap.find((g) => g.model === model && g.domain === d)!;
         // Table 3's rates are rounded to 0.01 percentage points; counts are round(rate x items).
-        if (Math.abs(cell.chi2! - t[2 * i]) > 0.02 || Math.abs(cell.cramersV! - t[2 * i + 1]) > 0.0015)
+        if (Math.abs(cell.chi2! - t[2 * i]!) > 0.02 || Math.abs(cell.cramersV! - t[2 * i + 1]!) > 0.0015)
           misses.push(`${model} ${d}: ${cell.chi2!.toFixed(2)}/${cell.cramersV!.toFixed(3)} vs ${t[2 * i]}/${t[2 * i + 1]}`);
         expect(cell.p).toBeLessThan(0.001);
       });
@@ -139,7 +139,7 @@ describe('DialToM Table 14 (GPT-4o row) from the released inferences', () => {
     );
     expect(refs.size).toBe(300);
     const hyps = benchmarkInferences(JSON.parse(readFileSync(join(DATA, 'dialtom', 'data', 'combined_written_data.json'), 'utf8')));
-    const [r] = inferenceOverlap(hyps, refs);
+    const r = inferenceOverlap(hyps, refs)[0]!;
     expect(r.units).toBe(300);
     expect(r.bleu.toFixed(2)).toBe('9.44');
     expect(r.rougeL.toFixed(2)).toBe('0.31');
@@ -226,7 +226,7 @@ describe('reasoning-trace injection', () => {
     const store = await openStore(join(dir, 'm.db'));
     try {
       const items = loadDialtom(DATA, 'prospective').items.slice(0, 5);
-      const answer = items[0].answer;
+      const answer = items[0]!.answer;
       writeFileSync(
         join(dir, 'traces.jsonl'),
         items
@@ -248,8 +248,8 @@ describe('reasoning-trace injection', () => {
       const traced = bodies.filter((b) => b.includes("A teacher's reasoning"));
       expect(traced).toHaveLength(5);
       expect(traced.every((b) => b.includes('The right trajectory is: [MASK]'))).toBe(true);
-      expect(traced.some((b) => b.split('teacher')[1].split('Question')[0].includes(answer))).toBe(false);
-      const [effect] = await traceEffect(store, 'base', 'traced');
+      expect(traced.some((b) => b.split('teacher')[1]!.split('Question')[0]!.includes(answer))).toBe(false);
+      const effect = (await traceEffect(store, 'base', 'traced'))[0]!;
       expect(effect).toMatchObject({
         items: 5,
         table: [
@@ -263,5 +263,90 @@ describe('reasoning-trace injection', () => {
       await store.close();
       await server.stop();
     }
+  });
+});
+
+describe('reasoning-trace masking leaks no label (issue 15, defect 1)', () => {
+  const options = ['He feels relieved', 'He feels angry at his sister', 'She wants to leave', 'Nothing changes'];
+  // Phrasings a teacher may use to name its pick; after masking, no option label may remain.
+  const leaking = [
+    'Answer: C',
+    'So I pick C)',
+    'I pick C.',
+    'B is correct',
+    'Options A and C are wrong',
+    'The answer is **C**',
+    'Final answer: (D)',
+    'I think A, because A fits.',
+    'Between A and B, A seems better.',
+    'A is the best; I say A.',
+    'I choose A',
+    'answer: b',
+    'option (c) is it',
+    '答案：C',
+    '答案是A',
+    '（C）是对的',
+    'Réponse : C',
+    'Antwort: D.',
+    'respuesta: «B»',
+    '- **B**: the speaker is hesitant',
+    'C) is right',
+    'Not B, not D: A.',
+  ];
+  it.each(leaking)('masks every label in %j', async (phrase) => {
+    const { maskOptionReferences } = await import('../src/protocols/index.js');
+    const { masked, masks } = maskOptionReferences(phrase, options);
+    expect(masks).toBeGreaterThan(0);
+    // A capital A-D standing alone is a leaked label (the words left are the teacher's reasoning).
+    expect(masked.replace(/\[MASK\]/g, '')).not.toMatch(/(?<![A-Za-z])[B-D](?![A-Za-z])/);
+    expect(masked).not.toMatch(/(?<![A-Za-z])A(?![A-Za-z])(?!\s+(?:man|person|friend))/);
+  });
+
+  it('keeps the article "A" and the pronoun "I", and drops the last sentence on request', async () => {
+    const { maskOptionReferences } = await import('../src/protocols/index.js');
+    expect(maskOptionReferences('A man walks in. I think he is tired.', options).masked).toBe('A man walks in. I think he is tired.');
+    const { masked } = maskOptionReferences('He is hesitant. He avoids the topic. So the answer is B.', options, true);
+    expect(masked).toBe('He is hesitant. He avoids the topic.');
+  });
+});
+
+describe('trace ids that match no item (issue 15, defect 1)', () => {
+  it('reports unmatched ids and refuses a trace file that matches nothing', async () => {
+    const { createMcqTask } = await import('../src/protocols/index.js');
+    const item = (id: string) => ({
+      suite: 's',
+      id,
+      category: 'belief' as const,
+      payload: { context: '', question: 'q', options: ['x', 'y'], answerIndex: 0 },
+      answer: 'x',
+      meta: {},
+    });
+    const items = [item('i1'), item('i2')];
+    const task = createMcqTask('s', items, {
+      traces: new Map([
+        ['i1', 't'],
+        ['zz', 't'],
+      ]),
+    });
+    expect(task.warnings).toEqual([
+      'suite s: 1 of 2 items have a trace; the others run without one',
+      'suite s: 1 trace id(s) match no item and are not used: zz',
+    ]);
+    expect(() => createMcqTask('s', items, { traces: new Map([['a', 't']]) })).toThrow(
+      /none of the 1 trace ids matches an item of suite s/,
+    );
+  });
+});
+
+describe('easy-hard effect size in the paper convention (issue 15, defect 2)', () => {
+  it("reproduces Table 22's sign: GPT-4.1 on MI, U 17,136 and r -0.853", async () => {
+    const { easyHardGap } = await import('../src/analysis/index.js');
+    // 136 MI items per set; all easy items right and 20 hard ones give U = 136 x (136 - 20/2) = 17,136.
+    const easy = Array.from({ length: 136 }, () => 1);
+    const hard = Array.from({ length: 136 }, (_, i) => (i < 20 ? 1 : 0));
+    const g = easyHardGap(hard, easy);
+    expect(g.u).toBe(17136);
+    expect(g.rankBiserial.toFixed(3)).toBe('-0.853');
+    expect(g.convention).toMatch(/negative when the easy set scores higher/);
   });
 });

@@ -11,7 +11,7 @@ import { openStore } from '../src/index.js';
 import { createRng } from '../src/core/index.js';
 import { readBlocks } from '../src/protocols/index.js';
 import { directorItems } from '../src/suites/index.js';
-import { directorRunResults } from '../src/analysis/index.js';
+import { directorRunResults, directorRunSummary } from '../src/analysis/index.js';
 import { directorView, makeDirectorScene, targetBlock } from '../src/worlds/index.js';
 import { evaluate } from './helpers/evaluate.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
@@ -57,6 +57,14 @@ describe('Director scenes', () => {
       expect(get('agent:egocentric', 'four-blocks')).toMatchObject({ gap: 1, egocentric: 1 });
       for (const arm of ['no-occluder', 'same-side'])
         expect(get('agent:egocentric', arm)).toMatchObject({ b: 1, cQ2: 1, gap: 0, egocentric: 0 });
+      // The headline is the canonical arm alone (issue 15, defect 3): its panel gap is the mean of
+      // 0 and 1; averaging the control arms in would have given (0 + 1 + 0 + 0 + 0 + 1 + 0 + 0) / 8.
+      const summary = await directorRunSummary(store, 'd');
+      expect(summary.headline?.arm).toBe('canonical');
+      expect(summary.headline?.panel.gap).toBe(0.5);
+      expect(summary.headline?.panel.egocentric).toBe(0.5);
+      expect(summary.arms.map((a) => a.arm)).toEqual(['canonical', 'four-blocks', 'no-occluder', 'same-side']);
+      expect(summary.arms.find((a) => a.arm === 'no-occluder')?.panel.gap).toBe(0);
     } finally {
       await store.close();
     }

@@ -33,7 +33,7 @@ describe('ToMBench', () => {
     expect(repaired.answer).toBe((repaired.payload as McqPayload).options[0]);
     // Two-option tasks keep two options.
     expect(items.filter((i) => (i.payload as McqPayload).options.length === 2).length).toBeGreaterThan(400);
-    expect(items[0].meta.originalLabel).toMatch(/^[A-Z][\w-]+(?: [\w-]+)*: /);
+    expect(items[0]!.meta.originalLabel).toMatch(/^[A-Z][\w-]+(?: [\w-]+)*: /);
   });
 });
 
@@ -60,7 +60,7 @@ describe('other literal suites', () => {
     const positions = new Set(pro.map((i) => (i.payload as McqPayload).answerIndex));
     expect(positions.size).toBe(4);
     // Prospective items hide the dialogue: the context is the profile only.
-    expect((pro[0].payload as McqPayload).context).toMatch(
+    expect((pro[0]!.payload as McqPayload).context).toMatch(
       /^The (client|seeker|persuadee) in this conversation has the following mental state/,
     );
   });
@@ -69,7 +69,7 @@ describe('other literal suites', () => {
     const hitom = (await load('hitom')).items;
     expect(hitom).toHaveLength(600);
     expect(byCategory(hitom)).toEqual({ control: 120, belief: 480 });
-    expect((hitom[0].payload as McqPayload).options).toHaveLength(15);
+    expect((hitom[0]!.payload as McqPayload).options).toHaveLength(15);
     const tomi = (await load('tomi')).items;
     expect(tomi).toHaveLength(5994);
     expect(tomi.every((i) => (i.payload as McqPayload).options.every((o) => !['kitchen', 'garden', 'bathroom'].includes(o)))).toBe(true);
@@ -204,5 +204,52 @@ describe('bad input names the file and line', () => {
     await expect(load('dialtom-retrospective', join(tmp, 'dialtom'))).rejects.toThrow(
       /MI_retrospective_verified\.json \[item 0\]: turn 1 of "ctx" is empty/,
     );
+  });
+});
+
+describe('benign variants load, malformed files are refused with file and line (issue 10, item 2)', () => {
+  const fields = { question: 'question', options: 'choices', answer: 'answerKey', id: 'id', defaultCategory: 'belief' as const };
+  it('accepts a UTF-8 byte-order mark, maps ARC-style choices, reads boolean matrix columns', async () => {
+    const bom = join(tmp, 'bom.jsonl');
+    const line = { id: 'q1', question: 'Where will Sally look?', choices: { text: ['basket', 'box'], label: ['A', 'B'] }, answerKey: 'A' };
+    writeFileSync(bom, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(`${JSON.stringify(line)}\n`)]));
+    const { items } = await loadGenericMcq(bom, fields, 'mcq');
+    expect((items[0]!.payload as McqPayload).options).toEqual(['basket', 'box']);
+    expect(items[0]!.answer).toBe('basket');
+    // Numeric ARC labels map the answer key through the label list.
+    const numeric = join(tmp, 'arc-numeric.jsonl');
+    writeFileSync(numeric, `${JSON.stringify({ ...line, choices: { text: ['x', 'y', 'z'], label: ['1', '2', '3'] }, answerKey: '3' })}\n`);
+    expect((await loadGenericMcq(numeric, fields, 'mcq')).items[0]!.answer).toBe('z');
+    const { readMatrixCsv } = await import('../src/store/index.js');
+    const csv = join(tmp, 'bool.csv');
+    writeFileSync(csv, '\ufeffsuite,item_id,category,original_label,m1,m2\ns,i1,belief,x,True,false\ns,i2,belief,x,FALSE,1\n');
+    expect(readMatrixCsv(csv).cells).toEqual([
+      [1, 0],
+      [0, 1],
+    ]);
+  });
+
+  it('refuses an empty file, invalid UTF-8 (naming the line), and a suite that loads no item', async () => {
+    const empty = join(tmp, 'empty.jsonl');
+    writeFileSync(empty, '\n  \n');
+    await expect(loadGenericMcq(empty, fields, 'mcq')).rejects.toThrow(/empty\.jsonl: the file is empty/);
+    const bad = join(tmp, 'latin1.jsonl');
+    writeFileSync(
+      bad,
+      Buffer.concat([
+        Buffer.from('{"id":"a","question":"ok","choices":["x","y"],"answerKey":"A"}\n'),
+        Buffer.from([0x7b, 0x22, 0xe9, 0x22, 0x7d, 0x0a]),
+      ]),
+    );
+    await expect(loadGenericMcq(bad, fields, 'mcq')).rejects.toThrow(/latin1\.jsonl:2: is not valid UTF-8/);
+    const dir = mkdtempSync(join(tmp, 'tombench-empty-'));
+    writeFileSync(join(dir, 'Task.jsonl'), '[]\n');
+    await expect(load('tombench', dir)).rejects.toThrow();
+    const list = join(tmp, 'none.json');
+    writeFileSync(list, '[]');
+    await expect(loadSuite('mcq', { data: list, seed: 0, fields })).rejects.toThrow(
+      /suite mcq loaded no items from .*none\.json \(--allow-empty runs it anyway\)/,
+    );
+    expect((await loadSuite('mcq', { data: list, seed: 0, fields, allowEmpty: true })).items).toEqual([]);
   });
 });

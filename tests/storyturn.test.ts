@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collect } from '../src/store/index.js';
-import { openStore } from '../src/index.js';
+import { openStore, scoreRun } from '../src/index.js';
 import { expectedAnswers, parseFeedback, validateStoryTurn, type StoryTurnStory } from '../src/protocols/index.js';
 import { applePicture, generateStoryTurns, readStoryTurns } from '../src/suites/index.js';
-import { storedStories, storyTurnMetrics } from '../src/analysis/index.js';
+import { storedStories, storyJudgeScorer, storyTurnMetrics } from '../src/analysis/index.js';
 import { evaluate } from './helpers/evaluate.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
 
@@ -36,7 +36,7 @@ const base = (): StoryTurnStory => ({
 describe('StoryTurn format', () => {
   it('reads feedback branches and selects the expected answer by the previous answer', () => {
     const s = base();
-    expect(parseFeedback(s.turns[1].feedback)).toEqual({
+    expect(parseFeedback(s.turns[1]!.feedback)).toEqual({
       kind: 'previous',
       branches: [
         { answer: 'cookie', text: 'Sam skips the cookie.' },
@@ -55,20 +55,20 @@ describe('StoryTurn format', () => {
 
   it('rejects a branch without an answer, feedback naming an unknown option, a missing image', () => {
     const noBranch = base();
-    noBranch.turns[1].answer = 'apple';
+    noBranch.turns[1]!.answer = 'apple';
     expect(() => validateStoryTurn(noBranch, 'f.json')).toThrow(
       /f\.json \(d1\) turn 2: the feedback has 2 branch\(es\) but the answer has 1/,
     );
     const unknown = base();
-    unknown.turns[1].feedback = 'If the previous answer is pear: no.; If the previous answer is apple: yes.';
+    unknown.turns[1]!.feedback = 'If the previous answer is pear: no.; If the previous answer is apple: yes.';
     expect(() => validateStoryTurn(unknown, 'f.json')).toThrow(
       /names the option "pear", which is not an answer to the previous question \(cookie; apple\)/,
     );
     const image = base();
-    image.turns[0].image = 'img09';
+    image.turns[0]!.image = 'img09';
     expect(() => validateStoryTurn(image, 'f.json')).toThrow(/turn 1: the image "img09" is not among the story's images/);
     const first = base();
-    first.turns[0].feedback = 'If right: yes; If wrong: no';
+    first.turns[0]!.feedback = 'If right: yes; If wrong: no';
     expect(() => validateStoryTurn(first, 'f.json')).toThrow(/turn 1: the first turn has no previous answer/);
   });
 
@@ -102,7 +102,7 @@ describe('StoryTurn format', () => {
       setting: 'kind',
       imagePath: 'path',
     });
-    expect(t.turns.map((x) => x.answer)).toEqual(['big', 'medium']);
+    expect(t!.turns.map((x) => x.answer)).toEqual(['big', 'medium']);
     expect(t).toMatchObject({ id: 'x1', state: 'percept', setting: 'image-dependent', images: { img01: join(dir, 'apple.png') } });
   });
 });
@@ -145,7 +145,7 @@ describe('generated StoryTurns with reference agents', () => {
       const shown = details.flatMap((d) => d.detail.turns.map((t) => t.feedbackShown)).filter(Boolean);
       expect(shown.some((f) => /^(Yes|Right)/.test(f))).toBe(true);
       expect(shown.some((f) => /^(Actually|Look|Dad forgot|At first)/.test(f))).toBe(true);
-      const desireSecond = details.filter((d) => d.detail.storyId.includes('desire')).map((d) => d.detail.turns[1].feedbackShown);
+      const desireSecond = details.filter((d) => d.detail.storyId.includes('desire')).map((d) => d.detail.turns[1]!.feedbackShown);
       expect(new Set(desireSecond.map((f) => /skips|not want the (\w+)/.exec(f)?.[1])).size).toBeGreaterThan(1);
     } finally {
       await store.close();
@@ -156,7 +156,7 @@ describe('generated StoryTurns with reference agents', () => {
     const a = applePicture('big');
     expect(a).toBe(applePicture('big'));
     expect(a).not.toBe(applePicture('small'));
-    expect(Buffer.from(a.split(',')[1], 'base64').subarray(1, 4).toString()).toBe('PNG');
+    expect(Buffer.from(a.split(',')[1]!, 'base64').subarray(1, 4).toString()).toBe('PNG');
   });
 });
 
@@ -185,6 +185,34 @@ describe('StoryTurn images over a real local server', () => {
       expect(JSON.stringify(withImage[0])).toMatch(/data:image\/png;base64,iVBOR/);
       const [m] = storyTurnMetrics(await storedStories(store, 'img'));
       expect(m).toMatchObject({ mode: 'text+image' });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('reads open turns from the judge panel when the run was judged, and says so (issue 15, defect 4)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mindscope-storyturn-judged-'));
+    const store = await openStore(join(dir, 'm.db'));
+    const rubric = join(dir, 'open.yaml');
+    writeFileSync(
+      rubric,
+      'name: open\nprompt: "Question: {question}\\nResponse: {response}\\nExpected: {expected}"\nfields:\n  - { name: score, min: 0, max: 5 }\n',
+    );
+    try {
+      // The server's model answers every turn with the same canned line, so every open turn is wrong by exact match.
+      await evaluate({ store, suites: ['generated-storyturn'], limit: 24, models: [`openai-compatible:${server.url}/v1#ok`], runId: 'j' });
+      expect(await storyJudgeScorer(store, 'j')).toBeUndefined();
+      const exact = storyTurnMetrics(await storedStories(store, 'j'))[0]!;
+      expect(exact.scorer).toBe('exact');
+      // A lenient judge rates every open answer right: open turns the exact match failed now count.
+      await scoreRun({ store, runId: 'j', rubricPath: rubric, judges: [`openai-compatible:${server.url}/v1#judge-lenient`] });
+      const scorer = await storyJudgeScorer(store, 'j');
+      expect(scorer).toBe('judge:open');
+      const judged = storyTurnMetrics(await storedStories(store, 'j', scorer))[0]!;
+      expect(judged.scorer).toBe('judge:open (open turns) + exact (closed turns)');
+      expect(judged.questions.k).toBeGreaterThan(exact.questions.k);
+      expect(judged.stories.rate).toBeGreaterThanOrEqual(exact.stories.rate);
+      await expect(storyJudgeScorer(store, 'j', 'other')).rejects.toThrow(/was not scored with rubric "other"/);
     } finally {
       await store.close();
     }
@@ -271,7 +299,7 @@ describe('StoryTurn Parquet tables', () => {
       ],
     });
     writeFileSync(join(dir, 'st.parquet'), Buffer.from(buf));
-    const [s] = await readStoryTurns(join(dir, 'st.parquet'));
+    const s = (await readStoryTurns(join(dir, 'st.parquet')))[0]!;
     expect(s).toMatchObject({ id: 'p1', state: 'belief', setting: 'text-complete' });
     expect(s.turns.map((t) => t.question)).toEqual(['Where is the ball?', 'Where will Mia look?']);
   });

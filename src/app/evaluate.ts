@@ -16,6 +16,8 @@ export interface RunOperations extends Omit<RunCallOptions, 'seed' | 'onRetry' |
   apiKeyEnv?: string;
   /** Where suites, protocols and providers are looked up (default: the built-in ones). */
   registry?: Registry;
+  /** Run suites that load no item (an error otherwise). */
+  allowEmpty?: boolean;
   onEvent?: (e: RunEvent) => void;
   /** Loader warnings (repaired answers, items left out), each naming its file and line. */
   onWarning?: (message: string) => void;
@@ -32,13 +34,18 @@ function protocolSettings(spec: RunSpec, e: { template?: string }): ProtocolSett
     scoring: spec.scoring,
     template: e.template ?? spec.template,
     traces: spec.traces,
+    tracesDropLast: spec.tracesDropLast,
     images: spec.images,
     options: spec.options,
   };
 }
 
 /** The tasks of a run specification: each suite's items handed to its protocol, and the loaders' warnings. */
-export async function loadTasks(spec: RunSpec, registry: Registry = createRegistry()): Promise<{ tasks: Task[]; warnings: string[] }> {
+export async function loadTasks(
+  spec: RunSpec,
+  registry: Registry = createRegistry(),
+  opts: { allowEmpty?: boolean } = {},
+): Promise<{ tasks: Task[]; warnings: string[] }> {
   const warnings: string[] = [];
   const tasks: Task[] = [];
   for (const entry of spec.suites) {
@@ -47,11 +54,11 @@ export async function loadTasks(spec: RunSpec, registry: Registry = createRegist
     const limit = e.limit ?? spec.limit;
     const settings = protocolSettings(spec, e);
     const built = await suite.task(
-      { data: e.data ?? spec.data, seed: spec.seed, count: limit, fields: e.fields ?? spec.fields },
+      { data: e.data ?? spec.data, seed: spec.seed, count: limit, fields: e.fields ?? spec.fields, allowEmpty: opts.allowEmpty },
       settings,
       limit,
     );
-    warnings.push(...built.warnings);
+    warnings.push(...built.warnings, ...(built.task.warnings ?? []));
     tasks.push(built.task);
   }
   return { tasks, warnings };
@@ -90,10 +97,10 @@ export async function evaluate(specInput: RunSpecInput, ops: RunOperations): Pro
   const registry = ops.registry ?? createRegistry();
   // Build every model first: a bad spec or a missing key fails before anything is stored.
   const subjects = buildSubjects(spec, registry, ops.apiKeyEnv);
-  const { tasks, warnings } = await loadTasks(spec, registry);
+  const { tasks, warnings } = await loadTasks(spec, registry, { allowEmpty: ops.allowEmpty });
   warnings.forEach((w) => ops.onWarning?.(w));
   const identity = runIdentity(spec);
-  const { runId, apiKeyEnv: _key, registry: _registry, onEvent, onWarning: _warn, ...calls } = ops;
+  const { runId, apiKeyEnv: _key, registry: _registry, onEvent, onWarning: _warn, allowEmpty: _empty, ...calls } = ops;
   const summary = await runEvaluation({
     runId: runId ?? runIdOf(identity),
     config: identity,

@@ -37,6 +37,7 @@ export function runIdentity(spec: RunSpec): Record<string, unknown> {
     scoring: spec.scoring,
     template: spec.template ? fileHash(spec.template, 'template') : 'default',
     ...(spec.traces ? { traces: fileHash(spec.traces, 'trace file') } : {}),
+    ...(spec.tracesDropLast ? { tracesDropLast: true } : {}),
     ...(spec.images ? { images: true } : {}),
     fields: spec.fields ?? null,
     settings: specSettings(spec),

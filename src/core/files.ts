@@ -6,9 +6,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InputError } from './errors.js';
 
-export function readText(path: string): string {
+/** The bytes of a file, with errors that name it (missing, a directory, unreadable). */
+export function readBytes(path: string): Buffer {
   try {
-    return readFileSync(path, 'utf8');
+    return readFileSync(path);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     throw new InputError(
@@ -22,6 +23,43 @@ export function readText(path: string): string {
   }
 }
 
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * A text file as UTF-8: a byte-order mark is dropped; bytes that are not UTF-8 are an error
+ * naming the line (never replacement characters entering the data); an empty file is an error
+ * unless `allowEmpty`.
+ */
+export function decodeUtf8(bytes: Uint8Array, path: string, opts: { allowEmpty?: boolean } = {}): string {
+  const body = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
+  let text: string;
+  try {
+    text = UTF8.decode(body);
+  } catch {
+    // Find the first line that does not decode, to name it.
+    let start = 0;
+    for (let line = 1; start <= body.length; line++) {
+      let end = body.indexOf(0x0a, start);
+      if (end < 0) end = body.length;
+      try {
+        UTF8.decode(body.subarray(start, end));
+      } catch {
+        throw new InputError('is not valid UTF-8 text (save it as UTF-8)', path, line);
+      }
+      start = end + 1;
+    }
+    throw new InputError('is not valid UTF-8 text (save it as UTF-8)', path);
+  }
+  if (!opts.allowEmpty && text.trim() === '') throw new InputError('the file is empty', path);
+  return text;
+}
+
+/** A UTF-8 text file (see decodeUtf8), with errors that name the file and line. */
+export function readText(path: string, opts: { allowEmpty?: boolean } = {}): string {
+  return decodeUtf8(readBytes(path), path, opts);
+}
+
+/** A JSON file; a syntax error names the line. */
 export function readJson(path: string): unknown {
   const text = readText(path);
   try {

@@ -50,6 +50,8 @@ export interface Task<P = unknown> {
   suite: string;
   items: Item<P>[];
   records: RecordSchemas;
+  /** What the protocol noticed while building the task (e.g. trace ids that match no item), shown with the loaders' warnings. */
+  warnings?: string[];
   /** Run one item against one model and score it. Throws only when the trial cannot finish (after retries). */
   execute(item: Item<P>, model: TrialModel, ctx: TrialContext): Promise<ProtocolResult>;
 }

@@ -19,6 +19,8 @@ export interface ProtocolSettings {
   template?: string;
   /** Reasoning-trace file (MCQ). */
   traces?: string;
+  /** Drop each trace's last sentence too (MCQ). */
+  tracesDropLast?: boolean;
   images?: boolean;
   /** Options of protocols added by users, by protocol name. */
   options?: Record<string, unknown>;

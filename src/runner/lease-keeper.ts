@@ -36,6 +36,7 @@ function running(pid: number): boolean {
   }
 }
 
+/** The leases one process holds in a store: claim, heartbeat, release, and take-over of dead local owners. */
 export class LeaseKeeper {
   /** This process, as the store's leases name it: machine, pid, and a random part. */
   readonly owner = `${MACHINE}:${process.pid}:${randomBytes(4).toString('hex')}`;

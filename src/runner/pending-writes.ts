@@ -3,6 +3,7 @@
 // waits for all of them before it returns; the first failure is kept, so that the run can stop
 // at once and report it.
 
+/** Promises of writes committed in groups, awaited together before a run returns; keeps the first failure. */
 export class PendingWrites {
   readonly #pending = new Set<Promise<void>>();
   #error: Error | undefined;

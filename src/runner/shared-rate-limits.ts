@@ -11,6 +11,7 @@ import type { AdaptiveLimiter } from './adaptive-limiter.js';
 /** How often the store's rate-limit state is read. */
 export const RATE_LIMIT_POLL_MS = 500;
 
+/** Shares each endpoint's rate-limit episodes with every process on the same store (report and poll). */
 export class SharedRateLimits {
   /** The last episode seen per endpoint. */
   readonly #seen = new Map<string, number>();

@@ -47,6 +47,7 @@ export type TrialResult =
   /** An error every call of the subject would hit (rejected key, unknown model, unreachable server): nothing is recorded. */
   | { kind: 'aborted'; key: TrialKey; error: string };
 
+/** The key of a planned trial in a run. */
 export function trialKeyOf(runId: string, p: PlannedTrial<PlanSubject>): TrialKey {
   return { runId, subjectId: p.subjectId, suite: p.task.suite, itemId: p.item.id, replicate: p.replicate };
 }

@@ -38,6 +38,7 @@ export interface EnqueueOptions {
   retryDelaySeconds?: number;
 }
 
+/** The pg-boss queue of trials: enqueue, fetch, acknowledge, give back. */
 export class TrialQueue {
   private constructor(private readonly boss: PgBoss) {}
 

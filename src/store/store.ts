@@ -184,6 +184,8 @@ export interface Store {
   scoreOf(key: TrialKey, scorer: string): Promise<Score | undefined>;
   /** Pin a rubric's hash to a run; throws ConfigError when the run pinned another hash under that name. */
   pinRubric(runId: string, rubric: string, sha256: string): Promise<void>;
+  /** The rubrics a run was scored with (name and SHA-256), in the order they were pinned. */
+  pinnedRubrics(runId: string): Promise<Array<{ rubric: string; sha256: string }>>;
   /** Everything the store holds, row by row (db copy, merge). */
   exportRecords(): AsyncIterable<StoreRecord>;
   /**

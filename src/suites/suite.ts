@@ -18,6 +18,8 @@ export interface SuiteLoadOptions {
   fields?: McqFieldMap;
   /** Environment for the data cache and mirror (MINDSCOPE_CACHE, MINDSCOPE_DATA_MIRROR); default process.env. */
   env?: NodeJS.ProcessEnv;
+  /** Accept a suite that loads no item (an error otherwise: it is almost always a wrong path or filter). */
+  allowEmpty?: boolean;
 }
 
 export interface SuiteDefinition<P> {
@@ -49,6 +51,9 @@ export function defineSuite<P>(def: SuiteDefinition<P>): Suite {
     const data = opts.data ?? (def.needsData ? await ensureSuiteData(def.id, { env: opts.env }) : undefined);
     if (def.needsData && !data) throw new ConfigError(`suite ${def.id} reads your own data files: give them with --data`);
     const loaded = await def.load({ ...opts, data: data ?? '' });
+    if (loaded.items.length === 0 && !opts.allowEmpty) {
+      throw new ConfigError(`suite ${def.id} loaded no items${data ? ` from ${data}` : ''} (--allow-empty runs it anyway)`);
+    }
     return limit !== undefined ? { ...loaded, items: loaded.items.slice(0, limit) } : loaded;
   };
   return {

@@ -5,7 +5,7 @@
 // It answers multiple-choice prompts with "Answer: X", where X is the first option label unless
 // the model name asks otherwise; embodied episode turns with "Wait" ("garbage": no action at
 // all) and probes with {"answer": "unknown"}; judge prompts (models judge-exact, judge-repair,
-// judge-range, judge-noisy) with {"score": N}; StoryTurn authoring prompts (storyteller: a valid
+// judge-range, judge-noisy, judge-lenient: always 5) with {"score": N}; StoryTurn authoring prompts (storyteller: a valid
 // story; any other model: one whose feedback names an unknown option); and it injects faults
 // chosen by the model name:
 //   ok                 answer at once
@@ -42,6 +42,7 @@ let noisy = 0;
 function judgeAnswer(model, prompt) {
   if (model === 'judge-repair') return /could not be used/.test(prompt) ? '{"score": 3}' : 'It looks fine to me.';
   if (model === 'judge-range') return '{"score": 99}';
+  if (model === 'judge-lenient') return '{"score": 5}';
   if (model === 'judge-noisy') return `{"score": ${(noisy++ * 7) % 6}}`;
   const expected = /Expected: (.*)/.exec(prompt)?.[1]?.trim().toLowerCase() ?? '';
   const response = /Response: ([\s\S]*?)(\nExpected:|$)/.exec(prompt)?.[1]?.trim().toLowerCase() ?? '';

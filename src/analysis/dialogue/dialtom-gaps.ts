@@ -28,13 +28,12 @@ function counts(rate: number, items: number): [number, number] {
 
 export function retroProspectiveGap(rows: RateRow[]): GapCell[] {
   const out: GapCell[] = [];
-  const keys = [...new Set(rows.map((r) => `${r.model}\u0000${r.domain}`))];
-  for (const key of keys) {
-    const [model, domain] = key.split('\u0000');
+  const pairs = new Map(rows.map((r) => [`${r.model}\u0000${r.domain}`, { model: r.model, domain: r.domain }]));
+  for (const { model, domain } of pairs.values()) {
     const retro = rows.find((r) => r.model === model && r.domain === domain && r.task === 'retrospective');
     const pro = rows.find((r) => r.model === model && r.domain === domain && r.task === 'prospective');
     if (!retro || !pro) continue;
-    const table = [counts(retro.rate, retro.items), counts(pro.rate, pro.items)];
+    const table: [[number, number], [number, number]] = [counts(retro.rate, retro.items), counts(pro.rate, pro.items)];
     const base = { model, domain, retrospective: retro.rate, prospective: pro.rate, itemsRetro: retro.items, itemsPro: pro.items };
     if (table[0][0] + table[1][0] === 0 || table[0][1] + table[1][1] === 0) {
       out.push({ ...base, chi2: null, p: null, cramersV: null });
@@ -46,13 +45,32 @@ export function retroProspectiveGap(rows: RateRow[]): GapCell[] {
   return out;
 }
 
-/** Per-item correctness (0/1) on the hard and the easy prospective sets. */
-export function easyHardGap(hard: number[], easy: number[]): { u: number; p: number; rankBiserial: number; hard: number; easy: number } {
+/** The sign convention of easyHardGap's rank-biserial r, as DialToM's Table 22 prints it. */
+export const EASY_HARD_R_CONVENTION =
+  'r = 1 - 2U/(n_easy n_hard), U of the easy set: negative when the easy set scores higher (DialToM Table 22)';
+
+/**
+ * The easy-hard gap of the prospective sets: Mann-Whitney U of the easy set's per-item
+ * correctness (0/1) against the hard set's, and the rank-biserial r in the paper's convention
+ * (EASY_HARD_R_CONVENTION: negative r means higher scores on the easy set).
+ */
+export function easyHardGap(
+  hard: number[],
+  easy: number[],
+): { u: number; p: number; rankBiserial: number; convention: string; hard: number; easy: number } {
   const r = mannWhitneyU(easy, hard);
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   // Every value the same in both sets: no difference to test (the z statistic is 0/0).
   const constant = [...hard, ...easy].every((v) => v === hard[0]);
-  return { u: r.u, p: constant ? 1 : r.p, rankBiserial: r.rankBiserial, hard: mean(hard), easy: mean(easy) };
+  // mannWhitneyU's r is 2U/(n1 n2) - 1 (positive when its first sample is larger); the paper flips it.
+  return {
+    u: r.u,
+    p: constant ? 1 : r.p,
+    rankBiserial: -r.rankBiserial || 0,
+    convention: EASY_HARD_R_CONVENTION,
+    hard: mean(hard),
+    easy: mean(easy),
+  };
 }
 
 export interface PositionalBias {
@@ -74,7 +92,7 @@ export function positionalBias(byDomain: Array<{ domain: string; counts: number[
     out.push(
       test(
         'pooled',
-        byDomain[0].counts.map((_, i) => byDomain.reduce((s, d) => s + d.counts[i], 0)),
+        byDomain[0]!.counts.map((_, i) => byDomain.reduce((s, d) => s + d.counts[i]!, 0)),
       ),
     );
   return out;

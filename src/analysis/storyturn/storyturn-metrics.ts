@@ -3,12 +3,14 @@
 // per-question accuracy; text-only versus text+image runs; and feedback effectiveness (of the
 // wrong answers followed by feedback, the share whose next answer is right).
 
-import { CONVERSATION_RECORDS, readRecord } from '../../core/index.js';
+import { CONVERSATION_RECORDS, ConfigError, JudgedStoryDetailSchema, readRecord, readScoreDetail } from '../../core/index.js';
 import { wilsonInterval } from '../../stats/index.js';
 import type { Store } from '../../store/index.js';
 
 interface StoredStory {
   subject: string;
+  /** What decided correctness: `exact`, or `judge:RUBRIC` for open turns (exact for closed ones). */
+  scorer: string;
   state: string;
   setting: string;
   withImages: boolean;
@@ -27,6 +29,8 @@ export interface Rate {
 
 export interface StoryTurnMetrics {
   subject: string;
+  /** What decided correctness: `exact`, or `judge:RUBRIC (open turns) + exact (closed turns)`. */
+  scorer: string;
   mode: 'text-only' | 'text+image';
   stories: Rate;
   questions: Rate;
@@ -40,20 +44,48 @@ const rate = (k: number, n: number): Rate => {
   return { k, n, rate: n ? k / n : Number.NaN, lower: ci.lower, upper: ci.upper };
 };
 
-export async function storedStories(store: Store, runId: string): Promise<StoredStory[]> {
+/**
+ * The judge scorer to read open turns from: the one given, else the run's only pinned rubric,
+ * else none (exact match throughout). Several rubrics and none chosen is an error naming them.
+ */
+export async function storyJudgeScorer(store: Store, runId: string, rubric?: string): Promise<string | undefined> {
+  const pinned = (await store.pinnedRubrics(runId)).map((p) => p.rubric);
+  if (rubric) {
+    if (!pinned.includes(rubric))
+      throw new ConfigError(`run ${runId} was not scored with rubric "${rubric}" (scored with: ${pinned.join(', ') || 'none'})`);
+    return `judge:${rubric}`;
+  }
+  if (pinned.length > 1)
+    throw new ConfigError(`run ${runId} was scored with several rubrics (${pinned.join(', ')}): choose one with --judge NAME`);
+  return pinned[0] ? `judge:${pinned[0]}` : undefined;
+}
+
+/**
+ * A run's StoryTurns with each question's correctness: the judge panel's verdict for open
+ * turns when the trial was judged by `judgeScorer` (see storyJudgeScorer), exact match for
+ * closed turns and for trials not judged. Feedback effectiveness follows the same verdicts.
+ */
+export async function storedStories(store: Store, runId: string, judgeScorer?: string): Promise<StoredStory[]> {
   const out: StoredStory[] = [];
   for await (const r of store.responses(runId, CONVERSATION_RECORDS.scorer)) {
-    const t = await store.transcript({ runId, subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate });
+    const key = { runId, subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate };
+    const t = await store.transcript(key);
     const d = t ? readRecord(CONVERSATION_RECORDS, t.transcript, `${r.suite}/${r.itemId}`) : undefined;
     if (!d) continue;
+    const judged = judgeScorer ? await store.scoreOf(key, judgeScorer) : undefined;
+    const verdicts = judged ? readScoreDetail(JudgedStoryDetailSchema, judged.detail)?.turns : undefined;
+    const correctAt = (turn: number, exact: boolean) => verdicts?.find((v) => v.turn === turn && v.open)?.correct ?? exact;
+    const questions = d.turns.map((x) => correctAt(x.turn, x.correct));
     out.push({
       subject: r.spec,
+      scorer: verdicts ? `${judgeScorer} (open turns) + exact (closed turns)` : 'exact',
       state: d.state,
       setting: d.setting,
       withImages: d.withImages,
-      correct: d.correct,
-      questions: d.turns.map((x) => x.correct),
-      feedbackEvents: d.feedbackEvents,
+      correct: questions.every(Boolean),
+      questions,
+      // afterTurn is the 0-based index of the answer given after the feedback.
+      feedbackEvents: d.feedbackEvents.map((e) => ({ recovered: questions[e.afterTurn] ?? e.recovered })),
     });
   }
   return out;
@@ -62,11 +94,11 @@ export async function storedStories(store: Store, runId: string): Promise<Stored
 export function storyTurnMetrics(stories: StoredStory[]): StoryTurnMetrics[] {
   const groups = new Map<string, StoredStory[]>();
   for (const s of stories) {
-    const key = `${s.subject}\u0000${s.withImages ? 'text+image' : 'text-only'}`;
+    const key = `${s.subject}\u0000${s.withImages ? 'text+image' : 'text-only'}\u0000${s.scorer}`;
     groups.set(key, [...(groups.get(key) ?? []), s]);
   }
   return [...groups].map(([key, ss]) => {
-    const [subject, mode] = key.split('\u0000') as [string, StoryTurnMetrics['mode']];
+    const [subject, mode, scorer] = key.split('\u0000') as [string, StoryTurnMetrics['mode'], string];
     const by = <K extends 'state' | 'setting'>(field: K) =>
       [...new Set(ss.map((s) => s[field]))].sort().map((v) => {
         const mine = ss.filter((s) => s[field] === v);
@@ -76,6 +108,7 @@ export function storyTurnMetrics(stories: StoredStory[]): StoryTurnMetrics[] {
     const events = ss.flatMap((s) => s.feedbackEvents);
     return {
       subject,
+      scorer,
       mode,
       stories: rate(ss.filter((s) => s.correct).length, ss.length),
       questions: rate(qs.filter(Boolean).length, qs.length),

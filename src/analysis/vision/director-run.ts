@@ -9,26 +9,32 @@ import type { DirectorModel } from './vision-profiles.js';
 
 export async function directorRunResults(store: Store, runId: string): Promise<Array<{ subject: string; arm: string } & DirectorModel>> {
   type Outcome = Pick<DirectorScoreDetail, 'a' | 'b' | 'cQ1' | 'cQ2' | 'egocentric'>;
-  const cells = new Map<string, Outcome[]>();
+  const cells = new Map<string, { subject: string; arm: string; trials: Outcome[] }>();
   for await (const r of store.responses(runId, DIRECTOR_RECORDS.scorer)) {
     const t = await store.transcript({ runId, subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate });
     const d = t ? readScoreDetail(DIRECTOR_RECORDS.score, t.score.detail) : undefined;
     if (!d) continue;
-    const key = `${r.spec}\u0000${String(r.meta.arm ?? d.arm)}\u0000${r.itemId}`;
-    cells.set(key, [...(cells.get(key) ?? []), d]);
+    const arm = String(r.meta.arm ?? d.arm);
+    const key = `${r.spec}\u0000${arm}\u0000${r.itemId}`;
+    const cell = cells.get(key) ?? { subject: r.spec, arm, trials: [] };
+    cell.trials.push(d);
+    cells.set(key, cell);
   }
-  const groups = new Map<string, Outcome[]>();
-  for (const [key, trials] of cells) {
-    const [subject, arm] = key.split('\u0000');
+  const groups = new Map<string, { subject: string; arm: string; scenes: Outcome[] }>();
+  for (const { subject, arm, trials } of cells.values()) {
     const majority = (f: keyof Outcome) => trials.filter((x) => x[f]).length * 2 > trials.length;
     const g = `${subject}\u0000${arm}`;
-    groups.set(g, [
-      ...(groups.get(g) ?? []),
-      { a: majority('a'), b: majority('b'), cQ1: majority('cQ1'), cQ2: majority('cQ2'), egocentric: majority('egocentric') },
-    ]);
+    const group = groups.get(g) ?? { subject, arm, scenes: [] };
+    group.scenes.push({
+      a: majority('a'),
+      b: majority('b'),
+      cQ1: majority('cQ1'),
+      cQ2: majority('cQ2'),
+      egocentric: majority('egocentric'),
+    });
+    groups.set(g, group);
   }
-  return [...groups].map(([g, scenes]) => {
-    const [subject, arm] = g.split('\u0000');
+  return [...groups.values()].map(({ subject, arm, scenes }) => {
     const share = (f: keyof Outcome) => scenes.filter((x) => x[f]).length / scenes.length;
     return {
       subject,
@@ -44,4 +50,51 @@ export async function directorRunResults(store: Store, runId: string): Promise<A
       recovery: share('cQ2') - share('b'),
     };
   });
+}
+
+type DirectorShares = Pick<DirectorModel, 'a' | 'b' | 'cQ1' | 'cQ2' | 'egocentric' | 'gap' | 'recovery'>;
+
+export interface DirectorArmSummary {
+  arm: string;
+  /** One row per subject: shares over the arm's scenes. */
+  models: Array<DirectorModel & { subject: string; arm: string }>;
+  /** Means over the subjects of this arm only. */
+  panel: DirectorShares;
+}
+
+/** The arm the paper's headline numbers come from; the others are controls and variants. */
+export const DIRECTOR_HEADLINE_ARM = 'canonical';
+
+/**
+ * Director-Task results of a run split by arm: the canonical arm alone is the headline (panel
+ * means over subjects on canonical scenes only); the control arms (no occluder, director on the
+ * addressee's side) and the four-block variant are summarised beside it, never averaged in.
+ */
+export async function directorRunSummary(
+  store: Store,
+  runId: string,
+): Promise<{ headline: DirectorArmSummary | undefined; arms: DirectorArmSummary[] }> {
+  const rows = await directorRunResults(store, runId);
+  const order = [DIRECTOR_HEADLINE_ARM, 'four-blocks', 'no-occluder', 'same-side'];
+  const armNames = [...new Set(rows.map((r) => r.arm))].sort(
+    (x, y) => (order.indexOf(x) + 1 || 99) - (order.indexOf(y) + 1 || 99) || x.localeCompare(y),
+  );
+  const arms = armNames.map((arm) => {
+    const models = rows.filter((r) => r.arm === arm);
+    const mean = (k: keyof DirectorShares) => models.reduce((s, m) => s + m[k], 0) / models.length;
+    return {
+      arm,
+      models,
+      panel: {
+        a: mean('a'),
+        b: mean('b'),
+        cQ1: mean('cQ1'),
+        cQ2: mean('cQ2'),
+        egocentric: mean('egocentric'),
+        gap: mean('gap'),
+        recovery: mean('recovery'),
+      },
+    };
+  });
+  return { headline: arms.find((a) => a.arm === DIRECTOR_HEADLINE_ARM), arms };
 }

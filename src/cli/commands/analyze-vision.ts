@@ -2,17 +2,18 @@ import type { Command } from 'commander';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, openStore } from '../../index.js';
+import { DEFAULT_DB } from '../options.js';
 import { readJson, readText } from '../../core/index.js';
 import {
   directorFromCounts,
   directorRunResults,
+  directorRunSummary,
   jointAnalysis,
   parseReferenceGroups,
   trianglesFromProfiles,
   trianglesFromRun,
 } from '../../analysis/index.js';
 import { formatTextTable, renderJointScatter, svgToPng } from '../../report/index.js';
-import { DEFAULT_DB } from '../options.js';
 
 /**
  * `analyze director|triangles|vision` (the VLM paper): Director-Task shares, gap and recovery from
@@ -39,27 +40,19 @@ export function registerAnalyzeVision(analyze: Command): void {
       if (!!f.counts === !!f.runId) throw new ConfigError('give exactly one of --counts FILE and --run-id ID');
       const refs = refsOf(f.references);
       let d: ReturnType<typeof directorFromCounts>;
+      // Control arms of a run, reported beside the canonical headline (never averaged into it).
+      let controls: Array<{ arm: string; models: typeof d.models; panel: typeof d.panel }> = [];
       if (f.counts) d = directorFromCounts(readText(f.counts), f.counts);
       else {
         const store = await openStore(f.db);
         try {
-          const rows = await directorRunResults(store, f.runId!);
-          if (rows.length === 0) throw new ConfigError(`run ${f.runId} has no Director-Task trials`);
-          const models = rows.map((r) => ({ ...r, model: `${r.subject} [${r.arm}]` }));
-          const mean = (k: 'a' | 'b' | 'cQ1' | 'cQ2' | 'egocentric' | 'gap' | 'recovery') =>
-            models.reduce((s, m) => s + m[k], 0) / models.length;
-          d = {
-            models,
-            panel: {
-              a: mean('a'),
-              b: mean('b'),
-              cQ1: mean('cQ1'),
-              cQ2: mean('cQ2'),
-              egocentric: mean('egocentric'),
-              gap: mean('gap'),
-              recovery: mean('recovery'),
-            },
-          };
+          const summary = await directorRunSummary(store, f.runId!);
+          if (summary.arms.length === 0) throw new ConfigError(`run ${f.runId} has no Director-Task trials`);
+          const headline = summary.headline ?? summary.arms[0]!;
+          d = { models: headline.models, panel: headline.panel };
+          controls = summary.arms.filter((a) => a !== headline).map((a) => ({ arm: a.arm, models: a.models, panel: a.panel }));
+          if (!summary.headline)
+            process.stderr.write(`warning: run ${f.runId} has no canonical arm; the headline is the ${headline.arm} arm\n`);
         } finally {
           await store.close();
         }
@@ -67,7 +60,7 @@ export function registerAnalyzeVision(analyze: Command): void {
       const nearest = (gap: number) => refs.director.reduce((m, g) => (Math.abs(gap - g.gap) < Math.abs(gap - m.gap) ? g : m)).group;
       if (f.json) {
         process.stdout.write(
-          `${JSON.stringify({ ...d, nearest: Object.fromEntries(d.models.map((m) => [m.model, nearest(m.gap)])) }, null, 2)}\n`,
+          `${JSON.stringify({ ...d, arm: f.counts ? undefined : 'canonical', nearest: Object.fromEntries(d.models.map((m) => [m.model, nearest(m.gap)])), controls }, null, 2)}\n`,
         );
         return;
       }
@@ -82,9 +75,14 @@ export function registerAnalyzeVision(analyze: Command): void {
         pct(m.recovery),
         nearest(m.gap),
       ];
-      process.stdout.write(
-        `${formatTextTable(['model', 'a %', 'b %', 'c.Q1 %', 'c.Q2 %', 'egocentric %', 'gap (pts)', 'recovery (pts)', 'nearest group'], [...d.models.map((m) => row(m.model, m)), row('panel mean', d.panel)])}\n`,
-      );
+      const header = ['model', 'a %', 'b %', 'c.Q1 %', 'c.Q2 %', 'egocentric %', 'gap (pts)', 'recovery (pts)', 'nearest group'];
+      if (!f.counts) process.stdout.write('canonical arm (the headline)\n');
+      process.stdout.write(`${formatTextTable(header, [...d.models.map((m) => row(m.model, m)), row('panel mean', d.panel)])}\n`);
+      for (const c of controls) {
+        process.stdout.write(
+          `\n${c.arm} arm (control, not in the panel mean above)\n${formatTextTable(header, [...c.models.map((m) => row(m.model, m)), row('panel mean', c.panel)])}\n`,
+        );
+      }
     });
   analyze
     .command('triangles')

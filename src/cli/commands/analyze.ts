@@ -28,7 +28,7 @@ function readPositions(file: string): Array<{ domain: string; counts: number[] }
     const counts = r.fields.slice(1).map((x) => Number(x.trim()));
     if (counts.length < 2 || counts.some((c) => !Number.isInteger(c) || c < 0))
       throw new InputError('position counts must be whole numbers', file, r.line);
-    return { domain: r.fields[0].trim(), counts };
+    return { domain: r.fields[0]!.trim(), counts };
   });
 }
 
@@ -185,7 +185,16 @@ export function registerAnalyze(program: Command): void {
             )}\n`,
           );
         const eh = out.easyHard as
-          | Array<{ model: string; domain: string; u: number; p: number; rankBiserial: number; hard: number; easy: number }>
+          | Array<{
+              model: string;
+              domain: string;
+              u: number;
+              p: number;
+              rankBiserial: number;
+              convention: string;
+              hard: number;
+              easy: number;
+            }>
           | undefined;
         const cd = out.crossDomain as ReturnType<typeof crossDomainCorrelation>;
         if (cd.length)
@@ -251,7 +260,7 @@ export function registerAnalyze(program: Command): void {
                 x.p.toFixed(4),
                 x.rankBiserial.toFixed(3),
               ]),
-            )}\n`,
+            )}\n${eh[0] ? `${eh[0].convention}\n` : ''}`,
           );
       },
     );

@@ -41,6 +41,8 @@ interface RunFlags {
   cache: boolean;
   images?: boolean;
   traces?: string;
+  tracesDropLast?: boolean;
+  allowEmpty?: boolean;
   json?: boolean;
   quiet?: boolean;
   enqueue?: boolean;
@@ -108,6 +110,7 @@ function runSpecFrom(suites: string[], flags: RunFlags, cmd: Command, config: Lo
     scoring: pick('mcqScoring', flags.mcqScoring, fromConfig.scoring),
     template: flags.template ?? fromConfig.template,
     traces: flags.traces ?? fromConfig.traces,
+    tracesDropLast: flags.tracesDropLast ?? fromConfig.tracesDropLast,
     images: flags.images ?? fromConfig.images,
     fields: flags.fields ? parseFieldMap(flags.fields) : fromConfig.fields,
     settings,
@@ -140,6 +143,8 @@ export function registerRun(program: Command): void {
     .option('--no-cache', 'do not read or write the model-call cache')
     .option('--images', "StoryTurn suites: send each turn's image as an image part (the text+image setting)")
     .option('--traces <file>', 'reasoning-trace injection: JSONL of { item_id, trace } teacher explanations, masked before they are shown')
+    .option('--allow-empty', 'run suites that load no item (an error otherwise)')
+    .option('--traces-drop-last', "reasoning-trace injection: also drop each trace's last sentence (where teachers state their pick)")
     .option('--json', 'print the summary as JSON')
     .option('--quiet', 'no progress display')
     .option('--enqueue', 'PostgreSQL store: plan the run and queue its trials for `mindscope worker` processes instead of running them')
@@ -191,6 +196,7 @@ export function registerRun(program: Command): void {
           prices: prices ? loadPriceTable(prices) : undefined,
           useCache: flags.cache,
           leaseMs: flags.lease * 1000,
+          allowEmpty: flags.allowEmpty,
           onEvent: (e) => progress.onEvent(e),
           onWarning: (w) => process.stderr.write(`warning: ${w}\n`),
         });

@@ -3,9 +3,9 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { ConfigError, openStore, writeStoryTurns } from '../../index.js';
 import type { StoryTurnStory } from '../../protocols/index.js';
 import { readStoryTurns, REVIEW_ERRORS, reviewStory, type ReviewError } from '../../suites/index.js';
-import { storedStories, storyTurnMetrics } from '../../analysis/index.js';
+import { storedStories, storyJudgeScorer, storyTurnMetrics } from '../../analysis/index.js';
 import { formatTextTable } from '../../report/index.js';
-import { intOption, DEFAULT_DB } from '../options.js';
+import { DEFAULT_DB, intOption } from '../options.js';
 
 function saveStories(file: string, stories: StoryTurnStory[]): void {
   writeFileSync(
@@ -79,14 +79,18 @@ export function registerStoryTurn(program: Command): void {
     )
     .requiredOption('--run-id <id...>', 'one or more runs (e.g. a text-only and a --images run)')
     .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
+    .option(
+      '--judge <rubric>',
+      "read open turns from this rubric's judge panel (default: the run's only rubric; exact match when it has none)",
+    )
     .option('--json', 'print JSON')
-    .action(async (f: { runId: string[]; db: string; json?: boolean }) => {
+    .action(async (f: { runId: string[]; db: string; judge?: string; json?: boolean }) => {
       const store = await openStore(f.db);
       try {
         const stories = [];
         for (const id of f.runId) {
           if (!(await store.getRun(id))) throw new ConfigError(`no run "${id}" in ${f.db}`);
-          stories.push(...(await storedStories(store, id)));
+          stories.push(...(await storedStories(store, id, await storyJudgeScorer(store, id, f.judge))));
         }
         if (stories.length === 0) throw new ConfigError(`no StoryTurn conversations in run(s) ${f.runId.join(', ')}`);
         const m = storyTurnMetrics(stories);
@@ -98,8 +102,8 @@ export function registerStoryTurn(program: Command): void {
           r ? `${(r.rate * 100).toFixed(1)} [${(r.lower * 100).toFixed(1)}, ${(r.upper * 100).toFixed(1)}]` : '-';
         process.stdout.write(
           `${formatTextTable(
-            ['subject', 'mode', 'stories right %', 'questions right %', 'feedback effective %'],
-            m.map((x) => [x.subject, x.mode, pct(x.stories), pct(x.questions), pct(x.feedbackEffectiveness)]),
+            ['subject', 'mode', 'scored by', 'stories right %', 'questions right %', 'feedback effective %'],
+            m.map((x) => [x.subject, x.mode, x.scorer, pct(x.stories), pct(x.questions), pct(x.feedbackEffectiveness)]),
           )}\n\n`,
         );
         process.stdout.write(

@@ -30,6 +30,8 @@ export interface McqProtocolOptions {
   template?: McqTemplate;
   /** Teacher explanations per item id, injected masked (reasoning-trace injection). */
   traces?: Map<string, string>;
+  /** Also drop each trace's last sentence, where teachers state their pick. */
+  tracesDropLast?: boolean;
   /** Shuffle options with a seed drawn from the replicate's seed and the item. */
   shuffle?: boolean;
   scoring?: McqScoring;
@@ -42,7 +44,7 @@ const LABELS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 export function presentOptions(item: Item<McqPayload>, ctx: TrialContext, shuffle: boolean): McqOption[] {
   const indices = item.payload.options.map((_, i) => i);
   const order = shuffle ? createRng(deriveSeed(ctx.seed, item.suite, item.id)).shuffle(indices) : indices;
-  return order.map((src, i) => ({ label: LABELS[i], text: item.payload.options[src] }));
+  return order.map((src, i) => ({ label: LABELS[i]!, text: item.payload.options[src]! }));
 }
 
 export function buildMcqMessages(item: Item<McqPayload>, options: McqOption[], template: McqTemplate): ChatMessage[] {
@@ -62,13 +64,14 @@ async function runGenerate(
   options: McqOption[],
   template: McqTemplate,
   trace?: string,
+  dropLast = false,
 ): Promise<ProtocolResult<McqDetail>> {
   const messages = buildMcqMessages(item, options, template);
   let masks: number | undefined;
   if (trace !== undefined) {
-    const m = maskOptionReferences(trace, item.payload.options);
+    const m = maskOptionReferences(trace, item.payload.options, dropLast);
     masks = m.masks;
-    const last = messages[messages.length - 1];
+    const last = messages[messages.length - 1]!;
     messages[messages.length - 1] = { ...last, content: `${TRACE_PREFIX}\n${m.masked}\n\n${last.content as string}` };
   }
   const response = await model.chat(
@@ -110,18 +113,21 @@ async function runLoglik(
   const context = `${p.context ? `${p.context}\n\n` : ''}Question: ${p.question}\nAnswer:`;
   const continuations = options.map((o) => ` ${o.text}`);
   const { logprobs, tokenCounts } = await model.loglik(context, continuations);
-  const norm = logprobs.map((lp, i) => lp / Math.max(1, Buffer.byteLength(continuations[i])));
-  const argmax = (xs: number[]) => xs.reduce((best, x, i) => (x > xs[best] ? i : best), 0);
+  const norm = logprobs.map((lp, i) => lp / Math.max(1, Buffer.byteLength(continuations[i]!)));
+  const argmax = (xs: number[]) => xs.reduce((best, x, i) => (x > xs[best]! ? i : best), 0);
   const pick = normalise ? argmax(norm) : argmax(logprobs);
   const correctIndex = options.findIndex((o) => o.text === item.answer);
+  const correct = options[correctIndex];
+  // A plain Error, as the TypeError it replaces: a suite that loses its answer is a bug, not a failed trial.
+  if (!correct) throw new Error(`${item.suite} item ${item.id}: the answer is not among the presented options`);
   return {
-    detail: { presented: options, correctLabel: options[correctIndex].label, logprobs, tokenCounts, logprobsPerByte: norm },
+    detail: { presented: options, correctLabel: correct.label, logprobs, tokenCounts, logprobsPerByte: norm },
     score: {
       scorer: MCQ_SCORER,
       value: pick === correctIndex ? 1 : 0,
       detail: {
-        parsed: options[pick].label,
-        correctLabel: options[correctIndex].label,
+        parsed: options[pick]!.label,
+        correctLabel: correct.label,
         parseFailed: false,
         acc: argmax(logprobs) === correctIndex ? 1 : 0,
         acc_norm: argmax(norm) === correctIndex ? 1 : 0,
@@ -137,17 +143,41 @@ export function createMcqTask(suite: string, items: Item<McqPayload>[], opts: Mc
   return {
     suite,
     items,
+    warnings: opts.traces ? unmatchedTraceWarnings(suite, items, opts.traces) : [],
     records: MCQ_RECORDS,
     async execute(item, model, ctx) {
       const options = presentOptions(item, ctx, opts.shuffle ?? false);
       return scoring === 'generate'
-        ? runGenerate(item, model, ctx, options, template, opts.traces?.get(item.id))
+        ? runGenerate(item, model, ctx, options, template, opts.traces?.get(item.id), opts.tracesDropLast)
         : runLoglik(item, model, options, scoring === 'loglik-norm');
     },
   };
 }
 
 const SCORINGS: readonly McqScoring[] = ['generate', 'loglik', 'loglik-norm'];
+
+/**
+ * Trace ids that match no item are reported (a trace-injection study must know which items got
+ * a trace); a trace file that matches no item of the suite at all is refused.
+ */
+function unmatchedTraceWarnings(suite: string, items: Item<McqPayload>[], traces: Map<string, string>): string[] {
+  const ids = new Set(items.map((i) => i.id));
+  const unmatched = [...traces.keys()].filter((id) => !ids.has(id));
+  if (unmatched.length === traces.size) {
+    throw new ConfigError(
+      `none of the ${traces.size} trace ids matches an item of suite ${suite} (first: ${unmatched.slice(0, 3).join(', ')})`,
+    );
+  }
+  const withTrace = items.filter((i) => traces.has(i.id)).length;
+  const out =
+    withTrace < items.length ? [`suite ${suite}: ${withTrace} of ${items.length} items have a trace; the others run without one`] : [];
+  if (unmatched.length) {
+    out.push(
+      `suite ${suite}: ${unmatched.length} trace id(s) match no item and are not used: ${unmatched.slice(0, 5).join(', ')}${unmatched.length > 5 ? ', ...' : ''}`,
+    );
+  }
+  return out;
+}
 
 /** The multiple-choice protocol: one call per item, the answer read from the reply (or by log-likelihood), scored 1 or 0. */
 export const mcqProtocol = defineProtocol<McqPayload>({
@@ -161,6 +191,7 @@ export const mcqProtocol = defineProtocol<McqPayload>({
     return createMcqTask(suite, items, {
       template: settings.template ? loadMcqTemplate(settings.template) : DEFAULT_MCQ_TEMPLATE,
       traces: settings.traces ? readTraces(settings.traces) : undefined,
+      tracesDropLast: settings.tracesDropLast ?? false,
       shuffle: settings.shuffle ?? false,
       scoring,
     });

@@ -8,11 +8,65 @@ import { InputError, readJsonLines } from '../../core/index.js';
 
 const ORDINALS = 'first|second|third|fourth|fifth|last';
 
+// Words that make a following capital letter an option label ("options A and C", "pick B").
+const LABEL_CUES =
+  'options?|choices?|answers?|letters?|alternatives?|pick(?:ed|s)?|choose|chose|chosen|select(?:ed|s)?|between|and|or|nor|not|than|vs\\.?|versus|is|be|was|are|were|either|neither|both';
+// Words after which "A" is a label rather than the article ("A is correct", "A seems right").
+const LABEL_VERBS =
+  "is|was|are|were|seems?|looks?|would|could|should|must|can|cannot|can't|does|doesn't|did|has|fits?|matches|remains|states|says|describes|suggests|best|correct|wrong|incorrect|right|makes|gives|captures|reflects";
+
+/**
+ * Replace option labels (the first `n` capital letters) where they are used as labels. A
+ * capital letter standing alone (no ASCII letter on either side) is a label; "A" alone is the
+ * article unless punctuation, a label cue before it, or a verb after it says otherwise.
+ */
+function maskLabels(text: string, n: number, count: () => void): string {
+  const last = String.fromCharCode(64 + Math.max(1, Math.min(26, n)));
+  const letters = `A-${last}`;
+  // Lower-case labels after an explicit cue: "option b", "answer (c)".
+  let out = text.replace(
+    new RegExp(`\\b(options?|choices?|answer(?:\\s+is)?)(\\s*[:：]?\\s*[(（\\[]?\\s*)([a-${last.toLowerCase()}])(?![A-Za-z])`, 'g'),
+    (_m, w: string, gap: string) => {
+      count();
+      return `${w}${gap}[MASK]`;
+    },
+  );
+  const single = new RegExp(`(?<![A-Za-z])([${letters}])(?![A-Za-z'’])`, 'g');
+  out = out.replace(single, (m, letter: string, offset: number, whole: string) => {
+    // "A" (the article) and "I" (the pronoun) are labels only where the context says so.
+    if (letter === 'A' || letter === 'I') {
+      const before = whole.slice(Math.max(0, offset - 40), offset);
+      const after = whole.slice(offset + 1, offset + 40);
+      const punctuated = /^\s*(?:$|[.,;:!?)\]*）】」』]|\s*\n)/.test(after) || /[([*（【「『:：]\s*$/.test(before);
+      const cued = new RegExp(`(?:^|[^A-Za-z])(?:${LABEL_CUES})\\s*[,:：]?\\s*$`, 'i').test(before);
+      const verb = letter === 'A' && new RegExp(`^\\s+(?:${LABEL_VERBS})\\b`, 'i').test(after);
+      if (!punctuated && !cued && !verb) return m;
+    }
+    count();
+    return '[MASK]';
+  });
+  return out;
+}
+
+/** The text without its last sentence (the last run ending in . ! ? or a line break), trimmed. */
+export function dropLastSentence(text: string): string {
+  const t = text.trimEnd();
+  const sentences = t.match(/[^.!?。！？\n]+(?:[.!?。！？]+|\n+|$)/g) ?? [t];
+  return sentences.length > 1 ? sentences.slice(0, -1).join('').trimEnd() : t;
+}
+
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-export function maskOptionReferences(trace: string, options: string[]): { masked: string; masks: number } {
+/**
+ * Mask every reference to an option in a teacher's trace: option texts (and runs of four or
+ * more of an option's words), labels in any phrasing ("Answer: C", "I pick C.", "B is correct",
+ * "Options A and C are wrong", "**C**", "（C）", "答案是C"), and ordinals ("the second option").
+ * `dropLast` also drops the trace's last sentence, where teachers state their pick (as the
+ * DialToM paper does).
+ */
+export function maskOptionReferences(trace: string, options: string[], dropLast = false): { masked: string; masks: number } {
   let masks = 0;
   let text = trace;
   const replace = (re: RegExp, by: string | ((...m: string[]) => string)) => {
@@ -60,16 +114,19 @@ export function maskOptionReferences(trace: string, options: string[]): { masked
     }
     let j = i;
     while (j + 1 < words.length && covered[j + 1]) j++;
-    rebuilt += `${text.slice(at, words[i].start)}[MASK]`;
-    at = words[j].end;
+    rebuilt += `${text.slice(at, words[i]!.start)}[MASK]`;
+    at = words[j]!.end;
     masks++;
     i = j + 1;
   }
   text = rebuilt + text.slice(at);
-  replace(/\b(option|choice|answer(?:\s+is)?)\s*\(?([A-H])\)?(?![A-Za-z])/gi, (_m, word: string) => `${word} [MASK]`);
-  replace(/\(([A-H])\)/g, '([MASK])');
-  replace(/(^|[.!?]\s+)([A-H])[).:]\s/g, (_m, lead: string) => `${lead}[MASK] `);
+  text = maskLabels(text, options.length, () => masks++);
   replace(new RegExp(`\\bthe\\s+(${ORDINALS})\\s+(option|choice|answer)\\b`, 'gi'), (_m, _o: string, w: string) => `the [MASK] ${w}`);
+  if (dropLast) {
+    const trimmed = dropLastSentence(text);
+    if (trimmed !== text) masks++;
+    text = trimmed;
+  }
   return { masked: text, masks };
 }
 

@@ -5,8 +5,8 @@
 // the subject has no scored trial on it. The long layout (one row per subject and item) is
 // read too.
 
-import { readFileSync, writeFileSync } from 'node:fs';
-import { InputError, isCategory } from '../../core/index.js';
+import { writeFileSync } from 'node:fs';
+import { InputError, isCategory, readText } from '../../core/index.js';
 import type { ResponseRow } from '../store.js';
 import { formatCsv, parseCsv } from '../../core/index.js';
 
@@ -87,7 +87,7 @@ export async function buildMatrixFrom(rows: AsyncIterable<ResponseRow>, opts: { 
 
 export function matrixToCsv(m: ResponseMatrix): string {
   const header = [...MATRIX_META_COLUMNS, ...m.subjects];
-  const rows = m.items.map((it, i) => [it.suite, it.itemId, it.category, it.originalLabel, ...m.cells[i]]);
+  const rows = m.items.map((it, i) => [it.suite, it.itemId, it.category, it.originalLabel, ...m.cells[i]!]);
   return formatCsv(header, rows);
 }
 
@@ -96,6 +96,10 @@ function parseCell(raw: string, file: string, line: number, column: string): num
   if (raw === '0') return 0;
   const v = raw.trim();
   if (v === '' || v.toUpperCase() === 'NA' || v.toLowerCase() === 'nan') return null;
+  // Boolean columns (pandas writes True/False) are correctness too.
+  const lower = v.toLowerCase();
+  if (lower === 'true') return 1;
+  if (lower === 'false') return 0;
   const n = Number(v);
   if (!Number.isFinite(n) || n < 0 || n > 1)
     throw new InputError(`column "${column}": "${raw}" is not a score in [0, 1] (expected 1, 0 or blank)`, file, line);
@@ -119,7 +123,7 @@ export interface MatrixReadOptions {
 export function matrixFromCsv(text: string, file = '<csv>', opts: MatrixReadOptions = {}): ResponseMatrix {
   const rows = parseCsv(text);
   if (rows.length === 0) throw new InputError('empty file', file);
-  const header = rows[0].fields.map((h) => h.trim());
+  const header = rows[0]!.fields.map((h) => h.trim());
   const col = (name: string) => header.indexOf(name);
   for (const r of rows.slice(1)) {
     if (r.fields.length !== header.length)
@@ -132,16 +136,16 @@ export function matrixFromCsv(text: string, file = '<csv>', opts: MatrixReadOpti
   const labelCol = col('original_label');
   const valueCol = col('correct') >= 0 ? col('correct') : col('value');
   const itemOf = (r: { line: number; fields: string[] }): MatrixItem => ({
-    suite: suiteCol >= 0 ? r.fields[suiteCol] : 'unknown',
-    itemId: r.fields[itemCol],
+    suite: suiteCol >= 0 ? r.fields[suiteCol]! : 'unknown',
+    itemId: r.fields[itemCol]!,
     category: opts.anyCategory
       ? catCol >= 0
-        ? r.fields[catCol]
+        ? r.fields[catCol]!
         : 'general'
       : catCol >= 0
-        ? checkCategory(r.fields[catCol], file, r.line)
+        ? checkCategory(r.fields[catCol]!, file, r.line)
         : 'belief',
-    originalLabel: labelCol >= 0 ? r.fields[labelCol] : '',
+    originalLabel: labelCol >= 0 ? r.fields[labelCol]! : '',
   });
   if (col('subject') >= 0 && valueCol >= 0) {
     // Long layout.
@@ -152,7 +156,7 @@ export function matrixFromCsv(text: string, file = '<csv>', opts: MatrixReadOpti
     const seen = new Set<string>();
     for (const r of rows.slice(1)) {
       const it = itemOf(r);
-      const subject = r.fields[col('subject')];
+      const subject = r.fields[col('subject')]!;
       const key = `${it.suite}\u0000${it.itemId}`;
       if (seen.has(`${key}\u0000${subject}`))
         throw new InputError(`subject "${subject}" has a second row for item ${it.itemId}`, file, r.line);
@@ -168,7 +172,7 @@ export function matrixFromCsv(text: string, file = '<csv>', opts: MatrixReadOpti
         items.push(it);
         cells.push(new Array(subjectIndex.size).fill(null));
       }
-      cells[ii][subjectIndex.get(subject)!] = parseCell(r.fields[valueCol], file, r.line, header[valueCol]);
+      cells[ii]![subjectIndex.get(subject)!] = parseCell(r.fields[valueCol]!, file, r.line, header[valueCol]!);
     }
     return { subjects: [...subjectIndex.keys()], items, cells };
   }
@@ -178,7 +182,7 @@ export function matrixFromCsv(text: string, file = '<csv>', opts: MatrixReadOpti
   return {
     subjects: subjectCols.map((c) => c.h),
     items: rows.slice(1).map(itemOf),
-    cells: rows.slice(1).map((r) => subjectCols.map(({ h, i }) => parseCell(r.fields[i], file, r.line, h))),
+    cells: rows.slice(1).map((r) => subjectCols.map(({ h, i }) => parseCell(r.fields[i]!, file, r.line, h))),
   };
 }
 
@@ -187,11 +191,5 @@ export function writeMatrixCsv(path: string, m: ResponseMatrix): void {
 }
 
 export function readMatrixCsv(path: string, opts: MatrixReadOptions = {}): ResponseMatrix {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    throw new InputError(`cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, path);
-  }
-  return matrixFromCsv(text, path, opts);
+  return matrixFromCsv(readText(path), path, opts);
 }

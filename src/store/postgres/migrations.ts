@@ -79,6 +79,7 @@ export const PG_MIGRATIONS: string[] = [
     run_id TEXT NOT NULL REFERENCES runs(id),
     rubric TEXT NOT NULL,
     sha256 TEXT NOT NULL,
+    seq BIGSERIAL,
     PRIMARY KEY (run_id, rubric)
   );
   `,

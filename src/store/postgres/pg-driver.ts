@@ -11,7 +11,7 @@ const PG_DIALECT: Dialect = {
   nowMs: '(extract(epoch from clock_timestamp()) * 1000)::bigint',
   greatest: (a, b) => `GREATEST(${a}, ${b})`,
   jsonField: (column, field) => `(${column}::json -> '${field}')::text`,
-  scoreOrder: 'seq',
+  insertionOrder: 'seq',
   bytewise: (expr) => `${expr} COLLATE "C"`,
 };
 

@@ -6,6 +6,7 @@ import { SqlStore } from '../sql/sql-store.js';
 import { PG_MIGRATIONS } from './migrations.js';
 import { PgDriver } from './pg-driver.js';
 
+/** The store on a PostgreSQL database (open with PgStore.open or openStore). */
 export class PgStore extends SqlStore {
   private constructor(
     driver: PgDriver,

@@ -17,8 +17,8 @@ export interface Dialect {
   greatest(a: string, b: string): string;
   /** A JSON text column's field as JSON text (null when absent). */
   jsonField(column: string, field: string): string;
-  /** The column that orders a trial's scores by insertion (the protocol's own score comes first). */
-  scoreOrder: string;
+  /** The column that orders rows of scores and rubric pins by insertion (a trial's protocol score comes first). */
+  insertionOrder: string;
   /** A text expression for ORDER BY, compared byte by byte (as SQLite does), whatever the database's collation. */
   bytewise(expr: string): string;
 }

@@ -53,8 +53,9 @@ const runOf = (r: RunRow): RunRecord => ({
 });
 
 /** `(?, ?, ...), (?, ?, ...)` for `rows` rows of `width` values. */
-export const valuesList = (rows: number, width: number, row = `(${Array(width).fill('?').join(', ')})`) => Array(rows).fill(row).join(', ');
+const valuesList = (rows: number, width: number, row = `(${Array(width).fill('?').join(', ')})`) => Array(rows).fill(row).join(', ');
 
+/** The Store written once in SQL over a driver (SQLite or PostgreSQL). */
 export class SqlStore implements Store {
   readonly location: string;
   readonly backend: 'sqlite' | 'postgres';
@@ -406,6 +407,14 @@ export class SqlStore implements Store {
     });
   }
 
+  async pinnedRubrics(runId: string): Promise<Array<{ rubric: string; sha256: string }>> {
+    await this.flush();
+    return this.db.all<{ rubric: string; sha256: string }>(
+      `SELECT rubric, sha256 FROM rubric_pins WHERE run_id = ? ORDER BY ${this.db.dialect.insertionOrder}`,
+      [runId],
+    );
+  }
+
   /** Commit queued writes now (they are also committed within GROUP_COMMIT_MS). */
   flush(): Promise<void> {
     return this.#commits.flush();
@@ -474,7 +483,7 @@ export class SqlStore implements Store {
       `SELECT tr.body AS body, sc.scorer AS scorer, sc.value AS value, sc.detail AS detail FROM trials t
        JOIN transcripts tr ON tr.trial_id = t.id JOIN scores sc ON sc.trial_id = t.id
        WHERE t.run_id = ? AND t.subject_id = ? AND t.suite = ? AND t.item_id = ? AND t.replicate = ?
-       ORDER BY sc.${this.db.dialect.scoreOrder} LIMIT 1`,
+       ORDER BY sc.${this.db.dialect.insertionOrder} LIMIT 1`,
       keyParams(k),
     );
     if (!row) return undefined;

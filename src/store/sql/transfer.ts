@@ -39,7 +39,9 @@ export async function* exportRecords(db: SqlDriver): AsyncIterable<StoreRecord> 
   )) {
     yield { kind: 'plan', runId: p.run_id, row: { subjectId: p.subject_id, suite: p.suite, planned: p.planned } };
   }
-  for (const p of await db.all<{ run_id: string; rubric: string; sha256: string }>('SELECT run_id, rubric, sha256 FROM rubric_pins')) {
+  for (const p of await db.all<{ run_id: string; rubric: string; sha256: string }>(
+    `SELECT run_id, rubric, sha256 FROM rubric_pins ORDER BY ${db.dialect.insertionOrder}`,
+  )) {
     yield { kind: 'rubric', runId: p.run_id, rubric: p.rubric, sha256: p.sha256 };
   }
   for (let after = ''; ; ) {
@@ -62,7 +64,7 @@ export async function* exportRecords(db: SqlDriver): AsyncIterable<StoreRecord> 
     );
     if (page.length === 0) break;
     const scores = await db.all<{ trial_id: number; scorer: string; value: number; detail: string }>(
-      `SELECT trial_id, scorer, value, detail FROM scores WHERE trial_id >= ? AND trial_id <= ? ORDER BY trial_id, ${db.dialect.scoreOrder}`,
+      `SELECT trial_id, scorer, value, detail FROM scores WHERE trial_id >= ? AND trial_id <= ? ORDER BY trial_id, ${db.dialect.insertionOrder}`,
       [page[0]!.id, page[page.length - 1]!.id],
     );
     const byTrial = new Map<number, StoredTrial['scores']>();

@@ -17,7 +17,7 @@ const SQLITE_DIALECT: Dialect = {
   nowMs: `CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)`,
   greatest: (a, b) => `max(${a}, ${b})`,
   jsonField: (column, field) => `json_extract(${column}, '$.${field}')`,
-  scoreOrder: 'rowid',
+  insertionOrder: 'rowid',
   bytewise: (expr) => expr,
 };
 

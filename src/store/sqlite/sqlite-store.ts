@@ -5,6 +5,7 @@ import { SqlStore } from '../sql/sql-store.js';
 import { MIGRATIONS } from './migrations.js';
 import { SqliteDriver } from './sqlite-driver.js';
 
+/** The store in one SQLite file (the default backend). */
 export class SqliteStore extends SqlStore {
   /** Open (and create or migrate) the SQLite store at `path` (`:memory:` for a private in-memory one). */
   constructor(path: string) {

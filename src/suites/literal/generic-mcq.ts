@@ -22,7 +22,7 @@ export async function readRecords(file: string): Promise<Row[]> {
   if (ext === '.csv') {
     const rows = parseCsv(readText(file));
     if (rows.length === 0) throw new InputError('empty file', file);
-    const header = rows[0].fields;
+    const header = rows[0]!.fields;
     return rows.slice(1).map((r) => {
       if (r.fields.length !== header.length)
         throw new InputError(`row has ${r.fields.length} fields, the header has ${header.length}`, file, r.line);
@@ -37,16 +37,18 @@ export async function readRecords(file: string): Promise<Row[]> {
   throw new InputError(`unsupported file type "${ext}" (use .jsonl, .json, .csv or .parquet)`, file);
 }
 
-function optionsOf(rec: Record<string, unknown>, map: McqFieldMap, file: string, line: number): string[] {
+/** The options of a record, and their labels when the file gives them (ARC's `choices: { text, label }`). */
+function optionsOf(rec: Record<string, unknown>, map: McqFieldMap, file: string, line: number): { options: string[]; labels?: string[] } {
   const fields = Array.isArray(map.options) ? map.options : [map.options];
   if (fields.length > 1) {
-    return fields.map((f) => {
+    const options = fields.map((f) => {
       const v = rec[f];
       if (v === undefined || v === null || String(v).trim() === '') throw new InputError(`missing option field "${f}"`, file, line);
       return String(v).trim();
     });
+    return { options };
   }
-  let v = rec[fields[0]];
+  let v = rec[fields[0]!];
   if (v === undefined || v === null) throw new InputError(`missing field "${fields[0]}"`, file, line);
   if (typeof v === 'string') {
     try {
@@ -55,18 +57,30 @@ function optionsOf(rec: Record<string, unknown>, map: McqFieldMap, file: string,
       throw new InputError(`field "${fields[0]}" must be a list or an object of options`, file, line);
     }
   }
-  if (Array.isArray(v)) return v.map((o) => String(o).trim());
+  if (Array.isArray(v)) return { options: v.map((o) => String(o).trim()) };
   if (v && typeof v === 'object') {
-    return Object.keys(v)
-      .sort()
-      .map((k) => String((v as Record<string, unknown>)[k]).trim());
+    const o = v as Record<string, unknown>;
+    // ARC / Hugging Face layout: { text: [...], label: [...] } (parallel lists).
+    if (Array.isArray(o.text)) {
+      const options = o.text.map((t) => String(t).trim());
+      if (o.label === undefined) return { options };
+      if (!Array.isArray(o.label) || o.label.length !== options.length) {
+        throw new InputError(`field "${fields[0]}": "label" must be a list as long as "text" (${options.length})`, file, line);
+      }
+      return { options, labels: o.label.map((l) => String(l).trim()) };
+    }
+    // { A: "...", B: "..." }: options in label order, the keys as labels.
+    const keys = Object.keys(o).sort();
+    return { options: keys.map((k) => String(o[k]).trim()), labels: keys };
   }
   throw new InputError(`field "${fields[0]}" must be a list or an object of options`, file, line);
 }
 
-function answerIndex(raw: unknown, options: string[], file: string, line: number, fieldName: string): number {
+function answerIndex(raw: unknown, options: string[], file: string, line: number, fieldName: string, labels?: string[]): number {
   if (raw === undefined || raw === null || String(raw).trim() === '') throw new InputError(`missing field "${fieldName}"`, file, line);
   const s = String(raw).trim();
+  const byLabel = labels?.indexOf(s) ?? -1;
+  if (byLabel >= 0) return byLabel;
   if (/^[A-Z]$/.test(s) && s.charCodeAt(0) - 65 < options.length) return s.charCodeAt(0) - 65;
   if (/^\d+$/.test(s) && Number(s) < options.length) return Number(s);
   const byText = options.indexOf(s);
@@ -88,7 +102,7 @@ export async function loadGenericMcq(file: string, map: McqFieldMap, suite = 'mc
       }
       return String(v);
     };
-    const options = optionsOf(value, map, file, line);
+    const { options, labels } = optionsOf(value, map, file, line);
     const rawCategory = map.category ? get(map.category, true).trim() : '';
     const category = rawCategory ? (lowerMap[rawCategory.toLowerCase()] ?? rawCategory.toLowerCase()) : map.defaultCategory;
     if (!category || !isCategory(category)) {
@@ -106,7 +120,7 @@ export async function loadGenericMcq(file: string, map: McqFieldMap, suite = 'mc
       context: get(map.context, false),
       question: get(map.question, true),
       options,
-      answerIndex: answerIndex(value[map.answer], options, file, line, map.answer),
+      answerIndex: answerIndex(value[map.answer], options, file, line, map.answer, labels),
       meta: { originalLabel: rawCategory, subcategory: sub || undefined },
       file,
       line,
