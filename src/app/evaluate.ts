@@ -49,7 +49,7 @@ export async function loadTasks(
       options: spec.options,
     };
     const built = await suite.task(
-      { data: e.data ?? spec.data, seed: spec.seed, count: limit, fields: e.fields ?? spec.fields },
+      { data: e.data ?? spec.data, seed: spec.seed, count: limit, fields: e.fields ?? spec.fields, allowEmpty: opts.allowEmpty },
       settings,
       limit,
     );
