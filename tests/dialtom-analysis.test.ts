@@ -63,8 +63,8 @@ function ratesCsv(): string {
   const lines = ['model,domain,task,correct_rate,items'];
   for (const [model, r] of Object.entries(TABLE3)) {
     DOMAINS.forEach((d, i) => {
-      lines.push(`${model},${d},retrospective,${r[i]},${n.retrospective[d]}`);
-      lines.push(`${model},${d},prospective,${r[3 + i]},${n.prospective[d]}`);
+      lines.push(`${model},${d},retrospective,${r[i]},${n.retrospective![d]}`);
+      lines.push(`${model},${d},prospective,${r[3 + i]},${n.prospective![d]}`);
     });
   }
   return `${lines.join('\n')}\n`;
@@ -86,7 +86,7 @@ describe('DialToM Table 19 from Table 3', () => {
       DOMAINS.forEach((d, i) => {
         const cell = gap.find((g) => g.model === model && g.domain === d)!;
         // Table 3's rates are rounded to 0.01 percentage points; counts are round(rate x items).
-        if (Math.abs(cell.chi2! - t[2 * i]) > 0.02 || Math.abs(cell.cramersV! - t[2 * i + 1]) > 0.0015)
+        if (Math.abs(cell.chi2! - t[2 * i]!) > 0.02 || Math.abs(cell.cramersV! - t[2 * i + 1]!) > 0.0015)
           misses.push(`${model} ${d}: ${cell.chi2!.toFixed(2)}/${cell.cramersV!.toFixed(3)} vs ${t[2 * i]}/${t[2 * i + 1]}`);
         expect(cell.p).toBeLessThan(0.001);
       });
@@ -139,7 +139,7 @@ describe('DialToM Table 14 (GPT-4o row) from the released inferences', () => {
     );
     expect(refs.size).toBe(300);
     const hyps = benchmarkInferences(JSON.parse(readFileSync(join(DATA, 'dialtom', 'data', 'combined_written_data.json'), 'utf8')));
-    const [r] = inferenceOverlap(hyps, refs);
+    const r = inferenceOverlap(hyps, refs)[0]!;
     expect(r.units).toBe(300);
     expect(r.bleu.toFixed(2)).toBe('9.44');
     expect(r.rougeL.toFixed(2)).toBe('0.31');
@@ -226,7 +226,7 @@ describe('reasoning-trace injection', () => {
     const store = openStore(join(dir, 'm.db'));
     try {
       const items = loadDialtom(DATA, 'prospective').items.slice(0, 5);
-      const answer = items[0].answer;
+      const answer = items[0]!.answer;
       writeFileSync(
         join(dir, 'traces.jsonl'),
         items
@@ -248,8 +248,8 @@ describe('reasoning-trace injection', () => {
       const traced = bodies.filter((b) => b.includes("A teacher's reasoning"));
       expect(traced).toHaveLength(5);
       expect(traced.every((b) => b.includes('The right trajectory is: [MASK]'))).toBe(true);
-      expect(traced.some((b) => b.split('teacher')[1].split('Question')[0].includes(answer))).toBe(false);
-      const [effect] = traceEffect(store, 'base', 'traced');
+      expect(traced.some((b) => b.split('teacher')[1]!.split('Question')[0]!.includes(answer))).toBe(false);
+      const effect = traceEffect(store, 'base', 'traced')[0]!;
       expect(effect).toMatchObject({
         items: 5,
         table: [

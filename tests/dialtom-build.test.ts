@@ -36,7 +36,7 @@ describe('dialtom build', () => {
     const w = dialogueWindows(turns);
     const words = (r: [number, number]) => turns.slice(r[0], r[1]).join(' ').split(/\s+/).length;
     expect(w.slice(0, -1).every((r) => words(r) >= 150 && words(r) <= 200)).toBe(true);
-    expect(w[w.length - 1][1]).toBe(40);
+    expect(w[w.length - 1]![1]).toBe(40);
     expect(() => readDialogues([{ id: 'x', domain: 'MI', turns: ['a: hi', 'b:  '] }], 'd.json')).toThrow(
       /d\.json dialogue 0 \(x\): turn 1 is empty/,
     );
@@ -82,7 +82,7 @@ describe('dialtom build', () => {
     expect(cf.items.length).toBe(pro.items.length);
     expect(cf.items.every((i) => i.payload.options[i.payload.answerIndex] === 'None of the above')).toBe(true);
     const history = loadDialtom(join(dir, 'built', 'degraded', 'history+states'), 'prospective');
-    expect(history.items[0].payload.context).toMatch(/counselor: this is line 0/);
+    expect(history.items[0]!.payload.context).toMatch(/counselor: this is line 0/);
     // Written options from a file give the same layout.
     const table = JSON.parse(readFileSync(join(dir, 'built', 'dialtom', 'data', 'MI_retrospective_verified.json'), 'utf8')) as Array<{
       id: string;
@@ -93,11 +93,11 @@ describe('dialtom build', () => {
       table.map((r) => [
         r.id,
         {
-          true: Object.fromEntries(DIALTOM_STATES.map((s) => [s, r.options[s][r.correct_option[s]]])),
+          true: Object.fromEntries(DIALTOM_STATES.map((s) => [s, r.options[s]![r.correct_option[s]!]])),
           wrong: Object.fromEntries(
             DIALTOM_STATES.map((s) => [
               s,
-              Object.entries(r.options[s])
+              Object.entries(r.options[s]!)
                 .filter(([l]) => l !== r.correct_option[s])
                 .map(([, t]) => t),
             ]),

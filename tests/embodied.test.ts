@@ -31,7 +31,7 @@ const readTasks = (file: string) => readEnactTomTasks(JSON.parse(readFileSync(jo
 
 describe('EnactToM task files', () => {
   it('the released sample loads (scene derived, noted) and verifies: K-depth 0, ToM level 0, two rounds', () => {
-    const [task] = readTasks('sample_tasks.json');
+    const task = readTasks('sample_tasks.json')[0]!;
     expect(task.id).toBe('1512_laptop_on_table_19');
     expect(task.objects).toEqual([{ id: 'laptop_0', at: { rel: 'in', furniture: 'cabinet_35' } }]);
     expect(task.source.notes.join('\n')).toMatch(/scene 107734449_176000403 is not available/);
@@ -43,7 +43,7 @@ describe('EnactToM task files', () => {
   });
 
   it('the template loads from its PDDL problem and is reported unsolvable with reasons', () => {
-    const [task] = readTasks('template.json');
+    const task = readTasks('template.json')[0]!;
     expect(formatFormula(task.goal)).toBe(
       '(and (K agent_0 (is_open REPLACE_CONTAINER)) (is_open REPLACE_FURNITURE) (is_on_top REPLACE_OBJECT_A REPLACE_FURNITURE))',
     );
@@ -53,7 +53,7 @@ describe('EnactToM task files', () => {
   });
 
   it('bad task files are rejected with the reason', () => {
-    const good = generateTasks({ n: 1, seed: 3, depth: 1, agents: 2 })[0].json;
+    const good = generateTasks({ n: 1, seed: 3, depth: 1, agents: 2 })[0]!.json;
     // biome-ignore lint/suspicious/noExplicitAny: the patches edit arbitrary task fields
     type Loose = Record<string, any>;
     const bad = (patch: (t: Loose) => void) => {
@@ -103,16 +103,16 @@ describe('goal language and world', () => {
     expect(formatFormula(stripEpistemic(g))).toBe(
       '(and (is_open fridge_1) (is_on_top cup_1 table_1) (or (is_closed box_1) (is_open box_1)))',
     );
-    const [task] = readTasks('sample_tasks.json');
+    const task = readTasks('sample_tasks.json')[0]!;
     const trivial = { ...task, goal: parseGoal('(and (is_on_top laptop_0 table_19) (K agent_0 (is_on_top laptop_0 table_19)))') };
     expect(trivialKNodes(trivial)).toEqual(['(K agent_0 (is_on_top laptop_0 table_19))']);
   });
 
   it('answers impossible actions with the reason, and enforces budgets and the graph', () => {
-    const { task } = generateTasks({ n: 1, seed: 5, depth: 1, agents: 3, pick: () => ({ graph: 'chain' }) })[0];
+    const { task } = generateTasks({ n: 1, seed: 5, depth: 1, agents: 3, pick: () => ({ graph: 'chain' }) })[0]!;
     const w = new World(task);
     const s = w.initialState();
-    const barred = task.agents[0].barredRooms[0];
+    const barred = task.agents[0]!.barredRooms[0]!;
     expect(w.apply(s, 0, { type: 'Navigate', target: barred })).toMatchObject({ ok: false, text: `You cannot enter ${barred}.` });
     expect(w.apply(s, 0, { type: 'Pick', object: 'nothing_1' })).toMatchObject({ ok: false, text: 'There is no object called nothing_1.' });
     // agent_0 heads a chain: it may message agent_1 only.
@@ -120,7 +120,7 @@ describe('goal language and world', () => {
       ok: false,
       text: 'You can only send messages to: agent_1.',
     });
-    const budget = task.agents[0].messageBudget!;
+    const budget = task.agents[0]!.messageBudget!;
     for (let i = 0; i < budget; i++) expect(w.apply(s, 0, { type: 'Communicate', to: 'all', text: 'hi' }).ok).toBe(true);
     expect(w.apply(s, 0, { type: 'Communicate', to: 'all', text: 'hi' })).toMatchObject({ ok: false, text: 'You have no messages left.' });
     expect(parseAction('I think so.\nPlace[cup_1, within, cabinet_2, None, None]')).toEqual({
@@ -179,7 +179,7 @@ describe('episodes through a real local server', () => {
   it('runs every turn and probe over HTTP; malformed replies are counted, not fatal', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-embodied-http-'));
     const file = join(dir, 'tasks.json');
-    const [g] = generateTasks({ n: 1, seed: 2, depth: 2, agents: 2 });
+    const g = generateTasks({ n: 1, seed: 2, depth: 2, agents: 2 })[0]!;
     writeFileSync(file, JSON.stringify([{ ...g.json, turn_limit: 3 }]));
     const store = openStore(join(dir, 'm.db'));
     try {
@@ -197,11 +197,11 @@ describe('episodes through a real local server', () => {
       expect(ok.detail.turns.every((t) => t.action === 'Wait')).toBe(true);
       expect(ok.detail.probes.map((p) => p.answer)).toEqual(['unknown', 'unknown']);
       expect(garbage.detail.malformed).toBe(6);
-      expect(garbage.detail.turns[0].observation).toMatch(/No action found/);
+      expect(garbage.detail.turns[0]!.observation).toMatch(/No action found/);
       const stats = await server.stats();
       const prompts = stats.bodies.map((b) => JSON.stringify(b.body));
       // Each agent's system prompt carries its own secrets and no other agent's.
-      const informerSecret = g.task.agents[0].secrets[0];
+      const informerSecret = g.task.agents[0]!.secrets[0]!;
       expect(prompts.some((p) => p.includes('You are agent_0') && p.includes(informerSecret))).toBe(true);
       expect(prompts.some((p) => p.includes('You are agent_1') && p.includes(informerSecret))).toBe(false);
     } finally {
@@ -237,7 +237,7 @@ describe('embodied CLI', () => {
 describe('failure modes', () => {
   it('reads withheld information, broken chains, ignored constraints, sabotage and disclosure from a trace', async () => {
     const { classifyFailure } = await import('../src/analysis/index.js');
-    const [g] = generateTasks({ n: 1, seed: 9, depth: 1, agents: 2, category: 'mixed' });
+    const g = generateTasks({ n: 1, seed: 9, depth: 1, agents: 2, category: 'mixed' })[0]!;
     const task = g.task;
     const plan = g.verify.plan!;
     const turn = (round: number, agent: string, action: string, extra: Record<string, unknown> = {}) => ({
@@ -280,7 +280,7 @@ describe('failure modes', () => {
     const placed = plan.find((p) => p.action.type === 'Place')!;
     const obj = (placed.action as { object: string }).object;
     const holder = task.agents.find((a) => a.privateGoal)!;
-    const barred = task.agents[0].barredRooms[0];
+    const barred = task.agents[0]!.barredRooms[0];
     const sidePlaces = formatFormula(holder.privateGoal!).match(/[a-z]+_\d+/g)!;
     const trace = [
       ...physical,

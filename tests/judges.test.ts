@@ -93,7 +93,7 @@ describe('judge panels over a real local server', () => {
       [3, 2],
       [null, 2],
     ]);
-    expect(panel.judges[2].error).toBe('"score" must lie in [0, 5], got 99');
+    expect(panel.judges[2]!.error).toBe('"score" must lie in [0, 5], got 99');
     expect(panel.failures).toBe(1);
     expect(panel.aggregate).toEqual({ score: 4 });
   });
@@ -155,8 +155,8 @@ describe('judge panels over a real local server', () => {
       });
       const [kw, noisy] = out.results;
       expect(kw).toMatchObject({ pass: true, recovery: 1 });
-      expect(noisy.pass).toBe(false);
-      expect(noisy.reasons.join(' ')).toMatch(/score: SD \d\.\d\d on anchor \w+ > 0\.5/);
+      expect(noisy!.pass).toBe(false);
+      expect(noisy!.reasons.join(' ')).toMatch(/score: SD \d\.\d\d on anchor \w+ > 0\.5/);
     } finally {
       store.close();
     }
@@ -222,17 +222,19 @@ describe('judging open answers and free-text inferences', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-judge-inference-'));
     const store = openStore(join(dir, 'm.db'));
     try {
-      const [j] = await judgeInferences({
-        store,
-        rubricPath: join(__dirname, '..', 'rubrics', 'dialtom-inference.yaml'),
-        judges: ['agent:keyword-judge'],
-        hypotheses,
-        references,
-      });
+      const j = (
+        await judgeInferences({
+          store,
+          rubricPath: join(__dirname, '..', 'rubrics', 'dialtom-inference.yaml'),
+          judges: ['agent:keyword-judge'],
+          hypotheses,
+          references,
+        })
+      )[0]!;
       expect(j.units).toBeGreaterThan(20);
       expect(Object.keys(j.means)).toEqual(['pa', 'ca', 'sa']);
       for (const v of Object.values(j.means)) expect(v).toBeGreaterThanOrEqual(1);
-      expect(j.total).toBeCloseTo(j.means.pa + j.means.ca + j.means.sa, 10);
+      expect(j.total).toBeCloseTo(j.means.pa! + j.means.ca! + j.means.sa!, 10);
     } finally {
       store.close();
     }

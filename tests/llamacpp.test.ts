@@ -35,7 +35,7 @@ describe('llamacpp provider', () => {
     ]);
     expect(tokenCounts[0]).toBeGreaterThan(3);
     expect(logprobs[0]).toBeLessThan(0);
-    expect(logprobs[0]).toBeGreaterThan(logprobs[1] + 20);
+    expect(logprobs[0]).toBeGreaterThan(logprobs[1]! + 20);
   }, 120_000);
 
   it('truncates prompts longer than the 512-token context instead of failing', async () => {
@@ -80,9 +80,9 @@ describe('llamacpp through the runner', () => {
     expect(rows.every((r) => !r.parseFailed)).toBe(true);
     const t = store.transcript({
       runId: 'll',
-      subjectId: rows[0].subjectId,
+      subjectId: rows[0]!.subjectId,
       suite: 'generated-tom',
-      itemId: rows[0].itemId,
+      itemId: rows[0]!.itemId,
       replicate: 0,
     })!;
     const detail = t.score.detail as { acc: number; acc_norm: number };
@@ -99,7 +99,7 @@ describe('llamacpp through the runner', () => {
       runId: 'agent-ll',
     });
     expect(agent.failed).toBe(2);
-    expect(store.failures('agent-ll')[0].error).toMatch(/cannot score log-likelihoods/);
+    expect(store.failures('agent-ll')[0]!.error).toMatch(/cannot score log-likelihoods/);
     store.close();
   }, 180_000);
 });
@@ -107,15 +107,14 @@ describe('llamacpp through the runner', () => {
 describe('llamacpp in an embodied episode', () => {
   it('plays every agent of a task through the local model: the protocol runs end to end', async () => {
     const { generateTasks } = await import('../src/suites/index.js');
-
     const { summarizeEpisodes } = await import('../src/analysis/index.js');
-    const [g] = generateTasks({ n: 1, seed: 4, depth: 1, agents: 2 });
+    const g = generateTasks({ n: 1, seed: 4, depth: 1, agents: 2 })[0]!;
     const file = join(dir, 'episode-task.json');
     writeFileSync(file, JSON.stringify([{ ...g.json, turn_limit: 2 }]));
     const store = openStore(join(dir, 'llama-episode.db'));
     const r = await evaluate({ store, suites: ['enacttom'], data: file, models: [`llamacpp:${GGUF}`], maxTokens: 24, runId: 'episode' });
     expect(r.done).toBe(1);
-    const [ep] = summarizeEpisodes(store, 'episode', 1).episodes;
+    const ep = summarizeEpisodes(store, 'episode', 1).episodes[0]!;
     // A story model does not solve the task; every turn and the probe still ran and were recorded.
     expect(ep.detail.turns).toHaveLength(4);
     expect(ep.detail.probes).toHaveLength(1);
@@ -138,7 +137,7 @@ describe('llamacpp in StoryTurn conversations', () => {
       runId: 'st',
     });
     expect(r.done).toBe(6);
-    const [m] = storyTurnMetrics(storedStories(store, 'st'));
+    const m = storyTurnMetrics(storedStories(store, 'st'))[0]!;
     expect(m.stories.n).toBe(6);
     expect(m.questions.n).toBeGreaterThan(6);
     expect(m.byState.length).toBeGreaterThan(2);

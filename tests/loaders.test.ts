@@ -33,7 +33,7 @@ describe('ToMBench', () => {
     expect(repaired.answer).toBe((repaired.payload as McqPayload).options[0]);
     // Two-option tasks keep two options.
     expect(items.filter((i) => (i.payload as McqPayload).options.length === 2).length).toBeGreaterThan(400);
-    expect(items[0].meta.originalLabel).toMatch(/^[A-Z][\w-]+(?: [\w-]+)*: /);
+    expect(items[0]!.meta.originalLabel).toMatch(/^[A-Z][\w-]+(?: [\w-]+)*: /);
   });
 });
 
@@ -60,7 +60,7 @@ describe('other literal suites', () => {
     const positions = new Set(pro.map((i) => (i.payload as McqPayload).answerIndex));
     expect(positions.size).toBe(4);
     // Prospective items hide the dialogue: the context is the profile only.
-    expect((pro[0].payload as McqPayload).context).toMatch(
+    expect((pro[0]!.payload as McqPayload).context).toMatch(
       /^The (client|seeker|persuadee) in this conversation has the following mental state/,
     );
   });
@@ -69,7 +69,7 @@ describe('other literal suites', () => {
     const hitom = (await load('hitom')).items;
     expect(hitom).toHaveLength(600);
     expect(byCategory(hitom)).toEqual({ control: 120, belief: 480 });
-    expect((hitom[0].payload as McqPayload).options).toHaveLength(15);
+    expect((hitom[0]!.payload as McqPayload).options).toHaveLength(15);
     const tomi = (await load('tomi')).items;
     expect(tomi).toHaveLength(5994);
     expect(tomi.every((i) => (i.payload as McqPayload).options.every((o) => !['kitchen', 'garden', 'bathroom'].includes(o)))).toBe(true);

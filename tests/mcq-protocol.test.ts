@@ -83,7 +83,7 @@ describe('core', () => {
     expect(createRng('x').next()).not.toBe(createRng('y').next());
     const counts = [0, 0, 0, 0];
     const r = createRng(7);
-    for (let i = 0; i < 40000; i++) counts[r.int(4)]++;
+    for (let i = 0; i < 40000; i++) counts[r.int(4)]!++;
     counts.forEach((c) => expect(Math.abs(c - 10000)).toBeLessThan(400));
   });
   it('Wilson interval', () => {

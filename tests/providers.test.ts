@@ -27,7 +27,7 @@ describe('openai-compatible', () => {
     expect(r.text).toBe('Answer: A');
     expect(r.usage).toEqual({ inputTokens: 40, outputTokens: 3 });
     expect(r.logprobs?.length).toBeGreaterThan(0);
-    expect(r.logprobs![0].logprob).toBe(-0.25);
+    expect(r.logprobs![0]!.logprob).toBe(-0.25);
     const last = (await server.stats()).bodies.at(-1)!;
     expect(last.body).toMatchObject({ model: 'ok', temperature: 0, max_tokens: 16, seed: 42, logprobs: true });
   });
@@ -120,7 +120,7 @@ describe('anthropic', () => {
         {
           role: 'user',
           content: [
-            { type: 'text', text: MCQ[0].content as string },
+            { type: 'text', text: MCQ[0]!.content as string },
             { type: 'image', url: 'data:image/png;base64,AAAA' },
           ],
         },

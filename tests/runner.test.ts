@@ -61,7 +61,7 @@ describe('runner', () => {
     // 4 attempts (1 + 3 retries) fail; the rerun's first attempt is the 5th and succeeds.
     const first = await evaluate({ ...base, limit: 3, store, models: [spec('flaky-500-4')], runId: 'fail-run' });
     expect(first.failed).toBe(3);
-    expect(store.failures('fail-run')[0].error).toMatch(/HTTP 500 .* \(after 4 attempts\)/);
+    expect(store.failures('fail-run')[0]!.error).toMatch(/HTTP 500 .* \(after 4 attempts\)/);
     expect(store.status('fail-run')[0]).toMatchObject({ done: 0, failed: 3, pending: 0 });
     const second = await evaluate({ ...base, limit: 3, store, models: [spec('flaky-500-4')], runId: 'fail-run' });
     expect(second).toMatchObject({ done: 3, failed: 0, skipped: 0 });
@@ -73,13 +73,13 @@ describe('runner', () => {
     const store = openStore(join(dir, 'cache.db'));
     const before = (await server.stats()).byModel['last-option'] ?? 0;
     const a = await evaluate({ ...base, store, models: [spec('last-option')], runId: 'cache-a' });
-    const mid = (await server.stats()).byModel['last-option'];
+    const mid = (await server.stats()).byModel['last-option']!;
     expect(mid - before).toBe(12);
     const b = await evaluate({ ...base, store, models: [spec('last-option')], runId: 'cache-b' });
     expect((await server.stats()).byModel['last-option']).toBe(mid);
-    expect(b.usage[0].cachedCalls).toBe(12);
-    expect(b.usage[0].inputTokens).toBe(0);
-    expect(a.usage[0].inputTokens).toBe(12 * 40);
+    expect(b.usage[0]!.cachedCalls).toBe(12);
+    expect(b.usage[0]!.inputTokens).toBe(0);
+    expect(a.usage[0]!.inputTokens).toBe(12 * 40);
     // Same answers from the cache.
     const scores = (id: string) => [...store.responses(id)].map((r) => r.value);
     expect(scores('cache-b')).toEqual(scores('cache-a'));
@@ -114,7 +114,7 @@ describe('runner', () => {
       apiKeyEnv: undefined,
     });
     expect(r.aborted).toHaveLength(1);
-    expect(r.aborted[0].error).toMatch(/cannot reach http:\/\/127\.0\.0\.1:9\/v1/);
+    expect(r.aborted[0]!.error).toMatch(/cannot reach http:\/\/127\.0\.0\.1:9\/v1/);
     expect(r.done).toBe(12); // the oracle's trials
     store.close();
   });
@@ -136,12 +136,12 @@ describe('runner', () => {
     for (const rep of [0, 1, 2]) {
       const t = store.transcript({
         runId: 'reps',
-        subjectId: r.usage[0].subjectId,
+        subjectId: r.usage[0]!.subjectId,
         suite: 'generated-tom',
         itemId: 's3-0000',
         replicate: rep,
       })!;
-      const call = (t.transcript as { calls: Array<{ settings: { seed: number; temperature: number } }> }).calls[0];
+      const call = (t.transcript as { calls: Array<{ settings: { seed: number; temperature: number } }> }).calls[0]!;
       expect(call.settings.temperature).toBe(0);
       seeds.add(call.settings.seed);
     }

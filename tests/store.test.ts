@@ -108,7 +108,7 @@ describe('response matrix', () => {
     expect(await readMatrixParquet(join(dir, 'm.parquet'))).toEqual(m);
     const long = ['subject,suite,item_id,category,original_label,correct'];
     m.items.forEach((it, i) =>
-      m.subjects.forEach((s, j) => long.push(`${s},${it.suite},${it.itemId},${it.category},${it.originalLabel},${m.cells[i][j]}`)),
+      m.subjects.forEach((s, j) => long.push(`${s},${it.suite},${it.itemId},${it.category},${it.originalLabel},${m.cells[i]![j]}`)),
     );
     expect(matrixFromCsv(long.join('\n'))).toEqual(m);
     store.close();

@@ -35,7 +35,7 @@ const base = (): StoryTurnStory => ({
 describe('StoryTurn format', () => {
   it('reads feedback branches and selects the expected answer by the previous answer', () => {
     const s = base();
-    expect(parseFeedback(s.turns[1].feedback)).toEqual({
+    expect(parseFeedback(s.turns[1]!.feedback)).toEqual({
       kind: 'previous',
       branches: [
         { answer: 'cookie', text: 'Sam skips the cookie.' },
@@ -54,20 +54,20 @@ describe('StoryTurn format', () => {
 
   it('rejects a branch without an answer, feedback naming an unknown option, a missing image', () => {
     const noBranch = base();
-    noBranch.turns[1].answer = 'apple';
+    noBranch.turns[1]!.answer = 'apple';
     expect(() => validateStoryTurn(noBranch, 'f.json')).toThrow(
       /f\.json \(d1\) turn 2: the feedback has 2 branch\(es\) but the answer has 1/,
     );
     const unknown = base();
-    unknown.turns[1].feedback = 'If the previous answer is pear: no.; If the previous answer is apple: yes.';
+    unknown.turns[1]!.feedback = 'If the previous answer is pear: no.; If the previous answer is apple: yes.';
     expect(() => validateStoryTurn(unknown, 'f.json')).toThrow(
       /names the option "pear", which is not an answer to the previous question \(cookie; apple\)/,
     );
     const image = base();
-    image.turns[0].image = 'img09';
+    image.turns[0]!.image = 'img09';
     expect(() => validateStoryTurn(image, 'f.json')).toThrow(/turn 1: the image "img09" is not among the story's images/);
     const first = base();
-    first.turns[0].feedback = 'If right: yes; If wrong: no';
+    first.turns[0]!.feedback = 'If right: yes; If wrong: no';
     expect(() => validateStoryTurn(first, 'f.json')).toThrow(/turn 1: the first turn has no previous answer/);
   });
 
@@ -101,7 +101,7 @@ describe('StoryTurn format', () => {
       setting: 'kind',
       imagePath: 'path',
     });
-    expect(t.turns.map((x) => x.answer)).toEqual(['big', 'medium']);
+    expect(t!.turns.map((x) => x.answer)).toEqual(['big', 'medium']);
     expect(t).toMatchObject({ id: 'x1', state: 'percept', setting: 'image-dependent', images: { img01: join(dir, 'apple.png') } });
   });
 });
@@ -142,7 +142,7 @@ describe('generated StoryTurns with reference agents', () => {
       const shown = details.flatMap((d) => d.detail.turns.map((t) => t.feedbackShown)).filter(Boolean);
       expect(shown.some((f) => /^(Yes|Right)/.test(f))).toBe(true);
       expect(shown.some((f) => /^(Actually|Look|Dad forgot|At first)/.test(f))).toBe(true);
-      const desireSecond = details.filter((d) => d.detail.storyId.includes('desire')).map((d) => d.detail.turns[1].feedbackShown);
+      const desireSecond = details.filter((d) => d.detail.storyId.includes('desire')).map((d) => d.detail.turns[1]!.feedbackShown);
       expect(new Set(desireSecond.map((f) => /skips|not want the (\w+)/.exec(f)?.[1])).size).toBeGreaterThan(1);
     } finally {
       store.close();
@@ -153,7 +153,7 @@ describe('generated StoryTurns with reference agents', () => {
     const a = applePicture('big');
     expect(a).toBe(applePicture('big'));
     expect(a).not.toBe(applePicture('small'));
-    expect(Buffer.from(a.split(',')[1], 'base64').subarray(1, 4).toString()).toBe('PNG');
+    expect(Buffer.from(a.split(',')[1]!, 'base64').subarray(1, 4).toString()).toBe('PNG');
   });
 });
 
@@ -296,7 +296,7 @@ describe('StoryTurn Parquet tables', () => {
       ],
     });
     writeFileSync(join(dir, 'st.parquet'), Buffer.from(buf));
-    const [s] = await readStoryTurns(join(dir, 'st.parquet'));
+    const s = (await readStoryTurns(join(dir, 'st.parquet')))[0]!;
     expect(s).toMatchObject({ id: 'p1', state: 'belief', setting: 'text-complete' });
     expect(s.turns.map((t) => t.question)).toEqual(['Where is the ball?', 'Where will Mia look?']);
   });

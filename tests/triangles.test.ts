@@ -31,7 +31,7 @@ describe('procedural clips', () => {
     const items = triangleItems({ seed: 1 });
     expect(items).toHaveLength(36);
     expect(new Set(items.map((i) => i.payload.variant))).toEqual(new Set(['forward', 'reversed', 'static']));
-    expect(Buffer.from(items[0].payload.grid.split(',')[1], 'base64').subarray(1, 4).toString()).toBe('PNG');
+    expect(Buffer.from(items[0]!.payload.grid.split(',')[1]!, 'base64').subarray(1, 4).toString()).toBe('PNG');
   });
 });
 
@@ -63,7 +63,7 @@ describe('descriptions judged with the Castelli rubric', () => {
       const { byCondition, profiles } = trianglesFromRun(store, 't', refs);
       expect(byCondition).toHaveLength(9);
       expect(profiles).toHaveLength(1);
-      expect(profiles[0].distances.map((d) => d.group)).toEqual(['TD adults', 'HF-ASD adults']);
+      expect(profiles[0]!.distances.map((d) => d.group)).toEqual(['TD adults', 'HF-ASD adults']);
     } finally {
       store.close();
     }
@@ -80,10 +80,10 @@ describe('descriptions judged with the Castelli rubric', () => {
         judges: ['agent:keyword-judge'],
         k: 2,
       });
-      expect(out.results[0].anchors.map((a) => a.id)).toEqual(['random-move', 'chase', 'coax', 'wrong']);
+      expect(out.results[0]!.anchors.map((a) => a.id)).toEqual(['random-move', 'chase', 'coax', 'wrong']);
       // Keyword counting is no Castelli judge: it misses the appropriateness intervals.
-      expect(out.results[0].pass).toBe(false);
-      expect(out.results[0].reasons[0]).toMatch(/recovery/);
+      expect(out.results[0]!.pass).toBe(false);
+      expect(out.results[0]!.reasons[0]).toMatch(/recovery/);
     } finally {
       store.close();
     }
@@ -111,9 +111,9 @@ describe('clips from video files', () => {
     expect(made.status).toBe(0);
     const frames = sampleVideoFrames(join(dir, 'clip.mp4'));
     expect(frames).toHaveLength(16);
-    expect(frames[0].length).toBe(150 * 112 * 3);
+    expect(frames[0]!.length).toBe(150 * 112 * 3);
     // The pattern moves: the first and last sampled frames differ.
-    expect(Buffer.compare(Buffer.from(frames[0]), Buffer.from(frames[15]))).not.toBe(0);
+    expect(Buffer.compare(Buffer.from(frames[0]!), Buffer.from(frames[15]!))).not.toBe(0);
     expect(videoGrid(join(dir, 'clip.mp4'))).toMatch(/^data:image\/png;base64,iVBOR/);
     expect(() => sampleVideoFrames(join(dir, 'missing.mp4'))).toThrow(/missing\.mp4: ffprobe could not read the video/);
     writeFileSync(join(dir, 'clips.json'), JSON.stringify([{ file: 'clip.mp4', condition: 'random', script: 'A test pattern moves.' }]));

@@ -39,13 +39,13 @@ export function comparePaired(
     if (!matrix.subjects.includes(s)) throw new ConfigError(`no subject "${s}" in the matrix (subjects: ${matrix.subjects.join(', ')})`);
   if (subjects.length < 2) throw new ConfigError('compare needs at least two subjects');
   const out: PairedCell[] = [];
-  for (let i = 0; i < subjects.length; i++) {
-    for (let j = i + 1; j < subjects.length; j++) {
-      const ca = matrix.subjects.indexOf(subjects[i]);
-      const cb = matrix.subjects.indexOf(subjects[j]);
+  for (const [i, sa] of subjects.entries()) {
+    for (const sb of subjects.slice(i + 1)) {
+      const ca = matrix.subjects.indexOf(sa);
+      const cb = matrix.subjects.indexOf(sb);
       // Items both subjects answered; a cell must be 0 or 1.
       const rows = matrix.items
-        .map((it, k) => ({ category: it.category, a: matrix.cells[k][ca], b: matrix.cells[k][cb], id: it.itemId }))
+        .map((it, k) => ({ category: it.category, a: matrix.cells[k]![ca]!, b: matrix.cells[k]![cb]!, id: it.itemId }))
         .filter((r) => r.a !== null && r.b !== null) as Array<{ category: string; a: number; b: number; id: string }>;
       for (const r of rows)
         if ((r.a !== 0 && r.a !== 1) || (r.b !== 0 && r.b !== 1))
@@ -58,17 +58,17 @@ export function comparePaired(
         const accB = g.reduce((s, r) => s + r.b, 0) / n;
         const onlyA = g.filter((r) => r.a === 1 && r.b === 0).length;
         const onlyB = g.filter((r) => r.a === 0 && r.b === 1).length;
-        const boot = bootstrap(n, (idx) => Array.from(idx).reduce((s, k) => s + g[k].a - g[k].b, 0) / idx.length, {
+        const boot = bootstrap(n, (idx) => Array.from(idx).reduce((s, k) => s + g[k]!.a - g[k]!.b, 0) / idx.length, {
           iterations: opts.iterations ?? 1000,
-          seed: `compare:${opts.seed ?? 0}:${subjects[i]}:${subjects[j]}:${group}`,
+          seed: `compare:${opts.seed ?? 0}:${sa}:${sb}:${group}`,
         });
         const m = mcnemar([
           [0, onlyA],
           [onlyB, 0],
         ]);
         return {
-          a: subjects[i],
-          b: subjects[j],
+          a: sa,
+          b: sb,
           group,
           n,
           accuracyA: accA,

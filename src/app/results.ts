@@ -17,7 +17,7 @@ export function resolveRunId(store: Store, runId?: string): string {
   }
   const runs = store.listRuns();
   if (runs.length === 0) throw new ConfigError(`no runs in ${store.location}`);
-  return runs[runs.length - 1].id;
+  return runs[runs.length - 1]!.id;
 }
 
 export function runAccuracy(store: Store, runId: string, groupBy: AccuracyGrouping = 'category') {
@@ -29,7 +29,7 @@ export function runMatricesBySuite(store: Store, runId: string, replicate = 0): 
   const m = runMatrix(store, runId, replicate);
   return [...new Set(m.items.map((i) => i.suite))].map((suite) => {
     const idx = m.items.map((it, i) => (it.suite === suite ? i : -1)).filter((i) => i >= 0);
-    return { name: suite, matrix: { subjects: m.subjects, items: idx.map((i) => m.items[i]), cells: idx.map((i) => m.cells[i]) } };
+    return { name: suite, matrix: { subjects: m.subjects, items: idx.map((i) => m.items[i]!), cells: idx.map((i) => m.cells[i]!) } };
   });
 }
 
@@ -49,7 +49,7 @@ export async function writeRunReport(
   let auditSection: string | undefined;
   if (opts.audit) {
     const suites = runMatricesBySuite(store, runId);
-    if (suites.length < 2 || suites[0].matrix.subjects.length < 3) {
+    if (suites.length < 2 || suites[0]!.matrix.subjects.length < 3) {
       throw new ConfigError(
         `report --audit needs a run with two or more suites and three or more subjects; run ${runId} has ${suites.length} suite(s) and ${suites[0]?.matrix.subjects.length ?? 0} subject(s)`,
       );

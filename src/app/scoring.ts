@@ -298,14 +298,14 @@ export async function judgeInferences(opts: {
           vars: { references: ref.references.map((r) => `- ${r}`).join('\n'), state: h.state },
         });
         failures += panel.failures;
-        if (panel.aggregate) for (const f of rubric.fields) values[f.name].push(panel.aggregate[f.name]);
+        if (panel.aggregate) for (const f of rubric.fields) values[f.name]!.push(panel.aggregate[f.name]!);
       }
       const means = Object.fromEntries(
-        rubric.fields.map((f) => [f.name, values[f.name].length ? aggregate(values[f.name], 'mean') : Number.NaN]),
+        rubric.fields.map((f) => [f.name, values[f.name]!.length ? aggregate(values[f.name]!, 'mean') : Number.NaN]),
       );
       out.push({
         model,
-        units: values[rubric.fields[0].name].length,
+        units: values[rubric.fields[0]!.name]!.length,
         means,
         total: Object.values(means).reduce((a, b) => a + b, 0),
         judgeFailures: failures,

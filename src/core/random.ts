@@ -34,10 +34,10 @@ export function createRng(seed: number | string): Rng {
   // boxed as heap numbers on every draw.
   const st = Int32Array.of(splitmix(), splitmix(), splitmix(), splitmix());
   const next = () => {
-    const a = st[0];
-    const b = st[1];
-    const c = st[2];
-    const d = st[3];
+    const a = st[0]!;
+    const b = st[1]!;
+    const c = st[2]!;
+    const d = st[3]!;
     const t = (a + b + d) | 0;
     st[3] = (d + 1) | 0;
     st[0] = b ^ (b >>> 9);
@@ -51,14 +51,14 @@ export function createRng(seed: number | string): Rng {
     int: (n) => Math.floor(next() * n),
     pick: (items) => {
       if (items.length === 0) throw new Error('pick from an empty list');
-      return items[Math.floor(next() * items.length)];
+      return items[Math.floor(next() * items.length)]!;
     },
     fillInts: (out, n) => {
       // sfc32 inlined on int32 locals (the bootstrap's hot loop): the same words as next().
-      let A = st[0];
-      let B = st[1];
-      let C = st[2];
-      let D = st[3];
+      let A = st[0]!;
+      let B = st[1]!;
+      let C = st[2]!;
+      let D = st[3]!;
       for (let k = 0; k < out.length; k++) {
         const t = (A + B + D) | 0;
         D = (D + 1) | 0;
@@ -78,7 +78,7 @@ export function createRng(seed: number | string): Rng {
       const out = items.slice();
       for (let i = out.length - 1; i > 0; i--) {
         const j = Math.floor(next() * (i + 1));
-        [out[i], out[j]] = [out[j], out[i]];
+        [out[i], out[j]] = [out[j]!, out[i]!];
       }
       return out;
     },

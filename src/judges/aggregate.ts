@@ -6,7 +6,7 @@ export type Aggregation = 'median' | 'mean' | 'majority';
 export function median(xs: number[]): number {
   const s = xs.slice().sort((a, b) => a - b);
   const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
 export function aggregate(values: number[], how: Aggregation): number {
@@ -20,5 +20,5 @@ export function aggregate(values: number[], how: Aggregation): number {
   return [...counts]
     .filter(([, c]) => c === top)
     .map(([v]) => v)
-    .sort((a, b) => Math.abs(a - med) - Math.abs(b - med) || a - b)[0];
+    .sort((a, b) => Math.abs(a - med) - Math.abs(b - med) || a - b)[0]!;
 }

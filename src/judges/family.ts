@@ -39,6 +39,6 @@ export function familyAnalysis(cells: JudgeCell[], familyOf: (spec: string) => s
 /** "openai:gpt-4o" -> "openai"; a map file can say otherwise (spec or provider -> family). */
 export function defaultFamily(spec: string, map: Record<string, string> = {}): string | undefined {
   if (map[spec]) return map[spec];
-  const provider = spec.split(':')[0];
+  const provider = spec.split(':')[0]!;
   return map[provider] ?? (provider === 'agent' || provider === 'team' ? undefined : provider);
 }

@@ -78,7 +78,7 @@ export async function scoreWithPanel(
           rubric.fields.map((f) => [
             f.name,
             aggregate(
-              answered.map((r) => r.values![f.name]),
+              answered.map((r) => r.values![f.name]!),
               aggregation,
             ),
           ]),

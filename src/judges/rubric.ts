@@ -92,7 +92,7 @@ export function renderRubric(rubric: Rubric, vars: Record<string, string>): stri
         `the prompt uses {${key}}, which this scoring does not provide (it has ${Object.keys(vars).join(', ')})`,
         rubric.file,
       );
-    return vars[key];
+    return vars[key]!;
   });
 }
 

@@ -99,20 +99,20 @@ export async function validateJudges(
             continue;
           }
           for (const f of rubric.fields) {
-            const v = rec.values[f.name];
-            const [lo, hi] = anchor.expected[f.name];
-            scores[f.name].push(v);
+            const v = rec.values[f.name]!;
+            const [lo, hi] = anchor.expected[f.name]!;
+            scores[f.name]!.push(v);
             total++;
             if (v >= lo - 0.5 && v <= hi + 0.5) within++;
           }
         }
         perAnchor.push({
           id: anchor.id,
-          sd: Object.fromEntries(rubric.fields.map((f) => [f.name, sd(scores[f.name])])),
+          sd: Object.fromEntries(rubric.fields.map((f) => [f.name, sd(scores[f.name]!)])),
           mean: Object.fromEntries(
             rubric.fields.map((f) => [
               f.name,
-              scores[f.name].length ? scores[f.name].reduce((a, b) => a + b, 0) / scores[f.name].length : Number.NaN,
+              scores[f.name]!.length ? scores[f.name]!.reduce((a, b) => a + b, 0) / scores[f.name]!.length : Number.NaN,
             ]),
           ),
         });
@@ -121,8 +121,8 @@ export async function validateJudges(
       const reasons: string[] = [];
       if (recovery < gates.recovery) reasons.push(`recovery ${(recovery * 100).toFixed(1)}% < ${(gates.recovery * 100).toFixed(0)}%`);
       rubric.fields.forEach((f, i) => {
-        const gate = gates.sd[Math.min(i, gates.sd.length - 1)];
-        const worst = perAnchor.reduce((m, a) => (a.sd[f.name] > m.sd ? { id: a.id, sd: a.sd[f.name] } : m), { id: '', sd: 0 });
+        const gate = gates.sd[Math.min(i, gates.sd.length - 1)]!;
+        const worst = perAnchor.reduce((m, a) => (a.sd[f.name]! > m.sd ? { id: a.id, sd: a.sd[f.name]! } : m), { id: '', sd: 0 });
         if (worst.sd > gate) reasons.push(`${f.name}: SD ${worst.sd.toFixed(2)} on anchor ${worst.id} > ${gate}`);
       });
       return { judge: judge.spec, recovery, failures, anchors: perAnchor, pass: reasons.length === 0, reasons };

@@ -75,5 +75,5 @@ export function malformed(label: string, what: string): never {
 /** Split a data URL into media type and base64 payload. */
 export function parseDataUrl(url: string): { mediaType: string; data: string } | undefined {
   const m = /^data:([^;,]+);base64,(.*)$/s.exec(url);
-  return m ? { mediaType: m[1], data: m[2] } : undefined;
+  return m ? { mediaType: m[1]!, data: m[2]! } : undefined;
 }

@@ -88,7 +88,7 @@ export async function renderAuditSection(a: MatrixAudit): Promise<string> {
   const row = (cells: Array<string | number>) => `<tr>${cells.map((c) => `<td>${escapeHtml(String(c))}</td>`).join('')}</tr>`;
   const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '-');
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-  const accuracy = a.accuracy.map((r) => row([r.model, ...a.benchmarks.map((b) => pct(r.byBenchmark[b.name]))])).join('');
+  const accuracy = a.accuracy.map((r) => row([r.model, ...a.benchmarks.map((b) => pct(r.byBenchmark[b.name]!))])).join('');
   return `<p>${a.models.length} models; ${a.benchmarks.map((b) => `${escapeHtml(b.name)} (${b.items} items)`).join(', ')}.</p>
 <h2>Per-model accuracy</h2><table><tr><th>model</th>${a.benchmarks.map((b) => `<th>${escapeHtml(b.name)}</th>`).join('')}</tr>${accuracy}</table>
 <h2>Stage 1: convergent validity</h2>${forest}
@@ -98,7 +98,7 @@ export async function renderAuditSection(a: MatrixAudit): Promise<string> {
 <h2>Stage 3: repeated cross-fit</h2>${gainPlot}
 <p>Aggregate delta ${f3(a.crossFit.aggregate.meanDelta)}, conservative interval [${f3(a.crossFit.aggregate.lower)}, ${f3(a.crossFit.aggregate.upper)}], mean sample loss ${pct(a.crossFit.aggregate.sampleLoss)}.</p>
 <h2>Factor structure</h2>${scree}
-<table><tr><th>matrix</th><th>items</th><th>components</th><th>factors</th><th>EFA variance per factor</th><th>PC1</th><th>PC2</th><th>cum. 5</th><th>KMO</th></tr>${a.structure.map((s) => row([s.name, s.items, s.nComponents ?? 'n/a', s.nFactors ?? 'n/a', s.efa ? s.efa.varianceShare.map(pct).join(' ') : 'n/a', pct(s.pcShares[0]), pct(s.pcShares[1] ?? 0), pct(s.cumulative5), s.kmo === null ? 'n/a' : s.kmo.toFixed(3)])).join('')}</table>
+<table><tr><th>matrix</th><th>items</th><th>components</th><th>factors</th><th>EFA variance per factor</th><th>PC1</th><th>PC2</th><th>cum. 5</th><th>KMO</th></tr>${a.structure.map((s) => row([s.name, s.items, s.nComponents ?? 'n/a', s.nFactors ?? 'n/a', s.efa ? s.efa.varianceShare.map(pct).join(' ') : 'n/a', pct(s.pcShares[0]!), pct(s.pcShares[1] ?? 0), pct(s.cumulative5), s.kmo === null ? 'n/a' : s.kmo.toFixed(3)])).join('')}</table>
 ${a.structure
   .filter((s) => s.note)
   .map((s) => `<p>${escapeHtml(s.name)}: ${escapeHtml(s.note!)}</p>`)

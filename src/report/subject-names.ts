@@ -14,5 +14,5 @@ export function displayNames(specs: string[]): Map<string, string> {
   const short = specs.map(shortSubjectName);
   const counts = new Map<string, number>();
   short.forEach((s) => counts.set(s, (counts.get(s) ?? 0) + 1));
-  return new Map(specs.map((spec, i) => [spec, counts.get(short[i])! > 1 ? spec : short[i]]));
+  return new Map(specs.map((spec, i) => [spec, counts.get(short[i]!)! > 1 ? spec : short[i]!]));
 }

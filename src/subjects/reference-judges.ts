@@ -31,7 +31,7 @@ export function judgeReply(name: string, ctx: JudgeCallInfo | undefined): string
       .split(/\s*;\s*|\s+\/\s+/)
       .map(normalise)
       .filter(Boolean)
-      .some((e) => r === e || (tagged && normalise(tagged[1]) === e) || ` ${r} `.includes(` ${e} `));
+      .some((e) => r === e || (tagged && normalise(tagged[1]!) === e) || ` ${r} `.includes(` ${e} `));
     for (const f of ctx.fields) out[f.name] = match ? f.max : f.min;
   } else {
     const words = new Set(normalise(ctx.response).split(' '));

@@ -54,8 +54,8 @@ export class Canvas {
       (x, y) => {
         let sign = 0;
         for (let i = 0; i < points.length; i++) {
-          const [x0, y0] = points[i];
-          const [x1, y1] = points[(i + 1) % points.length];
+          const [x0, y0] = points[i]!;
+          const [x1, y1] = points[(i + 1) % points.length]!;
           const cross = (x1 - x0) * (y - y0) - (y1 - y0) * (x - x0);
           if (cross !== 0) {
             if (sign === 0) sign = Math.sign(cross);
@@ -89,7 +89,7 @@ const CRC = Array.from({ length: 256 }, (_, n) => {
 
 function crc32(buf: Uint8Array): number {
   let c = 0xffffffff;
-  for (const b of buf) c = CRC[(c ^ b) & 0xff] ^ (c >>> 8);
+  for (const b of buf) c = CRC[(c ^ b) & 0xff]! ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;
 }
 

@@ -70,7 +70,7 @@ export function mcqItem(args: {
     category: args.category,
     ability: args.ability,
     payload: { context: args.context, question: args.question, options, answerIndex },
-    answer: options[answerIndex],
+    answer: options[answerIndex]!,
     // Only the file's base name: the item's content hash must not depend on where the data lives.
     meta: { ...args.meta, source: { file: basename(args.file), line: args.line } },
   };

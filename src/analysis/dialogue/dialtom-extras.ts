@@ -29,7 +29,7 @@ export function crossDomainCorrelation(rows: RateRow[]): DomainCorrelation[] {
         if (models.length < 3) continue;
         const x = models.map((m) => mine.find((r) => r.model === m && r.domain === domains[i])!.rate);
         const y = models.map((m) => mine.find((r) => r.model === m && r.domain === domains[j])!.rate);
-        out.push({ task, domains: [domains[i], domains[j]], models: models.length, pearson: pearson(x, y), spearman: spearman(x, y) });
+        out.push({ task, domains: [domains[i]!, domains[j]!], models: models.length, pearson: pearson(x, y), spearman: spearman(x, y) });
       }
     }
   }
@@ -49,17 +49,22 @@ export interface AnnotationSummary {
 export function summarizeAnnotations(text: string, file = '<annotations>'): AnnotationSummary {
   const rows = parseCsv(text);
   if (rows.length < 2) throw new InputError('expected a header (item,annotator,label) and rows', file);
-  const header = rows[0].fields.map((h) => h.trim().toLowerCase());
+  const header = rows[0]!.fields.map((h) => h.trim().toLowerCase());
   const col = (n: string) => {
     const i = header.indexOf(n);
     if (i < 0) throw new InputError(`no "${n}" column (expected item, annotator, label)`, file, 1);
     return i;
   };
-  const [it, an, lb] = ['item', 'annotator', 'label'].map(col);
+  const it = col('item');
+  const an = col('annotator');
+  const lb = col('label');
   const data = rows.slice(1).map((r) => {
     const label = r.fields[lb]?.trim();
     if (!label) throw new InputError('empty label', file, r.line);
-    return { task: r.fields[it].trim(), worker: r.fields[an].trim(), label };
+    const task = r.fields[it];
+    const worker = r.fields[an];
+    if (task === undefined || worker === undefined) throw new InputError('row has fewer fields than the header', file, r.line);
+    return { task: task.trim(), worker: worker.trim(), label };
   });
   const items = [...new Set(data.map((d) => d.task))];
   const annotators = [...new Set(data.map((d) => d.worker))];
@@ -72,9 +77,9 @@ export function summarizeAnnotations(text: string, file = '<annotations>'): Anno
     ac1: agreement.coefficient,
     percentAgreement: agreement.pa,
     labels: ds.tasks.map((task, t) => {
-      const probs = ds.probas[t];
+      const probs = ds.probas[t]!;
       const best = probs.indexOf(Math.max(...probs));
-      return { item: task, label: ds.labels[best], probability: probs[best] };
+      return { item: task, label: ds.labels[best]!, probability: probs[best]! };
     }),
   };
 }

@@ -28,13 +28,12 @@ function counts(rate: number, items: number): [number, number] {
 
 export function retroProspectiveGap(rows: RateRow[]): GapCell[] {
   const out: GapCell[] = [];
-  const keys = [...new Set(rows.map((r) => `${r.model}\u0000${r.domain}`))];
-  for (const key of keys) {
-    const [model, domain] = key.split('\u0000');
+  const pairs = new Map(rows.map((r) => [`${r.model}\u0000${r.domain}`, { model: r.model, domain: r.domain }]));
+  for (const { model, domain } of pairs.values()) {
     const retro = rows.find((r) => r.model === model && r.domain === domain && r.task === 'retrospective');
     const pro = rows.find((r) => r.model === model && r.domain === domain && r.task === 'prospective');
     if (!retro || !pro) continue;
-    const table = [counts(retro.rate, retro.items), counts(pro.rate, pro.items)];
+    const table: [[number, number], [number, number]] = [counts(retro.rate, retro.items), counts(pro.rate, pro.items)];
     const base = { model, domain, retrospective: retro.rate, prospective: pro.rate, itemsRetro: retro.items, itemsPro: pro.items };
     if (table[0][0] + table[1][0] === 0 || table[0][1] + table[1][1] === 0) {
       out.push({ ...base, chi2: null, p: null, cramersV: null });
@@ -93,7 +92,7 @@ export function positionalBias(byDomain: Array<{ domain: string; counts: number[
     out.push(
       test(
         'pooled',
-        byDomain[0].counts.map((_, i) => byDomain.reduce((s, d) => s + d.counts[i], 0)),
+        byDomain[0]!.counts.map((_, i) => byDomain.reduce((s, d) => s + d.counts[i]!, 0)),
       ),
     );
   return out;

@@ -36,7 +36,7 @@ export function dialtomRunResults(
   distractors: Array<{ model: string; task: DialtomTaskName; domain: string; wrong: number; normalizedEntropy: number | null }>;
 } {
   // Wrong choices by the chosen option's place in the item's own order, per model, task and domain.
-  const wrong = new Map<string, { choices: number[]; options: number }>();
+  const wrong = new Map<string, { model: string; task: DialtomTaskName; domain: string; choices: number[]; options: number }>();
   const groups = new Map<string, { model: string; task: DialtomTaskName; domain: string; attribute: string; values: number[] }>();
   const perItem = new Map<string, number[]>();
   for (const r of store.responses(runId)) {
@@ -62,7 +62,7 @@ export function dialtomRunResults(
       const distractors = options?.filter((o) => o !== item?.answer) ?? [];
       const index = chosen !== undefined ? distractors.indexOf(chosen) : -1;
       if (index >= 0) {
-        const w = wrong.get(k) ?? { choices: [], options: distractors.length + 1 };
+        const w = wrong.get(k) ?? { model: r.spec, task, domain, choices: [], options: distractors.length + 1 };
         w.choices.push(index);
         wrong.set(k, w);
       }
@@ -86,9 +86,11 @@ export function dialtomRunResults(
   const rates = cells
     .filter((c) => c.attribute === 'all')
     .map((c) => ({ model: c.model, domain: c.domain, task: c.task, rate: c.rate * 100, items: c.items, line: 0 }));
-  const distractors = [...wrong].map(([k, w]) => {
-    const [model, task, domain] = k.split('\u0000');
-    return { model, task: task as DialtomTaskName, domain, ...distractorClustering(w.choices, w.options) };
-  });
+  const distractors = [...wrong.values()].map((w) => ({
+    model: w.model,
+    task: w.task,
+    domain: w.domain,
+    ...distractorClustering(w.choices, w.options),
+  }));
   return { cells, rates, perItem, distractors };
 }

@@ -19,19 +19,22 @@ const keyOf = (u: InferenceUnit) => `${u.dataset}\u0000${u.state}\u0000${u.subId
 export function parseWrittenInferences(text: string, file = '<written>'): Map<string, { unit: InferenceUnit; references: string[] }> {
   const rows = parseCsv(text);
   if (rows.length < 2) throw new InputError('expected a header and rows', file);
-  const header = rows[0].fields.map((h) => h.trim());
+  const header = rows[0]!.fields.map((h) => h.trim());
   const col = (n: string) => {
     const i = header.indexOf(n);
     if (i < 0) throw new InputError(`no "${n}" column`, file, 1);
     return i;
   };
-  const [d, s, id, inf] = ['dataset', 'mental_state', 'sub_id', 'inferences'].map(col);
+  const d = col('dataset');
+  const s = col('mental_state');
+  const id = col('sub_id');
+  const inf = col('inferences');
   const out = new Map<string, { unit: InferenceUnit; references: string[] }>();
   for (const r of rows.slice(1)) {
     if (r.fields.length !== header.length)
       throw new InputError(`row has ${r.fields.length} fields, the header has ${header.length}`, file, r.line);
-    const unit = { dataset: r.fields[d].trim(), state: r.fields[s].trim(), subId: r.fields[id].trim() };
-    const text = r.fields[inf].trim();
+    const unit = { dataset: r.fields[d]!.trim(), state: r.fields[s]!.trim(), subId: r.fields[id]!.trim() };
+    const text = r.fields[inf]!.trim();
     if (!text) throw new InputError('empty inference', file, r.line);
     const entry = out.get(keyOf(unit)) ?? { unit, references: [] };
     entry.references.push(text);
@@ -108,18 +111,22 @@ export function inferenceOverlap(
 export function parseHypotheses(text: string, file = '<hypotheses>'): Array<InferenceUnit & { model: string; inference: string }> {
   const rows = parseCsv(text);
   if (rows.length < 2) throw new InputError('expected a header and rows', file);
-  const header = rows[0].fields.map((h) => h.trim());
+  const header = rows[0]!.fields.map((h) => h.trim());
   const col = (n: string) => {
     const i = header.indexOf(n);
     if (i < 0) throw new InputError(`no "${n}" column (expected model,dataset,mental_state,sub_id,inference)`, file, 1);
     return i;
   };
-  const [m, d, s, id, inf] = ['model', 'dataset', 'mental_state', 'sub_id', 'inference'].map(col);
+  const m = col('model');
+  const d = col('dataset');
+  const s = col('mental_state');
+  const id = col('sub_id');
+  const inf = col('inference');
   return rows.slice(1).map((r) => ({
-    model: r.fields[m].trim(),
-    dataset: r.fields[d].trim(),
-    state: r.fields[s].trim(),
-    subId: r.fields[id].trim(),
-    inference: r.fields[inf],
+    model: r.fields[m]!.trim(),
+    dataset: r.fields[d]!.trim(),
+    state: r.fields[s]!.trim(),
+    subId: r.fields[id]!.trim(),
+    inference: r.fields[inf]!,
   }));
 }

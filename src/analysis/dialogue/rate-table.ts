@@ -19,13 +19,17 @@ export interface RateRow {
 export function parseRateTable(text: string, file = '<rates>'): RateRow[] {
   const rows = parseCsv(text);
   if (rows.length < 2) throw new InputError('expected a header and at least one row', file);
-  const header = rows[0].fields.map((h) => h.trim().toLowerCase());
+  const header = rows[0]!.fields.map((h) => h.trim().toLowerCase());
   const col = (name: string) => {
     const i = header.indexOf(name);
     if (i < 0) throw new InputError(`no "${name}" column (expected model, domain, task, correct_rate, items)`, file, 1);
     return i;
   };
-  const [m, d, t, r, n] = ['model', 'domain', 'task', 'correct_rate', 'items'].map(col);
+  const m = col('model');
+  const d = col('domain');
+  const t = col('task');
+  const r = col('correct_rate');
+  const n = col('items');
   const seen = new Set<string>();
   return rows.slice(1).map((row) => {
     const f = row.fields.map((x) => x.trim());
@@ -42,6 +46,6 @@ export function parseRateTable(text: string, file = '<rates>'): RateRow[] {
     const key = `${f[m]}\u0000${f[d]}\u0000${task}`;
     if (seen.has(key)) throw new InputError(`${f[m]} / ${f[d]} / ${task} appears twice`, file, row.line);
     seen.add(key);
-    return { model: f[m], domain: f[d], task, rate, items, line: row.line };
+    return { model: f[m]!, domain: f[d]!, task, rate, items, line: row.line };
   });
 }

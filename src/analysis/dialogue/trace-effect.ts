@@ -21,16 +21,17 @@ export function traceEffect(store: Store, baselineRun: string, treatedRun: strin
   const key = (spec: string, suite: string, item: string) => `${spec}\u0000${suite}\u0000${item}`;
   const base = new Map<string, number>();
   for (const r of store.responses(baselineRun)) if (r.replicate === 0) base.set(key(r.spec, r.suite, r.itemId), r.value);
-  const pairs = new Map<string, Array<[number, number]>>();
+  const pairs = new Map<string, { subject: string; suite: string; ps: Array<[number, number]> }>();
   for (const r of store.responses(treatedRun)) {
     if (r.replicate !== 0) continue;
     const b = base.get(key(r.spec, r.suite, r.itemId));
     if (b === undefined) continue;
     const k = `${r.spec}\u0000${r.suite}`;
-    pairs.set(k, [...(pairs.get(k) ?? []), [b, r.value]]);
+    const p = pairs.get(k) ?? { subject: r.spec, suite: r.suite, ps: [] };
+    p.ps.push([b, r.value]);
+    pairs.set(k, p);
   }
-  return [...pairs].map(([k, ps]) => {
-    const [subject, suite] = k.split('\u0000');
+  return [...pairs.values()].map(({ subject, suite, ps }) => {
     const count = (b: number, t: number) => ps.filter(([x, y]) => x === b && y === t).length;
     const table: [[number, number], [number, number]] = [
       [count(1, 1), count(1, 0)],

@@ -48,16 +48,15 @@ export function classifyFailure(task: EmbodiedTask, ep: EpisodeDetail): FailureF
   const decisive: Array<{ atom: number; needer: string; holders: string[] }> = [];
   for (let a = 0; a < world.agents.length; a++) {
     for (let i = 0; i < universe.size; i++) {
-      const kind = universe.atoms[i].kind;
-      if (!search.needs[a][i] || initial.flags[a][i] || (kind !== 'task' && kind !== 'loc' && kind !== 'mechanic')) continue;
-      const holders = world.agents.filter((_, b) => initial.flags[b][i]);
-      if (holders.length) decisive.push({ atom: i, needer: world.agents[a], holders });
+      const kind = universe.atoms[i]!.kind;
+      if (!search.needs[a]![i] || initial.flags[a]![i] || (kind !== 'task' && kind !== 'loc' && kind !== 'mechanic')) continue;
+      const holders = world.agents.filter((_, b) => initial.flags[b]![i]);
+      if (holders.length) decisive.push({ atom: i, needer: world.agents[a]!, holders });
     }
   }
   if (!ep.functional) {
-    const withheld = decisive.filter((d) => !conveyed(d.atom));
-    if (withheld.length) {
-      const d = withheld[0];
+    const d = decisive.filter((x) => !conveyed(x.atom))[0];
+    if (d) {
       out.push({
         mode: 'withheld-information',
         explanation: `${d.holders.join(', ')} knew ${universe.describe(d.atom)}, which ${d.needer} needed, and never conveyed it`,
@@ -97,7 +96,7 @@ export function classifyFailure(task: EmbodiedTask, ep: EpisodeDetail): FailureF
     if (unsent.length && !ep.functional)
       out.push({
         mode: 'misallocated-messages',
-        explanation: `${ag.id} spent all ${ag.messageBudget} message(s) without sending ${universe.describe(unsent[0].atom)}`,
+        explanation: `${ag.id} spent all ${ag.messageBudget} message(s) without sending ${universe.describe(unsent[0]!.atom)}`,
         turns: sent,
       });
   }
@@ -116,7 +115,7 @@ export function classifyFailure(task: EmbodiedTask, ep: EpisodeDetail): FailureF
     if (sabotage.length)
       out.push({
         mode: 'private-goal',
-        explanation: `${sabotage[0].agent} undid a shared-goal fact (${sabotage[0].action})`,
+        explanation: `${sabotage[0]!.agent} undid a shared-goal fact (${sabotage[0]!.action})`,
         turns: sabotage.slice(0, 3),
       });
     for (const ag of task.agents) {

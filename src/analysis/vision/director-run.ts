@@ -9,26 +9,32 @@ import type { DirectorModel } from './vision-profiles.js';
 
 export function directorRunResults(store: Store, runId: string): Array<{ subject: string; arm: string } & DirectorModel> {
   type Outcome = Pick<DirectorScoreDetail, 'a' | 'b' | 'cQ1' | 'cQ2' | 'egocentric'>;
-  const cells = new Map<string, Outcome[]>();
+  const cells = new Map<string, { subject: string; arm: string; trials: Outcome[] }>();
   for (const r of store.responses(runId, DIRECTOR_RECORDS.scorer)) {
     const t = store.transcript({ runId, subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate });
     const d = t ? readScoreDetail(DIRECTOR_RECORDS.score, t.score.detail) : undefined;
     if (!d) continue;
-    const key = `${r.spec}\u0000${String(r.meta.arm ?? d.arm)}\u0000${r.itemId}`;
-    cells.set(key, [...(cells.get(key) ?? []), d]);
+    const arm = String(r.meta.arm ?? d.arm);
+    const key = `${r.spec}\u0000${arm}\u0000${r.itemId}`;
+    const cell = cells.get(key) ?? { subject: r.spec, arm, trials: [] };
+    cell.trials.push(d);
+    cells.set(key, cell);
   }
-  const groups = new Map<string, Outcome[]>();
-  for (const [key, trials] of cells) {
-    const [subject, arm] = key.split('\u0000');
+  const groups = new Map<string, { subject: string; arm: string; scenes: Outcome[] }>();
+  for (const { subject, arm, trials } of cells.values()) {
     const majority = (f: keyof Outcome) => trials.filter((x) => x[f]).length * 2 > trials.length;
     const g = `${subject}\u0000${arm}`;
-    groups.set(g, [
-      ...(groups.get(g) ?? []),
-      { a: majority('a'), b: majority('b'), cQ1: majority('cQ1'), cQ2: majority('cQ2'), egocentric: majority('egocentric') },
-    ]);
+    const group = groups.get(g) ?? { subject, arm, scenes: [] };
+    group.scenes.push({
+      a: majority('a'),
+      b: majority('b'),
+      cQ1: majority('cQ1'),
+      cQ2: majority('cQ2'),
+      egocentric: majority('egocentric'),
+    });
+    groups.set(g, group);
   }
-  return [...groups].map(([g, scenes]) => {
-    const [subject, arm] = g.split('\u0000');
+  return [...groups.values()].map(({ subject, arm, scenes }) => {
     const share = (f: keyof Outcome) => scenes.filter((x) => x[f]).length / scenes.length;
     return {
       subject,

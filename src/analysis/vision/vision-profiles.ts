@@ -29,12 +29,12 @@ export function parseReferenceGroups(json: unknown, where = '<references>'): Ref
 function table(text: string, file: string, columns: string[]): Array<{ line: number; get: (c: string) => string }> {
   const rows = parseCsv(text);
   if (rows.length < 2) throw new InputError(`expected a header (${columns.join(',')}) and rows`, file);
-  const header = rows[0].fields.map((h) => h.trim().toLowerCase());
+  const header = rows[0]!.fields.map((h) => h.trim().toLowerCase());
   for (const c of columns) if (!header.includes(c)) throw new InputError(`no "${c}" column (expected ${columns.join(',')})`, file, 1);
   return rows.slice(1).map((r) => {
     if (r.fields.length !== header.length)
       throw new InputError(`row has ${r.fields.length} fields, the header has ${header.length}`, file, r.line);
-    return { line: r.line, get: (c: string) => r.fields[header.indexOf(c)].trim() };
+    return { line: r.line, get: (c: string) => r.fields[header.indexOf(c)]!.trim() };
   });
 }
 
@@ -65,7 +65,12 @@ export function directorFromCounts(
     const scenes = n('scenes');
     if (scenes === 0) throw new InputError('scenes must be positive', file, line);
     for (const c of cols.slice(1, 6)) if (n(c) > scenes) throw new InputError(`${c} (${n(c)}) exceeds scenes (${scenes})`, file, line);
-    const [a, b, cQ1, cQ2, egocentric] = ['a', 'b', 'c_q1', 'c_q2', 'egocentric_b'].map((c) => n(c) / scenes);
+    const share = (c: string) => n(c) / scenes;
+    const a = share('a');
+    const b = share('b');
+    const cQ1 = share('c_q1');
+    const cQ2 = share('c_q2');
+    const egocentric = share('egocentric_b');
     return { model: get('model'), scenes, a, b, cQ1, cQ2, egocentric, gap: a - b, recovery: cQ2 - b };
   });
   const mean = (f: (m: DirectorModel) => number) => models.reduce((s, m) => s + f(m), 0) / models.length;

@@ -27,7 +27,7 @@ function readPositions(file: string): Array<{ domain: string; counts: number[] }
     const counts = r.fields.slice(1).map((x) => Number(x.trim()));
     if (counts.length < 2 || counts.some((c) => !Number.isInteger(c) || c < 0))
       throw new InputError('position counts must be whole numbers', file, r.line);
-    return { domain: r.fields[0].trim(), counts };
+    return { domain: r.fields[0]!.trim(), counts };
   });
 }
 

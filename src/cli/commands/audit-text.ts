@@ -115,7 +115,7 @@ export function printMatrixAudit(a: MatrixAudit): string {
         x.nComponents === null ? 'n/a' : String(x.nComponents),
         x.efa ? String(x.efa.factors) : 'n/a',
         x.efa ? x.efa.varianceShare.map(pct).join(' ') : 'n/a',
-        pct(x.pcShares[0]),
+        pct(x.pcShares[0]!),
         pct(x.pcShares[1] ?? 0),
         pct(x.cumulative5),
         x.kmo === null ? 'n/a' : x.kmo.toFixed(3),

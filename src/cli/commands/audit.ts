@@ -149,12 +149,12 @@ export function registerAudit(program: Command): void {
           if (flags.exportFiltered) {
             mkdirSync(flags.exportFiltered, { recursive: true });
             for (const [k, input] of inputs.entries()) {
-              const kept = new Set(audit.filter.benchmarks[k].flags.filter((x) => x.kept).map((x) => x.id));
+              const kept = new Set(audit.filter.benchmarks[k]!.flags.filter((x) => x.kept).map((x) => x.id));
               const idx = input.matrix.items.map((it, i) => (kept.has(it.itemId) ? i : -1)).filter((i) => i >= 0);
               writeMatrixCsv(join(flags.exportFiltered, `${input.name}.filtered.csv`), {
                 subjects: input.matrix.subjects,
-                items: idx.map((i) => input.matrix.items[i]),
-                cells: idx.map((i) => input.matrix.cells[i]),
+                items: idx.map((i) => input.matrix.items[i]!),
+                cells: idx.map((i) => input.matrix.cells[i]!),
               });
             }
           }

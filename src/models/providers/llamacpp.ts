@@ -114,7 +114,7 @@ export class LlamaCppChatModel implements ChatModel {
       const inputTokens = tokens.length;
       const room = l.contextSize - maxTokens;
       // Keep the end of the prompt (the question) when it does not fit, as lm-eval truncates.
-      if (tokens.length > room) tokens = [tokens[0], ...tokens.slice(tokens.length - room + 1)];
+      if (tokens.length > room) tokens = [tokens[0]!, ...tokens.slice(tokens.length - room + 1)];
       await l.sequence.clearHistory();
       const out: number[] = [];
       const eos = l.model.tokens.eos;
@@ -161,7 +161,7 @@ export class LlamaCppChatModel implements ChatModel {
         const keep = l.contextSize;
         if (input.length > keep) {
           const cut = input.length - keep + 1;
-          input = [input[0], ...input.slice(cut + 1)];
+          input = [input[0]!, ...input.slice(cut + 1)];
           split = Math.max(1, split - cut);
         }
         await l.sequence.clearHistory();

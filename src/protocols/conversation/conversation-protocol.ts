@@ -64,7 +64,7 @@ export async function runStoryTurn(
   let previousReply: string | undefined;
   let previousCorrect: boolean | undefined;
   for (let i = 0; i < story.turns.length; i++) {
-    const turn = story.turns[i];
+    const turn = story.turns[i]!;
     const fb = parseFeedback(turn.feedback);
     let feedbackShown = '';
     if (previousReply !== undefined) {
@@ -73,7 +73,7 @@ export async function runStoryTurn(
     }
     const text = [feedbackShown, turn.story, `Question: ${turn.question}`].filter((x) => x.trim()).join('\n\n');
     const content: string | ContentPart[] =
-      opts.images && turn.image ? [{ type: 'text', text }, imagePart(story.images[turn.image])] : text;
+      opts.images && turn.image ? [{ type: 'text', text }, imagePart(story.images[turn.image]!)] : text;
     messages.push({ role: 'user', content });
     const expected = expectedAnswers(story, i, previousReply);
     const response = await model.chat(messages, {}, { replicateSeed: ctx.seed, info: withInfo(STORYTURN_INFO, { expected, turn: i }) });

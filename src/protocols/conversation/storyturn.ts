@@ -47,9 +47,9 @@ export function parseFeedback(text: string): Feedback {
   if (!t) return { kind: 'none' };
   const right = /if right\s*:\s*([\s\S]*?)(?:;\s*if wrong\s*:|$)/i.exec(t);
   const wrong = /if wrong\s*:\s*([\s\S]*?)(?:;\s*if right\s*:|$)/i.exec(t);
-  if (right || wrong) return { kind: 'correctness', right: right?.[1].trim() ?? '', wrong: wrong?.[1].trim() ?? '' };
+  if (right || wrong) return { kind: 'correctness', right: right?.[1]?.trim() ?? '', wrong: wrong?.[1]?.trim() ?? '' };
   const branches = [...t.matchAll(/if the previous answer is\s+([^:]+?)\s*:\s*([\s\S]*?)(?=;\s*if the previous answer is\b|$)/gi)].map(
-    (m) => ({ answer: m[1].trim().replace(/^["']|["']$/g, ''), text: m[2].trim().replace(/;\s*$/, '') }),
+    (m) => ({ answer: m[1]!.trim().replace(/^["']|["']$/g, ''), text: m[2]!.trim().replace(/;\s*$/, '') }),
   );
   if (branches.length) return { kind: 'previous', branches };
   // Unconditional feedback: always shown.
@@ -78,7 +78,7 @@ export function answerMatches(reply: string, expected: string): boolean {
 /** The answer part of a model reply: after the last "Answer:", or the whole reply. */
 export function answerPart(reply: string): string {
   const m = [...reply.matchAll(/answer\s*:\s*([^\n]+)/gi)].pop();
-  return (m ? m[1] : reply).trim();
+  return (m ? m[1]! : reply).trim();
 }
 
 /** Which condition of a turn's previous-answer feedback the previous reply selects (-1: none). */
@@ -90,12 +90,12 @@ export function selectedBranch(feedback: Feedback, previousReply: string): numbe
 
 /** The expected answers of turn i given the previous reply: one branch, or all alternatives. */
 export function expectedAnswers(story: StoryTurnStory, i: number, previousReply: string | undefined): string[] {
-  const turn = story.turns[i];
+  const turn = story.turns[i]!;
   const branches = branchesOf(turn.answer);
   const fb = parseFeedback(turn.feedback);
   if (fb.kind === 'previous' && previousReply !== undefined) {
     const b = selectedBranch(fb, previousReply);
-    return b >= 0 ? [branches[b]] : branches;
+    return b >= 0 ? [branches[b]!] : branches;
   }
   return branches;
 }
@@ -123,7 +123,7 @@ export function validateStoryTurn(s: StoryTurnStory, where: string): void {
           `the feedback has ${fb.branches.length} branch(es) but the answer has ${branches.length}: every branch needs its own answer`,
           turn,
         );
-      const previous = branchesOf(s.turns[i - 1].answer);
+      const previous = branchesOf(s.turns[i - 1]!.answer);
       for (const b of fb.branches) {
         if (!previous.some((p) => answerMatches(p, b.answer) || answerMatches(b.answer, p)))
           throw new InputError(

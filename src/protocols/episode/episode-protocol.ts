@@ -57,7 +57,7 @@ function readProbe(reply: string): string | null {
     }
   }
   const w = /\b(yes|no|unknown)\b/i.exec(reply);
-  return w ? w[1].toLowerCase() : null;
+  return w ? w[1]!.toLowerCase() : null;
 }
 
 export async function runEpisode(task: EmbodiedTask, model: TrialModel, ctx: TrialContext): Promise<EpisodeDetail> {
@@ -77,17 +77,17 @@ export async function runEpisode(task: EmbodiedTask, model: TrialModel, ctx: Tri
     const nextInbox: string[][] = world.agents.map(() => []);
     for (let a = 0; a < world.agents.length; a++) {
       if (done[a]) continue;
-      const agent = world.agents[a];
+      const agent = world.agents[a]!;
       const user = turnPrompt({
         round,
         limit: task.turnLimit,
-        history: history[a].slice(-6),
-        inbox: inbox[a],
+        history: history[a]!.slice(-6),
+        inbox: inbox[a]!,
         view: world.describe(ws, a),
       });
       const response = await model.chat(
         [
-          { role: 'system', content: systems[a] },
+          { role: 'system', content: systems[a]! },
           { role: 'user', content: user },
         ],
         {},
@@ -108,15 +108,15 @@ export async function runEpisode(task: EmbodiedTask, model: TrialModel, ctx: Tri
           ks.invalidate(ws, out.changedFurniture, out.movedObjects);
           if (parsed.action.type === 'Communicate' && out.deliveredTo) {
             ks.tell(a, out.deliveredTo, before);
-            for (const r of out.deliveredTo) nextInbox[r].push(`${agent}: ${parsed.action.text}`);
-            turn.delivered = out.deliveredTo.map((r) => world.agents[r]);
+            for (const r of out.deliveredTo) nextInbox[r]!.push(`${agent}: ${parsed.action.text}`);
+            turn.delivered = out.deliveredTo.map((r) => world.agents[r]!);
             turn.conveyed = before.map((i) => universe.describe(i));
           }
           if (parsed.action.type === 'Done') done[a] = 1;
           for (let b = 0; b < world.agents.length; b++) ks.observe(ws, b);
         }
       }
-      history[a].push(`turn ${round}: ${turn.action ?? '(no valid action)'} -> ${turn.observation}`);
+      history[a]!.push(`turn ${round}: ${turn.action ?? '(no valid action)'} -> ${turn.observation}`);
       turns.push(turn);
     }
     // Messages sent this round reach agents who act before the sender next round too.
@@ -135,7 +135,7 @@ export async function runEpisode(task: EmbodiedTask, model: TrialModel, ctx: Tri
     const question = probeQuestion(node.arg);
     const response = await model.chat(
       [
-        { role: 'system', content: systems[a] },
+        { role: 'system', content: systems[a]! },
         { role: 'user', content: `The episode is over.\n\n${world.describe(ws, a)}\n\n${question}` },
       ],
       {},

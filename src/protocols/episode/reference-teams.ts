@@ -88,7 +88,7 @@ function act(policy: string, ep: EpisodeCallInfo, seed: number): Action {
       const search = searchOf(task);
       if (ep.round === 1) {
         const me = search.world.agents.indexOf(ep.agent);
-        const known = search.universe.atoms.map((_, i) => i).filter((i) => ep.knowledge.flags[me][i]);
+        const known = search.universe.atoms.map((_, i) => i).filter((i) => ep.knowledge.flags[me]![i]);
         if (known.length === 0) return { type: 'Wait' };
         return { type: 'Communicate', to: 'all', text: known.map((i) => search.messageText(i, ep.state)).join(' ') };
       }
@@ -122,7 +122,7 @@ export function embodiedReply(policy: string, ep: EpisodeCallInfo, seed: number)
     if (policy === 'random')
       return JSON.stringify({ answer: createRng(deriveSeed('probe', ep.task.id, ep.agent, seed)).pick(['yes', 'no']) });
     // A team member reports what it knows; what it does not know it says it does not know.
-    const known = i !== undefined && ep.knowledge.flags[me][i] === 1;
+    const known = i !== undefined && ep.knowledge.flags[me]![i] === 1;
     return JSON.stringify({ answer: known ? 'yes' : 'unknown' });
   }
   return formatAction(act(policy, ep, seed));

@@ -26,7 +26,7 @@ export function extractAnswer(reply: string, options: McqOption[]): ExtractedAns
   // The letter must be upper case: "the answer is a cat" names no option.
   const tagged = [...text.matchAll(/(?:answer|Answer|ANSWER)(?:\s+is)?\s*[:：]?\s*[([]?\s*([A-Z])\s*[)\]]?(?=[\s.,;:!)]|$)/g)];
   for (let i = tagged.length - 1; i >= 0; i--) {
-    const l = valid(tagged[i][1]);
+    const l = valid(tagged[i]![1]);
     if (l) return { label: l, method: 'answer-tag' };
   }
   // "B. text", "(B) text", "B) text", "B: ..." at the start of the reply.
@@ -39,9 +39,9 @@ export function extractAnswer(reply: string, options: McqOption[]): ExtractedAns
   const norm = normalise(text);
   if (norm) {
     const exact = options.filter((o) => normalise(o.text) === norm);
-    if (exact.length === 1) return { label: exact[0].label, method: 'option-text' };
+    if (exact.length === 1) return { label: exact[0]!.label, method: 'option-text' };
     const contained = options.filter((o) => normalise(o.text).length > 0 && ` ${norm} `.includes(` ${normalise(o.text)} `));
-    if (contained.length === 1) return { label: contained[0].label, method: 'option-text' };
+    if (contained.length === 1) return { label: contained[0]!.label, method: 'option-text' };
   }
   return { label: null, method: 'none' };
 }

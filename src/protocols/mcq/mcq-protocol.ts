@@ -44,7 +44,7 @@ const LABELS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 export function presentOptions(item: Item<McqPayload>, ctx: TrialContext, shuffle: boolean): McqOption[] {
   const indices = item.payload.options.map((_, i) => i);
   const order = shuffle ? createRng(deriveSeed(ctx.seed, item.suite, item.id)).shuffle(indices) : indices;
-  return order.map((src, i) => ({ label: LABELS[i], text: item.payload.options[src] }));
+  return order.map((src, i) => ({ label: LABELS[i]!, text: item.payload.options[src]! }));
 }
 
 export function buildMcqMessages(item: Item<McqPayload>, options: McqOption[], template: McqTemplate): ChatMessage[] {
@@ -71,7 +71,7 @@ async function runGenerate(
   if (trace !== undefined) {
     const m = maskOptionReferences(trace, item.payload.options, dropLast);
     masks = m.masks;
-    const last = messages[messages.length - 1];
+    const last = messages[messages.length - 1]!;
     messages[messages.length - 1] = { ...last, content: `${TRACE_PREFIX}\n${m.masked}\n\n${last.content as string}` };
   }
   const response = await model.chat(
@@ -113,18 +113,21 @@ async function runLoglik(
   const context = `${p.context ? `${p.context}\n\n` : ''}Question: ${p.question}\nAnswer:`;
   const continuations = options.map((o) => ` ${o.text}`);
   const { logprobs, tokenCounts } = await model.loglik(context, continuations);
-  const norm = logprobs.map((lp, i) => lp / Math.max(1, Buffer.byteLength(continuations[i])));
-  const argmax = (xs: number[]) => xs.reduce((best, x, i) => (x > xs[best] ? i : best), 0);
+  const norm = logprobs.map((lp, i) => lp / Math.max(1, Buffer.byteLength(continuations[i]!)));
+  const argmax = (xs: number[]) => xs.reduce((best, x, i) => (x > xs[best]! ? i : best), 0);
   const pick = normalise ? argmax(norm) : argmax(logprobs);
   const correctIndex = options.findIndex((o) => o.text === item.answer);
+  const correct = options[correctIndex];
+  // A plain Error, as the TypeError it replaces: a suite that loses its answer is a bug, not a failed trial.
+  if (!correct) throw new Error(`${item.suite} item ${item.id}: the answer is not among the presented options`);
   return {
-    detail: { presented: options, correctLabel: options[correctIndex].label, logprobs, tokenCounts, logprobsPerByte: norm },
+    detail: { presented: options, correctLabel: correct.label, logprobs, tokenCounts, logprobsPerByte: norm },
     score: {
       scorer: MCQ_SCORER,
       value: pick === correctIndex ? 1 : 0,
       detail: {
-        parsed: options[pick].label,
-        correctLabel: options[correctIndex].label,
+        parsed: options[pick]!.label,
+        correctLabel: correct.label,
         parseFailed: false,
         acc: argmax(logprobs) === correctIndex ? 1 : 0,
         acc_norm: argmax(norm) === correctIndex ? 1 : 0,

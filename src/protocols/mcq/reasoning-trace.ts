@@ -114,8 +114,8 @@ export function maskOptionReferences(trace: string, options: string[], dropLast 
     }
     let j = i;
     while (j + 1 < words.length && covered[j + 1]) j++;
-    rebuilt += `${text.slice(at, words[i].start)}[MASK]`;
-    at = words[j].end;
+    rebuilt += `${text.slice(at, words[i]!.start)}[MASK]`;
+    at = words[j]!.end;
     masks++;
     i = j + 1;
   }

@@ -38,7 +38,7 @@ export function loadMcqTemplate(path: string): McqTemplate {
     template = { user: text };
   }
   for (const m of template.user.matchAll(/\{(\w+)\}/g)) {
-    if (!PLACEHOLDERS.includes(m[1]))
+    if (!PLACEHOLDERS.includes(m[1]!))
       throw new ConfigError(`${path}: unknown placeholder {${m[1]}} (known: ${PLACEHOLDERS.map((p) => `{${p}}`).join(', ')})`);
   }
   if (!template.user.includes('{question}')) throw new ConfigError(`${path}: the template must contain {question}`);

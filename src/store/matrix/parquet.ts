@@ -42,7 +42,7 @@ export async function readMatrixParquet(path: string, opts: MatrixReadOptions = 
     throw new InputError(`not a readable Parquet file: ${(err as Error).message}`, path);
   }
   if (rows.length === 0) throw new InputError('no rows', path);
-  const header = Object.keys(rows[0]);
+  const header = Object.keys(rows[0]!);
   const ordered = [
     ...MATRIX_META_COLUMNS.filter((c) => header.includes(c)),
     ...header.filter((h) => !(MATRIX_META_COLUMNS as readonly string[]).includes(h)),

@@ -49,10 +49,10 @@ export function buildMatrix(rows: Iterable<ResponseRow>, opts: { replicate?: num
       sums.push(new Map());
     }
     const si = subjectIndex.get(r.spec)!;
-    const cell = sums[ii].get(si) ?? { sum: 0, n: 0 };
+    const cell = sums[ii]!.get(si) ?? { sum: 0, n: 0 };
     cell.sum += r.value;
     cell.n += 1;
-    sums[ii].set(si, cell);
+    sums[ii]!.set(si, cell);
   }
   const subjects = [...subjectIndex.keys()];
   const cells = sums.map((m) =>
@@ -66,7 +66,7 @@ export function buildMatrix(rows: Iterable<ResponseRow>, opts: { replicate?: num
 
 export function matrixToCsv(m: ResponseMatrix): string {
   const header = [...MATRIX_META_COLUMNS, ...m.subjects];
-  const rows = m.items.map((it, i) => [it.suite, it.itemId, it.category, it.originalLabel, ...m.cells[i]]);
+  const rows = m.items.map((it, i) => [it.suite, it.itemId, it.category, it.originalLabel, ...m.cells[i]!]);
   return formatCsv(header, rows);
 }
 
@@ -102,7 +102,7 @@ export interface MatrixReadOptions {
 export function matrixFromCsv(text: string, file = '<csv>', opts: MatrixReadOptions = {}): ResponseMatrix {
   const rows = parseCsv(text);
   if (rows.length === 0) throw new InputError('empty file', file);
-  const header = rows[0].fields.map((h) => h.trim());
+  const header = rows[0]!.fields.map((h) => h.trim());
   const col = (name: string) => header.indexOf(name);
   for (const r of rows.slice(1)) {
     if (r.fields.length !== header.length)
@@ -115,16 +115,16 @@ export function matrixFromCsv(text: string, file = '<csv>', opts: MatrixReadOpti
   const labelCol = col('original_label');
   const valueCol = col('correct') >= 0 ? col('correct') : col('value');
   const itemOf = (r: { line: number; fields: string[] }): MatrixItem => ({
-    suite: suiteCol >= 0 ? r.fields[suiteCol] : 'unknown',
-    itemId: r.fields[itemCol],
+    suite: suiteCol >= 0 ? r.fields[suiteCol]! : 'unknown',
+    itemId: r.fields[itemCol]!,
     category: opts.anyCategory
       ? catCol >= 0
-        ? r.fields[catCol]
+        ? r.fields[catCol]!
         : 'general'
       : catCol >= 0
-        ? checkCategory(r.fields[catCol], file, r.line)
+        ? checkCategory(r.fields[catCol]!, file, r.line)
         : 'belief',
-    originalLabel: labelCol >= 0 ? r.fields[labelCol] : '',
+    originalLabel: labelCol >= 0 ? r.fields[labelCol]! : '',
   });
   if (col('subject') >= 0 && valueCol >= 0) {
     // Long layout.
@@ -135,7 +135,7 @@ export function matrixFromCsv(text: string, file = '<csv>', opts: MatrixReadOpti
     const seen = new Set<string>();
     for (const r of rows.slice(1)) {
       const it = itemOf(r);
-      const subject = r.fields[col('subject')];
+      const subject = r.fields[col('subject')]!;
       const key = `${it.suite}\u0000${it.itemId}`;
       if (seen.has(`${key}\u0000${subject}`))
         throw new InputError(`subject "${subject}" has a second row for item ${it.itemId}`, file, r.line);
@@ -151,7 +151,7 @@ export function matrixFromCsv(text: string, file = '<csv>', opts: MatrixReadOpti
         items.push(it);
         cells.push(new Array(subjectIndex.size).fill(null));
       }
-      cells[ii][subjectIndex.get(subject)!] = parseCell(r.fields[valueCol], file, r.line, header[valueCol]);
+      cells[ii]![subjectIndex.get(subject)!] = parseCell(r.fields[valueCol]!, file, r.line, header[valueCol]!);
     }
     return { subjects: [...subjectIndex.keys()], items, cells };
   }
@@ -161,7 +161,7 @@ export function matrixFromCsv(text: string, file = '<csv>', opts: MatrixReadOpti
   return {
     subjects: subjectCols.map((c) => c.h),
     items: rows.slice(1).map(itemOf),
-    cells: rows.slice(1).map((r) => subjectCols.map(({ h, i }) => parseCell(r.fields[i], file, r.line, h))),
+    cells: rows.slice(1).map((r) => subjectCols.map(({ h, i }) => parseCell(r.fields[i]!, file, r.line, h))),
   };
 }
 

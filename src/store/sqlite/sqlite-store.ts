@@ -59,7 +59,7 @@ export class SqliteStore implements Store {
     }
     for (let v = current; v < MIGRATIONS.length; v++) {
       this.#db.transaction(() => {
-        this.#db.exec(MIGRATIONS[v]);
+        this.#db.exec(MIGRATIONS[v]!);
         this.#db.pragma(`user_version = ${v + 1}`);
       })();
     }

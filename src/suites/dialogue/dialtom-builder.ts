@@ -68,7 +68,7 @@ export function dialogueWindows(turns: string[], min = 150, max = 200): Array<[n
   let start = 0;
   let words = 0;
   for (let i = 0; i < turns.length; i++) {
-    const w = wordsOf(turns[i]);
+    const w = wordsOf(turns[i]!);
     if (words >= min && words + w > max) {
       out.push([start, i]);
       start = i;
@@ -77,7 +77,7 @@ export function dialogueWindows(turns: string[], min = 150, max = 200): Array<[n
     words += w;
   }
   if (start < turns.length) {
-    if (words < min && out.length) out[out.length - 1][1] = turns.length;
+    if (words < min && out.length) out[out.length - 1]![1] = turns.length;
     else out.push([start, turns.length]);
   }
   return out;
@@ -105,8 +105,7 @@ export async function buildDialtomItems(
   const summaries = new Map<string, string>();
   for (const d of dialogues) {
     const wins = dialogueWindows(d.turns);
-    for (let w = 0; w < wins.length; w++) {
-      const [start, end] = wins[w];
+    for (const [w, [start, end]] of wins.entries()) {
       const id = `${d.id}, ${w}`;
       const lines = d.turns.slice(start, end);
       const texts = await writer(d, { id, lines });
@@ -119,7 +118,7 @@ export async function buildDialtomItems(
         const order = rng.shuffle([0, 1, 2, 3]);
         const texts4 = [texts.true[s], ...texts.wrong[s]];
         options[s] = Object.fromEntries(order.map((src, k) => [LABELS[k], texts4[src]]));
-        correct[s] = LABELS[order.indexOf(0)];
+        correct[s] = LABELS[order.indexOf(0)]!;
       }
       const state = opts.focusState ?? DIALTOM_STATES[rng.int(DIALTOM_STATES.length)];
       const record = { id, ctx: lines, correct_option: correct, options, state, topic: d.topic, task_desc: d.taskDesc, domain: d.domain };

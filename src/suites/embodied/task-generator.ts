@@ -49,16 +49,16 @@ export function draftTask(opts: GenerateTaskOptions, rng: Rng, id: string): Reco
   }
   const agents = Array.from({ length: n }, (_, i) => `agent_${i}`);
   // Roles: the informer knows the target surface but cannot place; the actor can, but does not know it.
-  const [informer, actor] = [agents[0], agents[1]];
-  const [roomA, roomB] = rooms;
+  const [informer, actor] = [agents[0]!, agents[1]!];
+  const [roomA, roomB] = [rooms[0]!, rooms[1]!];
   const source = furniture.find((f) => f.room === roomA && f.container)!;
   const target = furniture.find((f) => f.room === roomB && !f.container)!;
   const decoy = furniture.find((f) => f.room === rooms[2] && !f.container)!;
   const thing = next(rng.pick(THINGS));
   const other = next(rng.pick(THINGS));
-  const spawn: Record<string, string> = Object.fromEntries(agents.map((a) => [a, rooms[rng.int(rooms.length)]]));
+  const spawn: Record<string, string> = Object.fromEntries(agents.map((a) => [a, rooms[rng.int(rooms.length)]!]));
   const barred: Record<string, string[]> = Object.fromEntries(agents.map((a) => [a, [] as string[]]));
-  barred[informer].push(roomB);
+  barred[informer]!.push(roomB);
   if (spawn[informer] === roomB) spawn[informer] = roomA;
   // The epistemic chain: (K w_d ... (K w_1 phi)), phi the placement; w_1 cannot see roomB.
   const phi = `(is_on_top ${thing} ${target.id})`;
@@ -66,15 +66,15 @@ export function draftTask(opts: GenerateTaskOptions, rng: Rng, id: string): Reco
   for (let k = 0; k < opts.depth; k++) {
     // The innermost witness cannot see the placement; outer ones know about a partner's knowledge.
     const pool = agents.filter((a) => a !== witnesses[k - 1]);
-    witnesses.push(k === 0 ? informer : pool[rng.int(pool.length)]);
+    witnesses.push(k === 0 ? informer : pool[rng.int(pool.length)]!);
   }
   let goal = phi;
   for (const w of witnesses) goal = `(K ${w} ${goal})`;
   const shared = `(and ${phi} ${goal})`;
   const secrets: Record<string, string[]> = Object.fromEntries(agents.map((a) => [a, [] as string[]]));
-  secrets[informer].push(`The ${thing.replace(/_\d+$/, '')} (${thing}) must end up on ${target.id} in ${roomB}.`);
-  secrets[actor].push(`You know ${thing} is stored inside ${source.id} in ${roomA}.`);
-  for (const a of agents) if (barred[a].length) secrets[a].push(`You may not enter ${barred[a].join(', ')}.`);
+  secrets[informer]!.push(`The ${thing.replace(/_\d+$/, '')} (${thing}) must end up on ${target.id} in ${roomB}.`);
+  secrets[actor]!.push(`You know ${thing} is stored inside ${source.id} in ${roomA}.`);
+  for (const a of agents) if (barred[a]!.length) secrets[a]!.push(`You may not enter ${barred[a]!.join(', ')}.`);
   // Communication: budgets enough for a relay along the chain, a chain graph for 3+ agents now and then.
   const graph = opts.graph ?? (n >= 3 && rng.next() < 0.5 ? 'chain' : 'complete');
   const order = graph === 'chain' ? [informer, actor, ...agents.slice(2)] : agents;
@@ -83,10 +83,10 @@ export function draftTask(opts: GenerateTaskOptions, rng: Rng, id: string): Reco
   const budget = opts.budget ?? 2 + opts.depth + (graph === 'chain' ? n : 0);
   const mechanic = opts.mechanic ?? (['none', 'none', 'inverse_state', 'remote_control'] as const)[rng.int(4)];
   const bindings: Array<Record<string, unknown>> = [{ mechanic_type: 'limited_bandwidth', count: budget }];
-  for (const a of agents) if (barred[a].length) bindings.push({ mechanic_type: 'room_restriction', agent: a, rooms: barred[a] });
+  for (const a of agents) if (barred[a]!.length) bindings.push({ mechanic_type: 'room_restriction', agent: a, rooms: barred[a] });
   if (mechanic === 'inverse_state') {
     bindings.push({ mechanic_type: 'inverse_state', trigger_object: source.id, target_object: null, target_state: null, count: null });
-    secrets[actor].push(`${source.id} is wired in reverse: Open closes it and Close opens it.`);
+    secrets[actor]!.push(`${source.id} is wired in reverse: Open closes it and Close opens it.`);
   }
   if (mechanic === 'remote_control') {
     const lever = furniture.find((f) => f.room === rooms[rooms.length - 1] && f.container)!;
@@ -97,14 +97,14 @@ export function draftTask(opts: GenerateTaskOptions, rng: Rng, id: string): Reco
       target_state: 'open',
       count: null,
     });
-    secrets[actor].push(`${source.id} is locked shut from inside; opening ${lever.id} in ${lever.room} remotely opens ${source.id}.`);
+    secrets[actor]!.push(`${source.id} is locked shut from inside; opening ${lever.id} in ${lever.room} remotely opens ${source.id}.`);
   }
   const privateGoals: Record<string, string> = {};
   if (opts.category === 'mixed') {
     const side = furniture.find((f) => f.container && f.id !== source.id && !bindings.some((b) => b.trigger_object === f.id))!;
-    const who = agents[n - 1];
+    const who = agents[n - 1]!;
     privateGoals[who] = `(is_open ${side.id})`;
-    secrets[who].push(`Privately, you want ${side.id} in ${side.room} to end open; the others need not know.`);
+    secrets[who]!.push(`Privately, you want ${side.id} in ${side.room} to end open; the others need not know.`);
   }
   const init = [
     ...agents.map((a) => `(agent_in_room ${a} ${spawn[a]})`),

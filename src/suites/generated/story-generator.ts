@@ -75,7 +75,7 @@ function questionText(q: WorldQuestion, story: WorldStory): string {
     case 'knowledge':
       return `Does ${q.agent} know where the ${q.object} is now?`;
     case 'perception': {
-      const ev = story.events[q.eventIndex];
+      const ev = story.events[q.eventIndex]!;
       if (ev.kind !== 'move') throw new Error('perception questions are about moves');
       return `Did ${q.agent} see ${ev.agent} move the ${ev.object} to the ${ev.container}?`;
     }
@@ -127,7 +127,7 @@ function randomStory(rng: Rng, agentCount: number): WorldStory {
 }
 
 function pickQuestion(rng: Rng, kind: GeneratedKind, story: WorldStory): WorldQuestion | undefined {
-  const object = story.objects[0];
+  const object = story.objects[0]!;
   switch (kind) {
     case 'reality':
       return { kind: 'reality', object };
@@ -180,7 +180,7 @@ export function generateTomItems(opts: GenerateOptions): Item<McqPayload>[] {
     // The kind of the n-th item follows the mix deterministically, so small suites keep it.
     let acc = 0;
     const target = ((n + 0.5) / opts.count) * total;
-    const kind = kinds.find((k) => (acc += mix[k]) >= target) ?? kinds[kinds.length - 1];
+    const kind = kinds.find((k) => (acc += mix[k]) >= target) ?? kinds[kinds.length - 1]!;
     const wantFalse = rng.next() < fbShare;
     let made: { story: WorldStory; question: WorldQuestion } | undefined;
     for (let attempt = 0; attempt < 200 && !made; attempt++) {
@@ -214,7 +214,7 @@ export function generateTomItems(opts: GenerateOptions): Item<McqPayload>[] {
         file: 'generated-tom',
       }),
     );
-    items[items.length - 1].payload.world = { story, question };
+    items[items.length - 1]!.payload.world = { story, question };
   }
   return items;
 }

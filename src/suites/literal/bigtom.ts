@@ -36,7 +36,7 @@ export function loadBigtom(dataRoot: string): LoadResult {
       const cols = raw.split(';');
       if (cols.length < 19) throw new InputError(`expected 19 ';'-separated columns, found ${cols.length}`, file, line);
       const col = (k: keyof typeof C) => {
-        const v = cols[C[k]].trim();
+        const v = cols[C[k]]!.trim();
         if (!v) throw new InputError(`column ${C[k] + 1} (${k}) is empty`, file, line);
         return v;
       };
@@ -65,7 +65,7 @@ export function loadBigtom(dataRoot: string): LoadResult {
         for (const aware of [true, false]) {
           const beliefType = aware ? 'true-belief' : 'false-belief';
           const id = `${i}-${c.name}-${beliefType}`;
-          const correct = c.answers[aware ? 0 : 1];
+          const correct = c.answers[aware ? 0 : 1]!;
           const options = createRng(deriveSeed('bigtom', id)).shuffle(c.answers);
           items.push(
             mcqItem({

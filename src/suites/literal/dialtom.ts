@@ -71,7 +71,7 @@ export function loadDialtom(dataRoot: string, task: DialtomTask): LoadResult {
   const items: LoadResult['items'] = [];
   const warnings: string[] = [];
   for (const file of files) {
-    const domain = basename(file).split('_')[0];
+    const domain = basename(file).split('_')[0]!;
     const role = RECIPIENT[domain] ?? 'recipient';
     const data = readJson(file);
     if (!Array.isArray(data)) throw new InputError('expected a JSON list of items', file);
@@ -92,9 +92,9 @@ export function loadDialtom(dataRoot: string, task: DialtomTask): LoadResult {
         originalLabel: rec.state,
         dialogueId: rec.id,
       };
-      const category = CATEGORY[rec.state];
+      const category = CATEGORY[rec.state]!;
       if (task === 'retrospective') {
-        const opts = rec.options[rec.state];
+        const opts = rec.options[rec.state]!;
         const letters = Object.keys(opts).sort();
         items.push(
           mcqItem({
@@ -104,15 +104,15 @@ export function loadDialtom(dataRoot: string, task: DialtomTask): LoadResult {
             ability: `${domain} ${rec.state}`,
             context: rec.ctx.join('\n'),
             question: `At the end of this ${rec.task_desc ?? 'conversation'}, which statement best describes the ${role}'s ${rec.state.toLowerCase()}?`,
-            options: letters.map((l) => opts[l]),
-            answerIndex: letters.indexOf(rec.correct_option[rec.state]),
+            options: letters.map((l) => opts[l]!),
+            answerIndex: letters.indexOf(rec.correct_option[rec.state]!),
             meta: base,
             file: where,
           }),
         );
         return;
       }
-      let states = DIALTOM_ATTRIBUTES.map((a) => rec.options[a][rec.correct_option[a]]);
+      let states = DIALTOM_ATTRIBUTES.map((a) => rec.options[a]![rec.correct_option[a]!]!);
       if (counterfactuals) {
         const cf = counterfactuals[`${rec.id}_${rec.state}`];
         if (!Array.isArray(cf) || cf.length !== 6) {

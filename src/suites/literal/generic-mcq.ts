@@ -22,7 +22,7 @@ export async function readRecords(file: string): Promise<Row[]> {
   if (ext === '.csv') {
     const rows = parseCsv(readText(file));
     if (rows.length === 0) throw new InputError('empty file', file);
-    const header = rows[0].fields;
+    const header = rows[0]!.fields;
     return rows.slice(1).map((r) => {
       if (r.fields.length !== header.length)
         throw new InputError(`row has ${r.fields.length} fields, the header has ${header.length}`, file, r.line);
@@ -48,7 +48,7 @@ function optionsOf(rec: Record<string, unknown>, map: McqFieldMap, file: string,
     });
     return { options };
   }
-  let v = rec[fields[0]];
+  let v = rec[fields[0]!];
   if (v === undefined || v === null) throw new InputError(`missing field "${fields[0]}"`, file, line);
   if (typeof v === 'string') {
     try {

@@ -12,7 +12,7 @@ import { existsSync, statSync } from 'node:fs';
 function parseLetteredChoices(choices: string): string[] {
   const parts = choices.split(/(?:^|,\s*)([A-Z])\.\s*/).slice(1);
   const out: string[] = [];
-  for (let i = 0; i < parts.length; i += 2) out.push(parts[i + 1].trim());
+  for (let i = 0; i < parts.length; i += 2) out.push(parts[i + 1]!.trim());
   return out;
 }
 

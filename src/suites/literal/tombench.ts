@@ -37,7 +37,7 @@ export function loadTomBench(dataRoot: string, opts: TomBenchOptions = {}): Load
     const task = basename(file, '.jsonl');
     for (const { line, value } of readJsonLines(file)) {
       const ability = field(value, ABILITY, file, line).trim();
-      const prefix = ability.split(':')[0].trim().toLowerCase();
+      const prefix = ability.split(':')[0]!.trim().toLowerCase();
       const category = CATEGORY_OF_PREFIX[prefix];
       if (!category) throw new InputError(`unknown ability prefix "${prefix}" in "${ability}"`, file, line);
       const rawAnswer = field(value, ANSWER, file, line);

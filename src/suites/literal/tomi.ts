@@ -37,17 +37,18 @@ export function loadTomi(dataRoot: string, opts: { split?: TomiSplit } = {}): Lo
     const m = /^(\d+) (.*)$/.exec(raw);
     if (!m) throw new InputError('expected a numbered line', file, i + 1);
     if (m[1] === '1') story = [];
-    const parts = m[2].split('\t');
+    const parts = m[2]!.split('\t');
     if (parts.length === 1) {
-      story.push(m[2]);
+      story.push(m[2]!);
       return;
     }
     if (parts.length < 2) throw new InputError('question line needs "question<TAB>answer"', file, i + 1);
-    const [question, answer] = parts;
+    const question = parts[0]!;
+    const answer = parts[1]!;
     const trace = traces[q];
     if (trace === undefined) throw new InputError(`question ${q + 1} has no line in ${traceFile}`, file, i + 1);
     const fields = trace.split(',');
-    const qtype = fields[fields.length - 2];
+    const qtype = fields[fields.length - 2]!;
     const containers: string[] = [];
     for (const sentence of story) {
       const place = /(?:is in|to) the (\S+?)\.$/.exec(sentence)?.[1];

@@ -66,7 +66,7 @@ export function reviewStory(
 ): StoryTurnStory[] {
   const i = stories.findIndex((s) => s.id === id);
   if (i < 0) throw new InputError(`no StoryTurn "${id}"`);
-  const updated = { ...stories[i] };
+  const updated = { ...stories[i]! };
   if ('approve' in decision) {
     updated.status = 'approved';
   } else {

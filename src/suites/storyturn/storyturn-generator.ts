@@ -51,21 +51,21 @@ const diverseBelief: Family = (rng, id) => {
       feedback: '',
       question: `Where is the ${thing} now?`,
       image: '',
-      answer: p2,
+      answer: p2!,
     },
     {
       story: `${a} comes back to play with the ${thing}.`,
       feedback: `If right: Yes, the ${thing} is in the ${p2}.; If wrong: Actually, ${b} moved the ${thing} to the ${p2}.`,
       question: `Where will ${a} look for the ${thing} first?`,
       image: '',
-      answer: p1,
+      answer: p1!,
     },
     {
       story: `${a} opens the ${p1}.`,
       feedback: `If right: Yes, ${a} did not see ${b} move it.; If wrong: ${a} did not see ${b} move it, so ${a} still thinks it is in the ${p1}.`,
       question: `Where is the ${thing} really?`,
       image: '',
-      answer: p2,
+      answer: p2!,
     },
   ]);
 };
@@ -189,7 +189,7 @@ const FAMILIES: Array<[string, Family]> = [
 export function generateStoryTurns(opts: { count: number; seed: number }): StoryTurnStory[] {
   const rng = createRng(`generated-storyturn:${opts.seed}`);
   return Array.from({ length: opts.count }, (_, i) => {
-    const [name, make] = FAMILIES[i % FAMILIES.length];
+    const [name, make] = FAMILIES[i % FAMILIES.length]!;
     return make(rng, `st-${name}-${String(i).padStart(4, '0')}`);
   });
 }

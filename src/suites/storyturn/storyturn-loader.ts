@@ -63,7 +63,7 @@ export async function readStoryTurns(file: string, columns: Partial<StoryTurnCol
   const base = dirname(file);
   const resolve = (p: string) => (p.startsWith('data:') || /^https?:\/\//.test(p) || isAbsolute(p) ? p : join(base, p));
   const stories: StoryTurnStory[] = [];
-  if (records.length && Array.isArray(records[0].value.turns)) {
+  if (records.length && Array.isArray(records[0]!.value.turns)) {
     for (const { line, value: v } of records) {
       const turns = (v.turns as Array<Record<string, unknown>>).map((t) => ({
         story: String(t.story ?? ''),
@@ -100,7 +100,7 @@ export async function readStoryTurns(file: string, columns: Partial<StoryTurnCol
   }
   for (const [id, { rows }] of byId) {
     rows.sort((a, b) => Number(a.v[c.turn]) - Number(b.v[c.turn]));
-    const first = rows[0];
+    const first = rows[0]!;
     const images: Record<string, string> = {};
     const turns = rows.map(({ v }) => {
       const image = String(v[c.image] ?? '').trim();

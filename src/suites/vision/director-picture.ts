@@ -30,7 +30,7 @@ export function directorPicture(s: DirectorScene): string {
     const x = slotX(b.slot) - side / 2;
     const y = 170 - side;
     if (s.hidden === b.letter) c.rect(x - 6, y - 38, x + side + 6, y - 4, [60, 60, 60]); // the partition, between block and director
-    c.rect(x, y, x + side, y + side, COLORS[b.color]);
+    c.rect(x, y, x + side, y + side, COLORS[b.color]!);
     const scale = Math.max(2, Math.floor(side / 12));
     c.letter(b.letter, x + side / 2 - 2.5 * scale, y + side / 2 - 3.5 * scale, scale, [255, 255, 255]);
   }

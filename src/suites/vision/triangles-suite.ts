@@ -30,7 +30,7 @@ export function triangleItems(opts: {
             variant === 'reversed'
               ? [...clip.frames].reverse()
               : variant === 'static'
-                ? clip.frames.map(() => clip.frames[Math.floor(clip.frames.length / 2)])
+                ? clip.frames.map(() => clip.frames[Math.floor(clip.frames.length / 2)]!)
                 : clip.frames;
           items.push({
             suite: 'triangles',

@@ -75,8 +75,8 @@ function nestedBelief(story: WorldStory, r: Replay, chain: string[], object: str
   story.events.forEach((ev, i) => {
     if (ev.kind !== 'place' && ev.kind !== 'move') return;
     if (ev.object !== object) return;
-    if (!r.perceivedBy[i].has(chain[0])) return;
-    for (let k = 1; k < chain.length; k++) if (!r.presentAt[i].has(chain[k])) return;
+    if (!r.perceivedBy[i]!.has(chain[0]!)) return;
+    for (let k = 1; k < chain.length; k++) if (!r.presentAt[i]!.has(chain[k]!)) return;
     belief = ev.container;
   });
   return belief;

@@ -43,25 +43,25 @@ export function parseAction(reply: string): ParsedAction {
     case 'Done':
       return { ok: true, action: { type: 'Done' } };
     case 'Navigate':
-      return need(1) ? { ok: false, error: need(1)! } : { ok: true, action: { type: 'Navigate', target: args[0] } };
+      return need(1) ? { ok: false, error: need(1)! } : { ok: true, action: { type: 'Navigate', target: args[0]! } };
     case 'Open':
     case 'Close':
-      return need(1) ? { ok: false, error: need(1)! } : { ok: true, action: { type: name, furniture: args[0] } };
+      return need(1) ? { ok: false, error: need(1)! } : { ok: true, action: { type: name, furniture: args[0]! } };
     case 'Pick':
-      return need(1) ? { ok: false, error: need(1)! } : { ok: true, action: { type: 'Pick', object: args[0] } };
+      return need(1) ? { ok: false, error: need(1)! } : { ok: true, action: { type: 'Pick', object: args[0]! } };
     case 'Place': {
       if (need(3)) return { ok: false, error: need(3)! };
-      const rel = args[1].toLowerCase();
+      const rel = args[1]!.toLowerCase();
       if (rel !== 'on' && rel !== 'within' && rel !== 'in' && rel !== 'inside')
         return { ok: false, error: `Place: the second argument is "on" or "within", not "${args[1]}"` };
-      return { ok: true, action: { type: 'Place', object: args[0], rel: rel === 'on' ? 'on' : 'in', furniture: args[2] } };
+      return { ok: true, action: { type: 'Place', object: args[0]!, rel: rel === 'on' ? 'on' : 'in', furniture: args[2]! } };
     }
     case 'Communicate': {
       if (!arg) return { ok: false, error: 'Communicate needs a message: Communicate[message]' };
       const to: string[] = [];
       let text = arg;
       for (let t = /^@(\S+)\s*/.exec(text); t; t = /^@(\S+)\s*/.exec(text)) {
-        to.push(t[1].replace(/[,:;]$/, ''));
+        to.push(t[1]!.replace(/[,:;]$/, ''));
         text = text.slice(t[0].length);
       }
       return { ok: true, action: { type: 'Communicate', to: to.length ? to : 'all', text: text.trim() } };

@@ -77,7 +77,8 @@ function sceneFromPddl(problem: string, where: string): Scene {
   const agentRooms: Record<string, string> = {};
   for (const fact of init.slice(1)) {
     if (!Array.isArray(fact)) continue;
-    const [pred, a, b] = fact as string[];
+    // (pred a) or (pred a b): unary facts leave b unused.
+    const [pred, a, b] = fact as [string, string, string];
     if (pred === 'is_in_room') (typed[a] === 'furniture' ? furnitureRoom : objectRoom)[a] = b;
     else if (pred === 'agent_in_room') agentRooms[a] = b;
     else if (pred === 'is_on_top') objectAt[a] = { rel: 'on', furniture: b };
@@ -155,16 +156,16 @@ function sceneFromSubtasks(raw: Json, where: string): Scene {
   // "X ... in/inside/on Y" within a sentence places X, unless it states the goal ("needs to be on").
   for (const sentence of texts.flatMap((t) => t.split(/(?<=[.;!?])\s+/))) {
     for (const m of sentence.matchAll(/([A-Za-z][A-Za-z0-9]*_\d+)/g)) {
-      const o = m[1];
+      const o = m[1]!;
       if (furnitureIds.has(o) && !objectIds.has(o)) continue;
       const rest = sentence.slice(m.index! + o.length);
       for (const p of rest.matchAll(/\b(inside|in|on)\s+([A-Za-z][A-Za-z0-9]*_\d+)/g)) {
         const before = rest.slice(Math.max(0, p.index! - 24), p.index!);
         if (/(need|needs|must|should|has|have)\s+to\s+(be|go)|\bto be\s*$|\bgoes\s*$|\bplace\w*\s*(it\s*)?$/i.test(before)) continue;
-        if (objectIds.has(p[2])) continue;
+        if (objectIds.has(p[2]!)) continue;
         objectIds.add(o);
-        furnitureIds.add(p[2]);
-        at[o] ??= { rel: p[1] === 'on' ? 'on' : 'in', furniture: p[2] };
+        furnitureIds.add(p[2]!);
+        at[o] ??= { rel: p[1] === 'on' ? 'on' : 'in', furniture: p[2]! };
         break;
       }
     }
@@ -186,7 +187,8 @@ function sceneFromSubtasks(raw: Json, where: string): Scene {
     open: false,
     locked: false,
   }));
-  const objects: SceneObject[] = [...objectIds].map((id) => ({ id, at: at[id] }));
+  // Every object has a place here: `missing` above threw otherwise.
+  const objects: SceneObject[] = [...objectIds].map((id) => ({ id, at: at[id]! }));
   return {
     rooms: [room],
     furniture,
@@ -292,7 +294,8 @@ export function readEnactTomTask(raw: Json, where: string): EmbodiedTask {
   const targets = (raw.message_targets ?? {}) as Record<string, string[]>;
   const agents: EmbodiedAgent[] = agentIds.map((a) => ({
     id: a,
-    room: scene.agentRooms[a] ?? scene.rooms[0],
+    // A task without rooms fails validation.
+    room: scene.agentRooms[a] ?? scene.rooms[0]!,
     actions: actionsOf(a),
     barredRooms: [],
     messageBudget: null,

@@ -69,11 +69,11 @@ function toFormula(s: Sexp, where: string): Formula {
   }
   if (h === 'not') {
     if (rest.length !== 1) throw new InputError('(not ...) takes exactly one argument', where);
-    return { op: 'not', arg: toFormula(rest[0], where) };
+    return { op: 'not', arg: toFormula(rest[0]!, where) };
   }
   if (head === 'K' || head === 'B' || h === 'k' || h === 'b') {
     if (rest.length !== 2 || typeof rest[0] !== 'string') throw new InputError(`(${head} agent phi) takes an agent and one formula`, where);
-    return { op: head.toUpperCase() as 'K' | 'B', agent: rest[0], arg: toFormula(rest[1], where) };
+    return { op: head.toUpperCase() as 'K' | 'B', agent: rest[0], arg: toFormula(rest[1]!, where) };
   }
   if (!(h in PREDICATES)) throw new InputError(`unknown predicate "${head}"; known: ${Object.keys(PREDICATES).join(', ')}`, where);
   const name = h as PredicateName;
@@ -86,7 +86,7 @@ function toFormula(s: Sexp, where: string): Formula {
 export function parseGoal(text: string, where = 'goal'): Formula {
   const sexps = parseSexps(text, where);
   if (sexps.length !== 1) throw new InputError(`expected one goal expression, found ${sexps.length}`, where);
-  return toFormula(sexps[0], where);
+  return toFormula(sexps[0]!, where);
 }
 
 export function formulaFromSexp(s: Sexp, where: string): Formula {

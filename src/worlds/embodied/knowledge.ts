@@ -65,9 +65,9 @@ export class KnowledgeUniverse {
     let index: number;
     if (psi.op === 'K' || psi.op === 'B') {
       const inner = this.formulaAtom(psi.arg);
-      index = this.add({ kind: 'knows', agent: this.world.agents.indexOf(psi.agent), inner }, 1 + this.depth[inner], [
+      index = this.add({ kind: 'knows', agent: this.world.agents.indexOf(psi.agent), inner }, 1 + this.depth[inner]!, [
         psi.agent,
-        ...this.entities[inner],
+        ...this.entities[inner]!,
       ]);
     } else {
       index = this.add({ kind: 'fact', formula: psi }, 0, [...new Set(predicates(psi).flatMap((p) => p.args))]);
@@ -103,7 +103,7 @@ export class KnowledgeUniverse {
 
   /** Whether a fact atom's formula holds in a state. */
   evaluate(i: number, s: WorldState): boolean {
-    const atom = this.atoms[i];
+    const atom = this.atoms[i]!;
     return (
       atom.kind === 'fact' &&
       evaluateFormula(
@@ -115,14 +115,14 @@ export class KnowledgeUniverse {
   }
 
   describe(i: number): string {
-    const a = this.atoms[i];
+    const a = this.atoms[i]!;
     switch (a.kind) {
       case 'task':
         return `the goal needs ${formatFormula(a.pred)}`;
       case 'loc':
         return `where ${this.world.objects[a.object]} is`;
       case 'mechanic':
-        return `how ${this.task.mechanics[a.index].trigger} works (${this.task.mechanics[a.index].type})`;
+        return `how ${this.task.mechanics[a.index]!.trigger} works (${this.task.mechanics[a.index]!.type})`;
       case 'fact':
         return formatFormula(a.formula);
       case 'knows':
@@ -134,7 +134,9 @@ export class KnowledgeUniverse {
 /** Whether a predicate holds in a state. */
 export function holds(world: World, s: WorldState, p: Extract<Formula, { op: 'pred' }>): boolean {
   const idx = (name: string) => world.index.get(name)?.i ?? -1;
-  const [x, y] = p.args;
+  // The goal parser checked each predicate's arity; y is read only by the binary ones.
+  const x = p.args[0]!;
+  const y = p.args[1]!;
   switch (p.name) {
     case 'is_on_top':
       return s.objLoc[idx(x)] === idx(y) * 2;
@@ -178,7 +180,7 @@ export class KnowledgeState {
           : f.kind === 'loc'
             ? u.atoms.findIndex((a) => a.kind === 'loc' && u.world.objects[a.object] === f.object)
             : u.atoms.findIndex((a) => a.kind === 'mechanic' && a.index === f.index);
-      if (i >= 0) k.flags[agent][i] = 1;
+      if (i >= 0) k.flags[agent]![i] = 1;
     };
     u.world.agents.forEach((name, agent) => {
       u.task.knowledge.public.forEach((f) => setFact(agent, f));
@@ -196,30 +198,30 @@ export class KnowledgeState {
   }
 
   mayHold(i: number): boolean {
-    const d = this.u.depth[i];
+    const d = this.u.depth[i]!;
     return d === 0 || d + 1 <= this.level;
   }
 
   maySay(i: number): boolean {
-    return this.u.depth[i] + 1 <= this.level;
+    return this.u.depth[i]! + 1 <= this.level;
   }
 
   knows(agent: number, i: number): boolean {
-    return this.flags[agent][i] === 1;
+    return this.flags[agent]![i] === 1;
   }
 
   /** Whether agent knows psi (for goal evaluation): psi must be an atom of the universe. */
   knowsFormula(agent: number, psi: Formula): boolean {
     const i = this.u.byFormula.get(formatFormula(psi));
-    return i !== undefined && this.flags[agent][i] === 1;
+    return i !== undefined && this.flags[agent]![i] === 1;
   }
 
   #observable(s: WorldState, room: number, i: number): boolean | undefined {
     const { world } = this.u;
-    const atom = this.u.atoms[i];
+    const atom = this.u.atoms[i]!;
     if (atom.kind === 'loc') return world.objectRoom(s, atom.object) === room && world.visible(s, atom.object) ? true : undefined;
     if (atom.kind !== 'fact') return undefined;
-    for (const e of this.u.located[i]) {
+    for (const e of this.u.located[i]!) {
       if (e.kind === 'furniture') {
         if (world.furnitureRoom[e.i] !== room) return undefined;
       } else if (e.kind === 'object') {
@@ -231,8 +233,8 @@ export class KnowledgeState {
 
   /** Everything an agent sees in its room now. */
   observe(s: WorldState, agent: number): void {
-    const room = s.agentRoom[agent];
-    const mine = this.flags[agent];
+    const room = s.agentRoom[agent]!;
+    const mine = this.flags[agent]!;
     for (let i = 0; i < this.u.size; i++) {
       const seen = this.#observable(s, room, i);
       if (seen === undefined) continue;
@@ -240,11 +242,11 @@ export class KnowledgeState {
     }
     // Watching a fact together: each knows that the other knows it.
     for (let i = 0; i < this.u.size; i++) {
-      const atom = this.u.atoms[i];
+      const atom = this.u.atoms[i]!;
       if (atom.kind !== 'knows' || !this.mayHold(i)) continue;
       const other = atom.agent;
       if (other === agent || s.agentRoom[other] !== room) continue;
-      const inner = this.u.atoms[atom.inner];
+      const inner = this.u.atoms[atom.inner]!;
       if (inner.kind !== 'fact' && inner.kind !== 'loc') continue;
       if (this.#observable(s, room, atom.inner) === true) mine[i] = 1;
     }
@@ -257,23 +259,23 @@ export class KnowledgeState {
     const names = new Set([...changedFurniture.map((f) => world.furniture[f]), ...movedObjects.map((o) => world.objects[o])]);
     const rooms = new Set([...changedFurniture.map((f) => world.furnitureRoom[f]), ...movedObjects.map((o) => world.objectRoom(s, o))]);
     for (let i = 0; i < this.u.size; i++) {
-      const atom = this.u.atoms[i];
+      const atom = this.u.atoms[i]!;
       if (atom.kind === 'task' || atom.kind === 'mechanic') continue;
-      if (!this.u.entities[i].some((n) => names.has(n))) continue;
-      for (let a = 0; a < this.flags.length; a++) if (!rooms.has(s.agentRoom[a]) || atom.kind === 'knows') this.flags[a][i] = 0;
+      if (!this.u.entities[i]!.some((n) => names.has(n))) continue;
+      for (let a = 0; a < this.flags.length; a++) if (!rooms.has(s.agentRoom[a]) || atom.kind === 'knows') this.flags[a]![i] = 0;
     }
   }
 
   /** A message from `from` to `to` carrying atoms the sender knows. */
   tell(from: number, to: number[], atoms: number[]): void {
     for (const i of atoms) {
-      if (!this.flags[from][i]) continue;
+      if (!this.flags[from]![i]) continue;
       for (const r of to) {
-        if (this.mayHold(i)) this.flags[r][i] = 1;
+        if (this.mayHold(i)) this.flags[r]![i] = 1;
         const senderKnows = this.u.knowsAtom(from, i);
-        if (senderKnows >= 0 && this.mayHold(senderKnows)) this.flags[r][senderKnows] = 1;
+        if (senderKnows >= 0 && this.mayHold(senderKnows)) this.flags[r]![senderKnows] = 1;
         const recipientKnows = this.u.knowsAtom(r, i);
-        if (recipientKnows >= 0 && this.mayHold(recipientKnows)) this.flags[from][recipientKnows] = 1;
+        if (recipientKnows >= 0 && this.mayHold(recipientKnows)) this.flags[from]![recipientKnows] = 1;
       }
     }
   }
@@ -285,22 +287,22 @@ export class KnowledgeState {
     const lower = text.toLowerCase();
     const out: number[] = [];
     for (let i = 0; i < this.u.size; i++) {
-      if (!this.flags[from][i]) continue;
-      const atom = this.u.atoms[i];
+      if (!this.flags[from]![i]) continue;
+      const atom = this.u.atoms[i]!;
       const named = (n: string) => names.has(n);
       let conveyed = false;
       if (atom.kind === 'loc') {
-        const loc = s.objLoc[atom.object];
-        conveyed = named(world.objects[atom.object]) && (loc < 0 ? named(world.agents[-1 - loc]) : named(world.furniture[loc >> 1]));
+        const loc = s.objLoc[atom.object]!;
+        conveyed = named(world.objects[atom.object]!) && (loc < 0 ? named(world.agents[-1 - loc]!) : named(world.furniture[loc >> 1]!));
       } else if (atom.kind === 'fact') {
         const p = predicates(atom.formula);
         conveyed =
-          this.u.entities[i].every(named) &&
+          this.u.entities[i]!.every(named) &&
           p.every((q) => (q.name === 'is_open' ? /\bopen/.test(lower) : q.name === 'is_closed' ? /\bclosed?\b/.test(lower) : true));
       } else if (atom.kind === 'mechanic') {
-        conveyed = this.u.entities[i].every(named) && /invers|revers|linked|remote|mirror|wired|control/i.test(text);
+        conveyed = this.u.entities[i]!.every(named) && /invers|revers|linked|remote|mirror|wired|control/i.test(text);
       } else {
-        conveyed = this.u.entities[i].length > 0 && this.u.entities[i].every(named);
+        conveyed = this.u.entities[i]!.length > 0 && this.u.entities[i]!.every(named);
       }
       if (conveyed) out.push(i);
     }
@@ -314,7 +316,7 @@ export class KnowledgeState {
       // Fifteen flags to a character.
       for (let i = 0; i < f.length; i += 15) {
         let word = 0;
-        for (let j = i; j < i + 15 && j < f.length; j++) word = (word << 1) | f[j];
+        for (let j = i; j < i + 15 && j < f.length; j++) word = (word << 1) | f[j]!;
         out += String.fromCharCode(word + 32);
       }
     }

@@ -11,8 +11,8 @@ export class MinHeap<T extends { score: number }> {
     let i = a.length - 1;
     while (i > 0) {
       const p = (i - 1) >> 1;
-      if (a[p].score <= n.score) break;
-      a[i] = a[p];
+      if (a[p]!.score <= n.score) break;
+      a[i] = a[p]!;
       i = p;
     }
     a[i] = n;
@@ -27,10 +27,10 @@ export class MinHeap<T extends { score: number }> {
         const l = 2 * i + 1;
         const r = l + 1;
         let m = i;
-        if (l < a.length && a[l].score < (m === i ? last.score : a[m].score)) m = l;
-        if (r < a.length && a[r].score < (m === i ? last.score : a[m].score)) m = r;
+        if (l < a.length && a[l]!.score < (m === i ? last.score : a[m]!.score)) m = l;
+        if (r < a.length && a[r]!.score < (m === i ? last.score : a[m]!.score)) m = r;
         if (m === i) break;
-        a[i] = a[m];
+        a[i] = a[m]!;
         i = m;
       }
       a[i] = last;

@@ -94,34 +94,35 @@ export class TaskSearch {
     const needs = w.agents.map(() => new Uint8Array(u.size));
     const access = (a: number, name: string) => {
       const r = w.entityRoom(s0, name);
-      return r < 0 || !w.barred[a][r] || w.index.get(name)?.kind === 'object';
+      return r < 0 || !w.barred[a]![r] || w.index.get(name)?.kind === 'object';
     };
     u.atoms.forEach((atom, i) => {
       if (atom.kind !== 'task') return;
       const p = atom.pred;
       const acts: ActionName[] = p.name === 'is_open' || p.name === 'is_closed' ? ['Open', 'Close'] : ['Pick', 'Place'];
       for (let a = 0; a < this.agents; a++) {
-        if (!acts.some((x) => w.allowed[a].has(x)) || !p.args.every((n) => access(a, n))) continue;
-        needs[a][i] = 1;
+        if (!acts.some((x) => w.allowed[a]!.has(x)) || !p.args.every((n) => access(a, n))) continue;
+        needs[a]![i] = 1;
         u.atoms.forEach((x, j) => {
-          if (x.kind === 'loc' && p.args.includes(w.objects[x.object])) needs[a][j] = 1;
+          if (x.kind === 'loc' && p.args.includes(w.objects[x.object]!)) needs[a]![j] = 1;
           if (x.kind === 'mechanic') {
-            const m = this.task.mechanics[x.index];
-            if ((m.target && p.args.includes(m.target)) || (m.trigger && p.args.includes(m.trigger))) needs[a][j] = 1;
+            const m = this.task.mechanics[x.index]!;
+            if ((m.target && p.args.includes(m.target)) || (m.trigger && p.args.includes(m.trigger))) needs[a]![j] = 1;
           }
         });
       }
     });
-    for (const node of epistemicNodes(this.task.goal)) needs[w.agents.indexOf(node.agent)][u.formulaAtom(node.arg)] = 1;
+    for (const node of epistemicNodes(this.task.goal)) needs[w.agents.indexOf(node.agent)]![u.formulaAtom(node.arg)] = 1;
     for (const a of this.task.agents)
-      if (a.privateGoal) for (const node of epistemicNodes(a.privateGoal)) needs[w.agents.indexOf(node.agent)][u.formulaAtom(node.arg)] = 1;
+      if (a.privateGoal)
+        for (const node of epistemicNodes(a.privateGoal)) needs[w.agents.indexOf(node.agent)]![u.formulaAtom(node.arg)] = 1;
     // Someone needs (K b psi): b needs psi.
     for (let changed = true; changed; ) {
       changed = false;
       for (let a = 0; a < this.agents; a++) {
         u.atoms.forEach((x, i) => {
-          if (x.kind === 'knows' && needs[a][i] && !needs[x.agent][x.inner]) {
-            needs[x.agent][x.inner] = 1;
+          if (x.kind === 'knows' && needs[a]![i] && !needs[x.agent]![x.inner]) {
+            needs[x.agent]![x.inner] = 1;
             changed = true;
           }
         });
@@ -144,10 +145,10 @@ export class TaskSearch {
       changed = false;
       for (let c = 0; c < A; c++) {
         for (let d = 0; d < A; d++) {
-          if (!w.canMessage[c][d] || !w.allowed[c].has('Communicate')) continue;
+          if (!w.canMessage[c]![d] || !w.allowed[c]!.has('Communicate')) continue;
           for (let i = 0; i < u.size; i++) {
-            if (relay[d][i] && !relay[c][i]) {
-              relay[c][i] = 1;
+            if (relay[d]![i] && !relay[c]![i]) {
+              relay[c]![i] = 1;
               changed = true;
             }
           }
@@ -157,10 +158,10 @@ export class TaskSearch {
     return w.agents.map((_, a) =>
       w.agents.map((__, b) =>
         Uint8Array.from({ length: u.size }, (___, i) => {
-          if (a === b || !w.canMessage[a][b]) return 0;
+          if (a === b || !w.canMessage[a]![b]) return 0;
           const kb = u.knowsAtom(a, i);
           const ka = u.knowsAtom(b, i);
-          return relay[b][i] || (kb >= 0 && relay[b][kb]) || (ka >= 0 && this.needs[a][ka]) ? 1 : 0;
+          return relay[b]![i] || (kb >= 0 && relay[b]![kb]) || (ka >= 0 && this.needs[a]![ka]) ? 1 : 0;
         }),
       ),
     );
@@ -171,7 +172,7 @@ export class TaskSearch {
     const ks = KnowledgeState.initial(this.universe, level);
     if (revealAll) {
       for (const f of ks.flags)
-        this.universe.atoms.forEach((a, i) => (f[i] = a.kind === 'task' || a.kind === 'loc' || a.kind === 'mechanic' ? 1 : f[i]));
+        this.universe.atoms.forEach((a, i) => (f[i] = a.kind === 'task' || a.kind === 'loc' || a.kind === 'mechanic' ? 1 : f[i]!));
     }
     for (let a = 0; a < this.agents; a++) ks.observe(ws, a);
     return { ws, ks };
@@ -207,7 +208,7 @@ export class TaskSearch {
         const inner = this.compile(f.arg);
         const agent = this.world.agents.indexOf(f.agent);
         const atom = this.universe.byFormula.get(formatFormula(f.arg)) ?? -1;
-        return (ws, ks) => atom >= 0 && ks.flags[agent][atom] === 1 && inner(ws, ks);
+        return (ws, ks) => atom >= 0 && ks.flags[agent]![atom] === 1 && inner(ws, ks);
       }
       case 'pred':
         return (ws) => holds(this.world, ws, f);
@@ -227,8 +228,8 @@ export class TaskSearch {
     const w = this.world;
     const u = this.universe;
     const out: Array<{ action: Action; told?: number }> = [{ action: { type: 'Wait' } }];
-    const allowed = w.allowed[agent];
-    const known = ks.flags[agent];
+    const allowed = w.allowed[agent]!;
+    const known = ks.flags[agent]!;
     // Names the agent has a purpose for: entities of goal atoms it knows, and mechanics' triggers whose target it has a purpose for.
     const purpose = new Set<string>();
     u.atoms.forEach((a, i) => {
@@ -236,15 +237,15 @@ export class TaskSearch {
     });
     // Furniture that holds an object the agent knows about and has a purpose for.
     u.atoms.forEach((a, i) => {
-      if (a.kind === 'loc' && known[i] && purpose.has(w.objects[a.object])) {
-        const loc = ws.objLoc[a.object];
-        if (loc >= 0 && (loc & 1) === 1) purpose.add(w.furniture[loc >> 1]);
+      if (a.kind === 'loc' && known[i] && purpose.has(w.objects[a.object]!)) {
+        const loc = ws.objLoc[a.object]!;
+        if (loc >= 0 && (loc & 1) === 1) purpose.add(w.furniture[loc >> 1]!);
       }
     });
     // Then the triggers of mechanics that move those things.
     u.atoms.forEach((a, i) => {
       if (a.kind === 'mechanic' && known[i]) {
-        const m = this.task.mechanics[a.index];
+        const m = this.task.mechanics[a.index]!;
         if (m.target && purpose.has(m.target) && m.trigger) purpose.add(m.trigger);
         if (m.type === 'inverse_state' && m.trigger) purpose.add(m.trigger);
       }
@@ -269,49 +270,49 @@ export class TaskSearch {
         if (r >= 0) wanted[r] = 1;
       }
       for (let i = 0; i < u.size; i++) {
-        if (!this.needs[agent][i] || known[i] || u.atoms[i].kind !== 'fact') continue;
-        for (const name of u.entities[i]) {
+        if (!this.needs[agent]![i] || known[i] || u.atoms[i]!.kind !== 'fact') continue;
+        for (const name of u.entities[i]!) {
           const r = w.entityRoom(ws, name);
           if (r >= 0) wanted[r] = 1;
         }
       }
       for (let r = 0; r < w.rooms.length; r++)
-        if (r !== here && wanted[r] && !w.barred[agent][r]) out.push({ action: { type: 'Navigate', target: w.rooms[r] } });
+        if (r !== here && wanted[r] && !w.barred[agent]![r]) out.push({ action: { type: 'Navigate', target: w.rooms[r]! } });
     }
     for (let f = 0; f < w.furniture.length; f++) {
-      if (w.furnitureRoom[f] !== here || !w.openable[f] || !purpose.has(w.furniture[f])) continue;
-      if (allowed.has('Open') && !ws.open[f]) out.push({ action: { type: 'Open', furniture: w.furniture[f] } });
-      if (allowed.has('Close') && ws.open[f]) out.push({ action: { type: 'Close', furniture: w.furniture[f] } });
+      if (w.furnitureRoom[f] !== here || !w.openable[f] || !purpose.has(w.furniture[f]!)) continue;
+      if (allowed.has('Open') && !ws.open[f]) out.push({ action: { type: 'Open', furniture: w.furniture[f]! } });
+      if (allowed.has('Close') && ws.open[f]) out.push({ action: { type: 'Close', furniture: w.furniture[f]! } });
       if (w.inverse[f]) {
-        if (allowed.has('Open') && ws.open[f]) out.push({ action: { type: 'Open', furniture: w.furniture[f] } });
-        if (allowed.has('Close') && !ws.open[f]) out.push({ action: { type: 'Close', furniture: w.furniture[f] } });
+        if (allowed.has('Open') && ws.open[f]) out.push({ action: { type: 'Open', furniture: w.furniture[f]! } });
+        if (allowed.has('Close') && !ws.open[f]) out.push({ action: { type: 'Close', furniture: w.furniture[f]! } });
       }
     }
-    const held = ws.holding[agent];
+    const held = ws.holding[agent]!;
     if (held < 0 && allowed.has('Pick')) {
       for (let o = 0; o < w.objects.length; o++) {
-        const loc = ws.objLoc[o];
-        if (loc < 0 || w.furnitureRoom[loc >> 1] !== here || !w.visible(ws, o) || !purpose.has(w.objects[o])) continue;
-        out.push({ action: { type: 'Pick', object: w.objects[o] } });
+        const loc = ws.objLoc[o]!;
+        if (loc < 0 || w.furnitureRoom[loc >> 1] !== here || !w.visible(ws, o) || !purpose.has(w.objects[o]!)) continue;
+        out.push({ action: { type: 'Pick', object: w.objects[o]! } });
       }
     }
     if (held >= 0 && allowed.has('Place')) {
       for (let f = 0; f < w.furniture.length; f++) {
         if (w.furnitureRoom[f] !== here) continue;
-        out.push({ action: { type: 'Place', object: w.objects[held], rel: 'on', furniture: w.furniture[f] } });
+        out.push({ action: { type: 'Place', object: w.objects[held]!, rel: 'on', furniture: w.furniture[f]! } });
         if (w.openable[f] && ws.open[f])
-          out.push({ action: { type: 'Place', object: w.objects[held], rel: 'in', furniture: w.furniture[f] } });
+          out.push({ action: { type: 'Place', object: w.objects[held]!, rel: 'in', furniture: w.furniture[f]! } });
       }
     }
     if (level >= 1 && allowed.has('Communicate') && ws.messagesLeft[agent] !== 0) {
       const reach: number[] = [];
-      for (let b = 0; b < this.agents; b++) if (w.canMessage[agent][b]) reach.push(b);
+      for (let b = 0; b < this.agents; b++) if (w.canMessage[agent]![b]) reach.push(b);
       for (let i = 0; i < u.size; i++) {
         if (!known[i] || !ks.maySay(i)) continue;
-        const lacking = reach.filter((b) => this.useful[agent][b][i] && !ks.flags[b][i] && ks.mayHold(i));
+        const lacking = reach.filter((b) => this.useful[agent]![b]![i] && !ks.flags[b]![i] && ks.mayHold(i));
         if (lacking.length === 0) continue;
         const text = this.messageText(i, ws);
-        for (const b of lacking) out.push({ action: { type: 'Communicate', to: [w.agents[b]], text }, told: i });
+        for (const b of lacking) out.push({ action: { type: 'Communicate', to: [w.agents[b]!], text }, told: i });
         if (reach.length > 1) out.push({ action: { type: 'Communicate', to: 'all', text }, told: i });
       }
     }
@@ -321,18 +322,18 @@ export class TaskSearch {
   /** A message stating atom i in words that name its entities (so that a reader of the text learns it). */
   messageText(i: number, ws: WorldState): string {
     const w = this.world;
-    const atom = this.universe.atoms[i];
+    const atom = this.universe.atoms[i]!;
     switch (atom.kind) {
       case 'task':
         return `The goal needs ${formatFormula(atom.pred)}.`;
       case 'loc': {
-        const loc = ws.objLoc[atom.object];
+        const loc = ws.objLoc[atom.object]!;
         return loc < 0
           ? `${w.objects[atom.object]} is held by ${w.agents[-1 - loc]}.`
           : `${w.objects[atom.object]} is ${(loc & 1) === 1 ? 'inside' : 'on'} ${w.furniture[loc >> 1]}.`;
       }
       case 'mechanic': {
-        const m = this.task.mechanics[atom.index];
+        const m = this.task.mechanics[atom.index]!;
         return m.target ? `${m.trigger} is linked to ${m.target} (${m.type}).` : `${m.trigger} works in reverse (${m.type}).`;
       }
       case 'fact':
@@ -370,18 +371,19 @@ export class TaskSearch {
     const w = this.world;
     const placements = this.universe.taskAtoms
       .filter((p) => p.name === 'is_on_top' || p.name === 'is_inside')
-      .map((p) => ({ p, o: w.index.get(p.args[0])!.i, f: w.index.get(p.args[1])!.i }));
+      .map((p) => ({ p, o: w.index.get(p.args[0]!)!.i, f: w.index.get(p.args[1]!)!.i }));
     const unmet = (ws: WorldState, ks: KnowledgeState) => {
       let c = 0;
       for (const check of checks) if (!check(ws, ks)) c++;
       if (c === 0) return 0;
       let missing = 0;
-      for (let a = 0; a < this.agents; a++) for (let i = 0; i < this.universe.size; i++) if (this.needs[a][i] && !ks.flags[a][i]) missing++;
+      for (let a = 0; a < this.agents; a++)
+        for (let i = 0; i < this.universe.size; i++) if (this.needs[a]![i] && !ks.flags[a]![i]) missing++;
       // Steps still needed for each unmet placement: reach it (opening what hides it), pick, carry, place.
       let physical = 0;
       for (const { p, o, f } of placements) {
         if (holds(w, ws, p)) continue;
-        const loc = ws.objLoc[o];
+        const loc = ws.objLoc[o]!;
         if (loc >= 0) physical += 2 + ((loc & 1) === 1 && !ws.open[loc >> 1] ? 1 : 0);
         else if (ws.agentRoom[-1 - loc] !== w.furnitureRoom[f]) physical += 1;
       }
@@ -409,7 +411,7 @@ export class TaskSearch {
       for (const c of this.candidates(n.ws, n.ks, agent, level)) {
         // Try the action on scratch copies; keep copies only of states not seen before.
         copyInto(scratch.ws, n.ws);
-        for (let a = 0; a < this.agents; a++) scratch.ks.flags[a].set(n.ks.flags[a]);
+        for (let a = 0; a < this.agents; a++) scratch.ks.flags[a]!.set(n.ks.flags[a]!);
         if (!this.step(scratch.ws, scratch.ks, agent, c.action, c.told === undefined ? [] : [c.told])) continue;
         const key = this.#key({ ws: scratch.ws, ks: scratch.ks, ply: n.ply + 1 });
         if (seen.has(key)) continue;
@@ -431,7 +433,7 @@ export class TaskSearch {
     for (let x: Node | null = n; x?.action; x = x.parent)
       steps.push({
         round: Math.floor((x.ply - 1) / this.agents) + 1,
-        agent: this.world.agents[(x.ply - 1) % this.agents],
+        agent: this.world.agents[(x.ply - 1) % this.agents]!,
         action: x.action,
       });
     steps.reverse();

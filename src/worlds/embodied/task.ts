@@ -200,7 +200,7 @@ export function validateTask(t: EmbodiedTask, where = t.id): void {
           return;
         case 'pred': {
           const kinds: readonly string[] = PREDICATES[g.name];
-          g.args.forEach((a, i) => entity(a, kinds[i]));
+          g.args.forEach((a, i) => entity(a, kinds[i]!));
         }
       }
     };

@@ -41,7 +41,7 @@ export function trivialKNodes(task: EmbodiedTask): string[] {
         !remote &&
         node.arg.op === 'pred' &&
         names.every(
-          (n) => world.index.get(n)?.kind === 'agent' || (world.entityRoom(s, n) >= 0 && !world.barred[a][world.entityRoom(s, n)]),
+          (n) => world.index.get(n)?.kind === 'agent' || (world.entityRoom(s, n) >= 0 && !world.barred[a]![world.entityRoom(s, n)]),
         )
       );
     })
@@ -62,7 +62,7 @@ function explain(task: EmbodiedTask, search: TaskSearch): string[] {
       const x = queue.shift()!;
       if (x === to) return true;
       for (let y = 0; y < w.agents.length; y++) {
-        if (w.canMessage[x][y] && task.agents[x].messageBudget !== 0 && w.allowed[x].has('Communicate') && !seen.has(y)) {
+        if (w.canMessage[x]![y] && task.agents[x]!.messageBudget !== 0 && w.allowed[x]!.has('Communicate') && !seen.has(y)) {
           seen.add(y);
           queue.push(y);
         }
@@ -73,11 +73,11 @@ function explain(task: EmbodiedTask, search: TaskSearch): string[] {
   const canObserve = (a: number, names: string[]) =>
     names.every((n) => {
       const r = w.entityRoom(s, n);
-      return r < 0 || !w.barred[a][r];
+      return r < 0 || !w.barred[a]![r];
     });
   for (const node of epistemicNodes(task.goal)) {
     const a = w.agents.indexOf(node.agent);
-    const names = u.entities[u.formulaAtom(node.arg)];
+    const names = u.entities[u.formulaAtom(node.arg)]!;
     if (canObserve(a, names)) continue;
     const sources = w.agents.map((_, b) => b).filter((b) => b !== a && canObserve(b, names));
     if (sources.every((b) => !reaches(b, a)))
@@ -88,7 +88,7 @@ function explain(task: EmbodiedTask, search: TaskSearch): string[] {
   const ks = KnowledgeState.initial(u);
   u.taskAtoms.forEach((pred, i) => {
     const atom = u.atoms.findIndex((x) => x.kind === 'task' && x.atom === i);
-    const knowers = w.agents.map((_, b) => b).filter((b) => ks.flags[b][atom]);
+    const knowers = w.agents.map((_, b) => b).filter((b) => ks.flags[b]![atom]);
     const actors = w.agents
       .map((_, b) => b)
       .filter(
@@ -97,7 +97,7 @@ function explain(task: EmbodiedTask, search: TaskSearch): string[] {
             b,
             pred.args.filter((n) => w.index.get(n)?.kind !== 'agent' && w.index.get(n)?.kind !== 'room'),
           ) &&
-          (w.allowed[b].has('Place') || w.allowed[b].has('Open') || w.allowed[b].has('Close')),
+          (w.allowed[b]!.has('Place') || w.allowed[b]!.has('Open') || w.allowed[b]!.has('Close')),
       );
     if (knowers.length === 0)
       out.push(`no agent knows that the goal needs ${formatFormula(pred)} (it is in no secret and not in the public text)`);

@@ -80,8 +80,8 @@ export class World {
       const trig = m.trigger ? this.furniture.indexOf(m.trigger) : -1;
       if (m.type === 'inverse_state') this.inverse[trig] = 1;
       if (m.type === 'remote_control')
-        this.effects[trig].push({ target: this.furniture.indexOf(m.target!), state: m.targetState === 'open' ? 1 : 0 });
-      if (m.type === 'state_mirroring') this.effects[trig].push({ target: this.furniture.indexOf(m.target!), state: 'mirror' });
+        this.effects[trig]!.push({ target: this.furniture.indexOf(m.target!), state: m.targetState === 'open' ? 1 : 0 });
+      if (m.type === 'state_mirroring') this.effects[trig]!.push({ target: this.furniture.indexOf(m.target!), state: 'mirror' });
     }
   }
 
@@ -117,13 +117,13 @@ export class World {
 
   /** The room an object is in (through its furniture or its holder). */
   objectRoom(s: WorldState, o: number): number {
-    const loc = s.objLoc[o];
-    return loc >= 0 ? this.furnitureRoom[loc >> 1] : s.agentRoom[-1 - loc];
+    const loc = s.objLoc[o]!;
+    return loc >= 0 ? this.furnitureRoom[loc >> 1]! : s.agentRoom[-1 - loc]!;
   }
 
   /** Whether an agent in the object's room can see it (not inside closed furniture). */
   visible(s: WorldState, o: number): boolean {
-    const loc = s.objLoc[o];
+    const loc = s.objLoc[o]!;
     return loc < 0 || (loc & 1) === ON || s.open[loc >> 1] === 1;
   }
 
@@ -131,17 +131,17 @@ export class World {
     const e = this.index.get(name);
     if (!e) return -1;
     if (e.kind === 'room') return e.i;
-    if (e.kind === 'furniture') return this.furnitureRoom[e.i];
+    if (e.kind === 'furniture') return this.furnitureRoom[e.i]!;
     if (e.kind === 'object') return this.objectRoom(s, e.i);
-    return s.agentRoom[e.i];
+    return s.agentRoom[e.i]!;
   }
 
   /** Apply one agent's action in place. */
   apply(s: WorldState, agent: number, action: Action): Outcome {
     const no = (text: string): Outcome => ({ ok: false, text, changedFurniture: [], movedObjects: [] });
-    if (!this.allowed[agent].has(action.type) && action.type !== 'Wait' && action.type !== 'Done')
-      return no(`You cannot ${action.type}: it is not among your actions (${[...this.allowed[agent]].join(', ')}).`);
-    const here = s.agentRoom[agent];
+    if (!this.allowed[agent]!.has(action.type) && action.type !== 'Wait' && action.type !== 'Done')
+      return no(`You cannot ${action.type}: it is not among your actions (${[...this.allowed[agent]!].join(', ')}).`);
+    const here = s.agentRoom[agent]!;
     switch (action.type) {
       case 'Wait':
         return { ok: true, text: 'You wait.', changedFurniture: [], movedObjects: [] };
@@ -150,14 +150,14 @@ export class World {
       case 'Navigate': {
         const e = this.index.get(action.target);
         if (!e) return no(`There is no ${action.target}.`);
-        const room = e.kind === 'agent' ? s.agentRoom[e.i] : this.entityRoom(s, action.target);
-        if (this.barred[agent][room]) return no(`You cannot enter ${this.rooms[room]}.`);
+        const room = e.kind === 'agent' ? s.agentRoom[e.i]! : this.entityRoom(s, action.target);
+        if (this.barred[agent]![room]) return no(`You cannot enter ${this.rooms[room]}.`);
         s.agentRoom[agent] = room;
         return {
           ok: true,
           text: `You are in ${this.rooms[room]}.`,
           changedFurniture: [],
-          movedObjects: s.holding[agent] >= 0 ? [s.holding[agent]] : [],
+          movedObjects: s.holding[agent]! >= 0 ? [s.holding[agent]!] : [],
         };
       }
       case 'Open':
@@ -175,7 +175,7 @@ export class World {
           s.open[f] = result;
           changed.push(f);
         }
-        for (const eff of this.effects[f]) {
+        for (const eff of this.effects[f]!) {
           const v = eff.state === 'mirror' ? result : eff.state;
           if (s.open[eff.target] !== v) {
             s.open[eff.target] = v;
@@ -188,10 +188,10 @@ export class World {
         const e = this.index.get(action.object);
         if (e?.kind !== 'object') return no(`There is no object called ${action.object}.`);
         const o = e.i;
-        if (s.holding[agent] >= 0) return no(`Your hands are full (${this.objects[s.holding[agent]]}).`);
-        if (s.objLoc[o] < 0) return no(`${action.object} is held by ${this.agents[-1 - s.objLoc[o]]}.`);
+        if (s.holding[agent]! >= 0) return no(`Your hands are full (${this.objects[s.holding[agent]!]}).`);
+        if (s.objLoc[o]! < 0) return no(`${action.object} is held by ${this.agents[-1 - s.objLoc[o]!]}.`);
         if (this.objectRoom(s, o) !== here) return no(`${action.object} is not in ${this.rooms[here]}.`);
-        if (!this.visible(s, o)) return no(`You cannot reach ${action.object}: ${this.furniture[s.objLoc[o] >> 1]} is closed.`);
+        if (!this.visible(s, o)) return no(`You cannot reach ${action.object}: ${this.furniture[s.objLoc[o]! >> 1]} is closed.`);
         s.objLoc[o] = -1 - agent;
         s.holding[agent] = o;
         return { ok: true, text: `You hold ${action.object}.`, changedFurniture: [], movedObjects: [o] };
@@ -216,20 +216,20 @@ export class World {
       }
       case 'Communicate': {
         if (s.messagesLeft[agent] === 0) return no('You have no messages left.');
-        const may = this.canMessage[agent];
+        const may = this.canMessage[agent]!;
         let to: number[];
         if (action.to === 'all') {
           to = this.agents.map((_, i) => i).filter((i) => may[i]);
           if (to.length === 0) return no('You cannot send messages to anyone.');
         } else {
           to = action.to.map((name) => this.agents.indexOf(name));
-          const bad = action.to.filter((_name, k) => to[k] < 0 || !may[to[k]]);
+          const bad = action.to.filter((_name, k) => to[k]! < 0 || !may[to[k]!]);
           if (bad.length) {
             const reachable = this.agents.filter((_, i) => may[i]);
             return no(reachable.length ? `You can only send messages to: ${reachable.join(', ')}.` : 'You cannot send messages to anyone.');
           }
         }
-        if (s.messagesLeft[agent] > 0) s.messagesLeft[agent]--;
+        if (s.messagesLeft[agent]! > 0) s.messagesLeft[agent]!--;
         return {
           ok: true,
           text: `Message sent to ${to.map((i) => this.agents[i]).join(', ')}.`,
@@ -243,17 +243,17 @@ export class World {
 
   /** What an agent sees in its room, as text. */
   describe(s: WorldState, agent: number): string {
-    const room = s.agentRoom[agent];
+    const room = s.agentRoom[agent]!;
     const parts: string[] = [];
     for (let f = 0; f < this.furniture.length; f++) {
       if (this.furnitureRoom[f] !== room) continue;
       const on: string[] = [];
       const inside: string[] = [];
       for (let o = 0; o < this.objects.length; o++) {
-        const loc = s.objLoc[o];
-        if (loc >= 0 && loc >> 1 === f) ((loc & 1) === IN ? inside : on).push(this.objects[o]);
+        const loc = s.objLoc[o]!;
+        if (loc >= 0 && loc >> 1 === f) ((loc & 1) === IN ? inside : on).push(this.objects[o]!);
       }
-      let text = this.furniture[f];
+      let text = this.furniture[f]!;
       if (this.openable[f])
         text += ` (${s.open[f] ? 'open' : 'closed'}${s.open[f] && inside.length ? `, inside: ${inside.join(', ')}` : ''})`;
       if (on.length) text += ` with ${on.join(', ')} on it`;
@@ -263,16 +263,16 @@ export class World {
       .filter((_, b) => b !== agent && s.agentRoom[b] === room)
       .map((name, _k) => {
         const b = this.agents.indexOf(name);
-        return s.holding[b] >= 0 ? `${name} (holding ${this.objects[s.holding[b]]})` : name;
+        return s.holding[b]! >= 0 ? `${name} (holding ${this.objects[s.holding[b]!]})` : name;
       });
-    const held = s.holding[agent] >= 0 ? this.objects[s.holding[agent]] : 'nothing';
-    const barred = this.rooms.filter((_, r) => this.barred[agent][r]);
+    const held = s.holding[agent]! >= 0 ? this.objects[s.holding[agent]!] : 'nothing';
+    const barred = this.rooms.filter((_, r) => this.barred[agent]![r]);
     return [
       `You are in ${this.rooms[room]}. You hold ${held}.`,
       `Here: ${parts.length ? parts.join('; ') : 'no furniture'}.`,
       others.length ? `Also here: ${others.join(', ')}.` : '',
       `Rooms: ${this.rooms.join(', ')}${barred.length ? ` (you may not enter ${barred.join(', ')})` : ''}.`,
-      s.messagesLeft[agent] >= 0 ? `Messages left: ${s.messagesLeft[agent]}.` : '',
+      s.messagesLeft[agent]! >= 0 ? `Messages left: ${s.messagesLeft[agent]}.` : '',
     ]
       .filter(Boolean)
       .join('\n');

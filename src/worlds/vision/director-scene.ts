@@ -37,7 +37,9 @@ export function makeDirectorScene(rng: Rng, id: string, opts: { blocks: 3 | 4; a
   const colors = rng.shuffle([...BLOCK_COLORS].slice(0, n));
   const sizes = rng.shuffle(Array.from({ length: n }, (_, i) => i + 1));
   const slots = rng.shuffle(Array.from({ length: n }, (_, i) => i));
-  const blocks = letters.map((letter, i) => ({ letter, color: colors[i], size: sizes[i], slot: slots[i] })).sort((a, b) => a.slot - b.slot);
+  const blocks = letters
+    .map((letter, i) => ({ letter, color: colors[i]!, size: sizes[i]!, slot: slots[i]! }))
+    .sort((a, b) => a.slot - b.slot);
   const extremum = rng.next() < 0.5 ? 'largest' : 'smallest';
   // The partition hides the addressee's own extremum, so that taking one's own view is the error.
   const own = blocks.reduce((m, b) => ((extremum === 'largest' ? b.size > m.size : b.size < m.size) ? b : m));

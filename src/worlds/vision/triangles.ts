@@ -183,8 +183,9 @@ export function makeTriangleClip(behaviour: string, rng: Rng, opts: { ticks?: nu
           };
   const trajectory: TriangleFrame[] = [start];
   const mem: Record<string, number> = {};
-  for (let t = 1; t < ticks; t++) trajectory.push(tick(behaviour, t, trajectory[t - 1], rng, mem));
+  for (let t = 1; t < ticks; t++) trajectory.push(tick(behaviour, t, trajectory[t - 1]!, rng, mem));
   // N frames at (i + 0.5) D / N.
-  const frames = Array.from({ length: n }, (_, i) => trajectory[Math.min(ticks - 1, Math.floor(((i + 0.5) * ticks) / n))]);
-  return { behaviour, condition, script: SCRIPTS[behaviour], frames };
+  const frames = Array.from({ length: n }, (_, i) => trajectory[Math.min(ticks - 1, Math.floor(((i + 0.5) * ticks) / n))]!);
+  // SCRIPTS has one script per behaviour of TRIANGLE_BEHAVIOURS.
+  return { behaviour, condition, script: SCRIPTS[behaviour]!, frames };
 }
