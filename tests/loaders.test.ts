@@ -121,7 +121,7 @@ describe('other literal suites', () => {
     expect(tomi).toHaveLength(60);
     // first and second order are beliefs; reality and memory questions are controls.
     expect(byCategory(tomi)).toEqual({ control: 20, belief: 40 });
-    expect(tomi.every((i) => (i.category === 'control') === /^(reality|memory)/.test(i.ability))).toBe(true);
+    expect(tomi.every((i) => (i.category === 'control') === /^(reality|memory)/.test(i.ability ?? ''))).toBe(true);
     expect(tomi.every((i) => (i.payload as McqPayload).options.every((o) => !['kitchen', 'garden', 'bathroom'].includes(o)))).toBe(true);
     const bigtom = (await load('bigtom')).items;
     expect(bigtom).toHaveLength(4 * 6);
