@@ -7,13 +7,22 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { benchmarkInferences, inferenceOverlap, parseRateTable, parseWrittenInferences, retroProspectiveGap } from '../src/analysis/index.js';
+import {
+  benchmarkInferences,
+  inferenceOverlap,
+  parseRateTable,
+  parseWrittenInferences,
+  retroProspectiveGap,
+} from '../src/analysis/index.js';
 import { DOMAINS, itemCounts, PUBLISHED_ITEMS, ratesCsv, TABLE19 } from '../tests/helpers/dialtom-paper.js';
 import { SHARED, SHARED_DATA } from './shared-dir.js';
 
 describe.skipIf(!SHARED)('DialToM Table 19 from Table 3 and the released items', () => {
   it('uses the released item counts (MI 306/136, ESC 354/203, PFG 339/184)', () => {
-    expect(itemCounts(SHARED_DATA)).toEqual({ retrospective: { ESC: 354, MI: 306, PFG: 339 }, prospective: { ESC: 203, MI: 136, PFG: 184 } });
+    expect(itemCounts(SHARED_DATA)).toEqual({
+      retrospective: { ESC: 354, MI: 306, PFG: 339 },
+      prospective: { ESC: 203, MI: 136, PFG: 184 },
+    });
     expect(itemCounts(SHARED_DATA)).toEqual(PUBLISHED_ITEMS);
   });
 
