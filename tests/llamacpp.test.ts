@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { createModel, openStore, runAccuracy } from '../src/index.js';
 import { evaluate } from './helpers/evaluate.js';
 
-const GGUF = join(__dirname, '..', '..', 'shared', 'models', 'stories260k-f32.gguf');
+// tests/fixtures/models/README.md: what the model is, its licences and SHA-256.
+const GGUF = join(__dirname, 'fixtures', 'models', 'stories260k-f32.gguf');
 const dir = mkdtempSync(join(tmpdir(), 'mindscope-llama-'));
 
 describe('llamacpp provider', () => {
