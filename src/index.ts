@@ -14,3 +14,6 @@ export * from './evaluate.js';
 export * from './results.js';
 export * from './scoring.js';
 export * from './authoring.js';
+export * from './stats/irt/index.js';
+export * from './analysis/irt/index.js';
+export * from './report/irt-charts.js';
