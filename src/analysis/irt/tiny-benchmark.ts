@@ -240,7 +240,7 @@ export function selectTinyItems(bank: IrtBank, opts: TinySelectionOptions): Tiny
 /** Validate a parsed tiny set against its bank. */
 export function parseTinySet(value: unknown, bank: IrtBank, file = '<tiny>'): TinySet {
   const v = value as Partial<TinySet> | null;
-  if (!v || v.format !== 'mindscope-irt-tiny') throw new InputError('not a tiny benchmark file (format mindscope-irt-tiny)', file);
+  if (v?.format !== 'mindscope-irt-tiny') throw new InputError('not a tiny benchmark file (format mindscope-irt-tiny)', file);
   if (v.formatVersion !== 1) throw new InputError(`tiny set format version ${String(v.formatVersion)} is not 1`, file);
   if (v.bankId !== bank.bankId) throw new InputError(`chosen from bank ${v.bankId}, not from this bank (${bank.bankId})`, file);
   if (!Array.isArray(v.items) || v.items.length === 0) throw new InputError('items: expected a non-empty list', file);
