@@ -49,31 +49,31 @@ export interface TinySelectionOptions {
   matrix?: ResponseMatrix;
 }
 
-/** Largest-remainder allocation of k over sizes, at least one each when k >= the number of parts, never above a size. */
+/**
+ * Allocation of k over parts of the given sizes: Hamilton's largest-remainder apportionment of
+ * k x size / total, then, when k allows, one for every empty part, taken from the part most
+ * above its quota; never more than a part's size.
+ */
 export function allocateProportionally(sizes: readonly number[], k: number): number[] {
   const total = sizes.reduce((s, v) => s + v, 0);
-  const out = sizes.map(() => 0);
   if (k >= total) return sizes.slice();
-  let left = k;
-  if (k >= sizes.length) {
-    sizes.forEach((_, i) => {
-      out[i] = 1;
-    });
-    left -= sizes.length;
-  }
-  const rest = sizes.map((s, i) => s - out[i]!);
-  const restTotal = rest.reduce((s, v) => s + v, 0);
-  const exact = rest.map((s) => (restTotal > 0 ? (s * left) / restTotal : 0));
-  exact.forEach((e, i) => {
-    out[i]! += Math.floor(e);
-  });
-  let remaining = k - out.reduce((s, v) => s + v, 0);
-  const order = exact.map((e, i) => ({ i, r: e - Math.floor(e) })).sort((x, y) => y.r - x.r || x.i - y.i);
+  const quota = sizes.map((s) => (s * k) / total);
+  const out = quota.map((q) => Math.floor(q));
+  const order = quota.map((q, i) => ({ i, r: q - Math.floor(q) })).sort((x, y) => y.r - x.r || x.i - y.i);
+  let left = k - out.reduce((s, v) => s + v, 0);
   for (const { i } of order) {
-    if (remaining <= 0) break;
-    if (out[i]! < sizes[i]!) {
-      out[i]!++;
-      remaining--;
+    if (left === 0) break;
+    out[i]!++;
+    left--;
+  }
+  if (k >= sizes.length) {
+    for (let i = 0; i < sizes.length; i++) {
+      if (out[i]! > 0 || sizes[i]! === 0) continue;
+      let donor = -1;
+      for (let d = 0; d < sizes.length; d++) if (out[d]! > 1 && (donor < 0 || out[d]! - quota[d]! > out[donor]! - quota[donor]!)) donor = d;
+      if (donor < 0) break;
+      out[donor]!--;
+      out[i] = 1;
     }
   }
   return out;

@@ -37,15 +37,19 @@ import {
   writeMatrixCsv,
   writeMatrixParquet,
 } from '../../index.js';
-import { intOption, numberOption } from '../options.js';
+import { intOption, numberOption, parseFieldMap } from '../options.js';
 
 async function readMatrixFile(path: string): Promise<ResponseMatrix> {
   return path.endsWith('.parquet') ? readMatrixParquet(path, { anyCategory: true }) : readMatrixCsv(path, { anyCategory: true });
 }
 
 /** Content hashes (and option counts) of a suite's items, keyed by irtItemKey. */
-async function suiteItems(suite: string, data: string | undefined): Promise<{ hashes: Map<string, string>; options: Map<string, number> }> {
-  const { items } = await loadSuite(suite, { data, seed: 0 });
+async function suiteItems(
+  suite: string,
+  data: string | undefined,
+  fields: string | undefined,
+): Promise<{ hashes: Map<string, string>; options: Map<string, number> }> {
+  const { items } = await loadSuite(suite, { data, seed: 0, fields: fields ? parseFieldMap(fields) : undefined });
   const hashes = new Map<string, string>();
   const options = new Map<string, number>();
   for (const item of items) {
@@ -73,6 +77,7 @@ function registerCalibrate(irt: Command): void {
     .option('--estimate-guessing', '3PL: estimate the floor with a Beta prior at it')
     .option('--items <suite...>', 'suites whose items to hash (and count options of), so that the bank can detect changed items')
     .option('--data <path>', 'data folder for --items')
+    .option('--fields <map>', 'field mapping for --items mcq')
     .option('--prior-a-sd <s>', 'SD of the normal prior on log a', numberOption('--prior-a-sd'), 0.5)
     .option('--prior-b-sd <s>', 'SD of the normal prior on b', numberOption('--prior-b-sd'), 2)
     .option('--quadrature <n>', 'quadrature nodes', intOption('--quadrature', 3), 41)
@@ -88,6 +93,7 @@ function registerCalibrate(irt: Command): void {
         estimateGuessing?: boolean;
         items?: string[];
         data?: string;
+        fields?: string;
         priorASd: number;
         priorBSd: number;
         quadrature: number;
@@ -101,7 +107,7 @@ function registerCalibrate(irt: Command): void {
         let hashes: Map<string, string> | undefined;
         let options: Map<string, number> | undefined;
         for (const suite of f.items ?? []) {
-          const got = await suiteItems(suite, f.data);
+          const got = await suiteItems(suite, f.data, f.fields);
           hashes = new Map([...(hashes ?? []), ...got.hashes]);
           options = new Map([...(options ?? []), ...got.options]);
         }
@@ -195,11 +201,17 @@ function registerTiny(irt: Command): void {
     );
 }
 
-async function verifyAgainstSuites(bank: IrtBank, suites: string[] | undefined, data: string | undefined, file: string): Promise<void> {
+async function verifyAgainstSuites(
+  bank: IrtBank,
+  suites: string[] | undefined,
+  data: string | undefined,
+  fields: string | undefined,
+  file: string,
+): Promise<void> {
   if (!suites) return;
   const current: Array<{ suite: string; id: string; hash: string }> = [];
   for (const suite of suites) {
-    const { hashes } = await suiteItems(suite, data);
+    const { hashes } = await suiteItems(suite, data, fields);
     for (const [key, hash] of hashes) {
       const [s, id] = key.split('\u0000') as [string, string];
       current.push({ suite: s, id, hash });
@@ -217,36 +229,39 @@ function registerEstimate(irt: Command): void {
     .option('--tiny <file>', 'the tiny set the answers come from (its anchor weights)')
     .option('--items <suite...>', "check the bank against these suites' current items (refused when an item changed)")
     .option('--data <path>', 'data folder for --items')
+    .option('--fields <map>', 'field mapping for --items mcq')
     .option('--json', 'print JSON')
-    .action(async (f: { bank: string; answers: string[]; tiny?: string; items?: string[]; data?: string; json?: boolean }) => {
-      const bank = readIrtBank(f.bank);
-      await verifyAgainstSuites(bank, f.items, f.data, f.bank);
-      const tiny = f.tiny ? parseTinySet(readJson(f.tiny), bank, f.tiny) : undefined;
-      const matrix = combineMatrices(await Promise.all(f.answers.map(readMatrixFile)));
-      const results = matrix.subjects.map((subject, j) => {
-        const answers = new Map<string, number>();
-        matrix.items.forEach((it, i) => {
-          const v = matrix.cells[i]![j];
-          if (v !== null && v !== undefined) answers.set(irtItemKey(it.suite, it.itemId), v);
+    .action(
+      async (f: { bank: string; answers: string[]; tiny?: string; items?: string[]; data?: string; fields?: string; json?: boolean }) => {
+        const bank = readIrtBank(f.bank);
+        await verifyAgainstSuites(bank, f.items, f.data, f.fields, f.bank);
+        const tiny = f.tiny ? parseTinySet(readJson(f.tiny), bank, f.tiny) : undefined;
+        const matrix = combineMatrices(await Promise.all(f.answers.map(readMatrixFile)));
+        const results = matrix.subjects.map((subject, j) => {
+          const answers = new Map<string, number>();
+          matrix.items.forEach((it, i) => {
+            const v = matrix.cells[i]![j];
+            if (v !== null && v !== undefined) answers.set(irtItemKey(it.suite, it.itemId), v);
+          });
+          return { subject, ...estimateAccuracyFromAnswers(bank, answers, { tiny }) };
         });
-        return { subject, ...estimateAccuracyFromAnswers(bank, answers, { tiny }) };
-      });
-      if (f.json) return print(results);
-      for (const r of results) {
-        process.stdout.write(
-          `\n${r.subject}: theta ${r.theta.toFixed(2)} (SD ${r.thetaSd.toFixed(2)}), ${r.answered} answers${r.unknownItems ? `, ${r.unknownItems} not in the bank` : ''}\n`,
-        );
-        const rows = r.rows.map((row) => [
-          row.category === null ? row.suite : `  ${row.category}`,
-          `${row.answered}/${row.items}`,
-          pct(row.anchor.estimate),
-          pct(row.irt.estimate),
-          `${pct(row.pIrt.estimate)} [${pct(row.pIrt.lower)}, ${pct(row.pIrt.upper)}]`,
-          row.gpIrt ? `${pct(row.gpIrt.estimate)} [${pct(row.gpIrt.lower)}, ${pct(row.gpIrt.upper)}]` : '-',
-        ]);
-        process.stdout.write(`${formatTextTable(['group', 'answered', 'anchor %', 'IRT %', 'p-IRT % [95%]', 'gp-IRT % [95%]'], rows)}\n`);
-      }
-    });
+        if (f.json) return print(results);
+        for (const r of results) {
+          process.stdout.write(
+            `\n${r.subject}: theta ${r.theta.toFixed(2)} (SD ${r.thetaSd.toFixed(2)}), ${r.answered} answers${r.unknownItems ? `, ${r.unknownItems} not in the bank` : ''}\n`,
+          );
+          const rows = r.rows.map((row) => [
+            row.category === null ? row.suite : `  ${row.category}`,
+            `${row.answered}/${row.items}`,
+            pct(row.anchor.estimate),
+            pct(row.irt.estimate),
+            `${pct(row.pIrt.estimate)} [${pct(row.pIrt.lower)}, ${pct(row.pIrt.upper)}]`,
+            row.gpIrt ? `${pct(row.gpIrt.estimate)} [${pct(row.gpIrt.lower)}, ${pct(row.gpIrt.upper)}]` : '-',
+          ]);
+          process.stdout.write(`${formatTextTable(['group', 'answered', 'anchor %', 'IRT %', 'p-IRT % [95%]', 'gp-IRT % [95%]'], rows)}\n`);
+        }
+      },
+    );
 }
 
 function registerAdaptive(irt: Command): void {

@@ -116,10 +116,10 @@ export class AdaptiveTest {
     const given = answered + this.#pending.size;
     const max = this.#opts.maxItems ?? this.#items.a.length;
     if (answered >= (this.#opts.minItems ?? 5) && this.#posterior.sd <= (this.#opts.targetSe ?? 0.3)) return 'target-se';
-    if (given >= max) return 'max-items';
     let any = false;
     for (let i = 0; i < this.#available.length && !any; i++) any = this.#available[i] === 1;
     if (!any) return 'bank-exhausted';
+    if (given >= max) return 'max-items';
     return null;
   }
 
