@@ -192,7 +192,7 @@ describe('mindscope irt', () => {
   it('bad flags: one line naming the flag', () => {
     const r = cli(['irt', 'calibrate', '--matrix', 'panel.csv', '--model', '4pl', '--out', 'x.json']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe('mindscope: --model must be 1pl, 2pl or 3pl, not "4pl"\n');
+    expect(r.stderr).toBe('mindscope: --model must be 1pl, 2pl, 3pl or bifactor, not "4pl"\n');
     const t = cli(['irt', 'tiny', '--bank', 'bank.json', '--strategy', 'best', '--out', 'x.json']);
     expect(t.stderr).toMatch(/--strategy must be one of random, stratified, correctness, irt, information/);
     const g = cli(['irt', 'calibrate', '--matrix', 'panel.csv', '--model', '3pl', '--out', 'x.json']);

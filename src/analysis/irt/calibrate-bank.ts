@@ -8,11 +8,15 @@
 import { InputError } from '../../core/index.js';
 import type { ResponseMatrix } from '../../store/index.js';
 import {
+  type BifactorCalibration,
+  calibrateBifactor,
   calibrateIrt,
   estimateAbilities,
   estimateAbility,
+  type IrtCalibration,
   type IrtCalibrationOptions,
   type IrtItems,
+  type IrtResponses,
   irtProbability,
   itemFit,
   selectItems,
@@ -23,7 +27,8 @@ import { computeBankId, type IrtBank, type IrtBankGroup, irtItemKey } from './ir
 import { matrixToIrtResponses, mindscopeVersion } from './matrix-responses.js';
 
 export interface BankCalibrationOptions extends Omit<IrtCalibrationOptions, 'guessing' | 'model'> {
-  model: '1pl' | '2pl' | '3pl';
+  /** bifactor: a general ability plus one specific factor per category (stats/irt/bifactor.ts). */
+  model: '1pl' | '2pl' | '3pl' | 'bifactor';
   /** 3PL guessing floor: one number, or per item by irtItemKey(suite, id) (1/k for k options). */
   guessing?: number | Map<string, number>;
   /** Content hash per item, by irtItemKey(suite, id). */
@@ -85,9 +90,8 @@ function meanPersonVariance(values: Float64Array, N: number, J: number, members:
 /** irtMae per group by the hold-out procedure in the file comment; null when under 10 models. */
 function validateGroups(
   matrixValues: { values: Float64Array; N: number; J: number },
-  fit: IrtItems,
   groups: Array<{ members: number[] }>,
-  opts: IrtCalibrationOptions,
+  refitOn: (train: IrtResponses) => IrtItems,
 ): Array<number | null> {
   const { values, N, J } = matrixValues;
   if (N < 10) return groups.map(() => null);
@@ -95,13 +99,7 @@ function validateGroups(
   const train: number[] = [];
   for (let j = 0; j < N; j++) (j % 5 === 0 ? held : train).push(j);
   const responses = { nPersons: N, nItems: J, values };
-  // A rough fit is enough for a mean absolute error: tolerance 1e-3.
-  const refit = calibrateIrt(selectPersons(responses, train), {
-    ...opts,
-    start: fit,
-    standardErrors: false,
-    tolerance: Math.max(opts.tolerance ?? 1e-4, 1e-3),
-  });
+  const refit = { items: refitOn(selectPersons(responses, train)) };
   const seen: number[] = [];
   for (let i = 0; i < J; i += 2) seen.push(i);
   const errors = groups.map(() => ({ sum: 0, n: 0 }));
@@ -125,6 +123,38 @@ function validateGroups(
     });
   }
   return errors.map((e) => (e.n > 0 ? e.sum / e.n : null));
+}
+
+/**
+ * A bifactor fit in the shape of a unidimensional one: (a, b) are the general dimension's
+ * marginal 2PL curve (a = aG / sqrt(1 + pi aS^2 / 8), b = -d / aG), which the tiny estimators
+ * and adaptive tests use; their SEs by the delta method from the bifactor's (covariances
+ * ignored).
+ */
+function bifactorAsIrt(bf: BifactorCalibration): IrtCalibration & { bifactor: BifactorCalibration } {
+  const J = bf.aGeneral.length;
+  const se = { a: new Float64Array(J), b: new Float64Array(J), c: new Float64Array(J).fill(Number.NaN) };
+  for (let i = 0; i < J; i++) {
+    const shrink = Math.sqrt(1 + (Math.PI * bf.aSpecific[i]! ** 2) / 8);
+    se.a[i] = bf.se.aGeneral[i]! / shrink;
+    se.b[i] = Math.sqrt((bf.se.d[i]! / bf.aGeneral[i]!) ** 2 + ((bf.d[i]! * bf.se.aGeneral[i]!) / bf.aGeneral[i]! ** 2) ** 2);
+  }
+  return {
+    model: '2pl',
+    items: bf.marginal,
+    se,
+    estimated: { a: 'item', c: false },
+    priors: { logA: { mean: 0, sd: 0.5 }, b: null, c: null },
+    quadrature: { nodes: new Float64Array(0), weights: new Float64Array(0) },
+    iterations: bf.iterations,
+    converged: bf.converged,
+    lastChange: Number.NaN,
+    logLikelihood: bf.logLikelihood,
+    logPosterior: Number.NaN,
+    posterior: new Float64Array(0),
+    nPersons: 0,
+    bifactor: bf,
+  };
 }
 
 /** Calibrate a bank on a response matrix (subjects are the panel's models). */
@@ -165,16 +195,25 @@ export function calibrateBank(matrix: ResponseMatrix, opts: BankCalibrationOptio
   // Start values given for every matrix item follow the items kept.
   const start =
     rest.start && rest.start.a.length === matrix.items.length && J !== matrix.items.length ? subsetItems(rest.start, keep) : rest.start;
-  const irtOpts: IrtCalibrationOptions = { ...rest, start, model: opts.model, guessing };
-  const fit = calibrateIrt(responses, irtOpts);
+  const categoryNames = [...new Set(items.map((it) => it.category))].sort();
+  const categoryOf = items.map((it) => categoryNames.indexOf(it.category));
+  const bifactorOpts = { categories: categoryOf, tolerance: opts.tolerance, maxIterations: opts.maxIterations };
+  const irtOpts: IrtCalibrationOptions = { ...rest, start, model: opts.model === 'bifactor' ? '2pl' : opts.model, guessing };
+  const fit: IrtCalibration & { bifactor?: BifactorCalibration } =
+    opts.model === 'bifactor' ? bifactorAsIrt(calibrateBifactor(responses, bifactorOpts)) : calibrateIrt(responses, irtOpts);
   if (!fit.converged)
     warnings.push(`EM stopped after ${fit.iterations} iterations without converging (last change ${fit.lastChange.toExponential(2)})`);
   const abilities =
     diagnostics === false ? { theta: new Float64Array(0), se: new Float64Array(0) } : estimateAbilities(fit.items, responses.values, N);
   const fitStats = diagnostics === false ? null : itemFit(fit.items, responses, abilities.theta);
   const groupDefs = bankGroups(items);
-  const maes =
-    validate === false ? groupDefs.map(() => null) : validateGroups({ values: responses.values, N, J }, fit.items, groupDefs, irtOpts);
+  // The hold-out refit is rough on purpose (tolerance 1e-3): it feeds a mean absolute error.
+  const refitOn = (train: IrtResponses): IrtItems =>
+    opts.model === 'bifactor'
+      ? calibrateBifactor(train, { ...bifactorOpts, tolerance: Math.max(opts.tolerance ?? 1e-4, 1e-3) }).marginal
+      : calibrateIrt(train, { ...irtOpts, start: fit.items, standardErrors: false, tolerance: Math.max(opts.tolerance ?? 1e-4, 1e-3) })
+          .items;
+  const maes = validate === false ? groupDefs.map(() => null) : validateGroups({ values: responses.values, N, J }, groupDefs, refitOn);
   if (validate !== false && N < 10) warnings.push('fewer than 10 models: no hold-out validation, so gp-IRT is unavailable');
   const groups: IrtBankGroup[] = groupDefs.map((g, k) => ({
     suite: g.suite,
@@ -201,7 +240,13 @@ export function calibrateBank(matrix: ResponseMatrix, opts: BankCalibrationOptio
       a: fit.items.a[i]!,
       b: fit.items.b[i]!,
       c: fit.items.c[i]!,
-      se: { a: finiteOrNull(fit.se.a[i]), b: finiteOrNull(fit.se.b[i]), c: finiteOrNull(fit.se.c[i]) },
+      ...(fit.bifactor ? { aSpecific: fit.bifactor.aSpecific[i]! } : {}),
+      se: {
+        a: finiteOrNull(fit.se.a[i]),
+        b: finiteOrNull(fit.se.b[i]),
+        c: finiteOrNull(fit.se.c[i]),
+        ...(fit.bifactor ? { aSpecific: finiteOrNull(fit.bifactor.se.aSpecific[i]) } : {}),
+      },
       fit: {
         infit: finiteOrNull(fitStats?.infit[i]),
         outfit: finiteOrNull(fitStats?.outfit[i]),
@@ -216,7 +261,7 @@ export function calibrateBank(matrix: ResponseMatrix, opts: BankCalibrationOptio
     const missing = bankItems.filter((it) => it.hash === null).length;
     if (missing > 0) warnings.push(`${missing} item(s) have no content hash (not among the items given to hash)`);
   } else warnings.push('no item contents were given, so items carry no content hash and the bank cannot detect changed items');
-  const { posterior: _p, quadrature, items: _i, se: _s, ...summary } = fit;
+  const { posterior: _p, quadrature, items: _i, se: _s, bifactor, ...summary } = fit;
   const body: Omit<IrtBank, 'bankId' | 'format' | 'formatVersion'> = {
     tool: { name: 'mindscope', version: mindscopeVersion() },
     model: opts.model,
@@ -225,7 +270,7 @@ export function calibrateBank(matrix: ResponseMatrix, opts: BankCalibrationOptio
       floatPriors: opts.floatPriors !== false,
       guessing: typeof opts.guessing === 'number' ? opts.guessing : opts.guessing ? 'per-item' : null,
       estimateGuessing: !!opts.estimateGuessing,
-      quadraturePoints: quadrature.nodes.length,
+      quadraturePoints: opts.model === 'bifactor' ? '21 x 15' : quadrature.nodes.length,
       quadratureRange: quadrature.nodes[quadrature.nodes.length - 1]!,
       tolerance: opts.tolerance ?? 1e-4,
       parameterExpansion: opts.parameterExpansion !== false,
@@ -245,6 +290,7 @@ export function calibrateBank(matrix: ResponseMatrix, opts: BankCalibrationOptio
     },
     groups,
     items: bankItems,
+    ...(bifactor ? { specificFactors: categoryNames } : {}),
     dropped,
     warnings,
   };

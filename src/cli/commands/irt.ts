@@ -69,10 +69,10 @@ const print = (value: unknown): void => {
 function registerCalibrate(irt: Command): void {
   irt
     .command('calibrate')
-    .description('fit a 1PL, 2PL or 3PL model to response matrices and write an item bank')
+    .description('fit a 1PL, 2PL, 3PL or bifactor model to response matrices and write an item bank')
     .requiredOption('--matrix <file...>', 'response matrices (CSV or Parquet, wide or long); subjects are the panel models')
     .requiredOption('--out <file>', 'bank JSON to write')
-    .option('--model <m>', '1pl, 2pl or 3pl', '2pl')
+    .option('--model <m>', '1pl, 2pl, 3pl or bifactor (general + one factor per category)', '2pl')
     .option('--guessing <g>', '3PL guessing floor: a number, or "options" for 1/k from the items (needs --items)')
     .option('--estimate-guessing', '3PL: estimate the floor with a Beta prior at it')
     .option('--items <suite...>', 'suites whose items to hash (and count options of), so that the bank can detect changed items')

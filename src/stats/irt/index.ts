@@ -10,3 +10,4 @@ export * from './kmeans.js';
 export * from './normal-quantile.js';
 export * from './tiny-estimators.js';
 export * from './adaptive-test.js';
+export * from './bifactor.js';
