@@ -6,8 +6,8 @@
 //      truth (rescaled to the panel's ability mean and SD).
 //   3. Leave-one-model-out tiny benchmarks (100 of 2,860 items, ToMBench's size and categories):
 //      each held-out model's full-suite accuracy estimated from a bank calibrated without it,
-//      against 100 random items; at 27 models (all held out) and 300 (every third, or all with
-//      --all).
+//      against 100 random items; intervals with 20 parameter draws (the default); at 27 models
+//      (all held out) and 300 (every third, or all with --all).
 //   4. Adaptive tests on the 300-model panel: items used to reach SE 0.3 and 0.25, agreement
 //      with full-suite abilities, accuracy error.
 //

@@ -110,7 +110,7 @@ describe('selection and exposure control', () => {
     };
     const none = exposure({ method: 'none' });
     const randomesque = exposure({ method: 'randomesque', candidates: 5 });
-    const sh = calibrateSympsonHetter(params, { rMax: 0.3, simulees: 200, rounds: 6, seed: 2, maxItems: 15, targetSe: 0 });
+    const sh = calibrateSympsonHetter(params, { rMax: 0.3, simulees: 120, rounds: 4, seed: 2, maxItems: 15, targetSe: 0 });
     const sympson = exposure({ method: 'sympson-hetter', rates: sh.rates });
     expect(none).toBe(1); // the first item is the same for everyone
     expect(randomesque).toBeLessThan(0.8);

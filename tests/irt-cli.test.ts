@@ -183,6 +183,9 @@ describe('mindscope irt', () => {
     expect(JSON.parse(s.stdout)).toMatchObject({ models: 6, items: 15 });
     const truth = JSON.parse(readFileSync(join(dir, 'sim', 'truth.json'), 'utf8'));
     expect(truth.items).toHaveLength(15);
+    const bf = cli(['irt', 'calibrate', '--matrix', join('sim', 'matrix.csv'), '--model', 'bifactor', '--out', 'bifactor.json', '--json']);
+    expect(bf.stderr).toBe('');
+    expect(JSON.parse(bf.stdout)).toMatchObject({ model: 'bifactor', models: 6, items: 15 });
     const rep = cli(['irt', 'report', '--bank', 'bank.json', '--out', 'rep']);
     expect(rep.code).toBe(0);
     for (const f of ['item-curves.svg', 'information.svg', 'wright-map.svg'])

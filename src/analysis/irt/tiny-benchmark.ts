@@ -38,6 +38,21 @@ export interface TinySet {
   seed: number;
   /** The chosen items, per suite in bank order of suites; weights sum to 1 within each suite. */
   items: Array<{ suite: string; id: string; category: string; weight: number }>;
+  warnings: string[];
+}
+
+/** Panels below this many models make the information design select on noise (see defaultTinyStrategy). */
+export const INFORMATION_DESIGN_MIN_MODELS = 100;
+
+/**
+ * The strategy to use when none is named: the information design on panels of at least 100
+ * models; below that it picks items on noisy discrimination estimates (a winner's curse: at 27
+ * models x 2,860 items its p-IRT error was above random sampling's, see the README), so
+ * correctness clustering when the panel's answers are at hand, else stratified sampling.
+ */
+export function defaultTinyStrategy(bank: IrtBank, haveMatrix: boolean): TinyStrategy {
+  if (bank.panel.models.length >= INFORMATION_DESIGN_MIN_MODELS) return 'information';
+  return haveMatrix ? 'correctness' : 'stratified';
 }
 
 export interface TinySelectionOptions {
@@ -225,6 +240,11 @@ export function selectTinyItems(bank: IrtBank, opts: TinySelectionOptions): Tiny
       }
     });
   }
+  const warnings: string[] = [];
+  if (opts.strategy === 'information' && bank.panel.models.length < INFORMATION_DESIGN_MIN_MODELS)
+    warnings.push(
+      `the information design on a ${bank.panel.models.length}-model panel selects items on noisy discrimination estimates; correctness or stratified selection did better below ${INFORMATION_DESIGN_MIN_MODELS} models`,
+    );
   return {
     format: 'mindscope-irt-tiny',
     formatVersion: 1,
@@ -234,6 +254,7 @@ export function selectTinyItems(bank: IrtBank, opts: TinySelectionOptions): Tiny
     k: opts.k,
     seed: opts.seed,
     items: chosen,
+    warnings,
   };
 }
 

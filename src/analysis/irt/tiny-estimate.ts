@@ -42,7 +42,17 @@ export interface TinyAccuracyEstimate {
 export function estimateAccuracyFromAnswers(
   bank: IrtBank,
   answers: ReadonlyMap<string, number>,
-  opts: { tiny?: TinySet; level?: number } = {},
+  opts: {
+    tiny?: TinySet;
+    level?: number;
+    /**
+     * Parameter sets drawn from the bank's standard errors to widen the intervals by the item
+     * parameters' uncertainty (default 20 when the bank has standard errors; 0 treats the
+     * parameters as known; see tiny-estimators.ts). At 27 models it lifted the coverage of the
+     * random design from 85% to 93% (README).
+     */
+    parameterDraws?: number;
+  } = {},
 ): TinyAccuracyEstimate {
   if (opts.tiny && opts.tiny.bankId !== bank.bankId)
     throw new InputError(`the tiny set was chosen from bank ${opts.tiny.bankId}, not ${bank.bankId}`);
@@ -78,7 +88,21 @@ export function estimateAccuracyFromAnswers(
       meanVariance: g.meanVariance,
     });
   }
-  const result = estimateTinyAccuracy(bankItemParams(bank), y, groups, { level: opts.level });
+  const hasSe = bank.items.some((it) => it.se.a !== null || it.se.b !== null);
+  const draws = hasSe ? (opts.parameterDraws ?? 20) : 0;
+  const result = estimateTinyAccuracy(bankItemParams(bank), y, groups, {
+    level: opts.level,
+    ...(draws > 0
+      ? {
+          parameterDraws: {
+            seA: bank.items.map((it) => it.se.a ?? Number.NaN),
+            seB: bank.items.map((it) => it.se.b ?? Number.NaN),
+            draws,
+            seed: 1,
+          },
+        }
+      : {}),
+  });
   return {
     bankId: bank.bankId,
     theta: result.theta,

@@ -24,6 +24,8 @@ export interface TinyValidationOptions {
   seed: number;
   /** Indices of the models to hold out (default all). */
   heldOut?: readonly number[];
+  /** Parameter draws for the intervals (tiny-estimate.ts; default 20); > 0 computes the folds' standard errors. */
+  parameterDraws?: number;
   /** Called after each held-out model (for progress). */
   onModel?: (done: number, total: number) => void;
 }
@@ -102,7 +104,7 @@ export function validateTinyBenchmarks(matrix: ResponseMatrix, opts: TinyValidat
       ...opts.calibration,
       source: `without ${matrix.subjects[m]}`,
       diagnostics: false,
-      standardErrors: false,
+      standardErrors: (opts.parameterDraws ?? 20) > 0,
       start: whole.items.length === matrix.items.length ? start : undefined,
     });
     const answersOf = (keys: Set<string>) => {
@@ -118,7 +120,7 @@ export function validateTinyBenchmarks(matrix: ResponseMatrix, opts: TinyValidat
     for (const strategy of opts.strategies) {
       const tiny = selectTinyItems(bank, { k: opts.k, strategy, by: opts.by, seed: opts.seed, matrix: train });
       const answers = answersOf(new Set(tiny.items.map((t) => irtItemKey(t.suite, t.id))));
-      perStrategy.set(strategy, estimateAccuracyFromAnswers(bank, answers, { tiny }));
+      perStrategy.set(strategy, estimateAccuracyFromAnswers(bank, answers, { tiny, parameterDraws: opts.parameterDraws }));
     }
     const rng = createRng(`tiny-validation-random:${opts.seed}:${m}`);
     for (const suite of suites) {

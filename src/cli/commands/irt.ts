@@ -9,6 +9,7 @@ import {
   combineMatrices,
   ConfigError,
   createAdaptiveSession,
+  defaultTinyStrategy,
   estimateAccuracyFromAnswers,
   estimatedAccuracySpec,
   formatTextTable,
@@ -101,8 +102,8 @@ function registerCalibrate(irt: Command): void {
         validate: boolean;
         json?: boolean;
       }) => {
-        if (f.model !== '1pl' && f.model !== '2pl' && f.model !== '3pl')
-          throw new ConfigError(`--model must be 1pl, 2pl or 3pl, not "${f.model}"`);
+        if (f.model !== '1pl' && f.model !== '2pl' && f.model !== '3pl' && f.model !== 'bifactor')
+          throw new ConfigError(`--model must be 1pl, 2pl, 3pl or bifactor, not "${f.model}"`);
         const matrix = combineMatrices(await Promise.all(f.matrix.map(readMatrixFile)));
         let hashes: Map<string, string> | undefined;
         let options: Map<string, number> | undefined;
@@ -168,7 +169,10 @@ function registerTiny(irt: Command): void {
     .requiredOption('--bank <file>', 'item bank JSON')
     .requiredOption('--out <file>', 'tiny set JSON to write')
     .option('--k <n>', 'items per suite', intOption('--k', 1), 100)
-    .option('--strategy <s>', `one of ${TINY_STRATEGIES.join(', ')}`, 'information')
+    .option(
+      '--strategy <s>',
+      `one of ${TINY_STRATEGIES.join(', ')} (default: information with 100+ panel models, else correctness with --matrix, else stratified)`,
+    )
     .option('--by <unit>', 'category (anchors in every category) or suite', 'category')
     .option('--matrix <file...>', 'the panel response matrices (the correctness strategy needs them)')
     .option('--seed <s>', 'seed', intOption('--seed', 0), 0)
@@ -197,6 +201,7 @@ function registerTiny(irt: Command): void {
         process.stdout.write(
           `${[...perSuite].map(([s, n]) => `${s}: ${n} items`).join(', ')} (${tiny.strategy}, by ${tiny.by}), written to ${f.out}\n`,
         );
+        for (const w of tiny.warnings) process.stdout.write(`warning: ${w}\n`);
       },
     );
 }
@@ -230,9 +235,24 @@ function registerEstimate(irt: Command): void {
     .option('--items <suite...>', "check the bank against these suites' current items (refused when an item changed)")
     .option('--data <path>', 'data folder for --items')
     .option('--fields <map>', 'field mapping for --items mcq')
+    .option(
+      '--draws <n>',
+      "item parameter sets drawn from the bank's standard errors for the intervals (0: parameters as known)",
+      intOption('--draws', 0),
+      20,
+    )
     .option('--json', 'print JSON')
     .action(
-      async (f: { bank: string; answers: string[]; tiny?: string; items?: string[]; data?: string; fields?: string; json?: boolean }) => {
+      async (f: {
+        bank: string;
+        answers: string[];
+        tiny?: string;
+        items?: string[];
+        data?: string;
+        fields?: string;
+        draws: number;
+        json?: boolean;
+      }) => {
         const bank = readIrtBank(f.bank);
         await verifyAgainstSuites(bank, f.items, f.data, f.fields, f.bank);
         const tiny = f.tiny ? parseTinySet(readJson(f.tiny), bank, f.tiny) : undefined;
@@ -243,7 +263,7 @@ function registerEstimate(irt: Command): void {
             const v = matrix.cells[i]![j];
             if (v !== null && v !== undefined) answers.set(irtItemKey(it.suite, it.itemId), v);
           });
-          return { subject, ...estimateAccuracyFromAnswers(bank, answers, { tiny }) };
+          return { subject, ...estimateAccuracyFromAnswers(bank, answers, { tiny, parameterDraws: f.draws }) };
         });
         if (f.json) return print(results);
         for (const r of results) {

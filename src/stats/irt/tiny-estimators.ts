@@ -17,9 +17,12 @@
 //   E[Z] = (sum answered y + sum_unanswered E[P_i]) / n   (= the p-IRT estimate)
 //   Var[Z] = (Var_theta(sum_unanswered P_i) + E_theta(sum_unanswered P_i (1 - P_i))) / n^2.
 // For any estimator E, E[(E - Z)^2 | answers] = Var[Z] + (E - E[Z])^2, and its interval is
-// E +- z sqrt(that), clipped to [0, 1]. It treats the item parameters as known; its coverage on
-// simulated panels is measured in tests/irt-tiny.test.ts and bench/irt.mjs.
+// E +- z sqrt(that), clipped to [0, 1]. With `parameterDraws`, the item parameters' own
+// uncertainty is added: the p-IRT centre is recomputed under `draws` parameter sets drawn from
+// N(log a, (se_a / a)^2) and N(b, se_b^2) per item (seeded), and the variance of those centres
+// joins Var[Z]. Coverage on simulated panels: tests/irt-tiny.test.ts and bench/irt.mjs.
 
+import { createRng } from '../../core/index.js';
 import { abilityPosterior, type AbilityPosterior } from './ability.js';
 import type { IrtItems } from './irt-model.js';
 import { normalQuantile } from './normal-quantile.js';
@@ -63,6 +66,51 @@ export interface TinyEstimateResult {
   groups: TinyGroupEstimate[];
 }
 
+/** Variance, per group, of the p-IRT centre over item parameter sets drawn from their standard errors. */
+function drawVariance(
+  items: IrtItems,
+  answers: ArrayLike<number>,
+  answered: number[],
+  groups: readonly TinyGroup[],
+  pd: { seA: ArrayLike<number>; seB: ArrayLike<number>; draws: number; seed: number },
+  prior?: { mean: number; sd: number },
+): Float64Array {
+  const rng = createRng(`tiny-parameter-draws:${pd.seed}`);
+  const normal = () => Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
+  const J = items.a.length;
+  const drawn: IrtItems = { a: new Float64Array(J), b: new Float64Array(J), c: items.c };
+  const sum = new Float64Array(groups.length);
+  const sum2 = new Float64Array(groups.length);
+  for (let d = 0; d < pd.draws; d++) {
+    for (let i = 0; i < J; i++) {
+      const sa = pd.seA[i]!;
+      const sb = pd.seB[i]!;
+      drawn.a[i] = items.a[i]! * (Number.isFinite(sa) ? Math.exp((normal() * sa) / items.a[i]!) : 1);
+      drawn.b[i] = items.b[i]! + (Number.isFinite(sb) ? normal() * sb : 0);
+    }
+    const post = abilityPosterior(drawn, answers, { prior, indices: answered });
+    groups.forEach((g, k) => {
+      let total = 0;
+      for (let m = 0; m < g.items.length; m++) {
+        const i = g.items[m]!;
+        const y = answers[i]!;
+        if (!Number.isNaN(y)) {
+          total += y;
+          continue;
+        }
+        const a = drawn.a[i]!;
+        const b = drawn.b[i]!;
+        const c = drawn.c[i]!;
+        for (let q = 0; q < post.nodes.length; q++) total += post.weights[q]! * (c + (1 - c) / (1 + Math.exp(-a * (post.nodes[q]! - b))));
+      }
+      const centre = total / g.items.length;
+      sum[k]! += centre;
+      sum2[k]! += centre * centre;
+    });
+  }
+  return sum.map((s, k) => Math.max(0, sum2[k]! / pd.draws - (s / pd.draws) ** 2));
+}
+
 /** lambda of gp-IRT from the IRT validation error b, the panel variance v and k anchors. */
 export function gpIrtLambda(irtMae: number, meanVariance: number, anchors: number): number {
   const b2 = irtMae * irtMae;
@@ -83,7 +131,13 @@ export function estimateTinyAccuracy(
   items: IrtItems,
   answers: ArrayLike<number>,
   groups: readonly TinyGroup[],
-  opts: { level?: number; prior?: { mean: number; sd: number }; posterior?: AbilityPosterior } = {},
+  opts: {
+    level?: number;
+    prior?: { mean: number; sd: number };
+    posterior?: AbilityPosterior;
+    /** Propagate item parameter uncertainty (standard errors of a and b; NaN = none). */
+    parameterDraws?: { seA: ArrayLike<number>; seB: ArrayLike<number>; draws: number; seed: number };
+  } = {},
 ): TinyEstimateResult {
   const J = items.a.length;
   if (answers.length !== J) throw new Error(`estimateTinyAccuracy: ${answers.length} answers for ${J} items`);
@@ -91,6 +145,7 @@ export function estimateTinyAccuracy(
   for (let i = 0; i < J; i++) if (!Number.isNaN(answers[i]!)) answered.push(i);
   const post = opts.posterior ?? abilityPosterior(items, answers, { prior: opts.prior, indices: answered });
   const z = normalQuantile(0.5 + (opts.level ?? 0.95) / 2);
+  const paramVariance = opts.parameterDraws ? drawVariance(items, answers, answered, groups, opts.parameterDraws, opts.prior) : null;
   const Q = post.nodes.length;
   const S = new Float64Array(Q);
   const V = new Float64Array(Q);
@@ -136,7 +191,7 @@ export function estimateTinyAccuracy(
       mAll += w * all[q]!;
     }
     const center = (seenSum + mS) / n;
-    const variance = (Math.max(0, mS2 - mS * mS) + mV) / (n * n);
+    const variance = (Math.max(0, mS2 - mS * mS) + mV) / (n * n) + (paramVariance?.[out.length] ?? 0);
     let anchorSum = 0;
     let anchorW = 0;
     for (let k = 0; k < g.anchors.length; k++) {
