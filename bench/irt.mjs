@@ -11,7 +11,7 @@
 //   4. Adaptive tests on the 300-model panel: items used to reach SE 0.3 and 0.25, agreement
 //      with full-suite abilities, accuracy error.
 //
-//   npm run build && node bench/irt.mjs [--all] [--python python3] [--no-peer]
+//   npm run build && node bench/irt.mjs [--all] [--python python3] [--no-peer] [--only 1,2,3,4]
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -23,9 +23,16 @@ const lib = await import('../dist/index.js');
 const here = fileURLToPath(new URL('.', import.meta.url));
 const argv = process.argv.slice(2);
 const python = argv.includes('--python') ? argv[argv.indexOf('--python') + 1] : 'python3';
+const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1].split(',').map(Number) : [1, 2, 3, 4];
+const want = (n) => only.includes(n);
 const TOMBENCH = { belief: 882, desire: 180, emotion: 420, intention: 340, knowledge: 290, 'non-literal': 748 };
 
 const sec = (ms) => `${(ms / 1000).toFixed(1)} s`;
+// CPU time of this process (user + system), to read "one core" on a shared machine.
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
 const pp = (x) => (100 * x).toFixed(2);
 const mean = (x) => x.reduce((s, v) => s + v, 0) / x.length;
 function corr(x, y) {
@@ -52,25 +59,33 @@ const stats = (est, truth) => {
 };
 
 // ---- 1. Speed ----
-{
+if (want(1)) {
   const items = { belief: 16774 - 5 * 2795, desire: 2795, emotion: 2795, intention: 2795, knowledge: 2795, 'non-literal': 2795 };
   const panel = lib.simulateIrtPanel({ models: 300, suites: [{ name: 'sim', items }], model: '2pl', seed: 1 });
   const responses = lib.matrixToIrtResponses(panel.matrix);
   console.log('1. 2PL calibration, 300 models x 16,774 items (one thread)');
   let t = performance.now();
+  let c = cpuMs();
   const fit = lib.calibrateIrt(responses, { model: '2pl', standardErrors: false });
   const emMs = performance.now() - t;
+  const emCpu = cpuMs() - c;
   t = performance.now();
+  c = cpuMs();
   const withSe = lib.calibrateIrt(responses, { model: '2pl', start: fit.items, maxIterations: 1 });
   const seMs = performance.now() - t;
+  const seCpu = cpuMs() - c;
   t = performance.now();
+  c = cpuMs();
   const abilities = lib.estimateAbilities(fit.items, responses.values, 300);
   lib.itemFit(fit.items, responses, abilities.theta);
   const diagMs = performance.now() - t;
+  const diagCpu = cpuMs() - c;
   console.log(
-    `   EM: ${sec(emMs)} (${fit.iterations} iterations, converged ${fit.converged}); standard errors (one more iteration + Louis blocks): ${sec(seMs)}`,
+    `   EM: ${sec(emMs)} wall, ${sec(emCpu)} CPU (${fit.iterations} iterations, converged ${fit.converged}); standard errors (one more iteration + Louis blocks): ${sec(seMs)} wall, ${sec(seCpu)} CPU`,
   );
-  console.log(`   EM + standard errors: ${sec(emMs + seMs)}; panel EAP abilities + item fit: ${sec(diagMs)}`);
+  console.log(
+    `   EM + standard errors: ${sec(emMs + seMs)} wall, ${sec(emCpu + seCpu)} CPU; panel EAP abilities + item fit: ${sec(diagMs)} wall, ${sec(diagCpu)} CPU`,
+  );
   const truth = standardised(panel.truth);
   console.log(
     `   a: ${stats(fit.items.a, truth.a)}; b: ${stats(fit.items.b, truth.b)}; theta (EAP): ${stats(abilities.theta, truth.theta)}`,
@@ -81,7 +96,12 @@ const stats = (est, truth) => {
     const path = join(dir, 'matrix.csv');
     lib.writeMatrixCsv(path, panel.matrix);
     t = performance.now();
-    const r = spawnSync(python, [join(here, 'irt_peer.py'), path, '1e-4'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    const oneThread = { OMP_NUM_THREADS: '1', OPENBLAS_NUM_THREADS: '1', MKL_NUM_THREADS: '1' };
+    const r = spawnSync(python, [join(here, 'irt_peer.py'), path, '1e-4'], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 28,
+      env: { ...process.env, ...oneThread },
+    });
     const wall = performance.now() - t;
     if (r.status !== 0) console.log(`   peer failed: ${r.stderr.trim().split('\n').pop()}`);
     else {
@@ -93,7 +113,7 @@ const stats = (est, truth) => {
         db = Math.max(db, Math.abs(peer.b[i] - fit.items.b[i]));
       }
       console.log(
-        `   NumPy peer (dense BLAS, same estimator): EM ${sec(peer.seconds * 1000)} (${peer.iterations} iterations; ${sec(wall)} with start-up and reading the CSV); ours / peer = ${(emMs / 1000 / peer.seconds).toFixed(2)}`,
+        `   NumPy peer (dense BLAS, one thread, same estimator): EM ${sec(peer.seconds * 1000)} wall, ${sec(peer.cpu * 1000)} CPU (${peer.iterations} iterations; ${sec(wall)} with start-up and reading the CSV); ours / peer (CPU) = ${(emCpu / 1000 / peer.cpu).toFixed(2)}`,
       );
       console.log(`   largest difference from the peer's estimates: a ${da.toExponential(2)}, b ${db.toExponential(2)}`);
     }
@@ -101,8 +121,8 @@ const stats = (est, truth) => {
 }
 
 // ---- 2. Recovery ----
-console.log('\n2. Recovery, 2PL, 1,000 items (truth rescaled to the panel)');
-for (const models of [27, 100, 300]) {
+if (want(2)) console.log('\n2. Recovery, 2PL, 1,000 items (truth rescaled to the panel)');
+for (const models of want(2) ? [27, 100, 300] : []) {
   const panel = lib.simulateIrtPanel({ models, suites: [{ name: 'sim', items: { belief: 500, desire: 500 } }], model: '2pl', seed: 2 });
   const responses = lib.matrixToIrtResponses(panel.matrix);
   const t = performance.now();
@@ -118,7 +138,7 @@ for (const models of [27, 100, 300]) {
 }
 
 // ---- 3. Leave-one-model-out tiny benchmarks ----
-console.log('\n3. Leave-one-model-out: full-suite accuracy from 100 of 2,860 items (ToMBench categories)');
+if (want(3)) console.log('\n3. Leave-one-model-out: full-suite accuracy from 100 of 2,860 items (ToMBench categories)');
 function lomo(models, strategies, heldOut) {
   const panel = lib.simulateIrtPanel({ models, suites: [{ name: 'tombench', items: TOMBENCH }], model: '2pl', seed: 3 });
   const t = performance.now();
@@ -131,12 +151,14 @@ function lomo(models, strategies, heldOut) {
       `     ${s.strategy.padEnd(13)} ${s.estimator.padEnd(6)} MAE ${pp(s.mae)}  SD ${pp(s.sdAbsError)}  p90 ${pp(s.p90AbsError)}  max ${pp(s.maxAbsError)}  bias ${pp(s.bias)}  coverage ${s.coverage === null ? '-' : `${(100 * s.coverage).toFixed(0)}%`}`,
     );
 }
-lomo(27, ['information', 'irt', 'stratified', 'correctness', 'random'], undefined);
-lomo(300, ['information', 'irt', 'stratified'], argv.includes('--all') ? undefined : Array.from({ length: 100 }, (_, k) => 3 * k));
+if (want(3)) {
+  lomo(27, ['information', 'irt', 'stratified', 'correctness', 'random'], undefined);
+  lomo(300, ['information', 'irt', 'stratified'], argv.includes('--all') ? undefined : Array.from({ length: 100 }, (_, k) => 3 * k));
+}
 
 // ---- 4. Adaptive tests ----
-console.log('\n4. Adaptive tests on 300 models x 2,860 items (randomesque 5, content balancing)');
-{
+if (want(4)) {
+  console.log('\n4. Adaptive tests on 300 models x 2,860 items (randomesque 5, content balancing)');
   const panel = lib.simulateIrtPanel({ models: 300, suites: [{ name: 'tombench', items: TOMBENCH }], model: '2pl', seed: 4 });
   const bank = lib.calibrateBank(panel.matrix, { model: '2pl', source: 'bench', diagnostics: false, validate: false });
   const params = lib.bankItemParams(bank);
