@@ -11,6 +11,7 @@ import { registerDialtom } from './commands/dialtom.js';
 import { registerEmbodied } from './commands/embodied.js';
 import { registerJudge } from './commands/judge.js';
 import { registerExport } from './commands/export.js';
+import { registerIrt } from './commands/irt.js';
 import { registerItems } from './commands/items.js';
 import { registerReport } from './commands/report.js';
 import { registerRun } from './commands/run.js';
@@ -37,6 +38,7 @@ export function buildProgram(): Command {
   registerAnalyze(program);
   registerStoryTurn(program);
   registerDialtom(program);
+  registerIrt(program);
   return program;
 }
 
