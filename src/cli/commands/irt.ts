@@ -20,7 +20,6 @@ import {
   calibrateBank,
   combineMatrices,
   createAdaptiveSession,
-  defaultTinyStrategy,
   estimateAccuracyFromAnswers,
   irtChartData,
   irtItemKey,
