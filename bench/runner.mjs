@@ -57,28 +57,22 @@ async function child(mode, url, n, replicates, concurrency) {
   } else {
     // The suite is generated before the clock starts, as the bare loop builds its bodies first;
     // the end-to-end figure (generation included) is printed separately.
-    const { loadTasks, runEvaluation, createModel, DEFAULT_SETTINGS } = await import('../dist/index.js');
+    const { loadTasks, parseRunSpec, runEvaluation, createModel, DEFAULT_SETTINGS } = await import('../dist/index.js');
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-bench-'));
     const store = openStore(join(dir, 'bench.db'));
     if (mode === 'mindscope-e2e') {
       cpu0 = process.cpuUsage();
       const t0 = performance.now();
-      const r = await evaluate({
-        store,
-        suites: ['generated-tom'],
-        limit: n,
-        seed: 1,
-        trials: replicates,
-        models: [spec],
-        concurrency,
-        timeoutSeconds: 60,
-      });
+      const r = await evaluate(
+        { suites: ['generated-tom'], limit: n, seed: 1, trials: replicates, models: [spec] },
+        { store, concurrency, timeoutMs: 60_000 },
+      );
       elapsed = performance.now() - t0;
       trials = r.done;
       if (r.failed || r.done !== n * replicates)
         throw new Error(`expected ${n * replicates} trials, got ${r.done} done and ${r.failed} failed`);
     } else {
-      const { tasks } = await loadTasks({ suites: ['generated-tom'], limit: n, seed: 1 });
+      const { tasks } = await loadTasks(parseRunSpec({ suites: ['generated-tom'], models: [spec], limit: n, seed: 1 }));
       cpu0 = process.cpuUsage();
       const t0 = performance.now();
       const r = await runEvaluation({
@@ -86,12 +80,10 @@ async function child(mode, url, n, replicates, concurrency) {
         runId: 'bench',
         config: {},
         tasks,
-        subjects: [createModel(spec)],
-        settings: DEFAULT_SETTINGS,
+        subjects: [{ model: createModel(spec), settings: DEFAULT_SETTINGS }],
         replicates,
         seed: 1,
-        concurrency,
-        timeoutMs: 60_000,
+        calls: { store, concurrency, timeoutMs: 60_000 },
       });
       elapsed = performance.now() - t0;
       trials = r.done;
