@@ -6,7 +6,7 @@ import type { CallContext, CallRecord, ChatMessage, ChatResponse, GenerationSett
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../core/index.js';
 import type { ChatModel, LoglikResult } from '../models/index.js';
-import { ModelCallError } from '../models/index.js';
+import { ModelCallError, normalizeSettings } from '../models/index.js';
 import type { Store } from '../store/index.js';
 import type { AdaptiveLimiter } from './adaptive-limiter.js';
 import type { Price } from './prices.js';
@@ -62,6 +62,11 @@ export class RecordingModel implements TrialModel {
     return this.model.spec;
   }
 
+  /** Whether the model takes a response schema (judges then ask for structured output). */
+  get structuredOutput(): boolean {
+    return this.model.capabilities?.structuredOutput ?? false;
+  }
+
   /** Run `fn` under the limiter with retries; returns the result and the attempts used. */
   async #withRetries<T>(fn: () => Promise<T>): Promise<{ value: T; attempts: number }> {
     const { limiter, retry } = this.env;
@@ -94,7 +99,8 @@ export class RecordingModel implements TrialModel {
   }
 
   async chat(messages: ChatMessage[], settings: Partial<GenerationSettings> = {}, context?: CallContext): Promise<ChatResponse> {
-    const merged: GenerationSettings = { ...this.baseSettings, ...settings };
+    // What the model cannot take (a temperature for a reasoning model) is not sent, nor recorded, nor part of the key.
+    const merged = normalizeSettings(this.model.capabilities, { ...this.baseSettings, ...settings });
     const cacheable = this.env.useCache && !this.model.local;
     const key = cacheable ? callCacheKey(this.model, 'chat', merged, messages) : '';
     const hit = cacheable ? (this.env.store.getCached(key) as ChatResponse | undefined) : undefined;

@@ -3,6 +3,7 @@ import {
   ConfigError,
   DEFAULT_GATES,
   formatTextTable,
+  formatUsd,
   openStore,
   readJson,
   resolveRunId,
@@ -39,11 +40,13 @@ export function registerJudge(program: Command): void {
     .option('--aggregate <how>', 'median, mean or majority', 'median')
     .option('--families <file>', 'JSON map of model spec or provider -> family, for the same-family analysis')
     .option('--api-key-env <name>', 'environment variable with the key for openai-compatible judges')
+    .option('--structured-output', 'openai-compatible judges: the server takes response_format json_schema (hosted APIs always use it)')
     .option('--json', 'print JSON')
     .action(
       async (f: {
         rubric: string;
         judge: string[];
+        structuredOutput?: boolean;
         runId?: string;
         db: string;
         aggregate: string;
@@ -65,13 +68,14 @@ export function registerJudge(program: Command): void {
             aggregation: f.aggregate as Aggregation,
             families,
             apiKeyEnv: f.apiKeyEnv,
+            structuredOutput: f.structuredOutput,
           });
           if (f.json) {
             process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
             return;
           }
           process.stdout.write(
-            `run ${runId}: ${r.scorer} (sha256 ${r.rubric.sha256.slice(0, 12)}...): ${r.scored} scored, ${r.alreadyScored} already scored, ${r.unscored} unscored, ${r.judgeFailures} judge failure(s); ${r.calls.made} judge call(s), ${r.calls.cached} from the cache, $${r.calls.costUsd.toFixed(4)}\n`,
+            `run ${runId}: ${r.scorer} (sha256 ${r.rubric.sha256.slice(0, 12)}...): ${r.scored} scored, ${r.alreadyScored} already scored, ${r.unscored} unscored, ${r.judgeFailures} judge failure(s); ${r.calls.made} judge call(s), ${r.calls.cached} from the cache, ${formatUsd(r.calls.costUsd)}\n`,
           );
           process.stdout.write(
             `${formatTextTable(
@@ -103,10 +107,12 @@ export function registerJudge(program: Command): void {
     .option('--gates <g>', 'recovery=0.8,sd=0.5:0.8 (SD gate per field, in rubric order)')
     .option('--db <path>', 'store file (for cost accounting; calls are not cached)', 'mindscope.db')
     .option('--api-key-env <name>', 'environment variable with the key for openai-compatible judges')
+    .option('--structured-output', 'openai-compatible judges: the server takes response_format json_schema')
     .option('--json', 'print JSON')
     .action(
       async (f: {
         rubric: string;
+        structuredOutput?: boolean;
         anchors: string;
         judge: string[];
         k: number;
@@ -125,6 +131,7 @@ export function registerJudge(program: Command): void {
             k: f.k,
             gates: parseGates(f.gates),
             apiKeyEnv: f.apiKeyEnv,
+            structuredOutput: f.structuredOutput,
           });
           if (f.json) process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
           else
