@@ -67,7 +67,9 @@ export async function evaluate(specInput: RunSpecInput, ops: RunOperations): Pro
     const entry = typeof m === 'string' ? { spec: m } : m;
     const model = registry.createModel(entry.spec, { apiKeyEnv: ops.apiKeyEnv });
     const explicit = { ...spec.settings, ...('settings' in entry ? entry.settings : {}) };
-    const resolved = model.capabilities ? settingsFor(model.spec, model.capabilities, explicit) : { settings: { ...specSettings(spec), ...explicit }, warnings: [] };
+    const resolved = model.capabilities
+      ? settingsFor(model.spec, model.capabilities, explicit)
+      : { settings: { ...specSettings(spec), ...explicit }, warnings: [] };
     warnings.push(...resolved.warnings);
     return { model, settings: resolved.settings };
   });

@@ -29,7 +29,8 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr, quie
     ? new cliProgress.SingleBar(
         {
           stream,
-          format: '{bar} {value}/{total} | done {done} | failed {failed} | retrying {retrying} | cut off {truncated} | {cost} | {rate}/s | ETA {eta_formatted}',
+          format:
+            '{bar} {value}/{total} | done {done} | failed {failed} | retrying {retrying} | cut off {truncated} | {cost} | {rate}/s | ETA {eta_formatted}',
           hideCursor: true,
           etaBuffer: 200,
           fps: 5,

@@ -64,8 +64,18 @@ const OPENAI = ['openai', 'openai-compatible'];
 
 /** First matching row wins; patterns match the whole model name (after a vendor prefix such as `openai/`). */
 const ROWS: readonly Row[] = [
-  { family: 'gpt-5-chat', providers: OPENAI, pattern: /^gpt-5(\.\d+)?-chat(-latest)?$/, caps: { ...CHAT, maxTokensParam: 'max_completion_tokens' } },
-  { family: 'gpt-5-pro', providers: OPENAI, pattern: new RegExp(`^gpt-5(\\.\\d+)?-pro${DATE}$`), caps: { ...OPENAI_REASONING, efforts: ['high'] } },
+  {
+    family: 'gpt-5-chat',
+    providers: OPENAI,
+    pattern: /^gpt-5(\.\d+)?-chat(-latest)?$/,
+    caps: { ...CHAT, maxTokensParam: 'max_completion_tokens' },
+  },
+  {
+    family: 'gpt-5-pro',
+    providers: OPENAI,
+    pattern: new RegExp(`^gpt-5(\\.\\d+)?-pro${DATE}$`),
+    caps: { ...OPENAI_REASONING, efforts: ['high'] },
+  },
   {
     family: 'gpt-5',
     providers: OPENAI,
@@ -78,7 +88,12 @@ const ROWS: readonly Row[] = [
     pattern: new RegExp(`^gpt-5\\.\\d+(-mini|-nano|-codex(-mini|-max)?)?${DATE}$`),
     caps: { ...OPENAI_REASONING, efforts: ['low', 'medium', 'high'] },
   },
-  { family: 'o1-mini', providers: OPENAI, pattern: new RegExp(`^o1-mini${DATE}$`), caps: { ...OPENAI_REASONING, reasoningControl: undefined } },
+  {
+    family: 'o1-mini',
+    providers: OPENAI,
+    pattern: new RegExp(`^o1-mini${DATE}$`),
+    caps: { ...OPENAI_REASONING, reasoningControl: undefined },
+  },
   {
     family: 'o-series',
     providers: OPENAI,
@@ -167,7 +182,9 @@ export function settingsFor(
   if (explicit.reasoningEffort !== undefined) {
     if (caps.reasoningControl !== 'effort') warnings.push(`${spec} takes no reasoning effort: --reasoning-effort is not sent`);
     else if (caps.efforts && !caps.efforts.includes(explicit.reasoningEffort))
-      throw new ConfigError(`${spec}: --reasoning-effort ${explicit.reasoningEffort} is not accepted; use one of ${caps.efforts.join(', ')}`);
+      throw new ConfigError(
+        `${spec}: --reasoning-effort ${explicit.reasoningEffort} is not accepted; use one of ${caps.efforts.join(', ')}`,
+      );
   }
   if (budget !== undefined) {
     if (caps.reasoningControl !== 'thinking-budget') warnings.push(`${spec} takes no thinking budget: --thinking-budget is not sent`);

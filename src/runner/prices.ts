@@ -82,7 +82,8 @@ export function loadPriceTable(path: string): PriceTable {
     if (!isRates(value)) throw new ConfigError(`${path}: "${key}" needs non-negative numeric inputPerMTok and outputPerMTok`);
     const p = value as Price;
     for (const [i, t] of (p.tiers ?? []).entries()) {
-      if (!isRates(t) || typeof t.fromInputTokens !== 'number') throw new ConfigError(`${path}: "${key}".tiers[${i}] needs fromInputTokens and rates`);
+      if (!isRates(t) || typeof t.fromInputTokens !== 'number')
+        throw new ConfigError(`${path}: "${key}".tiers[${i}] needs fromInputTokens and rates`);
     }
   }
   return parsed as PriceTable;
@@ -139,7 +140,12 @@ function rateAt(v: number | Tiered | undefined, inputTokens: number): number | u
 
 /** genai-prices' per-model prices in our shape: base rates, tiers at each threshold, batch at half price. */
 export function priceFromGenai(mp: Record<string, number | Tiered | undefined>): Price | undefined {
-  const keys = { inputPerMTok: 'input_mtok', outputPerMTok: 'output_mtok', cachedInputPerMTok: 'cache_read_mtok', cacheWritePerMTok: 'cache_write_mtok' };
+  const keys = {
+    inputPerMTok: 'input_mtok',
+    outputPerMTok: 'output_mtok',
+    cachedInputPerMTok: 'cache_read_mtok',
+    cacheWritePerMTok: 'cache_write_mtok',
+  };
   const ratesAt = (n: number): Rates | undefined => {
     const input = rateAt(mp[keys.inputPerMTok], n);
     const output = rateAt(mp[keys.outputPerMTok], n);
@@ -155,7 +161,11 @@ export function priceFromGenai(mp: Record<string, number | Tiered | undefined>):
   if (!base) return undefined;
   const thresholds = new Set<number>();
   for (const v of Object.values(mp)) if (v && typeof v === 'object') for (const t of v.tiers) thresholds.add(t.start);
-  const price: Price = { ...base, batchInputPerMTok: base.inputPerMTok * BATCH_DISCOUNT, batchOutputPerMTok: base.outputPerMTok * BATCH_DISCOUNT };
+  const price: Price = {
+    ...base,
+    batchInputPerMTok: base.inputPerMTok * BATCH_DISCOUNT,
+    batchOutputPerMTok: base.outputPerMTok * BATCH_DISCOUNT,
+  };
   if (thresholds.size) price.tiers = [...thresholds].sort((a, b) => a - b).map((n) => ({ fromInputTokens: n, ...ratesAt(n)! }));
   return price;
 }

@@ -148,10 +148,22 @@ export function registerRun(program: Command): void {
     .option('--mcq-scoring <mode>', 'generate | loglik | loglik-norm (loglik: local GGUF models only)', 'generate')
     .option('--template <file>', 'prompt template (YAML/JSON with system and user, or plain text)')
     .option('--temperature <t>', 'sampling temperature (default 0)', numberOption('--temperature'))
-    .option('--max-tokens <n>', 'maximum output tokens (default 256; reasoning models 16384, or the thinking budget + 1024)', intOption('--max-tokens', 1))
+    .option(
+      '--max-tokens <n>',
+      'maximum output tokens (default 256; reasoning models 16384, or the thinking budget + 1024)',
+      intOption('--max-tokens', 1),
+    )
     .option('--reasoning-effort <level>', 'OpenAI reasoning models: minimal | low | medium | high', reasoningEffortOption)
-    .option('--thinking-budget <tokens>', 'Anthropic extended thinking / Gemini thinking: tokens the model may think (Gemini flash: 0 = off)', intOption('--thinking-budget', 0))
-    .option('--max-cost <usd>', 'stop starting trials before the run would cost more than this many US dollars (resumable)', numberOption('--max-cost', 0))
+    .option(
+      '--thinking-budget <tokens>',
+      'Anthropic extended thinking / Gemini thinking: tokens the model may think (Gemini flash: 0 = off)',
+      intOption('--thinking-budget', 0),
+    )
+    .option(
+      '--max-cost <usd>',
+      'stop starting trials before the run would cost more than this many US dollars (resumable)',
+      numberOption('--max-cost', 0),
+    )
     .option('--prices <file>', 'price table (JSON or YAML) merged over the built-in one')
     .option('--fields <map>', 'field mapping for the mcq suite, e.g. question=q,options=a|b|c|d,answer=label')
     .option('--no-cache', 'do not read or write the model-call cache')

@@ -45,11 +45,21 @@ export function registerStatus(program: Command): void {
         process.stdout.write(
           `${formatTextTable(
             ['subject', 'suite', 'planned', 'done', 'failed', 'pending', 'cut off'],
-            rows.map((r) => [r.subject, r.suite, String(r.planned), String(r.done), String(r.failed), String(r.pending), String(r.truncated)]),
+            rows.map((r) => [
+              r.subject,
+              r.suite,
+              String(r.planned),
+              String(r.done),
+              String(r.failed),
+              String(r.pending),
+              String(r.truncated),
+            ]),
           )}\n`,
         );
         if (totals.truncated)
-          process.stdout.write(`\n${totals.truncated} done trial(s) had a reply cut off by the output-token limit: their answers may be missing or wrong.\n`);
+          process.stdout.write(
+            `\n${totals.truncated} done trial(s) had a reply cut off by the output-token limit: their answers may be missing or wrong.\n`,
+          );
         for (const f of store.failures(runId, 5))
           process.stdout.write(`\nfailed: ${f.suite} ${f.itemId} (replicate ${f.replicate}): ${f.error}`);
         process.stdout.write('\n');

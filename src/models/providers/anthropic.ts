@@ -93,7 +93,12 @@ interface WireMessage {
   model?: string;
   content?: Array<{ type: string; text?: string; thinking?: string; input?: unknown }>;
   stop_reason?: string;
-  usage?: { input_tokens?: number; output_tokens?: number; cache_read_input_tokens?: number | null; cache_creation_input_tokens?: number | null };
+  usage?: {
+    input_tokens?: number;
+    output_tokens?: number;
+    cache_read_input_tokens?: number | null;
+    cache_creation_input_tokens?: number | null;
+  };
 }
 
 /** A /v1/messages response body as a ChatResponse; a tool call's input is the reply's text (as JSON). */

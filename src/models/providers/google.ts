@@ -65,7 +65,12 @@ interface WireGenerateContent {
   modelVersion?: string;
   promptFeedback?: { blockReason?: string };
   candidates?: Array<{ content?: { parts?: Array<{ text?: string; thought?: boolean }> }; finishReason?: string }>;
-  usageMetadata?: { promptTokenCount?: number; candidatesTokenCount?: number; thoughtsTokenCount?: number; cachedContentTokenCount?: number };
+  usageMetadata?: {
+    promptTokenCount?: number;
+    candidatesTokenCount?: number;
+    thoughtsTokenCount?: number;
+    cachedContentTokenCount?: number;
+  };
 }
 
 /** A generateContent response body as a ChatResponse: thought parts are the reasoning, the others the reply. */

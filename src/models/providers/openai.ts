@@ -150,7 +150,12 @@ export class OpenAiChatModel implements ChatModel {
     try {
       json = await client.chat.completions.create(body, { timeout });
     } catch (err) {
-      const site: CallSite = { label: this.spec, url: this.endpoint, timeoutMs: req.timeoutMs, secrets: this.#apiKey ? [this.#apiKey] : [] };
+      const site: CallSite = {
+        label: this.spec,
+        url: this.endpoint,
+        timeoutMs: req.timeoutMs,
+        secrets: this.#apiKey ? [this.#apiKey] : [],
+      };
       throw fromStainlessError(err, mod, site);
     }
     return this.wire.decode(json, performance.now() - started);
