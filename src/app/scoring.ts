@@ -8,7 +8,6 @@ import {
   CONVERSATION_RECORDS,
   ClipLabelsSchema,
   ConfigError,
-  DEFAULT_SETTINGS,
   DESCRIBE_RECORDS,
   RubricPinnedSchema,
   MCQ_RECORDS,

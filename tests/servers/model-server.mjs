@@ -107,7 +107,9 @@ function answerFor(model, prompt) {
 function fault(model, body) {
   const m = /^(flaky-429|flaky-500|hang|reset|malformed|bad-shape)-(\d+)$/.exec(model);
   if (m) {
-    const key = createHash('sha256').update(JSON.stringify(body)).digest('hex');
+    const key = createHash('sha256')
+      .update(JSON.stringify([model, body]))
+      .digest('hex');
     const n = (attempts.get(key) ?? 0) + 1;
     attempts.set(key, n);
     return n <= Number(m[2]) ? m[1] : undefined;

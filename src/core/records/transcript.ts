@@ -21,7 +21,7 @@ export const GenerationSettingsSchema = z.object({
   logprobs: z.boolean().optional(),
   stop: z.array(z.string()).optional(),
   reasoningEffort: z.enum(['minimal', 'low', 'medium', 'high']).optional(),
-  thinkingBudget: z.number().int().positive().optional(),
+  thinkingBudget: z.number().int().min(0).optional(),
   responseSchema: z.object({ name: z.string(), schema: z.record(z.string(), z.unknown()) }).optional(),
 });
 
