@@ -71,7 +71,9 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr, quie
           }
           break;
         case 'cost-limit':
-          say(`stopping: the run has cost ${formatUsd(e.spentUsd)}; the next trial could pass --max-cost ${formatUsd(e.maxCostUsd)}`);
+          say(
+            `stopping at the cost limit: ${formatUsd(e.committedUsd)} spent or in flight, and the next trial could pass --max-cost ${formatUsd(e.maxCostUsd)}; trials in flight finish`,
+          );
           return;
         case 'skipped':
           skipped++;

@@ -29,6 +29,11 @@ export class CostBudget {
     return this.#spent;
   }
 
+  /** What is spent plus what the trials in flight may still cost. */
+  get committedUsd(): number {
+    return this.#spent + this.#reserved;
+  }
+
   /** Whether scheduling has stopped at the limit. */
   get stopped(): boolean {
     return this.#stopped;

@@ -20,7 +20,7 @@ export type RunEvent =
   | { type: 'truncated'; spec: string; key: TrialKey; calls: number; maxTokens: number }
   | { type: 'warning'; message: string }
   /** --max-cost: no further trial is started; what is done stays done, and the run resumes like any other. */
-  | { type: 'cost-limit'; spentUsd: number; maxCostUsd: number }
+  | { type: 'cost-limit'; committedUsd: number; maxCostUsd: number }
   | { type: 'failed'; key: TrialKey; error: string }
   | { type: 'retry'; spec: string; error: string; retry: number; delayMs: number }
   | { type: 'retry-end' }
@@ -213,7 +213,7 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
     if (budget && !ticket) {
       if (!costLimitHit) {
         costLimitHit = true;
-        emit({ type: 'cost-limit', spentUsd: budget.spentUsd, maxCostUsd: budget.maxUsd });
+        emit({ type: 'cost-limit', committedUsd: budget.committedUsd, maxCostUsd: budget.maxUsd });
       }
       return;
     }
@@ -273,7 +273,7 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
         budget.settle(p.subjectId, ticket, spent, finished);
         if (budget.stopped && !costLimitHit) {
           costLimitHit = true;
-          emit({ type: 'cost-limit', spentUsd: budget.spentUsd, maxCostUsd: budget.maxUsd });
+          emit({ type: 'cost-limit', committedUsd: budget.committedUsd, maxCostUsd: budget.maxUsd });
         }
       }
     }
