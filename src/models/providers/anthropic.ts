@@ -166,13 +166,14 @@ export class AnthropicChatModel implements ChatModel {
   }
 
   async chat(req: ChatRequest): Promise<ChatResponse> {
-    const body = this.wire.encode(req) as unknown as Anthropic.MessageCreateParamsNonStreaming;
+    const body = this.wire.encode(req) as Record<string, unknown>;
     const timeout = Math.max(1, Math.round(req.timeoutMs));
     const { client, mod } = await (this.#client ??= this.#connect());
     const started = performance.now();
     let json: unknown;
     try {
-      json = await client.messages.create(body, { timeout });
+      // The SDK's generic POST, not messages.create: the latter prints a deprecation notice to the console on every call of a retiring model.
+      json = await client.post('/v1/messages', { body, timeout });
     } catch (err) {
       const site: CallSite = { label: this.spec, url: this.endpoint, timeoutMs: req.timeoutMs, secrets: [this.#apiKey] };
       throw fromStainlessError(err, mod, site);
