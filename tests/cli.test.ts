@@ -64,7 +64,7 @@ describe('mindscope run / status / export / report', () => {
     expect(run.stdout).toMatch(/agent:oracle\s+100\.0/);
     const status = JSON.parse(cli(['status', '--db', db, '--json']).stdout);
     expect(status.runId).toBe('flow');
-    expect(status.totals).toEqual({ planned: 90, done: 90, failed: 0, pending: 0 });
+    expect(status.totals).toEqual({ planned: 90, done: 90, failed: 0, pending: 0, truncated: 0 });
     expect(status.rows[0]).toEqual({
       subject: 'agent:oracle',
       subjectId: expect.stringMatching(/^s-/),
@@ -73,6 +73,7 @@ describe('mindscope run / status / export / report', () => {
       done: 30,
       failed: 0,
       pending: 0,
+      truncated: 0,
     });
     const exp = cli(['export', 'matrix', '--db', db, '--out', join(dir, 'flow.parquet')]);
     expect(exp.stdout).toMatch(/30 items x 3 subjects/);

@@ -35,6 +35,8 @@ describe('SQLite store', () => {
     // Back to version 1, as a file written before rubric pins existed.
     const db = new Database(path);
     db.exec('DROP TABLE rubric_pins');
+    db.exec('ALTER TABLE trials DROP COLUMN truncated_calls');
+    db.exec('ALTER TABLE trials DROP COLUMN unpriced_calls');
     db.pragma('user_version = 1');
     db.close();
     const again = new SqliteStore(path);

@@ -3,6 +3,7 @@
 // wrappers over this.
 
 import { parseRunSpec, type RunSpec, type RunSpecInput, type Task } from '../core/index.js';
+import { settingsFor } from '../models/index.js';
 import type { ProtocolSettings } from '../protocols/index.js';
 import { runEvaluation, type CallerOptions, type RunEvent, type RunSubject, type RunSummary } from '../runner/index.js';
 import { createRegistry, type Registry } from './registry.js';
@@ -19,8 +20,10 @@ export interface RunOperations extends Omit<CallerOptions, 'seed' | 'onRetry'> {
   /** Run suites that load no item (an error otherwise). */
   allowEmpty?: boolean;
   onEvent?: (e: RunEvent) => void;
-  /** Loader warnings (repaired answers, items left out), each naming its file and line. */
+  /** Warnings (repaired answers, items left out, settings a model cannot take), each naming its file, line or model. */
   onWarning?: (message: string) => void;
+  /** Stop starting trials before the run's total cost would pass this many US dollars (resumable). */
+  maxCostUsd?: number;
 }
 
 export interface EvaluateResult extends RunSummary {
@@ -63,18 +66,26 @@ export async function loadTasks(
 export async function evaluate(specInput: RunSpecInput, ops: RunOperations): Promise<EvaluateResult> {
   const spec = parseRunSpec(specInput);
   const registry = ops.registry ?? createRegistry();
-  // Build every model first: a bad spec or a missing key fails before anything is stored.
+  // Build every model first: a bad spec or a missing key fails before anything is stored. Each
+  // model's settings start from its capabilities (an output budget with room to reason; no
+  // temperature where it takes none), then what the spec gives.
+  const warnings: string[] = [];
   const subjects: RunSubject[] = spec.models.map((m) => {
     const entry = typeof m === 'string' ? { spec: m } : m;
-    return {
-      model: registry.createModel(entry.spec, { apiKeyEnv: ops.apiKeyEnv }),
-      settings: { ...specSettings(spec), ...('settings' in entry ? entry.settings : {}) },
-    };
+    const model = registry.createModel(entry.spec, { apiKeyEnv: ops.apiKeyEnv });
+    const explicit = { ...spec.settings, ...('settings' in entry ? entry.settings : {}) };
+    const resolved = model.capabilities
+      ? settingsFor(model.spec, model.capabilities, explicit)
+      : { settings: { ...specSettings(spec), ...explicit }, warnings: [] };
+    warnings.push(...resolved.warnings);
+    return { model, settings: resolved.settings };
   });
-  const { tasks, warnings } = await loadTasks(spec, registry, { allowEmpty: ops.allowEmpty });
+  const loaded = await loadTasks(spec, registry, { allowEmpty: ops.allowEmpty });
+  const tasks = loaded.tasks;
+  warnings.push(...loaded.warnings);
   warnings.forEach((w) => ops.onWarning?.(w));
   const identity = runIdentity(spec);
-  const { runId, apiKeyEnv: _key, registry: _registry, onEvent, onWarning: _warn, allowEmpty: _empty, ...calls } = ops;
+  const { runId, apiKeyEnv: _key, registry: _registry, onEvent, onWarning: _warn, allowEmpty: _empty, maxCostUsd, ...calls } = ops;
   const summary = await runEvaluation({
     runId: runId ?? runIdOf(identity),
     config: identity,
@@ -83,6 +94,7 @@ export async function evaluate(specInput: RunSpecInput, ops: RunOperations): Pro
     replicates: spec.trials,
     seed: spec.seed,
     calls,
+    maxCostUsd,
     onEvent,
   });
   return { ...summary, warnings };

@@ -7,3 +7,4 @@ export * from './episode-report.js';
 export * from './vision-report.js';
 export * from './png.js';
 export * from './irt-charts.js';
+export * from './cost.js';

@@ -34,6 +34,8 @@ export interface StatusRow {
   done: number;
   failed: number;
   pending: number;
+  /** Done trials with a reply cut off by the output-token limit. */
+  truncated: number;
 }
 
 export interface UsageRow {
@@ -42,7 +44,10 @@ export interface UsageRow {
   trials: number;
   inputTokens: number;
   outputTokens: number;
-  costUsd: number;
+  /** US dollars; null when some call's price is unknown (the cost is then unknown, not $0). */
+  costUsd: number | null;
+  /** Calls made whose price is unknown. */
+  unpricedCalls: number;
   cachedCalls: number;
   totalCalls: number;
   latencyMsMean: number;

@@ -79,4 +79,9 @@ export const MIGRATIONS: string[] = [
     PRIMARY KEY (run_id, rubric)
   );
   `,
+  // 3: replies cut off by the token limit, and calls of unknown price, counted per trial.
+  `
+  ALTER TABLE trials ADD COLUMN truncated_calls INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE trials ADD COLUMN unpriced_calls INTEGER NOT NULL DEFAULT 0;
+  `,
 ];

@@ -218,17 +218,19 @@ export class SqliteStore implements Store {
       o?.latencyMs ?? 0,
       o?.cachedCalls ?? 0,
       o?.totalCalls ?? 0,
+      o?.truncatedCalls ?? 0,
+      o?.unpricedCalls ?? 0,
       new Date().toISOString(),
     ];
     const columns = `(run_id, subject_id, suite, item_id, replicate, item_hash, status, error, attempts,
-         input_tokens, output_tokens, cost_usd, latency_ms, cached_calls, total_calls, finished_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+         input_tokens, output_tokens, cost_usd, latency_ms, cached_calls, total_calls, truncated_calls, unpriced_calls, finished_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
     // Most trials are new: a plain insert. A failed trial that is run again updates its row.
     const inserted = this.#q(`INSERT OR IGNORE INTO trials ${columns}`).run(...values);
     if (inserted.changes === 1) return Number(inserted.lastInsertRowid);
     const row = this.#q(
       `UPDATE trials SET item_hash = ?, status = ?, error = ?, attempts = attempts + ?, input_tokens = ?, output_tokens = ?,
-         cost_usd = ?, latency_ms = ?, cached_calls = ?, total_calls = ?, finished_at = ?
+         cost_usd = ?, latency_ms = ?, cached_calls = ?, total_calls = ?, truncated_calls = ?, unpriced_calls = ?, finished_at = ?
        WHERE run_id = ? AND subject_id = ? AND suite = ? AND item_id = ? AND replicate = ? RETURNING id`,
     ).get(...values.slice(5), ...values.slice(0, 5)) as { id: number };
     return row.id;
@@ -292,7 +294,8 @@ export class SqliteStore implements Store {
     this.flush();
     const rows = this.#q(
       `SELECT p.subject_id AS subjectId, s.spec AS spec, p.suite AS suite, p.planned AS planned,
-         COALESCE(SUM(t.status = 'done'), 0) AS done, COALESCE(SUM(t.status = 'failed'), 0) AS failed
+         COALESCE(SUM(t.status = 'done'), 0) AS done, COALESCE(SUM(t.status = 'failed'), 0) AS failed,
+         COALESCE(SUM(t.status = 'done' AND t.truncated_calls > 0), 0) AS truncated
        FROM run_plan p JOIN subjects s ON s.id = p.subject_id
        LEFT JOIN trials t ON t.run_id = p.run_id AND t.subject_id = p.subject_id AND t.suite = p.suite
        WHERE p.run_id = ? GROUP BY p.subject_id, p.suite ORDER BY s.spec, p.suite`,
@@ -304,7 +307,8 @@ export class SqliteStore implements Store {
     this.flush();
     return this.#q(
       `SELECT t.subject_id AS subjectId, s.spec AS spec, COUNT(*) AS trials,
-         SUM(t.input_tokens) AS inputTokens, SUM(t.output_tokens) AS outputTokens, SUM(t.cost_usd) AS costUsd,
+         SUM(t.input_tokens) AS inputTokens, SUM(t.output_tokens) AS outputTokens,
+         CASE WHEN SUM(t.unpriced_calls) > 0 THEN NULL ELSE SUM(t.cost_usd) END AS costUsd, SUM(t.unpriced_calls) AS unpricedCalls,
          SUM(t.cached_calls) AS cachedCalls, SUM(t.total_calls) AS totalCalls, AVG(t.latency_ms) AS latencyMsMean
        FROM trials t JOIN subjects s ON s.id = t.subject_id
        WHERE t.run_id = ? AND t.status = 'done' GROUP BY t.subject_id ORDER BY s.spec`,
