@@ -12,7 +12,8 @@ import { startModelServer, type ModelServer } from './helpers/servers.js';
 
 const ROOT = join(__dirname, '..');
 const BIN = join(ROOT, 'bin', 'mindscope.js');
-const DATA = join(ROOT, '..', 'shared', 'data');
+// Small subsets of the public data (tests/fixtures/data/README.md); the full ToMBench counts: tests-shared/.
+const DATA = join(ROOT, 'tests', 'fixtures', 'data');
 const dir = mkdtempSync(join(tmpdir(), 'mindscope-cli-'));
 
 function cli(args: string[], env: Record<string, string> = {}) {
@@ -28,13 +29,14 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 describe('mindscope items', () => {
-  it('prints the documented JSON shape with the ToMBench counts', () => {
+  it('prints the documented JSON shape with the ToMBench counts of the fixture', () => {
     const r = cli(['items', 'tombench', '--data', DATA, '--json']);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(Object.keys(out)).toEqual(['suite', 'count', 'byCategory', 'byAbility', 'warnings', 'first']);
-    expect(out.count).toBe(2860);
-    expect(out.byCategory).toEqual({ belief: 882, desire: 180, emotion: 420, intention: 340, knowledge: 290, 'non-literal': 748 });
+    expect(out.count).toBe(44);
+    expect(out.byCategory).toEqual({ belief: 8, desire: 4, emotion: 4, intention: 2, knowledge: 16, 'non-literal': 10 });
+    expect(out.warnings).toEqual([expect.stringMatching(/Knowledge-Attention Links\.jsonl:11: answer "A\. " read as "A"/)]);
   });
 });
 
@@ -62,7 +64,7 @@ describe('mindscope run / status / export / report', () => {
     expect(run.stdout).toMatch(/agent:oracle\s+100\.0/);
     const status = JSON.parse(cli(['status', '--db', db, '--json']).stdout);
     expect(status.runId).toBe('flow');
-    expect(status.totals).toEqual({ planned: 90, done: 90, failed: 0, pending: 0 });
+    expect(status.totals).toEqual({ planned: 90, done: 90, failed: 0, pending: 0, truncated: 0 });
     expect(status.rows[0]).toEqual({
       subject: 'agent:oracle',
       subjectId: expect.stringMatching(/^s-/),
@@ -71,6 +73,7 @@ describe('mindscope run / status / export / report', () => {
       done: 30,
       failed: 0,
       pending: 0,
+      truncated: 0,
     });
     const exp = cli(['export', 'matrix', '--db', db, '--out', join(dir, 'flow.parquet')]);
     expect(exp.stdout).toMatch(/30 items x 3 subjects/);

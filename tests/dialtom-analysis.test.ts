@@ -1,78 +1,24 @@
-// DialToM re-analysis from published numbers: the paper's Table 3 rates (typed here) with the
-// released item counts (loaded from ../shared/data) reproduce Table 19's chi-square and
-// Cramer's V for every model and domain; Table 20's position counts reproduce its
-// goodness-of-fit tests. Also: a stored run's DialToM results feed the same analyses.
+// DialToM re-analysis from published numbers: the paper's Table 3 rates with its item counts
+// (tests/helpers/dialtom-paper.ts) reproduce Table 19's chi-square and Cramer's V for every model
+// and domain; Table 20's position counts reproduce its goodness-of-fit tests. Also: a stored
+// run's DialToM results feed the same analyses. The same tables from the released files' own
+// counts, and Table 14, are checked in tests-shared/dialtom-tables.test.ts.
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadDialtom } from '../src/suites/index.js';
 import { parseRateTable, positionalBias, retroProspectiveGap } from '../src/analysis/index.js';
+import { DOMAINS, itemCounts, PUBLISHED_ITEMS, ratesCsv as ratesCsvOf, TABLE19 } from './helpers/dialtom-paper.js';
 
-const DATA = join(__dirname, '..', '..', 'shared', 'data');
+// Small subsets of the released files (tests/fixtures/data/README.md).
+const DATA = join(__dirname, 'fixtures', 'data');
+const ratesCsv = () => ratesCsvOf(PUBLISHED_ITEMS);
 
-// Table 3: retrospective MI, ESC, PFG; prospective MI, ESC, PFG (percent).
-const TABLE3: Record<string, number[]> = {
-  'Gemini 3 Pro': [97.71, 99.15, 98.78, 83.09, 80.46, 86.96],
-  'GPT-5': [93.46, 95.2, 95.28, 14.71, 16.26, 16.85],
-  'GPT-4.1': [93.14, 94.07, 94.4, 5.88, 12.81, 10.87],
-  'GPT-OSS 120B': [75.49, 88.98, 85.25, 7.35, 15.76, 6.52],
-  'Gemini 2.5 Pro': [92.48, 97.18, 94.99, 38.24, 29.06, 19.57],
-  'Gemini 2.5 Flash': [94.77, 95.48, 94.4, 26.47, 25.12, 17.93],
-  'Kimi K2': [92.16, 95.48, 93.22, 22.06, 25.62, 13.04],
-  'DeepSeek V3': [96.73, 97.74, 98.82, 10.29, 11.82, 10.33],
-  'Mistral 3.2 24B': [61.11, 68.64, 74.34, 5.88, 4.93, 7.6],
-  'Mistral Nemo': [42.16, 52.26, 56.64, 6.62, 14.29, 5.44],
-  'Qwen3 235B': [95.1, 97.18, 97.94, 17.65, 29.06, 17.93],
-  'Llama 3.3 70B': [77.45, 84.75, 87.91, 18.42, 19.7, 7.07],
-  'Llama 4 Maverick': [87.58, 87.57, 79.28, 9.56, 11.82, 5.6],
-};
-
-// Table 19: chi-square and V for MI, ESC, PFG.
-const TABLE19: Record<string, number[]> = {
-  'Gemini 3 Pro': [29.56, 0.259, 61.78, 0.333, 30.83, 0.243],
-  'Gemini 2.5 Pro': [148.08, 0.579, 295.81, 0.729, 310.66, 0.771],
-  'Gemini 2.5 Flash': [223.4, 0.711, 299.86, 0.734, 314.34, 0.775],
-  'GPT-5': [270.48, 0.782, 356.98, 0.801, 331.87, 0.797],
-  'GPT-4.1': [316.89, 0.847, 368.29, 0.813, 362.13, 0.832],
-  'GPT-OSS 120B': [173.56, 0.627, 291.37, 0.723, 299.39, 0.757],
-  'Kimi K2': [219.48, 0.705, 296.66, 0.73, 333.49, 0.799],
-  'Qwen3 235B': [272.05, 0.785, 295.81, 0.729, 358.25, 0.828],
-  'DeepSeek V3': [331.74, 0.866, 423.2, 0.872, 422.99, 0.899],
-  'Mistral 3.2 24B': [114.26, 0.508, 208.73, 0.612, 209.82, 0.633],
-  'Mistral Nemo': [53.74, 0.349, 77.04, 0.372, 129.75, 0.498],
-  'Llama 4 Maverick': [244.15, 0.743, 305.2, 0.74, 258.86, 0.704],
-  'Llama 3.3 70B': [133.65, 0.55, 226.78, 0.638, 320.01, 0.782],
-};
-
-const DOMAINS = ['MI', 'ESC', 'PFG'];
-
-function itemCounts(): Record<string, Record<string, number>> {
-  const out: Record<string, Record<string, number>> = {};
-  for (const task of ['retrospective', 'prospective'] as const) {
-    out[task] = {};
-    for (const it of loadDialtom(DATA, task).items) out[task][String(it.meta.domain)] = (out[task][String(it.meta.domain)] ?? 0) + 1;
-  }
-  return out;
-}
-
-function ratesCsv(): string {
-  const n = itemCounts();
-  const lines = ['model,domain,task,correct_rate,items'];
-  for (const [model, r] of Object.entries(TABLE3)) {
-    DOMAINS.forEach((d, i) => {
-      lines.push(`${model},${d},retrospective,${r[i]},${n.retrospective![d]}`);
-      lines.push(`${model},${d},prospective,${r[3 + i]},${n.prospective![d]}`);
-    });
-  }
-  return `${lines.join('\n')}\n`;
-}
-
-describe('DialToM Table 19 from Table 3', () => {
-  it('uses the released item counts (MI 306/136, ESC 354/203, PFG 339/184)', () => {
-    expect(itemCounts()).toEqual({ retrospective: { ESC: 354, MI: 306, PFG: 339 }, prospective: { ESC: 203, MI: 136, PFG: 184 } });
+describe('DialToM Table 19 from Table 3 and the published item counts', () => {
+  it('counts items per task and domain from the files (the fixture holds four of each)', () => {
+    expect(itemCounts(DATA)).toEqual({ retrospective: { ESC: 4, MI: 4, PFG: 4 }, prospective: { ESC: 4, MI: 4, PFG: 4 } });
   });
 
   it('reproduces chi-square and Cramer V for every model and domain', () => {
@@ -129,20 +75,33 @@ describe('DialToM Table 19 from Table 3', () => {
   });
 });
 
-describe('DialToM Table 14 (GPT-4o row) from the released inferences', () => {
-  it('BLEU 9.44 and ROUGE-L 0.31 of the benchmark inferences against the human references', async () => {
+describe('DialToM inference overlap (Table 14 on the full files: tests-shared)', () => {
+  it('scores each benchmark inference against its three human references; unreferenced ones are counted apart', async () => {
     const { benchmarkInferences, inferenceOverlap, parseWrittenInferences } = await import('../src/analysis/index.js');
     const { readFileSync } = await import('node:fs');
     const refs = parseWrittenInferences(
       readFileSync(join(DATA, 'dialtom', 'data', 'written_inference.csv'), 'utf8'),
       'written_inference.csv',
     );
-    expect(refs.size).toBe(300);
+    // The fixture keeps the 33 reference rows of its units: three workers per (dataset, state, unit).
+    expect(refs.size).toBe(11);
+    expect([...refs.values()].every((r) => r.references.length === 3)).toBe(true);
     const hyps = benchmarkInferences(JSON.parse(readFileSync(join(DATA, 'dialtom', 'data', 'combined_written_data.json'), 'utf8')));
+    // Six states for each of the six units kept.
+    expect(hyps).toHaveLength(36);
     const r = inferenceOverlap(hyps, refs)[0]!;
-    expect(r.units).toBe(300);
-    expect(r.bleu.toFixed(2)).toBe('9.44');
-    expect(r.rougeL.toFixed(2)).toBe('0.31');
+    expect(r).toMatchObject({ model: 'benchmark', units: 11, unmatched: 25 });
+    expect(r.byState.reduce((n, s) => n + s.units, 0)).toBe(11);
+    expect(r.bleu).toBeGreaterThan(0);
+    expect(r.bleu).toBeLessThan(100);
+    expect(r.rougeL).toBeGreaterThan(0);
+    expect(r.rougeL).toBeLessThan(1);
+    // Inferences written as one of the references score higher on both measures.
+    const copied = [...refs.values()].map((x) => ({ model: 'copy', ...x.unit, inference: x.references[0]! }));
+    const c = inferenceOverlap(copied, refs)[0]!;
+    expect(c.units).toBe(11);
+    expect(c.bleu).toBeGreaterThan(r.bleu);
+    expect(c.rougeL).toBeGreaterThan(r.rougeL);
   });
 });
 
@@ -162,6 +121,8 @@ describe('DialToM analyses of stored runs and annotation files', () => {
         data: DATA,
         models: ['agent:first-option', 'agent:random', 'agent:answer-key'],
         limit: 40,
+        // The fixture holds four items per domain: eight trials give each cell enough wrong picks.
+        trials: 8,
         runId: 'dt',
       });
       const r = await dialtomRunResults(store, 'dt');

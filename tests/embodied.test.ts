@@ -26,7 +26,8 @@ import {
 import { evaluate } from './helpers/evaluate.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
 
-const DATA = join(__dirname, '..', '..', 'shared', 'data', 'enacttom');
+// The EnactToM release's sample task and template, whole (tests/fixtures/data/README.md).
+const DATA = join(__dirname, 'fixtures', 'data', 'enacttom');
 const readTasks = (file: string) => readEnactTomTasks(JSON.parse(readFileSync(join(DATA, file), 'utf8')), file);
 
 describe('EnactToM task files', () => {

@@ -9,7 +9,8 @@ import { collect } from '../src/store/index.js';
 import { createModel, openStore, runAccuracy } from '../src/index.js';
 import { evaluate } from './helpers/evaluate.js';
 
-const GGUF = join(__dirname, '..', '..', 'shared', 'models', 'stories260k-f32.gguf');
+// tests/fixtures/models/README.md: what the model is, its licences and SHA-256.
+const GGUF = join(__dirname, 'fixtures', 'models', 'stories260k-f32.gguf');
 const dir = mkdtempSync(join(tmpdir(), 'mindscope-llama-'));
 
 describe('llamacpp provider', () => {

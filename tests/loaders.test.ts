@@ -1,4 +1,5 @@
-// Loaders on the shared public data: counts, category mappings, malformed-data handling; and
+// Loaders on small fixtures of the public data: category mappings, repairs, warnings, pairing and
+// malformed-data handling (the published counts on the full files are in tests-shared/); and
 // the bad inputs each loader must name by file and line.
 
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -10,7 +11,8 @@ import { loadSuite, type Item } from '../src/index.js';
 import type { McqPayload } from '../src/core/index.js';
 import { COGTOM_FIELDS, loadGenericMcq, NONE_OF_THE_ABOVE } from '../src/suites/index.js';
 
-const DATA = join(__dirname, '..', '..', 'shared', 'data');
+// Small subsets of the public data (tests/fixtures/data/README.md); full releases: tests-shared/.
+const DATA = join(__dirname, 'fixtures', 'data');
 const tmp = mkdtempSync(join(tmpdir(), 'mindscope-loaders-'));
 
 function byCategory(items: Item[]): Record<string, number> {
@@ -22,17 +24,43 @@ function byCategory(items: Item[]): Record<string, number> {
 const load = (suite: string, data = DATA) => loadSuite(suite, { data, seed: 0 });
 
 describe('ToMBench', () => {
-  it('loads all 2,860 items with the audit paper appendix C category counts', async () => {
+  it('reads every fixture line, maps each ability prefix (both spellings) to its category, repairs "A. "', async () => {
     const { items, warnings } = await load('tombench');
-    expect(items).toHaveLength(2860);
-    expect(byCategory(items)).toEqual({ belief: 882, intention: 340, desire: 180, emotion: 420, knowledge: 290, 'non-literal': 748 });
-    expect(new Set(items.map((i) => i.id)).size).toBe(2860);
-    // The malformed answer "A. " is repaired and reported.
-    expect(warnings.some((w) => /answer "A\. " read as "A"/.test(w))).toBe(true);
+    // 44 lines of 8 task files (tests/fixtures/data/README.md); the full release is checked in tests-shared/.
+    expect(items).toHaveLength(44);
+    expect(byCategory(items)).toEqual({ belief: 8, intention: 2, desire: 4, emotion: 4, knowledge: 16, 'non-literal': 10 });
+    const prefixes = new Set(items.map((i) => String(i.meta.originalLabel).split(':')[0]));
+    expect(prefixes).toContain('Non-Literal Communication');
+    expect(prefixes).toContain('Non-literal communication');
+    expect(
+      items.filter((i) => /^Non-literal communication:/i.test(String(i.meta.originalLabel))).every((i) => i.category === 'non-literal'),
+    ).toBe(true);
+    // Scalar Implicature line 4 has a trailing space in its ability; it is read trimmed.
+    expect(items.find((i) => i.id === 'Scalar Implicature Test:2@4')!.ability).toBe('Knowledge: Information-knowledge links');
+    // INDEX repeats within a file (1, 2, 1, 2): ids stay unique by adding the line.
+    expect(new Set(items.map((i) => i.id)).size).toBe(44);
+    expect(items.filter((i) => i.meta.task === 'Ambiguous Story Task').map((i) => i.id)).toEqual([
+      'Ambiguous Story Task:1',
+      'Ambiguous Story Task:2',
+      'Ambiguous Story Task:1@3',
+      'Ambiguous Story Task:2@4',
+    ]);
+    // The malformed answer "A. " (Knowledge-Attention Links line 11) is repaired and reported, naming file and line.
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/Knowledge-Attention Links\.jsonl:11: answer "A\. " read as "A"$/);
     const repaired = items.find((i) => i.meta.answerRepaired === 'A. ')!;
+    expect(repaired.id).toBe('Knowledge-Attention Links:1@11');
     expect(repaired.answer).toBe((repaired.payload as McqPayload).options[0]);
-    // Two-option tasks keep two options.
-    expect(items.filter((i) => (i.payload as McqPayload).options.length === 2).length).toBeGreaterThan(400);
+    // Two-option tasks (empty OPTION-C/D: Faux-pas lines 1 and 4, Strange Story lines 1, 3, 157) keep two options.
+    const two = items.filter((i) => (i.payload as McqPayload).options.length === 2).map((i) => i.id);
+    expect(two).toEqual([
+      'Faux-pas Recognition Test:1',
+      'Faux-pas Recognition Test:4',
+      'Strange Story Task:1',
+      'Strange Story Task:1@3',
+      'Strange Story Task:1@5',
+    ]);
+    expect(items.every((i) => [2, 4].includes((i.payload as McqPayload).options.length))).toBe(true);
     expect(items[0]!.meta.originalLabel).toMatch(/^[A-Z][\w-]+(?: [\w-]+)*: /);
   });
 });
@@ -40,22 +68,38 @@ describe('ToMBench', () => {
 describe('other literal suites', () => {
   it('ToMATO false-belief file', async () => {
     const { items } = await load('tomato');
-    expect(items).toHaveLength(806);
-    expect(byCategory(items)).toEqual({ belief: 237, knowledge: 162, desire: 158, emotion: 127, intention: 122 });
+    // Two items of each mental state in the fixture.
+    expect(items).toHaveLength(10);
+    expect(byCategory(items)).toEqual({ belief: 2, knowledge: 2, desire: 2, emotion: 2, intention: 2 });
     expect(items.every((i) => (i.payload as McqPayload).options.length === 4)).toBe(true);
+    expect(items.every((i) => i.category === String(i.meta.originalLabel))).toBe(true);
+    expect(new Set(items.map((i) => i.id)).size).toBe(10);
   });
 
-  it('DialToM: 999 retrospective, 523 prospective, 523 easy, counterfactual with None of the above', async () => {
+  it('DialToM: retrospective, prospective and easy pair up; counterfactual with None of the above', async () => {
     const retro = (await load('dialtom-retrospective')).items;
     const pro = (await load('dialtom-prospective')).items;
     const easy = (await load('dialtom-prospective-easy')).items;
-    const cf = (await load('dialtom-counterfactual')).items;
-    expect([retro.length, pro.length, easy.length]).toEqual([999, 523, 523]);
-    expect(retro.filter((i) => i.meta.domain === 'MI')).toHaveLength(306);
-    expect(pro.filter((i) => i.meta.domain === 'MI')).toHaveLength(136);
-    expect(byCategory(retro).trust).toBe(183);
-    expect(cf.length).toBe(523);
-    expect(cf.every((i) => i.answer === NONE_OF_THE_ABOVE && (i.payload as McqPayload).options.length === 5)).toBe(true);
+    const cf = await load('dialtom-counterfactual');
+    // Four items of each domain and task in the fixture.
+    expect([retro.length, pro.length, easy.length]).toEqual([12, 12, 12]);
+    expect(retro.filter((i) => i.meta.domain === 'MI')).toHaveLength(4);
+    expect(pro.filter((i) => i.meta.domain === 'MI')).toHaveLength(4);
+    expect(byCategory(retro).trust).toBe(3);
+    // The category is the attribute asked.
+    expect(
+      retro.every(
+        (i) =>
+          i.category ===
+          ({ Desires: 'desire', Intentions: 'intention', Emotions: 'emotion' }[String(i.meta.state)] ?? String(i.meta.state).toLowerCase()),
+      ),
+    ).toBe(true);
+    // The easy set asks the same (dialogue, state) pairs with other distractors.
+    expect(easy.map((i) => i.id)).toEqual(pro.map((i) => i.id));
+    expect(easy.map((i) => i.answer)).toEqual(pro.map((i) => i.answer));
+    expect(cf.items.map((i) => i.id)).toEqual(pro.map((i) => i.id));
+    expect(cf.warnings).toEqual([]);
+    expect(cf.items.every((i) => i.answer === NONE_OF_THE_ABOVE && (i.payload as McqPayload).options.length === 5)).toBe(true);
     // The right continuation is not always in the same place.
     const positions = new Set(pro.map((i) => (i.payload as McqPayload).answerIndex));
     expect(positions.size).toBe(4);
@@ -63,25 +107,41 @@ describe('other literal suites', () => {
     expect((pro[0]!.payload as McqPayload).context).toMatch(
       /^The (client|seeker|persuadee) in this conversation has the following mental state/,
     );
+    expect(pro.every((i) => !(i.payload as McqPayload).context.includes('\nclient:'))).toBe(true);
   });
 
   it('Hi-ToM, ToMi, BigToM, OpenToM, MMToM-QA', async () => {
     const hitom = (await load('hitom')).items;
-    expect(hitom).toHaveLength(600);
-    expect(byCategory(hitom)).toEqual({ control: 120, belief: 480 });
-    expect((hitom[0]!.payload as McqPayload).options).toHaveLength(15);
+    // One record per prompting style x order 0-4 x deception; the suite takes the VP style.
+    expect(hitom).toHaveLength(10);
+    expect(byCategory(hitom)).toEqual({ control: 2, belief: 8 });
+    expect(hitom.map((i) => Number(i.meta.order)).sort()).toEqual([0, 0, 1, 1, 2, 2, 3, 3, 4, 4]);
+    expect(hitom.every((i) => (i.payload as McqPayload).options.length === 15)).toBe(true);
     const tomi = (await load('tomi')).items;
-    expect(tomi).toHaveLength(5994);
+    expect(tomi).toHaveLength(60);
+    // first and second order are beliefs; reality and memory questions are controls.
+    expect(byCategory(tomi)).toEqual({ control: 20, belief: 40 });
+    expect(tomi.every((i) => (i.category === 'control') === /^(reality|memory)/.test(i.ability ?? ''))).toBe(true);
     expect(tomi.every((i) => (i.payload as McqPayload).options.every((o) => !['kitchen', 'garden', 'bathroom'].includes(o)))).toBe(true);
     const bigtom = (await load('bigtom')).items;
-    expect(bigtom).toHaveLength(1200);
+    expect(bigtom).toHaveLength(4 * 6);
     expect(new Set(bigtom.map((i) => i.meta.originalLabel)).size).toBe(6);
     const opentom = await load('opentom');
-    expect(opentom.items.length + opentom.warnings.length).toBe(13708);
-    expect(opentom.warnings.length).toBeLessThan(10);
+    // Every question in the fixture's question files is either an item or a warning.
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const questions = readdirSync(join(DATA, 'opentom'))
+      .filter((f) => /^(attitude|location_|multihop_).*\.json$/.test(f))
+      .reduce((n, f) => n + Object.values(JSON.parse(readFileSync(join(DATA, 'opentom', f), 'utf8')) as unknown[][]).flat().length, 0);
+    expect(opentom.items.length + opentom.warnings.length).toBe(questions);
+    expect(opentom.warnings).toHaveLength(1);
+    expect(opentom.warnings[0]).toMatch(
+      /location_fg_fo_new\.json \[71136438 0\]: answer "center of dining table" is not among the options/,
+    );
+    expect(byCategory(opentom.items)).toEqual({ emotion: 4, belief: questions - 5 });
     const mmtom = (await load('mmtom-qa')).items;
-    expect(mmtom).toHaveLength(600);
-    expect(byCategory(mmtom)).toEqual({ belief: 300, desire: 300 });
+    // Two questions of each type: 1.1-1.3 ask beliefs, 2.1-2.4 goals.
+    expect(mmtom).toHaveLength(14);
+    expect(byCategory(mmtom)).toEqual({ belief: 6, desire: 8 });
   });
 
   it('CogToM from a file in its documented fields', async () => {

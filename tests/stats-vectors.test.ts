@@ -1,4 +1,4 @@
-// mindscope/stats against the reference vectors in ../shared/vectors (R, scipy, statsmodels,
+// mindscope/stats against the reference vectors in tests/fixtures/vectors (R, scipy, statsmodels,
 // irrCAC); tolerance 1e-4 as the vectors' README states, tighter where the values are exact.
 
 import { readFileSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import * as stats from '../src/stats/index.js';
 import { parseCsv } from '../src/core/index.js';
 
-const V = join(__dirname, '..', '..', 'shared', 'vectors');
+const V = join(__dirname, 'fixtures', 'vectors');
 const json = (name: string) => JSON.parse(readFileSync(join(V, name), 'utf8'));
 function csv(name: string): { header: string[]; rows: string[][] } {
   const rows = parseCsv(readFileSync(join(V, name), 'utf8')).map((r) => r.fields);

@@ -105,9 +105,11 @@ for (const b of [sqlite, postgres]) {
       const s = await openStore(location);
       await s.createRun({ id: 'old', createdAt: 'then', config: { a: 1 } });
       await s.close();
-      // Back to version 1, as a store written before rubric pins, leases and stored specs.
+      // Back to version 1, as a store written before rubric pins, truncation counts, leases and stored specs.
       for (const stmt of [
         'DROP TABLE rubric_pins',
+        'ALTER TABLE trials DROP COLUMN truncated_calls',
+        'ALTER TABLE trials DROP COLUMN unpriced_calls',
         'DROP TABLE trial_leases',
         'DROP TABLE rate_limits',
         'ALTER TABLE runs DROP COLUMN spec',

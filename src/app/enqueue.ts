@@ -2,18 +2,20 @@
 // its specification, subjects, items, plan) and put every trial not yet done on the queue, for
 // `mindscope worker` processes on any machine to take. Nothing is called here.
 
-import { ConfigError, parseRunSpec, type RunSpecInput } from '../core/index.js';
+import { parseRunSpec, type RunSpecInput } from '../core/index.js';
 import { plannedTrials, prepareRun, TrialQueue, trialKeyOf, type PlanSubject } from '../runner/index.js';
 import { trialKeyString, type PgStore } from '../store/index.js';
-import { loadTasks } from './evaluate.js';
+import { buildSubjects, loadTasks } from './evaluate.js';
 import { createRegistry, type Registry } from './registry.js';
-import { runIdentity, runIdOf, specSettings } from './run-identity.js';
+import { runIdentity, runIdOf } from './run-identity.js';
 
 export interface EnqueueOptions {
   store: PgStore;
   runId?: string;
   registry?: Registry;
   apiKeyEnv?: string;
+  /** Plan suites that load no item (an error otherwise). */
+  allowEmpty?: boolean;
   /**
    * How long a worker's lease on a trial lasts without its heartbeat (default 60 s); a job taken
    * by a worker that died is handed out again after twice this.
@@ -32,27 +34,27 @@ export interface EnqueueResult {
   warnings: string[];
 }
 
-/** A model spec must name a known provider; a key missing here is fine (workers bring their own). */
-function checkModelSpec(registry: Registry, spec: string, apiKeyEnv: string | undefined): void {
-  try {
-    registry.createModel(spec, { apiKeyEnv });
-  } catch (err) {
-    if (err instanceof ConfigError && /in the environment$/.test(err.message)) return;
-    throw err;
-  }
-}
+/**
+ * The environment the models are built with here, only to read their capabilities and settings
+ * (nothing is called): a key missing on this machine is stood in for; workers bring their own.
+ */
+const planningEnv = new Proxy(process.env, {
+  get: (env, name) => env[name as string] ?? (typeof name === 'string' && /KEY/.test(name) ? 'not-needed-to-plan' : undefined),
+});
 
 /** Plan a run into a PostgreSQL store and queue its trials that are not done. */
 export async function enqueueRun(specInput: RunSpecInput, opts: EnqueueOptions): Promise<EnqueueResult> {
   const spec = parseRunSpec(specInput);
   const registry = opts.registry ?? createRegistry();
   // The subjects as the plan needs them (spec and settings); workers build the models.
-  const subjects: PlanSubject[] = spec.models.map((m) => {
-    const entry = typeof m === 'string' ? { spec: m } : m;
-    checkModelSpec(registry, entry.spec, opts.apiKeyEnv);
-    return { model: { spec: entry.spec }, settings: { ...specSettings(spec), ...('settings' in entry ? entry.settings : {}) } };
-  });
-  const { tasks, warnings } = await loadTasks(spec, registry);
+  // The subjects with the settings `run` would give them (from each model's capabilities); the
+  // workers run them with exactly these, stored with the plan.
+  const built = buildSubjects(spec, registry, { apiKeyEnv: opts.apiKeyEnv, env: planningEnv });
+  const subjects: PlanSubject[] = built.subjects.map((s) => ({ model: { spec: s.model.spec }, settings: s.settings }));
+  for (const s of built.subjects) await s.model.close?.();
+  const loaded = await loadTasks(spec, registry, { allowEmpty: opts.allowEmpty });
+  const tasks = loaded.tasks;
+  const warnings = [...built.warnings, ...loaded.warnings];
   warnings.forEach((w) => opts.onWarning?.(w));
   const identity = runIdentity(spec);
   const runId = opts.runId ?? runIdOf(identity);

@@ -3,6 +3,7 @@
 // wrappers over this.
 
 import { ConfigError, parseRunSpec, type RunSpec, type RunSpecInput, type Task } from '../core/index.js';
+import { settingsFor } from '../models/index.js';
 import type { ProtocolSettings } from '../protocols/index.js';
 import { runEvaluation, type RunCallOptions, type RunEvent, type RunSubject, type RunSummary } from '../runner/index.js';
 import { createRegistry, type Registry } from './registry.js';
@@ -19,8 +20,10 @@ export interface RunOperations extends Omit<RunCallOptions, 'seed' | 'onRetry' |
   /** Run suites that load no item (an error otherwise). */
   allowEmpty?: boolean;
   onEvent?: (e: RunEvent) => void;
-  /** Loader warnings (repaired answers, items left out), each naming its file and line. */
+  /** Warnings (repaired answers, items left out, settings a model cannot take), each naming its file, line or model. */
   onWarning?: (message: string) => void;
+  /** Stop starting trials before the run's total cost would pass this many US dollars (resumable). */
+  maxCostUsd?: number;
 }
 
 export interface EvaluateResult extends RunSummary {
@@ -80,15 +83,29 @@ export function taskShells(spec: RunSpec, registry: Registry = createRegistry())
   return tasks;
 }
 
-/** The subjects of a run specification: each model built from its spec, with its generation settings. */
-export function buildSubjects(spec: RunSpec, registry: Registry, apiKeyEnv?: string): RunSubject[] {
-  return spec.models.map((m) => {
+/**
+ * The subjects of a run specification: each model built from its spec, with its generation
+ * settings. Each model's settings start from its capabilities (an output budget with room to
+ * reason; no temperature where it takes none), then what the spec gives. `env` stands in for the
+ * environment the providers read their keys from.
+ */
+export function buildSubjects(
+  spec: RunSpec,
+  registry: Registry,
+  opts: { apiKeyEnv?: string; env?: NodeJS.ProcessEnv } = {},
+): { subjects: RunSubject[]; warnings: string[] } {
+  const warnings: string[] = [];
+  const subjects = spec.models.map((m) => {
     const entry = typeof m === 'string' ? { spec: m } : m;
-    return {
-      model: registry.createModel(entry.spec, { apiKeyEnv }),
-      settings: { ...specSettings(spec), ...('settings' in entry ? entry.settings : {}) },
-    };
+    const model = registry.createModel(entry.spec, { apiKeyEnv: opts.apiKeyEnv, ...(opts.env ? { env: opts.env } : {}) });
+    const explicit = { ...spec.settings, ...('settings' in entry ? entry.settings : {}) };
+    const resolved = model.capabilities
+      ? settingsFor(model.spec, model.capabilities, explicit)
+      : { settings: { ...specSettings(spec), ...explicit }, warnings: [] };
+    warnings.push(...resolved.warnings);
+    return { model, settings: resolved.settings };
   });
+  return { subjects, warnings };
 }
 
 /** Run (or continue) the evaluation a specification describes; returns counts, usage and the loaders' warnings. */
@@ -96,11 +113,13 @@ export async function evaluate(specInput: RunSpecInput, ops: RunOperations): Pro
   const spec = parseRunSpec(specInput);
   const registry = ops.registry ?? createRegistry();
   // Build every model first: a bad spec or a missing key fails before anything is stored.
-  const subjects = buildSubjects(spec, registry, ops.apiKeyEnv);
-  const { tasks, warnings } = await loadTasks(spec, registry, { allowEmpty: ops.allowEmpty });
+  const { subjects, warnings } = buildSubjects(spec, registry, { apiKeyEnv: ops.apiKeyEnv });
+  const loaded = await loadTasks(spec, registry, { allowEmpty: ops.allowEmpty });
+  const tasks = loaded.tasks;
+  warnings.push(...loaded.warnings);
   warnings.forEach((w) => ops.onWarning?.(w));
   const identity = runIdentity(spec);
-  const { runId, apiKeyEnv: _key, registry: _registry, onEvent, onWarning: _warn, allowEmpty: _empty, ...calls } = ops;
+  const { runId, apiKeyEnv: _key, registry: _registry, onEvent, onWarning: _warn, allowEmpty: _empty, maxCostUsd, ...calls } = ops;
   const summary = await runEvaluation({
     runId: runId ?? runIdOf(identity),
     config: identity,
@@ -110,6 +129,7 @@ export async function evaluate(specInput: RunSpecInput, ops: RunOperations): Pro
     replicates: spec.trials,
     seed: spec.seed,
     calls,
+    maxCostUsd,
     onEvent,
   });
   return { ...summary, warnings };

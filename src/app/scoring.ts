@@ -8,7 +8,6 @@ import {
   CONVERSATION_RECORDS,
   ClipLabelsSchema,
   ConfigError,
-  DEFAULT_SETTINGS,
   DESCRIBE_RECORDS,
   RubricPinnedSchema,
   MCQ_RECORDS,
@@ -32,22 +31,30 @@ import {
   type JudgeGates,
   type JudgeValidation,
 } from '../judges/index.js';
-import type { ChatModel } from '../models/index.js';
+import { settingsFor, type ChatModel } from '../models/index.js';
 import { CallerFactory, runPool, type RecordingModel } from '../runner/index.js';
 import type { ResponseRow, Store } from '../store/index.js';
 import { createRegistry, type Registry } from './registry.js';
+
+/** How judge models are built: the key of openai-compatible judges, and whether such servers take a response schema. */
+export interface JudgeModelOptions {
+  apiKeyEnv?: string;
+  /** `openai-compatible:` judges: the server takes `response_format: json_schema` (hosted APIs always use structured output). */
+  structuredOutput?: boolean;
+}
 
 /** Judges as callers: temperature 0, recorded under `judge:SPEC`, through the shared call machinery. */
 function judgeCallers(
   store: Store,
   specs: string[],
-  opts: { useCache: boolean; apiKeyEnv?: string; concurrency?: number; registry?: Registry },
+  opts: JudgeModelOptions & { useCache: boolean; concurrency?: number; registry?: Registry },
 ): { callers: RecordingModel[]; models: ChatModel[]; factory: CallerFactory } {
   if (specs.length === 0) throw new ConfigError('name at least one judge (--judge SPEC)');
   const registry = opts.registry ?? createRegistry();
-  const models = specs.map((s) => registry.createModel(s, { apiKeyEnv: opts.apiKeyEnv }));
+  const models = specs.map((s) => registry.createModel(s, { apiKeyEnv: opts.apiKeyEnv, structuredOutput: opts.structuredOutput }));
   const factory = new CallerFactory({ store, concurrency: opts.concurrency, timeoutMs: 120_000, useCache: opts.useCache });
-  const callers = models.map((m) => factory.caller(m, `judge:${m.spec}`, { ...DEFAULT_SETTINGS, temperature: 0 }));
+  // A reasoning judge gets its output budget with room to reason (the 256-token default would be spent thinking).
+  const callers = models.map((m) => factory.caller(m, `judge:${m.spec}`, settingsFor(m.spec, m.capabilities, { temperature: 0 }).settings));
   return { callers, models, factory };
 }
 
@@ -73,6 +80,7 @@ export interface ScoreRunOptions {
   /** Model spec or provider -> family, for the same-family analysis. */
   families?: Record<string, string>;
   apiKeyEnv?: string;
+  structuredOutput?: boolean;
   concurrency?: number;
   onProgress?: (done: number, total: number) => void;
   registry?: Registry;
@@ -88,8 +96,8 @@ export interface ScoreRunResult {
   unscored: number;
   meanByField: Record<string, number>;
   family: FamilyComparison[];
-  /** Judge calls: made, answered from the cache, and their cost (US$, from the price table). */
-  calls: { made: number; cached: number; costUsd: number };
+  /** Judge calls: made, answered from the cache, and their cost (US$; null when a judge's price is unknown). */
+  calls: { made: number; cached: number; costUsd: number | null };
 }
 
 /** An open question: "why", or an expected answer of more than four words. */
@@ -133,6 +141,7 @@ export async function scoreRun(opts: ScoreRunOptions): Promise<ScoreRunResult> {
   const { callers, models, factory } = judgeCallers(opts.store, opts.judges, {
     useCache: true,
     apiKeyEnv: opts.apiKeyEnv,
+    structuredOutput: opts.structuredOutput,
     concurrency: opts.concurrency,
     registry: opts.registry,
   });
@@ -236,7 +245,7 @@ export async function scoreRun(opts: ScoreRunOptions): Promise<ScoreRunResult> {
   for (const c of callers.flatMap((x) => x.calls)) {
     result.calls.made++;
     if (c.cached) result.calls.cached++;
-    result.calls.costUsd += c.costUsd;
+    result.calls.costUsd = c.costUsd === null || result.calls.costUsd === null ? null : result.calls.costUsd + c.costUsd;
   }
   result.family = familyAnalysis(cells, (spec) => defaultFamily(spec, opts.families));
   return result;
@@ -250,11 +259,16 @@ export async function validateJudgeModels(opts: {
   k?: number;
   gates?: JudgeGates;
   apiKeyEnv?: string;
+  structuredOutput?: boolean;
 }): Promise<{ rubric: { name: string; sha256: string }; results: JudgeValidation[] }> {
   const rubric = loadRubric(opts.rubricPath);
   const anchors = loadAnchors(opts.anchorsPath, rubric);
   // Repetitions must reach the judge: no call cache here.
-  const { callers, models } = judgeCallers(opts.store, opts.judges, { useCache: false, apiKeyEnv: opts.apiKeyEnv });
+  const { callers, models } = judgeCallers(opts.store, opts.judges, {
+    useCache: false,
+    apiKeyEnv: opts.apiKeyEnv,
+    structuredOutput: opts.structuredOutput,
+  });
   try {
     return {
       rubric: { name: rubric.name, sha256: rubric.sha256 },

@@ -6,7 +6,16 @@
 // moment loses nothing: an unacknowledged job is handed out again after its visibility
 // timeout, its lease lapses, and the store records each trial once.
 
-import { ConfigError, canonicalJson, deriveSeed, MindscopeError, parseRunSpec, type Item, type Task } from '../core/index.js';
+import {
+  ConfigError,
+  canonicalJson,
+  deriveSeed,
+  MindscopeError,
+  parseRunSpec,
+  type GenerationSettings,
+  type Item,
+  type Task,
+} from '../core/index.js';
 import {
   CallerFactory,
   DEFAULT_LEASE_MS,
@@ -15,7 +24,6 @@ import {
   PendingWrites,
   runPool,
   sleep,
-  subjectIdFor,
   TrialQueue,
   type QueuedTrial,
   type RetryPolicy,
@@ -23,7 +31,7 @@ import {
   type RunSubject,
 } from '../runner/index.js';
 import type { PgStore } from '../store/index.js';
-import { buildSubjects, taskShells } from './evaluate.js';
+import { taskShells } from './evaluate.js';
 import { createRegistry, type Registry } from './registry.js';
 import { runIdentity } from './run-identity.js';
 
@@ -84,8 +92,14 @@ async function loadRunContext(opts: WorkerOptions, registry: Registry, runId: st
   );
   if (differing.length)
     throw new ConfigError(`run ${runId}: this machine's files differ from those the run was planned with (${differing.join(', ')})`);
+  // The subjects as planned: each model built here, with the settings stored with it.
   const subjects = new Map<string, RunSubject>();
-  for (const s of buildSubjects(spec, registry, opts.apiKeyEnv)) subjects.set(subjectIdFor(s.model.spec, s.settings), s);
+  for (const s of await opts.store.runSubjects(runId)) {
+    subjects.set(s.id, {
+      model: registry.createModel(s.spec, { apiKeyEnv: opts.apiKeyEnv }),
+      settings: s.settings as unknown as GenerationSettings,
+    });
+  }
   return {
     tasks: taskShells(spec, registry),
     subjects,

@@ -12,6 +12,7 @@ import { registerDialtom } from './commands/dialtom.js';
 import { registerEmbodied } from './commands/embodied.js';
 import { registerJudge } from './commands/judge.js';
 import { registerExport } from './commands/export.js';
+import { registerIrt } from './commands/irt.js';
 import { registerItems } from './commands/items.js';
 import { registerReport } from './commands/report.js';
 import { registerRun } from './commands/run.js';
@@ -41,6 +42,7 @@ export function buildProgram(): Command {
   registerDialtom(program);
   registerWorker(program);
   registerDb(program);
+  registerIrt(program);
   return program;
 }
 

@@ -1,8 +1,10 @@
-// The progress display: a bar with done, failed and retrying counts, rate and ETA on a terminal;
-// on anything else (CI logs, pipes), a line every ten seconds at most.
+// The progress display: a bar with done, failed, retrying and cut-off counts, the running cost,
+// rate and ETA on a terminal; on anything else (CI logs, pipes), a line every ten seconds at most.
+// Warnings (unknown prices, the first cut-off reply of each model, the cost limit) get a line each.
 
 import cliProgress from 'cli-progress';
 import type { RunEvent } from '../index.js';
+import { formatUsd } from '../report/index.js';
 
 export interface Progress {
   onEvent(e: RunEvent): void;
@@ -15,7 +17,12 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr, quie
   let failed = 0;
   let skipped = 0;
   let retrying = 0;
+  let truncated = 0;
+  let costUsd = 0;
+  let unknownCost = false;
+  const truncatedSpecs = new Set<string>();
   const started = Date.now();
+  const cost = () => `${formatUsd(costUsd)}${unknownCost ? ' + unknown' : ''}`;
   const rate = () => done / Math.max(0.001, (Date.now() - started) / 1000);
   if (quiet) return { onEvent: () => {}, stop: () => {} };
   const tty = stream.isTTY;
@@ -23,7 +30,8 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr, quie
     ? new cliProgress.SingleBar(
         {
           stream,
-          format: '{bar} {value}/{total} | done {done} | failed {failed} | retrying {retrying} | {rate}/s | ETA {eta_formatted}',
+          format:
+            '{bar} {value}/{total} | done {done} | failed {failed} | retrying {retrying} | cut off {truncated} | {cost} | {rate}/s | ETA {eta_formatted}',
           hideCursor: true,
           etaBuffer: 200,
           fps: 5,
@@ -32,13 +40,14 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr, quie
       )
     : undefined;
   let lastLine = 0;
+  const say = (line: string) => stream.write(`${tty ? '\r\x1b[K' : ''}${line}\n`);
   const update = () => {
-    const payload = { done, failed, retrying, rate: rate().toFixed(1) };
+    const payload = { done, failed, retrying, truncated, cost: cost(), rate: rate().toFixed(1) };
     if (bar) bar.update(done + failed + skipped, payload);
     else if (Date.now() - lastLine > 10_000) {
       lastLine = Date.now();
       stream.write(
-        `progress: ${done + failed + skipped}/${total} (done ${done}, failed ${failed}, already done ${skipped}, retrying ${retrying}, ${payload.rate}/s)\n`,
+        `progress: ${done + failed + skipped}/${total} (done ${done}, failed ${failed}, already done ${skipped}, retrying ${retrying}, cut off ${truncated}, ${payload.cost}, ${payload.rate}/s)\n`,
       );
     }
   };
@@ -47,13 +56,33 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr, quie
       switch (e.type) {
         case 'start':
           total = e.planned;
-          bar?.start(total, 0, { done, failed, retrying, rate: '0.0' });
+          costUsd = e.spentUsd;
+          bar?.start(total, 0, { done, failed, retrying, truncated, cost: cost(), rate: '0.0' });
+          return;
+        case 'warning':
+          say(`warning: ${e.message}`);
+          return;
+        case 'truncated':
+          truncated++;
+          if (!truncatedSpecs.has(e.spec)) {
+            truncatedSpecs.add(e.spec);
+            say(
+              `warning: ${e.spec}: a reply was cut off at the ${e.maxTokens}-token output limit (${e.key.suite}/${e.key.itemId}); its answer may be missing or wrong. Raise --max-tokens; further cut-off replies are counted.`,
+            );
+          }
+          break;
+        case 'cost-limit':
+          say(
+            `stopping at the cost limit: ${formatUsd(e.committedUsd)} spent or in flight, and the next trial could pass --max-cost ${formatUsd(e.maxCostUsd)}; trials in flight finish`,
+          );
           return;
         case 'skipped':
           skipped++;
           break;
         case 'done':
           done++;
+          if (e.costUsd === null) unknownCost = true;
+          else costUsd += e.costUsd;
           break;
         case 'failed':
           failed++;

@@ -24,6 +24,20 @@ export interface GenerationSettings {
   /** Ask for per-token log-probabilities where the provider can return them. */
   logprobs?: boolean;
   stop?: string[];
+  /** OpenAI reasoning models: how hard to think (`--reasoning-effort`). */
+  reasoningEffort?: ReasoningEffort;
+  /** Anthropic extended thinking and Gemini thinking: tokens the model may spend thinking (`--thinking-budget`). */
+  thinkingBudget?: number;
+  /** Ask for a JSON object matching this schema (structured output), where the provider supports it. */
+  responseSchema?: ResponseSchema;
+}
+
+export type ReasoningEffort = 'minimal' | 'low' | 'medium' | 'high';
+
+/** A named JSON schema for structured output (OpenAI json_schema, Anthropic tool input, Gemini responseSchema). */
+export interface ResponseSchema {
+  name: string;
+  schema: Record<string, unknown>;
 }
 
 export const DEFAULT_SETTINGS: GenerationSettings = { temperature: 0, maxTokens: 256 };
@@ -66,8 +80,14 @@ export type McqItem = Item<McqPayload>;
 
 /** Token accounting of one call. */
 export interface TokenUsage {
+  /** All prompt tokens, those read from or written to the provider's prompt cache included. */
   inputTokens: number;
+  /** All generated tokens, reasoning (billed as output) included. */
   outputTokens: number;
+  /** Prompt tokens read from the provider's prompt cache (billed at the cached-input price). */
+  cachedInputTokens?: number;
+  /** Prompt tokens written to the prompt cache (Anthropic: billed above the input price). */
+  cacheWriteInputTokens?: number;
 }
 
 export interface TokenLogprob {
@@ -84,6 +104,10 @@ export interface ChatResponse {
   /** Provider's own model id as reported in the response, when it reports one. */
   modelReported?: string;
   finishReason?: string;
+  /** The reply was cut off by the output-token limit (finish_reason length, stop_reason max_tokens, MAX_TOKENS). */
+  truncated?: boolean;
+  /** What the provider reported of the model's reasoning: its tokens, and its text or summary when it returns one. */
+  reasoning?: { text?: string; tokens?: number };
 }
 
 /** One model call as recorded in a transcript. */
@@ -96,7 +120,8 @@ export interface CallRecord {
   loglik?: { context: string; continuations: string[]; logprobs: number[]; tokenCounts: number[] };
   cached: boolean;
   attempts: number;
-  costUsd: number;
+  /** US dollars; null when the model's price is unknown (never counted as $0). */
+  costUsd: number | null;
 }
 
 export interface Transcript {
@@ -129,8 +154,13 @@ export interface TrialOutcome {
   transcript: Transcript;
   score: Score;
   usage: TokenUsage;
+  /** US dollars of the calls whose price is known. */
   costUsd: number;
   latencyMs: number;
   cachedCalls: number;
   totalCalls: number;
+  /** Calls whose reply was cut off by the output-token limit. */
+  truncatedCalls?: number;
+  /** Calls made (not cached) whose price is unknown: the trial's cost is then unknown. */
+  unpricedCalls?: number;
 }

@@ -2,7 +2,9 @@
 // opaque id (never its name or provider) and never sees another judge's output; temperature 0;
 // a reply that fails the rubric's schema gets one repair request quoting what was wrong, then
 // counts as a judge failure. Every judge's raw output is kept; fields are aggregated over the
-// judges that answered.
+// judges that answered. A judge whose provider takes a response schema is asked for structured
+// output built from the rubric's score fields (OpenAI json_schema, Anthropic tool input, Gemini
+// responseSchema); the others get the prompt alone. Either way the reply is checked the same.
 
 import {
   JUDGE_INFO,
@@ -21,6 +23,8 @@ import { outputSchema, renderRubric, type Rubric } from './rubric.js';
 /** What a judge call needs: a TrialModel of the runner (cache, retries, cost) fits. */
 export interface JudgeCaller {
   readonly spec: string;
+  /** The judge's provider enforces a response schema (structured output). */
+  readonly structuredOutput?: boolean;
   chat(messages: ChatMessage[], settings?: Partial<GenerationSettings>, context?: CallContext): Promise<ChatResponse>;
 }
 
@@ -40,7 +44,10 @@ export async function judgeOnce(judge: JudgeCaller, rubric: Rubric, input: Judge
     info: withInfo(JUDGE_INFO, { fields: rubric.fields, keywords: rubric.keywords, response: input.response, expected: input.expected }),
   };
   const messages: ChatMessage[] = [{ role: 'user', content: prompt }];
-  const first = await judge.chat(messages, { temperature: 0 }, context);
+  const settings: Partial<GenerationSettings> = judge.structuredOutput
+    ? { temperature: 0, responseSchema: { name: rubric.name, schema: outputSchema(rubric) } }
+    : { temperature: 0 };
+  const first = await judge.chat(messages, settings, context);
   const parsed = parseJudgeOutput(first.text, rubric);
   if (parsed.ok) return { judge: judge.spec, raw: [first.text], values: parsed.values };
   const repair = await judge.chat(
@@ -52,7 +59,7 @@ export async function judgeOnce(judge: JudgeCaller, rubric: Rubric, input: Judge
         content: `Your reply could not be used: ${parsed.error}. Reply with only a JSON object matching this schema: ${JSON.stringify(outputSchema(rubric))}`,
       },
     ],
-    { temperature: 0 },
+    settings,
     context,
   );
   const second = parseJudgeOutput(repair.text, rubric);

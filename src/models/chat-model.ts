@@ -1,6 +1,7 @@
 // The one interface every model sits behind, from a hosted API to a reference agent.
 
 import type { CallContext, ChatMessage, ChatResponse, GenerationSettings } from '../core/index.js';
+import type { ModelCapabilities } from './capabilities.js';
 
 export interface ChatRequest {
   messages: ChatMessage[];
@@ -18,6 +19,20 @@ export interface LoglikResult {
   tokenCounts: number[];
 }
 
+/**
+ * A provider's own request and response bodies for one chat call: what one line of a batch file
+ * holds (OpenAI Batch, Anthropic Message Batches, Gemini batch mode all take the request a
+ * synchronous call would send and return the body it would get).
+ */
+export interface WireFormat {
+  /** The API the bodies belong to, e.g. `/v1/chat/completions`, `/v1/messages`, `generateContent`. */
+  readonly api: string;
+  /** The request body this call sends. */
+  encode(request: ChatRequest): unknown;
+  /** A response body (from a call or a batch result line) as a ChatResponse; `malformed` ModelCallError when it is not the API's shape. */
+  decode(body: unknown, latencyMs: number): ChatResponse;
+}
+
 export interface ChatModel {
   /** The normalised spec, e.g. `openai:gpt-4o-mini`. Never holds a secret. */
   readonly spec: string;
@@ -27,6 +42,10 @@ export interface ChatModel {
   readonly endpoint: string;
   /** Whether responses are deterministic and free (reference agents): no cache, no cost. */
   readonly local: boolean;
+  /** What the model takes (sampling, reasoning controls, structured output); absent for reference agents. */
+  readonly capabilities?: ModelCapabilities;
+  /** Its API's request and response bodies, for batch submission; absent where there is no wire format. */
+  readonly wire?: WireFormat;
   chat(request: ChatRequest): Promise<ChatResponse>;
   loglik?(context: string, continuations: string[]): Promise<LoglikResult>;
   close?(): Promise<void>;

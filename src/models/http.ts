@@ -1,15 +1,14 @@
-// One JSON POST with a time limit, its failures sorted into ModelCallError kinds.
+// HTTP failures sorted into ModelCallError kinds, and small helpers the providers share.
 // Providers never retry: the runner owns retries, backoff and concurrency.
 
 import { redact } from '../core/index.js';
-import { ModelCallError, parseRetryAfter } from './call-error.js';
+import { ModelCallError } from './call-error.js';
 
-export interface PostJsonOptions {
+/** Where a call went, for error messages: the model's label, the base URL, and the secrets to scrub. */
+export interface CallSite {
   /** Names the model in every error message, e.g. `openai:gpt-4o-mini`. */
   label: string;
   url: string;
-  headers: Record<string, string>;
-  body: unknown;
   timeoutMs: number;
   /** Values to scrub from any error text (API keys). */
   secrets: string[];
@@ -17,54 +16,27 @@ export interface PostJsonOptions {
 
 const BODY_SNIPPET = 300;
 
-export async function postJson(opts: PostJsonOptions): Promise<unknown> {
-  const { label, url, timeoutMs } = opts;
-  const scrub = (s: string) => redact(s, opts.secrets);
-  let response: Response;
-  let text: string;
-  try {
-    response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...opts.headers },
-      body: JSON.stringify(opts.body),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    text = await response.text();
-  } catch (err) {
-    const e = err as Error & { cause?: { code?: string; message?: string } };
-    if (e.name === 'TimeoutError' || e.name === 'AbortError') {
-      throw new ModelCallError(`${label}: no answer within ${timeoutMs / 1000}s (${scrub(url)})`, 'timeout');
-    }
-    const code = e.cause?.code ?? e.cause?.message ?? e.message;
-    throw new ModelCallError(`${label}: cannot reach ${scrub(url)} (${scrub(String(code))})`, 'network');
-  }
-  if (!response.ok) {
-    const status = response.status;
-    const snippet = scrub(text.slice(0, BODY_SNIPPET).replace(/\s+/g, ' ').trim());
-    const where = `${label}: HTTP ${status} from ${scrub(url)}`;
-    if (status === 429) {
-      throw new ModelCallError(
-        `${where}: rate limited ${snippet}`,
-        'rate_limit',
-        status,
-        parseRetryAfter(response.headers.get('retry-after')),
-      );
-    }
-    if (status === 401 || status === 403) {
-      throw new ModelCallError(`${where}: the API key was rejected ${snippet}`, 'auth', status);
-    }
-    if (status === 404) throw new ModelCallError(`${where}: model or endpoint not found ${snippet}`, 'not_found', status);
-    if (status === 408) throw new ModelCallError(`${where}: request timeout`, 'timeout', status);
-    if (status >= 500) {
-      throw new ModelCallError(`${where}: server error ${snippet}`, 'server', status, parseRetryAfter(response.headers.get('retry-after')));
-    }
-    throw new ModelCallError(`${where}: ${snippet}`, 'bad_request', status);
-  }
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ModelCallError(`${label}: malformed response body (not JSON): ${scrub(text.slice(0, 80))}`, 'malformed', response.status);
-  }
+/** The error for an HTTP status other than 2xx; `body` is what the server said (scrubbed and shortened here). */
+export function statusError(site: CallSite, status: number, body: string, retryAfterMs: number | undefined): ModelCallError {
+  const scrub = (s: string) => redact(s, site.secrets);
+  const snippet = scrub(body.slice(0, BODY_SNIPPET).replace(/\s+/g, ' ').trim());
+  const where = `${site.label}: HTTP ${status} from ${scrub(site.url)}`;
+  if (status === 429) return new ModelCallError(`${where}: rate limited ${snippet}`, 'rate_limit', status, retryAfterMs);
+  if (status === 401 || status === 403) return new ModelCallError(`${where}: the API key was rejected ${snippet}`, 'auth', status);
+  if (status === 404) return new ModelCallError(`${where}: model or endpoint not found ${snippet}`, 'not_found', status);
+  if (status === 408) return new ModelCallError(`${where}: request timeout`, 'timeout', status);
+  if (status >= 500) return new ModelCallError(`${where}: server error ${snippet}`, 'server', status, retryAfterMs);
+  return new ModelCallError(`${where}: ${snippet}`, 'bad_request', status);
+}
+
+/** No complete answer within the call's time limit. */
+export function timeoutError(site: CallSite): ModelCallError {
+  return new ModelCallError(`${site.label}: no answer within ${site.timeoutMs / 1000}s (${redact(site.url, site.secrets)})`, 'timeout');
+}
+
+/** The server could not be reached; `cause` is the system's code (ECONNREFUSED, ECONNRESET) or message. */
+export function networkError(site: CallSite, cause: string): ModelCallError {
+  return new ModelCallError(`${site.label}: cannot reach ${redact(site.url, site.secrets)} (${redact(cause, site.secrets)})`, 'network');
 }
 
 /** Fail with a `malformed` error when a response lacks what the protocol promises. */
@@ -75,5 +47,5 @@ export function malformed(label: string, what: string): never {
 /** Split a data URL into media type and base64 payload. */
 export function parseDataUrl(url: string): { mediaType: string; data: string } | undefined {
   const m = /^data:([^;,]+);base64,(.*)$/s.exec(url);
-  return m ? { mediaType: m[1]!, data: m[2]! } : undefined;
+  return m?.[1] !== undefined && m[2] !== undefined ? { mediaType: m[1], data: m[2] } : undefined;
 }

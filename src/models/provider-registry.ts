@@ -13,11 +13,14 @@ export interface ModelOptions {
   /** Environment variable holding the key for `openai-compatible:` servers (none by default). */
   apiKeyEnv?: string;
   env?: NodeJS.ProcessEnv;
+  /** `openai-compatible:` servers take `response_format: json_schema` (structured judge output); hosted APIs always do. */
+  structuredOutput?: boolean;
 }
 
 /** What a provider's factory gets besides the spec: the environment, and a way to build member models (teams). */
 export interface ProviderContext {
   apiKeyEnv?: string;
+  structuredOutput?: boolean;
   env: NodeJS.ProcessEnv;
   create(spec: string): ChatModel;
 }
@@ -63,13 +66,13 @@ export const BUILTIN_PROVIDERS: readonly ProviderDefinition[] = [
   defineProvider({
     prefix: 'openai-compatible',
     form: 'openai-compatible:BASE_URL#MODEL',
-    create: (rest, spec, { env, apiKeyEnv }) => {
+    create: (rest, spec, { env, apiKeyEnv, structuredOutput }) => {
       const hash = rest.lastIndexOf('#');
       if (hash <= 0 || hash === rest.length - 1) throw new ConfigError(`${spec}: expected openai-compatible:BASE_URL#MODEL`);
       const baseUrl = rest.slice(0, hash);
       if (!/^https?:\/\//.test(baseUrl)) throw new ConfigError(`${spec}: BASE_URL must start with http:// or https://`);
       const apiKey = apiKeyEnv ? requireKey(env, spec, apiKeyEnv) : undefined;
-      return new OpenAiChatModel({ provider: 'openai-compatible', model: rest.slice(hash + 1), baseUrl, apiKey });
+      return new OpenAiChatModel({ provider: 'openai-compatible', model: rest.slice(hash + 1), baseUrl, apiKey, structuredOutput });
     },
   }),
   defineProvider({
@@ -121,7 +124,12 @@ export class ProviderRegistry {
     const rest = colon > 0 ? spec.slice(colon + 1) : '';
     const def = this.#byPrefix.get(prefix);
     if (!def || !rest) throw new ConfigError(`unknown model spec "${spec}"; use one of: ${this.forms().join(', ')}`);
-    const ctx: ProviderContext = { apiKeyEnv: opts.apiKeyEnv, env: opts.env ?? process.env, create: (s) => this.create(s, opts) };
+    const ctx: ProviderContext = {
+      apiKeyEnv: opts.apiKeyEnv,
+      structuredOutput: opts.structuredOutput,
+      env: opts.env ?? process.env,
+      create: (s) => this.create(s, opts),
+    };
     return def.create(rest, spec, ctx);
   }
 }

@@ -3,6 +3,7 @@
 
 import type { AccuracyTable } from '../analysis/index.js';
 import { cellOf } from '../analysis/index.js';
+import { formatUsd } from './cost.js';
 import { heatmapSpec, overallAccuracySpec, renderSvg } from './charts.js';
 import { displayNames } from './subject-names.js';
 
@@ -11,7 +12,8 @@ export interface UsageSummary {
   trials: number;
   inputTokens: number;
   outputTokens: number;
-  costUsd: number;
+  /** Null when some call's price is unknown. */
+  costUsd: number | null;
 }
 
 export interface ReportInput {
@@ -64,7 +66,7 @@ export async function renderHtmlReport(r: ReportInput): Promise<string> {
   const usage = r.usage
     .map(
       (u) =>
-        `<tr><th>${escapeHtml(u.spec)}</th><td>${u.trials}</td><td>${u.inputTokens}</td><td>${u.outputTokens}</td><td>$${u.costUsd.toFixed(4)}</td></tr>`,
+        `<tr><th>${escapeHtml(u.spec)}</th><td>${u.trials}</td><td>${u.inputTokens}</td><td>${u.outputTokens}</td><td>${formatUsd(u.costUsd)}</td></tr>`,
     )
     .join('');
   const status = r.status

@@ -6,3 +6,5 @@ export * from './audit-report.js';
 export * from './episode-report.js';
 export * from './vision-report.js';
 export * from './png.js';
+export * from './irt-charts.js';
+export * from './cost.js';

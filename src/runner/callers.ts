@@ -10,7 +10,7 @@ import type { ChatModel } from '../models/index.js';
 import type { ModelCallError } from '../models/index.js';
 import type { Store } from '../store/index.js';
 import { AdaptiveLimiter } from './adaptive-limiter.js';
-import { DEFAULT_PRICES, priceFor, type PriceTable } from './prices.js';
+import { PriceBook, type PriceLookup, type PriceTable } from './prices.js';
 import { PendingWrites } from './pending-writes.js';
 import { RecordingModel } from './recording-model.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry-policy.js';
@@ -24,7 +24,7 @@ export interface CallerOptions {
   /** Per-call time limit in milliseconds. Default 60,000. */
   timeoutMs?: number;
   retry?: RetryPolicy;
-  /** Merged over the built-in price table. */
+  /** Prices that win over the price list (exact model names). */
   prices?: PriceTable;
   /** Read and write the content-addressed call cache (default true). */
   useCache?: boolean;
@@ -37,14 +37,14 @@ export interface CallerOptions {
 
 export class CallerFactory {
   readonly #limiters = new Map<string, AdaptiveLimiter>();
-  readonly #prices: PriceTable;
+  readonly #prices: PriceBook;
   readonly #jitter: Rng;
   readonly #shared: SharedRateLimits | undefined;
   /** Cache writes not yet known to be committed. */
   readonly pending = new PendingWrites();
 
   constructor(readonly options: CallerOptions) {
-    this.#prices = { ...DEFAULT_PRICES, ...(options.prices ?? {}) };
+    this.#prices = new PriceBook(options.prices);
     this.#jitter = createRng(deriveSeed('retry-jitter', options.seed ?? 0));
     if (options.shareRateLimits) this.#shared = new SharedRateLimits(options.store, (endpoint) => this.#limiters.get(endpoint));
   }
@@ -71,6 +71,11 @@ export class CallerFactory {
     await this.pending.settle();
   }
 
+  /** The price of a model's calls and where it came from (unknown prices are reported, never taken as $0). */
+  priceOf(model: ChatModel): PriceLookup {
+    return this.#prices.lookup(model);
+  }
+
   /**
    * A caller for one unit of work (a trial, a judged response): it records the calls it makes.
    * `subjectId` is what the calls are recorded under; `settings` the generation settings.
@@ -88,7 +93,7 @@ export class CallerFactory {
       limiter: this.limiterFor(model),
       retry: this.options.retry ?? DEFAULT_RETRY,
       timeoutMs: overrides.timeoutMs ?? this.options.timeoutMs ?? 60_000,
-      price: priceFor(this.#prices, model.provider, model.model),
+      price: this.#prices.lookup(model).price,
       rng: this.#jitter,
       useCache: overrides.useCache ?? this.options.useCache ?? true,
       onRetry: onRetry ? (err, n, delayMs) => onRetry(model.spec, err, n, delayMs) : undefined,

@@ -6,7 +6,7 @@ import type { CallContext, CallRecord, ChatMessage, ChatResponse, GenerationSett
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../core/index.js';
 import type { ChatModel, LoglikResult } from '../models/index.js';
-import { ModelCallError } from '../models/index.js';
+import { ModelCallError, normalizeSettings } from '../models/index.js';
 import type { Store } from '../store/index.js';
 import type { AdaptiveLimiter } from './adaptive-limiter.js';
 import type { Price } from './prices.js';
@@ -32,9 +32,16 @@ export interface CallEnvironment {
  * every message). Hashed incrementally, with separators, rather than through one big JSON
  * string: the prompts are most of the bytes and this runs once per call.
  */
-export function callCacheKey(model: ChatModel, kind: string, settings: unknown, messages: ChatMessage[] | string[]): string {
+export function callCacheKey(
+  model: ChatModel,
+  kind: string,
+  settings: unknown,
+  messages: ChatMessage[] | string[],
+  /** canonicalJson(settings), when the caller has it already. */
+  settingsJson = canonicalJson(settings),
+): string {
   const h = createHash('sha256');
-  h.update(`${model.provider}\u0000${model.spec}\u0000${kind}\u0000${canonicalJson(settings)}`);
+  h.update(`${model.provider}\u0000${model.spec}\u0000${kind}\u0000${settingsJson}`);
   for (const m of messages) {
     if (typeof m === 'string') {
       h.update(`\u0001s\u0000${m.length}\u0000`).update(m);
@@ -45,6 +52,22 @@ export function callCacheKey(model: ChatModel, kind: string, settings: unknown, 
     }
   }
   return h.digest('hex');
+}
+
+/**
+ * A subject's base settings as sent (normalised for the model) and their key text, computed once
+ * per model and settings object rather than once per call: most calls add no settings of their own.
+ */
+const prepared = new WeakMap<ChatModel, WeakMap<GenerationSettings, { settings: GenerationSettings; json: string }>>();
+function prepare(model: ChatModel, base: GenerationSettings): { settings: GenerationSettings; json: string } {
+  let byModel = prepared.get(model);
+  if (!byModel) prepared.set(model, (byModel = new WeakMap()));
+  let p = byModel.get(base);
+  if (!p) {
+    const settings = normalizeSettings(model.capabilities, base);
+    byModel.set(base, (p = { settings, json: canonicalJson(settings) }));
+  }
+  return p;
 }
 
 export class RecordingModel implements TrialModel {
@@ -62,6 +85,11 @@ export class RecordingModel implements TrialModel {
 
   get spec(): string {
     return this.model.spec;
+  }
+
+  /** Whether the model takes a response schema (judges then ask for structured output). */
+  get structuredOutput(): boolean {
+    return this.model.capabilities?.structuredOutput ?? false;
   }
 
   /** Run `fn` under the limiter with retries; returns the result and the attempts used. */
@@ -96,9 +124,13 @@ export class RecordingModel implements TrialModel {
   }
 
   async chat(messages: ChatMessage[], settings: Partial<GenerationSettings> = {}, context?: CallContext): Promise<ChatResponse> {
-    const merged: GenerationSettings = { ...this.baseSettings, ...settings };
+    // What the model cannot take (a temperature for a reasoning model) is not sent, nor recorded, nor part of the key.
+    let merged: GenerationSettings;
+    let settingsJson: string | undefined;
+    if (Object.keys(settings).length === 0) ({ settings: merged, json: settingsJson } = prepare(this.model, this.baseSettings));
+    else merged = normalizeSettings(this.model.capabilities, { ...this.baseSettings, ...settings });
     const cacheable = this.env.useCache && !this.model.local;
-    const key = cacheable ? callCacheKey(this.model, 'chat', merged, messages) : '';
+    const key = cacheable ? callCacheKey(this.model, 'chat', merged, messages, settingsJson) : '';
     const hit = cacheable ? ((await this.env.store.getCached(key)) as ChatResponse | undefined) : undefined;
     if (hit) {
       this.calls.push({ kind: 'chat', messages, settings: merged, response: hit, cached: true, attempts: 0, costUsd: 0 });

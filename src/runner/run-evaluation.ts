@@ -13,6 +13,7 @@ import { ConfigError, canonicalJson, contentHash, deriveSeed, sha256 } from '../
 import type { GenerationSettings } from '../core/index.js';
 import type { Store, UsageRow } from '../store/index.js';
 import { CallerFactory, type CallerOptions } from './callers.js';
+import { CostBudget } from './cost-budget.js';
 import { DEFAULT_LEASE_MS, LeaseKeeper } from './lease-keeper.js';
 import { PendingWrites } from './pending-writes.js';
 import { runPool } from './pool.js';
@@ -22,9 +23,15 @@ import { executeTrial, trialKeyOf, type PlannedTrial, type PlanSubject, type Run
 export type { PlannedTrial, PlanSubject, RunSubject } from './trial-executor.js';
 
 export type RunEvent =
-  | { type: 'start'; runId: string; planned: number }
+  | { type: 'start'; runId: string; planned: number; spentUsd: number }
   | { type: 'skipped' }
-  | { type: 'done'; key: TrialKey; value: number }
+  /** `costUsd`: what the trial's calls cost; null when a call's price is unknown. */
+  | { type: 'done'; key: TrialKey; value: number; costUsd: number | null }
+  /** A reply of the trial was cut off by the output-token limit: its answer may be missing or wrong. */
+  | { type: 'truncated'; spec: string; key: TrialKey; calls: number; maxTokens: number }
+  | { type: 'warning'; message: string }
+  /** --max-cost: no further trial is started; what is done stays done, and the run resumes like any other. */
+  | { type: 'cost-limit'; committedUsd: number; maxCostUsd: number }
   | { type: 'failed'; key: TrialKey; error: string }
   | { type: 'retry'; spec: string; error: string; retry: number; delayMs: number }
   | { type: 'retry-end' }
@@ -48,6 +55,8 @@ export interface RunOptions {
   seed: number;
   /** How calls are made: store, concurrency per endpoint, time limit, retries, prices, cache, leases. */
   calls: RunCallOptions;
+  /** Stop starting trials before the run's cost (this and earlier invocations) would pass this many US dollars. */
+  maxCostUsd?: number;
   onEvent?: (e: RunEvent) => void;
 }
 
@@ -60,6 +69,14 @@ export interface RunSummary {
   failed: number;
   /** Subjects stopped by an error that every call would hit (rejected key, unknown model, unreachable server). */
   aborted: Array<{ spec: string; error: string }>;
+  /** Trials of this invocation with a reply cut off by the output-token limit. */
+  truncated: number;
+  /** Subjects whose price is unknown: their cost is unknown (null), never $0. */
+  unpriced: Array<{ spec: string; note?: string }>;
+  /** What this invocation's calls cost, in US dollars, counting the calls whose price is known. */
+  costUsd: number;
+  /** Set when --max-cost stopped the run before every trial was started. */
+  costLimit?: { maxCostUsd: number; spentUsd: number };
   usage: UsageRow[];
   elapsedMs: number;
 }
@@ -160,6 +177,23 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
       emit({ type: 'retry', spec, error: err.message, retry, delayMs });
     },
   });
+  const unpriced: RunSummary['unpriced'] = [];
+  for (const s of opts.subjects) {
+    const { price, note } = callers.priceOf(s.model);
+    if (!price && !unpriced.some((u) => u.spec === s.model.spec)) unpriced.push({ spec: s.model.spec, ...(note ? { note } : {}) });
+  }
+  if (unpriced.length) {
+    const names = unpriced.map((u) => (u.note ? `${u.spec} (${u.note})` : u.spec)).join(', ');
+    if (opts.maxCostUsd !== undefined)
+      throw new ConfigError(`--max-cost needs a price for every model; none is known for ${names}: give them in a --prices file`);
+    emit({ type: 'warning', message: `no price is known for ${names}: their cost is shown as unknown; give prices with --prices FILE` });
+  }
+  const prior = await store.usage(runId);
+  const spentBefore = prior.reduce((n, u) => n + (u.costUsd ?? 0), 0);
+  const budget =
+    opts.maxCostUsd === undefined
+      ? undefined
+      : new CostBudget(opts.maxCostUsd, spentBefore, new Map(prior.map((u) => [u.subjectId, (u.costUsd ?? 0) / Math.max(1, u.trials)])));
   const leases = new LeaseKeeper(store, opts.calls.leaseMs ?? DEFAULT_LEASE_MS);
   const writes = new PendingWrites();
   const aborted = new Map<RunSubject, string>();
@@ -171,6 +205,14 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
   let skipped = 0;
   let done = 0;
   let failed = 0;
+  let truncated = 0;
+  let costUsd = 0;
+  let costLimitHit = false;
+  const costLimit = () => {
+    if (!budget || costLimitHit) return;
+    costLimitHit = true;
+    emit({ type: 'cost-limit', committedUsd: budget.committedUsd, maxCostUsd: budget.maxUsd });
+  };
 
   /** Lease a batch: yield the trials claimed, count the done ones, keep the held ones for later. */
   async function* claim(batch: PlannedTrial[], held: PlannedTrial[]): AsyncGenerator<PlannedTrial> {
@@ -192,6 +234,7 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
     const held: PlannedTrial[] = [];
     let batch: PlannedTrial[] = [];
     for (const p of plannedTrials(run)) {
+      if (budget?.stopped) break;
       planned++;
       if (aborted.has(p.subject)) continue;
       batch.push(p);
@@ -210,13 +253,26 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
     }
   }
 
-  emit({ type: 'start', runId, planned: opts.subjects.length * opts.tasks.reduce((n, t) => n + t.items.length, 0) * replicates });
+  emit({
+    type: 'start',
+    runId,
+    planned: opts.subjects.length * opts.tasks.reduce((n, t) => n + t.items.length, 0) * replicates,
+    spentUsd: spentBefore,
+  });
 
   const execute = async (p: PlannedTrial): Promise<void> => {
     // A result that could not be stored stops the run: its error is the run's.
     if (writes.error) throw writes.error;
     if (aborted.has(p.subject)) return;
+    const ticket = budget ? await budget.admit(p.subjectId) : undefined;
+    if (budget && !ticket) return costLimit();
     const r = await executeTrial(p, ctx);
+    // Failed trials' calls were paid for too.
+    costUsd += r.spentUsd;
+    if (budget && ticket) {
+      budget.settle(p.subjectId, ticket, r.spentUsd, r.kind === 'done');
+      if (budget.stopped) costLimit();
+    }
     if (r.kind === 'aborted') {
       // A rejected key, an unknown model or an unreachable server fails every call alike:
       // stop the subject instead of failing its trials one by one.
@@ -229,7 +285,11 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
     writes.track(r.committed);
     if (r.kind === 'done') {
       done++;
-      emit({ type: 'done', key: r.key, value: r.value });
+      if (r.truncatedCalls) {
+        truncated++;
+        emit({ type: 'truncated', spec: p.subject.model.spec, key: r.key, calls: r.truncatedCalls, maxTokens: r.settings.maxTokens });
+      }
+      emit({ type: 'done', key: r.key, value: r.value, costUsd: r.costUsd });
     } else {
       failed++;
       emit({ type: 'failed', key: r.key, error: r.error });
@@ -258,6 +318,10 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
     done,
     failed,
     aborted: [...aborted.entries()].map(([s, error]) => ({ spec: s.model.spec, error })),
+    truncated,
+    unpriced,
+    costUsd,
+    ...(budget?.stopped ? { costLimit: { maxCostUsd: budget.maxUsd, spentUsd: budget.spentUsd } } : {}),
     usage: await store.usage(runId),
     elapsedMs: performance.now() - started,
   };

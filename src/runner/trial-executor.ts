@@ -41,11 +41,28 @@ export interface TrialRunContext {
   callers: CallerFactory;
 }
 
-export type TrialResult =
-  | { kind: 'done'; key: TrialKey; value: number; committed: Promise<void> }
-  | { kind: 'failed'; key: TrialKey; error: string; committed: Promise<void> }
+/** `spentUsd`: what the trial's calls cost, counting those whose price is known (failed trials' calls were paid for too). */
+export type TrialResult = { key: TrialKey; spentUsd: number; settings: GenerationSettings } & (
+  | {
+      kind: 'done';
+      value: number;
+      /** What the trial cost; null when a call's price is unknown. */
+      costUsd: number | null;
+      /** Calls whose reply was cut off by the output-token limit. */
+      truncatedCalls: number;
+      committed: Promise<void>;
+    }
+  | { kind: 'failed'; error: string; committed: Promise<void> }
   /** An error every call of the subject would hit (rejected key, unknown model, unreachable server): nothing is recorded. */
-  | { kind: 'aborted'; key: TrialKey; error: string };
+  | { kind: 'aborted'; error: string }
+);
+
+/** What the calls cost, counting those whose price is known. */
+function knownCost(calls: readonly { costUsd: number | null }[]): number {
+  let n = 0;
+  for (const c of calls) n += c.costUsd ?? 0;
+  return n;
+}
 
 /** The key of a planned trial in a run. */
 export function trialKeyOf(runId: string, p: PlannedTrial<PlanSubject>): TrialKey {
@@ -67,6 +84,8 @@ export async function executeTrial(p: PlannedTrial, ctx: TrialRunContext): Promi
       throw new MindscopeError(`trial ${p.task.suite}/${p.item.id}: score ${String(result.score.value)} is not a finite number`);
     }
     const calls = model.calls;
+    const truncatedCalls = calls.filter((c) => c.response?.truncated).length;
+    const unpricedCalls = calls.filter((c) => c.costUsd === null).length;
     const outcome: TrialOutcome = {
       transcript: { protocol: p.task.records.protocol, calls, detail: result.detail },
       score: result.score,
@@ -74,17 +93,30 @@ export async function executeTrial(p: PlannedTrial, ctx: TrialRunContext): Promi
         inputTokens: calls.reduce((n, c) => n + (c.cached ? 0 : (c.response?.usage.inputTokens ?? 0)), 0),
         outputTokens: calls.reduce((n, c) => n + (c.cached ? 0 : (c.response?.usage.outputTokens ?? 0)), 0),
       },
-      costUsd: calls.reduce((n, c) => n + c.costUsd, 0),
+      costUsd: knownCost(calls),
       latencyMs: calls.reduce((n, c) => n + (c.cached ? 0 : (c.response?.latencyMs ?? 0)), 0),
       cachedCalls: calls.filter((c) => c.cached).length,
       totalCalls: calls.length,
+      truncatedCalls,
+      unpricedCalls,
     };
     const committed = store.recordDone(key, p.hash, outcome, Math.max(1, ...calls.map((c) => c.attempts)));
-    return { kind: 'done', key, value: result.score.value, committed };
+    return {
+      kind: 'done',
+      key,
+      settings,
+      value: result.score.value,
+      spentUsd: outcome.costUsd,
+      costUsd: unpricedCalls ? null : outcome.costUsd,
+      truncatedCalls,
+      committed,
+    };
   } catch (err) {
     if (!(err instanceof MindscopeError)) throw err;
-    if (err instanceof ModelCallError && (err.fatal || err.kind === 'network')) return { kind: 'aborted', key, error: err.message };
+    const spentUsd = knownCost(model.calls);
+    if (err instanceof ModelCallError && (err.fatal || err.kind === 'network'))
+      return { kind: 'aborted', key, settings, spentUsd, error: err.message };
     const committed = store.recordFailed(key, p.hash, err.message, model.calls.length + 1);
-    return { kind: 'failed', key, error: err.message, committed };
+    return { kind: 'failed', key, settings, spentUsd, error: err.message, committed };
   }
 }

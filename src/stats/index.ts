@@ -17,3 +17,4 @@ export * from './parallel-analysis.js';
 export * from './paf-wide.js';
 export * from './wide-block.js';
 export * from './wide-reduced.js';
+export * from './irt/index.js';

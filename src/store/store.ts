@@ -39,6 +39,8 @@ export interface StatusRow {
   done: number;
   failed: number;
   pending: number;
+  /** Done trials with a reply cut off by the output-token limit. */
+  truncated: number;
 }
 
 export interface UsageRow {
@@ -47,7 +49,10 @@ export interface UsageRow {
   trials: number;
   inputTokens: number;
   outputTokens: number;
-  costUsd: number;
+  /** US dollars; null when some call's price is unknown (the cost is then unknown, not $0). */
+  costUsd: number | null;
+  /** Calls made whose price is unknown. */
+  unpricedCalls: number;
   cachedCalls: number;
   totalCalls: number;
   latencyMsMean: number;
@@ -107,6 +112,8 @@ export interface StoredTrial extends TrialKey {
   latencyMs: number;
   cachedCalls: number;
   totalCalls: number;
+  truncatedCalls: number;
+  unpricedCalls: number;
   finishedAt: string;
   transcript: string | null;
   scores: Array<{ scorer: string; value: number; detail: string }>;
@@ -136,6 +143,8 @@ export interface Store {
   createRun(run: RunRecord): Promise<void>;
   setPlan(runId: string, rows: PlanRow[]): Promise<void>;
   upsertSubject(subject: SubjectRecord): Promise<void>;
+  /** The subjects a run plans (spec and the generation settings they run with). */
+  runSubjects(runId: string): Promise<SubjectRecord[]>;
   /** Store items by content hash (idempotent). */
   putItems(items: Array<{ hash: string; item: Item }>): Promise<void>;
   /** A stored item by its content hash. */

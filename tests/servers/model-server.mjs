@@ -19,11 +19,26 @@
 //   always-500         every request gets HTTP 500
 //   slow-MS            answer after MS milliseconds
 // With MODEL_SERVER_KEY set, requests must carry that key (Bearer, x-api-key or x-goog-api-key)
-// or get 401. GET /stats returns the request counts and the last 50 request bodies.
+// or get 401. GET /stats returns the request counts and the last 50 request bodies (with the
+// headers each carried, values of authorisation headers excepted). Reasoning models, structured
+// output and prompt caching behave as each API does: see wire-features.mjs. Errors have each
+// API's body shape (Gemini's 429 says how long to wait in RetryInfo, as Google does).
 // On start it prints {"port": N} as its first line.
 
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
+import {
+  anthropicCache,
+  anthropicThinking,
+  checkGeminiSchema,
+  checkStrictSchema,
+  geminiThinking,
+  implicitCachedTokens,
+  openAiReasoning,
+  structuredReply,
+  textOf,
+  tokens,
+} from './wire-features.mjs';
 
 const requiredKey = process.env.MODEL_SERVER_KEY || '';
 const attempts = new Map();
@@ -93,7 +108,9 @@ function answerFor(model, prompt) {
 function fault(model, body) {
   const m = /^(flaky-429|flaky-500|hang|reset|malformed|bad-shape)-(\d+)$/.exec(model);
   if (m) {
-    const key = createHash('sha256').update(JSON.stringify(body)).digest('hex');
+    const key = createHash('sha256')
+      .update(JSON.stringify([model, body]))
+      .digest('hex');
     const n = (attempts.get(key) ?? 0) + 1;
     attempts.set(key, n);
     return n <= Number(m[2]) ? m[1] : undefined;
@@ -132,6 +149,14 @@ const server = createServer((req, res) => {
     stats.requests++;
     stats.byModel[model] = (stats.byModel[model] ?? 0) + 1;
     stats.bodies.push({ protocol, url, headersSeen: Object.keys(req.headers), body });
+    const google429 = {
+      error: {
+        code: 429,
+        message: 'Resource has been exhausted (e.g. check quota).',
+        status: 'RESOURCE_EXHAUSTED',
+        details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '1s' }],
+      },
+    };
     if (stats.bodies.length > 50) stats.bodies.shift();
     if (requiredKey) {
       const given = (req.headers.authorization ?? '').replace(/^Bearer /, '') || req.headers['x-api-key'] || req.headers['x-goog-api-key'];
@@ -139,6 +164,7 @@ const server = createServer((req, res) => {
     }
     if (model === 'unknown-model') return send(res, 404, { error: { message: 'model not found' } });
     const f = fault(model, body);
+    if (f === 'flaky-429' && protocol === 'google') return send(res, 429, google429);
     if (f === 'flaky-429') return send(res, 429, { error: { message: 'rate limited' } }, { 'retry-after': '1' });
     if (f === 'flaky-500') return send(res, 500, { error: { message: 'internal error' } });
     if (f === 'hang') return; // never answer
@@ -150,9 +176,26 @@ const server = createServer((req, res) => {
       protocol === 'google'
         ? (body.contents ?? []).map((c) => ({ role: c.role, content: c.parts.map((p) => ({ text: p.text })) }))
         : (body.messages ?? []);
-    const text = answerFor(model, lastUserText(messages));
-    const reply = () => {
-      if (protocol === 'openai') {
+    const plain = answerFor(model, lastUserText(messages));
+    const allText = messages.map((m) => textOf(m.content)).join('');
+    const firstText = messages.length ? textOf(messages[0].content) : '';
+    let reply;
+    if (protocol === 'openai') {
+      const r = openAiReasoning(model, body);
+      const bad = r.error ?? checkStrictSchema(body.response_format);
+      if (bad) return send(res, bad.status, bad.body);
+      const schema = body.response_format?.type === 'json_schema' ? body.response_format.json_schema.schema : undefined;
+      const text = schema ? structuredReply(schema, plain) : plain;
+      const limit = body.max_completion_tokens ?? body.max_tokens ?? Number.POSITIVE_INFINITY;
+      const cut = r.reasoningTokens > 0 && limit < r.reasoningTokens + 3;
+      const reasoningTokens = Math.min(r.reasoningTokens, limit);
+      const cached = implicitCachedTokens(firstText);
+      const promptTokens = allText.length >= 4096 ? tokens(allText.length) : 40;
+      const completionTokens = cut ? limit : reasoningTokens + 3;
+      const message = { role: 'assistant', content: cut ? '' : text };
+      // Servers of open reasoning models return the reasoning beside the answer.
+      if (/deepseek-r1|qwq/.test(model)) message.reasoning_content = 'The story says the marble was moved while she was away.';
+      reply = () =>
         send(res, 200, {
           id: 'chatcmpl-test',
           object: 'chat.completion',
@@ -160,31 +203,70 @@ const server = createServer((req, res) => {
           choices: [
             {
               index: 0,
-              message: { role: 'assistant', content: text },
-              finish_reason: 'stop',
+              message,
+              finish_reason: cut ? 'length' : 'stop',
               logprobs: body.logprobs ? { content: text.split(/(?= )/).map((t) => ({ token: t, logprob: -0.25 })) } : null,
             },
           ],
-          usage: { prompt_tokens: 40, completion_tokens: 3, total_tokens: 43 },
+          usage: {
+            prompt_tokens: promptTokens,
+            completion_tokens: completionTokens,
+            total_tokens: promptTokens + completionTokens,
+            prompt_tokens_details: { cached_tokens: cached },
+            completion_tokens_details: { reasoning_tokens: reasoningTokens },
+          },
         });
-      } else if (protocol === 'anthropic') {
+    } else if (protocol === 'anthropic') {
+      const t = anthropicThinking(body);
+      if (t.error) return send(res, t.error.status, t.error.body);
+      const cache = anthropicCache(body);
+      const tool = body.tools?.[0];
+      const content = [];
+      if (t.thinkingTokens)
+        content.push({ type: 'thinking', thinking: `I weigh who saw the move (${t.thinkingTokens} tokens).`, signature: 'sig-test' });
+      const cut = body.max_tokens < t.thinkingTokens + 4;
+      if (!cut && tool)
+        content.push({ type: 'tool_use', id: 'toolu_test', name: tool.name, input: JSON.parse(structuredReply(tool.input_schema, plain)) });
+      else if (!cut) content.push({ type: 'text', text: plain });
+      const cachedAny = cache.read + cache.written > 0;
+      reply = () =>
         send(res, 200, {
           id: 'msg-test',
           type: 'message',
           role: 'assistant',
           model,
-          content: [{ type: 'text', text }],
-          stop_reason: 'end_turn',
-          usage: { input_tokens: 41, output_tokens: 4 },
+          content,
+          stop_reason: cut ? 'max_tokens' : tool ? 'tool_use' : 'end_turn',
+          usage: {
+            input_tokens: cachedAny ? cache.total - cache.read - cache.written : 41,
+            output_tokens: cut ? body.max_tokens : t.thinkingTokens + 4,
+            cache_creation_input_tokens: cache.written,
+            cache_read_input_tokens: cache.read,
+          },
         });
-      } else {
+    } else {
+      const config = body.generationConfig ?? {};
+      const g = geminiThinking(model, config);
+      const bad = g.error ?? checkGeminiSchema(config.responseSchema);
+      if (bad) return send(res, bad.status, bad.body);
+      const text = config.responseSchema ? structuredReply(config.responseSchema, plain) : plain;
+      const limit = config.maxOutputTokens ?? Number.POSITIVE_INFINITY;
+      const cut = g.thinkingTokens > 0 && limit < g.thinkingTokens + 5;
+      const thoughts = Math.min(g.thinkingTokens, limit);
+      const parts = [];
+      if (g.includeThoughts && thoughts) parts.push({ text: '**Tracking beliefs** She did not see the move.', thought: true });
+      if (!cut) parts.push({ text });
+      const cached = implicitCachedTokens(firstText);
+      const usageMetadata = { promptTokenCount: allText.length >= 4096 ? tokens(allText.length) : 42, candidatesTokenCount: cut ? 0 : 5 };
+      if (thoughts) usageMetadata.thoughtsTokenCount = thoughts;
+      if (cached) usageMetadata.cachedContentTokenCount = cached;
+      reply = () =>
         send(res, 200, {
-          candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP' }],
-          usageMetadata: { promptTokenCount: 42, candidatesTokenCount: 5 },
+          candidates: [{ content: parts.length ? { role: 'model', parts } : { role: 'model' }, finishReason: cut ? 'MAX_TOKENS' : 'STOP' }],
+          usageMetadata,
           modelVersion: model,
         });
-      }
-    };
+    }
     const slow = /^slow-(\d+)$/.exec(model);
     if (slow) setTimeout(reply, Number(slow[1]));
     else reply();

@@ -3,8 +3,8 @@ import { applyScorer, ConfigError, openStore, resolveRunId, scoreRun, validateJu
 import { configContext } from '../config-context.js';
 import { readJson } from '../../core/index.js';
 import { DEFAULT_GATES, type Aggregation } from '../../judges/index.js';
-import { formatTextTable } from '../../report/index.js';
-import { intOption, DEFAULT_DB } from '../options.js';
+import { formatTextTable, formatUsd } from '../../report/index.js';
+import { DEFAULT_DB, intOption } from '../options.js';
 
 function parseGates(text: string | undefined): typeof DEFAULT_GATES {
   if (!text) return DEFAULT_GATES;
@@ -37,6 +37,7 @@ export function registerJudge(program: Command): void {
     .option('--aggregate <how>', 'median, mean or majority', 'median')
     .option('--families <file>', 'JSON map of model spec or provider -> family, for the same-family analysis')
     .option('--api-key-env <name>', 'environment variable with the key for openai-compatible judges')
+    .option('--structured-output', 'openai-compatible judges: the server takes response_format json_schema (hosted APIs always use it)')
     .option('--json', 'print JSON')
     .action(
       async (f: {
@@ -44,6 +45,7 @@ export function registerJudge(program: Command): void {
         judge?: string[];
         scorer?: string;
         config?: string;
+        structuredOutput?: boolean;
         runId?: string;
         db: string;
         aggregate: string;
@@ -80,13 +82,14 @@ export function registerJudge(program: Command): void {
             families,
             apiKeyEnv: f.apiKeyEnv ?? config?.apiKeyEnv,
             registry,
+            structuredOutput: f.structuredOutput,
           });
           if (f.json) {
             process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
             return;
           }
           process.stdout.write(
-            `run ${runId}: ${r.scorer} (sha256 ${r.rubric.sha256.slice(0, 12)}...): ${r.scored} scored, ${r.alreadyScored} already scored, ${r.unscored} unscored, ${r.judgeFailures} judge failure(s); ${r.calls.made} judge call(s), ${r.calls.cached} from the cache, $${r.calls.costUsd.toFixed(4)}\n`,
+            `run ${runId}: ${r.scorer} (sha256 ${r.rubric.sha256.slice(0, 12)}...): ${r.scored} scored, ${r.alreadyScored} already scored, ${r.unscored} unscored, ${r.judgeFailures} judge failure(s); ${r.calls.made} judge call(s), ${r.calls.cached} from the cache, ${formatUsd(r.calls.costUsd)}\n`,
           );
           process.stdout.write(
             `${formatTextTable(
@@ -118,10 +121,12 @@ export function registerJudge(program: Command): void {
     .option('--gates <g>', 'recovery=0.8,sd=0.5:0.8 (SD gate per field, in rubric order)')
     .option('--db <path>', 'store, a SQLite file or postgres:// URL (for cost accounting; calls are not cached)', DEFAULT_DB)
     .option('--api-key-env <name>', 'environment variable with the key for openai-compatible judges')
+    .option('--structured-output', 'openai-compatible judges: the server takes response_format json_schema')
     .option('--json', 'print JSON')
     .action(
       async (f: {
         rubric: string;
+        structuredOutput?: boolean;
         anchors: string;
         judge: string[];
         k: number;
@@ -140,6 +145,7 @@ export function registerJudge(program: Command): void {
             k: f.k,
             gates: parseGates(f.gates),
             apiKeyEnv: f.apiKeyEnv,
+            structuredOutput: f.structuredOutput,
           });
           if (f.json) process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
           else

@@ -12,9 +12,10 @@ import {
   type RunSpecInput,
   type Store,
 } from '../../index.js';
+import type { ReasoningEffort } from '../../core/index.js';
 import { loadPriceTable } from '../../runner/index.js';
 import type { McqScoring } from '../../protocols/index.js';
-import { accuracyTextTable, formatTextTable } from '../../report/index.js';
+import { accuracyTextTable, formatTextTable, formatUsd } from '../../report/index.js';
 import { configContext } from '../config-context.js';
 import { intOption, numberOption, parseFieldMap, DEFAULT_DB } from '../options.js';
 import { createProgress } from '../progress.js';
@@ -36,6 +37,9 @@ interface RunFlags {
   template?: string;
   temperature?: number;
   maxTokens?: number;
+  reasoningEffort?: ReasoningEffort;
+  thinkingBudget?: number;
+  maxCost?: number;
   prices?: string;
   fields?: string;
   cache: boolean;
@@ -66,21 +70,36 @@ export async function printRunSummary(
   if (result.usage.length) {
     out(
       `\nusage\n${formatTextTable(
-        ['subject', 'trials', 'input tok', 'output tok', 'cached calls', 'cost $'],
+        ['subject', 'trials', 'input tok', 'output tok', 'cached calls', 'cost'],
         result.usage.map((u) => [
           u.spec,
           String(u.trials),
           String(u.inputTokens),
           String(u.outputTokens),
           `${u.cachedCalls}/${u.totalCalls}`,
-          u.costUsd.toFixed(4),
+          formatUsd(u.costUsd),
         ]),
       )}`,
     );
   }
+  for (const u of result.unpriced) out(`\ncost unknown for ${u.spec}${u.note ? ` (${u.note})` : ''}: give its price with --prices FILE`);
+  if (result.truncated)
+    out(
+      `\n${result.truncated} trial(s) had a reply cut off by the output-token limit (their answers may be missing or wrong): raise --max-tokens; mindscope status counts them per subject.`,
+    );
+  if (result.costLimit)
+    out(
+      `\nstopped at the cost limit: ${formatUsd(result.costLimit.spentUsd)} spent of ${formatUsd(result.costLimit.maxCostUsd)}; run the same command with a higher --max-cost to continue.`,
+    );
   for (const a of result.aborted) out(`\nstopped ${a.spec}: ${a.error}`);
   if (result.failed)
     out(`\n${result.failed} trial(s) failed after retries; run the same command again to retry them (mindscope status shows where).`);
+}
+
+function reasoningEffortOption(value: string): ReasoningEffort {
+  if (!['minimal', 'low', 'medium', 'high'].includes(value))
+    throw new ConfigError(`--reasoning-effort expects minimal, low, medium or high, got "${value}"`);
+  return value as ReasoningEffort;
 }
 
 /** Whether the user gave the flag on the command line (a config file's value yields to it, and wins over defaults). */
@@ -97,6 +116,8 @@ function runSpecFrom(suites: string[], flags: RunFlags, cmd: Command, config: Lo
     ...(fromConfig.settings ?? {}),
     ...(flags.temperature !== undefined ? { temperature: flags.temperature } : {}),
     ...(flags.maxTokens !== undefined ? { maxTokens: flags.maxTokens } : {}),
+    ...(flags.reasoningEffort !== undefined ? { reasoningEffort: flags.reasoningEffort } : {}),
+    ...(flags.thinkingBudget !== undefined ? { thinkingBudget: flags.thinkingBudget } : {}),
   };
   return {
     ...fromConfig,
@@ -137,7 +158,22 @@ export function registerRun(program: Command): void {
     .option('--mcq-scoring <mode>', 'generate | loglik | loglik-norm (loglik: local GGUF models only)', 'generate')
     .option('--template <file>', 'prompt template (YAML/JSON with system and user, or plain text)')
     .option('--temperature <t>', 'sampling temperature (default 0)', numberOption('--temperature'))
-    .option('--max-tokens <n>', 'maximum output tokens (default 256)', intOption('--max-tokens', 1))
+    .option(
+      '--max-tokens <n>',
+      'maximum output tokens (default 256; reasoning models 16384, or the thinking budget + 1024)',
+      intOption('--max-tokens', 1),
+    )
+    .option('--reasoning-effort <level>', 'OpenAI reasoning models: minimal | low | medium | high', reasoningEffortOption)
+    .option(
+      '--thinking-budget <tokens>',
+      'Anthropic extended thinking / Gemini thinking: tokens the model may think (Gemini flash: 0 = off)',
+      intOption('--thinking-budget', 0),
+    )
+    .option(
+      '--max-cost <usd>',
+      'stop starting trials before the run would cost more than this many US dollars (resumable)',
+      numberOption('--max-cost', 0),
+    )
     .option('--prices <file>', 'price table (JSON or YAML) merged over the built-in one')
     .option('--fields <map>', 'field mapping for the mcq suite, e.g. question=q,options=a|b|c|d,answer=label')
     .option('--no-cache', 'do not read or write the model-call cache')
@@ -171,6 +207,7 @@ export function registerRun(program: Command): void {
             runId: flags.runId,
             apiKeyEnv: flags.apiKeyEnv ?? config?.apiKeyEnv,
             leaseSeconds: flags.lease,
+            allowEmpty: flags.allowEmpty,
             onWarning: (w) => process.stderr.write(`warning: ${w}\n`),
           });
           if (flags.json) process.stdout.write(`${JSON.stringify({ ...r, warnings: r.warnings.length }, null, 2)}\n`);
@@ -197,6 +234,7 @@ export function registerRun(program: Command): void {
           useCache: flags.cache,
           leaseMs: flags.lease * 1000,
           allowEmpty: flags.allowEmpty,
+          maxCostUsd: flags.maxCost,
           onEvent: (e) => progress.onEvent(e),
           onWarning: (w) => process.stderr.write(`warning: ${w}\n`),
         });
@@ -205,7 +243,7 @@ export function registerRun(program: Command): void {
           const { warnings, ...rest } = result;
           process.stdout.write(`${JSON.stringify({ ...rest, warnings: warnings.length }, null, 2)}\n`);
         } else await printRunSummary(store, result, (s) => process.stdout.write(`${s}\n`));
-        if (result.aborted.length || result.failed) process.exitCode = 2;
+        if (result.aborted.length || result.failed || result.costLimit) process.exitCode = 2;
       } finally {
         progress.stop();
         await store.close();

@@ -5,7 +5,8 @@ import { DEFAULT_DB } from '../options.js';
 
 /**
  * `mindscope status --json` prints
- * `{ runId, rows: [{ subject, subjectId, suite, planned, done, failed, pending }], totals: { planned, done, failed, pending } }`.
+ * `{ runId, rows: [{ subject, subjectId, suite, planned, done, failed, pending, truncated }], totals: { planned, done, failed, pending, truncated } }`;
+ * `truncated` counts done trials with a reply cut off by the output-token limit.
  */
 export function registerStatus(program: Command): void {
   program
@@ -26,6 +27,7 @@ export function registerStatus(program: Command): void {
           done: r.done,
           failed: r.failed,
           pending: r.pending,
+          truncated: r.truncated,
         }));
         const totals = rows.reduce(
           (t, r) => ({
@@ -33,8 +35,9 @@ export function registerStatus(program: Command): void {
             done: t.done + r.done,
             failed: t.failed + r.failed,
             pending: t.pending + r.pending,
+            truncated: t.truncated + r.truncated,
           }),
-          { planned: 0, done: 0, failed: 0, pending: 0 },
+          { planned: 0, done: 0, failed: 0, pending: 0, truncated: 0 },
         );
         if (flags.json) {
           process.stdout.write(`${JSON.stringify({ runId, rows, totals }, null, 2)}\n`);
@@ -43,10 +46,22 @@ export function registerStatus(program: Command): void {
         process.stdout.write(`run ${runId}\n\n`);
         process.stdout.write(
           `${formatTextTable(
-            ['subject', 'suite', 'planned', 'done', 'failed', 'pending'],
-            rows.map((r) => [r.subject, r.suite, String(r.planned), String(r.done), String(r.failed), String(r.pending)]),
+            ['subject', 'suite', 'planned', 'done', 'failed', 'pending', 'cut off'],
+            rows.map((r) => [
+              r.subject,
+              r.suite,
+              String(r.planned),
+              String(r.done),
+              String(r.failed),
+              String(r.pending),
+              String(r.truncated),
+            ]),
           )}\n`,
         );
+        if (totals.truncated)
+          process.stdout.write(
+            `\n${totals.truncated} done trial(s) had a reply cut off by the output-token limit: their answers may be missing or wrong.\n`,
+          );
         for (const f of await store.failures(runId, 5))
           process.stdout.write(`\nfailed: ${f.suite} ${f.itemId} (replicate ${f.replicate}): ${f.error}`);
         process.stdout.write('\n');

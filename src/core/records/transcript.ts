@@ -20,9 +20,17 @@ export const GenerationSettingsSchema = z.object({
   seed: z.number().int().optional(),
   logprobs: z.boolean().optional(),
   stop: z.array(z.string()).optional(),
+  reasoningEffort: z.enum(['minimal', 'low', 'medium', 'high']).optional(),
+  thinkingBudget: z.number().int().min(0).optional(),
+  responseSchema: z.object({ name: z.string(), schema: z.record(z.string(), z.unknown()) }).optional(),
 });
 
-export const TokenUsageSchema = z.object({ inputTokens: z.number(), outputTokens: z.number() });
+export const TokenUsageSchema = z.object({
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  cachedInputTokens: z.number().optional(),
+  cacheWriteInputTokens: z.number().optional(),
+});
 
 export const ChatResponseSchema = z.object({
   text: z.string(),
@@ -31,6 +39,8 @@ export const ChatResponseSchema = z.object({
   logprobs: z.array(z.object({ token: z.string(), logprob: z.number() })).optional(),
   modelReported: z.string().optional(),
   finishReason: z.string().optional(),
+  truncated: z.boolean().optional(),
+  reasoning: z.object({ text: z.string().optional(), tokens: z.number().optional() }).optional(),
 });
 
 export const CallRecordSchema = z.object({
@@ -43,7 +53,7 @@ export const CallRecordSchema = z.object({
     .optional(),
   cached: z.boolean(),
   attempts: z.number().int(),
-  costUsd: z.number(),
+  costUsd: z.number().nullable(),
 });
 
 /** A stored transcript: the protocol that wrote it (absent in stores written before version 0.2), its calls and its record. */

@@ -1,9 +1,14 @@
-// Anthropic's messages protocol.
+// Anthropic's messages protocol through the official SDK (loaded on the first call), with
+// extended thinking (--thinking-budget), structured output as a forced tool call, and prompt
+// caching of long shared prefixes.
 
+import type Anthropic from '@anthropic-ai/sdk';
 import type { ChatMessage, ChatResponse } from '../../core/index.js';
-import type { ChatModel, ChatRequest } from '../chat-model.js';
+import { capabilitiesFor, takesSampling, type ModelCapabilities } from '../capabilities.js';
+import type { ChatModel, ChatRequest, WireFormat } from '../chat-model.js';
 import { messageText } from '../chat-model.js';
-import { malformed, parseDataUrl, postJson } from '../http.js';
+import { type CallSite, malformed, parseDataUrl } from '../http.js';
+import { fromStainlessError } from '../sdk-errors.js';
 
 export interface AnthropicOptions {
   model: string;
@@ -11,8 +16,18 @@ export interface AnthropicOptions {
   apiKey: string;
 }
 
-function toAnthropicContent(m: ChatMessage): unknown {
-  if (typeof m.content === 'string') return m.content;
+/**
+ * Prefixes shorter than this (estimated at 4 characters a token) are not marked for caching:
+ * Anthropic caches nothing under 1024 tokens, and a cache write costs 1.25x the input price.
+ */
+export const MIN_CACHE_TOKENS = 1024;
+const estimateTokens = (chars: number) => Math.ceil(chars / 4);
+const EPHEMERAL = { type: 'ephemeral' } as const;
+
+type Block = Record<string, unknown>;
+
+function toBlocks(m: ChatMessage): Block[] {
+  if (typeof m.content === 'string') return [{ type: 'text', text: m.content }];
   return m.content.map((p) => {
     if (p.type === 'text') return { type: 'text', text: p.text };
     const data = parseDataUrl(p.url);
@@ -22,61 +37,147 @@ function toAnthropicContent(m: ChatMessage): unknown {
   });
 }
 
+function chars(m: ChatMessage): number {
+  return typeof m.content === 'string' ? m.content.length : messageText(m).length;
+}
+
+/** A tool name Anthropic accepts (letters, digits, _ and -, at most 64). */
+export function toolName(name: string): string {
+  return name.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64) || 'record';
+}
+
+/**
+ * The /v1/messages request body for a call (also the `params` of a Message Batches request).
+ * Caching: a long system prompt (shared by every item of a run) is marked, and so is the end of a
+ * multi-turn conversation, so that its next turn reads everything before it from the cache.
+ */
+export function anthropicMessagesBody(model: string, caps: ModelCapabilities, req: ChatRequest): Record<string, unknown> {
+  const s = req.settings;
+  const systemText = req.messages
+    .filter((m) => m.role === 'system')
+    .map(messageText)
+    .join('\n\n');
+  const turns = req.messages.filter((m) => m.role !== 'system');
+  const multiTurn = turns.some((m) => m.role === 'assistant');
+  const cacheConversation = multiTurn && estimateTokens(systemText.length + turns.reduce((n, m) => n + chars(m), 0)) >= MIN_CACHE_TOKENS;
+  const messages = turns.map((m, i) => {
+    if (!(cacheConversation && i === turns.length - 1)) {
+      return { role: m.role, content: typeof m.content === 'string' ? m.content : toBlocks(m) };
+    }
+    const blocks = toBlocks(m);
+    blocks[blocks.length - 1] = { ...blocks[blocks.length - 1], cache_control: EPHEMERAL };
+    return { role: m.role, content: blocks };
+  });
+  const body: Record<string, unknown> = { model, max_tokens: s.maxTokens, messages };
+  if (systemText) {
+    body.system =
+      estimateTokens(systemText.length) >= MIN_CACHE_TOKENS ? [{ type: 'text', text: systemText, cache_control: EPHEMERAL }] : systemText;
+  }
+  const thinking = caps.reasoningControl === 'thinking-budget' && (s.thinkingBudget ?? 0) > 0;
+  if (thinking) body.thinking = { type: 'enabled', budget_tokens: s.thinkingBudget };
+  if (takesSampling(caps, s)) {
+    body.temperature = s.temperature;
+    if (s.topP !== undefined) body.top_p = s.topP;
+  }
+  if (s.stop?.length) body.stop_sequences = s.stop;
+  if (s.responseSchema && caps.structuredOutput) {
+    const name = toolName(s.responseSchema.name);
+    body.tools = [{ name, description: 'Record the answer in this exact structure.', input_schema: s.responseSchema.schema }];
+    // A forced tool call is not allowed while thinking: the model is then asked, not forced.
+    body.tool_choice = thinking ? { type: 'auto' } : { type: 'tool', name };
+  }
+  return body;
+}
+
+interface WireMessage {
+  model?: string;
+  content?: Array<{ type: string; text?: string; thinking?: string; input?: unknown }>;
+  stop_reason?: string;
+  usage?: {
+    input_tokens?: number;
+    output_tokens?: number;
+    cache_read_input_tokens?: number | null;
+    cache_creation_input_tokens?: number | null;
+  };
+}
+
+/** A /v1/messages response body as a ChatResponse; a tool call's input is the reply's text (as JSON). */
+export function decodeAnthropicMessage(label: string, body: unknown): Omit<ChatResponse, 'latencyMs'> {
+  const json = body as WireMessage | undefined;
+  if (!json || !Array.isArray(json.content)) malformed(label, 'no content array');
+  const tool = json.content.find((c) => c.type === 'tool_use');
+  const text = tool
+    ? JSON.stringify(tool.input ?? {})
+    : json.content
+        .filter((c) => c.type === 'text')
+        .map((c) => c.text ?? '')
+        .join('');
+  const thinking = json.content
+    .filter((c) => c.type === 'thinking')
+    .map((c) => c.thinking ?? '')
+    .join('\n\n');
+  const u = json.usage ?? {};
+  const read = u.cache_read_input_tokens ?? 0;
+  const written = u.cache_creation_input_tokens ?? 0;
+  // Anthropic counts cache reads and writes apart from input_tokens; ours holds every prompt token.
+  const response: Omit<ChatResponse, 'latencyMs'> = {
+    text,
+    usage: { inputTokens: (u.input_tokens ?? 0) + read + written, outputTokens: u.output_tokens ?? 0 },
+    modelReported: json.model,
+    finishReason: json.stop_reason,
+  };
+  if (read) response.usage.cachedInputTokens = read;
+  if (written) response.usage.cacheWriteInputTokens = written;
+  if (json.stop_reason === 'max_tokens') response.truncated = true;
+  if (thinking) response.reasoning = { text: thinking };
+  return response;
+}
+
+type AnthropicModule = typeof import('@anthropic-ai/sdk');
+
 export class AnthropicChatModel implements ChatModel {
   readonly spec: string;
   readonly provider = 'anthropic';
   readonly model: string;
   readonly endpoint: string;
   readonly local = false;
+  readonly capabilities: ModelCapabilities;
+  readonly wire: WireFormat;
   readonly #apiKey: string;
+  #client?: Promise<{ client: Anthropic; mod: AnthropicModule }>;
 
   constructor(opts: AnthropicOptions) {
     this.model = opts.model;
     this.endpoint = opts.baseUrl.replace(/\/+$/, '');
     this.spec = `anthropic:${opts.model}`;
     this.#apiKey = opts.apiKey;
+    this.capabilities = capabilitiesFor('anthropic', opts.model);
+    this.wire = {
+      api: '/v1/messages',
+      encode: (req) => anthropicMessagesBody(this.model, this.capabilities, req),
+      decode: (body, latencyMs) => ({ ...decodeAnthropicMessage(this.spec, body), latencyMs }),
+    };
+  }
+
+  async #connect(): Promise<{ client: Anthropic; mod: AnthropicModule }> {
+    const mod = await import('@anthropic-ai/sdk');
+    const client = new mod.Anthropic({ apiKey: this.#apiKey, authToken: null, baseURL: this.endpoint, maxRetries: 0, logLevel: 'off' });
+    return { client, mod };
   }
 
   async chat(req: ChatRequest): Promise<ChatResponse> {
-    const s = req.settings;
-    const system = req.messages
-      .filter((m) => m.role === 'system')
-      .map(messageText)
-      .join('\n\n');
-    const body: Record<string, unknown> = {
-      model: this.model,
-      max_tokens: s.maxTokens,
-      temperature: s.temperature,
-      messages: req.messages.filter((m) => m.role !== 'system').map((m) => ({ role: m.role, content: toAnthropicContent(m) })),
-    };
-    if (system) body.system = system;
-    if (s.topP !== undefined) body.top_p = s.topP;
-    if (s.stop?.length) body.stop_sequences = s.stop;
+    const body = this.wire.encode(req) as Record<string, unknown>;
+    const timeout = Math.max(1, Math.round(req.timeoutMs));
+    const { client, mod } = await (this.#client ??= this.#connect());
     const started = performance.now();
-    const json = (await postJson({
-      label: this.spec,
-      url: `${this.endpoint}/v1/messages`,
-      headers: { 'x-api-key': this.#apiKey, 'anthropic-version': '2023-06-01' },
-      body,
-      timeoutMs: req.timeoutMs,
-      secrets: [this.#apiKey],
-    })) as {
-      model?: string;
-      content?: Array<{ type: string; text?: string }>;
-      stop_reason?: string;
-      usage?: { input_tokens?: number; output_tokens?: number };
-    };
-    if (!json || !Array.isArray(json.content)) malformed(this.spec, 'no content array');
-    const text = json.content
-      .filter((c) => c.type === 'text')
-      .map((c) => c.text ?? '')
-      .join('');
-    return {
-      text,
-      usage: { inputTokens: json.usage?.input_tokens ?? 0, outputTokens: json.usage?.output_tokens ?? 0 },
-      latencyMs: performance.now() - started,
-      modelReported: json.model,
-      finishReason: json.stop_reason,
-    };
+    let json: unknown;
+    try {
+      // The SDK's generic POST, not messages.create: the latter prints a deprecation notice to the console on every call of a retiring model.
+      json = await client.post('/v1/messages', { body, timeout });
+    } catch (err) {
+      const site: CallSite = { label: this.spec, url: this.endpoint, timeoutMs: req.timeoutMs, secrets: [this.#apiKey] };
+      throw fromStainlessError(err, mod, site);
+    }
+    return this.wire.decode(json, performance.now() - started);
   }
 }

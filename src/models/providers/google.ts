@@ -1,9 +1,16 @@
-// Google's Gemini generateContent protocol.
+// Google's Gemini generateContent protocol through the official SDK (@google/genai, loaded on
+// the first call), with thinking (--thinking-budget; thought summaries are kept), structured
+// output through responseSchema, and implicit-cache token counts.
 
+import type { GenerateContentParameters, GoogleGenAI } from '@google/genai';
 import type { ChatMessage, ChatResponse } from '../../core/index.js';
-import type { ChatModel, ChatRequest } from '../chat-model.js';
+import { capabilitiesFor, type ModelCapabilities } from '../capabilities.js';
+import type { ChatModel, ChatRequest, WireFormat } from '../chat-model.js';
 import { messageText } from '../chat-model.js';
-import { malformed, parseDataUrl, postJson } from '../http.js';
+import { ModelCallError } from '../call-error.js';
+import { type CallSite, malformed, parseDataUrl } from '../http.js';
+import { fromGoogleError } from '../sdk-errors.js';
+import { geminiResponseSchema } from '../structured-output.js';
 
 export interface GoogleOptions {
   model: string;
@@ -22,60 +29,133 @@ function toParts(m: ChatMessage): unknown[] {
   });
 }
 
+/** The generateContent request of a call in the SDK's form `{ model, contents, config }` (also a batch-mode inlined request). */
+export function geminiRequest(model: string, caps: ModelCapabilities, req: ChatRequest): Record<string, unknown> {
+  const s = req.settings;
+  const system = req.messages
+    .filter((m) => m.role === 'system')
+    .map(messageText)
+    .join('\n\n');
+  const config: Record<string, unknown> = { temperature: s.temperature, maxOutputTokens: s.maxTokens };
+  if (system) config.systemInstruction = { parts: [{ text: system }] };
+  if (s.topP !== undefined) config.topP = s.topP;
+  if (s.seed !== undefined) config.seed = s.seed;
+  if (s.stop?.length) config.stopSequences = s.stop;
+  if (caps.reasoningControl === 'thinking-budget') {
+    // Thinking models keep their thought summaries; a budget of 0 turns thinking off where the model allows it.
+    const thinkingConfig: Record<string, unknown> = {};
+    if (s.thinkingBudget !== undefined) thinkingConfig.thinkingBudget = s.thinkingBudget;
+    if (s.thinkingBudget !== 0) thinkingConfig.includeThoughts = true;
+    config.thinkingConfig = thinkingConfig;
+  }
+  if (s.responseSchema && caps.structuredOutput) {
+    config.responseMimeType = 'application/json';
+    config.responseSchema = geminiResponseSchema(s.responseSchema.schema);
+  }
+  return {
+    model,
+    contents: req.messages
+      .filter((m) => m.role !== 'system')
+      .map((m) => ({ role: m.role === 'assistant' ? 'model' : 'user', parts: toParts(m) })),
+    config,
+  };
+}
+
+interface WireGenerateContent {
+  modelVersion?: string;
+  promptFeedback?: { blockReason?: string };
+  candidates?: Array<{ content?: { parts?: Array<{ text?: string; thought?: boolean }> }; finishReason?: string }>;
+  usageMetadata?: {
+    promptTokenCount?: number;
+    candidatesTokenCount?: number;
+    thoughtsTokenCount?: number;
+    cachedContentTokenCount?: number;
+  };
+}
+
+/** A generateContent response body as a ChatResponse: thought parts are the reasoning, the others the reply. */
+export function decodeGemini(label: string, body: unknown, latencyMs: number): ChatResponse {
+  const json = body as WireGenerateContent | undefined;
+  const candidate = json?.candidates?.[0];
+  if (!candidate) {
+    const blocked = json?.promptFeedback?.blockReason;
+    if (blocked) throw new ModelCallError(`${label}: the prompt was blocked (${blocked})`, 'bad_request');
+    malformed(label, 'no candidates[0]');
+  }
+  const parts = candidate.content?.parts ?? [];
+  const text = parts
+    .filter((p) => !p.thought)
+    .map((p) => p.text ?? '')
+    .join('');
+  const thoughts = parts
+    .filter((p) => p.thought)
+    .map((p) => p.text ?? '')
+    .join('');
+  const u = json?.usageMetadata ?? {};
+  const thoughtTokens = u.thoughtsTokenCount ?? 0;
+  // Gemini counts thinking apart from the candidates; both are billed as output.
+  const response: ChatResponse = {
+    text,
+    usage: { inputTokens: u.promptTokenCount ?? 0, outputTokens: (u.candidatesTokenCount ?? 0) + thoughtTokens },
+    latencyMs,
+    modelReported: json?.modelVersion,
+    finishReason: candidate.finishReason,
+  };
+  if (u.cachedContentTokenCount) response.usage.cachedInputTokens = u.cachedContentTokenCount;
+  if (candidate.finishReason === 'MAX_TOKENS') response.truncated = true;
+  if (thoughtTokens || thoughts) {
+    response.reasoning = {};
+    if (thoughts) response.reasoning.text = thoughts;
+    if (thoughtTokens) response.reasoning.tokens = thoughtTokens;
+  }
+  return response;
+}
+
+type GenAiModule = typeof import('@google/genai');
+
 export class GoogleChatModel implements ChatModel {
   readonly spec: string;
   readonly provider = 'google';
   readonly model: string;
   readonly endpoint: string;
   readonly local = false;
+  readonly capabilities: ModelCapabilities;
+  readonly wire: WireFormat;
   readonly #apiKey: string;
+  #client?: Promise<{ client: GoogleGenAI; mod: GenAiModule }>;
 
   constructor(opts: GoogleOptions) {
     this.model = opts.model;
     this.endpoint = opts.baseUrl.replace(/\/+$/, '');
     this.spec = `google:${opts.model}`;
     this.#apiKey = opts.apiKey;
+    this.capabilities = capabilitiesFor('google', opts.model);
+    this.wire = {
+      api: 'generateContent',
+      encode: (req) => geminiRequest(this.model, this.capabilities, req),
+      decode: (body, latencyMs) => decodeGemini(this.spec, body, latencyMs),
+    };
+  }
+
+  async #connect(): Promise<{ client: GoogleGenAI; mod: GenAiModule }> {
+    const mod = await import('@google/genai');
+    // vertexai false: GOOGLE_GENAI_USE_VERTEXAI in the environment must not send the key elsewhere. No retryOptions: no SDK retries.
+    const client = new mod.GoogleGenAI({ apiKey: this.#apiKey, vertexai: false, httpOptions: { baseUrl: this.endpoint } });
+    return { client, mod };
   }
 
   async chat(req: ChatRequest): Promise<ChatResponse> {
-    const s = req.settings;
-    const system = req.messages
-      .filter((m) => m.role === 'system')
-      .map(messageText)
-      .join('\n\n');
-    const generationConfig: Record<string, unknown> = { temperature: s.temperature, maxOutputTokens: s.maxTokens };
-    if (s.topP !== undefined) generationConfig.topP = s.topP;
-    if (s.seed !== undefined) generationConfig.seed = s.seed;
-    if (s.stop?.length) generationConfig.stopSequences = s.stop;
-    const body: Record<string, unknown> = {
-      contents: req.messages
-        .filter((m) => m.role !== 'system')
-        .map((m) => ({ role: m.role === 'assistant' ? 'model' : 'user', parts: toParts(m) })),
-      generationConfig,
-    };
-    if (system) body.systemInstruction = { parts: [{ text: system }] };
+    const request = this.wire.encode(req) as GenerateContentParameters;
+    const timeout = Math.max(1, Math.round(req.timeoutMs));
+    const { client, mod } = await (this.#client ??= this.#connect());
     const started = performance.now();
-    const json = (await postJson({
-      label: this.spec,
-      url: `${this.endpoint}/v1beta/models/${encodeURIComponent(this.model)}:generateContent`,
-      headers: { 'x-goog-api-key': this.#apiKey },
-      body,
-      timeoutMs: req.timeoutMs,
-      secrets: [this.#apiKey],
-    })) as {
-      modelVersion?: string;
-      candidates?: Array<{ content?: { parts?: Array<{ text?: string }> }; finishReason?: string }>;
-      usageMetadata?: { promptTokenCount?: number; candidatesTokenCount?: number };
-    };
-    const candidate = json?.candidates?.[0];
-    if (!candidate) malformed(this.spec, 'no candidates[0]');
-    const text = (candidate.content?.parts ?? []).map((p) => p.text ?? '').join('');
-    return {
-      text,
-      usage: { inputTokens: json.usageMetadata?.promptTokenCount ?? 0, outputTokens: json.usageMetadata?.candidatesTokenCount ?? 0 },
-      latencyMs: performance.now() - started,
-      modelReported: json.modelVersion,
-      finishReason: candidate.finishReason,
-    };
+    let json: unknown;
+    try {
+      json = await client.models.generateContent({ ...request, config: { ...request.config, httpOptions: { timeout } } });
+    } catch (err) {
+      const site: CallSite = { label: this.spec, url: this.endpoint, timeoutMs: req.timeoutMs, secrets: [this.#apiKey] };
+      throw fromGoogleError(err, mod.ApiError, site);
+    }
+    return this.wire.decode(json, performance.now() - started);
   }
 }

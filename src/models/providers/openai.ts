@@ -1,9 +1,14 @@
-// OpenAI's chat-completions protocol: OpenAI itself and every server that copies it
-// (vLLM, Ollama, llama.cpp server, LM Studio, OpenRouter).
+// OpenAI's chat-completions protocol through the official SDK: OpenAI itself and every server
+// that copies it (vLLM, Ollama, llama.cpp server, LM Studio, OpenRouter) through its baseURL.
+// The SDK is loaded on the first call, so commands that make no call do not pay for it.
 
+import type OpenAI from 'openai';
 import type { ChatMessage, ChatResponse, TokenLogprob } from '../../core/index.js';
-import type { ChatModel, ChatRequest } from '../chat-model.js';
-import { malformed, postJson } from '../http.js';
+import { capabilitiesFor, takesSampling, type ModelCapabilities } from '../capabilities.js';
+import type { ChatModel, ChatRequest, WireFormat } from '../chat-model.js';
+import { type CallSite, malformed } from '../http.js';
+import { fromStainlessError } from '../sdk-errors.js';
+import { strictJsonSchema } from '../structured-output.js';
 
 export interface OpenAiOptions {
   /** `openai` for OpenAI itself, `openai-compatible` for other servers. */
@@ -11,6 +16,8 @@ export interface OpenAiOptions {
   model: string;
   baseUrl: string;
   apiKey?: string;
+  /** OpenAI-compatible servers: whether the server takes `response_format: json_schema` (OpenAI itself always does). */
+  structuredOutput?: boolean;
 }
 
 function toOpenAiMessage(m: ChatMessage): unknown {
@@ -21,13 +28,87 @@ function toOpenAiMessage(m: ChatMessage): unknown {
   };
 }
 
+/** The chat-completions request body for a call (also the `body` of an OpenAI Batch API line). */
+export function openAiChatBody(model: string, caps: ModelCapabilities, req: ChatRequest): Record<string, unknown> {
+  const s = req.settings;
+  const body: Record<string, unknown> = { model, messages: req.messages.map(toOpenAiMessage) };
+  // Reasoning models reject any temperature or top_p (even 0): they are left out, not sent as 1.
+  if (takesSampling(caps, s)) {
+    body.temperature = s.temperature;
+    if (s.topP !== undefined) body.top_p = s.topP;
+  }
+  body[caps.maxTokensParam] = s.maxTokens;
+  if (s.seed !== undefined) body.seed = s.seed;
+  if (s.stop?.length) body.stop = s.stop;
+  if (s.logprobs) body.logprobs = true;
+  if (s.reasoningEffort !== undefined && caps.reasoningControl === 'effort') body.reasoning_effort = s.reasoningEffort;
+  if (s.responseSchema && caps.structuredOutput) {
+    body.response_format = {
+      type: 'json_schema',
+      json_schema: { name: s.responseSchema.name, schema: strictJsonSchema(s.responseSchema.schema), strict: true },
+    };
+  }
+  return body;
+}
+
+interface WireCompletion {
+  model?: string;
+  choices?: Array<{
+    message?: { content?: string | null; reasoning_content?: string | null; reasoning?: string | null };
+    finish_reason?: string;
+    logprobs?: { content?: TokenLogprob[] | null } | null;
+  }>;
+  usage?: {
+    prompt_tokens?: number;
+    completion_tokens?: number;
+    prompt_tokens_details?: { cached_tokens?: number } | null;
+    completion_tokens_details?: { reasoning_tokens?: number } | null;
+  };
+}
+
+/** A chat-completions response body as a ChatResponse. */
+export function decodeOpenAiChat(label: string, body: unknown, latencyMs: number): ChatResponse {
+  const json = body as WireCompletion | undefined;
+  const choice = json?.choices?.[0];
+  if (!choice?.message) malformed(label, 'no choices[0].message');
+  const content = choice.message.content;
+  if (content !== null && content !== undefined && typeof content !== 'string') malformed(label, 'message.content is not text');
+  const logprobs = choice.logprobs?.content?.map((t) => ({ token: t.token, logprob: t.logprob }));
+  const usage = json?.usage;
+  const cached = usage?.prompt_tokens_details?.cached_tokens;
+  const reasoningTokens = usage?.completion_tokens_details?.reasoning_tokens;
+  // OpenAI keeps its reasoning hidden; servers of open reasoning models return it (vLLM, DeepSeek: reasoning_content; OpenRouter, Ollama: reasoning).
+  const reasoningText = choice.message.reasoning_content ?? choice.message.reasoning ?? undefined;
+  const response: ChatResponse = {
+    text: content ?? '',
+    usage: { inputTokens: usage?.prompt_tokens ?? 0, outputTokens: usage?.completion_tokens ?? 0 },
+    latencyMs,
+    logprobs: logprobs?.length ? logprobs : undefined,
+    modelReported: json?.model,
+    finishReason: choice.finish_reason,
+  };
+  if (cached) response.usage.cachedInputTokens = cached;
+  if (choice.finish_reason === 'length') response.truncated = true;
+  if (reasoningTokens || reasoningText) {
+    response.reasoning = {};
+    if (typeof reasoningText === 'string' && reasoningText) response.reasoning.text = reasoningText;
+    if (reasoningTokens) response.reasoning.tokens = reasoningTokens;
+  }
+  return response;
+}
+
+type OpenAiModule = typeof import('openai');
+
 export class OpenAiChatModel implements ChatModel {
   readonly spec: string;
   readonly provider: string;
   readonly model: string;
   readonly endpoint: string;
   readonly local = false;
+  readonly capabilities: ModelCapabilities;
+  readonly wire: WireFormat;
   readonly #apiKey?: string;
+  #client?: Promise<{ client: OpenAI; mod: OpenAiModule }>;
 
   constructor(opts: OpenAiOptions) {
     this.provider = opts.provider;
@@ -35,50 +116,48 @@ export class OpenAiChatModel implements ChatModel {
     this.endpoint = opts.baseUrl.replace(/\/+$/, '');
     this.spec = opts.provider === 'openai' ? `openai:${opts.model}` : `openai-compatible:${this.endpoint}#${opts.model}`;
     this.#apiKey = opts.apiKey;
+    this.capabilities = capabilitiesFor(opts.provider, opts.model, { structuredOutput: opts.structuredOutput });
+    this.wire = {
+      api: '/v1/chat/completions',
+      encode: (req) => openAiChatBody(this.model, this.capabilities, req),
+      decode: (body, latencyMs) => decodeOpenAiChat(this.spec, body, latencyMs),
+    };
+  }
+
+  async #connect(): Promise<{ client: OpenAI; mod: OpenAiModule }> {
+    const mod = await import('openai');
+    const client = new mod.OpenAI({
+      baseURL: this.endpoint,
+      // A server without keys gets no Authorization header at all (the SDK insists on a key, so one is given and removed).
+      apiKey: this.#apiKey ?? 'no-key',
+      defaultHeaders: this.#apiKey ? undefined : { Authorization: null },
+      // Nothing from the environment reaches another server: organisation, project and admin key are ours to give.
+      organization: null,
+      project: null,
+      adminAPIKey: null,
+      maxRetries: 0,
+      logLevel: 'off',
+    });
+    return { client, mod };
   }
 
   async chat(req: ChatRequest): Promise<ChatResponse> {
-    const s = req.settings;
-    const body: Record<string, unknown> = {
-      model: this.model,
-      messages: req.messages.map(toOpenAiMessage),
-      temperature: s.temperature,
-      // OpenAI's newer models accept only max_completion_tokens; other servers know max_tokens.
-      [this.provider === 'openai' ? 'max_completion_tokens' : 'max_tokens']: s.maxTokens,
-    };
-    if (s.topP !== undefined) body.top_p = s.topP;
-    if (s.seed !== undefined) body.seed = s.seed;
-    if (s.stop?.length) body.stop = s.stop;
-    if (s.logprobs) body.logprobs = true;
+    const body = this.wire.encode(req) as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
+    const timeout = Math.max(1, Math.round(req.timeoutMs));
+    const { client, mod } = await (this.#client ??= this.#connect());
     const started = performance.now();
-    const json = (await postJson({
-      label: this.spec,
-      url: `${this.endpoint}/chat/completions`,
-      headers: this.#apiKey ? { authorization: `Bearer ${this.#apiKey}` } : {},
-      body,
-      timeoutMs: req.timeoutMs,
-      secrets: this.#apiKey ? [this.#apiKey] : [],
-    })) as {
-      model?: string;
-      choices?: Array<{
-        message?: { content?: string | null };
-        finish_reason?: string;
-        logprobs?: { content?: TokenLogprob[] | null } | null;
-      }>;
-      usage?: { prompt_tokens?: number; completion_tokens?: number };
-    };
-    const choice = json?.choices?.[0];
-    if (!choice?.message) malformed(this.spec, 'no choices[0].message');
-    const content = choice.message.content;
-    if (content !== null && content !== undefined && typeof content !== 'string') malformed(this.spec, 'message.content is not text');
-    const logprobs = choice.logprobs?.content?.map((t) => ({ token: t.token, logprob: t.logprob }));
-    return {
-      text: content ?? '',
-      usage: { inputTokens: json.usage?.prompt_tokens ?? 0, outputTokens: json.usage?.completion_tokens ?? 0 },
-      latencyMs: performance.now() - started,
-      logprobs: logprobs?.length ? logprobs : undefined,
-      modelReported: json.model,
-      finishReason: choice.finish_reason,
-    };
+    let json: unknown;
+    try {
+      json = await client.chat.completions.create(body, { timeout });
+    } catch (err) {
+      const site: CallSite = {
+        label: this.spec,
+        url: this.endpoint,
+        timeoutMs: req.timeoutMs,
+        secrets: this.#apiKey ? [this.#apiKey] : [],
+      };
+      throw fromStainlessError(err, mod, site);
+    }
+    return this.wire.decode(json, performance.now() - started);
   }
 }

@@ -120,6 +120,8 @@ export function maskOptionReferences(trace: string, options: string[], dropLast 
     i = j + 1;
   }
   text = rebuilt + text.slice(at);
+  // A label opening a sentence ("D) is the answer") is masked with its bracket.
+  replace(/(^|[.!?]\s+)([A-H])[).:]\s/g, (_m, lead: string) => `${lead}[MASK] `);
   text = maskLabels(text, options.length, () => masks++);
   replace(new RegExp(`\\bthe\\s+(${ORDINALS})\\s+(option|choice|answer)\\b`, 'gi'), (_m, _o: string, w: string) => `the [MASK] ${w}`);
   if (dropLast) {

@@ -83,7 +83,12 @@ export const PG_MIGRATIONS: string[] = [
     PRIMARY KEY (run_id, rubric)
   );
   `,
-  // 3: trial leases, shared rate limits, the run's specification.
+  // 3: replies cut off by the token limit, and calls of unknown price, counted per trial.
+  `
+  ALTER TABLE trials ADD COLUMN truncated_calls INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE trials ADD COLUMN unpriced_calls INTEGER NOT NULL DEFAULT 0;
+  `,
+  // 4: trial leases, shared rate limits, the run's specification.
   `
   ALTER TABLE runs ADD COLUMN spec TEXT;
   CREATE TABLE trial_leases (

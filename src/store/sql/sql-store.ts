@@ -121,6 +121,16 @@ export class SqlStore implements Store {
     ]);
   }
 
+  async runSubjects(runId: string): Promise<SubjectRecord[]> {
+    await this.flush();
+    const rows = await this.db.all<{ id: string; spec: string; settings: string }>(
+      `SELECT DISTINCT s.id AS id, s.spec AS spec, s.settings AS settings FROM run_plan p JOIN subjects s ON s.id = p.subject_id
+       WHERE p.run_id = ? ORDER BY s.id`,
+      [runId],
+    );
+    return rows.map((r) => ({ id: r.id, spec: r.spec, settings: JSON.parse(r.settings) }));
+  }
+
   async putItems(items: Array<{ hash: string; item: Item }>): Promise<void> {
     await this.flush();
     // Several rows a statement: a networked database pays a round trip per statement.
@@ -237,12 +247,13 @@ export class SqlStore implements Store {
    * returns the row's id when it wrote it, nothing when it kept the existing row.
    */
   static readonly #UPSERT_TRIAL = `INSERT INTO trials (${KEY_COLUMNS}, item_hash, status, error, attempts,
-         input_tokens, output_tokens, cost_usd, latency_ms, cached_calls, total_calls, finished_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         input_tokens, output_tokens, cost_usd, latency_ms, cached_calls, total_calls, truncated_calls, unpriced_calls, finished_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (${KEY_COLUMNS}) DO UPDATE SET item_hash = excluded.item_hash, status = excluded.status,
          error = excluded.error, attempts = trials.attempts + excluded.attempts, input_tokens = excluded.input_tokens,
          output_tokens = excluded.output_tokens, cost_usd = excluded.cost_usd, latency_ms = excluded.latency_ms,
-         cached_calls = excluded.cached_calls, total_calls = excluded.total_calls, finished_at = excluded.finished_at
+         cached_calls = excluded.cached_calls, total_calls = excluded.total_calls, truncated_calls = excluded.truncated_calls,
+         unpriced_calls = excluded.unpriced_calls, finished_at = excluded.finished_at
        WHERE trials.status = 'failed'
        RETURNING id`;
 
@@ -264,6 +275,8 @@ export class SqlStore implements Store {
       o?.latencyMs ?? 0,
       o?.cachedCalls ?? 0,
       o?.totalCalls ?? 0,
+      o?.truncatedCalls ?? 0,
+      o?.unpricedCalls ?? 0,
       new Date().toISOString(),
     ];
   }
@@ -425,7 +438,8 @@ export class SqlStore implements Store {
     const rows = await this.db.all<Omit<StatusRow, 'pending'>>(
       `SELECT p.subject_id AS "subjectId", s.spec AS spec, p.suite AS suite, p.planned AS planned,
          COALESCE(SUM(CASE WHEN t.status = 'done' THEN 1 ELSE 0 END), 0) AS done,
-         COALESCE(SUM(CASE WHEN t.status = 'failed' THEN 1 ELSE 0 END), 0) AS failed
+         COALESCE(SUM(CASE WHEN t.status = 'failed' THEN 1 ELSE 0 END), 0) AS failed,
+         COALESCE(SUM(CASE WHEN t.status = 'done' AND t.truncated_calls > 0 THEN 1 ELSE 0 END), 0) AS truncated
        FROM run_plan p JOIN subjects s ON s.id = p.subject_id
        LEFT JOIN trials t ON t.run_id = p.run_id AND t.subject_id = p.subject_id AND t.suite = p.suite
        WHERE p.run_id = ? GROUP BY p.subject_id, s.spec, p.suite, p.planned
@@ -439,7 +453,8 @@ export class SqlStore implements Store {
     await this.flush();
     return this.db.all<UsageRow>(
       `SELECT t.subject_id AS "subjectId", s.spec AS spec, COUNT(*) AS trials,
-         SUM(t.input_tokens) AS "inputTokens", SUM(t.output_tokens) AS "outputTokens", SUM(t.cost_usd) AS "costUsd",
+         SUM(t.input_tokens) AS "inputTokens", SUM(t.output_tokens) AS "outputTokens",
+         CASE WHEN SUM(t.unpriced_calls) > 0 THEN NULL ELSE SUM(t.cost_usd) END AS "costUsd", SUM(t.unpriced_calls) AS "unpricedCalls",
          SUM(t.cached_calls) AS "cachedCalls", SUM(t.total_calls) AS "totalCalls", AVG(t.latency_ms) AS "latencyMsMean"
        FROM trials t JOIN subjects s ON s.id = t.subject_id
        WHERE t.run_id = ? AND t.status = 'done' GROUP BY t.subject_id, s.spec ORDER BY ${this.db.dialect.bytewise('s.spec')}`,

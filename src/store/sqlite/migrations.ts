@@ -80,7 +80,12 @@ export const MIGRATIONS: string[] = [
     PRIMARY KEY (run_id, rubric)
   );
   `,
-  // 3: several processes on one run: trial leases, the rate limits they share, and the run's
+  // 3: replies cut off by the token limit, and calls of unknown price, counted per trial.
+  `
+  ALTER TABLE trials ADD COLUMN truncated_calls INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE trials ADD COLUMN unpriced_calls INTEGER NOT NULL DEFAULT 0;
+  `,
+  // 4: several processes on one run: trial leases, the rate limits they share, and the run's
   // specification (from which a worker rebuilds the run's tasks).
   `
   ALTER TABLE runs ADD COLUMN spec TEXT;

@@ -1,0 +1,105 @@
+// An adaptive test over one suite of a bank, by item id, for a runner to drive in waves:
+//   const s = createAdaptiveSession(bank, { suite: 'tombench', targetSe: 0.25, seed: 1 });
+//   for (let ids = s.nextWave(4); ids.length > 0; ids = s.nextWave(4))
+//     for (const id of ids) s.record(id, await score(id));
+//   s.result()  // ability, SE, accuracy estimate with interval, items used
+// Content balancing targets each category's share of the suite.
+
+import { InputError } from '../../core/index.js';
+import { AdaptiveTest, type ExposureControl, subsetItems } from '../../stats/irt/index.js';
+import { bankItemParams, type IrtBank, irtItemKey } from './irt-bank.js';
+import { estimateAccuracyFromAnswers, type TinyAccuracyRow } from './tiny-estimate.js';
+
+export interface AdaptiveSessionOptions {
+  /** The suite to test (may be omitted when the bank has one). */
+  suite?: string;
+  targetSe?: number;
+  maxItems?: number;
+  minItems?: number;
+  exposure?: ExposureControl;
+  /** Balance categories to their shares of the suite (default true). */
+  contentBalance?: boolean;
+  seed: number;
+}
+
+export interface AdaptiveSessionResult {
+  suite: string;
+  theta: number;
+  se: number;
+  itemsUsed: number;
+  items: string[];
+  stopReason: 'target-se' | 'max-items' | 'bank-exhausted' | null;
+  /** Estimated accuracy on the suite and per category (p-IRT with its interval). */
+  accuracy: TinyAccuracyRow[];
+}
+
+export interface AdaptiveSession {
+  /** The next item id, or null when the test has stopped. */
+  next(): string | null;
+  /** Up to n item ids to ask now (fewer, or none, when the test stops). */
+  nextWave(n: number): string[];
+  record(id: string, correct: number): void;
+  result(): AdaptiveSessionResult;
+}
+
+export function createAdaptiveSession(bank: IrtBank, opts: AdaptiveSessionOptions): AdaptiveSession {
+  const suites = [...new Set(bank.items.map((i) => i.suite))];
+  const suite = opts.suite ?? (suites.length === 1 ? suites[0]! : undefined);
+  if (suite === undefined) throw new InputError(`the bank has several suites (${suites.join(', ')}): name one`);
+  const members = bank.items.map((it, i) => (it.suite === suite ? i : -1)).filter((i) => i >= 0);
+  if (members.length === 0) throw new InputError(`the bank has no items of suite "${suite}"`);
+  const params = subsetItems(bankItemParams(bank), members);
+  const ids = members.map((i) => bank.items[i]!.id);
+  const position = new Map(ids.map((id, k) => [id, k]));
+  const cats = [...new Set(members.map((i) => bank.items[i]!.category))].sort();
+  const catOf = members.map((i) => cats.indexOf(bank.items[i]!.category));
+  const test = new AdaptiveTest(params, {
+    targetSe: opts.targetSe,
+    maxItems: opts.maxItems,
+    minItems: opts.minItems,
+    exposure: opts.exposure,
+    seed: opts.seed,
+    ...(opts.contentBalance === false
+      ? {}
+      : { content: { categories: catOf, targets: cats.map((_, k) => catOf.filter((c) => c === k).length / members.length) } }),
+  });
+  const next = () => {
+    const k = test.next();
+    return k === null ? null : ids[k]!;
+  };
+  return {
+    next,
+    nextWave(n) {
+      const out: string[] = [];
+      for (let t = 0; t < n; t++) {
+        const id = next();
+        if (id === null) break;
+        out.push(id);
+      }
+      return out;
+    },
+    record(id, correct) {
+      const k = position.get(id);
+      if (k === undefined) throw new InputError(`item ${id} is not in suite ${suite} of the bank`);
+      test.record(k, correct);
+    },
+    result() {
+      const st = test.state();
+      const answers = test.answers();
+      const map = new Map<string, number>();
+      answers.forEach((v, k) => {
+        if (!Number.isNaN(v)) map.set(irtItemKey(suite, ids[k]!), v);
+      });
+      const est = estimateAccuracyFromAnswers(bank, map);
+      return {
+        suite,
+        theta: st.theta,
+        se: st.se,
+        itemsUsed: st.answered,
+        items: test.administered().map((k) => ids[k]!),
+        stopReason: st.stopReason,
+        accuracy: est.rows.filter((r) => r.suite === suite),
+      };
+    },
+  };
+}

@@ -1,0 +1,13 @@
+export * from './irt-model.js';
+export * from './quadrature.js';
+export * from './responses.js';
+export type { ActiveParams, IrtPriors, NormalPrior } from './item-step.js';
+export * from './calibrate.js';
+export * from './item-standard-errors.js';
+export * from './ability.js';
+export * from './item-fit.js';
+export * from './kmeans.js';
+export * from './normal-quantile.js';
+export * from './tiny-estimators.js';
+export * from './adaptive-test.js';
+export * from './bifactor.js';
