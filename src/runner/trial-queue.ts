@@ -6,7 +6,7 @@
 // the queue's: a job run twice finds its trial done, or leased to a live worker, and does not
 // call the model again.
 
-import PgBoss from 'pg-boss';
+import type PgBoss from 'pg-boss';
 import type { TrialKey } from '../core/index.js';
 import { trialKeyString } from '../store/index.js';
 
@@ -44,7 +44,9 @@ export class TrialQueue {
 
   /** Connect (creating pg-boss's schema and the queue if needed). */
   static async open(url: string, opts: TrialQueueOptions = {}): Promise<TrialQueue> {
-    const boss = new PgBoss({
+    // Loaded on first use: commands that never touch the queue do not pay for it.
+    const { default: Boss } = await import('pg-boss');
+    const boss = new Boss({
       connectionString: url,
       schema: QUEUE_SCHEMA,
       max: 4,

@@ -1,9 +1,10 @@
 // The PostgreSQL driver: a connection pool (node-postgres), `?` placeholders turned into $n,
 // integers and numerics read as numbers (for this pool only), migrations applied under an
 // advisory lock (so that workers starting together migrate once), and streamed reads through
-// a server-side cursor on a connection of their own.
+// a server-side cursor on a connection of their own. node-postgres is loaded when a PostgreSQL
+// store is opened, so that SQLite users do not pay for it.
 
-import pg from 'pg';
+import type pg from 'pg';
 import { MindscopeError } from '../../core/index.js';
 import type { Dialect, SqlDriver, SqlExecutor } from '../sql/driver.js';
 
@@ -17,12 +18,15 @@ const PG_DIALECT: Dialect = {
 
 const INT8 = 20;
 const NUMERIC = 1700;
-const numberTypes: pg.CustomTypesConfig = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8 || oid === NUMERIC
-      ? (v: string) => Number(v)
-      : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
-};
+/** 64-bit integers and numerics as numbers, for this pool only (counts, sums, ids stay well below 2^53). */
+function numberTypes(types: typeof pg.types): pg.CustomTypesConfig {
+  return {
+    getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+      oid === INT8 || oid === NUMERIC
+        ? (v: string) => Number(v)
+        : types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
+  };
+}
 
 /** The URL with its password replaced, for messages and `location`. */
 export function redactUrl(url: string): string {
@@ -65,9 +69,12 @@ export class PgDriver implements SqlDriver {
   readonly #exec: SqlExecutor;
   #version = 0;
 
-  private constructor(readonly url: string) {
+  private constructor(
+    readonly url: string,
+    driver: typeof pg,
+  ) {
     this.location = redactUrl(url);
-    this.#pool = new pg.Pool({ connectionString: url, max: 10, types: numberTypes, application_name: 'mindscope' });
+    this.#pool = new driver.Pool({ connectionString: url, max: 10, types: numberTypes(driver.types), application_name: 'mindscope' });
     // An idle connection dropped by the server must not take the process down.
     this.#pool.on('error', () => {});
     this.#exec = executor(this.#pool);
@@ -75,7 +82,8 @@ export class PgDriver implements SqlDriver {
 
   /** Connect and migrate; the error names the database (without its password). */
   static async open(url: string, migrations: readonly string[]): Promise<PgDriver> {
-    const d = new PgDriver(url);
+    const { default: driver } = await import('pg');
+    const d = new PgDriver(url, driver);
     try {
       await d.#migrate(migrations);
     } catch (err) {
