@@ -75,7 +75,7 @@ describe('two processes on one SQLite file', () => {
     expect(Math.min(ra.done, rb.done)).toBeGreaterThan(0);
     expect((await server.stats()).byModel['slow-40']! - before).toBe(60);
     const status = JSON.parse(cli(['status', '--db', db, '--json']).stdout);
-    expect(status.totals).toEqual({ planned: 60, done: 60, failed: 0, pending: 0 });
+    expect(status.totals).toEqual({ planned: 60, done: 60, failed: 0, pending: 0, truncated: 0 });
   });
 });
 
@@ -130,7 +130,7 @@ describe.skipIf(!pgAvailable)(`three workers on PostgreSQL, one killed with SIGK
     for (const r of results.slice(1)) expect(r.code, r.stderr).toBe(0);
 
     const status = JSON.parse(cli(['status', '--db', url, '--json']).stdout);
-    expect(status.totals).toEqual({ planned, done: planned, failed: 0, pending: 0 });
+    expect(status.totals).toEqual({ planned, done: planned, failed: 0, pending: 0, truncated: 0 });
     const [counts] = await pgQuery<{ trials: number; distinct_keys: number; transcripts: number; leases: number }>(
       url,
       `SELECT (SELECT COUNT(*)::int FROM trials) AS trials,

@@ -247,8 +247,8 @@ for (const b of [sqlite, postgres]) {
     it('copies a run to the other backend and back, resolving duplicates by trial key', async () => {
       const location = await b.fresh('copy-src');
       const s = await seeded(location);
-      await s.recordDone(key('i1'), 'h1', outcome('one', 1), 1);
-      await s.recordDone(key('i2'), 'h2', outcome('two', 0), 1);
+      await s.recordDone(key('i1'), 'h1', { ...outcome('one', 1), costUsd: 0.25 }, 1);
+      await s.recordDone(key('i2'), 'h2', { ...outcome('two', 0), truncatedCalls: 1, unpricedCalls: 1 }, 1);
       await s.recordFailed(key('i3'), 'h3', 'boom', 2);
       await s.recordScore(key('i1'), { scorer: 'judge:x', value: 0.5, detail: { why: 'because' } });
       await s.putCached('k', 'p', 'm', { text: 'hi' });
@@ -263,8 +263,10 @@ for (const b of [sqlite, postgres]) {
         expect(await copyStore(location, target)).toMatchObject({ runs: 0, trials: 0, duplicateTrials: 3 });
         const t = await openStore(target);
         expect(await t.status('r')).toEqual([
-          { subjectId: 's1', spec: 'agent:oracle', suite: 'x', planned: 4, done: 2, failed: 1, pending: 1 },
+          { subjectId: 's1', spec: 'agent:oracle', suite: 'x', planned: 4, done: 2, failed: 1, pending: 1, truncated: 1 },
         ]);
+        // A call of unknown price makes the subject's cost unknown, not $0.25.
+        expect(await t.usage('r')).toMatchObject([{ subjectId: 's1', trials: 2, costUsd: null, unpricedCalls: 1 }]);
         expect((await t.transcript(key('i1')))?.transcript.detail).toEqual({ note: 'one' });
         expect((await t.transcript(key('i1')))?.score.scorer).toBe('mcq');
         expect(await t.scoreOf(key('i1'), 'judge:x')).toEqual({ scorer: 'judge:x', value: 0.5, detail: { why: 'because' } });
