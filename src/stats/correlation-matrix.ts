@@ -4,10 +4,12 @@
 
 import { Matrix } from 'ml-matrix';
 import { symmetricEigen } from './factor-analysis.js';
+import { requireMatrix } from './validate.js';
 import { WideBlock } from './wide-block.js';
 
 /** Pearson correlation matrix of the columns of an n x p data matrix. */
 export function correlationMatrix(data: number[][]): number[][] {
+  requireMatrix('correlationMatrix', data);
   const n = data.length;
   const p = data[0].length;
   const z = standardizeColumns(data);
@@ -24,6 +26,7 @@ export function correlationMatrix(data: number[][]): number[][] {
 
 /** Columns centred and scaled to unit sample SD; constant columns become 0. */
 export function standardizeColumns(data: number[][]): number[][] {
+  requireMatrix('standardizeColumns', data);
   const n = data.length;
   const p = data[0].length;
   const mean = new Array(p).fill(0);
@@ -46,6 +49,7 @@ export function pcaVariance(data: ArrayLike<ArrayLike<number>>): {
   cumulative: number[];
   variables: number;
 } {
+  requireMatrix('pcaVariance', data);
   const n = data.length;
   const p0 = data[0].length;
   // Standardise each non-constant column into a row-major Float64Array block (n x p).

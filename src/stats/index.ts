@@ -17,3 +17,6 @@ export * from './parallel-analysis.js';
 export * from './paf-wide.js';
 export * from './wide-block.js';
 export * from './wide-reduced.js';
+export * from './bootstrap-intervals.js';
+export * from './lanczos.js';
+export * from './wide-leading.js';

@@ -16,7 +16,28 @@ import { gatherCrossFit, type CrossFitCell, type CrossFitOptions, type CrossFitR
 import { structureTasks, type StructureResult } from './factor-structure.js';
 import { filterItems, type FilterResult } from './item-filter.js';
 
+/** The paper's five ATOMS categories, the stage-1 and stage-3 default for ToMBench, ToMATO and CogToM. */
+export const ATOMS_FIVE = ['belief', 'desire', 'emotion', 'intention', 'knowledge'] as const;
+
+/**
+ * The categories stages 1 and 3 test by default: the paper's five when every benchmark is one
+ * of ToMBench, ToMATO and CogToM (by name, any case), so that percept and non-literal stay out
+ * of the cells and the Holm family; otherwise every category the two benchmarks share.
+ */
+export function defaultAuditCategories(names: string[]): { filter: string[] | 'all'; source: string } {
+  const paper = ['tombench', 'tomato', 'cogtom'];
+  return names.every((n) => paper.includes(n.toLowerCase()))
+    ? { filter: [...ATOMS_FIVE], source: "the paper's five ATOMS categories (default for ToMBench, ToMATO and CogToM)" }
+    : { filter: 'all', source: 'every category both benchmarks of a pair share (default)' };
+}
+
 export interface MatrixAuditOptions {
+  /**
+   * Categories tested in stages 1 and 3 (and so in the Holm family): a list, 'all' for every
+   * shared category, or by default defaultAuditCategories. Stage 2 and the factor structure use
+   * every item.
+   */
+  categories?: readonly string[] | 'all';
   convergence?: ConvergenceOptions;
   filter?: { threshold?: number; epsilon?: number };
   crossFit?: CrossFitOptions;
@@ -30,6 +51,8 @@ export interface MatrixAuditOptions {
 
 export interface MatrixAudit {
   models: string[];
+  /** The category filter of stages 1 and 3, and where it came from. */
+  categories: { filter: string[] | 'all'; source: string };
   droppedModels: string[];
   benchmarks: Array<{ name: string; items: number; droppedIncomplete: number }>;
   /** Each model's accuracy on each benchmark (all items). */
@@ -60,17 +83,22 @@ export async function auditMatrices(
   t.prepare = performance.now() - start;
   // Stage 2 first (fast, in process): stage 1 is repeated on the items it keeps.
   const s2 = performance.now();
-  const filter = filterItems(panel, opts.filter);
+  const itemFilter = filterItems(panel, opts.filter);
   t.stage2 = performance.now() - s2;
-  const keptIds = filter.benchmarks.map((b) => new Set(b.flags.filter((f) => f.kept).map((f) => f.id)));
+  const keptIds = itemFilter.benchmarks.map((b) => new Set(b.flags.filter((f) => f.kept).map((f) => f.id)));
   const filteredPanel = {
     ...panel,
     benchmarks: panel.benchmarks.map((b, i) => ({ ...b, items: b.items.filter((it) => keptIds[i].has(it.id)) })),
   };
   // Everything else is independent pieces of work, run on worker threads where there are cores.
   const M = panel.models.length;
-  const plan = planCells(panel);
-  const planFiltered = planCells(filteredPanel);
+  const categories =
+    opts.categories === undefined
+      ? defaultAuditCategories(panel.benchmarks.map((b) => b.name))
+      : { filter: opts.categories === 'all' ? ('all' as const) : [...opts.categories], source: 'given (--categories)' };
+  const filter = categories.filter === 'all' ? undefined : categories.filter;
+  const plan = planCells(panel, filter);
+  const planFiltered = planCells(filteredPanel, filter);
   const convergenceOptions = { seed, ...opts.convergence };
   const crossFitOptions = { seed, ...opts.crossFit };
   const structureOptions = { iterations: opts.parallelIterations, seed, depth: opts.structure };
@@ -120,9 +148,10 @@ export async function auditMatrices(
         panel.benchmarks.map((b) => [b.name, b.items.reduce((s, it) => s + it.responses[m], 0) / b.items.length]),
       ),
     })),
+    categories,
     convergence,
     convergenceFiltered,
-    filter,
+    filter: itemFilter,
     crossFit: cf,
     structure,
     timingsMs: t,
