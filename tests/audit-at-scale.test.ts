@@ -76,13 +76,14 @@ describe('stage 1-3 outputs equal the build before this work (same seeds)', () =
 });
 
 describe('packed bootstrap sums at every category size', () => {
-  it('equal the plain per-model sums exactly (four, three and two models per double; drawn and counted)', () => {
+  it('equal the plain per-model sums exactly (five, four, three and two models per double; drawn and counted)', () => {
     const rng = createRng(8);
     for (const [models, items] of [
       [30, 9000], // 8,192 or more items: three per double
       [200, 700], // many lanes: through per-item counts
       [190, 9000], // both
       [3, 131_100], // 2^17 or more items: two per double
+      [70, 1000], // below 1,024 items: five per double
     ] as const) {
       const its = Array.from({ length: items }, (_, k) => ({
         id: String(k),
@@ -90,7 +91,8 @@ describe('packed bootstrap sums at every category size', () => {
         responses: Uint8Array.from({ length: models }, () => (rng.next() < 0.7 ? 1 : 0)),
       }));
       const packed = new PackedItems(its, models);
-      expect(packed.digits).toBe(items < 8192 ? 4 : items < 2 ** 17 ? 3 : 2);
+      // As many models to a double as 53 bits hold with a base above the item count.
+      expect(packed.digits).toBe(items < 1024 ? 5 : items < 8192 ? 4 : items < 2 ** 17 ? 3 : 2);
       const flat = flatten(its, models);
       for (let r = 0; r < 3; r++) {
         const idx = rng.fillInts(new Int32Array(items), items);

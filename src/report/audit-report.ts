@@ -108,8 +108,11 @@ function retentionSpec(a: MatrixAudit): TopLevelSpec {
   } as TopLevelSpec;
 }
 
-/** The audit as an HTML fragment (headings h2 and below), for its own page or a run report. */
-export async function renderAuditSection(a: MatrixAudit): Promise<string> {
+/**
+ * The audit as an HTML fragment (headings h2 and below), for its own page or a run report.
+ * `retention` adds the stage-2 retention chart (the paper's Figure 2; on in the audit's own page).
+ */
+export async function renderAuditSection(a: MatrixAudit, opts: { retention?: boolean } = {}): Promise<string> {
   const before = a.convergence.cells.map((c, i) => {
     const f = a.convergenceFiltered.cells[i];
     return [
@@ -129,7 +132,7 @@ export async function renderAuditSection(a: MatrixAudit): Promise<string> {
   const method = a.convergence.interval.method;
   const [forest, retention, gainPlot, scree] = await Promise.all([
     renderSvg(forestSpec(`Stage 1: Kendall tau with 95% item-bootstrap intervals (${method.toUpperCase()})`, before.flat(), 'tau-b')),
-    renderSvg(retentionSpec(a)),
+    opts.retention ? renderSvg(retentionSpec(a)) : Promise.resolve(''),
     renderSvg(forestSpec('Stage 3: cross-fit gain in tau (mean over folds, 95% CI)', gains, 'delta tau')),
     renderSvg(screeSpec(a)),
   ]);
@@ -182,7 +185,7 @@ ${body}
 /** The matrix audit as its own page, with the discriminant-validity section when controls were given. */
 export async function renderAuditReport(a: MatrixAudit, opts: { title?: string; discriminant?: BenchmarkAudit } = {}): Promise<string> {
   const discriminant = opts.discriminant ? `<h2>Discriminant validity</h2>\n${await renderBenchmarkAuditSection(opts.discriminant)}` : '';
-  return page(opts.title ?? 'mindscope audit', `${await renderAuditSection(a)}\n${discriminant}`);
+  return page(opts.title ?? 'mindscope audit', `${await renderAuditSection(a, { retention: true })}\n${discriminant}`);
 }
 
 /** The benchmark-level audit (tau and partial tau forest plots, variance decomposition) as a fragment. */

@@ -51,12 +51,13 @@ export function jackknifeAcceleration(groups: ArrayLike<number>[]): number {
 /**
  * A bootstrap interval at `level` (0.95 by default) from the replicates (NaN replicates are
  * left out) and the estimate on the original data. 'bca' needs `acceleration` (0 makes it BC).
+ * 'basic' reflects the replicates' quantiles about the estimate, clipped to `bounds` when given.
  * The bias correction's share is kept within [1/(2B), 1 - 1/(2B)] so that z0 stays finite.
  */
 export function bootstrapInterval(
   replicates: ArrayLike<number>,
   estimate: number,
-  opts: { method: IntervalMethod; level?: number; acceleration?: number },
+  opts: { method: IntervalMethod; level?: number; acceleration?: number; bounds?: [number, number] },
 ): BootstrapInterval {
   const method = requireOneOf('bootstrapInterval', 'method', opts.method, INTERVAL_METHODS);
   const level = opts.level ?? 0.95;
@@ -68,7 +69,12 @@ export function bootstrapInterval(
   const hi = level === 0.95 ? 0.975 : 1 - lo;
   if (method === 'percentile') return { method, lower: quantile7(defined, lo), upper: quantile7(defined, hi) };
   if (defined.length === 0 || Number.isNaN(estimate)) return { method, lower: Number.NaN, upper: Number.NaN };
-  if (method === 'basic') return { method, lower: 2 * estimate - quantile7(defined, hi), upper: 2 * estimate - quantile7(defined, lo) };
+  if (method === 'basic') {
+    // The reflection can leave the statistic's range (tau beyond 1): `bounds` clips it.
+    const [min, max] = opts.bounds ?? [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY];
+    const clip = (v: number) => Math.min(max, Math.max(min, v));
+    return { method, lower: clip(2 * estimate - quantile7(defined, hi)), upper: clip(2 * estimate - quantile7(defined, lo)) };
+  }
   const B = defined.length;
   let below = 0;
   for (const v of defined) below += v < estimate ? 1 : v === estimate ? 0.5 : 0;

@@ -20,3 +20,4 @@ export * from './wide-reduced.js';
 export * from './bootstrap-intervals.js';
 export * from './lanczos.js';
 export * from './wide-leading.js';
+export * from './symmetric-eigenvalues.js';

@@ -86,38 +86,44 @@ export function flatAccuracies(
 
 /**
  * The bootstrap's hot loop, several models per addition: each item's 0/1 responses are packed
- * into doubles as digits of a base larger than the item count, so that summing a resample
- * cannot carry from one model's digit into the next and stays far below 2^53. Four models to a
- * double (base 8,192) while a category has fewer than 8,192 items, three (base 2^17) below
- * 131,072 items, two (base 2^26) beyond: every category size is exact, and large categories
- * cost a third more additions rather than falling back to one addition per model. Lanes are
- * padded to a multiple of eight and summed eight at a time in local variables, which keeps the
- * running sums in registers. With many lanes (many models) a resample is first turned into
- * per-item counts, so that each drawn item's row is read once, in order, times its count.
+ * into doubles as digits of a power-of-two base larger than the item count, so that summing a
+ * resample cannot carry from one model's digit into the next and stays below 2^53 (every
+ * integer up to it is exact). As many models share a double as 53 bits allow: four below
+ * 8,192 items, five below 1,024, three below 2^17, two beyond; every category size is exact.
+ * Lanes are grouped eight at a time and stored group by group (item k's eight lanes of group g
+ * at (g * items + k) * 8), so that summing a group reads memory in item order with the running
+ * sums in registers. With many lanes (many models) a resample is first turned into per-item
+ * counts, so that each drawn item's lanes are read once, in order, times its count.
  */
 export class PackedItems {
   readonly lanes: number;
   readonly packed: Float64Array;
   /** Models per double. */
   readonly digits: number;
-  /** The digits' base: larger than the number of items. */
+  /** The digits' base: a power of two larger than the number of items. */
   readonly base: number;
+  readonly #items: number;
   readonly #sums: Float64Array;
   readonly #counts: Int32Array;
   readonly #rows: Int32Array;
   readonly #times: Float64Array;
-  /** The base for four models to a double: categories below this many items pack four. */
+  readonly #powers: Float64Array;
+  /** The base for four models to a double: categories below this many items pack at least four. */
   static readonly BASE = 8192;
-  /** Lanes from which a resample is summed through per-item counts (measured crossover). */
-  static readonly COUNTS_FROM_LANES = 48;
+  /** Lanes from which a resample is summed through per-item counts. */
+  static readonly COUNTS_FROM_LANES = 24;
 
   constructor(
     items: Array<Pick<AuditItem, 'responses'>>,
     readonly models: number,
   ) {
     const n = items.length;
-    [this.digits, this.base] = n < PackedItems.BASE ? [4, PackedItems.BASE] : n < 2 ** 17 ? [3, 2 ** 17] : [2, 2 ** 26];
     if (n >= 2 ** 26) throw new Error(`PackedItems holds fewer than ${2 ** 26} items`);
+    let bits = 1;
+    while (2 ** bits <= n) bits++;
+    this.digits = Math.max(1, Math.min(8, Math.floor(53 / bits)));
+    this.base = 2 ** bits;
+    this.#items = n;
     this.lanes = Math.ceil(Math.ceil(models / this.digits) / 8) * 8;
     this.packed = new Float64Array(n * this.lanes);
     this.#sums = new Float64Array(this.lanes);
@@ -125,10 +131,13 @@ export class PackedItems {
     this.#counts = new Int32Array(useCounts ? n : 0);
     this.#rows = new Int32Array(useCounts ? n : 0);
     this.#times = new Float64Array(useCounts ? n : 0);
-    const powers = Array.from({ length: this.digits }, (_, k) => this.base ** k);
+    this.#powers = Float64Array.from({ length: this.digits }, (_, k) => this.base ** k);
     items.forEach((it, k) => {
-      for (let m = 0; m < models; m++)
-        if (it.responses[m]) this.packed[k * this.lanes + Math.floor(m / this.digits)] += powers[m % this.digits]!;
+      for (let m = 0; m < models; m++) {
+        if (!it.responses[m]) continue;
+        const lane = Math.floor(m / this.digits);
+        this.packed[((lane >> 3) * n + k) * 8 + (lane & 7)]! += this.#powers[m % this.digits]!;
+      }
     });
   }
 
@@ -148,21 +157,25 @@ export class PackedItems {
     const B = this.base;
     const d = this.digits;
     const sums = this.#sums;
-    for (let m = 0; m < this.models; m++) {
-      const lane = sums[Math.floor(m / d)]!;
-      const digit = Math.floor(lane / B ** (m % d)) % B;
-      out[m] = digit / n;
+    const powers = this.#powers;
+    for (let m = 0, lane = 0, digit = 0; m < this.models; m++) {
+      out[m] = (Math.floor(sums[lane]! / powers[digit]!) % B) / n;
+      if (++digit === d) {
+        digit = 0;
+        lane++;
+      }
     }
     return out;
   }
 
-  /** Sums over the drawn items, one row per draw. */
+  /** Sums over the drawn items, one item per draw. */
   #sumDrawn(indices: Int32Array): void {
-    const L = this.lanes;
+    const groups = this.lanes >> 3;
     const sums = this.#sums;
     const packed = this.packed;
     const n = indices.length;
-    for (let chunk = 0; chunk < L; chunk += 8) {
+    for (let g = 0; g < groups; g++) {
+      const base = g * this.#items * 8;
       let s0 = 0,
         s1 = 0,
         s2 = 0,
@@ -172,7 +185,7 @@ export class PackedItems {
         s6 = 0,
         s7 = 0; // prettier-ignore
       for (let k = 0; k < n; k++) {
-        const b = indices[k]! * L + chunk;
+        const b = base + indices[k]! * 8;
         s0 += packed[b]!;
         s1 += packed[b + 1]!;
         s2 += packed[b + 2]!;
@@ -182,20 +195,21 @@ export class PackedItems {
         s6 += packed[b + 6]!;
         s7 += packed[b + 7]!;
       }
-      sums[chunk] = s0;
-      sums[chunk + 1] = s1;
-      sums[chunk + 2] = s2;
-      sums[chunk + 3] = s3;
-      sums[chunk + 4] = s4;
-      sums[chunk + 5] = s5;
-      sums[chunk + 6] = s6;
-      sums[chunk + 7] = s7;
+      const o = g * 8;
+      sums[o] = s0;
+      sums[o + 1] = s1;
+      sums[o + 2] = s2;
+      sums[o + 3] = s3;
+      sums[o + 4] = s4;
+      sums[o + 5] = s5;
+      sums[o + 6] = s6;
+      sums[o + 7] = s7;
     }
   }
 
-  /** Sums over the drawn items through their counts: each drawn row once, in item order. */
+  /** Sums over the drawn items through their counts: each drawn item once, in item order. */
   #sumCounted(indices: Int32Array): void {
-    const L = this.lanes;
+    const groups = this.lanes >> 3;
     const sums = this.#sums;
     const packed = this.packed;
     const counts = this.#counts;
@@ -207,11 +221,12 @@ export class PackedItems {
     for (let i = 0; i < counts.length; i++) {
       const c = counts[i]!;
       if (c) {
-        rows[q] = i * L;
+        rows[q] = i * 8;
         times[q++] = c;
       }
     }
-    for (let chunk = 0; chunk < L; chunk += 8) {
+    for (let g = 0; g < groups; g++) {
+      const base = g * this.#items * 8;
       let s0 = 0,
         s1 = 0,
         s2 = 0,
@@ -221,7 +236,7 @@ export class PackedItems {
         s6 = 0,
         s7 = 0; // prettier-ignore
       for (let k = 0; k < q; k++) {
-        const b = rows[k]! + chunk;
+        const b = base + rows[k]!;
         const c = times[k]!;
         s0 += c * packed[b]!;
         s1 += c * packed[b + 1]!;
@@ -232,14 +247,15 @@ export class PackedItems {
         s6 += c * packed[b + 6]!;
         s7 += c * packed[b + 7]!;
       }
-      sums[chunk] = s0;
-      sums[chunk + 1] = s1;
-      sums[chunk + 2] = s2;
-      sums[chunk + 3] = s3;
-      sums[chunk + 4] = s4;
-      sums[chunk + 5] = s5;
-      sums[chunk + 6] = s6;
-      sums[chunk + 7] = s7;
+      const o = g * 8;
+      sums[o] = s0;
+      sums[o + 1] = s1;
+      sums[o + 2] = s2;
+      sums[o + 3] = s3;
+      sums[o + 4] = s4;
+      sums[o + 5] = s5;
+      sums[o + 6] = s6;
+      sums[o + 7] = s7;
     }
   }
 }

@@ -78,8 +78,8 @@ export function registerAudit(program: Command): void {
     )
     .option(
       '--interval <method>',
-      "stage-1 interval: bca (default), bc, basic or percentile (the paper's item-bootstrap percentile)",
-      'bca',
+      "stage-1 interval: basic (default, bias-corrected reverse percentile), bca, bc, or percentile (the paper's item-bootstrap percentile)",
+      'basic',
     )
     .option('--structure <depth>', 'factor structure: full (parallel analysis, EFA and PCA) or pca (PCA only, faster)', 'full')
     .option(
