@@ -10,6 +10,8 @@ import { Matrix } from 'ml-matrix';
 import { describe, expect, it } from 'vitest';
 import { auditMatrices, createRng, flatAccuracies, flatten, PackedItems, simulatePanel, stats } from '../src/index.js';
 import { jackknifeTau } from '../src/analysis/audit/tau-jackknife.js';
+import { pairDotsWasm, pairDotsWasmBytes } from '../src/stats/pair-dots-wasm.js';
+import { pairDotsJs } from '../src/stats/wide-block.js';
 
 interface Panel {
   name: string;
@@ -19,7 +21,25 @@ interface Panel {
   seed: number;
 }
 const before = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'audit-before', 'audit-before.json'), 'utf8'));
-const roundTrip = <T>(x: T): T => JSON.parse(JSON.stringify(x));
+const roundTrip = (x: unknown) => JSON.parse(JSON.stringify(x));
+/**
+ * Deep equality, numbers within `rel` of the larger magnitude (in an array of numbers, of the
+ * array's largest: an eigenvalue at rounding level beside large ones), integers exact.
+ */
+function closeTo(actual: unknown, expected: unknown, rel: number, path = '$', scale = 0): void {
+  if (typeof expected === 'number' && typeof actual === 'number') {
+    if (Number.isInteger(expected) && Number.isInteger(actual)) expect(actual, path).toBe(expected);
+    else expect(Math.abs(actual - expected), path).toBeLessThanOrEqual(rel * Math.max(Math.abs(expected), Math.abs(actual), scale, 1e-300));
+  } else if (Array.isArray(expected)) {
+    expect(Array.isArray(actual) && actual.length, path).toBe(expected.length);
+    const top = Math.max(0, ...expected.map((e) => (typeof e === 'number' ? Math.abs(e) : 0)));
+    expected.forEach((e, i) => closeTo((actual as unknown[])[i], e, rel, `${path}[${i}]`, top));
+  } else if (expected && typeof expected === 'object') {
+    expect(Object.keys(actual as object).sort(), path).toEqual(Object.keys(expected).sort());
+    for (const [k, e] of Object.entries(expected)) closeTo((actual as Record<string, unknown>)[k], e, rel, `${path}.${k}`);
+  } else expect(actual, path).toEqual(expected);
+}
+
 /** The fields the old build reported, from today's object. */
 const asBefore = (now: Record<string, unknown>, old: Record<string, unknown>) =>
   Object.fromEntries(Object.keys(old).map((k) => [k, now[k]]));
@@ -69,10 +89,39 @@ describe('stage 1-3 outputs equal the build before this work (same seeds)', () =
       );
       expect(asBefore(now.crossFit.aggregate, old.crossFit.aggregate)).toEqual(old.crossFit.aggregate);
       expect(now.crossFit.settings).toEqual(old.crossFit.settings);
-      // Factor structure: the same counts and EFA; PCA values as before.
-      expect(now.structure.map((x: Record<string, unknown>, i: number) => asBefore(x, old.structure[i]))).toEqual(old.structure);
+      // Factor structure: the same counts and EFA factors; eigenvalues and shares to 1e-9 relative
+      // (the Gram matrix now sums two columns at a time in WebAssembly SIMD: another order of the same sums).
+      now.structure.forEach((x: Record<string, unknown>, i: number) => closeTo(asBefore(x, old.structure[i]), old.structure[i], 1e-9));
     });
   }
+});
+
+describe('the WebAssembly Gram kernel', () => {
+  it("is the assembly of src/stats/pair-dots.wat and gives the JavaScript kernel's sums to rounding", async () => {
+    const wabt = await (await import('wabt')).default();
+    const wat = readFileSync(join(__dirname, '..', 'src', 'stats', 'pair-dots.wat'), 'utf8');
+    const mod = wabt.parseWat('pair-dots.wat', wat, { simd: true });
+    mod.validate();
+    expect(Buffer.from(mod.toBinary({}).buffer).equals(Buffer.from(pairDotsWasmBytes()))).toBe(true);
+    const rng = createRng(12);
+    for (const [n, p] of [
+      [1, 5],
+      [7, 3],
+      [13, 515],
+      [30, 1001],
+    ] as const) {
+      const left = Float64Array.from({ length: n * p }, () => rng.next() - 0.5);
+      const right = Float64Array.from({ length: n * p }, () => rng.next() - 0.5);
+      for (const [l, r] of [
+        [left, left],
+        [left, right],
+      ] as const) {
+        const fast = pairDotsWasm(l, r, n, p, 256)!;
+        const plain = pairDotsJs(l, r, n, p);
+        for (let a = 0; a < n; a++) for (let b = a; b < n; b++) expect(Math.abs(fast[a * n + b]! - plain[a * n + b]!)).toBeLessThan(1e-12);
+      }
+    }
+  });
 });
 
 describe('packed bootstrap sums at every category size', () => {

@@ -19,9 +19,31 @@
 import { lanczosLeading, type LeadingEigen } from './lanczos.js';
 import type { WideBlock } from './wide-block.js';
 
-/** y = M x for a full row-major n x n array M. */
+/** y = M x for a full row-major n x n array M (four rows at a time, each x[j] loaded once for them). */
 function matVec(M: Float64Array, n: number, x: Float64Array, y: Float64Array): void {
-  for (let i = 0; i < n; i++) {
+  let i = 0;
+  for (; i + 3 < n; i += 4) {
+    const r0 = i * n;
+    const r1 = r0 + n;
+    const r2 = r1 + n;
+    const r3 = r2 + n;
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    for (let j = 0; j < n; j++) {
+      const v = x[j]!;
+      s0 += M[r0 + j]! * v;
+      s1 += M[r1 + j]! * v;
+      s2 += M[r2 + j]! * v;
+      s3 += M[r3 + j]! * v;
+    }
+    y[i] = s0;
+    y[i + 1] = s1;
+    y[i + 2] = s2;
+    y[i + 3] = s3;
+  }
+  for (; i < n; i++) {
     const r = i * n;
     let s = 0;
     for (let j = 0; j < n; j++) s += M[r + j]! * x[j]!;
@@ -64,13 +86,21 @@ function forward(L: Float64Array, n: number, b: Float64Array): void {
   }
 }
 
-/** Solves L' x = b in place (back substitution). */
-function backward(L: Float64Array, n: number, b: Float64Array): void {
+/** Solves U x = b in place for upper-triangular U = L' stored row-major (back substitution). */
+function backward(U: Float64Array, n: number, b: Float64Array): void {
   for (let i = n - 1; i >= 0; i--) {
     let s = b[i]!;
-    for (let k = i + 1; k < n; k++) s -= L[k * n + i]! * b[k]!;
-    b[i] = s / L[i * n + i]!;
+    const r = i * n;
+    for (let k = i + 1; k < n; k++) s -= U[r + k]! * b[k]!;
+    b[i] = s / U[r + i]!;
   }
+}
+
+/** The transpose of a row-major n x n array. */
+function transpose(M: Float64Array, n: number): Float64Array {
+  const T = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) T[j * n + i] = M[i * n + j]!;
+  return T;
 }
 
 export interface WideOneFactorLeading {
@@ -102,6 +132,7 @@ export function wideOneFactorLeading(
   for (let i = 0; i < n * n; i++) S[i]! += lift;
   const L = cholesky(S, n);
   if (!L) return undefined;
+  const U = transpose(L, n);
   // K's known null vector: L'1, normalised.
   const null0 = new Float64Array(n);
   for (let i = 0; i < n; i++) for (let j = i; j < n; j++) null0[i]! += L[j * n + i]!;
@@ -129,23 +160,28 @@ export function wideOneFactorLeading(
     // K x = L^-1 (G0 (G0 y) - c G0 y - G1 y) with y = L^-T x.
     const K = (x: Float64Array, out: Float64Array) => {
       y.set(x);
-      backward(L, n, y);
+      backward(U, n, y);
       matVec(G0, n, y, g0y);
       matVec(G0, n, g0y, out);
       matVec(G1, n, y, t);
       for (let i = 0; i < n; i++) out[i] = out[i]! - c * g0y[i]! - t[i]!;
       forward(L, n, out);
     };
-    const e = lanczosLeading(K, n, Math.min(k, n - 1), { deflate: [null0], start, seed: 'wide-factor' });
+    // The leading pair alone drives the iteration; the k leading values only of the last one.
+    const e = lanczosLeading(K, n, 1, { deflate: [null0], start, seed: 'wide-factor' });
     start = e.vectors[0];
     const yFirst = Float64Array.from(e.vectors[0]!);
-    backward(L, n, yFirst);
+    backward(U, n, yFirst);
     const first = block.combine(yFirst);
     const mu = Math.max(0, e.values[0]!);
     const next = first.map((x) => mu * x * x);
     const sum = next.reduce((a, b) => a + b, 0);
     iterations++;
-    if (Math.abs(sum - total) < minErr || iterations >= maxIter) return { reducedEigenvalues: e.values, communalities: next, iterations };
+    if (Math.abs(sum - total) < minErr || iterations >= maxIter) {
+      const kk = Math.min(k, n - 1);
+      const values = kk === 1 ? e.values : lanczosLeading(K, n, kk, { deflate: [null0], start, seed: 'wide-factor' }).values;
+      return { reducedEigenvalues: values, communalities: next, iterations };
+    }
     h = next;
     total = sum;
   }
