@@ -16,6 +16,9 @@ import { gatherCrossFit, type CrossFitCell, type CrossFitOptions, type CrossFitR
 import { structureTasks, type StructureResult } from './factor-structure.js';
 import { filterItems, type FilterResult } from './item-filter.js';
 
+/** Models x stage-1 cell items from which the PCA-only audit uses worker threads by default. */
+const PCA_WORKERS_FROM = 2_000_000;
+
 /** The paper's five ATOMS categories, the stage-1 and stage-3 default for ToMBench, ToMATO and CogToM. */
 export const ATOMS_FIVE = ['belief', 'desire', 'emotion', 'intention', 'knowledge'] as const;
 
@@ -44,7 +47,10 @@ export interface MatrixAuditOptions {
   parallelIterations?: number;
   /** 'pca' skips parallel analysis and EFA. */
   structure?: 'full' | 'pca';
-  /** Worker threads for the audit's tasks (default: one per core, at most four, for the full structure; 1 = in process, the default with structure 'pca'). */
+  /**
+   * Worker threads for the audit's tasks (default: one per core, at most four; with structure
+   * 'pca', 1 = in process unless models x stage-1 cell items reach 2,000,000).
+   */
   threads?: number;
   seed?: number;
 }
@@ -113,9 +119,12 @@ export async function auditMatrices(
     stage3: plan.flatMap((p) => p.cells.map((cell): AuditTask => ({ kind: 'cross-fit', cell, options: crossFitOptions }))),
   };
   const tasks = Object.values(groups).flat();
-  // Without parallel analysis the tasks are too short to repay worker start-up (measured on 2
-  // cores: 1.8 s in process, 2.1 s on two workers), so that depth runs in process unless asked.
-  const outcome = await runAuditTasks(tasks, opts.threads ?? (opts.structure === 'pca' ? 1 : undefined));
+  // Without parallel analysis the tasks at the paper's scale are too short to repay worker
+  // start-up (measured on 2 cores: 1.8 s in process, 2.1 s on two workers), so that depth runs
+  // in process unless asked or unless the bootstrap's work (models x items over the stage-1
+  // cells) is several times the paper's (27 models x 26,520 cell items).
+  const work = M * plan.reduce((s, p) => s + p.cells.reduce((t, c) => t + (c.a.length + c.b.length) / M, 0), 0);
+  const outcome = await runAuditTasks(tasks, opts.threads ?? (opts.structure === 'pca' && work < PCA_WORKERS_FROM ? 1 : undefined));
   const take = <T>(group: keyof typeof groups): T[] => {
     const offset = Object.keys(groups)
       .slice(0, Object.keys(groups).indexOf(group))

@@ -84,7 +84,7 @@ export function registerAudit(program: Command): void {
     .option('--structure <depth>', 'factor structure: full (parallel analysis, EFA and PCA) or pca (PCA only, faster)', 'full')
     .option(
       '--threads <n>',
-      'worker threads for the audit (default: one per core, at most 4, with --structure full; 1 runs in process, the default with pca)',
+      'worker threads for the audit (default: one per core, at most 4; with pca, 1 (in process) unless models x stage-1 items reach 2,000,000)',
       intOption('--threads', 1),
     )
     .option('--json', 'print JSON')
