@@ -131,7 +131,13 @@ export async function renderAuditSection(a: MatrixAudit, opts: { retention?: boo
   }));
   const method = a.convergence.interval.method;
   const [forest, retention, gainPlot, scree] = await Promise.all([
-    renderSvg(forestSpec(`Stage 1: Kendall tau with 95% item-bootstrap intervals (${method.toUpperCase()})`, before.flat(), 'tau-b')),
+    renderSvg(
+      forestSpec(
+        `Stage 1: Kendall tau with 95% item-bootstrap intervals (${method === 'bc' || method === 'bca' ? method.toUpperCase() : method})`,
+        before.flat(),
+        'tau-b',
+      ),
+    ),
     opts.retention ? renderSvg(retentionSpec(a)) : Promise.resolve(''),
     renderSvg(forestSpec('Stage 3: cross-fit gain in tau (mean over folds, 95% CI)', gains, 'delta tau')),
     renderSvg(screeSpec(a)),
@@ -144,7 +150,7 @@ export async function renderAuditSection(a: MatrixAudit, opts: { retention?: boo
   return `<p>${a.models.length} models; ${a.benchmarks.map((b) => `${escapeHtml(b.name)} (${b.items} items)`).join(', ')}.</p>
 <h2>Per-model accuracy</h2><table><tr><th>model</th>${a.benchmarks.map((b) => `<th>${escapeHtml(b.name)}</th>`).join('')}</tr>${accuracy}</table>
 <h2>Stage 1: convergent validity</h2>
-<p>Categories tested in stages 1 and 3: ${escapeHtml(a.categories.filter === 'all' ? 'all shared' : a.categories.filter.join(', '))} (${escapeHtml(a.categories.source)}). Intervals: 95% ${method.toUpperCase()} over ${a.convergence.interval.iterations} paired item-bootstrap resamples${method === 'percentile' ? '' : ", beside the paper's percentile interval"}.</p>${forest}
+<p>Categories tested in stages 1 and 3: ${escapeHtml(a.categories.filter === 'all' ? 'all shared' : a.categories.filter.join(', '))} (${escapeHtml(a.categories.source)}). Intervals: 95% ${method === 'bc' || method === 'bca' ? method.toUpperCase() : method} over ${a.convergence.interval.iterations} paired item-bootstrap resamples${method === 'percentile' ? '' : ", beside the paper's percentile interval"}.</p>${forest}
 <table><tr><th>pair</th><th>category</th><th>tau</th><th>95% CI (${method})</th>${method === 'percentile' ? '' : '<th>percentile CI</th>'}<th>p (Holm)</th><th>accepted</th></tr>${a.convergence.cells.map((c) => row([c.pair.join(' ~ '), c.category, f3(c.tau), `[${f3(c.lower)}, ${f3(c.upper)}]`, ...(method === 'percentile' ? [] : [`[${f3(c.percentile.lower)}, ${f3(c.percentile.upper)}]${c.note ? ' *' : ''}`]), c.pHolm.toExponential(2), c.accepted ? 'yes' : 'no'])).join('')}</table>
 ${a.convergence.cells
   .filter((c) => c.note)

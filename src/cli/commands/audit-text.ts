@@ -67,7 +67,7 @@ export function printMatrixAudit(a: MatrixAudit): string {
   const method = a.convergence.interval.method;
   out.push(
     '',
-    `stage 1, convergent validity (accept: tau >= ${rule.tauMin} and lower bound >= ${rule.lowerMin}; Holm within pair; 95% ${method.toUpperCase()} item-bootstrap interval, ${a.convergence.interval.iterations} resamples)`,
+    `stage 1, convergent validity (accept: tau >= ${rule.tauMin} and lower bound >= ${rule.lowerMin}; Holm within pair; 95% ${method === 'bc' || method === 'bca' ? method.toUpperCase() : method} item-bootstrap interval, ${a.convergence.interval.iterations} resamples)`,
   );
   out.push(
     `categories tested in stages 1 and 3: ${a.categories.filter === 'all' ? 'all shared' : a.categories.filter.join(', ')} (${a.categories.source})`,
