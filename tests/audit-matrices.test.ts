@@ -219,7 +219,7 @@ describe('bad matrices', () => {
     expect(dm.status).toBe(0);
     const html = readFileSync(join(dir, 'report', 'audit.html'), 'utf8');
     expect(html).toContain('Discriminant validity');
-    expect(html.match(/<svg/g)).toHaveLength(5);
+    expect(html.match(/<svg/g)).toHaveLength(6); // the stage-2 retention chart (Figure 2) joins the five charts
     expect(JSON.parse(dm.stdout).controls[0]).toEqual({ name: 'general1', source: 'matrix, 200 items' });
     const discM = JSON.parse(dm.stdout).discriminant;
     expect(discM.partial.map((p: { partial: number }) => p.partial)).toEqual(disc.partial.map((p: { partial: number }) => p.partial));
@@ -288,7 +288,7 @@ describe('audit report', () => {
       seed: 2,
     });
     const html = await renderAuditReport(await auditMatrices(panel.matrices, fast));
-    expect(html.match(/<svg/g)).toHaveLength(3);
+    expect(html.match(/<svg/g)).toHaveLength(4); // forest, retention (Figure 2), cross-fit, scree
     expect(html).toContain('A ~ B belief');
     expect(html).toContain('Per-model accuracy');
     expect(html).not.toMatch(/NaN|<script/);

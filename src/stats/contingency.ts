@@ -1,6 +1,7 @@
 // Chi-square tests and Cramer's V, as R's chisq.test and effectsize::cramers_v(adjust = FALSE).
 
 import { chiSquareSf } from './distributions.js';
+import { requireCounts, requireMatrix } from './validate.js';
 
 export interface ChiSquareResult {
   statistic: number;
@@ -16,6 +17,7 @@ export function chiSquareIndependence(table: number[][], opts: { correct?: boole
   const r = table.length;
   const c = table[0]?.length ?? 0;
   if (r < 2 || c < 2) throw new Error('a contingency table needs at least 2 rows and 2 columns');
+  requireMatrix('chiSquareIndependence', table, { counts: true });
   const rowSums = table.map((row) => row.reduce((a, b) => a + b, 0));
   const colSums = table[0].map((_, j) => table.reduce((a, row) => a + row[j], 0));
   const n = rowSums.reduce((a, b) => a + b, 0);
@@ -40,6 +42,8 @@ export function chiSquareGoodnessOfFit(
   observed: number[],
   probabilities?: number[],
 ): { statistic: number; df: number; p: number; expected: number[] } {
+  requireCounts('chiSquareGoodnessOfFit', 'observed', observed);
+  if (probabilities) requireCounts('chiSquareGoodnessOfFit', 'probabilities', probabilities);
   const k = observed.length;
   const n = observed.reduce((a, b) => a + b, 0);
   const p = probabilities ?? observed.map(() => 1 / k);

@@ -2,12 +2,13 @@
 // data (variables outnumbering observations) its non-zero eigenvalues through the n x n Gram
 // matrix of the standardised data, which gives the same values at a fraction of the cost.
 
-import { Matrix } from 'ml-matrix';
-import { symmetricEigen } from './factor-analysis.js';
+import { symmetricEigenvalues } from './symmetric-eigenvalues.js';
+import { requireMatrix } from './validate.js';
 import { WideBlock } from './wide-block.js';
 
 /** Pearson correlation matrix of the columns of an n x p data matrix. */
 export function correlationMatrix(data: number[][]): number[][] {
+  requireMatrix('correlationMatrix', data);
   const n = data.length;
   const p = data[0].length;
   const z = standardizeColumns(data);
@@ -24,6 +25,7 @@ export function correlationMatrix(data: number[][]): number[][] {
 
 /** Columns centred and scaled to unit sample SD; constant columns become 0. */
 export function standardizeColumns(data: number[][]): number[][] {
+  requireMatrix('standardizeColumns', data);
   const n = data.length;
   const p = data[0].length;
   const mean = new Array(p).fill(0);
@@ -46,6 +48,7 @@ export function pcaVariance(data: ArrayLike<ArrayLike<number>>): {
   cumulative: number[];
   variables: number;
 } {
+  requireMatrix('pcaVariance', data);
   const n = data.length;
   const p0 = data[0].length;
   // Standardise each non-constant column into a row-major Float64Array block (n x p).
@@ -70,28 +73,24 @@ export function pcaVariance(data: ArrayLike<ArrayLike<number>>): {
     const sd = Math.sqrt(ss / (n - 1));
     for (let i = 0; i < n; i++) z[i * p + c] = (data[i][j] - mean) / sd;
   });
+  // Eigenvalues only (no vectors): Householder tridiagonalisation and QL, symmetricEigenvalues.
   let eigenvalues: number[];
   if (p <= n) {
-    const R = new Matrix(p, p);
+    const R = new Float64Array(p * p);
     for (let a = 0; a < p; a++) {
       for (let b = a; b < p; b++) {
         let s = 0;
-        for (let i = 0; i < n; i++) s += z[i * p + a] * z[i * p + b];
-        R.set(a, b, s / (n - 1));
-        R.set(b, a, s / (n - 1));
+        for (let i = 0; i < n; i++) s += z[i * p + a]! * z[i * p + b]!;
+        R[a * p + b] = s / (n - 1);
+        R[b * p + a] = s / (n - 1);
       }
     }
-    eigenvalues = symmetricEigen(R).values;
+    eigenvalues = symmetricEigenvalues(R, p);
   } else {
     // z is standardised with unit sample SD: z/sqrt(n-1) is the WideBlock scaling.
     const scale = 1 / Math.sqrt(n - 1);
-    eigenvalues = symmetricEigen(
-      WideBlock.ofStandardized(
-        z.map((v) => v * scale),
-        n,
-        p,
-      ).gram(),
-    ).values;
+    for (let k = 0; k < z.length; k++) z[k]! *= scale;
+    eigenvalues = symmetricEigenvalues(WideBlock.ofStandardized(z, n, p).gramArray(), n);
   }
   eigenvalues = eigenvalues.map((v) => Math.max(0, v));
   const proportion = eigenvalues.map((v) => v / p);

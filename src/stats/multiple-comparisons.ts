@@ -4,6 +4,9 @@
 type P = number | null;
 
 function present(p: readonly P[]): number[] {
+  p.forEach((v, i) => {
+    if (v !== null && !Number.isNaN(v) && !(v >= 0 && v <= 1)) throw new Error(`p-value ${i} is ${v}, outside [0, 1]`);
+  });
   return p.map((v, i) => (v === null || Number.isNaN(v) ? -1 : i)).filter((i) => i >= 0);
 }
 

@@ -11,6 +11,7 @@
 
 import { Matrix } from 'ml-matrix';
 import { symmetricEigen } from './factor-analysis.js';
+import { WideBlock } from './wide-block.js';
 
 export interface WidePafResult {
   loadings: number[][];
@@ -78,17 +79,8 @@ export function pafWide(
   const minErr = opts.minErr ?? 0.001;
   const maxIter = opts.maxIter ?? 50;
   const inner = opts.innerIter ?? 300;
-  // Principal components through the Gram matrix G = z z' (n x n).
-  const G = new Matrix(n, n);
-  for (let a = 0; a < n; a++) {
-    for (let b = a; b < n; b++) {
-      let s = 0;
-      for (let j = 0; j < p; j++) s += z[a * p + j] * z[b * p + j];
-      G.set(a, b, s);
-      G.set(b, a, s);
-    }
-  }
-  const g = symmetricEigen(G);
+  // Principal components through the Gram matrix G = z z' (n x n), by WideBlock's kernel.
+  const g = symmetricEigen(WideBlock.ofStandardized(z, n, p).gram());
   // Item loadings on component f: z' w_f; starting communalities: their squares summed over k.
   let V: Float64Array[] = [];
   const h = new Float64Array(p);

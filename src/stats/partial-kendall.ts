@@ -7,6 +7,7 @@
 import { Matrix, pseudoInverse, solve } from 'ml-matrix';
 import { kendallTauB, type NumArray } from './correlation.js';
 import { normalTwoSidedP } from './distributions.js';
+import { hasNaN, requireOneOf, sameLength } from './validate.js';
 
 export interface PartialKendallResult {
   estimate: number;
@@ -18,9 +19,10 @@ export interface PartialKendallResult {
   method: 'inverse' | 'residual';
 }
 
-/** OLS residuals of y on the columns of `controls` plus an intercept. */
+/** OLS residuals of y on the columns of `controls` plus an intercept; every control must have y's length. */
 export function olsResiduals(y: NumArray, controls: NumArray[]): Float64Array {
   const n = y.length;
+  controls.forEach((c, j) => sameLength('olsResiduals', y, c, ['y', `controls[${j}]`]));
   const X = new Matrix(n, controls.length + 1);
   for (let i = 0; i < n; i++) {
     X.set(i, 0, 1);
@@ -34,16 +36,25 @@ export function olsResiduals(y: NumArray, controls: NumArray[]): Float64Array {
   return out;
 }
 
+/**
+ * Partial Kendall tau of x and y given the controls, by `method` ('residual', the default, or
+ * 'inverse'; anything else throws). NaN (estimate, statistic and p) when any value is NaN, as
+ * kendallTauB; variables of different lengths throw.
+ */
 export function partialKendall(
   x: NumArray,
   y: NumArray,
   controls: NumArray[],
   method: 'inverse' | 'residual' = 'residual',
 ): PartialKendallResult {
+  requireOneOf('partialKendall', 'method', method, ['residual', 'inverse'] as const);
+  if (!Array.isArray(controls)) throw new Error('partialKendall: controls must be an array of variables (one array per control)');
   const n = x.length;
   const gp = controls.length;
   if (gp === 0) throw new Error('partialKendall needs at least one control variable');
-  for (const c of [y, ...controls]) if (c.length !== n) throw new Error('all variables must have the same length');
+  sameLength('partialKendall', x, y);
+  controls.forEach((c, j) => sameLength('partialKendall', x, c, ['x', `controls[${j}]`]));
+  if ([x, y, ...controls].some(hasNaN)) return { estimate: Number.NaN, statistic: Number.NaN, p: Number.NaN, n, gp, method };
   let estimate: number;
   if (method === 'residual') {
     estimate = kendallTauB(olsResiduals(x, controls), olsResiduals(y, controls)).tau;

@@ -5,6 +5,7 @@
 // G_k = sum_j d_j^k z_j z_j', each entry a contiguous dot product of two rows.
 
 import { Matrix } from 'ml-matrix';
+import { pairDotsWasm } from './pair-dots-wasm.js';
 
 /**
  * Columns are visited in chunks small enough that all n rows of a chunk (of z and of a scaled
@@ -61,6 +62,16 @@ export class WideBlock {
   /** G_0 = ZZ' (n x n), whose non-zero eigenvalues are those of R. */
   gram(): Matrix {
     return symmetricFrom(pairDots(this.z, this.z, this.n, this.p), this.n);
+  }
+
+  /** G_0 = ZZ' as a full row-major n x n array. */
+  gramArray(): Float64Array {
+    return mirror(pairDots(this.z, this.z, this.n, this.p), this.n);
+  }
+
+  /** G_1 = sum_j d_j z_j z_j' as a full row-major n x n array. */
+  weightedGramArray(d: Float64Array): Float64Array {
+    return mirror(pairDots(this.z, this.#scaled(d), this.n, this.p), this.n);
   }
 
   /** G_1 = sum_j d_j z_j z_j' alone. */
@@ -128,46 +139,98 @@ export class WideBlock {
 }
 
 /**
- * out[a * n + b] = sum_j left[a, j] right[b, j] for a <= b (rows of length p, row-major): the
- * left row's value is loaded once for four right rows, and columns go in cache-sized chunks.
+ * out[a * n + b] = sum_j left[a, j] right[b, j] for a <= b (rows of length p, row-major), in
+ * cache-sized chunks of columns. Two left rows meet four right rows at a time, so each value
+ * loaded serves two to four products and eight sums stay in registers. Every entry is summed
+ * in column order within a chunk and chunk by chunk, whatever the blocking.
  */
 function pairDots(left: Float64Array, right: Float64Array, n: number, p: number): Float64Array {
+  // The same sums two columns at a time in WebAssembly SIMD, where it runs.
+  const fast = pairDotsWasm(left, right, n, p, CHUNK);
+  if (fast) return fast;
+  return pairDotsJs(left, right, n, p);
+}
+
+/** The JavaScript kernel (and the reference the WebAssembly one is tested against). */
+export function pairDotsJs(left: Float64Array, right: Float64Array, n: number, p: number): Float64Array {
   const out = new Float64Array(n * n);
   for (let lo = 0; lo < p; lo += CHUNK) {
     const hi = Math.min(p, lo + CHUNK);
-    for (let a = 0; a < n; a++) {
+    let a = 0;
+    for (; a + 1 < n; a += 2) {
       const ra = a * p;
+      const ra1 = ra + p;
+      // Rows a and a + 1 against b >= a (the entry (a + 1, a) is computed and not used).
       let b = a;
       for (; b + 3 < n; b += 4) {
         const r0 = b * p;
         const r1 = r0 + p;
         const r2 = r1 + p;
         const r3 = r2 + p;
-        let s0 = 0;
-        let s1 = 0;
-        let s2 = 0;
-        let s3 = 0;
+        let s00 = 0;
+        let s01 = 0;
+        let s02 = 0;
+        let s03 = 0;
+        let s10 = 0;
+        let s11 = 0;
+        let s12 = 0;
+        let s13 = 0;
         for (let j = lo; j < hi; j++) {
-          const x = left[ra + j];
-          s0 += x * right[r0 + j];
-          s1 += x * right[r1 + j];
-          s2 += x * right[r2 + j];
-          s3 += x * right[r3 + j];
+          const x = left[ra + j]!;
+          const y = left[ra1 + j]!;
+          const w0 = right[r0 + j]!;
+          const w1 = right[r1 + j]!;
+          const w2 = right[r2 + j]!;
+          const w3 = right[r3 + j]!;
+          s00 += x * w0;
+          s01 += x * w1;
+          s02 += x * w2;
+          s03 += x * w3;
+          s10 += y * w0;
+          s11 += y * w1;
+          s12 += y * w2;
+          s13 += y * w3;
         }
-        out[a * n + b] += s0;
-        out[a * n + b + 1] += s1;
-        out[a * n + b + 2] += s2;
-        out[a * n + b + 3] += s3;
+        const o = a * n + b;
+        out[o]! += s00;
+        out[o + 1]! += s01;
+        out[o + 2]! += s02;
+        out[o + 3]! += s03;
+        out[o + n]! += s10;
+        out[o + n + 1]! += s11;
+        out[o + n + 2]! += s12;
+        out[o + n + 3]! += s13;
       }
       for (; b < n; b++) {
         const rb = b * p;
         let s0 = 0;
-        for (let j = lo; j < hi; j++) s0 += left[ra + j] * right[rb + j];
-        out[a * n + b] += s0;
+        let s1 = 0;
+        for (let j = lo; j < hi; j++) {
+          const w = right[rb + j]!;
+          s0 += left[ra + j]! * w;
+          s1 += left[ra1 + j]! * w;
+        }
+        out[a * n + b]! += s0;
+        out[(a + 1) * n + b]! += s1;
+      }
+    }
+    for (; a < n; a++) {
+      const ra = a * p;
+      for (let b = a; b < n; b++) {
+        const rb = b * p;
+        let s0 = 0;
+        for (let j = lo; j < hi; j++) s0 += left[ra + j]! * right[rb + j]!;
+        out[a * n + b]! += s0;
       }
     }
   }
   return out;
+}
+
+/** A full symmetric row-major n x n array from the upper triangle of `acc` (in place). */
+function mirror(acc: Float64Array, n: number): Float64Array {
+  for (let a = 0; a < n; a++) for (let b = a + 1; b < n; b++) acc[b * n + a] = acc[a * n + b]!;
+  return acc;
 }
 
 /** An n x n Matrix from the upper triangle of a row-major n x n array. */

@@ -7,7 +7,7 @@ import { ConfigError, InputError } from '../../core/index.js';
 import type { ResponseMatrix } from '../../store/index.js';
 import { auditBenchmarks, type BenchmarkAudit } from './benchmark-level.js';
 import type { MatrixAudit } from './matrix-audit.js';
-import type { ScoreTable } from './score-table.js';
+import { scoreColumn, type ScoreTable } from './score-table.js';
 
 export interface ControlScores {
   name: string;
@@ -55,8 +55,8 @@ export function controlsFromTable(table: ScoreTable, columns: string[], models: 
   const missing = models.filter((m) => !table.models.includes(m));
   if (missing.length) throw new InputError(`no scores for ${missing.length} audited model(s): ${missing.join(', ')}`, file);
   return columns.map((c) => {
-    if (!table.benchmarks[c]) throw new ConfigError(`no column "${c}" in ${file}`);
-    return { name: c, scores: models.map((m) => table.benchmarks[c][table.models.indexOf(m)]), source: `score table ${file}` };
+    const column = scoreColumn({ ...table, file: table.file ?? file }, c);
+    return { name: c, scores: models.map((m) => column[table.models.indexOf(m)]!), source: `score table ${file}` };
   });
 }
 

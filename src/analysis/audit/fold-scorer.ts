@@ -10,6 +10,9 @@ export interface FoldScore {
   after: number;
   /** Share of held-out items the filter removed. */
   loss: number;
+  /** Held-out items tested, and of them the items the filter kept. */
+  tested: number;
+  kept: number;
 }
 
 export class FoldScorer {
@@ -104,6 +107,7 @@ export class FoldScorer {
     const before = kendallTau(acc(0), acc(1));
     const after = counts[2] && counts[3] ? kendallTau(acc(2), acc(3)) : Number.NaN;
     const tested = counts[0] + counts[1];
-    return { before, after, loss: 1 - (counts[2] + counts[3]) / tested };
+    const kept = counts[2] + counts[3];
+    return { before, after, loss: 1 - kept / tested, tested, kept };
   }
 }
