@@ -155,7 +155,7 @@ export class SqlStore implements Store {
   }
 
   async getItem(hash: string): Promise<Item | undefined> {
-    await this.flush();
+    // No flush: items are written at once (putItems), never queued; a worker reads one per trial.
     const row = await this.db.get<{ body: string }>('SELECT body FROM items WHERE hash = ?', [hash]);
     return row ? (JSON.parse(row.body) as Item) : undefined;
   }
