@@ -11,6 +11,7 @@ function checkPair(x: NumArray, y: NumArray, fn = 'correlation'): number {
   return sameLength(fn, x, y);
 }
 
+/** The arithmetic mean of an array (NaN when it is empty). */
 export function mean(x: NumArray): number {
   let s = 0;
   for (let i = 0; i < x.length; i++) s += x[i]!;

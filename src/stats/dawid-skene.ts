@@ -24,6 +24,7 @@ export interface DawidSkeneResult {
   lossHistory: number[];
 }
 
+/** Dawid-Skene EM over crowd labels: class priors, each annotator's confusion matrix and the most probable label per task (crowd-kit's algorithm). */
 export function dawidSkene(data: Annotation[], opts: { maxIterations?: number; tol?: number } = {}): DawidSkeneResult {
   const maxIterations = opts.maxIterations ?? 100;
   const tol = opts.tol ?? 1e-5;

@@ -85,10 +85,12 @@ export function chiSquareSf(x: number, df: number): number {
   return gammaQ(df / 2, x / 2);
 }
 
+/** The natural logarithm of the binomial coefficient n choose k. */
 export function lnChoose(n: number, k: number): number {
   return lnGamma(n + 1) - lnGamma(k + 1) - lnGamma(n - k + 1);
 }
 
+/** The binomial probability of k successes in n trials with success probability p. */
 export function binomialPmf(k: number, n: number, p: number): number {
   if (k < 0 || k > n) return 0;
   if (p === 0) return k === 0 ? 1 : 0;

@@ -69,6 +69,7 @@ function orthonormalise(vs: Float64Array[]): void {
   }
 }
 
+/** Principal-axis factoring for wide matrices (items far outnumbering models) without forming the p x p correlation matrix. */
 export function pafWide(
   data: ArrayLike<ArrayLike<number>>,
   nFactors: number,

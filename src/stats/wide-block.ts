@@ -16,6 +16,7 @@ const CHUNK = 256;
 
 let scratch = new Float64Array(0);
 
+/** A standardised wide data matrix with the n x n Gram products that PCA and factor analysis of wide data need. */
 export class WideBlock {
   private constructor(
     /** z[i * p + j]: observation i, variable j, standardised and scaled by 1/sqrt(n-1). */
