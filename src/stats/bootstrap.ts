@@ -13,7 +13,7 @@ export function quantile7(values: ArrayLike<number>, q: number): number {
   const h = (n - 1) * q;
   const lo = Math.floor(h);
   const hi = Math.min(n - 1, lo + 1);
-  return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
+  return sorted[lo]! + (h - lo) * (sorted[hi]! - sorted[lo]!);
 }
 
 export interface BootstrapResult {

@@ -10,14 +10,14 @@ import { WideBlock } from './wide-block.js';
 export function correlationMatrix(data: number[][]): number[][] {
   requireMatrix('correlationMatrix', data);
   const n = data.length;
-  const p = data[0].length;
+  const p = data[0]!.length;
   const z = standardizeColumns(data);
   const R: number[][] = Array.from({ length: p }, () => new Array(p).fill(0));
   for (let i = 0; i < p; i++) {
     for (let j = i; j < p; j++) {
       let s = 0;
-      for (let k = 0; k < n; k++) s += z[k][i] * z[k][j];
-      R[i][j] = R[j][i] = s / (n - 1);
+      for (let k = 0; k < n; k++) s += z[k]![i]! * z[k]![j]!;
+      R[i]![j] = R[j]![i] = s / (n - 1);
     }
   }
   return R;
@@ -27,7 +27,7 @@ export function correlationMatrix(data: number[][]): number[][] {
 export function standardizeColumns(data: number[][]): number[][] {
   requireMatrix('standardizeColumns', data);
   const n = data.length;
-  const p = data[0].length;
+  const p = data[0]!.length;
   const mean = new Array(p).fill(0);
   const sd = new Array(p).fill(0);
   for (const row of data) row.forEach((v, j) => (mean[j] += v / n));
@@ -50,13 +50,13 @@ export function pcaVariance(data: ArrayLike<ArrayLike<number>>): {
 } {
   requireMatrix('pcaVariance', data);
   const n = data.length;
-  const p0 = data[0].length;
+  const p0 = data[0]!.length;
   // Standardise each non-constant column into a row-major Float64Array block (n x p).
   const keep: number[] = [];
   for (let j = 0; j < p0; j++) {
-    const first = data[0][j];
+    const first = data[0]![j];
     for (let i = 1; i < n; i++) {
-      if (data[i][j] !== first) {
+      if (data[i]![j] !== first) {
         keep.push(j);
         break;
       }
@@ -66,12 +66,12 @@ export function pcaVariance(data: ArrayLike<ArrayLike<number>>): {
   const z = new Float64Array(n * p);
   keep.forEach((j, c) => {
     let mean = 0;
-    for (let i = 0; i < n; i++) mean += data[i][j];
+    for (let i = 0; i < n; i++) mean += data[i]![j]!;
     mean /= n;
     let ss = 0;
-    for (let i = 0; i < n; i++) ss += (data[i][j] - mean) ** 2;
+    for (let i = 0; i < n; i++) ss += (data[i]![j]! - mean) ** 2;
     const sd = Math.sqrt(ss / (n - 1));
-    for (let i = 0; i < n; i++) z[i * p + c] = (data[i][j] - mean) / sd;
+    for (let i = 0; i < n; i++) z[i * p + c] = (data[i]![j]! - mean) / sd;
   });
   // Eigenvalues only (no vectors): Householder tridiagonalisation and QL, symmetricEigenvalues.
   let eigenvalues: number[];

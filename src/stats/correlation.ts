@@ -11,9 +11,10 @@ function checkPair(x: NumArray, y: NumArray, fn = 'correlation'): number {
   return sameLength(fn, x, y);
 }
 
+/** The arithmetic mean of an array (NaN when it is empty). */
 export function mean(x: NumArray): number {
   let s = 0;
-  for (let i = 0; i < x.length; i++) s += x[i];
+  for (let i = 0; i < x.length; i++) s += x[i]!;
   return s / x.length;
 }
 
@@ -26,8 +27,8 @@ export function pearson(x: NumArray, y: NumArray): number {
   let sxx = 0;
   let syy = 0;
   for (let i = 0; i < n; i++) {
-    const dx = x[i] - mx;
-    const dy = y[i] - my;
+    const dx = x[i]! - mx;
+    const dy = y[i]! - my;
     sxy += dx * dy;
     sxx += dx * dx;
     syy += dy * dy;
@@ -39,13 +40,13 @@ export function pearson(x: NumArray, y: NumArray): number {
 export function rank(x: NumArray): Float64Array {
   const n = x.length;
   for (let i = 0; i < n; i++) if (Number.isNaN(x[i])) throw new Error(`rank: x[${i}] is NaN`);
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => x[a] - x[b]);
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => x[a]! - x[b]!);
   const ranks = new Float64Array(n);
   for (let i = 0; i < n; ) {
     let j = i;
-    while (j + 1 < n && x[order[j + 1]] === x[order[i]]) j++;
+    while (j + 1 < n && x[order[j + 1]!] === x[order[i]!]) j++;
     const r = (i + j) / 2 + 1;
-    for (let k = i; k <= j; k++) ranks[order[k]] = r;
+    for (let k = i; k <= j; k++) ranks[order[k]!] = r;
     i = j + 1;
   }
   return ranks;
@@ -105,11 +106,11 @@ export function kendallTau(x: NumArray, y: NumArray): number {
   if (n >= SORTED_FROM) ({ s, tiesX, tiesY } = kendallS(x, y));
   else {
     for (let i = 0; i < n; i++) {
-      const xi = x[i];
-      const yi = y[i];
+      const xi = x[i]!;
+      const yi = y[i]!;
       for (let j = i + 1; j < n; j++) {
-        const dx = xi - x[j];
-        const dy = yi - y[j];
+        const dx = xi - x[j]!;
+        const dy = yi - y[j]!;
         if (dx === 0) tiesX++;
         if (dy === 0) tiesY++;
         const prod = dx * dy;
@@ -130,8 +131,8 @@ export function kendallTauB(x: NumArray, y: NumArray): KendallResult {
   let tiesY = 0;
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
-      const dx = Math.sign(x[i] - x[j]);
-      const dy = Math.sign(y[i] - y[j]);
+      const dx = Math.sign(x[i]! - x[j]!);
+      const dy = Math.sign(y[i]! - y[j]!);
       s += dx * dy;
       if (dx === 0) tiesX++;
       if (dy === 0) tiesY++;

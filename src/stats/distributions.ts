@@ -14,9 +14,9 @@ export function lnGamma(x: number): number {
   ];
   if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - lnGamma(1 - x);
   x -= 1;
-  let a = c[0];
+  let a = c[0]!;
   const t = x + g + 0.5;
-  for (let i = 1; i < g + 2; i++) a += c[i] / (x + i);
+  for (let i = 1; i < g + 2; i++) a += c[i]! / (x + i);
   return 0.5 * Math.log(2 * Math.PI) + (x + 0.5) * Math.log(t) - t + Math.log(a);
 }
 
@@ -85,10 +85,12 @@ export function chiSquareSf(x: number, df: number): number {
   return gammaQ(df / 2, x / 2);
 }
 
+/** The natural logarithm of the binomial coefficient n choose k. */
 export function lnChoose(n: number, k: number): number {
   return lnGamma(n + 1) - lnGamma(k + 1) - lnGamma(n - k + 1);
 }
 
+/** The binomial probability of k successes in n trials with success probability p. */
 export function binomialPmf(k: number, n: number, p: number): number {
   if (k < 0 || k > n) return 0;
   if (p === 0) return k === 0 ? 1 : 0;

@@ -10,6 +10,7 @@ function present(p: readonly P[]): number[] {
   return p.map((v, i) => (v === null || Number.isNaN(v) ? -1 : i)).filter((i) => i >= 0);
 }
 
+/** Bonferroni-adjusted p-values (missing values stay missing and are not counted). */
 export function bonferroni(p: readonly P[]): P[] {
   const idx = present(p);
   const n = idx.length;

@@ -26,7 +26,7 @@ export function mannWhitneyU(x: ArrayLike<number>, y: ArrayLike<number>, opts: {
   const all = [...Array.from(x), ...Array.from(y)];
   const r = rank(all);
   let rx = 0;
-  for (let i = 0; i < n1; i++) rx += r[i];
+  for (let i = 0; i < n1; i++) rx += r[i]!;
   const u = rx - (n1 * (n1 + 1)) / 2;
   const n = n1 + n2;
   const counts = new Map<number, number>();
@@ -70,8 +70,8 @@ export interface McNemarResult {
 export function mcnemar(table: number[][], opts: { correct?: boolean } = {}): McNemarResult {
   if (table.length !== 2 || table.some((row) => row.length !== 2)) throw new Error('mcnemar: the table must be 2 x 2');
   table.forEach((row, i) => requireCounts('mcnemar', `table[${i}]`, row));
-  const b = table[0][1];
-  const c = table[1][0];
+  const b = table[0]![1]!;
+  const c = table[1]![0]!;
   const corrected = opts.correct ?? true;
   const diff = Math.abs(b - c) - (corrected ? 1 : 0);
   const statistic = b + c === 0 ? 0 : (diff * diff) / (b + c);

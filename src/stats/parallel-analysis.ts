@@ -83,7 +83,7 @@ function wideEigenPair(block: WideBlock, leading?: number): { pc: number[]; fa: 
 }
 
 function countAbove(observed: number[], threshold: number[]): number {
-  const j = observed.findIndex((v, i) => i >= threshold.length || v <= threshold[i]);
+  const j = observed.findIndex((v, i) => i >= threshold.length || v <= threshold[i]!);
   return j < 0 ? observed.length : j;
 }
 
@@ -105,9 +105,9 @@ function runParallelAnalysis(data: number[][], opts: ParallelAnalysisOptions, le
   const q = opts.quantile ?? 0.95;
   const rng = createRng(opts.seed);
   const n = data.length;
-  const p = data[0].length;
+  const p = data[0]!.length;
   const wide = p > n;
-  if (data[0].some((_, j) => data.every((row) => row[j] === data[0][j])))
+  if (data[0]!.some((_, j) => data.every((row) => row[j] === data[0]![j])))
     throw new Error('a column of the data is constant; drop it before parallel analysis');
   const observedBlock = wide ? WideBlock.fromRows(data) : undefined;
   const observed = observedBlock ? wideEigenPair(observedBlock, leading) : eigenPair(data);
@@ -165,12 +165,12 @@ function runParallelAnalysis(data: number[][], opts: ParallelAnalysisOptions, le
         for (let i = 0; i < n; i++) orders[o + i] = i;
         for (let i = n - 1; i > 0; i--) {
           const k = rng.int(i + 1);
-          const t = orders[o + i];
-          orders[o + i] = orders[o + k];
+          const t = orders[o + i]!;
+          orders[o + i] = orders[o + k]!;
           orders[o + k] = t;
         }
       }
-      for (let i = 0; i < n; i++) for (let j = j0; j < j1; j++) buf[i * p + j] = source[orders[(j - j0) * n + i] * p + j];
+      for (let i = 0; i < n; i++) for (let j = j0; j < j1; j++) buf[i * p + j] = source[orders[(j - j0) * n + i]! * p + j]!;
     }
     const res = eigen(true);
     resampledPc.push(res.pc);
@@ -188,7 +188,7 @@ function runParallelAnalysis(data: number[][], opts: ParallelAnalysisOptions, le
   const byPosition = (runs: number[][], f: (xs: number[]) => number) => {
     if (runs.length === 0) return [];
     const width = Math.min(...runs.map((r) => r.length));
-    return Array.from({ length: width }, (_, j) => f(runs.map((r) => r[j])));
+    return Array.from({ length: width }, (_, j) => f(runs.map((r) => r[j]!)));
   };
   const qf = (xs: number[]) => quantile7(xs, q);
   const meanf = (xs: number[]) => xs.reduce((a, c) => a + c, 0) / xs.length;

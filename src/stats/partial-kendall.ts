@@ -26,13 +26,13 @@ export function olsResiduals(y: NumArray, controls: NumArray[]): Float64Array {
   const X = new Matrix(n, controls.length + 1);
   for (let i = 0; i < n; i++) {
     X.set(i, 0, 1);
-    controls.forEach((c, j) => X.set(i, j + 1, c[i]));
+    controls.forEach((c, j) => X.set(i, j + 1, c[i]!));
   }
   const Y = Matrix.columnVector(Array.from(y));
   const beta = solve(X, Y, true); // least squares (QR / SVD)
   const fitted = X.mmul(beta);
   const out = new Float64Array(n);
-  for (let i = 0; i < n; i++) out[i] = y[i] - fitted.get(i, 0);
+  for (let i = 0; i < n; i++) out[i] = y[i]! - fitted.get(i, 0);
   return out;
 }
 
@@ -65,7 +65,7 @@ export function partialKendall(
     for (let i = 0; i < k; i++) {
       tau.set(i, i, 1);
       for (let j = i + 1; j < k; j++) {
-        const t = kendallTauB(vars[i], vars[j]).tau;
+        const t = kendallTauB(vars[i]!, vars[j]!).tau;
         tau.set(i, j, t);
         tau.set(j, i, t);
       }

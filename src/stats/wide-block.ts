@@ -16,6 +16,7 @@ const CHUNK = 256;
 
 let scratch = new Float64Array(0);
 
+/** A standardised wide data matrix with the n x n Gram products that PCA and factor analysis of wide data need. */
 export class WideBlock {
   private constructor(
     /** z[i * p + j]: observation i, variable j, standardised and scaled by 1/sqrt(n-1). */
@@ -28,29 +29,29 @@ export class WideBlock {
   static standardize(raw: ArrayLike<number>, n: number, p: number, out = new Float64Array(n * p)): WideBlock {
     const mean = new Float64Array(p);
     const ss = new Float64Array(p);
-    for (let i = 0; i < n; i++) for (let j = 0; j < p; j++) mean[j] += raw[i * p + j];
-    for (let j = 0; j < p; j++) mean[j] /= n;
+    for (let i = 0; i < n; i++) for (let j = 0; j < p; j++) mean[j]! += raw[i * p + j]!;
+    for (let j = 0; j < p; j++) mean[j]! /= n;
     for (let i = 0; i < n; i++) {
       for (let j = 0; j < p; j++) {
-        const c = raw[i * p + j] - mean[j];
+        const c = raw[i * p + j]! - mean[j]!;
         out[i * p + j] = c;
-        ss[j] += c * c;
+        ss[j]! += c * c;
       }
     }
     for (let j = 0; j < p; j++) {
-      if (!(ss[j] > 0)) throw new Error(`variable ${j} is constant; drop it first`);
-      ss[j] = 1 / Math.sqrt(ss[j]);
+      if (!(ss[j]! > 0)) throw new Error(`variable ${j} is constant; drop it first`);
+      ss[j] = 1 / Math.sqrt(ss[j]!);
     }
-    for (let i = 0; i < n; i++) for (let j = 0; j < p; j++) out[i * p + j] *= ss[j];
+    for (let i = 0; i < n; i++) for (let j = 0; j < p; j++) out[i * p + j]! *= ss[j]!;
     return new WideBlock(out, n, p);
   }
 
   /** From n rows of p values (observations x variables). */
   static fromRows(data: ArrayLike<ArrayLike<number>>): WideBlock {
     const n = data.length;
-    const p = data[0].length;
+    const p = data[0]!.length;
     const raw = new Float64Array(n * p);
-    for (let i = 0; i < n; i++) for (let j = 0; j < p; j++) raw[i * p + j] = data[i][j];
+    for (let i = 0; i < n; i++) for (let j = 0; j < p; j++) raw[i * p + j] = data[i]![j]!;
     return WideBlock.standardize(raw, n, p);
   }
 
@@ -84,7 +85,7 @@ export class WideBlock {
     // One scratch buffer for all blocks: parallel analysis makes forty blocks of the same size.
     if (scratch.length < n * p) scratch = new Float64Array(n * p);
     const y = scratch;
-    for (let i = 0; i < n; i++) for (let j = 0; j < p; j++) y[i * p + j] = z[i * p + j] * d[j];
+    for (let i = 0; i < n; i++) for (let j = 0; j < p; j++) y[i * p + j] = z[i * p + j]! * d[j]!;
     return y;
   }
 
@@ -92,8 +93,9 @@ export class WideBlock {
   weightedGrams(d: Float64Array): [Matrix, Matrix, Matrix] {
     const { z, n, p } = this;
     const y = this.#scaled(d);
-    const acc = [new Float64Array(n * n), new Float64Array(n * n), new Float64Array(n * n)];
-    const [g1, g2, g3] = acc;
+    const g1 = new Float64Array(n * n);
+    const g2 = new Float64Array(n * n);
+    const g3 = new Float64Array(n * n);
     for (let lo = 0; lo < p; lo += CHUNK) {
       const hi = Math.min(p, lo + CHUNK);
       for (let a = 0; a < n; a++) {
@@ -104,15 +106,15 @@ export class WideBlock {
           let s2 = 0;
           let s3 = 0;
           for (let j = lo; j < hi; j++) {
-            const yb = y[rb + j];
-            const yy = y[ra + j] * yb;
-            s1 += z[ra + j] * yb;
+            const yb = y[rb + j]!;
+            const yy = y[ra + j]! * yb;
+            s1 += z[ra + j]! * yb;
             s2 += yy;
-            s3 += yy * d[j];
+            s3 += yy * d[j]!;
           }
-          g1[a * n + b] += s1;
-          g2[a * n + b] += s2;
-          g3[a * n + b] += s3;
+          g1[a * n + b]! += s1;
+          g2[a * n + b]! += s2;
+          g3[a * n + b]! += s3;
         }
       }
     }
@@ -125,15 +127,15 @@ export class WideBlock {
     const a = new Float64Array(p);
     const b = new Float64Array(p);
     for (let i = 0; i < n; i++) {
-      const c0 = y0[i];
-      const c1 = y1 ? y1[i] : 0;
+      const c0 = y0[i]!;
+      const c1 = y1 ? y1[i]! : 0;
       const row = i * p;
       for (let j = 0; j < p; j++) {
-        a[j] += z[row + j] * c0;
-        b[j] += z[row + j] * c1;
+        a[j]! += z[row + j]! * c0;
+        b[j]! += z[row + j]! * c1;
       }
     }
-    if (y1 && d) for (let j = 0; j < p; j++) a[j] += d[j] * b[j];
+    if (y1 && d) for (let j = 0; j < p; j++) a[j]! += d[j]! * b[j]!;
     return a;
   }
 }
@@ -238,8 +240,8 @@ function symmetricFrom(acc: Float64Array, n: number): Matrix {
   const m = new Matrix(n, n);
   for (let a = 0; a < n; a++) {
     for (let b = a; b < n; b++) {
-      m.set(a, b, acc[a * n + b]);
-      m.set(b, a, acc[a * n + b]);
+      m.set(a, b, acc[a * n + b]!);
+      m.set(b, a, acc[a * n + b]!);
     }
   }
   return m;

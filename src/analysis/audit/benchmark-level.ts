@@ -65,7 +65,7 @@ function zScores(x: number[]): number[] {
   return x.map((v) => (v - m) / sd);
 }
 
-const pick = (x: number[], idx: Int32Array) => Array.from(idx, (i) => x[i]);
+const pick = (x: number[], idx: Int32Array) => Array.from(idx, (i) => x[i]!);
 
 export function auditBenchmarks(
   table: ScoreTable,
@@ -124,7 +124,7 @@ export function auditBenchmarks(
   }
 
   const composite = opts.general.length
-    ? opts.general.map((g) => zScores(col(g))).reduce((acc, z) => acc.map((v, i) => v + z[i] / opts.general.length), new Array(n).fill(0))
+    ? opts.general.map((g) => zScores(col(g))).reduce((acc, z) => acc.map((v, i) => v + z[i]! / opts.general.length), new Array(n).fill(0))
     : [];
   const varianceDecomposition = opts.general.length
     ? opts.tom.map((t) => {

@@ -28,17 +28,17 @@ export interface AuditPanel {
 export function prepareBenchmarks(inputs: Array<{ name: string; matrix: ResponseMatrix }>): AuditPanel {
   if (inputs.length === 0) throw new ConfigError('the audit needs at least one benchmark matrix');
   const all = new Set(inputs.flatMap((b) => b.matrix.subjects));
-  const models = inputs[0].matrix.subjects.filter((s) => inputs.every((b) => b.matrix.subjects.includes(s)));
+  const models = inputs[0]!.matrix.subjects.filter((s) => inputs.every((b) => b.matrix.subjects.includes(s)));
   if (models.length < 3) throw new ConfigError(`the audit needs at least 3 models present in every benchmark; found ${models.length}`);
   const benchmarks = inputs.map(({ name, matrix }) => {
     const cols = models.map((m) => matrix.subjects.indexOf(m));
     const items: AuditItem[] = [];
     let droppedIncomplete = 0;
     matrix.items.forEach((it, i) => {
-      const row = matrix.cells[i];
+      const row = matrix.cells[i]!;
       const responses = new Uint8Array(models.length);
       for (let m = 0; m < cols.length; m++) {
-        const v = row[cols[m]];
+        const v = row[cols[m]!];
         if (v === null || v === undefined) {
           droppedIncomplete++;
           return;
@@ -74,13 +74,13 @@ export function flatAccuracies(
   if (indices) {
     // The bootstrap's hot loop: integer counts, one contiguous row per sampled item.
     for (let k = 0; k < n; k++) {
-      const base = indices[k] * models;
-      for (let m = 0; m < models; m++) counts[m] += flat[base + m];
+      const base = indices[k]! * models;
+      for (let m = 0; m < models; m++) counts[m]! += flat[base + m]!;
     }
   } else {
-    for (let k = 0; k < flat.length; k++) counts[k % models] += flat[k];
+    for (let k = 0; k < flat.length; k++) counts[k % models]! += flat[k]!;
   }
-  for (let m = 0; m < models; m++) out[m] = counts[m] / n;
+  for (let m = 0; m < models; m++) out[m] = counts[m]! / n;
   return out;
 }
 
@@ -265,10 +265,10 @@ export function accuracies(items: AuditItem[], models: number, indices?: ArrayLi
   const sums = new Float64Array(models);
   const n = indices ? indices.length : items.length;
   for (let k = 0; k < n; k++) {
-    const r = items[indices ? indices[k] : k].responses;
-    for (let m = 0; m < models; m++) sums[m] += r[m];
+    const r = items[indices ? indices[k]! : k]!.responses;
+    for (let m = 0; m < models; m++) sums[m]! += r[m]!;
   }
-  for (let m = 0; m < models; m++) sums[m] /= n;
+  for (let m = 0; m < models; m++) sums[m]! /= n;
   return sums;
 }
 

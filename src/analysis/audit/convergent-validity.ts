@@ -94,8 +94,8 @@ export function planCells(
 ): Array<{ pair: [string, string]; cells: CellData[]; excluded: string[]; leftOut: string[] }> {
   const M = panel.models.length;
   return benchmarkPairs(panel).map(([i, j]) => {
-    const A = panel.benchmarks[i];
-    const B = panel.benchmarks[j];
+    const A = panel.benchmarks[i]!;
+    const B = panel.benchmarks[j]!;
     const catsA = categoriesOf(A);
     const catsB = categoriesOf(B);
     const inBoth = catsA.filter((c) => catsB.includes(c));
@@ -205,7 +205,7 @@ export function gatherConvergence(
   const tauMin = opts.tauMin ?? 0.6;
   const lowerMin = opts.lowerMin ?? 0.4;
   const pairs = plan.map(({ pair, excluded, leftOut }, k) => {
-    const pairCells = cells[k];
+    const pairCells = cells[k]!;
     const adjusted = holm(pairCells.map((c) => (Number.isNaN(c.p) ? null : c.p)));
     pairCells.forEach((c, i) => {
       c.pHolm = adjusted[i] ?? Number.NaN;

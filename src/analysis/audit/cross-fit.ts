@@ -93,7 +93,7 @@ export function crossFitCell(d: CellData, opts: CrossFitOptions = {}): CrossFitC
     }
   }
   const mean = deltas.reduce((a, b) => a + b, 0) / deltas.length;
-  const boot = bootstrap(deltas.length, (idx) => Array.from(idx).reduce((a, k) => a + deltas[k], 0) / idx.length, {
+  const boot = bootstrap(deltas.length, (idx) => Array.from(idx).reduce((a, k) => a + deltas[k]!, 0) / idx.length, {
     iterations,
     seed: `stage3-boot:${opts.seed ?? 0}:${nameA}:${nameB}:${d.category}`,
   });

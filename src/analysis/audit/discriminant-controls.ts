@@ -30,7 +30,7 @@ export function controlFromMatrix(name: string, matrix: ResponseMatrix, models: 
   let used = 0;
   let left = 0;
   matrix.items.forEach((it, i) => {
-    const row = cols.map((c) => matrix.cells[i][c]);
+    const row = cols.map((c) => matrix.cells[i]![c]);
     if (row.some((v) => v === null || v === undefined)) {
       left++;
       return;
@@ -70,7 +70,7 @@ export function discriminantValidity(
   const names = new Set(audit.benchmarks.map((b) => b.name));
   for (const c of controls) if (names.has(c.name)) throw new ConfigError(`control "${c.name}" has the name of an audited ToM benchmark`);
   const benchmarks: Record<string, number[]> = {};
-  for (const b of audit.benchmarks) benchmarks[b.name] = audit.accuracy.map((r) => r.byBenchmark[b.name]);
+  for (const b of audit.benchmarks) benchmarks[b.name] = audit.accuracy.map((r) => r.byBenchmark[b.name]!);
   for (const c of controls) benchmarks[c.name] = c.scores;
   return auditBenchmarks(
     { models: audit.models, benchmarks },

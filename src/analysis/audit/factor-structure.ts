@@ -85,7 +85,7 @@ export function structureOf(
   const iterations = opts.iterations ?? 20;
   const seed = opts.seed ?? 0;
   const varying = items.filter((it) => it.responses.some((v) => v !== it.responses[0]));
-  const data = Array.from({ length: models }, (_, m) => varying.map((it) => it.responses[m]));
+  const data = Array.from({ length: models }, (_, m) => varying.map((it) => it.responses[m]!));
   const pca = pcaVariance(data);
   // Only the counts are reported: no simulated normal data, and only the leading eigenvalues
   // of each resample (the counts are those of the full computation; see parallelAnalysis).
@@ -113,7 +113,7 @@ export function structureOf(
       const w = pafWide(data, k);
       const rotated = k > 1 ? varimax(w.loadings).loadings : w.loadings;
       const oriented = orientFactors(rotated).loadings;
-      const share = Array.from({ length: k }, (_, f) => oriented.reduce((sum, row) => sum + row[f] ** 2, 0) / varying.length);
+      const share = Array.from({ length: k }, (_, f) => oriented.reduce((sum, row) => sum + row[f]! ** 2, 0) / varying.length);
       efa = { factors: k, varianceShare: share, iterations: w.iterations, method: 'paf-wide' };
     }
   }
@@ -122,7 +122,7 @@ export function structureOf(
     items: varying.length,
     constantItemsLeftOut: items.length - varying.length,
     pcShares: pca.proportion.slice(0, 5),
-    cumulative5: pca.cumulative[Math.min(4, pca.cumulative.length - 1)],
+    cumulative5: pca.cumulative[Math.min(4, pca.cumulative.length - 1)]!,
     nComponents: pa ? pa.nComponents : null,
     nFactors: pa ? pa.nFactors : null,
     kaiser: pca.eigenvalues.filter((v) => v > 1).length,

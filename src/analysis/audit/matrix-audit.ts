@@ -94,7 +94,7 @@ export async function auditMatrices(
   const keptIds = itemFilter.benchmarks.map((b) => new Set(b.flags.filter((f) => f.kept).map((f) => f.id)));
   const filteredPanel = {
     ...panel,
-    benchmarks: panel.benchmarks.map((b, i) => ({ ...b, items: b.items.filter((it) => keptIds[i].has(it.id)) })),
+    benchmarks: panel.benchmarks.map((b, i) => ({ ...b, items: b.items.filter((it) => keptIds[i]!.has(it.id)) })),
   };
   // Everything else is independent pieces of work, run on worker threads where there are cores.
   const M = panel.models.length;
@@ -135,7 +135,7 @@ export async function auditMatrices(
   };
   const byPair = <T>(flat: T[], p: typeof plan): T[][] => {
     let k = 0;
-    return p.map((x) => x.cells.map(() => flat[k++]));
+    return p.map((x) => x.cells.map(() => flat[k++]!));
   };
   const structure = take<StructureResult>('structure');
   const convergence = gatherConvergence(plan, byPair(take<ConvergenceCell>('stage1'), plan), convergenceOptions);
@@ -154,7 +154,7 @@ export async function auditMatrices(
     accuracy: panel.models.map((model, m) => ({
       model,
       byBenchmark: Object.fromEntries(
-        panel.benchmarks.map((b) => [b.name, b.items.reduce((s, it) => s + it.responses[m], 0) / b.items.length]),
+        panel.benchmarks.map((b) => [b.name, b.items.reduce((s, it) => s + it.responses[m]!, 0) / b.items.length]),
       ),
     })),
     categories,

@@ -64,7 +64,7 @@ export function simulatePanel(opts: SimulateOptions): SimulatedPanel {
   const tom: Record<string, number[]> = {};
   for (const c of categories) {
     const own = opts.structure === 'single' ? shared : models.map(() => normal(rng));
-    tom[c] = models.map((_, m) => Math.sqrt(w) * general[m] + Math.sqrt(1 - w) * own[m]);
+    tom[c] = models.map((_, m) => Math.sqrt(w) * general[m]! + Math.sqrt(1 - w) * own[m]!);
   }
   const share = opts.benchmarkShare ?? 0;
   if (!(share >= 0 && share <= 1)) throw new Error(`benchmarkShare must lie in [0, 1], got ${share}`);
@@ -82,7 +82,7 @@ export function simulatePanel(opts: SimulateOptions): SimulatedPanel {
     const items: ResponseMatrix['items'] = [];
     const cells: number[][] = [];
     for (const c of Object.keys(bench.items).sort()) {
-      for (let k = 0; k < bench.items[c]; k++) {
+      for (let k = 0; k < bench.items[c]!; k++) {
         const { a, b } = item();
         items.push({ suite: bench.name, itemId: `${c}-${k}`, category: c, originalLabel: a === 0 ? 'no-signal' : 'signal' });
         const ability = byBenchmark[bench.name]![c]!;
@@ -96,7 +96,7 @@ export function simulatePanel(opts: SimulateOptions): SimulatedPanel {
   for (const [name, n] of Object.entries(opts.controls ?? {})) {
     const params = Array.from({ length: n }, item);
     const cells = params.map(() => new Array<number>(models.length));
-    controlScores[name] = models.map((_, m) => params.reduce((s, p, k) => s + (cells[k][m] = answer(general[m], p.a, p.b)), 0) / n);
+    controlScores[name] = models.map((_, m) => params.reduce((s, p, k) => s + (cells[k]![m] = answer(general[m]!, p.a, p.b)), 0) / n);
     const items = params.map((p, k) => ({
       suite: name,
       itemId: `general-${k}`,
