@@ -89,6 +89,7 @@ export {
   type Store,
 } from './store/index.js';
 export { exportMatrix, resolveRunId, runAccuracy, runMatricesBySuite, runMatrix, writeRunReport } from './app/index.js';
+export { compareTriangleScorers, judgeCallCost, loadHumanReferences, visionReportSection } from './app/index.js';
 
 // Scoring stored runs again, judges, and model-written items.
 export {

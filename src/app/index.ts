@@ -7,3 +7,4 @@ export * from './config.js';
 export * from './results.js';
 export * from './scoring.js';
 export * from './authoring.js';
+export * from './vision.js';

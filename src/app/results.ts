@@ -7,6 +7,7 @@ import { accuracyTable, auditMatrices, summarizeEpisodes, type AccuracyGrouping 
 import { ConfigError } from '../core/index.js';
 import { renderAuditSection, renderEpisodeSection, renderHtmlReport } from '../report/index.js';
 import type { ResponseMatrix, Store } from '../store/index.js';
+import { visionReportSection } from './vision.js';
 import { buildMatrix, writeMatrixCsv, writeMatrixParquet } from '../store/index.js';
 
 /** The given run id, or the newest run in the store. */
@@ -57,7 +58,9 @@ export async function writeRunReport(
     auditSection = await renderAuditSection(await auditMatrices(suites, { seed: opts.seed ?? 0 }));
   }
   const episodes = summarizeEpisodes(store, runId);
+  const visionSection = await visionReportSection(store, runId);
   const html = await renderHtmlReport({
+    visionSection,
     auditSection,
     episodeSection: episodes.episodes.length ? renderEpisodeSection(episodes) : undefined,
     runId,
