@@ -17,10 +17,10 @@ const BASE = {
 export function directorBarsSpec(models: DirectorModel[], title = 'Director Task: share right per sub-prompt'): TopLevelSpec {
   const names = displayNames(models.map((m) => m.model));
   const prompts = [
-    ['a', 'a (which blocks the director sees)'],
-    ['b', 'b (which block to move)'],
-    ['cQ1', 'c.Q1'],
-    ['cQ2', 'c.Q2'],
+    ['a', 'a: what the director sees'],
+    ['b', 'b: which block to move'],
+    ['cQ1', 'c.Q1: what the director sees'],
+    ['cQ2', 'c.Q2: which block, after c.Q1'],
   ] as const;
   const values = models.flatMap((m) => [
     ...prompts.map(([k, label]) => ({ model: names.get(m.model)!, prompt: label, level: 'letter', share: m[k], scenes: m.scenes })),

@@ -22,6 +22,9 @@ import { parseClipList, triangleItems, videoTriangleItems } from './vision/trian
 import { readJson } from '../core/index.js';
 import { loadStoryTurnSuite, storyTurnItem } from './storyturn/storyturn-loader.js';
 
+/** Clips to draw for a --limit of `count` items with `arms` items per clip (all twelve without a limit). */
+const clipsFor = (count: number | undefined, arms: number) => (count === undefined ? undefined : Math.ceil(count / arms));
+
 /** The built-in suites, in the order `mindscope suites` lists them. */
 export const BUILTIN_SUITES: readonly Suite[] = [
   defineSuite({
@@ -164,7 +167,7 @@ export const BUILTIN_SUITES: readonly Suite[] = [
     describe:
       'animated triangles: twelve procedural clips (ToM, goal-directed, random) as numbered 4x4 frame grids, forward, time-reversed, and a single still (seeded); describe, then judge with mindscope score',
     needsData: false,
-    load: (o) => ({ items: triangleItems({ seed: o.seed }), warnings: [] }),
+    load: (o) => ({ items: triangleItems({ seed: o.seed, clips: clipsFor(o.count, 3) }), warnings: [] }),
   }),
   defineSuite({
     id: 'triangles-plain',
@@ -172,14 +175,20 @@ export const BUILTIN_SUITES: readonly Suite[] = [
     describe:
       'animated triangles, the plain-grid arm: the twelve clips as 4x4 grids without order badges (same prompt text as the numbered grid)',
     needsData: false,
-    load: (o) => ({ items: triangleItems({ seed: o.seed, arms: ['plain-grid'], suite: 'triangles-plain' }), warnings: [] }),
+    load: (o) => ({
+      items: triangleItems({ seed: o.seed, arms: ['plain-grid'], suite: 'triangles-plain', clips: clipsFor(o.count, 1) }),
+      warnings: [],
+    }),
   }),
   defineSuite({
     id: 'triangles-frames',
     protocol: describeProtocol,
     describe: 'animated triangles, the frame-sequence arm: the 16 frames of each clip as separate pictures, in order',
     needsData: false,
-    load: (o) => ({ items: triangleItems({ seed: o.seed, arms: ['frames'], suite: 'triangles-frames' }), warnings: [] }),
+    load: (o) => ({
+      items: triangleItems({ seed: o.seed, arms: ['frames'], suite: 'triangles-frames', clips: clipsFor(o.count, 1) }),
+      warnings: [],
+    }),
   }),
   defineSuite({
     id: 'triangles-native-video',
@@ -187,7 +196,10 @@ export const BUILTIN_SUITES: readonly Suite[] = [
     describe:
       'animated triangles, the native-video arm: each clip as an MP4 (encoded with ffmpeg); only providers that take video (google:) answer',
     needsData: false,
-    load: (o) => ({ items: triangleItems({ seed: o.seed, arms: ['video'], suite: 'triangles-native-video' }), warnings: [] }),
+    load: (o) => ({
+      items: triangleItems({ seed: o.seed, arms: ['video'], suite: 'triangles-native-video', clips: clipsFor(o.count, 1) }),
+      warnings: [],
+    }),
   }),
   defineSuite({
     id: 'triangles-video',

@@ -10,8 +10,8 @@ import { createRng, InputError, type Item } from '../../core/index.js';
 import { makeTriangleClip, TRIANGLE_BEHAVIOURS, type TriangleClip } from '../../worlds/index.js';
 import type { DescribePayload, FrameRepresentation } from '../../protocols/index.js';
 import { clipVideo } from './clip-video.js';
-import { triangleFrameImage, triangleGrid } from './triangle-grid.js';
-import { videoDataUrl, videoFrameImages, videoGrid, videoStill } from './video-frames.js';
+import { CELL_H, CELL_W, triangleFrameImage, triangleGrid } from './triangle-grid.js';
+import { rgbImage, sampleVideoFrames, tileFrames, videoDataUrl, videoStill } from './video-frames.js';
 
 export type TriangleVariant = 'forward' | 'reversed' | 'static';
 
@@ -66,12 +66,21 @@ function stimulus(clip: TriangleClip, arm: TriangleArm): Pick<DescribePayload, '
 }
 
 /** Procedural clips in the given arms (default: the canonical grid and its reversed and still controls). */
-export function triangleItems(opts: { seed: number; arms?: TriangleArm[]; repeats?: number; suite?: string }): Item<TrianglesPayload>[] {
+export function triangleItems(opts: {
+  seed: number;
+  arms?: TriangleArm[];
+  repeats?: number;
+  suite?: string;
+  /** Only the first N clips (in behaviour order): what `--limit` needs, without drawing the rest. */
+  clips?: number;
+}): Item<TrianglesPayload>[] {
   const arms = opts.arms ?? ['grid', 'reversed', 'still'];
   const items: Item<TrianglesPayload>[] = [];
+  let drawn = 0;
   for (let r = 0; r < (opts.repeats ?? 1); r++) {
     for (const [condition, behaviours] of Object.entries(TRIANGLE_BEHAVIOURS)) {
       for (const behaviour of behaviours) {
+        if (opts.clips !== undefined && drawn++ >= opts.clips) return items;
         const clip = makeTriangleClip(behaviour, createRng(`triangles:${opts.seed}:${behaviour}:${r}`));
         for (const arm of arms) {
           const { representation, variant } = TRIANGLE_ARMS[arm];
@@ -126,29 +135,41 @@ export function parseClipList(json: unknown, listFile: string): { clips: UserCli
   return { clips: clips as UserClip[], arms: arms as TriangleArm[] };
 }
 
-/** The media of one arm of a video file: sampled with ffmpeg (frames at (i + 0.5) D / N), or the file itself. */
-function videoStimulus(file: string, arm: TriangleArm): Pick<DescribePayload, 'images' | 'video'> {
-  switch (arm) {
-    case 'grid':
-      return { images: [videoGrid(file)] };
-    case 'reversed':
-      return { images: [videoGrid(file, { reversed: true })] };
-    case 'plain-grid':
-      return { images: [videoGrid(file, { badges: false })] };
-    case 'frames':
-      return { images: videoFrameImages(file) };
-    case 'still':
-      return { images: [videoStill(file)] };
-    case 'video':
-      return { images: [], video: videoDataUrl(file) };
-  }
+/**
+ * The media of each arm of a video file: frames sampled with ffmpeg at (i + 0.5) D / N (once per
+ * file and size, shared by the grid arms), or the file itself.
+ */
+function videoStimuli(): (file: string, arm: TriangleArm) => Pick<DescribePayload, 'images' | 'video'> {
+  const sampled = new Map<string, Uint8Array[]>();
+  const frames = (file: string, width: number, height: number) => {
+    const key = `${file}\u0000${width}x${height}`;
+    let f = sampled.get(key);
+    if (!f) sampled.set(key, (f = sampleVideoFrames(file, { width, height })));
+    return f;
+  };
+  return (file, arm) => {
+    switch (arm) {
+      case 'grid':
+        return { images: [tileFrames(frames(file, CELL_W, CELL_H))] };
+      case 'reversed':
+        return { images: [tileFrames(frames(file, CELL_W, CELL_H), { reversed: true })] };
+      case 'plain-grid':
+        return { images: [tileFrames(frames(file, CELL_W, CELL_H), { badges: false })] };
+      case 'frames':
+        return { images: frames(file, 320, 240).map((f) => rgbImage(f, 320, 240)) };
+      case 'still':
+        return { images: [videoStill(file)] };
+      case 'video':
+        return { images: [], video: videoDataUrl(file) };
+    }
+  };
 }
 
 /** Clips from the user's video files in the listed arms; `media` may be replaced (tests). */
 export function videoTriangleItems(
   list: { clips: UserClip[]; arms: TriangleArm[] },
   resolve: (p: string) => string,
-  media: (file: string, arm: TriangleArm) => Pick<DescribePayload, 'images' | 'video'> = videoStimulus,
+  media: (file: string, arm: TriangleArm) => Pick<DescribePayload, 'images' | 'video'> = videoStimuli(),
 ): Item<TrianglesPayload>[] {
   return list.clips.flatMap((c, i) => {
     const behaviour = c.behaviour ?? `clip-${i + 1}`;

@@ -71,10 +71,14 @@ function picture(rgb: Uint8Array, w: number, h: number): Canvas {
 
 /** The sampled frames (forward or reversed) tiled into a grid (4 x 4 by default), numbered unless `badges` is false, as a PNG data URL. */
 export function videoGrid(file: string, opts: { frames?: number; columns?: number; badges?: boolean; reversed?: boolean } = {}): string {
+  return tileFrames(sampleVideoFrames(file, { frames: opts.frames, width: CELL_W, height: CELL_H }), opts);
+}
+
+/** Frames of CELL_W x CELL_H RGB tiled into a grid (sampled once, tiled for several arms). */
+export function tileFrames(sampled: Uint8Array[], opts: { columns?: number; badges?: boolean; reversed?: boolean } = {}): string {
   const w = CELL_W;
   const h = CELL_H;
-  const frames = sampleVideoFrames(file, { frames: opts.frames, width: w, height: h });
-  if (opts.reversed) frames.reverse();
+  const frames = opts.reversed ? [...sampled].reverse() : sampled;
   const cols = opts.columns ?? 4;
   const c = new Canvas(cols * w, Math.ceil(frames.length / cols) * h);
   frames.forEach((f, i) => {
@@ -93,7 +97,12 @@ export function videoGrid(file: string, opts: { frames?: number; columns?: numbe
 export function videoFrameImages(file: string, opts: { frames?: number; width?: number; height?: number } = {}): string[] {
   const w = opts.width ?? 320;
   const h = opts.height ?? 240;
-  return sampleVideoFrames(file, { frames: opts.frames, width: w, height: h }).map((f) => png(picture(f, w, h)));
+  return sampleVideoFrames(file, { frames: opts.frames, width: w, height: h }).map((f) => rgbImage(f, w, h));
+}
+
+/** Raw RGB of width x height as a PNG data URL. */
+export function rgbImage(rgb: Uint8Array, w: number, h: number): string {
+  return png(picture(rgb, w, h));
 }
 
 /** One still at mid-clip, at the source's size (at most `maxWidth` wide, aspect kept). */
