@@ -21,15 +21,7 @@ import {
 } from '../src/index.js';
 import { createRng } from '../src/core/index.js';
 import { DESCRIBE_PROMPTS } from '../src/protocols/index.js';
-import {
-  parseClipList,
-  tileFrames,
-  triangleFrameImage,
-  triangleGrid,
-  triangleItems,
-  videoGrid,
-  videoTriangleItems,
-} from '../src/suites/index.js';
+import { parseClipList, tileFrames, triangleFrameImage, triangleGrid, triangleItems, videoTriangleItems } from '../src/suites/index.js';
 import { parseReferenceGroups, trianglesFromRun } from '../src/analysis/index.js';
 import { makeTriangleClip, TRIANGLE_BEHAVIOURS } from '../src/worlds/index.js';
 import { evaluate } from './helpers/evaluate.js';

@@ -65,7 +65,10 @@ export function profileScatterSpec(
   title = 'Animated triangles: (Intent, Approp) per condition',
 ): TopLevelSpec {
   const names = displayNames([...new Set(profiles.map((p) => p.subject))]);
-  const conditions = [...new Set(profiles.map((p) => p.condition))];
+  const order = ['tom', 'goal-directed', 'random'];
+  const conditions = [...new Set(profiles.map((p) => p.condition))].sort(
+    (a, b) => (order.indexOf(a) + 1 || 9) - (order.indexOf(b) + 1 || 9),
+  );
   const values = [
     ...profiles.map((p) => ({
       label: names.get(p.subject)!,
@@ -155,14 +158,15 @@ export function jointScatterSpec(rows: JointRow[], refs: ReferenceGroups, tdGrou
       {
         mark: { type: 'point', filled: true, size: 90 },
         encoding: {
-          x: { field: 'x', type: 'quantitative', title: 'Director explicit-implicit gap P(a) - P(b)' },
+          // Pixel padding keeps labels of points at the ends inside the plot.
+          x: { field: 'x', type: 'quantitative', title: 'Director explicit-implicit gap P(a) - P(b)', scale: { padding: 60 } },
           y: { field: 'y', type: 'quantitative', title: 'triangles: ToM distance to TD adults' },
           color: {
             field: 'kind',
             type: 'nominal',
             title: null,
             scale: { domain: kinds, range: ['#3b6fb6', '#e39b2d', '#d1495b'] },
-            legend: { labelLimit: 260 },
+            legend: { labelLimit: 260, orient: 'bottom' },
           },
           shape: {
             field: 'kind',

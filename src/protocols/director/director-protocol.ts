@@ -45,6 +45,7 @@ export interface DirectorCallInfo {
 
 export const DIRECTOR_INFO = callInfoKey<DirectorCallInfo>('director');
 
+/** One Director trial: prompts a, b and the c gate on a scene, each reply judged at letter and colour level. */
 export async function runDirector(p: DirectorPayload, model: TrialModel, ctx: TrialContext): Promise<DirectorDetail> {
   const s = p.scene;
   const letters = s.blocks.map((b) => b.letter).join(', ');

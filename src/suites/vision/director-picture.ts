@@ -17,6 +17,7 @@ const COLORS: Record<string, RGB> = {
   cyan: [30, 200, 215],
 };
 
+/** The scene as a PNG data URL (360 x 240). */
 export function directorPicture(s: DirectorScene): string {
   const W = 360;
   const H = 240;

@@ -21,6 +21,7 @@ export function runMediaTool(cmd: 'ffmpeg' | 'ffprobe', args: string[], file: st
   return r.stdout;
 }
 
+/** The video's duration in seconds (ffprobe). */
 export function videoDuration(file: string): number {
   const out = runMediaTool('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file], file).toString().trim();
   const d = Number(out);

@@ -89,6 +89,7 @@ export function trapBlock(s: DirectorScene): DirectorBlock | undefined {
   return s.blocks.find((b) => !seen.includes(b.letter));
 }
 
+/** The blocks as "colour letter", left to right. */
 export function blockDescription(s: DirectorScene): string {
   return s.blocks.map((b) => `${b.color} ${b.letter}`).join(', ');
 }

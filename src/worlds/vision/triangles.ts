@@ -168,6 +168,7 @@ function tick(behaviour: string, t: number, f: TriangleFrame, rng: Rng, mem: Rec
   }
 }
 
+/** A clip of a behaviour (seeded): every tick of its motion, and N frames sampled at (i + 0.5) D / N. */
 export function makeTriangleClip(behaviour: string, rng: Rng, opts: { ticks?: number; frames?: number } = {}): TriangleClip {
   const condition = (Object.keys(TRIANGLE_BEHAVIOURS) as TriangleCondition[]).find((c) =>
     (TRIANGLE_BEHAVIOURS[c] as readonly string[]).includes(behaviour),
