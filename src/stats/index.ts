@@ -18,3 +18,7 @@ export * from './paf-wide.js';
 export * from './wide-block.js';
 export * from './wide-reduced.js';
 export * from './irt/index.js';
+export * from './bootstrap-intervals.js';
+export * from './lanczos.js';
+export * from './wide-leading.js';
+export * from './symmetric-eigenvalues.js';
