@@ -157,7 +157,7 @@ export const BUILTIN_SUITES: readonly Suite[] = [
     id: 'director',
     protocol: directorProtocol,
     describe:
-      'Director Task scenes with pictures: canonical, no-occluder, same-side director and four-block arms, interleaved (seeded; --limit N scenes in all, default 48)',
+      'Director Task scenes with pictures, counterbalanced (palettes, letter-colour mapping, target slot, polarity): canonical, no-occluder, same-side director and four-block arms, interleaved (seeded; --limit N scenes in all, default 48)',
     needsData: false,
     load: (o) => ({ items: directorItems({ perArm: Math.ceil((o.count ?? 48) / 4), seed: o.seed }), warnings: [] }),
   }),
