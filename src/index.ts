@@ -94,6 +94,7 @@ export {
   type Store,
 } from './store/index.js';
 export { exportMatrix, resolveRunId, runAccuracy, runMatricesBySuite, runMatrix, writeRunReport } from './app/index.js';
+export { compareTriangleScorers, judgeCallCost, loadHumanReferences, visionReportSection } from './app/index.js';
 
 // Many processes and machines on one PostgreSQL store: a queue of trials and its workers.
 export {

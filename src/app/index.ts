@@ -9,3 +9,4 @@ export * from './scoring.js';
 export * from './authoring.js';
 export * from './enqueue.js';
 export * from './worker.js';
+export * from './vision.js';

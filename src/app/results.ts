@@ -8,6 +8,7 @@ import { ConfigError } from '../core/index.js';
 import { renderAuditSection, renderEpisodeSection, renderHtmlReport } from '../report/index.js';
 import type { ResponseMatrix, ResponseRow, Store } from '../store/index.js';
 import { buildMatrixFrom, collect, writeMatrixCsv, writeMatrixParquet } from '../store/index.js';
+import { visionReportSection } from './vision.js';
 
 /** The given run id, or the newest run in the store. */
 export async function resolveRunId(store: Store, runId?: string): Promise<string> {
@@ -64,7 +65,9 @@ export async function writeRunReport(
   const episodes = await summarizeEpisodes(store, runId);
   // One read of the responses for the three accuracy tables.
   const rows: ResponseRow[] = await collect(store.responses(runId));
+  const visionSection = await visionReportSection(store, runId);
   const html = await renderHtmlReport({
+    visionSection,
     auditSection,
     episodeSection: episodes.episodes.length ? renderEpisodeSection(episodes) : undefined,
     runId,

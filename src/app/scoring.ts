@@ -128,6 +128,8 @@ function itemVars(item: Item): Record<string, string> {
     expected: item.answer,
     condition: clip?.condition ?? '',
     script: clip?.script ?? '',
+    // The informed Castelli rubric's expected range (the anchor-blinded canonical one leaves it out).
+    expected_intent: clip?.expectedIntent ?? '',
   };
 }
 

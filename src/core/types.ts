@@ -4,7 +4,11 @@
 import type { Category } from './categories.js';
 
 /** One part of a chat message: text, or an image given as a data URL or an https URL. */
-export type ContentPart = { type: 'text'; text: string } | { type: 'image'; url: string; mediaType?: string };
+/** A message part: text, an image, or a video (a data URL or a provider file URI; only providers that take video accept it). */
+export type ContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image'; url: string; mediaType?: string }
+  | { type: 'video'; url: string; mediaType?: string };
 
 export type Role = 'system' | 'user' | 'assistant';
 

@@ -50,7 +50,7 @@ export async function judgeOnce(judge: JudgeCaller, rubric: Rubric, input: Judge
     : { temperature: 0 };
   const first = await judge.chat(messages, settings, context);
   const parsed = parseJudgeOutput(first.text, rubric);
-  if (parsed.ok) return { judge: judge.spec, raw: [first.text], values: parsed.values };
+  if (parsed.ok) return { judge: judge.spec, raw: [first.text], values: parsed.values, usage: first.usage };
   const repair = await judge.chat(
     [
       ...messages,
@@ -64,9 +64,13 @@ export async function judgeOnce(judge: JudgeCaller, rubric: Rubric, input: Judge
     context,
   );
   const second = parseJudgeOutput(repair.text, rubric);
+  const usage = {
+    inputTokens: first.usage.inputTokens + repair.usage.inputTokens,
+    outputTokens: first.usage.outputTokens + repair.usage.outputTokens,
+  };
   return second.ok
-    ? { judge: judge.spec, raw: [first.text, repair.text], values: second.values }
-    : { judge: judge.spec, raw: [first.text, repair.text], values: null, error: second.error };
+    ? { judge: judge.spec, raw: [first.text, repair.text], values: second.values, usage }
+    : { judge: judge.spec, raw: [first.text, repair.text], values: null, error: second.error, usage };
 }
 
 /** A panel's verdict on one response: every judge's raw output and values, and their aggregate per field. */

@@ -37,6 +37,14 @@ export class ModelCallError extends MindscopeError {
   }
 }
 
+/** A video part sent to an API that takes none: this call fails (bad request), the subject's other calls go on. */
+export function videoUnsupported(api: string): ModelCallError {
+  return new ModelCallError(
+    `the ${api} takes no video parts: send the frames as images (suite triangles-frames) or use a google: model for native video`,
+    'bad_request',
+  );
+}
+
 /** Retry-After is either delta-seconds or an HTTP date. */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
   if (!value) return undefined;

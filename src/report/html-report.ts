@@ -31,6 +31,8 @@ export interface ReportInput {
   auditSection?: string;
   /** Embodied episodes (HTML fragment) when the run has any. */
   episodeSection?: string;
+  /** Director Task and animated triangles (HTML fragment) when the run has either. */
+  visionSection?: string;
 }
 
 export const escapeHtml = (s: string) =>
@@ -95,6 +97,7 @@ ${accuracyTableHtml(r.byCategory, 'category')}
 ${accuracyTableHtml(r.bySuite, 'suite')}
 ${r.byAbility.groups.length <= 60 ? accuracyTableHtml(r.byAbility, 'source label') : ''}
 ${r.episodeSection ? `<h2>Embodied episodes</h2>${r.episodeSection}` : ''}
+${r.visionSection ? `<h2>Vision ToM: Director Task and animated triangles</h2>${r.visionSection}` : ''}
 ${r.auditSection ? `<h2>Psychometric audit of the suites</h2>${r.auditSection.replace(/<h2>/g, '<h3>').replace(/<\/h2>/g, '</h3>')}` : ''}
 <h2>Progress</h2>
 <table><tr><th>subject</th><th>suite</th><th>planned</th><th>done</th><th>failed</th><th>pending</th></tr>${status}</table>

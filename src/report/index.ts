@@ -8,3 +8,4 @@ export * from './vision-report.js';
 export * from './png.js';
 export * from './irt-charts.js';
 export * from './cost.js';
+export * from './vision-charts.js';

@@ -2,7 +2,7 @@
 // StoryTurn and vision suites, and the procedural ones. Users add suites with defineSuite.
 
 import { dirname, isAbsolute, join } from 'node:path';
-import { ConfigError, InputError } from '../core/index.js';
+import { ConfigError } from '../core/index.js';
 import { conversationProtocol, describeProtocol, directorProtocol, episodeProtocol, mcqProtocol } from '../protocols/index.js';
 import { defineSuite, type Suite } from './suite.js';
 import { loadBigtom } from './literal/bigtom.js';
@@ -18,10 +18,12 @@ import { generateTomItems } from './generated/story-generator.js';
 import { loadEnactTom, loadGeneratedEnactTom } from './embodied/embodied-suites.js';
 import { generateStoryTurns } from './storyturn/storyturn-generator.js';
 import { directorItems } from './vision/director-suite.js';
-import { triangleItems, videoTriangleItems } from './vision/triangles-suite.js';
-import { videoGrid } from './vision/video-frames.js';
+import { parseClipList, triangleItems, videoTriangleItems } from './vision/triangles-suite.js';
 import { readJson } from '../core/index.js';
 import { loadStoryTurnSuite, storyTurnItem } from './storyturn/storyturn-loader.js';
+
+/** Clips to draw for a --limit of `count` items with `arms` items per clip (all twelve without a limit). */
+const clipsFor = (count: number | undefined, arms: number) => (count === undefined ? undefined : Math.ceil(count / arms));
 
 /** The built-in suites, in the order `mindscope suites` lists them. */
 export const BUILTIN_SUITES: readonly Suite[] = [
@@ -155,7 +157,7 @@ export const BUILTIN_SUITES: readonly Suite[] = [
     id: 'director',
     protocol: directorProtocol,
     describe:
-      'Director Task scenes with pictures: canonical, no-occluder, same-side director and four-block arms, interleaved (seeded; --limit N scenes in all, default 48)',
+      'Director Task scenes with pictures, counterbalanced (palettes, letter-colour mapping, target slot, polarity): canonical, no-occluder, same-side director and four-block arms, interleaved (seeded; --limit N scenes in all, default 48)',
     needsData: false,
     load: (o) => ({ items: directorItems({ perArm: Math.ceil((o.count ?? 48) / 4), seed: o.seed }), warnings: [] }),
   }),
@@ -163,29 +165,52 @@ export const BUILTIN_SUITES: readonly Suite[] = [
     id: 'triangles',
     protocol: describeProtocol,
     describe:
-      'animated triangles: twelve procedural clips (ToM, goal-directed, random) as frame grids, forward, time-reversed and static (seeded); describe, then judge with mindscope score',
+      'animated triangles: twelve procedural clips (ToM, goal-directed, random) as numbered 4x4 frame grids, forward, time-reversed, and a single still (seeded); describe, then judge with mindscope score',
     needsData: false,
-    load: (o) => ({ items: triangleItems({ seed: o.seed }), warnings: [] }),
+    load: (o) => ({ items: triangleItems({ seed: o.seed, clips: clipsFor(o.count, 3) }), warnings: [] }),
+  }),
+  defineSuite({
+    id: 'triangles-plain',
+    protocol: describeProtocol,
+    describe:
+      'animated triangles, the plain-grid arm: the twelve clips as 4x4 grids without order badges (same prompt text as the numbered grid)',
+    needsData: false,
+    load: (o) => ({
+      items: triangleItems({ seed: o.seed, arms: ['plain-grid'], suite: 'triangles-plain', clips: clipsFor(o.count, 1) }),
+      warnings: [],
+    }),
+  }),
+  defineSuite({
+    id: 'triangles-frames',
+    protocol: describeProtocol,
+    describe: 'animated triangles, the frame-sequence arm: the 16 frames of each clip as separate pictures, in order',
+    needsData: false,
+    load: (o) => ({
+      items: triangleItems({ seed: o.seed, arms: ['frames'], suite: 'triangles-frames', clips: clipsFor(o.count, 1) }),
+      warnings: [],
+    }),
+  }),
+  defineSuite({
+    id: 'triangles-native-video',
+    protocol: describeProtocol,
+    describe:
+      'animated triangles, the native-video arm: each clip as an MP4 (encoded with ffmpeg); only providers that take video (google:) answer',
+    needsData: false,
+    load: (o) => ({
+      items: triangleItems({ seed: o.seed, arms: ['video'], suite: 'triangles-native-video', clips: clipsFor(o.count, 1) }),
+      warnings: [],
+    }),
   }),
   defineSuite({
     id: 'triangles-video',
     protocol: describeProtocol,
     describe:
-      'animated triangles from your own video files: --data clips.json listing { file, condition, script }; 16 frames sampled with ffmpeg into a grid',
+      'animated triangles from your own video files: --data clips.json listing { file, condition, script } (or { clips, arms }); 16 frames sampled with ffmpeg; arms grid, reversed, still by default (also plain-grid, frames, video)',
     needsData: true,
-    load: (o) => {
-      const clips = readJson(o.data) as Array<{ file: string; condition: string; script: string; behaviour?: string }>;
-      if (!Array.isArray(clips)) throw new InputError('expected a JSON list of clips', o.data);
-      return {
-        items: videoTriangleItems(
-          o.data,
-          clips,
-          (p) => (isAbsolute(p) ? p : join(dirname(o.data), p)),
-          (f) => videoGrid(f),
-        ),
-        warnings: [],
-      };
-    },
+    load: (o) => ({
+      items: videoTriangleItems(parseClipList(readJson(o.data), o.data), (p) => (isAbsolute(p) ? p : join(dirname(o.data), p))),
+      warnings: [],
+    }),
   }),
   defineSuite({
     id: 'generated-tom',

@@ -5,7 +5,9 @@
 // It answers multiple-choice prompts with "Answer: X", where X is the first option label unless
 // the model name asks otherwise; embodied episode turns with "Wait" ("garbage": no action at
 // all) and probes with {"answer": "unknown"}; judge prompts (models judge-exact, judge-repair,
-// judge-range, judge-noisy, judge-lenient: always 5) with {"score": N}; StoryTurn authoring prompts (storyteller: a valid
+// judge-range, judge-noisy, judge-lenient: always 5) with {"score": N}, judge-anchored with Castelli {"intent", "approp"}
+// (Intent at the top of an "Expected Intent: a-b" range when the prompt shows one, 1 otherwise, as a judge the informed
+// rubric anchors); StoryTurn authoring prompts (storyteller: a valid
 // story; any other model: one whose feedback names an unknown option); and it injects faults
 // chosen by the model name:
 //   ok                 answer at once
@@ -41,6 +43,22 @@ import {
 } from './wire-features.mjs';
 
 const requiredKey = process.env.MODEL_SERVER_KEY || '';
+const GEMINI_INLINE_TYPES = new Set([
+  'image/png',
+  'image/jpeg',
+  'image/webp',
+  'image/heic',
+  'image/heif',
+  'video/mp4',
+  'video/mpeg',
+  'video/mov',
+  'video/avi',
+  'video/x-flv',
+  'video/mpg',
+  'video/webm',
+  'video/wmv',
+  'video/3gpp',
+]);
 const attempts = new Map();
 const stats = { requests: 0, byModel: {}, bodies: [] };
 
@@ -55,6 +73,10 @@ let noisy = 0;
 
 /** Judge models (names starting judge-): one rubric field, "score", from 0 to 5. */
 function judgeAnswer(model, prompt) {
+  if (model === 'judge-anchored') {
+    const range = /Expected Intent: (\d)-(\d)/.exec(prompt);
+    return JSON.stringify({ intent: range ? Number(range[2]) : 1, approp: 1 });
+  }
   if (model === 'judge-repair') return /could not be used/.test(prompt) ? '{"score": 3}' : 'It looks fine to me.';
   if (model === 'judge-range') return '{"score": 99}';
   if (model === 'judge-lenient') return '{"score": 5}';
@@ -245,6 +267,13 @@ const server = createServer((req, res) => {
           },
         });
     } else {
+      // Gemini takes images and videos inline, by media type; anything else is refused as the API does.
+      const inline = (body.contents ?? []).flatMap((c) => c.parts ?? []).filter((p) => p.inlineData);
+      const refused = inline.find((p) => !GEMINI_INLINE_TYPES.has(p.inlineData.mimeType) || !p.inlineData.data);
+      if (refused)
+        return send(res, 400, {
+          error: { code: 400, message: `Unsupported MIME type: ${refused.inlineData.mimeType}`, status: 'INVALID_ARGUMENT' },
+        });
       const config = body.generationConfig ?? {};
       const g = geminiThinking(model, config);
       const bad = g.error ?? checkGeminiSchema(config.responseSchema);

@@ -1,44 +1,68 @@
-// Animated-triangles profiles from a run scored by the Castelli rubric: per subject and
-// condition the mean judged Intentionality and Appropriateness over the forward clips (trials
-// averaged), and the ToM-condition profile with its distances to the human reference groups.
+// Animated-triangles results of a run scored by the Castelli rubric: every subject's profile per
+// clip set, arm and condition (triangles-profiles.ts), the panel figures per arm, and the
+// frame-representation similarity to native video where the run has that arm. The headline
+// profile of a subject, the one the joint analysis and Figure 3 use, is its ToM profile on the
+// canonical arm (numbered grid, forward) of the generated clips (or of the user's clips when
+// the run has no generated ones).
 
-import { JudgeScoreDetailSchema, readScoreDetail } from '../../core/index.js';
 import type { Store } from '../../store/index.js';
-import { profileOf, type ReferenceGroups, type TriangleProfile } from './vision-profiles.js';
+import type { ReferenceGroups } from './human-references.js';
+import { frameSimilarity, type FrameSimilarityRow } from './frame-similarity.js';
+import { CANONICAL_TRIANGLES_SCORER, triangleCells, type TriangleCell } from './triangles-cells.js';
+import {
+  armSummaries,
+  clipScores,
+  conditionProfiles,
+  type ClipScore,
+  type ConditionProfile,
+  type TrianglesArmSummary,
+} from './triangles-profiles.js';
 
+export interface TrianglesRunResult {
+  scorer: string;
+  cells: TriangleCell[];
+  scores: ClipScore[];
+  /** Every subject's profile per clip set, arm and condition. */
+  byCondition: ConditionProfile[];
+  arms: TrianglesArmSummary[];
+  /** The headline: ToM profiles on the canonical arm. */
+  profiles: ConditionProfile[];
+  /** The clip set the headline comes from. */
+  headlineClipSet: string | null;
+  similarity: FrameSimilarityRow[];
+}
+
+/** The canonical arm's profiles of one condition (ToM by default): the generated clips, else the user's. */
+export function headlineProfiles(
+  byCondition: ConditionProfile[],
+  condition = 'tom',
+): { clipSet: string | null; profiles: ConditionProfile[] } {
+  for (const clipSet of ['procedural', 'user']) {
+    const ps = byCondition.filter((p) => p.clipSet === clipSet && p.arm === 'grid' && p.condition === condition);
+    if (ps.length) return { clipSet, profiles: ps };
+  }
+  return { clipSet: null, profiles: [] };
+}
+
+/** Triangles results of a stored run scored by `scorer` (the anchor-blinded Castelli rubric by default). */
 export async function trianglesFromRun(
   store: Store,
   runId: string,
   refs: ReferenceGroups,
-  scorer = 'judge:castelli-triangles',
-): Promise<{
-  byCondition: Array<{ subject: string; condition: string; variant: string; intent: number; approp: number; clips: number }>;
-  profiles: TriangleProfile[];
-}> {
-  const groups = new Map<string, { subject: string; condition: string; variant: string; intent: number[]; approp: number[] }>();
-  for await (const r of store.responses(runId, scorer)) {
-    const s = await store.scoreOf({ runId, subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate }, scorer);
-    const fields = s ? readScoreDetail(JudgeScoreDetailSchema, s.detail)?.fields : undefined;
-    if (fields?.intent === undefined || fields.approp === undefined) continue;
-    const condition = String(r.meta.condition);
-    const variant = String(r.meta.variant);
-    const key = `${r.spec}\u0000${condition}\u0000${variant}`;
-    const g = groups.get(key) ?? { subject: r.spec, condition, variant, intent: [], approp: [] };
-    g.intent.push(fields.intent);
-    g.approp.push(fields.approp);
-    groups.set(key, g);
-  }
-  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  const byCondition = [...groups.values()].map(({ subject, condition, variant, intent, approp }) => ({
-    subject,
-    condition,
-    variant,
-    intent: mean(intent),
-    approp: mean(approp),
-    clips: intent.length,
-  }));
-  const profiles = byCondition
-    .filter((c) => c.condition === 'tom' && c.variant === 'forward')
-    .map((c) => profileOf(c.subject, c.intent, c.approp, refs));
-  return { byCondition, profiles };
+  scorer = CANONICAL_TRIANGLES_SCORER,
+): Promise<TrianglesRunResult> {
+  const cells = await triangleCells(store, runId, scorer, { promptTokens: true });
+  const scores = clipScores(cells);
+  const byCondition = conditionProfiles(scores, refs);
+  const headline = headlineProfiles(byCondition);
+  return {
+    scorer,
+    cells,
+    scores,
+    byCondition,
+    arms: armSummaries(scores, byCondition, refs),
+    profiles: headline.profiles,
+    headlineClipSet: headline.clipSet,
+    similarity: frameSimilarity(scores, cells),
+  };
 }

@@ -1,47 +1,122 @@
 import type { Command } from 'commander';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, openStore } from '../../index.js';
-import { DEFAULT_DB } from '../options.js';
-import { readJson, readText } from '../../core/index.js';
+import { ConfigError, loadHumanReferences, openStore } from '../../index.js';
+import { readText } from '../../core/index.js';
 import {
+  directorByFactor,
   directorFromCounts,
-  directorRunResults,
   directorRunSummary,
+  directorSceneOutcomes,
   jointAnalysis,
-  parseReferenceGroups,
-  trianglesFromProfiles,
+  nearestDirectorGroup,
+  trianglesConditionsFromProfiles,
   trianglesFromRun,
+  type DirectorFactorRow,
+  type DirectorModel,
+  type DirectorShares,
+  type TriangleProfile,
 } from '../../analysis/index.js';
-import { formatTextTable, renderJointScatter, svgToPng } from '../../report/index.js';
+import { directorBarsSpec, formatTextTable, profileScatterSpec, renderJointScatter, renderSvg, svgToPng } from '../../report/index.js';
+import { registerAnalyzeTriangles } from './analyze-triangles.js';
+
+const pct = (x: number | undefined) => (x === undefined ? '-' : (x * 100).toFixed(1));
+
+/** Letter-level and colour-level tables of one arm, with both egocentric rates and the nearest groups. */
+function directorTables(
+  title: string,
+  models: DirectorModel[],
+  panel: DirectorShares,
+  nearest: (gap: number, set: 'adult' | 'wide') => string,
+): string {
+  const letterHead = [
+    'model',
+    'scenes',
+    'a %',
+    'b %',
+    'c.Q1 %',
+    'c.Q2 %',
+    'ego b %',
+    'ego c.Q2 %',
+    'gap (pts)',
+    'recovery (pts)',
+    'nearest (adult)',
+    'nearest (wide)',
+  ];
+  const letter = (name: string, scenes: string, m: DirectorShares) => [
+    name,
+    scenes,
+    pct(m.a),
+    pct(m.b),
+    pct(m.cQ1),
+    pct(m.cQ2),
+    pct(m.egocentric),
+    pct(m.egocentricCQ2),
+    pct(m.gap),
+    pct(m.recovery),
+    nearest(m.gap, 'adult'),
+    nearest(m.gap, 'wide'),
+  ];
+  let out = `${title}, letter level\n${formatTextTable(letterHead, [...models.map((m) => letter(m.model, String(m.scenes), m)), letter('panel mean', '', panel)])}\n`;
+  const colored = models.filter((m) => m.color);
+  if (colored.length) {
+    const colorHead = ['model', 'scenes', 'a %', 'b %', 'c.Q1 %', 'c.Q2 %', 'gap (pts)'];
+    const color = (name: string, c: NonNullable<DirectorShares['color']>) => [
+      name,
+      String(c.scenes),
+      pct(c.a),
+      pct(c.b),
+      pct(c.cQ1),
+      pct(c.cQ2),
+      pct(c.gap),
+    ];
+    out += `${title}, colour level (the colour words named)\n${formatTextTable(colorHead, [...colored.map((m) => color(m.model, m.color!)), ...(panel.color ? [color('panel mean', panel.color)] : [])])}\n`;
+  }
+  return out;
+}
+
+function factorTable(rows: DirectorFactorRow[]): string {
+  return formatTextTable(
+    ['subject', 'arm', 'factor', 'level', 'scenes', 'b letter %', 'b colour %', 'ego b %', 'ego c.Q2 %'],
+    rows.map((r) => [
+      r.subject,
+      r.arm,
+      r.factor,
+      r.level,
+      String(r.scenes),
+      pct(r.bLetter),
+      pct(r.bColor ?? undefined),
+      pct(r.egocentricB),
+      pct(r.egocentricCQ2 ?? undefined),
+    ]),
+  );
+}
 
 /**
- * `analyze director|triangles|vision` (the VLM paper): Director-Task shares, gap and recovery from
- * counts or a run; triangles profiles from a CSV or a judged run; and the joint analysis.
+ * `analyze director|triangles|vision` (the VLM paper): Director-Task shares at letter and colour
+ * level with egocentric errors on (b) and c.Q2 from counts or a run; triangles profiles per
+ * condition and arm; and the joint analysis with the paper's figures.
  */
 export function registerAnalyzeVision(analyze: Command): void {
-  const refsOf = (file?: string) =>
-    parseReferenceGroups(
-      readJson(file ?? new URL('../../../data/human-references.json', import.meta.url).pathname),
-      file ?? 'data/human-references.json',
-    );
-  const pct = (x: number) => `${(x * 100).toFixed(1)}`;
   analyze
     .command('director')
     .description(
-      'Director Task from per-model counts: shares on a, b, c.Q1, c.Q2, egocentric rate, explicit-implicit gap, recovery, panel means, nearest human group',
+      'Director Task: shares on a, b, c.Q1, c.Q2 at letter and colour level, egocentric rates on (b) and c.Q2, explicit-implicit gap, recovery, panel means, nearest human group (adult set and wide set)',
     )
-    .option('--counts <file>', 'CSV with model,a,b,c_q1,c_q2,egocentric_b,scenes')
+    .option('--counts <file>', 'CSV with model,a,b,c_q1,c_q2,egocentric_b,scenes (optionally egocentric_c_q2)')
     .option('--run-id <id>', 'a stored run of the director suite (trials per scene combined by majority)')
-    .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
+    .option('--db <path>', 'store file', 'mindscope.db')
     .option('--references <file>', 'human reference groups (default: data/human-references.json)')
+    .option('--by-factor', 'also break the run down by counterbalancing factor (palette, polarity, target slot, trap slot)')
     .option('--json', 'print JSON')
-    .action(async (f: { counts?: string; runId?: string; db: string; references?: string; json?: boolean }) => {
+    .action(async (f: { counts?: string; runId?: string; db: string; references?: string; byFactor?: boolean; json?: boolean }) => {
       if (!!f.counts === !!f.runId) throw new ConfigError('give exactly one of --counts FILE and --run-id ID');
-      const refs = refsOf(f.references);
-      let d: ReturnType<typeof directorFromCounts>;
+      const refs = loadHumanReferences(f.references);
+      let d: { models: DirectorModel[]; panel: DirectorShares };
       // Control arms of a run, reported beside the canonical headline (never averaged into it).
-      let controls: Array<{ arm: string; models: typeof d.models; panel: typeof d.panel }> = [];
+      let controls: Array<{ arm: string; models: DirectorModel[]; panel: DirectorShares }> = [];
+      let byFactor: DirectorFactorRow[] = [];
+      let headlineArm = 'canonical';
       if (f.counts) d = directorFromCounts(readText(f.counts), f.counts);
       else {
         const store = await openStore(f.db);
@@ -49,87 +124,50 @@ export function registerAnalyzeVision(analyze: Command): void {
           const summary = await directorRunSummary(store, f.runId!);
           if (summary.arms.length === 0) throw new ConfigError(`run ${f.runId} has no Director-Task trials`);
           const headline = summary.headline ?? summary.arms[0]!;
+          headlineArm = headline.arm;
           d = { models: headline.models, panel: headline.panel };
           controls = summary.arms.filter((a) => a !== headline).map((a) => ({ arm: a.arm, models: a.models, panel: a.panel }));
           if (!summary.headline)
             process.stderr.write(`warning: run ${f.runId} has no canonical arm; the headline is the ${headline.arm} arm\n`);
+          byFactor = directorByFactor(await directorSceneOutcomes(store, f.runId!));
         } finally {
           await store.close();
         }
       }
-      const nearest = (gap: number) => refs.director.reduce((m, g) => (Math.abs(gap - g.gap) < Math.abs(gap - m.gap) ? g : m)).group;
+      const nearest = (gap: number, set: 'adult' | 'wide') => nearestDirectorGroup(gap, refs, set);
       if (f.json) {
+        const near = (ms: DirectorModel[]) =>
+          Object.fromEntries(ms.map((m) => [m.model, { adult: nearest(m.gap, 'adult'), wide: nearest(m.gap, 'wide') }]));
         process.stdout.write(
-          `${JSON.stringify({ ...d, arm: f.counts ? undefined : 'canonical', nearest: Object.fromEntries(d.models.map((m) => [m.model, nearest(m.gap)])), controls }, null, 2)}\n`,
+          `${JSON.stringify({ ...d, arm: f.counts ? undefined : headlineArm, nearest: near(d.models), panelNearest: { adult: nearest(d.panel.gap, 'adult'), wide: nearest(d.panel.gap, 'wide') }, controls, byFactor }, null, 2)}\n`,
         );
         return;
       }
-      const row = (name: string, m: Omit<(typeof d.models)[number], 'model' | 'scenes'>) => [
-        name,
-        pct(m.a),
-        pct(m.b),
-        pct(m.cQ1),
-        pct(m.cQ2),
-        pct(m.egocentric),
-        pct(m.gap),
-        pct(m.recovery),
-        nearest(m.gap),
-      ];
-      const header = ['model', 'a %', 'b %', 'c.Q1 %', 'c.Q2 %', 'egocentric %', 'gap (pts)', 'recovery (pts)', 'nearest group'];
-      if (!f.counts) process.stdout.write('canonical arm (the headline)\n');
-      process.stdout.write(`${formatTextTable(header, [...d.models.map((m) => row(m.model, m)), row('panel mean', d.panel)])}\n`);
-      for (const c of controls) {
+      process.stdout.write(directorTables(f.counts ? 'Director Task' : `${headlineArm} arm (the headline)`, d.models, d.panel, nearest));
+      for (const c of controls)
+        process.stdout.write(`\n${directorTables(`${c.arm} arm (control, not in the panel mean above)`, c.models, c.panel, nearest)}`);
+      if (f.byFactor && byFactor.length) process.stdout.write(`\nby counterbalancing factor\n${factorTable(byFactor)}\n`);
+      if (refs.egocentricReach.length)
         process.stdout.write(
-          `\n${c.arm} arm (control, not in the panel mean above)\n${formatTextTable(header, [...c.models.map((m) => row(m.model, m)), row('panel mean', c.panel)])}\n`,
+          `\negocentric reach brackets (not gaps): ${refs.egocentricReach.map((g) => `${g.group} ${pct(g.rate)}%`).join('; ')}\n`,
         );
-      }
     });
-  analyze
-    .command('triangles')
-    .description('animated triangles from judged profiles: ToM-condition (Intent, Approp) per subject and its distance to each human group')
-    .option('--profiles <file>', 'CSV with subject,condition,intent,approp')
-    .option('--run-id <id>', 'a run of the triangles suite scored with rubrics/castelli-triangles.yaml (mindscope score)')
-    .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
-    .option('--references <file>', 'human reference groups (default: data/human-references.json)')
-    .option('--json', 'print JSON')
-    .action(async (f: { profiles?: string; runId?: string; db: string; references?: string; json?: boolean }) => {
-      if (!!f.profiles === !!f.runId) throw new ConfigError('give exactly one of --profiles FILE and --run-id ID');
-      const refs = refsOf(f.references);
-      let t: ReturnType<typeof trianglesFromProfiles>;
-      if (f.profiles) t = trianglesFromProfiles(readText(f.profiles), refs, f.profiles);
-      else {
-        const store = await openStore(f.db);
-        try {
-          t = (await trianglesFromRun(store, f.runId!, refs)).profiles;
-        } finally {
-          await store.close();
-        }
-        if (t.length === 0)
-          throw new ConfigError(
-            `run ${f.runId} has no judged ToM-condition descriptions (score it with rubrics/castelli-triangles.yaml first)`,
-          );
-      }
-      if (f.json) {
-        process.stdout.write(`${JSON.stringify(t, null, 2)}\n`);
-        return;
-      }
-      process.stdout.write(
-        `${formatTextTable(
-          ['subject', 'intent', 'approp', ...refs.triangles.map((g) => `to ${g.group}`), 'nearest'],
-          t.map((x) => [x.subject, x.intent.toFixed(2), x.approp.toFixed(2), ...x.distances.map((d) => d.distance.toFixed(2)), x.nearest]),
-        )}\n`,
-      );
-    });
+  registerAnalyzeTriangles(analyze);
   analyze
     .command('vision')
-    .description('joint Director / triangles analysis: nearest group per task, disagreement, Spearman, scatter plot')
+    .description(
+      "joint Director / triangles analysis: nearest group per task (adult and wide sets), disagreement, Spearman, and the paper's figures",
+    )
     .option('--counts <file>', 'Director counts CSV')
     .option('--director-run <id>', 'or: a stored run of the director suite (canonical arm)')
-    .option('--profiles <file>', 'triangles profiles CSV')
+    .option('--profiles <file>', 'triangles profiles CSV (subject,condition,intent,approp)')
     .option('--triangles-run <id>', 'or: a stored, Castelli-scored run of the triangles suite')
-    .option('--db <path>', 'store, a SQLite file or postgres:// URL (with the run options)', DEFAULT_DB)
+    .option('--db <path>', 'store file (with the run options)', 'mindscope.db')
     .option('--references <file>', 'human reference groups')
-    .option('--report <dir>', 'write the scatter plot as DIR/vision-joint.svg and .png (the PNG needs ffmpeg)')
+    .option(
+      '--report <dir>',
+      'write the figures as SVG and PNG into DIR (vision-joint, vision-director, vision-profiles; the PNGs need ffmpeg)',
+    )
     .option('--json', 'print JSON')
     .action(
       async (f: {
@@ -144,41 +182,48 @@ export function registerAnalyzeVision(analyze: Command): void {
       }) => {
         if (!!f.counts === !!f.directorRun) throw new ConfigError('give exactly one of --counts FILE and --director-run ID');
         if (!!f.profiles === !!f.trianglesRun) throw new ConfigError('give exactly one of --profiles FILE and --triangles-run ID');
-        const refs = refsOf(f.references);
-        let models: ReturnType<typeof directorFromCounts>['models'];
-        let t: ReturnType<typeof trianglesFromProfiles>;
+        const refs = loadHumanReferences(f.references);
+        let models: DirectorModel[];
+        let t: TriangleProfile[];
         const store = f.directorRun || f.trianglesRun ? await openStore(f.db) : undefined;
         try {
           models = f.counts
             ? directorFromCounts(readText(f.counts), f.counts).models
-            : (await directorRunResults(store!, f.directorRun!)).filter((r) => r.arm === 'canonical');
-          t = f.profiles
-            ? trianglesFromProfiles(readText(f.profiles), refs, f.profiles)
-            : (await trianglesFromRun(store!, f.trianglesRun!, refs)).profiles;
+            : ((await directorRunSummary(store!, f.directorRun!)).headline?.models ?? []);
+          if (f.profiles) t = trianglesConditionsFromProfiles(readText(f.profiles), refs, f.profiles);
+          else {
+            const run = await trianglesFromRun(store!, f.trianglesRun!, refs);
+            t = run.byCondition.filter((p) => p.arm === 'grid' && p.clipSet === run.headlineClipSet);
+          }
         } finally {
-          await store?.close();
+          store?.close();
         }
         const joint = jointAnalysis(models, t, refs);
         if (f.report) {
           mkdirSync(f.report, { recursive: true });
-          const svg = await renderJointScatter(joint.rows, refs);
-          writeFileSync(join(f.report, 'vision-joint.svg'), svg);
-          writeFileSync(join(f.report, 'vision-joint.png'), svgToPng(svg));
+          const write = (name: string, svg: string) => {
+            writeFileSync(join(f.report!, `${name}.svg`), svg);
+            writeFileSync(join(f.report!, `${name}.png`), svgToPng(svg));
+          };
+          write('vision-joint', await renderJointScatter(joint.rows, refs));
+          if (models.length) write('vision-director', await renderSvg(directorBarsSpec(models)));
+          if (t.length) write('vision-profiles', await renderSvg(profileScatterSpec(t, refs)));
         }
         if (f.json) process.stdout.write(`${JSON.stringify(joint, null, 2)}\n`);
         else
           process.stdout.write(
             `${formatTextTable(
-              ['subject', 'Director gap', 'Director nearest', 'triangles to TD', 'triangles nearest', 'disagree'],
+              ['subject', 'Director gap', 'nearest (adult)', 'nearest (wide)', 'triangles to TD', 'triangles nearest', 'disagree'],
               joint.rows.map((r) => [
                 r.subject,
                 r.directorGap.toFixed(3),
                 r.directorNearest,
+                r.directorNearestWide,
                 r.trianglesDistanceToTd.toFixed(2),
-                r.trianglesNearest,
+                r.trianglesNearest ?? '-',
                 r.disagree ? 'yes' : 'no',
               ]),
-            )}\nSpearman (gap, distance to TD): ${joint.spearman === null ? '-' : joint.spearman.toFixed(3)}\n`,
+            )}\ndisagreements (adult groups): ${joint.disagreements}/${joint.rows.length}\nSpearman (gap, distance to TD): ${joint.spearman === null ? '-' : joint.spearman.toFixed(3)}\n`,
           );
       },
     );

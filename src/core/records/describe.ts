@@ -1,5 +1,6 @@
 // What the describe protocol (animated triangles) stores per trial: the description and the
-// clip's labels (condition, script, behaviour, variant; the frame grid itself is in the item).
+// clip's labels (condition, script, behaviour, variant, and the stimulus representation: grid,
+// plain grid, frame sequence, native video or still; the pictures themselves are in the item).
 
 import { z } from 'zod';
 
@@ -10,6 +11,7 @@ export const DescribeDetailSchema = z
     script: z.string().optional(),
     behaviour: z.string().optional(),
     variant: z.string().optional(),
+    representation: z.string().optional(),
   })
   .catchall(z.unknown());
 export type DescribeDetail = z.infer<typeof DescribeDetailSchema>;
@@ -17,5 +19,13 @@ export type DescribeDetail = z.infer<typeof DescribeDetailSchema>;
 export const DescribeScoreDetailSchema = z.object({ judged: z.boolean() });
 export type DescribeScoreDetail = z.infer<typeof DescribeScoreDetailSchema>;
 
-/** The labels a clip item carries for judges (the subject never sees them). */
-export const ClipLabelsSchema = z.object({ condition: z.string().optional(), script: z.string().optional() });
+/**
+ * The labels a clip item carries for judges (the subject never sees them): the condition and
+ * script (the paper's overlay layers i and ii) and, for the informed rubric only, the expected
+ * Intent range (layer iii, which the canonical anchor-blinded rubric leaves out).
+ */
+export const ClipLabelsSchema = z.object({
+  condition: z.string().optional(),
+  script: z.string().optional(),
+  expectedIntent: z.string().optional(),
+});

@@ -2,6 +2,7 @@
 // the rubric's name and SHA-256, and the aggregate. StoryTurn trials keep one panel per open turn.
 
 import { z } from 'zod';
+import { TokenUsageSchema } from './transcript.js';
 
 export const RubricRefSchema = z.object({ name: z.string(), sha256: z.string() });
 
@@ -14,6 +15,8 @@ export const JudgeRecordSchema = z.object({
   raw: z.array(z.string()),
   values: z.record(z.string(), z.number()).nullable(),
   error: z.string().optional(),
+  /** Tokens of this judge's calls on the response (the repair call included), for cost per cell at list prices. */
+  usage: TokenUsageSchema.optional(),
 });
 export type JudgeRecord = z.infer<typeof JudgeRecordSchema>;
 

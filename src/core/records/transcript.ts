@@ -6,6 +6,7 @@ import { z } from 'zod';
 export const ContentPartSchema = z.union([
   z.object({ type: z.literal('text'), text: z.string() }),
   z.object({ type: z.literal('image'), url: z.string(), mediaType: z.string().optional() }),
+  z.object({ type: z.literal('video'), url: z.string(), mediaType: z.string().optional() }),
 ]);
 
 export const ChatMessageSchema = z.object({

@@ -9,6 +9,7 @@ import type { ChatModel, ChatRequest, WireFormat } from '../chat-model.js';
 import { messageText } from '../chat-model.js';
 import { type CallSite, malformed, parseDataUrl } from '../http.js';
 import { fromStainlessError } from '../sdk-errors.js';
+import { videoUnsupported } from '../call-error.js';
 
 export interface AnthropicOptions {
   model: string;
@@ -30,6 +31,7 @@ function toBlocks(m: ChatMessage): Block[] {
   if (typeof m.content === 'string') return [{ type: 'text', text: m.content }];
   return m.content.map((p) => {
     if (p.type === 'text') return { type: 'text', text: p.text };
+    if (p.type === 'video') throw videoUnsupported('Anthropic messages API');
     const data = parseDataUrl(p.url);
     return data
       ? { type: 'image', source: { type: 'base64', media_type: data.mediaType, data: data.data } }

@@ -18,6 +18,8 @@ export interface GoogleOptions {
   apiKey: string;
 }
 
+// Images and videos alike: inline data (a data URL; Gemini takes video/mp4, webm, mov, ... inline
+// up to its request-size limit) or a file URI (the Files API), with the part's media type.
 function toParts(m: ChatMessage): unknown[] {
   if (typeof m.content === 'string') return [{ text: m.content }];
   return m.content.map((p) => {
@@ -25,7 +27,7 @@ function toParts(m: ChatMessage): unknown[] {
     const data = parseDataUrl(p.url);
     return data
       ? { inlineData: { mimeType: data.mediaType, data: data.data } }
-      : { fileData: { fileUri: p.url, mimeType: p.mediaType ?? 'image/png' } };
+      : { fileData: { fileUri: p.url, mimeType: p.mediaType ?? (p.type === 'video' ? 'video/mp4' : 'image/png') } };
   });
 }
 

@@ -89,8 +89,8 @@ export class LlamaCppChatModel implements ChatModel {
 
   /** The prompt as tokens, through the chat template when the model has one. */
   #promptTokens(l: Loaded, messages: ChatMessage[]): number[] {
-    if (messages.some((m) => typeof m.content !== 'string' && m.content.some((p) => p.type === 'image'))) {
-      throw new ModelCallError(`${this.spec}: this model takes text only, and the request holds an image`, 'unsupported');
+    if (messages.some((m) => typeof m.content !== 'string' && m.content.some((p) => p.type !== 'text'))) {
+      throw new ModelCallError(`${this.spec}: this model takes text only, and the request holds an image or a video`, 'unsupported');
     }
     if (l.chatWrapper) {
       const chatHistory = messages.map((m) =>

@@ -7,6 +7,7 @@ import type { ChatMessage, ChatResponse, TokenLogprob } from '../../core/index.j
 import { capabilitiesFor, takesSampling, type ModelCapabilities } from '../capabilities.js';
 import type { ChatModel, ChatRequest, WireFormat } from '../chat-model.js';
 import { type CallSite, malformed } from '../http.js';
+import { videoUnsupported } from '../call-error.js';
 import { fromStainlessError } from '../sdk-errors.js';
 import { strictJsonSchema } from '../structured-output.js';
 
@@ -24,7 +25,10 @@ function toOpenAiMessage(m: ChatMessage): unknown {
   if (typeof m.content === 'string') return { role: m.role, content: m.content };
   return {
     role: m.role,
-    content: m.content.map((p) => (p.type === 'text' ? { type: 'text', text: p.text } : { type: 'image_url', image_url: { url: p.url } })),
+    content: m.content.map((p) => {
+      if (p.type === 'video') throw videoUnsupported('OpenAI chat-completions API');
+      return p.type === 'text' ? { type: 'text', text: p.text } : { type: 'image_url', image_url: { url: p.url } };
+    }),
   };
 }
 

@@ -1,12 +1,13 @@
-// The Director-Task protocol: one scene (its picture as an image part; its blocks named in the
-// closed vocabulary of colours and letters), three prompts:
+// The Director-Task protocol: one scene (its picture as an image part), three prompts:
 //   (a) which blocks can the director see? (multi-select)
 //   (b) the director's request ("Move the largest block"): which block do you move? (single)
 //   (c) a two-step gate in one conversation: c.Q1 repeats (a), then c.Q2 asks which block to move.
-// Replies are read at colour level and at letter level; an egocentric error is marked when (b)
-// or c.Q2 picks the hidden block. The score is (b) at letter level.
+// Answers name each block by colour word and letter ("red A"); the colours are not in the text,
+// so colour level tests what the model sees. Replies are read at letter and colour level apart
+// (director-answers.ts); an egocentric error is marked when (b) or c.Q2 picks the hidden block.
+// The score is (b) at letter level.
 
-import { directorView, targetBlock, type DirectorScene } from '../../worlds/index.js';
+import { BLOCK_COLORS, directorView, targetBlock, type DirectorScene } from '../../worlds/index.js';
 import {
   DIRECTOR_RECORDS,
   callInfoKey,
@@ -22,6 +23,9 @@ import {
   type TrialModel,
 } from '../../core/index.js';
 import { defineProtocol, type ReferencePolicy } from '../protocol.js';
+import { judgeMove, judgeSeen } from './director-answers.js';
+
+export { readBlocks } from './director-answers.js';
 
 export const DIRECTOR_SCORER = DIRECTOR_RECORDS.scorer;
 
@@ -31,22 +35,7 @@ export interface DirectorPayload {
   picture: string;
 }
 
-const SYSTEM =
-  'You look at a table with blocks. Another person, the director, also looks at the table from where they stand. Answer with block letters; end your reply with a line "Answer: <letters>".';
-
-/** Letters and colours named in the answer part of a reply (closed vocabulary). */
-export function readBlocks(reply: string, scene: DirectorScene): { letters: string[]; colors: string[] } {
-  const part = /answer\s*:\s*([^\n]+)/i.exec(reply)?.[1] ?? reply;
-  const letters = [...new Set((part.match(/\b[A-D]\b/g) ?? []).filter((l) => scene.blocks.some((b) => b.letter === l)))];
-  const colors = [
-    ...new Set((part.toLowerCase().match(/\b(red|blue|green|yellow)\b/g) ?? []).filter((c) => scene.blocks.some((b) => b.color === c))),
-  ];
-  return { letters, colors };
-}
-
-function sameSet(a: string[], b: string[]): boolean {
-  return a.length === b.length && a.every((x) => b.includes(x));
-}
+const SYSTEM = `You look at a table with blocks. Another person, the director, also looks at the table from where they stand. Name each block by its colour and its letter, for example "red A"; colours are one of: ${BLOCK_COLORS.join(', ')}. End your reply with a line "Answer: <colour> <letter>, ...".`;
 
 /** What a Director call tells reference subjects: the scene and the prompt ('a': which blocks the director sees; 'b': which to move). */
 export interface DirectorCallInfo {
@@ -56,47 +45,33 @@ export interface DirectorCallInfo {
 
 export const DIRECTOR_INFO = callInfoKey<DirectorCallInfo>('director');
 
+/** One Director trial: prompts a, b and the c gate on a scene, each reply judged at letter and colour level. */
 export async function runDirector(p: DirectorPayload, model: TrialModel, ctx: TrialContext): Promise<DirectorDetail> {
   const s = p.scene;
+  const letters = s.blocks.map((b) => b.letter).join(', ');
   const intro: ContentPart[] = [
     { type: 'image', url: p.picture, mediaType: 'image/png' },
     {
       type: 'text',
-      text: `The blocks, left to right: ${s.blocks.map((b) => `${b.color} ${b.letter}`).join(', ')}. The director stands ${s.director === 'across' ? 'on the other side of the table, facing you' : 'beside you, on your side of the table'}.`,
+      text: `The blocks carry the letters ${letters}, left to right. The director stands ${s.director === 'across' ? 'on the other side of the table, facing you' : 'beside you, on your side of the table'}.`,
     },
   ];
-  const qa = 'Which blocks can the director see? List every letter.';
-  const qb = `The director says: "Move the ${s.extremum} block." Which block do you move? Give one letter.`;
+  const qa = 'Which blocks can the director see? List every block, by colour and letter.';
+  const qb = `The director says: "Move the ${s.extremum} block." Which block do you move? Give one block, by colour and letter.`;
   const seen = directorView(s);
-  const target = targetBlock(s, 'director');
-  const colorOf = (l: string) => s.blocks.find((b) => b.letter === l)!.color;
+  const target = targetBlock(s, 'director').letter;
   const ask = async (messages: ChatMessage[], prompt: 'a' | 'b') => {
     const r = await model.chat(messages, {}, { replicateSeed: ctx.seed, info: withInfo(DIRECTOR_INFO, { scene: s, prompt }) });
     return r.text;
   };
-  const judgeSeen = (reply: string) => {
-    const r = readBlocks(reply, s);
-    return { letter: sameSet(r.letters, seen), color: sameSet(r.colors, seen.map(colorOf)), reply };
-  };
-  const judgeMove = (reply: string) => {
-    const r = readBlocks(reply, s);
-    // Egocentric: picking the block the director cannot see (the partition hides it from across the table).
-    const hiddenFromDirector = s.hidden !== null && !seen.includes(s.hidden) ? s.hidden : null;
-    return {
-      letter: r.letters.length === 1 && r.letters[0] === target.letter,
-      color: r.colors.length === 1 && r.colors[0] === target.color,
-      egocentric: hiddenFromDirector !== null && (r.letters[0] === hiddenFromDirector || r.colors[0] === colorOf(hiddenFromDirector)),
-      reply,
-    };
-  };
   const base: ChatMessage[] = [{ role: 'system', content: SYSTEM }];
-  const a = judgeSeen(await ask([...base, { role: 'user', content: [...intro, { type: 'text', text: qa }] }], 'a'));
-  const b = judgeMove(await ask([...base, { role: 'user', content: [...intro, { type: 'text', text: qb }] }], 'b'));
+  const a = judgeSeen(await ask([...base, { role: 'user', content: [...intro, { type: 'text', text: qa }] }], 'a'), s, seen);
+  const b = judgeMove(await ask([...base, { role: 'user', content: [...intro, { type: 'text', text: qb }] }], 'b'), s, target);
   const c1Messages: ChatMessage[] = [...base, { role: 'user', content: [...intro, { type: 'text', text: qa }] }];
   const c1Reply = await ask(c1Messages, 'a');
-  const cQ1 = judgeSeen(c1Reply);
-  const cQ2 = judgeMove(await ask([...c1Messages, { role: 'assistant', content: c1Reply }, { role: 'user', content: qb }], 'b'));
-  return { sceneId: s.id, arm: s.arm, blocks: s.blocks.length, a, b, cQ1, cQ2 };
+  const cQ1 = judgeSeen(c1Reply, s, seen);
+  const cQ2 = judgeMove(await ask([...c1Messages, { role: 'assistant', content: c1Reply }, { role: 'user', content: qb }], 'b'), s, target);
+  return { sceneId: s.id, arm: s.arm, blocks: s.blocks.length, a, b, cQ1, cQ2, extremum: s.extremum, design: s.design };
 }
 
 /** A Director-Task task over a suite's scenes. */
@@ -113,8 +88,13 @@ export function createDirectorTask(suite: string, items: Item<DirectorPayload>[]
         cQ1: d.cQ1.letter,
         cQ2: d.cQ2.letter,
         egocentric: d.b.egocentric,
+        egocentricCQ2: d.cQ2.egocentric,
+        color: { a: d.a.color, b: d.b.color, cQ1: d.cQ1.color, cQ2: d.cQ2.color },
+        modes: { a: d.a.mode!, b: d.b.mode!, cQ1: d.cQ1.mode!, cQ2: d.cQ2.mode! },
         arm: d.arm,
         blocks: d.blocks,
+        extremum: d.extremum,
+        design: d.design,
       };
       return { detail: d, score: { scorer: DIRECTOR_SCORER, value: d.b.letter ? 1 : 0, detail } };
     },
@@ -133,8 +113,9 @@ function directorPolicy(describe: string, view: 'director' | 'addressee'): Refer
     reply(ctx) {
       const d = readInfo(ctx.info, DIRECTOR_INFO);
       if (!d) return undefined;
-      if (d.prompt === 'a') return `Answer: ${directorView(d.scene).join(', ')}`;
-      return `Answer: ${targetBlock(d.scene, view).letter}`;
+      const name = (l: string) => `${d.scene.blocks.find((b) => b.letter === l)!.color} ${l}`;
+      if (d.prompt === 'a') return `Answer: ${directorView(d.scene).map(name).join(', ')}`;
+      return `Answer: ${name(targetBlock(d.scene, view).letter)}`;
     },
   };
 }

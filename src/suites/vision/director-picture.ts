@@ -6,8 +6,18 @@
 import type { DirectorScene } from '../../worlds/index.js';
 import { Canvas, type RGB } from '../raster.js';
 
-const COLORS: Record<string, RGB> = { red: [210, 40, 40], blue: [40, 90, 210], green: [40, 150, 60], yellow: [225, 190, 30] };
+// One clearly distinct hue per word of the closed vocabulary (blue and cyan far apart).
+const COLORS: Record<string, RGB> = {
+  yellow: [225, 190, 30],
+  red: [210, 40, 40],
+  blue: [40, 70, 210],
+  purple: [130, 50, 170],
+  green: [40, 150, 60],
+  orange: [240, 130, 20],
+  cyan: [30, 200, 215],
+};
 
+/** The scene as a PNG data URL (360 x 240). */
 export function directorPicture(s: DirectorScene): string {
   const W = 360;
   const H = 240;
@@ -30,9 +40,13 @@ export function directorPicture(s: DirectorScene): string {
     const x = slotX(b.slot) - side / 2;
     const y = 170 - side;
     if (s.hidden === b.letter) c.rect(x - 6, y - 38, x + side + 6, y - 4, [60, 60, 60]); // the partition, between block and director
-    c.rect(x, y, x + side, y + side, COLORS[b.color]!);
+    const color = COLORS[b.color];
+    if (!color) throw new Error(`no paint for the block colour "${b.color}"`);
+    c.rect(x, y, x + side, y + side, color);
     const scale = Math.max(2, Math.floor(side / 12));
-    c.letter(b.letter, x + side / 2 - 2.5 * scale, y + side / 2 - 3.5 * scale, scale, [255, 255, 255]);
+    // Dark letters on light paint (yellow, cyan, orange), white on the others.
+    const light = 0.299 * color[0] + 0.587 * color[1] + 0.114 * color[2] > 150;
+    c.letter(b.letter, x + side / 2 - 2.5 * scale, y + side / 2 - 3.5 * scale, scale, light ? [20, 20, 20] : [255, 255, 255]);
   }
   const [dx, dy] = s.director === 'across' ? [180, 40] : [345, 150];
   c.ellipse(dx, dy - 18, 10, 10, [240, 200, 160]); // the director

@@ -1,25 +1,27 @@
-// The `director` suite: seeded scenes for the canonical arm (three blocks, partition, director
-// across), the two control arms (no occluder; director on the addressee's side) and the
-// four-block variant, each scene with its picture.
+// The `director` suite: the counterbalanced scene set (counterbalancedScene) for the canonical
+// arm (three blocks, partition, director across), the two control arms on the same scenes (no
+// occluder; director on the addressee's side) and the four-block variant, each scene with its
+// picture. The seed shifts the letter-colour mappings; the balance holds for every seed.
 
 import { createRng, type Item } from '../../core/index.js';
-import { makeDirectorScene, type DirectorArm } from '../../worlds/index.js';
+import { counterbalancedScene, type DirectorArm } from '../../worlds/index.js';
 import type { DirectorPayload } from '../../protocols/index.js';
 import { directorPicture } from './director-picture.js';
 
+/** Director-Task items: `perArm` scenes for each arm, arms interleaved so that the first N items cover every arm. */
 export function directorItems(opts: { perArm: number; seed: number }): Item<DirectorPayload>[] {
-  const rng = createRng(`director:${opts.seed}`);
+  const offset = createRng(`director:${opts.seed}`).int(24);
   const arms: Array<{ arm: DirectorArm; blocks: 3 | 4; name: string }> = [
     { arm: 'canonical', blocks: 3, name: 'canonical' },
     { arm: 'no-occluder', blocks: 3, name: 'no-occluder' },
     { arm: 'same-side', blocks: 3, name: 'same-side' },
     { arm: 'canonical', blocks: 4, name: 'four-blocks' },
   ];
-  // Arms interleaved, so that the first N scenes cover every arm.
   const items: Item<DirectorPayload>[] = [];
   for (let i = 0; i < opts.perArm; i++) {
     for (const { arm, blocks, name } of arms) {
-      const scene = makeDirectorScene(rng, `${name}-${String(i + 1).padStart(2, '0')}`, { blocks, arm });
+      const scene = counterbalancedScene(i, { id: `${name}-${String(i + 1).padStart(2, '0')}`, blocks, arm, offset });
+      const d = scene.design!;
       items.push({
         suite: 'director',
         id: scene.id,
@@ -27,7 +29,15 @@ export function directorItems(opts: { perArm: number; seed: number }): Item<Dire
         ability: name,
         payload: { scene, picture: directorPicture(scene) },
         answer: scene.extremum,
-        meta: { arm: name, blocks },
+        meta: {
+          arm: name,
+          blocks,
+          palette: d.palette,
+          mapping: d.mapping.join('/'),
+          targetSlot: d.targetSlot,
+          trapSlot: d.trapSlot,
+          polarity: scene.extremum,
+        },
       });
     }
   }

@@ -1,52 +1,105 @@
-// The `triangles` suite: one clip per behaviour (twelve: four per condition), rendered as a
-// frame grid, plus the controls: the same clip time-reversed, and a static key frame repeated.
-// The item carries the condition and the script for the judges; the subject sees the grid only.
+// The animated-triangles suites: one clip per behaviour (twelve: four per condition) in the arms
+// of the paper. The canonical arm is the numbered 4 x 4 grid, forward; its controls are the same
+// grid time-reversed (the badges keep 1..16, the frames run backwards) and a single mid-clip
+// still (the subject is told it is one frame); the ablation arms are the plain grid (no order
+// badges), the frames as 16 separate pictures in order, and the clip as a native video. The
+// item carries the condition, the script and the informed rubric's expected Intent range for the
+// judges; the subject sees the stimulus only.
 
 import { createRng, InputError, type Item } from '../../core/index.js';
-import { makeTriangleClip, TRIANGLE_BEHAVIOURS } from '../../worlds/index.js';
-import { triangleGrid } from './triangle-grid.js';
+import { makeTriangleClip, TRIANGLE_BEHAVIOURS, type TriangleClip } from '../../worlds/index.js';
+import type { DescribePayload, FrameRepresentation } from '../../protocols/index.js';
+import { clipVideo } from './clip-video.js';
+import { CELL_H, CELL_W, triangleFrameImage, triangleGrid } from './triangle-grid.js';
+import { rgbImage, sampleVideoFrames, tileFrames, videoDataUrl, videoStill } from './video-frames.js';
 
-export interface TrianglesPayload {
+export type TriangleVariant = 'forward' | 'reversed' | 'static';
+
+/** The arms: how the clip is shown and which way it runs. */
+export const TRIANGLE_ARMS = {
+  grid: { representation: 'grid', variant: 'forward' },
+  reversed: { representation: 'grid', variant: 'reversed' },
+  still: { representation: 'still', variant: 'static' },
+  'plain-grid': { representation: 'plain-grid', variant: 'forward' },
+  frames: { representation: 'frames', variant: 'forward' },
+  video: { representation: 'video', variant: 'forward' },
+} as const satisfies Record<string, { representation: FrameRepresentation; variant: TriangleVariant }>;
+
+export type TriangleArm = keyof typeof TRIANGLE_ARMS;
+
+export const TRIANGLE_ARM_NAMES = Object.keys(TRIANGLE_ARMS) as TriangleArm[];
+
+/**
+ * The informed rubric's per-clip Intent target (overlay layer iii of the paper's Appendix J). The
+ * paper gives the ToM range, 4-5 (from the TD-adult ToM mean 4.3); the goal-directed and random
+ * ranges follow the Castelli levels those conditions are built to draw (2-3: deliberate action
+ * with or in response to another; 0-1: non-deliberate or solitary action).
+ */
+export const INFORMED_EXPECTED_INTENT: Record<string, string> = { tom: '4-5', 'goal-directed': '2-3', random: '0-1' };
+
+export interface TrianglesPayload extends DescribePayload {
   behaviour: string;
   condition: string;
-  variant: 'forward' | 'reversed' | 'static';
+  variant: TriangleVariant;
   script: string;
-  grid: string;
 }
 
+function scriptFor(variant: TriangleVariant, script: string): string {
+  return variant === 'forward' ? script : `${variant === 'reversed' ? 'Time-reversed' : 'Static key frame of'}: ${script}`;
+}
+
+function stimulus(clip: TriangleClip, arm: TriangleArm): Pick<DescribePayload, 'images' | 'video'> {
+  const { representation, variant } = TRIANGLE_ARMS[arm];
+  const frames = variant === 'reversed' ? [...clip.frames].reverse() : clip.frames;
+  switch (representation) {
+    case 'grid':
+      return { images: [triangleGrid(frames)] };
+    case 'plain-grid':
+      return { images: [triangleGrid(frames, { badges: false })] };
+    case 'frames':
+      return { images: frames.map((f) => triangleFrameImage(f)) };
+    case 'still':
+      return { images: [triangleFrameImage(clip.frames[Math.floor(clip.frames.length / 2)]!, { width: 640, height: 480 })] };
+    case 'video':
+      return { images: [], video: clipVideo(clip.trajectory) };
+  }
+}
+
+/** Procedural clips in the given arms (default: the canonical grid and its reversed and still controls). */
 export function triangleItems(opts: {
   seed: number;
-  variants?: Array<TrianglesPayload['variant']>;
+  arms?: TriangleArm[];
   repeats?: number;
+  suite?: string;
+  /** Only the first N clips (in behaviour order): what `--limit` needs, without drawing the rest. */
+  clips?: number;
 }): Item<TrianglesPayload>[] {
-  const variants = opts.variants ?? ['forward', 'reversed', 'static'];
+  const arms = opts.arms ?? ['grid', 'reversed', 'still'];
   const items: Item<TrianglesPayload>[] = [];
+  let drawn = 0;
   for (let r = 0; r < (opts.repeats ?? 1); r++) {
     for (const [condition, behaviours] of Object.entries(TRIANGLE_BEHAVIOURS)) {
       for (const behaviour of behaviours) {
+        if (opts.clips !== undefined && drawn++ >= opts.clips) return items;
         const clip = makeTriangleClip(behaviour, createRng(`triangles:${opts.seed}:${behaviour}:${r}`));
-        for (const variant of variants) {
-          const frames =
-            variant === 'reversed'
-              ? [...clip.frames].reverse()
-              : variant === 'static'
-                ? clip.frames.map(() => clip.frames[Math.floor(clip.frames.length / 2)]!)
-                : clip.frames;
+        for (const arm of arms) {
+          const { representation, variant } = TRIANGLE_ARMS[arm];
           items.push({
-            suite: 'triangles',
+            suite: opts.suite ?? 'triangles',
             id: `${behaviour}-${r + 1}-${variant}`,
             category: 'intention',
-            ability: `${condition} ${variant}`,
+            ability: `${condition} ${arm}`,
             payload: {
+              representation,
+              ...stimulus(clip, arm),
               behaviour,
               condition,
               variant,
-              script:
-                variant === 'forward' ? clip.script : `${variant === 'reversed' ? 'Time-reversed' : 'Static key frame of'}: ${clip.script}`,
-              grid: triangleGrid(frames),
+              script: scriptFor(variant, clip.script),
+              expectedIntent: INFORMED_EXPECTED_INTENT[condition],
             },
             answer: condition,
-            meta: { condition, behaviour, variant },
+            meta: { condition, behaviour, variant, representation, arm },
           });
         }
       }
@@ -55,27 +108,92 @@ export function triangleItems(opts: {
   return items;
 }
 
+/** One of the user's clips: a video file (relative to the list), its condition and script. */
+export interface UserClip {
+  file: string;
+  condition: string;
+  script: string;
+  behaviour?: string;
+}
+
 /**
- * Clips from the user's video files: a JSON list of { file, condition, script, behaviour? }
- * (paths relative to the list), each sampled into a frame grid with ffmpeg.
+ * The user's clip list: a JSON list of clips, or `{ "clips": [...], "arms": [...] }` naming the
+ * arms (default grid, reversed, still; also plain-grid, frames, video).
  */
+export function parseClipList(json: unknown, listFile: string): { clips: UserClip[]; arms: TriangleArm[] } {
+  const obj = json as { clips?: unknown; arms?: unknown };
+  const clips = Array.isArray(json) ? json : obj?.clips;
+  if (!Array.isArray(clips)) throw new InputError('expected a JSON list of clips, or { "clips": [...], "arms": [...] }', listFile);
+  const arms = (Array.isArray(json) ? undefined : obj.arms) ?? ['grid', 'reversed', 'still'];
+  if (!Array.isArray(arms) || arms.length === 0) throw new InputError('arms must be a non-empty list', listFile);
+  for (const a of arms)
+    if (!(TRIANGLE_ARM_NAMES as string[]).includes(a))
+      throw new InputError(`unknown arm "${a}" (known: ${TRIANGLE_ARM_NAMES.join(', ')})`, listFile);
+  clips.forEach((c: Partial<UserClip>, i) => {
+    if (!c?.file || !c.condition || !c.script) throw new InputError(`clip ${i}: needs file, condition and script`, listFile);
+  });
+  return { clips: clips as UserClip[], arms: arms as TriangleArm[] };
+}
+
+/**
+ * The media of each arm of a video file: frames sampled with ffmpeg at (i + 0.5) D / N (once per
+ * file and size, shared by the grid arms), or the file itself.
+ */
+function videoStimuli(): (file: string, arm: TriangleArm) => Pick<DescribePayload, 'images' | 'video'> {
+  const sampled = new Map<string, Uint8Array[]>();
+  const frames = (file: string, width: number, height: number) => {
+    const key = `${file}\u0000${width}x${height}`;
+    let f = sampled.get(key);
+    if (!f) sampled.set(key, (f = sampleVideoFrames(file, { width, height })));
+    return f;
+  };
+  return (file, arm) => {
+    switch (arm) {
+      case 'grid':
+        return { images: [tileFrames(frames(file, CELL_W, CELL_H))] };
+      case 'reversed':
+        return { images: [tileFrames(frames(file, CELL_W, CELL_H), { reversed: true })] };
+      case 'plain-grid':
+        return { images: [tileFrames(frames(file, CELL_W, CELL_H), { badges: false })] };
+      case 'frames':
+        return { images: frames(file, 320, 240).map((f) => rgbImage(f, 320, 240)) };
+      case 'still':
+        return { images: [videoStill(file)] };
+      case 'video':
+        return { images: [], video: videoDataUrl(file) };
+    }
+  };
+}
+
+/** Clips from the user's video files in the listed arms; `media` may be replaced (tests). */
 export function videoTriangleItems(
-  listFile: string,
-  clips: Array<{ file: string; condition: string; script: string; behaviour?: string }>,
+  list: { clips: UserClip[]; arms: TriangleArm[] },
   resolve: (p: string) => string,
-  grid: (file: string) => string,
+  media: (file: string, arm: TriangleArm) => Pick<DescribePayload, 'images' | 'video'> = videoStimuli(),
 ): Item<TrianglesPayload>[] {
-  return clips.map((c, i) => {
-    if (!c.file || !c.condition || !c.script) throw new InputError(`clip ${i}: needs file, condition and script`, listFile);
+  return list.clips.flatMap((c, i) => {
     const behaviour = c.behaviour ?? `clip-${i + 1}`;
-    return {
-      suite: 'triangles-video',
-      id: `${behaviour}-${i + 1}`,
-      category: 'intention',
-      ability: `${c.condition} forward`,
-      payload: { behaviour, condition: c.condition, variant: 'forward', script: c.script, grid: grid(resolve(c.file)) },
-      answer: c.condition,
-      meta: { condition: c.condition, behaviour, variant: 'forward', file: c.file },
-    };
+    const condition = c.condition.toLowerCase();
+    return list.arms.map((arm) => {
+      const { representation, variant } = TRIANGLE_ARMS[arm];
+      return {
+        suite: 'triangles-video',
+        // The canonical arm keeps the id clips had before arms existed.
+        id: arm === 'grid' ? `${behaviour}-${i + 1}` : `${behaviour}-${i + 1}-${arm}`,
+        category: 'intention' as const,
+        ability: `${condition} ${arm}`,
+        payload: {
+          representation,
+          ...media(resolve(c.file), arm),
+          behaviour,
+          condition,
+          variant,
+          script: scriptFor(variant, c.script),
+          expectedIntent: INFORMED_EXPECTED_INTENT[condition] ?? 'unknown',
+        },
+        answer: condition,
+        meta: { condition, behaviour, variant, representation, arm, file: c.file },
+      };
+    });
   });
 }

@@ -7,7 +7,8 @@
 
 import type { Rng } from '../../core/random.js';
 
-export const BLOCK_COLORS = ['red', 'blue', 'green', 'yellow'] as const;
+/** The closed colour vocabulary: every colour a block can have (the union of the palettes). */
+export const BLOCK_COLORS = ['yellow', 'red', 'blue', 'purple', 'green', 'orange', 'cyan'] as const;
 export const BLOCK_LETTERS = ['A', 'B', 'C', 'D'] as const;
 
 export interface DirectorBlock {
@@ -21,6 +22,18 @@ export interface DirectorBlock {
 
 export type DirectorArm = 'canonical' | 'no-occluder' | 'same-side';
 
+/** Where a scene sits in the counterbalanced design (absent for freely drawn scenes). */
+export interface DirectorDesign {
+  /** Index of the colour palette (DIRECTOR_PALETTES). */
+  palette: number;
+  /** The colours of the blocks A, B, C(, D) in letter order: the letter-colour mapping. */
+  mapping: string[];
+  /** Slot (0 = left) of the block the director means in the canonical arm. */
+  targetSlot: number;
+  /** Slot of the block the partition hides in the canonical arm: the egocentric trap. */
+  trapSlot: number;
+}
+
 export interface DirectorScene {
   id: string;
   arm: DirectorArm;
@@ -29,12 +42,14 @@ export interface DirectorScene {
   hidden: string | null;
   director: 'across' | 'same-side';
   extremum: 'largest' | 'smallest';
+  design?: DirectorDesign;
 }
 
+/** A freely drawn scene (seeded): sizes, colours and slots shuffled; see counterbalancedScene for the paper's balanced set. */
 export function makeDirectorScene(rng: Rng, id: string, opts: { blocks: 3 | 4; arm: DirectorArm }): DirectorScene {
   const n = opts.blocks;
   const letters = rng.shuffle([...BLOCK_LETTERS].slice(0, n));
-  const colors = rng.shuffle([...BLOCK_COLORS].slice(0, n));
+  const colors = rng.shuffle(['red', 'blue', 'green', 'yellow'].slice(0, n));
   const sizes = rng.shuffle(Array.from({ length: n }, (_, i) => i + 1));
   const slots = rng.shuffle(Array.from({ length: n }, (_, i) => i));
   const blocks = letters
@@ -43,13 +58,17 @@ export function makeDirectorScene(rng: Rng, id: string, opts: { blocks: 3 | 4; a
   const extremum = rng.next() < 0.5 ? 'largest' : 'smallest';
   // The partition hides the addressee's own extremum, so that taking one's own view is the error.
   const own = blocks.reduce((m, b) => ((extremum === 'largest' ? b.size > m.size : b.size < m.size) ? b : m));
+  return withArm({ id, arm: 'canonical', blocks, hidden: own.letter, director: 'across', extremum }, opts.arm);
+}
+
+/** The same scene under another arm: no partition, or the director on the addressee's side. */
+export function withArm(s: DirectorScene, arm: DirectorArm): DirectorScene {
+  const own = s.blocks.reduce((m, b) => ((s.extremum === 'largest' ? b.size > m.size : b.size < m.size) ? b : m));
   return {
-    id,
-    arm: opts.arm,
-    blocks,
-    hidden: opts.arm === 'no-occluder' ? null : own.letter,
-    director: opts.arm === 'same-side' ? 'same-side' : 'across',
-    extremum,
+    ...s,
+    arm,
+    hidden: arm === 'no-occluder' ? null : own.letter,
+    director: arm === 'same-side' ? 'same-side' : 'across',
   };
 }
 
@@ -64,6 +83,13 @@ export function targetBlock(s: DirectorScene, view: 'director' | 'addressee'): D
   return seen.reduce((m, b) => ((s.extremum === 'largest' ? b.size > m.size : b.size < m.size) ? b : m));
 }
 
+/** The block the director cannot see (the egocentric choice), if any. */
+export function trapBlock(s: DirectorScene): DirectorBlock | undefined {
+  const seen = directorView(s);
+  return s.blocks.find((b) => !seen.includes(b.letter));
+}
+
+/** The blocks as "colour letter", left to right. */
 export function blockDescription(s: DirectorScene): string {
   return s.blocks.map((b) => `${b.color} ${b.letter}`).join(', ');
 }

@@ -1,2 +1,3 @@
 export * from './director-scene.js';
 export * from './triangles.js';
+export * from './director-design.js';

@@ -31,7 +31,10 @@ export interface TriangleClip {
   behaviour: string;
   condition: TriangleCondition;
   script: string;
+  /** The sampled frames, at (i + 0.5) D / N. */
   frames: TriangleFrame[];
+  /** Every tick of the motion (for a native video of the clip). */
+  trajectory: TriangleFrame[];
 }
 
 /** The field: 0..100 x 0..75; the enclosure spans x 60..90, y 20..55 with a door on its left wall (y 32..43). */
@@ -165,6 +168,7 @@ function tick(behaviour: string, t: number, f: TriangleFrame, rng: Rng, mem: Rec
   }
 }
 
+/** A clip of a behaviour (seeded): every tick of its motion, and N frames sampled at (i + 0.5) D / N. */
 export function makeTriangleClip(behaviour: string, rng: Rng, opts: { ticks?: number; frames?: number } = {}): TriangleClip {
   const condition = (Object.keys(TRIANGLE_BEHAVIOURS) as TriangleCondition[]).find((c) =>
     (TRIANGLE_BEHAVIOURS[c] as readonly string[]).includes(behaviour),
@@ -187,5 +191,5 @@ export function makeTriangleClip(behaviour: string, rng: Rng, opts: { ticks?: nu
   // N frames at (i + 0.5) D / N.
   const frames = Array.from({ length: n }, (_, i) => trajectory[Math.min(ticks - 1, Math.floor(((i + 0.5) * ticks) / n))]!);
   // SCRIPTS has one script per behaviour of TRIANGLE_BEHAVIOURS.
-  return { behaviour, condition, script: SCRIPTS[behaviour]!, frames };
+  return { behaviour, condition, script: SCRIPTS[behaviour]!, frames, trajectory };
 }
