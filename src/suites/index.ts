@@ -4,7 +4,7 @@ export * from './read-input.js';
 export { generateTomItems, renderStory, DEFAULT_MIX, type GeneratedKind, type GenerateOptions } from './generated/story-generator.js';
 export { loadTomBench } from './literal/tombench.js';
 export { loadTomato } from './literal/tomato.js';
-export { loadDialtom, DIALTOM_ATTRIBUTES, NONE_OF_THE_ABOVE, type DialtomTask } from './literal/dialtom.js';
+export { loadDialtom, DIALTOM_ATTRIBUTES, DIALTOM_ROLES, NONE_OF_THE_ABOVE, type DialtomTask } from './literal/dialtom.js';
 export { loadHitom } from './literal/hitom.js';
 export { loadTomi } from './literal/tomi.js';
 export { loadBigtom } from './literal/bigtom.js';
