@@ -25,7 +25,7 @@ const FIXTURES = join(import.meta.dirname, 'fixtures', 'data');
 const ctx = { seed: 0, replicate: 0 } as never;
 
 async function items(suite: string): Promise<Item<McqPayload>[]> {
-  return (await loadSuite(suite, { data: FIXTURES })).items as Item<McqPayload>[];
+  return (await loadSuite(suite, { data: FIXTURES, seed: 0 })).items as Item<McqPayload>[];
 }
 
 /** The user message a template gives an item, options in source order. */
