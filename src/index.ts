@@ -92,6 +92,14 @@ export { exportMatrix, resolveRunId, runAccuracy, runMatricesBySuite, runMatrix,
 
 // Scoring stored runs again, judges, and model-written items.
 export {
+  bertScoreInferences,
+  elicitInferences,
+  importHumanAnswers,
+  judgeTracePairs,
+  type BertScoreSummary,
+  type HumanImportResult,
+  type TracePairResult,
+  type WrittenInference,
   judgeInferences,
   modelDialtomWriter,
   scoreRun,

@@ -138,7 +138,7 @@ describe('llamacpp in StoryTurn conversations', () => {
       runId: 'st',
     });
     expect(r.done).toBe(6);
-    const m = storyTurnMetrics(storedStories(store, 'st'))[0]!;
+    const m = storyTurnMetrics(await storedStories(store, 'st'))[0]!;
     expect(m.stories.n).toBe(6);
     expect(m.questions.n).toBeGreaterThan(6);
     expect(m.byState.length).toBeGreaterThan(2);

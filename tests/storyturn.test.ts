@@ -122,7 +122,7 @@ describe('generated StoryTurns with reference agents', () => {
         trials: 2,
         runId: 'st',
       });
-      const stored = storedStories(store, 'st');
+      const stored = await storedStories(store, 'st');
       const m = storyTurnMetrics(stored);
       const oracle = m.find((x) => x.subject === 'agent:oracle')!;
       const random = m.find((x) => x.subject === 'agent:random')!;
@@ -180,7 +180,7 @@ describe('StoryTurn images over a real local server', () => {
       const withImage = bodies.filter((b) => JSON.stringify(b).includes('"image_url"'));
       expect(withImage.length).toBeGreaterThan(0);
       expect(JSON.stringify(withImage[0])).toMatch(/data:image\/png;base64,iVBOR/);
-      const [m] = storyTurnMetrics(storedStories(store, 'img'));
+      const [m] = storyTurnMetrics(await storedStories(store, 'img'));
       expect(m).toMatchObject({ mode: 'text+image' });
     } finally {
       store.close();
@@ -198,18 +198,18 @@ describe('StoryTurn images over a real local server', () => {
     try {
       // The server's model answers every turn with the same canned line, so every open turn is wrong by exact match.
       await evaluate({ store, suites: ['generated-storyturn'], limit: 24, models: [`openai-compatible:${server.url}/v1#ok`], runId: 'j' });
-      expect(storyJudgeScorer(store, 'j')).toBeUndefined();
-      const exact = storyTurnMetrics(storedStories(store, 'j'))[0]!;
+      expect(await storyJudgeScorer(store, 'j')).toBeUndefined();
+      const exact = storyTurnMetrics(await storedStories(store, 'j'))[0]!;
       expect(exact.scorer).toBe('exact');
       // A lenient judge rates every open answer right: open turns the exact match failed now count.
       await scoreRun({ store, runId: 'j', rubricPath: rubric, judges: [`openai-compatible:${server.url}/v1#judge-lenient`] });
-      const scorer = storyJudgeScorer(store, 'j');
+      const scorer = await storyJudgeScorer(store, 'j');
       expect(scorer).toBe('judge:open');
-      const judged = storyTurnMetrics(storedStories(store, 'j', scorer))[0]!;
+      const judged = storyTurnMetrics(await storedStories(store, 'j', scorer))[0]!;
       expect(judged.scorer).toBe('judge:open (open turns) + exact (closed turns)');
       expect(judged.questions.k).toBeGreaterThan(exact.questions.k);
       expect(judged.stories.rate).toBeGreaterThanOrEqual(exact.stories.rate);
-      expect(() => storyJudgeScorer(store, 'j', 'other')).toThrow(/was not scored with rubric "other"/);
+      await expect(storyJudgeScorer(store, 'j', 'other')).rejects.toThrow(/was not scored with rubric "other"/);
     } finally {
       store.close();
     }

@@ -7,3 +7,6 @@ export * from './config.js';
 export * from './results.js';
 export * from './scoring.js';
 export * from './authoring.js';
+export * from './dialtom-inferences.js';
+export * from './trace-pairs.js';
+export * from './human-import.js';

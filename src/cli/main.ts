@@ -11,6 +11,7 @@ import { registerDialtom } from './commands/dialtom.js';
 import { registerEmbodied } from './commands/embodied.js';
 import { registerJudge } from './commands/judge.js';
 import { registerExport } from './commands/export.js';
+import { registerHumans } from './commands/humans.js';
 import { registerIrt } from './commands/irt.js';
 import { registerItems } from './commands/items.js';
 import { registerReport } from './commands/report.js';
@@ -39,6 +40,7 @@ export function buildProgram(): Command {
   registerStoryTurn(program);
   registerDialtom(program);
   registerIrt(program);
+  registerHumans(program);
   return program;
 }
 

@@ -18,3 +18,6 @@ export * from './paf-wide.js';
 export * from './wide-block.js';
 export * from './wide-reduced.js';
 export * from './irt/index.js';
+export * from './clopper-pearson.js';
+export * from './cohen-kappa.js';
+export * from './bertscore.js';

@@ -17,3 +17,4 @@ export * from './dialogue/dialtom-builder.js';
 export * from './raster.js';
 export * from './vision/index.js';
 export * from './data/index.js';
+export * from './dialogue/written-inference.js';
