@@ -4,6 +4,7 @@
 // counterfactual_test.py), independently of the YAML files, and compared byte for byte with
 // what a run sends.
 
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -211,5 +212,36 @@ describe('templates in runs', () => {
     expect((tt!.transcript.calls[0]!.messages![0]!.content as string).startsWith('You are taking a reading-comprehension test')).toBe(true);
     expect([...store.responses(r2.runId)].every((x) => x.value === 1)).toBe(true);
     store.close();
+  });
+
+  it('the CLI takes SUITE=NAME for one suite and refuses a suite the run does not have', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mindscope-tpl-cli-'));
+    const bin = join(import.meta.dirname, '..', 'bin', 'mindscope.js');
+    const args = [
+      'run',
+      'dialtom-retrospective',
+      'tombench',
+      '--model',
+      'agent:answer-key',
+      '--data',
+      FIXTURES,
+      '--limit',
+      '1',
+      '--db',
+      join(dir, 'm.db'),
+      '--json',
+    ];
+    const ok = spawnSync(
+      process.execPath,
+      [bin, ...args, '--template', 'dialtom-retrospective=dialtom-retrospective', '--template', 'tombench=tombench'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(ok.stderr).not.toMatch(/mindscope:/);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ done: 2, failed: 0 });
+    const bad = spawnSync(process.execPath, [bin, ...args, '--template', 'tomato=tomato'], { encoding: 'utf8' });
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/--template tomato=tomato: suite "tomato" is not in this run \(dialtom-retrospective, tombench\)/);
   });
 });

@@ -78,7 +78,7 @@ async function analyzeDialtom(f: Flags): Promise<void> {
       out.cells = r.cells;
       out.distractors = r.distractors;
       rates = [...rates, ...r.rates];
-      out.positions = r.positions.map((p) => ({ ...p, test: positionalBias([{ domain: p.domain, counts: p.counts }])[0] }));
+      out.runPositions = r.positions.map((p) => ({ ...p, test: positionalBias([{ domain: p.domain, counts: p.counts }])[0] }));
       out.easyHard = [...r.perItem.keys()]
         .filter((k) => k.split('\u0000')[1] === 'prospective')
         .flatMap((k) => {
@@ -109,7 +109,7 @@ async function analyzeDialtom(f: Flags): Promise<void> {
   out.gap = retroProspectiveGap(rates);
   out.crossDomain = crossDomainCorrelation(rates);
   if (f.annotations) out.annotations = summarizeAnnotations(readText(f.annotations), f.annotations);
-  if (f.positions) out.positionFile = positionalBias(readPositions(f.positions));
+  if (f.positions) out.positions = positionalBias(readPositions(f.positions));
   if (f.choices) {
     const byDomain = parseChoices(readText(f.choices), f.choices);
     const rows = [...byDomain].map(([domain, items]) => ({ domain, ...distractorClustering(items) }));
@@ -173,8 +173,8 @@ function printTables(out: Record<string, unknown>): void {
         ]),
       )}\n`,
     );
-  const posFile = out.positionFile as ReturnType<typeof positionalBias> | undefined;
-  const posRun = out.positions as
+  const posFile = out.positions as ReturnType<typeof positionalBias> | undefined;
+  const posRun = out.runPositions as
     | Array<{ model: string; task: string; domain: string; counts: number[]; test: ReturnType<typeof positionalBias>[number] }>
     | undefined;
   if (posFile || posRun?.length)
@@ -252,8 +252,8 @@ function printTables(out: Record<string, unknown>): void {
 /**
  * `analyze dialtom --json` prints `{ cells?: [{ model, task, domain, attribute, correct, items, rate, lower, upper, exactLower, exactUpper }],
  * gap: [{ model, domain, retrospective, prospective, itemsRetro, itemsPro, chi2, p, cramersV }], crossDomain,
- * easyHard?: [{ model, domain, u, p, rankBiserial, convention, hard, easy }], positions?: [{ model, task, domain, counts, test }],
- * positionFile?, distractors?: [{ model, task, domain, items, itemsUsed, incorrect, incorrectAll, normalizedEntropy }], choices?,
+ * easyHard?: [{ model, domain, u, p, rankBiserial, convention, hard, easy }], positions?: [{ domain, counts, chi2, df, p }] (from --positions), runPositions?: [{ model, task, domain, counts, test }],
+ * distractors?: [{ model, task, domain, items, itemsUsed, incorrect, incorrectAll, normalizedEntropy }], choices?,
  * annotations?, overlap?, bertscore?: [{ model, units, precision, recall, f1, embeddings, baseline }] | null, bertscoreNote?, judged? }`.
  */
 export function registerAnalyzeDialtom(analyze: Command): void {
