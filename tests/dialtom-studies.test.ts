@@ -152,7 +152,7 @@ describe('human participants as a subject', () => {
         return c;
       });
       const used = perItem.filter((c) => c.reduce((a, b) => a + b, 0) >= 2);
-      const w = used.reduce((s, c) => s + 2, 0);
+      const w = 2 * used.length;
       const expected = used.length ? used.reduce((s, c) => s + 2 * hn(c), 0) / w : null;
       const got = res.distractors.find((x) => x.model === 'human:lay' && x.domain === d)!;
       expect(got.itemsUsed).toBe(used.length);

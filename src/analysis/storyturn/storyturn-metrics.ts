@@ -120,6 +120,7 @@ export async function storedStories(store: Store, runId: string, judgeScorer?: s
   return out;
 }
 
+/** Per subject, mode and scorer: the rates of the file comment, each with its Wilson interval. */
 export function storyTurnMetrics(stories: StoredStory[]): StoryTurnMetrics[] {
   const groups = new Map<string, StoredStory[]>();
   for (const s of stories) {
