@@ -1,24 +1,44 @@
-// bench/audit: the full audit at the audit paper's scale (27 models; 2,860, 5,401 and 8,513
-// items; five shared categories; 1,000 bootstraps per cell; 5 x 10 cross-fit) on simulated
-// matrices, timed per step; the same matrices through a straightforward NumPy/SciPy
-// implementation of stages 1-3 plus PCA (bench/audit_peer.py), interpreter start-up included,
-// in the same run; and EFA with parallel analysis per benchmark and pooled.
+// bench/audit: the audit at the audit paper's scale and a scaling table, each figure beside the
+// NumPy/SciPy peer's (bench/audit_peer.py: stages 1-3 plus PCA, vectorised) measured in the same
+// run, rounds interleaved (ours, peer; then peer, ours; ...), best and median of the rounds.
 //
-//   npm run build && node bench/audit.mjs [--python python3]
+//   npm run build && node bench/audit.mjs [--python python3] [--rounds 3]
+//       [--sizes 27x3000,100x3000,...]   scaling table, PCA mode against the peer (models x items per benchmark)
+//       [--full 27x3000,300x10000]       the full structure (parallel analysis and EFA), ours only
+//       [--full-rounds 1] [--no-paper] [--bin PATH/TO/bin/mindscope.js]
+//
+// The matrices are simulated (simulatePanel, single latent ToM factor, seed 1): three benchmarks
+// with the paper's category proportions (appendix C: ToMBench with non-literal, ToMATO five
+// categories, CogToM with percept and non-literal) scaled to the given items per benchmark, so a
+// category can exceed 8,192 items. Process start, CSV parsing and interpreter start-up count on
+// both sides. --bin runs another build of mindscope (for before/after figures).
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const { writeMatrixCsv } = await import('../dist/index.js');
 const { simulatePanel } = await import('../dist/analysis/index.js');
 const here = fileURLToPath(new URL('.', import.meta.url));
-const python = process.argv.includes('--python') ? process.argv[process.argv.indexOf('--python') + 1] : 'python3';
+const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
+const python = arg('--python', 'python3');
+const rounds = Number(arg('--rounds', '3'));
+const fullRounds = Number(arg('--full-rounds', '1'));
+const bin = arg('--bin', join(here, '..', 'bin', 'mindscope.js'));
+const parseSizes = (s) =>
+  s
+    ? s.split(',').map((x) => {
+        const [m, i] = x.split('x').map(Number);
+        return { models: m, items: i };
+      })
+    : [];
+const sizes = parseSizes(arg('--sizes', '27x3000,27x10000,27x30000,100x3000,100x10000,100x30000,300x3000,300x10000,300x30000'));
+const fullSizes = parseSizes(arg('--full', '27x3000,300x10000'));
 
 // The paper's per-category counts (appendix C); the rest of each benchmark is other categories.
-const benchmarks = [
+const PAPER = [
   { name: 'ToMBench', items: { belief: 882, intention: 340, desire: 180, emotion: 420, knowledge: 290, 'non-literal': 748 } },
   { name: 'ToMATO', items: { belief: 1109, intention: 1110, desire: 1025, emotion: 996, knowledge: 1161 } },
   {
@@ -26,58 +46,147 @@ const benchmarks = [
     items: { belief: 1748, intention: 903, desire: 944, emotion: 1306, knowledge: 846, percept: 1383, 'non-literal': 1383 },
   },
 ];
-const t0 = performance.now();
-const panel = simulatePanel({ models: 27, benchmarks, structure: 'single', seed: 1 });
-const dir = mkdtempSync(join(tmpdir(), 'mindscope-bench-audit-'));
-const files = panel.matrices.map(({ name, matrix }) => {
-  const path = join(dir, `${name}.csv`);
-  writeMatrixCsv(path, matrix);
-  return `${name}=${path}`;
-});
-console.log(
-  `bench/audit: 27 models; ${panel.matrices.map((m) => `${m.name} ${m.matrix.items.length}`).join(', ')} items (simulated in ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
-);
+
+/** The paper's benchmarks with their category proportions, `items` items each (null: the paper's counts). */
+function benchmarks(items) {
+  if (items === null) return PAPER;
+  return PAPER.map((b) => {
+    const total = Object.values(b.items).reduce((a, c) => a + c, 0);
+    const scaled = Object.fromEntries(Object.entries(b.items).map(([c, k]) => [c, Math.round((k * items) / total)]));
+    return { name: b.name, items: scaled };
+  });
+}
+
+function writePanel(models, items) {
+  const panel = simulatePanel({ models, benchmarks: benchmarks(items), structure: 'single', seed: 1 });
+  const dir = mkdtempSync(join(tmpdir(), 'mindscope-bench-audit-'));
+  const paths = panel.matrices.map(({ name, matrix }) => {
+    const path = join(dir, `${name}.csv`);
+    writeMatrixCsv(path, matrix);
+    return { name, path, items: matrix.items.length };
+  });
+  return { dir, paths };
+}
 
 function timed(cmd, args) {
   const s = performance.now();
-  const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 30 });
   const seconds = (performance.now() - s) / 1000;
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stderr}`);
   return { seconds, stdout: r.stdout };
 }
 
-const bin = join(here, '..', 'bin', 'mindscope.js');
-const common = ['audit', '--matrix', ...files, '--json', '--bootstrap', '1000', '--folds', '5', '--seeds', '10'];
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const best = (xs) => Math.min(...xs);
+const f2 = (x) => x.toFixed(2);
 const steps = (audit) =>
   Object.entries(audit.timingsMs)
     .map(([k, v]) => `${k} ${Math.round(v)}`)
     .join(', ');
+const auditArgs = (paths, extra) => [
+  bin,
+  'audit',
+  '--matrix',
+  ...paths.map((p) => `${p.name}=${p.path}`),
+  '--json',
+  '--bootstrap',
+  '1000',
+  '--folds',
+  '5',
+  '--seeds',
+  '10',
+  ...extra,
+];
+const peerArgs = (paths) => [join(here, 'audit_peer.py'), ...paths.map((p) => p.path)];
 
-// Like for like with the peer: stages 1-3 plus PCA, in process (one thread) and on worker threads.
-const single = timed(process.execPath, [bin, ...common, '--structure', 'pca', '--threads', '1']);
-console.log(
-  `mindscope audit --structure pca --threads 1 (stages 1-3 and PCA; process start and CSV parsing included): ${single.seconds.toFixed(2)} s`,
-);
-console.log(`  steps (ms): ${steps(JSON.parse(single.stdout))}`);
-const ours = timed(process.execPath, [bin, ...common, '--structure', 'pca', '--threads', String(Math.min(4, availableParallelism()))]);
-const audit = JSON.parse(ours.stdout);
-console.log(`mindscope audit --structure pca (${audit.threads} threads): ${ours.seconds.toFixed(2)} s`);
-console.log(`  steps (ms, compute time summed over threads): ${steps(audit)}`);
-console.log(
-  `  stage 1 overall mean tau ${audit.convergence.overallMeanTau.toFixed(3)}, filtered ${audit.convergenceFiltered.overallMeanTau.toFixed(3)}; stage 3 aggregate delta ${audit.crossFit.aggregate.meanDelta.toFixed(3)}`,
-);
-const peer = timed(python, [join(here, 'audit_peer.py'), ...panel.matrices.map((m) => join(dir, `${m.name}.csv`))]);
-console.log(`NumPy/SciPy peer (stages 1-3 and PCA; interpreter start-up included): ${peer.seconds.toFixed(2)} s`);
-console.log(`  ${peer.stdout.trim().split('\n').join('\n  ')}`);
-console.log(
-  `ratio: mindscope takes ${((single.seconds / peer.seconds) * 100).toFixed(0)}% of the peer's time in one thread, ${((ours.seconds / peer.seconds) * 100).toFixed(0)}% on ${audit.threads} threads`,
-);
+/** Interleaved rounds of ours (PCA mode) and the peer on one panel. */
+function pcaAgainstPeer(paths, n) {
+  const ours = [];
+  const peer = [];
+  let last;
+  let peerOut;
+  for (let r = 0; r < n; r++) {
+    const runOurs = () => {
+      const t = timed(process.execPath, auditArgs(paths, ['--structure', 'pca']));
+      ours.push(t.seconds);
+      last = JSON.parse(t.stdout);
+    };
+    const runPeer = () => {
+      const t = timed(python, peerArgs(paths));
+      peer.push(t.seconds);
+      peerOut = t.stdout.trim();
+    };
+    if (r % 2 === 0) {
+      runOurs();
+      runPeer();
+    } else {
+      runPeer();
+      runOurs();
+    }
+  }
+  return { ours, peer, last, peerOut };
+}
 
-// The full audit: parallel analysis (components and factors) and EFA per benchmark and pooled.
-for (const threads of ['1', undefined]) {
-  const full = timed(process.execPath, [bin, ...common, ...(threads ? ['--threads', threads] : [])]);
-  const a = JSON.parse(full.stdout);
-  console.log(`mindscope audit, full (${a.threads} thread(s)): ${full.seconds.toFixed(2)} s`);
-  console.log(`  steps (ms): ${steps(a)}`);
-  console.log(`  ${a.structure.map((s) => `${s.name} ${s.items} items: ${s.nComponents} components, ${s.nFactors} factors`).join('; ')}`);
+console.log(`bench/audit (${bin}); ${rounds} interleaved round(s) per size`);
+
+if (!process.argv.includes('--no-paper')) {
+  const { dir, paths } = writePanel(27, null);
+  console.log(`\npaper scale: 27 models; ${paths.map((p) => `${p.name} ${p.items}`).join(', ')} items`);
+  const r = pcaAgainstPeer(paths, rounds);
+  console.log(
+    `  mindscope audit --structure pca (${r.last.threads} thread(s)): best ${f2(best(r.ours))} s, median ${f2(median(r.ours))} s; steps (ms, last round): ${steps(r.last)}`,
+  );
+  console.log(`  NumPy/SciPy peer: best ${f2(best(r.peer))} s, median ${f2(median(r.peer))} s; ${r.peerOut.split('\n').join('; ')}`);
+  console.log(`  ratio (median, ours / peer): ${f2(median(r.ours) / median(r.peer))}`);
+  console.log(
+    `  stage 1 overall mean tau ${r.last.convergence.overallMeanTau.toFixed(3)}, filtered ${r.last.convergenceFiltered.overallMeanTau.toFixed(3)}; stage 3 aggregate delta ${r.last.crossFit.aggregate.meanDelta.toFixed(3)}`,
+  );
+  for (const threads of ['1', undefined]) {
+    const full = timed(process.execPath, auditArgs(paths, threads ? ['--threads', threads] : []));
+    const a = JSON.parse(full.stdout);
+    console.log(`  mindscope audit, full (${a.threads} thread(s)): ${f2(full.seconds)} s; steps (ms): ${steps(a)}`);
+    console.log(
+      `    ${a.structure.map((s) => `${s.name} ${s.items} items: ${s.nComponents} components, ${s.nFactors} factors`).join('; ')}`,
+    );
+  }
+  rmSync(dir, { recursive: true, force: true });
+}
+
+if (sizes.length) {
+  console.log('\nscaling table, PCA mode (stages 1-3 and PCA) against the peer; seconds, best / median of the rounds');
+  console.log('models  items/benchmark  largest category  mindscope best  median  peer best  median  ratio (median)  threads');
+  for (const { models, items } of sizes) {
+    const { dir, paths } = writePanel(models, items);
+    const largest = Math.max(...benchmarks(items).flatMap((b) => Object.values(b.items)));
+    const r = pcaAgainstPeer(paths, rounds);
+    console.log(
+      `${String(models).padStart(6)}  ${String(items).padStart(15)}  ${String(largest).padStart(16)}  ${f2(best(r.ours)).padStart(14)}  ${f2(median(r.ours)).padStart(6)}  ${f2(best(r.peer)).padStart(9)}  ${f2(median(r.peer)).padStart(6)}  ${f2(median(r.ours) / median(r.peer)).padStart(14)}  ${String(r.last.threads).padStart(7)}`,
+    );
+    console.log(`        steps (ms, last round): ${steps(r.last)}; peer: ${r.peerOut.split('\n')[0]}`);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (fullSizes.length) {
+  console.log('\nfull structure (parallel analysis, EFA, stages 1-3), ours only; limit 60 s at 300 x 10,000');
+  for (const { models, items } of fullSizes) {
+    const { dir, paths } = writePanel(models, items);
+    const times = [];
+    let a;
+    for (let r = 0; r < fullRounds; r++) {
+      const t = timed(process.execPath, auditArgs(paths, []));
+      times.push(t.seconds);
+      a = JSON.parse(t.stdout);
+    }
+    console.log(
+      `  ${models} models x ${items} items per benchmark (${a.threads} threads): best ${f2(best(times))} s, median ${f2(median(times))} s; steps (ms): ${steps(a)}`,
+    );
+    console.log(
+      `    ${a.structure.map((s) => `${s.name} ${s.items} items: ${s.nComponents} components, ${s.nFactors} factors`).join('; ')}`,
+    );
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -34,8 +34,8 @@ describe('audit on simulated panels', () => {
     expect(a.crossFit.aggregate.meanDelta).toBeGreaterThan(0);
     expect(a.crossFit.cells.every((c) => c.lower > 0)).toBe(true);
     // The filter removes most no-signal items and keeps most signal items.
-    const flags = a.filter.benchmarks[0].flags;
-    const label = new Map(panel.matrices[0].matrix.items.map((i) => [i.itemId, i.originalLabel]));
+    const flags = a.filter.benchmarks[0]!.flags;
+    const label = new Map(panel.matrices[0]!.matrix.items.map((i) => [i.itemId, i.originalLabel]));
     const dropShare = (l: string) =>
       flags.filter((f) => label.get(f.id) === l && !f.kept).length / flags.filter((f) => label.get(f.id) === l).length;
     expect(dropShare('no-signal')).toBeGreaterThan(0.7);
@@ -55,8 +55,8 @@ describe('audit on simulated panels', () => {
     });
     const a = await auditMatrices(panel.matrices, fast);
     for (const s of a.structure) expect([s.nComponents, s.nFactors, s.efa?.factors, s.efa?.varianceShare.length]).toEqual([5, 5, 5, 5]);
-    expect(a.structure[0].method).toBe('wide');
-    expect(a.structure[0].note).toMatch(/rank at most 26/);
+    expect(a.structure[0]!.method).toBe('wide');
+    expect(a.structure[0]!.note).toMatch(/rank at most 26/);
     // PCA only: no parallel analysis, no EFA, the same components' shares.
     const pcaOnly = await auditMatrices(panel.matrices, { ...fast, structure: 'pca' });
     expect(pcaOnly.structure.map((s) => [s.nComponents, s.nFactors, s.efa])).toEqual(a.structure.map(() => [null, null, null]));
@@ -114,7 +114,7 @@ describe('bad matrices', () => {
       fast,
     );
     expect(a.benchmarks[0]).toMatchObject({ name: 'A', droppedIncomplete: 1, items: 11 });
-    expect(a.convergence.pairs[0].excludedCategories).toEqual(['desire']);
+    expect(a.convergence.pairs[0]!.excludedCategories).toEqual(['desire']);
     expect(JSON.stringify(a.convergence)).not.toMatch(/NaN|null/);
   });
 
@@ -219,7 +219,7 @@ describe('bad matrices', () => {
     expect(dm.status).toBe(0);
     const html = readFileSync(join(dir, 'report', 'audit.html'), 'utf8');
     expect(html).toContain('Discriminant validity');
-    expect(html.match(/<svg/g)).toHaveLength(5);
+    expect(html.match(/<svg/g)).toHaveLength(6); // the stage-2 retention chart (Figure 2) joins the five charts
     expect(JSON.parse(dm.stdout).controls[0]).toEqual({ name: 'general1', source: 'matrix, 200 items' });
     const discM = JSON.parse(dm.stdout).discriminant;
     expect(discM.partial.map((p: { partial: number }) => p.partial)).toEqual(disc.partial.map((p: { partial: number }) => p.partial));
@@ -288,7 +288,7 @@ describe('audit report', () => {
       seed: 2,
     });
     const html = await renderAuditReport(await auditMatrices(panel.matrices, fast));
-    expect(html.match(/<svg/g)).toHaveLength(3);
+    expect(html.match(/<svg/g)).toHaveLength(4); // forest, retention (Figure 2), cross-fit, scree
     expect(html).toContain('A ~ B belief');
     expect(html).toContain('Per-model accuracy');
     expect(html).not.toMatch(/NaN|<script/);

@@ -93,6 +93,18 @@ describe("audit --scores on the paper's Table 1", () => {
     expect(Math.abs(share('ToMBench') - 0.697)).toBeLessThan(0.004);
   });
 
+  it('variance decomposition, multiple R-squared on both general benchmarks: ToMATO 0.864, CogToM 0.747, ToMBench 0.699', () => {
+    const v = (b: string) => audit.varianceDecomposition.find((x) => x.benchmark === b)!;
+    expect(v('ToMATO').multipleR2).toBeCloseTo(0.864, 3);
+    expect(v('CogToM').multipleR2).toBeCloseTo(0.747, 3);
+    expect(v('ToMBench').multipleR2).toBeCloseTo(0.699, 3);
+    for (const b of ['ToMBench', 'ToMATO', 'CogToM']) {
+      expect(v(b).multipleUnexplained).toBeCloseTo(1 - v(b).multipleR2, 12);
+      // Regressing on both can only explain more than their fixed-weight composite.
+      expect(v(b).multipleR2).toBeGreaterThanOrEqual(v(b).generalShare - 1e-12);
+    }
+  });
+
   it('is seeded and the CLI prints the same audit as JSON; bad tables get clear errors', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-audit-'));
     const file = join(dir, 'table1.csv');

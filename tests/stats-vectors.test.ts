@@ -10,18 +10,26 @@ import { parseCsv } from '../src/core/index.js';
 const V = join(__dirname, 'fixtures', 'vectors');
 const json = (name: string) => JSON.parse(readFileSync(join(V, name), 'utf8'));
 function csv(name: string): { header: string[]; rows: string[][] } {
-  const rows = parseCsv(readFileSync(join(V, name), 'utf8')).map((r) => r.fields);
-  return { header: rows[0], rows: rows.slice(1) };
+  const [header, ...rows] = parseCsv(readFileSync(join(V, name), 'utf8')).map((r) => r.fields);
+  if (!header) throw new Error(`${name} is empty`);
+  return { header, rows };
 }
 const numericColumns = (name: string) => {
   const { header, rows } = csv(name);
   return header.map((_, j) => rows.map((r) => Number(r[j])));
 };
+type Columns<N extends number, A extends number[][] = []> = A['length'] extends N ? A : Columns<N, [...A, number[]]>;
+/** The first `n` columns of a vector file, for destructuring; throws where it has fewer. */
+function leadingColumns<N extends number>(name: string, n: N): Columns<N> {
+  const cols = numericColumns(name);
+  if (cols.length < n) throw new Error(`${name} has ${cols.length} columns, not ${n}`);
+  return cols.slice(0, n) as Columns<N>;
+}
 const close = (actual: number, expected: number, tol = 1e-4) => expect(Math.abs(actual - expected)).toBeLessThanOrEqual(tol);
 
 describe('correlation', () => {
   it('Kendall tau-b with ties, z and p (R cor.test, exact = FALSE)', () => {
-    const [x, y] = numericColumns('kendall_taub_ties.csv');
+    const [x, y] = leadingColumns('kendall_taub_ties.csv', 2);
     const e = json('kendall_taub_ties.expected.json');
     const r = stats.kendallTauB(x, y);
     close(r.tau, e.tau_b, 1e-12);
@@ -32,7 +40,7 @@ describe('correlation', () => {
   });
 
   it('partial Kendall: ppcor inverse method with one and two controls', () => {
-    const [a, b, size, recency] = numericColumns('partial_kendall.csv');
+    const [a, b, size, recency] = leadingColumns('partial_kendall.csv', 4);
     const e = json('partial_kendall.expected.json');
     const one = stats.partialKendall(a, b, [size], 'inverse');
     close(one.estimate, e.partial_given_size.estimate, 1e-10);
@@ -45,17 +53,17 @@ describe('correlation', () => {
     // The pairwise tau matrix the inverse method starts from.
     const cols = [a, b, size, recency];
     e.tau_matrix.forEach((row: number[], i: number) =>
-      row.forEach((t, j) => i !== j && close(stats.kendallTauB(cols[i], cols[j]).tau, t, 1e-12)),
+      row.forEach((t, j) => i !== j && close(stats.kendallTauB(cols[i]!, cols[j]!).tau, t, 1e-12)),
     );
   });
 
   it('partial Kendall, residual method: tau-b of OLS residuals', () => {
-    const [a, b, size] = numericColumns('partial_kendall.csv');
+    const [a, b, size] = leadingColumns('partial_kendall.csv', 3);
     const ra = stats.olsResiduals(a, [size]);
     const rb = stats.olsResiduals(b, [size]);
     // Residuals are orthogonal to the control and sum to zero.
     close(
-      ra.reduce((s, v, i) => s + v * size[i], 0),
+      ra.reduce((s, v, i) => s + v * size[i]!, 0),
       0,
       1e-9,
     );
@@ -91,7 +99,7 @@ describe('bootstrap', () => {
     const A = numericColumns('binary_A_27x200.csv'); // columns = items
     const B = numericColumns('binary_B_27x150.csv');
     const acc = (cols: number[][], idx: number[]) =>
-      Array.from({ length: 27 }, (_, m) => idx.reduce((s, j) => s + cols[j][m], 0) / idx.length);
+      Array.from({ length: 27 }, (_, m) => idx.reduce((s, j) => s + cols[j]![m]!, 0) / idx.length);
     close(stats.kendallTauB(e.accA, e.accB).tau, e.tau_b_point, 1e-12);
     const reps = e.idxA.map((ia: number[], b: number) => stats.kendallTauB(acc(A, ia), acc(B, e.idxB[b])).tau);
     reps.forEach((t: number, b: number) => close(t, e.replicate_tau[b], 1e-12));
@@ -101,7 +109,7 @@ describe('bootstrap', () => {
 
   it('is seeded: same seed, same replicates', () => {
     const x = [3, 1, 4, 1, 5, 9, 2, 6];
-    const f = (idx: Int32Array) => Array.from(idx).reduce((s, i) => s + x[i], 0) / idx.length;
+    const f = (idx: Int32Array) => Array.from(idx).reduce((s, i) => s + x[i]!, 0) / idx.length;
     const a = stats.bootstrap(x.length, f, { seed: 7, iterations: 200 });
     const b = stats.bootstrap(x.length, f, { seed: 7, iterations: 200 });
     expect(Array.from(a.replicates)).toEqual(Array.from(b.replicates));
@@ -114,7 +122,7 @@ describe('classical test theory', () => {
   it('item-rest correlations, null for zero-variance items', () => {
     const e = json('ctt_pointbiserial.expected.json');
     const cols = numericColumns('binary_A_27x200.csv');
-    const matrix = Array.from({ length: 27 }, (_, i) => cols.map((c) => c[i]));
+    const matrix = Array.from({ length: 27 }, (_, i) => cols.map((c) => c[i]!));
     const r = stats.itemRestCorrelation(matrix);
     r.forEach((v, j) => (e.r_drop[j] === null ? expect(v).toBeNull() : close(v!, e.r_drop[j], 1e-10)));
     expect(r.map((v, j) => (v === null ? j + 1 : 0)).filter(Boolean)).toEqual(e.zero_variance_items_1based);
@@ -256,13 +264,13 @@ describe('text overlap', () => {
 describe('Dawid-Skene', () => {
   it('matches crowd-kit: posteriors, priors, confusion matrices, labels and iterations', () => {
     const e = json('dawid_skene.expected.json');
-    const data = csv('dawid_skene_long.csv').rows.map(([task, worker, label]) => ({ task, worker, label: Number(label) }));
+    const data = csv('dawid_skene_long.csv').rows.map(([task, worker, label]) => ({ task: task!, worker: worker!, label: Number(label) }));
     const r = stats.dawidSkene(data);
     expect(r.tasks).toEqual(e.tasks);
     r.probas.forEach((row, i) => row.forEach((p, k) => close(p, e.probas[i][k], 1e-6)));
     r.priors.forEach((p, k) => close(p, e.priors[k], 1e-6));
     for (const [w, byLabel] of Object.entries(e.errors as Record<string, Record<string, number[]>>)) {
-      for (const [l, row] of Object.entries(byLabel)) row.forEach((v, k) => close(r.errors[w][l][k], v, 1e-6));
+      for (const [l, row] of Object.entries(byLabel)) row.forEach((v, k) => close(r.errors[w]![l]![k]!, v, 1e-6));
     }
     expect(r.aggregated).toEqual(e.labels);
     expect(r.iterations).toBe(e.n_em_iterations_run);
@@ -292,7 +300,7 @@ describe('factor analysis', () => {
     T.forEach((row, i) =>
       T.forEach((row2, j) =>
         close(
-          row.reduce((s, v, k) => s + v * row2[k], 0),
+          row.reduce((s, v, k) => s + v * row2[k]!, 0),
           i === j ? 1 : 0,
           1e-10,
         ),
@@ -324,7 +332,7 @@ describe('factor analysis', () => {
     const wide = data.slice(0, 8);
     const viaGram = stats.pcaVariance(wide).eigenvalues;
     const direct = stats.symmetricEigen(new (require('ml-matrix').Matrix)(stats.correlationMatrix(wide))).values;
-    viaGram.forEach((v, i) => close(v, Math.max(0, direct[i]), 1e-8));
+    viaGram.forEach((v, i) => close(v, Math.max(0, direct[i]!), 1e-8));
   });
 });
 
@@ -353,7 +361,7 @@ describe('principal axes for wide data', () => {
       .map((r) => r.map(Number));
     const full = stats.paf(stats.correlationMatrix(data), 2, { minErr: 1e-10, maxIter: 1000 });
     const wide = stats.pafWide(data, 2, { minErr: 1e-10, maxIter: 1000 });
-    wide.communalities.forEach((h, i) => close(h, full.communalities[i], 1e-7));
+    wide.communalities.forEach((h, i) => close(h, full.communalities[i]!, 1e-7));
     expect(wide.startingCommunalities).toBe('principal-components');
   });
 });

@@ -17,6 +17,7 @@ export const CATEGORIES = [
 
 export type Category = (typeof CATEGORIES)[number];
 
+/** Whether a string is one of the ATOMS categories mindscope maps every label onto. */
 export function isCategory(value: string): value is Category {
   return (CATEGORIES as readonly string[]).includes(value);
 }

@@ -11,6 +11,7 @@ const COMMA = 44;
 const LF = 10;
 const CR = 13;
 
+/** Parse CSV text (RFC 4180 quoting, CRLF or LF) into rows of fields, each with its line number. */
 export function parseCsv(text: string): CsvRow[] {
   const rows: CsvRow[] = [];
   let fields: string[] = [];
@@ -91,6 +92,7 @@ function quote(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
+/** Format a header and rows as CSV text, quoting fields that need it. */
 export function formatCsv(header: string[], rows: Array<Array<string | number | null | undefined>>): string {
   const lines = [header.map(quote).join(',')];
   for (const row of rows) lines.push(row.map((v) => (v === null || v === undefined ? '' : quote(String(v)))).join(','));

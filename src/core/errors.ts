@@ -1,6 +1,7 @@
 // Errors the user sees. Each names where the problem is (file and line, field, or model and
 // HTTP status) so that the message alone is enough to fix the input.
 
+/** The base of every error mindscope reports as one line ("mindscope: ..."); anything else is a bug. */
 export class MindscopeError extends Error {
   override name = 'MindscopeError';
 }

@@ -17,6 +17,7 @@ export function canonicalJson(value: unknown): string {
   return `{${entries.join(',')}}`;
 }
 
+/** The SHA-256 of a string, in hex. */
 export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }

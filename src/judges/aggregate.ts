@@ -3,12 +3,14 @@
 
 export type Aggregation = 'median' | 'mean' | 'majority';
 
+/** The median of a list of numbers (the mean of the middle two for an even count). */
 export function median(xs: number[]): number {
   const s = xs.slice().sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
+/** Combine one field's scores from several judges: median, mean, or majority (ties to the value nearest the median, then the lower). */
 export function aggregate(values: number[], how: Aggregation): number {
   if (values.length === 0) throw new Error('nothing to aggregate');
   if (how === 'mean') return values.reduce((a, b) => a + b, 0) / values.length;

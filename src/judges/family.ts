@@ -17,6 +17,7 @@ export interface FamilyComparison {
   inFamilyCells: number;
 }
 
+/** Per rubric field, the mean score with and without the cells where judge and subject come from the same model family. */
 export function familyAnalysis(cells: JudgeCell[], familyOf: (spec: string) => string | undefined): FamilyComparison[] {
   const fields = [...new Set(cells.map((c) => c.field))];
   const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);

@@ -6,6 +6,7 @@ import type { Rubric } from './rubric.js';
 
 export type JudgeParse = { ok: true; values: Record<string, number> } | { ok: false; error: string };
 
+/** Read a judge's reply: the first JSON object, every rubric field present, numeric, whole where required and in range; otherwise the reason. */
 export function parseJudgeOutput(text: string, rubric: Rubric): JudgeParse {
   const start = text.indexOf('{');
   const end = text.lastIndexOf('}');

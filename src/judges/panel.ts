@@ -38,6 +38,7 @@ export interface JudgeInput {
   expected?: string;
 }
 
+/** One judge's verdict on one response, with one repair request quoting the error when the first reply does not fit the rubric. */
 export async function judgeOnce(judge: JudgeCaller, rubric: Rubric, input: JudgeInput): Promise<JudgeRecord> {
   const prompt = renderRubric(rubric, { subject: input.subject, response: input.response, ...(input.vars ?? {}) });
   const context: CallContext = {
@@ -68,6 +69,7 @@ export async function judgeOnce(judge: JudgeCaller, rubric: Rubric, input: Judge
     : { judge: judge.spec, raw: [first.text, repair.text], values: null, error: second.error };
 }
 
+/** A panel's verdict on one response: every judge's raw output and values, and their aggregate per field. */
 export async function scoreWithPanel(
   judges: JudgeCaller[],
   rubric: Rubric,

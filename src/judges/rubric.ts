@@ -37,6 +37,7 @@ export interface Rubric {
   file: string;
 }
 
+/** Parse and check a rubric's text (YAML or JSON); errors name the file and the field. */
 export function parseRubric(text: string, file: string): Rubric {
   let raw: unknown;
   try {

@@ -35,6 +35,7 @@ export interface JudgeValidation {
   reasons: string[];
 }
 
+/** Read anchor texts with their expected score intervals for `judge validate`, checked against the rubric's fields. */
 export function loadAnchors(path: string, rubric: Rubric): Anchor[] {
   let raw: unknown;
   try {
@@ -75,6 +76,7 @@ const sd = (xs: number[]) => {
   return Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1));
 };
 
+/** Score every anchor K times with each judge: recovery, per-anchor SD, and whether each judge passes the gates. */
 export async function validateJudges(
   judges: JudgeCaller[],
   rubric: Rubric,

@@ -16,6 +16,7 @@ export type CallErrorKind =
 const RETRYABLE: ReadonlySet<CallErrorKind> = new Set(['rate_limit', 'server', 'timeout', 'network', 'malformed']);
 const FATAL: ReadonlySet<CallErrorKind> = new Set(['auth', 'not_found', 'unsupported']);
 
+/** A failed model call, with its kind (rate limit, server, timeout, network, malformed, auth, ...) that decides whether the runner retries or stops the subject. */
 export class ModelCallError extends MindscopeError {
   override name = 'ModelCallError';
   constructor(

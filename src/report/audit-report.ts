@@ -1,5 +1,7 @@
 // The audit's section of the HTML report: forest plots of tau with intervals before and after
-// the item filter, the cross-fit gains, the scree plot, and the tables behind them.
+// the item filter, the item retention chart (the paper's Figure 2), the cross-fit gains and
+// sample loss (Table 6), the scree plot with Kaiser's count and the elbow beside parallel
+// analysis, and the tables behind them.
 
 import type { TopLevelSpec } from 'vega-lite';
 import type { BenchmarkAudit, MatrixAudit } from '../analysis/index.js';
@@ -62,8 +64,55 @@ function screeSpec(a: MatrixAudit): TopLevelSpec {
   } as TopLevelSpec;
 }
 
-/** The audit as an HTML fragment (headings h2 and below), for its own page or a run report. */
-export async function renderAuditSection(a: MatrixAudit): Promise<string> {
+/** Figure 2: per benchmark and category, the share of items kept, dropped for low discrimination, or of zero variance. */
+function retentionSpec(a: MatrixAudit): TopLevelSpec {
+  const values = a.filter.benchmarks.flatMap((b) => {
+    const cats = [...b.retention.map((r) => r.category), 'all'];
+    return cats.flatMap((category) => {
+      const flags = category === 'all' ? b.flags : b.flags.filter((f) => f.category === category);
+      const share = (keep: (f: (typeof flags)[number]) => boolean) => flags.filter(keep).length / flags.length;
+      const label = `${b.name} ${category}`;
+      return [
+        { label, outcome: 'kept', share: share((f) => f.kept), order: 0 },
+        {
+          label,
+          outcome: `low discrimination (< ${a.filter.threshold})`,
+          share: share((f) => f.reason === 'low-discrimination'),
+          order: 1,
+        },
+        { label, outcome: 'zero variance', share: share((f) => f.reason === 'zero-variance'), order: 2 },
+      ];
+    });
+  });
+  return {
+    $schema: SCHEMA,
+    ...CONFIG,
+    title: 'Stage 2: item retention after the discrimination filter',
+    width: 420,
+    height: { step: 16 },
+    data: { values },
+    mark: 'bar',
+    encoding: {
+      y: { field: 'label', type: 'nominal', sort: null, title: null, axis: { labelLimit: 360 } },
+      x: { field: 'share', type: 'quantitative', stack: 'zero', title: 'share of items', axis: { format: '.0%' } },
+      color: {
+        field: 'outcome',
+        type: 'nominal',
+        title: null,
+        sort: ['kept'],
+        scale: { range: ['#4c78a8', '#f58518', '#bab0ac'] },
+        legend: { orient: 'bottom' },
+      },
+      order: { field: 'order', type: 'quantitative' },
+    },
+  } as TopLevelSpec;
+}
+
+/**
+ * The audit as an HTML fragment (headings h2 and below), for its own page or a run report.
+ * `retention` adds the stage-2 retention chart (the paper's Figure 2; on in the audit's own page).
+ */
+export async function renderAuditSection(a: MatrixAudit, opts: { retention?: boolean } = {}): Promise<string> {
   const before = a.convergence.cells.map((c, i) => {
     const f = a.convergenceFiltered.cells[i];
     return [
@@ -80,25 +129,47 @@ export async function renderAuditSection(a: MatrixAudit): Promise<string> {
     lower: c.lower,
     upper: c.upper,
   }));
-  const [forest, gainPlot, scree] = await Promise.all([
-    renderSvg(forestSpec('Stage 1: Kendall tau with 95% item-bootstrap intervals', before.flat(), 'tau-b')),
+  const method = a.convergence.interval.method;
+  const [forest, retention, gainPlot, scree] = await Promise.all([
+    renderSvg(
+      forestSpec(
+        `Stage 1: Kendall tau with 95% item-bootstrap intervals (${method === 'bc' || method === 'bca' ? method.toUpperCase() : method})`,
+        before.flat(),
+        'tau-b',
+      ),
+    ),
+    opts.retention ? renderSvg(retentionSpec(a)) : Promise.resolve(''),
     renderSvg(forestSpec('Stage 3: cross-fit gain in tau (mean over folds, 95% CI)', gains, 'delta tau')),
     renderSvg(screeSpec(a)),
   ]);
   const row = (cells: Array<string | number>) => `<tr>${cells.map((c) => `<td>${escapeHtml(String(c))}</td>`).join('')}</tr>`;
   const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '-');
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  const f1 = (x: number) => x.toFixed(1);
   const accuracy = a.accuracy.map((r) => row([r.model, ...a.benchmarks.map((b) => pct(r.byBenchmark[b.name]!))])).join('');
   return `<p>${a.models.length} models; ${a.benchmarks.map((b) => `${escapeHtml(b.name)} (${b.items} items)`).join(', ')}.</p>
 <h2>Per-model accuracy</h2><table><tr><th>model</th>${a.benchmarks.map((b) => `<th>${escapeHtml(b.name)}</th>`).join('')}</tr>${accuracy}</table>
-<h2>Stage 1: convergent validity</h2>${forest}
-<table><tr><th>pair</th><th>category</th><th>tau</th><th>95% CI</th><th>p (Holm)</th><th>accepted</th></tr>${a.convergence.cells.map((c) => row([c.pair.join(' ~ '), c.category, f3(c.tau), `[${f3(c.lower)}, ${f3(c.upper)}]`, c.pHolm.toExponential(2), c.accepted ? 'yes' : 'no'])).join('')}</table>
-<h2>Stage 2: item filter (threshold ${a.filter.threshold})</h2>
-<table><tr><th>benchmark</th><th>category</th><th>kept</th><th>total</th><th>retained</th></tr>${a.filter.benchmarks.flatMap((b) => b.retention.map((r) => row([b.name, r.category, r.kept, r.total, pct(r.share)]))).join('')}</table>
+<h2>Stage 1: convergent validity</h2>
+<p>Categories tested in stages 1 and 3: ${escapeHtml(a.categories.filter === 'all' ? 'all shared' : a.categories.filter.join(', '))} (${escapeHtml(a.categories.source)}). Intervals: 95% ${method === 'bc' || method === 'bca' ? method.toUpperCase() : method} over ${a.convergence.interval.iterations} paired item-bootstrap resamples${method === 'percentile' ? '' : ", beside the paper's percentile interval"}.</p>${forest}
+<table><tr><th>pair</th><th>category</th><th>tau</th><th>95% CI (${method})</th>${method === 'percentile' ? '' : '<th>percentile CI</th>'}<th>p (Holm)</th><th>accepted</th></tr>${a.convergence.cells.map((c) => row([c.pair.join(' ~ '), c.category, f3(c.tau), `[${f3(c.lower)}, ${f3(c.upper)}]`, ...(method === 'percentile' ? [] : [`[${f3(c.percentile.lower)}, ${f3(c.percentile.upper)}]${c.note ? ' *' : ''}`]), c.pHolm.toExponential(2), c.accepted ? 'yes' : 'no'])).join('')}</table>
+${a.convergence.cells
+  .filter((c) => c.note)
+  .map((c) => `<p>* ${escapeHtml(`${c.pair.join(' ~ ')} ${c.category}: ${c.note}`)}</p>`)
+  .join('')}${a.convergence.pairs
+  .filter((p) => p.leftOutCategories.length)
+  .map(
+    (p) =>
+      `<p>${escapeHtml(`${p.pair.join(' ~ ')}: shared categories outside the category filter, not tested: ${p.leftOutCategories.join(', ')}`)}</p>`,
+  )
+  .join('')}
+<h2>Stage 2: item filter (threshold ${a.filter.threshold})</h2>${retention}
+<table><tr><th>benchmark</th><th>category</th><th>kept</th><th>total</th><th>retained</th></tr>${a.filter.benchmarks.flatMap((b) => [...b.retention.map((r) => row([b.name, r.category, r.kept, r.total, pct(r.share)])), row([b.name, 'all', b.kept, b.total, pct(b.kept / b.total)])]).join('')}</table>
 <h2>Stage 3: repeated cross-fit</h2>${gainPlot}
 <p>Aggregate delta ${f3(a.crossFit.aggregate.meanDelta)}, conservative interval [${f3(a.crossFit.aggregate.lower)}, ${f3(a.crossFit.aggregate.upper)}], mean sample loss ${pct(a.crossFit.aggregate.sampleLoss)}.</p>
+<h3>Sample loss (held-out items per fold, means over valid folds)</h3>
+<table><tr><th>pair</th><th>category</th><th>test items</th><th>items kept</th><th>items lost</th><th>loss rate</th></tr>${[...a.crossFit.cells.map((c) => row([c.pair.join(' ~ '), c.category, f1(c.testItems), f1(c.keptItems), f1(c.lostItems), pct(c.lossRate)])), ...a.crossFit.categories.map((c) => row(['pooled (all pairs)', c.category, f1(c.testItems), f1(c.keptItems), f1(c.lostItems), pct(c.lossRate)])), row(['overall', '', '', '', `${a.crossFit.aggregate.lost} of ${a.crossFit.aggregate.tested}`, pct(a.crossFit.aggregate.lossRate)])].join('')}</table>
 <h2>Factor structure</h2>${scree}
-<table><tr><th>matrix</th><th>items</th><th>components</th><th>factors</th><th>EFA variance per factor</th><th>PC1</th><th>PC2</th><th>cum. 5</th><th>KMO</th></tr>${a.structure.map((s) => row([s.name, s.items, s.nComponents ?? 'n/a', s.nFactors ?? 'n/a', s.efa ? s.efa.varianceShare.map(pct).join(' ') : 'n/a', pct(s.pcShares[0]!), pct(s.pcShares[1] ?? 0), pct(s.cumulative5), s.kmo === null ? 'n/a' : s.kmo.toFixed(3)])).join('')}</table>
+<table><tr><th>matrix</th><th>items</th><th>components (parallel analysis)</th><th>Kaiser (eigenvalue &gt; 1)</th><th>scree elbow</th><th>factors</th><th>EFA variance per factor</th><th>PC1</th><th>PC2</th><th>cum. 5</th><th>KMO</th></tr>${a.structure.map((s) => row([s.name, s.items, s.nComponents ?? 'n/a', s.kaiser, s.screeElbow === null ? 'n/a' : `PC${s.screeElbow}`, s.nFactors ?? 'n/a', s.efa ? s.efa.varianceShare.map(pct).join(' ') : 'n/a', pct(s.pcShares[0]!), pct(s.pcShares[1] ?? 0), pct(s.cumulative5), s.kmo === null ? 'n/a' : s.kmo.toFixed(3)])).join('')}</table>
 ${a.structure
   .filter((s) => s.note)
   .map((s) => `<p>${escapeHtml(s.name)}: ${escapeHtml(s.note!)}</p>`)
@@ -120,7 +191,7 @@ ${body}
 /** The matrix audit as its own page, with the discriminant-validity section when controls were given. */
 export async function renderAuditReport(a: MatrixAudit, opts: { title?: string; discriminant?: BenchmarkAudit } = {}): Promise<string> {
   const discriminant = opts.discriminant ? `<h2>Discriminant validity</h2>\n${await renderBenchmarkAuditSection(opts.discriminant)}` : '';
-  return page(opts.title ?? 'mindscope audit', `${await renderAuditSection(a)}\n${discriminant}`);
+  return page(opts.title ?? 'mindscope audit', `${await renderAuditSection(a, { retention: true })}\n${discriminant}`);
 }
 
 /** The benchmark-level audit (tau and partial tau forest plots, variance decomposition) as a fragment. */
@@ -160,7 +231,8 @@ ${tauPlot}
 ${partialPlot}
 <table><tr><th>pair</th><th>control</th><th>zero-order</th><th>partial</th><th>95% CI</th><th>p (boot)</th><th>shrinkage</th></tr>${a.partial.map((p) => row([`${p.a} ~ ${p.b}`, p.controls.join(' + '), p.zeroOrder.toFixed(3), p.partial.toFixed(3), `[${p.lower.toFixed(3)}, ${p.upper.toFixed(3)}]`, p.pBootstrap.toFixed(4), pct(p.shrinkage)])).join('')}</table>
 <h3>Variance decomposition</h3>
-<table><tr><th>benchmark</th><th>general ability</th><th>unexplained</th></tr>${a.varianceDecomposition.map((v) => row([v.benchmark, pct(v.generalShare), pct(v.unexplained)])).join('')}</table>`;
+<p>Composite r-squared: on the mean of the standardised general benchmarks (the paper's). Multiple R-squared: regression on every general benchmark.</p>
+<table><tr><th>benchmark</th><th>composite r-squared</th><th>unexplained</th><th>multiple R-squared</th><th>unexplained</th></tr>${a.varianceDecomposition.map((v) => row([v.benchmark, pct(v.generalShare), pct(v.unexplained), pct(v.multipleR2), pct(v.multipleUnexplained)])).join('')}</table>`;
 }
 
 /** The benchmark-level audit (audit --scores) as its own page. */

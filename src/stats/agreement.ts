@@ -17,7 +17,7 @@ function percentAgreement(counts: number[][], raters: number[]): number {
   let sum = 0;
   let m = 0;
   counts.forEach((row, i) => {
-    const r = raters[i];
+    const r = raters[i]!;
     if (r < 2) return;
     m++;
     sum += row.reduce((s, c) => s + c * (c - 1), 0) / (r * (r - 1));
@@ -27,7 +27,7 @@ function percentAgreement(counts: number[][], raters: number[]): number {
 
 function propensities(counts: number[][], raters: number[]): number[] {
   const n = counts.length;
-  return counts[0].map((_, k) => counts.reduce((s, row, i) => s + (raters[i] > 0 ? row[k] / raters[i] : 0), 0) / n);
+  return counts[0]!.map((_, k) => counts.reduce((s, row, i) => s + (raters[i]! > 0 ? row[k]! / raters[i]! : 0), 0) / n);
 }
 
 export interface AgreementResult {

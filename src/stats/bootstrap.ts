@@ -1,16 +1,19 @@
 // The seeded bootstrap with percentile intervals (type-7 quantiles, R's default).
 
 import { createRng } from '../core/index.js';
+import { hasNaN } from './validate.js';
 
-/** Quantile of type 7 (linear interpolation between order statistics, R's default). */
+/** Quantile of type 7 (linear interpolation between order statistics, R's default); NaN when a value is NaN or there are none. */
 export function quantile7(values: ArrayLike<number>, q: number): number {
+  if (!(q >= 0 && q <= 1)) throw new Error(`quantile7: q must lie in [0, 1], got ${q}`);
+  if (hasNaN(values)) return Number.NaN;
   const sorted = Float64Array.from(values).sort();
   const n = sorted.length;
   if (n === 0) return Number.NaN;
   const h = (n - 1) * q;
   const lo = Math.floor(h);
   const hi = Math.min(n - 1, lo + 1);
-  return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
+  return sorted[lo]! + (h - lo) * (sorted[hi]! - sorted[lo]!);
 }
 
 export interface BootstrapResult {

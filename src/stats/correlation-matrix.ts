@@ -2,21 +2,22 @@
 // data (variables outnumbering observations) its non-zero eigenvalues through the n x n Gram
 // matrix of the standardised data, which gives the same values at a fraction of the cost.
 
-import { Matrix } from 'ml-matrix';
-import { symmetricEigen } from './factor-analysis.js';
+import { symmetricEigenvalues } from './symmetric-eigenvalues.js';
+import { requireMatrix } from './validate.js';
 import { WideBlock } from './wide-block.js';
 
 /** Pearson correlation matrix of the columns of an n x p data matrix. */
 export function correlationMatrix(data: number[][]): number[][] {
+  requireMatrix('correlationMatrix', data);
   const n = data.length;
-  const p = data[0].length;
+  const p = data[0]!.length;
   const z = standardizeColumns(data);
   const R: number[][] = Array.from({ length: p }, () => new Array(p).fill(0));
   for (let i = 0; i < p; i++) {
     for (let j = i; j < p; j++) {
       let s = 0;
-      for (let k = 0; k < n; k++) s += z[k][i] * z[k][j];
-      R[i][j] = R[j][i] = s / (n - 1);
+      for (let k = 0; k < n; k++) s += z[k]![i]! * z[k]![j]!;
+      R[i]![j] = R[j]![i] = s / (n - 1);
     }
   }
   return R;
@@ -24,8 +25,9 @@ export function correlationMatrix(data: number[][]): number[][] {
 
 /** Columns centred and scaled to unit sample SD; constant columns become 0. */
 export function standardizeColumns(data: number[][]): number[][] {
+  requireMatrix('standardizeColumns', data);
   const n = data.length;
-  const p = data[0].length;
+  const p = data[0]!.length;
   const mean = new Array(p).fill(0);
   const sd = new Array(p).fill(0);
   for (const row of data) row.forEach((v, j) => (mean[j] += v / n));
@@ -46,14 +48,15 @@ export function pcaVariance(data: ArrayLike<ArrayLike<number>>): {
   cumulative: number[];
   variables: number;
 } {
+  requireMatrix('pcaVariance', data);
   const n = data.length;
-  const p0 = data[0].length;
+  const p0 = data[0]!.length;
   // Standardise each non-constant column into a row-major Float64Array block (n x p).
   const keep: number[] = [];
   for (let j = 0; j < p0; j++) {
-    const first = data[0][j];
+    const first = data[0]![j];
     for (let i = 1; i < n; i++) {
-      if (data[i][j] !== first) {
+      if (data[i]![j] !== first) {
         keep.push(j);
         break;
       }
@@ -63,35 +66,31 @@ export function pcaVariance(data: ArrayLike<ArrayLike<number>>): {
   const z = new Float64Array(n * p);
   keep.forEach((j, c) => {
     let mean = 0;
-    for (let i = 0; i < n; i++) mean += data[i][j];
+    for (let i = 0; i < n; i++) mean += data[i]![j]!;
     mean /= n;
     let ss = 0;
-    for (let i = 0; i < n; i++) ss += (data[i][j] - mean) ** 2;
+    for (let i = 0; i < n; i++) ss += (data[i]![j]! - mean) ** 2;
     const sd = Math.sqrt(ss / (n - 1));
-    for (let i = 0; i < n; i++) z[i * p + c] = (data[i][j] - mean) / sd;
+    for (let i = 0; i < n; i++) z[i * p + c] = (data[i]![j]! - mean) / sd;
   });
+  // Eigenvalues only (no vectors): Householder tridiagonalisation and QL, symmetricEigenvalues.
   let eigenvalues: number[];
   if (p <= n) {
-    const R = new Matrix(p, p);
+    const R = new Float64Array(p * p);
     for (let a = 0; a < p; a++) {
       for (let b = a; b < p; b++) {
         let s = 0;
-        for (let i = 0; i < n; i++) s += z[i * p + a] * z[i * p + b];
-        R.set(a, b, s / (n - 1));
-        R.set(b, a, s / (n - 1));
+        for (let i = 0; i < n; i++) s += z[i * p + a]! * z[i * p + b]!;
+        R[a * p + b] = s / (n - 1);
+        R[b * p + a] = s / (n - 1);
       }
     }
-    eigenvalues = symmetricEigen(R).values;
+    eigenvalues = symmetricEigenvalues(R, p);
   } else {
     // z is standardised with unit sample SD: z/sqrt(n-1) is the WideBlock scaling.
     const scale = 1 / Math.sqrt(n - 1);
-    eigenvalues = symmetricEigen(
-      WideBlock.ofStandardized(
-        z.map((v) => v * scale),
-        n,
-        p,
-      ).gram(),
-    ).values;
+    for (let k = 0; k < z.length; k++) z[k]! *= scale;
+    eigenvalues = symmetricEigenvalues(WideBlock.ofStandardized(z, n, p).gramArray(), n);
   }
   eigenvalues = eigenvalues.map((v) => Math.max(0, v));
   const proportion = eigenvalues.map((v) => v / p);

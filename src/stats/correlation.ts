@@ -2,31 +2,33 @@
 // with the tie-corrected normal approximation R's cor.test(exact = FALSE) uses.
 
 import { normalTwoSidedP } from './distributions.js';
+import { kendallS } from './kendall-merge.js';
+import { hasNaN, sameLength } from './validate.js';
 
 export type NumArray = ArrayLike<number>;
 
-function checkPair(x: NumArray, y: NumArray): number {
-  if (x.length !== y.length) throw new Error(`x and y differ in length (${x.length} and ${y.length})`);
-  return x.length;
+function checkPair(x: NumArray, y: NumArray, fn = 'correlation'): number {
+  return sameLength(fn, x, y);
 }
 
+/** The arithmetic mean of an array (NaN when it is empty). */
 export function mean(x: NumArray): number {
   let s = 0;
-  for (let i = 0; i < x.length; i++) s += x[i];
+  for (let i = 0; i < x.length; i++) s += x[i]!;
   return s / x.length;
 }
 
-/** Pearson's r; NaN when either variable is constant. */
+/** Pearson's r; NaN when either variable is constant or has a NaN. Unequal lengths throw. */
 export function pearson(x: NumArray, y: NumArray): number {
-  const n = checkPair(x, y);
+  const n = checkPair(x, y, 'pearson');
   const mx = mean(x);
   const my = mean(y);
   let sxy = 0;
   let sxx = 0;
   let syy = 0;
   for (let i = 0; i < n; i++) {
-    const dx = x[i] - mx;
-    const dy = y[i] - my;
+    const dx = x[i]! - mx;
+    const dy = y[i]! - my;
     sxy += dx * dy;
     sxx += dx * dx;
     syy += dy * dy;
@@ -34,23 +36,26 @@ export function pearson(x: NumArray, y: NumArray): number {
   return sxx === 0 || syy === 0 ? Number.NaN : sxy / Math.sqrt(sxx * syy);
 }
 
-/** Ranks 1..n, ties given their average rank. */
+/** Ranks 1..n, ties given their average rank. A NaN has no rank: it throws. */
 export function rank(x: NumArray): Float64Array {
   const n = x.length;
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => x[a] - x[b]);
+  for (let i = 0; i < n; i++) if (Number.isNaN(x[i])) throw new Error(`rank: x[${i}] is NaN`);
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => x[a]! - x[b]!);
   const ranks = new Float64Array(n);
   for (let i = 0; i < n; ) {
     let j = i;
-    while (j + 1 < n && x[order[j + 1]] === x[order[i]]) j++;
+    while (j + 1 < n && x[order[j + 1]!] === x[order[i]!]) j++;
     const r = (i + j) / 2 + 1;
-    for (let k = i; k <= j; k++) ranks[order[k]] = r;
+    for (let k = i; k <= j; k++) ranks[order[k]!] = r;
     i = j + 1;
   }
   return ranks;
 }
 
+/** Spearman's rho (Pearson's r of average ranks); NaN when either side has a NaN or is constant. */
 export function spearman(x: NumArray, y: NumArray): number {
-  checkPair(x, y);
+  checkPair(x, y, 'spearman');
+  if (hasNaN(x) || hasNaN(y)) return Number.NaN;
   return pearson(rank(x), rank(y));
 }
 
@@ -83,25 +88,34 @@ function tieSums(x: NumArray): { t2: number; t5: number; t3: number } {
   return { t2, t5, t3 };
 }
 
+/** From this many pairs of values on, tau-b is counted by sorting (Knight 1966), O(n log n). */
+const SORTED_FROM = 64;
+
 /**
- * Kendall's tau-b alone (NaN when either side is constant): the value kendallTauB reports,
- * without the variance, for resampling loops that call it thousands of times.
+ * Kendall's tau-b alone: the value kendallTauB reports, without the variance, for resampling
+ * loops that call it thousands of times. NaN when either side is constant or has a NaN (as
+ * kendallTauB); unequal lengths throw. Below 64 pairs of values every pair is compared; from 64
+ * on the concordance count comes from sorting (the same integers, so the same value).
  */
 export function kendallTau(x: NumArray, y: NumArray): number {
-  const n = x.length;
+  const n = checkPair(x, y, 'kendallTau');
+  if (hasNaN(x) || hasNaN(y)) return Number.NaN;
   let s = 0;
   let tiesX = 0;
   let tiesY = 0;
-  for (let i = 0; i < n; i++) {
-    const xi = x[i];
-    const yi = y[i];
-    for (let j = i + 1; j < n; j++) {
-      const dx = xi - x[j];
-      const dy = yi - y[j];
-      if (dx === 0) tiesX++;
-      if (dy === 0) tiesY++;
-      const prod = dx * dy;
-      s += prod > 0 ? 1 : prod < 0 ? -1 : 0;
+  if (n >= SORTED_FROM) ({ s, tiesX, tiesY } = kendallS(x, y));
+  else {
+    for (let i = 0; i < n; i++) {
+      const xi = x[i]!;
+      const yi = y[i]!;
+      for (let j = i + 1; j < n; j++) {
+        const dx = xi - x[j]!;
+        const dy = yi - y[j]!;
+        if (dx === 0) tiesX++;
+        if (dy === 0) tiesY++;
+        const prod = dx * dy;
+        s += prod > 0 ? 1 : prod < 0 ? -1 : 0;
+      }
     }
   }
   const n0 = (n * (n - 1)) / 2;
@@ -109,16 +123,16 @@ export function kendallTau(x: NumArray, y: NumArray): number {
   return denom === 0 ? Number.NaN : s / denom;
 }
 
-/** Kendall's tau-b with its tie-corrected z and two-sided p (as R's cor.test, exact = FALSE). */
+/** Kendall's tau-b with its tie-corrected z and two-sided p (as R's cor.test, exact = FALSE); NaN throughout when a value is NaN. */
 export function kendallTauB(x: NumArray, y: NumArray): KendallResult {
-  const n = checkPair(x, y);
+  const n = checkPair(x, y, 'kendallTauB');
   let s = 0;
   let tiesX = 0;
   let tiesY = 0;
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
-      const dx = Math.sign(x[i] - x[j]);
-      const dy = Math.sign(y[i] - y[j]);
+      const dx = Math.sign(x[i]! - x[j]!);
+      const dy = Math.sign(y[i]! - y[j]!);
       s += dx * dy;
       if (dx === 0) tiesX++;
       if (dy === 0) tiesY++;

@@ -24,6 +24,7 @@ export interface DawidSkeneResult {
   lossHistory: number[];
 }
 
+/** Dawid-Skene EM over crowd labels: class priors, each annotator's confusion matrix and the most probable label per task (crowd-kit's algorithm). */
 export function dawidSkene(data: Annotation[], opts: { maxIterations?: number; tol?: number } = {}): DawidSkeneResult {
   const maxIterations = opts.maxIterations ?? 100;
   const tol = opts.tol ?? 1e-5;
@@ -39,34 +40,34 @@ export function dawidSkene(data: Annotation[], opts: { maxIterations?: number; t
 
   // Majority-vote shares.
   let probas = tasks.map(() => new Array(K).fill(0));
-  for (const r of rows) probas[r.t][r.l] += 1;
+  for (const r of rows) probas[r.t]![r.l] += 1;
   probas = probas.map((p) => {
     const s = p.reduce((a, b) => a + b, 0);
     return p.map((v) => v / s);
   });
 
-  const meanPriors = (p: number[][]) => labels.map((_, k) => p.reduce((s, row) => s + row[k], 0) / p.length);
+  const meanPriors = (p: number[][]) => labels.map((_, k) => p.reduce((s, row) => s + row[k]!, 0) / p.length);
   const mStep = (p: number[][]) => {
     const errors: Record<string, Record<string, number[]>> = {};
     for (const r of rows) {
       const byLabel = (errors[r.w] ??= {});
       const cell = (byLabel[String(labels[r.l])] ??= new Array(K).fill(0));
-      for (let k = 0; k < K; k++) cell[k] += p[r.t][k];
+      for (let k = 0; k < K; k++) cell[k]! += p[r.t]![k]!;
     }
     for (const w of workers) {
-      const byLabel = errors[w];
-      for (const cell of Object.values(byLabel)) for (let k = 0; k < K; k++) cell[k] = Math.max(cell[k], EPS);
+      const byLabel = errors[w]!;
+      for (const cell of Object.values(byLabel)) for (let k = 0; k < K; k++) cell[k] = Math.max(cell[k]!, EPS);
       const sums = new Array(K).fill(0);
       for (const cell of Object.values(byLabel)) for (let k = 0; k < K; k++) sums[k] += cell[k];
-      for (const cell of Object.values(byLabel)) for (let k = 0; k < K; k++) cell[k] /= sums[k];
+      for (const cell of Object.values(byLabel)) for (let k = 0; k < K; k++) cell[k]! /= sums[k];
     }
     return errors;
   };
   const eStep = (priors: number[], errors: Record<string, Record<string, number[]>>) => {
     const logs = tasks.map(() => priors.map((p) => Math.log(p)));
     for (const r of rows) {
-      const cell = errors[r.w][String(labels[r.l])];
-      for (let k = 0; k < K; k++) logs[r.t][k] += Math.log(cell[k]);
+      const cell = errors[r.w]![String(labels[r.l])]!;
+      for (let k = 0; k < K; k++) logs[r.t]![k]! += Math.log(cell[k]!);
     }
     return logs.map((row) => {
       const max = Math.max(...row);
@@ -78,8 +79,8 @@ export function dawidSkene(data: Annotation[], opts: { maxIterations?: number; t
   const elbo = (p: number[][], priors: number[], errors: Record<string, Record<string, number[]>>) => {
     let joint = 0;
     for (const r of rows) {
-      const cell = errors[r.w][String(labels[r.l])];
-      for (let k = 0; k < K; k++) joint += p[r.t][k] * (Math.log(cell[k]) + Math.log(priors[k]));
+      const cell = errors[r.w]![String(labels[r.l])]!;
+      for (let k = 0; k < K; k++) joint += p[r.t]![k]! * (Math.log(cell[k]!) + Math.log(priors[k]!));
     }
     let entropy = 0;
     for (const row of p) for (const v of row) entropy -= Math.log(v) * v;
@@ -101,6 +102,6 @@ export function dawidSkene(data: Annotation[], opts: { maxIterations?: number; t
     if (newLoss - loss < tol) break;
     loss = newLoss;
   }
-  const aggregated = probas.map((p) => labels[p.indexOf(Math.max(...p))]);
+  const aggregated = probas.map((p) => labels[p.indexOf(Math.max(...p))]!);
   return { tasks, labels, probas, priors, errors, aggregated, iterations, lossHistory };
 }

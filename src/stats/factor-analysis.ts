@@ -41,7 +41,7 @@ export function paf(R: Square, nFactors: number, opts: { minErr?: number; maxIte
   const p = R.length;
   const Rm = new Matrix(R);
   const start = smc(R);
-  for (let i = 0; i < p; i++) Rm.set(i, i, start[i]);
+  for (let i = 0; i < p; i++) Rm.set(i, i, start[i]!);
   let comm = start.reduce((a, b) => a + b, 0);
   let err = comm;
   let iterations = 0;
@@ -52,7 +52,7 @@ export function paf(R: Square, nFactors: number, opts: { minErr?: number; maxIte
     values = e.values;
     L = new Matrix(p, nFactors);
     for (let f = 0; f < nFactors; f++) {
-      const s = Math.sqrt(Math.max(0, values[f]));
+      const s = Math.sqrt(Math.max(0, values[f]!));
       for (let i = 0; i < p; i++) L.set(i, f, e.vectors.get(i, f) * s);
     }
     let comm1 = 0;
@@ -80,10 +80,10 @@ export function varimax(
   const normalize = opts.normalize ?? true;
   const eps = opts.eps ?? 1e-5;
   const p = loadings.length;
-  const nc = loadings[0].length;
+  const nc = loadings[0]!.length;
   if (nc < 2) return { loadings: loadings.map((r) => r.slice()), rotation: [[1]] };
   const sc = loadings.map((row) => (normalize ? Math.sqrt(row.reduce((s, v) => s + v * v, 0)) : 1));
-  const x = new Matrix(loadings.map((row, i) => row.map((v) => v / sc[i])));
+  const x = new Matrix(loadings.map((row, i) => row.map((v) => v / sc[i]!)));
   let TT = Matrix.eye(nc);
   let d = 0;
   for (let it = 0; it < 1000; it++) {
@@ -102,17 +102,17 @@ export function varimax(
   const rotated = x
     .mmul(TT)
     .to2DArray()
-    .map((row, i) => row.map((v) => v * sc[i]));
+    .map((row, i) => row.map((v) => v * sc[i]!));
   return { loadings: rotated, rotation: TT.to2DArray() };
 }
 
 /** psych's presentation: factors signed to positive column sums and ordered by SS loadings (descending). */
 export function orientFactors(loadings: number[][]): { loadings: number[][]; order: number[]; signs: number[] } {
-  const nc = loadings[0].length;
-  const signs = Array.from({ length: nc }, (_, j) => (loadings.reduce((s, row) => s + row[j], 0) < 0 ? -1 : 1));
-  const ss = Array.from({ length: nc }, (_, j) => loadings.reduce((s, row) => s + row[j] ** 2, 0));
-  const order = Array.from({ length: nc }, (_, j) => j).sort((a, b) => ss[b] - ss[a] || a - b);
-  return { loadings: loadings.map((row) => order.map((j) => row[j] * signs[j])), order, signs };
+  const nc = loadings[0]!.length;
+  const signs = Array.from({ length: nc }, (_, j) => (loadings.reduce((s, row) => s + row[j]!, 0) < 0 ? -1 : 1));
+  const ss = Array.from({ length: nc }, (_, j) => loadings.reduce((s, row) => s + row[j]! ** 2, 0));
+  const order = Array.from({ length: nc }, (_, j) => j).sort((a, b) => ss[b]! - ss[a]! || a - b);
+  return { loadings: loadings.map((row) => order.map((j) => row[j]! * signs[j]!)), order, signs };
 }
 
 export interface FactorAnalysis extends PafResult {
@@ -129,7 +129,7 @@ export function factorAnalysis(R: Square, nFactors: number, rotation: 'none' | '
   const raw = paf(R, nFactors);
   const rotated = rotation === 'varimax' && nFactors > 1 ? varimax(raw.loadings) : undefined;
   const { loadings } = orientFactors(rotated ? rotated.loadings : raw.loadings);
-  const ssLoadings = loadings[0].map((_, j) => loadings.reduce((s, row) => s + row[j] ** 2, 0));
+  const ssLoadings = loadings[0]!.map((_, j) => loadings.reduce((s, row) => s + row[j]! ** 2, 0));
   return { ...raw, rotation, loadings, ssLoadings, proportionVar: ssLoadings.map((s) => s / R.length), rotationMatrix: rotated?.rotation };
 }
 
@@ -145,9 +145,9 @@ export function kmo(R: Square): { msa: number; msaItems: number[] } {
     for (let j = 0; j < p; j++) {
       if (i === j) continue;
       const partial = -Q.get(i, j) / Math.sqrt(Q.get(i, i) * Q.get(j, j));
-      r2 += R[i][j] ** 2;
+      r2 += R[i]![j]! ** 2;
       q2 += partial ** 2;
-      r2i[j] += R[i][j] ** 2;
+      r2i[j] += R[i]![j]! ** 2;
       q2i[j] += partial ** 2;
     }
   }

@@ -4,9 +4,13 @@
 type P = number | null;
 
 function present(p: readonly P[]): number[] {
+  p.forEach((v, i) => {
+    if (v !== null && !Number.isNaN(v) && !(v >= 0 && v <= 1)) throw new Error(`p-value ${i} is ${v}, outside [0, 1]`);
+  });
   return p.map((v, i) => (v === null || Number.isNaN(v) ? -1 : i)).filter((i) => i >= 0);
 }
 
+/** Bonferroni-adjusted p-values (missing values stay missing and are not counted). */
 export function bonferroni(p: readonly P[]): P[] {
   const idx = present(p);
   const n = idx.length;

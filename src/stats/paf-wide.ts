@@ -11,6 +11,7 @@
 
 import { Matrix } from 'ml-matrix';
 import { symmetricEigen } from './factor-analysis.js';
+import { WideBlock } from './wide-block.js';
 
 export interface WidePafResult {
   loadings: number[][];
@@ -23,16 +24,16 @@ export interface WidePafResult {
 /** Standardised columns as a row-major block z (n x p), scaled by 1/sqrt(n-1) so that R = z'z. */
 function scaledBlock(data: ArrayLike<ArrayLike<number>>): { z: Float64Array; n: number; p: number } {
   const n = data.length;
-  const p = data[0].length;
+  const p = data[0]!.length;
   const z = new Float64Array(n * p);
   for (let j = 0; j < p; j++) {
     let mean = 0;
-    for (let i = 0; i < n; i++) mean += data[i][j];
+    for (let i = 0; i < n; i++) mean += data[i]![j]!;
     mean /= n;
     let ss = 0;
-    for (let i = 0; i < n; i++) ss += (data[i][j] - mean) ** 2;
+    for (let i = 0; i < n; i++) ss += (data[i]![j]! - mean) ** 2;
     const scale = ss > 0 ? 1 / Math.sqrt(ss) : 0; // (x - mean) / sd / sqrt(n - 1)
-    for (let i = 0; i < n; i++) z[i * p + j] = (data[i][j] - mean) * scale;
+    for (let i = 0; i < n; i++) z[i * p + j] = (data[i]![j]! - mean) * scale;
   }
   return { z, n, p };
 }
@@ -42,32 +43,33 @@ function applyReduced(z: Float64Array, n: number, p: number, u: Float64Array, x:
   for (let i = 0; i < n; i++) {
     let s = 0;
     const row = i * p;
-    for (let j = 0; j < p; j++) s += z[row + j] * x[j];
+    for (let j = 0; j < p; j++) s += z[row + j]! * x[j]!;
     tmp[i] = s;
   }
   y.fill(0);
   for (let i = 0; i < n; i++) {
-    const t = tmp[i];
+    const t = tmp[i]!;
     const row = i * p;
-    for (let j = 0; j < p; j++) y[j] += z[row + j] * t;
+    for (let j = 0; j < p; j++) y[j]! += z[row + j]! * t;
   }
-  for (let j = 0; j < p; j++) y[j] -= u[j] * x[j];
+  for (let j = 0; j < p; j++) y[j]! -= u[j]! * x[j]!;
 }
 
 function orthonormalise(vs: Float64Array[]): void {
   for (let a = 0; a < vs.length; a++) {
     for (let b = 0; b < a; b++) {
       let d = 0;
-      for (let j = 0; j < vs[a].length; j++) d += vs[a][j] * vs[b][j];
-      for (let j = 0; j < vs[a].length; j++) vs[a][j] -= d * vs[b][j];
+      for (let j = 0; j < vs[a]!.length; j++) d += vs[a]![j]! * vs[b]![j]!;
+      for (let j = 0; j < vs[a]!.length; j++) vs[a]![j]! -= d * vs[b]![j]!;
     }
     let norm = 0;
-    for (let j = 0; j < vs[a].length; j++) norm += vs[a][j] ** 2;
+    for (let j = 0; j < vs[a]!.length; j++) norm += vs[a]![j]! ** 2;
     norm = Math.sqrt(norm) || 1;
-    for (let j = 0; j < vs[a].length; j++) vs[a][j] /= norm;
+    for (let j = 0; j < vs[a]!.length; j++) vs[a]![j]! /= norm;
   }
 }
 
+/** Principal-axis factoring for wide matrices (items far outnumbering models) without forming the p x p correlation matrix. */
 export function pafWide(
   data: ArrayLike<ArrayLike<number>>,
   nFactors: number,
@@ -78,17 +80,8 @@ export function pafWide(
   const minErr = opts.minErr ?? 0.001;
   const maxIter = opts.maxIter ?? 50;
   const inner = opts.innerIter ?? 300;
-  // Principal components through the Gram matrix G = z z' (n x n).
-  const G = new Matrix(n, n);
-  for (let a = 0; a < n; a++) {
-    for (let b = a; b < n; b++) {
-      let s = 0;
-      for (let j = 0; j < p; j++) s += z[a * p + j] * z[b * p + j];
-      G.set(a, b, s);
-      G.set(b, a, s);
-    }
-  }
-  const g = symmetricEigen(G);
+  // Principal components through the Gram matrix G = z z' (n x n), by WideBlock's kernel.
+  const g = symmetricEigen(WideBlock.ofStandardized(z, n, p).gram());
   // Item loadings on component f: z' w_f; starting communalities: their squares summed over k.
   let V: Float64Array[] = [];
   const h = new Float64Array(p);
@@ -96,9 +89,9 @@ export function pafWide(
     const v = new Float64Array(p);
     for (let i = 0; i < n; i++) {
       const w = g.vectors.get(i, f);
-      for (let j = 0; j < p; j++) v[j] += z[i * p + j] * w;
+      for (let j = 0; j < p; j++) v[j]! += z[i * p + j]! * w;
     }
-    for (let j = 0; j < p; j++) h[j] += v[j] ** 2;
+    for (let j = 0; j < p; j++) h[j]! += v[j]! ** 2;
     V.push(v);
   }
   orthonormalise(V);
@@ -109,27 +102,27 @@ export function pafWide(
   let loadings: Float64Array[] = [];
   let iterations = 0;
   for (;;) {
-    for (let j = 0; j < p; j++) u[j] = 1 - h[j];
+    for (let j = 0; j < p; j++) u[j] = 1 - h[j]!;
     // Subspace iteration for the top k eigenpairs of z'z - diag(u).
     let prev = new Array(k).fill(Number.POSITIVE_INFINITY);
     const W = V.map(() => new Float64Array(p));
     for (let it = 0; it < inner; it++) {
-      V.forEach((v, f) => applyReduced(z, n, p, u, v, W[f], tmp));
-      const rq = V.map((v, f) => v.reduce((s, x, j) => s + x * W[f][j], 0));
+      V.forEach((v, f) => applyReduced(z, n, p, u, v, W[f]!, tmp));
+      const rq = V.map((v, f) => v.reduce((s, x, j) => s + x * W[f]![j]!, 0));
       V = W.map((w) => Float64Array.from(w));
       orthonormalise(V);
       if (rq.every((r, f) => Math.abs(r - prev[f]) <= 1e-10 * Math.max(1, Math.abs(r)))) break;
       prev = rq;
     }
     // Rayleigh-Ritz in the converged subspace.
-    V.forEach((v, f) => applyReduced(z, n, p, u, v, W[f], tmp));
+    V.forEach((v, f) => applyReduced(z, n, p, u, v, W[f]!, tmp));
     const T = new Matrix(k, k);
     for (let a = 0; a < k; a++)
       for (let b = 0; b < k; b++)
         T.set(
           a,
           b,
-          V[a].reduce((s, x, j) => s + x * W[b][j], 0),
+          V[a]!.reduce((s, x, j) => s + x * W[b]![j]!, 0),
         );
     const t = symmetricEigen(T.add(T.transpose()).div(2));
     eigenvalues = t.values;
@@ -137,14 +130,14 @@ export function pafWide(
       const v = new Float64Array(p);
       for (let a = 0; a < k; a++) {
         const c = t.vectors.get(a, f);
-        for (let j = 0; j < p; j++) v[j] += V[a][j] * c;
+        for (let j = 0; j < p; j++) v[j]! += V[a]![j]! * c;
       }
       return v;
     });
     V = rotated;
-    loadings = V.map((v, f) => v.map((x) => x * Math.sqrt(Math.max(0, eigenvalues[f]))));
+    loadings = V.map((v, f) => v.map((x) => x * Math.sqrt(Math.max(0, eigenvalues[f]!))));
     h.fill(0);
-    for (const l of loadings) for (let j = 0; j < p; j++) h[j] += l[j] ** 2;
+    for (const l of loadings) for (let j = 0; j < p; j++) h[j]! += l[j]! ** 2;
     const comm1 = h.reduce((a, b) => a + b, 0);
     iterations++;
     const err = Math.abs(comm - comm1);
@@ -152,7 +145,7 @@ export function pafWide(
     if (err < minErr || iterations >= maxIter) break;
   }
   return {
-    loadings: Array.from({ length: p }, (_, j) => loadings.map((l) => l[j])),
+    loadings: Array.from({ length: p }, (_, j) => loadings.map((l) => l[j]!)),
     communalities: Array.from(h),
     eigenvalues,
     iterations,

@@ -4,6 +4,7 @@
 
 import { rank } from './correlation.js';
 import { binomialPmf, chiSquareSf, normalCdf } from './distributions.js';
+import { requireCounts, requireFinite } from './validate.js';
 
 export interface MannWhitneyResult {
   /** U of the first sample: the number of (x, y) pairs with x > y, ties counting 1/2. */
@@ -15,13 +16,17 @@ export interface MannWhitneyResult {
   rankBiserial: number;
 }
 
+/** Mann-Whitney U of x against y; an empty sample or a value that is not a finite number throws. */
 export function mannWhitneyU(x: ArrayLike<number>, y: ArrayLike<number>, opts: { correct?: boolean } = {}): MannWhitneyResult {
   const n1 = x.length;
   const n2 = y.length;
+  if (n1 === 0 || n2 === 0) throw new Error(`mannWhitneyU: both samples need values (x has ${n1}, y has ${n2})`);
+  requireFinite('mannWhitneyU', 'x', x);
+  requireFinite('mannWhitneyU', 'y', y);
   const all = [...Array.from(x), ...Array.from(y)];
   const r = rank(all);
   let rx = 0;
-  for (let i = 0; i < n1; i++) rx += r[i];
+  for (let i = 0; i < n1; i++) rx += r[i]!;
   const u = rx - (n1 * (n1 + 1)) / 2;
   const n = n1 + n2;
   const counts = new Map<number, number>();
@@ -38,6 +43,9 @@ export function mannWhitneyU(x: ArrayLike<number>, y: ArrayLike<number>, opts: {
 
 /** Two-sided exact binomial test of k successes in n trials against probability p (binom.test). */
 export function binomialTest(k: number, n: number, p = 0.5): number {
+  if (!Number.isInteger(n) || n < 0 || !Number.isInteger(k) || k < 0 || k > n)
+    throw new Error(`binomialTest: needs whole numbers 0 <= k <= n, got k = ${k}, n = ${n}`);
+  if (!(p >= 0 && p <= 1)) throw new Error(`binomialTest: p must lie in [0, 1], got ${p}`);
   const d = binomialPmf(k, n, p);
   const relErr = 1 + 1e-7;
   let total = 0;
@@ -60,8 +68,10 @@ export interface McNemarResult {
 
 /** McNemar's test on a 2 x 2 table of paired outcomes [[a, b], [c, d]]. */
 export function mcnemar(table: number[][], opts: { correct?: boolean } = {}): McNemarResult {
-  const b = table[0][1];
-  const c = table[1][0];
+  if (table.length !== 2 || table.some((row) => row.length !== 2)) throw new Error('mcnemar: the table must be 2 x 2');
+  table.forEach((row, i) => requireCounts('mcnemar', `table[${i}]`, row));
+  const b = table[0]![1]!;
+  const c = table[1]![0]!;
   const corrected = opts.correct ?? true;
   const diff = Math.abs(b - c) - (corrected ? 1 : 0);
   const statistic = b + c === 0 ? 0 : (diff * diff) / (b + c);

@@ -11,7 +11,9 @@ import { createRng } from '../core/index.js';
 import { quantile7 } from './bootstrap.js';
 import { correlationMatrix } from './correlation-matrix.js';
 import { paf, symmetricEigen } from './factor-analysis.js';
+import { requireMatrix } from './validate.js';
 import { WideBlock } from './wide-block.js';
+import { gramLeading, wideOneFactorLeading } from './wide-leading.js';
 import { wideOneFactor } from './wide-reduced.js';
 
 export interface ParallelAnalysisResult {
@@ -34,6 +36,30 @@ export interface ParallelAnalysisResult {
   nComponents: number;
   nFactors: number;
   iterations: number;
+  /**
+   * With `leading` on wide data: how many leading eigenvalues each matrix had computed (the
+   * arrays hold that many). Absent when every eigenvalue was computed.
+   */
+  leading?: number;
+}
+
+export interface ParallelAnalysisOptions {
+  iterations?: number;
+  quantile?: number;
+  seed: number | string;
+  /**
+   * false skips the simulated normal data (their arrays come back empty): the counts use the
+   * resampled data alone, and the resamples are the same as with the simulated side, because
+   * the generator is advanced past the normal draws it would have made.
+   */
+  simulated?: boolean;
+  /**
+   * Wide data only: compute just the leading `leading` eigenvalues of every matrix (Lanczos on
+   * the n x n Gram and Ritz matrices, see wide-leading.ts) rather than all of them, doubling
+   * it and starting again in the rare case the counts reach it. The counts are the same as
+   * with every eigenvalue; the arrays hold the leading values only.
+   */
+  leading?: number;
 }
 
 function eigenPair(data: number[][]): { pc: number[]; fa: number[] } | undefined {
@@ -42,7 +68,14 @@ function eigenPair(data: number[][]): { pc: number[]; fa: number[] } | undefined
   return { pc: symmetricEigen(new Matrix(R)).values, fa: paf(R, 1).reducedEigenvalues };
 }
 
-function wideEigenPair(block: WideBlock): { pc: number[]; fa: number[] } {
+function wideEigenPair(block: WideBlock, leading?: number): { pc: number[]; fa: number[] } {
+  if (leading) {
+    const gram = block.gramArray();
+    const g = gramLeading(gram, block.n, leading);
+    const fa = wideOneFactorLeading(block, leading, { gram, first: g.vectors[0]! });
+    if (fa) return { pc: g.values.map((v) => Math.max(0, v)), fa: fa.reducedEigenvalues };
+    // Another null direction in the Gram matrix (duplicate observations): the dense path.
+  }
   const gram = block.gram();
   const gramEigen = symmetricEigen(gram);
   const fa = wideOneFactor(block, { blocks: 1, gram, gramEigen }).reducedEigenvalues;
@@ -50,25 +83,34 @@ function wideEigenPair(block: WideBlock): { pc: number[]; fa: number[] } {
 }
 
 function countAbove(observed: number[], threshold: number[]): number {
-  const j = observed.findIndex((v, i) => i >= threshold.length || v <= threshold[i]);
+  const j = observed.findIndex((v, i) => i >= threshold.length || v <= threshold[i]!);
   return j < 0 ? observed.length : j;
 }
 
 /** Parallel analysis of an n x p data matrix (rows are observations). */
-export function parallelAnalysis(
-  data: number[][],
-  opts: { iterations?: number; quantile?: number; seed: number | string },
-): ParallelAnalysisResult {
+export function parallelAnalysis(data: number[][], opts: ParallelAnalysisOptions): ParallelAnalysisResult {
+  requireMatrix('parallelAnalysis', data);
+  const wide = data[0]!.length > data.length;
+  if (!opts.leading || !wide) return runParallelAnalysis(data, opts, undefined);
+  let k = Math.min(opts.leading, data.length - 1);
+  for (;;) {
+    const r = runParallelAnalysis(data, opts, k);
+    if ((r.nComponents < k && r.nFactors < k) || k >= data.length - 1) return r;
+    k = Math.min(2 * k, data.length - 1);
+  }
+}
+
+function runParallelAnalysis(data: number[][], opts: ParallelAnalysisOptions, leading: number | undefined): ParallelAnalysisResult {
   const iterations = opts.iterations ?? 20;
   const q = opts.quantile ?? 0.95;
   const rng = createRng(opts.seed);
   const n = data.length;
-  const p = data[0].length;
+  const p = data[0]!.length;
   const wide = p > n;
-  if (data[0].some((_, j) => data.every((row) => row[j] === data[0][j])))
+  if (data[0]!.some((_, j) => data.every((row) => row[j] === data[0]![j])))
     throw new Error('a column of the data is constant; drop it before parallel analysis');
   const observedBlock = wide ? WideBlock.fromRows(data) : undefined;
-  const observed = observedBlock ? wideEigenPair(observedBlock) : eigenPair(data);
+  const observed = observedBlock ? wideEigenPair(observedBlock, leading) : eigenPair(data);
   if (!observed) throw new Error('a column of the data is constant; drop it before parallel analysis');
   const resampledPc: number[][] = [];
   const resampledFa: number[][] = [];
@@ -85,9 +127,22 @@ export function parallelAnalysis(
   const toRows = () => Array.from({ length: n }, (_, i) => Array.from(buf.subarray(i * p, (i + 1) * p)));
   const eigen = (standardized: boolean): { pc: number[]; fa: number[] } => {
     if (!wide) return eigenPair(toRows()) as { pc: number[]; fa: number[] };
-    return wideEigenPair(standardized ? WideBlock.ofStandardized(buf, n, p) : WideBlock.standardize(buf, n, p, work));
+    return wideEigenPair(standardized ? WideBlock.ofStandardized(buf, n, p) : WideBlock.standardize(buf, n, p, work), leading);
   };
   let spare: number | undefined;
+  // Advances the generator exactly as `count` calls of normal() would (two words per pair).
+  const skipWords = new Int32Array(1 << 16);
+  const skipNormals = (count: number) => {
+    let left = count;
+    if (spare !== undefined && left > 0) {
+      spare = undefined;
+      left--;
+    }
+    const pairs = Math.ceil(left / 2);
+    if (left % 2 === 1) spare = 0; // the pair's second value would be left over
+    for (let words = 2 * pairs; words > 0; words -= skipWords.length)
+      rng.fillInts(skipWords.subarray(0, Math.min(words, skipWords.length)), 2);
+  };
   const normal = () => {
     // Box-Muller, both values used.
     if (spare !== undefined) {
@@ -110,16 +165,20 @@ export function parallelAnalysis(
         for (let i = 0; i < n; i++) orders[o + i] = i;
         for (let i = n - 1; i > 0; i--) {
           const k = rng.int(i + 1);
-          const t = orders[o + i];
-          orders[o + i] = orders[o + k];
+          const t = orders[o + i]!;
+          orders[o + i] = orders[o + k]!;
           orders[o + k] = t;
         }
       }
-      for (let i = 0; i < n; i++) for (let j = j0; j < j1; j++) buf[i * p + j] = source[orders[(j - j0) * n + i] * p + j];
+      for (let i = 0; i < n; i++) for (let j = j0; j < j1; j++) buf[i * p + j] = source[orders[(j - j0) * n + i]! * p + j]!;
     }
     const res = eigen(true);
     resampledPc.push(res.pc);
     resampledFa.push(res.fa);
+    if (opts.simulated === false) {
+      skipNormals(n * p);
+      continue;
+    }
     for (let k = 0; k < n * p; k++) buf[k] = normal();
     const sim = eigen(false);
     simulatedPc.push(sim.pc);
@@ -129,7 +188,7 @@ export function parallelAnalysis(
   const byPosition = (runs: number[][], f: (xs: number[]) => number) => {
     if (runs.length === 0) return [];
     const width = Math.min(...runs.map((r) => r.length));
-    return Array.from({ length: width }, (_, j) => f(runs.map((r) => r[j])));
+    return Array.from({ length: width }, (_, j) => f(runs.map((r) => r[j]!)));
   };
   const qf = (xs: number[]) => quantile7(xs, q);
   const meanf = (xs: number[]) => xs.reduce((a, c) => a + c, 0) / xs.length;
@@ -148,5 +207,6 @@ export function parallelAnalysis(
     nComponents: countAbove(observed.pc, resampledPcQ),
     nFactors: countAbove(observed.fa, resampledFaQ),
     iterations,
+    ...(leading ? { leading } : {}),
   };
 }

@@ -46,7 +46,7 @@ function sentenceStats(hyp: string, refs: string[]) {
   const h = tokenize13a(hyp).split(' ').filter(Boolean);
   const rs = refs.map((r) => tokenize13a(r).split(' ').filter(Boolean));
   // The closest reference length, the shorter on ties.
-  let refLen = rs[0].length;
+  let refLen = rs[0]!.length;
   for (const r of rs) {
     const d = Math.abs(r.length - h.length);
     const best = Math.abs(refLen - h.length);
@@ -76,8 +76,8 @@ function computeBleu(counts: number[], totals: number[], sysLen: number, refLen:
     if (effectiveOrder) order = n;
     if (counts[n - 1] === 0) {
       smooth *= 2;
-      precisions[n - 1] = 100 / (smooth * totals[n - 1]);
-    } else precisions[n - 1] = (100 * counts[n - 1]) / totals[n - 1];
+      precisions[n - 1] = 100 / (smooth * totals[n - 1]!);
+    } else precisions[n - 1] = (100 * counts[n - 1]!) / totals[n - 1]!;
   }
   // No matching unigram at all: BLEU is 0.
   const score =
@@ -96,7 +96,7 @@ export function bleu(hypotheses: string[], references: string[][]): BleuResult {
   hypotheses.forEach((h, i) => {
     const s = sentenceStats(
       h,
-      references.map((r) => r[i]),
+      references.map((r) => r[i]!),
     );
     s.counts.forEach((c, n) => (counts[n] += c));
     s.totals.forEach((t, n) => (totals[n] += t));

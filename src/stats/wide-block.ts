@@ -5,6 +5,7 @@
 // G_k = sum_j d_j^k z_j z_j', each entry a contiguous dot product of two rows.
 
 import { Matrix } from 'ml-matrix';
+import { pairDotsWasm } from './pair-dots-wasm.js';
 
 /**
  * Columns are visited in chunks small enough that all n rows of a chunk (of z and of a scaled
@@ -15,6 +16,7 @@ const CHUNK = 256;
 
 let scratch = new Float64Array(0);
 
+/** A standardised wide data matrix with the n x n Gram products that PCA and factor analysis of wide data need. */
 export class WideBlock {
   private constructor(
     /** z[i * p + j]: observation i, variable j, standardised and scaled by 1/sqrt(n-1). */
@@ -27,29 +29,29 @@ export class WideBlock {
   static standardize(raw: ArrayLike<number>, n: number, p: number, out = new Float64Array(n * p)): WideBlock {
     const mean = new Float64Array(p);
     const ss = new Float64Array(p);
-    for (let i = 0; i < n; i++) for (let j = 0; j < p; j++) mean[j] += raw[i * p + j];
-    for (let j = 0; j < p; j++) mean[j] /= n;
+    for (let i = 0; i < n; i++) for (let j = 0; j < p; j++) mean[j]! += raw[i * p + j]!;
+    for (let j = 0; j < p; j++) mean[j]! /= n;
     for (let i = 0; i < n; i++) {
       for (let j = 0; j < p; j++) {
-        const c = raw[i * p + j] - mean[j];
+        const c = raw[i * p + j]! - mean[j]!;
         out[i * p + j] = c;
-        ss[j] += c * c;
+        ss[j]! += c * c;
       }
     }
     for (let j = 0; j < p; j++) {
-      if (!(ss[j] > 0)) throw new Error(`variable ${j} is constant; drop it first`);
-      ss[j] = 1 / Math.sqrt(ss[j]);
+      if (!(ss[j]! > 0)) throw new Error(`variable ${j} is constant; drop it first`);
+      ss[j] = 1 / Math.sqrt(ss[j]!);
     }
-    for (let i = 0; i < n; i++) for (let j = 0; j < p; j++) out[i * p + j] *= ss[j];
+    for (let i = 0; i < n; i++) for (let j = 0; j < p; j++) out[i * p + j]! *= ss[j]!;
     return new WideBlock(out, n, p);
   }
 
   /** From n rows of p values (observations x variables). */
   static fromRows(data: ArrayLike<ArrayLike<number>>): WideBlock {
     const n = data.length;
-    const p = data[0].length;
+    const p = data[0]!.length;
     const raw = new Float64Array(n * p);
-    for (let i = 0; i < n; i++) for (let j = 0; j < p; j++) raw[i * p + j] = data[i][j];
+    for (let i = 0; i < n; i++) for (let j = 0; j < p; j++) raw[i * p + j] = data[i]![j]!;
     return WideBlock.standardize(raw, n, p);
   }
 
@@ -63,6 +65,16 @@ export class WideBlock {
     return symmetricFrom(pairDots(this.z, this.z, this.n, this.p), this.n);
   }
 
+  /** G_0 = ZZ' as a full row-major n x n array. */
+  gramArray(): Float64Array {
+    return mirror(pairDots(this.z, this.z, this.n, this.p), this.n);
+  }
+
+  /** G_1 = sum_j d_j z_j z_j' as a full row-major n x n array. */
+  weightedGramArray(d: Float64Array): Float64Array {
+    return mirror(pairDots(this.z, this.#scaled(d), this.n, this.p), this.n);
+  }
+
   /** G_1 = sum_j d_j z_j z_j' alone. */
   weightedGram(d: Float64Array): Matrix {
     return symmetricFrom(pairDots(this.z, this.#scaled(d), this.n, this.p), this.n);
@@ -73,7 +85,7 @@ export class WideBlock {
     // One scratch buffer for all blocks: parallel analysis makes forty blocks of the same size.
     if (scratch.length < n * p) scratch = new Float64Array(n * p);
     const y = scratch;
-    for (let i = 0; i < n; i++) for (let j = 0; j < p; j++) y[i * p + j] = z[i * p + j] * d[j];
+    for (let i = 0; i < n; i++) for (let j = 0; j < p; j++) y[i * p + j] = z[i * p + j]! * d[j]!;
     return y;
   }
 
@@ -81,8 +93,9 @@ export class WideBlock {
   weightedGrams(d: Float64Array): [Matrix, Matrix, Matrix] {
     const { z, n, p } = this;
     const y = this.#scaled(d);
-    const acc = [new Float64Array(n * n), new Float64Array(n * n), new Float64Array(n * n)];
-    const [g1, g2, g3] = acc;
+    const g1 = new Float64Array(n * n);
+    const g2 = new Float64Array(n * n);
+    const g3 = new Float64Array(n * n);
     for (let lo = 0; lo < p; lo += CHUNK) {
       const hi = Math.min(p, lo + CHUNK);
       for (let a = 0; a < n; a++) {
@@ -93,15 +106,15 @@ export class WideBlock {
           let s2 = 0;
           let s3 = 0;
           for (let j = lo; j < hi; j++) {
-            const yb = y[rb + j];
-            const yy = y[ra + j] * yb;
-            s1 += z[ra + j] * yb;
+            const yb = y[rb + j]!;
+            const yy = y[ra + j]! * yb;
+            s1 += z[ra + j]! * yb;
             s2 += yy;
-            s3 += yy * d[j];
+            s3 += yy * d[j]!;
           }
-          g1[a * n + b] += s1;
-          g2[a * n + b] += s2;
-          g3[a * n + b] += s3;
+          g1[a * n + b]! += s1;
+          g2[a * n + b]! += s2;
+          g3[a * n + b]! += s3;
         }
       }
     }
@@ -114,60 +127,112 @@ export class WideBlock {
     const a = new Float64Array(p);
     const b = new Float64Array(p);
     for (let i = 0; i < n; i++) {
-      const c0 = y0[i];
-      const c1 = y1 ? y1[i] : 0;
+      const c0 = y0[i]!;
+      const c1 = y1 ? y1[i]! : 0;
       const row = i * p;
       for (let j = 0; j < p; j++) {
-        a[j] += z[row + j] * c0;
-        b[j] += z[row + j] * c1;
+        a[j]! += z[row + j]! * c0;
+        b[j]! += z[row + j]! * c1;
       }
     }
-    if (y1 && d) for (let j = 0; j < p; j++) a[j] += d[j] * b[j];
+    if (y1 && d) for (let j = 0; j < p; j++) a[j]! += d[j]! * b[j]!;
     return a;
   }
 }
 
 /**
- * out[a * n + b] = sum_j left[a, j] right[b, j] for a <= b (rows of length p, row-major): the
- * left row's value is loaded once for four right rows, and columns go in cache-sized chunks.
+ * out[a * n + b] = sum_j left[a, j] right[b, j] for a <= b (rows of length p, row-major), in
+ * cache-sized chunks of columns. Two left rows meet four right rows at a time, so each value
+ * loaded serves two to four products and eight sums stay in registers. Every entry is summed
+ * in column order within a chunk and chunk by chunk, whatever the blocking.
  */
 function pairDots(left: Float64Array, right: Float64Array, n: number, p: number): Float64Array {
+  // The same sums two columns at a time in WebAssembly SIMD, where it runs.
+  const fast = pairDotsWasm(left, right, n, p, CHUNK);
+  if (fast) return fast;
+  return pairDotsJs(left, right, n, p);
+}
+
+/** The JavaScript kernel (and the reference the WebAssembly one is tested against). */
+export function pairDotsJs(left: Float64Array, right: Float64Array, n: number, p: number): Float64Array {
   const out = new Float64Array(n * n);
   for (let lo = 0; lo < p; lo += CHUNK) {
     const hi = Math.min(p, lo + CHUNK);
-    for (let a = 0; a < n; a++) {
+    let a = 0;
+    for (; a + 1 < n; a += 2) {
       const ra = a * p;
+      const ra1 = ra + p;
+      // Rows a and a + 1 against b >= a (the entry (a + 1, a) is computed and not used).
       let b = a;
       for (; b + 3 < n; b += 4) {
         const r0 = b * p;
         const r1 = r0 + p;
         const r2 = r1 + p;
         const r3 = r2 + p;
-        let s0 = 0;
-        let s1 = 0;
-        let s2 = 0;
-        let s3 = 0;
+        let s00 = 0;
+        let s01 = 0;
+        let s02 = 0;
+        let s03 = 0;
+        let s10 = 0;
+        let s11 = 0;
+        let s12 = 0;
+        let s13 = 0;
         for (let j = lo; j < hi; j++) {
-          const x = left[ra + j];
-          s0 += x * right[r0 + j];
-          s1 += x * right[r1 + j];
-          s2 += x * right[r2 + j];
-          s3 += x * right[r3 + j];
+          const x = left[ra + j]!;
+          const y = left[ra1 + j]!;
+          const w0 = right[r0 + j]!;
+          const w1 = right[r1 + j]!;
+          const w2 = right[r2 + j]!;
+          const w3 = right[r3 + j]!;
+          s00 += x * w0;
+          s01 += x * w1;
+          s02 += x * w2;
+          s03 += x * w3;
+          s10 += y * w0;
+          s11 += y * w1;
+          s12 += y * w2;
+          s13 += y * w3;
         }
-        out[a * n + b] += s0;
-        out[a * n + b + 1] += s1;
-        out[a * n + b + 2] += s2;
-        out[a * n + b + 3] += s3;
+        const o = a * n + b;
+        out[o]! += s00;
+        out[o + 1]! += s01;
+        out[o + 2]! += s02;
+        out[o + 3]! += s03;
+        out[o + n]! += s10;
+        out[o + n + 1]! += s11;
+        out[o + n + 2]! += s12;
+        out[o + n + 3]! += s13;
       }
       for (; b < n; b++) {
         const rb = b * p;
         let s0 = 0;
-        for (let j = lo; j < hi; j++) s0 += left[ra + j] * right[rb + j];
-        out[a * n + b] += s0;
+        let s1 = 0;
+        for (let j = lo; j < hi; j++) {
+          const w = right[rb + j]!;
+          s0 += left[ra + j]! * w;
+          s1 += left[ra1 + j]! * w;
+        }
+        out[a * n + b]! += s0;
+        out[(a + 1) * n + b]! += s1;
+      }
+    }
+    for (; a < n; a++) {
+      const ra = a * p;
+      for (let b = a; b < n; b++) {
+        const rb = b * p;
+        let s0 = 0;
+        for (let j = lo; j < hi; j++) s0 += left[ra + j]! * right[rb + j]!;
+        out[a * n + b]! += s0;
       }
     }
   }
   return out;
+}
+
+/** A full symmetric row-major n x n array from the upper triangle of `acc` (in place). */
+function mirror(acc: Float64Array, n: number): Float64Array {
+  for (let a = 0; a < n; a++) for (let b = a + 1; b < n; b++) acc[b * n + a] = acc[a * n + b]!;
+  return acc;
 }
 
 /** An n x n Matrix from the upper triangle of a row-major n x n array. */
@@ -175,8 +240,8 @@ function symmetricFrom(acc: Float64Array, n: number): Matrix {
   const m = new Matrix(n, n);
   for (let a = 0; a < n; a++) {
     for (let b = a; b < n; b++) {
-      m.set(a, b, acc[a * n + b]);
-      m.set(b, a, acc[a * n + b]);
+      m.set(a, b, acc[a * n + b]!);
+      m.set(b, a, acc[a * n + b]!);
     }
   }
   return m;

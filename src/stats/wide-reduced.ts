@@ -36,10 +36,10 @@ export function wideReducedEigen(block: WideBlock, u: Float64Array, opts: { bloc
   const { n, p } = block;
   const nBlocks = opts.blocks ?? 2;
   let c = 0;
-  for (let j = 0; j < p; j++) c += u[j];
+  for (let j = 0; j < p; j++) c += u[j]!;
   c /= p;
   const d = new Float64Array(p);
-  for (let j = 0; j < p; j++) d[j] = u[j] - c;
+  for (let j = 0; j < p; j++) d[j] = u[j]! - c;
   const G0 = opts.gram ?? block.gram();
   const G = nBlocks === 2 ? [G0, ...block.weightedGrams(d)] : [G0, block.weightedGram(d)];
   // Basis B = [Z', diag(d) Z', ...]: B'B = [G_{r+s}], B'Z'ZB = [G_r G_s], B'diag(d)B = [G_{r+s+1}].
@@ -48,12 +48,11 @@ export function wideReducedEigen(block: WideBlock, u: Float64Array, opts: { bloc
   const A = new Matrix(size, size);
   for (let r = 0; r < nBlocks; r++) {
     for (let s = 0; s < nBlocks; s++) {
-      S.setSubMatrix(G[r + s], r * n, s * n);
+      S.setSubMatrix(G[r + s]!, r * n, s * n);
       A.setSubMatrix(
-        G[r]
-          .mmul(G[s])
-          .sub(G[r + s].clone().mul(c))
-          .sub(G[r + s + 1]),
+        G[r]!.mmul(G[s]!)
+          .sub(G[r + s]!.clone().mul(c))
+          .sub(G[r + s + 1]!),
         r * n,
         s * n,
       );
@@ -61,7 +60,7 @@ export function wideReducedEigen(block: WideBlock, u: Float64Array, opts: { bloc
   }
   // Generalised eigenproblem A y = mu S y on the numerically independent part of the basis.
   const e = symmetricEigen(S);
-  const tol = 1e-10 * Math.max(e.values[0], Number.MIN_VALUE);
+  const tol = 1e-10 * Math.max(e.values[0]!, Number.MIN_VALUE);
   const keep = e.values.map((v, i) => [v, i] as const).filter(([v]) => v > tol);
   const W = new Matrix(size, keep.length);
   keep.forEach(([v, i], col) => {
@@ -103,9 +102,9 @@ export function wideOneFactor(
   const u = new Float64Array(p);
   let iterations = 0;
   for (;;) {
-    for (let j = 0; j < p; j++) u[j] = 1 - h[j];
+    for (let j = 0; j < p; j++) u[j] = 1 - h[j]!;
     const e = wideReducedEigen(block, u, { blocks, gram });
-    const mu = Math.max(0, e.values[0]);
+    const mu = Math.max(0, e.values[0]!);
     const next = e.first.map((x) => mu * x * x);
     const sum = next.reduce((a, b) => a + b, 0);
     iterations++;

@@ -8,7 +8,10 @@ export interface ProportionInterval {
   n: number;
 }
 
+/** The Wilson score interval of a proportion (95% by default). */
 export function wilsonInterval(successes: number, n: number, z = 1.959963984540054): ProportionInterval {
+  if (!(successes >= 0 && successes <= Math.max(n, 0)) || Number.isNaN(n))
+    throw new Error(`wilsonInterval: successes must lie in [0, n], got ${successes} of ${n}`);
   if (n <= 0) return { estimate: Number.NaN, lower: Number.NaN, upper: Number.NaN, n: 0 };
   const p = successes / n;
   const z2 = z * z;

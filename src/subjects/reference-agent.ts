@@ -19,6 +19,7 @@ export function referenceAgents(protocols: readonly ProtocolModule[]): Record<st
   return { ...out, ...REFERENCE_JUDGES };
 }
 
+/** A reference subject (`agent:NAME`) that answers each call through its protocol's reference policy, from the side information the protocol attaches. */
 export class ReferenceAgent implements ChatModel {
   readonly spec: string;
   readonly provider = 'agent';

@@ -20,6 +20,7 @@ const normalise = (s: string) =>
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
 
+/** The offline reference judges' reply (`agent:exact-judge`, `agent:keyword-judge`) to a rubric prompt, as JSON. */
 export function judgeReply(name: string, ctx: JudgeCallInfo | undefined): string {
   if (!ctx) return 'I can only judge with a rubric.';
   const out: Record<string, number> = {};

@@ -6,6 +6,7 @@ import { readInfo, type ChatResponse } from '../core/index.js';
 import type { ChatModel, ChatRequest } from '../models/index.js';
 import { EPISODE_INFO } from '../protocols/index.js';
 
+/** `team:SPEC+SPEC+...`: one subject whose members play the agents of an embodied episode in turn. */
 export class TeamModel implements ChatModel {
   readonly spec: string;
   readonly provider = 'team';

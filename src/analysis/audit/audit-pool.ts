@@ -12,7 +12,7 @@ import { runAuditTask, taskCost, type AuditTask, type AuditTaskResult } from './
 const workerUrl = new URL('./audit-worker.js', import.meta.url);
 
 /** Threads to use by default: one per core, at most four. */
-export function defaultThreads(): number {
+function defaultThreads(): number {
   return Math.min(4, availableParallelism());
 }
 
@@ -43,7 +43,7 @@ export async function runAuditTasks(tasks: AuditTask[], threads = defaultThreads
     const worker = new Worker(workerUrl);
     try {
       while (next < order.length) {
-        const { i } = order[next++];
+        const { i } = order[next++]!;
         const reply = await new Promise<{ ok: true; result: AuditTaskResult; ms: number } | { ok: false; error: string }>(
           (resolve, reject) => {
             worker.once('message', resolve);

@@ -2,12 +2,13 @@
 // within the ToM benchmarks, within the general-ability benchmarks and across them, with
 // model-bootstrap intervals; partial tau of each ToM pair controlling for each general
 // benchmark and for all of them (residual method by default), with shrinkage; and the share
-// of each ToM benchmark's variance explained by a composite of the standardised general
-// benchmarks.
+// of each ToM benchmark's variance explained by general ability, two ways: the paper's
+// composite r-squared (on the mean of the standardised general benchmarks) and the multiple
+// R-squared of the OLS regression on every general benchmark (with an intercept).
 
 import { ConfigError } from '../../core/index.js';
-import { bootstrap, kendallTauB, partialKendall, pearson } from '../../stats/index.js';
-import type { ScoreTable } from './score-table.js';
+import { bootstrap, kendallTauB, olsResiduals, partialKendall, pearson } from '../../stats/index.js';
+import { scoreColumn, type ScoreTable } from './score-table.js';
 
 export interface TauCell {
   a: string;
@@ -40,8 +41,19 @@ export interface BenchmarkAudit {
   means: { withinTom: number; withinGeneral: number; crossConstruct: number };
   partial: PartialCell[];
   method: 'residual' | 'inverse';
-  /** R-squared of each ToM benchmark on the mean of the standardised general benchmarks. */
-  varianceDecomposition: Array<{ benchmark: string; generalShare: number; unexplained: number }>;
+  /**
+   * Per ToM benchmark: generalShare is the paper's composite r-squared (on the mean of the
+   * standardised general benchmarks) and unexplained = 1 - generalShare; multipleR2 is the
+   * R-squared of the regression on all general benchmarks (with an intercept) and
+   * multipleUnexplained = 1 - multipleR2. They agree with one general benchmark.
+   */
+  varianceDecomposition: Array<{
+    benchmark: string;
+    generalShare: number;
+    unexplained: number;
+    multipleR2: number;
+    multipleUnexplained: number;
+  }>;
   bootstrap: { iterations: number; seed: number };
 }
 
@@ -53,7 +65,7 @@ function zScores(x: number[]): number[] {
   return x.map((v) => (v - m) / sd);
 }
 
-const pick = (x: number[], idx: Int32Array) => Array.from(idx, (i) => x[i]);
+const pick = (x: number[], idx: Int32Array) => Array.from(idx, (i) => x[i]!);
 
 export function auditBenchmarks(
   table: ScoreTable,
@@ -65,11 +77,8 @@ export function auditBenchmarks(
   const n = table.models.length;
   if (n < 3) throw new ConfigError(`the audit needs at least 3 models, the table has ${n}`);
   if (opts.tom.length < 2) throw new ConfigError('give at least two ToM benchmarks (--tom a,b)');
-  for (const name of [...opts.tom, ...opts.general]) {
-    if (!table.benchmarks[name])
-      throw new ConfigError(`no column "${name}" in the score table (columns: ${Object.keys(table.benchmarks).join(', ')})`);
-  }
-  const col = (name: string) => table.benchmarks[name];
+  for (const name of [...opts.tom, ...opts.general]) scoreColumn(table, name);
+  const col = (name: string) => scoreColumn(table, name);
   const tauCell = (a: string, b: string): TauCell => {
     const k = kendallTauB(col(a), col(b));
     const boot = bootstrap(n, (idx) => kendallTauB(pick(col(a), idx), pick(col(b), idx)).tau, { iterations, seed: `${seed}:${a}:${b}` });
@@ -115,12 +124,17 @@ export function auditBenchmarks(
   }
 
   const composite = opts.general.length
-    ? opts.general.map((g) => zScores(col(g))).reduce((acc, z) => acc.map((v, i) => v + z[i] / opts.general.length), new Array(n).fill(0))
+    ? opts.general.map((g) => zScores(col(g))).reduce((acc, z) => acc.map((v, i) => v + z[i]! / opts.general.length), new Array(n).fill(0))
     : [];
   const varianceDecomposition = opts.general.length
     ? opts.tom.map((t) => {
         const r2 = pearson(col(t), composite) ** 2;
-        return { benchmark: t, generalShare: r2, unexplained: 1 - r2 };
+        const y = col(t);
+        const my = y.reduce((a, b) => a + b, 0) / n;
+        const ss = y.reduce((a, b) => a + (b - my) ** 2, 0);
+        const residuals = olsResiduals(y, opts.general.map(col));
+        const multipleR2 = 1 - residuals.reduce((a, e) => a + e * e, 0) / ss;
+        return { benchmark: t, generalShare: r2, unexplained: 1 - r2, multipleR2, multipleUnexplained: 1 - multipleR2 };
       })
     : [];
   return {

@@ -28,17 +28,17 @@ export interface AuditPanel {
 export function prepareBenchmarks(inputs: Array<{ name: string; matrix: ResponseMatrix }>): AuditPanel {
   if (inputs.length === 0) throw new ConfigError('the audit needs at least one benchmark matrix');
   const all = new Set(inputs.flatMap((b) => b.matrix.subjects));
-  const models = inputs[0].matrix.subjects.filter((s) => inputs.every((b) => b.matrix.subjects.includes(s)));
+  const models = inputs[0]!.matrix.subjects.filter((s) => inputs.every((b) => b.matrix.subjects.includes(s)));
   if (models.length < 3) throw new ConfigError(`the audit needs at least 3 models present in every benchmark; found ${models.length}`);
   const benchmarks = inputs.map(({ name, matrix }) => {
     const cols = models.map((m) => matrix.subjects.indexOf(m));
     const items: AuditItem[] = [];
     let droppedIncomplete = 0;
     matrix.items.forEach((it, i) => {
-      const row = matrix.cells[i];
+      const row = matrix.cells[i]!;
       const responses = new Uint8Array(models.length);
       for (let m = 0; m < cols.length; m++) {
-        const v = row[cols[m]];
+        const v = row[cols[m]!];
         if (v === null || v === undefined) {
           droppedIncomplete++;
           return;
@@ -74,40 +74,70 @@ export function flatAccuracies(
   if (indices) {
     // The bootstrap's hot loop: integer counts, one contiguous row per sampled item.
     for (let k = 0; k < n; k++) {
-      const base = indices[k] * models;
-      for (let m = 0; m < models; m++) counts[m] += flat[base + m];
+      const base = indices[k]! * models;
+      for (let m = 0; m < models; m++) counts[m]! += flat[base + m]!;
     }
   } else {
-    for (let k = 0; k < flat.length; k++) counts[k % models] += flat[k];
+    for (let k = 0; k < flat.length; k++) counts[k % models]! += flat[k]!;
   }
-  for (let m = 0; m < models; m++) out[m] = counts[m] / n;
+  for (let m = 0; m < models; m++) out[m] = counts[m]! / n;
   return out;
 }
 
 /**
- * The bootstrap's hot loop, four models per addition: each item's 0/1 responses are packed four
- * to a double as base-8192 digits, so summing a resample costs ceil(models / 4) additions per
- * item instead of one per model. Exact while a category has fewer than 8,192 items (the digits
- * cannot carry) and far below 2^53. Lanes are padded to a multiple of eight and summed eight at
- * a time in local variables (32 models per pass over the resample), which keeps the running
- * sums in registers instead of a typed array.
+ * The bootstrap's hot loop, several models per addition: each item's 0/1 responses are packed
+ * into doubles as digits of a power-of-two base larger than the item count, so that summing a
+ * resample cannot carry from one model's digit into the next and stays below 2^53 (every
+ * integer up to it is exact). As many models share a double as 53 bits allow: four below
+ * 8,192 items, five below 1,024, three below 2^17, two beyond; every category size is exact.
+ * Lanes are grouped eight at a time and stored group by group (item k's eight lanes of group g
+ * at (g * items + k) * 8), so that summing a group reads memory in item order with the running
+ * sums in registers. With many lanes (many models) a resample is first turned into per-item
+ * counts, so that each drawn item's lanes are read once, in order, times its count.
  */
 export class PackedItems {
   readonly lanes: number;
   readonly packed: Float64Array;
+  /** Models per double. */
+  readonly digits: number;
+  /** The digits' base: a power of two larger than the number of items. */
+  readonly base: number;
+  readonly #items: number;
   readonly #sums: Float64Array;
+  readonly #counts: Int32Array;
+  readonly #rows: Int32Array;
+  readonly #times: Float64Array;
+  readonly #powers: Float64Array;
+  /** The base for four models to a double: categories below this many items pack at least four. */
   static readonly BASE = 8192;
+  /** Lanes from which a resample is summed through per-item counts. */
+  static readonly COUNTS_FROM_LANES = 24;
 
   constructor(
     items: Array<Pick<AuditItem, 'responses'>>,
     readonly models: number,
   ) {
-    if (items.length >= PackedItems.BASE) throw new Error(`PackedItems holds fewer than ${PackedItems.BASE} items`);
-    this.lanes = Math.ceil(models / 32) * 8;
-    this.packed = new Float64Array(items.length * this.lanes);
+    const n = items.length;
+    if (n >= 2 ** 26) throw new Error(`PackedItems holds fewer than ${2 ** 26} items`);
+    let bits = 1;
+    while (2 ** bits <= n) bits++;
+    this.digits = Math.max(1, Math.min(8, Math.floor(53 / bits)));
+    this.base = 2 ** bits;
+    this.#items = n;
+    this.lanes = Math.ceil(Math.ceil(models / this.digits) / 8) * 8;
+    this.packed = new Float64Array(n * this.lanes);
     this.#sums = new Float64Array(this.lanes);
+    const useCounts = this.lanes >= PackedItems.COUNTS_FROM_LANES;
+    this.#counts = new Int32Array(useCounts ? n : 0);
+    this.#rows = new Int32Array(useCounts ? n : 0);
+    this.#times = new Float64Array(useCounts ? n : 0);
+    this.#powers = Float64Array.from({ length: this.digits }, (_, k) => this.base ** k);
     items.forEach((it, k) => {
-      for (let m = 0; m < models; m++) if (it.responses[m]) this.packed[k * this.lanes + (m >> 2)] += PackedItems.BASE ** (m & 3);
+      for (let m = 0; m < models; m++) {
+        if (!it.responses[m]) continue;
+        const lane = Math.floor(m / this.digits);
+        this.packed[((lane >> 3) * n + k) * 8 + (lane & 7)]! += this.#powers[m % this.digits]!;
+      }
     });
   }
 
@@ -121,11 +151,31 @@ export class PackedItems {
 
   /** Per-model accuracy over resampled item indices. */
   accuracies(indices: Int32Array, out: Float64Array): Float64Array {
-    const L = this.lanes;
+    if (this.#counts.length) this.#sumCounted(indices);
+    else this.#sumDrawn(indices);
+    const n = indices.length;
+    const B = this.base;
+    const d = this.digits;
+    const sums = this.#sums;
+    const powers = this.#powers;
+    for (let m = 0, lane = 0, digit = 0; m < this.models; m++) {
+      out[m] = (Math.floor(sums[lane]! / powers[digit]!) % B) / n;
+      if (++digit === d) {
+        digit = 0;
+        lane++;
+      }
+    }
+    return out;
+  }
+
+  /** Sums over the drawn items, one item per draw. */
+  #sumDrawn(indices: Int32Array): void {
+    const groups = this.lanes >> 3;
     const sums = this.#sums;
     const packed = this.packed;
     const n = indices.length;
-    for (let chunk = 0; chunk < L; chunk += 8) {
+    for (let g = 0; g < groups; g++) {
+      const base = g * this.#items * 8;
       let s0 = 0,
         s1 = 0,
         s2 = 0,
@@ -135,32 +185,78 @@ export class PackedItems {
         s6 = 0,
         s7 = 0; // prettier-ignore
       for (let k = 0; k < n; k++) {
-        const b = indices[k] * L + chunk;
-        s0 += packed[b];
-        s1 += packed[b + 1];
-        s2 += packed[b + 2];
-        s3 += packed[b + 3];
-        s4 += packed[b + 4];
-        s5 += packed[b + 5];
-        s6 += packed[b + 6];
-        s7 += packed[b + 7];
+        const b = base + indices[k]! * 8;
+        s0 += packed[b]!;
+        s1 += packed[b + 1]!;
+        s2 += packed[b + 2]!;
+        s3 += packed[b + 3]!;
+        s4 += packed[b + 4]!;
+        s5 += packed[b + 5]!;
+        s6 += packed[b + 6]!;
+        s7 += packed[b + 7]!;
       }
-      sums[chunk] = s0;
-      sums[chunk + 1] = s1;
-      sums[chunk + 2] = s2;
-      sums[chunk + 3] = s3;
-      sums[chunk + 4] = s4;
-      sums[chunk + 5] = s5;
-      sums[chunk + 6] = s6;
-      sums[chunk + 7] = s7;
+      const o = g * 8;
+      sums[o] = s0;
+      sums[o + 1] = s1;
+      sums[o + 2] = s2;
+      sums[o + 3] = s3;
+      sums[o + 4] = s4;
+      sums[o + 5] = s5;
+      sums[o + 6] = s6;
+      sums[o + 7] = s7;
     }
-    const B = PackedItems.BASE;
-    for (let m = 0; m < this.models; m++) {
-      const lane = sums[m >> 2];
-      const digit = Math.floor(lane / B ** (m & 3)) % B;
-      out[m] = digit / n;
+  }
+
+  /** Sums over the drawn items through their counts: each drawn item once, in item order. */
+  #sumCounted(indices: Int32Array): void {
+    const groups = this.lanes >> 3;
+    const sums = this.#sums;
+    const packed = this.packed;
+    const counts = this.#counts;
+    const rows = this.#rows;
+    const times = this.#times;
+    counts.fill(0);
+    for (let k = 0; k < indices.length; k++) counts[indices[k]!]!++;
+    let q = 0;
+    for (let i = 0; i < counts.length; i++) {
+      const c = counts[i]!;
+      if (c) {
+        rows[q] = i * 8;
+        times[q++] = c;
+      }
     }
-    return out;
+    for (let g = 0; g < groups; g++) {
+      const base = g * this.#items * 8;
+      let s0 = 0,
+        s1 = 0,
+        s2 = 0,
+        s3 = 0,
+        s4 = 0,
+        s5 = 0,
+        s6 = 0,
+        s7 = 0; // prettier-ignore
+      for (let k = 0; k < q; k++) {
+        const b = base + rows[k]!;
+        const c = times[k]!;
+        s0 += c * packed[b]!;
+        s1 += c * packed[b + 1]!;
+        s2 += c * packed[b + 2]!;
+        s3 += c * packed[b + 3]!;
+        s4 += c * packed[b + 4]!;
+        s5 += c * packed[b + 5]!;
+        s6 += c * packed[b + 6]!;
+        s7 += c * packed[b + 7]!;
+      }
+      const o = g * 8;
+      sums[o] = s0;
+      sums[o + 1] = s1;
+      sums[o + 2] = s2;
+      sums[o + 3] = s3;
+      sums[o + 4] = s4;
+      sums[o + 5] = s5;
+      sums[o + 6] = s6;
+      sums[o + 7] = s7;
+    }
   }
 }
 
@@ -169,10 +265,10 @@ export function accuracies(items: AuditItem[], models: number, indices?: ArrayLi
   const sums = new Float64Array(models);
   const n = indices ? indices.length : items.length;
   for (let k = 0; k < n; k++) {
-    const r = items[indices ? indices[k] : k].responses;
-    for (let m = 0; m < models; m++) sums[m] += r[m];
+    const r = items[indices ? indices[k]! : k]!.responses;
+    for (let m = 0; m < models; m++) sums[m]! += r[m]!;
   }
-  for (let m = 0; m < models; m++) sums[m] /= n;
+  for (let m = 0; m < models; m++) sums[m]! /= n;
   return sums;
 }
 

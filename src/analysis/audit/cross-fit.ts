@@ -21,15 +21,32 @@ export interface CrossFitCell {
   upper: number;
   p: number;
   pHolm: number;
-  /** Mean share of held-out items the filter removed. */
+  /** Mean share of held-out items the filter removed (mean over folds of each fold's share). */
   sampleLoss: number;
+  /** The paper's Table 6, per valid fold: held-out items tested, kept and lost (means), and lost / tested. */
+  testItems: number;
+  keptItems: number;
+  lostItems: number;
+  lossRate: number;
+}
+
+/** Table 6 counts: mean held-out items per fold tested, kept, lost, and the loss rate lost / tested. */
+export interface SampleLossCounts {
+  testItems: number;
+  keptItems: number;
+  lostItems: number;
+  lossRate: number;
 }
 
 export interface CrossFitResult {
   cells: CrossFitCell[];
-  /** Per category: the mean over pairs and the conservative interval (widest span of the pairs' intervals). */
-  categories: Array<{ category: string; meanDelta: number; lower: number; upper: number }>;
-  aggregate: { meanDelta: number; lower: number; upper: number; sampleLoss: number };
+  /**
+   * Per category: the mean over pairs and the conservative interval (widest span of the pairs'
+   * intervals); Table 6's pooled row (the pairs' mean counts per fold, averaged over pairs).
+   */
+  categories: Array<{ category: string; meanDelta: number; lower: number; upper: number } & SampleLossCounts>;
+  /** Over all pairs, categories and valid folds: held-out item-evaluations tested and removed, and their ratio. */
+  aggregate: { meanDelta: number; lower: number; upper: number; sampleLoss: number; tested: number; lost: number; lossRate: number };
   settings: { folds: number; seeds: number; threshold: number; iterations: number };
 }
 
@@ -52,6 +69,8 @@ export function crossFitCell(d: CellData, opts: CrossFitOptions = {}): CrossFitC
   const deltas: number[] = [];
   let invalid = 0;
   let lossSum = 0;
+  let testedSum = 0;
+  let keptSum = 0;
   for (let s = 0; s < S; s++) {
     const rng = createRng(`stage3:${opts.seed ?? 0}:${nameA}:${nameB}:${d.category}:${s}`);
     // Stratified: each benchmark's items are dealt round the folds separately.
@@ -69,10 +88,12 @@ export function crossFitCell(d: CellData, opts: CrossFitOptions = {}): CrossFitC
       }
       deltas.push(r.after - r.before);
       lossSum += r.loss;
+      testedSum += r.tested;
+      keptSum += r.kept;
     }
   }
   const mean = deltas.reduce((a, b) => a + b, 0) / deltas.length;
-  const boot = bootstrap(deltas.length, (idx) => Array.from(idx).reduce((a, k) => a + deltas[k], 0) / idx.length, {
+  const boot = bootstrap(deltas.length, (idx) => Array.from(idx).reduce((a, k) => a + deltas[k]!, 0) / idx.length, {
     iterations,
     seed: `stage3-boot:${opts.seed ?? 0}:${nameA}:${nameB}:${d.category}`,
   });
@@ -89,6 +110,10 @@ export function crossFitCell(d: CellData, opts: CrossFitOptions = {}): CrossFitC
     p,
     pHolm: Number.NaN,
     sampleLoss: deltas.length ? lossSum / deltas.length : Number.NaN,
+    testItems: deltas.length ? testedSum / deltas.length : Number.NaN,
+    keptItems: deltas.length ? keptSum / deltas.length : Number.NaN,
+    lostItems: deltas.length ? (testedSum - keptSum) / deltas.length : Number.NaN,
+    lossRate: testedSum ? (testedSum - keptSum) / testedSum : Number.NaN,
   };
 }
 
@@ -99,14 +124,24 @@ export function gatherCrossFit(byPair: CrossFitCell[][], opts: CrossFitOptions =
     pairCells.forEach((c, k) => (c.pHolm = adjusted[k] ?? Number.NaN));
   }
   const cells = byPair.flat();
+  // Item-evaluations over all valid folds (the paper's 72,288 of 265,200).
+  const tested = Math.round(cells.reduce((s, c) => s + (c.folds ? c.testItems * c.folds : 0), 0));
+  const lost = Math.round(cells.reduce((s, c) => s + (c.folds ? c.lostItems * c.folds : 0), 0));
   const cats = [...new Set(cells.map((c) => c.category))].sort();
   const categories = cats.map((category) => {
     const cc = cells.filter((c) => c.category === category);
+    const mean = (f: (c: CrossFitCell) => number) => cc.reduce((s, c) => s + f(c), 0) / cc.length;
+    const testItems = mean((c) => c.testItems);
+    const lostItems = mean((c) => c.lostItems);
     return {
       category,
-      meanDelta: cc.reduce((s, c) => s + c.meanDelta, 0) / cc.length,
+      meanDelta: mean((c) => c.meanDelta),
       lower: Math.min(...cc.map((c) => c.lower)),
       upper: Math.max(...cc.map((c) => c.upper)),
+      testItems,
+      keptItems: mean((c) => c.keptItems),
+      lostItems,
+      lossRate: lostItems / testItems,
     };
   });
   return {
@@ -117,6 +152,9 @@ export function gatherCrossFit(byPair: CrossFitCell[][], opts: CrossFitOptions =
       lower: Math.min(...categories.map((c) => c.lower)),
       upper: Math.max(...categories.map((c) => c.upper)),
       sampleLoss: cells.reduce((s, c) => s + c.sampleLoss, 0) / cells.length,
+      tested,
+      lost,
+      lossRate: lost / tested,
     },
     settings: { folds: opts.folds ?? 5, seeds: opts.seeds ?? 10, threshold: opts.threshold ?? 0.15, iterations: opts.iterations ?? 1000 },
   };

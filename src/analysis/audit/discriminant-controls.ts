@@ -7,7 +7,7 @@ import { ConfigError, InputError } from '../../core/index.js';
 import type { ResponseMatrix } from '../../store/index.js';
 import { auditBenchmarks, type BenchmarkAudit } from './benchmark-level.js';
 import type { MatrixAudit } from './matrix-audit.js';
-import type { ScoreTable } from './score-table.js';
+import { scoreColumn, type ScoreTable } from './score-table.js';
 
 export interface ControlScores {
   name: string;
@@ -30,7 +30,7 @@ export function controlFromMatrix(name: string, matrix: ResponseMatrix, models: 
   let used = 0;
   let left = 0;
   matrix.items.forEach((it, i) => {
-    const row = cols.map((c) => matrix.cells[i][c]);
+    const row = cols.map((c) => matrix.cells[i]![c]);
     if (row.some((v) => v === null || v === undefined)) {
       left++;
       return;
@@ -55,8 +55,8 @@ export function controlsFromTable(table: ScoreTable, columns: string[], models: 
   const missing = models.filter((m) => !table.models.includes(m));
   if (missing.length) throw new InputError(`no scores for ${missing.length} audited model(s): ${missing.join(', ')}`, file);
   return columns.map((c) => {
-    if (!table.benchmarks[c]) throw new ConfigError(`no column "${c}" in ${file}`);
-    return { name: c, scores: models.map((m) => table.benchmarks[c][table.models.indexOf(m)]), source: `score table ${file}` };
+    const column = scoreColumn({ ...table, file: table.file ?? file }, c);
+    return { name: c, scores: models.map((m) => column[table.models.indexOf(m)]!), source: `score table ${file}` };
   });
 }
 
@@ -70,7 +70,7 @@ export function discriminantValidity(
   const names = new Set(audit.benchmarks.map((b) => b.name));
   for (const c of controls) if (names.has(c.name)) throw new ConfigError(`control "${c.name}" has the name of an audited ToM benchmark`);
   const benchmarks: Record<string, number[]> = {};
-  for (const b of audit.benchmarks) benchmarks[b.name] = audit.accuracy.map((r) => r.byBenchmark[b.name]);
+  for (const b of audit.benchmarks) benchmarks[b.name] = audit.accuracy.map((r) => r.byBenchmark[b.name]!);
   for (const c of controls) benchmarks[c.name] = c.scores;
   return auditBenchmarks(
     { models: audit.models, benchmarks },

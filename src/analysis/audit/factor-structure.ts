@@ -28,6 +28,14 @@ export interface StructureResult {
   /** Retained by parallel analysis; null when it was skipped (depth 'pca'). */
   nComponents: number | null;
   nFactors: number | null;
+  /** Kaiser's rule: components with an eigenvalue above 1 (it over-extracts on wide data; shown beside parallel analysis). */
+  kaiser: number;
+  /**
+   * The scree elbow: the component where the eigenvalues' second difference
+   * lambda(i-1) - 2 lambda(i) + lambda(i+1) is largest (Raiche et al.'s acceleration factor),
+   * as the paper's "elbow at PC2"; the components before it are the ones the elbow retains.
+   */
+  screeElbow: number | null;
   method: 'full' | 'wide';
   kmo: number | null;
   bartlett: { chisq: number; df: number; p: number } | null;
@@ -50,6 +58,23 @@ export interface StructureOptions {
   depth?: 'full' | 'pca';
 }
 
+/** Leading eigenvalues computed per parallel-analysis resample (doubled when the counts reach it). */
+const LEADING = 8;
+
+/** The component with the largest second difference of the eigenvalues (null with fewer than three). */
+export function screeElbow(eigenvalues: number[]): number | null {
+  let best: number | null = null;
+  let bestAcc = Number.NEGATIVE_INFINITY;
+  for (let i = 1; i + 1 < eigenvalues.length; i++) {
+    const acc = eigenvalues[i - 1]! - 2 * eigenvalues[i]! + eigenvalues[i + 1]!;
+    if (acc > bestAcc) {
+      bestAcc = acc;
+      best = i + 1;
+    }
+  }
+  return best;
+}
+
 /** The structure of one matrix: items as 0/1 responses, one per model. */
 export function structureOf(
   name: string,
@@ -60,9 +85,12 @@ export function structureOf(
   const iterations = opts.iterations ?? 20;
   const seed = opts.seed ?? 0;
   const varying = items.filter((it) => it.responses.some((v) => v !== it.responses[0]));
-  const data = Array.from({ length: models }, (_, m) => varying.map((it) => it.responses[m]));
+  const data = Array.from({ length: models }, (_, m) => varying.map((it) => it.responses[m]!));
   const pca = pcaVariance(data);
-  const pa = opts.depth === 'pca' ? undefined : parallelAnalysis(data, { iterations, seed: `${seed}:${name}` });
+  // Only the counts are reported: no simulated normal data, and only the leading eigenvalues
+  // of each resample (the counts are those of the full computation; see parallelAnalysis).
+  const pa =
+    opts.depth === 'pca' ? undefined : parallelAnalysis(data, { iterations, seed: `${seed}:${name}`, simulated: false, leading: LEADING });
   let kmoValue: number | null = null;
   let bart: StructureResult['bartlett'] = null;
   let note: string | undefined;
@@ -85,7 +113,7 @@ export function structureOf(
       const w = pafWide(data, k);
       const rotated = k > 1 ? varimax(w.loadings).loadings : w.loadings;
       const oriented = orientFactors(rotated).loadings;
-      const share = Array.from({ length: k }, (_, f) => oriented.reduce((sum, row) => sum + row[f] ** 2, 0) / varying.length);
+      const share = Array.from({ length: k }, (_, f) => oriented.reduce((sum, row) => sum + row[f]! ** 2, 0) / varying.length);
       efa = { factors: k, varianceShare: share, iterations: w.iterations, method: 'paf-wide' };
     }
   }
@@ -94,9 +122,11 @@ export function structureOf(
     items: varying.length,
     constantItemsLeftOut: items.length - varying.length,
     pcShares: pca.proportion.slice(0, 5),
-    cumulative5: pca.cumulative[Math.min(4, pca.cumulative.length - 1)],
+    cumulative5: pca.cumulative[Math.min(4, pca.cumulative.length - 1)]!,
     nComponents: pa ? pa.nComponents : null,
     nFactors: pa ? pa.nFactors : null,
+    kaiser: pca.eigenvalues.filter((v) => v > 1).length,
+    screeElbow: screeElbow(pca.eigenvalues),
     method: varying.length < models ? 'full' : 'wide',
     kmo: kmoValue,
     bartlett: bart,

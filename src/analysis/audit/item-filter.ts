@@ -32,14 +32,17 @@ export function filterItems(panel: AuditPanel, opts: { threshold?: number; epsil
   return {
     threshold,
     benchmarks: panel.benchmarks.map((b: AuditBenchmark) => {
-      const rows = panel.models.map((_, m) => b.items.map((it) => it.responses[m]));
+      const rows = panel.models.map((_, m) => b.items.map((it) => it.responses[m]!));
       const r = itemRestCorrelation(rows);
-      const flags: ItemFlag[] = b.items.map((it, k) => {
+      // One correlation per item, in item order.
+      const flags = r.map((pointBiserial, k): ItemFlag => {
+        const it = b.items[k]!;
         const p = it.responses.reduce((s, v) => s + v, 0) / M;
-        if (p <= epsilon || p >= 1 - epsilon || r[k] === null)
-          return { id: it.id, category: it.category, pointBiserial: r[k], kept: false, reason: 'zero-variance' };
-        if (r[k]! < threshold) return { id: it.id, category: it.category, pointBiserial: r[k], kept: false, reason: 'low-discrimination' };
-        return { id: it.id, category: it.category, pointBiserial: r[k], kept: true };
+        if (p <= epsilon || p >= 1 - epsilon || pointBiserial === null)
+          return { id: it.id, category: it.category, pointBiserial, kept: false, reason: 'zero-variance' };
+        if (pointBiserial < threshold)
+          return { id: it.id, category: it.category, pointBiserial, kept: false, reason: 'low-discrimination' };
+        return { id: it.id, category: it.category, pointBiserial, kept: true };
       });
       const cats = [...new Set(flags.map((f) => f.category))].sort();
       const retention = cats.map((c) => {

@@ -16,20 +16,49 @@ import { gatherCrossFit, type CrossFitCell, type CrossFitOptions, type CrossFitR
 import { structureTasks, type StructureResult } from './factor-structure.js';
 import { filterItems, type FilterResult } from './item-filter.js';
 
+/** Models x stage-1 cell items from which the PCA-only audit uses worker threads by default. */
+const PCA_WORKERS_FROM = 2_000_000;
+
+/** The paper's five ATOMS categories, the stage-1 and stage-3 default for ToMBench, ToMATO and CogToM. */
+export const ATOMS_FIVE = ['belief', 'desire', 'emotion', 'intention', 'knowledge'] as const;
+
+/**
+ * The categories stages 1 and 3 test by default: the paper's five when every benchmark is one
+ * of ToMBench, ToMATO and CogToM (by name, any case), so that percept and non-literal stay out
+ * of the cells and the Holm family; otherwise every category the two benchmarks share.
+ */
+export function defaultAuditCategories(names: string[]): { filter: string[] | 'all'; source: string } {
+  const paper = ['tombench', 'tomato', 'cogtom'];
+  return names.every((n) => paper.includes(n.toLowerCase()))
+    ? { filter: [...ATOMS_FIVE], source: "the paper's five ATOMS categories (default for ToMBench, ToMATO and CogToM)" }
+    : { filter: 'all', source: 'every category both benchmarks of a pair share (default)' };
+}
+
 export interface MatrixAuditOptions {
+  /**
+   * Categories tested in stages 1 and 3 (and so in the Holm family): a list, 'all' for every
+   * shared category, or by default defaultAuditCategories. Stage 2 and the factor structure use
+   * every item.
+   */
+  categories?: readonly string[] | 'all';
   convergence?: ConvergenceOptions;
   filter?: { threshold?: number; epsilon?: number };
   crossFit?: CrossFitOptions;
   parallelIterations?: number;
   /** 'pca' skips parallel analysis and EFA. */
   structure?: 'full' | 'pca';
-  /** Worker threads for the audit's tasks (default: one per core, at most four, for the full structure; 1 = in process, the default with structure 'pca'). */
+  /**
+   * Worker threads for the audit's tasks (default: one per core, at most four; with structure
+   * 'pca', 1 = in process unless models x stage-1 cell items reach 2,000,000).
+   */
   threads?: number;
   seed?: number;
 }
 
 export interface MatrixAudit {
   models: string[];
+  /** The category filter of stages 1 and 3, and where it came from. */
+  categories: { filter: string[] | 'all'; source: string };
   droppedModels: string[];
   benchmarks: Array<{ name: string; items: number; droppedIncomplete: number }>;
   /** Each model's accuracy on each benchmark (all items). */
@@ -60,17 +89,22 @@ export async function auditMatrices(
   t.prepare = performance.now() - start;
   // Stage 2 first (fast, in process): stage 1 is repeated on the items it keeps.
   const s2 = performance.now();
-  const filter = filterItems(panel, opts.filter);
+  const itemFilter = filterItems(panel, opts.filter);
   t.stage2 = performance.now() - s2;
-  const keptIds = filter.benchmarks.map((b) => new Set(b.flags.filter((f) => f.kept).map((f) => f.id)));
+  const keptIds = itemFilter.benchmarks.map((b) => new Set(b.flags.filter((f) => f.kept).map((f) => f.id)));
   const filteredPanel = {
     ...panel,
-    benchmarks: panel.benchmarks.map((b, i) => ({ ...b, items: b.items.filter((it) => keptIds[i].has(it.id)) })),
+    benchmarks: panel.benchmarks.map((b, i) => ({ ...b, items: b.items.filter((it) => keptIds[i]!.has(it.id)) })),
   };
   // Everything else is independent pieces of work, run on worker threads where there are cores.
   const M = panel.models.length;
-  const plan = planCells(panel);
-  const planFiltered = planCells(filteredPanel);
+  const categories =
+    opts.categories === undefined
+      ? defaultAuditCategories(panel.benchmarks.map((b) => b.name))
+      : { filter: opts.categories === 'all' ? ('all' as const) : [...opts.categories], source: 'given (--categories)' };
+  const filter = categories.filter === 'all' ? undefined : categories.filter;
+  const plan = planCells(panel, filter);
+  const planFiltered = planCells(filteredPanel, filter);
   const convergenceOptions = { seed, ...opts.convergence };
   const crossFitOptions = { seed, ...opts.crossFit };
   const structureOptions = { iterations: opts.parallelIterations, seed, depth: opts.structure };
@@ -85,9 +119,12 @@ export async function auditMatrices(
     stage3: plan.flatMap((p) => p.cells.map((cell): AuditTask => ({ kind: 'cross-fit', cell, options: crossFitOptions }))),
   };
   const tasks = Object.values(groups).flat();
-  // Without parallel analysis the tasks are too short to repay worker start-up (measured on 2
-  // cores: 1.8 s in process, 2.1 s on two workers), so that depth runs in process unless asked.
-  const outcome = await runAuditTasks(tasks, opts.threads ?? (opts.structure === 'pca' ? 1 : undefined));
+  // Without parallel analysis the tasks at the paper's scale are too short to repay worker
+  // start-up (measured on 2 cores: 1.8 s in process, 2.1 s on two workers), so that depth runs
+  // in process unless asked or unless the bootstrap's work (models x items over the stage-1
+  // cells) is several times the paper's (27 models x 26,520 cell items).
+  const work = M * plan.reduce((s, p) => s + p.cells.reduce((t, c) => t + (c.a.length + c.b.length) / M, 0), 0);
+  const outcome = await runAuditTasks(tasks, opts.threads ?? (opts.structure === 'pca' && work < PCA_WORKERS_FROM ? 1 : undefined));
   const take = <T>(group: keyof typeof groups): T[] => {
     const offset = Object.keys(groups)
       .slice(0, Object.keys(groups).indexOf(group))
@@ -98,7 +135,7 @@ export async function auditMatrices(
   };
   const byPair = <T>(flat: T[], p: typeof plan): T[][] => {
     let k = 0;
-    return p.map((x) => x.cells.map(() => flat[k++]));
+    return p.map((x) => x.cells.map(() => flat[k++]!));
   };
   const structure = take<StructureResult>('structure');
   const convergence = gatherConvergence(plan, byPair(take<ConvergenceCell>('stage1'), plan), convergenceOptions);
@@ -117,12 +154,13 @@ export async function auditMatrices(
     accuracy: panel.models.map((model, m) => ({
       model,
       byBenchmark: Object.fromEntries(
-        panel.benchmarks.map((b) => [b.name, b.items.reduce((s, it) => s + it.responses[m], 0) / b.items.length]),
+        panel.benchmarks.map((b) => [b.name, b.items.reduce((s, it) => s + it.responses[m]!, 0) / b.items.length]),
       ),
     })),
+    categories,
     convergence,
     convergenceFiltered,
-    filter,
+    filter: itemFilter,
     crossFit: cf,
     structure,
     timingsMs: t,

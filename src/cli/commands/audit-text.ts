@@ -37,11 +37,20 @@ export function printBenchmarkAudit(a: BenchmarkAudit): string {
     ),
   ];
   if (a.varianceDecomposition.length) {
-    out.push('', 'variance decomposition (R-squared on the mean of the standardised general benchmarks)');
+    out.push(
+      '',
+      'variance decomposition: composite r-squared (the paper: on the mean of the standardised general benchmarks) and multiple R-squared (regression on every general benchmark)',
+    );
     out.push(
       formatTextTable(
-        ['benchmark', 'general', 'unexplained'],
-        a.varianceDecomposition.map((v) => [v.benchmark, `${(v.generalShare * 100).toFixed(1)}%`, `${(v.unexplained * 100).toFixed(1)}%`]),
+        ['benchmark', 'composite r2', 'unexplained', 'multiple R2', 'unexplained'],
+        a.varianceDecomposition.map((v) => [
+          v.benchmark,
+          `${(v.generalShare * 100).toFixed(1)}%`,
+          `${(v.unexplained * 100).toFixed(1)}%`,
+          `${(v.multipleR2 * 100).toFixed(1)}%`,
+          `${(v.multipleUnexplained * 100).toFixed(1)}%`,
+        ]),
       ),
     );
   }
@@ -56,25 +65,47 @@ export function printMatrixAudit(a: MatrixAudit): string {
   ];
   if (a.droppedModels.length) out.push(`models left out (not in every benchmark): ${a.droppedModels.join(', ')}`);
   const rule = a.convergence.rule;
-  out.push('', `stage 1, convergent validity (accept: tau >= ${rule.tauMin} and lower bound >= ${rule.lowerMin}; Holm within pair)`);
+  const method = a.convergence.interval.method;
+  out.push(
+    '',
+    `stage 1, convergent validity (accept: tau >= ${rule.tauMin} and lower bound >= ${rule.lowerMin}; Holm within pair; 95% ${method === 'bc' || method === 'bca' ? method.toUpperCase() : method} item-bootstrap interval, ${a.convergence.interval.iterations} resamples)`,
+  );
+  out.push(
+    `categories tested in stages 1 and 3: ${a.categories.filter === 'all' ? 'all shared' : a.categories.filter.join(', ')} (${a.categories.source})`,
+  );
   out.push(
     formatTextTable(
-      ['pair', 'category', 'items', 'tau-b', '95% CI', 'p (Holm)', 'accepted', 'tau filtered'],
+      [
+        'pair',
+        'category',
+        'items',
+        'tau-b',
+        `95% CI (${method})`,
+        ...(method === 'percentile' ? [] : ['percentile CI']),
+        'p (Holm)',
+        'accepted',
+        'tau filtered',
+      ],
       a.convergence.cells.map((c, i) => [
         c.pair.join(' ~ '),
         c.category,
         `${c.itemsA}/${c.itemsB}`,
         f3(c.tau),
         `[${f3(c.lower)}, ${f3(c.upper)}]`,
+        ...(method === 'percentile' ? [] : [`[${f3(c.percentile.lower)}, ${f3(c.percentile.upper)}]${c.note ? ' *' : ''}`]),
         c.pHolm.toExponential(2),
         c.accepted ? 'yes' : 'no',
         f3(a.convergenceFiltered.cells[i]?.tau ?? Number.NaN),
       ]),
     ),
   );
-  for (const p of a.convergence.pairs)
+  for (const c of a.convergence.cells) if (c.note) out.push(`* ${c.pair.join(' ~ ')} ${c.category}: ${c.note}`);
+  for (const p of a.convergence.pairs) {
     if (p.excludedCategories.length)
       out.push(`${p.pair.join(' ~ ')}: categories in one benchmark only, left out: ${p.excludedCategories.join(', ')}`);
+    if (p.leftOutCategories.length)
+      out.push(`${p.pair.join(' ~ ')}: shared categories outside the category filter, not tested: ${p.leftOutCategories.join(', ')}`);
+  }
   out.push(`overall mean tau ${f3(a.convergence.overallMeanTau)}`);
   out.push('', `stage 2, item filter (point-biserial < ${a.filter.threshold} or zero variance)`);
   out.push(
@@ -105,14 +136,42 @@ export function printMatrixAudit(a: MatrixAudit): string {
   out.push(
     `aggregate delta ${f3(a.crossFit.aggregate.meanDelta)}, conservative interval [${f3(a.crossFit.aggregate.lower)}, ${f3(a.crossFit.aggregate.upper)}], mean sample loss ${pct(a.crossFit.aggregate.sampleLoss)}`,
   );
-  out.push('', 'factor structure (parallel analysis; PCA)');
+  out.push('', "stage 3 sample loss (the paper's Table 6: held-out items per fold, means over valid folds; rate = lost / tested)");
+  const f1 = (x: number) => x.toFixed(1);
   out.push(
     formatTextTable(
-      ['matrix', 'items', 'components', 'EFA factors', 'factor variance', 'PC1', 'PC2', 'cum. 5 PC', 'KMO'],
+      ['pair', 'category', 'test items', 'items kept', 'items lost', 'loss rate'],
+      [
+        ...a.crossFit.cells.map((c) => [
+          c.pair.join(' ~ '),
+          c.category,
+          f1(c.testItems),
+          f1(c.keptItems),
+          f1(c.lostItems),
+          pct(c.lossRate),
+        ]),
+        ...a.crossFit.categories.map((c) => [
+          'pooled (all pairs)',
+          c.category,
+          f1(c.testItems),
+          f1(c.keptItems),
+          f1(c.lostItems),
+          pct(c.lossRate),
+        ]),
+        ['overall', '', '', '', `${a.crossFit.aggregate.lost} of ${a.crossFit.aggregate.tested}`, pct(a.crossFit.aggregate.lossRate)],
+      ],
+    ),
+  );
+  out.push('', 'factor structure (parallel analysis beside Kaiser (eigenvalue > 1) and the scree elbow; PCA)');
+  out.push(
+    formatTextTable(
+      ['matrix', 'items', 'components', 'Kaiser', 'scree elbow', 'EFA factors', 'factor variance', 'PC1', 'PC2', 'cum. 5 PC', 'KMO'],
       a.structure.map((x) => [
         x.name,
         String(x.items),
         x.nComponents === null ? 'n/a' : String(x.nComponents),
+        String(x.kaiser),
+        x.screeElbow === null ? 'n/a' : `PC${x.screeElbow}`,
         x.efa ? String(x.efa.factors) : 'n/a',
         x.efa ? x.efa.varianceShare.map(pct).join(' ') : 'n/a',
         pct(x.pcShares[0]!),

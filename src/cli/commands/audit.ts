@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import * as stats from '../../stats/index.js';
 import {
   ConfigError,
   openStore,
@@ -72,15 +73,26 @@ export function registerAudit(program: Command): void {
     .option('--bootstrap <n>', 'bootstrap resamples', intOption('--bootstrap', 10), 1000)
     .option('--seed <s>', 'bootstrap seed', intOption('--seed', 0), 0)
     .option('--method <m>', 'partial tau: residual (default) or inverse', 'residual')
+    .option(
+      '--categories <list>',
+      'categories tested in stages 1 and 3 (comma-separated, or all); default: the five ATOMS categories for ToMBench/ToMATO/CogToM, else every shared category',
+    )
+    .option(
+      '--interval <method>',
+      "stage-1 interval: basic (default, bias-corrected reverse percentile), bca, bc, or percentile (the paper's item-bootstrap percentile)",
+      'basic',
+    )
     .option('--structure <depth>', 'factor structure: full (parallel analysis, EFA and PCA) or pca (PCA only, faster)', 'full')
     .option(
       '--threads <n>',
-      'worker threads for the audit (default: one per core, at most 4, with --structure full; 1 runs in process, the default with pca)',
+      'worker threads for the audit (default: one per core, at most 4; with pca, 1 (in process) unless models x stage-1 items reach 2,000,000)',
       intOption('--threads', 1),
     )
     .option('--json', 'print JSON')
     .action(
       async (flags: {
+        categories?: string;
+        interval: string;
         control?: string[];
         structure: string;
         threads?: number;
@@ -119,6 +131,19 @@ export function registerAudit(program: Command): void {
             throw new ConfigError(`--structure must be full or pca, not "${flags.structure}"`);
           if (flags.method !== 'residual' && flags.method !== 'inverse')
             throw new ConfigError(`--method must be residual or inverse, not "${flags.method}"`);
+          if (!(stats.INTERVAL_METHODS as readonly string[]).includes(flags.interval))
+            throw new ConfigError(`--interval must be one of ${stats.INTERVAL_METHODS.join(', ')}, not "${flags.interval}"`);
+          const categories =
+            flags.categories === undefined ? undefined : flags.categories.trim() === 'all' ? 'all' : list(flags.categories);
+          if (Array.isArray(categories)) {
+            if (categories.length === 0) throw new ConfigError('--categories needs at least one category (or all)');
+            const present = new Set(inputs.flatMap((b) => b.matrix.items.map((it) => it.category)));
+            const missing = categories.filter((c) => !present.has(c));
+            if (missing.length)
+              throw new ConfigError(
+                `--categories: no benchmark has items in ${missing.join(', ')} (categories present: ${[...present].sort().join(', ')})`,
+              );
+          }
           const controlMatrices = [];
           for (const spec of flags.control ?? []) controlMatrices.push(await readNamedMatrix(spec, { anyCategory: true }));
           const general = list(flags.general);
@@ -126,7 +151,13 @@ export function registerAudit(program: Command): void {
             throw new ConfigError('with --matrix or --run-id, --scores gives general-ability benchmarks: name them with --general x,y');
           const audit = await auditMatrices(inputs, {
             seed: flags.seed,
-            convergence: { iterations: flags.bootstrap, tauMin: flags.tauMin, lowerMin: flags.lowerMin },
+            categories,
+            convergence: {
+              iterations: flags.bootstrap,
+              tauMin: flags.tauMin,
+              lowerMin: flags.lowerMin,
+              interval: flags.interval as stats.IntervalMethod,
+            },
             filter: { threshold: flags.threshold },
             crossFit: { folds: flags.folds, seeds: flags.seeds, threshold: flags.threshold, iterations: flags.bootstrap },
             structure: flags.structure,

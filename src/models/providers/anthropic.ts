@@ -135,6 +135,7 @@ export function decodeAnthropicMessage(label: string, body: unknown): Omit<ChatR
 
 type AnthropicModule = typeof import('@anthropic-ai/sdk');
 
+/** `anthropic:MODEL` through the official SDK (retries off: the runner owns them), with extended thinking, structured output by tool use and prompt caching. */
 export class AnthropicChatModel implements ChatModel {
   readonly spec: string;
   readonly provider = 'anthropic';

@@ -113,6 +113,7 @@ export function decodeGemini(label: string, body: unknown, latencyMs: number): C
 
 type GenAiModule = typeof import('@google/genai');
 
+/** `google:MODEL` (Gemini) through the official SDK (retries off: the runner owns them), with thinking budgets and response schemas. */
 export class GoogleChatModel implements ChatModel {
   readonly spec: string;
   readonly provider = 'google';

@@ -52,6 +52,7 @@ async function load(path: string): Promise<Loaded> {
   return { model, sequence, chatWrapper, contextSize, LlamaChatWrapperMod: mod };
 }
 
+/** `llamacpp:FILE.gguf`: a local model in process through the optional node-llama-cpp, with greedy generation and log-likelihood scoring. */
 export class LlamaCppChatModel implements ChatModel {
   readonly spec: string;
   readonly provider = 'llamacpp';

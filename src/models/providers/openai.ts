@@ -99,6 +99,7 @@ export function decodeOpenAiChat(label: string, body: unknown, latencyMs: number
 
 type OpenAiModule = typeof import('openai');
 
+/** `openai:MODEL` and `openai-compatible:URL#MODEL` through the official SDK (retries off: the runner owns them), with reasoning settings and structured output. */
 export class OpenAiChatModel implements ChatModel {
   readonly spec: string;
   readonly provider: string;

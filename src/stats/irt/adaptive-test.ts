@@ -49,6 +49,7 @@ export interface AdaptiveState {
   stopReason: StopReason;
 }
 
+/** A computerised adaptive test: picks each next item by information at the current ability (with exposure control and content balancing) until a target SE or an item budget. */
 export class AdaptiveTest {
   readonly #items: IrtItems;
   readonly #opts: AdaptiveTestOptions;

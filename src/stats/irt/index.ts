@@ -7,7 +7,6 @@ export * from './item-standard-errors.js';
 export * from './ability.js';
 export * from './item-fit.js';
 export * from './kmeans.js';
-export * from './normal-quantile.js';
 export * from './tiny-estimators.js';
 export * from './adaptive-test.js';
 export * from './bifactor.js';

@@ -48,7 +48,7 @@ function softplus(x: number): number {
  * nodes. r and n are read at [offset, offset + Q). `general` selects the 3PL formulas (c > 0 or
  * c estimated); otherwise the 2PL ones, which stay finite for extreme z.
  */
-export function itemQuadStats(
+function itemQuadStats(
   a: number,
   b: number,
   c: number,
@@ -132,14 +132,7 @@ export function itemQuadStats(
 }
 
 /** Log prior density (up to a constant) of one item's parameters, adding its gradient and information to stats. */
-export function addItemPrior(
-  a: number,
-  b: number,
-  c: number,
-  active: ActiveParams,
-  priors: IrtPriors,
-  stats: ItemQuadStats | null,
-): number {
+function addItemPrior(a: number, b: number, c: number, active: ActiveParams, priors: IrtPriors, stats: ItemQuadStats | null): number {
   let lp = 0;
   if (active.a && priors.logA) {
     const s2 = priors.logA.sd * priors.logA.sd;
@@ -174,7 +167,7 @@ export function addItemPrior(
  * Solve info[active] x = g[active] for the active coordinates (Cholesky with a small ridge);
  * writes the step into `step` (zeros for inactive ones). Returns false when not positive definite.
  */
-export function solveActive(info: Float64Array, g: Float64Array, active: ActiveParams, step: Float64Array): boolean {
+function solveActive(info: Float64Array, g: Float64Array, active: ActiveParams, step: Float64Array): boolean {
   const idx: number[] = [];
   if (active.a) idx.push(0);
   if (active.b) idx.push(1);

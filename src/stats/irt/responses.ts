@@ -68,6 +68,7 @@ export interface PackedResponses {
   observedPerItem: Float64Array;
 }
 
+/** Pack a response matrix for the EM: correct and missing cells as index lists per person, counts per item. */
 export function packResponses(r: IrtResponses): PackedResponses {
   const { nPersons, nItems, values } = r;
   let nPos = 0;

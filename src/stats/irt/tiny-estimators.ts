@@ -25,7 +25,7 @@
 import { createRng } from '../../core/index.js';
 import { abilityPosterior, type AbilityPosterior } from './ability.js';
 import type { IrtItems } from './irt-model.js';
-import { normalQuantile } from './normal-quantile.js';
+import { normalQuantile } from '../distributions.js';
 
 export interface TinyGroup {
   /** Items (indices into the item parameters) whose mean accuracy is estimated. */

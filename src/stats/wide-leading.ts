@@ -1,0 +1,188 @@
+// Only the leading eigenvalues of a wide block (n observations, p >> n variables), for parallel
+// analysis: its decision reads the leading observed eigenvalues against the same positions of
+// the resampled ones, so each resample needs k values, not all n.
+//
+//   components: the k largest eigenvalues of the Gram matrix G0 = ZZ' (the non-zero
+//     eigenvalues of R = Z'Z), by Lanczos on G0 (n^2 per product) instead of a dense
+//     decomposition;
+//   factors: one-factor principal axes with one Krylov block, as wideOneFactor(blocks: 1). Its
+//     Rayleigh-Ritz problem on span(Z') is A y = mu G0 y with A = G0^2 - c G0 - G1 (c the mean
+//     uniqueness, G1 = Z diag(u - c) Z'). G0 is singular only along the vector of ones (the
+//     columns of Z are centred), which A also annihilates, so with S = G0 + (trace G0 / n^2) 11'
+//     = LL' (Cholesky) the problem becomes the symmetric K = L^-1 A L^-T with one known null
+//     vector L'1, deflated; Lanczos gives its leading k values (warm-started from the previous
+//     iteration's vector). The same Ritz values as the dense path, to rounding.
+//
+// When G0 has another null direction (two models with identical responses), the Cholesky
+// pivots show it and the caller falls back to the dense path.
+
+import { lanczosLeading, type LeadingEigen } from './lanczos.js';
+import type { WideBlock } from './wide-block.js';
+
+/** y = M x for a full row-major n x n array M (four rows at a time, each x[j] loaded once for them). */
+function matVec(M: Float64Array, n: number, x: Float64Array, y: Float64Array): void {
+  let i = 0;
+  for (; i + 3 < n; i += 4) {
+    const r0 = i * n;
+    const r1 = r0 + n;
+    const r2 = r1 + n;
+    const r3 = r2 + n;
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    for (let j = 0; j < n; j++) {
+      const v = x[j]!;
+      s0 += M[r0 + j]! * v;
+      s1 += M[r1 + j]! * v;
+      s2 += M[r2 + j]! * v;
+      s3 += M[r3 + j]! * v;
+    }
+    y[i] = s0;
+    y[i + 1] = s1;
+    y[i + 2] = s2;
+    y[i + 3] = s3;
+  }
+  for (; i < n; i++) {
+    const r = i * n;
+    let s = 0;
+    for (let j = 0; j < n; j++) s += M[r + j]! * x[j]!;
+    y[i] = s;
+  }
+}
+
+/** The k largest eigenpairs of a full symmetric n x n array (for the Gram matrix G0). */
+export function gramLeading(G: Float64Array, n: number, k: number): LeadingEigen {
+  return lanczosLeading((x, y) => matVec(G, n, x, y), n, Math.min(k, n), { seed: 'gram' });
+}
+
+/** Lower-triangular L (row-major) with LL' = S, or undefined when a pivot shows S (nearly) singular. */
+function cholesky(S: Float64Array, n: number): Float64Array | undefined {
+  const L = new Float64Array(n * n);
+  let maxDiag = 0;
+  for (let i = 0; i < n; i++) maxDiag = Math.max(maxDiag, S[i * n + i]!);
+  for (let j = 0; j < n; j++) {
+    let d = S[j * n + j]!;
+    for (let k = 0; k < j; k++) d -= L[j * n + k]! ** 2;
+    if (!(d > 1e-10 * maxDiag)) return undefined;
+    const ljj = Math.sqrt(d);
+    L[j * n + j] = ljj;
+    for (let i = j + 1; i < n; i++) {
+      let s = S[i * n + j]!;
+      for (let k = 0; k < j; k++) s -= L[i * n + k]! * L[j * n + k]!;
+      L[i * n + j] = s / ljj;
+    }
+  }
+  return L;
+}
+
+/** Solves L x = b in place (forward substitution). */
+function forward(L: Float64Array, n: number, b: Float64Array): void {
+  for (let i = 0; i < n; i++) {
+    let s = b[i]!;
+    const r = i * n;
+    for (let k = 0; k < i; k++) s -= L[r + k]! * b[k]!;
+    b[i] = s / L[r + i]!;
+  }
+}
+
+/** Solves U x = b in place for upper-triangular U = L' stored row-major (back substitution). */
+function backward(U: Float64Array, n: number, b: Float64Array): void {
+  for (let i = n - 1; i >= 0; i--) {
+    let s = b[i]!;
+    const r = i * n;
+    for (let k = i + 1; k < n; k++) s -= U[r + k]! * b[k]!;
+    b[i] = s / U[r + i]!;
+  }
+}
+
+/** The transpose of a row-major n x n array. */
+function transpose(M: Float64Array, n: number): Float64Array {
+  const T = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) T[j * n + i] = M[i * n + j]!;
+  return T;
+}
+
+export interface WideOneFactorLeading {
+  /** The k largest eigenvalues of the reduced matrix at the last iteration. */
+  reducedEigenvalues: number[];
+  communalities: Float64Array;
+  iterations: number;
+}
+
+/**
+ * One-factor principal axes on a wide block (one Krylov block), from first-component
+ * communalities, reporting the leading k eigenvalues of the last reduced matrix; undefined
+ * when G0 has a null direction besides the ones vector (use wideOneFactor then).
+ * `gram` is G0 as a full array and `first` its leading unit eigenvector.
+ */
+export function wideOneFactorLeading(
+  block: WideBlock,
+  k: number,
+  opts: { gram: Float64Array; first: Float64Array; minErr?: number; maxIter?: number },
+): WideOneFactorLeading | undefined {
+  const minErr = opts.minErr ?? 0.001;
+  const maxIter = opts.maxIter ?? 50;
+  const { n, p } = block;
+  const G0 = opts.gram;
+  let trace = 0;
+  for (let i = 0; i < n; i++) trace += G0[i * n + i]!;
+  const S = Float64Array.from(G0);
+  const lift = trace / (n * n);
+  for (let i = 0; i < n * n; i++) S[i]! += lift;
+  const L = cholesky(S, n);
+  if (!L) return undefined;
+  const U = transpose(L, n);
+  // K's known null vector: L'1, normalised.
+  const null0 = new Float64Array(n);
+  for (let i = 0; i < n; i++) for (let j = i; j < n; j++) null0[i]! += L[j * n + i]!;
+  const norm0 = Math.sqrt(null0.reduce((s, v) => s + v * v, 0));
+  for (let i = 0; i < n; i++) null0[i]! /= norm0;
+
+  let h = block.combine(opts.first).map((l) => l * l);
+  let total = h.reduce((a, b) => a + b, 0);
+  const u = new Float64Array(p);
+  const d = new Float64Array(p);
+  const y = new Float64Array(n);
+  const g0y = new Float64Array(n);
+  const t = new Float64Array(n);
+  let start: Float64Array | undefined;
+  let iterations = 0;
+  for (;;) {
+    let c = 0;
+    for (let j = 0; j < p; j++) {
+      u[j] = 1 - h[j]!;
+      c += u[j]!;
+    }
+    c /= p;
+    for (let j = 0; j < p; j++) d[j] = u[j]! - c;
+    const G1 = block.weightedGramArray(d);
+    // K x = L^-1 (G0 (G0 y) - c G0 y - G1 y) with y = L^-T x.
+    const K = (x: Float64Array, out: Float64Array) => {
+      y.set(x);
+      backward(U, n, y);
+      matVec(G0, n, y, g0y);
+      matVec(G0, n, g0y, out);
+      matVec(G1, n, y, t);
+      for (let i = 0; i < n; i++) out[i] = out[i]! - c * g0y[i]! - t[i]!;
+      forward(L, n, out);
+    };
+    // The leading pair alone drives the iteration; the k leading values only of the last one.
+    const e = lanczosLeading(K, n, 1, { deflate: [null0], start, seed: 'wide-factor' });
+    start = e.vectors[0];
+    const yFirst = Float64Array.from(e.vectors[0]!);
+    backward(U, n, yFirst);
+    const first = block.combine(yFirst);
+    const mu = Math.max(0, e.values[0]!);
+    const next = first.map((x) => mu * x * x);
+    const sum = next.reduce((a, b) => a + b, 0);
+    iterations++;
+    if (Math.abs(sum - total) < minErr || iterations >= maxIter) {
+      const kk = Math.min(k, n - 1);
+      const values = kk === 1 ? e.values : lanczosLeading(K, n, kk, { deflate: [null0], start, seed: 'wide-factor' }).values;
+      return { reducedEigenvalues: values, communalities: next, iterations };
+    }
+    h = next;
+    total = sum;
+  }
+}
