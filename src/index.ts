@@ -109,6 +109,16 @@ export {
 
 // Scoring stored runs again, judges, and model-written items.
 export {
+  bertScoreInferences,
+  elicitInferences,
+  importHumanAnswers,
+  judgeTracePairs,
+  type BertScoreSummary,
+  type HumanImportResult,
+  type TracePairDimension,
+  type TracePairResult,
+  type WrittenInference,
+  type WrittenUnit,
   judgeInferences,
   modelDialtomWriter,
   scoreRun,

@@ -127,9 +127,16 @@ describe('DialToM analyses of stored runs and annotation files', () => {
       });
       const r = await dialtomRunResults(store, 'dt');
       const byModel = (m: string) => r.distractors.filter((d) => d.model === m);
-      // Always the first option: when wrong, always the same distractor.
-      expect(byModel('agent:first-option').every((d) => d.normalizedEntropy === 0)).toBe(true);
-      expect(byModel('agent:random').every((d) => d.normalizedEntropy! > 0.8)).toBe(true);
+      // Always the first option: when wrong, always the same distractor (items it gets right have no wrong answers).
+      const first = byModel('agent:first-option').filter((d) => d.normalizedEntropy !== null);
+      expect(first.length).toBeGreaterThan(0);
+      expect(first.every((d) => d.normalizedEntropy === 0)).toBe(true);
+      // Random picks spread over the distractors (eight replicates per item).
+      expect(
+        byModel('agent:random')
+          .filter((d) => d.domain === 'pooled')
+          .every((d) => d.normalizedEntropy! > 0.7),
+      ).toBe(true);
       expect(r.cells.filter((c) => c.model === 'agent:answer-key').every((c) => c.rate === 1 && c.upper === 1)).toBe(true);
       expect(new Set(r.cells.map((c) => c.attribute)).size).toBeGreaterThan(4);
       const gap = retroProspectiveGap(r.rates);

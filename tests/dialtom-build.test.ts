@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialogueWindows, DIALTOM_STATES, loadDialtom, readDialogues } from '../src/suites/index.js';
+import { dialogueWindows, DIALTOM_STATES, loadDialtom, NONE_OF_THE_ABOVE, readDialogues } from '../src/suites/index.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
 
 const bin = join(__dirname, '..', 'bin', 'mindscope.js');
@@ -80,7 +80,7 @@ describe('dialtom build', () => {
     expect(easy.items.every((i) => i.payload.options.filter((o) => /dialogue d\d/.test(o)).length === 4)).toBe(true);
     const cf = loadDialtom(join(dir, 'built'), 'counterfactual');
     expect(cf.items.length).toBe(pro.items.length);
-    expect(cf.items.every((i) => i.payload.options[i.payload.answerIndex] === 'None of the above')).toBe(true);
+    expect(cf.items.every((i) => i.payload.options[i.payload.answerIndex] === NONE_OF_THE_ABOVE)).toBe(true);
     const history = loadDialtom(join(dir, 'built', 'degraded', 'history+states'), 'prospective');
     expect(history.items[0]!.payload.context).toMatch(/counselor: this is line 0/);
     // Written options from a file give the same layout.

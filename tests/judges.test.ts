@@ -215,14 +215,16 @@ describe('judging open answers and free-text inferences', () => {
   });
 
   it('DialToM: the PA/CA/SA rubric judges inferences against the human references', async () => {
-    const { benchmarkInferences, parseWrittenInferences } = await import('../src/analysis/index.js');
+    const { benchmarkInferences, parseWrittenDialogues, parseWrittenInferences } = await import('../src/analysis/index.js');
 
     const { judgeInferences } = await import('../src/index.js');
     const { readFileSync } = await import('node:fs');
     // The fixture's DialToM units and their human references (tests/fixtures/data/README.md).
     const data = join(__dirname, 'fixtures', 'data', 'dialtom', 'data');
     const references = parseWrittenInferences(readFileSync(join(data, 'written_inference.csv'), 'utf8'));
-    const hypotheses = benchmarkInferences(JSON.parse(readFileSync(join(data, 'combined_written_data.json'), 'utf8'))).slice(0, 200);
+    const combined = JSON.parse(readFileSync(join(data, 'combined_written_data.json'), 'utf8'));
+    const hypotheses = benchmarkInferences(combined).slice(0, 200);
+    const dialogues = parseWrittenDialogues(combined);
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-judge-inference-'));
     const store = await openStore(join(dir, 'm.db'));
     try {
@@ -233,12 +235,13 @@ describe('judging open answers and free-text inferences', () => {
           judges: ['agent:keyword-judge'],
           hypotheses,
           references,
+          dialogues,
         })
       )[0]!;
       // The 11 fixture inferences that have human references (of 36).
       expect(j.units).toBe(11);
       expect(Object.keys(j.means)).toEqual(['pa', 'ca', 'sa']);
-      for (const v of Object.values(j.means)) expect(v).toBeGreaterThanOrEqual(1);
+      for (const v of Object.values(j.means)) expect(v).toBeGreaterThanOrEqual(0);
       expect(j.total).toBeCloseTo(j.means.pa! + j.means.ca! + j.means.sa!, 10);
     } finally {
       await store.close();

@@ -11,6 +11,7 @@ import YAML from 'yaml';
 import { z } from 'zod';
 import { ConfigError, readText, RunSpecSchema, type RunSpecInput } from '../core/index.js';
 import type { Plugin } from './plugin.js';
+import { isBuiltinTemplate } from '../protocols/index.js';
 
 const ConfigSchema = RunSpecSchema.partial().extend({
   /** Store file (default mindscope.db). */
@@ -107,13 +108,15 @@ export async function loadConfig(file: string): Promise<LoadedConfig> {
   const c = parsed.data;
   const base = dirname(path);
   const at = (p: string | undefined) => (p === undefined ? undefined : isAbsolute(p) ? p : resolve(base, p));
+  // A built-in template's name stays a name unless a file of that name sits next to the config.
+  const atTemplate = (p: string | undefined) => (p && isBuiltinTemplate(p) && !existsSync(resolve(base, p)) ? p : at(p));
   const { db, concurrency, timeout, prices, apiKeyEnv, judges, plugins, ...spec } = c;
   const resolvedSpec: Partial<RunSpecInput> = {
     ...spec,
     data: at(spec.data),
-    template: at(spec.template),
+    template: atTemplate(spec.template),
     traces: at(spec.traces),
-    suites: spec.suites?.map((s) => (typeof s === 'string' ? s : { ...s, data: at(s.data), template: at(s.template) })),
+    suites: spec.suites?.map((s) => (typeof s === 'string' ? s : { ...s, data: at(s.data), template: atTemplate(s.template) })),
   };
   for (const k of Object.keys(resolvedSpec) as Array<keyof RunSpecInput>) if (resolvedSpec[k] === undefined) delete resolvedSpec[k];
   return {

@@ -6,6 +6,7 @@
 
 import { readFileSync } from 'node:fs';
 import { ConfigError, contentHash, DEFAULT_SETTINGS, type GenerationSettings, type RunSpec } from '../core/index.js';
+import { templateFile } from '../protocols/index.js';
 
 function fileHash(path: string, what: string): string {
   let text: string;
@@ -26,7 +27,7 @@ export function specSettings(spec: RunSpec): GenerationSettings {
 export function runIdentity(spec: RunSpec): Record<string, unknown> {
   return {
     suites: spec.suites.map((s) =>
-      typeof s === 'string' ? s : { ...s, ...(s.template ? { template: fileHash(s.template, 'template') } : {}) },
+      typeof s === 'string' ? s : { ...s, ...(s.template ? { template: fileHash(templateFile(s.template), 'template') } : {}) },
     ),
     models: spec.models.map((m) => (typeof m === 'string' ? m : { spec: m.spec, settings: { ...specSettings(spec), ...m.settings } })),
     data: spec.data ?? null,
@@ -35,7 +36,8 @@ export function runIdentity(spec: RunSpec): Record<string, unknown> {
     limit: spec.limit ?? null,
     shuffle: spec.shuffle,
     scoring: spec.scoring,
-    template: spec.template ? fileHash(spec.template, 'template') : 'default',
+    // A built-in template (--template tombench) counts by its content, like a file.
+    template: spec.template ? fileHash(templateFile(spec.template), 'template') : 'default',
     ...(spec.traces ? { traces: fileHash(spec.traces, 'trace file') } : {}),
     ...(spec.tracesDropLast ? { tracesDropLast: true } : {}),
     ...(spec.images ? { images: true } : {}),

@@ -44,7 +44,7 @@ export interface JudgeModelOptions {
 }
 
 /** Judges as callers: temperature 0, recorded under `judge:SPEC`, through the shared call machinery. */
-function judgeCallers(
+export function judgeCallers(
   store: Store,
   specs: string[],
   opts: JudgeModelOptions & { useCache: boolean; concurrency?: number; registry?: Registry },
@@ -185,8 +185,16 @@ export async function scoreRun(opts: ScoreRunOptions): Promise<ScoreRunResult> {
     const item = await opts.store.getItem(r.itemHash);
     if (story) {
       // StoryTurn: closed turns keep their exact score; open ones ("why", long answers) go to the panel.
+      const told = (item?.payload as { story?: { turns?: Array<{ story: string }> } } | undefined)?.story?.turns;
+      // The story so far for the judge: each turn's feedback and text up to the question judged.
+      const soFar = (upTo: number) =>
+        story.turns
+          .slice(0, upTo + 1)
+          .flatMap((x, k) => [x.feedbackShown, told?.[k]?.story ?? ''])
+          .filter((x) => x.trim())
+          .join('\n');
       const turns = await Promise.all(
-        story.turns.map(async (t) => {
+        story.turns.map(async (t, index) => {
           if (!isOpenTurn(t)) return { turn: t.turn, open: false, correct: t.correct };
           const panel = await scoreWithPanel(
             callers,
@@ -195,7 +203,7 @@ export async function scoreRun(opts: ScoreRunOptions): Promise<ScoreRunResult> {
               subject: r.subjectId,
               response: t.answer,
               expected: t.expected.join(' / '),
-              vars: { question: t.question, expected: t.expected.join(' / '), context: '', options: '', reply: t.reply },
+              vars: { question: t.question, expected: t.expected.join(' / '), context: soFar(index), options: '', reply: t.reply },
             },
             aggregation,
           );
@@ -276,60 +284,6 @@ export async function validateJudgeModels(opts: {
       rubric: { name: rubric.name, sha256: rubric.sha256 },
       results: await validateJudges(callers, rubric, anchors, { k: opts.k, gates: opts.gates }),
     };
-  } finally {
-    await Promise.all(models.map((m) => m.close?.()));
-  }
-}
-
-export interface InferenceJudgement {
-  model: string;
-  units: number;
-  /** Mean per rubric field, and their total (e.g. TA = PA + CA + SA). */
-  means: Record<string, number>;
-  total: number;
-  judgeFailures: number;
-}
-
-/** A judge panel comparing free-text inferences with human references (DialToM's PA/CA/SA rubric). */
-export async function judgeInferences(opts: {
-  store: Store;
-  rubricPath: string;
-  judges: string[];
-  hypotheses: Array<{ model: string; dataset: string; state: string; subId: string; inference: string }>;
-  references: Map<string, { unit: { dataset: string; state: string; subId: string }; references: string[] }>;
-  apiKeyEnv?: string;
-}): Promise<InferenceJudgement[]> {
-  const rubric = loadRubric(opts.rubricPath);
-  const { callers, models, factory } = judgeCallers(opts.store, opts.judges, { useCache: true, apiKeyEnv: opts.apiKeyEnv });
-  try {
-    const out: InferenceJudgement[] = [];
-    for (const model of [...new Set(opts.hypotheses.map((h) => h.model))]) {
-      const values: Record<string, number[]> = Object.fromEntries(rubric.fields.map((f) => [f.name, []]));
-      let failures = 0;
-      for (const h of opts.hypotheses.filter((x) => x.model === model)) {
-        const ref = opts.references.get(`${h.dataset}\u0000${h.state}\u0000${h.subId}`);
-        if (!ref) continue;
-        const panel = await scoreWithPanel(callers, rubric, {
-          subject: `inference-${model === 'benchmark' ? 'b' : out.length}`,
-          response: h.inference,
-          vars: { references: ref.references.map((r) => `- ${r}`).join('\n'), state: h.state },
-        });
-        failures += panel.failures;
-        if (panel.aggregate) for (const f of rubric.fields) values[f.name]!.push(panel.aggregate[f.name]!);
-      }
-      const means = Object.fromEntries(
-        rubric.fields.map((f) => [f.name, values[f.name]!.length ? aggregate(values[f.name]!, 'mean') : Number.NaN]),
-      );
-      out.push({
-        model,
-        units: values[rubric.fields[0]!.name]!.length,
-        means,
-        total: Object.values(means).reduce((a, b) => a + b, 0),
-        judgeFailures: failures,
-      });
-    }
-    await factory.settle();
-    return out;
   } finally {
     await Promise.all(models.map((m) => m.close?.()));
   }

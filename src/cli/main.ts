@@ -12,6 +12,7 @@ import { registerDialtom } from './commands/dialtom.js';
 import { registerEmbodied } from './commands/embodied.js';
 import { registerJudge } from './commands/judge.js';
 import { registerExport } from './commands/export.js';
+import { registerHumans } from './commands/humans.js';
 import { registerIrt } from './commands/irt.js';
 import { registerItems } from './commands/items.js';
 import { registerReport } from './commands/report.js';
@@ -43,6 +44,7 @@ export function buildProgram(): Command {
   registerWorker(program);
   registerDb(program);
   registerIrt(program);
+  registerHumans(program);
   return program;
 }
 

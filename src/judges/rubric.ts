@@ -31,6 +31,8 @@ export interface Rubric {
   fields: RubricField[];
   /** For agent:keyword-judge: per field, words that each add a point (capped at the maximum). */
   keywords?: Record<string, string[]>;
+  /** Placeholders holding the texts judged, when there are several (a pairwise rubric); default {response}. */
+  responses?: string[];
   sha256: string;
   file: string;
 }
@@ -46,8 +48,12 @@ export function parseRubric(text: string, file: string): Rubric {
   const r = raw as Record<string, unknown>;
   if (!r || typeof r !== 'object') throw new InputError('a rubric is an object with name, prompt and fields', file);
   if (typeof r.name !== 'string' || !r.name) throw new InputError('rubric field "name" is missing', file);
-  if (typeof r.prompt !== 'string' || !r.prompt.includes('{response}'))
-    throw new InputError('rubric field "prompt" must be a template that includes {response}', file);
+  const responses = r.responses === undefined ? undefined : r.responses;
+  if (responses !== undefined && (!Array.isArray(responses) || responses.length === 0 || responses.some((x) => typeof x !== 'string')))
+    throw new InputError('rubric field "responses" must list the placeholders of the texts judged', file);
+  for (const name of (responses as string[] | undefined) ?? ['response'])
+    if (typeof r.prompt !== 'string' || !r.prompt.includes(`{${name}}`))
+      throw new InputError(`rubric field "prompt" must be a template that includes {${name}}`, file);
   if (!Array.isArray(r.fields) || r.fields.length === 0)
     throw new InputError('rubric field "fields" must list at least one score field', file);
   const fields = r.fields.map((f: Record<string, unknown>, i: number) => {
@@ -63,15 +69,23 @@ export function parseRubric(text: string, file: string): Rubric {
   const keywords = r.keywords as Record<string, string[]> | undefined;
   for (const k of Object.keys(keywords ?? {}))
     if (!fields.some((f) => f.name === k)) throw new InputError(`keywords name the unknown field "${k}"`, file);
-  return { name: r.name, prompt: r.prompt, fields, keywords, sha256: createHash('sha256').update(text).digest('hex'), file };
+  return {
+    name: r.name,
+    prompt: r.prompt as string,
+    fields,
+    keywords,
+    ...(responses ? { responses: responses as string[] } : {}),
+    sha256: createHash('sha256').update(text).digest('hex'),
+    file,
+  };
 }
 
 /** The rubrics shipped with mindscope (rubrics/NAME.yaml), found by name after an npm install. */
-export const BUILTIN_RUBRICS = ['castelli-triangles', 'dialtom-inference'] as const;
+export const BUILTIN_RUBRICS = ['castelli-triangles', 'dialtom-inference', 'dialtom-trace-pair', 'commet-open-answer'] as const;
 
 /**
  * Load a rubric from a file, or a built-in one by name (`castelli-triangles`,
- * `dialtom-inference`) when no file of that name exists.
+ * `dialtom-inference`, `dialtom-trace-pair`, `commet-open-answer`) when no file of that name exists.
  */
 export function loadRubric(pathOrName: string): Rubric {
   const builtin = (BUILTIN_RUBRICS as readonly string[]).includes(pathOrName) && !existsSync(pathOrName);

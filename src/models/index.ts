@@ -7,3 +7,4 @@ export { OpenAiChatModel } from './providers/openai.js';
 export { AnthropicChatModel } from './providers/anthropic.js';
 export { GoogleChatModel } from './providers/google.js';
 export { LlamaCppChatModel } from './providers/llamacpp.js';
+export * from './token-embeddings.js';

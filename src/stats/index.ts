@@ -22,3 +22,6 @@ export * from './bootstrap-intervals.js';
 export * from './lanczos.js';
 export * from './wide-leading.js';
 export * from './symmetric-eigenvalues.js';
+export * from './clopper-pearson.js';
+export * from './cohen-kappa.js';
+export * from './bertscore.js';

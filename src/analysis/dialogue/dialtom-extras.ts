@@ -84,9 +84,91 @@ export function summarizeAnnotations(text: string, file = '<annotations>'): Anno
   };
 }
 
-/** Wrong choices as distractor indices (0..options-2, the wrong options in source order) -> normalised entropy over the distractors. */
-export function distractorClustering(wrongChoices: number[], options: number): { wrong: number; normalizedEntropy: number | null } {
-  const counts = new Array(options - 1).fill(0);
-  for (const c of wrongChoices) counts[c]++;
-  return { wrong: wrongChoices.length, normalizedEntropy: wrongChoices.length ? normalizedEntropy(counts, options - 1).normalized : null };
+/** One item's wrong answers: which distractor each chose (0..distractors-1, the wrong options in source order). */
+export interface ItemWrongChoices {
+  item: string;
+  /** The item's number of wrong options (3 for DialToM's four-option items). */
+  distractors: number;
+  choices: number[];
+}
+
+export interface DistractorClustering {
+  /** Items in the group. */
+  items: number;
+  /** Items with at least two wrong answers: the only ones whose spread over distractors is defined. */
+  itemsUsed: number;
+  /** Wrong answers on the items used (the weights). */
+  incorrect: number;
+  /** Wrong answers on all items. */
+  incorrectAll: number;
+  /** Weighted mean normalised entropy; null when no item has two wrong answers. */
+  normalizedEntropy: number | null;
+}
+
+/**
+ * Distractor clustering as DialToM defines it (Appendix J.2, Table 21): for each item, the
+ * normalised Shannon entropy of its wrong answers over its distractors (1 = spread evenly, 0 =
+ * all on one distractor), then the mean over items with at least two wrong answers, weighted by
+ * each item's number of wrong answers. Pooling groups is the same weighted mean over all their items.
+ */
+export function distractorClustering(items: readonly ItemWrongChoices[]): DistractorClustering {
+  let num = 0;
+  let used = 0;
+  let incorrect = 0;
+  let incorrectAll = 0;
+  for (const it of items) {
+    incorrectAll += it.choices.length;
+    if (it.choices.length < 2) continue;
+    const counts = new Array<number>(it.distractors).fill(0);
+    for (const c of it.choices) {
+      if (!Number.isInteger(c) || c < 0 || c >= it.distractors)
+        throw new RangeError(`item ${it.item}: distractor ${c} is not one of its ${it.distractors} distractors`);
+      counts[c]!++;
+    }
+    num += it.choices.length * normalizedEntropy(counts, it.distractors).normalized;
+    incorrect += it.choices.length;
+    used++;
+  }
+  return { items: items.length, itemsUsed: used, incorrect, incorrectAll, normalizedEntropy: used ? num / incorrect : null };
+}
+
+/**
+ * Human (or any) choices from a CSV `domain,item,choice,correct` (letters; `options`, the number
+ * of options, may follow: default 4): the wrong choices per item, by domain, ready for
+ * distractorClustering. Right choices count as items' answers, not as wrong choices.
+ */
+export function parseChoices(text: string, file = '<choices>'): Map<string, ItemWrongChoices[]> {
+  const rows = parseCsv(text);
+  if (rows.length < 2) throw new InputError('expected a header (domain,item,choice,correct[,options]) and rows', file);
+  const header = rows[0]!.fields.map((h) => h.trim().toLowerCase());
+  const col = (n: string) => {
+    const i = header.indexOf(n);
+    if (i < 0) throw new InputError(`no "${n}" column (expected domain, item, choice, correct and optionally options)`, file, 1);
+    return i;
+  };
+  const [d, it, ch, co] = [col('domain'), col('item'), col('choice'), col('correct')];
+  const op = header.indexOf('options');
+  const byDomain = new Map<string, Map<string, ItemWrongChoices>>();
+  for (const r of rows.slice(1)) {
+    const f = r.fields.map((x) => x.trim());
+    if (f.length !== header.length) throw new InputError(`row has ${f.length} fields, the header has ${header.length}`, file, r.line);
+    const options = op >= 0 ? Number(f[op]) : 4;
+    if (!Number.isInteger(options) || options < 2 || options > 26)
+      throw new InputError(`options must be a whole number from 2 to 26, not "${f[op]}"`, file, r.line);
+    const letter = (v: string, what: string) => {
+      const k = v.toUpperCase().charCodeAt(0) - 65;
+      if (v.length !== 1 || k < 0 || k >= options)
+        throw new InputError(`${what} must be a letter A-${String.fromCharCode(64 + options)}, not "${v}"`, file, r.line);
+      return k;
+    };
+    const choice = letter(f[ch]!, 'choice');
+    const correct = letter(f[co]!, 'correct');
+    const items = byDomain.get(f[d]!) ?? new Map<string, ItemWrongChoices>();
+    const entry = items.get(f[it]!) ?? { item: f[it]!, distractors: options - 1, choices: [] };
+    if (entry.distractors !== options - 1) throw new InputError(`item ${f[it]} is given with different numbers of options`, file, r.line);
+    if (choice !== correct) entry.choices.push(choice < correct ? choice : choice - 1);
+    items.set(f[it]!, entry);
+    byDomain.set(f[d]!, items);
+  }
+  return new Map([...byDomain].map(([k, v]) => [k, [...v.values()]]));
 }

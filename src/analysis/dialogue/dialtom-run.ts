@@ -1,11 +1,15 @@
-// DialToM results of a stored run: correctness rate per model, domain and attribute with Wilson
-// intervals, and the same rate rows the published-rates analyses take (so a run feeds the
-// retrospective-prospective gap), plus per-item correctness for the easy-hard gap.
+// DialToM results of a stored run: correctness rate per subject, domain and attribute with
+// Wilson and Clopper-Pearson (exact) intervals, the same rate rows the published-rates analyses
+// take (so a run feeds the retrospective-prospective gap), per-item correctness for the easy-hard
+// gap, the positions subjects chose (positional bias, Table 20) and distractor clustering as
+// the paper defines it (Table 21: per item over its wrong answers, from replicates or from
+// imported human participants; see distractorClustering). Imported humans (`human:NAME`) are
+// subjects like any other.
 
 import { MCQ_RECORDS, McqPayloadSchema, readRecord } from '../../core/index.js';
-import { wilsonInterval } from '../../stats/index.js';
+import { clopperPearsonInterval, wilsonInterval } from '../../stats/index.js';
 import type { Store } from '../../store/index.js';
-import { distractorClustering } from './dialtom-extras.js';
+import { distractorClustering, type DistractorClustering, type ItemWrongChoices } from './dialtom-extras.js';
 import type { DialtomTaskName, RateRow } from './rate-table.js';
 
 const SUITES: Record<string, DialtomTaskName> = {
@@ -22,23 +26,55 @@ export interface DialtomCell {
   correct: number;
   items: number;
   rate: number;
+  /** Wilson 95% interval. */
   lower: number;
   upper: number;
+  /** Clopper-Pearson (exact) 95% interval, as the paper gives for its 20-item expert ceiling. */
+  exactLower: number;
+  exactUpper: number;
 }
 
-export async function dialtomRunResults(
-  store: Store,
-  runId: string,
-): Promise<{
+export interface DialtomPositions {
+  model: string;
+  task: DialtomTaskName;
+  domain: string;
+  /** Chosen positions as presented: counts[0] for A, counts[1] for B, ... */
+  counts: number[];
+}
+
+export interface DialtomClusteringRow extends DistractorClustering {
+  /** A subject, or `all models` (every subject not imported as human:, pooled per item). */
+  model: string;
+  task: DialtomTaskName;
+  /** A domain, or `pooled` (all domains). */
+  domain: string;
+}
+
+export interface DialtomRunResults {
   cells: DialtomCell[];
   rates: RateRow[];
   perItem: Map<string, number[]>;
-  distractors: Array<{ model: string; task: DialtomTaskName; domain: string; wrong: number; normalizedEntropy: number | null }>;
-}> {
-  // Wrong choices by the chosen option's place in the item's own order, per model, task and domain.
-  const wrong = new Map<string, { model: string; task: DialtomTaskName; domain: string; choices: number[]; options: number }>();
+  positions: DialtomPositions[];
+  distractors: DialtomClusteringRow[];
+}
+
+export const ALL_MODELS = 'all models';
+
+/** The DialToM analyses of a stored run (see the file comment); subjects include imported humans. */
+export async function dialtomRunResults(store: Store, runId: string): Promise<DialtomRunResults> {
   const groups = new Map<string, { model: string; task: DialtomTaskName; domain: string; attribute: string; values: number[] }>();
   const perItem = new Map<string, number[]>();
+  const positions = new Map<string, DialtomPositions>();
+  // Wrong answers per (subject, task, domain) and item: which distractor each chose.
+  const wrong = new Map<string, { model: string; task: DialtomTaskName; domain: string; items: Map<string, ItemWrongChoices> }>();
+  const addWrong = (model: string, task: DialtomTaskName, domain: string, item: string, distractors: number, choice: number | null) => {
+    const k = `${model}\u0000${task}\u0000${domain}`;
+    const g = wrong.get(k) ?? { model, task, domain, items: new Map() };
+    const it = g.items.get(item) ?? { item, distractors, choices: [] };
+    if (choice !== null) it.choices.push(choice);
+    g.items.set(item, it);
+    wrong.set(k, g);
+  };
   for await (const r of store.responses(runId)) {
     const task = SUITES[r.suite];
     if (!task) continue;
@@ -52,25 +88,32 @@ export async function dialtomRunResults(
     }
     const k = `${r.spec}\u0000${task}\u0000${domain}`;
     perItem.set(k, [...(perItem.get(k) ?? []), r.value]);
-    if (r.value === 0 && !r.parseFailed) {
-      const t = await store.transcript({ runId, subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate });
-      const detail = t ? readRecord(MCQ_RECORDS, t.transcript, `${r.suite}/${r.itemId}`) : undefined;
-      const chosen = detail?.presented.find((o) => o.label === detail.parsed)?.text;
-      const item = await store.getItem(r.itemHash);
-      const options = McqPayloadSchema.safeParse(item?.payload).data?.options;
-      // Which distractor: the chosen option's place among the item's wrong options, in source order.
-      const distractors = options?.filter((o) => o !== item?.answer) ?? [];
-      const index = chosen !== undefined ? distractors.indexOf(chosen) : -1;
-      if (index >= 0) {
-        const w = wrong.get(k) ?? { model: r.spec, task, domain, choices: [], options: distractors.length + 1 };
-        w.choices.push(index);
-        wrong.set(k, w);
-      }
+    const t = await store.transcript({ runId, subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate });
+    const detail = t ? readRecord(MCQ_RECORDS, t.transcript, `${r.suite}/${r.itemId}`) : undefined;
+    if (!detail) continue;
+    const chosenIndex = detail.presented.findIndex((o) => o.label === detail.parsed);
+    if (chosenIndex >= 0) {
+      const p = positions.get(k) ?? { model: r.spec, task, domain, counts: detail.presented.map(() => 0) };
+      while (p.counts.length < detail.presented.length) p.counts.push(0);
+      p.counts[chosenIndex]!++;
+      positions.set(k, p);
     }
+    const item = await store.getItem(r.itemHash);
+    const options = McqPayloadSchema.safeParse(item?.payload).data?.options;
+    if (!item || !options) continue;
+    // Which distractor: the chosen option's place among the item's wrong options, in source order.
+    const distractors = options.filter((o) => o !== item.answer);
+    const chosen = chosenIndex >= 0 ? detail.presented[chosenIndex]!.text : undefined;
+    const index = r.value === 0 && chosen !== undefined ? distractors.indexOf(chosen) : -1;
+    const itemKey = `${domain}/${r.itemId}`;
+    for (const model of r.spec.startsWith('human:') ? [r.spec] : [r.spec, ALL_MODELS])
+      addWrong(model, task, domain, itemKey, distractors.length, index >= 0 ? index : null);
   }
   const cells = [...groups.values()].map((g) => {
     const correct = g.values.reduce((a, b) => a + b, 0);
     const ci = wilsonInterval(correct, g.values.length);
+    // Replicates give fractional sums: the exact interval is over whole trials.
+    const exact = Number.isInteger(correct) ? clopperPearsonInterval(correct, g.values.length) : { lower: Number.NaN, upper: Number.NaN };
     return {
       model: g.model,
       task: g.task,
@@ -81,16 +124,25 @@ export async function dialtomRunResults(
       rate: correct / g.values.length,
       lower: ci.lower,
       upper: ci.upper,
+      exactLower: exact.lower,
+      exactUpper: exact.upper,
     };
   });
   const rates = cells
     .filter((c) => c.attribute === 'all')
     .map((c) => ({ model: c.model, domain: c.domain, task: c.task, rate: c.rate * 100, items: c.items, line: 0 }));
-  const distractors = [...wrong.values()].map((w) => ({
-    model: w.model,
-    task: w.task,
-    domain: w.domain,
-    ...distractorClustering(w.choices, w.options),
-  }));
-  return { cells, rates, perItem, distractors };
+  const distractors: DialtomClusteringRow[] = [];
+  const bySubjectTask = new Map<string, ItemWrongChoices[]>();
+  for (const g of wrong.values()) {
+    const items = [...g.items.values()];
+    distractors.push({ model: g.model, task: g.task, domain: g.domain, ...distractorClustering(items) });
+    const k = `${g.model}\u0000${g.task}`;
+    bySubjectTask.set(k, [...(bySubjectTask.get(k) ?? []), ...items]);
+  }
+  for (const [k, items] of bySubjectTask) {
+    const [model, task] = k.split('\u0000') as [string, DialtomTaskName];
+    if (new Set(distractors.filter((d) => d.model === model && d.task === task).map((d) => d.domain)).size > 1)
+      distractors.push({ model, task, domain: 'pooled', ...distractorClustering(items) });
+  }
+  return { cells, rates, perItem, positions: [...positions.values()], distractors };
 }

@@ -43,6 +43,23 @@ export function parseWrittenInferences(text: string, file = '<written>'): Map<st
   return out;
 }
 
+/**
+ * The dialogue of every unit of combined_written_data.json ({ domain: { window id: { ctx: [turns] } } }),
+ * keyed `dataset\u0000subId`, for the written task's prompt and the judge.
+ */
+export function parseWrittenDialogues(json: unknown, where = '<combined>'): Map<string, string[]> {
+  if (!json || typeof json !== 'object') throw new InputError('expected an object of domains', where);
+  const out = new Map<string, string[]>();
+  for (const [dataset, units] of Object.entries(json as Record<string, Record<string, { ctx?: unknown }>>)) {
+    for (const [subId, u] of Object.entries(units)) {
+      if (!Array.isArray(u.ctx) || u.ctx.some((t) => typeof t !== 'string'))
+        throw new InputError(`${dataset} ${subId}: "ctx" must be a list of turns`, where);
+      out.set(`${dataset}\u0000${subId}`, u.ctx as string[]);
+    }
+  }
+  return out;
+}
+
 /** The inferences the benchmark items use (combined_written_data.json: the correct option per state). */
 export function benchmarkInferences(json: unknown, where = '<combined>'): Array<InferenceUnit & { model: string; inference: string }> {
   const out: Array<InferenceUnit & { model: string; inference: string }> = [];

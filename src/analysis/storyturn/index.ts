@@ -1,1 +1,2 @@
 export * from './storyturn-metrics.js';
+export * from './judge-agreement.js';

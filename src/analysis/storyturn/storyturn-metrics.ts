@@ -1,23 +1,35 @@
 // StoryTurn metrics (CoMMET), each with a Wilson 95% interval: story-level accuracy (every
-// question right) overall, per mental state and per setting (text-complete, image-dependent);
-// per-question accuracy; text-only versus text+image runs; and feedback effectiveness (of the
-// wrong answers followed by feedback, the share whose next answer is right).
+// question right) overall, per mental state, per CoMMET category (NLC, NLCE, MBK or the state),
+// per booklet task, per setting (text-complete, image-dependent) and per state x setting;
+// per-question accuracy, per turn position, on "why" questions and on the others, and story
+// accuracy with the final "why" turn set apart (the paper finds most errors there); text-only
+// versus text+image runs; and feedback effectiveness (of the wrong answers followed by
+// feedback, the share whose next answer is right).
 
 import { CONVERSATION_RECORDS, ConfigError, JudgedStoryDetailSchema, readRecord, readScoreDetail } from '../../core/index.js';
 import { wilsonInterval } from '../../stats/index.js';
 import type { Store } from '../../store/index.js';
 
-interface StoredStory {
+export interface StoredStory {
   subject: string;
   /** What decided correctness: `exact`, or `judge:RUBRIC` for open turns (exact for closed ones). */
   scorer: string;
   state: string;
+  /** CoMMET's category (NLC, NLCE, MBK), or the state when the story has none. */
+  category: string;
+  /** The booklet task, or `-` when the story names none. */
+  task: string;
   setting: string;
   withImages: boolean;
   correct: boolean;
   questions: boolean[];
+  /** Which questions ask "why". */
+  why: boolean[];
   feedbackEvents: Array<{ recovered: boolean }>;
 }
+
+/** A "why" question: an explanation is asked for. */
+export const isWhyQuestion = (q: string) => /^\s*why\b/i.test(q);
 
 export interface Rate {
   k: number;
@@ -35,7 +47,21 @@ export interface StoryTurnMetrics {
   stories: Rate;
   questions: Rate;
   byState: Array<{ state: string } & Rate>;
+  byCategory: Array<{ category: string } & Rate>;
+  byTask: Array<{ task: string } & Rate>;
   bySetting: Array<{ setting: string } & Rate>;
+  /** Story accuracy per mental state and setting (the cross-tab). */
+  byStateSetting: Array<{ state: string; setting: string } & Rate>;
+  /** Question accuracy per turn position (1 = first question). */
+  byTurn: Array<{ turn: number } & Rate>;
+  /** Question accuracy on "why" questions and on the others. */
+  whyQuestions: Rate | null;
+  otherQuestions: Rate;
+  /**
+   * Stories ending in a "why" question: right up to it (every turn before the last), and the
+   * final "why" answer itself among those stories.
+   */
+  finalWhy: { stories: number; beforeWhy: Rate; why: Rate } | null;
   feedbackEffectiveness: Rate | null;
 }
 
@@ -80,10 +106,13 @@ export async function storedStories(store: Store, runId: string, judgeScorer?: s
       subject: r.spec,
       scorer: verdicts ? `${judgeScorer} (open turns) + exact (closed turns)` : 'exact',
       state: d.state,
+      category: d.category ?? String(r.meta.commetCategory ?? d.state),
+      task: d.task ?? String(r.meta.task ?? '-'),
       setting: d.setting,
       withImages: d.withImages,
       correct: questions.every(Boolean),
       questions,
+      why: d.turns.map((x) => isWhyQuestion(x.question)),
       // afterTurn is the 0-based index of the answer given after the feedback.
       feedbackEvents: d.feedbackEvents.map((e) => ({ recovered: questions[e.afterTurn] ?? e.recovered })),
     });
@@ -91,6 +120,7 @@ export async function storedStories(store: Store, runId: string, judgeScorer?: s
   return out;
 }
 
+/** Per subject, mode and scorer: the rates of the file comment, each with its Wilson interval. */
 export function storyTurnMetrics(stories: StoredStory[]): StoryTurnMetrics[] {
   const groups = new Map<string, StoredStory[]>();
   for (const s of stories) {
@@ -99,21 +129,48 @@ export function storyTurnMetrics(stories: StoredStory[]): StoryTurnMetrics[] {
   }
   return [...groups].map(([key, ss]) => {
     const [subject, mode, scorer] = key.split('\u0000') as [string, StoryTurnMetrics['mode'], string];
-    const by = <K extends 'state' | 'setting'>(field: K) =>
+    const by = <K extends 'state' | 'setting' | 'category' | 'task'>(field: K) =>
       [...new Set(ss.map((s) => s[field]))].sort().map((v) => {
         const mine = ss.filter((s) => s[field] === v);
         return { [field]: v, ...rate(mine.filter((s) => s.correct).length, mine.length) } as { [P in K]: string } & Rate;
       });
+    const stateSetting = [...new Set(ss.map((s) => `${s.state}\u0000${s.setting}`))].sort().map((k) => {
+      const [state, setting] = k.split('\u0000') as [string, string];
+      const mine = ss.filter((s) => s.state === state && s.setting === setting);
+      return { state, setting, ...rate(mine.filter((s) => s.correct).length, mine.length) };
+    });
     const qs = ss.flatMap((s) => s.questions);
+    const whys = ss.flatMap((s) => s.questions.filter((_q, i) => s.why[i]));
+    const others = ss.flatMap((s) => s.questions.filter((_q, i) => !s.why[i]));
+    const turns = Math.max(...ss.map((s) => s.questions.length));
+    const byTurn = Array.from({ length: turns }, (_, t) => {
+      const at = ss.filter((s) => s.questions.length > t).map((s) => s.questions[t]!);
+      return { turn: t + 1, ...rate(at.filter(Boolean).length, at.length) };
+    });
+    const endingWhy = ss.filter((s) => s.why.length > 1 && s.why.at(-1));
+    const count = (xs: boolean[]) => rate(xs.filter(Boolean).length, xs.length);
     const events = ss.flatMap((s) => s.feedbackEvents);
     return {
       subject,
       scorer,
       mode,
       stories: rate(ss.filter((s) => s.correct).length, ss.length),
-      questions: rate(qs.filter(Boolean).length, qs.length),
+      questions: count(qs),
       byState: by('state'),
+      byCategory: by('category'),
+      byTask: by('task'),
       bySetting: by('setting'),
+      byStateSetting: stateSetting,
+      byTurn,
+      whyQuestions: whys.length ? count(whys) : null,
+      otherQuestions: count(others),
+      finalWhy: endingWhy.length
+        ? {
+            stories: endingWhy.length,
+            beforeWhy: count(endingWhy.map((s) => s.questions.slice(0, -1).every(Boolean))),
+            why: count(endingWhy.map((s) => s.questions.at(-1)!)),
+          }
+        : null,
       feedbackEffectiveness: events.length ? rate(events.filter((e) => e.recovered).length, events.length) : null,
     };
   });

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { DEFAULT_DB } from '../options.js';
 import { ConfigError, compareTriangleScorers, loadHumanReferences, openStore } from '../../index.js';
 import { readText } from '../../core/index.js';
 import {
@@ -63,7 +64,7 @@ export function registerAnalyzeTriangles(analyze: Command): void {
     .option('--scorer <name>', 'the scorer to read', CANONICAL_TRIANGLES_SCORER)
     .option('--scorers <a,b>', 'compare scorers on the run, e.g. judge:castelli-triangles,judge:castelli-triangles-informed')
     .option('--prices <file>', 'judge prices (JSON or YAML, US$ per million tokens) over the bundled price list, for cost per cell')
-    .option('--db <path>', 'store file', 'mindscope.db')
+    .option('--db <path>', 'store file (a SQLite file or postgres:// URL)', DEFAULT_DB)
     .option('--references <file>', 'human reference groups (default: data/human-references.json)')
     .option('--json', 'print JSON')
     .action(

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { DEFAULT_DB } from '../options.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, loadHumanReferences, openStore } from '../../index.js';
@@ -105,7 +106,7 @@ export function registerAnalyzeVision(analyze: Command): void {
     )
     .option('--counts <file>', 'CSV with model,a,b,c_q1,c_q2,egocentric_b,scenes (optionally egocentric_c_q2)')
     .option('--run-id <id>', 'a stored run of the director suite (trials per scene combined by majority)')
-    .option('--db <path>', 'store file', 'mindscope.db')
+    .option('--db <path>', 'store file (a SQLite file or postgres:// URL)', DEFAULT_DB)
     .option('--references <file>', 'human reference groups (default: data/human-references.json)')
     .option('--by-factor', 'also break the run down by counterbalancing factor (palette, polarity, target slot, trap slot)')
     .option('--json', 'print JSON')
@@ -162,7 +163,7 @@ export function registerAnalyzeVision(analyze: Command): void {
     .option('--director-run <id>', 'or: a stored run of the director suite (canonical arm)')
     .option('--profiles <file>', 'triangles profiles CSV (subject,condition,intent,approp)')
     .option('--triangles-run <id>', 'or: a stored, Castelli-scored run of the triangles suite')
-    .option('--db <path>', 'store file (with the run options)', 'mindscope.db')
+    .option('--db <path>', 'store file (with the run options) (a SQLite file or postgres:// URL)', DEFAULT_DB)
     .option('--references <file>', 'human reference groups')
     .option(
       '--report <dir>',

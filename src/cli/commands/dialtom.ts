@@ -1,10 +1,33 @@
 import type { Command } from 'commander';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { ConfigError, modelDialtomWriter, openStore } from '../../index.js';
-import { readJson } from '../../core/index.js';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { ConfigError, elicitInferences, judgeTracePairs, loadSuite, modelDialtomWriter, openStore, type Item } from '../../index.js';
+import { formatCsv, readJson, readText, type McqPayload } from '../../core/index.js';
+import { dialtomDatasetStats, parseWrittenDialogues, parseWrittenInferences } from '../../analysis/index.js';
+import { readTraces } from '../../protocols/index.js';
+import { formatTextTable } from '../../report/index.js';
 import { buildDialtomItems, fileWriter, readDialogues, type BuiltItems } from '../../suites/index.js';
 import { intOption, DEFAULT_DB } from '../options.js';
+
+/** The written-task files: given, or in the released layout under --data (DIR/dialtom/data or DIR/data or DIR). */
+function writtenFiles(f: { data?: string; references?: string; dialogues?: string }): { references: string; dialogues: string } {
+  const found = (name: string) => {
+    for (const dir of f.data ? [join(f.data, 'dialtom', 'data'), join(f.data, 'data'), f.data] : [])
+      if (existsSync(join(dir, name))) return join(dir, name);
+    return undefined;
+  };
+  const references = f.references ?? found('written_inference.csv');
+  const dialogues = f.dialogues ?? found('combined_written_data.json');
+  if (!references || !dialogues)
+    throw new ConfigError(
+      'give --data DIR (the DialToM data folder) or --references written_inference.csv and --dialogues combined_written_data.json',
+    );
+  return { references, dialogues };
+}
+
+async function dialtomItems(suite: string, data: string | undefined): Promise<Item<McqPayload>[]> {
+  return (await loadSuite(suite, { data, seed: 0 })).items as Item<McqPayload>[];
+}
 
 /** The released layout: DIR/dialtom/data/DOMAIN_TASK_verified.json and DIR/dialtom/counterfactual_data/DOMAIN_counterfact.json. */
 function writeLayout(
@@ -37,9 +60,11 @@ function writeLayout(
 }
 
 export function registerDialtom(program: Command): void {
-  program
+  const cmd = program
     .command('dialtom')
-    .description('DialToM item building')
+    .description('DialToM: item building, written inferences from models, pairwise trace judging, dataset statistics');
+  registerWritten(cmd);
+  cmd
     .command('build')
     .description(
       'items from dialogues: 150-200-word windows, six retrospective questions and one prospective question each, the easy set, counterfactual profiles and context-degradation variants',
@@ -85,4 +110,167 @@ export function registerDialtom(program: Command): void {
         );
       },
     );
+}
+
+function registerWritten(cmd: Command): void {
+  cmd
+    .command('infer')
+    .description(
+      "the written task: each model writes a one-line mental-state inference per unit of the human reference set, by DialToM's written prompt; a CSV for analyze dialtom --references --inferences",
+    )
+    .requiredOption('--model <spec...>', 'models')
+    .requiredOption('--out <file>', 'CSV model,dataset,mental_state,sub_id,inference')
+    .option('--data <dir>', 'the DialToM data folder (holds written_inference.csv and combined_written_data.json)')
+    .option('--references <file>', 'written_inference.csv (the units and their human references)')
+    .option('--dialogues <file>', 'combined_written_data.json (the dialogue of each unit)')
+    .option('--limit <n>', 'first N units', intOption('--limit', 1))
+    .option('--concurrency <n>', 'concurrent calls per endpoint', intOption('--concurrency', 1), 8)
+    .option('--db <path>', 'store file (call cache: asking again costs nothing) (a SQLite file or postgres:// URL)', DEFAULT_DB)
+    .option('--api-key-env <name>', 'environment variable with the key for openai-compatible models')
+    .action(
+      async (f: {
+        model: string[];
+        out: string;
+        data?: string;
+        references?: string;
+        dialogues?: string;
+        limit?: number;
+        concurrency: number;
+        db: string;
+        apiKeyEnv?: string;
+      }) => {
+        const files = writtenFiles(f);
+        const store = await openStore(f.db);
+        try {
+          const rows = await elicitInferences({
+            store,
+            models: f.model,
+            references: parseWrittenInferences(readText(files.references), files.references),
+            dialogues: parseWrittenDialogues(readJson(files.dialogues), files.dialogues),
+            limit: f.limit,
+            concurrency: f.concurrency,
+            apiKeyEnv: f.apiKeyEnv,
+          });
+          writeFileSync(
+            f.out,
+            formatCsv(
+              ['model', 'dataset', 'mental_state', 'sub_id', 'inference'],
+              rows.map((r) => [r.model, r.dataset, r.state, r.subId, r.inference]),
+            ),
+          );
+          process.stdout.write(`wrote ${rows.length} inference(s) from ${f.model.length} model(s) to ${f.out}\n`);
+        } finally {
+          await store.close();
+        }
+      },
+    );
+  cmd
+    .command('judge-traces')
+    .description(
+      "DialToM's pairwise trace-quality judge (Appendix K.5): two teachers' masked traces side by side, four dimensions 0-2, the judge not told which is which",
+    )
+    .requiredOption('--a <file>', 'traces of the first source: JSONL of { item_id, trace }')
+    .requiredOption('--b <file>', 'traces of the second source')
+    .requiredOption('--judge <spec...>', 'the judge panel')
+    .option('--name-a <name>', 'name of the first source (default: its file name)')
+    .option('--name-b <name>', 'name of the second source')
+    .option('--suite <id>', 'the suite the item ids belong to', 'dialtom-prospective')
+    .option('--data <dir>', 'data folder of the suite')
+    .option('--rubric <file>', 'pairwise rubric', 'dialtom-trace-pair')
+    .option('--seed <s>', 'seed of the order each pair is shown in', intOption('--seed', 0), 0)
+    .option('--traces-drop-last', "also drop each trace's last sentence")
+    .option('--db <path>', 'store file (call cache) (a SQLite file or postgres:// URL)', DEFAULT_DB)
+    .option('--api-key-env <name>', 'environment variable with the key for openai-compatible judges')
+    .option('--json', 'print JSON')
+    .action(
+      async (f: {
+        a: string;
+        b: string;
+        judge: string[];
+        nameA?: string;
+        nameB?: string;
+        suite: string;
+        data?: string;
+        rubric: string;
+        seed: number;
+        tracesDropLast?: boolean;
+        db: string;
+        apiKeyEnv?: string;
+        json?: boolean;
+      }) => {
+        const store = await openStore(f.db);
+        try {
+          const r = await judgeTracePairs({
+            store,
+            items: await dialtomItems(f.suite, f.data),
+            traces: { a: readTraces(f.a), b: readTraces(f.b) },
+            names: { a: f.nameA ?? basename(f.a), b: f.nameB ?? basename(f.b) },
+            judges: f.judge,
+            rubricPath: f.rubric,
+            seed: f.seed,
+            dropLast: f.tracesDropLast,
+            apiKeyEnv: f.apiKeyEnv,
+          });
+          if (f.json) {
+            process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
+            return;
+          }
+          process.stdout.write(
+            `${r.items} item(s) judged (${r.judgeFailures} judge failure(s)); a = ${r.names.a}, b = ${r.names.b}\n${formatTextTable(
+              ['dimension', 'mean a', 'mean b', 'a higher', 'b higher', 'ties', 'p (sign test)'],
+              r.dimensions.map((d) => [
+                d.dimension,
+                d.meanA.toFixed(2),
+                d.meanB.toFixed(2),
+                String(d.winsA),
+                String(d.winsB),
+                String(d.ties),
+                d.pSign === null ? '-' : d.pSign.toFixed(4),
+              ]),
+            )}\n`,
+          );
+        } finally {
+          await store.close();
+        }
+      },
+    );
+  cmd
+    .command('stats')
+    .description(
+      'descriptive statistics of a DialToM item set (Table 2): contexts, words and turns per context, words per turn, questions per task and attribute',
+    )
+    .option('--data <dir>', 'the data folder (the released layout, or what dialtom build wrote)')
+    .option('--json', 'print JSON')
+    .action(async (f: { data?: string; json?: boolean }) => {
+      const s = dialtomDatasetStats(await dialtomItems('dialtom-retrospective', f.data), await dialtomItems('dialtom-prospective', f.data));
+      if (f.json) {
+        process.stdout.write(`${JSON.stringify(s, null, 2)}\n`);
+        return;
+      }
+      const attributes = [...new Set(s.flatMap((r) => Object.keys(r.byAttribute)))];
+      process.stdout.write(
+        `${formatTextTable(
+          [
+            'domain',
+            'contexts',
+            'words/context',
+            'turns/context',
+            'words/turn',
+            'retrospective',
+            'prospective',
+            ...attributes.map((a) => `${a} (retro/pro)`),
+          ],
+          s.map((r) => [
+            r.domain,
+            String(r.contexts),
+            r.wordsPerContext.toFixed(1),
+            r.turnsPerContext.toFixed(2),
+            r.wordsPerTurn.toFixed(1),
+            String(r.retrospective),
+            String(r.prospective),
+            ...attributes.map((a) => `${r.byAttribute[a]?.retrospective ?? 0}/${r.byAttribute[a]?.prospective ?? 0}`),
+          ]),
+        )}\n`,
+      );
+    });
 }

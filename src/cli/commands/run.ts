@@ -34,7 +34,7 @@ interface RunFlags {
   apiKeyEnv?: string;
   shuffle?: boolean;
   mcqScoring: McqScoring;
-  template?: string;
+  template: string[];
   temperature?: number;
   maxTokens?: number;
   reasoningEffort?: ReasoningEffort;
@@ -107,6 +107,27 @@ function given(cmd: Command, name: string): boolean {
   return cmd.getOptionValueSource(name) === 'cli';
 }
 
+/**
+ * --template values: FILE or NAME for every suite, SUITE=FILE or SUITE=NAME for one suite (a
+ * built-in name is a published prompt, e.g. tombench, dialtom-retrospective).
+ */
+function templatesFrom(values: string[], suites: string[]): { all?: string; bySuite: Map<string, string> } {
+  const bySuite = new Map<string, string>();
+  let all: string | undefined;
+  for (const v of values) {
+    const eq = v.indexOf('=');
+    if (eq < 0) {
+      if (all !== undefined) throw new ConfigError(`--template: two templates for every suite (${all}, ${v}); name the suite: SUITE=FILE`);
+      all = v;
+      continue;
+    }
+    const suite = v.slice(0, eq);
+    if (!suites.includes(suite)) throw new ConfigError(`--template ${v}: suite "${suite}" is not in this run (${suites.join(', ')})`);
+    bySuite.set(suite, v.slice(eq + 1));
+  }
+  return { all, bySuite };
+}
+
 /** The run specification from the flags and the config file: a flag given on the command line wins. */
 function runSpecFrom(suites: string[], flags: RunFlags, cmd: Command, config: LoadedConfig | undefined): RunSpecInput {
   const fromConfig = config?.spec ?? {};
@@ -119,9 +140,17 @@ function runSpecFrom(suites: string[], flags: RunFlags, cmd: Command, config: Lo
     ...(flags.reasoningEffort !== undefined ? { reasoningEffort: flags.reasoningEffort } : {}),
     ...(flags.thinkingBudget !== undefined ? { thinkingBudget: flags.thinkingBudget } : {}),
   };
+  const chosen = suites.length ? suites : (fromConfig.suites ?? []);
+  const templates = templatesFrom(
+    flags.template,
+    chosen.map((s) => (typeof s === 'string' ? s : s.id)),
+  );
   return {
     ...fromConfig,
-    suites: suites.length ? suites : (fromConfig.suites ?? []),
+    suites: chosen.map((s) => {
+      const t = templates.bySuite.get(typeof s === 'string' ? s : s.id);
+      return t === undefined ? s : typeof s === 'string' ? { id: s, template: t } : { ...s, template: t };
+    }),
     models: flags.model?.length ? flags.model : (fromConfig.models ?? []),
     data: flags.data ?? fromConfig.data,
     trials: pick('trials', flags.trials, fromConfig.trials),
@@ -129,7 +158,7 @@ function runSpecFrom(suites: string[], flags: RunFlags, cmd: Command, config: Lo
     limit: flags.limit ?? fromConfig.limit,
     shuffle: flags.shuffle ?? fromConfig.shuffle,
     scoring: pick('mcqScoring', flags.mcqScoring, fromConfig.scoring),
-    template: flags.template ?? fromConfig.template,
+    template: templates.all ?? fromConfig.template,
     traces: flags.traces ?? fromConfig.traces,
     tracesDropLast: flags.tracesDropLast ?? fromConfig.tracesDropLast,
     images: flags.images ?? fromConfig.images,
@@ -156,7 +185,12 @@ export function registerRun(program: Command): void {
     .option('--api-key-env <name>', 'environment variable with the key for openai-compatible servers')
     .option('--shuffle', 'shuffle options per replicate (seeded)')
     .option('--mcq-scoring <mode>', 'generate | loglik | loglik-norm (loglik: local GGUF models only)', 'generate')
-    .option('--template <file>', 'prompt template (YAML/JSON with system and user, or plain text)')
+    .option(
+      '--template <file>',
+      'prompt template: a file (YAML/JSON with system and user, or plain text) or a published one by name (tombench, tomato, dialtom-retrospective, dialtom-prospective, ...); SUITE=FILE|NAME for one suite (repeatable)',
+      (v: string, prev: string[]) => [...prev, v],
+      [] as string[],
+    )
     .option('--temperature <t>', 'sampling temperature (default 0)', numberOption('--temperature'))
     .option(
       '--max-tokens <n>',

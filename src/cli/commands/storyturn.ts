@@ -2,8 +2,9 @@ import type { Command } from 'commander';
 import { existsSync, writeFileSync } from 'node:fs';
 import { ConfigError, openStore, writeStoryTurns } from '../../index.js';
 import type { StoryTurnStory } from '../../protocols/index.js';
-import { readStoryTurns, REVIEW_ERRORS, reviewStory, type ReviewError } from '../../suites/index.js';
-import { storedStories, storyJudgeScorer, storyTurnMetrics } from '../../analysis/index.js';
+import { readText } from '../../core/index.js';
+import { readStoryTurns, REVIEW_ERRORS, reviewStory, storyTurnDatasetStats, type ReviewError } from '../../suites/index.js';
+import { judgeHumanAgreement, parseHumanLabels, storedStories, storyJudgeScorer, storyTurnMetrics } from '../../analysis/index.js';
 import { formatTextTable } from '../../report/index.js';
 import { DEFAULT_DB, intOption } from '../options.js';
 
@@ -19,8 +20,10 @@ function saveStories(file: string, stories: StoryTurnStory[]): void {
 }
 
 /**
- * `storyturn results --json` prints a list of `{ subject, mode: 'text-only'|'text+image', stories, questions,
- * byState: [{ state, k, n, rate, lower, upper }], bySetting, feedbackEffectiveness }` (each rate `{ k, n, rate, lower, upper }`).
+ * `storyturn results --json` prints a list of `{ subject, scorer, mode: 'text-only'|'text+image', stories, questions,
+ * byState: [{ state, k, n, rate, lower, upper }], byCategory, byTask, bySetting, byStateSetting: [{ state, setting, ... }],
+ * byTurn: [{ turn, ... }], whyQuestions, otherQuestions, finalWhy: { stories, beforeWhy, why } | null, feedbackEffectiveness }`
+ * (each rate `{ k, n, rate, lower, upper }`).
  */
 export function registerStoryTurn(program: Command): void {
   const cmd = program.command('storyturn').description('StoryTurn conversations (CoMMET)');
@@ -100,23 +103,141 @@ export function registerStoryTurn(program: Command): void {
         }
         const pct = (r: { rate: number; lower: number; upper: number } | null) =>
           r ? `${(r.rate * 100).toFixed(1)} [${(r.lower * 100).toFixed(1)}, ${(r.upper * 100).toFixed(1)}]` : '-';
-        process.stdout.write(
-          `${formatTextTable(
-            ['subject', 'mode', 'scored by', 'stories right %', 'questions right %', 'feedback effective %'],
-            m.map((x) => [x.subject, x.mode, x.scorer, pct(x.stories), pct(x.questions), pct(x.feedbackEffectiveness)]),
-          )}\n\n`,
+        const w = (title: string, head: string[], rows: string[][]) =>
+          process.stdout.write(`${title ? `${title}\n` : ''}${formatTextTable(head, rows)}\n\n`);
+        w(
+          '',
+          ['subject', 'mode', 'scored by', 'stories right %', 'questions right %', 'feedback effective %'],
+          m.map((x) => [x.subject, x.mode, x.scorer, pct(x.stories), pct(x.questions), pct(x.feedbackEffectiveness)]),
         );
-        process.stdout.write(
-          `${formatTextTable(
-            ['subject', 'mode', 'mental state', 'stories', 'right %'],
-            m.flatMap((x) => x.byState.map((s) => [x.subject, x.mode, s.state, String(s.n), pct(s)])),
-          )}\n\n`,
+        for (const [title, key, label] of [
+          ['story accuracy per mental state', 'byState', 'state'],
+          ['per CoMMET category (NLC, NLCE, MBK; a state where the story has none)', 'byCategory', 'category'],
+          ['per booklet task', 'byTask', 'task'],
+          ['per setting', 'bySetting', 'setting'],
+        ] as const)
+          w(
+            title,
+            ['subject', 'mode', label, 'stories', 'right %'],
+            m.flatMap((x) =>
+              (x[key] as unknown as Array<Record<string, unknown> & { n: number; rate: number; lower: number; upper: number }>).map((s) => [
+                x.subject,
+                x.mode,
+                String(s[label]),
+                String(s.n),
+                pct(s),
+              ]),
+            ),
+          );
+        w(
+          'mental state x setting (story accuracy)',
+          ['subject', 'mode', 'state', 'setting', 'stories', 'right %'],
+          m.flatMap((x) => x.byStateSetting.map((s) => [x.subject, x.mode, s.state, s.setting, String(s.n), pct(s)])),
         );
+        w(
+          'questions per turn position, and "why" questions apart',
+          [
+            'subject',
+            'mode',
+            ...Array.from({ length: Math.max(...m.map((x) => x.byTurn.length)) }, (_, i) => `turn ${i + 1} %`),
+            'why %',
+            'other %',
+          ],
+          m.map((x) => [
+            x.subject,
+            x.mode,
+            ...Array.from({ length: Math.max(...m.map((y) => y.byTurn.length)) }, (_, i) => (x.byTurn[i] ? pct(x.byTurn[i]!) : '-')),
+            pct(x.whyQuestions),
+            pct(x.otherQuestions),
+          ]),
+        );
+        w(
+          'stories ending in a "why" question: right up to it, and the final "why" itself',
+          ['subject', 'mode', 'stories', 'right before the why %', 'final why right %'],
+          m.map((x) => [
+            x.subject,
+            x.mode,
+            String(x.finalWhy?.stories ?? 0),
+            pct(x.finalWhy?.beforeWhy ?? null),
+            pct(x.finalWhy?.why ?? null),
+          ]),
+        );
+      } finally {
+        await store.close();
+      }
+    });
+  cmd
+    .command('stats')
+    .description(
+      "a StoryTurn file's statistics (stories by status, setting, state, category and task; turns, questions and images per story) and its review tally (rejections by error type)",
+    )
+    .argument('<file>', 'StoryTurn file (JSON, JSONL, CSV or Parquet)')
+    .option('--json', 'print JSON')
+    .action(async (file: string, f: { json?: boolean }) => {
+      const s = storyTurnDatasetStats(await readStoryTurns(file));
+      if (f.json) {
+        process.stdout.write(`${JSON.stringify(s, null, 2)}\n`);
+        return;
+      }
+      const line = (o: Record<string, number>) =>
+        Object.entries(o)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ') || '-';
+      const spread = (x: { total: number; mean: number; max: number }) => `${x.total} (mean ${x.mean.toFixed(2)} per story, max ${x.max})`;
+      process.stdout.write(
+        `${[
+          `${s.stories} StoryTurns: ${line(s.byStatus)}`,
+          `settings: ${line(s.bySetting)}`,
+          `mental states: ${line(s.byState)}`,
+          `categories: ${line(s.byCategory)}`,
+          `tasks: ${line(s.byTask)}`,
+          `turns: ${spread(s.turns)}`,
+          `questions: ${spread(s.questions)}; "why" questions: ${s.whyQuestions}`,
+          `images: ${spread(s.images)}`,
+          `rejected stories: ${s.rejections.stories}; by error type: ${line(s.rejections.byType)}`,
+          `review notes by error type: ${line(s.rejections.notesByType)}`,
+        ].join('\n')}\n`,
+      );
+    });
+  cmd
+    .command('agreement')
+    .description("the judge panel's verdicts against human labels: Cohen's kappa and Gwet's AC1, per rater and between raters")
+    .requiredOption('--run-id <id>', 'a judged StoryTurn run (mindscope score --rubric ... --judge ...)')
+    .requiredOption(
+      '--labels <file>',
+      'CSV subject,item,turn,label[,rater][,replicate] (label 1/0 or correct/incorrect; turn blank = the story)',
+    )
+    .option('--judge <rubric>', "the rubric whose verdicts to compare (default: the run's only rubric)")
+    .option('--db <path>', 'store file (a SQLite file or postgres:// URL)', DEFAULT_DB)
+    .option('--json', 'print JSON')
+    .action(async (f: { runId: string; labels: string; judge?: string; db: string; json?: boolean }) => {
+      const store = await openStore(f.db);
+      try {
+        if (!(await store.getRun(f.runId))) throw new ConfigError(`no run "${f.runId}" in ${f.db}`);
+        const scorer = await storyJudgeScorer(store, f.runId, f.judge);
+        if (!scorer) throw new ConfigError(`run ${f.runId} was not scored by a judge panel (mindscope score --rubric ... --judge ...)`);
+        const a = await judgeHumanAgreement(store, f.runId, scorer, parseHumanLabels(readText(f.labels), f.labels));
+        if (f.json) {
+          process.stdout.write(`${JSON.stringify(a, null, 2)}\n`);
+          return;
+        }
+        const row = (who: string, x: { n: number; percentAgreement: number; kappa: number; ac1: number }) => [
+          who,
+          String(x.n),
+          (x.percentAgreement * 100).toFixed(1),
+          Number.isNaN(x.kappa) ? '-' : x.kappa.toFixed(3),
+          x.ac1.toFixed(3),
+        ];
         process.stdout.write(
           `${formatTextTable(
-            ['subject', 'mode', 'setting', 'stories', 'right %'],
-            m.flatMap((x) => x.bySetting.map((s) => [x.subject, x.mode, s.setting, String(s.n), pct(s)])),
-          )}\n`,
+            ['compared', 'answers', 'agreement %', "Cohen's kappa", "Gwet's AC1"],
+            [
+              ...(a.judge
+                ? [row(`${a.scorer} vs all raters`, a.judge), ...a.judge.byRater.map((r) => row(`${a.scorer} vs ${r.rater}`, r))]
+                : []),
+              ...(a.exact ? [row('exact match (closed turns) vs raters', a.exact)] : []),
+            ],
+          )}\n${a.betweenRaters ? `between raters: ${a.betweenRaters.answers} answers labelled twice or more, AC1 ${a.betweenRaters.ac1.toFixed(3)} (agreement ${(a.betweenRaters.percentAgreement * 100).toFixed(1)}%)\n` : ''}${a.unmatched.length ? `${a.unmatched.length} label(s) match no judged answer (lines ${a.unmatched.slice(0, 10).join(', ')}${a.unmatched.length > 10 ? ', ...' : ''})\n` : ''}`,
         );
       } finally {
         await store.close();

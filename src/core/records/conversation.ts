@@ -10,6 +10,8 @@ export const StoryTurnResultSchema = z.object({
   reply: z.string(),
   answer: z.string(),
   correct: z.boolean(),
+  /** Image ids shown with the turn (the text+image setting). */
+  images: z.array(z.string()).optional(),
 });
 export type StoryTurnResult = z.infer<typeof StoryTurnResultSchema>;
 
@@ -17,6 +19,9 @@ export const StoryTurnDetailSchema = z.object({
   storyId: z.string(),
   state: z.string(),
   setting: z.enum(['text-complete', 'image-dependent']),
+  /** CoMMET's reporting category (NLC, NLCE, MBK or a state) and booklet task, when the story has them. */
+  category: z.string().optional(),
+  task: z.string().optional(),
   withImages: z.boolean(),
   correct: z.boolean(),
   turns: z.array(StoryTurnResultSchema),

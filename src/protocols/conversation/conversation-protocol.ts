@@ -8,7 +8,7 @@
 
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
-import { answerMatches, answerPart, expectedAnswers, parseFeedback, selectedBranch, type StoryTurnStory } from './storyturn.js';
+import { answerMatches, answerPart, expectedAnswers, parseFeedback, selectedBranch, turnImages, type StoryTurnStory } from './storyturn.js';
 import {
   CONVERSATION_RECORDS,
   callInfoKey,
@@ -72,8 +72,13 @@ export async function runStoryTurn(
       if (fb.kind === 'previous') feedbackShown = fb.branches[selectedBranch(fb, previousReply)]?.text ?? '';
     }
     const text = [feedbackShown, turn.story, `Question: ${turn.question}`].filter((x) => x.trim()).join('\n\n');
-    const content: string | ContentPart[] =
-      opts.images && turn.image ? [{ type: 'text', text }, imagePart(story.images[turn.image]!)] : text;
+    // Several images: one per condition of the feedback, or all of them (see turnImages).
+    const shown = opts.images
+      ? turnImages(story, i, previousReply === undefined ? undefined : { reply: previousReply, correct: previousCorrect ?? false })
+      : [];
+    const content: string | ContentPart[] = shown.length
+      ? [{ type: 'text', text }, ...shown.map((id) => imagePart(story.images[id]!))]
+      : text;
     messages.push({ role: 'user', content });
     const expected = expectedAnswers(story, i, previousReply);
     const response = await model.chat(messages, {}, { replicateSeed: ctx.seed, info: withInfo(STORYTURN_INFO, { expected, turn: i }) });
@@ -81,7 +86,16 @@ export async function runStoryTurn(
     const answer = answerPart(response.text);
     const correct = expected.some((e) => answerMatches(answer, e));
     if (previousCorrect === false && feedbackShown) events.push({ afterTurn: i, recovered: correct });
-    results.push({ turn: i + 1, question: turn.question, feedbackShown, expected, reply: response.text, answer, correct });
+    results.push({
+      turn: i + 1,
+      question: turn.question,
+      feedbackShown,
+      expected,
+      reply: response.text,
+      answer,
+      correct,
+      ...(shown.length ? { images: shown } : {}),
+    });
     previousReply = response.text;
     previousCorrect = correct;
   }
@@ -89,6 +103,8 @@ export async function runStoryTurn(
     storyId: story.id,
     state: story.state,
     setting: story.setting,
+    ...(story.category ? { category: story.category } : {}),
+    ...(story.task ? { task: story.task } : {}),
     withImages: opts.images,
     correct: results.every((r) => r.correct),
     turns: results,

@@ -14,11 +14,21 @@ import { InputError } from '../../core/errors.js';
 export const STORY_STATES = ['belief', 'desire', 'intention', 'emotion', 'knowledge', 'percept', 'non-literal', 'moral'] as const;
 export type StoryState = (typeof STORY_STATES)[number];
 
+/**
+ * CoMMET's reporting categories beside the single states (its Tables 1 and 2): NLC, NLCE and
+ * MBK group tasks that probe several states at once.
+ */
+export const COMMET_CATEGORIES: Record<string, string> = {
+  NLC: 'Non-Literal Communication',
+  NLCE: 'Non-Literal Communication with Emotion',
+  MBK: 'Moral Reasoning, Belief, and Knowledge',
+};
+
 export interface StoryTurnStep {
   story: string;
   feedback: string;
   question: string;
-  /** Image id (a key of the story's images), or '' for none. */
+  /** Image id (a key of the story's images), or '' for none; several ids separated by ';' (see turnImages). */
   image: string;
   /** Expected answer; branches separated by ';'. */
   answer: string;
@@ -35,6 +45,10 @@ export interface StoryTurnStory {
   /** Review notes (error types) for generated stories. */
   review?: string[];
   source?: string;
+  /** CoMMET's reporting category: NLC, NLCE, MBK (COMMET_CATEGORIES), or a state; defaults to the state. */
+  category?: string;
+  /** The booklet task the story instantiates (CoMMET groups its StoryTurns into 18 tasks), e.g. "diverse belief". */
+  task?: string;
 }
 
 export type Feedback =
@@ -100,6 +114,35 @@ export function expectedAnswers(story: StoryTurnStory, i: number, previousReply:
   return branches;
 }
 
+/** A turn's image ids (its `image` field, ';' separating several). */
+export const imageIds = (turn: StoryTurnStep): string[] =>
+  turn.image
+    .split(';')
+    .map((x) => x.trim())
+    .filter(Boolean);
+
+/** Whether a turn's feedback text names the right/wrong conditions (not unconditional feedback). */
+const correctnessConditions = (feedback: string) => /if right\s*:/i.test(feedback) && /if wrong\s*:/i.test(feedback);
+
+/**
+ * The images a turn shows. Several images are one per condition when the turn's feedback has
+ * conditions: per previous answer (the branch the previous reply selects), or right/wrong (the
+ * first image after a right answer, the second after a wrong one). A turn with several images and
+ * no conditions, or whose previous reply selects no branch, shows them all.
+ */
+export function turnImages(story: StoryTurnStory, i: number, previous: { reply: string; correct: boolean } | undefined): string[] {
+  const turn = story.turns[i]!;
+  const ids = imageIds(turn);
+  if (ids.length < 2 || !previous) return ids;
+  const fb = parseFeedback(turn.feedback);
+  if (fb.kind === 'previous' && ids.length === fb.branches.length) {
+    const b = selectedBranch(fb, previous.reply);
+    return b >= 0 ? [ids[b]!] : ids;
+  }
+  if (fb.kind === 'correctness' && ids.length === 2 && correctnessConditions(turn.feedback)) return [ids[previous.correct ? 0 : 1]!];
+  return ids;
+}
+
 /** Checks a story; every problem names the story, the turn and the field. */
 export function validateStoryTurn(s: StoryTurnStory, where: string): void {
   const at = `${where} (${s.id})`;
@@ -109,13 +152,26 @@ export function validateStoryTurn(s: StoryTurnStory, where: string): void {
   if (s.setting !== 'text-complete' && s.setting !== 'image-dependent')
     throw new InputError(`setting must be text-complete or image-dependent, not "${s.setting}"`, at);
   if (!Array.isArray(s.turns) || s.turns.length === 0) throw new InputError('a StoryTurn needs at least one turn', at);
+  if (s.category !== undefined && !(s.category in COMMET_CATEGORIES) && !(STORY_STATES as readonly string[]).includes(s.category))
+    throw new InputError(`category must be one of ${Object.keys(COMMET_CATEGORIES).join(', ')} or a mental state, not "${s.category}"`, at);
   s.turns.forEach((t, i) => {
     const turn = `${at} turn ${i + 1}`;
     if (!t.question?.trim()) throw new InputError('the question is empty', turn);
     const branches = branchesOf(t.answer ?? '');
     if (branches.length === 0) throw new InputError('the expected answer is empty', turn);
-    if (t.image && !s.images[t.image]) throw new InputError(`the image "${t.image}" is not among the story's images`, turn);
+    for (const id of imageIds(t)) if (!s.images[id]) throw new InputError(`the image "${id}" is not among the story's images`, turn);
     const fb = parseFeedback(t.feedback ?? '');
+    const ids = imageIds(t);
+    if (ids.length > 1 && fb.kind === 'previous' && ids.length !== fb.branches.length)
+      throw new InputError(
+        `the turn has ${ids.length} images but its feedback has ${fb.branches.length} conditions: one image per condition`,
+        turn,
+      );
+    if (ids.length > 2 && fb.kind === 'correctness' && correctnessConditions(t.feedback))
+      throw new InputError(
+        `the turn has ${ids.length} images but its feedback has 2 conditions (right, wrong): one image per condition`,
+        turn,
+      );
     if (fb.kind === 'previous') {
       if (i === 0) throw new InputError('the first turn cannot depend on a previous answer', turn);
       if (branches.length !== fb.branches.length)

@@ -17,10 +17,19 @@ const normalise = (s: string) =>
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
 
-export function extractAnswer(reply: string, options: McqOption[]): ExtractedAnswer {
+/**
+ * The option a reply chooses, and the rule that read it. `patterns` (a template's
+ * answerPatterns, e.g. ToMBench's "[[A]]") are tried first, in order, the first match of each;
+ * their first group is the label.
+ */
+export function extractAnswer(reply: string, options: McqOption[], patterns: readonly string[] = []): ExtractedAnswer {
   const labels = new Set(options.map((o) => o.label));
   const text = reply.replace(/\*\*/g, '').trim();
   const valid = (l: string | undefined) => (l && labels.has(l.toUpperCase()) ? l.toUpperCase() : null);
+  for (const p of patterns) {
+    const l = valid(new RegExp(p).exec(reply)?.[1]);
+    if (l) return { label: l, method: 'answer-tag' };
+  }
 
   // "Answer: B", "answer is (B)", "Final answer: B." — the last such statement wins.
   // The letter must be upper case: "the answer is a cat" names no option.

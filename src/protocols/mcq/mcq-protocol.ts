@@ -22,7 +22,7 @@ import { defineProtocol, type ProtocolSettings } from '../protocol.js';
 import { extractAnswer } from './extract-answer.js';
 import { MCQ_INFO, MCQ_POLICIES } from './reference-policies.js';
 import { maskOptionReferences, readTraces, TRACE_PREFIX } from './reasoning-trace.js';
-import { DEFAULT_MCQ_TEMPLATE, loadMcqTemplate, renderMcq, type McqTemplate } from './template.js';
+import { DEFAULT_MCQ_TEMPLATE, loadMcqTemplate, missingItemFields, renderMcq, type McqTemplate } from './template.js';
 
 export type McqScoring = 'generate' | 'loglik' | 'loglik-norm';
 
@@ -47,15 +47,20 @@ export function presentOptions(item: Item<McqPayload>, ctx: TrialContext, shuffl
   return order.map((src, i) => ({ label: LABELS[i]!, text: item.payload.options[src]! }));
 }
 
-export function buildMcqMessages(item: Item<McqPayload>, options: McqOption[], template: McqTemplate): ChatMessage[] {
-  const user = renderMcq(template.user, { context: item.payload.context, question: item.payload.question, options });
+/** The messages of one MCQ call: the template filled with the item, its presented options, its fields and a masked trace. */
+export function buildMcqMessages(item: Item<McqPayload>, options: McqOption[], template: McqTemplate, trace?: string): ChatMessage[] {
+  const fields = { context: item.payload.context, question: item.payload.question, options, meta: item.meta, trace };
+  const user = renderMcq(template, fields);
   return template.system
     ? [
-        { role: 'system', content: template.system },
+        { role: 'system', content: renderMcq(template, fields, template.system) },
         { role: 'user', content: user },
       ]
     : [{ role: 'user', content: user }];
 }
+
+/** Whether a template places the trace itself ({trace}); otherwise the trace is put before the prompt. */
+const placesTrace = (template: McqTemplate) => /\{trace\}/.test(`${template.system ?? ''}${template.user}`);
 
 async function runGenerate(
   item: Item<McqPayload>,
@@ -66,20 +71,20 @@ async function runGenerate(
   trace?: string,
   dropLast = false,
 ): Promise<ProtocolResult<McqDetail>> {
-  const messages = buildMcqMessages(item, options, template);
-  let masks: number | undefined;
-  if (trace !== undefined) {
-    const m = maskOptionReferences(trace, item.payload.options, dropLast);
-    masks = m.masks;
+  const masked = trace !== undefined ? maskOptionReferences(trace, item.payload.options, dropLast) : undefined;
+  const masks = masked?.masks;
+  const inPlace = placesTrace(template);
+  const messages = buildMcqMessages(item, options, template, inPlace ? masked?.masked : undefined);
+  if (masked && !inPlace) {
     const last = messages[messages.length - 1]!;
-    messages[messages.length - 1] = { ...last, content: `${TRACE_PREFIX}\n${m.masked}\n\n${last.content as string}` };
+    messages[messages.length - 1] = { ...last, content: `${TRACE_PREFIX}\n${masked.masked}\n\n${last.content as string}` };
   }
   const response = await model.chat(
     messages,
     {},
     { replicateSeed: ctx.seed, info: withInfo(MCQ_INFO, { item, presentedOptions: options }) },
   );
-  const parsed = extractAnswer(response.text, options);
+  const parsed = extractAnswer(response.text, options, template.answerPatterns);
   const chosen = parsed.label ? options.find((o) => o.label === parsed.label)!.text : null;
   const correct = options.find((o) => o.text === item.answer)!.label;
   const value = chosen !== null && chosen === item.answer ? 1 : 0;
@@ -140,6 +145,7 @@ async function runLoglik(
 export function createMcqTask(suite: string, items: Item<McqPayload>[], opts: McqProtocolOptions = {}): Task<McqPayload> {
   const template = opts.template ?? DEFAULT_MCQ_TEMPLATE;
   const scoring = opts.scoring ?? 'generate';
+  checkTemplateFits(suite, items, template, opts);
   return {
     suite,
     items,
@@ -155,6 +161,19 @@ export function createMcqTask(suite: string, items: Item<McqPayload>[], opts: Mc
 }
 
 const SCORINGS: readonly McqScoring[] = ['generate', 'loglik', 'loglik-norm'];
+
+/** Refuse a template before the run starts: an item lacking a field it uses, or {trace} without traces. */
+function checkTemplateFits(suite: string, items: Item<McqPayload>[], template: McqTemplate, opts: McqProtocolOptions): void {
+  for (const item of items) {
+    const missing = missingItemFields(template, item.meta);
+    if (missing.length)
+      throw new ConfigError(
+        `the template uses ${missing.map((f) => `{${f}}`).join(', ')}, which item ${item.id} of suite ${suite} does not have (its fields: ${Object.keys(item.meta).join(', ') || 'none'})`,
+      );
+  }
+  if (placesTrace(template) && !opts.traces)
+    throw new ConfigError(`suite ${suite}: the template has {trace}; give the traces (--traces FILE)`);
+}
 
 /**
  * Trace ids that match no item are reported (a trace-injection study must know which items got

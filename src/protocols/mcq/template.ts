@@ -1,15 +1,33 @@
 // Prompt templates for multiple-choice items. The defaults are mindscope's own; a user file
-// (YAML or JSON with `system` and `user`, or plain text for `user` alone) replaces them.
-// Placeholders: {context}, {question}, {options} (one "A. text" line each), {labels} ("A, B, C").
+// (YAML or JSON with `system` and `user`, or plain text for `user` alone) replaces them, and the
+// benchmarks' published prompts ship as named templates (templates/NAME.yaml, see
+// BUILTIN_TEMPLATES), so `--template tombench` runs ToMBench's own prompt.
+//
+// Placeholders: {context}, {question}, {options} (one line per option, written by `option`,
+// default "{label}. {text}"), {labels} ("A, B, C"), {trace} (a masked teacher trace, when the
+// run injects traces), and the item's own fields (`item.meta`, e.g. DialToM's {topic},
+// {session}, {initiator}, {recipient}, {state}, {profile}) when the template declares them
+// under `itemFields`: an undeclared placeholder is a typo and refused when the file is read; an
+// item without a declared field is refused before the run starts.
 
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import YAML from 'yaml';
-import { ConfigError } from '../../core/index.js';
+import { ConfigError, packageFile } from '../../core/index.js';
 import type { McqOption } from '../../core/index.js';
 
 export interface McqTemplate {
   system?: string;
   user: string;
+  /** How one option is written into {options}, with {label} and {text} (default "{label}. {text}"). */
+  option?: string;
+  /** What goes between two options in {options} (default a newline). */
+  optionSeparator?: string;
+  /** Item fields (item.meta) the template uses as placeholders. */
+  itemFields?: string[];
+  /** Keep the rendered prompt's leading whitespace (published prompts reproduced byte for byte). */
+  verbatim?: boolean;
+  /** Regular expressions whose first group is the chosen label, tried in order before the default reading. */
+  answerPatterns?: string[];
 }
 
 export const DEFAULT_MCQ_TEMPLATE: McqTemplate = {
@@ -19,9 +37,58 @@ export const DEFAULT_MCQ_TEMPLATE: McqTemplate = {
   user: '{context}\n\nQuestion: {question}\n{options}\n\nReply with the letter of the best option ({labels}) in the form "Answer: X".',
 };
 
-const PLACEHOLDERS = ['context', 'question', 'options', 'labels'];
+const CORE_PLACEHOLDERS = ['context', 'question', 'options', 'labels', 'trace'];
 
-export function loadMcqTemplate(path: string): McqTemplate {
+/**
+ * The published prompts shipped with mindscope (templates/NAME.yaml), usable by name wherever a
+ * template file is asked for: ToMBench's English prompt (zhchen18/ToMBench prompts.py), ToMATO's
+ * (nttmdlab-nlp/ToMATO run_local_llm.py), and DialToM's (Stealth-py/DialToM benchmark.py and
+ * counterfactual_test.py; the paper's Appendix K.3 and K.4). Each file says where it comes from.
+ */
+export const BUILTIN_TEMPLATES = [
+  'tombench',
+  'tomato',
+  'dialtom-retrospective',
+  'dialtom-prospective',
+  'dialtom-counterfactual',
+  'dialtom-trace-injection',
+  'dialtom-summary-states',
+  'dialtom-history-states',
+] as const;
+
+/** Whether a template argument names a built-in template (and no file of that name exists). */
+export function isBuiltinTemplate(pathOrName: string): boolean {
+  return (BUILTIN_TEMPLATES as readonly string[]).includes(pathOrName) && !existsSync(pathOrName);
+}
+
+/** The file a template argument stands for: the file itself, or the built-in template's file. */
+export function templateFile(pathOrName: string): string {
+  if (isBuiltinTemplate(pathOrName)) return packageFile('templates', `${pathOrName}.yaml`);
+  if (!existsSync(pathOrName) && /^[a-z][a-z0-9-]*$/.test(pathOrName))
+    throw new ConfigError(`template "${pathOrName}": no such file or built-in template (built-in: ${BUILTIN_TEMPLATES.join(', ')})`);
+  return pathOrName;
+}
+
+function stringList(value: unknown, what: string, path: string): string[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string'))
+    throw new ConfigError(`${path}: "${what}" must be a list of strings`);
+  return value as string[];
+}
+
+function checkPlaceholders(text: string, declared: string[], path: string, where: string): void {
+  for (const m of text.matchAll(/\{(\w+)\}/g)) {
+    const name = m[1]!;
+    if (!CORE_PLACEHOLDERS.includes(name) && !declared.includes(name))
+      throw new ConfigError(
+        `${path}: unknown placeholder {${name}} in ${where} (known: ${CORE_PLACEHOLDERS.map((p) => `{${p}}`).join(', ')}; an item field must be listed under itemFields)`,
+      );
+  }
+}
+
+/** Read a template file, or a built-in template by name (see BUILTIN_TEMPLATES). */
+export function loadMcqTemplate(pathOrName: string): McqTemplate {
+  const path = templateFile(pathOrName);
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -30,27 +97,90 @@ export function loadMcqTemplate(path: string): McqTemplate {
   }
   let template: McqTemplate;
   if (/\.(ya?ml|json)$/i.test(path)) {
-    const parsed = (path.endsWith('.json') ? JSON.parse(text) : YAML.parse(text)) as Partial<McqTemplate> | null;
+    let parsed: Record<string, unknown> | null;
+    try {
+      parsed = (path.endsWith('.json') ? JSON.parse(text) : YAML.parse(text)) as Record<string, unknown> | null;
+    } catch (err) {
+      throw new ConfigError(`${path}: not valid ${path.endsWith('.json') ? 'JSON' : 'YAML'}: ${(err as Error).message}`);
+    }
     if (!parsed || typeof parsed.user !== 'string') throw new ConfigError(`${path}: the template needs a "user" string`);
-    if (parsed.system !== undefined && typeof parsed.system !== 'string') throw new ConfigError(`${path}: "system" must be a string`);
-    template = { system: parsed.system, user: parsed.user };
+    for (const k of ['system', 'option', 'optionSeparator'] as const)
+      if (parsed[k] !== undefined && typeof parsed[k] !== 'string') throw new ConfigError(`${path}: "${k}" must be a string`);
+    if (parsed.verbatim !== undefined && typeof parsed.verbatim !== 'boolean')
+      throw new ConfigError(`${path}: "verbatim" must be true or false`);
+    template = { user: parsed.user };
+    if (parsed.system !== undefined) template.system = parsed.system as string;
+    if (parsed.option !== undefined) template.option = parsed.option as string;
+    if (parsed.optionSeparator !== undefined) template.optionSeparator = parsed.optionSeparator as string;
+    const itemFields = stringList(parsed.itemFields, 'itemFields', path);
+    if (itemFields) template.itemFields = itemFields;
+    if (parsed.verbatim) template.verbatim = true;
+    const patterns = stringList(parsed.answerPatterns, 'answerPatterns', path);
+    if (patterns) {
+      for (const p of patterns) {
+        let re: RegExp;
+        try {
+          re = new RegExp(p);
+        } catch (err) {
+          throw new ConfigError(`${path}: answerPatterns: /${p}/ is not a regular expression: ${(err as Error).message}`);
+        }
+        if (new RegExp(`${re.source}|`).exec('')!.length < 2)
+          throw new ConfigError(`${path}: answerPatterns: /${p}/ needs a group for the label`);
+      }
+      template.answerPatterns = patterns;
+    }
   } else {
     template = { user: text };
   }
-  for (const m of template.user.matchAll(/\{(\w+)\}/g)) {
-    if (!PLACEHOLDERS.includes(m[1]!))
-      throw new ConfigError(`${path}: unknown placeholder {${m[1]}} (known: ${PLACEHOLDERS.map((p) => `{${p}}`).join(', ')})`);
-  }
-  if (!template.user.includes('{question}')) throw new ConfigError(`${path}: the template must contain {question}`);
+  const declared = template.itemFields ?? [];
+  checkPlaceholders(template.user, declared, path, 'user');
+  if (template.system) checkPlaceholders(template.system, declared, path, 'system');
+  if (template.option !== undefined && !template.option.includes('{label}'))
+    throw new ConfigError(`${path}: "option" must contain {label}`);
+  if (!template.user.includes('{question}') && !template.user.includes('{options}'))
+    throw new ConfigError(`${path}: the template must contain {question} or {options}`);
   return template;
 }
 
-export function renderMcq(template: string, fields: { context: string; question: string; options: McqOption[] }): string {
+/** What a template is filled with: the item's text, the presented options, its fields and an injected trace. */
+export interface McqRenderFields {
+  context: string;
+  question: string;
+  options: McqOption[];
+  /** The item's fields (item.meta), for templates that declare them. */
+  meta?: Record<string, unknown>;
+  /** The masked teacher trace, for templates with {trace}. */
+  trace?: string;
+}
+
+/** The item fields a template needs that an item lacks (an empty list when it has them all). */
+export function missingItemFields(template: McqTemplate, meta: Record<string, unknown>): string[] {
+  return (template.itemFields ?? []).filter((f) => !['string', 'number', 'boolean'].includes(typeof meta[f]));
+}
+
+/**
+ * Fill a template text. A string is rendered with the default option format; a template object
+ * brings its option format and whitespace rule. Leading whitespace is dropped (an empty
+ * {context} first) unless the template is verbatim.
+ */
+export function renderMcq(template: string | McqTemplate, fields: McqRenderFields, text?: string): string {
+  const t = typeof template === 'string' ? { user: template } : template;
+  const body = text ?? t.user;
+  const option = t.option ?? '{label}. {text}';
   const values: Record<string, string> = {
     context: fields.context,
     question: fields.question,
-    options: fields.options.map((o) => `${o.label}. ${o.text}`).join('\n'),
+    options: fields.options
+      .map((o) => option.replace(/\{(label|text)\}/g, (_w, k: string) => (k === 'label' ? o.label : o.text)))
+      .join(t.optionSeparator ?? '\n'),
     labels: fields.options.map((o) => o.label).join(', '),
+    trace: fields.trace ?? '',
   };
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole).replace(/^\s+/, '');
+  const declared = t.itemFields ?? [];
+  const rendered = body.replace(/\{(\w+)\}/g, (whole, name: string) => {
+    if (name in values) return values[name]!;
+    if (declared.includes(name) && fields.meta && fields.meta[name] !== undefined) return String(fields.meta[name]);
+    return whole;
+  });
+  return t.verbatim ? rendered : rendered.replace(/^\s+/, '');
 }

@@ -5,6 +5,10 @@
 //   counterfactual     - the profile replaced by contradictory states; a fifth option "None of the
 //                        above" is then the only right answer (the paper's Table 7 probe)
 // Continuation options are put in a seeded order fixed per item, so the right one is not always first.
+// Items carry the fields DialToM's published prompts name (see templates/dialtom-*.yaml):
+// initiator and recipient (capitalised as the released code writes them), session (task_desc),
+// topic, state, and for the prospective sets the profile as "Belief: ..." lines (summary and
+// conversation too for the context-degradation variants).
 
 import { basename, join } from 'node:path';
 import type { Category } from '../../core/index.js';
@@ -25,7 +29,14 @@ const CATEGORY: Record<string, Category> = {
 };
 /** The speaker whose mental states the items describe, per domain. */
 const RECIPIENT: Record<string, string> = { MI: 'client', ESC: 'seeker', PFG: 'persuadee' };
-export const NONE_OF_THE_ABOVE = 'None of the above';
+/** The two roles as the released code names them in its prompts (utils.py agent1, agent2). */
+export const DIALTOM_ROLES: Record<string, { initiator: string; recipient: string; session: string }> = {
+  MI: { initiator: 'Counselor', recipient: 'Client', session: 'Counseling Session' },
+  ESC: { initiator: 'Supporter', recipient: 'Seeker', session: 'Emotional Support Conversation' },
+  PFG: { initiator: 'Persuader', recipient: 'Persuadee', session: 'Persuasion Conversation' },
+};
+/** The counterfactual probe's fifth option, as counterfactual_test.py writes it. */
+export const NONE_OF_THE_ABOVE = 'None of the above.';
 
 interface Record_ {
   id: string;
@@ -63,6 +74,9 @@ function profile(states: string[], role: string): string {
   return `The ${role} in this conversation has the following mental state:\n${DIALTOM_ATTRIBUTES.map((a, i) => `- ${a}: ${states[i]}`).join('\n')}`;
 }
 
+/** The states as the published prompts list them: "Belief: I believe ..." one per line. */
+const profileLines = (states: string[]) => DIALTOM_ATTRIBUTES.map((a, i) => `${a}: ${states[i]}`).join('\n');
+
 export function loadDialtom(dataRoot: string, task: DialtomTask): LoadResult {
   const dir = resolveDataDir(dataRoot, 'dialtom');
   const dataDir = resolveDataDir(dir, 'data');
@@ -83,6 +97,7 @@ export function loadDialtom(dataRoot: string, task: DialtomTask): LoadResult {
       const rec = raw as Record_;
       const where = `${file} [item ${i}]`;
       check(rec, where, task !== 'retrospective');
+      const roles = DIALTOM_ROLES[domain] ?? { initiator: 'Initiator', recipient: 'Recipient', session: 'Conversation' };
       const base = {
         domain,
         task,
@@ -91,6 +106,9 @@ export function loadDialtom(dataRoot: string, task: DialtomTask): LoadResult {
         taskDesc: rec.task_desc,
         originalLabel: rec.state,
         dialogueId: rec.id,
+        initiator: roles.initiator,
+        recipient: roles.recipient,
+        session: rec.task_desc ?? roles.session,
       };
       const category = CATEGORY[rec.state]!;
       if (task === 'retrospective') {
@@ -126,6 +144,8 @@ export function loadDialtom(dataRoot: string, task: DialtomTask): LoadResult {
         ...rec.distractors!,
       ]);
       const options = counterfactuals ? [...continuations, NONE_OF_THE_ABOVE] : continuations;
+      const mode = (rec as { context_mode?: string }).context_mode;
+      const summary = (rec as { summary?: string }).summary;
       items.push(
         mcqItem({
           suite: `dialtom-${task}`,
@@ -134,8 +154,8 @@ export function loadDialtom(dataRoot: string, task: DialtomTask): LoadResult {
           ability: `${domain} ${task}`,
           // Context degradation variants (dialtom build): history or a summary before the states.
           context: [
-            (rec as { context_mode?: string }).context_mode === 'history+states' ? rec.ctx.join('\n') : '',
-            (rec as { context_mode?: string }).context_mode === 'summary+states' ? String((rec as { summary?: string }).summary ?? '') : '',
+            mode === 'history+states' ? rec.ctx.join('\n') : '',
+            mode === 'summary+states' ? String(summary ?? '') : '',
             profile(states, role),
           ]
             .filter(Boolean)
@@ -143,7 +163,12 @@ export function loadDialtom(dataRoot: string, task: DialtomTask): LoadResult {
           question: `Which continuation of the conversation is the most consistent with the ${role}'s mental state?${counterfactuals ? ' If none is consistent, choose "None of the above".' : ''}`,
           options,
           answerIndex: counterfactuals ? options.length - 1 : options.indexOf(rec.correct_action!),
-          meta: base,
+          meta: {
+            ...base,
+            profile: profileLines(states),
+            ...(mode === 'summary+states' ? { summary: String(summary ?? '') } : {}),
+            ...(mode === 'history+states' ? { conversation: rec.ctx.join('\n') } : {}),
+          },
           file: where,
         }),
       );

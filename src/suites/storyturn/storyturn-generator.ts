@@ -177,19 +177,20 @@ const diverseDesire: Family = (rng, id) => {
   ]);
 };
 
-const FAMILIES: Array<[string, Family]> = [
-  ['belief', diverseBelief],
-  ['perspective', perspective(false)],
-  ['perspective-picture', perspective(true)],
-  ['second-order', secondOrder],
-  ['sarcasm', sarcasm],
-  ['desire', diverseDesire],
+// Each family is one booklet task; sarcasm is reported under CoMMET's NLC category.
+const FAMILIES: Array<[string, Family, { task: string; category?: string }]> = [
+  ['belief', diverseBelief, { task: 'diverse belief' }],
+  ['perspective', perspective(false), { task: 'hard reference (perspective taking)' }],
+  ['perspective-picture', perspective(true), { task: 'hard reference (perspective taking)' }],
+  ['second-order', secondOrder, { task: 'second-order belief-desire' }],
+  ['sarcasm', sarcasm, { task: 'sarcasm versus sincere praise', category: 'NLC' }],
+  ['desire', diverseDesire, { task: 'diverse desire' }],
 ];
 
 export function generateStoryTurns(opts: { count: number; seed: number }): StoryTurnStory[] {
   const rng = createRng(`generated-storyturn:${opts.seed}`);
   return Array.from({ length: opts.count }, (_, i) => {
-    const [name, make] = FAMILIES[i % FAMILIES.length]!;
-    return make(rng, `st-${name}-${String(i).padStart(4, '0')}`);
+    const [name, make, labels] = FAMILIES[i % FAMILIES.length]!;
+    return { ...make(rng, `st-${name}-${String(i).padStart(4, '0')}`), ...labels };
   });
 }

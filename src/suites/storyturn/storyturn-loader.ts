@@ -23,6 +23,8 @@ export interface StoryTurnColumns {
   setting: string;
   imagePath: string;
   status: string;
+  category: string;
+  task: string;
 }
 
 export const DEFAULT_STORYTURN_COLUMNS: StoryTurnColumns = {
@@ -37,7 +39,19 @@ export const DEFAULT_STORYTURN_COLUMNS: StoryTurnColumns = {
   setting: 'setting',
   imagePath: 'image_path',
   status: 'status',
+  category: 'category',
+  task: 'task',
 };
+
+/** CoMMET's category as written (NLC, NLCE, MBK upper-cased; a state name as the state). */
+function categoryOf(v: unknown): string | undefined {
+  const s = String(v ?? '').trim();
+  if (!s) return undefined;
+  return /^(nlc|nlce|mbk)$/i.test(s) ? s.toUpperCase() : stateOf(s);
+}
+
+const optional = <K extends string>(key: K, v: string | undefined): Partial<Record<K, string>> =>
+  v ? ({ [key]: v } as Record<K, string>) : {};
 
 const STATE_ALIASES: Record<string, StoryTurnStory['state']> = {
   beliefs: 'belief',
@@ -83,6 +97,9 @@ export async function readStoryTurns(file: string, columns: Partial<StoryTurnCol
         images,
         status: (v.status as StoryTurnStory['status']) ?? 'approved',
         source: file,
+        ...optional('category', categoryOf(v.category)),
+        ...optional('task', String(v.task ?? '').trim() || undefined),
+        ...(Array.isArray(v.review) ? { review: (v.review as unknown[]).map(String) } : {}),
       };
       validateStoryTurn(s, `${file}:${line}`);
       stories.push(s);
@@ -104,7 +121,18 @@ export async function readStoryTurns(file: string, columns: Partial<StoryTurnCol
     const images: Record<string, string> = {};
     const turns = rows.map(({ v }) => {
       const image = String(v[c.image] ?? '').trim();
-      if (image && v[c.imagePath]) images[image] = resolve(String(v[c.imagePath]));
+      // Several images (one per condition) pair with as many paths, ';' separating both.
+      const ids = image
+        .split(';')
+        .map((x) => x.trim())
+        .filter(Boolean);
+      const paths = String(v[c.imagePath] ?? '')
+        .split(';')
+        .map((x) => x.trim())
+        .filter(Boolean);
+      ids.forEach((id, k) => {
+        if (paths[k]) images[id] = resolve(paths[k]!);
+      });
       return {
         story: String(v[c.story] ?? ''),
         feedback: String(v[c.feedback] ?? ''),
@@ -121,6 +149,8 @@ export async function readStoryTurns(file: string, columns: Partial<StoryTurnCol
       images,
       status: (String(first.v[c.status] ?? '') || 'approved') as StoryTurnStory['status'],
       source: file,
+      ...optional('category', categoryOf(first.v[c.category])),
+      ...optional('task', String(first.v[c.task] ?? '').trim() || undefined),
     };
     validateStoryTurn(s, `${file}:${first.line}`);
     stories.push(s);
@@ -137,7 +167,13 @@ export function storyTurnItem(suite: string, story: StoryTurnStory): Item<StoryT
     ability: story.setting,
     payload: { story },
     answer: story.turns.map((t) => t.answer).join(' | '),
-    meta: { setting: story.setting, status: story.status, turns: story.turns.length },
+    meta: {
+      setting: story.setting,
+      status: story.status,
+      turns: story.turns.length,
+      ...(story.category ? { commetCategory: story.category } : {}),
+      ...(story.task ? { task: story.task } : {}),
+    },
   };
 }
 
