@@ -75,10 +75,10 @@ export function accuracyTable(rows: Iterable<ResponseRow>, groupBy: AccuracyGrou
   for (const r of rows) {
     let bySubject = accs.get(r.spec);
     if (!bySubject) accs.set(r.spec, (bySubject = new Map()));
+    const key = `${r.suite}\u0000${r.itemId}`;
     for (const group of [r[groupBy] ?? '(none)', 'all']) {
       let acc = bySubject.get(group);
       if (!acc) bySubject.set(group, (acc = { items: new Map(), trials: 0, parseFailures: 0 }));
-      const key = `${r.suite}\u0000${r.itemId}`;
       const cell = acc.items.get(key) ?? { sum: 0, n: 0 };
       cell.sum += r.value;
       cell.n++;

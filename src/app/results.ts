@@ -9,6 +9,23 @@ import { renderAuditSection, renderEpisodeSection, renderHtmlReport } from '../r
 import type { ResponseMatrix, ResponseRow, Store } from '../store/index.js';
 import { buildMatrixFrom, collect, writeMatrixCsv, writeMatrixParquet } from '../store/index.js';
 import { visionReportSection } from './vision.js';
+import { createRegistry, type Registry } from './registry.js';
+
+/**
+ * The protocols of a run's suites, by the built-in registry; a suite it does not know (a
+ * plugin's) counts as every protocol, so no report section is left out for it.
+ */
+function runProtocols(suites: string[], registry: Registry = createRegistry()): Set<string> {
+  const out = new Set<string>();
+  for (const id of new Set(suites)) {
+    try {
+      out.add(registry.suite(id).protocol);
+    } catch {
+      return new Set(registry.protocols.map((p) => p.name));
+    }
+  }
+  return out;
+}
 
 /** The given run id, or the newest run in the store. */
 export async function resolveRunId(store: Store, runId?: string): Promise<string> {
@@ -62,14 +79,18 @@ export async function writeRunReport(
     }
     auditSection = await renderAuditSection(await auditMatrices(suites, { seed: opts.seed ?? 0 }));
   }
-  const episodes = await summarizeEpisodes(store, runId);
+  // Sections read the store only when the run has suites of their protocols: each read is a pass
+  // over every trial of the run.
+  const status = await store.status(runId);
+  const protocols = runProtocols(status.map((r) => r.suite));
+  const episodes = protocols.has('episode') ? await summarizeEpisodes(store, runId) : undefined;
   // One read of the responses for the three accuracy tables.
   const rows: ResponseRow[] = await collect(store.responses(runId));
-  const visionSection = await visionReportSection(store, runId);
+  const visionSection = protocols.has('director') || protocols.has('describe') ? await visionReportSection(store, runId) : undefined;
   const html = await renderHtmlReport({
     visionSection,
     auditSection,
-    episodeSection: episodes.episodes.length ? renderEpisodeSection(episodes) : undefined,
+    episodeSection: episodes?.episodes.length ? renderEpisodeSection(episodes) : undefined,
     runId,
     createdAt: run.createdAt,
     config: run.config,
@@ -77,7 +98,7 @@ export async function writeRunReport(
     bySuite: accuracyTable(rows, 'suite'),
     byAbility: accuracyTable(rows, 'ability'),
     usage: await store.usage(runId),
-    status: await store.status(runId),
+    status,
     failures: (await store.failures(runId, 50)).map((f) => ({ subject: f.subjectId, suite: f.suite, itemId: f.itemId, error: f.error })),
   });
   mkdirSync(outDir, { recursive: true });

@@ -474,10 +474,20 @@ export class SqlStore implements Store {
   async *responses(runId: string, scorer?: string): AsyncIterable<ResponseRow> {
     await this.flush();
     const { jsonField, bytewise } = this.db.dialect;
-    const rows = this.db.iterate<Omit<ResponseRow, 'meta' | 'parseFailed'> & { meta: string | null; parseFailed: unknown }>(
+    // Item metadata is read once per item, not once per trial: an item's body can be large (a
+    // generated story carries its whole world) and a run has many trials per item.
+    const metas = new Map<string, Record<string, unknown>>();
+    for await (const m of this.db.iterate<{ hash: string; meta: string | null }>(
+      `SELECT i.hash AS hash, ${jsonField('i.body', 'meta')} AS meta FROM items i
+       WHERE i.hash IN (SELECT DISTINCT item_hash FROM trials WHERE run_id = ? AND status = 'done')`,
+      [runId],
+    )) {
+      metas.set(m.hash, m.meta && m.meta !== 'null' ? JSON.parse(m.meta) : {});
+    }
+    const rows = this.db.iterate<Omit<ResponseRow, 'meta' | 'parseFailed'> & { parseFailed: unknown }>(
       `SELECT t.subject_id AS "subjectId", s.spec AS spec, t.suite AS suite, t.item_id AS "itemId", t.item_hash AS "itemHash",
          i.category AS category, i.ability AS ability, t.replicate AS replicate, sc.value AS value,
-         ${jsonField('sc.detail', 'parseFailed')} AS "parseFailed", ${jsonField('i.body', 'meta')} AS meta
+         ${jsonField('sc.detail', 'parseFailed')} AS "parseFailed"
        FROM trials t JOIN subjects s ON s.id = t.subject_id JOIN items i ON i.hash = t.item_hash
        JOIN scores sc ON sc.trial_id = t.id
        WHERE t.run_id = ? AND t.status = 'done' ${scorer ? 'AND sc.scorer = ?' : ''}
@@ -486,8 +496,8 @@ export class SqlStore implements Store {
     );
     for await (const r of rows) {
       const parseFailed = r.parseFailed === 1 || r.parseFailed === 'true' || r.parseFailed === true;
-      const meta = r.meta && r.meta !== 'null' ? JSON.parse(r.meta) : {};
-      yield { ...r, parseFailed, meta };
+      // Each row gets its own copy: callers may change what they are given.
+      yield { ...r, parseFailed, meta: { ...(metas.get(r.itemHash) ?? {}) } };
     }
   }
 
