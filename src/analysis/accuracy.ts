@@ -69,6 +69,7 @@ function summarise(subject: string, group: string, acc: Acc): AccuracyCell {
 /** Accuracy by `groupBy` (category, suite, or the source's ability label), plus an 'all' group per subject. */
 export type AccuracyGrouping = 'category' | 'suite' | 'ability';
 
+/** Accuracy per subject and group with 95% intervals (Wilson over items; over item means when items have replicates) and parse-failure counts. */
 export function accuracyTable(rows: Iterable<ResponseRow>, groupBy: AccuracyGrouping = 'category'): AccuracyTable {
   const accs = new Map<string, Map<string, Acc>>();
   let replicated = false;
@@ -102,6 +103,7 @@ export function accuracyTable(rows: Iterable<ResponseRow>, groupBy: AccuracyGrou
   return { subjects, groups, cells, replicated };
 }
 
+/** One subject's cell of an accuracy table for a group (category, suite or 'all'). */
 export function cellOf(table: AccuracyTable, subject: string, group: string): AccuracyCell | undefined {
   return table.cells.find((c) => c.subject === subject && c.group === group);
 }

@@ -30,6 +30,7 @@ export interface PairedCell {
 
 const Z = 1.959963984540054 + 0.8416212335729143;
 
+/** Two subjects on the same items: agreement counts, McNemar's test overall and per category (Holm-corrected), and the accuracy difference with an interval. */
 export function comparePaired(
   matrix: ResponseMatrix,
   opts: { subjects?: string[]; iterations?: number; seed?: number } = {},

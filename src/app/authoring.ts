@@ -20,6 +20,7 @@ function authorCaller(
 }
 import { readGeneratedStory, storyTurnPrompt, writerPrompt, type Writer } from '../suites/index.js';
 
+/** Ask a model for new StoryTurns by CoMMET's one-shot method; replies are validated and kept as generated stories awaiting review. */
 export async function writeStoryTurns(opts: {
   store: Store;
   example: StoryTurnStory;

@@ -10,6 +10,7 @@ import { BUILTIN_SUITES, type LoadResult, type Suite, type SuiteLoadOptions } fr
 import type { Plugin } from './plugin.js';
 import type { ScorerDefinition } from './scorer.js';
 
+/** Everything a run can name: protocols, suites, model providers (reference subjects included) and scorers; plugins add to it. */
 export class Registry {
   /** Protocols in registration order; the reference subjects read their policies from here. */
   readonly protocols: ProtocolModule[] = [...BUILTIN_PROTOCOLS];

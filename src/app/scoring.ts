@@ -261,6 +261,7 @@ export async function scoreRun(opts: ScoreRunOptions): Promise<ScoreRunResult> {
   return result;
 }
 
+/** Validate judge models on anchor texts (recovery and repeatability gates) with a rubric; no call cache, so repetitions reach the judge. */
 export async function validateJudgeModels(opts: {
   store: Store;
   rubricPath: string;

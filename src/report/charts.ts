@@ -5,6 +5,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import type { AccuracyTable } from '../analysis/index.js';
 import { displayNames } from './subject-names.js';
 
+/** Render a Vega-Lite spec to SVG text (Vega loaded on first use). */
 export async function renderSvg(spec: TopLevelSpec): Promise<string> {
   // Loaded on first use: Vega and Vega-Lite take 0.6 s to import, which every command paid.
   const [vega, { compile }] = await Promise.all([import('vega'), import('vega-lite')]);

@@ -35,6 +35,7 @@ export interface ReportInput {
   visionSection?: string;
 }
 
+/** Escape text for HTML (& < > " '). */
 export const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 const pct = (x: number) => (Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : '—');
@@ -60,6 +61,7 @@ table{border-collapse:collapse;margin:1em 0;font-size:13px}th,td{border:1px soli
 th:first-child{text-align:left}caption{text-align:left;font-weight:bold;margin-bottom:.4em}
 .chart{overflow-x:auto;margin:1em 0}pre{background:#f5f5f5;padding:1em;overflow-x:auto;font-size:12px}small{color:#555}`;
 
+/** The self-contained HTML report of a run: accuracy tables and charts with intervals, usage and cost, status, failures, and the sections of its protocols. */
 export async function renderHtmlReport(r: ReportInput): Promise<string> {
   const [overall, heat] = await Promise.all([
     renderSvg(overallAccuracySpec(r.byCategory)),

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../core/index.js';
 
+/** Rasterise SVG text to PNG with ffmpeg's librsvg decoder. */
 export function svgToPng(svg: string): Buffer {
   // Through files: ffmpeg's SVG demuxer does not read from a pipe.
   const dir = mkdtempSync(join(tmpdir(), 'mindscope-png-'));

@@ -1,6 +1,7 @@
 // Short display names for subjects: a model spec with a server URL or a file path is too long
 // for a chart axis, and its distinguishing part (the model) comes last.
 
+/** A subject spec shortened for tables and charts (provider prefix and long URLs cut). */
 export function shortSubjectName(spec: string): string {
   const compat = /^openai-compatible:(?:https?:\/\/)?([^/#]+)[^#]*#(.+)$/.exec(spec);
   if (compat) return `${compat[2]} @${compat[1]}`;

@@ -3,6 +3,7 @@
 import type { AccuracyTable } from '../analysis/index.js';
 import { cellOf } from '../analysis/index.js';
 
+/** A plain-text table with aligned columns, for terminal output. */
 export function formatTextTable(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');

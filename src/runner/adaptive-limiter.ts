@@ -10,6 +10,7 @@ export interface LimiterSnapshot {
   pausedForMs: number;
 }
 
+/** A concurrency limit per endpoint that halves on a 429, pauses for Retry-After, and rises again one step per streak of successes. */
 export class AdaptiveLimiter {
   #limit: number;
   #active = 0;

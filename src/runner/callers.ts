@@ -35,6 +35,7 @@ export interface CallerOptions {
   shareRateLimits?: boolean;
 }
 
+/** Builds every model caller (runs, judges, authors) with shared per-endpoint limits, retries, prices and the call cache. */
 export class CallerFactory {
   readonly #limiters = new Map<string, AdaptiveLimiter>();
   readonly #prices: PriceBook;

@@ -70,6 +70,7 @@ function prepare(model: ChatModel, base: GenerationSettings): { settings: Genera
   return p;
 }
 
+/** The model a protocol talks to during one trial: cache, limiter, retries, and a record of every call for the transcript. */
 export class RecordingModel implements TrialModel {
   readonly calls: CallRecord[] = [];
   readonly loglik?: TrialModel['loglik'];

@@ -22,4 +22,5 @@ export function backoffDelay(policy: RetryPolicy, retry: number, rng: Rng, retry
   return ceiling / 2 + rng.next() * (ceiling / 2);
 }
 
+/** Resolve after `ms` milliseconds. */
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

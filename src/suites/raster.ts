@@ -23,6 +23,7 @@ const FONT: Record<string, string[]> = {
   '9': ['.###.', '#...#', '#...#', '.####', '....#', '....#', '.###.'],
 };
 
+/** A small RGBA canvas with shapes and a 5x7 font, for drawing item pictures. */
 export class Canvas {
   readonly px: Uint8Array;
   constructor(
@@ -102,6 +103,7 @@ function chunk(type: string, data: Uint8Array): Buffer {
   return out;
 }
 
+/** Encode RGBA pixels as PNG bytes (deterministic across Node versions). */
 export function encodePng(px: Uint8Array, width: number, height: number): Buffer {
   const raw = Buffer.alloc((width * 3 + 1) * height);
   for (let y = 0; y < height; y++) Buffer.from(px.subarray(y * width * 3, (y + 1) * width * 3)).copy(raw, y * (width * 3 + 1) + 1);

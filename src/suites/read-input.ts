@@ -29,6 +29,7 @@ export function resolveDataDir(root: string, folder: string): string {
   return root;
 }
 
+/** The files of a folder matching a pattern, sorted; an error naming the folder when there are none. */
 export function listFiles(dir: string, pattern: RegExp): string[] {
   let names: string[];
   try {

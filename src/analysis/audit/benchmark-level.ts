@@ -67,6 +67,7 @@ function zScores(x: number[]): number[] {
 
 const pick = (x: number[], idx: Int32Array) => Array.from(idx, (i) => x[i]!);
 
+/** The audit from benchmark-level scores (audit paper Tables 7-8): convergent tau within ToM and general benchmarks, cross-construct tau, partial tau and the variance decomposition. */
 export function auditBenchmarks(
   table: ScoreTable,
   opts: { tom: string[]; general: string[]; iterations?: number; seed?: number; method?: 'residual' | 'inverse' },

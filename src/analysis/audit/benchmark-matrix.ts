@@ -25,6 +25,7 @@ export interface AuditPanel {
   droppedModels: string[];
 }
 
+/** Align response matrices for the audit: the models every benchmark has (others dropped and reported), items with complete answers, packed for the statistics. */
 export function prepareBenchmarks(inputs: Array<{ name: string; matrix: ResponseMatrix }>): AuditPanel {
   if (inputs.length === 0) throw new ConfigError('the audit needs at least one benchmark matrix');
   const all = new Set(inputs.flatMap((b) => b.matrix.subjects));
@@ -272,6 +273,7 @@ export function accuracies(items: AuditItem[], models: number, indices?: ArrayLi
   return sums;
 }
 
+/** The categories a benchmark's items cover, sorted. */
 export function categoriesOf(b: AuditBenchmark): string[] {
   return [...new Set(b.items.map((i) => i.category))].sort();
 }

@@ -78,6 +78,7 @@ export interface CellData {
   b: Uint8Array;
 }
 
+/** Every pair of benchmark indices (i < j). */
 export function benchmarkPairs(panel: AuditPanel): Array<[number, number]> {
   const out: Array<[number, number]> = [];
   for (let i = 0; i < panel.benchmarks.length; i++) for (let j = i + 1; j < panel.benchmarks.length; j++) out.push([i, j]);
@@ -232,6 +233,7 @@ export function gatherConvergence(
   };
 }
 
+/** Stage 1: Kendall tau-b between benchmarks per shared category, with bootstrap intervals over items, p-values and Holm's correction. */
 export function convergentValidity(
   panel: AuditPanel,
   opts: ConvergenceOptions & { categories?: readonly string[] } = {},

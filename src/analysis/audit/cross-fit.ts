@@ -160,6 +160,7 @@ export function gatherCrossFit(byPair: CrossFitCell[][], opts: CrossFitOptions =
   };
 }
 
+/** Stage 3: repeated cross-fitting of the item filter (filter on training folds, tau on held-out items) per pair and category. */
 export function crossFit(panel: AuditPanel, opts: CrossFitOptions = {}): CrossFitResult {
   return gatherCrossFit(
     planCells(panel).map((p) => p.cells.map((d) => crossFitCell(d, opts))),

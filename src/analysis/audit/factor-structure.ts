@@ -142,6 +142,7 @@ export function structureTasks(panel: AuditPanel): Array<{ name: string; items: 
   return panel.benchmarks.length < 2 ? per : [...per, { name: 'pooled', items: panel.benchmarks.flatMap((b) => b.items) }];
 }
 
+/** The factor structure of a response matrix: PCA, parallel analysis (components and factors), EFA, KMO and Bartlett, wide or dense as the shape requires. */
 export function factorStructure(panel: AuditPanel, opts: StructureOptions = {}): StructureResult[] {
   return structureTasks(panel).map((t) => structureOf(t.name, t.items, panel.models.length, opts));
 }

@@ -78,6 +78,7 @@ export interface MatrixAudit {
   threads: number;
 }
 
+/** The three-stage psychometric audit of benchmark response matrices (convergent validity, item filter, cross-fit) with factor structure and discriminant validity. */
 export async function auditMatrices(
   inputs: Array<{ name: string; matrix: ResponseMatrix }>,
   opts: MatrixAuditOptions = {},

@@ -15,6 +15,7 @@ export interface ScoreTable {
   file?: string;
 }
 
+/** Read a table of benchmark scores per model (CSV: a model column and numeric benchmark columns); errors name the file, line and cell. */
 export function parseScoreTable(text: string, file = '<scores>'): ScoreTable {
   const rows = parseCsv(text);
   if (rows.length < 2) throw new InputError('expected a header and at least one model row', file);

@@ -53,6 +53,7 @@ function normal(rng: Rng): number {
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rng.next());
 }
 
+/** A simulated panel of models x items with a known latent structure (one ToM factor, or independent categories), for testing the audit. */
 export function simulatePanel(opts: SimulateOptions): SimulatedPanel {
   const rng = createRng(`simulate-panel:${opts.seed}`);
   const w = opts.generalLoading ?? 0.5;

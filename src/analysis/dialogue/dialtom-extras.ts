@@ -16,6 +16,7 @@ export interface DomainCorrelation {
   spearman: number;
 }
 
+/** Pearson and Spearman correlations of models' correctness rates between DialToM domains, per task. */
 export function crossDomainCorrelation(rows: RateRow[]): DomainCorrelation[] {
   const out: DomainCorrelation[] = [];
   for (const task of [...new Set(rows.map((r) => r.task))]) {

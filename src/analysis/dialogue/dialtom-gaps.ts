@@ -26,6 +26,7 @@ function counts(rate: number, items: number): [number, number] {
   return [right, items - right];
 }
 
+/** The retrospective-prospective gap per model and domain: chi-square with Yates' correction and Cramer's V (DialToM Table 19). */
 export function retroProspectiveGap(rows: RateRow[]): GapCell[] {
   const out: GapCell[] = [];
   const pairs = new Map(rows.map((r) => [`${r.model}\u0000${r.domain}`, { model: r.model, domain: r.domain }]));

@@ -88,6 +88,7 @@ export interface OverlapResult {
   unmatched: number;
 }
 
+/** BLEU and ROUGE-L of free-text inferences against the human references of each unit (DialToM Table 14). */
 export function inferenceOverlap(
   hypotheses: Array<InferenceUnit & { model: string; inference: string }>,
   references: ReturnType<typeof parseWrittenInferences>,

@@ -16,6 +16,7 @@ export interface RateRow {
   line: number;
 }
 
+/** Read published correctness rates (CSV model,domain,task,correct_rate,items); errors name the file and line. */
 export function parseRateTable(text: string, file = '<rates>'): RateRow[] {
   const rows = parseCsv(text);
   if (rows.length < 2) throw new InputError('expected a header and at least one row', file);

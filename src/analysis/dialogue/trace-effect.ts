@@ -17,6 +17,7 @@ export interface TraceEffect {
   pExact: number;
 }
 
+/** The effect of reasoning-trace injection: paired correctness per subject and suite between two runs, with McNemar's test (corrected and exact). */
 export async function traceEffect(store: Store, baselineRun: string, treatedRun: string): Promise<TraceEffect[]> {
   const key = (spec: string, suite: string, item: string) => `${spec}\u0000${suite}\u0000${item}`;
   const base = new Map<string, number>();

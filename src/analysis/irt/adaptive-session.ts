@@ -42,6 +42,7 @@ export interface AdaptiveSession {
   result(): AdaptiveSessionResult;
 }
 
+/** An adaptive test over a calibrated bank, driven item by item or in waves: next(), nextWave(n), record(id, correct), result(). */
 export function createAdaptiveSession(bank: IrtBank, opts: AdaptiveSessionOptions): AdaptiveSession {
   const suites = [...new Set(bank.items.map((i) => i.suite))];
   const suite = opts.suite ?? (suites.length === 1 ? suites[0]! : undefined);

@@ -102,6 +102,7 @@ export function formatIrtBank(bank: IrtBank): string {
   return `${JSON.stringify(bank, null, 2)}\n`;
 }
 
+/** Write an item bank (parameters, standard errors, item content hashes, the panel and fit diagnostics) as versioned JSON. */
 export function writeIrtBank(path: string, bank: IrtBank): void {
   writeFileSync(path, formatIrtBank(bank));
 }
@@ -138,6 +139,7 @@ export function parseIrtBank(value: unknown, file = '<bank>'): IrtBank {
   return bank;
 }
 
+/** Read and validate an item bank; errors name the file and field. */
 export function readIrtBank(path: string): IrtBank {
   let text: string;
   try {

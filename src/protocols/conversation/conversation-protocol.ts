@@ -52,6 +52,7 @@ function imagePart(path: string): ContentPart {
   return { type: 'image', url: `data:${mediaType};base64,${readFileSync(path).toString('base64')}`, mediaType };
 }
 
+/** Run one StoryTurn as a conversation: feedback chosen by the previous answer, each answer scored against the turn's expected answers. */
 export async function runStoryTurn(
   story: StoryTurnStory,
   model: TrialModel,

@@ -56,6 +56,7 @@ export type Feedback =
   | { kind: 'correctness'; right: string; wrong: string }
   | { kind: 'previous'; branches: Array<{ answer: string; text: string }> };
 
+/** Read a turn's feedback field: by correctness ("If right: ...; If wrong: ..."), by the previous answer, or plain text. */
 export function parseFeedback(text: string): Feedback {
   const t = text.trim();
   if (!t) return { kind: 'none' };
@@ -70,6 +71,7 @@ export function parseFeedback(text: string): Feedback {
   return { kind: 'correctness', right: t, wrong: t };
 }
 
+/** The alternatives of an answer field (separated by ';'), trimmed and non-empty. */
 export const branchesOf = (answer: string): string[] =>
   answer
     .split(';')

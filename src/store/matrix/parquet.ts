@@ -7,6 +7,7 @@ import { InputError, readParquetRows } from '../../core/index.js';
 import { formatCsv } from '../../core/index.js';
 import { MATRIX_META_COLUMNS, matrixFromCsv, type MatrixReadOptions, type ResponseMatrix } from './response-matrix.js';
 
+/** A response matrix as Parquet bytes (wide layout). */
 export function matrixToParquet(m: ResponseMatrix): ArrayBuffer {
   return parquetWriteBuffer({
     columnData: [
@@ -19,6 +20,7 @@ export function matrixToParquet(m: ResponseMatrix): ArrayBuffer {
   });
 }
 
+/** Write a response matrix to a Parquet file (wide layout). */
 export function writeMatrixParquet(path: string, m: ResponseMatrix): void {
   writeFileSync(path, Buffer.from(matrixToParquet(m)));
 }

@@ -85,6 +85,7 @@ export async function buildMatrixFrom(rows: AsyncIterable<ResponseRow>, opts: { 
   return b.matrix();
 }
 
+/** A response matrix as CSV text (wide layout). */
 export function matrixToCsv(m: ResponseMatrix): string {
   const header = [...MATRIX_META_COLUMNS, ...m.subjects];
   const rows = m.items.map((it, i) => [it.suite, it.itemId, it.category, it.originalLabel, ...m.cells[i]!]);
@@ -186,10 +187,12 @@ export function matrixFromCsv(text: string, file = '<csv>', opts: MatrixReadOpti
   };
 }
 
+/** Write a response matrix to a CSV file (wide layout: one row per item, one column per subject). */
 export function writeMatrixCsv(path: string, m: ResponseMatrix): void {
   writeFileSync(path, matrixToCsv(m));
 }
 
+/** Read a response matrix from CSV (wide or long layout); errors name the file, line and column. */
 export function readMatrixCsv(path: string, opts: MatrixReadOptions = {}): ResponseMatrix {
   return matrixFromCsv(readText(path), path, opts);
 }

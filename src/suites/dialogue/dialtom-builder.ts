@@ -37,6 +37,7 @@ export interface WindowTexts {
 
 export type Writer = (dialogue: Dialogue, window: { id: string; lines: string[] }) => Promise<WindowTexts>;
 
+/** Read dialogues for `dialtom build` (JSON or JSONL with domain, roles and turns); errors name the file and line. */
 export function readDialogues(json: unknown, where: string): Dialogue[] {
   if (!Array.isArray(json)) throw new InputError('expected a list of dialogues', where);
   return json.map((d: Record<string, unknown>, i: number) => {
@@ -94,6 +95,7 @@ export interface BuiltItems {
   degraded: Record<'states' | 'summary+states' | 'history+states', Array<Record<string, unknown>>>;
 }
 
+/** Build DialToM items from dialogues: windows, retrospective questions per attribute, prospective items with distractor trajectories, easy and counterfactual variants. */
 export async function buildDialtomItems(
   dialogues: Dialogue[],
   writer: Writer,

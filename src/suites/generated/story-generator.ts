@@ -53,6 +53,7 @@ function sentence(ev: WorldEvent, room: string): string {
   }
 }
 
+/** A generated story's events as text. */
 export function renderStory(story: WorldStory): string {
   return story.events.map((e) => sentence(e, story.room)).join('\n');
 }
@@ -169,6 +170,7 @@ export interface GenerateOptions {
   falseBeliefShare?: number;
 }
 
+/** Seeded false-belief, knowledge, perception and higher-order belief items whose answers come from the belief tracker. */
 export function generateTomItems(opts: GenerateOptions): Item<McqPayload>[] {
   const mix = { ...DEFAULT_MIX, ...(opts.mix ?? {}) };
   const kinds = Object.keys(mix) as GeneratedKind[];

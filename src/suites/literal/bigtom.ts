@@ -25,6 +25,7 @@ const C = {
   actionAnswerUnaware: 13,
 } as const;
 
+/** Load BigToM (bigtom.csv, six conditions per story) as multiple-choice items. */
 export function loadBigtom(dataRoot: string): LoadResult {
   const file = existsSync(dataRoot) && statSync(dataRoot).isFile() ? dataRoot : join(resolveDataDir(dataRoot, 'bigtom'), 'bigtom.csv');
   const items: LoadResult['items'] = [];

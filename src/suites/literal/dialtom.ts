@@ -77,6 +77,7 @@ function profile(states: string[], role: string): string {
 /** The states as the published prompts list them: "Belief: I believe ..." one per line. */
 const profileLines = (states: string[]) => DIALTOM_ATTRIBUTES.map((a, i) => `${a}: ${states[i]}`).join('\n');
 
+/** Load a DialToM task (retrospective, prospective, prospective-easy or counterfactual) from the released files. */
 export function loadDialtom(dataRoot: string, task: DialtomTask): LoadResult {
   const dir = resolveDataDir(dataRoot, 'dialtom');
   const dataDir = resolveDataDir(dir, 'data');

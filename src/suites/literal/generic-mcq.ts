@@ -11,6 +11,7 @@ import { readJson, readJsonLines, readText } from '../../core/index.js';
 
 type Row = { line: number; value: Record<string, unknown> };
 
+/** The records of a JSONL, JSON, CSV or Parquet file, each with its line (or row) number. */
 export async function readRecords(file: string): Promise<Row[]> {
   const ext = extname(file).toLowerCase();
   if (ext === '.jsonl' || ext === '.ndjson') return readJsonLines(file);
@@ -88,6 +89,7 @@ function answerIndex(raw: unknown, options: string[], file: string, line: number
   throw new InputError(`answer "${s}" is not among the options (${options.length} of them)`, file, line);
 }
 
+/** Load multiple-choice items from a file with a field mapping (the `mcq` and `cogtom` suites). */
 export async function loadGenericMcq(file: string, map: McqFieldMap, suite = 'mcq'): Promise<LoadResult> {
   const rows = await readRecords(file);
   const lowerMap = Object.fromEntries(Object.entries(map.categoryMap ?? {}).map(([k, v]) => [k.toLowerCase(), v]));

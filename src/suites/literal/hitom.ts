@@ -16,6 +16,7 @@ function parseLetteredChoices(choices: string): string[] {
   return out;
 }
 
+/** Load Hi-ToM (orders 0-4) as multiple-choice items. */
 export function loadHitom(dataRoot: string, opts: { prompting?: 'VP' | 'CoTP' } = {}): LoadResult {
   const file = existsSync(dataRoot) && statSync(dataRoot).isFile() ? dataRoot : join(resolveDataDir(dataRoot, 'hitom'), 'Hi-ToM_data.json');
   const data = readJson(file) as { data?: unknown };

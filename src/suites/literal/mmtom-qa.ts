@@ -8,6 +8,7 @@ import { InputError } from '../../core/index.js';
 import { field, mcqItem, resolveDataDir, type LoadResult } from '../read-input.js';
 import { readJsonLines } from '../../core/index.js';
 
+/** Load MMToM-QA (text version) as two-option items. */
 export function loadMmtomQa(dataRoot: string): LoadResult {
   const file =
     existsSync(dataRoot) && statSync(dataRoot).isFile() ? dataRoot : join(resolveDataDir(dataRoot, 'mmtom-qa'), 'questions.json');

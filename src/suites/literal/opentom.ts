@@ -35,6 +35,7 @@ const CATEGORY: Array<[RegExp, Category]> = [
   [/^(location|multihop)/, 'belief'],
 ];
 
+/** Load OpenToM's closed-label questions as multiple-choice items (questions whose answer is not an option are left out with a warning). */
 export function loadOpentom(dataRoot: string): LoadResult {
   const dir = resolveDataDir(dataRoot, 'opentom');
   const metaFile = join(dir, 'meta_data.json');

@@ -16,6 +16,7 @@ const STATES: Record<string, Category> = {
   intention: 'intention',
 };
 
+/** Load ToMATO as four-option items per mental state. */
 export function loadTomato(dataRoot: string): LoadResult {
   const files = existsSync(dataRoot) && statSync(dataRoot).isFile() ? [dataRoot] : listFiles(resolveDataDir(dataRoot, 'tomato'), /\.json$/);
   const items: LoadResult['items'] = [];

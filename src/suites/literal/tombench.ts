@@ -27,6 +27,7 @@ export interface TomBenchOptions {
   language?: 'en' | 'zh';
 }
 
+/** Load ToMBench's task files as multiple-choice items, mapping its abilities onto ATOMS categories (malformed answers repaired and reported). */
 export function loadTomBench(dataRoot: string, opts: TomBenchOptions = {}): LoadResult {
   const dir = resolveDataDir(dataRoot, 'tombench');
   const zh = opts.language === 'zh';

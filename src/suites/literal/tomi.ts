@@ -17,6 +17,7 @@ function categoryOf(qtype: string): { category: Category; order: number } {
   return { category: 'control', order: 0 }; // reality, memory
 }
 
+/** Load ToMi's test split with its traces as multiple-choice items over the story's containers. */
 export function loadTomi(dataRoot: string, opts: { split?: TomiSplit } = {}): LoadResult {
   const dir = resolveDataDir(dataRoot, 'tomi');
   const split = opts.split ?? 'test';

@@ -17,6 +17,7 @@ export const REVIEW_ERRORS = {
 } as const;
 export type ReviewError = keyof typeof REVIEW_ERRORS;
 
+/** CoMMET's one-shot prompt asking a model for a new StoryTurn like the example. */
 export function storyTurnPrompt(example: StoryTurnStory, aspect: string, idPrefix: string): string {
   const reference = JSON.stringify({ mental_state: example.state, setting: example.setting, turns: example.turns }, null, 2);
   return [
@@ -59,6 +60,7 @@ export function readGeneratedStory(reply: string, id: string, fallbackState: Sto
   return story;
 }
 
+/** Approve a generated story, or reject it with one of CoMMET's error types and a note. */
 export function reviewStory(
   stories: StoryTurnStory[],
   id: string,

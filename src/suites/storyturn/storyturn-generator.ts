@@ -187,6 +187,7 @@ const FAMILIES: Array<[string, Family, { task: string; category?: string }]> = [
   ['desire', diverseDesire, { task: 'diverse desire' }],
 ];
 
+/** Seeded booklet-style StoryTurns with feedback branches (belief, perspective with a picture, second-order why, sarcasm, desires). */
 export function generateStoryTurns(opts: { count: number; seed: number }): StoryTurnStory[] {
   const rng = createRng(`generated-storyturn:${opts.seed}`);
   return Array.from({ length: opts.count }, (_, i) => {

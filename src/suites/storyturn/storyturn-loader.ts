@@ -71,6 +71,7 @@ function stateOf(v: unknown): StoryTurnStory['state'] {
   return (STATE_ALIASES[s] ?? s) as StoryTurnStory['state'];
 }
 
+/** Read StoryTurns from JSON, JSONL, or a CSV/Parquet table of turns with a column mapping; each is validated. */
 export async function readStoryTurns(file: string, columns: Partial<StoryTurnColumns> = {}): Promise<StoryTurnStory[]> {
   const c = { ...DEFAULT_STORYTURN_COLUMNS, ...columns };
   const records = await readRecords(file);
@@ -158,6 +159,7 @@ export async function readStoryTurns(file: string, columns: Partial<StoryTurnCol
   return stories;
 }
 
+/** A StoryTurn as an item of the conversation protocol. */
 export function storyTurnItem(suite: string, story: StoryTurnStory): Item<StoryTurnPayload> {
   const category: Category = story.state;
   return {

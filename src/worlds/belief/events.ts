@@ -35,6 +35,7 @@ export type WorldQuestion =
 /** The answer of a question: a container name, or 'yes' / 'no'. */
 export type WorldAnswer = string;
 
+/** The belief order a world question asks about (0 for reality and memory). */
 export function questionOrder(q: WorldQuestion): number {
   switch (q.kind) {
     case 'reality':
