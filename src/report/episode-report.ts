@@ -6,6 +6,7 @@ import { escapeHtml } from './html-report.js';
 
 const pct = (x: number | null) => (x === null || Number.isNaN(x) ? '—' : `${(x * 100).toFixed(1)}%`);
 
+/** The run report's embodied section: metrics per subject and scope, and the failure modes. */
 export function renderEpisodeSection(s: EpisodeSummary, opts: { transcriptsPerSubject?: number } = {}): string {
   const perSubject = opts.transcriptsPerSubject ?? 3;
   const row = (cells: string[]) => `<tr>${cells.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`;

@@ -60,6 +60,7 @@ function rates(trials: EpisodeTrial[], pick: (t: EpisodeTrial) => boolean, k: nu
   return { avg, se: n ? Math.sqrt((avg * (1 - avg)) / n) : Number.NaN, passAtK: mean(at), passHatK: mean(hat) };
 }
 
+/** Functional and literal success, probe accuracy and the act-report gap of one subject's episodes, by scope. */
 export function episodeMetrics(trials: EpisodeTrial[], k = 3): SubjectEpisodeMetrics[] {
   const subjects = [...new Set(trials.map((t) => t.subject))].sort();
   return subjects.map((subject) => {

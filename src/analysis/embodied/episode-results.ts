@@ -13,6 +13,7 @@ export interface StoredEpisode extends EpisodeTrial {
   detail: EpisodeDetail;
 }
 
+/** The stored episodes of a run (task, subject, trial and the episode detail). */
 export async function storedEpisodes(store: Store, runId: string): Promise<StoredEpisode[]> {
   const out: StoredEpisode[] = [];
   for await (const r of store.responses(runId, EPISODE_RECORDS.scorer)) {

@@ -18,6 +18,7 @@ export interface EpisodeSummary {
   episodes: StoredEpisode[];
 }
 
+/** A run's embodied metrics per subject and its failure-mode counts with examples. */
 export async function summarizeEpisodes(store: Store, runId: string, k = 3): Promise<EpisodeSummary> {
   const episodes = await storedEpisodes(store, runId);
   const tasks = new Map<string, EmbodiedTask | undefined>();

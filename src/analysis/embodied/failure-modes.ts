@@ -36,6 +36,7 @@ export interface FailureFinding {
   turns: EpisodeTurn[];
 }
 
+/** The paper's failure modes a failed episode shows, each with its explanation and the turns that show it. */
 export function classifyFailure(task: EmbodiedTask, ep: EpisodeDetail): FailureFinding[] {
   if (ep.functional && ep.epistemic) return [];
   const search = new TaskSearch(task);

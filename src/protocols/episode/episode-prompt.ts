@@ -5,6 +5,7 @@
 
 import { ACTION_FORMAT, formatFormula, type EmbodiedTask, type Formula } from '../../worlds/index.js';
 
+/** The system prompt an agent plays under: the task text, its secrets, actions and constraints. */
 export function systemPrompt(task: EmbodiedTask, agent: string): string {
   const a = task.agents.find((x) => x.id === agent)!;
   const others = task.agents.filter((x) => x.id !== agent).map((x) => x.id);
@@ -25,6 +26,7 @@ export function systemPrompt(task: EmbodiedTask, agent: string): string {
   ].join('\n\n');
 }
 
+/** The prompt for one agent's turn: what it sees, what it was told and the history of its own turns. */
 export function turnPrompt(opts: { round: number; limit: number; history: string[]; inbox: string[]; view: string }): string {
   return [
     `Turn ${opts.round} of ${opts.limit}.`,

@@ -60,6 +60,7 @@ function readProbe(reply: string): string | null {
   return w ? w[1]!.toLowerCase() : null;
 }
 
+/** Play one embodied episode: agents act in turn until done or the turn limit, then score it. */
 export async function runEpisode(task: EmbodiedTask, model: TrialModel, ctx: TrialContext): Promise<EpisodeDetail> {
   const search = new TaskSearch(task);
   const { world, universe } = search;

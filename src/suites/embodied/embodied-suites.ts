@@ -9,6 +9,7 @@ import type { EpisodePayload } from '../../protocols/index.js';
 import { readJson } from '../../core/index.js';
 import { generateTasks } from './task-generator.js';
 
+/** An embodied task as an item of the episode protocol. */
 export function embodiedItem(suite: string, task: EmbodiedTask): Item<EpisodePayload> {
   return {
     suite,
@@ -29,6 +30,7 @@ export function resolveTaskFile(data: string): string {
   throw new InputError('no EnactToM task file here (give the file, or a folder with enacttom/sample_tasks.json)', data);
 }
 
+/** The items of an EnactToM task file (or a folder holding one), with the reader's notes as warnings. */
 export function loadEnactTom(data: string): { items: Item<EpisodePayload>[]; warnings: string[] } {
   const file = resolveTaskFile(data);
   const tasks = readEnactTomTasks(readJson(file), file);
@@ -38,6 +40,7 @@ export function loadEnactTom(data: string): { items: Item<EpisodePayload>[]; war
   };
 }
 
+/** N generated, verified tasks as items of the `generated-enacttom` suite. */
 export function loadGeneratedEnactTom(count: number, seed: number): { items: Item<EpisodePayload>[]; warnings: string[] } {
   return { items: generateTasks({ n: count, seed }).map((g) => embodiedItem('generated-enacttom', g.task)), warnings: [] };
 }

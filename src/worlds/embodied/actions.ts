@@ -25,6 +25,7 @@ export const ACTION_FORMAT = [
 
 export type ParsedAction = { ok: true; action: Action } | { ok: false; error: string };
 
+/** The first action in a model's reply, or a clear error naming the expected format. */
 export function parseAction(reply: string): ParsedAction {
   const re = new RegExp(`\\b(${NAMES.join('|')})\\b\\s*(\\[([\\s\\S]*?)\\])?`);
   const m = re.exec(reply);
@@ -69,6 +70,7 @@ export function parseAction(reply: string): ParsedAction {
   }
 }
 
+/** An action in the documented text format (the inverse of parseAction). */
 export function formatAction(a: Action): string {
   switch (a.type) {
     case 'Wait':

@@ -264,6 +264,7 @@ function readMechanics(raw: Json, agents: EmbodiedAgent[], where: string): Mecha
   return out;
 }
 
+/** One task in the EnactToM JSON format, read and validated into mindscope's task shape. */
 export function readEnactTomTask(raw: Json, where: string): EmbodiedTask {
   const id = String(raw.task_id ?? '');
   if (!id) throw new InputError('task_id is missing', where);

@@ -83,16 +83,19 @@ function toFormula(s: Sexp, where: string): Formula {
   return { op: 'pred', name, args: rest as string[] };
 }
 
+/** Parse a goal s-expression into a formula; errors name the place. */
 export function parseGoal(text: string, where = 'goal'): Formula {
   const sexps = parseSexps(text, where);
   if (sexps.length !== 1) throw new InputError(`expected one goal expression, found ${sexps.length}`, where);
   return toFormula(sexps[0]!, where);
 }
 
+/** A formula from an already parsed s-expression. */
 export function formulaFromSexp(s: Sexp, where: string): Formula {
   return toFormula(s, where);
 }
 
+/** A formula as PDDL-style text. */
 export function formatFormula(f: Formula): string {
   switch (f.op) {
     case 'and':
@@ -108,6 +111,7 @@ export function formatFormula(f: Formula): string {
   }
 }
 
+/** The epistemic nesting depth of a formula (K and B add one). */
 export function kDepth(f: Formula): number {
   switch (f.op) {
     case 'and':
@@ -155,6 +159,7 @@ export function epistemicNodes(f: Formula): Array<Extract<Formula, { op: 'K' | '
   }
 }
 
+/** Every physical predicate of a formula, in order. */
 export function predicates(f: Formula): Array<Extract<Formula, { op: 'pred' }>> {
   switch (f.op) {
     case 'and':

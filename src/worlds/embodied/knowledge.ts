@@ -22,6 +22,7 @@ export type Atom =
   | { kind: 'fact'; formula: Formula }
   | { kind: 'knows'; agent: number; inner: number };
 
+/** The finite universe of knowledge atoms a task gives rise to, with their depths and entities. */
 export class KnowledgeUniverse {
   readonly atoms: Atom[] = [];
   readonly depth: number[] = [];

@@ -64,6 +64,7 @@ function copyInto(to: WorldState, from: WorldState): void {
   to.messagesLeft.set(from.messagesLeft);
 }
 
+/** Best-first search over joint world and knowledge states of a task, at a ToM level. */
 export class TaskSearch {
   readonly world: World;
   readonly universe: KnowledgeUniverse;

@@ -110,6 +110,7 @@ function explain(task: EmbodiedTask, search: TaskSearch): string[] {
   return out;
 }
 
+/** Verify a task: solvability, minimal ToM level, calibration, need for communication, trivial K goals and a plan. */
 export function verifyTask(task: EmbodiedTask, opts: { maxNodes?: number; maxLevel?: number } = {}): VerifyResult {
   const t0 = performance.now();
   const search = new TaskSearch(task);

@@ -38,6 +38,7 @@ export interface Outcome {
   deliveredTo?: number[];
 }
 
+/** The text household world of a task: compiled entities and the transition function. */
 export class World {
   readonly rooms: string[];
   readonly furniture: string[];
