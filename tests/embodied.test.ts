@@ -116,10 +116,10 @@ describe('goal language and world', () => {
     const barred = task.agents[0]!.barredRooms[0]!;
     expect(w.apply(s, 0, { type: 'Navigate', target: barred })).toMatchObject({ ok: false, text: `You cannot enter ${barred}.` });
     expect(w.apply(s, 0, { type: 'Pick', object: 'nothing_1' })).toMatchObject({ ok: false, text: 'There is no object called nothing_1.' });
-    // agent_0 heads a chain: it may message agent_1 only.
-    expect(w.apply(s, 0, { type: 'Communicate', to: ['agent_2'], text: 'hi' })).toMatchObject({
+    // agent_0 heads a chain agent_0 - agent_2 - agent_1: it may message agent_2 only.
+    expect(w.apply(s, 0, { type: 'Communicate', to: ['agent_1'], text: 'hi' })).toMatchObject({
       ok: false,
-      text: 'You can only send messages to: agent_1.',
+      text: 'You can only send messages to: agent_2.',
     });
     const budget = task.agents[0]!.messageBudget!;
     for (let i = 0; i < budget; i++) expect(w.apply(s, 0, { type: 'Communicate', to: 'all', text: 'hi' }).ok).toBe(true);

@@ -2,7 +2,14 @@ import type { Command } from 'commander';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { ConfigError, InputError, openStore, resolveRunId } from '../../index.js';
 import type { createRng } from '../../core/index.js';
-import { generateTasks, type GenerateTaskOptions } from '../../suites/index.js';
+import {
+  formatPoolComposition,
+  generateTasks,
+  poolComposition,
+  TASK_FAMILIES,
+  type GenerateTaskOptions,
+  type TaskFamily,
+} from '../../suites/index.js';
 import { evolutionPool, summarizeEpisodes } from '../../analysis/index.js';
 import { formatTextTable } from '../../report/index.js';
 import { formatAction, readEnactTomTasks, verifyTask } from '../../worlds/index.js';
@@ -64,9 +71,10 @@ export function registerEmbodied(program: Command): void {
     )
     .requiredOption('--out <file>', 'task JSON file to write (a list)')
     .option('--n <n>', 'number of tasks', intOption('--n', 1), 10)
-    .option('--depth <d>', 'K-depth 1, 2 or 3 (default: cycle through them)', intOption('--depth', 1))
+    .option('--depth <d>', 'K-depth 1 to 4 (default: cycle through them)', intOption('--depth', 1))
     .option('--category <c>', 'cooperative or mixed (default: both)')
-    .option('--agents <n>', '2, 3 or 4 (default: cycle)', intOption('--agents', 2))
+    .option('--agents <n>', '2 to 6 (default: cycle)', intOption('--agents', 2))
+    .option('--family <f>', `task family: ${TASK_FAMILIES.join(', ')} (default: cycle)`)
     .option('--seed <s>', 'seed', intOption('--seed', 0), 0)
     .option('--evolve', 'bias new tasks towards the settings subjects failed in a stored run')
     .option('--from-run <id>', 'with --evolve: the run (default: the newest)')
@@ -79,14 +87,17 @@ export function registerEmbodied(program: Command): void {
         depth?: number;
         category?: string;
         agents?: number;
+        family?: string;
         seed: number;
         evolve?: boolean;
         fromRun?: string;
         db: string;
         failureRatio: number;
       }) => {
-        if (f.depth !== undefined && ![1, 2, 3].includes(f.depth)) throw new ConfigError('--depth must be 1, 2 or 3');
-        if (f.agents !== undefined && ![2, 3, 4].includes(f.agents)) throw new ConfigError('--agents must be 2, 3 or 4');
+        if (f.depth !== undefined && ![1, 2, 3, 4].includes(f.depth)) throw new ConfigError('--depth must be 1, 2, 3 or 4');
+        if (f.agents !== undefined && ![2, 3, 4, 5, 6].includes(f.agents)) throw new ConfigError('--agents must be 2 to 6');
+        if (f.family !== undefined && !(TASK_FAMILIES as readonly string[]).includes(f.family))
+          throw new ConfigError(`--family must be one of ${TASK_FAMILIES.join(', ')}`);
         if (f.category !== undefined && f.category !== 'cooperative' && f.category !== 'mixed')
           throw new ConfigError('--category must be cooperative or mixed');
         if (!(f.failureRatio >= 0 && f.failureRatio <= 1)) throw new ConfigError('--failure-ratio must lie in [0, 1]');
@@ -103,7 +114,15 @@ export function registerEmbodied(program: Command): void {
             pick = (_i, rng) => {
               const from = (rng.next() < f.failureRatio && pool.failed.length) || pool.passed.length === 0 ? pool.failed : pool.passed;
               const s = rng.pick(from) as Partial<GenerateTaskOptions>;
-              return { depth: s.depth, agents: s.agents, category: s.category, budget: s.budget, graph: s.graph, mechanic: s.mechanic };
+              return {
+                family: s.family,
+                depth: s.depth,
+                agents: s.agents,
+                category: s.category,
+                budget: s.budget ?? undefined,
+                graph: s.graph,
+                mechanic: s.mechanic,
+              };
             };
           } finally {
             await store.close();
@@ -112,8 +131,9 @@ export function registerEmbodied(program: Command): void {
         const tasks = generateTasks({
           n: f.n,
           seed: f.seed,
-          depth: f.depth as 1 | 2 | 3 | undefined,
-          agents: f.agents as 2 | 3 | 4 | undefined,
+          depth: f.depth as GenerateTaskOptions['depth'] | undefined,
+          agents: f.agents as GenerateTaskOptions['agents'] | undefined,
+          family: f.family as TaskFamily | undefined,
           category: f.category as 'cooperative' | 'mixed' | undefined,
           pick,
         });
@@ -126,8 +146,27 @@ export function registerEmbodied(program: Command): void {
           )}\n`,
         );
         process.stdout.write(`wrote ${tasks.length} verified task(s) to ${f.out}${evolved}\n`);
+        process.stdout.write(`${formatPoolComposition(poolComposition(tasks.map((t) => t.task)))}\n`);
       },
     );
+
+  cmd
+    .command('composition')
+    .description(
+      "a task pool's composition (the EnactToM paper's Table 3): tasks by category, depth, family, mechanic, agents, rooms, objects",
+    )
+    .argument('<file>', 'EnactToM task JSON (one task or a list)')
+    .option('--json', 'print JSON')
+    .action((file: string, flags: { json?: boolean }) => {
+      let json: unknown;
+      try {
+        json = JSON.parse(readFileSync(file, 'utf8'));
+      } catch (err) {
+        throw new InputError(`cannot read as JSON: ${(err as Error).message}`, file);
+      }
+      const c = poolComposition(readEnactTomTasks(json, file));
+      process.stdout.write(flags.json ? `${JSON.stringify(c, null, 2)}\n` : `${formatPoolComposition(c)}\n`);
+    });
 
   cmd
     .command('results')

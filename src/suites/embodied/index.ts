@@ -1,2 +1,4 @@
+export * from './task-families.js';
 export * from './task-generator.js';
+export * from './pool-composition.js';
 export * from './embodied-suites.js';

@@ -7,7 +7,8 @@
 //                      the lever is known to a third party
 //   mixed-motive       deception-resistant: a teammate privately wants a shared-goal container
 //                      closed; the public text warns that claims need checking
-//   mirrored-state     a locked container that only a mirrored (or reverse-wired) twin opens
+//   mirrored-state     a locked container that only its mirrored twin opens (and now and then
+//                      a reverse-wired source)
 //   remote-chain       two locked containers, each opened by a lever in another room, the
 //                      wirings known to different agents
 // A draft is a scene, secrets, mechanics and the physical goal atoms; task-generator.ts wraps
@@ -135,14 +136,18 @@ export function draftFamily(family: TaskFamily, agents: string[], rng: Rng): Fam
       if (third === informer) s.barred[informer] = [roomB];
       placeSecret();
       whereSecret(actor);
-      s.secrets[third]!.push(`${source.id} is locked; it is wired to ${lever.id} in ${roomD}: opening ${lever.id} remotely opens ${source.id}.`);
+      s.secrets[third]!.push(
+        `${source.id} is locked; it is wired to ${lever.id} in ${roomD}: opening ${lever.id} remotely opens ${source.id}.`,
+      );
       return {
         ...base,
         objects: [thing, other],
         init: [...closed, `(is_locked ${source.id})`, `(is_inside ${thing} ${source.id})`, decoy],
         atoms: [`(is_on_top ${thing} ${target.id})`],
         atomRoom: roomB,
-        bindings: [{ mechanic_type: 'remote_control', trigger_object: lever.id, target_object: source.id, target_state: 'open', count: null }],
+        bindings: [
+          { mechanic_type: 'remote_control', trigger_object: lever.id, target_object: source.id, target_state: 'open', count: null },
+        ],
         text: `The ${word(thing)} (${thing}) has to be placed on the right surface in ${roomB}, but it is locked away; one of you knows how to get at it.`,
         title: `Unlock the ${word(thing)}`,
       };
@@ -168,31 +173,30 @@ export function draftFamily(family: TaskFamily, agents: string[], rng: Rng): Fam
       };
     }
     case 'mirrored-state': {
-      // A locked container in roomB opens only through its twin in roomD (mirrored), or the
-      // source is wired in reverse (inverse).
-      const locked = s.box(roomB);
+      // Besides the placement, a locked container in roomC must end open: only its twin in
+      // roomD (mirrored) opens it; the source may also be wired in reverse (inverse).
+      const locked = s.box(roomC);
       const twin = s.box(roomD);
       const inverse = rng.next() < 0.5;
-      s.barred[informer]!.push(roomD);
-      s.secrets[informer]!.push(`${locked.id} in ${roomB} must end open.`);
+      placeSecret();
+      whereSecret(actor);
+      s.secrets[informer]!.push(`${locked.id} in ${roomC} must end open.`);
       s.secrets[informer]!.push(`${locked.id} is locked but mirrors ${twin.id} in ${roomD}: it takes whatever state ${twin.id} is put in.`);
       const bindings: Array<Record<string, unknown>> = [
         { mechanic_type: 'state_mirroring', trigger_object: twin.id, target_object: locked.id, target_state: null, count: null },
       ];
-      const atoms = [`(is_open ${locked.id})`];
       if (inverse) {
         bindings.push({ mechanic_type: 'inverse_state', trigger_object: source.id, target_object: null, target_state: null, count: null });
-        atoms.push(`(is_open ${source.id})`);
-        s.secrets[actor]!.push(`${source.id} in ${roomA} must end open; it is wired in reverse: Open closes it and Close opens it.`);
+        s.secrets[actor]!.push(`${source.id} is wired in reverse: Open closes it and Close opens it.`);
       }
       return {
         ...base,
         objects: [thing, other],
         init: [...closed, `(is_locked ${locked.id})`, `(is_inside ${thing} ${source.id})`, decoy],
-        atoms,
+        atoms: [`(is_on_top ${thing} ${target.id})`, `(is_open ${locked.id})`],
         atomRoom: roomB,
         bindings,
-        text: `Some containers in this house do not behave as they look${inverse ? ', and two of them must end open' : ''}; one of them in ${roomB} must end open.`,
+        text: `The ${word(thing)} (${thing}) has to be placed on the right surface in ${roomB}, and a locked container must end open; some containers here do not behave as they look.`,
         title: inverse ? 'Mirror and reverse' : 'Mirrored twins',
       };
     }

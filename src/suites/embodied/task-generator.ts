@@ -82,7 +82,8 @@ export function draftTask(opts: GenerateTaskOptions, rng: Rng, id: string): Reco
   for (const a of agents) if (d.barred[a]!.length) bindings.push({ mechanic_type: 'room_restriction', agent: a, rooms: d.barred[a] });
   bindings.push(...d.bindings);
   const secrets = d.secrets;
-  const mechanic = family === 'relay' ? (opts.mechanic ?? (['none', 'none', 'inverse_state', 'remote_control'] as const)[rng.int(4)]) : 'none';
+  const mechanic =
+    family === 'relay' ? (opts.mechanic ?? (['none', 'none', 'inverse_state', 'remote_control'] as const)[rng.int(4)]) : 'none';
   const source = (d.init.find((x) => x.startsWith('(is_inside ')) ?? '').slice(1, -1).split(' ')[2] ?? '';
   const init = [...d.init];
   if (mechanic === 'inverse_state') {
@@ -98,10 +99,17 @@ export function draftTask(opts: GenerateTaskOptions, rng: Rng, id: string): Reco
   const privateGoals = { ...d.privateGoals };
   if (opts.category === 'mixed' && Object.keys(privateGoals).length === 0) {
     const used = new Set(bindings.flatMap((b) => [b.trigger_object, b.target_object]));
-    const side = d.furniture.find((f) => f.container && f.id !== source && !used.has(f.id) && !d.atoms.some((x) => x.includes(f.id)))!;
+    const side = d.furniture.find((f) => f.container && f.id !== source && !used.has(f.id) && !d.atoms.some((x) => x.includes(f.id)));
     const who = agents[n - 1]!;
-    privateGoals[who] = `(is_open ${side.id})`;
-    secrets[who]!.push(`Privately, you want ${side.id} in ${side.room} to end open; the others need not know.`);
+    if (side) {
+      privateGoals[who] = `(is_open ${side.id})`;
+      secrets[who]!.push(`Privately, you want ${side.id} in ${side.room} to end open; the others need not know.`);
+    } else {
+      // Every container is spoken for: the side objective is where to end up.
+      const room = d.rooms.filter((r) => !d.barred[who]!.includes(r)).at(-1)!;
+      privateGoals[who] = `(agent_in_room ${who} ${room})`;
+      secrets[who]!.push(`Privately, you want to end the task in ${room}; the others need not know.`);
+    }
   }
   const objects = d.furniture.map((f) => f.id);
   const problem = [
@@ -155,7 +163,9 @@ export function calibrateBudgets(json: Record<string, unknown>, baseline: Verify
 }
 
 function acceptable(v: VerifyResult, task: EmbodiedTask, depth: number): boolean {
-  return v.solvable === true && kDepth(task.goal) === depth && v.calibrates === true && v.needsCommunication === true && v.trivialK.length === 0;
+  return (
+    v.solvable === true && kDepth(task.goal) === depth && v.calibrates === true && v.needsCommunication === true && v.trivialK.length === 0
+  );
 }
 
 /** Draft until one passes every check (or `maxAttempts` is reached). */

@@ -7,7 +7,7 @@ import { epistemicNodes, formatFormula, kDepth, predicates, stripEpistemic } fro
 import { KnowledgeState } from './knowledge.js';
 import { relaxedReachable } from './relaxed-reachability.js';
 import type { EmbodiedTask } from './task.js';
-import { TaskSearch, type PlanStep, type SearchResult } from './task-search.js';
+import { TaskSearch, type PlanStep, type SearchOptions, type SearchResult } from './task-search.js';
 import { World } from './world.js';
 
 export interface VerifyResult {
@@ -111,6 +111,27 @@ function explain(task: EmbodiedTask, search: TaskSearch): string[] {
 }
 
 /** Verify a task: solvability, minimal ToM level, calibration, need for communication, trivial K goals and a plan. */
+/** Nodes the weighted search gets before the greedy one is tried (tasks solved within it keep their shortest-first plans). */
+const FIRST_PASS_NODES = 4_000;
+/** Nodes the greedy pass gets before the weighted search resumes with the rest of the cap. */
+const GREEDY_PASS_NODES = 8_000;
+
+/**
+ * The weighted best-first search, cut short; then, if that did not decide, a greedy pass (fast on
+ * the wide plateaus of many-agent tasks); then the weighted search with the full cap. An
+ * exhaustive "unsolvable" from either pass is final.
+ */
+function phasedSearch(search: TaskSearch, opts: SearchOptions): SearchResult {
+  const cap = opts.maxNodes ?? 200_000;
+  const first = search.search({ ...opts, maxNodes: Math.min(cap, FIRST_PASS_NODES) });
+  if (first.status !== 'undecided' || cap <= FIRST_PASS_NODES) return first;
+  const greedy = search.search({ ...opts, greedy: true, maxNodes: Math.min(cap, GREEDY_PASS_NODES) });
+  if (greedy.status !== 'undecided') return { ...greedy, nodes: first.nodes + greedy.nodes };
+  const full = search.search({ ...opts, maxNodes: cap });
+  return { ...full, nodes: first.nodes + greedy.nodes + full.nodes };
+}
+
+/** Verify a task: solvability, minimal ToM level, calibration, need for communication, trivial K goals and a plan. */
 export function verifyTask(task: EmbodiedTask, opts: { maxNodes?: number; maxLevel?: number } = {}): VerifyResult {
   const t0 = performance.now();
   const search = new TaskSearch(task);
@@ -123,7 +144,7 @@ export function verifyTask(task: EmbodiedTask, opts: { maxNodes?: number; maxLev
   let noMessages: SearchResult['status'] = 'undecided';
   for (let level = 0; level <= maxLevel; level++) {
     const r: SearchResult = relaxedReachable(search, level, task.goal)
-      ? search.search({ level, maxNodes: opts.maxNodes })
+      ? phasedSearch(search, { level, maxNodes: opts.maxNodes })
       : { status: 'unsolvable', plan: null, rounds: null, nodes: 0 };
     nodes += r.nodes;
     if (level === 0) noMessages = r.status;
@@ -136,7 +157,7 @@ export function verifyTask(task: EmbodiedTask, opts: { maxNodes?: number; maxLev
   }
   const physical = stripEpistemic(task.goal);
   const calib: SearchResult = relaxedReachable(search, 0, physical, true)
-    ? search.search({ level: 0, physicalOnly: true, revealAll: true, maxNodes: opts.maxNodes })
+    ? phasedSearch(search, { level: 0, physicalOnly: true, revealAll: true, maxNodes: opts.maxNodes })
     : { status: 'unsolvable', plan: null, rounds: null, nodes: 0 };
   nodes += calib.nodes;
   const solvable = found ? true : undecided ? 'undecided' : false;
