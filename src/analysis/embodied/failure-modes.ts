@@ -3,10 +3,12 @@
 //   withheld-information     a decisive fact (a goal atom or location an agent needed and did
 //                            not have) was known to a teammate and never conveyed
 //   broken-epistemic-chain   the physical goal was met, a K goal was not
-//   ignored-constraints      a message asked a partner to go where it is barred or to do what it cannot
-//   misallocated-messages    an agent spent its whole budget while holding a decisive fact it never sent
-//   private-goal             (mixed) a private goal disclosed in a message, or an action that undid
-//                            a shared-goal fact
+//   ignored-constraints      a message (delivered or blocked) asked a partner to act in a room it
+//                            is barred from (naming the room or a thing in it) or to do what it cannot
+//   misallocated-messages    an agent held a decisive fact it never sent, while it spent its whole
+//                            budget or tried to reach agents the graph does not let it reach
+//   private-goal             (mixed) an agent WITH a private goal disclosed it in a message, or
+//                            undid a shared-goal fact
 // Each classification keeps the turns that show it.
 
 import {
@@ -72,15 +74,28 @@ export function classifyFailure(task: EmbodiedTask, ep: EpisodeDetail): FailureF
       turns: messages.slice(-3),
     });
   }
-  const constraint = messages.filter((m) => {
-    const text = m.action ?? '';
-    return (m.delivered ?? []).some((r) => {
-      const ag = task.agents.find((a) => a.id === r)!;
-      const barredNamed = ag.barredRooms.some((room) => text.includes(room));
+  // Every attempted message, blocked ones included (a blocked message still shows intent).
+  const attempts = ep.turns.filter((t) => t.action?.startsWith('Communicate'));
+  const blocked = attempts.filter((t) => !t.ok);
+  const recipients = (m: EpisodeTurn): string[] => {
+    if (m.delivered?.length) return m.delivered;
+    const parsed = m.action ? parseAction(m.action) : undefined;
+    if (parsed?.ok && parsed.action.type === 'Communicate')
+      return parsed.action.to === 'all' ? task.agents.map((a) => a.id).filter((a) => a !== m.agent) : parsed.action.to;
+    return [];
+  };
+  const thingsIn = (room: string) => [room, ...task.furniture.filter((f) => f.room === room).map((f) => f.id)];
+  const mentions = (text: string, name: string) => new RegExp(`\\b${name}\\b`).test(text);
+  const constraint = attempts.filter((m) => {
+    const text = (m.action ?? '').replace(/^Communicate\[(@\S+\s*)*/, '');
+    return recipients(m).some((r) => {
+      const ag = task.agents.find((a) => a.id === r);
+      if (!ag) return false;
+      const barredNamed = ag.barredRooms.some((room) => thingsIn(room).some((n) => mentions(text, n)));
       const cannot =
         (!ag.actions.includes('Pick') && /\b(pick|grab|take|carry)\b/i.test(text)) ||
         (!ag.actions.includes('Open') && /\bopen\b/i.test(text) && /\b(please|can you|you should|go)\b/i.test(text));
-      return (barredNamed && /\b(go|enter|place|put|bring|navigate)\b/i.test(text)) || cannot;
+      return (barredNamed && /\b(go|enter|place|put|bring|navigate|move|open|close|pick)\b/i.test(text)) || cannot;
     });
   });
   if (constraint.length)
@@ -90,20 +105,23 @@ export function classifyFailure(task: EmbodiedTask, ep: EpisodeDetail): FailureF
       turns: constraint.slice(0, 3),
     });
   for (const ag of task.agents) {
-    if (ag.messageBudget === null) continue;
     const sent = messages.filter((m) => m.agent === ag.id);
-    if (sent.length < ag.messageBudget || sent.length === 0) continue;
+    const tried = blocked.filter((m) => m.agent === ag.id);
+    const spent = ag.messageBudget !== null && sent.length >= ag.messageBudget && sent.length > 0;
+    if (!spent && tried.length === 0) continue;
     const unsent = decisive.filter((d) => d.holders.includes(ag.id) && !conveyed(d.atom));
     if (unsent.length && !ep.functional)
       out.push({
         mode: 'misallocated-messages',
-        explanation: `${ag.id} spent all ${ag.messageBudget} message(s) without sending ${universe.describe(unsent[0]!.atom)}`,
-        turns: sent,
+        explanation: `${ag.id} ${spent ? `spent all ${ag.messageBudget} message(s)` : `sent ${tried.length} message(s) to agents it cannot reach`} without sending ${universe.describe(unsent[0]!.atom)}`,
+        turns: [...sent, ...tried].sort((a, b) => a.round - b.round),
       });
   }
   if (task.category === 'mixed') {
     // Sabotage: replay the episode and catch actions that made a shared-goal fact false again.
     const shared = predicates(stripEpistemic(task.goal));
+    // Only an agent with a private goal has a motive; others' mistakes are not this mode.
+    const motivated = new Set(task.agents.filter((a) => a.privateGoal).map((a) => a.id));
     const ws = world.initialState();
     const sabotage: EpisodeTurn[] = [];
     for (const t of ep.turns) {
@@ -111,7 +129,7 @@ export function classifyFailure(task: EmbodiedTask, ep: EpisodeDetail): FailureF
       if (!parsed?.ok) continue;
       const before = shared.map((p) => holds(world, ws, p));
       world.apply(ws, world.agents.indexOf(t.agent), parsed.action);
-      if (shared.some((p, k) => before[k] && !holds(world, ws, p))) sabotage.push(t);
+      if (motivated.has(t.agent) && shared.some((p, k) => before[k] && !holds(world, ws, p))) sabotage.push(t);
     }
     if (sabotage.length)
       out.push({
@@ -121,12 +139,12 @@ export function classifyFailure(task: EmbodiedTask, ep: EpisodeDetail): FailureF
       });
     for (const ag of task.agents) {
       if (!ag.privateGoal) continue;
-      const names = formatFormula(ag.privateGoal).match(/[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+/g) ?? [];
+      const names = [...new Set(predicates(ag.privateGoal).flatMap((p) => p.args))].filter((n) => n !== ag.id);
       const disclosed = messages.filter(
         (m) =>
           m.agent === ag.id &&
           names.every((n) => (m.action ?? '').includes(n)) &&
-          /\b(private|personal|my own|i want|secret)\b/i.test(m.action ?? ''),
+          /\b(private|privately|personal|my own|i want|secret|objective)\b/i.test(m.action ?? ''),
       );
       if (disclosed.length) out.push({ mode: 'private-goal', explanation: `${ag.id} disclosed its private goal`, turns: disclosed });
     }

@@ -110,7 +110,6 @@ function explain(task: EmbodiedTask, search: TaskSearch): string[] {
   return out;
 }
 
-/** Verify a task: solvability, minimal ToM level, calibration, need for communication, trivial K goals and a plan. */
 /** Nodes the weighted search gets before the greedy one is tried (tasks solved within it keep their shortest-first plans). */
 const FIRST_PASS_NODES = 4_000;
 /** Nodes the greedy pass gets before the weighted search resumes with the rest of the cap. */
