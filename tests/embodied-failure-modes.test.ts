@@ -2,7 +2,7 @@
 // the near misses that must not fire (an agent without a private goal undoing a shared fact).
 import { describe, expect, it } from 'vitest';
 import type { EpisodeDetail, EpisodeTurn } from '../src/core/records/episode.js';
-import { classifyFailure } from '../src/analysis/index.js';
+import { classifyFailure, labelAgreement, labellingSample, type StoredEpisode } from '../src/analysis/index.js';
 import { KnowledgeUniverse, readEnactTomTask, World } from '../src/worlds/index.js';
 
 const json = {
@@ -115,5 +115,35 @@ describe('failure modes, each on an episode that shows exactly it', () => {
       conveyed: [],
     });
     expect(modes(episode([tellAll(), disclose], false))).toEqual(['private-goal']);
+  });
+});
+
+describe('labelling sampler', () => {
+  const stored = (detail: EpisodeDetail, replicate: number) =>
+    ({ subject: 'm', subjectId: 's', suite: 'enacttom', itemHash: 'h', taskId: 'fm', replicate, detail }) as unknown as StoredEpisode;
+  const eps = [
+    stored(episode([turn('agent_0', 'Wait')], false), 0),
+    stored(episode([tellAll(), turn('agent_1', 'Wait')], true, false), 1),
+    stored(episode([tellAll(), turn('agent_2', 'Open[chest_12]'), turn('agent_2', 'Close[chest_12]')], false), 2),
+    stored(episode([tellAll()], true, true), 3),
+  ];
+
+  it('exports failed episodes only, seeded, with transcripts and the automatic labels; reads labels back with kappa', () => {
+    const rows = labellingSample(eps, () => task, 10, 1);
+    expect(rows).toHaveLength(3);
+    expect(labellingSample(eps, () => task, 10, 1).map((r) => r.key)).toEqual(rows.map((r) => r.key));
+    const auto = Object.fromEntries(rows.map((r) => [r.replicate, r.automatic]));
+    expect(auto).toEqual({ 0: ['withheld-information'], 1: ['broken-epistemic-chain'], 2: ['private-goal'] });
+    expect(rows.every((r) => r.labels === null && r.transcript.length > 0)).toBe(true);
+    // The person agrees on replicates 0 and 1, and calls replicate 2 withheld information instead.
+    const labelled = rows.map((r) => ({ ...r, labels: r.replicate === 2 ? ['withheld-information' as const] : r.automatic }));
+    const a = labelAgreement(labelled);
+    expect(a.labelled).toBe(3);
+    expect(a.byMode['broken-epistemic-chain'].kappa).toBe(1);
+    // withheld: human present on 0 and 2, automatic on 0 only: po = 2/3, pe = 2/3*1/3 + 1/3*2/3 = 4/9, kappa = (2/3-4/9)/(5/9) = 0.4.
+    expect(a.byMode['withheld-information'].kappa).toBeCloseTo(0.4, 10);
+    expect(a.byMode['private-goal']).toMatchObject({ human: 0, automatic: 1 });
+    expect(() => labelAgreement([{ ...rows[0]!, labels: ['lazy' as never] }])).toThrow(/unknown failure mode "lazy"/);
+    expect(() => labelAgreement(rows)).toThrow(/no row has labels/);
   });
 });

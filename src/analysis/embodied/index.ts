@@ -2,3 +2,4 @@ export * from './episode-metrics.js';
 export * from './failure-modes.js';
 export * from './episode-results.js';
 export * from './episode-summary.js';
+export * from './failure-labels.js';

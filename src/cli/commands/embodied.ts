@@ -10,7 +10,16 @@ import {
   type GenerateTaskOptions,
   type TaskFamily,
 } from '../../suites/index.js';
-import { evolutionPool, summarizeEpisodes } from '../../analysis/index.js';
+import {
+  evolutionPool,
+  labelAgreement,
+  labellingSample,
+  storedEpisodes,
+  summarizeEpisodes,
+  taskOfItem,
+  type LabellingRow,
+} from '../../analysis/index.js';
+import type { EmbodiedTask } from '../../worlds/index.js';
 import { formatTextTable } from '../../report/index.js';
 import { formatAction, readEnactTomTasks, verifyTask } from '../../worlds/index.js';
 import { intOption, numberOption, DEFAULT_DB } from '../options.js';
@@ -166,6 +175,58 @@ export function registerEmbodied(program: Command): void {
       }
       const c = poolComposition(readEnactTomTasks(json, file));
       process.stdout.write(flags.json ? `${JSON.stringify(c, null, 2)}\n` : `${formatPoolComposition(c)}\n`);
+    });
+
+  cmd
+    .command('label-export')
+    .description('a seeded sample of failed episodes for labelling failure modes by hand (JSON rows; fill in each "labels")')
+    .requiredOption('--out <file>', 'JSON file to write')
+    .option('--run-id <id>', 'run (default: the newest)')
+    .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
+    .option('--n <n>', 'episodes to sample', intOption('--n', 1), 40)
+    .option('--seed <s>', 'seed', intOption('--seed', 0), 0)
+    .action(async (f: { out: string; runId?: string; db: string; n: number; seed: number }) => {
+      const store = await openStore(f.db);
+      try {
+        const runId = await resolveRunId(store, f.runId);
+        const episodes = await storedEpisodes(store, runId);
+        const tasks = new Map<string, EmbodiedTask | undefined>();
+        for (const e of episodes) if (!tasks.has(e.itemHash)) tasks.set(e.itemHash, taskOfItem((await store.getItem(e.itemHash))!));
+        const rows = labellingSample(episodes, (e) => tasks.get(e.itemHash), f.n, f.seed);
+        writeFileSync(f.out, `${JSON.stringify(rows, null, 2)}\n`);
+        process.stdout.write(
+          `wrote ${rows.length} failed episode(s) of run ${runId} to ${f.out}; fill in "labels" with any of the five modes\n`,
+        );
+      } finally {
+        await store.close();
+      }
+    });
+
+  cmd
+    .command('label-agreement')
+    .description("agreement (Cohen's kappa per mode) between hand labels in an exported file and the automatic failure modes")
+    .argument('<file>', 'the file label-export wrote, with labels filled in')
+    .option('--json', 'print JSON')
+    .action((file: string, flags: { json?: boolean }) => {
+      let rows: LabellingRow[];
+      try {
+        rows = JSON.parse(readFileSync(file, 'utf8')) as LabellingRow[];
+      } catch (err) {
+        throw new InputError(`cannot read as JSON: ${(err as Error).message}`, file);
+      }
+      if (!Array.isArray(rows)) throw new InputError('expected the list of rows label-export wrote', file);
+      const a = labelAgreement(rows, file);
+      if (flags.json) {
+        process.stdout.write(`${JSON.stringify(a, null, 2)}\n`);
+        return;
+      }
+      const f2 = (x: number) => (Number.isNaN(x) ? '-' : x.toFixed(2));
+      process.stdout.write(
+        `${a.labelled} labelled episode(s)\n${formatTextTable(
+          ['mode', 'human', 'automatic', 'agreement', 'kappa'],
+          Object.entries(a.byMode).map(([m, x]) => [m, String(x.human), String(x.automatic), f2(x.percentAgreement), f2(x.kappa)]),
+        )}\n`,
+      );
     });
 
   cmd
