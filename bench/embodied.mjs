@@ -1,9 +1,10 @@
-// bench/embodied: generate-and-verify time for 300 tasks; verifier time per task by K-depth and
-// agent count (median, worst); world throughput (agent-actions per second) replaying reference
+// bench/embodied: generate-and-verify time for 300 tasks (six families, depth 1-4, 2-6 agents)
+// and the pool composition; verifier time per task by agent count and K-depth (median, worst); world
+// throughput (agent-actions per second) replaying reference
 // plans, with and without who-knows-what tracking; and the reference teams on 100 generated
 // tasks x 3 trials through the runner (functional and literal Avg, Pass@3, Pass^3).
 //
-//   npm run build && node bench/embodied.mjs [--tasks 300] [--team-tasks 100]
+//   npm run build && node bench/embodied.mjs [--tasks 300] [--team-tasks 100 (0: skip)]
 
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,7 +25,8 @@ let t = performance.now();
 const generated = m.generateTasks({ n: N, seed: 2026 });
 const genSeconds = (performance.now() - t) / 1000;
 const attempts = generated.reduce((s, g) => s + g.attempts, 0);
-console.log(`generate-and-verify: ${N} tasks in ${genSeconds.toFixed(1)} s (${attempts} drafts verified; target under 60 s)`);
+console.log(`generate-and-verify: ${N} tasks in ${genSeconds.toFixed(1)} s (${attempts} drafts verified; target under 60 s); load ${(await import('node:os')).loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+console.log(m.formatPoolComposition(m.poolComposition(generated.map((g) => g.task))));
 
 // 2. Verifier time per accepted task, by depth and agent count.
 const cells = new Map();
@@ -32,7 +34,7 @@ for (const g of generated) {
   const s = performance.now();
   const v = m.verifyTask(g.task);
   const ms = performance.now() - s;
-  const key = `depth ${v.kDepth}, ${g.task.agents.length} agents`;
+  const key = `${g.task.agents.length} agents, depth ${v.kDepth}`;
   cells.set(key, [...(cells.get(key) ?? []), ms]);
 }
 const all = [...cells.values()].flat().sort((a, b) => a - b);
@@ -67,7 +69,8 @@ for (const tracking of [false, true]) {
   );
 }
 
-// 4. Reference teams through the runner.
+// 4. Reference teams through the runner (skipped with --team-tasks 0).
+if (TEAM_TASKS === 0) process.exit(0);
 const dir = mkdtempSync(join(tmpdir(), 'mindscope-bench-embodied-'));
 const file = join(dir, 'tasks.json');
 writeFileSync(file, JSON.stringify(generated.slice(0, TEAM_TASKS).map((g) => g.json)));
