@@ -13,3 +13,6 @@ export * from './vision.js';
 export * from './dialtom-inferences.js';
 export * from './trace-pairs.js';
 export * from './human-import.js';
+export * from './trial-answer.js';
+export * from './trial-rows.js';
+export * from './export-trials.js';
