@@ -97,6 +97,8 @@ export { exportMatrix, resolveRunId, runAccuracy, runMatricesBySuite, runMatrix,
 export { compareTriangleScorers, judgeCallCost, loadHumanReferences, visionReportSection } from './app/index.js';
 // Exports for other tools: every trial as a row (JSONL, Parquet).
 export { exportTrials, runTrialRows, TRIAL_COLUMNS, type TrialRow } from './app/index.js';
+// Inspect AI eval logs, out and in.
+export { exportInspectLogs, InspectEvalLogSchema, type InspectEvalLog } from './app/index.js';
 
 // Many processes and machines on one PostgreSQL store: a queue of trials and its workers.
 export {

@@ -16,3 +16,6 @@ export * from './human-import.js';
 export * from './trial-answer.js';
 export * from './trial-rows.js';
 export * from './export-trials.js';
+export * from './inspect-log-schema.js';
+export * from './inspect-messages.js';
+export * from './inspect-export.js';

@@ -5,7 +5,15 @@
 // in bounded memory.
 
 import { z } from 'zod';
-import { type ChatMessage, JudgeDetailSchema, MindscopeError, protocolOf, readScoreDetail, StoredTranscriptSchema } from '../core/index.js';
+import {
+  type ChatMessage,
+  JudgeDetailSchema,
+  MindscopeError,
+  protocolOf,
+  readScoreDetail,
+  type StoredTranscript,
+  StoredTranscriptSchema,
+} from '../core/index.js';
 import type { StoredTrial, Store } from '../store/index.js';
 import { trialAnswer } from './trial-answer.js';
 
@@ -58,6 +66,8 @@ export interface TrialRow {
   truncatedCalls: number;
   attempts: number;
   finishedAt: string;
+  /** The parsed transcript the row was read from (not an exported column); null for a failed trial. */
+  transcript: StoredTranscript | null;
 }
 
 interface ItemFields {
@@ -93,10 +103,12 @@ function toRow(t: StoredTrial, spec: string, item: ItemFields): TrialRow {
   let answer = { reply: null as string | null, parsed: null as string | null, gold: null as string | null };
   let reasoning: { reasoning: string | null; reasoningTokens: number | null } = { reasoning: null, reasoningTokens: null };
   let protocol: string | null = null;
+  let transcript: StoredTranscript | null = null;
   if (t.transcript !== null) {
     const parsed = StoredTranscriptSchema.safeParse(parseJson(t.transcript, where));
     if (!parsed.success) throw new MindscopeError(`${where}: the transcript does not parse: ${parsed.error.issues[0]?.message ?? ''}`);
     const tr = parsed.data;
+    transcript = tr;
     protocol = protocolOf(tr);
     messages = tr.calls.flatMap((c) => (c.kind === 'chat' && c.messages ? [c.messages] : []));
     const a = trialAnswer(tr, where);
@@ -137,6 +149,7 @@ function toRow(t: StoredTrial, spec: string, item: ItemFields): TrialRow {
     truncatedCalls: t.truncatedCalls,
     attempts: t.attempts,
     finishedAt: t.finishedAt,
+    transcript,
   };
 }
 
