@@ -98,7 +98,7 @@ export { compareTriangleScorers, judgeCallCost, loadHumanReferences, visionRepor
 // Exports for other tools: every trial as a row (JSONL, Parquet).
 export { exportTrials, runTrialRows, TRIAL_COLUMNS, type TrialRow } from './app/index.js';
 // Inspect AI eval logs, out and in.
-export { exportInspectLogs, InspectEvalLogSchema, type InspectEvalLog } from './app/index.js';
+export { exportInspectLogs, importInspectLogs, InspectEvalLogSchema, type InspectEvalLog } from './app/index.js';
 
 // Many processes and machines on one PostgreSQL store: a queue of trials and its workers.
 export {

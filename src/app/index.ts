@@ -19,3 +19,5 @@ export * from './export-trials.js';
 export * from './inspect-log-schema.js';
 export * from './inspect-messages.js';
 export * from './inspect-export.js';
+export * from './inspect-read.js';
+export * from './inspect-import.js';
