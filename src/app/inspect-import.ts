@@ -115,7 +115,6 @@ async function importLog(
   const settings = { source: 'inspect', model: log.eval.model, ...(log.eval.model_generate_config ?? {}) };
   const subjectId = mindscope.success ? mindscope.data.subject_id : `i-${contentHash({ spec, settings }).slice(0, 12)}`;
   const scorer = opts.scorer ?? log.results?.scores[0]?.name ?? Object.keys(f.samples.find((s) => s.scores)?.scores ?? {})[0];
-  if (!scorer) throw new InputError('no scorer: the log has no results.scores and no sample has scores', file);
   await store.upsertSubject({ id: subjectId, spec, settings });
   for (let i = 0; i < f.samples.length; i++) {
     const s = f.samples[i]!;
@@ -148,7 +147,9 @@ async function importLog(
     const keyText = JSON.stringify(key);
     const p = plan.get(`${subjectId}\u0000${suite}`) ?? { subjectId, suite, planned: 0 };
     plan.set(`${subjectId}\u0000${suite}`, p);
-    if (seen.has(keyText) || (await store.trialStatus(key)) === 'done') {
+    // Already there: a done trial, or a failed one that this sample would record failed again.
+    const status = await store.trialStatus(key);
+    if (seen.has(keyText) || status === 'done' || (status === 'failed' && s.error)) {
       result.duplicates++;
       continue;
     }
@@ -159,6 +160,8 @@ async function importLog(
       result.failed++;
       continue;
     }
+    if (!scorer)
+      throw new InputError(`${f.where(i)}.scores: none (and the log has no results.scores), so there is nothing to import`, file);
     const score = s.scores?.[scorer];
     if (!score)
       throw new InputError(
