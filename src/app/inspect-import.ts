@@ -25,7 +25,7 @@ import {
 import type { Store } from '../store/index.js';
 import type { InspectSample, InspectScore } from './inspect-log-schema.js';
 import { inspectReasoning, inspectText, inspectToMessages } from './inspect-messages.js';
-import { inspectLogFiles, type InspectLogFile, readInspectLog } from './inspect-read.js';
+import { inspectLogFiles, type InspectLogFile, readBytes, readInspectLog } from './inspect-read.js';
 
 export interface InspectImportOptions {
   store: Store;
@@ -224,23 +224,25 @@ export async function importInspectLogs(opts: InspectImportOptions): Promise<Ins
   const { store } = opts;
   const files = opts.paths.flatMap(inspectLogFiles);
   if (files.length === 0) throw new ConfigError('name at least one Inspect log file or directory');
-  const logs = files.map(readInspectLog);
+  // The identity first (the files' hashes), then one log at a time: a log's samples are held only while it is imported.
   const identity = {
     source: 'inspect',
-    files: logs.map((l) => ({ name: basename(l.file), sha256: createHash('sha256').update(l.bytes).digest('hex') })),
+    files: files.map((file) => ({ name: basename(file), sha256: createHash('sha256').update(readBytes(file)).digest('hex') })),
   };
   const runId = opts.runId ?? `inspect-${contentHash(identity).slice(0, 12)}`;
   const existing = await store.getRun(runId);
   if (existing && contentHash(existing.config) !== contentHash(identity))
     throw new ConfigError(`run ${runId} exists in ${store.location} with other content; import under another --run-id`);
-  if (!existing) {
-    const created = logs.map((l) => l.log.eval.created).sort()[0] ?? new Date(0).toISOString();
-    await store.createRun({ id: runId, createdAt: created, config: identity });
-  }
-  const result: InspectImportResult = { runId, files: logs.length, subjects: [], suites: [], trials: 0, failed: 0, duplicates: 0 };
+  const result: InspectImportResult = { runId, files: files.length, subjects: [], suites: [], trials: 0, failed: 0, duplicates: 0 };
   const plan = new Map<string, Planned>();
   const seen = new Set<string>();
-  for (const f of logs) await importLog(store, runId, f, opts, plan, seen, result);
+  let created = existing !== undefined;
+  for (const file of files) {
+    const f = readInspectLog(file);
+    if (!created) await store.createRun({ id: runId, createdAt: f.log.eval.created, config: identity });
+    created = true;
+    await importLog(store, runId, f, opts, plan, seen, result);
+  }
   const prior = new Map((await store.status(runId)).map((r) => [`${r.subjectId}\u0000${r.suite}`, r.planned]));
   await store.setPlan(
     runId,

@@ -64,14 +64,18 @@ function readEvalZip(file: string, bytes: Uint8Array): InspectLogFile {
   return { file, bytes, log, samples, where: (i) => names[i]! };
 }
 
-/** Read one log file (.json or .eval). */
-export function readInspectLog(file: string): InspectLogFile {
-  let bytes: Uint8Array;
+/** A file's bytes; an unreadable file is an InputError naming it. */
+export function readBytes(file: string): Uint8Array {
   try {
-    bytes = readFileSync(file);
+    return readFileSync(file);
   } catch (err) {
     throw new InputError(`cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, file);
   }
+}
+
+/** Read one log file (.json or .eval). */
+export function readInspectLog(file: string): InspectLogFile {
+  const bytes = readBytes(file);
   const ext = extname(file).toLowerCase();
   if (ext === '.json') return readJsonLog(file, bytes);
   if (ext === '.eval') return readEvalZip(file, bytes);
