@@ -22,7 +22,7 @@ import {
   sha256,
   validateRecord,
 } from '../core/index.js';
-import type { Store } from '../store/index.js';
+import { type Store, trialKeyString } from '../store/index.js';
 import type { InspectSample, InspectScore } from './inspect-log-schema.js';
 import { inspectReasoning, inspectText, inspectToMessages } from './inspect-messages.js';
 import { inspectLogFiles, type InspectLogFile, readBytes, readInspectLog } from './inspect-read.js';
@@ -93,6 +93,8 @@ function usageOf(s: InspectSample): { inputTokens: number; outputTokens: number;
   };
 }
 
+const WRITE_BATCH = 500;
+
 interface Planned {
   subjectId: string;
   suite: string;
@@ -106,6 +108,7 @@ async function importLog(
   opts: InspectImportOptions,
   plan: Map<string, Planned>,
   seen: Set<string>,
+  done: Set<string>,
   result: InspectImportResult,
 ): Promise<void> {
   const { log, file } = f;
@@ -116,7 +119,19 @@ async function importLog(
   const subjectId = mindscope.success ? mindscope.data.subject_id : `i-${contentHash({ spec, settings }).slice(0, 12)}`;
   const scorer = opts.scorer ?? log.results?.scores[0]?.name ?? Object.keys(f.samples.find((s) => s.scores)?.scores ?? {})[0];
   await store.upsertSubject({ id: subjectId, spec, settings });
+  // Items are stored before the trials that name them; trials are recorded in batches, each
+  // batch awaited as one group commit (awaiting every trial in turn would wait a commit each).
+  const items = new Map<string, Item>();
+  let writes: Array<() => Promise<void>> = [];
+  const flush = async () => {
+    await store.putItems([...items].map(([hash, item]) => ({ hash, item })));
+    items.clear();
+    const batch = writes;
+    writes = [];
+    await Promise.all(batch.map((w) => w()));
+  };
   for (let i = 0; i < f.samples.length; i++) {
+    if (writes.length >= WRITE_BATCH) await flush();
     const s = f.samples[i]!;
     const where = `${file}: ${f.where(i)}`;
     const meta = SampleMetaSchema.safeParse(s.metadata ?? {});
@@ -142,13 +157,13 @@ async function importLog(
       },
     };
     const hash = sha256(JSON.stringify(item));
-    await store.putItems([{ hash, item }]);
+    if (!items.has(hash)) items.set(hash, item);
     const key = { runId, subjectId, suite, itemId, replicate: s.epoch - 1 };
     const keyText = JSON.stringify(key);
     const p = plan.get(`${subjectId}\u0000${suite}`) ?? { subjectId, suite, planned: 0 };
     plan.set(`${subjectId}\u0000${suite}`, p);
     // Already there: a done trial, or a failed one that this sample would record failed again.
-    const status = await store.trialStatus(key);
+    const status = done.has(trialKeyString(key)) ? 'done' : s.error ? await store.trialStatus(key) : undefined;
     if (seen.has(keyText) || status === 'done' || (status === 'failed' && s.error)) {
       result.duplicates++;
       continue;
@@ -156,7 +171,7 @@ async function importLog(
     seen.add(keyText);
     p.planned++;
     if (s.error) {
-      await store.recordFailed(key, hash, `Inspect sample error: ${s.error.message}`, 1);
+      writes.push(() => store.recordFailed(key, hash, `Inspect sample error: ${s.error!.message}`, 1));
       result.failed++;
       continue;
     }
@@ -197,24 +212,27 @@ async function importLog(
     };
     validateRecord(INSPECT_RECORDS, detail, scoreDetail, where);
     const calls = messages.filter((m) => m.role === 'assistant').length || 1;
-    await store.recordDone(
-      key,
-      hash,
-      {
-        transcript: { protocol: INSPECT_RECORDS.protocol, calls: [], detail },
-        score: { scorer: INSPECT_RECORDS.scorer, value: value.value, detail: scoreDetail },
-        usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens },
-        costUsd: usage.costUsd ?? 0,
-        // A sample without a logged cost has an unknown cost, not $0.
-        unpricedCalls: usage.costUsd === null ? calls : 0,
-        latencyMs: (s.total_time ?? 0) * 1000,
-        cachedCalls: 0,
-        totalCalls: calls,
-      },
-      1,
+    writes.push(() =>
+      store.recordDone(
+        key,
+        hash,
+        {
+          transcript: { protocol: INSPECT_RECORDS.protocol, calls: [], detail },
+          score: { scorer: INSPECT_RECORDS.scorer, value: value.value, detail: scoreDetail },
+          usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens },
+          costUsd: usage.costUsd ?? 0,
+          // A sample without a logged cost has an unknown cost, not $0.
+          unpricedCalls: usage.costUsd === null ? calls : 0,
+          latencyMs: (s.total_time ?? 0) * 1000,
+          cachedCalls: 0,
+          totalCalls: calls,
+        },
+        1,
+      ),
     );
     result.trials++;
   }
+  await flush();
   if (!result.subjects.includes(spec)) result.subjects.push(spec);
   if (!result.suites.includes(suite)) result.suites.push(suite);
 }
@@ -237,11 +255,12 @@ export async function importInspectLogs(opts: InspectImportOptions): Promise<Ins
   const plan = new Map<string, Planned>();
   const seen = new Set<string>();
   let created = existing !== undefined;
+  const done = existing ? await store.doneTrials(runId) : new Set<string>();
   for (const file of files) {
     const f = readInspectLog(file);
     if (!created) await store.createRun({ id: runId, createdAt: f.log.eval.created, config: identity });
     created = true;
-    await importLog(store, runId, f, opts, plan, seen, result);
+    await importLog(store, runId, f, opts, plan, seen, done, result);
   }
   const prior = new Map((await store.status(runId)).map((r) => [`${r.subjectId}\u0000${r.suite}`, r.planned]));
   await store.setPlan(
