@@ -63,5 +63,44 @@ describe('mindscope export trials / export inspect / import inspect', () => {
     expect(bad.stderr).toMatch(/gt\.jsonl: an Inspect log ends in \.json or \.eval/);
     const cat = cli(['import', 'inspect', join(dir, 'logs'), '--db', back, '--category', 'feelings']);
     expect(cat.stderr).toMatch(/--category "feelings" is not a ToM category/);
-  });
+  }, 240_000);
+
+  it('gives the audit the same input: the audit of an imported two-suite run equals the original', () => {
+    const DATA = join(ROOT, 'tests', 'fixtures', 'data');
+    const db = join(dir, 'two.db');
+    const agents = ['agent:oracle', 'agent:random', 'agent:first-option', 'agent:reality', 'agent:first-order'];
+    expect(
+      cli([
+        'run',
+        'generated-tom',
+        'tomi',
+        '--data',
+        DATA,
+        '--limit',
+        '40',
+        '--shuffle',
+        '--model',
+        ...agents,
+        '--db',
+        db,
+        '--run-id',
+        'two',
+        '--quiet',
+      ]).code,
+    ).toBe(0);
+    expect(cli(['export', 'inspect', '--db', db, '--run-id', 'two', '--out', join(dir, 'two-logs')]).stdout).toMatch(
+      /wrote 10 Inspect eval log\(s\) with 400 samples/,
+    );
+    const back = join(dir, 'two-back.db');
+    expect(cli(['import', 'inspect', join(dir, 'two-logs'), '--db', back, '--run-id', 'two-back']).code).toBe(0);
+    const audit = (store: string, runId: string) => {
+      const r = cli(['audit', '--db', store, '--run-id', runId, '--bootstrap', '100', '--json']);
+      expect(r.code).toBe(0);
+      const { timingsMs: _t, ...rest } = JSON.parse(r.stdout);
+      return rest;
+    };
+    const original = audit(db, 'two');
+    expect(original.benchmarks.map((b: { name: string }) => b.name)).toEqual(['generated-tom', 'tomi']);
+    expect(audit(back, 'two-back')).toEqual(original);
+  }, 240_000);
 });
