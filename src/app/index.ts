@@ -13,3 +13,6 @@ export * from './vision.js';
 export * from './dialtom-inferences.js';
 export * from './trace-pairs.js';
 export * from './human-import.js';
+export * from './irt-run.js';
+export * from './irt-evaluate.js';
+export * from './irt-panel.js';

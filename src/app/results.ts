@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { accuracyTable, auditMatrices, summarizeEpisodes, type AccuracyGrouping } from '../analysis/index.js';
 import { ConfigError } from '../core/index.js';
-import { renderAuditSection, renderEpisodeSection, renderHtmlReport } from '../report/index.js';
+import { type IrtRunRow, irtRunSection, renderAuditSection, renderEpisodeSection, renderHtmlReport } from '../report/index.js';
 import type { ResponseMatrix, ResponseRow, Store } from '../store/index.js';
 import { buildMatrixFrom, collect, writeMatrixCsv, writeMatrixParquet } from '../store/index.js';
 import { visionReportSection } from './vision.js';
@@ -87,7 +87,9 @@ export async function writeRunReport(
   // One read of the responses for the three accuracy tables.
   const rows: ResponseRow[] = await collect(store.responses(runId));
   const visionSection = protocols.has('director') || protocols.has('describe') ? await visionReportSection(store, runId) : undefined;
+  const irtRows = run.config.irt ? await store.irtResults(runId) : [];
   const html = await renderHtmlReport({
+    irtSection: irtRows.length ? irtRunSection(irtRows.map((r) => r.result as unknown as IrtRunRow)) : undefined,
     visionSection,
     auditSection,
     episodeSection: episodes?.episodes.length ? renderEpisodeSection(episodes) : undefined,
