@@ -4,7 +4,7 @@
 // refused with a message that says what to do.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -108,6 +108,17 @@ describe('run --tiny and --adaptive', () => {
     const out = JSON.parse(r.stdout);
     expect(out.done).toBe(12);
     expect(out.irt[0]).toMatchObject({ mode: 'adaptive', stopReason: 'max-items', itemsAnswered: 12 });
+  });
+
+  it('takes the tiny settings from a config file, the bank relative to it', () => {
+    mkdirSync(join(dir, 'study'), { recursive: true });
+    writeFileSync(
+      join(dir, 'study', 'study.yaml'),
+      'suites: [generated-tom]\nmodels: [agent:oracle]\nlimit: 100\nirt: { mode: tiny, bank: ../bank.json, k: 10, strategy: irt }\n',
+    );
+    const r = cli(['run', '--config', join(dir, 'study', 'study.yaml'), '--db', DB, '--quiet', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).irt[0]).toMatchObject({ mode: 'tiny', strategy: 'irt', itemsAsked: 10 });
   });
 
   it('refuses bad flag combinations and a bank of other items', () => {
