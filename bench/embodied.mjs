@@ -7,7 +7,7 @@
 //   npm run build && node bench/embodied.mjs [--tasks 300] [--team-tasks 100 (0: skip)]
 
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const m = {
@@ -25,7 +25,11 @@ let t = performance.now();
 const generated = m.generateTasks({ n: N, seed: 2026 });
 const genSeconds = (performance.now() - t) / 1000;
 const attempts = generated.reduce((s, g) => s + g.attempts, 0);
-console.log(`generate-and-verify: ${N} tasks in ${genSeconds.toFixed(1)} s (${attempts} drafts verified; target under 60 s); load ${(await import('node:os')).loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+console.log(
+  `generate-and-verify: ${N} tasks in ${genSeconds.toFixed(1)} s (${attempts} drafts verified; target under 60 s); load ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`,
+);
 console.log(m.formatPoolComposition(m.poolComposition(generated.map((g) => g.task))));
 
 // 2. Verifier time per accepted task, by depth and agent count.
