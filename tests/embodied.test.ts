@@ -229,6 +229,11 @@ describe('embodied CLI', () => {
     const e = run('embodied', 'generate', '--out', 'evolved.json', '--n', '4', '--evolve', '--db', 'm.db', '--failure-ratio', '1');
     expect(e.status).toBe(0);
     expect(e.stdout).toMatch(/evolved from run run-[0-9a-f]+: 6 failed and 0 passed task settings/);
+    expect(run('embodied', 'generate', '--out', 'x.json', '--evolve', '--db', 'm.db', '--split', 'medium').stderr).toMatch(
+      /--split must be standard or hard/,
+    );
+    const c = run('embodied', 'composition', 'evolved.json', '--json');
+    expect(JSON.parse(c.stdout)).toMatchObject({ tasks: 4 });
     const bad = run('embodied', 'verify', join(dir, 'missing.json'));
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/missing\.json: cannot read as JSON/);

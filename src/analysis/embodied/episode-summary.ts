@@ -44,14 +44,17 @@ export async function summarizeEpisodes(store: Store, runId: string, k = 3): Pro
 
 /**
  * Difficulty evolution: generator settings to bias new tasks towards what subjects failed.
- * Returns, for each new task, the settings of a stored generated task: one that some subject
- * failed with probability `failureRatio`, one that all passed otherwise.
+ * Reference agents (`agent:...`) are left out of the judgement when any other subject ran; a
+ * task counts as failed when some evaluated subject failed it. Callers draw a share
+ * `failureRatio` of new tasks from the failed settings (0.8 standard, 0.9 hard, as the paper).
  */
 export async function evolutionPool(
   store: Store,
   runId: string,
 ): Promise<{ failed: Array<Record<string, unknown>>; passed: Array<Record<string, unknown>> }> {
-  const episodes = await storedEpisodes(store, runId);
+  const all = await storedEpisodes(store, runId);
+  const evaluated = all.filter((e) => !e.subject.startsWith('agent:'));
+  const episodes = evaluated.length ? evaluated : all;
   const byTask = new Map<string, { settings?: Record<string, unknown>; failed: boolean }>();
   for (const e of episodes) {
     const task = taskOfItem((await store.getItem(e.itemHash))!);

@@ -89,6 +89,7 @@ export function registerEmbodied(program: Command): void {
     .option('--from-run <id>', 'with --evolve: the run (default: the newest)')
     .option('--db <path>', 'with --evolve: store (SQLite file or postgres:// URL)', DEFAULT_DB)
     .option('--failure-ratio <r>', 'with --evolve: share of new tasks seeded from failed ones', numberOption('--failure-ratio'), 0.8)
+    .option('--split <s>', 'with --evolve: standard (failure ratio 0.8) or hard (0.9), as the paper')
     .action(
       async (f: {
         out: string;
@@ -102,7 +103,11 @@ export function registerEmbodied(program: Command): void {
         fromRun?: string;
         db: string;
         failureRatio: number;
+        split?: string;
       }) => {
+        if (f.split !== undefined && f.split !== 'standard' && f.split !== 'hard')
+          throw new ConfigError('--split must be standard or hard');
+        if (f.split) f.failureRatio = f.split === 'hard' ? 0.9 : 0.8;
         if (f.depth !== undefined && ![1, 2, 3, 4].includes(f.depth)) throw new ConfigError('--depth must be 1, 2, 3 or 4');
         if (f.agents !== undefined && ![2, 3, 4, 5, 6].includes(f.agents)) throw new ConfigError('--agents must be 2 to 6');
         if (f.family !== undefined && !(TASK_FAMILIES as readonly string[]).includes(f.family))
