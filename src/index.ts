@@ -137,6 +137,8 @@ export {
   scoreRun,
   validateJudgeModels,
   writeStoryTurns,
+  authorEmbodiedTasks,
+  type AuthoringResult,
   type InferenceJudgement,
   type ScoreRunOptions,
   type ScoreRunResult,

@@ -24,3 +24,4 @@ export * from './inspect-import.js';
 export * from './irt-run.js';
 export * from './irt-evaluate.js';
 export * from './irt-panel.js';
+export * from './embodied-authoring.js';

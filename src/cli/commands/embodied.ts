@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { ConfigError, InputError, openStore, resolveRunId } from '../../index.js';
+import { authorEmbodiedTasks, ConfigError, InputError, openStore, resolveRunId } from '../../index.js';
 import type { createRng } from '../../core/index.js';
 import {
   formatPoolComposition,
@@ -161,6 +161,106 @@ export function registerEmbodied(program: Command): void {
         );
         process.stdout.write(`wrote ${tasks.length} verified task(s) to ${f.out}${evolved}\n`);
         process.stdout.write(`${formatPoolComposition(poolComposition(tasks.map((t) => t.task)))}\n`);
+      },
+    );
+
+  cmd
+    .command('author')
+    .description(
+      'a model drafts tasks with in-context seed tasks; a draft is kept when the verifier solves it at its claimed depth, it calibrates and a two-judge council approves it (mean >= 0.65, no criterion < 0.5)',
+    )
+    .requiredOption('--model <spec>', 'the author model')
+    .requiredOption('--judges <specs>', 'the council: comma-separated model specs (the paper uses two)')
+    .option('--n <n>', 'drafts to ask for', intOption('--n', 1), 10)
+    .option('--depth <d>', 'ToM depth 1 to 4 (default: cycle 1, 2, 3)', intOption('--depth', 1))
+    .option('--seeds <file>', 'seed tasks (EnactToM JSON list; default: 6 generated ones)')
+    .option('--seed <s>', 'seed of the generated seed tasks', intOption('--seed', 0), 0)
+    .option('--out <file>', 'accepted tasks (JSON list)', 'authored-tasks.json')
+    .option('--rejected <file>', 'rejected drafts with their reasons (JSON list)', 'authored-rejected.json')
+    .option('--no-calibration', 'ablation: skip the verifier solvability and calibration checks')
+    .option('--no-icl-seeds', 'ablation: show the author no seed tasks')
+    .option('--relaxed-secrets', 'ablation: skip the secret checks (and the council secret_quality criterion)')
+    .option('--db <path>', 'store for the recorded calls (SQLite file or postgres:// URL)', DEFAULT_DB)
+    .option('--json', 'print the summary as JSON')
+    .action(
+      async (f: {
+        model: string;
+        judges: string;
+        n: number;
+        depth?: number;
+        seeds?: string;
+        seed: number;
+        out: string;
+        rejected: string;
+        calibration: boolean;
+        iclSeeds: boolean;
+        relaxedSecrets?: boolean;
+        db: string;
+        json?: boolean;
+      }) => {
+        if (f.depth !== undefined && ![1, 2, 3, 4].includes(f.depth)) throw new ConfigError('--depth must be 1, 2, 3 or 4');
+        const judges = f.judges
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
+        if (judges.length === 0) throw new ConfigError('--judges needs at least one model spec');
+        let seeds: Record<string, unknown>[];
+        if (f.seeds) {
+          let json: unknown;
+          try {
+            json = JSON.parse(readFileSync(f.seeds, 'utf8'));
+          } catch (err) {
+            throw new InputError(`cannot read as JSON: ${(err as Error).message}`, f.seeds);
+          }
+          readEnactTomTasks(json, f.seeds); // validates every seed
+          seeds = (Array.isArray(json) ? json : [json]) as Record<string, unknown>[];
+        } else seeds = generateTasks({ n: 6, seed: f.seed }).map((t) => t.json);
+        const ablations = { noCalibration: !f.calibration, noSeeds: !f.iclSeeds, relaxedSecrets: Boolean(f.relaxedSecrets) };
+        const store = await openStore(f.db);
+        try {
+          const r = await authorEmbodiedTasks({
+            store,
+            model: f.model,
+            judges,
+            n: f.n,
+            seeds,
+            depth: f.depth,
+            ablations,
+            onDraft: f.json
+              ? undefined
+              : (d) =>
+                  process.stdout.write(
+                    `draft ${d.index + 1} (depth ${d.requestedDepth}): ${d.accepted ? 'accepted' : `rejected\n${d.reasons.map((x) => `  ${x}`).join('\n')}`}\n`,
+                  ),
+          });
+          const accepted = r.drafts.filter((d) => d.accepted).map((d) => d.task);
+          const rejected = r.drafts
+            .filter((d) => !d.accepted)
+            .map((d) => ({ draft: d.index + 1, reasons: d.reasons, task: d.task, reply: d.reply }));
+          writeFileSync(f.out, `${JSON.stringify(accepted, null, 2)}\n`);
+          writeFileSync(f.rejected, `${JSON.stringify(rejected, null, 2)}\n`);
+          const summary = {
+            drafts: r.drafts.length,
+            accepted: r.accepted,
+            acceptanceRate: r.acceptanceRate,
+            acceptedUnsolvable: r.acceptedUnsolvable,
+            ablations: r.ablations,
+            rejected: rejected.map((x) => ({ draft: x.draft, reasons: x.reasons })),
+            out: f.out,
+            rejectedFile: f.rejected,
+          };
+          if (f.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+          else {
+            const on = Object.entries(ablations)
+              .filter(([, v]) => v)
+              .map(([k]) => k);
+            process.stdout.write(
+              `accepted ${r.accepted} of ${r.drafts.length} draft(s) (${(r.acceptanceRate * 100).toFixed(1)}%)${on.length ? `; ablations: ${on.join(', ')}` : ''}${r.acceptedUnsolvable ? `; ${r.acceptedUnsolvable} accepted draft(s) the verifier cannot solve` : ''}\nwrote ${f.out} and ${f.rejected}\n`,
+            );
+          }
+        } finally {
+          await store.close();
+        }
       },
     );
 
