@@ -226,9 +226,9 @@ describe('embodied CLI', () => {
     expect(run('run', 'enacttom', '--data', 'tasks.json', '--model', 'agent:silent', 'agent:planner', '--db', 'm.db').status).toBe(0);
     const r = run('embodied', 'results', '--db', 'm.db', '--k', '1', '--json');
     expect(JSON.parse(r.stdout).metrics.map((m: { subject: string }) => m.subject)).toEqual(['agent:planner', 'agent:silent']);
-    const e = run('embodied', 'generate', '--out', 'evolved.json', '--n', '4', '--evolve', '--db', 'm.db', '--failure-ratio', '1');
+    const e = run('embodied', 'generate', '--out', 'evolved.json', '--n', '4', '--evolve', '--db', 'm.db', '--failure-ratio', '0.5');
     expect(e.status).toBe(0);
-    expect(e.stdout).toMatch(/evolved from run run-[0-9a-f]+: 6 failed and 0 passed task settings/);
+    expect(e.stdout).toMatch(/evolved from run run-[0-9a-f]+: 6 task\(s\) with failure ratio >= 0.5, 0 below\)/);
     expect(run('embodied', 'generate', '--out', 'x.json', '--evolve', '--db', 'm.db', '--split', 'medium').stderr).toMatch(
       /--split must be standard or hard/,
     );

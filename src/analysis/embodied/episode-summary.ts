@@ -42,30 +42,64 @@ export async function summarizeEpisodes(store: Store, runId: string, k = 3): Pro
   return { metrics: episodeMetrics(episodes, k), failures, episodes };
 }
 
+/** One task's failure ratio: the mean, over the subjects judged, of the share of their episodes of it that failed. */
+export interface TaskFailureRatio {
+  itemHash: string;
+  taskId: string;
+  task?: EmbodiedTask;
+  settings?: Record<string, unknown>;
+  ratio: number;
+  subjects: number;
+}
+
+export interface EvolutionPool {
+  /** Generator settings of tasks whose failure ratio is >= rho (they seed the next round). */
+  failed: Array<Record<string, unknown>>;
+  passed: Array<Record<string, unknown>>;
+  rho: number;
+  ratios: TaskFailureRatio[];
+  /** The subjects the ratio is taken over; reference agents are left out when any other subject ran. */
+  judged: string[];
+}
+
 /**
- * Difficulty evolution: generator settings to bias new tasks towards what subjects failed.
- * Reference agents (`agent:...`) are left out of the judgement when any other subject ran; a
- * task counts as failed when some evaluated subject failed it. Callers draw a share
- * `failureRatio` of new tasks from the failed settings (0.8 standard, 0.9 hard, as the paper).
+ * Difficulty evolution as the EnactToM paper does it: a task's failure ratio is taken across the
+ * evaluated models (reference agents `agent:...` left out when any other subject ran), and tasks
+ * with a ratio >= rho (0.8 standard split, 0.9 hard) seed the next round's settings.
  */
-export async function evolutionPool(
-  store: Store,
-  runId: string,
-): Promise<{ failed: Array<Record<string, unknown>>; passed: Array<Record<string, unknown>> }> {
+export async function evolutionPool(store: Store, runId: string, rho = 0.8): Promise<EvolutionPool> {
   const all = await storedEpisodes(store, runId);
   const evaluated = all.filter((e) => !e.subject.startsWith('agent:'));
   const episodes = evaluated.length ? evaluated : all;
-  const byTask = new Map<string, { settings?: Record<string, unknown>; failed: boolean }>();
+  const byTask = new Map<string, { taskId: string; bySubject: Map<string, { failed: number; n: number }> }>();
   for (const e of episodes) {
-    const task = taskOfItem((await store.getItem(e.itemHash))!);
-    const settings = task?.source.generator;
-    const entry = byTask.get(e.itemHash) ?? { settings, failed: false };
-    entry.failed ||= !e.functional;
+    const entry = byTask.get(e.itemHash) ?? { taskId: e.taskId, bySubject: new Map() };
+    const s = entry.bySubject.get(e.subject) ?? { failed: 0, n: 0 };
+    s.n++;
+    if (!e.functional) s.failed++;
+    entry.bySubject.set(e.subject, s);
     byTask.set(e.itemHash, entry);
   }
-  const withSettings = [...byTask.values()].filter((x) => x.settings);
+  const ratios: TaskFailureRatio[] = [];
+  for (const [itemHash, x] of byTask) {
+    const task = taskOfItem((await store.getItem(itemHash))!);
+    const shares = [...x.bySubject.values()].map((s) => s.failed / s.n);
+    ratios.push({
+      itemHash,
+      taskId: x.taskId,
+      task,
+      settings: task?.source.generator,
+      ratio: shares.reduce((a, b) => a + b, 0) / shares.length,
+      subjects: shares.length,
+    });
+  }
+  ratios.sort((a, b) => a.taskId.localeCompare(b.taskId));
+  const withSettings = ratios.filter((r) => r.settings);
   return {
-    failed: withSettings.filter((x) => x.failed).map((x) => x.settings!),
-    passed: withSettings.filter((x) => !x.failed).map((x) => x.settings!),
+    failed: withSettings.filter((r) => r.ratio >= rho).map((r) => r.settings!),
+    passed: withSettings.filter((r) => r.ratio < rho).map((r) => r.settings!),
+    rho,
+    ratios,
+    judged: [...new Set(episodes.map((e) => e.subject))].sort(),
   };
 }

@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { authorEmbodiedTasks, ConfigError, InputError, openStore, resolveRunId } from '../../index.js';
-import type { createRng } from '../../core/index.js';
 import {
   formatPoolComposition,
   generateTasks,
   poolComposition,
   TASK_FAMILIES,
+  evolveTasks,
   type GenerateTaskOptions,
   type TaskFamily,
 } from '../../suites/index.js';
@@ -88,7 +88,12 @@ export function registerEmbodied(program: Command): void {
     .option('--evolve', 'bias new tasks towards the settings subjects failed in a stored run')
     .option('--from-run <id>', 'with --evolve: the run (default: the newest)')
     .option('--db <path>', 'with --evolve: store (SQLite file or postgres:// URL)', DEFAULT_DB)
-    .option('--failure-ratio <r>', 'with --evolve: share of new tasks seeded from failed ones', numberOption('--failure-ratio'), 0.8)
+    .option(
+      '--failure-ratio <rho>',
+      'with --evolve: tasks whose failure ratio across the evaluated models is >= rho seed the new tasks',
+      numberOption('--failure-ratio'),
+      0.8,
+    )
     .option('--split <s>', 'with --evolve: standard (failure ratio 0.8) or hard (0.9), as the paper')
     .action(
       async (f: {
@@ -115,42 +120,30 @@ export function registerEmbodied(program: Command): void {
         if (f.category !== undefined && f.category !== 'cooperative' && f.category !== 'mixed')
           throw new ConfigError('--category must be cooperative or mixed');
         if (!(f.failureRatio >= 0 && f.failureRatio <= 1)) throw new ConfigError('--failure-ratio must lie in [0, 1]');
-        let pick: ((i: number, rng: ReturnType<typeof createRng>) => Partial<GenerateTaskOptions>) | undefined;
+        let tasks: ReturnType<typeof generateTasks>;
         let evolved = '';
         if (f.evolve) {
           const store = await openStore(f.db);
           try {
             const runId = await resolveRunId(store, f.fromRun);
-            const pool = await evolutionPool(store, runId);
+            const pool = await evolutionPool(store, runId, f.failureRatio);
             if (pool.failed.length + pool.passed.length === 0)
               throw new ConfigError(`run ${runId} has no episodes of generated tasks to evolve from`);
-            evolved = ` (evolved from run ${runId}: ${pool.failed.length} failed and ${pool.passed.length} passed task settings, failure ratio ${f.failureRatio})`;
-            pick = (_i, rng) => {
-              const from = (rng.next() < f.failureRatio && pool.failed.length) || pool.passed.length === 0 ? pool.failed : pool.passed;
-              const s = rng.pick(from) as Partial<GenerateTaskOptions>;
-              return {
-                family: s.family,
-                depth: s.depth,
-                agents: s.agents,
-                category: s.category,
-                budget: s.budget ?? undefined,
-                graph: s.graph,
-                mechanic: s.mechanic,
-              };
-            };
+            const next = evolveTasks(pool, f.n, f.seed);
+            tasks = next.tasks;
+            evolved = ` (evolved from run ${runId}: ${pool.failed.length} task(s) with failure ratio >= ${f.failureRatio}, ${pool.passed.length} below${next.fromFailed ? '' : '; none reached it, so all seed the round'})`;
           } finally {
             await store.close();
           }
-        }
-        const tasks = generateTasks({
-          n: f.n,
-          seed: f.seed,
-          depth: f.depth as GenerateTaskOptions['depth'] | undefined,
-          agents: f.agents as GenerateTaskOptions['agents'] | undefined,
-          family: f.family as TaskFamily | undefined,
-          category: f.category as 'cooperative' | 'mixed' | undefined,
-          pick,
-        });
+        } else
+          tasks = generateTasks({
+            n: f.n,
+            seed: f.seed,
+            depth: f.depth as GenerateTaskOptions['depth'] | undefined,
+            agents: f.agents as GenerateTaskOptions['agents'] | undefined,
+            family: f.family as TaskFamily | undefined,
+            category: f.category as 'cooperative' | 'mixed' | undefined,
+          });
         writeFileSync(
           f.out,
           `${JSON.stringify(
@@ -258,6 +251,65 @@ export function registerEmbodied(program: Command): void {
               `accepted ${r.accepted} of ${r.drafts.length} draft(s) (${(r.acceptanceRate * 100).toFixed(1)}%)${on.length ? `; ablations: ${on.join(', ')}` : ''}${r.acceptedUnsolvable ? `; ${r.acceptedUnsolvable} accepted draft(s) the verifier cannot solve` : ''}\nwrote ${f.out} and ${f.rejected}\n`,
             );
           }
+        } finally {
+          await store.close();
+        }
+      },
+    );
+
+  cmd
+    .command('evolve')
+    .description(
+      "the next round of an evolving pool: tasks whose failure ratio across a stored run's evaluated models is >= rho seed it; prints each round's pool statistics",
+    )
+    .requiredOption('--out <file>', 'the new round (EnactToM JSON list)')
+    .option('--from-run <id>', 'the evaluated round (default: the newest run)')
+    .option('--db <path>', 'store (SQLite file or postgres:// URL)', DEFAULT_DB)
+    .option('--n <n>', 'tasks in the new round', intOption('--n', 1), 10)
+    .option('--rho <r>', 'failure-ratio threshold', numberOption('--rho'), 0.8)
+    .option('--split <s>', 'standard (rho 0.8) or hard (rho 0.9), as the paper')
+    .option('--seed <s>', 'seed', intOption('--seed', 0), 0)
+    .option('--json', 'print JSON')
+    .action(
+      async (f: { out: string; fromRun?: string; db: string; n: number; rho: number; split?: string; seed: number; json?: boolean }) => {
+        if (f.split !== undefined && f.split !== 'standard' && f.split !== 'hard')
+          throw new ConfigError('--split must be standard or hard');
+        const rho = f.split ? (f.split === 'hard' ? 0.9 : 0.8) : f.rho;
+        if (!(rho >= 0 && rho <= 1)) throw new ConfigError('--rho must lie in [0, 1]');
+        const store = await openStore(f.db);
+        try {
+          const runId = await resolveRunId(store, f.fromRun);
+          const pool = await evolutionPool(store, runId, rho);
+          if (pool.failed.length + pool.passed.length === 0)
+            throw new ConfigError(`run ${runId} has no episodes of generated tasks to evolve from`);
+          const next = evolveTasks(pool, f.n, f.seed);
+          writeFileSync(
+            f.out,
+            `${JSON.stringify(
+              next.tasks.map((t) => t.json),
+              null,
+              2,
+            )}\n`,
+          );
+          const evaluatedTasks = pool.ratios.flatMap((r) => (r.task ? [r.task] : []));
+          const failedTasks = pool.ratios.flatMap((r) => (r.task && r.settings && r.ratio >= rho ? [r.task] : []));
+          const rounds = [
+            { round: 0, runId, pool: poolComposition(evaluatedTasks), failed: poolComposition(failedTasks) },
+            { round: 1, file: f.out, pool: poolComposition(next.tasks.map((t) => t.task)) },
+          ];
+          const ratios = pool.ratios.map((r) => ({ taskId: r.taskId, ratio: r.ratio, subjects: r.subjects }));
+          if (f.json) {
+            process.stdout.write(
+              `${JSON.stringify({ runId, rho, judged: pool.judged, fromFailed: next.fromFailed, ratios, rounds }, null, 2)}\n`,
+            );
+            return;
+          }
+          process.stdout.write(
+            `run ${runId}: failure ratio over ${pool.judged.join(', ')}; ${failedTasks.length} of ${evaluatedTasks.length} task(s) at or above rho ${rho}${next.fromFailed ? '' : ' (none: every task seeds the round)'}\n\n`,
+          );
+          process.stdout.write(`round 0 (evaluated)\n${formatPoolComposition(rounds[0]!.pool)}\n\n`);
+          process.stdout.write(`round 0, failure ratio >= ${rho}\n${formatPoolComposition(rounds[0]!.failed!)}\n\n`);
+          process.stdout.write(`round 1 (${f.out})\n${formatPoolComposition(rounds[1]!.pool)}\n`);
         } finally {
           await store.close();
         }

@@ -1,0 +1,66 @@
+// Evolution by failure ratio: a stored run whose failures follow a known pattern (the planner
+// fails only the depth-3 joint-placement tasks, whose turn limit is cut to 1; the silent team
+// fails everything) evolves a pool made of the failed settings once rho is above 0.5.
+
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { evolutionPool } from '../src/analysis/index.js';
+import { evaluate, openStore } from '../src/index.js';
+import { generateTasks } from '../src/suites/index.js';
+
+const bin = fileURLToPath(new URL('../bin/mindscope.js', import.meta.url));
+
+describe('embodied evolve', () => {
+  it('takes failure ratios over the judged subjects and shifts the next round toward the failed settings', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ms-evolve-'));
+    const easy = generateTasks({ n: 4, seed: 1, depth: 1, family: 'relay', agents: 2 }).map((t) => t.json);
+    const hard = generateTasks({ n: 4, seed: 2, depth: 3, family: 'joint-placement', agents: 3 }).map(
+      (t): Record<string, unknown> => ({
+        ...t.json,
+        turn_limit: 1,
+      }),
+    );
+    writeFileSync(join(dir, 'tasks.json'), JSON.stringify([...easy, ...hard]));
+    const store = await openStore(join(dir, 'm.db'));
+    try {
+      await evaluate(
+        { suites: ['enacttom'], data: join(dir, 'tasks.json'), models: ['agent:planner', 'agent:silent'], trials: 1 },
+        { store, runId: 'round0' },
+      );
+      const pool = await evolutionPool(store, 'round0', 0.8);
+      // Only reference agents ran, so both are judged: easy tasks fail for one of two (0.5), hard ones for both (1).
+      expect(pool.judged).toEqual(['agent:planner', 'agent:silent']);
+      const byId = new Map(pool.ratios.map((r) => [r.taskId, r.ratio]));
+      for (const t of easy) expect(byId.get(t.task_id as string)).toBe(0.5);
+      for (const t of hard) expect(byId.get(t.task_id as string)).toBe(1);
+      expect(pool.failed).toHaveLength(4);
+      expect(pool.failed.every((s) => s.depth === 3 && s.family === 'joint-placement')).toBe(true);
+      expect((await evolutionPool(store, 'round0', 0.5)).failed).toHaveLength(8);
+    } finally {
+      await store.close();
+    }
+    const r = spawnSync(
+      process.execPath,
+      [bin, 'embodied', 'evolve', '--db', join(dir, 'm.db'), '--from-run', 'round0', '--out', join(dir, 'r1.json'), '--n', '6', '--json'],
+      { encoding: 'utf8' },
+    );
+    expect(r.stderr).toBe('');
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ runId: 'round0', rho: 0.8, fromFailed: true });
+    expect(out.rounds[0].pool).toMatchObject({ tasks: 8, byDepth: { 1: 4, 3: 4 }, byFamily: { relay: 4, 'joint-placement': 4 } });
+    expect(out.rounds[0].failed).toMatchObject({ tasks: 4, byDepth: { 3: 4 }, byAgents: { 3: 4 } });
+    // The new round: all six tasks take the failed settings (depth 3, joint placement, 3 agents).
+    expect(out.rounds[1].pool).toMatchObject({ tasks: 6, byDepth: { 3: 6 }, byFamily: { 'joint-placement': 6 }, byAgents: { 3: 6 } });
+    const text = spawnSync(
+      process.execPath,
+      [bin, 'embodied', 'evolve', '--db', join(dir, 'm.db'), '--out', join(dir, 'r1b.json'), '--n', '2', '--split', 'hard'],
+      { encoding: 'utf8' },
+    );
+    expect(text.stdout).toMatch(/4 of 8 task\(s\) at or above rho 0.9/);
+    expect(text.stdout).toMatch(/round 1 \(/);
+  }, 120_000);
+});
