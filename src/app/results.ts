@@ -12,7 +12,14 @@ import {
   type AccuracyGrouping,
 } from '../analysis/index.js';
 import { ConfigError } from '../core/index.js';
-import { type IrtRunRow, irtRunSection, renderAuditSection, renderEpisodeSection, renderHtmlReport } from '../report/index.js';
+import {
+  type IrtRunRow,
+  irtRunSection,
+  renderAuditSection,
+  renderEpisodeFigures,
+  renderEpisodeSection,
+  renderHtmlReport,
+} from '../report/index.js';
 import type { ResponseMatrix, ResponseRow, Store } from '../store/index.js';
 import { buildMatrixFrom, collect, writeMatrixCsv, writeMatrixParquet } from '../store/index.js';
 import { visionReportSection } from './vision.js';
@@ -109,7 +116,9 @@ export async function writeRunReport(
     irtSection: irtRows.length ? irtRunSection(irtRows.map((r) => r.result as unknown as IrtRunRow)) : undefined,
     visionSection,
     auditSection,
-    episodeSection: episodes?.episodes.length ? renderEpisodeSection(episodes) : undefined,
+    episodeSection: episodes?.episodes.length
+      ? `${await renderEpisodeFigures(episodes.metrics)}\n${renderEpisodeSection(episodes)}`
+      : undefined,
     runId,
     createdAt: run.createdAt,
     config: run.config,
