@@ -3,7 +3,7 @@
 // fails everything) evolves a pool made of the failed settings once rho is above 0.5.
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,5 +62,13 @@ describe('embodied evolve', () => {
     );
     expect(text.stdout).toMatch(/4 of 8 task\(s\) at or above rho 0.9/);
     expect(text.stdout).toMatch(/round 1 \(/);
+    // The run report carries the depth figures.
+    const rep = spawnSync(process.execPath, [bin, 'report', '--db', join(dir, 'm.db'), '--run-id', 'round0', '--out', join(dir, 'rep')], {
+      encoding: 'utf8',
+    });
+    expect(rep.status).toBe(0);
+    const html = readFileSync(join(dir, 'rep', 'index.html'), 'utf8');
+    expect(html).toContain('Functional success by ToM depth');
+    expect(html).toContain('Literal − functional gap by ToM depth');
   }, 120_000);
 });
