@@ -1,0 +1,45 @@
+// A circuit breaker per endpoint: a server that takes calls and never answers is otherwise
+// retried forever (each trial costs maxRetries x timeout). After `maxConsecutive` timeouts in a
+// row on one endpoint, with no answer of any kind in between, the breaker opens and every call
+// to that endpoint fails at once with an `unresponsive` error, which stops its subjects (the run
+// stays resumable). Any answer from the server, even an error status, shows that it is alive.
+
+import { ModelCallError } from '../models/index.js';
+
+/** The default number of timeouts in a row after which an endpoint is taken as down. */
+export const DEFAULT_MAX_CONSECUTIVE_TIMEOUTS = 5;
+
+/** Counts consecutive timeouts of one endpoint and opens after too many (0 turns it off). */
+export class CircuitBreaker {
+  #consecutive = 0;
+  #open: ModelCallError | undefined;
+
+  constructor(
+    readonly endpoint: string,
+    readonly maxConsecutive = DEFAULT_MAX_CONSECUTIVE_TIMEOUTS,
+  ) {}
+
+  /** The error every call now gets, once the breaker is open. */
+  get openError(): ModelCallError | undefined {
+    return this.#open;
+  }
+
+  /** The server answered (a reply or an error status): the count starts again. */
+  onAnswer(): void {
+    this.#consecutive = 0;
+  }
+
+  /** A call timed out; returns the breaker's error when this opens it (or it was open already). */
+  onTimeout(spec: string, timeoutMs: number): ModelCallError | undefined {
+    if (this.#open) return this.#open;
+    if (this.maxConsecutive <= 0) return undefined;
+    if (++this.#consecutive >= this.maxConsecutive) {
+      this.#open = new ModelCallError(
+        `${spec}: ${this.#consecutive} calls in a row to ${this.endpoint} got no answer within ${timeoutMs / 1000}s; ` +
+          'the server seems hung, so its subjects were stopped (--max-consecutive-timeouts). Run the same command again to continue the run.',
+        'unresponsive',
+      );
+    }
+    return this.#open;
+  }
+}
