@@ -51,6 +51,9 @@ interface RunFlags {
   quiet?: boolean;
   enqueue?: boolean;
   lease: number;
+  maxWait: number;
+  maxConsecutiveTimeouts: number;
+  maxReplyBytes: number;
 }
 
 /** The end-of-run summary: accuracy per subject and category, then tokens and cost. */
@@ -224,6 +227,24 @@ export function registerRun(program: Command): void {
       numberOption('--lease', 0.1),
       60,
     )
+    .option(
+      '--max-wait <seconds>',
+      'how long one call may keep retrying rate limits (429s); a longer Retry-After stops the subject (resumable)',
+      numberOption('--max-wait', 0),
+      600,
+    )
+    .option(
+      '--max-consecutive-timeouts <n>',
+      'stop the subjects of an endpoint after this many timeouts in a row (a hung server; resumable); 0: never',
+      intOption('--max-consecutive-timeouts', 0),
+      5,
+    )
+    .option(
+      '--max-reply-bytes <n>',
+      'a reply larger than this fails its trial as oversized (default 4 MiB)',
+      intOption('--max-reply-bytes', 1),
+      4 * 1024 * 1024,
+    )
     .action(async (suites: string[], flags: RunFlags, cmd: Command) => {
       const { config, registry } = await configContext(flags.config);
       const spec = parseRunSpec(
@@ -267,6 +288,9 @@ export function registerRun(program: Command): void {
           prices: prices ? loadPriceTable(prices) : undefined,
           useCache: flags.cache,
           leaseMs: flags.lease * 1000,
+          maxWaitMs: flags.maxWait * 1000,
+          maxConsecutiveTimeouts: flags.maxConsecutiveTimeouts,
+          maxReplyBytes: flags.maxReplyBytes,
           allowEmpty: flags.allowEmpty,
           maxCostUsd: flags.maxCost,
           onEvent: (e) => progress.onEvent(e),
