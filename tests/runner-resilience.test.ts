@@ -1,7 +1,8 @@
 // The runner against a real local server that misbehaves the way real providers do: long runs
 // of 429s (retried within the wait budget, not a retry count), a Retry-After of an hour, a
 // server that hangs (the circuit breaker stops the subject), replies far over the size cap, and
-// failed trials' attempt counts. Each case failed before the change it covers.
+// failed trials' attempt counts. Each case failed before the change it covers, except the
+// stalled-body guard (the SDKs' time limits already covered it; it keeps the byte-counting fetch honest).
 
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -100,6 +101,28 @@ describe('hung servers', () => {
     expect(Date.now() - t0).toBeLessThan(5000);
     expect(events.filter((e) => e.type === 'subject-aborted')).toHaveLength(1);
     expect((await store.status(r.runId))[0]).toMatchObject({ pending: 10, failed: 0 });
+    await store.close();
+  });
+});
+
+describe('stalled replies', () => {
+  it('times out a body that starts and never ends (the time limit covers the whole reply, not only its headers)', async () => {
+    const store = await openStore(':memory:');
+    const factory = new CallerFactory({ store, concurrency: 2, timeoutMs: 300, retry: { ...FAST_RETRY, maxRetries: 0 }, useCache: false });
+    const models = [createModel(spec('stall-1')), new AnthropicChatModel({ model: 'stall-1', baseUrl: server.url, apiKey: 'k' })];
+    for (const model of models) {
+      const t0 = Date.now();
+      const err = await factory
+        .caller(model, 's', DEFAULT_SETTINGS)
+        .chat([{ role: 'user', content: 'stall please' }])
+        .then(
+          () => undefined,
+          (e: ModelCallError) => e,
+        );
+      expect(err, model.spec).toMatchObject({ kind: 'timeout' });
+      expect(Date.now() - t0).toBeLessThan(8000);
+    }
+    await factory.settle();
     await store.close();
   });
 });

@@ -16,6 +16,7 @@
 //   flaky-500-K        ... get HTTP 500
 //   hang-K             ... get no answer at all (the connection stays open)
 //   reset-K            ... get the connection reset with no response
+//   stall-K            ... get the headers and the start of a body that never ends
 //   malformed-K        ... get a 200 with a body that is not JSON
 //   bad-shape-K        ... get a 200 JSON without choices
 //   always-500         every request gets HTTP 500
@@ -143,7 +144,7 @@ function fault(model, body) {
     attempts.set(key, n);
     return n <= Number(rl[1]) ? `rl:${rl[2]}` : undefined;
   }
-  const m = /^(flaky-429|flaky-500|hang|reset|malformed|bad-shape)-(\d+)$/.exec(model);
+  const m = /^(flaky-429|flaky-500|hang|reset|stall|malformed|bad-shape)-(\d+)$/.exec(model);
   if (m) {
     const key = createHash('sha256')
       .update(JSON.stringify([model, body]))
@@ -213,6 +214,10 @@ const server = createServer((req, res) => {
     if (f === 'flaky-500') return send(res, 500, { error: { message: 'internal error' } });
     if (f === 'hang') return; // never answer
     if (f === 'reset') return req.socket.destroy();
+    if (f === 'stall') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.write('{"id": "stalled", "choices": [');
+    }
     if (f === 'malformed') return send(res, 200, '{"choices": [ this is not json');
     if (f === 'bad-shape') return send(res, 200, { object: 'nothing here' });
 
