@@ -13,6 +13,7 @@ import { createProgress } from '../src/cli/progress.js';
 import { evaluate, openStore } from '../src/index.js';
 import { GroupCommit } from '../src/store/sql/group-commit.js';
 import { asStoreFull } from '../src/store/sql/store-full.js';
+import { startModelServer } from './helpers/servers.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'mindscope.js');
@@ -33,6 +34,43 @@ describe('a closed stdout (run | head)', () => {
     const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
     expect(stderr).toBe('');
     expect(code).toBe(0);
+  });
+});
+
+describe('the call-limit flags', () => {
+  it('--max-reply-bytes, --max-consecutive-timeouts and --max-wait reach the runner', async () => {
+    const server = await startModelServer();
+    try {
+      const cli = (model: string, ...flags: string[]) =>
+        spawnSync(
+          process.execPath,
+          [
+            BIN,
+            'run',
+            'generated-tom',
+            '--model',
+            `openai-compatible:${server.url}/v1#${model}`,
+            '--limit',
+            '2',
+            '--db',
+            join(dir, `${model}.db`),
+            '--quiet',
+            ...flags,
+          ],
+          { encoding: 'utf8', timeout: 60_000 },
+        );
+      const big = cli('huge-64', '--max-reply-bytes', '10000');
+      expect(big.status).toBe(2);
+      expect(big.stdout).toMatch(/2 failed/);
+      const hung = cli('hang-100', '--timeout', '0.2', '--max-consecutive-timeouts', '2', '--concurrency', '1');
+      expect(hung.status).toBe(2);
+      expect(hung.stdout).toMatch(/2 calls in a row to .* got no answer within 0\.2s/);
+      const limited = cli('rl-100-200', '--max-wait', '0.5');
+      expect(limited.status).toBe(2);
+      expect(limited.stdout).toMatch(/still rate limited after 0\.\ds of waiting \(--max-wait 0\.5s\)/);
+    } finally {
+      await server.stop();
+    }
   });
 });
 

@@ -17,10 +17,10 @@ import { loadPriceTable } from '../../runner/index.js';
 import type { McqScoring } from '../../protocols/index.js';
 import { accuracyTextTable, formatTextTable, formatUsd } from '../../report/index.js';
 import { configContext } from '../config-context.js';
-import { intOption, numberOption, parseFieldMap, DEFAULT_DB } from '../options.js';
+import { addCallLimitOptions, callLimits, intOption, numberOption, parseFieldMap, DEFAULT_DB, type CallLimitFlags } from '../options.js';
 import { createProgress } from '../progress.js';
 
-interface RunFlags {
+interface RunFlags extends CallLimitFlags {
   model?: string[];
   config?: string;
   data?: string;
@@ -51,9 +51,6 @@ interface RunFlags {
   quiet?: boolean;
   enqueue?: boolean;
   lease: number;
-  maxWait: number;
-  maxConsecutiveTimeouts: number;
-  maxReplyBytes: number;
 }
 
 /** The end-of-run summary: accuracy per subject and category, then tokens and cost. */
@@ -171,140 +168,125 @@ function runSpecFrom(suites: string[], flags: RunFlags, cmd: Command, config: Lo
 }
 
 export function registerRun(program: Command): void {
-  program
-    .command('run')
-    .description('run suites against models, continuing the run when it already exists')
-    .argument('[suite...]', 'suite ids (mindscope suites lists them); may come from --config instead')
-    .option('--model <spec...>', 'model specs: openai:M, openai-compatible:URL#M, anthropic:M, google:M, llamacpp:FILE.gguf, agent:NAME')
-    .option('--config <file>', 'config file (YAML, JSON, JS or TS): suites, models, settings and plugins of a whole study')
-    .option('--data <path>', 'data folder (or file for mcq/cogtom)')
-    .option('--trials <k>', 'replicates per item', intOption('--trials', 1), 1)
-    .option('--concurrency <n>', 'concurrent calls per provider endpoint', intOption('--concurrency', 1), 8)
-    .option('--limit <n>', 'first N items per suite (generated suites: N items)', intOption('--limit', 1))
-    .option('--seed <s>', 'seed for generation, shuffling and replicates', intOption('--seed', 0), 0)
-    .option('--timeout <seconds>', 'time limit per model call', numberOption('--timeout', 0.001), 60)
-    .option('--run-id <id>', 'run id (default: derived from the configuration, so the same command continues the same run)')
-    .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
-    .option('--api-key-env <name>', 'environment variable with the key for openai-compatible servers')
-    .option('--shuffle', 'shuffle options per replicate (seeded)')
-    .option('--mcq-scoring <mode>', 'generate | loglik | loglik-norm (loglik: local GGUF models only)', 'generate')
-    .option(
-      '--template <file>',
-      'prompt template: a file (YAML/JSON with system and user, or plain text) or a published one by name (tombench, tomato, dialtom-retrospective, dialtom-prospective, ...); SUITE=FILE|NAME for one suite (repeatable)',
-      (v: string, prev: string[]) => [...prev, v],
-      [] as string[],
-    )
-    .option('--temperature <t>', 'sampling temperature (default 0)', numberOption('--temperature'))
-    .option(
-      '--max-tokens <n>',
-      'maximum output tokens (default 256; reasoning models 16384, or the thinking budget + 1024)',
-      intOption('--max-tokens', 1),
-    )
-    .option('--reasoning-effort <level>', 'OpenAI reasoning models: minimal | low | medium | high', reasoningEffortOption)
-    .option(
-      '--thinking-budget <tokens>',
-      'Anthropic extended thinking / Gemini thinking: tokens the model may think (Gemini flash: 0 = off)',
-      intOption('--thinking-budget', 0),
-    )
-    .option(
-      '--max-cost <usd>',
-      'stop starting trials before the run would cost more than this many US dollars (resumable)',
-      numberOption('--max-cost', 0),
-    )
-    .option('--prices <file>', 'price table (JSON or YAML) merged over the built-in one')
-    .option('--fields <map>', 'field mapping for the mcq suite, e.g. question=q,options=a|b|c|d,answer=label')
-    .option('--no-cache', 'do not read or write the model-call cache')
-    .option('--images', "StoryTurn suites: send each turn's image as an image part (the text+image setting)")
-    .option('--traces <file>', 'reasoning-trace injection: JSONL of { item_id, trace } teacher explanations, masked before they are shown')
-    .option('--allow-empty', 'run suites that load no item (an error otherwise)')
-    .option('--traces-drop-last', "reasoning-trace injection: also drop each trace's last sentence (where teachers state their pick)")
-    .option('--json', 'print the summary as JSON')
-    .option('--quiet', 'no progress display')
-    .option('--enqueue', 'PostgreSQL store: plan the run and queue its trials for `mindscope worker` processes instead of running them')
-    .option(
-      '--lease <seconds>',
-      'lease on a trial without heartbeat: trials of a killed process are taken over after it',
-      numberOption('--lease', 0.1),
-      60,
-    )
-    .option(
-      '--max-wait <seconds>',
-      'how long one call may keep retrying rate limits (429s); a longer Retry-After stops the subject (resumable)',
-      numberOption('--max-wait', 0),
-      600,
-    )
-    .option(
-      '--max-consecutive-timeouts <n>',
-      'stop the subjects of an endpoint after this many timeouts in a row (a hung server; resumable); 0: never',
-      intOption('--max-consecutive-timeouts', 0),
-      5,
-    )
-    .option(
-      '--max-reply-bytes <n>',
-      'a reply larger than this fails its trial as oversized (default 4 MiB)',
-      intOption('--max-reply-bytes', 1),
-      4 * 1024 * 1024,
-    )
-    .action(async (suites: string[], flags: RunFlags, cmd: Command) => {
-      const { config, registry } = await configContext(flags.config);
-      const spec = parseRunSpec(
-        runSpecFrom(suites, flags, cmd, config),
-        config ? `${config.file} and the command line` : 'the command line',
-      );
-      const store = await openStore(given(cmd, 'db') || !config?.db ? flags.db : config.db);
-      if (flags.enqueue) {
+  addCallLimitOptions(
+    program
+      .command('run')
+      .description('run suites against models, continuing the run when it already exists')
+      .argument('[suite...]', 'suite ids (mindscope suites lists them); may come from --config instead')
+      .option('--model <spec...>', 'model specs: openai:M, openai-compatible:URL#M, anthropic:M, google:M, llamacpp:FILE.gguf, agent:NAME')
+      .option('--config <file>', 'config file (YAML, JSON, JS or TS): suites, models, settings and plugins of a whole study')
+      .option('--data <path>', 'data folder (or file for mcq/cogtom)')
+      .option('--trials <k>', 'replicates per item', intOption('--trials', 1), 1)
+      .option('--concurrency <n>', 'concurrent calls per provider endpoint', intOption('--concurrency', 1), 8)
+      .option('--limit <n>', 'first N items per suite (generated suites: N items)', intOption('--limit', 1))
+      .option('--seed <s>', 'seed for generation, shuffling and replicates', intOption('--seed', 0), 0)
+      .option('--timeout <seconds>', 'time limit per model call', numberOption('--timeout', 0.001), 60)
+      .option('--run-id <id>', 'run id (default: derived from the configuration, so the same command continues the same run)')
+      .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
+      .option('--api-key-env <name>', 'environment variable with the key for openai-compatible servers')
+      .option('--shuffle', 'shuffle options per replicate (seeded)')
+      .option('--mcq-scoring <mode>', 'generate | loglik | loglik-norm (loglik: local GGUF models only)', 'generate')
+      .option(
+        '--template <file>',
+        'prompt template: a file (YAML/JSON with system and user, or plain text) or a published one by name (tombench, tomato, dialtom-retrospective, dialtom-prospective, ...); SUITE=FILE|NAME for one suite (repeatable)',
+        (v: string, prev: string[]) => [...prev, v],
+        [] as string[],
+      )
+      .option('--temperature <t>', 'sampling temperature (default 0)', numberOption('--temperature'))
+      .option(
+        '--max-tokens <n>',
+        'maximum output tokens (default 256; reasoning models 16384, or the thinking budget + 1024)',
+        intOption('--max-tokens', 1),
+      )
+      .option('--reasoning-effort <level>', 'OpenAI reasoning models: minimal | low | medium | high', reasoningEffortOption)
+      .option(
+        '--thinking-budget <tokens>',
+        'Anthropic extended thinking / Gemini thinking: tokens the model may think (Gemini flash: 0 = off)',
+        intOption('--thinking-budget', 0),
+      )
+      .option(
+        '--max-cost <usd>',
+        'stop starting trials before the run would cost more than this many US dollars (resumable)',
+        numberOption('--max-cost', 0),
+      )
+      .option('--prices <file>', 'price table (JSON or YAML) merged over the built-in one')
+      .option('--fields <map>', 'field mapping for the mcq suite, e.g. question=q,options=a|b|c|d,answer=label')
+      .option('--no-cache', 'do not read or write the model-call cache')
+      .option('--images', "StoryTurn suites: send each turn's image as an image part (the text+image setting)")
+      .option(
+        '--traces <file>',
+        'reasoning-trace injection: JSONL of { item_id, trace } teacher explanations, masked before they are shown',
+      )
+      .option('--allow-empty', 'run suites that load no item (an error otherwise)')
+      .option('--traces-drop-last', "reasoning-trace injection: also drop each trace's last sentence (where teachers state their pick)")
+      .option('--json', 'print the summary as JSON')
+      .option('--quiet', 'no progress display')
+      .option('--enqueue', 'PostgreSQL store: plan the run and queue its trials for `mindscope worker` processes instead of running them')
+      .option(
+        '--lease <seconds>',
+        'lease on a trial without heartbeat: trials of a killed process are taken over after it',
+        numberOption('--lease', 0.1),
+        60,
+      )
+      .action(async (suites: string[], flags: RunFlags, cmd: Command) => {
+        const { config, registry } = await configContext(flags.config);
+        const spec = parseRunSpec(
+          runSpecFrom(suites, flags, cmd, config),
+          config ? `${config.file} and the command line` : 'the command line',
+        );
+        const store = await openStore(given(cmd, 'db') || !config?.db ? flags.db : config.db);
+        if (flags.enqueue) {
+          try {
+            if (!(store instanceof PgStore))
+              throw new ConfigError(`--enqueue needs a PostgreSQL store (--db postgres://...), not ${store.location}`);
+            const r = await enqueueRun(spec, {
+              store,
+              registry,
+              runId: flags.runId,
+              apiKeyEnv: flags.apiKeyEnv ?? config?.apiKeyEnv,
+              leaseSeconds: flags.lease,
+              allowEmpty: flags.allowEmpty,
+              onWarning: (w) => process.stderr.write(`warning: ${w}\n`),
+            });
+            if (flags.json) process.stdout.write(`${JSON.stringify({ ...r, warnings: r.warnings.length }, null, 2)}\n`);
+            else
+              process.stdout.write(
+                `run ${r.runId}: ${r.queued} trial(s) queued, ${r.skipped} done already; start workers with: mindscope worker --db URL\n`,
+              );
+          } finally {
+            await store.close();
+          }
+          return;
+        }
+        const progress = createProgress(process.stderr, flags.quiet || flags.json);
+        const prices = flags.prices ?? config?.prices;
         try {
-          if (!(store instanceof PgStore))
-            throw new ConfigError(`--enqueue needs a PostgreSQL store (--db postgres://...), not ${store.location}`);
-          const r = await enqueueRun(spec, {
+          const result = await evaluate(spec, {
             store,
             registry,
             runId: flags.runId,
+            concurrency: given(cmd, 'concurrency') || !config?.concurrency ? flags.concurrency : config.concurrency,
+            timeoutMs: given(cmd, 'timeout') || !config?.timeoutMs ? flags.timeout * 1000 : config.timeoutMs,
             apiKeyEnv: flags.apiKeyEnv ?? config?.apiKeyEnv,
-            leaseSeconds: flags.lease,
+            prices: prices ? loadPriceTable(prices) : undefined,
+            useCache: flags.cache,
+            leaseMs: flags.lease * 1000,
+            ...callLimits(flags),
             allowEmpty: flags.allowEmpty,
+            maxCostUsd: flags.maxCost,
+            onEvent: (e) => progress.onEvent(e),
             onWarning: (w) => process.stderr.write(`warning: ${w}\n`),
           });
-          if (flags.json) process.stdout.write(`${JSON.stringify({ ...r, warnings: r.warnings.length }, null, 2)}\n`);
-          else
-            process.stdout.write(
-              `run ${r.runId}: ${r.queued} trial(s) queued, ${r.skipped} done already; start workers with: mindscope worker --db URL\n`,
-            );
+          progress.stop();
+          if (flags.json) {
+            const { warnings, ...rest } = result;
+            process.stdout.write(`${JSON.stringify({ ...rest, warnings: warnings.length }, null, 2)}\n`);
+          } else await printRunSummary(store, result, (s) => process.stdout.write(`${s}\n`));
+          if (result.aborted.length || result.failed || result.costLimit) process.exitCode = 2;
         } finally {
+          progress.stop();
           await store.close();
         }
-        return;
-      }
-      const progress = createProgress(process.stderr, flags.quiet || flags.json);
-      const prices = flags.prices ?? config?.prices;
-      try {
-        const result = await evaluate(spec, {
-          store,
-          registry,
-          runId: flags.runId,
-          concurrency: given(cmd, 'concurrency') || !config?.concurrency ? flags.concurrency : config.concurrency,
-          timeoutMs: given(cmd, 'timeout') || !config?.timeoutMs ? flags.timeout * 1000 : config.timeoutMs,
-          apiKeyEnv: flags.apiKeyEnv ?? config?.apiKeyEnv,
-          prices: prices ? loadPriceTable(prices) : undefined,
-          useCache: flags.cache,
-          leaseMs: flags.lease * 1000,
-          maxWaitMs: flags.maxWait * 1000,
-          maxConsecutiveTimeouts: flags.maxConsecutiveTimeouts,
-          maxReplyBytes: flags.maxReplyBytes,
-          allowEmpty: flags.allowEmpty,
-          maxCostUsd: flags.maxCost,
-          onEvent: (e) => progress.onEvent(e),
-          onWarning: (w) => process.stderr.write(`warning: ${w}\n`),
-        });
-        progress.stop();
-        if (flags.json) {
-          const { warnings, ...rest } = result;
-          process.stdout.write(`${JSON.stringify({ ...rest, warnings: warnings.length }, null, 2)}\n`);
-        } else await printRunSummary(store, result, (s) => process.stdout.write(`${s}\n`));
-        if (result.aborted.length || result.failed || result.costLimit) process.exitCode = 2;
-      } finally {
-        progress.stop();
-        await store.close();
-      }
-    });
+      }),
+  );
 }
