@@ -130,6 +130,7 @@ export class RecordingModel implements TrialModel {
       let error: ModelCallError;
       let delay = 0;
       let giveUp: ModelCallError | undefined;
+      const started = Date.now();
       try {
         // An endpoint taken as down fails every call at once (the subject stops).
         if (breaker?.openError) throw breaker.openError;
@@ -140,7 +141,7 @@ export class RecordingModel implements TrialModel {
       } catch (err) {
         if (!(err instanceof ModelCallError)) throw err;
         error = err;
-        if (err.kind === 'timeout') error = breaker?.onTimeout(this.spec, this.env.timeoutMs) ?? err;
+        if (err.kind === 'timeout') error = breaker?.onTimeout(this.spec, this.env.timeoutMs, started) ?? err;
         else if (err.kind !== 'network' && err.kind !== 'unresponsive') breaker?.onAnswer();
         if (error.kind === 'rate_limit') {
           const now = Date.now();
