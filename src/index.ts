@@ -95,6 +95,10 @@ export {
 } from './store/index.js';
 export { exportMatrix, resolveRunId, runAccuracy, runMatricesBySuite, runMatrix, writeRunReport } from './app/index.js';
 export { compareTriangleScorers, judgeCallCost, loadHumanReferences, visionReportSection } from './app/index.js';
+// Exports for other tools: every trial as a row (JSONL, Parquet).
+export { exportTrials, runTrialRows, TRIAL_COLUMNS, type TrialRow } from './app/index.js';
+// Inspect AI eval logs, out and in.
+export { exportInspectLogs, importInspectLogs, InspectEvalLogSchema, type InspectEvalLog } from './app/index.js';
 
 // Many processes and machines on one PostgreSQL store: a queue of trials and its workers.
 export {
