@@ -8,6 +8,7 @@ import {
   parseRunSpec,
   runAccuracy,
   type EvaluateResult,
+  type IrtRunSpec,
   type LoadedConfig,
   type RunSpecInput,
   type Store,
@@ -15,7 +16,9 @@ import {
 import type { ReasoningEffort } from '../../core/index.js';
 import { loadPriceTable } from '../../runner/index.js';
 import type { McqScoring } from '../../protocols/index.js';
-import { accuracyTextTable, formatTextTable, formatUsd } from '../../report/index.js';
+import { accuracyTextTable, formatTextTable, formatUsd, irtRunTextTable } from '../../report/index.js';
+
+type IrtTinyStrategy = NonNullable<Extract<IrtRunSpec, { mode: 'tiny' }>['strategy']>;
 import { configContext } from '../config-context.js';
 import { addCallLimitOptions, callLimits, intOption, numberOption, parseFieldMap, DEFAULT_DB, type CallLimitFlags } from '../options.js';
 import { createProgress } from '../progress.js';
@@ -51,6 +54,68 @@ interface RunFlags extends CallLimitFlags {
   quiet?: boolean;
   enqueue?: boolean;
   lease: number;
+  tiny?: number;
+  tinyStrategy?: string;
+  tinyMatrix?: string[];
+  bank?: string;
+  adaptive?: boolean;
+  se?: number;
+  maxItems?: number;
+  minItems?: number;
+  adaptiveWave?: number;
+}
+
+/** --tiny-strategy names: the library's, and the tinyBenchmarks names (clustering = correctness, anchor = IRT anchor points). */
+const TINY_STRATEGY_NAMES: Record<string, IrtTinyStrategy> = {
+  random: 'random',
+  stratified: 'stratified',
+  clustering: 'correctness',
+  correctness: 'correctness',
+  anchor: 'irt',
+  irt: 'irt',
+  information: 'information',
+};
+
+/** The IRT part of the spec from --tiny / --adaptive and their companions; undefined for a full run. */
+function irtFrom(flags: RunFlags): RunSpecInput['irt'] {
+  const adaptiveOnly = (['se', 'maxItems', 'minItems', 'adaptiveWave'] as const).filter((k) => flags[k] !== undefined);
+  const tinyOnly = (['tinyStrategy', 'tinyMatrix'] as const).filter((k) => flags[k] !== undefined);
+  const flag = (k: string) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+  if (flags.tiny !== undefined && flags.adaptive) throw new ConfigError('--tiny and --adaptive exclude each other: choose one');
+  if (flags.tiny === undefined && !flags.adaptive) {
+    const stray = [...adaptiveOnly, ...tinyOnly, ...(flags.bank !== undefined ? ['bank'] : [])];
+    if (stray.length) throw new ConfigError(`${stray.map(flag).join(', ')} need --tiny K or --adaptive`);
+    return undefined;
+  }
+  if (!flags.bank)
+    throw new ConfigError(
+      `${flags.tiny !== undefined ? '--tiny' : '--adaptive'} needs an item bank: --bank bank.json (mindscope irt calibrate)`,
+    );
+  if (flags.tiny !== undefined) {
+    if (adaptiveOnly.length) throw new ConfigError(`${adaptiveOnly.map(flag).join(', ')} belong to --adaptive, not --tiny`);
+    let strategy: IrtTinyStrategy | undefined;
+    if (flags.tinyStrategy !== undefined) {
+      strategy = TINY_STRATEGY_NAMES[flags.tinyStrategy];
+      if (!strategy)
+        throw new ConfigError(`--tiny-strategy expects ${Object.keys(TINY_STRATEGY_NAMES).join(', ')}, got "${flags.tinyStrategy}"`);
+    }
+    return {
+      mode: 'tiny',
+      bank: flags.bank,
+      k: flags.tiny,
+      ...(strategy ? { strategy } : {}),
+      ...(flags.tinyMatrix ? { matrix: flags.tinyMatrix } : {}),
+    };
+  }
+  if (tinyOnly.length) throw new ConfigError(`${tinyOnly.map(flag).join(', ')} belong to --tiny, not --adaptive`);
+  return {
+    mode: 'adaptive',
+    bank: flags.bank,
+    ...(flags.se !== undefined ? { se: flags.se } : {}),
+    ...(flags.maxItems !== undefined ? { maxItems: flags.maxItems } : {}),
+    ...(flags.minItems !== undefined ? { minItems: flags.minItems } : {}),
+    ...(flags.adaptiveWave !== undefined ? { wave: flags.adaptiveWave } : {}),
+  };
 }
 
 /** The end-of-run summary: accuracy per subject and category, then tokens and cost. */
@@ -64,7 +129,10 @@ export async function printRunSummary(
     `\nrun ${result.runId}: ${result.done} done, ${result.failed} failed, ${result.skipped} already done (${(result.elapsedMs / 1000).toFixed(1)} s)`,
   );
   const table = await runAccuracy(store, result.runId);
-  if (table.subjects.length) out(`\naccuracy (%) by category\n${accuracyTextTable(table)}`);
+  if (result.irt?.length)
+    out(`\nestimated full-suite accuracy from the items asked (item response theory, 95% intervals)\n${irtRunTextTable(result.irt)}`);
+  if (table.subjects.length)
+    out(`\n${result.irt?.length ? 'observed accuracy (%) on the items asked' : 'accuracy (%) by category'}\n${accuracyTextTable(table)}`);
   if (opts.byAbility && table.subjects.length)
     out(`\naccuracy (%) by question type\n${accuracyTextTable(await runAccuracy(store, result.runId, 'ability'))}`);
   if (result.usage.length) {
@@ -164,129 +232,147 @@ function runSpecFrom(suites: string[], flags: RunFlags, cmd: Command, config: Lo
     images: flags.images ?? fromConfig.images,
     fields: flags.fields ? parseFieldMap(flags.fields) : fromConfig.fields,
     settings,
+    irt: irtFrom(flags) ?? fromConfig.irt,
   };
 }
 
 export function registerRun(program: Command): void {
-  addCallLimitOptions(
-    program
-      .command('run')
-      .description('run suites against models, continuing the run when it already exists')
-      .argument('[suite...]', 'suite ids (mindscope suites lists them); may come from --config instead')
-      .option('--model <spec...>', 'model specs: openai:M, openai-compatible:URL#M, anthropic:M, google:M, llamacpp:FILE.gguf, agent:NAME')
-      .option('--config <file>', 'config file (YAML, JSON, JS or TS): suites, models, settings and plugins of a whole study')
-      .option('--data <path>', 'data folder (or file for mcq/cogtom)')
-      .option('--trials <k>', 'replicates per item', intOption('--trials', 1), 1)
-      .option('--concurrency <n>', 'concurrent calls per provider endpoint', intOption('--concurrency', 1), 8)
-      .option('--limit <n>', 'first N items per suite (generated suites: N items)', intOption('--limit', 1))
-      .option('--seed <s>', 'seed for generation, shuffling and replicates', intOption('--seed', 0), 0)
-      .option('--timeout <seconds>', 'time limit per model call', numberOption('--timeout', 0.001), 60)
-      .option('--run-id <id>', 'run id (default: derived from the configuration, so the same command continues the same run)')
-      .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
-      .option('--api-key-env <name>', 'environment variable with the key for openai-compatible servers')
-      .option('--shuffle', 'shuffle options per replicate (seeded)')
-      .option('--mcq-scoring <mode>', 'generate | loglik | loglik-norm (loglik: local GGUF models only)', 'generate')
-      .option(
-        '--template <file>',
-        'prompt template: a file (YAML/JSON with system and user, or plain text) or a published one by name (tombench, tomato, dialtom-retrospective, dialtom-prospective, ...); SUITE=FILE|NAME for one suite (repeatable)',
-        (v: string, prev: string[]) => [...prev, v],
-        [] as string[],
-      )
-      .option('--temperature <t>', 'sampling temperature (default 0)', numberOption('--temperature'))
-      .option(
-        '--max-tokens <n>',
-        'maximum output tokens (default 256; reasoning models 16384, or the thinking budget + 1024)',
-        intOption('--max-tokens', 1),
-      )
-      .option('--reasoning-effort <level>', 'OpenAI reasoning models: minimal | low | medium | high', reasoningEffortOption)
-      .option(
-        '--thinking-budget <tokens>',
-        'Anthropic extended thinking / Gemini thinking: tokens the model may think (Gemini flash: 0 = off)',
-        intOption('--thinking-budget', 0),
-      )
-      .option(
-        '--max-cost <usd>',
-        'stop starting trials before the run would cost more than this many US dollars (resumable)',
-        numberOption('--max-cost', 0),
-      )
-      .option('--prices <file>', 'price table (JSON or YAML) merged over the built-in one')
-      .option('--fields <map>', 'field mapping for the mcq suite, e.g. question=q,options=a|b|c|d,answer=label')
-      .option('--no-cache', 'do not read or write the model-call cache')
-      .option('--images', "StoryTurn suites: send each turn's image as an image part (the text+image setting)")
-      .option(
-        '--traces <file>',
-        'reasoning-trace injection: JSONL of { item_id, trace } teacher explanations, masked before they are shown',
-      )
-      .option('--allow-empty', 'run suites that load no item (an error otherwise)')
-      .option('--traces-drop-last', "reasoning-trace injection: also drop each trace's last sentence (where teachers state their pick)")
-      .option('--json', 'print the summary as JSON')
-      .option('--quiet', 'no progress display')
-      .option('--enqueue', 'PostgreSQL store: plan the run and queue its trials for `mindscope worker` processes instead of running them')
-      .option(
-        '--lease <seconds>',
-        'lease on a trial without heartbeat: trials of a killed process are taken over after it',
-        numberOption('--lease', 0.1),
-        60,
-      )
-      .action(async (suites: string[], flags: RunFlags, cmd: Command) => {
-        const { config, registry } = await configContext(flags.config);
-        const spec = parseRunSpec(
-          runSpecFrom(suites, flags, cmd, config),
-          config ? `${config.file} and the command line` : 'the command line',
-        );
-        const store = await openStore(given(cmd, 'db') || !config?.db ? flags.db : config.db);
-        if (flags.enqueue) {
-          try {
-            if (!(store instanceof PgStore))
-              throw new ConfigError(`--enqueue needs a PostgreSQL store (--db postgres://...), not ${store.location}`);
-            const r = await enqueueRun(spec, {
-              store,
-              registry,
-              runId: flags.runId,
-              apiKeyEnv: flags.apiKeyEnv ?? config?.apiKeyEnv,
-              leaseSeconds: flags.lease,
-              allowEmpty: flags.allowEmpty,
-              onWarning: (w) => process.stderr.write(`warning: ${w}\n`),
-            });
-            if (flags.json) process.stdout.write(`${JSON.stringify({ ...r, warnings: r.warnings.length }, null, 2)}\n`);
-            else
-              process.stdout.write(
-                `run ${r.runId}: ${r.queued} trial(s) queued, ${r.skipped} done already; start workers with: mindscope worker --db URL\n`,
-              );
-          } finally {
-            await store.close();
-          }
-          return;
-        }
-        const progress = createProgress(process.stderr, flags.quiet || flags.json);
-        const prices = flags.prices ?? config?.prices;
+  program
+    .command('run')
+    .description('run suites against models, continuing the run when it already exists')
+    .argument('[suite...]', 'suite ids (mindscope suites lists them); may come from --config instead')
+    .option('--model <spec...>', 'model specs: openai:M, openai-compatible:URL#M, anthropic:M, google:M, llamacpp:FILE.gguf, agent:NAME')
+    .option('--config <file>', 'config file (YAML, JSON, JS or TS): suites, models, settings and plugins of a whole study')
+    .option('--data <path>', 'data folder (or file for mcq/cogtom)')
+    .option('--trials <k>', 'replicates per item', intOption('--trials', 1), 1)
+    .option('--concurrency <n>', 'concurrent calls per provider endpoint', intOption('--concurrency', 1), 8)
+    .option('--limit <n>', 'first N items per suite (generated suites: N items)', intOption('--limit', 1))
+    .option('--seed <s>', 'seed for generation, shuffling and replicates', intOption('--seed', 0), 0)
+    .option('--timeout <seconds>', 'time limit per model call', numberOption('--timeout', 0.001), 60)
+    .option('--run-id <id>', 'run id (default: derived from the configuration, so the same command continues the same run)')
+    .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
+    .option('--api-key-env <name>', 'environment variable with the key for openai-compatible servers')
+    .option('--shuffle', 'shuffle options per replicate (seeded)')
+    .option('--mcq-scoring <mode>', 'generate | loglik | loglik-norm (loglik: local GGUF models only)', 'generate')
+    .option(
+      '--template <file>',
+      'prompt template: a file (YAML/JSON with system and user, or plain text) or a published one by name (tombench, tomato, dialtom-retrospective, dialtom-prospective, ...); SUITE=FILE|NAME for one suite (repeatable)',
+      (v: string, prev: string[]) => [...prev, v],
+      [] as string[],
+    )
+    .option('--temperature <t>', 'sampling temperature (default 0)', numberOption('--temperature'))
+    .option(
+      '--max-tokens <n>',
+      'maximum output tokens (default 256; reasoning models 16384, or the thinking budget + 1024)',
+      intOption('--max-tokens', 1),
+    )
+    .option('--reasoning-effort <level>', 'OpenAI reasoning models: minimal | low | medium | high', reasoningEffortOption)
+    .option(
+      '--thinking-budget <tokens>',
+      'Anthropic extended thinking / Gemini thinking: tokens the model may think (Gemini flash: 0 = off)',
+      intOption('--thinking-budget', 0),
+    )
+    .option(
+      '--max-cost <usd>',
+      'stop starting trials before the run would cost more than this many US dollars (resumable)',
+      numberOption('--max-cost', 0),
+    )
+    .option('--prices <file>', 'price table (JSON or YAML) merged over the built-in one')
+    .option('--fields <map>', 'field mapping for the mcq suite, e.g. question=q,options=a|b|c|d,answer=label')
+    .option('--no-cache', 'do not read or write the model-call cache')
+    .option('--images', "StoryTurn suites: send each turn's image as an image part (the text+image setting)")
+    .option('--traces <file>', 'reasoning-trace injection: JSONL of { item_id, trace } teacher explanations, masked before they are shown')
+    .option('--allow-empty', 'run suites that load no item (an error otherwise)')
+    .option('--traces-drop-last', "reasoning-trace injection: also drop each trace's last sentence (where teachers state their pick)")
+    .option('--json', 'print the summary as JSON')
+    .option('--quiet', 'no progress display')
+    .option('--enqueue', 'PostgreSQL store: plan the run and queue its trials for `mindscope worker` processes instead of running them')
+    .option(
+      '--lease <seconds>',
+      'lease on a trial without heartbeat: trials of a killed process are taken over after it',
+      numberOption('--lease', 0.1),
+      60,
+    )
+    .option('--bank <file>', 'item bank (mindscope irt calibrate) for --tiny and --adaptive')
+    .option(
+      '--tiny <k>',
+      'run only k items per suite chosen from --bank, and estimate full-suite and per-category accuracy',
+      intOption('--tiny', 1),
+    )
+    .option(
+      '--tiny-strategy <s>',
+      'how --tiny chooses: stratified | clustering (of the panel answers; needs --tiny-matrix) | anchor (IRT anchor points) | information | random (default by panel size)',
+    )
+    .option('--tiny-matrix <file...>', "the bank's panel response matrices, for --tiny-strategy clustering")
+    .option('--adaptive', 'adaptive test per subject and suite on --bank: each next item by information at the current ability')
+    .option('--se <s>', '--adaptive: stop at this standard error of ability (default 0.25)', numberOption('--se', 0.001))
+    .option('--max-items <n>', '--adaptive: item budget per subject and suite', intOption('--max-items', 1))
+    .option('--min-items <n>', '--adaptive: never stop before this many answers (default 5)', intOption('--min-items', 1))
+    .option(
+      '--adaptive-wave <n>',
+      '--adaptive: items asked at once, chosen at the same ability estimate (default 1)',
+      intOption('--adaptive-wave', 1),
+    )
+    .action(async (suites: string[], flags: RunFlags, cmd: Command) => {
+      const { config, registry } = await configContext(flags.config);
+      const spec = parseRunSpec(
+        runSpecFrom(suites, flags, cmd, config),
+        config ? `${config.file} and the command line` : 'the command line',
+      );
+      const store = await openStore(given(cmd, 'db') || !config?.db ? flags.db : config.db);
+      if (flags.enqueue) {
         try {
-          const result = await evaluate(spec, {
+          if (!(store instanceof PgStore))
+            throw new ConfigError(`--enqueue needs a PostgreSQL store (--db postgres://...), not ${store.location}`);
+          const r = await enqueueRun(spec, {
             store,
             registry,
             runId: flags.runId,
-            concurrency: given(cmd, 'concurrency') || !config?.concurrency ? flags.concurrency : config.concurrency,
-            timeoutMs: given(cmd, 'timeout') || !config?.timeoutMs ? flags.timeout * 1000 : config.timeoutMs,
             apiKeyEnv: flags.apiKeyEnv ?? config?.apiKeyEnv,
-            prices: prices ? loadPriceTable(prices) : undefined,
-            useCache: flags.cache,
-            leaseMs: flags.lease * 1000,
-            ...callLimits(flags),
+            leaseSeconds: flags.lease,
             allowEmpty: flags.allowEmpty,
-            maxCostUsd: flags.maxCost,
-            onEvent: (e) => progress.onEvent(e),
             onWarning: (w) => process.stderr.write(`warning: ${w}\n`),
           });
-          progress.stop();
-          if (flags.json) {
-            const { warnings, ...rest } = result;
-            process.stdout.write(`${JSON.stringify({ ...rest, warnings: warnings.length }, null, 2)}\n`);
-          } else await printRunSummary(store, result, (s) => process.stdout.write(`${s}\n`));
-          if (result.aborted.length || result.failed || result.costLimit) process.exitCode = 2;
+          if (flags.json) process.stdout.write(`${JSON.stringify({ ...r, warnings: r.warnings.length }, null, 2)}\n`);
+          else
+            process.stdout.write(
+              `run ${r.runId}: ${r.queued} trial(s) queued, ${r.skipped} done already; start workers with: mindscope worker --db URL\n`,
+            );
         } finally {
-          progress.stop();
           await store.close();
         }
-      }),
-  );
+        return;
+      }
+      const progress = createProgress(process.stderr, flags.quiet || flags.json);
+      const prices = flags.prices ?? config?.prices;
+      try {
+        const result = await evaluate(spec, {
+          store,
+          registry,
+          runId: flags.runId,
+          concurrency: given(cmd, 'concurrency') || !config?.concurrency ? flags.concurrency : config.concurrency,
+          timeoutMs: given(cmd, 'timeout') || !config?.timeoutMs ? flags.timeout * 1000 : config.timeoutMs,
+          apiKeyEnv: flags.apiKeyEnv ?? config?.apiKeyEnv,
+          prices: prices ? loadPriceTable(prices) : undefined,
+          useCache: flags.cache,
+          leaseMs: flags.lease * 1000,
+          ...callLimits(flags),
+          allowEmpty: flags.allowEmpty,
+          maxCostUsd: flags.maxCost,
+          onEvent: (e) => progress.onEvent(e),
+          onWarning: (w) => process.stderr.write(`warning: ${w}\n`),
+        });
+        progress.stop();
+        if (flags.json) {
+          const { warnings, ...rest } = result;
+          process.stdout.write(`${JSON.stringify({ ...rest, warnings: warnings.length }, null, 2)}\n`);
+        } else await printRunSummary(store, result, (s) => process.stdout.write(`${s}\n`));
+        if (result.aborted.length || result.failed || result.costLimit) process.exitCode = 2;
+      } finally {
+        progress.stop();
+        await store.close();
+      }
+    });
+  // --max-wait, --max-consecutive-timeouts, --max-reply-bytes (shared with worker).
+  addCallLimitOptions(program.commands.find((c) => c.name() === 'run')!);
 }
