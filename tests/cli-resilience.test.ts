@@ -19,6 +19,7 @@ const ROOT = join(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'mindscope.js');
 const FIXTURES = join(ROOT, 'tests', 'fixtures', 'data');
 const dir = mkdtempSync(join(tmpdir(), 'mindscope-cli-resilience-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('a closed stdout (run | head)', () => {
   it('exits quietly with no EPIPE stack trace', async () => {
@@ -101,41 +102,40 @@ describe('a full disk', () => {
     db.close();
   });
 
-  // A real full file system: a 1.5 MB tmpfs (needs root to mount; skipped where mounting is not allowed).
-  const tiny = join(dir, 'tiny');
-  mkdirSync(tiny);
-  const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1500k', 'tmpfs', tiny]).status === 0;
-  afterAll(() => {
-    if (mounted) spawnSync('umount', [tiny]);
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  it.skipIf(!mounted)('a run on a full disk ends with one short line naming the database file', () => {
-    const db = join(tiny, 'full.db');
-    const r = spawnSync(
-      process.execPath,
-      [
-        BIN,
-        'run',
-        'generated-tom',
-        '--model',
-        'agent:oracle',
-        'agent:reality',
-        'agent:random',
-        '--limit',
-        '20',
-        '--trials',
-        '100',
-        '--db',
-        db,
-        '--quiet',
-      ],
-      { encoding: 'utf8', timeout: 120_000 },
-    );
-    expect(r.status).toBe(1);
-    expect(r.stderr.trim().split('\n')).toEqual([
-      `mindscope: ${db}: the disk is full, nothing more can be stored: free some space (or use another --db); what was stored is kept and the same command continues the run`,
-    ]);
+  // A real full file system: a 1.5 MB tmpfs, mounted for this test only (needs root; skipped where mounting is not allowed).
+  it('a run on a full disk ends with one short line naming the database file', (ctx) => {
+    const tiny = join(dir, 'tiny');
+    mkdirSync(tiny, { recursive: true });
+    if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1500k', 'tmpfs', tiny]).status !== 0) ctx.skip();
+    try {
+      const db = join(tiny, 'full.db');
+      const r = spawnSync(
+        process.execPath,
+        [
+          BIN,
+          'run',
+          'generated-tom',
+          '--model',
+          'agent:oracle',
+          'agent:reality',
+          'agent:random',
+          '--limit',
+          '20',
+          '--trials',
+          '100',
+          '--db',
+          db,
+          '--quiet',
+        ],
+        { encoding: 'utf8', timeout: 120_000 },
+      );
+      expect(r.status).toBe(1);
+      expect(r.stderr.trim().split('\n')).toEqual([
+        `mindscope: ${db}: the disk is full, nothing more can be stored: free some space (or use another --db); what was stored is kept and the same command continues the run`,
+      ]);
+    } finally {
+      spawnSync('umount', [tiny]);
+    }
   });
 });
 
