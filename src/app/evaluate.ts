@@ -6,6 +6,7 @@ import { ConfigError, parseRunSpec, type RunSpec, type RunSpecInput, type Task }
 import { settingsFor } from '../models/index.js';
 import type { ProtocolSettings } from '../protocols/index.js';
 import { runEvaluation, type RunCallOptions, type RunEvent, type RunSubject, type RunSummary } from '../runner/index.js';
+import { referenceAgentWarnings } from './agent-checks.js';
 import { runAdaptive, runTiny } from './irt-evaluate.js';
 import type { IrtSuiteResult } from './irt-run.js';
 import { createRegistry, type Registry } from './registry.js';
@@ -120,7 +121,7 @@ export async function evaluate(specInput: RunSpecInput, ops: RunOperations): Pro
   const { subjects, warnings } = buildSubjects(spec, registry, { apiKeyEnv: ops.apiKeyEnv });
   const loaded = await loadTasks(spec, registry, { allowEmpty: ops.allowEmpty });
   const tasks = loaded.tasks;
-  warnings.push(...loaded.warnings);
+  warnings.push(...loaded.warnings, ...referenceAgentWarnings(subjects, tasks, registry.protocols));
   warnings.forEach((w) => ops.onWarning?.(w));
   const identity = runIdentity(spec);
   const { runId, apiKeyEnv: _key, registry: _registry, onEvent, onWarning: _warn, allowEmpty: _empty, maxCostUsd, ...calls } = ops;

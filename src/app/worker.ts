@@ -44,6 +44,12 @@ export interface WorkerOptions {
   leaseMs?: number;
   timeoutMs?: number;
   retry?: RetryPolicy;
+  /** How long one call may keep retrying rate limits (default 600 s). */
+  maxWaitMs?: number;
+  /** Timeouts in a row after which an endpoint's subjects stop (default 5). */
+  maxConsecutiveTimeouts?: number;
+  /** Replies larger than this fail as oversized (default 4 MiB). */
+  maxReplyBytes?: number;
   prices?: PriceTable;
   useCache?: boolean;
   apiKeyEnv?: string;
@@ -122,6 +128,9 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerSummary> {
     concurrency: slots,
     timeoutMs: opts.timeoutMs,
     retry: opts.retry,
+    maxWaitMs: opts.maxWaitMs,
+    maxConsecutiveTimeouts: opts.maxConsecutiveTimeouts,
+    maxReplyBytes: opts.maxReplyBytes,
     prices: opts.prices,
     useCache: opts.useCache,
     shareRateLimits: true,

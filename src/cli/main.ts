@@ -50,7 +50,20 @@ export function buildProgram(): Command {
   return program;
 }
 
+/**
+ * `mindscope run ... | head`: once the reader is gone, what is left to print has nowhere to go.
+ * Exit quietly, as command-line tools do, instead of crashing with an EPIPE stack trace
+ * (whatever the run stored is committed already; a rerun continues it).
+ */
+function exitQuietlyOnClosedStdout(): void {
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw err;
+  });
+}
+
 export async function main(argv = process.argv): Promise<void> {
+  exitQuietlyOnClosedStdout();
   try {
     await buildProgram().parseAsync(argv);
   } catch (err) {

@@ -1,5 +1,6 @@
 export * from './chat-model.js';
 export * from './call-error.js';
+export * from './reply-limit.js';
 export * from './provider-registry.js';
 export * from './capabilities.js';
 export * from './structured-output.js';

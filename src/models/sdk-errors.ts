@@ -45,6 +45,9 @@ function otherError(err: unknown, site: CallSite): ModelCallError {
 /** An error thrown by the openai or @anthropic-ai/sdk client, as a ModelCallError. */
 export function fromStainlessError(err: unknown, classes: StainlessErrorClasses, site: CallSite): ModelCallError {
   if (err instanceof ModelCallError) return err;
+  // Our own fetch's errors (a reply over the size cap) come back wrapped as connection errors.
+  const cause = (err as { cause?: unknown } | undefined)?.cause;
+  if (cause instanceof ModelCallError) return cause;
   if (err instanceof classes.APIConnectionTimeoutError || err instanceof classes.APIUserAbortError) return timeoutError(site);
   if (err instanceof classes.APIConnectionError) return networkError(site, causeOf((err as Error).cause ?? err));
   if (err instanceof classes.APIError) {

@@ -1,5 +1,6 @@
 export * from './run-evaluation.js';
 export * from './adaptive-limiter.js';
+export * from './circuit-breaker.js';
 export * from './retry-policy.js';
 export * from './prices.js';
 export { RecordingModel, callCacheKey, type CallEnvironment } from './recording-model.js';

@@ -20,10 +20,10 @@ import { accuracyTextTable, formatTextTable, formatUsd, irtRunTextTable } from '
 
 type IrtTinyStrategy = NonNullable<Extract<IrtRunSpec, { mode: 'tiny' }>['strategy']>;
 import { configContext } from '../config-context.js';
-import { intOption, numberOption, parseFieldMap, DEFAULT_DB } from '../options.js';
+import { addCallLimitOptions, callLimits, intOption, numberOption, parseFieldMap, DEFAULT_DB, type CallLimitFlags } from '../options.js';
 import { createProgress } from '../progress.js';
 
-interface RunFlags {
+interface RunFlags extends CallLimitFlags {
   model?: string[];
   config?: string;
   data?: string;
@@ -356,6 +356,7 @@ export function registerRun(program: Command): void {
           prices: prices ? loadPriceTable(prices) : undefined,
           useCache: flags.cache,
           leaseMs: flags.lease * 1000,
+          ...callLimits(flags),
           allowEmpty: flags.allowEmpty,
           maxCostUsd: flags.maxCost,
           onEvent: (e) => progress.onEvent(e),
@@ -372,4 +373,6 @@ export function registerRun(program: Command): void {
         await store.close();
       }
     });
+  // --max-wait, --max-consecutive-timeouts, --max-reply-bytes (shared with worker).
+  addCallLimitOptions(program.commands.find((c) => c.name() === 'run')!);
 }

@@ -9,6 +9,7 @@ import type { ChatModel, ChatRequest, WireFormat } from '../chat-model.js';
 import { messageText } from '../chat-model.js';
 import { type CallSite, malformed, parseDataUrl } from '../http.js';
 import { fromStainlessError } from '../sdk-errors.js';
+import { boundedFetch } from '../reply-limit.js';
 import { videoUnsupported } from '../call-error.js';
 
 export interface AnthropicOptions {
@@ -164,7 +165,15 @@ export class AnthropicChatModel implements ChatModel {
 
   async #connect(): Promise<{ client: Anthropic; mod: AnthropicModule }> {
     const mod = await import('@anthropic-ai/sdk');
-    const client = new mod.Anthropic({ apiKey: this.#apiKey, authToken: null, baseURL: this.endpoint, maxRetries: 0, logLevel: 'off' });
+    const client = new mod.Anthropic({
+      apiKey: this.#apiKey,
+      authToken: null,
+      baseURL: this.endpoint,
+      maxRetries: 0,
+      logLevel: 'off',
+      // Replies are read through a byte counter: one past the cap fails as `oversized`.
+      fetch: boundedFetch(this.spec),
+    });
     return { client, mod };
   }
 

@@ -9,6 +9,7 @@ import type { ChatModel, ChatRequest, WireFormat } from '../chat-model.js';
 import { type CallSite, malformed } from '../http.js';
 import { videoUnsupported } from '../call-error.js';
 import { fromStainlessError } from '../sdk-errors.js';
+import { boundedFetch } from '../reply-limit.js';
 import { strictJsonSchema } from '../structured-output.js';
 
 export interface OpenAiOptions {
@@ -141,6 +142,8 @@ export class OpenAiChatModel implements ChatModel {
       project: null,
       adminAPIKey: null,
       maxRetries: 0,
+      // Replies are read through a byte counter: one past the cap fails as `oversized`.
+      fetch: boundedFetch(this.spec),
       logLevel: 'off',
     });
     return { client, mod };

@@ -10,6 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { MindscopeError } from '../../core/index.js';
 import type { Dialect, SqlDriver, SqlExecutor } from '../sql/driver.js';
+import { asStoreFull, isDiskFull } from '../sql/store-full.js';
 
 type Stmt = Database.Statement;
 
@@ -45,6 +46,7 @@ export class SqliteDriver implements SqlDriver {
       this.#db.pragma('busy_timeout = 5000');
       this.#migrate(migrations);
     } catch (err) {
+      if (isDiskFull(err)) throw asStoreFull(err, this.location);
       throw new MindscopeError(`${this.location}: cannot open the store: ${(err as Error).message}`);
     }
   }
@@ -110,7 +112,8 @@ export class SqliteDriver implements SqlDriver {
       return value;
     } catch (err) {
       if (this.#db.inTransaction) this.#q('ROLLBACK').run();
-      throw err;
+      // SQLite's "database or disk is full" names no file: say which one, in one line.
+      throw asStoreFull(err, this.location);
     }
   }
 
