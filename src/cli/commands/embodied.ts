@@ -71,7 +71,7 @@ export function registerEmbodied(program: Command): void {
     .option('--evolve', 'bias new tasks towards the settings subjects failed in a stored run')
     .option('--from-run <id>', 'with --evolve: the run (default: the newest)')
     .option('--db <path>', 'with --evolve: store (SQLite file or postgres:// URL)', DEFAULT_DB)
-    .option('--failure-ratio <r>', 'with --evolve: share of new tasks seeded from failed ones', numberOption('--failure-ratio'), 0.8)
+    .option('--failure-ratio <r>', 'with --evolve: share of new tasks seeded from failed ones', numberOption('--failure-ratio', 0, 1), 0.8)
     .action(
       async (f: {
         out: string;

@@ -1,0 +1,143 @@
+// The command line under bad input and for scripts (issue 10, items 4 and 8): exit codes of
+// `score`, numeric options checked, an all-blank model column dropped by the audit, rubric
+// files checked field by field, stores that are not there refused, outputs not overwritten.
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startModelServer, type ModelServer } from './helpers/servers.js';
+
+const ROOT = join(__dirname, '..');
+const BIN = join(ROOT, 'bin', 'mindscope.js');
+const dir = mkdtempSync(join(tmpdir(), 'mindscope-hard-'));
+
+function cli(args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+let server: ModelServer;
+beforeAll(async () => {
+  if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) throw new Error('run "npm run build" before the CLI tests (npm test does)');
+  server = await startModelServer();
+  expect(
+    cli(['run', 'generated-tom', '--limit', '6', '--model', 'agent:oracle', '--db', 'runs.db', '--run-id', 'r1', '--quiet']).code,
+  ).toBe(0);
+});
+afterAll(() => server.stop());
+
+const RUBRIC = (prompt: string, extra = '') => `name: corr\nprompt: "${prompt}"\nfields:\n  - { name: score, min: 0, max: 5 }\n${extra}`;
+
+describe('score', () => {
+  it('exits 2 when judgments fail, and a failed score pins no rubric', () => {
+    writeFileSync(join(dir, 'corr.yaml'), RUBRIC('R: {response} E: {expected}'));
+    const failing = cli([
+      'score',
+      '--db',
+      'runs.db',
+      '--rubric',
+      'corr.yaml',
+      '--judge',
+      `openai-compatible:${server.url}/v1#judge-range`,
+      '--json',
+    ]);
+    expect(failing.code).toBe(2);
+    expect(failing.stderr).toMatch(/6 judgment\(s\) failed \(6 trial\(s\) unscored\)/);
+    expect(JSON.parse(failing.stdout)).toMatchObject({ scored: 0, judgeFailures: 6, unscored: 6 });
+    // A bad placeholder fails before any score is written: nothing pinned either.
+    writeFileSync(join(dir, 'corr.yaml'), RUBRIC('R: {response} {nosuch}'));
+    const bad = cli(['score', '--db', 'runs.db', '--rubric', 'corr.yaml', '--judge', 'agent:exact-judge']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/corr\.yaml: the prompt uses \{nosuch\}/);
+    // The corrected rubric under the same name is accepted, and then pinned.
+    writeFileSync(join(dir, 'corr.yaml'), RUBRIC('Response: {response} Expected: {expected}'));
+    const good = cli(['score', '--db', 'runs.db', '--rubric', 'corr.yaml', '--judge', 'agent:exact-judge', '--json']);
+    expect(good.stderr).toBe('');
+    expect(good.code).toBe(0);
+    expect(JSON.parse(good.stdout)).toMatchObject({ scored: 6, judgeFailures: 0 });
+    writeFileSync(join(dir, 'corr.yaml'), RUBRIC('Changed: {response} Expected: {expected}'));
+    const changed = cli(['score', '--db', 'runs.db', '--rubric', 'corr.yaml', '--judge', 'agent:exact-judge']);
+    expect(changed.code).toBe(1);
+    expect(changed.stderr).toMatch(/was scored with rubric "corr" .*\(corr\.yaml\): refusing to mix rubrics/);
+  });
+
+  it('checks rubric files field by field, naming the file', () => {
+    const cases: Array<[string, RegExp]> = [
+      [RUBRIC('{response}', 'keywords: {score: kitchen}\n'), /k\.yaml: keywords\.score must be a list of words, got "kitchen"/],
+      [RUBRIC('{response}', 'keywords: [a, b]\n'), /k\.yaml: rubric field "keywords" must map score fields to lists of words/],
+      ['name: k\nprompt: "{response}"\nfields: [kitchen]\n', /k\.yaml: fields\[0\] must be an object/],
+      ['name: k\nprompt: "{response}"\nfields:\n  - { name: s, min: "", max: 5 }\n', /k\.yaml: fields\[0\] \(s\): needs numbers min < max/],
+      [
+        'name: k\nprompt: "{response}"\nfields:\n  - { name: s, min: 0, max: 5, integer: maybe }\n',
+        /k\.yaml: fields\[0\] \(s\): "integer" must be true or false/,
+      ],
+      [RUBRIC('{response}', 'keyword: {score: [a]}\n'), /k\.yaml: unknown rubric field "keyword"/],
+    ];
+    for (const [text, error] of cases) {
+      writeFileSync(join(dir, 'k.yaml'), text);
+      const r = cli(['score', '--db', 'runs.db', '--rubric', 'k.yaml', '--judge', 'agent:keyword-judge']);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(error);
+      expect(r.stderr).not.toMatch(/TypeError/);
+    }
+  });
+});
+
+describe('numeric options', () => {
+  it('refuses NaN and words where numbers are expected, naming the flag', () => {
+    for (const [args, error] of [
+      [['audit', '--matrix', 'a.csv', '--threshold', 'NaN'], /--threshold expects a number between -1 and 1, got "NaN"/],
+      [['audit', '--matrix', 'a.csv', '--tau-min', 'abc'], /--tau-min expects a number between -1 and 1, got "abc"/],
+      [['audit', '--matrix', 'a.csv', '--folds', '2.5'], /--folds expects an integer of at least 2, got "2\.5"/],
+      [['audit', '--matrix', 'a.csv', '--bootstrap', ''], /--bootstrap expects an integer of at least 10, got ""/],
+      [['simulate', 'panel', '--out', 'x', '--null-share', '1.5'], /--null-share expects a number between 0 and 1, got "1\.5"/],
+      [['irt', 'simulate', '--out', 'x', '--mean-log-a', 'Infinity'], /--mean-log-a expects a number/],
+      [
+        ['run', 'generated-tom', '--model', 'agent:oracle', '--timeout', '0x10'],
+        /--timeout expects a number of at least 0\.001, got "0x10"/,
+      ],
+    ] as Array<[string[], RegExp]>) {
+      const r = cli(args);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr).toMatch(error);
+    }
+  });
+});
+
+describe('audit', () => {
+  it('drops a model column that is blank in every row instead of aborting', () => {
+    expect(cli(['simulate', 'panel', '--out', 'panel', '--models', '6', '--benchmarks', 'a,b', '--items', '10', '--seed', '1']).code).toBe(
+      0,
+    );
+    for (const b of ['a', 'b']) {
+      const lines = readFileSync(join(dir, 'panel', `${b}.csv`), 'utf8')
+        .trim()
+        .split('\n');
+      writeFileSync(join(dir, 'panel', `${b}-blank.csv`), lines.map((l, i) => `${l},${i === 0 ? 'silent-model' : ''}`).join('\n'));
+    }
+    const r = cli([
+      'audit',
+      '--matrix',
+      'a=panel/a-blank.csv',
+      'b=panel/b-blank.csv',
+      '--bootstrap',
+      '10',
+      '--seeds',
+      '1',
+      '--structure',
+      'pca',
+      '--json',
+    ]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.models).toHaveLength(6);
+    expect(out.droppedModels).toEqual(['silent-model']);
+    expect(out.benchmarks.map((b: { items: number; droppedIncomplete: number }) => [b.items, b.droppedIncomplete])).toEqual([
+      [50, 0],
+      [50, 0],
+    ]);
+  });
+});
