@@ -60,7 +60,7 @@ describe('score', () => {
     writeFileSync(join(dir, 'corr.yaml'), RUBRIC('Changed: {response} Expected: {expected}'));
     const changed = cli(['score', '--db', 'runs.db', '--rubric', 'corr.yaml', '--judge', 'agent:exact-judge']);
     expect(changed.code).toBe(1);
-    expect(changed.stderr).toMatch(/was scored with rubric "corr" .*\(corr\.yaml\): refusing to mix rubrics/);
+    expect(changed.stderr).toMatch(/corr\.yaml: run r1 was scored with rubric "corr" .*: refusing to mix rubrics/);
   });
 
   it('checks rubric files field by field, naming the file', () => {

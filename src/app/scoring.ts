@@ -142,7 +142,7 @@ export async function scoreRun(opts: ScoreRunOptions): Promise<ScoreRunResult> {
   const pinned = (await opts.store.pinnedRubrics(opts.runId)).find((p) => p.rubric === rubric.name);
   if (pinned && pinned.sha256 !== rubric.sha256)
     throw new ConfigError(
-      `run ${opts.runId} was scored with rubric "${rubric.name}" sha256 ${pinned.sha256.slice(0, 12)}...; this file is ${rubric.sha256.slice(0, 12)}... (${opts.rubricPath}): refusing to mix rubrics (use a new rubric name)`,
+      `${opts.rubricPath}: run ${opts.runId} was scored with rubric "${rubric.name}" sha256 ${pinned.sha256.slice(0, 12)}...; this file is ${rubric.sha256.slice(0, 12)}...: refusing to mix rubrics (use a new rubric name)`,
     );
   let pinning: Promise<void> | undefined;
   const scorer = `judge:${rubric.name}`;
