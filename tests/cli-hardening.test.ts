@@ -3,7 +3,7 @@
 // files checked field by field, stores that are not there refused, outputs not overwritten.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -139,5 +139,68 @@ describe('audit', () => {
       [50, 0],
       [50, 0],
     ]);
+  });
+});
+
+describe('stores and outputs', () => {
+  it('status, report and export refuse a missing --db instead of creating it', () => {
+    for (const args of [['status'], ['report', '--out', 'rep-missing'], ['export', 'matrix', '--out', 'missing.csv']]) {
+      const r = cli([...args, '--db', 'no-such.db']);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr).toContain(`no store at ${join(dir, 'no-such.db')} (--db)`);
+    }
+    expect(existsSync(join(dir, 'no-such.db'))).toBe(false);
+  });
+
+  it('report refuses to overwrite an existing report unless --force', () => {
+    expect(cli(['report', '--db', 'runs.db', '--out', 'rep']).code).toBe(0);
+    const again = cli(['report', '--db', 'runs.db', '--out', 'rep']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/rep\/index\.html exists: refusing to overwrite it \(--out\); add --force/);
+    const forced = cli(['report', '--db', 'runs.db', '--out', 'rep', '--force', '--json']);
+    expect(forced.code).toBe(0);
+    expect(JSON.parse(forced.stdout)).toEqual({ runId: 'r1', path: 'rep/index.html' });
+  });
+
+  it('bad --out paths give one clear line, not a raw errno message', () => {
+    writeFileSync(join(dir, 'a-file'), 'x');
+    const cases: Array<[string[], RegExp]> = [
+      [
+        ['export', 'matrix', '--out', 'no/such/folder/m.csv'],
+        /^mindscope: cannot write no\/such\/folder\/m\.csv: its folder does not exist \(ENOENT\)\n$/,
+      ],
+      [
+        ['report', '--out', 'a-file/rep'],
+        /^mindscope: cannot write a-file\/rep: a part of the path is a file, not a folder \(ENOTDIR\)\n$/,
+      ],
+    ];
+    for (const [args, error] of cases) {
+      const r = cli([...args, '--db', 'runs.db']);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(error);
+    }
+  });
+
+  it('export --replicate of a replicate the run does not have is an error, not an empty matrix', () => {
+    const r = cli(['export', 'matrix', '--db', 'runs.db', '--out', 'rep5.csv', '--replicate', '5']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/run r1 has no scored trial of replicate 5 \(its replicates are 0 to 0\)/);
+    expect(existsSync(join(dir, 'rep5.csv'))).toBe(false);
+    expect(cli(['export', 'matrix', '--db', 'runs.db', '--out', 'rep0.csv', '--replicate', '0']).code).toBe(0);
+  });
+
+  it('a read-only store is named in the error (needs root for chattr, or a non-root user for chmod)', () => {
+    const ro = join(dir, 'ro.db');
+    writeFileSync(ro, readFileSync(join(dir, 'runs.db')));
+    const root = process.getuid?.() === 0;
+    const locked = root ? spawnSync('chattr', ['+i', ro]).status === 0 : (chmodSync(ro, 0o444), true);
+    if (!locked) return; // root on a file system without chattr: nothing can make the file read-only here
+    try {
+      const r = cli(['run', 'generated-tom', '--limit', '2', '--model', 'agent:reality', '--db', ro, '--quiet']);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(new RegExp(`${ro.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: (the store is read-only|cannot open the store)`));
+    } finally {
+      if (root) spawnSync('chattr', ['-i', ro]);
+    }
   });
 });

@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { accuracyTable, auditMatrices, summarizeEpisodes, type AccuracyGrouping } from '../analysis/index.js';
-import { ConfigError } from '../core/index.js';
+import { ConfigError, describeFileError, refuseOverwrite } from '../core/index.js';
 import { renderAuditSection, renderEpisodeSection, renderHtmlReport } from '../report/index.js';
 import type { ResponseMatrix, ResponseRow, Store } from '../store/index.js';
 import { buildMatrixFrom, collect, writeMatrixCsv, writeMatrixParquet } from '../store/index.js';
@@ -65,10 +65,12 @@ export async function writeRunReport(
   store: Store,
   runId: string,
   outDir: string,
-  opts: { audit?: boolean; seed?: number } = {},
+  opts: { audit?: boolean; seed?: number; force?: boolean } = {},
 ): Promise<string> {
   const run = await store.getRun(runId);
   if (!run) throw new ConfigError(`no run "${runId}" in ${store.location}`);
+  const path = join(outDir, 'index.html');
+  refuseOverwrite(path, opts.force);
   let auditSection: string | undefined;
   if (opts.audit) {
     const suites = await runMatricesBySuite(store, runId);
@@ -101,9 +103,12 @@ export async function writeRunReport(
     status,
     failures: (await store.failures(runId, 50)).map((f) => ({ subject: f.subjectId, suite: f.suite, itemId: f.itemId, error: f.error })),
   });
-  mkdirSync(outDir, { recursive: true });
-  const path = join(outDir, 'index.html');
-  writeFileSync(path, html);
+  try {
+    mkdirSync(outDir, { recursive: true });
+    writeFileSync(path, html);
+  } catch (err) {
+    throw describeFileError(err, path);
+  }
   return path;
 }
 
@@ -114,9 +119,19 @@ export async function runMatrix(store: Store, runId: string, replicate?: number)
 
 /** Export a run's response matrix; the format follows the extension (.csv or .parquet). */
 export async function exportMatrix(store: Store, runId: string, path: string, replicate?: number): Promise<ResponseMatrix> {
+  if (!path.endsWith('.parquet') && !path.endsWith('.csv')) throw new ConfigError(`${path}: the output must end in .csv or .parquet`);
   const m = await runMatrix(store, runId, replicate);
-  if (path.endsWith('.parquet')) writeMatrixParquet(path, m);
-  else if (path.endsWith('.csv')) writeMatrixCsv(path, m);
-  else throw new ConfigError(`${path}: the output must end in .csv or .parquet`);
+  if (replicate !== undefined && m.items.length === 0) {
+    const trials = (await store.getRun(runId))?.config.trials;
+    throw new ConfigError(
+      `run ${runId} has no scored trial of replicate ${replicate}${typeof trials === 'number' ? ` (its replicates are 0 to ${trials - 1})` : ''}`,
+    );
+  }
+  try {
+    if (path.endsWith('.parquet')) writeMatrixParquet(path, m);
+    else writeMatrixCsv(path, m);
+  } catch (err) {
+    throw describeFileError(err, path);
+  }
   return m;
 }

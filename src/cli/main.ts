@@ -2,6 +2,7 @@
 
 import { Command, CommanderError } from 'commander';
 import { MindscopeError } from '../index.js';
+import { describeFileError } from '../core/index.js';
 import { registerAnalyze } from './commands/analyze.js';
 import { registerAudit } from './commands/audit.js';
 import { registerCompare } from './commands/compare.js';
@@ -56,6 +57,8 @@ export async function main(argv = process.argv): Promise<void> {
       process.exitCode = err.exitCode;
       return;
     }
+    // A raw errno error (ENOENT, EACCES, ...) from a path the user gave becomes one clear line.
+    err = describeFileError(err);
     const message = err instanceof Error ? err.message : String(err);
     process.stderr.write(`mindscope: ${message}\n`);
     if (process.env.MINDSCOPE_DEBUG && err instanceof Error && !(err instanceof MindscopeError)) process.stderr.write(`${err.stack}\n`);

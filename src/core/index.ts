@@ -11,3 +11,4 @@ export * from './files.js';
 export * from './parquet-rows.js';
 export * from './records/index.js';
 export * from './run-spec.js';
+export * from './output-files.js';

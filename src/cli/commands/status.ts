@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { openStore, resolveRunId } from '../../index.js';
+import { resolveRunId } from '../../index.js';
+import { openExistingStore } from '../existing-store.js';
 import { formatTextTable } from '../../report/index.js';
 import { DEFAULT_DB } from '../options.js';
 
@@ -16,7 +17,7 @@ export function registerStatus(program: Command): void {
     .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
     .option('--json', 'print JSON')
     .action(async (flags: { runId?: string; db: string; json?: boolean }) => {
-      const store = await openStore(flags.db);
+      const store = await openExistingStore(flags.db);
       try {
         const runId = await resolveRunId(store, flags.runId);
         const rows = (await store.status(runId)).map((r) => ({
