@@ -193,7 +193,8 @@ describe('stores and outputs', () => {
     const ro = join(dir, 'ro.db');
     writeFileSync(ro, readFileSync(join(dir, 'runs.db')));
     const root = process.getuid?.() === 0;
-    const locked = root ? spawnSync('chattr', ['+i', ro]).status === 0 : (chmodSync(ro, 0o444), true);
+    if (!root) chmodSync(ro, 0o444);
+    const locked = root ? spawnSync('chattr', ['+i', ro]).status === 0 : true;
     if (!locked) return; // root on a file system without chattr: nothing can make the file read-only here
     try {
       const r = cli(['run', 'generated-tom', '--limit', '2', '--model', 'agent:reality', '--db', ro, '--quiet']);

@@ -52,13 +52,13 @@ export function buildProgram(): Command {
 export async function main(argv = process.argv): Promise<void> {
   try {
     await buildProgram().parseAsync(argv);
-  } catch (err) {
-    if (err instanceof CommanderError) {
-      process.exitCode = err.exitCode;
+  } catch (thrown) {
+    if (thrown instanceof CommanderError) {
+      process.exitCode = thrown.exitCode;
       return;
     }
     // A raw errno error (ENOENT, EACCES, ...) from a path the user gave becomes one clear line.
-    err = describeFileError(err);
+    const err = describeFileError(thrown);
     const message = err instanceof Error ? err.message : String(err);
     process.stderr.write(`mindscope: ${message}\n`);
     if (process.env.MINDSCOPE_DEBUG && err instanceof Error && !(err instanceof MindscopeError)) process.stderr.write(`${err.stack}\n`);
