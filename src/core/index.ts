@@ -12,3 +12,4 @@ export * from './parquet-rows.js';
 export * from './records/index.js';
 export * from './run-spec.js';
 export * from './output-files.js';
+export * from './image-kind.js';
