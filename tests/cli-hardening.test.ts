@@ -7,6 +7,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildProgram } from '../src/cli/main.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
 
 const ROOT = join(__dirname, '..');
@@ -203,5 +204,43 @@ describe('stores and outputs', () => {
     } finally {
       if (root) spawnSync('chattr', ['-i', ro]);
     }
+  });
+});
+
+describe('--json', () => {
+  it('every command that prints results takes --json', () => {
+    const missing: string[] = [];
+    const walk = (c: ReturnType<typeof buildProgram>, path: string) => {
+      for (const sub of c.commands) {
+        const name = `${path} ${sub.name()}`.trim();
+        if (sub.commands.length) walk(sub, name);
+        else if (!sub.options.some((o) => o.long === '--json')) missing.push(name);
+      }
+    };
+    walk(buildProgram(), '');
+    expect(missing).toEqual([]);
+  });
+
+  it('the commands that gained --json print one parseable JSON document on stdout', () => {
+    const json = (args: string[]) => {
+      const r = cli([...args, '--json']);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      return JSON.parse(r.stdout);
+    };
+    expect(json(['suites']).find((s: { id: string }) => s.id === 'tombench')).toMatchObject({ protocol: 'mcq', needsData: true });
+    expect(json(['simulate', 'panel', '--out', 'pj', '--models', '4', '--benchmarks', 'a,b', '--items', '3'])).toMatchObject({
+      out: 'pj',
+      matrices: ['a', 'b'],
+      controls: ['general1', 'general2'],
+    });
+    expect(json(['embodied', 'generate', '--out', 'tasks.json', '--n', '2']).tasks).toBe(2);
+    expect(json(['export', 'matrix', '--db', 'runs.db', '--out', 'j.csv'])).toMatchObject({ runId: 'r1', path: 'j.csv', items: 6 });
+    const demo = json(['demo', '--out', 'demo', '--items', '5']);
+    expect(demo).toMatchObject({ planned: 25, done: 25, failed: 0, report: join('demo', 'report', 'index.html') });
+    // The demo owns its folder: a second demo replaces its report.
+    expect(json(['demo', '--out', 'demo', '--items', '5']).skipped).toBe(25);
+    expect(json(['irt', 'simulate', '--out', 'isim', '--models', '6', '--items', '3'])).toBeTruthy();
+    expect(json(['irt', 'calibrate', '--matrix', join('isim', 'matrix.csv'), '--out', 'bank.json'])).toBeTruthy();
+    expect(json(['irt', 'report', '--bank', 'bank.json', '--out', 'irt-report']).files).toContain('item-curves.svg');
   });
 });

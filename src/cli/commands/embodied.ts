@@ -7,6 +7,7 @@ import { evolutionPool, summarizeEpisodes } from '../../analysis/index.js';
 import { formatTextTable } from '../../report/index.js';
 import { formatAction, readEnactTomTasks, verifyTask } from '../../worlds/index.js';
 import { intOption, numberOption, DEFAULT_DB } from '../options.js';
+import { printResult } from '../output.js';
 
 /**
  * `embodied verify FILE --json` prints a list of
@@ -72,8 +73,10 @@ export function registerEmbodied(program: Command): void {
     .option('--from-run <id>', 'with --evolve: the run (default: the newest)')
     .option('--db <path>', 'with --evolve: store (SQLite file or postgres:// URL)', DEFAULT_DB)
     .option('--failure-ratio <r>', 'with --evolve: share of new tasks seeded from failed ones', numberOption('--failure-ratio', 0, 1), 0.8)
+    .option('--json', 'print JSON')
     .action(
       async (f: {
+        json?: boolean;
         out: string;
         n: number;
         depth?: number;
@@ -125,7 +128,11 @@ export function registerEmbodied(program: Command): void {
             2,
           )}\n`,
         );
-        process.stdout.write(`wrote ${tasks.length} verified task(s) to ${f.out}${evolved}\n`);
+        printResult(
+          f.json,
+          { out: f.out, tasks: tasks.length, ids: tasks.map((t) => (t.json as { task_id?: unknown }).task_id) },
+          `wrote ${tasks.length} verified task(s) to ${f.out}${evolved}`,
+        );
       },
     );
 

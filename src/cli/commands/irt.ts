@@ -42,6 +42,7 @@ import {
   wrightMapSpec,
 } from '../../report/index.js';
 import { intOption, numberOption, parseFieldMap } from '../options.js';
+import { printResult } from '../output.js';
 
 async function readMatrixFile(path: string): Promise<ResponseMatrix> {
   return path.endsWith('.parquet') ? readMatrixParquet(path, { anyCategory: true }) : readMatrixCsv(path, { anyCategory: true });
@@ -475,7 +476,8 @@ function registerReport(irt: Command): void {
     .requiredOption('--out <dir>', 'output folder')
     .option('--item <ids...>', 'items to draw curves for (default: 8 spread over difficulty)')
     .option('--estimates <file>', 'JSON list of { model, full, estimate, lower, upper, method } for the estimated-vs-full plot')
-    .action(async (f: { bank: string; out: string; item?: string[]; estimates?: string }) => {
+    .option('--json', 'print JSON: { out, files }')
+    .action(async (f: { bank: string; out: string; item?: string[]; estimates?: string; json?: boolean }) => {
       const bank = readIrtBank(f.bank);
       const data = irtChartData(bank, { items: f.item });
       mkdirSync(f.out, { recursive: true });
@@ -492,7 +494,7 @@ function registerReport(irt: Command): void {
           'estimated-vs-full.svg',
           renderSvg(estimatedAccuracySpec(readJson(f.estimates) as Parameters<typeof estimatedAccuracySpec>[0])),
         );
-      process.stdout.write(`wrote ${files.join(', ')} to ${f.out}\n`);
+      printResult(f.json, { out: f.out, files }, `wrote ${files.join(', ')} to ${f.out}`);
     });
 }
 

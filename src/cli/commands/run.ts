@@ -254,7 +254,7 @@ export function registerRun(program: Command): void {
         }
         return;
       }
-      const progress = createProgress(process.stderr, flags.quiet || flags.json);
+      const progress = createProgress(process.stderr, flags.quiet);
       const prices = flags.prices ?? config?.prices;
       try {
         const result = await evaluate(spec, {

@@ -7,6 +7,7 @@ import { formatCsv, isCategory } from '../../core/index.js';
 import { intervalCoverage, simulatePanel, trueStage1Tau } from '../../analysis/index.js';
 import { formatTextTable } from '../../report/index.js';
 import { intOption, numberOption } from '../options.js';
+import { printResult } from '../output.js';
 
 export function registerSimulate(program: Command): void {
   const sim = program.command('simulate').description('simulated data with known structure');
@@ -30,8 +31,10 @@ export function registerSimulate(program: Command): void {
     .option('--controls <names>', 'general-ability control benchmarks', 'general1,general2')
     .option('--seed <s>', 'seed', intOption('--seed', 0), 0)
     .option('--format <f>', 'csv or parquet', 'csv')
+    .option('--json', 'print JSON')
     .action(
       (f: {
+        json?: boolean;
         out: string;
         models: number;
         benchmarks: string;
@@ -88,8 +91,16 @@ export function registerSimulate(program: Command): void {
           }),
         );
         writeFileSync(join(f.out, 'true-tau.csv'), formatCsv(['benchmark_a', 'benchmark_b', 'category', 'true_tau'], truth));
-        process.stdout.write(
-          `wrote ${panel.matrices.length} ToM and ${panel.controlMatrices.length} control matrices (${f.format}), scores.csv and true-tau.csv to ${f.out}\n`,
+        printResult(
+          f.json,
+          {
+            out: f.out,
+            format: f.format,
+            matrices: panel.matrices.map((m) => m.name),
+            controls: panel.controlMatrices.map((m) => m.name),
+            files: ['scores.csv', 'true-tau.csv'],
+          },
+          `wrote ${panel.matrices.length} ToM and ${panel.controlMatrices.length} control matrices (${f.format}), scores.csv and true-tau.csv to ${f.out}`,
         );
       },
     );
