@@ -3,6 +3,7 @@
 // files checked field by field, stores that are not there refused, outputs not overwritten.
 
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -242,5 +243,69 @@ describe('--json', () => {
     expect(json(['irt', 'simulate', '--out', 'isim', '--models', '6', '--items', '3'])).toBeTruthy();
     expect(json(['irt', 'calibrate', '--matrix', join('isim', 'matrix.csv'), '--out', 'bank.json'])).toBeTruthy();
     expect(json(['irt', 'report', '--bank', 'bank.json', '--out', 'irt-report']).files).toContain('item-curves.svg');
+  });
+});
+
+describe('provenance', () => {
+  it('records versions, commit, platform, data and template hashes beside the run; status, report and export show them; the run id is unchanged', () => {
+    const run = cli(['run', 'generated-tom', '--limit', '6', '--model', 'agent:oracle', '--db', 'prov.db', '--json', '--quiet']);
+    expect(run.code).toBe(0);
+    // The same id as before provenance was recorded (mindscope 0.1 derived it the same way).
+    expect(JSON.parse(run.stdout).runId).toBe('run-c0e115c7b7c0');
+    const status = JSON.parse(cli(['status', '--db', 'prov.db', '--json']).stdout);
+    expect(status.provenance).toHaveLength(1);
+    const p = status.provenance[0];
+    const git = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' });
+    expect(p).toMatchObject({
+      mindscope: JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version,
+      gitCommit: git.status === 0 && existsSync(join(ROOT, '.git')) ? git.stdout.trim() : null,
+      node: process.version,
+      platform: `${process.platform}-${process.arch}`,
+      suites: [{ suite: 'generated-tom', items: 6, itemsSha256: expect.stringMatching(/^[0-9a-f]{64}$/), dataset: null }],
+      templates: [{ suite: 'generated-tom', template: 'default', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }],
+    });
+    // Continuing the run with nothing changed adds no record.
+    expect(cli(['run', 'generated-tom', '--limit', '6', '--model', 'agent:oracle', '--db', 'prov.db', '--quiet']).code).toBe(0);
+    expect(JSON.parse(cli(['status', '--db', 'prov.db', '--json']).stdout).provenance).toHaveLength(1);
+    expect(cli(['status', '--db', 'prov.db']).stdout).toMatch(
+      new RegExp(`mindscope ${p.mindscope}, git ${p.gitCommit ? p.gitCommit.slice(0, 12) : 'none'}, Node ${p.node}`),
+    );
+    expect(cli(['report', '--db', 'prov.db', '--out', 'prov-report']).code).toBe(0);
+    const html = readFileSync(join(dir, 'prov-report', 'index.html'), 'utf8');
+    expect(html).toContain('<h2>Provenance</h2>');
+    expect(html).toContain(p.suites[0].itemsSha256);
+    expect(html).toContain(p.templates[0].sha256);
+    expect(cli(['export', 'matrix', '--db', 'prov.db', '--out', 'prov.csv']).code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'prov.csv.provenance.json'), 'utf8'))).toEqual({ runId: 'run-c0e115c7b7c0', provenance: [p] });
+  });
+
+  it('a public suite records its manifest entry and a changed template its own hash', () => {
+    const data = join(ROOT, 'tests', 'fixtures', 'data');
+    const r = cli([
+      'run',
+      'tombench',
+      '--data',
+      data,
+      '--limit',
+      '2',
+      '--model',
+      'agent:oracle',
+      '--template',
+      'tombench',
+      '--db',
+      'prov2.db',
+      '--quiet',
+    ]);
+    expect(r.code).toBe(0);
+    const [p] = JSON.parse(cli(['status', '--db', 'prov2.db', '--json']).stdout).provenance;
+    expect(p.suites[0].dataset).toEqual({
+      id: 'tombench',
+      revision: expect.any(String),
+      manifestSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    const sha = createHash('sha256')
+      .update(readFileSync(join(ROOT, 'templates', 'tombench.yaml'), 'utf8'))
+      .digest('hex');
+    expect(p.templates).toEqual([{ suite: 'tombench', template: 'tombench', sha256: sha }]);
   });
 });

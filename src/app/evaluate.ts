@@ -6,6 +6,7 @@ import { ConfigError, parseRunSpec, type RunSpec, type RunSpecInput, type Task }
 import { settingsFor } from '../models/index.js';
 import type { ProtocolSettings } from '../protocols/index.js';
 import { runEvaluation, type RunCallOptions, type RunEvent, type RunSubject, type RunSummary } from '../runner/index.js';
+import { collectProvenance } from './provenance.js';
 import { createRegistry, type Registry } from './registry.js';
 import { runIdentity, runIdOf, specSettings } from './run-identity.js';
 
@@ -120,8 +121,11 @@ export async function evaluate(specInput: RunSpecInput, ops: RunOperations): Pro
   warnings.forEach((w) => ops.onWarning?.(w));
   const identity = runIdentity(spec);
   const { runId, apiKeyEnv: _key, registry: _registry, onEvent, onWarning: _warn, allowEmpty: _empty, maxCostUsd, ...calls } = ops;
+  const id = runId ?? runIdOf(identity);
+  // Provenance beside the run, not in its identity: the same command continues the same run.
+  await ops.store.recordProvenance(id, { ...collectProvenance(spec, tasks) });
   const summary = await runEvaluation({
-    runId: runId ?? runIdOf(identity),
+    runId: id,
     config: identity,
     spec: spec as Record<string, unknown>,
     tasks,

@@ -102,6 +102,7 @@ export async function writeRunReport(
     usage: await store.usage(runId),
     status,
     failures: (await store.failures(runId, 50)).map((f) => ({ subject: f.subjectId, suite: f.suite, itemId: f.itemId, error: f.error })),
+    provenance: await store.provenance(runId),
   });
   try {
     mkdirSync(outDir, { recursive: true });
@@ -130,6 +131,8 @@ export async function exportMatrix(store: Store, runId: string, path: string, re
   try {
     if (path.endsWith('.parquet')) writeMatrixParquet(path, m);
     else writeMatrixCsv(path, m);
+    // The matrix file keeps its documented layout; how the run was produced goes beside it.
+    writeFileSync(`${path}.provenance.json`, `${JSON.stringify({ runId, provenance: await store.provenance(runId) }, null, 2)}\n`);
   } catch (err) {
     throw describeFileError(err, path);
   }

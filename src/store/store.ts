@@ -141,6 +141,10 @@ export interface Store {
   listRuns(): Promise<RunRecord[]>;
   /** Create a run; a run with this id created meanwhile by another process is left as it is. */
   createRun(run: RunRecord): Promise<void>;
+  /** Record how a run was produced (versions, platform, data and template hashes) unless it equals the last record; never part of its identity. */
+  recordProvenance(runId: string, provenance: Record<string, unknown>): Promise<void>;
+  /** The provenance records of a run, oldest first. */
+  provenance(runId: string): Promise<Array<Record<string, unknown>>>;
   setPlan(runId: string, rows: PlanRow[]): Promise<void>;
   upsertSubject(subject: SubjectRecord): Promise<void>;
   /** The subjects a run plans (spec and the generation settings they run with). */

@@ -11,7 +11,7 @@
 // replaces a done trial.
 
 import type { Item, Score, StoredTranscript, TrialKey, TrialOutcome } from '../../core/index.js';
-import { ConfigError, MindscopeError, StoredTranscriptSchema } from '../../core/index.js';
+import { canonicalJson, ConfigError, MindscopeError, StoredTranscriptSchema } from '../../core/index.js';
 import {
   trialKeyString,
   type ClaimResult,
@@ -98,6 +98,30 @@ export class SqlStore implements Store {
        ON CONFLICT (id) DO UPDATE SET spec = excluded.spec WHERE runs.spec IS NULL AND runs.config = excluded.config`,
       [run.id, run.createdAt, JSON.stringify(run.config), run.spec ? JSON.stringify(run.spec) : null],
     );
+  }
+
+  async recordProvenance(runId: string, provenance: Record<string, unknown>): Promise<void> {
+    await this.flush();
+    const { recordedAt: _at, ...what } = provenance;
+    const last = (await this.provenance(runId)).at(-1);
+    if (last) {
+      const { recordedAt: _before, ...was } = last;
+      if (canonicalJson(was) === canonicalJson(what)) return;
+    }
+    await this.db.run('INSERT INTO run_provenance (run_id, recorded_at, provenance) VALUES (?, ?, ?)', [
+      runId,
+      String(provenance.recordedAt ?? new Date().toISOString()),
+      JSON.stringify(provenance),
+    ]);
+  }
+
+  async provenance(runId: string): Promise<Array<Record<string, unknown>>> {
+    await this.flush();
+    const rows = await this.db.all<{ provenance: string }>(
+      `SELECT provenance FROM run_provenance WHERE run_id = ? ORDER BY recorded_at, ${this.db.dialect.insertionOrder}`,
+      [runId],
+    );
+    return rows.map((r) => JSON.parse(r.provenance) as Record<string, unknown>);
   }
 
   async setPlan(runId: string, rows: PlanRow[]): Promise<void> {
