@@ -309,3 +309,46 @@ describe('provenance', () => {
     expect(p.templates).toEqual([{ suite: 'tombench', template: 'tombench', sha256: sha }]);
   });
 });
+
+describe('edited data under a run', () => {
+  it('re-runs the items whose content changed and says how many; --frozen refuses instead', () => {
+    const file = join(dir, 'edit.jsonl');
+    const row = (id: string, q: string) => JSON.stringify({ id, q, options: ['the basket', 'the box'], answer: 'A' });
+    writeFileSync(file, [row('a', 'Where is the ball?'), row('b', 'Where is the cat?'), row('c', 'Where is the hat?')].join('\n'));
+    const args = [
+      'run',
+      'mcq',
+      '--data',
+      'edit.jsonl',
+      '--fields',
+      'id=id,question=q,options=options,answer=answer,defaultCategory=belief',
+    ];
+    const run = (extra: string[] = []) => cli([...args, '--model', 'agent:first-option', '--db', 'edit.db', '--json', '--quiet', ...extra]);
+    const first = run();
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject({ done: 3, changedItems: 0 });
+    // Unchanged: nothing runs again.
+    expect(JSON.parse(run().stdout)).toMatchObject({ done: 0, skipped: 3, changedItems: 0 });
+    // One item edited (its options reversed: the right answer is now B).
+    writeFileSync(
+      file,
+      [
+        row('a', 'Where is the ball?'),
+        JSON.stringify({ id: 'b', q: 'Where is the cat?', options: ['the box', 'the basket'], answer: 'B' }),
+        row('c', 'Where is the hat?'),
+      ].join('\n'),
+    );
+    const frozen = run(['--frozen']);
+    expect(frozen.code).toBe(1);
+    expect(frozen.stderr).toMatch(/1 item\(s\) changed since their trials were made \(mcq\/b\); --frozen refuses/);
+    const again = run();
+    expect(again.code).toBe(0);
+    expect(again.stderr).toMatch(/warning: 1 item\(s\) changed since the run was last made \(mcq\/b\): their 1 trial\(s\) run again/);
+    expect(JSON.parse(again.stdout)).toMatchObject({ done: 1, skipped: 2, changedItems: 1 });
+    // The re-run trial scored the new item: first-option now answers wrong on b.
+    const exp = cli(['export', 'matrix', '--db', 'edit.db', '--out', 'edit.csv']);
+    expect(exp.code).toBe(0);
+    const lines = readFileSync(join(dir, 'edit.csv'), 'utf8').trim().split('\n');
+    expect(lines.slice(1).map((l) => l.split(',').at(-1))).toEqual(['1', '0', '1']);
+  });
+});

@@ -14,3 +14,4 @@ export * from './dialtom-inferences.js';
 export * from './trace-pairs.js';
 export * from './human-import.js';
 export { collectProvenance, gitCommitOf, type RunProvenance, type SuiteProvenance, type TemplateProvenance } from './provenance.js';
+export { reconcileChangedItems, type ChangedItems } from './changed-items.js';

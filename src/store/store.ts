@@ -145,6 +145,10 @@ export interface Store {
   recordProvenance(runId: string, provenance: Record<string, unknown>): Promise<void>;
   /** The provenance records of a run, oldest first. */
   provenance(runId: string): Promise<Array<Record<string, unknown>>>;
+  /** The item content hash each stored trial of a run was made with, one row per item and hash. */
+  trialItemHashes(runId: string): Promise<Array<{ suite: string; itemId: string; itemHash: string }>>;
+  /** Delete every trial (with transcripts and scores) of these items in a run, so that they run again; returns the trials deleted. */
+  discardItemTrials(runId: string, items: Array<{ suite: string; itemId: string }>): Promise<number>;
   setPlan(runId: string, rows: PlanRow[]): Promise<void>;
   upsertSubject(subject: SubjectRecord): Promise<void>;
   /** The subjects a run plans (spec and the generation settings they run with). */

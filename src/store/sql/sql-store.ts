@@ -124,6 +124,30 @@ export class SqlStore implements Store {
     return rows.map((r) => JSON.parse(r.provenance) as Record<string, unknown>);
   }
 
+  async trialItemHashes(runId: string): Promise<Array<{ suite: string; itemId: string; itemHash: string }>> {
+    await this.flush();
+    const rows = await this.db.all<{ suite: string; item_id: string; item_hash: string }>(
+      'SELECT DISTINCT suite, item_id, item_hash FROM trials WHERE run_id = ?',
+      [runId],
+    );
+    return rows.map((r) => ({ suite: r.suite, itemId: r.item_id, itemHash: r.item_hash }));
+  }
+
+  async discardItemTrials(runId: string, items: Array<{ suite: string; itemId: string }>): Promise<number> {
+    await this.flush();
+    return this.db.transaction(async (tx) => {
+      let n = 0;
+      const ids = 'SELECT id FROM trials WHERE run_id = ? AND suite = ? AND item_id = ?';
+      for (const { suite, itemId } of items) {
+        const key = [runId, suite, itemId];
+        await tx.run(`DELETE FROM scores WHERE trial_id IN (${ids})`, key);
+        await tx.run(`DELETE FROM transcripts WHERE trial_id IN (${ids})`, key);
+        n += await tx.run('DELETE FROM trials WHERE run_id = ? AND suite = ? AND item_id = ?', key);
+      }
+      return n;
+    });
+  }
+
   async setPlan(runId: string, rows: PlanRow[]): Promise<void> {
     await this.flush();
     await this.db.transaction(async (tx) => {
