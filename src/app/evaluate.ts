@@ -8,6 +8,8 @@ import type { ProtocolSettings } from '../protocols/index.js';
 import { runEvaluation, type RunCallOptions, type RunEvent, type RunSubject, type RunSummary } from '../runner/index.js';
 import { reconcileChangedItems } from './changed-items.js';
 import { collectProvenance } from './provenance.js';
+import { runAdaptive, runTiny } from './irt-evaluate.js';
+import type { IrtSuiteResult } from './irt-run.js';
 import { createRegistry, type Registry } from './registry.js';
 import { runIdentity, runIdOf, specSettings } from './run-identity.js';
 
@@ -34,6 +36,8 @@ export interface EvaluateResult extends RunSummary {
   warnings: string[];
   /** Items whose content changed since their trials were made: their trials were discarded and ran again. */
   changedItems: number;
+  /** Tiny and adaptive runs: each subject's estimated accuracy per suite. */
+  irt?: IrtSuiteResult[];
 }
 
 /** The protocol settings a suite entry of a spec runs with. */
@@ -139,17 +143,24 @@ export async function evaluate(specInput: RunSpecInput, ops: RunOperations): Pro
   }
   // Provenance beside the run, not in its identity: the same command continues the same run.
   await ops.store.recordProvenance(id, { ...collectProvenance(spec, tasks) });
-  const summary = await runEvaluation({
+  const base = {
     runId: id,
     config: identity,
     spec: spec as Record<string, unknown>,
-    tasks,
-    subjects,
     replicates: spec.trials,
     seed: spec.seed,
     calls,
     maxCostUsd,
     onEvent,
-  });
+  };
+  if (spec.irt) {
+    const r =
+      spec.irt.mode === 'tiny'
+        ? await runTiny(spec, spec.irt, base, tasks, subjects)
+        : await runAdaptive(spec, spec.irt, base, tasks, subjects);
+    r.warnings.forEach((w) => ops.onWarning?.(w));
+    return { ...r.summary, warnings: [...warnings, ...r.warnings], irt: r.irt, changedItems: changed.changed.length };
+  }
+  const summary = await runEvaluation({ ...base, tasks, subjects });
   return { ...summary, warnings, changedItems: changed.changed.length };
 }

@@ -36,6 +36,8 @@ export interface ReportInput {
   visionSection?: string;
   /** How the run was produced (store.provenance): versions, platform, data and template hashes. */
   provenance?: Array<Record<string, unknown>>;
+  /** Tiny and adaptive runs: the estimated accuracies (HTML fragment). */
+  irtSection?: string;
 }
 
 /** Escape text for HTML (& < > " '). */
@@ -98,6 +100,7 @@ export async function renderHtmlReport(r: ReportInput): Promise<string> {
 <h2>Accuracy</h2>
 <div class="chart">${overall}</div>
 <div class="chart">${heat}</div>
+${r.irtSection ? `<h2>Estimated full-suite accuracy (item response theory)</h2>${r.irtSection}` : ''}
 ${accuracyTableHtml(r.byCategory, 'category')}
 ${accuracyTableHtml(r.bySuite, 'suite')}
 ${r.byAbility.groups.length <= 60 ? accuracyTableHtml(r.byAbility, 'source label') : ''}

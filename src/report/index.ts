@@ -10,3 +10,4 @@ export * from './irt-charts.js';
 export * from './cost.js';
 export * from './vision-charts.js';
 export * from './provenance.js';
+export * from './irt-run-report.js';

@@ -58,6 +58,28 @@ export interface UsageRow {
   latencyMsMean: number;
 }
 
+/**
+ * Scored rows of a run summed per subject, suite, category and source label: what an accuracy
+ * table needs when every item has one scored row per subject (no replicates, one scorer), read
+ * without a pass over the run's trials in JavaScript.
+ */
+export interface AccuracyCountRow {
+  spec: string;
+  suite: string;
+  category: string;
+  ability: string | null;
+  /** Scored rows (trials times scores). */
+  rows: number;
+  /** Sum of the scores' values. */
+  correct: number;
+  parseFailures: number;
+  /** Rows whose value is neither 0 nor 1 (judge means, partial credit). */
+  nonBinary: number;
+  maxReplicate: number;
+  /** The group's bytewise-first item id (the order in which `responses` meets the groups). */
+  firstItemId: string;
+}
+
 /** One scored cell: the input of accuracy tables and response matrices. */
 export interface ResponseRow {
   subjectId: string;
@@ -98,7 +120,18 @@ export type StoreRecord =
   | { kind: 'item'; hash: string; body: string }
   | { kind: 'trial'; trial: StoredTrial }
   | { kind: 'cache'; key: string; provider: string; model: string; response: string; createdAt: string }
-  | { kind: 'rubric'; runId: string; rubric: string; sha256: string };
+  | { kind: 'rubric'; runId: string; rubric: string; sha256: string }
+  | { kind: 'irt'; row: IrtResultRow };
+
+/** What an IRT run (run --tiny / --adaptive) found for one subject and suite: the bank, the items and the estimates (JSON). */
+export interface IrtResultRow {
+  runId: string;
+  subjectId: string;
+  suite: string;
+  mode: 'tiny' | 'adaptive';
+  bankId: string;
+  result: Record<string, unknown>;
+}
 
 /** A stored trial with its transcript and scores as stored (JSON text), for copying between stores. */
 export interface StoredTrial extends TrialKey {
@@ -193,6 +226,8 @@ export interface Store {
   failures(runId: string, limit?: number): Promise<FailedTrialRow[]>;
   /** Scored cells of a run, streamed (in subject, suite, item, replicate order). */
   responses(runId: string, scorer?: string): AsyncIterable<ResponseRow>;
+  /** The run's scored rows summed per subject, suite, category and source label. */
+  accuracyCounts(runId: string): Promise<AccuracyCountRow[]>;
   /** A finished trial's transcript (its calls checked against their schema) and its protocol's score; read its record with readRecord. */
   transcript(key: TrialKey): Promise<{ transcript: StoredTranscript; score: Score } | undefined>;
   /** Add (or replace) a trial's score under another scorer, e.g. a judge panel's. */
@@ -203,6 +238,10 @@ export interface Store {
   pinRubric(runId: string, rubric: string, sha256: string): Promise<void>;
   /** The rubrics a run was scored with (name and SHA-256), in the order they were pinned. */
   pinnedRubrics(runId: string): Promise<Array<{ rubric: string; sha256: string }>>;
+  /** Store (or replace) the IRT estimate of one subject and suite of a run. */
+  putIrtResult(row: IrtResultRow): Promise<void>;
+  /** The IRT estimates of a run, by subject and suite. */
+  irtResults(runId: string): Promise<IrtResultRow[]>;
   /** Everything the store holds, row by row (db copy, merge). */
   exportRecords(): AsyncIterable<StoreRecord>;
   /**

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
-import { exportMatrix, resolveRunId } from '../../index.js';
+import { exportInspectLogs, exportMatrix, exportTrials, resolveRunId } from '../../index.js';
 import { openExistingStore } from '../existing-store.js';
 import { intOption, DEFAULT_DB } from '../options.js';
+import { printResult } from '../output.js';
 
-/** `export matrix --json` prints `{ runId, path, items, subjects }`. */
+/** `export matrix --json` prints `{ runId, path, items, subjects }`; `export trials --json` `{ runId, path, trials }`; `export inspect --json` `{ runId, out, files, samples }`. */
 export function registerExport(program: Command): void {
   const exp = program.command('export').description('export results');
   exp
@@ -23,6 +24,47 @@ export function registerExport(program: Command): void {
           flags.json
             ? `${JSON.stringify({ runId, path: flags.out, items: m.items.length, subjects: m.subjects })}\n`
             : `wrote ${flags.out}: ${m.items.length} items x ${m.subjects.length} subjects (run ${runId})\n`,
+        );
+      } finally {
+        await store.close();
+      }
+    });
+  exp
+    .command('trials')
+    .description(
+      'every trial of a run, one row each (messages, reply, reasoning, parsed answer, gold, scores, judges, usage) as JSONL or Parquet',
+    )
+    .requiredOption('--out <file>', 'FILE.jsonl or FILE.parquet')
+    .option('--run-id <id>', 'run (default: the newest)')
+    .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
+    .option('--json', 'print JSON')
+    .action(async (flags: { out: string; runId?: string; db: string; json?: boolean }) => {
+      const store = await openExistingStore(flags.db);
+      try {
+        const runId = await resolveRunId(store, flags.runId);
+        const { rows } = await exportTrials(store, runId, flags.out);
+        printResult(flags.json, { runId, path: flags.out, trials: rows }, `wrote ${flags.out}: ${rows} trials (run ${runId})`);
+      } finally {
+        await store.close();
+      }
+    });
+  exp
+    .command('inspect')
+    .description('a run as Inspect AI eval logs (JSON, log format version 2): one .json per subject x suite, for inspect view')
+    .requiredOption('--out <dir>', 'directory for the logs')
+    .option('--run-id <id>', 'run (default: the newest)')
+    .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
+    .option('--json', 'print JSON')
+    .action(async (flags: { out: string; runId?: string; db: string; json?: boolean }) => {
+      const store = await openExistingStore(flags.db);
+      try {
+        const runId = await resolveRunId(store, flags.runId);
+        const { files } = await exportInspectLogs(store, runId, flags.out);
+        const samples = files.reduce((a, f) => a + f.samples, 0);
+        printResult(
+          flags.json,
+          { runId, out: flags.out, files, samples },
+          `wrote ${files.length} Inspect eval log(s) with ${samples} samples to ${flags.out} (run ${runId})`,
         );
       } finally {
         await store.close();

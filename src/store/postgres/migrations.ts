@@ -108,7 +108,20 @@ export const PG_MIGRATIONS: string[] = [
     paused_until BIGINT NOT NULL
   );
   `,
-  // Provenance of a run, one row per invocation that differed from the one before (mindscope
+  // 5: IRT runs (run --tiny / --adaptive): per subject and suite, the bank, the items chosen
+  // and the estimates, so that reports show them without the bank file.
+  `
+  CREATE TABLE irt_results (
+    run_id TEXT NOT NULL REFERENCES runs(id),
+    subject_id TEXT NOT NULL,
+    suite TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    bank_id TEXT NOT NULL,
+    result TEXT NOT NULL,
+    PRIMARY KEY (run_id, subject_id, suite)
+  );
+  `,
+  // 6: provenance of a run, one row per invocation that differed from the one before (mindscope
   // version, git commit, Node, platform, data and template hashes): never part of the run's identity.
   `
   CREATE TABLE run_provenance (

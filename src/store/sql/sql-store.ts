@@ -14,9 +14,11 @@ import type { Item, Score, StoredTranscript, TrialKey, TrialOutcome } from '../.
 import { canonicalJson, ConfigError, MindscopeError, StoredTranscriptSchema } from '../../core/index.js';
 import {
   trialKeyString,
+  type AccuracyCountRow,
   type ClaimResult,
   type FailedTrialRow,
   type ImportSummary,
+  type IrtResultRow,
   type PlanRow,
   type RateLimitState,
   type ResponseRow,
@@ -476,6 +478,31 @@ export class SqlStore implements Store {
     );
   }
 
+  async putIrtResult(row: IrtResultRow): Promise<void> {
+    await this.flush();
+    await this.db.run(
+      `INSERT INTO irt_results (run_id, subject_id, suite, mode, bank_id, result) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (run_id, subject_id, suite) DO UPDATE SET mode = excluded.mode, bank_id = excluded.bank_id, result = excluded.result`,
+      [row.runId, row.subjectId, row.suite, row.mode, row.bankId, JSON.stringify(row.result)],
+    );
+  }
+
+  async irtResults(runId: string): Promise<IrtResultRow[]> {
+    await this.flush();
+    const rows = await this.db.all<{ subject_id: string; suite: string; mode: string; bank_id: string; result: string }>(
+      'SELECT subject_id, suite, mode, bank_id, result FROM irt_results WHERE run_id = ? ORDER BY subject_id, suite',
+      [runId],
+    );
+    return rows.map((r) => ({
+      runId,
+      subjectId: r.subject_id,
+      suite: r.suite,
+      mode: r.mode as IrtResultRow['mode'],
+      bankId: r.bank_id,
+      result: JSON.parse(r.result),
+    }));
+  }
+
   /** Commit queued writes now (they are also committed within GROUP_COMMIT_MS). */
   flush(): Promise<void> {
     return this.#commits.flush();
@@ -517,6 +544,31 @@ export class SqlStore implements Store {
        FROM trials WHERE run_id = ? AND status = 'failed' ORDER BY id LIMIT ?`,
       [runId, limit],
     );
+  }
+
+  async accuracyCounts(runId: string): Promise<AccuracyCountRow[]> {
+    await this.flush();
+    const { jsonField, bytewise } = this.db.dialect;
+    const rows = await this.db.all<AccuracyCountRow>(
+      `SELECT s.spec AS spec, t.suite AS suite, i.category AS category, i.ability AS ability, COUNT(*) AS "rows",
+         SUM(sc.value) AS correct,
+         SUM(CASE WHEN CAST(${jsonField('sc.detail', 'parseFailed')} AS TEXT) IN ('1', 'true') THEN 1 ELSE 0 END) AS "parseFailures",
+         SUM(CASE WHEN sc.value = 0 OR sc.value = 1 THEN 0 ELSE 1 END) AS "nonBinary", MAX(t.replicate) AS "maxReplicate", MIN(${bytewise('t.item_id')}) AS "firstItemId"
+       FROM trials t JOIN subjects s ON s.id = t.subject_id JOIN items i ON i.hash = t.item_hash
+       JOIN scores sc ON sc.trial_id = t.id
+       WHERE t.run_id = ? AND t.status = 'done'
+       GROUP BY s.spec, t.suite, i.category, i.ability`,
+      [runId],
+    );
+    // PostgreSQL returns COUNT and SUM of integers as strings (bigint).
+    return rows.map((r) => ({
+      ...r,
+      rows: Number(r.rows),
+      correct: Number(r.correct),
+      parseFailures: Number(r.parseFailures),
+      nonBinary: Number(r.nonBinary),
+      maxReplicate: Number(r.maxReplicate),
+    }));
   }
 
   async *responses(runId: string, scorer?: string): AsyncIterable<ResponseRow> {
