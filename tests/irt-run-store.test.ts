@@ -28,8 +28,9 @@ const row = (subjectId: string, estimate: number): IrtResultRow => ({
 
 it('both backends have the same number of migrations', () => {
   expect(PG_MIGRATIONS.length).toBe(MIGRATIONS.length);
-  expect(MIGRATIONS[MIGRATIONS.length - 1]).toContain('CREATE TABLE irt_results');
-  expect(PG_MIGRATIONS[PG_MIGRATIONS.length - 1]).toContain('CREATE TABLE irt_results');
+  // Other migrations may follow it (the coordinator renumbers at merge).
+  expect(MIGRATIONS.filter((m) => m.includes('CREATE TABLE irt_results'))).toHaveLength(1);
+  expect(PG_MIGRATIONS.filter((m) => m.includes('CREATE TABLE irt_results'))).toHaveLength(1);
 });
 
 for (const b of backends) {

@@ -8,6 +8,7 @@ import { plannedTrials, prepareRun, TrialQueue, trialKeyOf, type PlanSubject } f
 import { trialKeyString, type PgStore } from '../store/index.js';
 import { buildSubjects, loadTasks } from './evaluate.js';
 import { createRegistry, type Registry } from './registry.js';
+import { collectProvenance } from './provenance.js';
 import { runIdentity, runIdOf } from './run-identity.js';
 
 export interface EnqueueOptions {
@@ -60,6 +61,8 @@ export async function enqueueRun(specInput: RunSpecInput, opts: EnqueueOptions):
   warnings.forEach((w) => opts.onWarning?.(w));
   const identity = runIdentity(spec);
   const runId = opts.runId ?? runIdOf(identity);
+  // Provenance beside the run, as for `run` (never in its identity).
+  await opts.store.recordProvenance(runId, { ...collectProvenance(spec, tasks) });
   const run = await prepareRun(opts.store, {
     runId,
     config: identity,

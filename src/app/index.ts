@@ -24,3 +24,5 @@ export * from './inspect-import.js';
 export * from './irt-run.js';
 export * from './irt-evaluate.js';
 export * from './irt-panel.js';
+export { collectProvenance, gitCommitOf, type RunProvenance, type SuiteProvenance, type TemplateProvenance } from './provenance.js';
+export { reconcileChangedItems, type ChangedItems } from './changed-items.js';

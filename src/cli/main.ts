@@ -2,6 +2,7 @@
 
 import { Command, CommanderError } from 'commander';
 import { MindscopeError } from '../index.js';
+import { describeFileError } from '../core/index.js';
 import { registerAnalyze } from './commands/analyze.js';
 import { registerAudit } from './commands/audit.js';
 import { registerCompare } from './commands/compare.js';
@@ -66,11 +67,13 @@ export async function main(argv = process.argv): Promise<void> {
   exitQuietlyOnClosedStdout();
   try {
     await buildProgram().parseAsync(argv);
-  } catch (err) {
-    if (err instanceof CommanderError) {
-      process.exitCode = err.exitCode;
+  } catch (thrown) {
+    if (thrown instanceof CommanderError) {
+      process.exitCode = thrown.exitCode;
       return;
     }
+    // A raw errno error (ENOENT, EACCES, ...) from a path the user gave becomes one clear line.
+    const err = describeFileError(thrown);
     const message = err instanceof Error ? err.message : String(err);
     process.stderr.write(`mindscope: ${message}\n`);
     if (process.env.MINDSCOPE_DEBUG && err instanceof Error && !(err instanceof MindscopeError)) process.stderr.write(`${err.stack}\n`);

@@ -6,17 +6,28 @@ import { isCategory, type Category, type McqFieldMap } from '../core/index.js';
 
 export function intOption(flag: string, min = 0) {
   return (value: string): number => {
-    const n = Number(value);
+    const n = /^\s*[-+]?\d+\s*$/.test(value) ? Number(value) : Number.NaN;
     if (!Number.isInteger(n) || n < min) throw new ConfigError(`${flag} expects an integer of at least ${min}, got "${value}"`);
     return n;
   };
 }
 
-export function numberOption(flag: string, min = 0) {
+export function numberOption(flag: string, min = 0, max = Number.POSITIVE_INFINITY) {
   return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isFinite(n) || n < min) throw new ConfigError(`${flag} expects a number of at least ${min}, got "${value}"`);
+    // Number('') is 0 and Number(' 1 ') is 1: only a plain decimal literal is taken.
+    const n = /^\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*$/i.test(value) ? Number(value) : Number.NaN;
+    const range = max === Number.POSITIVE_INFINITY ? `of at least ${min}` : `between ${min} and ${max}`;
+    if (!Number.isFinite(n) || n < min || n > max) throw new ConfigError(`${flag} expects a number ${range}, got "${value}"`);
     return n;
+  };
+}
+
+/** A value out of a fixed list; the error lists the choices. */
+export function choiceOption<T extends string>(flag: string, choices: readonly T[]) {
+  return (value: string): T => {
+    if (!(choices as readonly string[]).includes(value))
+      throw new ConfigError(`${flag} must be one of ${choices.join(', ')}, got "${value}"`);
+    return value as T;
   };
 }
 

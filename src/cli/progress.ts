@@ -1,5 +1,7 @@
 // The progress display: a bar with done, failed, retrying and cut-off counts, the running cost,
-// rate and ETA on a terminal; on anything else (CI logs, pipes), a line every ten seconds at most.
+// rate and ETA on a terminal; on anything else (CI logs, pipes), a plain line every ten seconds
+// (none for a run shorter than that). Always on the stream given (stderr), never stdout, so that
+// `--json` output stays parseable; with --json the bar or the lines still show.
 // Warnings (unknown prices, the first cut-off reply of each model, the cost limit) get a line each,
 // and so does a long wait (a Retry-After of minutes): it is shown, with when calls resume, in the
 // progress line until it ends, rather than the run sitting silent.
@@ -59,7 +61,8 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr, quie
         cliProgress.Presets.shades_classic,
       )
     : undefined;
-  let lastLine = 0;
+  // The first plain line after ten seconds: short runs print none.
+  let lastLine = started;
   const say = (line: string) => stream.write(`${tty ? '\r\x1b[K' : ''}${line}\n`);
   const update = () => {
     const payload = { done, failed, retrying, truncated, cost: cost(), rate: rate().toFixed(1), waiting: waiting() };

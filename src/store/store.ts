@@ -174,6 +174,14 @@ export interface Store {
   listRuns(): Promise<RunRecord[]>;
   /** Create a run; a run with this id created meanwhile by another process is left as it is. */
   createRun(run: RunRecord): Promise<void>;
+  /** Record how a run was produced (versions, platform, data and template hashes) unless it equals the last record; never part of its identity. */
+  recordProvenance(runId: string, provenance: Record<string, unknown>): Promise<void>;
+  /** The provenance records of a run, oldest first. */
+  provenance(runId: string): Promise<Array<Record<string, unknown>>>;
+  /** The item content hash each stored trial of a run was made with, one row per item and hash. */
+  trialItemHashes(runId: string): Promise<Array<{ suite: string; itemId: string; itemHash: string }>>;
+  /** Delete every trial (with transcripts and scores) of these items in a run, so that they run again; returns the trials deleted. */
+  discardItemTrials(runId: string, items: Array<{ suite: string; itemId: string }>): Promise<number>;
   setPlan(runId: string, rows: PlanRow[]): Promise<void>;
   upsertSubject(subject: SubjectRecord): Promise<void>;
   /** The subjects a run plans (spec and the generation settings they run with). */

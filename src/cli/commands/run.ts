@@ -50,6 +50,7 @@ interface RunFlags extends CallLimitFlags {
   traces?: string;
   tracesDropLast?: boolean;
   allowEmpty?: boolean;
+  frozen?: boolean;
   json?: boolean;
   quiet?: boolean;
   enqueue?: boolean;
@@ -283,6 +284,7 @@ export function registerRun(program: Command): void {
     .option('--images', "StoryTurn suites: send each turn's image as an image part (the text+image setting)")
     .option('--traces <file>', 'reasoning-trace injection: JSONL of { item_id, trace } teacher explanations, masked before they are shown')
     .option('--allow-empty', 'run suites that load no item (an error otherwise)')
+    .option('--frozen', 'refuse to continue a run whose items changed since their trials were made (by default they run again)')
     .option('--traces-drop-last', "reasoning-trace injection: also drop each trace's last sentence (where teachers state their pick)")
     .option('--json', 'print the summary as JSON')
     .option('--quiet', 'no progress display')
@@ -343,7 +345,7 @@ export function registerRun(program: Command): void {
         }
         return;
       }
-      const progress = createProgress(process.stderr, flags.quiet || flags.json);
+      const progress = createProgress(process.stderr, flags.quiet);
       const prices = flags.prices ?? config?.prices;
       try {
         const result = await evaluate(spec, {
@@ -358,6 +360,7 @@ export function registerRun(program: Command): void {
           leaseMs: flags.lease * 1000,
           ...callLimits(flags),
           allowEmpty: flags.allowEmpty,
+          frozen: flags.frozen,
           maxCostUsd: flags.maxCost,
           onEvent: (e) => progress.onEvent(e),
           onWarning: (w) => process.stderr.write(`warning: ${w}\n`),

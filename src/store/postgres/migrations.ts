@@ -121,4 +121,15 @@ export const PG_MIGRATIONS: string[] = [
     PRIMARY KEY (run_id, subject_id, suite)
   );
   `,
+  // 6: provenance of a run, one row per invocation that differed from the one before (mindscope
+  // version, git commit, Node, platform, data and template hashes): never part of the run's identity.
+  `
+  CREATE TABLE run_provenance (
+    seq BIGSERIAL,
+    run_id TEXT NOT NULL,
+    recorded_at TEXT NOT NULL,
+    provenance TEXT NOT NULL
+  );
+  CREATE INDEX run_provenance_run ON run_provenance(run_id);
+  `,
 ];

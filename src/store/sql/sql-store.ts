@@ -11,7 +11,7 @@
 // replaces a done trial.
 
 import type { Item, Score, StoredTranscript, TrialKey, TrialOutcome } from '../../core/index.js';
-import { ConfigError, MindscopeError, StoredTranscriptSchema } from '../../core/index.js';
+import { canonicalJson, ConfigError, MindscopeError, StoredTranscriptSchema } from '../../core/index.js';
 import {
   trialKeyString,
   type AccuracyCountRow,
@@ -100,6 +100,54 @@ export class SqlStore implements Store {
        ON CONFLICT (id) DO UPDATE SET spec = excluded.spec WHERE runs.spec IS NULL AND runs.config = excluded.config`,
       [run.id, run.createdAt, JSON.stringify(run.config), run.spec ? JSON.stringify(run.spec) : null],
     );
+  }
+
+  async recordProvenance(runId: string, provenance: Record<string, unknown>): Promise<void> {
+    await this.flush();
+    const { recordedAt: _at, ...what } = provenance;
+    const last = (await this.provenance(runId)).at(-1);
+    if (last) {
+      const { recordedAt: _before, ...was } = last;
+      if (canonicalJson(was) === canonicalJson(what)) return;
+    }
+    await this.db.run('INSERT INTO run_provenance (run_id, recorded_at, provenance) VALUES (?, ?, ?)', [
+      runId,
+      String(provenance.recordedAt ?? new Date().toISOString()),
+      JSON.stringify(provenance),
+    ]);
+  }
+
+  async provenance(runId: string): Promise<Array<Record<string, unknown>>> {
+    await this.flush();
+    const rows = await this.db.all<{ provenance: string }>(
+      `SELECT provenance FROM run_provenance WHERE run_id = ? ORDER BY recorded_at, ${this.db.dialect.insertionOrder}`,
+      [runId],
+    );
+    return rows.map((r) => JSON.parse(r.provenance) as Record<string, unknown>);
+  }
+
+  async trialItemHashes(runId: string): Promise<Array<{ suite: string; itemId: string; itemHash: string }>> {
+    await this.flush();
+    const rows = await this.db.all<{ suite: string; item_id: string; item_hash: string }>(
+      'SELECT DISTINCT suite, item_id, item_hash FROM trials WHERE run_id = ?',
+      [runId],
+    );
+    return rows.map((r) => ({ suite: r.suite, itemId: r.item_id, itemHash: r.item_hash }));
+  }
+
+  async discardItemTrials(runId: string, items: Array<{ suite: string; itemId: string }>): Promise<number> {
+    await this.flush();
+    return this.db.transaction(async (tx) => {
+      let n = 0;
+      const ids = 'SELECT id FROM trials WHERE run_id = ? AND suite = ? AND item_id = ?';
+      for (const { suite, itemId } of items) {
+        const key = [runId, suite, itemId];
+        await tx.run(`DELETE FROM scores WHERE trial_id IN (${ids})`, key);
+        await tx.run(`DELETE FROM transcripts WHERE trial_id IN (${ids})`, key);
+        n += await tx.run('DELETE FROM trials WHERE run_id = ? AND suite = ? AND item_id = ?', key);
+      }
+      return n;
+    });
   }
 
   async setPlan(runId: string, rows: PlanRow[]): Promise<void> {

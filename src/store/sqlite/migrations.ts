@@ -119,4 +119,14 @@ export const MIGRATIONS: string[] = [
     PRIMARY KEY (run_id, subject_id, suite)
   );
   `,
+  // 6: provenance of a run, one row per invocation that differed from the one before (mindscope
+  // version, git commit, Node, platform, data and template hashes): never part of the run's identity.
+  `
+  CREATE TABLE run_provenance (
+    run_id TEXT NOT NULL,
+    recorded_at TEXT NOT NULL,
+    provenance TEXT NOT NULL
+  );
+  CREATE INDEX run_provenance_run ON run_provenance(run_id);
+  `,
 ];

@@ -105,7 +105,11 @@ export class SqliteDriver implements SqlDriver {
       get: (sql, params) => this.get(sql, params),
       run: async (sql, params = []) => this.#q(sql).run(...params).changes,
     };
-    this.#q('BEGIN IMMEDIATE').run();
+    try {
+      this.#q('BEGIN IMMEDIATE').run();
+    } catch (err) {
+      throw this.#named(err);
+    }
     try {
       const value = await fn(tx);
       this.#q('COMMIT').run();
@@ -113,8 +117,18 @@ export class SqliteDriver implements SqlDriver {
     } catch (err) {
       if (this.#db.inTransaction) this.#q('ROLLBACK').run();
       // SQLite's "database or disk is full" names no file: say which one, in one line.
-      throw asStoreFull(err, this.location);
+      throw asStoreFull(this.#named(err), this.location);
     }
+  }
+
+  /** SQLite's read-only error names no file: say which store it is and what to check. */
+  #named(err: unknown): unknown {
+    const code = (err as { code?: unknown })?.code;
+    if (typeof code === 'string' && code.startsWith('SQLITE_READONLY'))
+      return new MindscopeError(
+        `${this.location}: the store is read-only (${(err as Error).message}); check the permissions of the file and its folder, or name another --db`,
+      );
+    return err;
   }
 
   async *iterate<T>(sql: string, params: readonly unknown[] = []): AsyncIterable<T> {
