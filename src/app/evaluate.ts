@@ -5,7 +5,15 @@
 import { ConfigError, parseRunSpec, type RunSpec, type RunSpecInput, type Task } from '../core/index.js';
 import { settingsFor } from '../models/index.js';
 import type { ProtocolSettings } from '../protocols/index.js';
-import { runEvaluation, type RunCallOptions, type RunEvent, type RunSubject, type RunSummary } from '../runner/index.js';
+import {
+  runBatchEvaluation,
+  runEvaluation,
+  type BatchRunOptions,
+  type RunCallOptions,
+  type RunEvent,
+  type RunSubject,
+  type RunSummary,
+} from '../runner/index.js';
 import { createRegistry, type Registry } from './registry.js';
 import { runIdentity, runIdOf, specSettings } from './run-identity.js';
 
@@ -24,6 +32,8 @@ export interface RunOperations extends Omit<RunCallOptions, 'seed' | 'onRetry' |
   onWarning?: (message: string) => void;
   /** Stop starting trials before the run's total cost would pass this many US dollars (resumable). */
   maxCostUsd?: number;
+  /** Send the calls through the providers' batch APIs at batch prices (resumable: batch ids live in the store). */
+  batch?: BatchRunOptions | boolean;
 }
 
 export interface EvaluateResult extends RunSummary {
@@ -119,8 +129,11 @@ export async function evaluate(specInput: RunSpecInput, ops: RunOperations): Pro
   warnings.push(...loaded.warnings);
   warnings.forEach((w) => ops.onWarning?.(w));
   const identity = runIdentity(spec);
-  const { runId, apiKeyEnv: _key, registry: _registry, onEvent, onWarning: _warn, allowEmpty: _empty, maxCostUsd, ...calls } = ops;
-  const summary = await runEvaluation({
+  const { runId, apiKeyEnv: _key, registry: _registry, onEvent, onWarning: _warn, allowEmpty: _empty, maxCostUsd, batch, ...calls } = ops;
+  const go = batch
+    ? (o: Parameters<typeof runEvaluation>[0]) => runBatchEvaluation({ ...o, batch: batch === true ? {} : batch })
+    : runEvaluation;
+  const summary = await go({
     runId: runId ?? runIdOf(identity),
     config: identity,
     spec: spec as Record<string, unknown>,

@@ -51,6 +51,8 @@ interface RunFlags {
   quiet?: boolean;
   enqueue?: boolean;
   lease: number;
+  batch?: boolean;
+  batchPoll: number;
 }
 
 /** The end-of-run summary: accuracy per subject and category, then tokens and cost. */
@@ -219,6 +221,11 @@ export function registerRun(program: Command): void {
     .option('--quiet', 'no progress display')
     .option('--enqueue', 'PostgreSQL store: plan the run and queue its trials for `mindscope worker` processes instead of running them')
     .option(
+      '--batch',
+      "send the calls through the providers' batch APIs (OpenAI Batch, Anthropic Message Batches, Gemini batch mode) at batch prices; a killed run resumes polling",
+    )
+    .option('--batch-poll <seconds>', '--batch: how often batches in flight are polled', numberOption('--batch-poll', 0.01), 30)
+    .option(
       '--lease <seconds>',
       'lease on a trial without heartbeat: trials of a killed process are taken over after it',
       numberOption('--lease', 0.1),
@@ -269,6 +276,7 @@ export function registerRun(program: Command): void {
           leaseMs: flags.lease * 1000,
           allowEmpty: flags.allowEmpty,
           maxCostUsd: flags.maxCost,
+          ...(flags.batch ? { batch: { pollMs: flags.batchPoll * 1000 } } : {}),
           onEvent: (e) => progress.onEvent(e),
           onWarning: (w) => process.stderr.write(`warning: ${w}\n`),
         });

@@ -10,6 +10,7 @@ import { messageText } from '../chat-model.js';
 import { type CallSite, malformed, parseDataUrl } from '../http.js';
 import { fromStainlessError } from '../sdk-errors.js';
 import { videoUnsupported } from '../call-error.js';
+import { AnthropicBatchApi } from '../batch/anthropic-batch.js';
 
 export interface AnthropicOptions {
   model: string;
@@ -166,6 +167,15 @@ export class AnthropicChatModel implements ChatModel {
     const mod = await import('@anthropic-ai/sdk');
     const client = new mod.Anthropic({ apiKey: this.#apiKey, authToken: null, baseURL: this.endpoint, maxRetries: 0, logLevel: 'off' });
     return { client, mod };
+  }
+
+  /** Anthropic Message Batches on the same client. */
+  batchApi(): AnthropicBatchApi {
+    const site: CallSite = { label: this.spec, url: this.endpoint, timeoutMs: 600_000, secrets: [this.#apiKey] };
+    return new AnthropicBatchApi(
+      () => (this.#client ??= this.#connect()),
+      (err, mod) => fromStainlessError(err, mod, site),
+    );
   }
 
   async chat(req: ChatRequest): Promise<ChatResponse> {
