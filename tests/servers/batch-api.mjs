@@ -21,6 +21,7 @@ const AUTH_HEADERS = ['authorization', 'x-api-key', 'x-goog-api-key', 'anthropic
 function send(res, status, body, type = 'application/json') {
   res.writeHead(status, { 'content-type': type });
   res.end(typeof body === 'string' ? body : JSON.stringify(body));
+  return true;
 }
 
 function readBody(req) {
@@ -154,14 +155,23 @@ export function handleBatch(req, res, port) {
   const url = (req.url ?? '').split('?')[0];
   const route = (method, re) => req.method === method && re.exec(url);
   let m;
-  if (route('GET', /^\/batch-stats$/)) return send(res, 200, stats), true;
+  if (route('GET', /^\/batch-stats$/)) return send(res, 200, stats);
   if (route('POST', /^\/v1\/files$/)) {
     readBody(req).then((buf) => {
       const parts = multipart(buf, req.headers['content-type']);
-      if (parts.purpose !== 'batch' || parts.file === undefined) return send(res, 400, { error: { message: 'need purpose=batch and a file' } });
+      if (parts.purpose !== 'batch' || parts.file === undefined)
+        return send(res, 400, { error: { message: 'need purpose=batch and a file' } });
       const id = `file-${++counter}`;
       files.set(id, parts.file);
-      send(res, 200, { id, object: 'file', bytes: Buffer.byteLength(parts.file), created_at: 0, filename: 'batch.jsonl', purpose: 'batch', status: 'processed' });
+      send(res, 200, {
+        id,
+        object: 'file',
+        bytes: Buffer.byteLength(parts.file),
+        created_at: 0,
+        filename: 'batch.jsonl',
+        purpose: 'batch',
+        status: 'processed',
+      });
     });
     return true;
   }
@@ -170,12 +180,26 @@ export function handleBatch(req, res, port) {
       const body = JSON.parse(buf.toString('utf8'));
       const text = files.get(body.input_file_id);
       if (text === undefined) return send(res, 404, { error: { message: `no file ${body.input_file_id}` } });
-      const lines = text.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+      const lines = text
+        .split('\n')
+        .filter((l) => l.trim())
+        .map((l) => JSON.parse(l));
       if (lines.some((l) => l.url !== body.endpoint || l.method !== 'POST'))
         return send(res, 400, { error: { message: 'every line must POST to the batch endpoint' } });
-      const b = { id: `batch_${++counter}`, endpoint: body.endpoint, inputFileId: body.input_file_id, metadata: body.metadata, created: Date.now(), readyAt: Date.now() + delayMs, headers: req.headers };
+      const b = {
+        id: `batch_${++counter}`,
+        endpoint: body.endpoint,
+        inputFileId: body.input_file_id,
+        metadata: body.metadata,
+        created: Date.now(),
+        readyAt: Date.now() + delayMs,
+        headers: req.headers,
+      };
       b.calls = lines.map((l) => ({ customId: l.custom_id, path: l.url, body: l.body }));
-      count('openai', lines.map((l) => l.custom_id));
+      count(
+        'openai',
+        lines.map((l) => l.custom_id),
+      );
       batches.set(b.id, b);
       send(res, 200, openAiBatch(b));
     });
@@ -183,19 +207,26 @@ export function handleBatch(req, res, port) {
   }
   if ((m = route('GET', /^\/v1\/batches\/([^/]+)$/))) {
     const b = batches.get(m[1]);
-    if (!b) return send(res, 404, { error: { message: 'no such batch' } }), true;
+    if (!b) return send(res, 404, { error: { message: 'no such batch' } });
     settle(b, port).then(() => send(res, 200, openAiBatch(b)));
     return true;
   }
   if ((m = route('GET', /^\/v1\/files\/([^/]+)\/content$/))) {
     const id = m[1];
     const b = batches.get(id.replace(/-(output|errors)$/, ''));
-    if (!b?.results) return send(res, 404, { error: { message: 'no such file' } }), true;
+    if (!b?.results) return send(res, 404, { error: { message: 'no such file' } });
     const wantErrors = id.endsWith('-errors');
     const lines = b.calls
       .map((c, i) => ({ c, r: b.results[i] }))
       .filter(({ r }) => (r.status === 200) !== wantErrors)
-      .map(({ c, r }) => JSON.stringify({ id: `req_${c.customId.slice(0, 8)}`, custom_id: c.customId, response: { status_code: r.status, request_id: 'r', body: r.body }, error: null }));
+      .map(({ c, r }) =>
+        JSON.stringify({
+          id: `req_${c.customId.slice(0, 8)}`,
+          custom_id: c.customId,
+          response: { status_code: r.status, request_id: 'r', body: r.body },
+          error: null,
+        }),
+      );
     send(res, 200, `${lines.join('\n')}\n`, 'application/jsonl');
     return true;
   }
@@ -204,7 +235,10 @@ export function handleBatch(req, res, port) {
       const body = JSON.parse(buf.toString('utf8'));
       const b = { id: `msgbatch_${++counter}`, created: Date.now(), readyAt: Date.now() + delayMs, headers: req.headers };
       b.calls = body.requests.map((r) => ({ customId: r.custom_id, path: '/v1/messages', body: r.params }));
-      count('anthropic', body.requests.map((r) => r.custom_id));
+      count(
+        'anthropic',
+        body.requests.map((r) => r.custom_id),
+      );
       batches.set(b.id, b);
       send(res, 200, anthropicBatch(b, port));
     });
@@ -212,19 +246,22 @@ export function handleBatch(req, res, port) {
   }
   if ((m = route('GET', /^\/v1\/messages\/batches\/([^/]+)$/))) {
     const b = batches.get(m[1]);
-    if (!b) return send(res, 404, { type: 'error', error: { type: 'not_found_error', message: 'no such batch' } }), true;
+    if (!b) return send(res, 404, { type: 'error', error: { type: 'not_found_error', message: 'no such batch' } });
     settle(b, port).then(() => send(res, 200, anthropicBatch(b, port)));
     return true;
   }
   if ((m = route('GET', /^\/v1\/messages\/batches\/([^/]+)\/results$/))) {
     const b = batches.get(m[1]);
-    if (!b?.results) return send(res, 404, { type: 'error', error: { type: 'not_found_error', message: 'no results' } }), true;
+    if (!b?.results) return send(res, 404, { type: 'error', error: { type: 'not_found_error', message: 'no results' } });
     const lines = b.calls.map((c, i) => {
       const r = b.results[i];
       const result =
         r.status === 200
           ? { type: 'succeeded', message: r.body }
-          : { type: 'errored', error: { type: 'error', error: { type: 'api_error', message: r.body?.error?.message ?? `HTTP ${r.status}` } } };
+          : {
+              type: 'errored',
+              error: { type: 'error', error: { type: 'api_error', message: r.body?.error?.message ?? `HTTP ${r.status}` } },
+            };
       return JSON.stringify({ custom_id: c.customId, result });
     });
     send(res, 200, `${lines.join('\n')}\n`, 'application/binary');
@@ -235,12 +272,27 @@ export function handleBatch(req, res, port) {
     readBody(req).then((buf) => {
       const body = JSON.parse(buf.toString('utf8'));
       const requests = body.batch?.inputConfig?.requests?.requests ?? [];
-      const b = { id: `batches/b${++counter}`, model, displayName: body.batch?.displayName, created: Date.now(), readyAt: Date.now() + delayMs, headers: req.headers };
+      const b = {
+        id: `batches/b${++counter}`,
+        model,
+        displayName: body.batch?.displayName,
+        created: Date.now(),
+        readyAt: Date.now() + delayMs,
+        headers: req.headers,
+      };
       b.calls = requests.map((r) => {
         const { model: _model, ...request } = r.request;
-        return { customId: r.metadata?.key, metadata: r.metadata, path: `/v1beta/models/${encodeURIComponent(model)}:generateContent`, body: request };
+        return {
+          customId: r.metadata?.key,
+          metadata: r.metadata,
+          path: `/v1beta/models/${encodeURIComponent(model)}:generateContent`,
+          body: request,
+        };
       });
-      count('google', b.calls.map((c) => c.customId));
+      count(
+        'google',
+        b.calls.map((c) => c.customId),
+      );
       batches.set(b.id, b);
       send(res, 200, geminiOperation(b));
     });
@@ -248,7 +300,7 @@ export function handleBatch(req, res, port) {
   }
   if ((m = route('GET', /^\/v1beta\/(batches\/[^/]+)$/))) {
     const b = batches.get(m[1]);
-    if (!b) return send(res, 404, { error: { code: 404, message: 'no such batch', status: 'NOT_FOUND' } }), true;
+    if (!b) return send(res, 404, { error: { code: 404, message: 'no such batch', status: 'NOT_FOUND' } });
     settle(b, port).then(() => send(res, 200, geminiOperation(b)));
     return true;
   }
