@@ -1,0 +1,134 @@
+// A batch run killed with SIGKILL while its batches are in flight, started again (the same
+// command, a new process): it polls the batches stored in the ledger instead of submitting them
+// again, and finishes with every trial done exactly once. The model server counts the batches
+// created and every call id submitted twice. On SQLite, and on PostgreSQL where a server answers.
+
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../src/index.js';
+import { createTestDatabase, dropTestDatabases, pgAvailable, pgQuery, pgSkipNote } from './helpers/postgres.js';
+import { startModelServer, type ModelServer } from './helpers/servers.js';
+
+const BIN = join(__dirname, '..', 'bin', 'mindscope.js');
+const dir = mkdtempSync(join(tmpdir(), 'mindscope-batch-resume-'));
+const MODELS = ['openai:gpt-4.1-mini', 'anthropic:claude-sonnet-4-5', 'google:gemini-2.5-flash'];
+let server: ModelServer;
+
+beforeAll(async () => {
+  // Batches stay in progress for 4 s: long enough to kill the run while they are in flight.
+  server = await startModelServer({ BATCH_DELAY_MS: '4000' });
+});
+afterAll(async () => {
+  await server.stop();
+  await dropTestDatabases();
+});
+
+const batchStats = async (): Promise<{ created: Record<string, number>; submitted: number; duplicates: number }> =>
+  (await fetch(`${server.url}/batch-stats`)).json();
+
+function start(args: string[]) {
+  const env = {
+    ...process.env,
+    OPENAI_BASE_URL: `${server.url}/v1`,
+    OPENAI_API_KEY: 'sk-test',
+    ANTHROPIC_BASE_URL: server.url,
+    ANTHROPIC_API_KEY: 'ak-test',
+    GOOGLE_BASE_URL: server.url,
+    GOOGLE_API_KEY: 'gk-test',
+  };
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  let stdout = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  child.stdout!.on('data', (d) => (stdout += d));
+  const done = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, done, stderr: () => stderr, stdout: () => stdout };
+}
+
+async function until(cond: () => boolean, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function killAndResume(db: string, seed: number) {
+  // Each test its own items (seed): the server counts a call id submitted by any earlier test as a duplicate.
+  const args = [
+    'run',
+    'generated-tom',
+    '--model',
+    ...MODELS,
+    '--limit',
+    '5',
+    '--seed',
+    String(seed),
+    '--db',
+    db,
+    '--batch',
+    '--batch-poll',
+    '0.2',
+  ];
+  const before = await batchStats();
+  const first = start(args);
+  // All three batches submitted (their ids are in the store), none ended: kill the process.
+  await until(() => (first.stderr().match(/: submitted/g) ?? []).length === 3, 60_000);
+  first.child.kill('SIGKILL');
+  expect((await first.done).signal).toBe('SIGKILL');
+  expect(first.stderr()).not.toMatch(/: ended/);
+  const store = await openStore(db);
+  const runId = (await store.listRuns())[0]!.id;
+  const inFlight = await store.runBatches(runId);
+  expect(inFlight.map((b) => b.state)).toEqual(['submitted', 'submitted', 'submitted']);
+  expect(await store.trialCount(runId)).toBe(0);
+  await store.close();
+
+  const second = start(args);
+  expect((await second.done).code, second.stderr()).toBe(0);
+  // Polled, not resubmitted: still three batches, no call id twice.
+  const after = await batchStats();
+  expect(after.created.openai! + after.created.anthropic! + after.created.google!).toBe(
+    before.created.openai! + before.created.anthropic! + before.created.google! + 3,
+  );
+  expect(after.submitted - before.submitted).toBe(15);
+  expect(after.duplicates - before.duplicates).toBe(0);
+  expect(second.stderr()).not.toMatch(/: submitted/);
+  expect(second.stderr()).toMatch(/msgbatch_\d+ \(anthropic:claude-sonnet-4-5, round 1\): ended 5\/5 calls/);
+  expect(second.stdout()).toMatch(/15 done, 0 failed/);
+  const check = await openStore(db);
+  try {
+    expect(await check.trialCount(runId)).toBe(15);
+    expect((await check.doneTrials(runId)).size).toBe(15);
+    expect((await check.runBatches(runId)).map((b) => b.state)).toEqual(['fetched', 'fetched', 'fetched']);
+    const usage = await check.usage(runId);
+    expect(usage.map((u) => [u.trials, u.totalCalls, u.cachedCalls])).toEqual([
+      [5, 5, 0],
+      [5, 5, 0],
+      [5, 5, 0],
+    ]);
+  } finally {
+    await check.close();
+  }
+  return runId;
+}
+
+describe('a batch run killed with SIGKILL while its batches are in flight', () => {
+  it('resumes polling on SQLite and does every trial exactly once', async () => {
+    await killAndResume(join(dir, 'resume.db'), 1);
+  });
+
+  it.skipIf(!pgAvailable)(`resumes polling on PostgreSQL and does every trial exactly once${pgSkipNote}`, async () => {
+    const url = await createTestDatabase();
+    const runId = await killAndResume(url, 2);
+    const rows = await pgQuery<{ n: string }>(url, "SELECT COUNT(*) AS n FROM batch_requests WHERE run_id = $1 AND status = 'done'", [
+      runId,
+    ]);
+    expect(Number(rows[0]!.n)).toBe(15);
+  });
+});
