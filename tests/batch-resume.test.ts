@@ -118,6 +118,62 @@ async function killAndResume(db: string, seed: number) {
   return runId;
 }
 
+describe.skipIf(!pgAvailable)(`a batch run on the queue (run --enqueue --batch)${pgSkipNote}`, () => {
+  it('is taken up by a second worker when the first is killed mid-flight: batches polled, not resubmitted', async () => {
+    const url = await createTestDatabase();
+    const queued = start([
+      'run',
+      'generated-tom',
+      '--model',
+      ...MODELS,
+      '--limit',
+      '4',
+      '--seed',
+      '3',
+      '--db',
+      url,
+      '--enqueue',
+      '--batch',
+      '--lease',
+      '1',
+    ]);
+    expect((await queued.done).code, queued.stderr()).toBe(0);
+    expect(queued.stdout()).toMatch(/12 trial\(s\) queued as a batch run/);
+    const before = await batchStats();
+    const created = async () => Object.values((await batchStats()).created).reduce((a, b) => a + b, 0);
+    const createdBefore = Object.values(before.created).reduce((a, b) => a + b, 0);
+    const worker = ['worker', '--db', url, '--batch-poll', '0.2', '--lease', '1', '--until-idle'];
+    const first = start(worker);
+    for (let t = 0; (await created()) < createdBefore + 3; t++) {
+      if (t > 600) throw new Error(`the first worker submitted no batches: ${first.stderr()}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    first.child.kill('SIGKILL');
+    await first.done;
+    const store = await openStore(url);
+    const runId = (await store.listRuns())[0]!.id;
+    expect((await store.runBatches(runId)).map((b) => b.state)).toEqual(['submitted', 'submitted', 'submitted']);
+    expect(await store.trialCount(runId)).toBe(0);
+    await store.close();
+
+    const second = start(worker);
+    expect((await second.done).code, second.stderr()).toBe(0);
+    expect(second.stderr()).toMatch(/batch run .*: trials recorded/);
+    const after = await batchStats();
+    expect(await created()).toBe(createdBefore + 3);
+    expect(after.duplicates - before.duplicates).toBe(0);
+    expect(after.submitted - before.submitted).toBe(12);
+    const check = await openStore(url);
+    try {
+      expect(await check.trialCount(runId)).toBe(12);
+      expect((await check.doneTrials(runId)).size).toBe(12);
+      expect((await check.usage(runId)).map((u) => u.cachedCalls)).toEqual([0, 0, 0]);
+    } finally {
+      await check.close();
+    }
+  });
+});
+
 describe('a batch run killed with SIGKILL while its batches are in flight', () => {
   it('resumes polling on SQLite and does every trial exactly once', async () => {
     await killAndResume(join(dir, 'resume.db'), 1);

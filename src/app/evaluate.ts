@@ -38,6 +38,8 @@ export interface RunOperations extends Omit<RunCallOptions, 'seed' | 'onRetry' |
 
 export interface EvaluateResult extends RunSummary {
   warnings: string[];
+  /** A `batch.once` step that ended with batches still in flight (nothing recorded yet). */
+  pending?: boolean;
 }
 
 /** The protocol settings a suite entry of a spec runs with. */

@@ -13,3 +13,4 @@ export * from './vision.js';
 export * from './dialtom-inferences.js';
 export * from './trace-pairs.js';
 export * from './human-import.js';
+export * from './batch-worker.js';

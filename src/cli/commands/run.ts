@@ -249,12 +249,15 @@ export function registerRun(program: Command): void {
             apiKeyEnv: flags.apiKeyEnv ?? config?.apiKeyEnv,
             leaseSeconds: flags.lease,
             allowEmpty: flags.allowEmpty,
+            batch: flags.batch,
             onWarning: (w) => process.stderr.write(`warning: ${w}\n`),
           });
           if (flags.json) process.stdout.write(`${JSON.stringify({ ...r, warnings: r.warnings.length }, null, 2)}\n`);
           else
             process.stdout.write(
-              `run ${r.runId}: ${r.queued} trial(s) queued, ${r.skipped} done already; start workers with: mindscope worker --db URL\n`,
+              flags.batch
+                ? `run ${r.runId}: ${r.queued} trial(s) queued as a batch run (provider batch APIs), ${r.skipped} done already; start workers with: mindscope worker --db URL\n`
+                : `run ${r.runId}: ${r.queued} trial(s) queued, ${r.skipped} done already; start workers with: mindscope worker --db URL\n`,
             );
         } finally {
           await store.close();

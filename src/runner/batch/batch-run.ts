@@ -29,6 +29,16 @@ export interface BatchRunOptions {
   maxPerBatch?: number;
   /** A batch left in `submitting` this long is taken to be from a process that died before the provider answered (default 10 min). */
   staleSubmitMs?: number;
+  /**
+   * Return (with `pending`) instead of waiting for batches in flight: one step of the run, as a
+   * queue worker takes it (it queues the next step for later, for any worker to take).
+   */
+  once?: boolean;
+}
+
+/** A batch run's summary; `pending`: a `once` step ended with batches still in flight (nothing recorded yet). */
+export interface BatchRunSummary extends RunSummary {
+  pending: boolean;
 }
 
 /** Whether a model's calls can go through a batch API. */
@@ -37,7 +47,7 @@ export function batchable(model: ChatModel): boolean {
 }
 
 /** Run (or resume) an evaluation through the providers' batch APIs; see the file's comment. */
-export async function runBatchEvaluation(opts: RunOptions & { batch?: BatchRunOptions }): Promise<RunSummary> {
+export async function runBatchEvaluation(opts: RunOptions & { batch?: BatchRunOptions }): Promise<BatchRunSummary> {
   const started = performance.now();
   const store = opts.calls.store;
   const emit = opts.onEvent ?? (() => {});
@@ -63,6 +73,25 @@ export async function runBatchEvaluation(opts: RunOptions & { batch?: BatchRunOp
   const planned = opts.subjects.length * opts.tasks.reduce((n, t) => n + t.items.length, 0) * opts.replicates;
   emit({ type: 'start', runId, planned, spentUsd: spentBefore });
 
+  const pending = async (): Promise<BatchRunSummary> => {
+    await callers.settle();
+    for (const s of opts.subjects) await s.model.close?.();
+    const usage = await store.usage(runId);
+    return {
+      runId,
+      planned,
+      skipped: 0,
+      done: 0,
+      failed: 0,
+      aborted: [],
+      truncated: 0,
+      unpriced: [],
+      costUsd: 0,
+      usage,
+      elapsedMs: performance.now() - started,
+      pending: true,
+    };
+  };
   await store.dropStaleBatches(runId, opts.batch?.staleSubmitMs ?? 600_000);
   const lastStates = new Map<string, string>();
   for (;;) {
@@ -116,7 +145,10 @@ export async function runBatchEvaluation(opts: RunOptions & { batch?: BatchRunOp
           });
         }
       }
-      if (running) await sleep(pollMs);
+      if (running) {
+        if (opts.batch?.once) return pending();
+        await sleep(pollMs);
+      }
       continue;
     }
     const ledger = new Map<string, BatchRequestRow>((await store.batchRequests(runId)).map((r) => [r.key, r]));
@@ -130,6 +162,7 @@ export async function runBatchEvaluation(opts: RunOptions & { batch?: BatchRunOp
     await callers.settle();
     if (requests.size === 0) {
       if (waiting) {
+        if (opts.batch?.once) return pending();
         await sleep(pollMs);
         continue;
       }
@@ -186,5 +219,5 @@ export async function runBatchEvaluation(opts: RunOptions & { batch?: BatchRunOp
       },
     },
   });
-  return { ...summary, elapsedMs: performance.now() - started };
+  return { ...summary, elapsedMs: performance.now() - started, pending: false };
 }
