@@ -28,7 +28,8 @@ export class SqlBatchLedger implements BatchLedger {
         [batch.id, batch.runId, batch.spec, batch.round, new Date().toISOString()],
       );
       const claimed: string[] = [];
-      for (const key of keys) {
+      // In one order in every process: two transactions claiming overlapping keys wait, never deadlock.
+      for (const key of [...keys].sort()) {
         const n = await tx.run(
           `INSERT INTO batch_requests (run_id, key, batch_id, status, cost_usd, error) VALUES (?, ?, ?, 'pending', NULL, NULL)
            ON CONFLICT (run_id, key) DO NOTHING`,
