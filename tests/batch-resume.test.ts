@@ -188,3 +188,74 @@ describe('a batch run killed with SIGKILL while its batches are in flight', () =
     expect(Number(rows[0]!.n)).toBe(15);
   });
 });
+
+describe('a batch run killed after the provider created its batch but before it answered with the id', () => {
+  let slow: ModelServer;
+  beforeAll(async () => {
+    slow = await startModelServer({ BATCH_DELAY_MS: '200', BATCH_CREATE_DELAY_MS: '3000' });
+  });
+  afterAll(() => slow.stop());
+
+  // OpenAI finds its lost batch by metadata, Gemini by display name (Anthropic's API lists neither: its batch would be resubmitted).
+  it.each([
+    ['google:gemini-2.5-flash', 'google', 5],
+    ['openai:gpt-4.1-mini', 'openai', 6],
+  ] as const)('finds the batch of %s at the provider by its label and polls it', async (first, api, seed) => {
+    const prev = server;
+    server = slow;
+    try {
+      const stats = batchStats;
+      const db = join(dir, `lost-${api}.db`);
+      const other = MODELS.find((m) => m !== first && !m.startsWith('anthropic'))!;
+      const args = [
+        'run',
+        'generated-tom',
+        '--model',
+        first,
+        other,
+        '--limit',
+        '3',
+        '--seed',
+        String(seed),
+        '--db',
+        db,
+        '--batch',
+        '--batch-poll',
+        '0.1',
+        '--lease',
+        '0.2',
+      ];
+      const before = await stats();
+      const run = start(args);
+      for (let t = 0; (await stats()).created[api]! < before.created[api]! + 1; t++) {
+        if (t > 600) throw new Error(`no batch created: ${run.stderr()}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      run.child.kill('SIGKILL');
+      await run.done;
+      const store = await openStore(db);
+      const runId = (await store.listRuns())[0]!.id;
+      expect((await store.runBatches(runId)).map((b) => [b.spec, b.state, b.remoteId])).toEqual([[first, 'submitting', null]]);
+      await store.close();
+      // Past the stale time (10 leases: 2 s), the rerun looks the batch up instead of submitting it again.
+      await new Promise((r) => setTimeout(r, 2500));
+      const again = start(args);
+      expect((await again.done).code, again.stderr()).toBe(0);
+      const after = await stats();
+      expect(after.created[api]! - before.created[api]!).toBe(1);
+      expect(after.duplicates - before.duplicates).toBe(0);
+      expect(after.submitted - before.submitted).toBe(6);
+      const check = await openStore(db);
+      try {
+        expect((await check.doneTrials(runId)).size).toBe(6);
+        const batches = await check.runBatches(runId);
+        expect(batches.map((b) => b.state)).toEqual(['fetched', 'fetched']);
+        expect(batches.every((b) => b.remoteId)).toBe(true);
+      } finally {
+        await check.close();
+      }
+    } finally {
+      server = prev;
+    }
+  });
+});

@@ -7,9 +7,14 @@
 // request marked x-batch-internal, which /stats does not count), so replies and injected faults
 // are exactly the synchronous ones; a call whose synchronous answer is not 200 comes back as an
 // errored entry. A batch stays in progress for BATCH_DELAY_MS (default 300) after its creation.
-// GET /batch-stats: batches created per API, custom ids submitted, and ids submitted twice.
+// GET /v1/batches and GET /v1beta/batches list the batches, newest first (OpenAI with their
+// metadata, Gemini with their display names). BATCH_CREATE_DELAY_MS delays the answer to a
+// creation. GET /batch-stats: batches created per API, custom ids submitted, ids submitted twice.
 
 const delayMs = Number(process.env.BATCH_DELAY_MS ?? 300);
+// How long the answer to a batch creation takes (the batch exists from the start): a client killed meanwhile never learns its id.
+const createDelayMs = Number(process.env.BATCH_CREATE_DELAY_MS ?? 0);
+const later = (fn) => (createDelayMs ? setTimeout(fn, createDelayMs) : fn());
 const files = new Map();
 const batches = new Map();
 const stats = { created: { openai: 0, anthropic: 0, google: 0 }, submitted: 0, duplicates: 0, batchSizes: [] };
@@ -201,9 +206,24 @@ export function handleBatch(req, res, port) {
         lines.map((l) => l.custom_id),
       );
       batches.set(b.id, b);
-      send(res, 200, openAiBatch(b));
+      later(() => send(res, 200, openAiBatch(b)));
     });
     return true;
+  }
+  if (route('GET', /^\/v1\/batches$/)) {
+    const data = [...batches.values()]
+      .filter((b) => b.endpoint)
+      .reverse()
+      .map(openAiBatch);
+    return send(res, 200, { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: false });
+  }
+  if (route('GET', /^\/v1beta\/batches$/)) {
+    return send(res, 200, {
+      operations: [...batches.values()]
+        .filter((b) => b.model)
+        .reverse()
+        .map(geminiOperation),
+    });
   }
   if ((m = route('GET', /^\/v1\/batches\/([^/]+)$/))) {
     const b = batches.get(m[1]);
@@ -294,7 +314,7 @@ export function handleBatch(req, res, port) {
         b.calls.map((c) => c.customId),
       );
       batches.set(b.id, b);
-      send(res, 200, geminiOperation(b));
+      later(() => send(res, 200, geminiOperation(b)));
     });
     return true;
   }

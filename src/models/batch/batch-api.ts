@@ -31,6 +31,11 @@ export interface BatchApi {
   progress(remoteId: string): Promise<BatchProgress>;
   /** The outcome of every call of an ended batch. */
   results(remoteId: string): Promise<BatchResult[]>;
+  /**
+   * The provider id of a batch submitted under `label`, where the API lists batches with it
+   * (OpenAI metadata, Gemini display name): a process killed before storing the id is found out.
+   */
+  find?(label: string): Promise<string | undefined>;
 }
 
 /** A one-line description of an error object as the batch APIs return them. */

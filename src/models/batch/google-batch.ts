@@ -36,6 +36,17 @@ export class GoogleBatchApi implements BatchApi {
     return job.name;
   }
 
+  async find(label: string): Promise<string | undefined> {
+    return this.#call(async (c) => {
+      let seen = 0;
+      for await (const job of await c.batches.list({ config: { pageSize: 100 } })) {
+        if (job.displayName === `mindscope-${label}`) return job.name;
+        if (++seen >= 1000) break;
+      }
+      return undefined;
+    });
+  }
+
   async progress(remoteId: string): Promise<BatchProgress> {
     const job = await this.#call((c) => c.batches.get({ name: remoteId }));
     const stats = job.completionStats;

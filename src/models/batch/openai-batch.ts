@@ -50,6 +50,18 @@ export class OpenAiBatchApi implements BatchApi {
     return batch.id;
   }
 
+  async find(label: string): Promise<string | undefined> {
+    return this.#call(async (c) => {
+      let seen = 0;
+      for await (const b of c.batches.list({ limit: 100 })) {
+        if ((b.metadata as Record<string, string> | null)?.mindscope_batch === label) return b.id;
+        // The most recent batches come first; a lost submission is among them.
+        if (++seen >= 1000) break;
+      }
+      return undefined;
+    });
+  }
+
   async progress(remoteId: string): Promise<BatchProgress> {
     const b = await this.#call((c) => c.batches.retrieve(remoteId));
     const total = b.request_counts?.total ?? 0;

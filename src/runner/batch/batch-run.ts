@@ -27,7 +27,7 @@ export interface BatchRunOptions {
   pollMs?: number;
   /** Most calls in one batch (default 10,000; OpenAI takes up to 50,000, Anthropic 100,000). */
   maxPerBatch?: number;
-  /** A batch left in `submitting` this long is taken to be from a process that died before the provider answered (default 10 min). */
+  /** A batch left in `submitting` this long is taken to be from a process that died before the provider answered (default 10 leases: 10 min). */
   staleSubmitMs?: number;
   /**
    * Return (with `pending`) instead of waiting for batches in flight: one step of the run, as a
@@ -92,7 +92,17 @@ export async function runBatchEvaluation(opts: RunOptions & { batch?: BatchRunOp
       pending: true,
     };
   };
-  await store.dropStaleBatches(runId, opts.batch?.staleSubmitMs ?? 600_000);
+  // A batch left in `submitting` by a dead process: found at the provider by its label where the
+  // API lists batches (OpenAI, Gemini) and polled; otherwise dropped, and its calls claimed again.
+  const staleMs = opts.batch?.staleSubmitMs ?? 10 * (opts.calls.leaseMs ?? 60_000);
+  for (const b of await store.runBatches(runId)) {
+    const model = models.get(b.spec);
+    const api = model?.batchApi!();
+    if (b.state !== 'submitting' || !api?.find || Date.now() - Date.parse(b.createdAt) < staleMs) continue;
+    const remoteId = await api.find(b.id).catch(() => undefined);
+    if (remoteId) await store.updateBatch(b.id, { remoteId, state: 'submitted' });
+  }
+  await store.dropStaleBatches(runId, staleMs);
   const lastStates = new Map<string, string>();
   for (;;) {
     const batches = await store.runBatches(runId);
