@@ -14,6 +14,8 @@ import {
   type RunSubject,
   type RunSummary,
 } from '../runner/index.js';
+import { runAdaptive, runTiny } from './irt-evaluate.js';
+import type { IrtSuiteResult } from './irt-run.js';
 import { createRegistry, type Registry } from './registry.js';
 import { runIdentity, runIdOf, specSettings } from './run-identity.js';
 
@@ -40,6 +42,8 @@ export interface EvaluateResult extends RunSummary {
   warnings: string[];
   /** A `batch.once` step that ended with batches still in flight (nothing recorded yet). */
   pending?: boolean;
+  /** Tiny and adaptive runs: each subject's estimated accuracy per suite. */
+  irt?: IrtSuiteResult[];
 }
 
 /** The protocol settings a suite entry of a spec runs with. */
@@ -132,20 +136,28 @@ export async function evaluate(specInput: RunSpecInput, ops: RunOperations): Pro
   warnings.forEach((w) => ops.onWarning?.(w));
   const identity = runIdentity(spec);
   const { runId, apiKeyEnv: _key, registry: _registry, onEvent, onWarning: _warn, allowEmpty: _empty, maxCostUsd, batch, ...calls } = ops;
-  const go = batch
-    ? (o: Parameters<typeof runEvaluation>[0]) => runBatchEvaluation({ ...o, batch: batch === true ? {} : batch })
-    : runEvaluation;
-  const summary = await go({
+  const base = {
     runId: runId ?? runIdOf(identity),
     config: identity,
     spec: spec as Record<string, unknown>,
-    tasks,
-    subjects,
     replicates: spec.trials,
     seed: spec.seed,
     calls,
     maxCostUsd,
     onEvent,
-  });
+  };
+  if (spec.irt) {
+    // Adaptive and tiny runs choose each next item from the answers so far: nothing to batch.
+    if (batch) throw new ConfigError('--batch does not run tiny or adaptive (IRT) runs: run them without --batch');
+    const r =
+      spec.irt.mode === 'tiny'
+        ? await runTiny(spec, spec.irt, base, tasks, subjects)
+        : await runAdaptive(spec, spec.irt, base, tasks, subjects);
+    r.warnings.forEach((w) => ops.onWarning?.(w));
+    return { ...r.summary, warnings: [...warnings, ...r.warnings], irt: r.irt };
+  }
+  const summary = batch
+    ? await runBatchEvaluation({ ...base, tasks, subjects, batch: batch === true ? {} : batch })
+    : await runEvaluation({ ...base, tasks, subjects });
   return { ...summary, warnings };
 }

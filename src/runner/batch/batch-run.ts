@@ -97,7 +97,7 @@ export async function runBatchEvaluation(opts: RunOptions & { batch?: BatchRunOp
   const staleMs = opts.batch?.staleSubmitMs ?? 10 * (opts.calls.leaseMs ?? 60_000);
   for (const b of await store.runBatches(runId)) {
     const model = models.get(b.spec);
-    const api = model?.batchApi!();
+    const api = model?.batchApi?.();
     if (b.state !== 'submitting' || !api?.find || Date.now() - Date.parse(b.createdAt) < staleMs) continue;
     const remoteId = await api.find(b.id).catch(() => undefined);
     if (remoteId) await store.updateBatch(b.id, { remoteId, state: 'submitted' });
