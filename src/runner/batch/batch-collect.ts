@@ -17,7 +17,7 @@ import { trialKeyOf } from '../trial-executor.js';
 class BatchDeferral extends Error {}
 
 /** The calls a round takes, by subject model spec: cache key -> request body. */
-export type RoundRequests = Map<string, Map<string, unknown>>;
+type RoundRequests = Map<string, Map<string, unknown>>;
 
 export interface CollectResult {
   requests: RoundRequests;
