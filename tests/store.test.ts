@@ -105,7 +105,7 @@ for (const b of [sqlite, postgres]) {
       const s = await openStore(location);
       await s.createRun({ id: 'old', createdAt: 'then', config: { a: 1 } });
       await s.close();
-      // Back to version 1, as a store written before rubric pins, truncation counts, leases and stored specs.
+      // Back to version 1, as a store written before rubric pins, truncation counts, leases, stored specs and the batch ledger.
       for (const stmt of [
         'DROP TABLE irt_results',
         'DROP TABLE rubric_pins',
@@ -115,6 +115,8 @@ for (const b of [sqlite, postgres]) {
         'DROP TABLE rate_limits',
         'ALTER TABLE runs DROP COLUMN spec',
         'DROP TABLE run_provenance',
+        'DROP TABLE batch_requests',
+        'DROP TABLE batches',
       ])
         await b.sql(location, stmt);
       await b.setVersion(location, 1);

@@ -5,7 +5,15 @@
 import { ConfigError, parseRunSpec, type RunSpec, type RunSpecInput, type Task } from '../core/index.js';
 import { settingsFor } from '../models/index.js';
 import type { ProtocolSettings } from '../protocols/index.js';
-import { runEvaluation, type RunCallOptions, type RunEvent, type RunSubject, type RunSummary } from '../runner/index.js';
+import {
+  runBatchEvaluation,
+  runEvaluation,
+  type BatchRunOptions,
+  type RunCallOptions,
+  type RunEvent,
+  type RunSubject,
+  type RunSummary,
+} from '../runner/index.js';
 import { referenceAgentWarnings } from './agent-checks.js';
 import { reconcileChangedItems } from './changed-items.js';
 import { collectProvenance } from './provenance.js';
@@ -31,12 +39,16 @@ export interface RunOperations extends Omit<RunCallOptions, 'seed' | 'onRetry' |
   maxCostUsd?: number;
   /** Refuse to continue a run whose items changed since their trials were made (by default they run again). */
   frozen?: boolean;
+  /** Send the calls through the providers' batch APIs at batch prices (resumable: batch ids live in the store). */
+  batch?: BatchRunOptions | boolean;
 }
 
 export interface EvaluateResult extends RunSummary {
   warnings: string[];
   /** Items whose content changed since their trials were made: their trials were discarded and ran again. */
   changedItems: number;
+  /** A `batch.once` step that ended with batches still in flight (nothing recorded yet). */
+  pending?: boolean;
   /** Tiny and adaptive runs: each subject's estimated accuracy per suite. */
   irt?: IrtSuiteResult[];
 }
@@ -130,7 +142,7 @@ export async function evaluate(specInput: RunSpecInput, ops: RunOperations): Pro
   warnings.push(...loaded.warnings, ...referenceAgentWarnings(subjects, tasks, registry.protocols));
   warnings.forEach((w) => ops.onWarning?.(w));
   const identity = runIdentity(spec);
-  const { runId, apiKeyEnv: _key, registry: _registry, onEvent, onWarning: _warn, allowEmpty: _empty, maxCostUsd, frozen, ...calls } = ops;
+  const { runId, apiKeyEnv: _key, registry: _registry, onEvent, onWarning: _warn, allowEmpty: _empty, maxCostUsd, frozen, batch, ...calls } = ops;
   const id = runId ?? runIdOf(identity);
   // Stale results of edited items are not kept silently: they run again (or --frozen refuses).
   const changed = await reconcileChangedItems(ops.store, id, tasks, { frozen });
@@ -155,6 +167,8 @@ export async function evaluate(specInput: RunSpecInput, ops: RunOperations): Pro
     onEvent,
   };
   if (spec.irt) {
+    // Adaptive and tiny runs choose each next item from the answers so far: nothing to batch.
+    if (batch) throw new ConfigError('--batch does not run tiny or adaptive (IRT) runs: run them without --batch');
     const r =
       spec.irt.mode === 'tiny'
         ? await runTiny(spec, spec.irt, base, tasks, subjects)
@@ -162,6 +176,8 @@ export async function evaluate(specInput: RunSpecInput, ops: RunOperations): Pro
     r.warnings.forEach((w) => ops.onWarning?.(w));
     return { ...r.summary, warnings: [...warnings, ...r.warnings], irt: r.irt, changedItems: changed.changed.length };
   }
-  const summary = await runEvaluation({ ...base, tasks, subjects });
+  const summary = batch
+    ? await runBatchEvaluation({ ...base, tasks, subjects, batch: batch === true ? {} : batch })
+    : await runEvaluation({ ...base, tasks, subjects });
   return { ...summary, warnings, changedItems: changed.changed.length };
 }

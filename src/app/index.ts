@@ -26,3 +26,4 @@ export * from './irt-evaluate.js';
 export * from './irt-panel.js';
 export { collectProvenance, gitCommitOf, type RunProvenance, type SuiteProvenance, type TemplateProvenance } from './provenance.js';
 export { reconcileChangedItems, type ChangedItems } from './changed-items.js';
+export * from './batch-worker.js';

@@ -127,6 +127,14 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr, quie
             }
           }
           break;
+        case 'batch':
+          // A line when a batch is submitted, ends or fails; while it runs, its progress at most every ten seconds.
+          if (e.state !== 'running' || Date.now() - lastLine > 10_000) {
+            lastLine = Date.now();
+            const counts = e.total ? ` ${e.finished}/${e.total} calls` : '';
+            say(`batch ${e.batchId} (${e.spec}, round ${e.round}): ${e.state}${counts}${e.error ? `: ${e.error}` : ''}`);
+          }
+          return;
         case 'subject-aborted':
           bar?.stop();
           stream.write(`stopping ${e.spec}: ${e.error}\n`);

@@ -9,3 +9,4 @@ export { AnthropicChatModel } from './providers/anthropic.js';
 export { GoogleChatModel } from './providers/google.js';
 export { LlamaCppChatModel } from './providers/llamacpp.js';
 export * from './token-embeddings.js';
+export * from './batch/batch-api.js';

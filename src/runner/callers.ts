@@ -14,7 +14,7 @@ import { AdaptiveLimiter } from './adaptive-limiter.js';
 import { CircuitBreaker } from './circuit-breaker.js';
 import { PriceBook, type PriceLookup, type PriceTable } from './prices.js';
 import { PendingWrites } from './pending-writes.js';
-import { RecordingModel } from './recording-model.js';
+import { RecordingModel, type CallEnvironment } from './recording-model.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry-policy.js';
 import { SharedRateLimits } from './shared-rate-limits.js';
 
@@ -41,6 +41,8 @@ export interface CallerOptions {
   onRetry?: (spec: string, err: ModelCallError, retry: number, delayMs: number) => void;
   /** Share each endpoint's adaptive limit with the other processes on this store (runs and workers). */
   shareRateLimits?: boolean;
+  /** Batch runs: charges cached replies that the run's batches fetched at batch prices (see batch/batch-charges.ts). */
+  batchCharge?: (key: string) => { costUsd: number | null } | undefined;
 }
 
 /** Builds every model caller (runs, judges, authors) with shared per-endpoint limits, retries, prices and the call cache. */
@@ -101,7 +103,7 @@ export class CallerFactory {
     model: ChatModel,
     subjectId: string,
     settings: GenerationSettings,
-    overrides: { useCache?: boolean; timeoutMs?: number } = {},
+    overrides: { useCache?: boolean; timeoutMs?: number; onMiss?: CallEnvironment['onMiss'] } = {},
   ): RecordingModel {
     const onRetry = this.options.onRetry;
     const retry = this.options.retry ?? DEFAULT_RETRY;
@@ -118,6 +120,8 @@ export class CallerFactory {
       rng: this.#jitter,
       useCache: overrides.useCache ?? this.options.useCache ?? true,
       onRetry: onRetry ? (err, n, delayMs) => onRetry(model.spec, err, n, delayMs) : undefined,
+      onMiss: overrides.onMiss,
+      batchCharge: this.options.batchCharge,
     });
   }
 }

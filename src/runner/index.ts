@@ -11,3 +11,4 @@ export * from './lease-keeper.js';
 export * from './shared-rate-limits.js';
 export { executeTrial, trialKeyOf, type TrialResult, type TrialRunContext } from './trial-executor.js';
 export * from './trial-queue.js';
+export * from './batch/batch-run.js';

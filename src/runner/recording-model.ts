@@ -5,7 +5,7 @@
 import type { CallContext, CallRecord, ChatMessage, ChatResponse, GenerationSettings, Rng, TrialModel } from '../core/index.js';
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../core/index.js';
-import type { ChatModel, LoglikResult } from '../models/index.js';
+import type { ChatModel, ChatRequest, LoglikResult } from '../models/index.js';
 import { ModelCallError, normalizeSettings, oversizedError, replyTooLarge, withReplyLimit } from '../models/index.js';
 import type { Store } from '../store/index.js';
 import type { AdaptiveLimiter } from './adaptive-limiter.js';
@@ -30,6 +30,10 @@ export interface CallEnvironment {
   maxReplyBytes?: number;
   /** Told about each retry, for progress display. */
   onRetry?: (err: ModelCallError, retry: number, delayMs: number) => void;
+  /** Batch mode, collecting: a cache miss is handed here (to go into a batch) instead of being called; it throws. */
+  onMiss?: (key: string, request: ChatRequest) => never;
+  /** Batch mode, recording: the batch price of a cached reply that this run's batch fetched, the first time it is used; else undefined. */
+  batchCharge?: (key: string) => { costUsd: number | null } | undefined;
 }
 
 /**
@@ -177,9 +181,14 @@ export class RecordingModel implements TrialModel {
     const key = cacheable ? callCacheKey(this.model, 'chat', merged, messages, settingsJson) : '';
     const hit = cacheable ? ((await this.env.store.getCached(key)) as ChatResponse | undefined) : undefined;
     if (hit) {
-      this.calls.push({ kind: 'chat', messages, settings: merged, response: hit, cached: true, attempts: 0, costUsd: 0 });
+      // A reply this run's batch fetched is the run's own call, paid at the batch price; others are cache hits.
+      const charge = this.env.batchCharge?.(key);
+      if (charge)
+        this.calls.push({ kind: 'chat', messages, settings: merged, response: hit, cached: false, attempts: 1, costUsd: charge.costUsd });
+      else this.calls.push({ kind: 'chat', messages, settings: merged, response: hit, cached: true, attempts: 0, costUsd: 0 });
       return hit;
     }
+    if (cacheable && this.env.onMiss) this.env.onMiss(key, { messages, settings: merged, timeoutMs: this.env.timeoutMs, context });
     const { value: response, attempts } = await this.#withRetries(async () =>
       this.#checkSize(await this.model.chat({ messages, settings: merged, timeoutMs: this.env.timeoutMs, context })),
     );

@@ -6,6 +6,9 @@
 // trial is leased before it runs, and its result is recorded once (a done trial stays done).
 
 import type { Item, Score, StoredTranscript, TrialKey, TrialOutcome } from '../core/index.js';
+import type { BatchLedger } from './batch-ledger.js';
+
+export type { BatchLedger, BatchRecord, BatchRequestRow, BatchState } from './batch-ledger.js';
 
 export interface RunRecord {
   id: string;
@@ -166,7 +169,8 @@ export function trialKeyString(k: TrialKey): string {
   return JSON.stringify([k.runId, k.subjectId, k.suite, k.itemId, k.replicate]);
 }
 
-export interface Store {
+/** The store; it also keeps the ledger of provider batches (batch-ledger.ts). */
+export interface Store extends BatchLedger {
   /** The file path, or the database URL without its password. */
   readonly location: string;
   readonly backend: 'sqlite' | 'postgres';

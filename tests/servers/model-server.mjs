@@ -30,6 +30,7 @@
 // model, arrival time (ms since the epoch) and status or fault. Reasoning models, structured
 // output and prompt caching behave as each API does: see wire-features.mjs. Errors have each
 // API's body shape (Gemini's 429 says how long to wait in RetryInfo, as Google does).
+// The batch APIs of all three (files + batches, message batches, batchGenerateContent) are in batch-api.mjs.
 // On start it prints {"port": N} as its first line.
 
 import { createHash } from 'node:crypto';
@@ -46,6 +47,7 @@ import {
   textOf,
   tokens,
 } from './wire-features.mjs';
+import { handleBatch } from './batch-api.mjs';
 
 const requiredKey = process.env.MODEL_SERVER_KEY || '';
 const GEMINI_INLINE_TYPES = new Set([
@@ -165,6 +167,7 @@ function send(res, status, body, headers = {}) {
 
 const server = createServer((req, res) => {
   if (req.method === 'GET' && req.url === '/stats') return send(res, 200, stats);
+  if (handleBatch(req, res, server.address().port)) return;
   const chunks = [];
   req.on('data', (c) => chunks.push(c));
   req.on('end', () => {
@@ -184,8 +187,11 @@ const server = createServer((req, res) => {
           : undefined;
     if (!protocol) return send(res, 404, { error: { message: `no route ${url}` } });
     const model = protocol === 'google' ? decodeURIComponent(/models\/([^:]+):/.exec(url)[1]) : body.model;
-    stats.requests++;
-    stats.byModel[model] = (stats.byModel[model] ?? 0) + 1;
+    // Calls a batch makes through this endpoint (batch-api.mjs) are counted there, not here.
+    if (!req.headers['x-batch-internal']) {
+      stats.requests++;
+      stats.byModel[model] = (stats.byModel[model] ?? 0) + 1;
+    }
     stats.bodies.push({ protocol, url, headersSeen: Object.keys(req.headers), body });
     const google429 = {
       error: {

@@ -55,6 +55,8 @@ interface RunFlags extends CallLimitFlags {
   quiet?: boolean;
   enqueue?: boolean;
   lease: number;
+  batch?: boolean;
+  batchPoll: number;
   tiny?: number;
   tinyStrategy?: string;
   tinyMatrix?: string[];
@@ -290,6 +292,11 @@ export function registerRun(program: Command): void {
     .option('--quiet', 'no progress display')
     .option('--enqueue', 'PostgreSQL store: plan the run and queue its trials for `mindscope worker` processes instead of running them')
     .option(
+      '--batch',
+      "send the calls through the providers' batch APIs (OpenAI Batch, Anthropic Message Batches, Gemini batch mode) at batch prices; a killed run resumes polling",
+    )
+    .option('--batch-poll <seconds>', '--batch: how often batches in flight are polled', numberOption('--batch-poll', 0.01), 30)
+    .option(
       '--lease <seconds>',
       'lease on a trial without heartbeat: trials of a killed process are taken over after it',
       numberOption('--lease', 0.1),
@@ -333,12 +340,15 @@ export function registerRun(program: Command): void {
             apiKeyEnv: flags.apiKeyEnv ?? config?.apiKeyEnv,
             leaseSeconds: flags.lease,
             allowEmpty: flags.allowEmpty,
+            batch: flags.batch,
             onWarning: (w) => process.stderr.write(`warning: ${w}\n`),
           });
           if (flags.json) process.stdout.write(`${JSON.stringify({ ...r, warnings: r.warnings.length }, null, 2)}\n`);
           else
             process.stdout.write(
-              `run ${r.runId}: ${r.queued} trial(s) queued, ${r.skipped} done already; start workers with: mindscope worker --db URL\n`,
+              flags.batch
+                ? `run ${r.runId}: ${r.queued} trial(s) queued as a batch run (provider batch APIs), ${r.skipped} done already; start workers with: mindscope worker --db URL\n`
+                : `run ${r.runId}: ${r.queued} trial(s) queued, ${r.skipped} done already; start workers with: mindscope worker --db URL\n`,
             );
         } finally {
           await store.close();
@@ -362,6 +372,7 @@ export function registerRun(program: Command): void {
           allowEmpty: flags.allowEmpty,
           frozen: flags.frozen,
           maxCostUsd: flags.maxCost,
+          ...(flags.batch ? { batch: { pollMs: flags.batchPoll * 1000 } } : {}),
           onEvent: (e) => progress.onEvent(e),
           onWarning: (w) => process.stderr.write(`warning: ${w}\n`),
         });

@@ -14,6 +14,7 @@ interface WorkerFlags extends CallLimitFlags {
   prices?: string;
   cache: boolean;
   untilIdle?: boolean;
+  batchPoll: number;
   json?: boolean;
   quiet?: boolean;
 }
@@ -34,6 +35,12 @@ export function registerWorker(program: Command): void {
       .option('--api-key-env <name>', 'environment variable with the key for openai-compatible servers')
       .option('--prices <file>', 'price table (JSON or YAML) merged over the built-in one')
       .option('--no-cache', 'do not read or write the model-call cache')
+      .option(
+        '--batch-poll <seconds>',
+        'batch runs (run --enqueue --batch): how often their batches are polled',
+        numberOption('--batch-poll', 0.01),
+        30,
+      )
       .option('--until-idle', 'stop once the queue has nothing waiting, queued or taken')
       .option('--json', 'print the summary as JSON')
       .option('--quiet', 'no progress lines')
@@ -55,6 +62,10 @@ export function registerWorker(program: Command): void {
         const onEvent = (e: WorkerEvent) => {
           counts[e.type] = (counts[e.type] ?? 0) + 1;
           if (e.type === 'subject-aborted') process.stderr.write(`worker: stopped ${e.spec}: ${e.error}\n`);
+          else if (e.type === 'batch-step' && !flags.quiet)
+            process.stderr.write(
+              `worker: batch run ${e.runId}: ${e.pending ? 'batches in flight, polled again later' : 'trials recorded'}\n`,
+            );
           else if (e.type === 'error' && !flags.quiet) process.stderr.write(`worker: ${e.error}\n`);
           if (!flags.quiet && Date.now() - last > 10_000) {
             last = Date.now();
@@ -77,6 +88,7 @@ export function registerWorker(program: Command): void {
             prices: flags.prices ? loadPriceTable(flags.prices) : undefined,
             useCache: flags.cache,
             untilIdle: flags.untilIdle,
+            batchPollMs: flags.batchPoll * 1000,
             signal: stop.signal,
             onEvent,
           });

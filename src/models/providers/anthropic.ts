@@ -11,6 +11,7 @@ import { type CallSite, malformed, parseDataUrl } from '../http.js';
 import { fromStainlessError } from '../sdk-errors.js';
 import { boundedFetch } from '../reply-limit.js';
 import { videoUnsupported } from '../call-error.js';
+import { AnthropicBatchApi } from '../batch/anthropic-batch.js';
 
 export interface AnthropicOptions {
   model: string;
@@ -175,6 +176,15 @@ export class AnthropicChatModel implements ChatModel {
       fetch: boundedFetch(this.spec),
     });
     return { client, mod };
+  }
+
+  /** Anthropic Message Batches on the same client. */
+  batchApi(): AnthropicBatchApi {
+    const site: CallSite = { label: this.spec, url: this.endpoint, timeoutMs: 600_000, secrets: [this.#apiKey] };
+    return new AnthropicBatchApi(
+      () => (this.#client ??= this.#connect()),
+      (err, mod) => fromStainlessError(err, mod, site),
+    );
   }
 
   async chat(req: ChatRequest): Promise<ChatResponse> {

@@ -11,6 +11,7 @@ import { ModelCallError } from '../call-error.js';
 import { type CallSite, malformed, parseDataUrl } from '../http.js';
 import { fromGoogleError } from '../sdk-errors.js';
 import { geminiResponseSchema } from '../structured-output.js';
+import { GoogleBatchApi } from '../batch/google-batch.js';
 
 export interface GoogleOptions {
   model: string;
@@ -145,6 +146,16 @@ export class GoogleChatModel implements ChatModel {
     // vertexai false: GOOGLE_GENAI_USE_VERTEXAI in the environment must not send the key elsewhere. No retryOptions: no SDK retries.
     const client = new mod.GoogleGenAI({ apiKey: this.#apiKey, vertexai: false, httpOptions: { baseUrl: this.endpoint } });
     return { client, mod };
+  }
+
+  /** Gemini batch mode on the same client. */
+  batchApi(): GoogleBatchApi {
+    const site: CallSite = { label: this.spec, url: this.endpoint, timeoutMs: 600_000, secrets: [this.#apiKey] };
+    return new GoogleBatchApi(
+      this.model,
+      () => (this.#client ??= this.#connect()),
+      (err, mod) => fromGoogleError(err, mod.ApiError, site),
+    );
   }
 
   async chat(req: ChatRequest): Promise<ChatResponse> {

@@ -11,6 +11,7 @@ import { videoUnsupported } from '../call-error.js';
 import { fromStainlessError } from '../sdk-errors.js';
 import { boundedFetch } from '../reply-limit.js';
 import { strictJsonSchema } from '../structured-output.js';
+import { OpenAiBatchApi } from '../batch/openai-batch.js';
 
 export interface OpenAiOptions {
   /** `openai` for OpenAI itself, `openai-compatible` for other servers. */
@@ -147,6 +148,15 @@ export class OpenAiChatModel implements ChatModel {
       logLevel: 'off',
     });
     return { client, mod };
+  }
+
+  /** The OpenAI Batch API on the same client (OpenAI itself; a compatible server must implement /v1/files and /v1/batches). */
+  batchApi(): OpenAiBatchApi {
+    const site: CallSite = { label: this.spec, url: this.endpoint, timeoutMs: 600_000, secrets: this.#apiKey ? [this.#apiKey] : [] };
+    return new OpenAiBatchApi(
+      () => (this.#client ??= this.#connect()),
+      (err, mod) => fromStainlessError(err, mod, site),
+    );
   }
 
   async chat(req: ChatRequest): Promise<ChatResponse> {

@@ -132,4 +132,31 @@ export const PG_MIGRATIONS: string[] = [
   );
   CREATE INDEX run_provenance_run ON run_provenance(run_id);
   `,
+  // 7: provider batch APIs (--batch): each submitted batch with the provider's id, and each call
+  // it carries (by call-cache key), so a killed or second process polls instead of resubmitting.
+  `
+  CREATE TABLE batches (
+    id TEXT PRIMARY KEY,
+    run_id TEXT NOT NULL,
+    spec TEXT NOT NULL,
+    round INTEGER NOT NULL,
+    remote_id TEXT,
+    state TEXT NOT NULL,
+    requests INTEGER NOT NULL,
+    error TEXT,
+    created_at TEXT NOT NULL,
+    updated_at BIGINT NOT NULL
+  );
+  CREATE INDEX batches_run ON batches(run_id);
+  CREATE TABLE batch_requests (
+    run_id TEXT NOT NULL,
+    key TEXT NOT NULL,
+    batch_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    cost_usd DOUBLE PRECISION,
+    error TEXT,
+    PRIMARY KEY (run_id, key)
+  );
+  CREATE INDEX batch_requests_batch ON batch_requests(batch_id);
+  `,
 ];

@@ -32,6 +32,8 @@ import {
 } from '../store.js';
 import type { SqlDriver, SqlExecutor } from './driver.js';
 import { GroupCommit } from './group-commit.js';
+import { SqlBatchLedger } from './batch-ledger-sql.js';
+import type { BatchLedger } from '../batch-ledger.js';
 import { exportRecords, importRecords } from './transfer.js';
 
 /** A queued write: statements run in the group's transaction. */
@@ -64,10 +66,12 @@ export class SqlStore implements Store {
   readonly #queuedCache = new Map<string, string>();
   readonly #queuedStatus = new Map<string, TrialStatus>();
   readonly #commits: GroupCommit<Write>;
+  readonly #batches: SqlBatchLedger;
 
   constructor(protected readonly db: SqlDriver) {
     this.location = db.location;
     this.backend = db.backend;
+    this.#batches = new SqlBatchLedger(db);
     this.#commits = new GroupCommit<Write>(async (writes) => {
       await db.transaction(async (tx) => {
         for (const w of writes) await w(tx);
@@ -630,6 +634,13 @@ export class SqlStore implements Store {
     await this.flush();
     return importRecords(this.db, records);
   }
+
+  openBatch: BatchLedger['openBatch'] = (batch, keys) => this.#batches.openBatch(batch, keys);
+  updateBatch: BatchLedger['updateBatch'] = (id, change) => this.#batches.updateBatch(id, change);
+  runBatches: BatchLedger['runBatches'] = (runId) => this.#batches.runBatches(runId);
+  batchRequests: BatchLedger['batchRequests'] = (runId) => this.#batches.batchRequests(runId);
+  settleBatchRequests: BatchLedger['settleBatchRequests'] = (batchId, rows) => this.#batches.settleBatchRequests(batchId, rows);
+  dropStaleBatches: BatchLedger['dropStaleBatches'] = (runId, olderThanMs) => this.#batches.dropStaleBatches(runId, olderThanMs);
 
   async close(): Promise<void> {
     try {
