@@ -113,6 +113,8 @@ for (const b of [sqlite, postgres]) {
         'DROP TABLE trial_leases',
         'DROP TABLE rate_limits',
         'ALTER TABLE runs DROP COLUMN spec',
+        'DROP TABLE prompt_blobs',
+        'ALTER TABLE transcripts DROP COLUMN packed',
       ])
         await b.sql(location, stmt);
       await b.setVersion(location, 1);

@@ -30,6 +30,7 @@ import {
 } from '../store.js';
 import type { SqlDriver, SqlExecutor } from './driver.js';
 import { GroupCommit } from './group-commit.js';
+import { blobLoader, insertBlobsSql, TranscriptPacker } from './transcript-packing.js';
 import { exportRecords, importRecords } from './transfer.js';
 
 /** A queued write: statements run in the group's transaction. */
@@ -62,10 +63,13 @@ export class SqlStore implements Store {
   readonly #queuedCache = new Map<string, string>();
   readonly #queuedStatus = new Map<string, TrialStatus>();
   readonly #commits: GroupCommit<Write>;
+  readonly #packer = new TranscriptPacker();
+  readonly #loadBlobs: ReturnType<typeof blobLoader>;
 
   constructor(protected readonly db: SqlDriver) {
     this.location = db.location;
     this.backend = db.backend;
+    this.#loadBlobs = blobLoader(db);
     this.#commits = new GroupCommit<Write>(async (writes) => {
       await db.transaction(async (tx) => {
         for (const w of writes) await w(tx);
@@ -289,30 +293,35 @@ export class SqlStore implements Store {
     }
     // Serialise now: the caller may reuse its objects once this returns.
     const trial = SqlStore.#trialParams(k, itemHash, { status: 'done', error: null, attempts, o: outcome });
-    const transcript = JSON.stringify(outcome.transcript);
+    const packed = this.#packer.pack(outcome.transcript);
+    const transcript = packed.body;
+    const blobs = insertBlobsSql(packed.blobs);
     const score = [outcome.score.scorer, outcome.score.value, JSON.stringify(outcome.score.detail)];
     const id = trialKeyString(k);
     this.#queuedStatus.set(id, 'done');
     const write: Write =
       this.db.backend === 'postgres'
-        ? // One statement, one round trip: the trial, its lease given back, its transcript and score.
+        ? // One statement, one round trip: the trial, its lease given back, its blobs, transcript and score.
           async (tx) => {
             await tx.run(
               `WITH t AS (${SqlStore.#UPSERT_TRIAL}),
                  l AS (DELETE FROM trial_leases WHERE ${KEY_WHERE}),
-                 tr AS (INSERT INTO transcripts (trial_id, body) SELECT id, ? FROM t
-                   ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body)
+                 ${blobs ? `b AS (${blobs.sql}),` : ''}
+                 tr AS (INSERT INTO transcripts (trial_id, body, packed) SELECT id, ?, 1 FROM t
+                   ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body, packed = excluded.packed)
                INSERT INTO scores (trial_id, scorer, value, detail) SELECT id, ?, CAST(? AS DOUBLE PRECISION), ? FROM t
                  ON CONFLICT (trial_id, scorer) DO UPDATE SET value = excluded.value, detail = excluded.detail`,
-              [...trial, ...keyParams(k), transcript, ...score],
+              [...trial, ...keyParams(k), ...(blobs ? blobs.params : []), transcript, ...score],
             );
           }
         : async (tx) => {
             const row = await tx.get<{ id: number }>(SqlStore.#UPSERT_TRIAL, trial);
             await tx.run(`DELETE FROM trial_leases WHERE ${KEY_WHERE}`, keyParams(k));
+            // Blobs even for a trial kept as it was: once committed, they count as stored.
+            if (blobs) await tx.run(blobs.sql, blobs.params);
             if (!row) return;
             await tx.run(
-              'INSERT INTO transcripts (trial_id, body) VALUES (?, ?) ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body',
+              'INSERT INTO transcripts (trial_id, body, packed) VALUES (?, ?, 1) ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body, packed = excluded.packed',
               [row.id, transcript],
             );
             await tx.run(
@@ -320,9 +329,16 @@ export class SqlStore implements Store {
               [row.id, ...score],
             );
           };
-    return this.#commits.add(`trial ${k.suite}/${k.itemId}#${k.replicate}`, write, () => {
+    const committed = this.#commits.add(`trial ${k.suite}/${k.itemId}#${k.replicate}`, write, () => {
       if (this.#queuedStatus.get(id) === 'done') this.#queuedStatus.delete(id);
     });
+    // Only blobs committed may be left out of later transcripts' writes.
+    if (packed.blobs.length)
+      committed.then(
+        () => this.#packer.markStored(packed.blobs),
+        () => {},
+      );
+    return committed;
   }
 
   recordFailed(k: TrialKey, itemHash: string, error: string, attempts: number): Promise<void> {
@@ -504,15 +520,16 @@ export class SqlStore implements Store {
   async transcript(k: TrialKey): Promise<{ transcript: StoredTranscript; score: Score } | undefined> {
     await this.flush();
     // The protocol's own score is the trial's first; judges' scores come later (scoreOf reads them).
-    const row = await this.db.get<{ body: string; scorer: string; value: number; detail: string }>(
-      `SELECT tr.body AS body, sc.scorer AS scorer, sc.value AS value, sc.detail AS detail FROM trials t
+    const row = await this.db.get<{ body: string; packed: number; scorer: string; value: number; detail: string }>(
+      `SELECT tr.body AS body, tr.packed AS packed, sc.scorer AS scorer, sc.value AS value, sc.detail AS detail FROM trials t
        JOIN transcripts tr ON tr.trial_id = t.id JOIN scores sc ON sc.trial_id = t.id
        WHERE t.run_id = ? AND t.subject_id = ? AND t.suite = ? AND t.item_id = ? AND t.replicate = ?
        ORDER BY sc.${this.db.dialect.insertionOrder} LIMIT 1`,
       keyParams(k),
     );
     if (!row) return undefined;
-    const parsed = StoredTranscriptSchema.safeParse(JSON.parse(row.body));
+    const [body] = await this.#packer.unpack([row], this.#loadBlobs);
+    const parsed = StoredTranscriptSchema.safeParse(JSON.parse(body!));
     if (!parsed.success) {
       throw new MindscopeError(
         `${this.location}: the transcript of ${k.suite}/${k.itemId}#${k.replicate} does not parse: ${parsed.error.issues[0]?.message}`,

@@ -106,4 +106,13 @@ export const MIGRATIONS: string[] = [
     paused_until INTEGER NOT NULL
   );
   `,
+  // 5: prompts stored once: content-addressed blobs (paragraphs, message lists, large detail
+  // fields) that packed transcripts reference; rows written before stay as they were (packed = 0).
+  `
+  CREATE TABLE prompt_blobs (
+    hash TEXT PRIMARY KEY,
+    body TEXT NOT NULL
+  ) WITHOUT ROWID;
+  ALTER TABLE transcripts ADD COLUMN packed INTEGER NOT NULL DEFAULT 0;
+  `,
 ];
