@@ -127,7 +127,9 @@ async function seeded(location: string): Promise<Store> {
   await s.createRun({ id: 'r', createdAt: 'now', config: {} });
   await s.upsertSubject({ id: 's1', spec: 'agent:oracle', settings: {} });
   await s.upsertSubject({ id: 's2', spec: 'agent:other', settings: {} });
-  await s.putItems(['i1', 'i2'].map((id) => ({ hash: id, item: { suite: 'x', id, category: 'belief', payload: {}, answer: 'A', meta: {} } })));
+  await s.putItems(
+    ['i1', 'i2'].map((id) => ({ hash: id, item: { suite: 'x', id, category: 'belief', payload: {}, answer: 'A', meta: {} } })),
+  );
   return s;
 }
 

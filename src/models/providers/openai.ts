@@ -7,6 +7,7 @@ import type { ChatMessage, ChatResponse, TokenLogprob } from '../../core/index.j
 import { capabilitiesFor, takesSampling, type ModelCapabilities } from '../capabilities.js';
 import type { ChatModel, ChatRequest, WireFormat } from '../chat-model.js';
 import { type CallSite, malformed } from '../http.js';
+import { leanFetch } from '../lean-fetch.js';
 import { videoUnsupported } from '../call-error.js';
 import { fromStainlessError } from '../sdk-errors.js';
 import { strictJsonSchema } from '../structured-output.js';
@@ -142,6 +143,7 @@ export class OpenAiChatModel implements ChatModel {
       adminAPIKey: null,
       maxRetries: 0,
       logLevel: 'off',
+      fetch: leanFetch,
     });
     return { client, mod };
   }

@@ -30,11 +30,11 @@ import {
 } from '../store.js';
 import type { SqlDriver, SqlExecutor } from './driver.js';
 import { GroupCommit } from './group-commit.js';
-import { blobLoader, insertBlobsSql, TranscriptPacker } from './transcript-packing.js';
+import { blobLoader, insertBlobs, TranscriptPacker } from './transcript-packing.js';
 import { exportRecords, importRecords } from './transfer.js';
 
-/** A queued write: statements run in the group's transaction. */
-type Write = (tx: SqlExecutor) => Promise<void>;
+/** A queued write: statements run in the group's transaction, and the prompt blobs it needs. */
+type Write = ((tx: SqlExecutor) => Promise<void>) & { blobs?: Array<[string, string]> };
 
 const KEY_COLUMNS = 'run_id, subject_id, suite, item_id, replicate';
 const KEY_WHERE = 'run_id = ? AND subject_id = ? AND suite = ? AND item_id = ? AND replicate = ?';
@@ -72,6 +72,11 @@ export class SqlStore implements Store {
     this.#loadBlobs = blobLoader(db);
     this.#commits = new GroupCommit<Write>(async (writes) => {
       await db.transaction(async (tx) => {
+        // The group's blobs first, in one order for every process: concurrent transactions
+        // inserting the same blobs then wait for each other instead of deadlocking.
+        const blobs = new Map<string, string>();
+        for (const w of writes) if (w.blobs) for (const [h, body] of w.blobs) blobs.set(h, body);
+        if (blobs.size) await insertBlobs(tx, [...blobs]);
         for (const w of writes) await w(tx);
       });
     }, this.location);
@@ -295,30 +300,26 @@ export class SqlStore implements Store {
     const trial = SqlStore.#trialParams(k, itemHash, { status: 'done', error: null, attempts, o: outcome });
     const packed = this.#packer.pack(outcome.transcript);
     const transcript = packed.body;
-    const blobs = insertBlobsSql(packed.blobs);
     const score = [outcome.score.scorer, outcome.score.value, JSON.stringify(outcome.score.detail)];
     const id = trialKeyString(k);
     this.#queuedStatus.set(id, 'done');
     const write: Write =
       this.db.backend === 'postgres'
-        ? // One statement, one round trip: the trial, its lease given back, its blobs, transcript and score.
+        ? // One statement, one round trip: the trial, its lease given back, its transcript and score.
           async (tx) => {
             await tx.run(
               `WITH t AS (${SqlStore.#UPSERT_TRIAL}),
                  l AS (DELETE FROM trial_leases WHERE ${KEY_WHERE}),
-                 ${blobs ? `b AS (${blobs.sql}),` : ''}
                  tr AS (INSERT INTO transcripts (trial_id, body, packed) SELECT id, ?, 1 FROM t
                    ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body, packed = excluded.packed)
                INSERT INTO scores (trial_id, scorer, value, detail) SELECT id, ?, CAST(? AS DOUBLE PRECISION), ? FROM t
                  ON CONFLICT (trial_id, scorer) DO UPDATE SET value = excluded.value, detail = excluded.detail`,
-              [...trial, ...keyParams(k), ...(blobs ? blobs.params : []), transcript, ...score],
+              [...trial, ...keyParams(k), transcript, ...score],
             );
           }
         : async (tx) => {
             const row = await tx.get<{ id: number }>(SqlStore.#UPSERT_TRIAL, trial);
             await tx.run(`DELETE FROM trial_leases WHERE ${KEY_WHERE}`, keyParams(k));
-            // Blobs even for a trial kept as it was: once committed, they count as stored.
-            if (blobs) await tx.run(blobs.sql, blobs.params);
             if (!row) return;
             await tx.run(
               'INSERT INTO transcripts (trial_id, body, packed) VALUES (?, ?, 1) ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body, packed = excluded.packed',
@@ -329,6 +330,7 @@ export class SqlStore implements Store {
               [row.id, ...score],
             );
           };
+    if (packed.blobs.length) write.blobs = packed.blobs;
     const committed = this.#commits.add(`trial ${k.suite}/${k.itemId}#${k.replicate}`, write, () => {
       if (this.#queuedStatus.get(id) === 'done') this.#queuedStatus.delete(id);
     });

@@ -240,8 +240,12 @@ export function insertBlobsSql(blobs: ReadonlyArray<[string, string]>): { sql: s
   };
 }
 
-/** Store blobs in a transaction. */
-export async function insertBlobs(tx: SqlExecutor, blobs: ReadonlyArray<[string, string]>): Promise<void> {
+/**
+ * Store blobs in a transaction, in hash order: concurrent transactions inserting the same
+ * blobs then wait for each other instead of deadlocking.
+ */
+export async function insertBlobs(tx: SqlExecutor, unordered: ReadonlyArray<[string, string]>): Promise<void> {
+  const blobs = [...unordered].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   // Two parameters a blob: stay far below either backend's limit.
   for (let i = 0; i < blobs.length; i += 500) {
     const q = insertBlobsSql(blobs.slice(i, i + 500));
