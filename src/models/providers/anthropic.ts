@@ -9,6 +9,7 @@ import type { ChatModel, ChatRequest, WireFormat } from '../chat-model.js';
 import { messageText } from '../chat-model.js';
 import { type CallSite, malformed, parseDataUrl } from '../http.js';
 import { fromStainlessError } from '../sdk-errors.js';
+import { leanFetch } from '../lean-fetch.js';
 import { videoUnsupported } from '../call-error.js';
 
 export interface AnthropicOptions {
@@ -164,7 +165,14 @@ export class AnthropicChatModel implements ChatModel {
 
   async #connect(): Promise<{ client: Anthropic; mod: AnthropicModule }> {
     const mod = await import('@anthropic-ai/sdk');
-    const client = new mod.Anthropic({ apiKey: this.#apiKey, authToken: null, baseURL: this.endpoint, maxRetries: 0, logLevel: 'off' });
+    const client = new mod.Anthropic({
+      apiKey: this.#apiKey,
+      authToken: null,
+      baseURL: this.endpoint,
+      maxRetries: 0,
+      logLevel: 'off',
+      fetch: leanFetch,
+    });
     return { client, mod };
   }
 

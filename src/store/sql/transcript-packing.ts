@@ -13,14 +13,17 @@
 // detail field holds null and its hash is in `blobs`. Unpacking gives back the same JSON text.
 // Rows written before packing existed (packed = 0) hold the transcript as it was.
 
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import { MindscopeError } from '../../core/index.js';
 import type { SqlDriver, SqlExecutor } from './driver.js';
 
 /** A blob's content address: SHA-256, base64url, 132 bits. */
 export function blobHash(text: string): string {
-  return createHash('sha256').update(text).digest('base64url').slice(0, 22);
+  // The one-shot hash (Node 20.12 and later) costs a third of a Hash object's.
+  const digest = oneShotHash ? oneShotHash('sha256', text, 'base64url') : crypto.createHash('sha256').update(text).digest('base64url');
+  return digest.slice(0, 22);
 }
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'base64url') => string }).hash;
 
 /** Detail fields whose JSON is at least this long are stored as blobs. */
 const DETAIL_BLOB_MIN = 48;
