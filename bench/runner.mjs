@@ -11,7 +11,7 @@
 // load (uptime) is printed beside the figures: on a shared machine they move with it.
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -121,7 +121,7 @@ async function child(mode, url, n, replicates, concurrency) {
 async function promptfooChild(url, n, concurrency, dir) {
   const { createRequire } = await import('node:module');
   const require = createRequire(join(dir, 'package.json'));
-  const version = require('promptfoo/package.json').version;
+  const version = JSON.parse(readFileSync(join(dir, 'node_modules', 'promptfoo', 'package.json'), 'utf8')).version;
   const promptfoo = (await import(require.resolve('promptfoo'))).default;
   const { generateTomItems } = await import('../dist/suites/index.js');
   const { buildMcqMessages, DEFAULT_MCQ_TEMPLATE } = await import('../dist/protocols/index.js');

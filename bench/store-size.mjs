@@ -23,7 +23,9 @@ const items = Number(arg('items', 500));
 const subjects = Number(arg('subjects', 2));
 const replicates = Number(arg('replicates', 3));
 
-const server = spawn(process.execPath, [join(here, '..', 'tests', 'servers', 'model-server.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+const server = spawn(process.execPath, [join(here, '..', 'tests', 'servers', 'model-server.mjs')], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 const port = await new Promise((r) => createInterface({ input: server.stdout }).once('line', (l) => r(JSON.parse(l).port)));
 const dir = mkdtempSync(join(tmpdir(), 'mindscope-size-'));
 try {
@@ -31,7 +33,10 @@ try {
   const file = join(dir, 'store.db');
   const store = await openStore(file);
   const models = Array.from({ length: subjects }, (_, i) => `openai-compatible:http://127.0.0.1:${port}/v1#ok-${i}`);
-  const r = await evaluate({ suites: ['generated-tom'], limit: items, seed: 1, trials: replicates, models }, { store, concurrency: 64, timeoutMs: 60_000 });
+  const r = await evaluate(
+    { suites: ['generated-tom'], limit: items, seed: 1, trials: replicates, models },
+    { store, concurrency: 64, timeoutMs: 60_000 },
+  );
   await store.close();
   const db = new Database(file, { readonly: true });
   const tables = db.prepare('SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC').all();
