@@ -27,6 +27,8 @@ const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encodi
 
 /** Detail fields whose JSON is at least this long are stored as blobs. */
 const DETAIL_BLOB_MIN = 48;
+/** The longest text whose hash is remembered. */
+const HASH_CACHE_MAX_CHARS = 160;
 /** Entries a bounded cache holds before it starts again empty. */
 const CACHE_MAX = 10_000;
 
@@ -48,6 +50,17 @@ const isPlainObject = (v: object): boolean => {
   return proto === Object.prototype || proto === null;
 };
 
+const quotedKeys = new Map<string, string>();
+/** A key as JSON text (transcripts use few keys: remembered). */
+function quoted(k: string): string {
+  let q = quotedKeys.get(k);
+  if (q === undefined) {
+    q = JSON.stringify(k);
+    if (quotedKeys.size < 10_000) quotedKeys.set(k, q);
+  }
+  return q;
+}
+
 /**
  * A JSON value's shape: its JSON text with each value (anything but a plain object or array)
  * written 0 and pushed onto `values`, in order. Keys JSON leaves out are left out.
@@ -63,7 +76,7 @@ function splitShape(v: unknown, values: unknown[]): string {
     for (const k of Object.keys(v)) {
       const x = (v as Record<string, unknown>)[k];
       if (x === undefined || typeof x === 'function' || typeof x === 'symbol') continue;
-      s += `${s.length > 1 ? ',' : ''}${JSON.stringify(k)}:${splitShape(x, values)}`;
+      s += `${s.length > 1 ? ',' : ''}${quoted(k)}:${splitShape(x, values)}`;
     }
     return `${s}}`;
   }
@@ -102,6 +115,9 @@ export class TranscriptPacker {
   readonly #read = new BoundedMap<string, string>();
 
   #hash(text: string): string {
+    // Remembered for short texts only (a template's paragraphs, a transcript's shape): looking
+    // a long one up costs about what hashing it does.
+    if (text.length > HASH_CACHE_MAX_CHARS) return blobHash(text);
     let h = this.#hashOf.get(text);
     if (h === undefined) {
       h = blobHash(text);
