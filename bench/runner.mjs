@@ -5,7 +5,7 @@
 // then peak memory at 5,000 and 50,000 trials. With --promptfoo DIR (a folder where promptfoo
 // is installed, outside the repository), promptfoo sends the same requests to the same server.
 //
-//   npm run build && node bench/runner.mjs [--trials 5000] [--concurrency 64] [--rounds 3] [--quick] [--promptfoo /tmp/pf]
+//   npm run build && node bench/runner.mjs [--trials 5000] [--concurrency 64] [--rounds 3] [--quick] [--promptfoo /tmp/pf] [--before OTHER/dist]
 //
 // Each measurement runs in a child process of its own so that peak RSS is its own. The machine's
 // load (uptime) is printed beside the figures: on a shared machine they move with it.
@@ -13,9 +13,9 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const arg = (name, fallback) => {
@@ -23,14 +23,16 @@ const arg = (name, fallback) => {
   return i >= 0 ? process.argv[i + 1] : fallback;
 };
 
-async function child(mode, url, n, replicates, concurrency) {
+async function child(mode, url, n, replicates, concurrency, beforeDist) {
   let maxHeap = 0;
   setInterval(() => (maxHeap = Math.max(maxHeap, process.memoryUsage().heapUsed)), 50).unref();
-  const { evaluate, openStore, createModel, loadTasks, parseRunSpec } = await import('../dist/index.js');
-  const { generateTomItems } = await import('../dist/suites/index.js');
-  const { buildMcqMessages, DEFAULT_MCQ_TEMPLATE } = await import('../dist/protocols/index.js');
-  const { runEvaluation } = await import('../dist/runner/index.js');
-  const { DEFAULT_SETTINGS } = await import('../dist/core/index.js');
+  // `before` is mindscope from another build (--before DIST); the loop uses this build's encoder.
+  const dist = mode === 'before' ? pathToFileURL(`${resolve(beforeDist)}/`).href : new URL('../dist/', import.meta.url).href;
+  const { evaluate, openStore, createModel, loadTasks, parseRunSpec } = await import(`${dist}index.js`);
+  const { generateTomItems } = await import(`${dist}suites/index.js`);
+  const { buildMcqMessages, DEFAULT_MCQ_TEMPLATE } = await import(`${dist}protocols/index.js`);
+  const { runEvaluation } = await import(`${dist}runner/index.js`);
+  const { DEFAULT_SETTINGS } = await import(`${dist}core/index.js`);
   const spec = `openai-compatible:${url}/v1#ok`;
   let elapsed;
   let trials;
@@ -178,6 +180,7 @@ async function main() {
   const rounds = Number(arg('rounds', 3));
   const quick = process.argv.includes('--quick');
   const promptfooDir = arg('promptfoo', undefined);
+  const beforeDist = arg('before', undefined);
   const server = spawn(process.execPath, [join(here, '..', 'tests', 'servers', 'model-server.mjs')], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -191,20 +194,21 @@ async function main() {
     console.log(
       `bench/runner: ${n} MCQ trials, concurrency ${concurrency}, local OpenAI-compatible server, ${rounds} rounds (alternating); ${load()}`,
     );
-    const results = { bare: [], mindscope: [] };
+    const results = { bare: [], mindscope: [], before: [] };
+    const modes = beforeDist ? ['bare', 'mindscope', 'before'] : ['bare', 'mindscope'];
     let previous;
     for (let r = 0; r < rounds; r++) {
-      for (const mode of r % 2 === 0 ? ['bare', 'mindscope'] : ['mindscope', 'bare']) {
-        const res = await runChild([mode, url, String(n), '1', String(concurrency)]);
+      for (const mode of r % 2 === 0 ? modes : [...modes].reverse()) {
+        const res = await runChild([mode, url, String(n), '1', String(concurrency), ...(mode === 'before' ? [beforeDist] : [])]);
         results[mode].push(res);
         const note =
           mode === 'bare' && previous === 'mindscope'
             ? `; mindscope's last ${res.previousBodiesChecked} bodies: ${res.previousBodiesSame} byte-identical to the loop's`
-            : mode === 'mindscope'
+            : mode !== 'bare'
               ? `; store ${res.storeBytesPerTrial.toFixed(0)} B/trial`
               : '';
         console.log(
-          `  ${mode === 'bare' ? 'fetch loop' : 'mindscope '} ${res.trials} trials in ${res.seconds.toFixed(2)} s = ${res.perSecond.toFixed(0)} trials/s, client CPU ${res.cpuMsPerTrial.toFixed(2)} ms/trial, peak RSS ${res.peakRssMiB.toFixed(0)} MiB${note}`,
+          `  ${{ bare: 'fetch loop', mindscope: 'mindscope ', before: 'before    ' }[mode]} ${res.trials} trials in ${res.seconds.toFixed(2)} s = ${res.perSecond.toFixed(0)} trials/s, client CPU ${res.cpuMsPerTrial.toFixed(2)} ms/trial, peak RSS ${res.peakRssMiB.toFixed(0)} MiB${note}`,
         );
         previous = mode;
       }
@@ -219,6 +223,10 @@ async function main() {
     console.log(
       `run phase, ${rounds} rounds: mindscope best ${best(results.mindscope).toFixed(0)}/s, median ${median(results.mindscope).toFixed(0)}/s; same-body fetch loop best ${best(results.bare).toFixed(0)}/s, median ${median(results.bare).toFixed(0)}/s; ratio best ${(best(results.mindscope) / best(results.bare)).toFixed(2)}, median ${(median(results.mindscope) / median(results.bare)).toFixed(2)} (target >= 0.90); client CPU (median) ${cpu(results.mindscope).toFixed(2)} vs ${cpu(results.bare).toFixed(2)} ms/trial; ${load()}`,
     );
+    if (beforeDist)
+      console.log(
+        `before (${beforeDist}): best ${best(results.before).toFixed(0)}/s, median ${median(results.before).toFixed(0)}/s, ratio to the loop best ${(best(results.before) / best(results.bare)).toFixed(2)}, median ${(median(results.before) / median(results.bare)).toFixed(2)}; client CPU (median) ${cpu(results.before).toFixed(2)} ms/trial`,
+      );
     if (promptfooDir) {
       const pf = [];
       for (let r = 0; r < Math.min(rounds, 2); r++)
@@ -247,9 +255,9 @@ async function main() {
 }
 
 if (process.argv[2] === '--child') {
-  const [, , , mode, url, n, replicates, concurrency, promptfooDir] = process.argv;
-  if (mode === 'promptfoo') await promptfooChild(url, Number(n), Number(concurrency), promptfooDir);
-  else await child(mode, url, Number(n), Number(replicates), Number(concurrency));
+  const [, , , mode, url, n, replicates, concurrency, dir] = process.argv;
+  if (mode === 'promptfoo') await promptfooChild(url, Number(n), Number(concurrency), dir);
+  else await child(mode, url, Number(n), Number(replicates), Number(concurrency), dir);
 } else {
   await main();
 }
