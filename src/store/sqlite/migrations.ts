@@ -106,7 +106,20 @@ export const MIGRATIONS: string[] = [
     paused_until INTEGER NOT NULL
   );
   `,
-  // 5: prompts stored once: content-addressed blobs (paragraphs, message lists, large detail
+  // 5: IRT runs (run --tiny / --adaptive): per subject and suite, the bank, the items chosen
+  // and the estimates, so that reports show them without the bank file.
+  `
+  CREATE TABLE irt_results (
+    run_id TEXT NOT NULL REFERENCES runs(id),
+    subject_id TEXT NOT NULL,
+    suite TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    bank_id TEXT NOT NULL,
+    result TEXT NOT NULL,
+    PRIMARY KEY (run_id, subject_id, suite)
+  );
+  `,
+  // 6: prompts stored once: content-addressed blobs (paragraphs, message lists, large detail
   // fields) that packed transcripts reference; rows written before stay as they were (packed = 0).
   `
   CREATE TABLE prompt_blobs (
