@@ -117,6 +117,8 @@ for (const b of [sqlite, postgres]) {
         'DROP TABLE run_provenance',
         'DROP TABLE batch_requests',
         'DROP TABLE batches',
+        'DROP TABLE prompt_blobs',
+        'ALTER TABLE transcripts DROP COLUMN packed',
       ])
         await b.sql(location, stmt);
       await b.setVersion(location, 1);

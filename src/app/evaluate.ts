@@ -142,7 +142,18 @@ export async function evaluate(specInput: RunSpecInput, ops: RunOperations): Pro
   warnings.push(...loaded.warnings, ...referenceAgentWarnings(subjects, tasks, registry.protocols));
   warnings.forEach((w) => ops.onWarning?.(w));
   const identity = runIdentity(spec);
-  const { runId, apiKeyEnv: _key, registry: _registry, onEvent, onWarning: _warn, allowEmpty: _empty, maxCostUsd, frozen, batch, ...calls } = ops;
+  const {
+    runId,
+    apiKeyEnv: _key,
+    registry: _registry,
+    onEvent,
+    onWarning: _warn,
+    allowEmpty: _empty,
+    maxCostUsd,
+    frozen,
+    batch,
+    ...calls
+  } = ops;
   const id = runId ?? runIdOf(identity);
   // Stale results of edited items are not kept silently: they run again (or --frozen refuses).
   const changed = await reconcileChangedItems(ops.store, id, tasks, { frozen });

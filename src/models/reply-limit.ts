@@ -23,6 +23,22 @@ export function withReplyLimit<T>(maxBytes: number | undefined, fn: () => Promis
   return maxBytes === undefined ? fn() : replyLimit.run(maxBytes, fn);
 }
 
+/** The cap in force for the current call (withReplyLimit), if any: for fetches that read whole replies themselves. */
+export function currentReplyLimit(): number | undefined {
+  return replyLimit.getStore();
+}
+
+/** Thrown by a fetch that stopped reading past the cap; boundedFetch turns it into the model's `oversized` error. */
+export class ReplyOverLimit extends Error {
+  constructor(
+    readonly maxBytes: number,
+    readonly seenBytes: number,
+    readonly declared: boolean,
+  ) {
+    super(`reply over the ${maxBytes}-byte cap`);
+  }
+}
+
 /** The error of a reply over the cap; `label` names the model. */
 export function oversizedError(label: string, maxBytes: number, seenBytes: number, declared = false): ModelCallError {
   return new ModelCallError(
@@ -35,7 +51,14 @@ export function oversizedError(label: string, maxBytes: number, seenBytes: numbe
 export function boundedFetch(label: string, base: typeof fetch = globalThis.fetch): typeof fetch {
   return async (input, init) => {
     const limit = replyLimit.getStore();
-    const res = await base(input, init);
+    let res: Response;
+    try {
+      res = await base(input, init);
+    } catch (err) {
+      if (err instanceof ReplyOverLimit) throw oversizedError(label, err.maxBytes, err.seenBytes, err.declared);
+      throw err;
+    }
+    // A reply without a stream (lean-fetch) was read whole, within the cap, already.
     if (limit === undefined || !res.body) return res;
     const declared = Number(res.headers.get('content-length') ?? Number.NaN);
     if (declared > limit) {

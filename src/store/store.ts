@@ -136,7 +136,7 @@ export interface IrtResultRow {
   result: Record<string, unknown>;
 }
 
-/** A stored trial with its transcript and scores as stored (JSON text), for copying between stores. */
+/** A stored trial with its transcript (whole, as JSON text, prompts put back) and scores (JSON text), for copying between stores. */
 export interface StoredTrial extends TrialKey {
   itemHash: string;
   status: TrialStatus;

@@ -10,6 +10,7 @@ import { messageText } from '../chat-model.js';
 import { type CallSite, malformed, parseDataUrl } from '../http.js';
 import { fromStainlessError } from '../sdk-errors.js';
 import { boundedFetch } from '../reply-limit.js';
+import { leanFetch } from '../lean-fetch.js';
 import { videoUnsupported } from '../call-error.js';
 import { AnthropicBatchApi } from '../batch/anthropic-batch.js';
 
@@ -172,8 +173,9 @@ export class AnthropicChatModel implements ChatModel {
       baseURL: this.endpoint,
       maxRetries: 0,
       logLevel: 'off',
-      // Replies are read through a byte counter: one past the cap fails as `oversized`.
-      fetch: boundedFetch(this.spec),
+      // A keep-alive HTTP path (lean-fetch.ts), its replies read through a byte counter: one past
+      // the cap fails as `oversized`.
+      fetch: boundedFetch(this.spec, leanFetch),
     });
     return { client, mod };
   }

@@ -7,6 +7,7 @@ import type { ChatMessage, ChatResponse, TokenLogprob } from '../../core/index.j
 import { capabilitiesFor, takesSampling, type ModelCapabilities } from '../capabilities.js';
 import type { ChatModel, ChatRequest, WireFormat } from '../chat-model.js';
 import { type CallSite, malformed } from '../http.js';
+import { leanFetch } from '../lean-fetch.js';
 import { videoUnsupported } from '../call-error.js';
 import { fromStainlessError } from '../sdk-errors.js';
 import { boundedFetch } from '../reply-limit.js';
@@ -143,9 +144,10 @@ export class OpenAiChatModel implements ChatModel {
       project: null,
       adminAPIKey: null,
       maxRetries: 0,
-      // Replies are read through a byte counter: one past the cap fails as `oversized`.
-      fetch: boundedFetch(this.spec),
       logLevel: 'off',
+      // A keep-alive HTTP path (lean-fetch.ts), its replies read through a byte counter: one past
+      // the cap fails as `oversized`.
+      fetch: boundedFetch(this.spec, leanFetch),
     });
     return { client, mod };
   }

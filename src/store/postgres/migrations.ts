@@ -159,4 +159,13 @@ export const PG_MIGRATIONS: string[] = [
   );
   CREATE INDEX batch_requests_batch ON batch_requests(batch_id);
   `,
+  // 8: prompts stored once: content-addressed blobs (paragraphs, message lists, large detail
+  // fields) that packed transcripts reference; rows written before stay as they were (packed = 0).
+  `
+  CREATE TABLE prompt_blobs (
+    hash TEXT PRIMARY KEY,
+    body TEXT NOT NULL
+  );
+  ALTER TABLE transcripts ADD COLUMN packed INTEGER NOT NULL DEFAULT 0;
+  `,
 ];

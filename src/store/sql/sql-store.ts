@@ -34,10 +34,11 @@ import type { SqlDriver, SqlExecutor } from './driver.js';
 import { GroupCommit } from './group-commit.js';
 import { SqlBatchLedger } from './batch-ledger-sql.js';
 import type { BatchLedger } from '../batch-ledger.js';
+import { blobLoader, insertBlobs, TranscriptPacker } from './transcript-packing.js';
 import { exportRecords, importRecords } from './transfer.js';
 
-/** A queued write: statements run in the group's transaction. */
-type Write = (tx: SqlExecutor) => Promise<void>;
+/** A queued write: statements run in the group's transaction, and the prompt blobs it needs. */
+type Write = ((tx: SqlExecutor) => Promise<void>) & { blobs?: Array<[string, string]> };
 
 const KEY_COLUMNS = 'run_id, subject_id, suite, item_id, replicate';
 const KEY_WHERE = 'run_id = ? AND subject_id = ? AND suite = ? AND item_id = ? AND replicate = ?';
@@ -67,13 +68,21 @@ export class SqlStore implements Store {
   readonly #queuedStatus = new Map<string, TrialStatus>();
   readonly #commits: GroupCommit<Write>;
   readonly #batches: SqlBatchLedger;
+  readonly #packer = new TranscriptPacker();
+  readonly #loadBlobs: ReturnType<typeof blobLoader>;
 
   constructor(protected readonly db: SqlDriver) {
     this.location = db.location;
     this.backend = db.backend;
     this.#batches = new SqlBatchLedger(db);
+    this.#loadBlobs = blobLoader(db);
     this.#commits = new GroupCommit<Write>(async (writes) => {
       await db.transaction(async (tx) => {
+        // The group's blobs first, in one order for every process: concurrent transactions
+        // inserting the same blobs then wait for each other instead of deadlocking.
+        const blobs = new Map<string, string>();
+        for (const w of writes) if (w.blobs) for (const [h, body] of w.blobs) blobs.set(h, body);
+        if (blobs.size) await insertBlobs(tx, [...blobs]);
         for (const w of writes) await w(tx);
       });
     }, this.location);
@@ -343,7 +352,8 @@ export class SqlStore implements Store {
     }
     // Serialise now: the caller may reuse its objects once this returns.
     const trial = SqlStore.#trialParams(k, itemHash, { status: 'done', error: null, attempts, o: outcome });
-    const transcript = JSON.stringify(outcome.transcript);
+    const packed = this.#packer.pack(outcome.transcript);
+    const transcript = packed.body;
     const score = [outcome.score.scorer, outcome.score.value, JSON.stringify(outcome.score.detail)];
     const id = trialKeyString(k);
     this.#queuedStatus.set(id, 'done');
@@ -354,8 +364,8 @@ export class SqlStore implements Store {
             await tx.run(
               `WITH t AS (${SqlStore.#UPSERT_TRIAL}),
                  l AS (DELETE FROM trial_leases WHERE ${KEY_WHERE}),
-                 tr AS (INSERT INTO transcripts (trial_id, body) SELECT id, ? FROM t
-                   ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body)
+                 tr AS (INSERT INTO transcripts (trial_id, body, packed) SELECT id, ?, 1 FROM t
+                   ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body, packed = excluded.packed)
                INSERT INTO scores (trial_id, scorer, value, detail) SELECT id, ?, CAST(? AS DOUBLE PRECISION), ? FROM t
                  ON CONFLICT (trial_id, scorer) DO UPDATE SET value = excluded.value, detail = excluded.detail`,
               [...trial, ...keyParams(k), transcript, ...score],
@@ -366,7 +376,7 @@ export class SqlStore implements Store {
             await tx.run(`DELETE FROM trial_leases WHERE ${KEY_WHERE}`, keyParams(k));
             if (!row) return;
             await tx.run(
-              'INSERT INTO transcripts (trial_id, body) VALUES (?, ?) ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body',
+              'INSERT INTO transcripts (trial_id, body, packed) VALUES (?, ?, 1) ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body, packed = excluded.packed',
               [row.id, transcript],
             );
             await tx.run(
@@ -374,9 +384,17 @@ export class SqlStore implements Store {
               [row.id, ...score],
             );
           };
-    return this.#commits.add(`trial ${k.suite}/${k.itemId}#${k.replicate}`, write, () => {
+    if (packed.blobs.length) write.blobs = packed.blobs;
+    const committed = this.#commits.add(`trial ${k.suite}/${k.itemId}#${k.replicate}`, write, () => {
       if (this.#queuedStatus.get(id) === 'done') this.#queuedStatus.delete(id);
     });
+    // Only blobs committed may be left out of later transcripts' writes.
+    if (packed.blobs.length)
+      committed.then(
+        () => this.#packer.markStored(packed.blobs),
+        () => {},
+      );
+    return committed;
   }
 
   recordFailed(k: TrialKey, itemHash: string, error: string, attempts: number): Promise<void> {
@@ -608,15 +626,16 @@ export class SqlStore implements Store {
   async transcript(k: TrialKey): Promise<{ transcript: StoredTranscript; score: Score } | undefined> {
     await this.flush();
     // The protocol's own score is the trial's first; judges' scores come later (scoreOf reads them).
-    const row = await this.db.get<{ body: string; scorer: string; value: number; detail: string }>(
-      `SELECT tr.body AS body, sc.scorer AS scorer, sc.value AS value, sc.detail AS detail FROM trials t
+    const row = await this.db.get<{ body: string; packed: number; scorer: string; value: number; detail: string }>(
+      `SELECT tr.body AS body, tr.packed AS packed, sc.scorer AS scorer, sc.value AS value, sc.detail AS detail FROM trials t
        JOIN transcripts tr ON tr.trial_id = t.id JOIN scores sc ON sc.trial_id = t.id
        WHERE t.run_id = ? AND t.subject_id = ? AND t.suite = ? AND t.item_id = ? AND t.replicate = ?
        ORDER BY sc.${this.db.dialect.insertionOrder} LIMIT 1`,
       keyParams(k),
     );
     if (!row) return undefined;
-    const parsed = StoredTranscriptSchema.safeParse(JSON.parse(row.body));
+    const [body] = await this.#packer.unpack([row], this.#loadBlobs);
+    const parsed = StoredTranscriptSchema.safeParse(JSON.parse(body!));
     if (!parsed.success) {
       throw new MindscopeError(
         `${this.location}: the transcript of ${k.suite}/${k.itemId}#${k.replicate} does not parse: ${parsed.error.issues[0]?.message}`,
