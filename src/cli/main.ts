@@ -20,6 +20,7 @@ import { registerRun } from './commands/run.js';
 import { registerSimulate } from './commands/simulate.js';
 import { registerStatus } from './commands/status.js';
 import { registerStoryTurn } from './commands/storyturn.js';
+import { registerView } from './commands/view.js';
 import { registerWorker } from './commands/worker.js';
 
 export function buildProgram(): Command {
@@ -45,6 +46,7 @@ export function buildProgram(): Command {
   registerDb(program);
   registerIrt(program);
   registerHumans(program);
+  registerView(program);
   return program;
 }
 

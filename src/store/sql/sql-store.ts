@@ -31,6 +31,7 @@ import {
 import type { SqlDriver, SqlExecutor } from './driver.js';
 import { GroupCommit } from './group-commit.js';
 import { exportRecords, importRecords } from './transfer.js';
+import { TrialBrowser } from './trial-browser.js';
 
 /** A queued write: statements run in the group's transaction. */
 type Write = (tx: SqlExecutor) => Promise<void>;
@@ -519,6 +520,11 @@ export class SqlStore implements Store {
       );
     }
     return { transcript: parsed.data, score: { scorer: row.scorer, value: row.value, detail: JSON.parse(row.detail) } };
+  }
+
+  /** Page-by-page queries over a run's trials (filters, search, counts), for the viewer. */
+  browser(): TrialBrowser {
+    return new TrialBrowser(this.db);
   }
 
   async *exportRecords(): AsyncIterable<StoreRecord> {
