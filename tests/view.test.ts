@@ -1,0 +1,217 @@
+// biome-ignore-all lint/performance/useDomNodeTextContent: these are Playwright locators' innerText (rendered text), not DOM nodes
+// The viewer end to end: a store written through the real runner with reference agents (MCQ,
+// EnactToM teams, StoryTurn, Director), the real server, and Debian's Chromium.
+
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { classifyFailure, comparePaired, taskOfItem } from '../src/analysis/index.js';
+import { BUILTIN_RECORDS, readRecord } from '../src/core/index.js';
+import { openStore, runMatrix, type Store } from '../src/index.js';
+import { openStoreForReading, trialBrowser } from '../src/store/index.js';
+import { generateTasks } from '../src/suites/index.js';
+import { exportViewer, startViewer, type Viewer } from '../src/view/index.js';
+import { artifact, launchChromium } from './helpers/browser.js';
+import { evaluate } from './helpers/evaluate.js';
+import { writeHostileRun } from './helpers/hostile-run.js';
+
+let dir: string;
+let db: string;
+let viewer: Viewer;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'mindscope-view-'));
+  db = join(dir, 'm.db');
+  const store = await openStore(db);
+  try {
+    await evaluate({ store, suites: ['generated-tom'], limit: 40, models: ['agent:oracle', 'agent:random'], runId: 'tom' });
+    // Generated tasks need communication: the silent team fails them.
+    writeFileSync(join(dir, 'tasks.json'), JSON.stringify(generateTasks({ n: 2, seed: 11 }).map((g) => g.json)));
+    await evaluate({
+      store,
+      suites: ['enacttom'],
+      data: join(dir, 'tasks.json'),
+      models: ['agent:planner', 'agent:silent'],
+      runId: 'teams',
+    });
+    await evaluate({ store, suites: ['generated-storyturn'], limit: 4, models: ['agent:oracle', 'agent:random'], runId: 'st' });
+    await evaluate({ store, suites: ['director'], limit: 2, models: ['agent:egocentric'], runId: 'dir' });
+    await writeHostileRun(store, 'xss');
+  } finally {
+    await store.close();
+  }
+  viewer = await startViewer({ db });
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await viewer?.close();
+});
+
+async function go(hash: string): Promise<void> {
+  await page.goto(`${viewer.url}${hash}`);
+}
+
+describe('mindscope view in Chromium', () => {
+  it('lists the runs with their progress', async () => {
+    await go('#/runs');
+    await page.locator('.run-card').first().waitFor();
+    expect(await page.locator('.run-card').count()).toBe(5);
+    const tom = page.locator('.run-card', { has: page.locator('h2', { hasText: /^tom$/ }) });
+    expect(await tom.locator('.progress').innerText()).toBe('80 done, 0 failed, 0 pending of 80');
+    await page.screenshot({ path: artifact('view-runs.png') });
+  });
+
+  it('filters to a failed trial, opens its transcript and shows the stored reply', async () => {
+    await go('#/trials/tom');
+    await page.locator('table.trials tbody tr').first().waitFor();
+    await page.selectOption('select[name=subject]', { label: 'agent:random' });
+    await page.selectOption('select[name=outcome]', 'incorrect');
+    await page.waitForFunction(() => document.body.dataset.trialsLoaded?.includes('outcome=incorrect'));
+    const reading = await openStoreForReading(db);
+    let expectedReply: string;
+    let expectedTotal: number;
+    try {
+      const subjectId = (await reading.runSubjects('tom')).find((s) => s.spec === 'agent:random')!.id;
+      const q = { runId: 'tom', subjectId, outcome: 'incorrect' as const };
+      expectedTotal = await trialBrowser(reading).count(q);
+      const first = (await trialBrowser(reading).list({ ...q, limit: 1 }))[0]!;
+      const stored = await reading.transcript(first);
+      expectedReply = stored!.transcript.calls[0]!.response!.text;
+      expect(first.score).toBe(0);
+    } finally {
+      await reading.close();
+    }
+    expect(expectedTotal).toBeGreaterThan(5);
+    expect(await page.locator('.total').innerText()).toBe(`${expectedTotal} trials`);
+    expect(await page.locator('table.trials tbody .bad').count()).toBe(Math.min(50, expectedTotal));
+    await page.screenshot({ path: artifact('view-trials.png') });
+    await page.locator('table.trials tbody tr').first().click();
+    await page.locator('.reply-text').first().waitFor();
+    expect(await page.locator('.reply-text').first().innerText()).toBe(expectedReply);
+    expect(await page.locator('.transcript .subject').innerText()).toBe('agent:random');
+    expect(await page.locator('.mcq .parsed').innerText()).not.toBe('');
+    await page.screenshot({ path: artifact('view-transcript.png'), fullPage: true });
+  });
+
+  it('searches prompts and replies', async () => {
+    await go('#/trials/tom?q=Answer%3A');
+    await page.waitForFunction(() => document.body.dataset.trialsLoaded?.includes('q=Answer'));
+    const reading = await openStoreForReading(db);
+    try {
+      const n = await trialBrowser(reading).count({ runId: 'tom', search: 'answer:' });
+      expect(n).toBeGreaterThan(0);
+      expect(await page.locator('.total').innerText()).toBe(`${n} trials`);
+      expect(await trialBrowser(reading).count({ runId: 'tom', search: 'no such text anywhere 123' })).toBe(0);
+    } finally {
+      await reading.close();
+    }
+  });
+
+  it('compares two subjects with the paired statistics of mindscope compare', async () => {
+    await go('#/compare/tom');
+    await page.locator('table.paired tbody tr').first().waitFor();
+    const reading = await openStoreForReading(db);
+    const cells = comparePaired(await runMatrix(reading, 'tom', 0), { iterations: 1000, seed: 0 });
+    const matrix = await runMatrix(reading, 'tom', 0);
+    const [a, b] = ['agent:oracle', 'agent:random'].map((s) => matrix.subjects.indexOf(s)) as [number, number];
+    const onlyA = matrix.cells.filter((row) => row[a] === 1 && row[b] === 0).length;
+    expect(onlyA).toBeGreaterThan(5);
+    expect(Number(await page.locator('.only-a').innerText())).toBe(onlyA);
+    expect(Number(await page.locator('.only-b').innerText())).toBe(0);
+    expect(await page.locator('table.paired tbody tr').count()).toBe(cells.length);
+    await reading.close();
+    await page.screenshot({ path: artifact('view-compare.png'), fullPage: true });
+  });
+
+  it('replays an EnactToM episode turn by turn with its failure mode', async () => {
+    const reading = await openStoreForReading(db);
+    const subjectId = (await reading.runSubjects('teams')).find((s) => s.spec === 'agent:silent')!.id;
+    const trial = (await trialBrowser(reading).list({ runId: 'teams', subjectId, outcome: 'incorrect', limit: 1 }))[0]!;
+    const stored = (await reading.transcript(trial))!.transcript;
+    const detail = readRecord(BUILTIN_RECORDS.episode, stored, 'test')!;
+    const item = (await reading.getItem((await trialBrowser(reading).trial(trial))!.itemHash))!;
+    const modes = classifyFailure(taskOfItem(item)!, detail).map((f) => f.mode);
+    await reading.close();
+    expect(detail.functional).toBe(false);
+    await go(`#/trial/teams?subject=${subjectId}&suite=${trial.suite}&item=${encodeURIComponent(trial.itemId)}&replicate=0`);
+    await page.locator('.episode .step').waitFor();
+    const total = Number((await page.locator('.episode .step').innerText()).split(' of ')[1]);
+    expect(total).toBeGreaterThan(1);
+    const before = await page.locator('.episode .world').innerText();
+    expect(before).toMatch(/agent_\d+ in /);
+    await page.locator('.episode button.next').click();
+    expect(await page.locator('.episode .step').innerText()).toBe(`turn 2 of ${total}`);
+    expect(await page.locator('.episode .failure-mode').allInnerTexts()).toEqual(modes);
+    expect(await page.locator('.episode h3').first().innerText()).toContain('functional no');
+    await page.screenshot({ path: artifact('view-episode.png'), fullPage: true });
+  });
+
+  it('shows StoryTurn feedback branches and Director scenes beside the answers', async () => {
+    await go('#/trials/st');
+    await page.locator('table.trials tbody tr').first().click();
+    await page.locator('.story .story-turn').first().waitFor();
+    expect(await page.locator('.story .story-turn').count()).toBeGreaterThan(1);
+    expect(await page.locator('.story .branch').first().innerText()).toMatch(/answer branch$/);
+    await page.screenshot({ path: artifact('view-storyturn.png'), fullPage: true });
+    await go('#/trials/dir');
+    await page.locator('table.trials tbody tr').first().click();
+    await page.locator('.director img.inline').waitFor();
+    expect(await page.locator('.director img.inline').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    expect(await page.locator('.director').innerText()).toContain('egocentric');
+    await page.screenshot({ path: artifact('view-director.png'), fullPage: true });
+  });
+
+  it('renders hostile replies, item texts and subject names as text; nothing executes', async () => {
+    const dialogs: string[] = [];
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await go('#/trials/xss');
+    await page.locator('table.trials tbody tr').first().waitFor();
+    expect(await page.locator('table.trials tbody td').first().innerText()).toBe('agent:<img src=x onerror=window.__xss=1>');
+    await page.locator('table.trials tbody tr').first().click();
+    await page.locator('.reply-text').first().waitFor();
+    expect(await page.locator('.reply-text').first().innerText()).toContain('<script>window.__xss=3</script>');
+    expect(await page.locator('.item-context').innerText()).toContain('<img src=x onerror="window.__xss=2">');
+    await go('#/runs');
+    await page.locator('.run-card').first().waitFor();
+    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    expect(await page.locator('img[onerror], script:not([src])').count()).toBe(0);
+    expect(dialogs).toEqual([]);
+  });
+
+  it('refreshes while another process writes to the same database', async () => {
+    await go('#/runs');
+    await page.locator('.run-card').first().waitFor();
+    expect(await page.locator('.run-card').count()).toBe(5);
+    const store: Store = await openStore(db);
+    try {
+      await writeHostileRun(store, 'live');
+    } finally {
+      await store.close();
+    }
+    await page.waitForFunction(() => document.querySelectorAll('.run-card').length === 6, undefined, { timeout: 10_000 });
+  });
+
+  it('exports the views to a folder that opens from file://', async () => {
+    const out = join(dir, 'export');
+    const { trials } = await exportViewer(db, out);
+    expect(trials).toBeGreaterThan(80);
+    await page.goto(`${pathToFileURL(join(out, 'index.html')).href}#/trials/tom`);
+    await page.locator('.total').waitFor();
+    expect(await page.locator('.total').innerText()).toBe('80 trials');
+    await page.selectOption('select[name=outcome]', 'correct');
+    await page.locator('table.trials tbody tr').first().click();
+    await page.locator('.reply-text').first().waitFor();
+    expect(await page.locator('.badge').innerText()).toBe('static export');
+  });
+});
