@@ -53,7 +53,10 @@ function App() {
         {isStatic && <span class="badge">static export</span>}
       </header>
       <main>
-        {view === 'trials' ? (
+        {/* Views load once the stamp is known, and again whenever it changes. */}
+        {!stamp ? (
+          <p class="muted">connecting...</p>
+        ) : view === 'trials' ? (
           <TrialsView route={route} stamp={stamp} />
         ) : view === 'trial' ? (
           <TranscriptView route={route} stamp={stamp} />

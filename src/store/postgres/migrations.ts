@@ -108,4 +108,8 @@ export const PG_MIGRATIONS: string[] = [
     paused_until BIGINT NOT NULL
   );
   `,
+  // 5: the viewer pages through a run's trials in insertion order (ORDER BY id LIMIT n) without sorting them all.
+  `
+  CREATE INDEX IF NOT EXISTS trials_run_order ON trials(run_id, id);
+  `,
 ];

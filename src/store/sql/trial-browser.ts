@@ -147,24 +147,48 @@ export class TrialBrowser {
     const { sql, params } = this.#where(q);
     const { bytewise } = this.db.dialect;
     const dir = q.descending ? 'DESC' : 'ASC';
-    const order = ORDER[q.sort ?? 'order'].map((c) => `${TEXT_COLUMNS.has(c) ? bytewise(c) : c} ${dir}`);
-    const rows = await this.db.all<Omit<TrialListRow, 'parseFailed'> & { parseFailed: unknown }>(
-      `SELECT t.run_id AS "runId", t.subject_id AS "subjectId", s.spec AS spec, t.suite AS suite, t.item_id AS "itemId",
+    const sort = q.sort ?? 'order';
+    const order = ORDER[sort].map((c) => `${TEXT_COLUMNS.has(c) ? bytewise(c) : c} ${dir}`);
+    // The page's ids first (only the columns the filter and sort need), then the rows' columns
+    // for those ids alone: an offset of 50,000 skips ids, not computed rows.
+    const needsItems = q.category !== undefined || q.originalLabel !== undefined || q.search?.trim();
+    const from = [
+      'FROM trials t',
+      sort === 'item' || sort === 'subject' ? 'JOIN subjects s ON s.id = t.subject_id' : '',
+      needsItems ? 'LEFT JOIN items i ON i.hash = t.item_hash' : '',
+      q.search?.trim() ? 'LEFT JOIN transcripts tr ON tr.trial_id = t.id' : '',
+    ].join(' ');
+    const ids = `SELECT t.id AS id${sort === 'score' ? `, ${this.#firstScore('value')} AS score` : ''} ${from} WHERE ${sql}
+      ORDER BY ${order.join(', ')} LIMIT ? OFFSET ?`;
+    const page = (
+      await this.db.all<{ id: number }>(ids, [...params, Math.max(1, Math.min(q.limit ?? 50, 1000)), Math.max(0, q.offset ?? 0)])
+    ).map((r) => Number(r.id));
+    if (!page.length) return [];
+    const rows = await this.db.all<Omit<TrialListRow, 'parseFailed'> & { parseFailed: unknown; id: number }>(
+      `SELECT t.id AS id, t.run_id AS "runId", t.subject_id AS "subjectId", s.spec AS spec, t.suite AS suite, t.item_id AS "itemId",
          t.replicate AS replicate, t.status AS status, i.category AS category,
          ${this.#jsonText('i.body', 'meta', 'originalLabel')} AS "originalLabel",
          ${this.#firstScore('value')} AS score, ${this.#jsonText(this.#firstScore('detail'), 'parseFailed')} AS "parseFailed",
          (SELECT COUNT(*) FROM scores s3 WHERE s3.trial_id = t.id) AS scorers,
          (SELECT COALESCE(MAX(s4.value) - MIN(s4.value), 0) FROM scores s4 WHERE s4.trial_id = t.id) AS "scoreSpread",
          t.error AS error, t.latency_ms AS "latencyMs", t.cost_usd AS "costUsd", t.finished_at AS "finishedAt"
-       ${TrialBrowser.#FROM} WHERE ${sql} ORDER BY ${order.join(', ')} LIMIT ? OFFSET ?`,
-      [...params, Math.max(1, Math.min(q.limit ?? 50, 1000)), Math.max(0, q.offset ?? 0)],
+       FROM trials t JOIN subjects s ON s.id = t.subject_id LEFT JOIN items i ON i.hash = t.item_hash
+       WHERE t.id IN (${page.map(() => '?').join(', ')})`,
+      page,
     );
-    return rows.map((r) => ({
-      ...r,
-      scorers: Number(r.scorers),
-      scoreSpread: Number(r.scoreSpread),
-      parseFailed: r.parseFailed === 1 || r.parseFailed === 'true' || r.parseFailed === true,
-    }));
+    const byId = new Map(rows.map(({ id, ...r }) => [Number(id), r]));
+    return page.flatMap((id) => {
+      const r = byId.get(id);
+      if (!r) return [];
+      return [
+        {
+          ...r,
+          scorers: Number(r.scorers),
+          scoreSpread: Number(r.scoreSpread),
+          parseFailed: r.parseFailed === 1 || r.parseFailed === 'true' || r.parseFailed === true,
+        },
+      ];
+    });
   }
 
   /** How many of a run's trials match the query (its filters and search; sort and page ignored). */
@@ -179,24 +203,34 @@ export class TrialBrowser {
   /** The values each filter can take in a run (subjects, suites, categories, original labels, replicates). */
   async facets(runId: string): Promise<TrialFacets> {
     const { bytewise } = this.db.dialect;
-    const distinct = async (expr: string, join = '') =>
+    const distinct = async (expr: string) =>
       (
-        await this.db.all<{ v: string | number | null }>(
-          `SELECT DISTINCT ${expr} AS v FROM trials t ${join} WHERE t.run_id = ? ORDER BY v`,
+        await this.db.all<{ v: string | number | null }>(`SELECT DISTINCT ${expr} AS v FROM trials t WHERE t.run_id = ? ORDER BY v`, [
+          runId,
+        ])
+      )
+        .map((r) => r.v)
+        .filter((v): v is string | number => v !== null);
+    // Item columns from the run's distinct items, not from every trial (an item has many trials).
+    const itemsOf = async (expr: string) =>
+      (
+        await this.db.all<{ v: string | null }>(
+          `SELECT DISTINCT ${expr} AS v FROM items i WHERE i.hash IN (SELECT DISTINCT item_hash FROM trials WHERE run_id = ?) ORDER BY v`,
           [runId],
         )
       )
         .map((r) => r.v)
-        .filter((v): v is string | number => v !== null);
-    const itemJoin = 'JOIN items i ON i.hash = t.item_hash';
+        .filter((v): v is string => v !== null);
     return {
       subjects: await this.db.all<{ id: string; spec: string }>(
         `SELECT DISTINCT s.id AS id, s.spec AS spec FROM run_plan p JOIN subjects s ON s.id = p.subject_id WHERE p.run_id = ? ORDER BY ${bytewise('s.spec')}`,
         [runId],
       ),
-      suites: (await distinct('t.suite')).map(String),
-      categories: (await distinct('i.category', itemJoin)).map(String),
-      originalLabels: (await distinct(this.#jsonText('i.body', 'meta', 'originalLabel'), itemJoin)).map(String),
+      suites: (
+        await this.db.all<{ suite: string }>(`SELECT DISTINCT suite FROM run_plan WHERE run_id = ? ORDER BY ${bytewise('suite')}`, [runId])
+      ).map((r) => r.suite),
+      categories: (await itemsOf('i.category')).map(String),
+      originalLabels: (await itemsOf(this.#jsonText('i.body', 'meta', 'originalLabel'))).map(String),
       replicates: (await distinct('t.replicate')).map(Number),
     };
   }
@@ -216,6 +250,15 @@ export class TrialBrowser {
       firstFinishedAt: row?.firstFinishedAt ?? null,
       lastFinishedAt: row?.lastFinishedAt ?? null,
     };
+  }
+
+  /** A value that changes when trials are recorded (or a failed one done) or runs are added: the viewer polls it. */
+  async changeStamp(): Promise<string> {
+    const row = await this.db.get<{ n: number; done: number; last: number | null; runs: number }>(
+      `SELECT COUNT(*) AS n, COALESCE(SUM(CASE WHEN status = 'done' THEN 1 ELSE 0 END), 0) AS done, MAX(id) AS last,
+         (SELECT COUNT(*) FROM runs) AS runs FROM trials`,
+    );
+    return `${row?.runs ?? 0}:${row?.n ?? 0}:${row?.done ?? 0}:${row?.last ?? 0}`;
   }
 
   /** Every score a trial has (the protocol's first, then judge panels'), with details as stored JSON. */

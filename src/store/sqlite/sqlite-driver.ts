@@ -43,11 +43,16 @@ export class SqliteDriver implements SqlDriver {
         throw new MindscopeError(`${this.location}: cannot open the store read-only: ${(err as Error).message}`);
       }
       const version = this.#db.pragma('user_version', { simple: true }) as number;
-      if (version !== migrations.length) {
+      if (version > migrations.length) {
         this.#db.close();
-        throw new MindscopeError(
-          `${this.location}: schema version ${version}, this mindscope reads ${migrations.length}; open it once for writing (e.g. mindscope status) to migrate it`,
-        );
+        throw new MindscopeError(`schema version ${version} is newer than this mindscope knows (${migrations.length}); upgrade mindscope`);
+      }
+      if (version < migrations.length) {
+        // An older file: migrate it once (as any command would), then read it read-only.
+        this.#db.close();
+        new SqliteDriver(path, migrations).#db.close();
+        this.#db = new Database(this.location, { readonly: true, fileMustExist: true });
+        this.#db.pragma('busy_timeout = 5000');
       }
       return;
     }

@@ -205,7 +205,7 @@ function Director({ r, t }: { r: Of<'director'>; t: TrialView }) {
                 </td>
                 <td class={a.letter ? 'ok' : 'bad'}>
                   {a.mode ?? (a.letter ? 'correct' : 'wrong')}
-                  {'egocentric' in a && a.egocentric ? ' · egocentric' : ''}
+                  {'egocentric' in a && a.egocentric && a.mode !== 'egocentric' ? ' · egocentric' : ''}
                 </td>
               </tr>
             ))}
