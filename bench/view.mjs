@@ -1,3 +1,4 @@
+// biome-ignore-all lint/performance/useDomNodeTextContent: Playwright locators' innerText, not DOM nodes
 // The viewer on a 100,000-trial store: first paint of the Trials view and the time a filter
 // and a search take to show their first page, measured in Debian's Chromium.
 //   node bench/view.mjs [--trials 100000] [--db FILE]   (npm run build first)

@@ -49,21 +49,58 @@ export function storeStamp(store: Store): Promise<string> {
   return trialBrowser(store).changeStamp();
 }
 
+/**
+ * Answers that only change when trials land, kept while the store's stamp stays the same
+ * (checked at most once a second): facets and counts of a finished 100,000-trial run are
+ * computed once, not on every click.
+ */
+class StampCache {
+  #stamp = '';
+  #checkedAt = 0;
+  readonly #values = new Map<string, unknown>();
+
+  constructor(private readonly store: Store) {}
+
+  async stamp(): Promise<string> {
+    if (Date.now() - this.#checkedAt > 1000) {
+      const stamp = await storeStamp(this.store);
+      this.#checkedAt = Date.now();
+      if (stamp !== this.#stamp) this.#values.clear();
+      this.#stamp = stamp;
+    }
+    return this.#stamp;
+  }
+
+  async get<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    await this.stamp();
+    if (this.#values.has(key)) return this.#values.get(key) as T;
+    const value = await compute();
+    if (this.#values.size > 200) this.#values.clear();
+    this.#values.set(key, value);
+    return value;
+  }
+}
+
 /** The API routes; `files` serves an audit report by name (undefined when the store has no folder). */
 export function viewerApi(store: Store, files?: (name: string) => Promise<Response | undefined>): Hono {
   const app = new Hono();
+  const cache = new StampCache(store);
   app.onError((err, c) =>
     c.json({ error: err instanceof MindscopeError ? err.message : String(err) }, err instanceof MindscopeError ? 400 : 500),
   );
   app.get('/api/info', async (c) =>
-    c.json({ location: store.location, backend: store.backend, stamp: await storeStamp(store), static: false } satisfies ViewerInfo),
+    c.json({ location: store.location, backend: store.backend, stamp: await cache.stamp(), static: false } satisfies ViewerInfo),
   );
   app.get('/api/runs', async (c) => c.json(await runsView(store)));
-  app.get('/api/runs/:run/facets', async (c) => c.json(await trialBrowser(store).facets(c.req.param('run'))));
+  app.get('/api/runs/:run/facets', async (c) =>
+    c.json(await cache.get(`facets\u0000${c.req.param('run')}`, () => trialBrowser(store).facets(c.req.param('run')))),
+  );
   app.get('/api/runs/:run/trials', async (c) => {
     const q = trialQueryOf(c.req.param('run'), new URL(c.req.url).searchParams);
     const browser = trialBrowser(store);
-    const [total, rows] = await Promise.all([browser.count(q), browser.list(q)]);
+    const { offset: _o, limit: _l, sort: _s, descending: _d, ...filters } = q;
+    const total = await cache.get(`count\u0000${JSON.stringify(filters)}`, () => browser.count(q));
+    const rows = await browser.list(q);
     return c.json({ total, offset: q.offset ?? 0, rows } satisfies TrialPage);
   });
   app.get('/api/runs/:run/trial', async (c) => {
