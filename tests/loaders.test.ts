@@ -117,6 +117,9 @@ describe('other literal suites', () => {
     expect(byCategory(hitom)).toEqual({ control: 2, belief: 8 });
     expect(hitom.map((i) => Number(i.meta.order)).sort()).toEqual([0, 0, 1, 1, 2, 2, 3, 3, 4, 4]);
     expect(hitom.every((i) => (i.payload as McqPayload).options.length === 15)).toBe(true);
+    // The deception flag is a JSON boolean in the release: half of the fixture's stories deceive.
+    expect(hitom.filter((i) => i.meta.deception === true)).toHaveLength(5);
+    expect(hitom.filter((i) => i.id.includes('-dec')).length).toBe(5);
     const tomi = (await load('tomi')).items;
     expect(tomi).toHaveLength(60);
     // first and second order are beliefs; reality and memory questions are controls.

@@ -4,7 +4,7 @@
 // the interval is the normal interval of the mean of item means (clamped to [0, 1]).
 
 import { wilsonInterval } from '../stats/index.js';
-import type { ResponseRow } from '../store/index.js';
+import type { AccuracyCountRow, ResponseRow } from '../store/index.js';
 
 export interface AccuracyCell {
   subject: string;
@@ -106,4 +106,95 @@ export function accuracyTable(rows: Iterable<ResponseRow>, groupBy: AccuracyGrou
 /** One subject's cell of an accuracy table for a group (category, suite or 'all'). */
 export function cellOf(table: AccuracyTable, subject: string, group: string): AccuracyCell | undefined {
   return table.cells.find((c) => c.subject === subject && c.group === group);
+}
+
+/** Compare two strings by Unicode code point, the order of their UTF-8 bytes (the store's bytewise order). */
+function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.codePointAt(i)!;
+    const y = b.codePointAt(i)!;
+    if (x !== y) return x - y;
+    if (x > 0xffff) i++;
+  }
+  return a.length - b.length;
+}
+
+/**
+ * Whether summed counts carry everything `accuracyTable` would compute from the rows: one
+ * scored row per trial (`doneTrials` rows in all), no replicates and scores of 0 or 1, so that
+ * each item's mean is its single value and sums are exact.
+ */
+export function countsSuffice(counts: readonly AccuracyCountRow[], doneTrials: number): boolean {
+  let rows = 0;
+  for (const c of counts) {
+    if (c.maxReplicate > 0 || c.nonBinary > 0) return false;
+    rows += c.rows;
+  }
+  return rows === doneTrials;
+}
+
+/**
+ * The accuracy table of `accuracyTable`, cell for cell and in the same order, from counts summed
+ * in the store; valid only when `countsSuffice` holds (each item one row of value 0 or 1).
+ */
+export function accuracyTableFromCounts(counts: readonly AccuracyCountRow[], groupBy: AccuracyGrouping = 'category'): AccuracyTable {
+  interface Sum {
+    correct: number;
+    rows: number;
+    parseFailures: number;
+    /** Where `responses` (ordered by suite, then item id) first meets the group. */
+    first: [string, string];
+  }
+  const bySubject = new Map<string, Map<string, Sum>>();
+  for (const c of counts) {
+    let groups = bySubject.get(c.spec);
+    if (!groups) bySubject.set(c.spec, (groups = new Map()));
+    const group = (groupBy === 'suite' ? c.suite : groupBy === 'category' ? c.category : c.ability) ?? '(none)';
+    const sum = groups.get(group);
+    const first: [string, string] = [c.suite, c.firstItemId];
+    if (!sum) groups.set(group, { correct: c.correct, rows: c.rows, parseFailures: c.parseFailures, first });
+    else {
+      sum.correct += c.correct;
+      sum.rows += c.rows;
+      sum.parseFailures += c.parseFailures;
+      if (compareCodePoints(first[0], sum.first[0]) < 0 || (first[0] === sum.first[0] && compareCodePoints(first[1], sum.first[1]) < 0))
+        sum.first = first;
+    }
+  }
+  const subjects = [...bySubject.keys()].sort();
+  const groupSet = new Set<string>();
+  const cells: AccuracyCell[] = [];
+  for (const s of subjects) {
+    const groups = [...bySubject.get(s)!].sort(
+      ([, a], [, b]) => compareCodePoints(a.first[0], b.first[0]) || compareCodePoints(a.first[1], b.first[1]),
+    );
+    const all = { correct: 0, rows: 0, parseFailures: 0 };
+    for (const [, g] of groups) {
+      all.correct += g.correct;
+      all.rows += g.rows;
+      all.parseFailures += g.parseFailures;
+    }
+    // accuracyTable meets a subject's first group, then 'all' (created with the same row), then the rest.
+    const ordered = groups.map(([name, g]) => ({ name, ...g }));
+    ordered.splice(1, 0, { name: 'all', ...all, first: ['', ''] });
+    for (const g of ordered) {
+      groupSet.add(g.name);
+      const w = wilsonInterval(g.correct, g.rows);
+      cells.push({
+        subject: s,
+        group: g.name,
+        items: g.rows,
+        trials: g.rows,
+        accuracy: w.estimate,
+        lower: w.lower,
+        upper: w.upper,
+        parseFailures: g.parseFailures,
+        parseFailureRate: g.rows ? g.parseFailures / g.rows : 0,
+      });
+    }
+  }
+  const groups = [...groupSet].filter((g) => g !== 'all').sort();
+  groups.push('all');
+  return { subjects, groups, cells, replicated: false };
 }

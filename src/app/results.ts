@@ -3,7 +3,14 @@
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { accuracyTable, auditMatrices, summarizeEpisodes, type AccuracyGrouping } from '../analysis/index.js';
+import {
+  accuracyTable,
+  accuracyTableFromCounts,
+  auditMatrices,
+  countsSuffice,
+  summarizeEpisodes,
+  type AccuracyGrouping,
+} from '../analysis/index.js';
 import { ConfigError } from '../core/index.js';
 import { renderAuditSection, renderEpisodeSection, renderHtmlReport } from '../report/index.js';
 import type { ResponseMatrix, ResponseRow, Store } from '../store/index.js';
@@ -84,8 +91,18 @@ export async function writeRunReport(
   const status = await store.status(runId);
   const protocols = runProtocols(status.map((r) => r.suite));
   const episodes = protocols.has('episode') ? await summarizeEpisodes(store, runId) : undefined;
-  // One read of the responses for the three accuracy tables.
-  const rows: ResponseRow[] = await collect(store.responses(runId));
+  // The three accuracy tables from counts summed in the store where they suffice (one scored row
+  // of 0 or 1 per item and subject), else from one read of the responses.
+  const counts = await store.accuracyCounts(runId);
+  const tables = countsSuffice(
+    counts,
+    status.reduce((sum, r) => sum + r.done, 0),
+  )
+    ? (['category', 'suite', 'ability'] as const).map((g) => accuracyTableFromCounts(counts, g))
+    : await (async () => {
+        const rows: ResponseRow[] = await collect(store.responses(runId));
+        return (['category', 'suite', 'ability'] as const).map((g) => accuracyTable(rows, g));
+      })();
   const visionSection = protocols.has('director') || protocols.has('describe') ? await visionReportSection(store, runId) : undefined;
   const html = await renderHtmlReport({
     visionSection,
@@ -94,9 +111,9 @@ export async function writeRunReport(
     runId,
     createdAt: run.createdAt,
     config: run.config,
-    byCategory: accuracyTable(rows, 'category'),
-    bySuite: accuracyTable(rows, 'suite'),
-    byAbility: accuracyTable(rows, 'ability'),
+    byCategory: tables[0]!,
+    bySuite: tables[1]!,
+    byAbility: tables[2]!,
     usage: await store.usage(runId),
     status,
     failures: (await store.failures(runId, 50)).map((f) => ({ subject: f.subjectId, suite: f.suite, itemId: f.itemId, error: f.error })),

@@ -58,6 +58,28 @@ export interface UsageRow {
   latencyMsMean: number;
 }
 
+/**
+ * Scored rows of a run summed per subject, suite, category and source label: what an accuracy
+ * table needs when every item has one scored row per subject (no replicates, one scorer), read
+ * without a pass over the run's trials in JavaScript.
+ */
+export interface AccuracyCountRow {
+  spec: string;
+  suite: string;
+  category: string;
+  ability: string | null;
+  /** Scored rows (trials times scores). */
+  rows: number;
+  /** Sum of the scores' values. */
+  correct: number;
+  parseFailures: number;
+  /** Rows whose value is neither 0 nor 1 (judge means, partial credit). */
+  nonBinary: number;
+  maxReplicate: number;
+  /** The group's bytewise-first item id (the order in which `responses` meets the groups). */
+  firstItemId: string;
+}
+
 /** One scored cell: the input of accuracy tables and response matrices. */
 export interface ResponseRow {
   subjectId: string;
@@ -185,6 +207,8 @@ export interface Store {
   failures(runId: string, limit?: number): Promise<FailedTrialRow[]>;
   /** Scored cells of a run, streamed (in subject, suite, item, replicate order). */
   responses(runId: string, scorer?: string): AsyncIterable<ResponseRow>;
+  /** The run's scored rows summed per subject, suite, category and source label. */
+  accuracyCounts(runId: string): Promise<AccuracyCountRow[]>;
   /** A finished trial's transcript (its calls checked against their schema) and its protocol's score; read its record with readRecord. */
   transcript(key: TrialKey): Promise<{ transcript: StoredTranscript; score: Score } | undefined>;
   /** Add (or replace) a trial's score under another scorer, e.g. a judge panel's. */

@@ -14,6 +14,7 @@ import type { Item, Score, StoredTranscript, TrialKey, TrialOutcome } from '../.
 import { ConfigError, MindscopeError, StoredTranscriptSchema } from '../../core/index.js';
 import {
   trialKeyString,
+  type AccuracyCountRow,
   type ClaimResult,
   type FailedTrialRow,
   type ImportSummary,
@@ -470,6 +471,31 @@ export class SqlStore implements Store {
        FROM trials WHERE run_id = ? AND status = 'failed' ORDER BY id LIMIT ?`,
       [runId, limit],
     );
+  }
+
+  async accuracyCounts(runId: string): Promise<AccuracyCountRow[]> {
+    await this.flush();
+    const { jsonField, bytewise } = this.db.dialect;
+    const rows = await this.db.all<AccuracyCountRow>(
+      `SELECT s.spec AS spec, t.suite AS suite, i.category AS category, i.ability AS ability, COUNT(*) AS "rows",
+         SUM(sc.value) AS correct,
+         SUM(CASE WHEN CAST(${jsonField('sc.detail', 'parseFailed')} AS TEXT) IN ('1', 'true') THEN 1 ELSE 0 END) AS "parseFailures",
+         SUM(CASE WHEN sc.value = 0 OR sc.value = 1 THEN 0 ELSE 1 END) AS "nonBinary", MAX(t.replicate) AS "maxReplicate", MIN(${bytewise('t.item_id')}) AS "firstItemId"
+       FROM trials t JOIN subjects s ON s.id = t.subject_id JOIN items i ON i.hash = t.item_hash
+       JOIN scores sc ON sc.trial_id = t.id
+       WHERE t.run_id = ? AND t.status = 'done'
+       GROUP BY s.spec, t.suite, i.category, i.ability`,
+      [runId],
+    );
+    // PostgreSQL returns COUNT and SUM of integers as strings (bigint).
+    return rows.map((r) => ({
+      ...r,
+      rows: Number(r.rows),
+      correct: Number(r.correct),
+      parseFailures: Number(r.parseFailures),
+      nonBinary: Number(r.nonBinary),
+      maxReplicate: Number(r.maxReplicate),
+    }));
   }
 
   async *responses(runId: string, scorer?: string): AsyncIterable<ResponseRow> {

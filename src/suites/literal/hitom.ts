@@ -30,19 +30,21 @@ export function loadHitom(dataRoot: string, opts: { prompting?: 'VP' | 'CoTP' } 
     const options = parseLetteredChoices(field(rec, 'choices', where));
     const answer = field(rec, 'answer', where).trim();
     const order = Number(rec.question_order);
+    // The release writes the flag as a JSON boolean; older copies as the string "True".
+    const deception = rec.deception === true || rec.deception === 'True';
     if (!Number.isInteger(order) || order < 0 || order > 4)
       throw new InputError(`question_order "${String(rec.question_order)}" is not 0-4`, where);
     items.push(
       mcqItem({
         suite: 'hitom',
-        id: `${rec.sample_id ?? i}-o${order}-len${rec.story_length}-${rec.deception === 'True' ? 'dec' : 'nodec'}`,
+        id: `${rec.sample_id ?? i}-o${order}-len${rec.story_length}-${deception ? 'dec' : 'nodec'}`,
         category: order === 0 ? 'control' : 'belief',
         ability: `order ${order}`,
         context: field(rec, 'story', where),
         question: field(rec, 'question', where),
         options,
         answerIndex: options.indexOf(answer),
-        meta: { originalLabel: `order-${order}`, order, deception: rec.deception === 'True', storyLength: Number(rec.story_length) },
+        meta: { originalLabel: `order-${order}`, order, deception, storyLength: Number(rec.story_length) },
         file: where,
       }),
     );
