@@ -29,6 +29,20 @@ describe('mindscope view on PostgreSQL', () => {
       await page.goto(`${viewer.url}#/trials/pg`);
       await page.locator('table.trials tbody tr').first().waitFor();
       expect(await page.locator('.total').innerText()).toBe('40 trials');
+      // The filters' SQL in PostgreSQL's dialect: no judge panel here, so no split panel; no parse failure.
+      await page.goto(`${viewer.url}#/trials/pg?disagree=no&parse=no&label=belief-1&sort=subject`);
+      await page.waitForFunction(() => document.body.dataset.trialsLoaded?.startsWith('disagree=no'));
+      const belief1 = Number((await page.locator('.total').innerText()).split(' ')[0]);
+      expect(belief1).toBeGreaterThan(0);
+      expect(new Set(await page.locator('table.trials tbody td:nth-child(5)').allInnerTexts())).toEqual(new Set(['belief-1']));
+      await page.goto(`${viewer.url}#/trials/pg?disagree=yes`);
+      await page.waitForFunction(() => document.body.dataset.trialsLoaded?.startsWith('disagree=yes'));
+      expect(await page.locator('.total').innerText()).toBe('0 trials');
+      await page.goto(`${viewer.url}#/trials/pg?q=Answer`);
+      await page.waitForFunction(() => document.body.dataset.trialsLoaded?.startsWith('q=Answer'));
+      expect(await page.locator('.total').innerText()).toBe('40 trials');
+      await page.goto(`${viewer.url}#/trials/pg`);
+      await page.locator('table.trials tbody tr').first().waitFor();
       await page.selectOption('select[name=outcome]', 'incorrect');
       await page.waitForFunction(() => document.body.dataset.trialsLoaded?.includes('outcome=incorrect'));
       const incorrect = Number((await page.locator('.total').innerText()).split(' ')[0]);

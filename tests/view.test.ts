@@ -9,14 +9,25 @@ import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classifyFailure, comparePaired, taskOfItem } from '../src/analysis/index.js';
-import { BUILTIN_RECORDS, readRecord } from '../src/core/index.js';
-import { openStore, runMatrix, type Store } from '../src/index.js';
+import { BUILTIN_RECORDS, JudgeScoreDetailSchema, readRecord, readScoreDetail } from '../src/core/index.js';
+import { openStore, runMatrix, scoreRun, type Store } from '../src/index.js';
 import { openStoreForReading, trialBrowser } from '../src/store/index.js';
 import { generateTasks } from '../src/suites/index.js';
 import { exportViewer, startViewer, type Viewer } from '../src/view/index.js';
 import { artifact, launchChromium } from './helpers/browser.js';
 import { evaluate } from './helpers/evaluate.js';
 import { writeHostileRun } from './helpers/hostile-run.js';
+
+const RUBRIC = `name: correctness
+prompt: |
+  Question: {question}
+  Response: {response}
+  Expected: {expected}
+  Reply with JSON: {"score": 0-5}
+fields:
+  - { name: score, min: 0, max: 5, integer: true }
+keywords: { score: [ring, box, basket, bag, drawer] }
+`;
 
 let dir: string;
 let db: string;
@@ -42,6 +53,15 @@ beforeAll(async () => {
     await evaluate({ store, suites: ['generated-storyturn'], limit: 4, models: ['agent:oracle', 'agent:random'], runId: 'st' });
     await evaluate({ store, suites: ['director'], limit: 2, models: ['agent:egocentric'], runId: 'dir' });
     await writeHostileRun(store, 'xss');
+    // Two offline judges that read answers differently: some trials get a split panel.
+    await evaluate({ store, suites: ['generated-tom'], limit: 12, seed: 3, models: ['agent:oracle', 'agent:reality'], runId: 'graded' });
+    writeFileSync(join(dir, 'correctness.yaml'), RUBRIC);
+    await scoreRun({
+      store,
+      runId: 'graded',
+      rubricPath: join(dir, 'correctness.yaml'),
+      judges: ['agent:exact-judge', 'agent:keyword-judge'],
+    });
   } finally {
     await store.close();
   }
@@ -63,7 +83,7 @@ describe('mindscope view in Chromium', () => {
   it('lists the runs with their progress', async () => {
     await go('#/runs');
     await page.locator('.run-card').first().waitFor();
-    expect(await page.locator('.run-card').count()).toBe(5);
+    expect(await page.locator('.run-card').count()).toBe(6);
     const tom = page.locator('.run-card', { has: page.locator('h2', { hasText: /^tom$/ }) });
     expect(await tom.locator('.progress').innerText()).toBe('80 done, 0 failed, 0 pending of 80');
     await page.screenshot({ path: artifact('view-runs.png') });
@@ -169,6 +189,32 @@ describe('mindscope view in Chromium', () => {
     await page.screenshot({ path: artifact('view-director.png'), fullPage: true });
   });
 
+  it("shows every judge's raw output with the rubric hash, and filters to split panels", async () => {
+    const reading = await openStoreForReading(db);
+    const split: string[] = [];
+    let rubric: { rubric: string; sha256: string };
+    try {
+      rubric = (await reading.pinnedRubrics('graded'))[0]!;
+      for (const r of await trialBrowser(reading).list({ runId: 'graded', limit: 1000 })) {
+        const panel = readScoreDetail(JudgeScoreDetailSchema, (await reading.scoreOf(r, 'judge:correctness'))?.detail);
+        if (panel && new Set(panel.judges.map((j) => JSON.stringify(j.values))).size > 1) split.push(`${r.spec}/${r.itemId}`);
+      }
+    } finally {
+      await reading.close();
+    }
+    expect(split.length).toBeGreaterThan(0);
+    await go('#/trials/graded?disagree=yes');
+    await page.waitForFunction(() => document.body.dataset.trialsLoaded?.includes('disagree=yes'));
+    expect(await page.locator('.total').innerText()).toBe(`${split.length} trials`);
+    await page.locator('table.trials tbody tr').first().click();
+    await page.locator('.scores table').first().waitFor();
+    expect(await page.locator('.scores').innerText()).toContain(`rubric ${rubric.rubric} sha256 ${rubric.sha256}`);
+    const rows = await page.locator('.scores table tbody tr').allInnerTexts();
+    expect(rows.map((r) => r.split('\t')[0])).toEqual(['agent:exact-judge', 'agent:keyword-judge']);
+    expect(new Set(rows.map((r) => r.split('\t')[1])).size).toBe(2);
+    await page.screenshot({ path: artifact('view-judges.png'), fullPage: true });
+  });
+
   it('renders hostile replies, item texts and subject names as text; nothing executes', async () => {
     const dialogs: string[] = [];
     page.on('dialog', (d) => {
@@ -182,6 +228,9 @@ describe('mindscope view in Chromium', () => {
     await page.locator('.reply-text').first().waitFor();
     expect(await page.locator('.reply-text').first().innerText()).toContain('<script>window.__xss=3</script>');
     expect(await page.locator('.item-context').innerText()).toContain('<img src=x onerror="window.__xss=2">');
+    expect(await page.locator('.reply details').innerText()).toBe(
+      'reasoning (12 tokens)\nThinking <script>window.__xss=8</script> about it',
+    );
     await go('#/runs');
     await page.locator('.run-card').first().waitFor();
     expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
@@ -192,14 +241,14 @@ describe('mindscope view in Chromium', () => {
   it('refreshes while another process writes to the same database', async () => {
     await go('#/runs');
     await page.locator('.run-card').first().waitFor();
-    expect(await page.locator('.run-card').count()).toBe(5);
+    expect(await page.locator('.run-card').count()).toBe(6);
     const store: Store = await openStore(db);
     try {
       await writeHostileRun(store, 'live');
     } finally {
       await store.close();
     }
-    await page.waitForFunction(() => document.querySelectorAll('.run-card').length === 6, undefined, { timeout: 10_000 });
+    await page.waitForFunction(() => document.querySelectorAll('.run-card').length === 7, undefined, { timeout: 10_000 });
   });
 
   it('exports the views to a folder that opens from file://', async () => {

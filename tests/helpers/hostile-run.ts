@@ -44,7 +44,12 @@ export async function writeHostileRun(store: Store, runId: string): Promise<void
               },
             ],
             settings: { temperature: 0, maxTokens: 64 },
-            response: { text: reply, usage: { inputTokens: 10, outputTokens: 5 }, latencyMs: 1 },
+            response: {
+              text: reply,
+              usage: { inputTokens: 10, outputTokens: 5 },
+              latencyMs: 1,
+              reasoning: { text: 'Thinking <script>window.__xss=8</script> about it', tokens: 12 },
+            },
             cached: false,
             attempts: 1,
             costUsd: 0,

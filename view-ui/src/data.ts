@@ -77,7 +77,7 @@ function filterRows(rows: TrialListRow[], q: URLSearchParams): TrialListRow[] {
       (q.get('outcome') !== 'correct' || (r.status === 'done' && (r.score ?? 0) >= 1)) &&
       (q.get('outcome') !== 'incorrect' || (r.status === 'done' && (r.score ?? 1) < 1)) &&
       (!q.get('parse') || (r.status === 'done' && r.parseFailed === (q.get('parse') === 'yes'))) &&
-      (!q.get('disagree') || (r.scoreSpread > 0) === (q.get('disagree') === 'yes')) &&
+      (!q.get('disagree') || r.judgesDisagree === (q.get('disagree') === 'yes')) &&
       (!text || `${r.spec}\n${r.itemId}\n${r.error ?? ''}`.toLowerCase().includes(text)),
   );
 }

@@ -21,7 +21,7 @@ export interface TrialQuery {
   /** correct: the trial's score is 1 (or more); incorrect: below 1; failed: the trial failed after its retries. */
   outcome?: 'correct' | 'incorrect' | 'failed';
   parseFailed?: boolean;
-  /** Trials whose scorers disagree: the protocol's score and a judge panel's (or two panels') differ. */
+  /** Trials a judge panel scored whose judges gave different values. */
   judgeDisagreement?: boolean;
   replicate?: number;
   /** Case-insensitive text searched in the transcript (messages sent, replies) and the item. */
@@ -43,8 +43,8 @@ export interface TrialListRow extends TrialKey {
   parseFailed: boolean;
   /** How many scores the trial has (1 + the judge panels that scored it). */
   scorers: number;
-  /** The largest minus the smallest of its scores: above 0 when its scorers disagree. */
-  scoreSpread: number;
+  /** A judge panel scored it and its judges gave different values. */
+  judgesDisagree: boolean;
   error: string | null;
   latencyMs: number;
   costUsd: number;
@@ -103,6 +103,15 @@ export class TrialBrowser {
     return `(SELECT s1.${column} FROM scores s1 WHERE s1.trial_id = t.id ORDER BY s1.${this.db.dialect.insertionOrder} LIMIT 1)`;
   }
 
+  /** Whether some judge panel on trial `t` has judges whose values differ (a panel's detail lists `judges`, each with `values`). */
+  #judgesDisagree(): string {
+    const distinctValues =
+      this.db.backend === 'sqlite'
+        ? `(SELECT COUNT(DISTINCT json_extract(j.value, '$.values')) FROM json_each(sj.detail, '$.judges') j)`
+        : `(SELECT COUNT(DISTINCT (j ->> 'values')) FROM json_array_elements(CASE WHEN json_typeof(sj.detail::json -> 'judges') = 'array' THEN sj.detail::json -> 'judges' END) j)`;
+    return `EXISTS (SELECT 1 FROM scores sj WHERE sj.trial_id = t.id AND ${distinctValues} > 1)`;
+  }
+
   #where(q: TrialQuery): { sql: string; params: unknown[] } {
     const clauses = ['t.run_id = ?'];
     const params: unknown[] = [q.runId];
@@ -123,10 +132,7 @@ export class TrialBrowser {
       const isTrue = this.db.backend === 'sqlite' ? `${flag} = 1` : `${flag} = 'true'`;
       add(q.parseFailed ? `t.status = 'done' AND ${isTrue}` : `t.status = 'done' AND NOT COALESCE(${isTrue}, FALSE)`);
     }
-    if (q.judgeDisagreement !== undefined) {
-      const differ = '(SELECT MAX(s2.value) - MIN(s2.value) FROM scores s2 WHERE s2.trial_id = t.id) > 0';
-      add(q.judgeDisagreement ? differ : `NOT (${differ})`);
-    }
+    if (q.judgeDisagreement !== undefined) add(q.judgeDisagreement ? this.#judgesDisagree() : `NOT ${this.#judgesDisagree()}`);
     if (q.search?.trim()) {
       const p = likePattern(q.search.trim());
       add(
@@ -164,13 +170,15 @@ export class TrialBrowser {
       await this.db.all<{ id: number }>(ids, [...params, Math.max(1, Math.min(q.limit ?? 50, 1000)), Math.max(0, q.offset ?? 0)])
     ).map((r) => Number(r.id));
     if (!page.length) return [];
-    const rows = await this.db.all<Omit<TrialListRow, 'parseFailed'> & { parseFailed: unknown; id: number }>(
+    const rows = await this.db.all<
+      Omit<TrialListRow, 'parseFailed' | 'judgesDisagree'> & { parseFailed: unknown; judgesDisagree: unknown; id: number }
+    >(
       `SELECT t.id AS id, t.run_id AS "runId", t.subject_id AS "subjectId", s.spec AS spec, t.suite AS suite, t.item_id AS "itemId",
          t.replicate AS replicate, t.status AS status, i.category AS category,
          ${this.#jsonText('i.body', 'meta', 'originalLabel')} AS "originalLabel",
          ${this.#firstScore('value')} AS score, ${this.#jsonText(this.#firstScore('detail'), 'parseFailed')} AS "parseFailed",
          (SELECT COUNT(*) FROM scores s3 WHERE s3.trial_id = t.id) AS scorers,
-         (SELECT COALESCE(MAX(s4.value) - MIN(s4.value), 0) FROM scores s4 WHERE s4.trial_id = t.id) AS "scoreSpread",
+         CASE WHEN ${this.#judgesDisagree()} THEN 1 ELSE 0 END AS "judgesDisagree",
          t.error AS error, t.latency_ms AS "latencyMs", t.cost_usd AS "costUsd", t.finished_at AS "finishedAt"
        FROM trials t JOIN subjects s ON s.id = t.subject_id LEFT JOIN items i ON i.hash = t.item_hash
        WHERE t.id IN (${page.map(() => '?').join(', ')})`,
@@ -184,7 +192,7 @@ export class TrialBrowser {
         {
           ...r,
           scorers: Number(r.scorers),
-          scoreSpread: Number(r.scoreSpread),
+          judgesDisagree: Number(r.judgesDisagree) === 1,
           parseFailed: r.parseFailed === 1 || r.parseFailed === 'true' || r.parseFailed === true,
         },
       ];

@@ -97,7 +97,7 @@ export function TrialsView({ route, stamp }: { route: Route; stamp: string }) {
         <Select
           route={route}
           name="disagree"
-          label="scorers disagree"
+          label="judges disagree"
           options={[
             ['yes', 'yes'],
             ['no', 'no'],
@@ -168,7 +168,7 @@ export function TrialsView({ route, stamp }: { route: Route; stamp: string }) {
                   <td>{r.parseFailed ? <span class="bad">failed</span> : ''}</td>
                   <td class="num">
                     {r.scorers}
-                    {r.scoreSpread > 0 ? ' (disagree)' : ''}
+                    {r.judgesDisagree ? ' (judges disagree)' : ''}
                   </td>
                   <td class="num">{Math.round(r.latencyMs)}</td>
                   <td class="num">{r.costUsd ? r.costUsd.toFixed(5) : ''}</td>
