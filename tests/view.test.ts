@@ -2,7 +2,9 @@
 // The viewer end to end: a store written through the real runner with reference agents (MCQ,
 // EnactToM teams, StoryTurn, Director), the real server, and Debian's Chromium.
 
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -16,8 +18,10 @@ import { generateTasks } from '../src/suites/index.js';
 import { exportViewer, startViewer, type Viewer } from '../src/view/index.js';
 import { artifact, launchChromium } from './helpers/browser.js';
 import { evaluate } from './helpers/evaluate.js';
+import { startModelServer, type ModelServer } from './helpers/servers.js';
 import { writeHostileRun } from './helpers/hostile-run.js';
 
+const BIN = join(import.meta.dirname, '..', 'bin', 'mindscope.js');
 const RUBRIC = `name: correctness
 prompt: |
   Question: {question}
@@ -33,6 +37,7 @@ let dir: string;
 let db: string;
 let viewer: Viewer;
 let browser: Browser;
+let server: ModelServer | undefined;
 let page: Page;
 
 beforeAll(async () => {
@@ -52,6 +57,9 @@ beforeAll(async () => {
     });
     await evaluate({ store, suites: ['generated-storyturn'], limit: 4, models: ['agent:oracle', 'agent:random'], runId: 'st' });
     await evaluate({ store, suites: ['director'], limit: 2, models: ['agent:egocentric'], runId: 'dir' });
+    // Triangle frame grids need a model that describes: the local OpenAI-compatible server.
+    server = await startModelServer();
+    await evaluate({ store, suites: ['triangles'], limit: 1, models: [`openai-compatible:${server.url}/v1#ok`], runId: 'tri' });
     await writeHostileRun(store, 'xss');
     // Two offline judges that read answers differently: some trials get a split panel.
     await evaluate({ store, suites: ['generated-tom'], limit: 12, seed: 3, models: ['agent:oracle', 'agent:reality'], runId: 'graded' });
@@ -73,17 +81,42 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await viewer?.close();
+  await server?.stop();
 });
 
 async function go(hash: string): Promise<void> {
   await page.goto(`${viewer.url}${hash}`);
 }
 
+describe('the mindscope view command', () => {
+  it('serves the store on the port it prints, and exports a static copy', async () => {
+    const child = spawn(process.execPath, [BIN, 'view', '--db', db, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        createInterface({ input: child.stdout! }).once('line', resolve);
+        child.once('exit', (code) => reject(new Error(`mindscope view exited with ${code}`)));
+      });
+      const url = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(line)?.[1];
+      expect(line).toContain(`store ${db}`);
+      const info = await (await fetch(`${url}api/info`)).json();
+      expect(info).toMatchObject({ backend: 'sqlite', location: db, static: false });
+      const page = await (await fetch(url!)).text();
+      expect(page).toContain('<div id="app">');
+    } finally {
+      child.kill('SIGTERM');
+    }
+    const out = join(dir, 'cli-export');
+    const r = spawnSync(process.execPath, [BIN, 'view', '--db', db, '--export', out], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^wrote .*cli-export\/index\.html: \d+ run\(s\), \d+ trial\(s\)\n$/);
+  });
+});
+
 describe('mindscope view in Chromium', () => {
   it('lists the runs with their progress', async () => {
     await go('#/runs');
     await page.locator('.run-card').first().waitFor();
-    expect(await page.locator('.run-card').count()).toBe(6);
+    expect(await page.locator('.run-card').count()).toBe(7);
     const tom = page.locator('.run-card', { has: page.locator('h2', { hasText: /^tom$/ }) });
     expect(await tom.locator('.progress').innerText()).toBe('80 done, 0 failed, 0 pending of 80');
     await page.screenshot({ path: artifact('view-runs.png') });
@@ -174,7 +207,7 @@ describe('mindscope view in Chromium', () => {
     await page.screenshot({ path: artifact('view-episode.png'), fullPage: true });
   });
 
-  it('shows StoryTurn feedback branches and Director scenes beside the answers', async () => {
+  it('shows StoryTurn feedback branches, Director scenes and triangle frame grids beside the answers', async () => {
     await go('#/trials/st');
     await page.locator('table.trials tbody tr').first().click();
     await page.locator('.story .story-turn').first().waitFor();
@@ -187,6 +220,17 @@ describe('mindscope view in Chromium', () => {
     expect(await page.locator('.director img.inline').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
     expect(await page.locator('.director').innerText()).toContain('egocentric');
     await page.screenshot({ path: artifact('view-director.png'), fullPage: true });
+    await go('#/trials/tri');
+    await page.locator('table.trials tbody tr').first().click();
+    await page.locator('.describe img.inline').first().waitFor();
+    expect(
+      await page
+        .locator('.describe img.inline')
+        .first()
+        .evaluate((img: HTMLImageElement) => img.naturalWidth),
+    ).toBeGreaterThan(0);
+    expect(await page.locator('.describe pre').last().innerText()).toBe(await page.locator('.reply-text').first().innerText());
+    await page.screenshot({ path: artifact('view-triangles.png'), fullPage: true });
   });
 
   it("shows every judge's raw output with the rubric hash, and filters to split panels", async () => {
@@ -238,17 +282,26 @@ describe('mindscope view in Chromium', () => {
     expect(dialogs).toEqual([]);
   });
 
+  it('links audit reports found beside the store from each run', async () => {
+    writeFileSync(join(dir, 'audit-panel.html'), '<html><body><h1>Audit of the panel</h1></body></html>');
+    await go('#/audit/tom');
+    await page.locator('a[href^="files/audit/"]').waitFor();
+    expect(await page.locator('a[href^="files/audit/"]').innerText()).toBe('audit-panel.html');
+    expect(await (await fetch(`${viewer.url}files/audit/audit-panel.html`)).text()).toContain('Audit of the panel');
+    expect((await fetch(`${viewer.url}files/audit/m.db`)).status).toBe(404);
+  });
+
   it('refreshes while another process writes to the same database', async () => {
     await go('#/runs');
     await page.locator('.run-card').first().waitFor();
-    expect(await page.locator('.run-card').count()).toBe(6);
+    expect(await page.locator('.run-card').count()).toBe(7);
     const store: Store = await openStore(db);
     try {
       await writeHostileRun(store, 'live');
     } finally {
       await store.close();
     }
-    await page.waitForFunction(() => document.querySelectorAll('.run-card').length === 7, undefined, { timeout: 10_000 });
+    await page.waitForFunction(() => document.querySelectorAll('.run-card').length === 8, undefined, { timeout: 10_000 });
   });
 
   it('exports the views to a folder that opens from file://', async () => {

@@ -91,7 +91,7 @@ const SORT_KEYS: Record<string, (r: TrialListRow) => string | number> = {
   finished: (r) => r.finishedAt,
 };
 
-export async function getTrials(runId: string, q: URLSearchParams): Promise<TrialPage & { files?: number[] }> {
+export async function getTrials(runId: string, q: URLSearchParams): Promise<TrialPage> {
   if (!STATIC) return api(`runs/${run(runId)}/trials`, q);
   const all = await snapshot<TrialListRow[]>(`trials/${runId}`);
   const indexed = all.map((r, n) => ({ r, n }));
@@ -102,7 +102,7 @@ export async function getTrials(runId: string, q: URLSearchParams): Promise<Tria
   if (q.get('desc') === '1') rows.reverse();
   const offset = Number(q.get('offset') ?? 0);
   const page = rows.slice(offset, offset + Number(q.get('limit') ?? 50));
-  return { total: rows.length, offset, rows: page.map((x) => x.r), files: page.map((x) => x.n) };
+  return { total: rows.length, offset, rows: page.map((x) => x.r) };
 }
 
 export async function getTrial(runId: string, k: TrialKeyParams): Promise<TrialView> {
