@@ -13,6 +13,7 @@ import { registerEmbodied } from './commands/embodied.js';
 import { registerJudge } from './commands/judge.js';
 import { registerExport } from './commands/export.js';
 import { registerHumans } from './commands/humans.js';
+import { registerImport } from './commands/import.js';
 import { registerIrt } from './commands/irt.js';
 import { registerItems } from './commands/items.js';
 import { registerReport } from './commands/report.js';
@@ -46,6 +47,7 @@ export function buildProgram(): Command {
   registerDb(program);
   registerIrt(program);
   registerHumans(program);
+  registerImport(program);
   registerView(program);
   return program;
 }

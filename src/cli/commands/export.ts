@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { exportMatrix, openStore, resolveRunId } from '../../index.js';
+import { exportInspectLogs, exportMatrix, exportTrials, openStore, resolveRunId } from '../../index.js';
 import { intOption, DEFAULT_DB } from '../options.js';
 
 export function registerExport(program: Command): void {
@@ -17,6 +17,41 @@ export function registerExport(program: Command): void {
         const runId = await resolveRunId(store, flags.runId);
         const m = await exportMatrix(store, runId, flags.out, flags.replicate);
         process.stdout.write(`wrote ${flags.out}: ${m.items.length} items x ${m.subjects.length} subjects (run ${runId})\n`);
+      } finally {
+        await store.close();
+      }
+    });
+  exp
+    .command('trials')
+    .description(
+      'every trial of a run, one row each (messages, reply, reasoning, parsed answer, gold, scores, judges, usage) as JSONL or Parquet',
+    )
+    .requiredOption('--out <file>', 'FILE.jsonl or FILE.parquet')
+    .option('--run-id <id>', 'run (default: the newest)')
+    .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
+    .action(async (flags: { out: string; runId?: string; db: string }) => {
+      const store = await openStore(flags.db);
+      try {
+        const runId = await resolveRunId(store, flags.runId);
+        const { rows } = await exportTrials(store, runId, flags.out);
+        process.stdout.write(`wrote ${flags.out}: ${rows} trials (run ${runId})\n`);
+      } finally {
+        await store.close();
+      }
+    });
+  exp
+    .command('inspect')
+    .description('a run as Inspect AI eval logs (JSON, log format version 2): one .json per subject x suite, for inspect view')
+    .requiredOption('--out <dir>', 'directory for the logs')
+    .option('--run-id <id>', 'run (default: the newest)')
+    .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
+    .action(async (flags: { out: string; runId?: string; db: string }) => {
+      const store = await openStore(flags.db);
+      try {
+        const runId = await resolveRunId(store, flags.runId);
+        const { files } = await exportInspectLogs(store, runId, flags.out);
+        const samples = files.reduce((a, f) => a + f.samples, 0);
+        process.stdout.write(`wrote ${files.length} Inspect eval log(s) with ${samples} samples to ${flags.out} (run ${runId})\n`);
       } finally {
         await store.close();
       }

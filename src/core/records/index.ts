@@ -10,6 +10,7 @@ import { StoryTurnDetailSchema, StoryTurnScoreDetailSchema } from './conversatio
 import { DescribeDetailSchema, DescribeScoreDetailSchema } from './describe.js';
 import { DirectorDetailSchema, DirectorScoreDetailSchema } from './director.js';
 import { EpisodeDetailSchema, EpisodeScoreDetailSchema } from './episode.js';
+import { InspectDetailSchema, InspectScoreDetailSchema } from './inspect.js';
 import { McqDetailSchema, McqScoreDetailSchema } from './mcq.js';
 import type { StoredTranscript } from './transcript.js';
 
@@ -17,6 +18,7 @@ export * from './conversation.js';
 export * from './describe.js';
 export * from './director.js';
 export * from './episode.js';
+export * from './inspect.js';
 export * from './judge.js';
 export * from './mcq.js';
 export * from './transcript.js';
@@ -50,6 +52,14 @@ export const DESCRIBE_RECORDS = {
   scorer: 'described',
   detail: DescribeDetailSchema,
   score: DescribeScoreDetailSchema,
+} satisfies RecordSchemas;
+
+/** Trials imported from Inspect AI eval logs (no protocol of ours ran them; `mindscope import inspect`). */
+export const INSPECT_RECORDS = {
+  protocol: 'inspect',
+  scorer: 'inspect',
+  detail: InspectDetailSchema,
+  score: InspectScoreDetailSchema,
 } satisfies RecordSchemas;
 
 /** The built-in protocols' record schemas, by protocol name. */

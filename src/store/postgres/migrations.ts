@@ -108,7 +108,20 @@ export const PG_MIGRATIONS: string[] = [
     paused_until BIGINT NOT NULL
   );
   `,
-  // 5: the viewer pages through a run's trials in insertion order (ORDER BY id LIMIT n) without sorting them all.
+  // 5: IRT runs (run --tiny / --adaptive): per subject and suite, the bank, the items chosen
+  // and the estimates, so that reports show them without the bank file.
+  `
+  CREATE TABLE irt_results (
+    run_id TEXT NOT NULL REFERENCES runs(id),
+    subject_id TEXT NOT NULL,
+    suite TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    bank_id TEXT NOT NULL,
+    result TEXT NOT NULL,
+    PRIMARY KEY (run_id, subject_id, suite)
+  );
+  `,
+  // 6: the viewer pages through a run's trials in insertion order (ORDER BY id LIMIT n) without sorting them all.
   `
   CREATE INDEX IF NOT EXISTS trials_run_order ON trials(run_id, id);
   `,

@@ -1,0 +1,181 @@
+// One row per trial of a run, with everything a reader of transcripts needs: the messages sent,
+// the reply, reasoning, the parsed and gold answers, every score (the protocol's and each
+// judge's) and the trial's usage. Rows are streamed from the store page by page, and items are
+// read once each (only the few fields a row needs are kept), so a run of any size is exported
+// in bounded memory.
+
+import { z } from 'zod';
+import {
+  type ChatMessage,
+  JudgeDetailSchema,
+  MindscopeError,
+  protocolOf,
+  readScoreDetail,
+  type StoredTranscript,
+  StoredTranscriptSchema,
+} from '../core/index.js';
+import type { StoredTrial, Store } from '../store/index.js';
+import { trialAnswer } from './trial-answer.js';
+
+/** One judge's reading of a trial (a panel member), as its score detail stores it. */
+export interface TrialJudgeRow {
+  scorer: string;
+  rubric: string;
+  rubricSha256: string;
+  judge: string;
+  /** StoryTurn panels judge each open turn; null for single-response panels. */
+  turn: number | null;
+  values: Record<string, number> | null;
+  error: string | null;
+}
+
+export interface TrialRow {
+  runId: string;
+  subject: string;
+  subjectId: string;
+  suite: string;
+  itemId: string;
+  itemHash: string;
+  category: string;
+  originalLabel: string;
+  replicate: number;
+  status: 'done' | 'failed';
+  error: string | null;
+  protocol: string | null;
+  /** The messages of each chat call, in call order (one list for a single-call protocol). */
+  messages: ChatMessage[][];
+  reply: string | null;
+  reasoning: string | null;
+  reasoningTokens: number | null;
+  parsedAnswer: string | null;
+  gold: string | null;
+  /** The protocol's score (the trial's first), null for a failed trial. */
+  scorer: string | null;
+  score: number | null;
+  parseFailed: boolean | null;
+  /** Every later score (judge panels, re-scorers) by scorer name. */
+  judgeScores: Record<string, number>;
+  judges: TrialJudgeRow[];
+  inputTokens: number;
+  outputTokens: number;
+  /** US dollars; null when a call's price is unknown. */
+  costUsd: number | null;
+  latencyMs: number;
+  calls: number;
+  cachedCalls: number;
+  truncatedCalls: number;
+  attempts: number;
+  finishedAt: string;
+  /** The parsed transcript the row was read from (not an exported column); null for a failed trial. */
+  transcript: StoredTranscript | null;
+}
+
+interface ItemFields {
+  category: string;
+  originalLabel: string;
+  answer: string;
+}
+
+const ParseFailedSchema = z.object({ parseFailed: z.boolean() });
+
+function judgeRows(scorer: string, detail: unknown): TrialJudgeRow[] {
+  const d = readScoreDetail(JudgeDetailSchema, detail);
+  if (!d) return [];
+  const rubric = { scorer, rubric: d.rubric.name, rubricSha256: d.rubric.sha256 };
+  const panel = (judges: Array<{ judge: string; values: Record<string, number> | null; error?: string }>, turn: number | null) =>
+    judges.map((j) => ({ ...rubric, judge: j.judge, turn, values: j.values, error: j.error ?? null }));
+  if ('judges' in d) return panel(d.judges, null);
+  return d.turns.flatMap((t) => (t.panel ? panel(t.panel.judges, t.turn) : []));
+}
+
+function parseJson(text: string, where: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new MindscopeError(`${where}: stored JSON does not parse: ${(err as Error).message}`);
+  }
+}
+
+/** A stored trial as a row; `spec` is its subject's spec, `item` the fields read from its item. */
+function toRow(t: StoredTrial, spec: string, item: ItemFields): TrialRow {
+  const where = `trial ${t.suite}/${t.itemId}#${t.replicate} of ${spec} in run ${t.runId}`;
+  let messages: ChatMessage[][] = [];
+  let answer = { reply: null as string | null, parsed: null as string | null, gold: null as string | null };
+  let reasoning: { reasoning: string | null; reasoningTokens: number | null } = { reasoning: null, reasoningTokens: null };
+  let protocol: string | null = null;
+  let transcript: StoredTranscript | null = null;
+  if (t.transcript !== null) {
+    const parsed = StoredTranscriptSchema.safeParse(parseJson(t.transcript, where));
+    if (!parsed.success) throw new MindscopeError(`${where}: the transcript does not parse: ${parsed.error.issues[0]?.message ?? ''}`);
+    const tr = parsed.data;
+    transcript = tr;
+    protocol = protocolOf(tr);
+    messages = tr.calls.flatMap((c) => (c.kind === 'chat' && c.messages ? [c.messages] : []));
+    const a = trialAnswer(tr, where);
+    answer = a;
+    reasoning = { reasoning: a.reasoning, reasoningTokens: a.reasoningTokens };
+  }
+  const [first, ...later] = t.scores;
+  const firstDetail = first ? parseJson(first.detail, where) : undefined;
+  return {
+    runId: t.runId,
+    subject: spec,
+    subjectId: t.subjectId,
+    suite: t.suite,
+    itemId: t.itemId,
+    itemHash: t.itemHash,
+    category: item.category,
+    originalLabel: item.originalLabel,
+    replicate: t.replicate,
+    status: t.status,
+    error: t.error,
+    protocol,
+    messages,
+    reply: answer.reply,
+    ...reasoning,
+    parsedAnswer: answer.parsed,
+    gold: answer.gold ?? (t.status === 'done' ? item.answer : null),
+    scorer: first?.scorer ?? null,
+    score: first?.value ?? null,
+    parseFailed: first ? (readScoreDetail(ParseFailedSchema, firstDetail)?.parseFailed ?? null) : null,
+    judgeScores: Object.fromEntries(later.map((s) => [s.scorer, s.value])),
+    judges: later.flatMap((s) => judgeRows(s.scorer, parseJson(s.detail, where))),
+    inputTokens: t.inputTokens,
+    outputTokens: t.outputTokens,
+    costUsd: t.unpricedCalls > 0 ? null : t.costUsd,
+    latencyMs: t.latencyMs,
+    calls: t.totalCalls,
+    cachedCalls: t.cachedCalls,
+    truncatedCalls: t.truncatedCalls,
+    attempts: t.attempts,
+    finishedAt: t.finishedAt,
+    transcript,
+  };
+}
+
+/**
+ * The trials of a run (done and failed), one row each, streamed in the order they were stored.
+ * A stored record that does not parse is a MindscopeError naming the trial.
+ */
+export async function* runTrialRows(store: Store, runId: string): AsyncIterable<TrialRow> {
+  const specs = new Map<string, string>();
+  const items = new Map<string, ItemFields>();
+  for await (const r of store.exportRecords()) {
+    if (r.kind === 'subject') specs.set(r.subject.id, r.subject.spec);
+    else if (r.kind === 'trial') {
+      const t = r.trial;
+      if (t.runId !== runId) continue;
+      let item = items.get(t.itemHash);
+      if (!item) {
+        const full = await store.getItem(t.itemHash);
+        item = {
+          category: full?.category ?? '',
+          originalLabel: String(full?.meta.originalLabel ?? full?.ability ?? ''),
+          answer: full?.answer ?? '',
+        };
+        items.set(t.itemHash, item);
+      }
+      yield toRow(t, specs.get(t.subjectId) ?? t.subjectId, item);
+    } else if (r.kind === 'cache') break; // the call cache comes after every trial
+  }
+}
