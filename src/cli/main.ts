@@ -22,6 +22,7 @@ import { registerRun } from './commands/run.js';
 import { registerSimulate } from './commands/simulate.js';
 import { registerStatus } from './commands/status.js';
 import { registerStoryTurn } from './commands/storyturn.js';
+import { registerView } from './commands/view.js';
 import { registerWorker } from './commands/worker.js';
 
 export function buildProgram(): Command {
@@ -48,6 +49,7 @@ export function buildProgram(): Command {
   registerIrt(program);
   registerHumans(program);
   registerImport(program);
+  registerView(program);
   return program;
 }
 

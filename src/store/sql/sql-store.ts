@@ -36,6 +36,7 @@ import { SqlBatchLedger } from './batch-ledger-sql.js';
 import type { BatchLedger } from '../batch-ledger.js';
 import { blobLoader, insertBlobs, TranscriptPacker } from './transcript-packing.js';
 import { exportRecords, importRecords } from './transfer.js';
+import { TrialBrowser } from './trial-browser.js';
 
 /** A queued write: statements run in the group's transaction, and the prompt blobs it needs. */
 type Write = ((tx: SqlExecutor) => Promise<void>) & { blobs?: Array<[string, string]> };
@@ -642,6 +643,11 @@ export class SqlStore implements Store {
       );
     }
     return { transcript: parsed.data, score: { scorer: row.scorer, value: row.value, detail: JSON.parse(row.detail) } };
+  }
+
+  /** Page-by-page queries over a run's trials (filters, search, counts), for the viewer. */
+  browser(): TrialBrowser {
+    return new TrialBrowser(this.db);
   }
 
   async *exportRecords(): AsyncIterable<StoreRecord> {

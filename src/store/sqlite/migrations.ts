@@ -165,4 +165,8 @@ export const MIGRATIONS: string[] = [
   ) WITHOUT ROWID;
   ALTER TABLE transcripts ADD COLUMN packed INTEGER NOT NULL DEFAULT 0;
   `,
+  // 9: the viewer pages through a run's trials in insertion order (ORDER BY id LIMIT n) without sorting them all.
+  `
+  CREATE INDEX IF NOT EXISTS trials_run_order ON trials(run_id, id);
+  `,
 ];

@@ -33,8 +33,30 @@ export class SqliteDriver implements SqlDriver {
   /** The end of the last transaction queued: transactions run one after another. */
   #tail: Promise<unknown> = Promise.resolve();
 
-  constructor(path: string, migrations: readonly string[]) {
+  /** With `readonly`, the file must exist and be migrated already: nothing is written (a viewer beside a running writer). */
+  constructor(path: string, migrations: readonly string[], options: { readonly?: boolean } = {}) {
     this.location = path === ':memory:' ? path : resolve(path);
+    if (options.readonly) {
+      try {
+        this.#db = new Database(this.location, { readonly: true, fileMustExist: true });
+        this.#db.pragma('busy_timeout = 5000');
+      } catch (err) {
+        throw new MindscopeError(`${this.location}: cannot open the store read-only: ${(err as Error).message}`);
+      }
+      const version = this.#db.pragma('user_version', { simple: true }) as number;
+      if (version > migrations.length) {
+        this.#db.close();
+        throw new MindscopeError(`schema version ${version} is newer than this mindscope knows (${migrations.length}); upgrade mindscope`);
+      }
+      if (version < migrations.length) {
+        // An older file: migrate it once (as any command would), then read it read-only.
+        this.#db.close();
+        new SqliteDriver(path, migrations).#db.close();
+        this.#db = new Database(this.location, { readonly: true, fileMustExist: true });
+        this.#db.pragma('busy_timeout = 5000');
+      }
+      return;
+    }
     if (path !== ':memory:') mkdirSync(dirname(this.location), { recursive: true });
     try {
       this.#db = new Database(this.location);
