@@ -23,7 +23,15 @@ export {
   type EvaluateResult,
   type RunOperations,
 } from './app/index.js';
-export { parseRunSpec, RunSpecSchema, type ModelEntry, type RunSpec, type RunSpecInput, type SuiteEntry } from './core/index.js';
+export {
+  parseRunSpec,
+  RunSpecSchema,
+  type IrtRunSpec,
+  type ModelEntry,
+  type RunSpec,
+  type RunSpecInput,
+  type SuiteEntry,
+} from './core/index.js';
 export type { RunEvent, RunSummary } from './runner/index.js';
 
 // Extending mindscope without forking: config files, plugins, and what they register.
@@ -94,6 +102,7 @@ export {
   type Store,
 } from './store/index.js';
 export { exportMatrix, resolveRunId, runAccuracy, runMatricesBySuite, runMatrix, writeRunReport } from './app/index.js';
+export { runPanel, type RunPanel, type IrtSuiteResult } from './app/index.js';
 export { compareTriangleScorers, judgeCallCost, loadHumanReferences, visionReportSection } from './app/index.js';
 // Exports for other tools: every trial as a row (JSONL, Parquet).
 export { exportTrials, runTrialRows, TRIAL_COLUMNS, type TrialRow } from './app/index.js';

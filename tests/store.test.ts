@@ -107,6 +107,7 @@ for (const b of [sqlite, postgres]) {
       await s.close();
       // Back to version 1, as a store written before rubric pins, truncation counts, leases and stored specs.
       for (const stmt of [
+        'DROP TABLE irt_results',
         'DROP TABLE rubric_pins',
         'ALTER TABLE trials DROP COLUMN truncated_calls',
         'ALTER TABLE trials DROP COLUMN unpriced_calls',

@@ -117,6 +117,11 @@ export async function loadConfig(file: string): Promise<LoadedConfig> {
     template: atTemplate(spec.template),
     traces: at(spec.traces),
     suites: spec.suites?.map((s) => (typeof s === 'string' ? s : { ...s, data: at(s.data), template: atTemplate(s.template) })),
+    irt: spec.irt
+      ? spec.irt.mode === 'tiny'
+        ? { ...spec.irt, bank: at(spec.irt.bank)!, ...(spec.irt.matrix ? { matrix: spec.irt.matrix.map((m) => at(m)!) } : {}) }
+        : { ...spec.irt, bank: at(spec.irt.bank)! }
+      : undefined,
   };
   for (const k of Object.keys(resolvedSpec) as Array<keyof RunSpecInput>) if (resolvedSpec[k] === undefined) delete resolvedSpec[k];
   return {

@@ -3,6 +3,7 @@
 // `mindscope worker` processes on any machine to take. Nothing is called here.
 
 import { parseRunSpec, type RunSpecInput } from '../core/index.js';
+import { irtNotQueueable } from './irt-run.js';
 import { plannedTrials, prepareRun, TrialQueue, trialKeyOf, type PlanSubject } from '../runner/index.js';
 import { trialKeyString, type PgStore } from '../store/index.js';
 import { buildSubjects, loadTasks } from './evaluate.js';
@@ -45,6 +46,7 @@ const planningEnv = new Proxy(process.env, {
 /** Plan a run into a PostgreSQL store and queue its trials that are not done. */
 export async function enqueueRun(specInput: RunSpecInput, opts: EnqueueOptions): Promise<EnqueueResult> {
   const spec = parseRunSpec(specInput);
+  if (spec.irt) throw irtNotQueueable();
   const registry = opts.registry ?? createRegistry();
   // The subjects as the plan needs them (spec and settings); workers build the models.
   // The subjects with the settings `run` would give them (from each model's capabilities); the

@@ -6,6 +6,8 @@ import { ConfigError, parseRunSpec, type RunSpec, type RunSpecInput, type Task }
 import { settingsFor } from '../models/index.js';
 import type { ProtocolSettings } from '../protocols/index.js';
 import { runEvaluation, type RunCallOptions, type RunEvent, type RunSubject, type RunSummary } from '../runner/index.js';
+import { runAdaptive, runTiny } from './irt-evaluate.js';
+import type { IrtSuiteResult } from './irt-run.js';
 import { createRegistry, type Registry } from './registry.js';
 import { runIdentity, runIdOf, specSettings } from './run-identity.js';
 
@@ -28,6 +30,8 @@ export interface RunOperations extends Omit<RunCallOptions, 'seed' | 'onRetry' |
 
 export interface EvaluateResult extends RunSummary {
   warnings: string[];
+  /** Tiny and adaptive runs: each subject's estimated accuracy per suite. */
+  irt?: IrtSuiteResult[];
 }
 
 /** The protocol settings a suite entry of a spec runs with. */
@@ -120,17 +124,24 @@ export async function evaluate(specInput: RunSpecInput, ops: RunOperations): Pro
   warnings.forEach((w) => ops.onWarning?.(w));
   const identity = runIdentity(spec);
   const { runId, apiKeyEnv: _key, registry: _registry, onEvent, onWarning: _warn, allowEmpty: _empty, maxCostUsd, ...calls } = ops;
-  const summary = await runEvaluation({
+  const base = {
     runId: runId ?? runIdOf(identity),
     config: identity,
     spec: spec as Record<string, unknown>,
-    tasks,
-    subjects,
     replicates: spec.trials,
     seed: spec.seed,
     calls,
     maxCostUsd,
     onEvent,
-  });
+  };
+  if (spec.irt) {
+    const r =
+      spec.irt.mode === 'tiny'
+        ? await runTiny(spec, spec.irt, base, tasks, subjects)
+        : await runAdaptive(spec, spec.irt, base, tasks, subjects);
+    r.warnings.forEach((w) => ops.onWarning?.(w));
+    return { ...r.summary, warnings: [...warnings, ...r.warnings], irt: r.irt };
+  }
+  const summary = await runEvaluation({ ...base, tasks, subjects });
   return { ...summary, warnings };
 }

@@ -21,3 +21,6 @@ export * from './inspect-messages.js';
 export * from './inspect-export.js';
 export * from './inspect-read.js';
 export * from './inspect-import.js';
+export * from './irt-run.js';
+export * from './irt-evaluate.js';
+export * from './irt-panel.js';

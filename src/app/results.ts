@@ -12,7 +12,7 @@ import {
   type AccuracyGrouping,
 } from '../analysis/index.js';
 import { ConfigError } from '../core/index.js';
-import { renderAuditSection, renderEpisodeSection, renderHtmlReport } from '../report/index.js';
+import { type IrtRunRow, irtRunSection, renderAuditSection, renderEpisodeSection, renderHtmlReport } from '../report/index.js';
 import type { ResponseMatrix, ResponseRow, Store } from '../store/index.js';
 import { buildMatrixFrom, collect, writeMatrixCsv, writeMatrixParquet } from '../store/index.js';
 import { visionReportSection } from './vision.js';
@@ -104,7 +104,9 @@ export async function writeRunReport(
         return (['category', 'suite', 'ability'] as const).map((g) => accuracyTable(rows, g));
       })();
   const visionSection = protocols.has('director') || protocols.has('describe') ? await visionReportSection(store, runId) : undefined;
+  const irtRows = run.config.irt ? await store.irtResults(runId) : [];
   const html = await renderHtmlReport({
+    irtSection: irtRows.length ? irtRunSection(irtRows.map((r) => r.result as unknown as IrtRunRow)) : undefined,
     visionSection,
     auditSection,
     episodeSection: episodes?.episodes.length ? renderEpisodeSection(episodes) : undefined,

@@ -6,6 +6,7 @@
 
 import { readFileSync } from 'node:fs';
 import { ConfigError, contentHash, DEFAULT_SETTINGS, type GenerationSettings, type RunSpec } from '../core/index.js';
+import { readIrtBank } from '../analysis/index.js';
 import { templateFile } from '../protocols/index.js';
 
 function fileHash(path: string, what: string): string {
@@ -44,6 +45,24 @@ export function runIdentity(spec: RunSpec): Record<string, unknown> {
     fields: spec.fields ?? null,
     settings: specSettings(spec),
     ...(spec.options && Object.keys(spec.options).length ? { options: spec.options } : {}),
+    // Only IRT runs carry this key, so the ids of full runs stay as they were.
+    ...(spec.irt ? { irt: irtIdentity(spec.irt) } : {}),
+  };
+}
+
+/** An IRT run's settings with the bank as its id (its content hash) and panel matrices as file hashes. */
+function irtIdentity(irt: NonNullable<RunSpec['irt']>): Record<string, unknown> {
+  const bankId = readIrtBank(irt.bank).bankId;
+  if (irt.mode === 'adaptive') {
+    const { bank: _b, ...rest } = irt;
+    return { ...rest, maxItems: irt.maxItems ?? null, bank: bankId };
+  }
+  const { bank: _b, matrix, ...rest } = irt;
+  return {
+    ...rest,
+    strategy: irt.strategy ?? null,
+    bank: bankId,
+    ...(matrix?.length ? { matrix: matrix.map((m) => fileHash(m, 'panel matrix')) } : {}),
   };
 }
 

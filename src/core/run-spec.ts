@@ -47,6 +47,37 @@ export const ModelEntrySchema = z.strictObject({
 });
 export type ModelEntry = z.infer<typeof ModelEntrySchema>;
 
+/**
+ * An IRT run: only some items of each suite, chosen from a calibrated item bank, and the
+ * full-suite accuracy estimated from them (see analysis/irt). `tiny`: k items per suite chosen
+ * once by a tinyBenchmarks strategy; `adaptive`: items picked one wave at a time by information
+ * at the current ability estimate, until the ability's SE reaches `se` or `maxItems` were asked.
+ */
+export const IrtRunSchema = z.discriminatedUnion('mode', [
+  z.strictObject({
+    mode: z.literal('tiny'),
+    /** Item bank JSON (mindscope irt calibrate). */
+    bank: z.string().min(1),
+    /** Items per suite. */
+    k: z.number().int().positive(),
+    /** tinyBenchmarks strategy (analysis/irt/tiny-benchmark.ts); default by the bank's panel size. */
+    strategy: z.enum(['random', 'stratified', 'correctness', 'irt', 'information']).optional(),
+    /** The panel's response matrices (CSV or Parquet): what correctness clustering clusters. */
+    matrix: z.array(z.string().min(1)).optional(),
+  }),
+  z.strictObject({
+    mode: z.literal('adaptive'),
+    bank: z.string().min(1),
+    /** Stop when the ability's posterior SD is at most this. */
+    se: z.number().positive().default(0.25),
+    maxItems: z.number().int().positive().optional(),
+    minItems: z.number().int().positive().default(5),
+    /** Items asked at once (chosen at the same ability estimate). */
+    wave: z.number().int().positive().default(1),
+  }),
+]);
+export type IrtRunSpec = z.output<typeof IrtRunSchema>;
+
 export const McqScoringSchema = z.enum(['generate', 'loglik', 'loglik-norm']);
 
 export const RunSpecSchema = z.strictObject({
@@ -77,6 +108,8 @@ export const RunSpecSchema = z.strictObject({
   settings: GenerationSettingsSchema.partial().default({}),
   /** Options of protocols added by plugins, by protocol name. */
   options: z.record(z.string(), z.unknown()).optional(),
+  /** Tiny or adaptive testing on an item bank (absent: every item). */
+  irt: IrtRunSchema.optional(),
 });
 /** A run specification as written (defaults may be left out). */
 export type RunSpecInput = z.input<typeof RunSpecSchema>;

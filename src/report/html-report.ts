@@ -33,6 +33,8 @@ export interface ReportInput {
   episodeSection?: string;
   /** Director Task and animated triangles (HTML fragment) when the run has either. */
   visionSection?: string;
+  /** Tiny and adaptive runs: the estimated accuracies (HTML fragment). */
+  irtSection?: string;
 }
 
 /** Escape text for HTML (& < > " '). */
@@ -95,6 +97,7 @@ export async function renderHtmlReport(r: ReportInput): Promise<string> {
 <h2>Accuracy</h2>
 <div class="chart">${overall}</div>
 <div class="chart">${heat}</div>
+${r.irtSection ? `<h2>Estimated full-suite accuracy (item response theory)</h2>${r.irtSection}` : ''}
 ${accuracyTableHtml(r.byCategory, 'category')}
 ${accuracyTableHtml(r.bySuite, 'suite')}
 ${r.byAbility.groups.length <= 60 ? accuracyTableHtml(r.byAbility, 'source label') : ''}

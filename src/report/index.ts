@@ -9,3 +9,4 @@ export * from './png.js';
 export * from './irt-charts.js';
 export * from './cost.js';
 export * from './vision-charts.js';
+export * from './irt-run-report.js';

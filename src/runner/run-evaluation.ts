@@ -57,6 +57,8 @@ export interface RunOptions {
   calls: RunCallOptions;
   /** Stop starting trials before the run's cost (this and earlier invocations) would pass this many US dollars. */
   maxCostUsd?: number;
+  /** Leave the models open at the end (a caller running a run in several calls, e.g. adaptive waves, closes them). */
+  keepModelsOpen?: boolean;
   onEvent?: (e: RunEvent) => void;
 }
 
@@ -308,7 +310,7 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
   } finally {
     await callers.settle().catch(() => {});
     await leases.stop().catch(() => {});
-    for (const s of opts.subjects) await s.model.close?.();
+    if (!opts.keepModelsOpen) for (const s of opts.subjects) await s.model.close?.();
   }
 
   return {

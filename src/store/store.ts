@@ -120,7 +120,18 @@ export type StoreRecord =
   | { kind: 'item'; hash: string; body: string }
   | { kind: 'trial'; trial: StoredTrial }
   | { kind: 'cache'; key: string; provider: string; model: string; response: string; createdAt: string }
-  | { kind: 'rubric'; runId: string; rubric: string; sha256: string };
+  | { kind: 'rubric'; runId: string; rubric: string; sha256: string }
+  | { kind: 'irt'; row: IrtResultRow };
+
+/** What an IRT run (run --tiny / --adaptive) found for one subject and suite: the bank, the items and the estimates (JSON). */
+export interface IrtResultRow {
+  runId: string;
+  subjectId: string;
+  suite: string;
+  mode: 'tiny' | 'adaptive';
+  bankId: string;
+  result: Record<string, unknown>;
+}
 
 /** A stored trial with its transcript and scores as stored (JSON text), for copying between stores. */
 export interface StoredTrial extends TrialKey {
@@ -219,6 +230,10 @@ export interface Store {
   pinRubric(runId: string, rubric: string, sha256: string): Promise<void>;
   /** The rubrics a run was scored with (name and SHA-256), in the order they were pinned. */
   pinnedRubrics(runId: string): Promise<Array<{ rubric: string; sha256: string }>>;
+  /** Store (or replace) the IRT estimate of one subject and suite of a run. */
+  putIrtResult(row: IrtResultRow): Promise<void>;
+  /** The IRT estimates of a run, by subject and suite. */
+  irtResults(runId: string): Promise<IrtResultRow[]>;
   /** Everything the store holds, row by row (db copy, merge). */
   exportRecords(): AsyncIterable<StoreRecord>;
   /**

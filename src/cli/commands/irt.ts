@@ -8,6 +8,8 @@ import {
   ConfigError,
   InputError,
   loadSuite,
+  openStore,
+  runPanel,
   readMatrixCsv,
   readMatrixParquet,
   type ResponseMatrix,
@@ -41,7 +43,7 @@ import {
   renderSvg,
   wrightMapSpec,
 } from '../../report/index.js';
-import { intOption, numberOption, parseFieldMap } from '../options.js';
+import { DEFAULT_DB, intOption, numberOption, parseFieldMap } from '../options.js';
 
 async function readMatrixFile(path: string): Promise<ResponseMatrix> {
   return path.endsWith('.parquet') ? readMatrixParquet(path, { anyCategory: true }) : readMatrixCsv(path, { anyCategory: true });
@@ -74,7 +76,12 @@ function registerCalibrate(irt: Command): void {
   irt
     .command('calibrate')
     .description('fit a 1PL, 2PL, 3PL or bifactor model to response matrices and write an item bank')
-    .requiredOption('--matrix <file...>', 'response matrices (CSV or Parquet, wide or long); subjects are the panel models')
+    .option('--matrix <file...>', 'response matrices (CSV or Parquet, wide or long); subjects are the panel models')
+    .option(
+      '--run-id <id...>',
+      'stored runs as the panel (their models are the subjects; item hashes and option counts come from the store)',
+    )
+    .option('--db <path>', 'store of --run-id: a SQLite file or postgres:// URL', DEFAULT_DB)
     .requiredOption('--out <file>', 'bank JSON to write')
     .option('--model <m>', '1pl, 2pl, 3pl or bifactor (general + one factor per category)', '2pl')
     .option('--guessing <g>', '3PL guessing floor: a number, or "options" for 1/k from the items (needs --items)')
@@ -90,7 +97,9 @@ function registerCalibrate(irt: Command): void {
     .option('--json', 'print a JSON summary')
     .action(
       async (f: {
-        matrix: string[];
+        matrix?: string[];
+        runId?: string[];
+        db: string;
         out: string;
         model: string;
         guessing?: string;
@@ -107,9 +116,23 @@ function registerCalibrate(irt: Command): void {
       }) => {
         if (f.model !== '1pl' && f.model !== '2pl' && f.model !== '3pl' && f.model !== 'bifactor')
           throw new ConfigError(`--model must be 1pl, 2pl, 3pl or bifactor, not "${f.model}"`);
-        const matrix = combineMatrices(await Promise.all(f.matrix.map(readMatrixFile)));
+        if (!f.matrix?.length && !f.runId?.length)
+          throw new ConfigError('give the panel: --run-id ID... (stored runs) or --matrix FILE...');
+        const parts: ResponseMatrix[] = f.matrix?.length ? await Promise.all(f.matrix.map(readMatrixFile)) : [];
         let hashes: Map<string, string> | undefined;
         let options: Map<string, number> | undefined;
+        if (f.runId?.length) {
+          const store = await openStore(f.db);
+          try {
+            const panel = await runPanel(store, f.runId);
+            parts.push(panel.matrix);
+            hashes = panel.hashes;
+            options = panel.options;
+          } finally {
+            await store.close();
+          }
+        }
+        const matrix = parts.length === 1 ? parts[0]! : combineMatrices(parts);
         for (const suite of f.items ?? []) {
           const got = await suiteItems(suite, f.data, f.fields);
           hashes = new Map([...(hashes ?? []), ...got.hashes]);
@@ -132,7 +155,7 @@ function registerCalibrate(irt: Command): void {
           guessing,
           estimateGuessing: f.estimateGuessing,
           hashes,
-          source: f.matrix.join(', '),
+          source: [...(f.runId ?? []).map((r) => `run ${r}`), ...(f.matrix ?? [])].join(', '),
           priors: { logA: { mean: 0, sd: f.priorASd }, b: { mean: 0, sd: f.priorBSd } },
           quadraturePoints: f.quadrature,
           tolerance: f.tolerance,

@@ -8,6 +8,7 @@ import {
   parseRunSpec,
   runAccuracy,
   type EvaluateResult,
+  type IrtRunSpec,
   type LoadedConfig,
   type RunSpecInput,
   type Store,
@@ -15,7 +16,9 @@ import {
 import type { ReasoningEffort } from '../../core/index.js';
 import { loadPriceTable } from '../../runner/index.js';
 import type { McqScoring } from '../../protocols/index.js';
-import { accuracyTextTable, formatTextTable, formatUsd } from '../../report/index.js';
+import { accuracyTextTable, formatTextTable, formatUsd, irtRunTextTable } from '../../report/index.js';
+
+type IrtTinyStrategy = NonNullable<Extract<IrtRunSpec, { mode: 'tiny' }>['strategy']>;
 import { configContext } from '../config-context.js';
 import { intOption, numberOption, parseFieldMap, DEFAULT_DB } from '../options.js';
 import { createProgress } from '../progress.js';
@@ -51,6 +54,68 @@ interface RunFlags {
   quiet?: boolean;
   enqueue?: boolean;
   lease: number;
+  tiny?: number;
+  tinyStrategy?: string;
+  tinyMatrix?: string[];
+  bank?: string;
+  adaptive?: boolean;
+  se?: number;
+  maxItems?: number;
+  minItems?: number;
+  adaptiveWave?: number;
+}
+
+/** --tiny-strategy names: the library's, and the tinyBenchmarks names (clustering = correctness, anchor = IRT anchor points). */
+const TINY_STRATEGY_NAMES: Record<string, IrtTinyStrategy> = {
+  random: 'random',
+  stratified: 'stratified',
+  clustering: 'correctness',
+  correctness: 'correctness',
+  anchor: 'irt',
+  irt: 'irt',
+  information: 'information',
+};
+
+/** The IRT part of the spec from --tiny / --adaptive and their companions; undefined for a full run. */
+function irtFrom(flags: RunFlags): RunSpecInput['irt'] {
+  const adaptiveOnly = (['se', 'maxItems', 'minItems', 'adaptiveWave'] as const).filter((k) => flags[k] !== undefined);
+  const tinyOnly = (['tinyStrategy', 'tinyMatrix'] as const).filter((k) => flags[k] !== undefined);
+  const flag = (k: string) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+  if (flags.tiny !== undefined && flags.adaptive) throw new ConfigError('--tiny and --adaptive exclude each other: choose one');
+  if (flags.tiny === undefined && !flags.adaptive) {
+    const stray = [...adaptiveOnly, ...tinyOnly, ...(flags.bank !== undefined ? ['bank'] : [])];
+    if (stray.length) throw new ConfigError(`${stray.map(flag).join(', ')} need --tiny K or --adaptive`);
+    return undefined;
+  }
+  if (!flags.bank)
+    throw new ConfigError(
+      `${flags.tiny !== undefined ? '--tiny' : '--adaptive'} needs an item bank: --bank bank.json (mindscope irt calibrate)`,
+    );
+  if (flags.tiny !== undefined) {
+    if (adaptiveOnly.length) throw new ConfigError(`${adaptiveOnly.map(flag).join(', ')} belong to --adaptive, not --tiny`);
+    let strategy: IrtTinyStrategy | undefined;
+    if (flags.tinyStrategy !== undefined) {
+      strategy = TINY_STRATEGY_NAMES[flags.tinyStrategy];
+      if (!strategy)
+        throw new ConfigError(`--tiny-strategy expects ${Object.keys(TINY_STRATEGY_NAMES).join(', ')}, got "${flags.tinyStrategy}"`);
+    }
+    return {
+      mode: 'tiny',
+      bank: flags.bank,
+      k: flags.tiny,
+      ...(strategy ? { strategy } : {}),
+      ...(flags.tinyMatrix ? { matrix: flags.tinyMatrix } : {}),
+    };
+  }
+  if (tinyOnly.length) throw new ConfigError(`${tinyOnly.map(flag).join(', ')} belong to --tiny, not --adaptive`);
+  return {
+    mode: 'adaptive',
+    bank: flags.bank,
+    ...(flags.se !== undefined ? { se: flags.se } : {}),
+    ...(flags.maxItems !== undefined ? { maxItems: flags.maxItems } : {}),
+    ...(flags.minItems !== undefined ? { minItems: flags.minItems } : {}),
+    ...(flags.adaptiveWave !== undefined ? { wave: flags.adaptiveWave } : {}),
+  };
 }
 
 /** The end-of-run summary: accuracy per subject and category, then tokens and cost. */
@@ -64,7 +129,10 @@ export async function printRunSummary(
     `\nrun ${result.runId}: ${result.done} done, ${result.failed} failed, ${result.skipped} already done (${(result.elapsedMs / 1000).toFixed(1)} s)`,
   );
   const table = await runAccuracy(store, result.runId);
-  if (table.subjects.length) out(`\naccuracy (%) by category\n${accuracyTextTable(table)}`);
+  if (result.irt?.length)
+    out(`\nestimated full-suite accuracy from the items asked (item response theory, 95% intervals)\n${irtRunTextTable(result.irt)}`);
+  if (table.subjects.length)
+    out(`\n${result.irt?.length ? 'observed accuracy (%) on the items asked' : 'accuracy (%) by category'}\n${accuracyTextTable(table)}`);
   if (opts.byAbility && table.subjects.length)
     out(`\naccuracy (%) by question type\n${accuracyTextTable(await runAccuracy(store, result.runId, 'ability'))}`);
   if (result.usage.length) {
@@ -164,6 +232,7 @@ function runSpecFrom(suites: string[], flags: RunFlags, cmd: Command, config: Lo
     images: flags.images ?? fromConfig.images,
     fields: flags.fields ? parseFieldMap(flags.fields) : fromConfig.fields,
     settings,
+    irt: irtFrom(flags) ?? fromConfig.irt,
   };
 }
 
@@ -223,6 +292,26 @@ export function registerRun(program: Command): void {
       'lease on a trial without heartbeat: trials of a killed process are taken over after it',
       numberOption('--lease', 0.1),
       60,
+    )
+    .option('--bank <file>', 'item bank (mindscope irt calibrate) for --tiny and --adaptive')
+    .option(
+      '--tiny <k>',
+      'run only k items per suite chosen from --bank, and estimate full-suite and per-category accuracy',
+      intOption('--tiny', 1),
+    )
+    .option(
+      '--tiny-strategy <s>',
+      'how --tiny chooses: stratified | clustering (of the panel answers; needs --tiny-matrix) | anchor (IRT anchor points) | information | random (default by panel size)',
+    )
+    .option('--tiny-matrix <file...>', "the bank's panel response matrices, for --tiny-strategy clustering")
+    .option('--adaptive', 'adaptive test per subject and suite on --bank: each next item by information at the current ability')
+    .option('--se <s>', '--adaptive: stop at this standard error of ability (default 0.25)', numberOption('--se', 0.001))
+    .option('--max-items <n>', '--adaptive: item budget per subject and suite', intOption('--max-items', 1))
+    .option('--min-items <n>', '--adaptive: never stop before this many answers (default 5)', intOption('--min-items', 1))
+    .option(
+      '--adaptive-wave <n>',
+      '--adaptive: items asked at once, chosen at the same ability estimate (default 1)',
+      intOption('--adaptive-wave', 1),
     )
     .action(async (suites: string[], flags: RunFlags, cmd: Command) => {
       const { config, registry } = await configContext(flags.config);

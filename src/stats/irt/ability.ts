@@ -60,10 +60,12 @@ export function abilityLogLik(
     } else {
       const P = c + (1 - c) * ps;
       ll += v * Math.log(P) + (1 - v) * (Math.log1p(-c) - spPos);
-      const dP = a * (1 - c) * ps * (1 - ps);
-      score += (dP * (v - P)) / (P * (1 - P));
+      // dP / (P (1 - P)) with 1 - P = (1 - c)(1 - ps) cancelled: a ps / P, finite where ps
+      // rounds to 1 (far above the item), where the uncancelled form is 0 / 0.
+      const ratio = (a * ps) / P;
+      score += ratio * (v - P);
       // Observed information of the 3PL can be negative; the expected one is used for steps.
-      info += (dP * dP) / (P * (1 - P));
+      info += ratio * a * (1 - c) * ps * (1 - ps);
     }
   }
   return { ll, score, info };

@@ -18,6 +18,7 @@ import {
   type ClaimResult,
   type FailedTrialRow,
   type ImportSummary,
+  type IrtResultRow,
   type PlanRow,
   type RateLimitState,
   type ResponseRow,
@@ -427,6 +428,31 @@ export class SqlStore implements Store {
       `SELECT rubric, sha256 FROM rubric_pins WHERE run_id = ? ORDER BY ${this.db.dialect.insertionOrder}`,
       [runId],
     );
+  }
+
+  async putIrtResult(row: IrtResultRow): Promise<void> {
+    await this.flush();
+    await this.db.run(
+      `INSERT INTO irt_results (run_id, subject_id, suite, mode, bank_id, result) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (run_id, subject_id, suite) DO UPDATE SET mode = excluded.mode, bank_id = excluded.bank_id, result = excluded.result`,
+      [row.runId, row.subjectId, row.suite, row.mode, row.bankId, JSON.stringify(row.result)],
+    );
+  }
+
+  async irtResults(runId: string): Promise<IrtResultRow[]> {
+    await this.flush();
+    const rows = await this.db.all<{ subject_id: string; suite: string; mode: string; bank_id: string; result: string }>(
+      'SELECT subject_id, suite, mode, bank_id, result FROM irt_results WHERE run_id = ? ORDER BY subject_id, suite',
+      [runId],
+    );
+    return rows.map((r) => ({
+      runId,
+      subjectId: r.subject_id,
+      suite: r.suite,
+      mode: r.mode as IrtResultRow['mode'],
+      bankId: r.bank_id,
+      result: JSON.parse(r.result),
+    }));
   }
 
   /** Commit queued writes now (they are also committed within GROUP_COMMIT_MS). */

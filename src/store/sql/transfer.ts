@@ -44,6 +44,12 @@ export async function* exportRecords(db: SqlDriver): AsyncIterable<StoreRecord> 
   )) {
     yield { kind: 'rubric', runId: p.run_id, rubric: p.rubric, sha256: p.sha256 };
   }
+  for (const r of await db.all<{ run_id: string; subject_id: string; suite: string; mode: string; bank_id: string; result: string }>(
+    'SELECT run_id, subject_id, suite, mode, bank_id, result FROM irt_results ORDER BY run_id, subject_id, suite',
+  )) {
+    const row = { runId: r.run_id, subjectId: r.subject_id, suite: r.suite, bankId: r.bank_id, result: JSON.parse(r.result) };
+    yield { kind: 'irt', row: { ...row, mode: r.mode as 'tiny' | 'adaptive' } };
+  }
   for (let after = ''; ; ) {
     const page = await db.all<{ hash: string; body: string }>('SELECT hash, body FROM items WHERE hash > ? ORDER BY hash LIMIT ?', [
       after,
@@ -135,6 +141,13 @@ async function importOne(tx: SqlExecutor, r: StoreRecord, summary: ImportSummary
         throw new ConfigError(`run ${r.runId}: the stores pinned different rubrics under the name "${r.rubric}"`);
       return;
     }
+    case 'irt':
+      // The first store copied wins, as for trials.
+      await tx.run(
+        'INSERT INTO irt_results (run_id, subject_id, suite, mode, bank_id, result) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, subject_id, suite) DO NOTHING',
+        [r.row.runId, r.row.subjectId, r.row.suite, r.row.mode, r.row.bankId, JSON.stringify(r.row.result)],
+      );
+      return;
     case 'item': {
       const item = JSON.parse(r.body) as { suite: string; id: string; category: string; ability?: string; answer: string };
       summary.items += await tx.run(
