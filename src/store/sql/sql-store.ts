@@ -255,6 +255,9 @@ export class SqlStore implements Store {
     const { nowMs } = this.db.dialect;
     const chunk = Math.floor(this.db.maxParams / 6);
     await this.db.transaction(async (tx) => {
+      // A transaction aborted by a deadlock runs again: count only what the last attempt claimed.
+      claimed.clear();
+      done.clear();
       for (let i = 0; i < unique.length; i += chunk) {
         const part = unique.slice(i, i + chunk);
         // The lease first, then the status: a trial recorded while we claim is seen as done.
