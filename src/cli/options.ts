@@ -22,15 +22,6 @@ export function numberOption(flag: string, min = 0, max = Number.POSITIVE_INFINI
   };
 }
 
-/** A value out of a fixed list; the error lists the choices. */
-export function choiceOption<T extends string>(flag: string, choices: readonly T[]) {
-  return (value: string): T => {
-    if (!(choices as readonly string[]).includes(value))
-      throw new ConfigError(`${flag} must be one of ${choices.join(', ')}, got "${value}"`);
-    return value as T;
-  };
-}
-
 /** `question=q,options=a0|a1|a2|a3,answer=a_idx,category=cat,context=story,id=qid,category.fb=belief` */
 export function parseFieldMap(value: string): McqFieldMap {
   const map: Partial<McqFieldMap> & { categoryMap?: Record<string, Category> } = {};

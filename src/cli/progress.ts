@@ -16,10 +16,10 @@ export interface Progress {
 }
 
 /** Waits at least this long are announced and shown in the progress line. */
-export const LONG_WAIT_MS = 10_000;
+const LONG_WAIT_MS = 10_000;
 
 /** A duration for people: 45s, 12m 5s, 1h 0m. */
-export function formatWait(ms: number): string {
+function formatWait(ms: number): string {
   const s = Math.round(ms / 1000);
   if (s < 60) return `${s}s`;
   if (s < 3600) return `${Math.floor(s / 60)}m ${s % 60}s`;

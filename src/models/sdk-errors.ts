@@ -62,7 +62,7 @@ export function fromStainlessError(err: unknown, classes: StainlessErrorClasses,
 }
 
 /** Gemini's RetryInfo (`"retryDelay": "30s"`) in an error body: Google says how long to wait there, not in a header. */
-export function googleRetryDelayMs(body: string): number | undefined {
+function googleRetryDelayMs(body: string): number | undefined {
   const m = /"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"/.exec(body);
   return m?.[1] ? Number(m[1]) * 1000 : undefined;
 }

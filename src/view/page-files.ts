@@ -16,7 +16,7 @@ const TYPES: Record<string, string> = {
 };
 
 /** The MIME type of a file by its extension. */
-export function contentType(path: string): string {
+function contentType(path: string): string {
   return TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
 }
 

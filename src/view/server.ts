@@ -2,7 +2,6 @@
 // only, so a run may keep writing the same SQLite file (WAL) or PostgreSQL database meanwhile.
 
 import { serve } from '@hono/node-server';
-import { join } from 'node:path';
 import { openStoreForReading, type Store } from '../store/index.js';
 import { viewerApi } from './api.js';
 import { pageFolder, readInside } from './page-files.js';
@@ -47,9 +46,4 @@ export async function startViewer(opts: { db?: string; port?: number; host?: str
       await store.close();
     },
   };
-}
-
-/** The page's folder joined with a path (for the static export). */
-export function pagePath(...parts: string[]): string {
-  return join(pageFolder(), ...parts);
 }

@@ -14,7 +14,7 @@ import { auditFiles, runsView, storeFolder } from './runs-view.js';
 import { trialView } from './trial-view.js';
 
 /** The name a snapshot is stored under (the page computes the same). */
-export function snapshotFile(name: string): string {
+function snapshotFile(name: string): string {
   return `data/${name.replace(/[^A-Za-z0-9._-]/g, (c) => `~${c.charCodeAt(0).toString(16)}~`)}.js`;
 }
 

@@ -5,8 +5,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 
-export const CHROMIUM = process.env.MINDSCOPE_CHROMIUM || '/usr/bin/chromium';
-export const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts');
+const CHROMIUM = process.env.MINDSCOPE_CHROMIUM || '/usr/bin/chromium';
+const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts');
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({

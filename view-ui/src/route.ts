@@ -10,7 +10,7 @@ export interface Route {
   params: URLSearchParams;
 }
 
-export function parseHash(hash: string): Route {
+function parseHash(hash: string): Route {
   const [path = '', query = ''] = hash.replace(/^#\/?/, '').split('?');
   const [view = 'runs', ...rest] = path.split('/');
   return { view: view || 'runs', runId: decodeURIComponent(rest.join('/')), params: new URLSearchParams(query) };

@@ -24,7 +24,7 @@ export interface AnthropicOptions {
  * Prefixes shorter than this (estimated at 4 characters a token) are not marked for caching:
  * Anthropic caches nothing under 1024 tokens, and a cache write costs 1.25x the input price.
  */
-export const MIN_CACHE_TOKENS = 1024;
+const MIN_CACHE_TOKENS = 1024;
 const estimateTokens = (chars: number) => Math.ceil(chars / 4);
 const EPHEMERAL = { type: 'ephemeral' } as const;
 
@@ -47,7 +47,7 @@ function chars(m: ChatMessage): number {
 }
 
 /** A tool name Anthropic accepts (letters, digits, _ and -, at most 64). */
-export function toolName(name: string): string {
+function toolName(name: string): string {
   return name.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64) || 'record';
 }
 
@@ -56,7 +56,7 @@ export function toolName(name: string): string {
  * Caching: a long system prompt (shared by every item of a run) is marked, and so is the end of a
  * multi-turn conversation, so that its next turn reads everything before it from the cache.
  */
-export function anthropicMessagesBody(model: string, caps: ModelCapabilities, req: ChatRequest): Record<string, unknown> {
+function anthropicMessagesBody(model: string, caps: ModelCapabilities, req: ChatRequest): Record<string, unknown> {
   const s = req.settings;
   const systemText = req.messages
     .filter((m) => m.role === 'system')
@@ -107,7 +107,7 @@ interface WireMessage {
 }
 
 /** A /v1/messages response body as a ChatResponse; a tool call's input is the reply's text (as JSON). */
-export function decodeAnthropicMessage(label: string, body: unknown): Omit<ChatResponse, 'latencyMs'> {
+function decodeAnthropicMessage(label: string, body: unknown): Omit<ChatResponse, 'latencyMs'> {
   const json = body as WireMessage | undefined;
   if (!json || !Array.isArray(json.content)) malformed(label, 'no content array');
   const tool = json.content.find((c) => c.type === 'tool_use');

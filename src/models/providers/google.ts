@@ -33,7 +33,7 @@ function toParts(m: ChatMessage): unknown[] {
 }
 
 /** The generateContent request of a call in the SDK's form `{ model, contents, config }` (also a batch-mode inlined request). */
-export function geminiRequest(model: string, caps: ModelCapabilities, req: ChatRequest): Record<string, unknown> {
+function geminiRequest(model: string, caps: ModelCapabilities, req: ChatRequest): Record<string, unknown> {
   const s = req.settings;
   const system = req.messages
     .filter((m) => m.role === 'system')
@@ -77,7 +77,7 @@ interface WireGenerateContent {
 }
 
 /** A generateContent response body as a ChatResponse: thought parts are the reasoning, the others the reply. */
-export function decodeGemini(label: string, body: unknown, latencyMs: number): ChatResponse {
+function decodeGemini(label: string, body: unknown, latencyMs: number): ChatResponse {
   const json = body as WireGenerateContent | undefined;
   const candidate = json?.candidates?.[0];
   if (!candidate) {

@@ -36,7 +36,7 @@ function toOpenAiMessage(m: ChatMessage): unknown {
 }
 
 /** The chat-completions request body for a call (also the `body` of an OpenAI Batch API line). */
-export function openAiChatBody(model: string, caps: ModelCapabilities, req: ChatRequest): Record<string, unknown> {
+function openAiChatBody(model: string, caps: ModelCapabilities, req: ChatRequest): Record<string, unknown> {
   const s = req.settings;
   const body: Record<string, unknown> = { model, messages: req.messages.map(toOpenAiMessage) };
   // Reasoning models reject any temperature or top_p (even 0): they are left out, not sent as 1.
@@ -74,7 +74,7 @@ interface WireCompletion {
 }
 
 /** A chat-completions response body as a ChatResponse. */
-export function decodeOpenAiChat(label: string, body: unknown, latencyMs: number): ChatResponse {
+function decodeOpenAiChat(label: string, body: unknown, latencyMs: number): ChatResponse {
   const json = body as WireCompletion | undefined;
   const choice = json?.choices?.[0];
   if (!choice?.message) malformed(label, 'no choices[0].message');

@@ -18,7 +18,7 @@ import { MindscopeError } from '../../core/index.js';
 import type { SqlDriver, SqlExecutor } from './driver.js';
 
 /** A blob's content address: SHA-256, base64url, 132 bits. */
-export function blobHash(text: string): string {
+function blobHash(text: string): string {
   // The one-shot hash (Node 20.12 and later) costs a third of a Hash object's.
   const digest = oneShotHash ? oneShotHash('sha256', text, 'base64url') : crypto.createHash('sha256').update(text).digest('base64url');
   return digest.slice(0, 22);
@@ -251,7 +251,7 @@ export class TranscriptPacker {
 }
 
 /** `INSERT` of blobs, each once (a blob stored already is left as it is); null when there are none. */
-export function insertBlobsSql(blobs: ReadonlyArray<[string, string]>): { sql: string; params: string[] } | null {
+function insertBlobsSql(blobs: ReadonlyArray<[string, string]>): { sql: string; params: string[] } | null {
   if (blobs.length === 0) return null;
   return {
     sql: `INSERT INTO prompt_blobs (hash, body) VALUES ${Array(blobs.length).fill('(?, ?)').join(', ')} ON CONFLICT (hash) DO NOTHING`,

@@ -31,7 +31,7 @@ export function Content({ content }: { content: Message['content'] }) {
 }
 
 /** Only data:, http(s): and relative URLs as src; anything else (javascript:) is dropped. */
-export function safeUrl(url: string): string {
+function safeUrl(url: string): string {
   return /^(data:image\/|data:video\/|https?:)/i.test(url) ? url : '';
 }
 
