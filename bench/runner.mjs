@@ -1,17 +1,21 @@
 // bench/runner: MCQ trials per second through mindscope (store and cache on) against a local
-// OpenAI-compatible server that answers at once, and a bare loop of the same HTTP requests at
-// the same concurrency, measured in the same run; then peak memory at 5,000 and 50,000 trials.
+// OpenAI-compatible server that answers at once, beside a same-body fetch loop (a plain loop
+// sending byte-identical requests with the built-in fetch at the same concurrency), in
+// interleaved rounds: best and median of each, and their ratio; the store's bytes per trial;
+// then peak memory at 5,000 and 50,000 trials. With --promptfoo DIR (a folder where promptfoo
+// is installed, outside the repository), promptfoo sends the same requests to the same server.
 //
-//   npm run build && node bench/runner.mjs [--trials 5000] [--concurrency 64] [--rounds 2]
+//   npm run build && node bench/runner.mjs [--trials 5000] [--concurrency 64] [--rounds 3] [--quick] [--promptfoo /tmp/pf] [--before OTHER/dist]
 //
-// Each measurement runs in a child process of its own so that peak RSS is its own.
+// Each measurement runs in a child process of its own so that peak RSS is its own. The machine's
+// load (uptime) is printed beside the figures: on a shared machine they move with it.
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const arg = (name, fallback) => {
@@ -19,37 +23,47 @@ const arg = (name, fallback) => {
   return i >= 0 ? process.argv[i + 1] : fallback;
 };
 
-async function child(mode, url, n, replicates, concurrency) {
+async function child(mode, url, n, replicates, concurrency, beforeDist) {
   let maxHeap = 0;
   setInterval(() => (maxHeap = Math.max(maxHeap, process.memoryUsage().heapUsed)), 50).unref();
-  const { evaluate, openStore, createModel, loadTasks, parseRunSpec } = await import('../dist/index.js');
-  const { generateTomItems } = await import('../dist/suites/index.js');
-  const { buildMcqMessages, DEFAULT_MCQ_TEMPLATE } = await import('../dist/protocols/index.js');
-  const { runEvaluation } = await import('../dist/runner/index.js');
-  const { DEFAULT_SETTINGS } = await import('../dist/core/index.js');
+  // `before` is mindscope from another build (--before DIST); the loop uses this build's encoder.
+  const dist = mode === 'before' ? pathToFileURL(`${resolve(beforeDist)}/`).href : new URL('../dist/', import.meta.url).href;
+  const { evaluate, openStore, createModel, loadTasks, parseRunSpec } = await import(`${dist}index.js`);
+  const { generateTomItems } = await import(`${dist}suites/index.js`);
+  const { buildMcqMessages, DEFAULT_MCQ_TEMPLATE } = await import(`${dist}protocols/index.js`);
+  const { runEvaluation } = await import(`${dist}runner/index.js`);
+  const { DEFAULT_SETTINGS } = await import(`${dist}core/index.js`);
   const spec = `openai-compatible:${url}/v1#ok`;
   let elapsed;
   let trials;
   let cpu0;
+  const extra = {};
   if (mode === 'bare') {
-    // The same requests mindscope sends: same prompts, same settings, same concurrency. The
-    // messages are built beforehand; each request body is serialised in the loop, as any
-    // client has to.
+    // The bodies mindscope sends, byte for byte (its provider's encoder, serialised as the SDK
+    // does), built beforehand; the loop only sends them and reads the replies.
     const items = generateTomItems({ count: n, seed: 1 });
-    const requests = [];
+    const wire = createModel(spec).wire;
+    const bodies = [];
     for (let r = 0; r < replicates; r++) {
       for (const item of items) {
         const options = item.payload.options.map((text, i) => ({ label: 'ABCDEFGH'[i], text }));
-        requests.push({ model: 'ok', messages: buildMcqMessages(item, options, DEFAULT_MCQ_TEMPLATE), temperature: 0, max_tokens: 256 });
+        const messages = buildMcqMessages(item, options, DEFAULT_MCQ_TEMPLATE);
+        bodies.push(JSON.stringify(wire.encode({ messages, settings: DEFAULT_SETTINGS, timeoutMs: 60_000 })));
       }
     }
+    // The last requests the server kept are those of the run before this one: when mindscope's,
+    // they must be among these bodies, byte for byte (as JSON: the server keeps them parsed).
+    const mine = new Set(bodies.map((b) => JSON.stringify(JSON.parse(b))));
+    const seen = (await (await fetch(`${url}/stats`)).json()).bodies.map((b) => JSON.stringify(b.body));
+    extra.previousBodiesChecked = seen.length;
+    extra.previousBodiesSame = seen.filter((b) => mine.has(b)).length;
     let next = 0;
     cpu0 = process.cpuUsage();
     const t0 = performance.now();
     await Promise.all(
       Array.from({ length: concurrency }, async () => {
-        while (next < requests.length) {
-          const body = JSON.stringify(requests[next++]);
+        while (next < bodies.length) {
+          const body = bodies[next++];
           const res = await fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
           const json = await res.json();
           if (!json.choices?.[0]?.message) throw new Error('bad response');
@@ -57,7 +71,7 @@ async function child(mode, url, n, replicates, concurrency) {
       }),
     );
     elapsed = performance.now() - t0;
-    trials = requests.length;
+    trials = bodies.length;
   } else {
     // The suite is generated before the clock starts, as the bare loop builds its bodies first;
     // the end-to-end figure (generation included) is printed separately.
@@ -94,19 +108,63 @@ async function child(mode, url, n, replicates, concurrency) {
         throw new Error(`expected ${n * replicates} trials, got ${r.done} done and ${r.failed} failed`);
     }
     await store.close();
+    extra.storeBytesPerTrial = statSync(join(dir, 'bench.db')).size / trials;
     rmSync(dir, { recursive: true, force: true });
   }
   const cpu = process.cpuUsage(cpu0);
+
   const cpuMsPerTrial = (cpu.user + cpu.system) / 1000 / trials;
   process.stdout.write(
-    `${JSON.stringify({ mode, trials, seconds: elapsed / 1000, perSecond: (trials / elapsed) * 1000, cpuMsPerTrial, peakRssMiB: process.resourceUsage().maxRSS / 1024, peakHeapMiB: maxHeap / 2 ** 20 })}\n`,
+    `${JSON.stringify({ mode, trials, seconds: elapsed / 1000, perSecond: (trials / elapsed) * 1000, cpuMsPerTrial, peakRssMiB: process.resourceUsage().maxRSS / 1024, peakHeapMiB: maxHeap / 2 ** 20, ...extra })}\n`,
   );
+}
+
+/** promptfoo (installed in `dir`, outside the repository) sending the same MCQ prompts to the same server. */
+async function promptfooChild(url, n, concurrency, dir) {
+  const { createRequire } = await import('node:module');
+  const require = createRequire(join(dir, 'package.json'));
+  const version = JSON.parse(readFileSync(join(dir, 'node_modules', 'promptfoo', 'package.json'), 'utf8')).version;
+  const promptfoo = (await import(require.resolve('promptfoo'))).default;
+  const { generateTomItems } = await import('../dist/suites/index.js');
+  const { buildMcqMessages, DEFAULT_MCQ_TEMPLATE } = await import('../dist/protocols/index.js');
+  const tests = generateTomItems({ count: n, seed: 1 }).map((item) => {
+    const options = item.payload.options.map((text, i) => ({ label: 'ABCDEFGH'[i], text }));
+    return { vars: { messages: buildMcqMessages(item, options, DEFAULT_MCQ_TEMPLATE) } };
+  });
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const summary = await promptfoo.evaluate(
+    {
+      prompts: ['{{ messages | dump | safe }}'],
+      providers: [{ id: 'openai:chat:ok', config: { apiBaseUrl: `${url}/v1`, apiKey: 'none', temperature: 0, max_tokens: 256 } }],
+      tests,
+      writeLatestResults: false,
+    },
+    { maxConcurrency: concurrency, cache: false, showProgressBar: false },
+  );
+  const elapsed = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  const results = summary.results ?? (await summary.toEvaluateSummary()).results;
+  const ok = results.filter((r) => !r.error && r.response?.output).length;
+  if (ok !== n) throw new Error(`promptfoo: ${ok} of ${n} requests answered`);
+  process.stdout.write(
+    `${JSON.stringify({ mode: 'promptfoo', version, trials: n, seconds: elapsed / 1000, perSecond: (n / elapsed) * 1000, cpuMsPerTrial: (cpu.user + cpu.system) / 1000 / n })}\n`,
+  );
+  process.exit(0);
 }
 
 function runChild(args, nodeFlags = []) {
   return new Promise((resolve, reject) => {
+    // promptfoo keeps its database and settings in a folder of its own, here a fresh one.
+    const env = {
+      ...process.env,
+      PROMPTFOO_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'pf-')),
+      PROMPTFOO_DISABLE_TELEMETRY: '1',
+      PROMPTFOO_DISABLE_UPDATE: '1',
+    };
     const p = spawn(process.execPath, [...nodeFlags, fileURLToPath(import.meta.url), '--child', ...args], {
       stdio: ['ignore', 'pipe', 'inherit'],
+      env,
     });
     let out = '';
     p.stdout.on('data', (d) => (out += d));
@@ -120,30 +178,64 @@ async function main() {
   const n = Number(arg('trials', 5000));
   const concurrency = Number(arg('concurrency', 64));
   const rounds = Number(arg('rounds', 3));
+  const quick = process.argv.includes('--quick');
+  const promptfooDir = arg('promptfoo', undefined);
+  const beforeDist = arg('before', undefined);
   const server = spawn(process.execPath, [join(here, '..', 'tests', 'servers', 'model-server.mjs')], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const port = await new Promise((resolve) => createInterface({ input: server.stdout }).once('line', (l) => resolve(JSON.parse(l).port)));
   const url = `http://127.0.0.1:${port}`;
   try {
+    const load = () =>
+      `load average ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(', ')} on ${availableParallelism()} CPUs`;
     console.log(
-      `bench/runner: ${n} MCQ trials, concurrency ${concurrency}, local OpenAI-compatible server, ${rounds} rounds (alternating)`,
+      `bench/runner: ${n} MCQ trials, concurrency ${concurrency}, local OpenAI-compatible server, ${rounds} rounds (alternating); ${load()}`,
     );
-    const results = { bare: [], mindscope: [] };
+    const results = { bare: [], mindscope: [], before: [] };
+    const modes = beforeDist ? ['bare', 'mindscope', 'before'] : ['bare', 'mindscope'];
+    let previous;
     for (let r = 0; r < rounds; r++) {
-      for (const mode of r % 2 === 0 ? ['bare', 'mindscope'] : ['mindscope', 'bare']) {
-        const res = await runChild([mode, url, String(n), '1', String(concurrency)]);
+      for (const mode of r % 2 === 0 ? modes : [...modes].reverse()) {
+        const res = await runChild([mode, url, String(n), '1', String(concurrency), ...(mode === 'before' ? [beforeDist] : [])]);
         results[mode].push(res);
+        const note =
+          mode === 'bare' && previous === 'mindscope'
+            ? `; mindscope's last ${res.previousBodiesChecked} bodies: ${res.previousBodiesSame} byte-identical to the loop's`
+            : mode !== 'bare'
+              ? `; store ${res.storeBytesPerTrial.toFixed(0)} B/trial`
+              : '';
         console.log(
-          `  ${mode.padEnd(9)} ${res.trials} trials in ${res.seconds.toFixed(2)} s = ${res.perSecond.toFixed(0)} trials/s, client CPU ${res.cpuMsPerTrial.toFixed(2)} ms/trial, peak RSS ${res.peakRssMiB.toFixed(0)} MiB`,
+          `  ${{ bare: 'fetch loop', mindscope: 'mindscope ', before: 'before    ' }[mode]} ${res.trials} trials in ${res.seconds.toFixed(2)} s = ${res.perSecond.toFixed(0)} trials/s, client CPU ${res.cpuMsPerTrial.toFixed(2)} ms/trial, peak RSS ${res.peakRssMiB.toFixed(0)} MiB${note}`,
         );
+        previous = mode;
       }
     }
-    const best = (xs) => Math.max(...xs.map((x) => x.perSecond));
-    const ratio = best(results.mindscope) / best(results.bare);
+    const rates = (xs) => xs.map((x) => x.perSecond).sort((a, b) => a - b);
+    const best = (xs) => Math.max(...rates(xs));
+    const median = (xs) => {
+      const v = rates(xs);
+      return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    };
+    const cpu = (xs) => median(xs.map((x) => ({ perSecond: x.cpuMsPerTrial })));
     console.log(
-      `run phase, best of ${rounds}: mindscope ${best(results.mindscope).toFixed(0)}/s, bare loop ${best(results.bare).toFixed(0)}/s, ratio ${(ratio * 100).toFixed(1)}% (target >= 80%)`,
+      `run phase, ${rounds} rounds: mindscope best ${best(results.mindscope).toFixed(0)}/s, median ${median(results.mindscope).toFixed(0)}/s; same-body fetch loop best ${best(results.bare).toFixed(0)}/s, median ${median(results.bare).toFixed(0)}/s; ratio best ${(best(results.mindscope) / best(results.bare)).toFixed(2)}, median ${(median(results.mindscope) / median(results.bare)).toFixed(2)} (target >= 0.90); client CPU (median) ${cpu(results.mindscope).toFixed(2)} vs ${cpu(results.bare).toFixed(2)} ms/trial; ${load()}`,
     );
+    if (beforeDist)
+      console.log(
+        `before (${beforeDist}): best ${best(results.before).toFixed(0)}/s, median ${median(results.before).toFixed(0)}/s, ratio to the loop best ${(best(results.before) / best(results.bare)).toFixed(2)}, median ${(median(results.before) / median(results.bare)).toFixed(2)}; client CPU (median) ${cpu(results.before).toFixed(2)} ms/trial`,
+      );
+    if (promptfooDir) {
+      const pf = [];
+      for (let r = 0; r < Math.min(rounds, 2); r++)
+        pf.push(await runChild(['promptfoo', url, String(n), '1', String(concurrency), promptfooDir]));
+      console.log(
+        `promptfoo (${pf[0].version}), the same requests to the same server: best ${best(pf).toFixed(1)}/s, median ${median(pf).toFixed(1)}/s, client CPU ${cpu(pf).toFixed(2)} ms/trial; mindscope is ${(best(results.mindscope) / best(pf)).toFixed(1)}x (best), ${(median(results.mindscope) / median(pf)).toFixed(1)}x (median) (target >= 20x); ${load()}`,
+      );
+    }
+    if (quick) return;
     const e2e = await runChild(['mindscope-e2e', url, String(n), '1', String(concurrency)]);
     console.log(
       `end to end (generating the ${n} items included, as \`mindscope run\` does): ${e2e.perSecond.toFixed(0)} trials/s, ${((e2e.perSecond / best(results.bare)) * 100).toFixed(1)}% of the best bare loop`,
@@ -163,8 +255,9 @@ async function main() {
 }
 
 if (process.argv[2] === '--child') {
-  const [, , , mode, url, n, replicates, concurrency] = process.argv;
-  await child(mode, url, Number(n), Number(replicates), Number(concurrency));
+  const [, , , mode, url, n, replicates, concurrency, dir] = process.argv;
+  if (mode === 'promptfoo') await promptfooChild(url, Number(n), Number(concurrency), dir);
+  else await child(mode, url, Number(n), Number(replicates), Number(concurrency), dir);
 } else {
   await main();
 }

@@ -145,9 +145,11 @@ const chaosDb = join(dir, 'chaos.db');
 const killAt = Array.from({ length: KILLS }, () => 0.15 + rand() * 0.65).sort();
 const serverKillAt = 0.2 + rand() * 0.5;
 let answered = 0;
+let distinctAnswered = 0;
 const byFault = {};
 const addStats = (st) => {
   answered += st.answered;
+  distinctAnswered += st.distinctAnswered;
   for (const [k, v] of Object.entries(st.byFault)) byFault[k] = (byFault[k] ?? 0) + v;
 };
 let starts = 0;
@@ -215,8 +217,8 @@ console.log(
     .join(', ')}`,
 );
 console.log(`  trials lost: ${planned - c.done} (planned ${planned}, done ${c.done}, failed ${c.failed})`);
-console.log(`  trials duplicated: ${c.n - c.distinct_n}`);
+console.log(`  trials duplicated: ${c.n - c.distinct_n} stored twice; requests answered more than once: ${answered - distinctAnswered}`);
 console.log(`  calls answered beyond the planned count: ${answered - planned} (${answered} answered)`);
-console.log(`  peak RSS of the runner: ${peakMiB.toFixed(0)} MiB`);
+console.log(`  peak RSS of the runner: ${peakMiB.toFixed(0)} MiB (clean run ${clean.peakMiB.toFixed(0)} MiB)`);
 console.log(`  final matrix identical to the clean run's: ${identical ? 'yes' : 'NO'}`);
 if (planned !== c.done || c.n !== c.distinct_n || !identical) process.exitCode = 1;

@@ -6,13 +6,13 @@
 // A 2PL bank is calibrated on that panel with the items' stored content hashes.
 
 import { join } from 'node:path';
-import { calibrateBank, type IrtBank, irtItemKey, writeIrtBank } from '../src/analysis/index.js';
+import { calibrateBank, type IrtBank, writeIrtBank } from '../src/analysis/index.js';
 import { createRng } from '../src/core/index.js';
 import { evaluate, type ResponseMatrix, runMatrix, runPanel, type Store, writeMatrixCsv } from '../src/index.js';
 
 export const SUITE = 'generated-tom';
 export const ITEMS = 300;
-export const AGENTS = ['agent:oracle', 'agent:first-order', 'agent:reality', 'agent:first-option', 'agent:random'];
+const AGENTS = ['agent:oracle', 'agent:first-order', 'agent:reality', 'agent:first-option', 'agent:random'];
 
 export interface IrtRunSetting {
   fullRunId: string;
@@ -26,7 +26,7 @@ export interface IrtRunSetting {
 }
 
 /** A panel of `models` mixtures of the agents' answer vectors (see the file comment). */
-export function mixturePanel(agents: ResponseMatrix, models: number, seed: number): ResponseMatrix {
+function mixturePanel(agents: ResponseMatrix, models: number, seed: number): ResponseMatrix {
   const order = AGENTS.map((a) => agents.subjects.indexOf(a));
   const rng = createRng(`irt-run-panel:${seed}`);
   const subjects = Array.from({ length: models }, (_, j) => `panel-${String(j).padStart(2, '0')}`);
@@ -80,5 +80,3 @@ export async function buildSetting(store: Store, dir: string, model: '2pl' | '3p
   writeIrtBank(bankPath, bank);
   return { fullRunId: full.runId, full: accuracy, fullByCategory: byCategory, bank, bankPath, panelPath };
 }
-
-export { irtItemKey };

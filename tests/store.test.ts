@@ -105,7 +105,7 @@ for (const b of [sqlite, postgres]) {
       const s = await openStore(location);
       await s.createRun({ id: 'old', createdAt: 'then', config: { a: 1 } });
       await s.close();
-      // Back to version 1, as a store written before rubric pins, truncation counts, leases and stored specs.
+      // Back to version 1, as a store written before rubric pins, truncation counts, leases, stored specs and the batch ledger.
       for (const stmt of [
         'DROP TABLE irt_results',
         'DROP TABLE rubric_pins',
@@ -114,6 +114,11 @@ for (const b of [sqlite, postgres]) {
         'DROP TABLE trial_leases',
         'DROP TABLE rate_limits',
         'ALTER TABLE runs DROP COLUMN spec',
+        'DROP TABLE run_provenance',
+        'DROP TABLE batch_requests',
+        'DROP TABLE batches',
+        'DROP TABLE prompt_blobs',
+        'ALTER TABLE transcripts DROP COLUMN packed',
       ])
         await b.sql(location, stmt);
       await b.setVersion(location, 1);
@@ -124,6 +129,14 @@ for (const b of [sqlite, postgres]) {
       await expect(again.pinRubric('old', 'r', 'bb')).rejects.toThrow(/refusing to mix rubrics/);
       // A run planned before specs were stored gets its spec when it is opened again.
       await again.createRun({ id: 'old', createdAt: 'later', config: { a: 1 }, spec: { suites: ['x'] } });
+      // Provenance: one record per change, whatever the time it was recorded.
+      await again.recordProvenance('old', { recordedAt: '1', mindscope: '0.1.0' });
+      await again.recordProvenance('old', { recordedAt: '2', mindscope: '0.1.0' });
+      await again.recordProvenance('old', { recordedAt: '3', mindscope: '0.2.0' });
+      expect(await again.provenance('old')).toEqual([
+        { recordedAt: '1', mindscope: '0.1.0' },
+        { recordedAt: '3', mindscope: '0.2.0' },
+      ]);
       expect(await again.getRun('old')).toEqual({ id: 'old', createdAt: 'then', config: { a: 1 }, spec: { suites: ['x'] } });
       await again.close();
     });

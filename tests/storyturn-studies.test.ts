@@ -14,11 +14,14 @@ import { createRegistry, definePlugin, defineProvider, importHumanAnswers, openS
 import { CONVERSATION_RECORDS, readRecord } from '../src/core/index.js';
 import { loadRubric } from '../src/judges/index.js';
 import { turnImages, validateStoryTurn, type StoryTurnStory } from '../src/protocols/index.js';
-import { generateStoryTurns, readStoryTurns, storyTurnDatasetStats } from '../src/suites/index.js';
+import { applePicture, generateStoryTurns, readStoryTurns, storyTurnDatasetStats } from '../src/suites/index.js';
 import { judgeHumanAgreement, parseHumanLabels, storedStories, storyJudgeScorer, storyTurnMetrics } from '../src/analysis/index.js';
 import { evaluate } from './helpers/evaluate.js';
 
 const BIN = join(import.meta.dirname, '..', 'bin', 'mindscope.js');
+// Image files must hold real images (PNG magic bytes): two different pictures stand for the cookie and the apple.
+const COOKIE = Buffer.from(applePicture('big').split(',')[1]!, 'base64');
+const APPLE = Buffer.from(applePicture('small').split(',')[1]!, 'base64');
 
 const desireStory = (images: Record<string, string>, image2: string): StoryTurnStory & { mental_state: string } => ({
   id: 'd1',
@@ -44,8 +47,8 @@ const desireStory = (images: Record<string, string>, image2: string): StoryTurnS
 describe('CoMMET categories, tasks and images per condition', () => {
   it('reads category and task (JSON and a table of turns) and refuses an unknown category', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-commet-'));
-    writeFileSync(join(dir, 'c.png'), 'cookie-picture');
-    writeFileSync(join(dir, 'a.png'), 'apple-picture');
+    writeFileSync(join(dir, 'c.png'), COOKIE);
+    writeFileSync(join(dir, 'a.png'), APPLE);
     writeFileSync(join(dir, 's.json'), JSON.stringify([desireStory({ imgC: 'c.png', imgA: 'a.png' }, 'imgC;imgA')]));
     const [s] = await readStoryTurns(join(dir, 's.json'));
     expect(s).toMatchObject({ category: 'MBK', task: 'diverse desire', images: { imgC: join(dir, 'c.png'), imgA: join(dir, 'a.png') } });
@@ -67,8 +70,8 @@ describe('CoMMET categories, tasks and images per condition', () => {
 
   it('shows the image of the condition the previous answer selects, and all images of a turn without conditions', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-commet-img-'));
-    writeFileSync(join(dir, 'c.png'), 'cookie-picture');
-    writeFileSync(join(dir, 'a.png'), 'apple-picture');
+    writeFileSync(join(dir, 'c.png'), COOKIE);
+    writeFileSync(join(dir, 'a.png'), APPLE);
     const story = desireStory({ imgC: 'c.png', imgA: 'a.png' }, 'imgC;imgA');
     const plain = { ...desireStory({ imgC: 'c.png', imgA: 'a.png' }, 'imgC;imgA'), id: 'd2' };
     plain.turns[1] = { ...plain.turns[1]!, feedback: '', answer: 'apple' };
@@ -90,10 +93,10 @@ describe('CoMMET categories, tasks and images per condition', () => {
         parts: parts.map((p) => (p as { url: string }).url),
       };
     };
-    const b64 = (s: string) => `data:image/png;base64,${Buffer.from(s).toString('base64')}`;
+    const b64 = (b: Buffer) => `data:image/png;base64,${b.toString('base64')}`;
     // The oracle answers "cookie" first: the cookie condition's image only.
-    expect(await images('d1')).toEqual({ record: ['imgC'], parts: [b64('cookie-picture')] });
-    expect(await images('d2')).toEqual({ record: ['imgC', 'imgA'], parts: [b64('cookie-picture'), b64('apple-picture')] });
+    expect(await images('d1')).toEqual({ record: ['imgC'], parts: [b64(COOKIE)] });
+    expect(await images('d2')).toEqual({ record: ['imgC', 'imgA'], parts: [b64(COOKIE), b64(APPLE)] });
     // Right/wrong conditions: the first image after a right answer, the second after a wrong one.
     const rw = desireStory({ i1: 'c', i2: 'a' }, 'i1;i2');
     rw.turns[1] = { ...rw.turns[1]!, feedback: 'If right: good.; If wrong: look again.', answer: 'apple' };

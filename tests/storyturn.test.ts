@@ -86,6 +86,8 @@ describe('StoryTurn format', () => {
       ['d1', 'desire', 'approved'],
       ['d2', 'desire', 'generated'],
     ]);
+    // Image paths must name real images inside the data folder (tests/load-hardening.test.ts).
+    writeFileSync(join(dir, 'apple.png'), Buffer.from(applePicture('big').split(',')[1]!, 'base64'));
     writeFileSync(
       join(dir, 't.csv'),
       'sid,n,text,fb,q,img,ans,ms,kind,path\nx1,2,Grandpa asks.,If right: yes.; If wrong: no.,Which one?,img01,medium,Percepts,image-dependent,apple.png\nx1,1,Three apples.,,Which is biggest?,img01,big,Percepts,image-dependent,apple.png\n',

@@ -8,6 +8,7 @@ import { plannedTrials, prepareRun, TrialQueue, trialKeyOf, type PlanSubject } f
 import { trialKeyString, type PgStore } from '../store/index.js';
 import { buildSubjects, loadTasks } from './evaluate.js';
 import { createRegistry, type Registry } from './registry.js';
+import { collectProvenance } from './provenance.js';
 import { runIdentity, runIdOf } from './run-identity.js';
 
 export interface EnqueueOptions {
@@ -22,6 +23,11 @@ export interface EnqueueOptions {
    * by a worker that died is handed out again after twice this.
    */
   leaseSeconds?: number;
+  /**
+   * Send the calls through the providers' batch APIs: the run goes on the queue as one batch-run
+   * job (each step polls the stored batches or submits the next round), not as trials.
+   */
+  batch?: boolean;
   onWarning?: (message: string) => void;
 }
 
@@ -60,6 +66,8 @@ export async function enqueueRun(specInput: RunSpecInput, opts: EnqueueOptions):
   warnings.forEach((w) => opts.onWarning?.(w));
   const identity = runIdentity(spec);
   const runId = opts.runId ?? runIdOf(identity);
+  // Provenance beside the run, as for `run` (never in its identity).
+  await opts.store.recordProvenance(runId, { ...collectProvenance(spec, tasks) });
   const run = await prepareRun(opts.store, {
     runId,
     config: identity,
@@ -79,6 +87,11 @@ export async function enqueueRun(specInput: RunSpecInput, opts: EnqueueOptions):
   const leaseSeconds = opts.leaseSeconds ?? 60;
   const queue = await TrialQueue.open(opts.store.url);
   try {
+    if (opts.batch) {
+      if (jobs.length)
+        await queue.enqueueBatchRun(runId, { expireSeconds: 2 * leaseSeconds, retryDelaySeconds: Math.max(1, leaseSeconds / 2) });
+      return { runId, planned, skipped: planned - jobs.length, queued: jobs.length, warnings };
+    }
     await queue.enqueue(jobs, { expireSeconds: 2 * leaseSeconds, retryDelaySeconds: Math.max(1, leaseSeconds / 2) });
     return { runId, planned, skipped: planned - jobs.length, queued: jobs.length, warnings };
   } finally {

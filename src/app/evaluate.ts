@@ -5,7 +5,18 @@
 import { ConfigError, parseRunSpec, type RunSpec, type RunSpecInput, type Task } from '../core/index.js';
 import { settingsFor } from '../models/index.js';
 import type { ProtocolSettings } from '../protocols/index.js';
-import { runEvaluation, type RunCallOptions, type RunEvent, type RunSubject, type RunSummary } from '../runner/index.js';
+import {
+  runBatchEvaluation,
+  runEvaluation,
+  type BatchRunOptions,
+  type RunCallOptions,
+  type RunEvent,
+  type RunSubject,
+  type RunSummary,
+} from '../runner/index.js';
+import { referenceAgentWarnings } from './agent-checks.js';
+import { reconcileChangedItems } from './changed-items.js';
+import { collectProvenance } from './provenance.js';
 import { runAdaptive, runTiny } from './irt-evaluate.js';
 import type { IrtSuiteResult } from './irt-run.js';
 import { createRegistry, type Registry } from './registry.js';
@@ -26,10 +37,18 @@ export interface RunOperations extends Omit<RunCallOptions, 'seed' | 'onRetry' |
   onWarning?: (message: string) => void;
   /** Stop starting trials before the run's total cost would pass this many US dollars (resumable). */
   maxCostUsd?: number;
+  /** Refuse to continue a run whose items changed since their trials were made (by default they run again). */
+  frozen?: boolean;
+  /** Send the calls through the providers' batch APIs at batch prices (resumable: batch ids live in the store). */
+  batch?: BatchRunOptions | boolean;
 }
 
 export interface EvaluateResult extends RunSummary {
   warnings: string[];
+  /** Items whose content changed since their trials were made: their trials were discarded and ran again. */
+  changedItems: number;
+  /** A `batch.once` step that ended with batches still in flight (nothing recorded yet). */
+  pending?: boolean;
   /** Tiny and adaptive runs: each subject's estimated accuracy per suite. */
   irt?: IrtSuiteResult[];
 }
@@ -120,12 +139,36 @@ export async function evaluate(specInput: RunSpecInput, ops: RunOperations): Pro
   const { subjects, warnings } = buildSubjects(spec, registry, { apiKeyEnv: ops.apiKeyEnv });
   const loaded = await loadTasks(spec, registry, { allowEmpty: ops.allowEmpty });
   const tasks = loaded.tasks;
-  warnings.push(...loaded.warnings);
+  warnings.push(...loaded.warnings, ...referenceAgentWarnings(subjects, tasks, registry.protocols));
   warnings.forEach((w) => ops.onWarning?.(w));
   const identity = runIdentity(spec);
-  const { runId, apiKeyEnv: _key, registry: _registry, onEvent, onWarning: _warn, allowEmpty: _empty, maxCostUsd, ...calls } = ops;
+  const {
+    runId,
+    apiKeyEnv: _key,
+    registry: _registry,
+    onEvent,
+    onWarning: _warn,
+    allowEmpty: _empty,
+    maxCostUsd,
+    frozen,
+    batch,
+    ...calls
+  } = ops;
+  const id = runId ?? runIdOf(identity);
+  // Stale results of edited items are not kept silently: they run again (or --frozen refuses).
+  const changed = await reconcileChangedItems(ops.store, id, tasks, { frozen });
+  if (changed.changed.length) {
+    const w = `${changed.changed.length} item(s) changed since the run was last made (${changed.changed
+      .slice(0, 3)
+      .map((c) => `${c.suite}/${c.itemId}`)
+      .join(', ')}${changed.changed.length > 3 ? ', ...' : ''}): their ${changed.discarded} trial(s) run again`;
+    warnings.push(w);
+    ops.onWarning?.(w);
+  }
+  // Provenance beside the run, not in its identity: the same command continues the same run.
+  await ops.store.recordProvenance(id, { ...collectProvenance(spec, tasks) });
   const base = {
-    runId: runId ?? runIdOf(identity),
+    runId: id,
     config: identity,
     spec: spec as Record<string, unknown>,
     replicates: spec.trials,
@@ -135,13 +178,17 @@ export async function evaluate(specInput: RunSpecInput, ops: RunOperations): Pro
     onEvent,
   };
   if (spec.irt) {
+    // Adaptive and tiny runs choose each next item from the answers so far: nothing to batch.
+    if (batch) throw new ConfigError('--batch does not run tiny or adaptive (IRT) runs: run them without --batch');
     const r =
       spec.irt.mode === 'tiny'
         ? await runTiny(spec, spec.irt, base, tasks, subjects)
         : await runAdaptive(spec, spec.irt, base, tasks, subjects);
     r.warnings.forEach((w) => ops.onWarning?.(w));
-    return { ...r.summary, warnings: [...warnings, ...r.warnings], irt: r.irt };
+    return { ...r.summary, warnings: [...warnings, ...r.warnings], irt: r.irt, changedItems: changed.changed.length };
   }
-  const summary = await runEvaluation({ ...base, tasks, subjects });
-  return { ...summary, warnings };
+  const summary = batch
+    ? await runBatchEvaluation({ ...base, tasks, subjects, batch: batch === true ? {} : batch })
+    : await runEvaluation({ ...base, tasks, subjects });
+  return { ...summary, warnings, changedItems: changed.changed.length };
 }

@@ -11,7 +11,7 @@ import {
   summarizeEpisodes,
   type AccuracyGrouping,
 } from '../analysis/index.js';
-import { ConfigError } from '../core/index.js';
+import { ConfigError, describeFileError, refuseOverwrite } from '../core/index.js';
 import {
   type IrtRunRow,
   irtRunSection,
@@ -79,10 +79,12 @@ export async function writeRunReport(
   store: Store,
   runId: string,
   outDir: string,
-  opts: { audit?: boolean; seed?: number } = {},
+  opts: { audit?: boolean; seed?: number; force?: boolean } = {},
 ): Promise<string> {
   const run = await store.getRun(runId);
   if (!run) throw new ConfigError(`no run "${runId}" in ${store.location}`);
+  const path = join(outDir, 'index.html');
+  refuseOverwrite(path, opts.force);
   let auditSection: string | undefined;
   if (opts.audit) {
     const suites = await runMatricesBySuite(store, runId);
@@ -128,10 +130,14 @@ export async function writeRunReport(
     usage: await store.usage(runId),
     status,
     failures: (await store.failures(runId, 50)).map((f) => ({ subject: f.subjectId, suite: f.suite, itemId: f.itemId, error: f.error })),
+    provenance: await store.provenance(runId),
   });
-  mkdirSync(outDir, { recursive: true });
-  const path = join(outDir, 'index.html');
-  writeFileSync(path, html);
+  try {
+    mkdirSync(outDir, { recursive: true });
+    writeFileSync(path, html);
+  } catch (err) {
+    throw describeFileError(err, path);
+  }
   return path;
 }
 
@@ -142,9 +148,21 @@ export async function runMatrix(store: Store, runId: string, replicate?: number)
 
 /** Export a run's response matrix; the format follows the extension (.csv or .parquet). */
 export async function exportMatrix(store: Store, runId: string, path: string, replicate?: number): Promise<ResponseMatrix> {
+  if (!path.endsWith('.parquet') && !path.endsWith('.csv')) throw new ConfigError(`${path}: the output must end in .csv or .parquet`);
   const m = await runMatrix(store, runId, replicate);
-  if (path.endsWith('.parquet')) writeMatrixParquet(path, m);
-  else if (path.endsWith('.csv')) writeMatrixCsv(path, m);
-  else throw new ConfigError(`${path}: the output must end in .csv or .parquet`);
+  if (replicate !== undefined && m.items.length === 0) {
+    const trials = (await store.getRun(runId))?.config.trials;
+    throw new ConfigError(
+      `run ${runId} has no scored trial of replicate ${replicate}${typeof trials === 'number' ? ` (its replicates are 0 to ${trials - 1})` : ''}`,
+    );
+  }
+  try {
+    if (path.endsWith('.parquet')) writeMatrixParquet(path, m);
+    else writeMatrixCsv(path, m);
+    // The matrix file keeps its documented layout; how the run was produced goes beside it.
+    writeFileSync(`${path}.provenance.json`, `${JSON.stringify({ runId, provenance: await store.provenance(runId) }, null, 2)}\n`);
+  } catch (err) {
+    throw describeFileError(err, path);
+  }
   return m;
 }

@@ -137,7 +137,14 @@ function itemVars(item: Item): Record<string, string> {
 export async function scoreRun(opts: ScoreRunOptions): Promise<ScoreRunResult> {
   const rubric = loadRubric(opts.rubricPath);
   if (!(await opts.store.getRun(opts.runId))) throw new ConfigError(`no run "${opts.runId}" in ${opts.store.location}`);
-  await opts.store.pinRubric(opts.runId, rubric.name, rubric.sha256);
+  // A rubric is pinned when its first score is written; a failed attempt pins nothing, but a
+  // different file under a pinned name is refused before any judge is called.
+  const pinned = (await opts.store.pinnedRubrics(opts.runId)).find((p) => p.rubric === rubric.name);
+  if (pinned && pinned.sha256 !== rubric.sha256)
+    throw new ConfigError(
+      `${opts.rubricPath}: run ${opts.runId} was scored with rubric "${rubric.name}" sha256 ${pinned.sha256.slice(0, 12)}...; this file is ${rubric.sha256.slice(0, 12)}...: refusing to mix rubrics (use a new rubric name)`,
+    );
+  let pinning: Promise<void> | undefined;
   const scorer = `judge:${rubric.name}`;
   const aggregation = opts.aggregation ?? 'median';
   const { callers, models, factory } = judgeCallers(opts.store, opts.judges, {
@@ -167,6 +174,8 @@ export async function scoreRun(opts: ScoreRunOptions): Promise<ScoreRunResult> {
       if (j.values) for (const f of rubric.fields) cells.push({ judge: j.judge, subject, field: f.name, value: j.values[f.name]! });
   };
   const record = async (key: TrialKey, value: number, detail: unknown) => {
+    pinning ??= opts.store.pinRubric(opts.runId, rubric.name, rubric.sha256);
+    await pinning;
     await opts.store.recordScore(key, { scorer, value, detail });
     result.scored++;
   };

@@ -32,6 +32,7 @@ import {
 } from '../runner/index.js';
 import type { PgStore } from '../store/index.js';
 import { taskShells } from './evaluate.js';
+import { batchRunLoop } from './batch-worker.js';
 import { createRegistry, type Registry } from './registry.js';
 import { runIdentity } from './run-identity.js';
 
@@ -44,11 +45,19 @@ export interface WorkerOptions {
   leaseMs?: number;
   timeoutMs?: number;
   retry?: RetryPolicy;
+  /** How long one call may keep retrying rate limits (default 600 s). */
+  maxWaitMs?: number;
+  /** Timeouts in a row after which an endpoint's subjects stop (default 5). */
+  maxConsecutiveTimeouts?: number;
+  /** Replies larger than this fail as oversized (default 4 MiB). */
+  maxReplyBytes?: number;
   prices?: PriceTable;
   useCache?: boolean;
   apiKeyEnv?: string;
   /** How often an empty queue is asked again (default 1 s). */
   pollMs?: number;
+  /** Batch runs (run --enqueue --batch): how long between polls of a run's batches (default 30 s). */
+  batchPollMs?: number;
   /** Stop once nothing is queued, waiting or taken (default: run until `signal` aborts). */
   untilIdle?: boolean;
   signal?: AbortSignal;
@@ -58,6 +67,8 @@ export interface WorkerOptions {
 export type WorkerEvent =
   | { type: 'done' | 'failed' | 'skipped' | 'held'; runId: string }
   | { type: 'subject-aborted'; spec: string; error: string }
+  /** A step of a batch run: its batches are still in flight (pending), or its trials are recorded. */
+  | { type: 'batch-step'; runId: string; pending: boolean }
   | { type: 'error'; error: string };
 
 export interface WorkerSummary {
@@ -122,6 +133,9 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerSummary> {
     concurrency: slots,
     timeoutMs: opts.timeoutMs,
     retry: opts.retry,
+    maxWaitMs: opts.maxWaitMs,
+    maxConsecutiveTimeouts: opts.maxConsecutiveTimeouts,
+    maxReplyBytes: opts.maxReplyBytes,
     prices: opts.prices,
     useCache: opts.useCache,
     shareRateLimits: true,
@@ -273,11 +287,42 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerSummary> {
 
   await callers.start();
   leases.start();
+  // Batch runs alongside the trials: a step at a time, until the trials' loop ends.
+  let trialsEnded = false;
+  const batchRuns = batchRunLoop(
+    queue,
+    {
+      store,
+      registry,
+      concurrency: slots,
+      leaseMs,
+      timeoutMs: opts.timeoutMs,
+      retry: opts.retry,
+      prices: opts.prices,
+      useCache: opts.useCache,
+      apiKeyEnv: opts.apiKeyEnv,
+      pollMs: opts.batchPollMs,
+    },
+    () => trialsEnded || (opts.signal?.aborted ?? false),
+    (r) => {
+      summary.done += r.done;
+      summary.failed += r.failed;
+      emit({ type: 'batch-step', runId: r.runId, pending: r.pending });
+    },
+    (error) => {
+      summary.errors++;
+      emit({ type: 'error', error });
+    },
+  );
   try {
     await runPool(jobs(), slots, handle);
+    trialsEnded = true;
+    await batchRuns;
     await store.flush();
     await commits.settle().catch(() => {});
   } finally {
+    trialsEnded = true;
+    await batchRuns.catch(() => {});
     clearInterval(ackTimer);
     await ackNow();
     await callers.settle().catch(() => {});

@@ -2,6 +2,7 @@
 
 import { Command, CommanderError } from 'commander';
 import { MindscopeError } from '../index.js';
+import { describeFileError } from '../core/index.js';
 import { registerAnalyze } from './commands/analyze.js';
 import { registerAudit } from './commands/audit.js';
 import { registerCompare } from './commands/compare.js';
@@ -21,6 +22,7 @@ import { registerRun } from './commands/run.js';
 import { registerSimulate } from './commands/simulate.js';
 import { registerStatus } from './commands/status.js';
 import { registerStoryTurn } from './commands/storyturn.js';
+import { registerView } from './commands/view.js';
 import { registerWorker } from './commands/worker.js';
 
 export function buildProgram(): Command {
@@ -47,17 +49,33 @@ export function buildProgram(): Command {
   registerIrt(program);
   registerHumans(program);
   registerImport(program);
+  registerView(program);
   return program;
 }
 
+/**
+ * `mindscope run ... | head`: once the reader is gone, what is left to print has nowhere to go.
+ * Exit quietly, as command-line tools do, instead of crashing with an EPIPE stack trace
+ * (whatever the run stored is committed already; a rerun continues it).
+ */
+function exitQuietlyOnClosedStdout(): void {
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw err;
+  });
+}
+
 export async function main(argv = process.argv): Promise<void> {
+  exitQuietlyOnClosedStdout();
   try {
     await buildProgram().parseAsync(argv);
-  } catch (err) {
-    if (err instanceof CommanderError) {
-      process.exitCode = err.exitCode;
+  } catch (thrown) {
+    if (thrown instanceof CommanderError) {
+      process.exitCode = thrown.exitCode;
       return;
     }
+    // A raw errno error (ENOENT, EACCES, ...) from a path the user gave becomes one clear line.
+    const err = describeFileError(thrown);
     const message = err instanceof Error ? err.message : String(err);
     process.stderr.write(`mindscope: ${message}\n`);
     if (process.env.MINDSCOPE_DEBUG && err instanceof Error && !(err instanceof MindscopeError)) process.stderr.write(`${err.stack}\n`);

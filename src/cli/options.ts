@@ -1,3 +1,4 @@
+import type { Command } from 'commander';
 // Parsing of option values shared by several commands; each error names the flag.
 
 import { ConfigError } from '../index.js';
@@ -5,16 +6,18 @@ import { isCategory, type Category, type McqFieldMap } from '../core/index.js';
 
 export function intOption(flag: string, min = 0) {
   return (value: string): number => {
-    const n = Number(value);
+    const n = /^\s*[-+]?\d+\s*$/.test(value) ? Number(value) : Number.NaN;
     if (!Number.isInteger(n) || n < min) throw new ConfigError(`${flag} expects an integer of at least ${min}, got "${value}"`);
     return n;
   };
 }
 
-export function numberOption(flag: string, min = 0) {
+export function numberOption(flag: string, min = 0, max = Number.POSITIVE_INFINITY) {
   return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isFinite(n) || n < min) throw new ConfigError(`${flag} expects a number of at least ${min}, got "${value}"`);
+    // Number('') is 0 and Number(' 1 ') is 1: only a plain decimal literal is taken.
+    const n = /^\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*$/i.test(value) ? Number(value) : Number.NaN;
+    const range = max === Number.POSITIVE_INFINITY ? `of at least ${min}` : `between ${min} and ${max}`;
+    if (!Number.isFinite(n) || n < min || n > max) throw new ConfigError(`${flag} expects a number ${range}, got "${value}"`);
     return n;
   };
 }
@@ -42,3 +45,38 @@ export function parseFieldMap(value: string): McqFieldMap {
 
 /** The store `--db` names when not given: MINDSCOPE_DB (a SQLite file or a postgres:// URL), else mindscope.db. */
 export const DEFAULT_DB = process.env.MINDSCOPE_DB || 'mindscope.db';
+
+/** The flags that bound what a misbehaving provider can cost a run: rate-limit wait, hung servers, reply size. */
+export interface CallLimitFlags {
+  maxWait: number;
+  maxConsecutiveTimeouts: number;
+  maxReplyBytes: number;
+}
+
+/** Add --max-wait, --max-consecutive-timeouts and --max-reply-bytes to a command (run, worker). */
+export function addCallLimitOptions(command: Command): Command {
+  return command
+    .option(
+      '--max-wait <seconds>',
+      'how long one call may keep retrying rate limits (429s); a longer Retry-After stops the subject (resumable)',
+      numberOption('--max-wait', 0),
+      600,
+    )
+    .option(
+      '--max-consecutive-timeouts <n>',
+      'stop the subjects of an endpoint after this many timeouts in a row (a hung server; resumable); 0: never',
+      intOption('--max-consecutive-timeouts', 0),
+      5,
+    )
+    .option(
+      '--max-reply-bytes <n>',
+      'a reply larger than this many bytes fails its trial as oversized (4194304: 4 MiB)',
+      intOption('--max-reply-bytes', 1),
+      4 * 1024 * 1024,
+    );
+}
+
+/** The call options those flags give. */
+export function callLimits(flags: CallLimitFlags): { maxWaitMs: number; maxConsecutiveTimeouts: number; maxReplyBytes: number } {
+  return { maxWaitMs: flags.maxWait * 1000, maxConsecutiveTimeouts: flags.maxConsecutiveTimeouts, maxReplyBytes: flags.maxReplyBytes };
+}

@@ -11,3 +11,5 @@ export * from './files.js';
 export * from './parquet-rows.js';
 export * from './records/index.js';
 export * from './run-spec.js';
+export * from './output-files.js';
+export * from './image-kind.js';

@@ -45,8 +45,12 @@ export function parseRubric(text: string, file: string): Rubric {
   } catch (err) {
     throw new InputError(`not valid ${file.endsWith('.json') ? 'JSON' : 'YAML'}: ${(err as Error).message}`, file);
   }
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    throw new InputError('a rubric is an object with name, prompt and fields', file);
   const r = raw as Record<string, unknown>;
-  if (!r || typeof r !== 'object') throw new InputError('a rubric is an object with name, prompt and fields', file);
+  const known = ['name', 'prompt', 'fields', 'keywords', 'responses'];
+  for (const k of Object.keys(r))
+    if (!known.includes(k)) throw new InputError(`unknown rubric field "${k}" (a rubric has ${known.join(', ')})`, file);
   if (typeof r.name !== 'string' || !r.name) throw new InputError('rubric field "name" is missing', file);
   const responses = r.responses === undefined ? undefined : r.responses;
   if (responses !== undefined && (!Array.isArray(responses) || responses.length === 0 || responses.some((x) => typeof x !== 'string')))
@@ -56,19 +60,29 @@ export function parseRubric(text: string, file: string): Rubric {
       throw new InputError(`rubric field "prompt" must be a template that includes {${name}}`, file);
   if (!Array.isArray(r.fields) || r.fields.length === 0)
     throw new InputError('rubric field "fields" must list at least one score field', file);
-  const fields = r.fields.map((f: Record<string, unknown>, i: number) => {
-    if (typeof f?.name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(f.name))
+  const fields = r.fields.map((f: unknown, i: number) => {
+    if (!f || typeof f !== 'object' || Array.isArray(f)) throw new InputError(`fields[${i}] must be an object { name, min, max }`, file);
+    const o = f as Record<string, unknown>;
+    if (typeof o.name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(o.name))
       throw new InputError(`fields[${i}]: "name" must be an identifier`, file);
-    const min = Number(f.min);
-    const max = Number(f.max);
+    // Number('') and Number(null) are 0: only real numbers count.
+    const min = typeof o.min === 'number' ? o.min : Number.NaN;
+    const max = typeof o.max === 'number' ? o.max : Number.NaN;
     if (!Number.isFinite(min) || !Number.isFinite(max) || min >= max)
-      throw new InputError(`fields[${i}] (${f.name}): needs numbers min < max`, file);
-    return { name: f.name, min, max, integer: f.integer !== false };
+      throw new InputError(`fields[${i}] (${o.name}): needs numbers min < max`, file);
+    if (o.integer !== undefined && typeof o.integer !== 'boolean')
+      throw new InputError(`fields[${i}] (${o.name}): "integer" must be true or false, got ${JSON.stringify(o.integer)}`, file);
+    return { name: o.name, min, max, integer: o.integer !== false };
   });
   if (new Set(fields.map((f) => f.name)).size !== fields.length) throw new InputError('two score fields share a name', file);
   const keywords = r.keywords as Record<string, string[]> | undefined;
-  for (const k of Object.keys(keywords ?? {}))
+  if (keywords !== undefined && (!keywords || typeof keywords !== 'object' || Array.isArray(keywords)))
+    throw new InputError('rubric field "keywords" must map score fields to lists of words', file);
+  for (const [k, words] of Object.entries(keywords ?? {})) {
     if (!fields.some((f) => f.name === k)) throw new InputError(`keywords name the unknown field "${k}"`, file);
+    if (!Array.isArray(words) || words.some((w) => typeof w !== 'string' || !w))
+      throw new InputError(`keywords.${k} must be a list of words, got ${JSON.stringify(words)}`, file);
+  }
   return {
     name: r.name,
     prompt: r.prompt as string,

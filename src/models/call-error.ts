@@ -11,10 +11,13 @@ export type CallErrorKind =
   | 'auth' // 401/403: the key was rejected; fatal for the subject
   | 'not_found' // 404: unknown model or endpoint; fatal for the subject
   | 'bad_request' // other 4xx: this call will never succeed
-  | 'unsupported'; // the model cannot do what was asked (e.g. log-likelihoods over HTTP)
+  | 'unsupported' // the model cannot do what was asked (e.g. log-likelihoods over HTTP)
+  | 'oversized' // a reply larger than the reply-size cap: this call fails, it is not retried
+  | 'unresponsive' // the endpoint let several calls in a row time out (circuit breaker): fatal for the subject
+  | 'rate_limit_exhausted'; // rate limited for longer than the wait budget (--max-wait): fatal for the subject
 
 const RETRYABLE: ReadonlySet<CallErrorKind> = new Set(['rate_limit', 'server', 'timeout', 'network', 'malformed']);
-const FATAL: ReadonlySet<CallErrorKind> = new Set(['auth', 'not_found', 'unsupported']);
+const FATAL: ReadonlySet<CallErrorKind> = new Set(['auth', 'not_found', 'unsupported', 'unresponsive', 'rate_limit_exhausted']);
 
 /** A failed model call, with its kind (rate limit, server, timeout, network, malformed, auth, ...) that decides whether the runner retries or stops the subject. */
 export class ModelCallError extends MindscopeError {
@@ -25,6 +28,8 @@ export class ModelCallError extends MindscopeError {
     readonly status?: number,
     /** Delay the server asked for (Retry-After), in milliseconds. */
     readonly retryAfterMs?: number,
+    /** Attempts made before the call was given up (set by the runner's retry loop). */
+    readonly attempts?: number,
   ) {
     super(message);
   }

@@ -2,6 +2,7 @@
 
 import type { CallContext, ChatMessage, ChatResponse, GenerationSettings } from '../core/index.js';
 import type { ModelCapabilities } from './capabilities.js';
+import type { BatchApi } from './batch/batch-api.js';
 
 export interface ChatRequest {
   messages: ChatMessage[];
@@ -46,6 +47,8 @@ export interface ChatModel {
   readonly capabilities?: ModelCapabilities;
   /** Its API's request and response bodies, for batch submission; absent where there is no wire format. */
   readonly wire?: WireFormat;
+  /** The provider's batch API (OpenAI Batch, Anthropic Message Batches, Gemini batch mode); absent where there is none. */
+  batchApi?(): BatchApi;
   chat(request: ChatRequest): Promise<ChatResponse>;
   loglik?(context: string, continuations: string[]): Promise<LoglikResult>;
   close?(): Promise<void>;

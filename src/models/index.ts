@@ -1,5 +1,6 @@
 export * from './chat-model.js';
 export * from './call-error.js';
+export * from './reply-limit.js';
 export * from './provider-registry.js';
 export * from './capabilities.js';
 export * from './structured-output.js';
@@ -8,3 +9,4 @@ export { AnthropicChatModel } from './providers/anthropic.js';
 export { GoogleChatModel } from './providers/google.js';
 export { LlamaCppChatModel } from './providers/llamacpp.js';
 export * from './token-embeddings.js';
+export * from './batch/batch-api.js';

@@ -45,6 +45,9 @@ function otherError(err: unknown, site: CallSite): ModelCallError {
 /** An error thrown by the openai or @anthropic-ai/sdk client, as a ModelCallError. */
 export function fromStainlessError(err: unknown, classes: StainlessErrorClasses, site: CallSite): ModelCallError {
   if (err instanceof ModelCallError) return err;
+  // Our own fetch's errors (a reply over the size cap) come back wrapped as connection errors.
+  const cause = (err as { cause?: unknown } | undefined)?.cause;
+  if (cause instanceof ModelCallError) return cause;
   if (err instanceof classes.APIConnectionTimeoutError || err instanceof classes.APIUserAbortError) return timeoutError(site);
   if (err instanceof classes.APIConnectionError) return networkError(site, causeOf((err as Error).cause ?? err));
   if (err instanceof classes.APIError) {
@@ -59,7 +62,7 @@ export function fromStainlessError(err: unknown, classes: StainlessErrorClasses,
 }
 
 /** Gemini's RetryInfo (`"retryDelay": "30s"`) in an error body: Google says how long to wait there, not in a header. */
-export function googleRetryDelayMs(body: string): number | undefined {
+function googleRetryDelayMs(body: string): number | undefined {
   const m = /"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"/.exec(body);
   return m?.[1] ? Number(m[1]) * 1000 : undefined;
 }

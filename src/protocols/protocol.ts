@@ -9,6 +9,11 @@ import type { CallContext, Item, RecordSchemas, Task } from '../core/index.js';
 export interface ReferencePolicy {
   describe: string;
   reply(ctx: CallContext): string | undefined;
+  /**
+   * Whether the policy can answer an item at all (a belief tracker needs a world model): a run
+   * warns at its start when it will decline items, rather than reporting only parse failures.
+   */
+  answers?(item: Item): boolean;
 }
 
 /** The run settings a protocol may read (see RunSpec): shared ones, and its own under `options[name]`. */

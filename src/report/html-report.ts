@@ -5,6 +5,7 @@ import type { AccuracyTable } from '../analysis/index.js';
 import { cellOf } from '../analysis/index.js';
 import { formatUsd } from './cost.js';
 import { heatmapSpec, overallAccuracySpec, renderSvg } from './charts.js';
+import { renderProvenanceHtml } from './provenance.js';
 import { displayNames } from './subject-names.js';
 
 export interface UsageSummary {
@@ -33,6 +34,8 @@ export interface ReportInput {
   episodeSection?: string;
   /** Director Task and animated triangles (HTML fragment) when the run has either. */
   visionSection?: string;
+  /** How the run was produced (store.provenance): versions, platform, data and template hashes. */
+  provenance?: Array<Record<string, unknown>>;
   /** Tiny and adaptive runs: the estimated accuracies (HTML fragment). */
   irtSection?: string;
 }
@@ -109,6 +112,7 @@ ${r.auditSection ? `<h2>Psychometric audit of the suites</h2>${r.auditSection.re
 <h2>Usage</h2>
 <table><tr><th>subject</th><th>trials</th><th>input tokens</th><th>output tokens</th><th>cost</th></tr>${usage}</table>
 ${failures}
+${r.provenance ? renderProvenanceHtml(r.provenance) : ''}
 <h2>Configuration</h2>
 <pre>${escapeHtml(JSON.stringify(r.config, null, 2))}</pre>
 </body></html>

@@ -9,5 +9,6 @@ export * from './png.js';
 export * from './irt-charts.js';
 export * from './cost.js';
 export * from './vision-charts.js';
+export * from './provenance.js';
 export * from './irt-run-report.js';
 export * from './episode-charts.js';

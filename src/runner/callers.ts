@@ -9,10 +9,12 @@ import { createRng, deriveSeed, type GenerationSettings, type Rng } from '../cor
 import type { ChatModel } from '../models/index.js';
 import type { ModelCallError } from '../models/index.js';
 import type { Store } from '../store/index.js';
+import { DEFAULT_MAX_REPLY_BYTES } from '../models/index.js';
 import { AdaptiveLimiter } from './adaptive-limiter.js';
+import { CircuitBreaker } from './circuit-breaker.js';
 import { PriceBook, type PriceLookup, type PriceTable } from './prices.js';
 import { PendingWrites } from './pending-writes.js';
-import { RecordingModel } from './recording-model.js';
+import { RecordingModel, type CallEnvironment } from './recording-model.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry-policy.js';
 import { SharedRateLimits } from './shared-rate-limits.js';
 
@@ -24,6 +26,12 @@ export interface CallerOptions {
   /** Per-call time limit in milliseconds. Default 60,000. */
   timeoutMs?: number;
   retry?: RetryPolicy;
+  /** How long one call may keep retrying rate limits, in milliseconds (default 600,000); wins over retry.maxWaitMs. */
+  maxWaitMs?: number;
+  /** Timeouts in a row after which an endpoint is taken as down and its subjects stop (default 5; 0: never). */
+  maxConsecutiveTimeouts?: number;
+  /** Replies larger than this many bytes fail as `oversized` (default DEFAULT_MAX_REPLY_BYTES, 4 MiB). */
+  maxReplyBytes?: number;
   /** Prices that win over the price list (exact model names). */
   prices?: PriceTable;
   /** Read and write the content-addressed call cache (default true). */
@@ -33,11 +41,14 @@ export interface CallerOptions {
   onRetry?: (spec: string, err: ModelCallError, retry: number, delayMs: number) => void;
   /** Share each endpoint's adaptive limit with the other processes on this store (runs and workers). */
   shareRateLimits?: boolean;
+  /** Batch runs: charges cached replies that the run's batches fetched at batch prices (see batch/batch-charges.ts). */
+  batchCharge?: (key: string) => { costUsd: number | null } | undefined;
 }
 
 /** Builds every model caller (runs, judges, authors) with shared per-endpoint limits, retries, prices and the call cache. */
 export class CallerFactory {
   readonly #limiters = new Map<string, AdaptiveLimiter>();
+  readonly #breakers = new Map<string, CircuitBreaker>();
   readonly #prices: PriceBook;
   readonly #jitter: Rng;
   readonly #shared: SharedRateLimits | undefined;
@@ -66,6 +77,13 @@ export class CallerFactory {
     return l;
   }
 
+  /** The circuit breaker shared by every caller of this endpoint. */
+  breakerFor(model: ChatModel): CircuitBreaker {
+    let b = this.#breakers.get(model.endpoint);
+    if (!b) this.#breakers.set(model.endpoint, (b = new CircuitBreaker(model.endpoint, this.options.maxConsecutiveTimeouts)));
+    return b;
+  }
+
   /** Wait for the cache writes made so far; throws the first that failed. Stops sharing rate limits. */
   async settle(): Promise<void> {
     await this.#shared?.stop();
@@ -85,19 +103,25 @@ export class CallerFactory {
     model: ChatModel,
     subjectId: string,
     settings: GenerationSettings,
-    overrides: { useCache?: boolean; timeoutMs?: number } = {},
+    overrides: { useCache?: boolean; timeoutMs?: number; onMiss?: CallEnvironment['onMiss'] } = {},
   ): RecordingModel {
     const onRetry = this.options.onRetry;
+    const retry = this.options.retry ?? DEFAULT_RETRY;
+    const maxWaitMs = this.options.maxWaitMs;
     return new RecordingModel(subjectId, model, settings, {
       store: this.options.store,
       track: (write) => this.pending.track(write),
       limiter: this.limiterFor(model),
-      retry: this.options.retry ?? DEFAULT_RETRY,
+      retry: maxWaitMs === undefined ? retry : { ...retry, maxWaitMs },
+      breaker: this.breakerFor(model),
+      maxReplyBytes: this.options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES,
       timeoutMs: overrides.timeoutMs ?? this.options.timeoutMs ?? 60_000,
       price: this.#prices.lookup(model).price,
       rng: this.#jitter,
       useCache: overrides.useCache ?? this.options.useCache ?? true,
       onRetry: onRetry ? (err, n, delayMs) => onRetry(model.spec, err, n, delayMs) : undefined,
+      onMiss: overrides.onMiss,
+      batchCharge: this.options.batchCharge,
     });
   }
 }

@@ -1,5 +1,6 @@
 export * from './run-evaluation.js';
 export * from './adaptive-limiter.js';
+export * from './circuit-breaker.js';
 export * from './retry-policy.js';
 export * from './prices.js';
 export { RecordingModel, callCacheKey, type CallEnvironment } from './recording-model.js';
@@ -10,3 +11,4 @@ export * from './lease-keeper.js';
 export * from './shared-rate-limits.js';
 export { executeTrial, trialKeyOf, type TrialResult, type TrialRunContext } from './trial-executor.js';
 export * from './trial-queue.js';
+export * from './batch/batch-run.js';

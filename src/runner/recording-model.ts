@@ -5,13 +5,14 @@
 import type { CallContext, CallRecord, ChatMessage, ChatResponse, GenerationSettings, Rng, TrialModel } from '../core/index.js';
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../core/index.js';
-import type { ChatModel, LoglikResult } from '../models/index.js';
-import { ModelCallError, normalizeSettings } from '../models/index.js';
+import type { ChatModel, ChatRequest, LoglikResult } from '../models/index.js';
+import { ModelCallError, normalizeSettings, oversizedError, replyTooLarge, withReplyLimit } from '../models/index.js';
 import type { Store } from '../store/index.js';
 import type { AdaptiveLimiter } from './adaptive-limiter.js';
 import type { Price } from './prices.js';
 import { callCost } from './prices.js';
-import { backoffDelay, sleep, type RetryPolicy } from './retry-policy.js';
+import type { CircuitBreaker } from './circuit-breaker.js';
+import { backoffDelay, DEFAULT_MAX_WAIT_MS, MAX_RETRY_AFTER_MS, sleep, type RetryPolicy } from './retry-policy.js';
 
 export interface CallEnvironment {
   store: Store;
@@ -23,8 +24,16 @@ export interface CallEnvironment {
   price: Price | undefined;
   rng: Rng;
   useCache: boolean;
+  /** The endpoint's circuit breaker: too many timeouts in a row stop its subjects. */
+  breaker?: CircuitBreaker;
+  /** Replies larger than this many bytes fail as `oversized` (undefined: no cap). */
+  maxReplyBytes?: number;
   /** Told about each retry, for progress display. */
   onRetry?: (err: ModelCallError, retry: number, delayMs: number) => void;
+  /** Batch mode, collecting: a cache miss is handed here (to go into a batch) instead of being called; it throws. */
+  onMiss?: (key: string, request: ChatRequest) => never;
+  /** Batch mode, recording: the batch price of a cached reply that this run's batch fetched, the first time it is used; else undefined. */
+  batchCharge?: (key: string) => { costUsd: number | null } | undefined;
 }
 
 /**
@@ -70,6 +79,22 @@ function prepare(model: ChatModel, base: GenerationSettings): { settings: Genera
   return p;
 }
 
+/** The error of a call still rate limited when the wait budget is spent: it stops the subject, the run stays resumable. */
+function rateLimitExhausted(error: ModelCallError, maxWaitMs: number, waitedMs: number): ModelCallError {
+  const secs = (ms: number) => `${ms < 10_000 ? Math.round(ms / 100) / 10 : Math.round(ms / 1000)}s`;
+  const budget = `--max-wait ${secs(maxWaitMs)}`;
+  const why =
+    error.retryAfterMs !== undefined && error.retryAfterMs > maxWaitMs
+      ? `the server asks to wait ${secs(error.retryAfterMs)} (Retry-After), more than ${budget}`
+      : `still rate limited after ${secs(waitedMs)} of waiting (${budget})`;
+  return new ModelCallError(
+    `${error.message}: ${why}; stopped this subject: run the same command later (or with a larger --max-wait) to continue`,
+    'rate_limit_exhausted',
+    error.status,
+    error.retryAfterMs,
+  );
+}
+
 /** The model a protocol talks to during one trial: cache, limiter, retries, and a record of every call for the transcript. */
 export class RecordingModel implements TrialModel {
   readonly calls: CallRecord[] = [];
@@ -93,33 +118,55 @@ export class RecordingModel implements TrialModel {
     return this.model.capabilities?.structuredOutput ?? false;
   }
 
-  /** Run `fn` under the limiter with retries; returns the result and the attempts used. */
+  /**
+   * Run `fn` under the limiter with retries; returns the result and the attempts used. Rate
+   * limits are retried within the wait budget (retry.maxWaitMs), other transient errors
+   * maxRetries times; timeouts count towards the endpoint's circuit breaker.
+   */
   async #withRetries<T>(fn: () => Promise<T>): Promise<{ value: T; attempts: number }> {
-    const { limiter, retry } = this.env;
-    for (let attempt = 0; ; attempt++) {
+    const { limiter, retry, breaker } = this.env;
+    const maxWaitMs = retry.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+    let firstRateLimit: number | undefined;
+    let rateLimits = 0;
+    let transient = 0;
+    for (let attempt = 1; ; attempt++) {
       await limiter.acquire();
       let error: ModelCallError;
+      let delay = 0;
+      let giveUp: ModelCallError | undefined;
+      const started = Date.now();
       try {
-        const value = await fn();
+        // An endpoint taken as down fails every call at once (the subject stops).
+        if (breaker?.openError) throw breaker.openError;
+        const value = await withReplyLimit(this.env.maxReplyBytes, fn);
+        breaker?.onAnswer();
         limiter.onSuccess();
-        return { value, attempts: attempt + 1 };
+        return { value, attempts: attempt };
       } catch (err) {
         if (!(err instanceof ModelCallError)) throw err;
         error = err;
+        if (err.kind === 'timeout') error = breaker?.onTimeout(this.spec, this.env.timeoutMs, started) ?? err;
+        else if (err.kind !== 'network' && err.kind !== 'unresponsive') breaker?.onAnswer();
+        if (error.kind === 'rate_limit') {
+          const now = Date.now();
+          firstRateLimit ??= now;
+          const left = maxWaitMs - (now - firstRateLimit);
+          delay = backoffDelay(retry, rateLimits++, this.env.rng, error.retryAfterMs);
+          if (error.retryAfterMs === undefined) delay = Math.min(delay, Math.max(0, left));
+          if (delay > left || left <= 0) giveUp = rateLimitExhausted(error, maxWaitMs, now - firstRateLimit);
+          // The pause is in force before this slot is released: a queued call must not start in the gap.
+          limiter.onRateLimit(Math.min(error.retryAfterMs ?? delay, maxWaitMs), delay);
+        } else if (error.retryable && transient < retry.maxRetries) {
+          delay = Math.min(backoffDelay(retry, transient++, this.env.rng, error.retryAfterMs), MAX_RETRY_AFTER_MS);
+        } else giveUp = error;
       } finally {
         limiter.release();
       }
-      if (!error.retryable || attempt >= retry.maxRetries) {
-        throw new ModelCallError(
-          attempt > 0 ? `${error.message} (after ${attempt + 1} attempts)` : error.message,
-          error.kind,
-          error.status,
-          error.retryAfterMs,
-        );
+      if (giveUp) {
+        const message = attempt > 1 && giveUp === error ? `${giveUp.message} (after ${attempt} attempts)` : giveUp.message;
+        throw new ModelCallError(message, giveUp.kind, giveUp.status, giveUp.retryAfterMs, attempt);
       }
-      const delay = backoffDelay(retry, attempt, this.env.rng, error.retryAfterMs);
-      if (error.kind === 'rate_limit') limiter.onRateLimit(error.retryAfterMs, delay);
-      this.env.onRetry?.(error, attempt + 1, delay);
+      this.env.onRetry?.(error, attempt, delay);
       await sleep(delay);
     }
   }
@@ -134,15 +181,28 @@ export class RecordingModel implements TrialModel {
     const key = cacheable ? callCacheKey(this.model, 'chat', merged, messages, settingsJson) : '';
     const hit = cacheable ? ((await this.env.store.getCached(key)) as ChatResponse | undefined) : undefined;
     if (hit) {
-      this.calls.push({ kind: 'chat', messages, settings: merged, response: hit, cached: true, attempts: 0, costUsd: 0 });
+      // A reply this run's batch fetched is the run's own call, paid at the batch price; others are cache hits.
+      const charge = this.env.batchCharge?.(key);
+      if (charge)
+        this.calls.push({ kind: 'chat', messages, settings: merged, response: hit, cached: false, attempts: 1, costUsd: charge.costUsd });
+      else this.calls.push({ kind: 'chat', messages, settings: merged, response: hit, cached: true, attempts: 0, costUsd: 0 });
       return hit;
     }
-    const { value: response, attempts } = await this.#withRetries(() =>
-      this.model.chat({ messages, settings: merged, timeoutMs: this.env.timeoutMs, context }),
+    if (cacheable && this.env.onMiss) this.env.onMiss(key, { messages, settings: merged, timeoutMs: this.env.timeoutMs, context });
+    const { value: response, attempts } = await this.#withRetries(async () =>
+      this.#checkSize(await this.model.chat({ messages, settings: merged, timeoutMs: this.env.timeoutMs, context })),
     );
     if (cacheable) this.env.track(this.env.store.putCached(key, this.model.provider, this.model.spec, response));
     const costUsd = callCost(this.env.price, response.usage);
     this.calls.push({ kind: 'chat', messages, settings: merged, response, cached: false, attempts, costUsd });
+    return response;
+  }
+
+  /** A reply over the size cap fails (clients that fetch on their own are checked here, after decoding). */
+  #checkSize(response: ChatResponse): ChatResponse {
+    const max = this.env.maxReplyBytes;
+    const bytes = replyTooLarge(response, max);
+    if (bytes !== undefined && max !== undefined) throw oversizedError(this.model.spec, max, bytes);
     return response;
   }
 

@@ -35,7 +35,18 @@ export type RunEvent =
   | { type: 'failed'; key: TrialKey; error: string }
   | { type: 'retry'; spec: string; error: string; retry: number; delayMs: number }
   | { type: 'retry-end' }
-  | { type: 'subject-aborted'; spec: string; error: string };
+  | { type: 'subject-aborted'; spec: string; error: string }
+  /** --batch: a provider batch was submitted, is running, ended or failed; `finished` of its `total` calls are done (0 of 0: the API does not say). */
+  | {
+      type: 'batch';
+      spec: string;
+      batchId: string;
+      round: number;
+      state: 'submitted' | 'running' | 'ended' | 'failed';
+      total: number;
+      finished: number;
+      error?: string;
+    };
 
 /** Operational settings of a run's calls, plus how long a trial's lease lasts without a heartbeat. */
 export interface RunCallOptions extends CallerOptions {

@@ -116,7 +116,9 @@ export async function executeTrial(p: PlannedTrial, ctx: TrialRunContext): Promi
     const spentUsd = knownCost(model.calls);
     if (err instanceof ModelCallError && (err.fatal || err.kind === 'network'))
       return { kind: 'aborted', key, settings, spentUsd, error: err.message };
-    const committed = store.recordFailed(key, p.hash, err.message, model.calls.length + 1);
+    // The attempts of the call that failed (as recordDone counts the most any call took), not 1.
+    const attempts = Math.max(1, err instanceof ModelCallError ? (err.attempts ?? 1) : 1, ...model.calls.map((c) => c.attempts));
+    const committed = store.recordFailed(key, p.hash, err.message, attempts);
     return { kind: 'failed', key, settings, spentUsd, error: err.message, committed };
   }
 }

@@ -12,11 +12,22 @@ import { trialKeyString } from '../store/index.js';
 
 /** The queue every run's trials go to (a worker takes trials of any run). */
 export const TRIAL_QUEUE = 'mindscope-trials';
+/**
+ * The queue of batch runs (run --enqueue --batch): one job per step of a run; the worker that
+ * takes it polls the run's stored batches or submits its next round, then queues the next step
+ * (or, when no call is left, records the trials). A worker killed mid-step leaves the job to expire.
+ */
+export const BATCH_RUN_QUEUE = 'mindscope-batch-runs';
 /** The PostgreSQL schema pg-boss keeps its tables in. */
 export const QUEUE_SCHEMA = 'mindscope_queue';
 
 export interface TrialJob extends TrialKey {
   itemHash: string;
+}
+
+export interface QueuedBatchRun {
+  id: string;
+  data: { runId: string };
 }
 
 export interface QueuedTrial {
@@ -59,6 +70,7 @@ export class TrialQueue {
     boss.on('error', () => {});
     await boss.start();
     await boss.createQueue(TRIAL_QUEUE, { name: TRIAL_QUEUE, policy: 'short' });
+    await boss.createQueue(BATCH_RUN_QUEUE, { name: BATCH_RUN_QUEUE, policy: 'short' });
     return new TrialQueue(boss);
   }
 
@@ -95,9 +107,42 @@ export class TrialQueue {
     await this.boss.fail(TRIAL_QUEUE, id, { reason });
   }
 
-  /** Trials queued, waiting for a retry, or taken and not yet acknowledged. */
+  /** Trials and batch-run steps queued, waiting for a retry, or taken and not yet acknowledged. */
   async outstanding(): Promise<number> {
-    return (await this.boss.getQueueSize(TRIAL_QUEUE, { before: 'completed' })) ?? 0;
+    const trials = (await this.boss.getQueueSize(TRIAL_QUEUE, { before: 'completed' })) ?? 0;
+    return trials + ((await this.boss.getQueueSize(BATCH_RUN_QUEUE, { before: 'completed' })) ?? 0);
+  }
+
+  /** Queue a step of a batch run, to start after `delaySeconds` (a step already waiting is not queued twice). */
+  async enqueueBatchRun(runId: string, opts: EnqueueOptions & { delaySeconds?: number }): Promise<void> {
+    await this.boss.send(
+      BATCH_RUN_QUEUE,
+      { runId },
+      {
+        singletonKey: runId,
+        expireInSeconds: Math.max(1, Math.round(opts.expireSeconds)),
+        retryLimit: opts.retryLimit ?? 100,
+        retryDelay: Math.max(1, Math.round(opts.retryDelaySeconds ?? 10)),
+        retryBackoff: false,
+        ...(opts.delaySeconds ? { startAfter: Math.max(1, Math.round(opts.delaySeconds)) } : {}),
+      },
+    );
+  }
+
+  /** Take a step of a batch run, if one is due. */
+  async fetchBatchRun(): Promise<QueuedBatchRun | undefined> {
+    const [job] = await this.boss.fetch<{ runId: string }>(BATCH_RUN_QUEUE, { batchSize: 1 });
+    return job ? { id: job.id, data: job.data } : undefined;
+  }
+
+  /** Acknowledge a batch-run step. */
+  async completeBatchRun(id: string): Promise<void> {
+    await this.boss.complete(BATCH_RUN_QUEUE, id);
+  }
+
+  /** Give a batch-run step back after an error: it is handed out again after the retry delay. */
+  async failBatchRun(id: string, reason: string): Promise<void> {
+    await this.boss.fail(BATCH_RUN_QUEUE, id, { reason });
   }
 
   async close(): Promise<void> {

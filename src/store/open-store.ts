@@ -19,3 +19,13 @@ export async function openStore(location = process.env.MINDSCOPE_DB || 'mindscop
   if (isPostgresLocation(location)) return PgStore.open(location);
   return new SqliteStore(location.replace(/^sqlite:/i, ''));
 }
+
+/**
+ * Open a store for reading only (the viewer): a SQLite file is opened read-only, so that it
+ * never writes while a run writes the same file; a PostgreSQL database is opened as usual
+ * (migrations are a no-op on an up-to-date schema) and only read.
+ */
+export async function openStoreForReading(location = process.env.MINDSCOPE_DB || 'mindscope.db'): Promise<Store> {
+  if (isPostgresLocation(location)) return PgStore.open(location);
+  return new SqliteStore(location.replace(/^sqlite:/i, ''), { readonly: true });
+}

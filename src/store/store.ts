@@ -6,6 +6,9 @@
 // trial is leased before it runs, and its result is recorded once (a done trial stays done).
 
 import type { Item, Score, StoredTranscript, TrialKey, TrialOutcome } from '../core/index.js';
+import type { BatchLedger } from './batch-ledger.js';
+
+export type { BatchLedger, BatchRecord, BatchRequestRow, BatchState } from './batch-ledger.js';
 
 export interface RunRecord {
   id: string;
@@ -133,7 +136,7 @@ export interface IrtResultRow {
   result: Record<string, unknown>;
 }
 
-/** A stored trial with its transcript and scores as stored (JSON text), for copying between stores. */
+/** A stored trial with its transcript (whole, as JSON text, prompts put back) and scores (JSON text), for copying between stores. */
 export interface StoredTrial extends TrialKey {
   itemHash: string;
   status: TrialStatus;
@@ -166,7 +169,8 @@ export function trialKeyString(k: TrialKey): string {
   return JSON.stringify([k.runId, k.subjectId, k.suite, k.itemId, k.replicate]);
 }
 
-export interface Store {
+/** The store; it also keeps the ledger of provider batches (batch-ledger.ts). */
+export interface Store extends BatchLedger {
   /** The file path, or the database URL without its password. */
   readonly location: string;
   readonly backend: 'sqlite' | 'postgres';
@@ -174,6 +178,14 @@ export interface Store {
   listRuns(): Promise<RunRecord[]>;
   /** Create a run; a run with this id created meanwhile by another process is left as it is. */
   createRun(run: RunRecord): Promise<void>;
+  /** Record how a run was produced (versions, platform, data and template hashes) unless it equals the last record; never part of its identity. */
+  recordProvenance(runId: string, provenance: Record<string, unknown>): Promise<void>;
+  /** The provenance records of a run, oldest first. */
+  provenance(runId: string): Promise<Array<Record<string, unknown>>>;
+  /** The item content hash each stored trial of a run was made with, one row per item and hash. */
+  trialItemHashes(runId: string): Promise<Array<{ suite: string; itemId: string; itemHash: string }>>;
+  /** Delete every trial (with transcripts and scores) of these items in a run, so that they run again; returns the trials deleted. */
+  discardItemTrials(runId: string, items: Array<{ suite: string; itemId: string }>): Promise<number>;
   setPlan(runId: string, rows: PlanRow[]): Promise<void>;
   upsertSubject(subject: SubjectRecord): Promise<void>;
   /** The subjects a run plans (spec and the generation settings they run with). */

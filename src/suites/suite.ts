@@ -2,7 +2,7 @@
 // closes over the payload type, so a registry can hold suites of every protocol side by side
 // and each still hands its protocol items of the right shape.
 
-import { ConfigError, type Item, type McqFieldMap, type Task } from '../core/index.js';
+import { ConfigError, InputError, type Item, type McqFieldMap, type Task } from '../core/index.js';
 import type { ProtocolModule, ProtocolSettings } from '../protocols/index.js';
 import { ensureSuiteData } from './data/fetch-data.js';
 import type { LoadResult } from './read-input.js';
@@ -43,6 +43,29 @@ export interface Suite {
   task(opts: SuiteLoadOptions, settings: ProtocolSettings, limit?: number): Promise<{ task: Task; warnings: string[] }>;
 }
 
+/** Where an item came from, for errors: its file and line when the loader recorded them, else its place in the suite. */
+function placeOf(item: Item<unknown>, index: number, data: string | undefined): string {
+  const source = item.meta.source as { file?: unknown; line?: unknown } | undefined;
+  if (source && typeof source.file === 'string') return `${source.file}${typeof source.line === 'number' ? `:${source.line}` : ''}`;
+  return `item ${index + 1}${data ? ` of ${data}` : ''}`;
+}
+
+/**
+ * Two items under one id share a trial key: one would never be run and the run would never
+ * complete. Refused at load, naming both places.
+ */
+function refuseDuplicateIds(suite: string, items: Array<Item<unknown>>, data: string | undefined): void {
+  const first = new Map<string, number>();
+  items.forEach((item, i) => {
+    const before = first.get(item.id);
+    if (before === undefined) first.set(item.id, i);
+    else
+      throw new InputError(
+        `suite ${suite}: the item id "${item.id}" is given twice, at ${placeOf(items[before]!, before, data)} and at ${placeOf(item, i, data)}`,
+      );
+  });
+}
+
 /** Declare a suite: an id, a protocol and a loader. */
 export function defineSuite<P>(def: SuiteDefinition<P>): Suite {
   if (!/^[a-z0-9][a-z0-9-]*$/.test(def.id)) throw new Error(`suite id "${def.id}" must be lower-case letters, digits and dashes`);
@@ -51,6 +74,7 @@ export function defineSuite<P>(def: SuiteDefinition<P>): Suite {
     const data = opts.data ?? (def.needsData ? await ensureSuiteData(def.id, { env: opts.env }) : undefined);
     if (def.needsData && !data) throw new ConfigError(`suite ${def.id} reads your own data files: give them with --data`);
     const loaded = await def.load({ ...opts, data: data ?? '' });
+    refuseDuplicateIds(def.id, loaded.items, data);
     if (loaded.items.length === 0 && !opts.allowEmpty) {
       throw new ConfigError(`suite ${def.id} loaded no items${data ? ` from ${data}` : ''} (--allow-empty runs it anyway)`);
     }

@@ -5,7 +5,7 @@
 import { loadDialtom } from '../../src/suites/index.js';
 
 // Table 3: retrospective MI, ESC, PFG; prospective MI, ESC, PFG (percent).
-export const TABLE3: Record<string, number[]> = {
+const TABLE3: Record<string, number[]> = {
   'Gemini 3 Pro': [97.71, 99.15, 98.78, 83.09, 80.46, 86.96],
   'GPT-5': [93.46, 95.2, 95.28, 14.71, 16.26, 16.85],
   'GPT-4.1': [93.14, 94.07, 94.4, 5.88, 12.81, 10.87],

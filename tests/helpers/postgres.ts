@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
-export const PG_ADMIN_URL = process.env.MINDSCOPE_TEST_PG || 'postgres://postgres@127.0.0.1:5432/postgres';
+const PG_ADMIN_URL = process.env.MINDSCOPE_TEST_PG || 'postgres://postgres@127.0.0.1:5432/postgres';
 
 async function reachable(): Promise<boolean> {
   const client = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 3000 });

@@ -16,15 +16,21 @@
 //   flaky-500-K        ... get HTTP 500
 //   hang-K             ... get no answer at all (the connection stays open)
 //   reset-K            ... get the connection reset with no response
+//   stall-K            ... get the headers and the start of a body that never ends
 //   malformed-K        ... get a 200 with a body that is not JSON
 //   bad-shape-K        ... get a 200 JSON without choices
 //   always-500         every request gets HTTP 500
+//   rl-K-MS            the first K attempts of each distinct request get 429 with retry-after-ms: MS
+//                      (and Retry-After in whole seconds); rl-K-none: 429 with no delay named at all
+//   huge-KIB           answer with a reply of KIB kibibytes of text
 //   slow-MS            answer after MS milliseconds
 // With MODEL_SERVER_KEY set, requests must carry that key (Bearer, x-api-key or x-goog-api-key)
 // or get 401. GET /stats returns the request counts and the last 50 request bodies (with the
-// headers each carried, values of authorisation headers excepted). Reasoning models, structured
+// headers each carried, values of authorisation headers excepted) and `log`, the last 200 requests'
+// model, arrival time (ms since the epoch) and status or fault. Reasoning models, structured
 // output and prompt caching behave as each API does: see wire-features.mjs. Errors have each
 // API's body shape (Gemini's 429 says how long to wait in RetryInfo, as Google does).
+// The batch APIs of all three (files + batches, message batches, batchGenerateContent) are in batch-api.mjs.
 // On start it prints {"port": N} as its first line.
 
 import { createHash } from 'node:crypto';
@@ -41,6 +47,7 @@ import {
   textOf,
   tokens,
 } from './wire-features.mjs';
+import { handleBatch } from './batch-api.mjs';
 
 const requiredKey = process.env.MODEL_SERVER_KEY || '';
 const GEMINI_INLINE_TYPES = new Set([
@@ -60,7 +67,7 @@ const GEMINI_INLINE_TYPES = new Set([
   'video/3gpp',
 ]);
 const attempts = new Map();
-const stats = { requests: 0, byModel: {}, bodies: [] };
+const stats = { requests: 0, byModel: {}, bodies: [], log: [] };
 
 function lastUserText(messages) {
   const m = [...messages].reverse().find((x) => x.role === 'user');
@@ -102,6 +109,8 @@ const STORY = {
 };
 
 function answerFor(model, prompt) {
+  const huge = /^huge-(\d+)$/.exec(model);
+  if (huge) return 'x'.repeat(Number(huge[1]) * 1024);
   if (model.startsWith('judge-')) return judgeAnswer(model, prompt);
   if (/You are a DialToM item writer/.test(prompt)) {
     const states = ['Belief', 'Desires', 'Intentions', 'Emotions', 'Knowledge', 'Trust'];
@@ -128,7 +137,16 @@ function answerFor(model, prompt) {
 }
 
 function fault(model, body) {
-  const m = /^(flaky-429|flaky-500|hang|reset|malformed|bad-shape)-(\d+)$/.exec(model);
+  const rl = /^rl-(\d+)-(none|\d+)$/.exec(model);
+  if (rl) {
+    const key = createHash('sha256')
+      .update(JSON.stringify([model, body]))
+      .digest('hex');
+    const n = (attempts.get(key) ?? 0) + 1;
+    attempts.set(key, n);
+    return n <= Number(rl[1]) ? `rl:${rl[2]}` : undefined;
+  }
+  const m = /^(flaky-429|flaky-500|hang|reset|stall|malformed|bad-shape)-(\d+)$/.exec(model);
   if (m) {
     const key = createHash('sha256')
       .update(JSON.stringify([model, body]))
@@ -149,6 +167,7 @@ function send(res, status, body, headers = {}) {
 
 const server = createServer((req, res) => {
   if (req.method === 'GET' && req.url === '/stats') return send(res, 200, stats);
+  if (handleBatch(req, res, server.address().port)) return;
   const chunks = [];
   req.on('data', (c) => chunks.push(c));
   req.on('end', () => {
@@ -168,8 +187,11 @@ const server = createServer((req, res) => {
           : undefined;
     if (!protocol) return send(res, 404, { error: { message: `no route ${url}` } });
     const model = protocol === 'google' ? decodeURIComponent(/models\/([^:]+):/.exec(url)[1]) : body.model;
-    stats.requests++;
-    stats.byModel[model] = (stats.byModel[model] ?? 0) + 1;
+    // Calls a batch makes through this endpoint (batch-api.mjs) are counted there, not here.
+    if (!req.headers['x-batch-internal']) {
+      stats.requests++;
+      stats.byModel[model] = (stats.byModel[model] ?? 0) + 1;
+    }
     stats.bodies.push({ protocol, url, headersSeen: Object.keys(req.headers), body });
     const google429 = {
       error: {
@@ -186,11 +208,22 @@ const server = createServer((req, res) => {
     }
     if (model === 'unknown-model') return send(res, 404, { error: { message: 'model not found' } });
     const f = fault(model, body);
+    stats.log.push({ model, at: Date.now(), outcome: f ?? 'answer' });
+    if (stats.log.length > 200) stats.log.shift();
+    if (f?.startsWith('rl:')) {
+      const ms = f.slice(3);
+      const headers = ms === 'none' ? {} : { 'retry-after-ms': ms, 'retry-after': String(Math.ceil(Number(ms) / 1000)) };
+      return send(res, 429, { error: { message: 'rate limited' } }, headers);
+    }
     if (f === 'flaky-429' && protocol === 'google') return send(res, 429, google429);
     if (f === 'flaky-429') return send(res, 429, { error: { message: 'rate limited' } }, { 'retry-after': '1' });
     if (f === 'flaky-500') return send(res, 500, { error: { message: 'internal error' } });
     if (f === 'hang') return; // never answer
     if (f === 'reset') return req.socket.destroy();
+    if (f === 'stall') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.write('{"id": "stalled", "choices": [');
+    }
     if (f === 'malformed') return send(res, 200, '{"choices": [ this is not json');
     if (f === 'bad-shape') return send(res, 200, { object: 'nothing here' });
 

@@ -21,7 +21,7 @@ export interface AuditBenchmark {
 export interface AuditPanel {
   models: string[];
   benchmarks: AuditBenchmark[];
-  /** Models present in some benchmark but not all, left out. */
+  /** Models present in some benchmark but not all (a column with every cell blank is absent), left out. */
   droppedModels: string[];
 }
 
@@ -29,7 +29,11 @@ export interface AuditPanel {
 export function prepareBenchmarks(inputs: Array<{ name: string; matrix: ResponseMatrix }>): AuditPanel {
   if (inputs.length === 0) throw new ConfigError('the audit needs at least one benchmark matrix');
   const all = new Set(inputs.flatMap((b) => b.matrix.subjects));
-  const models = inputs[0]!.matrix.subjects.filter((s) => inputs.every((b) => b.matrix.subjects.includes(s)));
+  // A model whose column is blank in every row answered nothing there: it is absent, not a reason to drop every item.
+  const answered = inputs.map(
+    ({ matrix }) => new Set(matrix.subjects.filter((_, c) => matrix.cells.some((row) => row[c] !== null && row[c] !== undefined))),
+  );
+  const models = inputs[0]!.matrix.subjects.filter((s) => answered.every((present) => present.has(s)));
   if (models.length < 3) throw new ConfigError(`the audit needs at least 3 models present in every benchmark; found ${models.length}`);
   const benchmarks = inputs.map(({ name, matrix }) => {
     const cols = models.map((m) => matrix.subjects.indexOf(m));

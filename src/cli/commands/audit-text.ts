@@ -63,7 +63,7 @@ export function printMatrixAudit(a: MatrixAudit): string {
   const out = [
     `audit of ${a.models.length} models on ${a.benchmarks.map((b) => `${b.name} (${b.items} items${b.droppedIncomplete ? `, ${b.droppedIncomplete} incomplete left out` : ''})`).join(', ')}`,
   ];
-  if (a.droppedModels.length) out.push(`models left out (not in every benchmark): ${a.droppedModels.join(', ')}`);
+  if (a.droppedModels.length) out.push(`models left out (not in every benchmark, or no response at all): ${a.droppedModels.join(', ')}`);
   const rule = a.convergence.rule;
   const method = a.convergence.interval.method;
   out.push(

@@ -23,7 +23,7 @@ import {
   type BenchmarkAudit,
 } from '../../analysis/index.js';
 import { renderAuditReport, renderBenchmarkAuditReport } from '../../report/index.js';
-import { intOption, DEFAULT_DB } from '../options.js';
+import { intOption, numberOption, DEFAULT_DB } from '../options.js';
 import { printBenchmarkAudit, printMatrixAudit } from './audit-text.js';
 
 const list = (v: string) =>
@@ -52,9 +52,9 @@ export function registerAudit(program: Command): void {
     .option('--db <path>', 'store, a SQLite file or postgres:// URL (with --run-id)', DEFAULT_DB)
     .option('--folds <k>', 'cross-fit folds', intOption('--folds', 2), 5)
     .option('--seeds <n>', 'cross-fit seeds', intOption('--seeds', 1), 10)
-    .option('--threshold <r>', 'point-biserial threshold of the item filter', Number, 0.15)
-    .option('--tau-min <t>', 'acceptance: minimum tau', Number, 0.6)
-    .option('--lower-min <t>', 'acceptance: minimum lower CI bound', Number, 0.4)
+    .option('--threshold <r>', 'point-biserial threshold of the item filter', numberOption('--threshold', -1, 1), 0.15)
+    .option('--tau-min <t>', 'acceptance: minimum tau', numberOption('--tau-min', -1, 1), 0.6)
+    .option('--lower-min <t>', 'acceptance: minimum lower CI bound', numberOption('--lower-min', -1, 1), 0.4)
     .option(
       '--report <dir>',
       'also write the audit as a self-contained HTML report (DIR/audit.html; with --scores alone DIR/audit-scores.html)',

@@ -18,7 +18,8 @@ export function registerDemo(program: Command): void {
     .option('--gguf <path>', 'also run this local GGUF model (llama.cpp, in process)')
     .option('--items <n>', 'stories to generate', intOption('--items', 1), 300)
     .option('--seed <s>', 'generator seed', intOption('--seed', 0), 7)
-    .action(async (flags: { out: string; gguf?: string; items: number; seed: number }) => {
+    .option('--json', 'print the run summary, store and report paths as JSON')
+    .action(async (flags: { out: string; gguf?: string; items: number; seed: number; json?: boolean }) => {
       const store = await openStore(join(flags.out, 'mindscope.db'));
       const progress = createProgress();
       try {
@@ -34,15 +35,22 @@ export function registerDemo(program: Command): void {
           { store, concurrency: 4, onEvent: (e) => progress.onEvent(e) },
         );
         progress.stop();
+        // The demo owns its output folder: running it again replaces its report.
+        const report = await writeRunReport(store, result.runId, join(flags.out, 'report'), { force: true });
+        if (result.aborted.length || result.failed) process.exitCode = 2;
+        if (flags.json) {
+          process.stdout.write(
+            `${JSON.stringify({ ...result, warnings: result.warnings.length, store: store.location, report }, null, 2)}\n`,
+          );
+          return;
+        }
         await printRunSummary(store, result, (s) => process.stdout.write(`${s}\n`), { byAbility: true });
-        const report = await writeRunReport(store, result.runId, join(flags.out, 'report'));
         process.stdout.write(`\nstore:  ${store.location}\nreport: ${report}\n`);
         process.stdout.write(
           '\nReading the demo: agent:oracle tracks every belief; agent:first-order fails questions about what one\n' +
             'character thinks another thinks; agent:reality answers with where things really are (the false-belief\n' +
             'error); agent:first-option and agent:random are positional and chance baselines.\n',
         );
-        if (result.aborted.length || result.failed) process.exitCode = 2;
       } finally {
         progress.stop();
         await store.close();

@@ -8,6 +8,7 @@ import { readTraces } from '../../protocols/index.js';
 import { formatTextTable } from '../../report/index.js';
 import { buildDialtomItems, fileWriter, readDialogues, type BuiltItems } from '../../suites/index.js';
 import { intOption, DEFAULT_DB } from '../options.js';
+import { printResult } from '../output.js';
 
 /** The written-task files: given, or in the released layout under --data (DIR/dialtom/data or DIR/data or DIR). */
 function writtenFiles(f: { data?: string; references?: string; dialogues?: string }): { references: string; dialogues: string } {
@@ -82,8 +83,18 @@ export function registerDialtom(program: Command): void {
     .option('--seed <s>', 'seed (option order, focus state, easy-set distractors)', intOption('--seed', 0), 0)
     .option('--db <path>', 'store, a SQLite file or postgres:// URL (call cache, with --model)', DEFAULT_DB)
     .option('--api-key-env <name>', 'environment variable with the key for an openai-compatible model')
+    .option('--json', 'print JSON: { out, dialogues, retrospective, prospective, prospectiveEasy, counterfactualProfiles, degraded }')
     .action(
-      async (f: { dialogues: string; out: string; options?: string; model?: string; seed: number; db: string; apiKeyEnv?: string }) => {
+      async (f: {
+        dialogues: string;
+        out: string;
+        options?: string;
+        model?: string;
+        seed: number;
+        db: string;
+        apiKeyEnv?: string;
+        json?: boolean;
+      }) => {
         if (!!f.options === !!f.model) throw new ConfigError('give exactly one of --options FILE and --model SPEC');
         const dialogues = readDialogues(readJson(f.dialogues), f.dialogues);
         let built: BuiltItems;
@@ -105,7 +116,17 @@ export function registerDialtom(program: Command): void {
             prospective: rows,
             prospectiveEasy: built.prospectiveEasy,
           });
-        process.stdout.write(
+        printResult(
+          f.json,
+          {
+            out: f.out,
+            dialogues: dialogues.length,
+            retrospective: built.retrospective.length,
+            prospective: built.prospective.length,
+            prospectiveEasy: built.prospectiveEasy.length,
+            counterfactualProfiles: Object.keys(built.counterfactual).length,
+            degraded: Object.keys(built.degraded),
+          },
           `built from ${dialogues.length} dialogue(s): ${built.retrospective.length / 6} windows, ${built.retrospective.length} retrospective questions, ${built.prospective.length} prospective, ${built.prospectiveEasy.length} easy, ${Object.keys(built.counterfactual).length} counterfactual profiles; degradation variants in ${join(f.out, 'degraded')}/{states,summary+states,history+states}\n`,
         );
       },
@@ -127,8 +148,10 @@ function registerWritten(cmd: Command): void {
     .option('--concurrency <n>', 'concurrent calls per endpoint', intOption('--concurrency', 1), 8)
     .option('--db <path>', 'store file (call cache: asking again costs nothing) (a SQLite file or postgres:// URL)', DEFAULT_DB)
     .option('--api-key-env <name>', 'environment variable with the key for openai-compatible models')
+    .option('--json', 'print JSON: { out, inferences, models }')
     .action(
       async (f: {
+        json?: boolean;
         model: string[];
         out: string;
         data?: string;
@@ -158,7 +181,11 @@ function registerWritten(cmd: Command): void {
               rows.map((r) => [r.model, r.dataset, r.state, r.subId, r.inference]),
             ),
           );
-          process.stdout.write(`wrote ${rows.length} inference(s) from ${f.model.length} model(s) to ${f.out}\n`);
+          printResult(
+            f.json,
+            { out: f.out, inferences: rows.length, models: f.model },
+            `wrote ${rows.length} inference(s) from ${f.model.length} model(s) to ${f.out}`,
+          );
         } finally {
           await store.close();
         }

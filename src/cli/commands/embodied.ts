@@ -23,6 +23,7 @@ import type { EmbodiedTask } from '../../worlds/index.js';
 import { formatTextTable } from '../../report/index.js';
 import { formatAction, readEnactTomTasks, verifyTask } from '../../worlds/index.js';
 import { intOption, numberOption, DEFAULT_DB } from '../options.js';
+import { printResult } from '../output.js';
 
 /**
  * `embodied verify FILE --json` prints a list of
@@ -91,12 +92,14 @@ export function registerEmbodied(program: Command): void {
     .option(
       '--failure-ratio <rho>',
       'with --evolve: tasks whose failure ratio across the evaluated models is >= rho seed the new tasks',
-      numberOption('--failure-ratio'),
+      numberOption('--failure-ratio', 0, 1),
       0.8,
     )
     .option('--split <s>', 'with --evolve: standard (failure ratio 0.8) or hard (0.9), as the paper')
+    .option('--json', 'print JSON')
     .action(
       async (f: {
+        json?: boolean;
         out: string;
         n: number;
         depth?: number;
@@ -152,8 +155,16 @@ export function registerEmbodied(program: Command): void {
             2,
           )}\n`,
         );
-        process.stdout.write(`wrote ${tasks.length} verified task(s) to ${f.out}${evolved}\n`);
-        process.stdout.write(`${formatPoolComposition(poolComposition(tasks.map((t) => t.task)))}\n`);
+        printResult(
+          f.json,
+          {
+            out: f.out,
+            tasks: tasks.length,
+            ids: tasks.map((t) => (t.json as { task_id?: unknown }).task_id),
+            composition: poolComposition(tasks.map((t) => t.task)),
+          },
+          `wrote ${tasks.length} verified task(s) to ${f.out}${evolved}\n${formatPoolComposition(poolComposition(tasks.map((t) => t.task)))}`,
+        );
       },
     );
 
@@ -342,7 +353,8 @@ export function registerEmbodied(program: Command): void {
     .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
     .option('--n <n>', 'episodes to sample', intOption('--n', 1), 40)
     .option('--seed <s>', 'seed', intOption('--seed', 0), 0)
-    .action(async (f: { out: string; runId?: string; db: string; n: number; seed: number }) => {
+    .option('--json', 'print JSON')
+    .action(async (f: { out: string; runId?: string; db: string; n: number; seed: number; json?: boolean }) => {
       const store = await openStore(f.db);
       try {
         const runId = await resolveRunId(store, f.runId);
@@ -351,8 +363,10 @@ export function registerEmbodied(program: Command): void {
         for (const e of episodes) if (!tasks.has(e.itemHash)) tasks.set(e.itemHash, taskOfItem((await store.getItem(e.itemHash))!));
         const rows = labellingSample(episodes, (e) => tasks.get(e.itemHash), f.n, f.seed);
         writeFileSync(f.out, `${JSON.stringify(rows, null, 2)}\n`);
-        process.stdout.write(
-          `wrote ${rows.length} failed episode(s) of run ${runId} to ${f.out}; fill in "labels" with any of the five modes\n`,
+        printResult(
+          f.json,
+          { out: f.out, runId, episodes: rows.length },
+          `wrote ${rows.length} failed episode(s) of run ${runId} to ${f.out}; fill in "labels" with any of the five modes`,
         );
       } finally {
         await store.close();

@@ -1,7 +1,10 @@
 import type { Command } from 'commander';
-import { exportInspectLogs, exportMatrix, exportTrials, openStore, resolveRunId } from '../../index.js';
+import { exportInspectLogs, exportMatrix, exportTrials, resolveRunId } from '../../index.js';
+import { openExistingStore } from '../existing-store.js';
 import { intOption, DEFAULT_DB } from '../options.js';
+import { printResult } from '../output.js';
 
+/** `export matrix --json` prints `{ runId, path, items, subjects }`; `export trials --json` `{ runId, path, trials }`; `export inspect --json` `{ runId, out, files, samples }`. */
 export function registerExport(program: Command): void {
   const exp = program.command('export').description('export results');
   exp
@@ -11,12 +14,17 @@ export function registerExport(program: Command): void {
     .option('--run-id <id>', 'run (default: the newest)')
     .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
     .option('--replicate <r>', 'one replicate only (default: the mean over replicates)', intOption('--replicate', 0))
-    .action(async (flags: { out: string; runId?: string; db: string; replicate?: number }) => {
-      const store = await openStore(flags.db);
+    .option('--json', 'print JSON')
+    .action(async (flags: { out: string; runId?: string; db: string; replicate?: number; json?: boolean }) => {
+      const store = await openExistingStore(flags.db);
       try {
         const runId = await resolveRunId(store, flags.runId);
         const m = await exportMatrix(store, runId, flags.out, flags.replicate);
-        process.stdout.write(`wrote ${flags.out}: ${m.items.length} items x ${m.subjects.length} subjects (run ${runId})\n`);
+        process.stdout.write(
+          flags.json
+            ? `${JSON.stringify({ runId, path: flags.out, items: m.items.length, subjects: m.subjects })}\n`
+            : `wrote ${flags.out}: ${m.items.length} items x ${m.subjects.length} subjects (run ${runId})\n`,
+        );
       } finally {
         await store.close();
       }
@@ -29,12 +37,13 @@ export function registerExport(program: Command): void {
     .requiredOption('--out <file>', 'FILE.jsonl or FILE.parquet')
     .option('--run-id <id>', 'run (default: the newest)')
     .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
-    .action(async (flags: { out: string; runId?: string; db: string }) => {
-      const store = await openStore(flags.db);
+    .option('--json', 'print JSON')
+    .action(async (flags: { out: string; runId?: string; db: string; json?: boolean }) => {
+      const store = await openExistingStore(flags.db);
       try {
         const runId = await resolveRunId(store, flags.runId);
         const { rows } = await exportTrials(store, runId, flags.out);
-        process.stdout.write(`wrote ${flags.out}: ${rows} trials (run ${runId})\n`);
+        printResult(flags.json, { runId, path: flags.out, trials: rows }, `wrote ${flags.out}: ${rows} trials (run ${runId})`);
       } finally {
         await store.close();
       }
@@ -45,13 +54,18 @@ export function registerExport(program: Command): void {
     .requiredOption('--out <dir>', 'directory for the logs')
     .option('--run-id <id>', 'run (default: the newest)')
     .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
-    .action(async (flags: { out: string; runId?: string; db: string }) => {
-      const store = await openStore(flags.db);
+    .option('--json', 'print JSON')
+    .action(async (flags: { out: string; runId?: string; db: string; json?: boolean }) => {
+      const store = await openExistingStore(flags.db);
       try {
         const runId = await resolveRunId(store, flags.runId);
         const { files } = await exportInspectLogs(store, runId, flags.out);
         const samples = files.reduce((a, f) => a + f.samples, 0);
-        process.stdout.write(`wrote ${files.length} Inspect eval log(s) with ${samples} samples to ${flags.out} (run ${runId})\n`);
+        printResult(
+          flags.json,
+          { runId, out: flags.out, files, samples },
+          `wrote ${files.length} Inspect eval log(s) with ${samples} samples to ${flags.out} (run ${runId})`,
+        );
       } finally {
         await store.close();
       }

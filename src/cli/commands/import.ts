@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { ConfigError, isCategory } from '../../core/index.js';
 import { importInspectLogs, openStore } from '../../index.js';
 import { DEFAULT_DB } from '../options.js';
+import { printResult } from '../output.js';
 
 export function registerImport(program: Command): void {
   const imp = program.command('import').description('bring results of other tools into the store');
@@ -13,16 +14,19 @@ export function registerImport(program: Command): void {
     .option('--run-id <id>', 'run to create (default: inspect- and a hash of the files)')
     .option('--scorer <name>', "the Inspect scorer whose value is the trial's score (default: each log's first)")
     .option('--category <category>', 'category of samples whose metadata names none (e.g. belief)')
-    .action(async (paths: string[], flags: { db: string; runId?: string; scorer?: string; category?: string }) => {
+    .option('--json', 'print JSON (the import summary)')
+    .action(async (paths: string[], flags: { db: string; runId?: string; scorer?: string; category?: string; json?: boolean }) => {
       const { category: given } = flags;
       if (given !== undefined && !isCategory(given)) throw new ConfigError(`--category "${given}" is not a ToM category`);
       const category = given !== undefined && isCategory(given) ? given : undefined;
       const store = await openStore(flags.db);
       try {
         const r = await importInspectLogs({ store, paths, runId: flags.runId, scorer: flags.scorer, category });
-        process.stdout.write(
+        printResult(
+          flags.json,
+          r,
           `imported ${r.files} Inspect log(s) as run ${r.runId}: ${r.trials} trials (${r.failed} failed, ${r.duplicates} already there); ` +
-            `subjects: ${r.subjects.join(', ')}; suites: ${r.suites.join(', ')}\n`,
+            `subjects: ${r.subjects.join(', ')}; suites: ${r.suites.join(', ')}`,
         );
       } finally {
         await store.close();

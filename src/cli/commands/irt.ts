@@ -44,6 +44,7 @@ import {
   wrightMapSpec,
 } from '../../report/index.js';
 import { DEFAULT_DB, intOption, numberOption, parseFieldMap } from '../options.js';
+import { printResult } from '../output.js';
 
 async function readMatrixFile(path: string): Promise<ResponseMatrix> {
   return path.endsWith('.parquet') ? readMatrixParquet(path, { anyCategory: true }) : readMatrixCsv(path, { anyCategory: true });
@@ -409,11 +410,11 @@ function registerSimulate(irt: Command): void {
     .option('--suites <names>', 'suite names', 'sim')
     .option('--categories <list>', 'categories', 'belief,desire,emotion,intention,knowledge')
     .option('--model <m>', '1pl, 2pl, 3pl or bifactor', '2pl')
-    .option('--mean-log-a <m>', 'mean of log a', Number, 0.3)
+    .option('--mean-log-a <m>', 'mean of log a', numberOption('--mean-log-a', Number.NEGATIVE_INFINITY), 0.3)
     .option('--sd-log-a <s>', 'SD of log a', numberOption('--sd-log-a'), 0.4)
     .option('--sd-b <s>', 'SD of b', numberOption('--sd-b'), 1.2)
-    .option('--guessing <g>', '3PL guessing floor', numberOption('--guessing'), 0.25)
-    .option('--missing <share>', 'share of cells left blank', numberOption('--missing'), 0)
+    .option('--guessing <g>', '3PL guessing floor', numberOption('--guessing', 0, 1), 0.25)
+    .option('--missing <share>', 'share of cells left blank', numberOption('--missing', 0, 1), 0)
     .option('--seed <s>', 'seed', intOption('--seed', 0), 0)
     .option('--format <f>', 'csv or parquet', 'csv')
     .option('--json', 'print a JSON summary')
@@ -498,7 +499,8 @@ function registerReport(irt: Command): void {
     .requiredOption('--out <dir>', 'output folder')
     .option('--item <ids...>', 'items to draw curves for (default: 8 spread over difficulty)')
     .option('--estimates <file>', 'JSON list of { model, full, estimate, lower, upper, method } for the estimated-vs-full plot')
-    .action(async (f: { bank: string; out: string; item?: string[]; estimates?: string }) => {
+    .option('--json', 'print JSON: { out, files }')
+    .action(async (f: { bank: string; out: string; item?: string[]; estimates?: string; json?: boolean }) => {
       const bank = readIrtBank(f.bank);
       const data = irtChartData(bank, { items: f.item });
       mkdirSync(f.out, { recursive: true });
@@ -515,7 +517,7 @@ function registerReport(irt: Command): void {
           'estimated-vs-full.svg',
           renderSvg(estimatedAccuracySpec(readJson(f.estimates) as Parameters<typeof estimatedAccuracySpec>[0])),
         );
-      process.stdout.write(`wrote ${files.join(', ')} to ${f.out}\n`);
+      printResult(f.json, { out: f.out, files }, `wrote ${files.join(', ')} to ${f.out}`);
     });
 }
 

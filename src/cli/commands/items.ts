@@ -56,8 +56,14 @@ export function registerItems(program: Command): void {
     .command('suites')
     .description('list the suite ids')
     .option('--config <file>', 'config file whose plugins add suites')
-    .action(async (flags: { config?: string }) => {
+    .option('--json', 'print JSON: [{ id, protocol, describe, needsData }]')
+    .action(async (flags: { config?: string; json?: boolean }) => {
       const { registry } = await configContext(flags.config);
+      if (flags.json) {
+        const list = registry.suites().map((s) => ({ id: s.id, protocol: s.protocol, describe: s.describe, needsData: s.needsData }));
+        process.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
+        return;
+      }
       process.stdout.write(
         `${formatTextTable(
           ['suite', 'protocol', 'description'],

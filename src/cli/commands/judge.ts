@@ -84,6 +84,11 @@ export function registerJudge(program: Command): void {
             registry,
             structuredOutput: f.structuredOutput,
           });
+          // Scripts must see failed judgments: exit 2 (as a run with failed trials), the count on stderr.
+          if (r.judgeFailures > 0) {
+            process.exitCode = 2;
+            process.stderr.write(`mindscope: ${r.judgeFailures} judgment(s) failed (${r.unscored} trial(s) unscored)\n`);
+          }
           if (f.json) {
             process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
             return;

@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
-import { openStore, resolveRunId, writeRunReport } from '../../index.js';
+import { resolveRunId, writeRunReport } from '../../index.js';
+import { openExistingStore } from '../existing-store.js';
 import { DEFAULT_DB } from '../options.js';
 
+/** `report --json` prints `{ runId, path }`. */
 export function registerReport(program: Command): void {
   program
     .command('report')
@@ -10,11 +12,14 @@ export function registerReport(program: Command): void {
     .option('--run-id <id>', 'run (default: the newest)')
     .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
     .option('--audit', "add the psychometric audit of the run's suites (two or more suites, three or more subjects)")
-    .action(async (flags: { out: string; runId?: string; db: string; audit?: boolean }) => {
-      const store = await openStore(flags.db);
+    .option('--force', 'replace an existing report in --out')
+    .option('--json', 'print JSON')
+    .action(async (flags: { out: string; runId?: string; db: string; audit?: boolean; force?: boolean; json?: boolean }) => {
+      const store = await openExistingStore(flags.db);
       try {
-        const path = await writeRunReport(store, await resolveRunId(store, flags.runId), flags.out, { audit: flags.audit });
-        process.stdout.write(`wrote ${path}\n`);
+        const runId = await resolveRunId(store, flags.runId);
+        const path = await writeRunReport(store, runId, flags.out, { audit: flags.audit, force: flags.force });
+        process.stdout.write(flags.json ? `${JSON.stringify({ runId, path })}\n` : `wrote ${path}\n`);
       } finally {
         await store.close();
       }

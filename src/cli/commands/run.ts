@@ -20,10 +20,10 @@ import { accuracyTextTable, formatTextTable, formatUsd, irtRunTextTable } from '
 
 type IrtTinyStrategy = NonNullable<Extract<IrtRunSpec, { mode: 'tiny' }>['strategy']>;
 import { configContext } from '../config-context.js';
-import { intOption, numberOption, parseFieldMap, DEFAULT_DB } from '../options.js';
+import { addCallLimitOptions, callLimits, intOption, numberOption, parseFieldMap, DEFAULT_DB, type CallLimitFlags } from '../options.js';
 import { createProgress } from '../progress.js';
 
-interface RunFlags {
+interface RunFlags extends CallLimitFlags {
   model?: string[];
   config?: string;
   data?: string;
@@ -50,10 +50,13 @@ interface RunFlags {
   traces?: string;
   tracesDropLast?: boolean;
   allowEmpty?: boolean;
+  frozen?: boolean;
   json?: boolean;
   quiet?: boolean;
   enqueue?: boolean;
   lease: number;
+  batch?: boolean;
+  batchPoll: number;
   tiny?: number;
   tinyStrategy?: string;
   tinyMatrix?: string[];
@@ -283,10 +286,16 @@ export function registerRun(program: Command): void {
     .option('--images', "StoryTurn suites: send each turn's image as an image part (the text+image setting)")
     .option('--traces <file>', 'reasoning-trace injection: JSONL of { item_id, trace } teacher explanations, masked before they are shown')
     .option('--allow-empty', 'run suites that load no item (an error otherwise)')
+    .option('--frozen', 'refuse to continue a run whose items changed since their trials were made (by default they run again)')
     .option('--traces-drop-last', "reasoning-trace injection: also drop each trace's last sentence (where teachers state their pick)")
     .option('--json', 'print the summary as JSON')
     .option('--quiet', 'no progress display')
     .option('--enqueue', 'PostgreSQL store: plan the run and queue its trials for `mindscope worker` processes instead of running them')
+    .option(
+      '--batch',
+      "send the calls through the providers' batch APIs (OpenAI Batch, Anthropic Message Batches, Gemini batch mode) at batch prices; a killed run resumes polling",
+    )
+    .option('--batch-poll <seconds>', '--batch: how often batches in flight are polled', numberOption('--batch-poll', 0.01), 30)
     .option(
       '--lease <seconds>',
       'lease on a trial without heartbeat: trials of a killed process are taken over after it',
@@ -331,19 +340,22 @@ export function registerRun(program: Command): void {
             apiKeyEnv: flags.apiKeyEnv ?? config?.apiKeyEnv,
             leaseSeconds: flags.lease,
             allowEmpty: flags.allowEmpty,
+            batch: flags.batch,
             onWarning: (w) => process.stderr.write(`warning: ${w}\n`),
           });
           if (flags.json) process.stdout.write(`${JSON.stringify({ ...r, warnings: r.warnings.length }, null, 2)}\n`);
           else
             process.stdout.write(
-              `run ${r.runId}: ${r.queued} trial(s) queued, ${r.skipped} done already; start workers with: mindscope worker --db URL\n`,
+              flags.batch
+                ? `run ${r.runId}: ${r.queued} trial(s) queued as a batch run (provider batch APIs), ${r.skipped} done already; start workers with: mindscope worker --db URL\n`
+                : `run ${r.runId}: ${r.queued} trial(s) queued, ${r.skipped} done already; start workers with: mindscope worker --db URL\n`,
             );
         } finally {
           await store.close();
         }
         return;
       }
-      const progress = createProgress(process.stderr, flags.quiet || flags.json);
+      const progress = createProgress(process.stderr, flags.quiet);
       const prices = flags.prices ?? config?.prices;
       try {
         const result = await evaluate(spec, {
@@ -356,8 +368,11 @@ export function registerRun(program: Command): void {
           prices: prices ? loadPriceTable(prices) : undefined,
           useCache: flags.cache,
           leaseMs: flags.lease * 1000,
+          ...callLimits(flags),
           allowEmpty: flags.allowEmpty,
+          frozen: flags.frozen,
           maxCostUsd: flags.maxCost,
+          ...(flags.batch ? { batch: { pollMs: flags.batchPoll * 1000 } } : {}),
           onEvent: (e) => progress.onEvent(e),
           onWarning: (w) => process.stderr.write(`warning: ${w}\n`),
         });
@@ -372,4 +387,6 @@ export function registerRun(program: Command): void {
         await store.close();
       }
     });
+  // --max-wait, --max-consecutive-timeouts, --max-reply-bytes (shared with worker).
+  addCallLimitOptions(program.commands.find((c) => c.name() === 'run')!);
 }

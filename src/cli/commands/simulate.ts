@@ -7,6 +7,7 @@ import { formatCsv, isCategory } from '../../core/index.js';
 import { intervalCoverage, simulatePanel, trueStage1Tau } from '../../analysis/index.js';
 import { formatTextTable } from '../../report/index.js';
 import { intOption, numberOption } from '../options.js';
+import { printResult } from '../output.js';
 
 export function registerSimulate(program: Command): void {
   const sim = program.command('simulate').description('simulated data with known structure');
@@ -19,19 +20,21 @@ export function registerSimulate(program: Command): void {
     .option('--categories <list>', 'categories', 'belief,desire,emotion,intention,knowledge')
     .option('--items <n>', 'items per benchmark and category', intOption('--items', 2), 100)
     .option('--structure <s>', 'single (one latent ToM factor) or independent (one per category)', 'single')
-    .option('--general-loading <w>', 'weight of general ability in the ToM abilities (0..1)', numberOption('--general-loading'), 0.5)
-    .option('--null-share <share>', 'share of items with no signal (discrimination 0)', numberOption('--null-share'), 0.25)
+    .option('--general-loading <w>', 'weight of general ability in the ToM abilities (0..1)', numberOption('--general-loading', 0, 1), 0.5)
+    .option('--null-share <share>', 'share of items with no signal (discrimination 0)', numberOption('--null-share', 0, 1), 0.25)
     .option(
       '--benchmark-share <share>',
       'benchmark-specific share of each category ability (0..1; 0: every benchmark measures the same ability, true tau 1)',
-      numberOption('--benchmark-share'),
+      numberOption('--benchmark-share', 0, 1),
       0,
     )
     .option('--controls <names>', 'general-ability control benchmarks', 'general1,general2')
     .option('--seed <s>', 'seed', intOption('--seed', 0), 0)
     .option('--format <f>', 'csv or parquet', 'csv')
+    .option('--json', 'print JSON')
     .action(
       (f: {
+        json?: boolean;
         out: string;
         models: number;
         benchmarks: string;
@@ -88,8 +91,16 @@ export function registerSimulate(program: Command): void {
           }),
         );
         writeFileSync(join(f.out, 'true-tau.csv'), formatCsv(['benchmark_a', 'benchmark_b', 'category', 'true_tau'], truth));
-        process.stdout.write(
-          `wrote ${panel.matrices.length} ToM and ${panel.controlMatrices.length} control matrices (${f.format}), scores.csv and true-tau.csv to ${f.out}\n`,
+        printResult(
+          f.json,
+          {
+            out: f.out,
+            format: f.format,
+            matrices: panel.matrices.map((m) => m.name),
+            controls: panel.controlMatrices.map((m) => m.name),
+            files: ['scores.csv', 'true-tau.csv'],
+          },
+          `wrote ${panel.matrices.length} ToM and ${panel.controlMatrices.length} control matrices (${f.format}), scores.csv and true-tau.csv to ${f.out}`,
         );
       },
     );
@@ -100,9 +111,14 @@ export function registerSimulate(program: Command): void {
     .option('--models <n>', 'number of models', intOption('--models', 3), 27)
     .option('--items <n>', 'items per benchmark and category', intOption('--items', 2), 300)
     .option('--categories <list>', 'categories (cells per panel)', 'belief,desire,emotion,intention,knowledge')
-    .option('--benchmark-share <share>', 'benchmark-specific share of each category ability (0..1)', numberOption('--benchmark-share'), 0.1)
-    .option('--general-loading <w>', 'weight of general ability in the ToM abilities (0..1)', numberOption('--general-loading'), 0.5)
-    .option('--null-share <share>', 'share of items with no signal', numberOption('--null-share'), 0.25)
+    .option(
+      '--benchmark-share <share>',
+      'benchmark-specific share of each category ability (0..1)',
+      numberOption('--benchmark-share', 0, 1),
+      0.1,
+    )
+    .option('--general-loading <w>', 'weight of general ability in the ToM abilities (0..1)', numberOption('--general-loading', 0, 1), 0.5)
+    .option('--null-share <share>', 'share of items with no signal', numberOption('--null-share', 0, 1), 0.25)
     .option('--bootstrap <n>', 'bootstrap resamples per cell', intOption('--bootstrap', 10), 1000)
     .option('--seed <s>', 'seed', intOption('--seed', 0), 0)
     .option('--json', 'print JSON')

@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
-import { openStore, resolveRunId } from '../../index.js';
-import { formatTextTable } from '../../report/index.js';
+import { resolveRunId } from '../../index.js';
+import { openExistingStore } from '../existing-store.js';
+import { formatTextTable, provenanceLines } from '../../report/index.js';
 import { DEFAULT_DB } from '../options.js';
 
 /**
  * `mindscope status --json` prints
- * `{ runId, rows: [{ subject, subjectId, suite, planned, done, failed, pending, truncated }], totals: { planned, done, failed, pending, truncated } }`;
+ * `{ runId, rows: [{ subject, subjectId, suite, planned, done, failed, pending, truncated }], totals: { planned, done, failed, pending, truncated }, provenance: [record] }`;
  * `truncated` counts done trials with a reply cut off by the output-token limit.
  */
 export function registerStatus(program: Command): void {
@@ -16,7 +17,7 @@ export function registerStatus(program: Command): void {
     .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
     .option('--json', 'print JSON')
     .action(async (flags: { runId?: string; db: string; json?: boolean }) => {
-      const store = await openStore(flags.db);
+      const store = await openExistingStore(flags.db);
       try {
         const runId = await resolveRunId(store, flags.runId);
         const rows = (await store.status(runId)).map((r) => ({
@@ -39,8 +40,9 @@ export function registerStatus(program: Command): void {
           }),
           { planned: 0, done: 0, failed: 0, pending: 0, truncated: 0 },
         );
+        const provenance = await store.provenance(runId);
         if (flags.json) {
-          process.stdout.write(`${JSON.stringify({ runId, rows, totals }, null, 2)}\n`);
+          process.stdout.write(`${JSON.stringify({ runId, rows, totals, provenance }, null, 2)}\n`);
           return;
         }
         process.stdout.write(`run ${runId}\n\n`);
@@ -62,6 +64,9 @@ export function registerStatus(program: Command): void {
           process.stdout.write(
             `\n${totals.truncated} done trial(s) had a reply cut off by the output-token limit: their answers may be missing or wrong.\n`,
           );
+        // The latest provenance record: how the run was last produced.
+        const last = provenance.at(-1);
+        if (last) process.stdout.write(`\nprovenance (${provenance.length} record(s)), last ${provenanceLines(last).join('\n')}\n`);
         for (const f of await store.failures(runId, 5))
           process.stdout.write(`\nfailed: ${f.suite} ${f.itemId} (replicate ${f.replicate}): ${f.error}`);
         process.stdout.write('\n');

@@ -7,6 +7,7 @@ import { readStoryTurns, REVIEW_ERRORS, reviewStory, storyTurnDatasetStats, type
 import { judgeHumanAgreement, parseHumanLabels, storedStories, storyJudgeScorer, storyTurnMetrics } from '../../analysis/index.js';
 import { formatTextTable } from '../../report/index.js';
 import { DEFAULT_DB, intOption } from '../options.js';
+import { printResult } from '../output.js';
 
 function saveStories(file: string, stories: StoryTurnStory[]): void {
   writeFileSync(
@@ -37,28 +38,42 @@ export function registerStoryTurn(program: Command): void {
     .option('--n <n>', 'stories to write', intOption('--n', 1), 5)
     .option('--db <path>', 'store, a SQLite file or postgres:// URL (call cache)', DEFAULT_DB)
     .option('--api-key-env <name>', 'environment variable with the key for an openai-compatible model')
-    .action(async (f: { example: string; aspect: string; model: string; out: string; n: number; db: string; apiKeyEnv?: string }) => {
-      const [example] = await readStoryTurns(f.example);
-      if (!example) throw new ConfigError(`${f.example} holds no StoryTurn`);
-      const store = await openStore(f.db);
-      try {
-        const { stories, failures } = await writeStoryTurns({
-          store,
-          example,
-          aspect: f.aspect,
-          model: f.model,
-          n: f.n,
-          apiKeyEnv: f.apiKeyEnv,
-        });
-        const existing = existsSync(f.out) ? await readStoryTurns(f.out) : [];
-        saveStories(f.out, [...existing, ...stories]);
-        process.stdout.write(
-          `wrote ${stories.length} generated StoryTurn(s) to ${f.out}; ${failures.length} reply(ies) rejected\n${failures.map((x) => `  ${x.id}: ${x.error}\n`).join('')}`,
-        );
-      } finally {
-        await store.close();
-      }
-    });
+    .option('--json', 'print JSON: { out, written: [id], rejected: [{ id, error }] }')
+    .action(
+      async (f: {
+        example: string;
+        aspect: string;
+        model: string;
+        out: string;
+        n: number;
+        db: string;
+        apiKeyEnv?: string;
+        json?: boolean;
+      }) => {
+        const [example] = await readStoryTurns(f.example);
+        if (!example) throw new ConfigError(`${f.example} holds no StoryTurn`);
+        const store = await openStore(f.db);
+        try {
+          const { stories, failures } = await writeStoryTurns({
+            store,
+            example,
+            aspect: f.aspect,
+            model: f.model,
+            n: f.n,
+            apiKeyEnv: f.apiKeyEnv,
+          });
+          const existing = existsSync(f.out) ? await readStoryTurns(f.out) : [];
+          saveStories(f.out, [...existing, ...stories]);
+          printResult(
+            f.json,
+            { out: f.out, written: stories.map((s) => s.id), rejected: failures },
+            `wrote ${stories.length} generated StoryTurn(s) to ${f.out}; ${failures.length} reply(ies) rejected\n${failures.map((x) => `  ${x.id}: ${x.error}\n`).join('')}`,
+          );
+        } finally {
+          await store.close();
+        }
+      },
+    );
   cmd
     .command('review')
     .description(`approve a generated StoryTurn, or reject it with an error type (${Object.keys(REVIEW_ERRORS).join(', ')})`)
@@ -67,13 +82,18 @@ export function registerStoryTurn(program: Command): void {
     .option('--approve', 'mark approved (runs use approved stories)')
     .option('--reject <type>', 'mark rejected with this error type')
     .option('--note <text>', 'with --reject: what is wrong')
-    .action(async (file: string, f: { id: string; approve?: boolean; reject?: string; note?: string }) => {
+    .option('--json', 'print JSON: { id, status, review }')
+    .action(async (file: string, f: { id: string; approve?: boolean; reject?: string; note?: string; json?: boolean }) => {
       if (!!f.approve === !!f.reject) throw new ConfigError('give exactly one of --approve and --reject TYPE');
       const stories = await readStoryTurns(file);
       const updated = reviewStory(stories, f.id, f.approve ? { approve: true } : { reject: f.reject as ReviewError, note: f.note });
       saveStories(file, updated);
       const s = updated.find((x) => x.id === f.id)!;
-      process.stdout.write(`${f.id}: ${s.status}${s.review?.length ? ` (${s.review.join('; ')})` : ''}\n`);
+      printResult(
+        f.json,
+        { id: f.id, status: s.status, review: s.review ?? [] },
+        `${f.id}: ${s.status}${s.review?.length ? ` (${s.review.join('; ')})` : ''}`,
+      );
     });
   cmd
     .command('results')

@@ -2,9 +2,9 @@ import type { Command } from 'commander';
 import { ConfigError, openStore, PgStore, runWorker, type WorkerEvent } from '../../index.js';
 import { loadPriceTable } from '../../runner/index.js';
 import { configContext } from '../config-context.js';
-import { DEFAULT_DB, intOption, numberOption } from '../options.js';
+import { addCallLimitOptions, callLimits, DEFAULT_DB, intOption, numberOption, type CallLimitFlags } from '../options.js';
 
-interface WorkerFlags {
+interface WorkerFlags extends CallLimitFlags {
   db: string;
   config?: string;
   concurrency: number;
@@ -14,78 +14,95 @@ interface WorkerFlags {
   prices?: string;
   cache: boolean;
   untilIdle?: boolean;
+  batchPoll: number;
   json?: boolean;
   quiet?: boolean;
 }
 
 /** `mindscope worker --json` prints `{ done, failed, skipped, held, errors, elapsedMs }` when it stops. */
 export function registerWorker(program: Command): void {
-  program
-    .command('worker')
-    .description('take trials queued by `run --enqueue` from a PostgreSQL store, call the models and record the results (stop with Ctrl-C)')
-    .option('--db <url>', 'the PostgreSQL store (postgres://...)', DEFAULT_DB)
-    .option('--config <file>', 'config file whose plugins (protocols, suites, providers) the queued runs use')
-    .option('--concurrency <n>', 'trials in flight in this worker, and concurrent calls per endpoint', intOption('--concurrency', 1), 8)
-    .option('--lease <seconds>', 'lease on a trial without heartbeat (as the runs were enqueued with)', numberOption('--lease', 0.1), 60)
-    .option('--timeout <seconds>', 'time limit per model call', numberOption('--timeout', 0.001), 60)
-    .option('--api-key-env <name>', 'environment variable with the key for openai-compatible servers')
-    .option('--prices <file>', 'price table (JSON or YAML) merged over the built-in one')
-    .option('--no-cache', 'do not read or write the model-call cache')
-    .option('--until-idle', 'stop once the queue has nothing waiting, queued or taken')
-    .option('--json', 'print the summary as JSON')
-    .option('--quiet', 'no progress lines')
-    .action(async (flags: WorkerFlags) => {
-      const { registry } = await configContext(flags.config);
-      const store = await openStore(flags.db);
-      if (!(store instanceof PgStore)) {
-        await store.close();
-        throw new ConfigError(
-          `--db ${flags.db}: workers need a PostgreSQL store (postgres://...); a SQLite file serves one machine: use run`,
-        );
-      }
-      const stop = new AbortController();
-      const onSignal = () => stop.abort();
-      process.once('SIGINT', onSignal);
-      process.once('SIGTERM', onSignal);
-      const counts: Record<string, number> = {};
-      let last = Date.now();
-      const onEvent = (e: WorkerEvent) => {
-        counts[e.type] = (counts[e.type] ?? 0) + 1;
-        if (e.type === 'subject-aborted') process.stderr.write(`worker: stopped ${e.spec}: ${e.error}\n`);
-        else if (e.type === 'error' && !flags.quiet) process.stderr.write(`worker: ${e.error}\n`);
-        if (!flags.quiet && Date.now() - last > 10_000) {
-          last = Date.now();
-          process.stderr.write(
-            `worker: ${Object.entries(counts)
-              .map(([k, n]) => `${k} ${n}`)
-              .join(', ')}\n`,
+  addCallLimitOptions(
+    program
+      .command('worker')
+      .description(
+        'take trials queued by `run --enqueue` from a PostgreSQL store, call the models and record the results (stop with Ctrl-C)',
+      )
+      .option('--db <url>', 'the PostgreSQL store (postgres://...)', DEFAULT_DB)
+      .option('--config <file>', 'config file whose plugins (protocols, suites, providers) the queued runs use')
+      .option('--concurrency <n>', 'trials in flight in this worker, and concurrent calls per endpoint', intOption('--concurrency', 1), 8)
+      .option('--lease <seconds>', 'lease on a trial without heartbeat (as the runs were enqueued with)', numberOption('--lease', 0.1), 60)
+      .option('--timeout <seconds>', 'time limit per model call', numberOption('--timeout', 0.001), 60)
+      .option('--api-key-env <name>', 'environment variable with the key for openai-compatible servers')
+      .option('--prices <file>', 'price table (JSON or YAML) merged over the built-in one')
+      .option('--no-cache', 'do not read or write the model-call cache')
+      .option(
+        '--batch-poll <seconds>',
+        'batch runs (run --enqueue --batch): how often their batches are polled',
+        numberOption('--batch-poll', 0.01),
+        30,
+      )
+      .option('--until-idle', 'stop once the queue has nothing waiting, queued or taken')
+      .option('--json', 'print the summary as JSON')
+      .option('--quiet', 'no progress lines')
+      .action(async (flags: WorkerFlags) => {
+        const { registry } = await configContext(flags.config);
+        const store = await openStore(flags.db);
+        if (!(store instanceof PgStore)) {
+          await store.close();
+          throw new ConfigError(
+            `--db ${flags.db}: workers need a PostgreSQL store (postgres://...); a SQLite file serves one machine: use run`,
           );
         }
-      };
-      try {
-        const summary = await runWorker({
-          store,
-          registry,
-          concurrency: flags.concurrency,
-          leaseMs: flags.lease * 1000,
-          timeoutMs: flags.timeout * 1000,
-          apiKeyEnv: flags.apiKeyEnv,
-          prices: flags.prices ? loadPriceTable(flags.prices) : undefined,
-          useCache: flags.cache,
-          untilIdle: flags.untilIdle,
-          signal: stop.signal,
-          onEvent,
-        });
-        if (flags.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
-        else
-          process.stdout.write(
-            `worker: ${summary.done} done, ${summary.failed} failed, ${summary.skipped} done already, ${summary.held} held elsewhere, ${summary.errors} given back (${(summary.elapsedMs / 1000).toFixed(1)} s)\n`,
-          );
-        if (summary.failed || summary.errors) process.exitCode = 2;
-      } finally {
-        process.off('SIGINT', onSignal);
-        process.off('SIGTERM', onSignal);
-        await store.close();
-      }
-    });
+        const stop = new AbortController();
+        const onSignal = () => stop.abort();
+        process.once('SIGINT', onSignal);
+        process.once('SIGTERM', onSignal);
+        const counts: Record<string, number> = {};
+        let last = Date.now();
+        const onEvent = (e: WorkerEvent) => {
+          counts[e.type] = (counts[e.type] ?? 0) + 1;
+          if (e.type === 'subject-aborted') process.stderr.write(`worker: stopped ${e.spec}: ${e.error}\n`);
+          else if (e.type === 'batch-step' && !flags.quiet)
+            process.stderr.write(
+              `worker: batch run ${e.runId}: ${e.pending ? 'batches in flight, polled again later' : 'trials recorded'}\n`,
+            );
+          else if (e.type === 'error' && !flags.quiet) process.stderr.write(`worker: ${e.error}\n`);
+          if (!flags.quiet && Date.now() - last > 10_000) {
+            last = Date.now();
+            process.stderr.write(
+              `worker: ${Object.entries(counts)
+                .map(([k, n]) => `${k} ${n}`)
+                .join(', ')}\n`,
+            );
+          }
+        };
+        try {
+          const summary = await runWorker({
+            store,
+            registry,
+            concurrency: flags.concurrency,
+            leaseMs: flags.lease * 1000,
+            timeoutMs: flags.timeout * 1000,
+            ...callLimits(flags),
+            apiKeyEnv: flags.apiKeyEnv,
+            prices: flags.prices ? loadPriceTable(flags.prices) : undefined,
+            useCache: flags.cache,
+            untilIdle: flags.untilIdle,
+            batchPollMs: flags.batchPoll * 1000,
+            signal: stop.signal,
+            onEvent,
+          });
+          if (flags.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
+          else
+            process.stdout.write(
+              `worker: ${summary.done} done, ${summary.failed} failed, ${summary.skipped} done already, ${summary.held} held elsewhere, ${summary.errors} given back (${(summary.elapsedMs / 1000).toFixed(1)} s)\n`,
+            );
+          if (summary.failed || summary.errors) process.exitCode = 2;
+        } finally {
+          process.off('SIGINT', onSignal);
+          process.off('SIGTERM', onSignal);
+          await store.close();
+        }
+      }),
+  );
 }

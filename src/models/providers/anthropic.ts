@@ -9,7 +9,10 @@ import type { ChatModel, ChatRequest, WireFormat } from '../chat-model.js';
 import { messageText } from '../chat-model.js';
 import { type CallSite, malformed, parseDataUrl } from '../http.js';
 import { fromStainlessError } from '../sdk-errors.js';
+import { boundedFetch } from '../reply-limit.js';
+import { leanFetch } from '../lean-fetch.js';
 import { videoUnsupported } from '../call-error.js';
+import { AnthropicBatchApi } from '../batch/anthropic-batch.js';
 
 export interface AnthropicOptions {
   model: string;
@@ -21,7 +24,7 @@ export interface AnthropicOptions {
  * Prefixes shorter than this (estimated at 4 characters a token) are not marked for caching:
  * Anthropic caches nothing under 1024 tokens, and a cache write costs 1.25x the input price.
  */
-export const MIN_CACHE_TOKENS = 1024;
+const MIN_CACHE_TOKENS = 1024;
 const estimateTokens = (chars: number) => Math.ceil(chars / 4);
 const EPHEMERAL = { type: 'ephemeral' } as const;
 
@@ -44,7 +47,7 @@ function chars(m: ChatMessage): number {
 }
 
 /** A tool name Anthropic accepts (letters, digits, _ and -, at most 64). */
-export function toolName(name: string): string {
+function toolName(name: string): string {
   return name.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64) || 'record';
 }
 
@@ -53,7 +56,7 @@ export function toolName(name: string): string {
  * Caching: a long system prompt (shared by every item of a run) is marked, and so is the end of a
  * multi-turn conversation, so that its next turn reads everything before it from the cache.
  */
-export function anthropicMessagesBody(model: string, caps: ModelCapabilities, req: ChatRequest): Record<string, unknown> {
+function anthropicMessagesBody(model: string, caps: ModelCapabilities, req: ChatRequest): Record<string, unknown> {
   const s = req.settings;
   const systemText = req.messages
     .filter((m) => m.role === 'system')
@@ -104,7 +107,7 @@ interface WireMessage {
 }
 
 /** A /v1/messages response body as a ChatResponse; a tool call's input is the reply's text (as JSON). */
-export function decodeAnthropicMessage(label: string, body: unknown): Omit<ChatResponse, 'latencyMs'> {
+function decodeAnthropicMessage(label: string, body: unknown): Omit<ChatResponse, 'latencyMs'> {
   const json = body as WireMessage | undefined;
   if (!json || !Array.isArray(json.content)) malformed(label, 'no content array');
   const tool = json.content.find((c) => c.type === 'tool_use');
@@ -164,8 +167,26 @@ export class AnthropicChatModel implements ChatModel {
 
   async #connect(): Promise<{ client: Anthropic; mod: AnthropicModule }> {
     const mod = await import('@anthropic-ai/sdk');
-    const client = new mod.Anthropic({ apiKey: this.#apiKey, authToken: null, baseURL: this.endpoint, maxRetries: 0, logLevel: 'off' });
+    const client = new mod.Anthropic({
+      apiKey: this.#apiKey,
+      authToken: null,
+      baseURL: this.endpoint,
+      maxRetries: 0,
+      logLevel: 'off',
+      // A keep-alive HTTP path (lean-fetch.ts), its replies read through a byte counter: one past
+      // the cap fails as `oversized`.
+      fetch: boundedFetch(this.spec, leanFetch),
+    });
     return { client, mod };
+  }
+
+  /** Anthropic Message Batches on the same client. */
+  batchApi(): AnthropicBatchApi {
+    const site: CallSite = { label: this.spec, url: this.endpoint, timeoutMs: 600_000, secrets: [this.#apiKey] };
+    return new AnthropicBatchApi(
+      () => (this.#client ??= this.#connect()),
+      (err, mod) => fromStainlessError(err, mod, site),
+    );
   }
 
   async chat(req: ChatRequest): Promise<ChatResponse> {

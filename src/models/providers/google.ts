@@ -11,6 +11,7 @@ import { ModelCallError } from '../call-error.js';
 import { type CallSite, malformed, parseDataUrl } from '../http.js';
 import { fromGoogleError } from '../sdk-errors.js';
 import { geminiResponseSchema } from '../structured-output.js';
+import { GoogleBatchApi } from '../batch/google-batch.js';
 
 export interface GoogleOptions {
   model: string;
@@ -32,7 +33,7 @@ function toParts(m: ChatMessage): unknown[] {
 }
 
 /** The generateContent request of a call in the SDK's form `{ model, contents, config }` (also a batch-mode inlined request). */
-export function geminiRequest(model: string, caps: ModelCapabilities, req: ChatRequest): Record<string, unknown> {
+function geminiRequest(model: string, caps: ModelCapabilities, req: ChatRequest): Record<string, unknown> {
   const s = req.settings;
   const system = req.messages
     .filter((m) => m.role === 'system')
@@ -76,7 +77,7 @@ interface WireGenerateContent {
 }
 
 /** A generateContent response body as a ChatResponse: thought parts are the reasoning, the others the reply. */
-export function decodeGemini(label: string, body: unknown, latencyMs: number): ChatResponse {
+function decodeGemini(label: string, body: unknown, latencyMs: number): ChatResponse {
   const json = body as WireGenerateContent | undefined;
   const candidate = json?.candidates?.[0];
   if (!candidate) {
@@ -145,6 +146,16 @@ export class GoogleChatModel implements ChatModel {
     // vertexai false: GOOGLE_GENAI_USE_VERTEXAI in the environment must not send the key elsewhere. No retryOptions: no SDK retries.
     const client = new mod.GoogleGenAI({ apiKey: this.#apiKey, vertexai: false, httpOptions: { baseUrl: this.endpoint } });
     return { client, mod };
+  }
+
+  /** Gemini batch mode on the same client. */
+  batchApi(): GoogleBatchApi {
+    const site: CallSite = { label: this.spec, url: this.endpoint, timeoutMs: 600_000, secrets: [this.#apiKey] };
+    return new GoogleBatchApi(
+      this.model,
+      () => (this.#client ??= this.#connect()),
+      (err, mod) => fromGoogleError(err, mod.ApiError, site),
+    );
   }
 
   async chat(req: ChatRequest): Promise<ChatResponse> {

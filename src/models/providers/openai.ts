@@ -7,9 +7,12 @@ import type { ChatMessage, ChatResponse, TokenLogprob } from '../../core/index.j
 import { capabilitiesFor, takesSampling, type ModelCapabilities } from '../capabilities.js';
 import type { ChatModel, ChatRequest, WireFormat } from '../chat-model.js';
 import { type CallSite, malformed } from '../http.js';
+import { leanFetch } from '../lean-fetch.js';
 import { videoUnsupported } from '../call-error.js';
 import { fromStainlessError } from '../sdk-errors.js';
+import { boundedFetch } from '../reply-limit.js';
 import { strictJsonSchema } from '../structured-output.js';
+import { OpenAiBatchApi } from '../batch/openai-batch.js';
 
 export interface OpenAiOptions {
   /** `openai` for OpenAI itself, `openai-compatible` for other servers. */
@@ -33,7 +36,7 @@ function toOpenAiMessage(m: ChatMessage): unknown {
 }
 
 /** The chat-completions request body for a call (also the `body` of an OpenAI Batch API line). */
-export function openAiChatBody(model: string, caps: ModelCapabilities, req: ChatRequest): Record<string, unknown> {
+function openAiChatBody(model: string, caps: ModelCapabilities, req: ChatRequest): Record<string, unknown> {
   const s = req.settings;
   const body: Record<string, unknown> = { model, messages: req.messages.map(toOpenAiMessage) };
   // Reasoning models reject any temperature or top_p (even 0): they are left out, not sent as 1.
@@ -71,7 +74,7 @@ interface WireCompletion {
 }
 
 /** A chat-completions response body as a ChatResponse. */
-export function decodeOpenAiChat(label: string, body: unknown, latencyMs: number): ChatResponse {
+function decodeOpenAiChat(label: string, body: unknown, latencyMs: number): ChatResponse {
   const json = body as WireCompletion | undefined;
   const choice = json?.choices?.[0];
   if (!choice?.message) malformed(label, 'no choices[0].message');
@@ -142,8 +145,20 @@ export class OpenAiChatModel implements ChatModel {
       adminAPIKey: null,
       maxRetries: 0,
       logLevel: 'off',
+      // A keep-alive HTTP path (lean-fetch.ts), its replies read through a byte counter: one past
+      // the cap fails as `oversized`.
+      fetch: boundedFetch(this.spec, leanFetch),
     });
     return { client, mod };
+  }
+
+  /** The OpenAI Batch API on the same client (OpenAI itself; a compatible server must implement /v1/files and /v1/batches). */
+  batchApi(): OpenAiBatchApi {
+    const site: CallSite = { label: this.spec, url: this.endpoint, timeoutMs: 600_000, secrets: this.#apiKey ? [this.#apiKey] : [] };
+    return new OpenAiBatchApi(
+      () => (this.#client ??= this.#connect()),
+      (err, mod) => fromStainlessError(err, mod, site),
+    );
   }
 
   async chat(req: ChatRequest): Promise<ChatResponse> {

@@ -7,12 +7,13 @@
 // whether the next answer was right: feedback effectiveness.
 
 import { readFileSync } from 'node:fs';
-import { extname } from 'node:path';
 import { answerMatches, answerPart, expectedAnswers, parseFeedback, selectedBranch, turnImages, type StoryTurnStory } from './storyturn.js';
 import {
   CONVERSATION_RECORDS,
   callInfoKey,
   createRng,
+  imageMediaType,
+  InputError,
   deriveSeed,
   readInfo,
   withInfo,
@@ -47,9 +48,11 @@ const SYSTEM =
 
 function imagePart(path: string): ContentPart {
   if (path.startsWith('data:') || /^https?:\/\//.test(path)) return { type: 'image', url: path };
-  const ext = extname(path).slice(1).toLowerCase();
-  const mediaType = ext === 'jpg' || ext === 'jpeg' ? 'image/jpeg' : ext === 'webp' ? 'image/webp' : 'image/png';
-  return { type: 'image', url: `data:${mediaType};base64,${readFileSync(path).toString('base64')}`, mediaType };
+  // The type comes from the bytes, and a file that is no image is never sent (the loader checked it; it may have changed since).
+  const bytes = readFileSync(path);
+  const mediaType = imageMediaType(bytes);
+  if (!mediaType) throw new InputError('not a PNG, JPEG, GIF or WebP image (by its first bytes); refusing to send it', path);
+  return { type: 'image', url: `data:${mediaType};base64,${bytes.toString('base64')}`, mediaType };
 }
 
 /** Run one StoryTurn as a conversation: feedback chosen by the previous answer, each answer scored against the turn's expected answers. */

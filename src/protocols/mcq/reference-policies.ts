@@ -36,10 +36,15 @@ function worldOf(item: Item<McqPayload>): ItemWorld | undefined {
   return world?.story && world.question ? { story: world.story, question: world.question } : undefined;
 }
 
-/** A policy that picks an option label (undefined declines) and answers "Answer: X". */
-function labelPolicy(describe: string, pick: (info: McqCallInfo, seed: number) => string | undefined): ReferencePolicy {
+/** A policy that picks an option label (undefined declines) and answers "Answer: X"; `answers` says which items it can answer. */
+function labelPolicy(
+  describe: string,
+  pick: (info: McqCallInfo, seed: number) => string | undefined,
+  answers?: (item: Item) => boolean,
+): ReferencePolicy {
   return {
     describe,
+    ...(answers ? { answers } : {}),
     reply(ctx: CallContext) {
       const info = readInfo(ctx.info, MCQ_INFO);
       if (!info) return undefined;
@@ -48,6 +53,9 @@ function labelPolicy(describe: string, pick: (info: McqCallInfo, seed: number) =
     },
   };
 }
+
+/** Whether an item carries the structured world the belief-tracking policies need. */
+const hasWorld = (item: Item) => worldOf(item as Item<McqPayload>) !== undefined;
 
 /** Solve with the belief tracker at the given depth; decline items without a structured world. */
 function tracker(depth: number) {
@@ -63,9 +71,10 @@ export const MCQ_POLICIES: Record<string, ReferencePolicy> = {
   oracle: labelPolicy(
     'solves items that carry a world model with the full belief tracker (generated suites; released benchmarks need agent:answer-key)',
     tracker(Number.POSITIVE_INFINITY),
+    hasWorld,
   ),
-  reality: labelPolicy('answers from the true world state (the classic false-belief error)', tracker(0)),
-  'first-order': labelPolicy('tracks beliefs to depth 1 only', tracker(1)),
+  reality: labelPolicy('answers from the true world state (the classic false-belief error)', tracker(0), hasWorld),
+  'first-order': labelPolicy('tracks beliefs to depth 1 only', tracker(1), hasWorld),
   random: labelPolicy(
     'a seeded uniform choice among the options',
     (info, seed) => createRng(deriveSeed('agent:random', info.item.suite, info.item.id, seed)).pick(info.presentedOptions).label,

@@ -8,6 +8,9 @@ import type pg from 'pg';
 import { MindscopeError } from '../../core/index.js';
 import type { Dialect, SqlDriver, SqlExecutor } from '../sql/driver.js';
 
+/** Attempts of a transaction that PostgreSQL aborted for a deadlock or a serialisation failure. */
+const TRANSACTION_ATTEMPTS = 5;
+
 const PG_DIALECT: Dialect = {
   nowMs: '(extract(epoch from clock_timestamp()) * 1000)::bigint',
   greatest: (a, b) => `GREATEST(${a}, ${b})`,
@@ -126,7 +129,25 @@ export class PgDriver implements SqlDriver {
     return this.#exec.run(sql, params);
   }
 
+  /**
+   * Run `fn` in a transaction. PostgreSQL aborts one of two transactions that deadlock (two
+   * processes' lease renewals, claims and group commits lock lease rows in different orders) or
+   * fail to serialise; the aborted one rolled back whole, so it runs again (up to five times,
+   * waiting a little longer each time). `fn` must therefore be safe to run again.
+   */
   async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#transactOnce(fn);
+      } catch (err) {
+        const code = (err as { code?: unknown })?.code;
+        if ((code !== '40P01' && code !== '40001') || attempt >= TRANSACTION_ATTEMPTS) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 15 * attempt * attempt));
+      }
+    }
+  }
+
+  async #transactOnce<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
     const client = await this.#pool.connect();
     try {
       await client.query('BEGIN');

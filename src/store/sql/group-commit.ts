@@ -7,10 +7,13 @@
 // flush), the others stay. Batches commit one after another, in the order they were queued.
 
 import { MindscopeError } from '../../core/index.js';
+import { StoreFullError } from './store-full.js';
 
 /** The longest a finished trial waits in memory before it is committed. */
 export const GROUP_COMMIT_MS = 25;
 const GROUP_COMMIT_MAX = 512;
+/** Failed writes named in a flush error; the others are counted. */
+const MAX_FAILURES_SHOWN = 3;
 
 interface Queued<W> {
   /** Names the write in an error message. */
@@ -27,6 +30,7 @@ export class GroupCommit<W> {
   #timer: NodeJS.Timeout | undefined;
   #chain: Promise<void> = Promise.resolve();
   #failures: string[] = [];
+  #full: StoreFullError | undefined;
 
   constructor(
     /** Runs the writes in one transaction. */
@@ -75,6 +79,12 @@ export class GroupCommit<W> {
           await this.commit([b.write]);
           b.resolve();
         } catch (err) {
+          // A full disk is one short line naming the database, however many writes it refused.
+          if (err instanceof StoreFullError) {
+            this.#full = err;
+            b.reject(err);
+            continue;
+          }
           const message = (err as Error).message;
           this.#failures.push(`${b.what}: ${message}`);
           b.reject(new MindscopeError(`${this.location}: could not store ${b.what}: ${message}`));
@@ -88,10 +98,19 @@ export class GroupCommit<W> {
   /** Commit queued writes now; rejects naming every write that could not be stored since the last flush. */
   async flush(): Promise<void> {
     await this.#commitQueued();
+    if (this.#full) {
+      const full = this.#full;
+      this.#full = undefined;
+      this.#failures = [];
+      throw full;
+    }
     if (this.#failures.length) {
       const failures = this.#failures;
       this.#failures = [];
-      throw new MindscopeError(`${this.location}: could not store ${failures.length} write(s): ${failures.join('; ')}`);
+      // The first few reasons; the rest counted, not listed (an error line, not a log).
+      const shown = failures.slice(0, MAX_FAILURES_SHOWN).join('; ');
+      const more = failures.length > MAX_FAILURES_SHOWN ? `; and ${failures.length - MAX_FAILURES_SHOWN} more` : '';
+      throw new MindscopeError(`${this.location}: could not store ${failures.length} write(s): ${shown}${more}`);
     }
   }
 }

@@ -11,7 +11,7 @@
 // replaces a done trial.
 
 import type { Item, Score, StoredTranscript, TrialKey, TrialOutcome } from '../../core/index.js';
-import { ConfigError, MindscopeError, StoredTranscriptSchema } from '../../core/index.js';
+import { canonicalJson, ConfigError, MindscopeError, StoredTranscriptSchema } from '../../core/index.js';
 import {
   trialKeyString,
   type AccuracyCountRow,
@@ -32,10 +32,14 @@ import {
 } from '../store.js';
 import type { SqlDriver, SqlExecutor } from './driver.js';
 import { GroupCommit } from './group-commit.js';
+import { SqlBatchLedger } from './batch-ledger-sql.js';
+import type { BatchLedger } from '../batch-ledger.js';
+import { blobLoader, insertBlobs, TranscriptPacker } from './transcript-packing.js';
 import { exportRecords, importRecords } from './transfer.js';
+import { TrialBrowser } from './trial-browser.js';
 
-/** A queued write: statements run in the group's transaction. */
-type Write = (tx: SqlExecutor) => Promise<void>;
+/** A queued write: statements run in the group's transaction, and the prompt blobs it needs. */
+type Write = ((tx: SqlExecutor) => Promise<void>) & { blobs?: Array<[string, string]> };
 
 const KEY_COLUMNS = 'run_id, subject_id, suite, item_id, replicate';
 const KEY_WHERE = 'run_id = ? AND subject_id = ? AND suite = ? AND item_id = ? AND replicate = ?';
@@ -64,12 +68,22 @@ export class SqlStore implements Store {
   readonly #queuedCache = new Map<string, string>();
   readonly #queuedStatus = new Map<string, TrialStatus>();
   readonly #commits: GroupCommit<Write>;
+  readonly #batches: SqlBatchLedger;
+  readonly #packer = new TranscriptPacker();
+  readonly #loadBlobs: ReturnType<typeof blobLoader>;
 
   constructor(protected readonly db: SqlDriver) {
     this.location = db.location;
     this.backend = db.backend;
+    this.#batches = new SqlBatchLedger(db);
+    this.#loadBlobs = blobLoader(db);
     this.#commits = new GroupCommit<Write>(async (writes) => {
       await db.transaction(async (tx) => {
+        // The group's blobs first, in one order for every process: concurrent transactions
+        // inserting the same blobs then wait for each other instead of deadlocking.
+        const blobs = new Map<string, string>();
+        for (const w of writes) if (w.blobs) for (const [h, body] of w.blobs) blobs.set(h, body);
+        if (blobs.size) await insertBlobs(tx, [...blobs]);
         for (const w of writes) await w(tx);
       });
     }, this.location);
@@ -100,6 +114,54 @@ export class SqlStore implements Store {
        ON CONFLICT (id) DO UPDATE SET spec = excluded.spec WHERE runs.spec IS NULL AND runs.config = excluded.config`,
       [run.id, run.createdAt, JSON.stringify(run.config), run.spec ? JSON.stringify(run.spec) : null],
     );
+  }
+
+  async recordProvenance(runId: string, provenance: Record<string, unknown>): Promise<void> {
+    await this.flush();
+    const { recordedAt: _at, ...what } = provenance;
+    const last = (await this.provenance(runId)).at(-1);
+    if (last) {
+      const { recordedAt: _before, ...was } = last;
+      if (canonicalJson(was) === canonicalJson(what)) return;
+    }
+    await this.db.run('INSERT INTO run_provenance (run_id, recorded_at, provenance) VALUES (?, ?, ?)', [
+      runId,
+      String(provenance.recordedAt ?? new Date().toISOString()),
+      JSON.stringify(provenance),
+    ]);
+  }
+
+  async provenance(runId: string): Promise<Array<Record<string, unknown>>> {
+    await this.flush();
+    const rows = await this.db.all<{ provenance: string }>(
+      `SELECT provenance FROM run_provenance WHERE run_id = ? ORDER BY recorded_at, ${this.db.dialect.insertionOrder}`,
+      [runId],
+    );
+    return rows.map((r) => JSON.parse(r.provenance) as Record<string, unknown>);
+  }
+
+  async trialItemHashes(runId: string): Promise<Array<{ suite: string; itemId: string; itemHash: string }>> {
+    await this.flush();
+    const rows = await this.db.all<{ suite: string; item_id: string; item_hash: string }>(
+      'SELECT DISTINCT suite, item_id, item_hash FROM trials WHERE run_id = ?',
+      [runId],
+    );
+    return rows.map((r) => ({ suite: r.suite, itemId: r.item_id, itemHash: r.item_hash }));
+  }
+
+  async discardItemTrials(runId: string, items: Array<{ suite: string; itemId: string }>): Promise<number> {
+    await this.flush();
+    return this.db.transaction(async (tx) => {
+      let n = 0;
+      const ids = 'SELECT id FROM trials WHERE run_id = ? AND suite = ? AND item_id = ?';
+      for (const { suite, itemId } of items) {
+        const key = [runId, suite, itemId];
+        await tx.run(`DELETE FROM scores WHERE trial_id IN (${ids})`, key);
+        await tx.run(`DELETE FROM transcripts WHERE trial_id IN (${ids})`, key);
+        n += await tx.run('DELETE FROM trials WHERE run_id = ? AND suite = ? AND item_id = ?', key);
+      }
+      return n;
+    });
   }
 
   async setPlan(runId: string, rows: PlanRow[]): Promise<void> {
@@ -193,6 +255,9 @@ export class SqlStore implements Store {
     const { nowMs } = this.db.dialect;
     const chunk = Math.floor(this.db.maxParams / 6);
     await this.db.transaction(async (tx) => {
+      // A transaction aborted by a deadlock runs again: count only what the last attempt claimed.
+      claimed.clear();
+      done.clear();
       for (let i = 0; i < unique.length; i += chunk) {
         const part = unique.slice(i, i + chunk);
         // The lease first, then the status: a trial recorded while we claim is seen as done.
@@ -291,7 +356,8 @@ export class SqlStore implements Store {
     }
     // Serialise now: the caller may reuse its objects once this returns.
     const trial = SqlStore.#trialParams(k, itemHash, { status: 'done', error: null, attempts, o: outcome });
-    const transcript = JSON.stringify(outcome.transcript);
+    const packed = this.#packer.pack(outcome.transcript);
+    const transcript = packed.body;
     const score = [outcome.score.scorer, outcome.score.value, JSON.stringify(outcome.score.detail)];
     const id = trialKeyString(k);
     this.#queuedStatus.set(id, 'done');
@@ -302,8 +368,8 @@ export class SqlStore implements Store {
             await tx.run(
               `WITH t AS (${SqlStore.#UPSERT_TRIAL}),
                  l AS (DELETE FROM trial_leases WHERE ${KEY_WHERE}),
-                 tr AS (INSERT INTO transcripts (trial_id, body) SELECT id, ? FROM t
-                   ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body)
+                 tr AS (INSERT INTO transcripts (trial_id, body, packed) SELECT id, ?, 1 FROM t
+                   ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body, packed = excluded.packed)
                INSERT INTO scores (trial_id, scorer, value, detail) SELECT id, ?, CAST(? AS DOUBLE PRECISION), ? FROM t
                  ON CONFLICT (trial_id, scorer) DO UPDATE SET value = excluded.value, detail = excluded.detail`,
               [...trial, ...keyParams(k), transcript, ...score],
@@ -314,7 +380,7 @@ export class SqlStore implements Store {
             await tx.run(`DELETE FROM trial_leases WHERE ${KEY_WHERE}`, keyParams(k));
             if (!row) return;
             await tx.run(
-              'INSERT INTO transcripts (trial_id, body) VALUES (?, ?) ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body',
+              'INSERT INTO transcripts (trial_id, body, packed) VALUES (?, ?, 1) ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body, packed = excluded.packed',
               [row.id, transcript],
             );
             await tx.run(
@@ -322,9 +388,17 @@ export class SqlStore implements Store {
               [row.id, ...score],
             );
           };
-    return this.#commits.add(`trial ${k.suite}/${k.itemId}#${k.replicate}`, write, () => {
+    if (packed.blobs.length) write.blobs = packed.blobs;
+    const committed = this.#commits.add(`trial ${k.suite}/${k.itemId}#${k.replicate}`, write, () => {
       if (this.#queuedStatus.get(id) === 'done') this.#queuedStatus.delete(id);
     });
+    // Only blobs committed may be left out of later transcripts' writes.
+    if (packed.blobs.length)
+      committed.then(
+        () => this.#packer.markStored(packed.blobs),
+        () => {},
+      );
+    return committed;
   }
 
   recordFailed(k: TrialKey, itemHash: string, error: string, attempts: number): Promise<void> {
@@ -556,21 +630,27 @@ export class SqlStore implements Store {
   async transcript(k: TrialKey): Promise<{ transcript: StoredTranscript; score: Score } | undefined> {
     await this.flush();
     // The protocol's own score is the trial's first; judges' scores come later (scoreOf reads them).
-    const row = await this.db.get<{ body: string; scorer: string; value: number; detail: string }>(
-      `SELECT tr.body AS body, sc.scorer AS scorer, sc.value AS value, sc.detail AS detail FROM trials t
+    const row = await this.db.get<{ body: string; packed: number; scorer: string; value: number; detail: string }>(
+      `SELECT tr.body AS body, tr.packed AS packed, sc.scorer AS scorer, sc.value AS value, sc.detail AS detail FROM trials t
        JOIN transcripts tr ON tr.trial_id = t.id JOIN scores sc ON sc.trial_id = t.id
        WHERE t.run_id = ? AND t.subject_id = ? AND t.suite = ? AND t.item_id = ? AND t.replicate = ?
        ORDER BY sc.${this.db.dialect.insertionOrder} LIMIT 1`,
       keyParams(k),
     );
     if (!row) return undefined;
-    const parsed = StoredTranscriptSchema.safeParse(JSON.parse(row.body));
+    const [body] = await this.#packer.unpack([row], this.#loadBlobs);
+    const parsed = StoredTranscriptSchema.safeParse(JSON.parse(body!));
     if (!parsed.success) {
       throw new MindscopeError(
         `${this.location}: the transcript of ${k.suite}/${k.itemId}#${k.replicate} does not parse: ${parsed.error.issues[0]?.message}`,
       );
     }
     return { transcript: parsed.data, score: { scorer: row.scorer, value: row.value, detail: JSON.parse(row.detail) } };
+  }
+
+  /** Page-by-page queries over a run's trials (filters, search, counts), for the viewer. */
+  browser(): TrialBrowser {
+    return new TrialBrowser(this.db);
   }
 
   async *exportRecords(): AsyncIterable<StoreRecord> {
@@ -582,6 +662,13 @@ export class SqlStore implements Store {
     await this.flush();
     return importRecords(this.db, records);
   }
+
+  openBatch: BatchLedger['openBatch'] = (batch, keys) => this.#batches.openBatch(batch, keys);
+  updateBatch: BatchLedger['updateBatch'] = (id, change) => this.#batches.updateBatch(id, change);
+  runBatches: BatchLedger['runBatches'] = (runId) => this.#batches.runBatches(runId);
+  batchRequests: BatchLedger['batchRequests'] = (runId) => this.#batches.batchRequests(runId);
+  settleBatchRequests: BatchLedger['settleBatchRequests'] = (batchId, rows) => this.#batches.settleBatchRequests(batchId, rows);
+  dropStaleBatches: BatchLedger['dropStaleBatches'] = (runId, olderThanMs) => this.#batches.dropStaleBatches(runId, olderThanMs);
 
   async close(): Promise<void> {
     try {

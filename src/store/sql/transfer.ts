@@ -1,7 +1,8 @@
 // Moving a store's content between stores (db copy, merge): everything is read out row by row
 // in pages (no long-lived cursor, no store held in memory) and written in batches of a
 // transaction each. Trials travel with their transcript and scores as stored (JSON text);
-// leases and rate limits stay behind (they belong to the processes of the source).
+// leases and rate limits stay behind (they belong to the processes of the source). Transcripts
+// travel whole (their prompt blobs put back in) and are packed again, blobs and all, in the target.
 //
 // Import rules: a run present in both must have the same identity (its spec's content); a
 // trial already done in the target is kept (duplicates resolve by trial key; the first store
@@ -10,16 +11,20 @@
 import { ConfigError, canonicalJson } from '../../core/index.js';
 import type { ImportSummary, RunRecord, StoredTrial, StoreRecord } from '../store.js';
 import type { SqlDriver, SqlExecutor } from './driver.js';
+import { blobLoader, insertBlobs, TranscriptPacker } from './transcript-packing.js';
 
 const PAGE = 500;
 
 interface TrialRow extends Omit<StoredTrial, 'scores' | 'transcript'> {
   id: number;
   transcript: string | null;
+  packed: number | null;
 }
 
 /** Every row of a store, in dependency order (runs and items before the trials that name them). */
 export async function* exportRecords(db: SqlDriver): AsyncIterable<StoreRecord> {
+  const packer = new TranscriptPacker();
+  const loadBlobs = blobLoader(db);
   for (const r of await db.all<{ id: string; created_at: string; config: string; spec: string | null }>(
     'SELECT id, created_at, config, spec FROM runs ORDER BY created_at, id',
   )) {
@@ -65,7 +70,8 @@ export async function* exportRecords(db: SqlDriver): AsyncIterable<StoreRecord> 
          t.replicate AS replicate, t.item_hash AS "itemHash", t.status AS status, t.error AS error, t.attempts AS attempts,
          t.input_tokens AS "inputTokens", t.output_tokens AS "outputTokens", t.cost_usd AS "costUsd", t.latency_ms AS "latencyMs",
          t.cached_calls AS "cachedCalls", t.total_calls AS "totalCalls", t.truncated_calls AS "truncatedCalls",
-         t.unpriced_calls AS "unpricedCalls", t.finished_at AS "finishedAt", tr.body AS transcript
+         t.unpriced_calls AS "unpricedCalls", t.finished_at AS "finishedAt", tr.body AS transcript,
+         tr.packed AS packed
        FROM trials t LEFT JOIN transcripts tr ON tr.trial_id = t.id WHERE t.id > ? ORDER BY t.id LIMIT ?`,
       [after, PAGE],
     );
@@ -80,7 +86,13 @@ export async function* exportRecords(db: SqlDriver): AsyncIterable<StoreRecord> 
       if (!list) byTrial.set(s.trial_id, (list = []));
       list.push({ scorer: s.scorer, value: s.value, detail: s.detail });
     }
-    for (const { id, ...t } of page) yield { kind: 'trial', trial: { ...t, scores: byTrial.get(id) ?? [] } };
+    const stored = page.filter((t) => t.transcript !== null) as Array<TrialRow & { transcript: string }>;
+    const whole = await packer.unpack(
+      stored.map((t) => ({ body: t.transcript, packed: t.packed ?? 0 })),
+      loadBlobs,
+    );
+    stored.forEach((t, i) => (t.transcript = whole[i]!));
+    for (const { id, packed: _, ...t } of page) yield { kind: 'trial', trial: { ...t, scores: byTrial.get(id) ?? [] } };
     if (page.length < PAGE) break;
     after = page[page.length - 1]!.id;
   }
@@ -96,7 +108,7 @@ export async function* exportRecords(db: SqlDriver): AsyncIterable<StoreRecord> 
   }
 }
 
-async function importOne(tx: SqlExecutor, r: StoreRecord, summary: ImportSummary): Promise<void> {
+async function importOne(tx: SqlExecutor, r: StoreRecord, summary: ImportSummary, packer: TranscriptPacker): Promise<void> {
   switch (r.kind) {
     case 'run': {
       const existing = await tx.get<{ config: string }>('SELECT config FROM runs WHERE id = ?', [r.run.id]);
@@ -202,11 +214,15 @@ async function importOne(tx: SqlExecutor, r: StoreRecord, summary: ImportSummary
         return;
       }
       summary.trials++;
-      if (t.transcript !== null)
-        await tx.run('INSERT INTO transcripts (trial_id, body) VALUES (?, ?) ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body', [
-          row.id,
-          t.transcript,
-        ]);
+      if (t.transcript !== null) {
+        const packed = packer.pack(JSON.parse(t.transcript));
+        await insertBlobs(tx, packed.blobs);
+        packer.markStored(packed.blobs);
+        await tx.run(
+          'INSERT INTO transcripts (trial_id, body, packed) VALUES (?, ?, 1) ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body, packed = excluded.packed',
+          [row.id, packed.body],
+        );
+      }
       for (const s of t.scores)
         await tx.run(
           'INSERT INTO scores (trial_id, scorer, value, detail) VALUES (?, ?, ?, ?) ON CONFLICT (trial_id, scorer) DO UPDATE SET value = excluded.value, detail = excluded.detail',
@@ -224,8 +240,10 @@ export async function importRecords(db: SqlDriver, records: AsyncIterable<StoreR
   const write = async () => {
     const rows = batch;
     batch = [];
+    // A fresh packer a batch: a blob counts as stored only once its batch has committed.
+    const packer = new TranscriptPacker();
     await db.transaction(async (tx) => {
-      for (const r of rows) await importOne(tx, r, summary);
+      for (const r of rows) await importOne(tx, r, summary, packer);
     });
   };
   for await (const r of records) {

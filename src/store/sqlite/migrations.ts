@@ -119,4 +119,54 @@ export const MIGRATIONS: string[] = [
     PRIMARY KEY (run_id, subject_id, suite)
   );
   `,
+  // 6: provenance of a run, one row per invocation that differed from the one before (mindscope
+  // version, git commit, Node, platform, data and template hashes): never part of the run's identity.
+  `
+  CREATE TABLE run_provenance (
+    run_id TEXT NOT NULL,
+    recorded_at TEXT NOT NULL,
+    provenance TEXT NOT NULL
+  );
+  CREATE INDEX run_provenance_run ON run_provenance(run_id);
+  `,
+  // 7: provider batch APIs (--batch): each submitted batch with the provider's id, and each call
+  // it carries (by call-cache key), so a killed or second process polls instead of resubmitting.
+  `
+  CREATE TABLE batches (
+    id TEXT PRIMARY KEY,
+    run_id TEXT NOT NULL,
+    spec TEXT NOT NULL,
+    round INTEGER NOT NULL,
+    remote_id TEXT,
+    state TEXT NOT NULL,
+    requests INTEGER NOT NULL,
+    error TEXT,
+    created_at TEXT NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE INDEX batches_run ON batches(run_id);
+  CREATE TABLE batch_requests (
+    run_id TEXT NOT NULL,
+    key TEXT NOT NULL,
+    batch_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    cost_usd REAL,
+    error TEXT,
+    PRIMARY KEY (run_id, key)
+  );
+  CREATE INDEX batch_requests_batch ON batch_requests(batch_id);
+  `,
+  // 8: prompts stored once: content-addressed blobs (paragraphs, message lists, large detail
+  // fields) that packed transcripts reference; rows written before stay as they were (packed = 0).
+  `
+  CREATE TABLE prompt_blobs (
+    hash TEXT PRIMARY KEY,
+    body TEXT NOT NULL
+  ) WITHOUT ROWID;
+  ALTER TABLE transcripts ADD COLUMN packed INTEGER NOT NULL DEFAULT 0;
+  `,
+  // 9: the viewer pages through a run's trials in insertion order (ORDER BY id LIMIT n) without sorting them all.
+  `
+  CREATE INDEX IF NOT EXISTS trials_run_order ON trials(run_id, id);
+  `,
 ];

@@ -10,6 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { MindscopeError } from '../../core/index.js';
 import type { Dialect, SqlDriver, SqlExecutor } from '../sql/driver.js';
+import { asStoreFull, isDiskFull } from '../sql/store-full.js';
 
 type Stmt = Database.Statement;
 
@@ -32,8 +33,30 @@ export class SqliteDriver implements SqlDriver {
   /** The end of the last transaction queued: transactions run one after another. */
   #tail: Promise<unknown> = Promise.resolve();
 
-  constructor(path: string, migrations: readonly string[]) {
+  /** With `readonly`, the file must exist and be migrated already: nothing is written (a viewer beside a running writer). */
+  constructor(path: string, migrations: readonly string[], options: { readonly?: boolean } = {}) {
     this.location = path === ':memory:' ? path : resolve(path);
+    if (options.readonly) {
+      try {
+        this.#db = new Database(this.location, { readonly: true, fileMustExist: true });
+        this.#db.pragma('busy_timeout = 5000');
+      } catch (err) {
+        throw new MindscopeError(`${this.location}: cannot open the store read-only: ${(err as Error).message}`);
+      }
+      const version = this.#db.pragma('user_version', { simple: true }) as number;
+      if (version > migrations.length) {
+        this.#db.close();
+        throw new MindscopeError(`schema version ${version} is newer than this mindscope knows (${migrations.length}); upgrade mindscope`);
+      }
+      if (version < migrations.length) {
+        // An older file: migrate it once (as any command would), then read it read-only.
+        this.#db.close();
+        new SqliteDriver(path, migrations).#db.close();
+        this.#db = new Database(this.location, { readonly: true, fileMustExist: true });
+        this.#db.pragma('busy_timeout = 5000');
+      }
+      return;
+    }
     if (path !== ':memory:') mkdirSync(dirname(this.location), { recursive: true });
     try {
       this.#db = new Database(this.location);
@@ -45,6 +68,7 @@ export class SqliteDriver implements SqlDriver {
       this.#db.pragma('busy_timeout = 5000');
       this.#migrate(migrations);
     } catch (err) {
+      if (isDiskFull(err)) throw asStoreFull(err, this.location);
       throw new MindscopeError(`${this.location}: cannot open the store: ${(err as Error).message}`);
     }
   }
@@ -103,15 +127,30 @@ export class SqliteDriver implements SqlDriver {
       get: (sql, params) => this.get(sql, params),
       run: async (sql, params = []) => this.#q(sql).run(...params).changes,
     };
-    this.#q('BEGIN IMMEDIATE').run();
+    try {
+      this.#q('BEGIN IMMEDIATE').run();
+    } catch (err) {
+      throw this.#named(err);
+    }
     try {
       const value = await fn(tx);
       this.#q('COMMIT').run();
       return value;
     } catch (err) {
       if (this.#db.inTransaction) this.#q('ROLLBACK').run();
-      throw err;
+      // SQLite's "database or disk is full" names no file: say which one, in one line.
+      throw asStoreFull(this.#named(err), this.location);
     }
+  }
+
+  /** SQLite's read-only error names no file: say which store it is and what to check. */
+  #named(err: unknown): unknown {
+    const code = (err as { code?: unknown })?.code;
+    if (typeof code === 'string' && code.startsWith('SQLITE_READONLY'))
+      return new MindscopeError(
+        `${this.location}: the store is read-only (${(err as Error).message}); check the permissions of the file and its folder, or name another --db`,
+      );
+    return err;
   }
 
   async *iterate<T>(sql: string, params: readonly unknown[] = []): AsyncIterable<T> {

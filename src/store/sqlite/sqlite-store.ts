@@ -7,8 +7,8 @@ import { SqliteDriver } from './sqlite-driver.js';
 
 /** The store in one SQLite file (the default backend). */
 export class SqliteStore extends SqlStore {
-  /** Open (and create or migrate) the SQLite store at `path` (`:memory:` for a private in-memory one). */
-  constructor(path: string) {
-    super(new SqliteDriver(path, MIGRATIONS));
+  /** Open (and create or migrate) the SQLite store at `path` (`:memory:` for a private in-memory one); `readonly` opens an existing, migrated file without writing. */
+  constructor(path: string, options: { readonly?: boolean } = {}) {
+    super(new SqliteDriver(path, MIGRATIONS, options));
   }
 }

@@ -34,6 +34,12 @@ export function resolveTaskFile(data: string): string {
 export function loadEnactTom(data: string): { items: Item<EpisodePayload>[]; warnings: string[] } {
   const file = resolveTaskFile(data);
   const tasks = readEnactTomTasks(readJson(file), file);
+  const first = new Map<string, number>();
+  tasks.forEach((t, i) => {
+    const before = first.get(t.id);
+    if (before !== undefined) throw new InputError(`duplicate task id "${t.id}" at [${before}] and at [${i}]`, file);
+    first.set(t.id, i);
+  });
   return {
     items: tasks.map((t) => embodiedItem('enacttom', t)),
     warnings: tasks.flatMap((t) => t.source.notes.map((n) => `${file} (${t.id}): ${n}`)),

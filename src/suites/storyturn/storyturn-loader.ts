@@ -2,14 +2,16 @@
 // [{ story, feedback, question, image, answer }], images: { id: path } }), or a table (CSV,
 // Parquet) with one row per turn and a column mapping (CoMMET's release is such a Parquet
 // table; its defaults: story_id, turn, story, feedback, question, image, answer, mental_state,
-// setting, image_path). Image paths are resolved next to the file. Stories are validated
+// setting, image_path). Image paths are resolved next to the file and must stay inside its folder
+// and hold real images (storyturn-images.ts); a story id given twice is refused. Stories are validated
 // (turn.ts): a branch without an answer, feedback naming an unknown option, a missing image.
 
-import { dirname, isAbsolute, join } from 'node:path';
+import { dirname } from 'node:path';
 import { InputError, type Category, type Item } from '../../core/index.js';
 import { validateStoryTurn, type StoryTurnStory } from '../../protocols/conversation/storyturn.js';
 import type { StoryTurnPayload } from '../../protocols/index.js';
 import { readRecords } from '../literal/generic-mcq.js';
+import { checkedImage } from './storyturn-images.js';
 
 export interface StoryTurnColumns {
   storyId: string;
@@ -76,10 +78,14 @@ export async function readStoryTurns(file: string, columns: Partial<StoryTurnCol
   const c = { ...DEFAULT_STORYTURN_COLUMNS, ...columns };
   const records = await readRecords(file);
   const base = dirname(file);
-  const resolve = (p: string) => (p.startsWith('data:') || /^https?:\/\//.test(p) || isAbsolute(p) ? p : join(base, p));
   const stories: StoryTurnStory[] = [];
   if (records.length && Array.isArray(records[0]!.value.turns)) {
+    const seen = new Map<string, number>();
     for (const { line, value: v } of records) {
+      const id = String(v.id ?? '');
+      const before = seen.get(id);
+      if (before !== undefined) throw new InputError(`duplicate story id "${id}" (first at line ${before})`, file, line);
+      seen.set(id, line);
       const turns = (v.turns as Array<Record<string, unknown>>).map((t) => ({
         story: String(t.story ?? ''),
         feedback: String(t.feedback ?? ''),
@@ -88,10 +94,13 @@ export async function readStoryTurns(file: string, columns: Partial<StoryTurnCol
         answer: String(t.answer ?? ''),
       }));
       const images = Object.fromEntries(
-        Object.entries((v.images as Record<string, string>) ?? {}).map(([k, p]) => [k, resolve(String(p))]),
+        Object.entries((v.images as Record<string, string>) ?? {}).map(([k, p]) => [
+          k,
+          checkedImage(String(p), base, `images.${k}`, file, line),
+        ]),
       );
       const s: StoryTurnStory = {
-        id: String(v.id ?? ''),
+        id,
         state: stateOf(v.mental_state ?? v.state),
         setting: v.setting === 'image-dependent' ? 'image-dependent' : 'text-complete',
         turns,
@@ -120,7 +129,7 @@ export async function readStoryTurns(file: string, columns: Partial<StoryTurnCol
     rows.sort((a, b) => Number(a.v[c.turn]) - Number(b.v[c.turn]));
     const first = rows[0]!;
     const images: Record<string, string> = {};
-    const turns = rows.map(({ v }) => {
+    const turns = rows.map(({ line, v }) => {
       const image = String(v[c.image] ?? '').trim();
       // Several images (one per condition) pair with as many paths, ';' separating both.
       const ids = image
@@ -132,7 +141,7 @@ export async function readStoryTurns(file: string, columns: Partial<StoryTurnCol
         .map((x) => x.trim())
         .filter(Boolean);
       ids.forEach((id, k) => {
-        if (paths[k]) images[id] = resolve(paths[k]!);
+        if (paths[k]) images[id] = checkedImage(paths[k]!, base, `column "${c.imagePath}"`, file, line);
       });
       return {
         story: String(v[c.story] ?? ''),

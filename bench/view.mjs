@@ -1,0 +1,78 @@
+// biome-ignore-all lint/performance/useDomNodeTextContent: Playwright locators' innerText, not DOM nodes
+// The viewer on a 100,000-trial store: first paint of the Trials view and the time a filter
+// and a search take to show their first page, measured in Debian's Chromium.
+//   node bench/view.mjs [--trials 100000] [--db FILE]   (npm run build first)
+// The store is built through the real runner with reference agents (generated-tom items x 4
+// subjects x replicates) and kept, so that a second run measures the viewer only.
+
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { chromium } from 'playwright-core';
+import { evaluate, openStore } from '../dist/index.js';
+import { startViewer } from '../dist/view/index.js';
+
+const { values } = parseArgs({ options: { trials: { type: 'string', default: '100000' }, db: { type: 'string' } } });
+const target = Number(values.trials);
+const subjects = ['agent:oracle', 'agent:random', 'agent:reality', 'agent:first-option'];
+const replicates = 5;
+const items = Math.ceil(target / subjects.length / replicates);
+mkdirSync('bench/out', { recursive: true });
+const db = values.db ?? join('bench/out', `view-${target}.db`);
+
+if (!existsSync(db)) {
+  const t0 = performance.now();
+  const store = await openStore(db);
+  await evaluate(
+    { suites: ['generated-tom'], models: subjects, limit: items, trials: replicates },
+    { store, runId: 'bench', concurrency: 64 },
+  );
+  await store.close();
+  console.log(
+    `built ${db}: ${items} items x ${subjects.length} subjects x ${replicates} replicates in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
+}
+
+const viewer = await startViewer({ db });
+const browser = await chromium.launch({
+  executablePath: process.env.MINDSCOPE_CHROMIUM || '/usr/bin/chromium',
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--no-first-run',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+});
+const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+const ms = (t) => `${Math.round(t)} ms`;
+
+const t = performance.now();
+await page.goto(`${viewer.url}#/trials/bench`);
+await page.locator('table.trials tbody tr').first().waitFor();
+const firstRows = performance.now() - t;
+const paint = await page.evaluate(() => performance.getEntriesByType('paint').map((e) => [e.name, e.startTime]));
+const total = await page.locator('.total').innerText();
+
+async function timed(label, hashQuery) {
+  const start = performance.now();
+  await page.evaluate((h) => {
+    location.hash = h;
+  }, `#/trials/bench?${hashQuery}`);
+  await page.waitForFunction((q) => document.body.dataset.trialsLoaded?.startsWith(q), hashQuery, { timeout: 120_000 });
+  const shown = await page.locator('.total').innerText();
+  console.log(`${label.padEnd(44)} ${ms(performance.now() - start).padStart(8)}  (${shown})`);
+}
+
+console.log(`store: ${total} in run bench (${db})`);
+for (const [name, at] of paint) console.log(`${name.padEnd(44)} ${ms(at).padStart(8)}`);
+console.log(`${'first page of trials shown'.padEnd(44)} ${ms(firstRows).padStart(8)}`);
+await timed('filter: outcome=incorrect', 'outcome=incorrect');
+await timed('filter: incorrect + category=belief', 'outcome=incorrect&category=belief');
+await timed('sort by latency, descending', 'sort=latency&desc=1');
+await timed('page 1000 (offset 50,000)', 'offset=50000');
+await timed('search replies for "Answer: B"', 'q=Answer%3A+B');
+await browser.close();
+await viewer.close();

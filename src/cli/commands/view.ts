@@ -1,0 +1,46 @@
+import { spawn } from 'node:child_process';
+import type { Command } from 'commander';
+import { exportViewer, startViewer } from '../../view/index.js';
+import { DEFAULT_DB, intOption } from '../options.js';
+import { printResult } from '../output.js';
+
+/** Open a URL in the desktop's browser; failing to is not an error (the URL is printed). */
+function openBrowser(url: string): void {
+  const cmd = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
+  const child = spawn(cmd, [url], { stdio: 'ignore', detached: true });
+  child.on('error', () => {});
+  child.unref();
+}
+
+export function registerView(program: Command): void {
+  program
+    .command('view')
+    .description('browse runs, trials, transcripts, comparisons and episodes in a local web page (the store is only read)')
+    .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
+    .option('--port <n>', 'port on 127.0.0.1 (0: any free one)', intOption('--port', 0), 5174)
+    .option('--open', 'open the page in the default browser')
+    .option('--export <dir>', 'write a static copy of the views (page and data) to a folder instead of serving')
+    .option('--json', 'print where the viewer serves (or what the export wrote) as JSON')
+    .action(async (f: { db: string; port: number; open?: boolean; export?: string; json?: boolean }) => {
+      if (f.export) {
+        const { runs, trials } = await exportViewer(f.db, f.export);
+        printResult(f.json, { out: f.export, runs, trials }, `wrote ${f.export}/index.html: ${runs} run(s), ${trials} trial(s)`);
+        return;
+      }
+      const viewer = await startViewer({ db: f.db, port: f.port });
+      printResult(
+        f.json,
+        { url: viewer.url, store: viewer.store.location },
+        `mindscope view: ${viewer.url} (store ${viewer.store.location}; Ctrl-C to stop)`,
+      );
+      if (f.open) openBrowser(viewer.url);
+      const stop = () => {
+        viewer.close().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+}

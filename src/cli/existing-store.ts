@@ -1,0 +1,19 @@
+// Commands that only read results (status, report, export, compare) open a store that must be
+// there: a mistyped --db would otherwise create an empty SQLite file and report "no runs".
+
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ConfigError, openStore, type Store } from '../index.js';
+import { isPostgresLocation } from '../store/index.js';
+
+/** Open an existing store; a SQLite file that is not there is refused, naming the path. */
+export async function openExistingStore(location: string): Promise<Store> {
+  if (!isPostgresLocation(location)) {
+    const path = location.replace(/^sqlite:/i, '');
+    if (path !== ':memory:' && !existsSync(path))
+      throw new ConfigError(
+        `no store at ${resolve(path)} (--db): name an existing SQLite file or postgres:// URL, or run "mindscope run" first`,
+      );
+  }
+  return openStore(location);
+}

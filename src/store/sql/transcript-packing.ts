@@ -1,0 +1,290 @@
+// Compact transcripts: what many trials share is stored once, content-addressed, in
+// prompt_blobs, and a transcript row keeps only references and what differs.
+//
+// - Each message's text is cut into paragraphs ("\n\n"); each paragraph is a blob, so a
+//   template's instructions are stored once for every item, and an item's story once for
+//   every subject and replicate (and once for every later turn of a conversation).
+// - Each call's message list becomes a blob of paragraph references (a prompt, stored once
+//   for every subject and replicate that sent it); the call keeps its hash in place.
+// - Large object fields of the protocol's detail (an MCQ's presented options) are blobs too.
+//
+// The packed row (transcripts.packed = 1) is JSON with the same keys in the same order as the
+// transcript: `messages` holds a hash (a string where the transcript has a list), a blobbed
+// detail field holds null and its hash is in `blobs`. Unpacking gives back the same JSON text.
+// Rows written before packing existed (packed = 0) hold the transcript as it was.
+
+import * as crypto from 'node:crypto';
+import { MindscopeError } from '../../core/index.js';
+import type { SqlDriver, SqlExecutor } from './driver.js';
+
+/** A blob's content address: SHA-256, base64url, 132 bits. */
+function blobHash(text: string): string {
+  // The one-shot hash (Node 20.12 and later) costs a third of a Hash object's.
+  const digest = oneShotHash ? oneShotHash('sha256', text, 'base64url') : crypto.createHash('sha256').update(text).digest('base64url');
+  return digest.slice(0, 22);
+}
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'base64url') => string }).hash;
+
+/** Detail fields whose JSON is at least this long are stored as blobs. */
+const DETAIL_BLOB_MIN = 48;
+/** The longest text whose hash is remembered. */
+const HASH_CACHE_MAX_CHARS = 160;
+/** Entries a bounded cache holds before it starts again empty. */
+const CACHE_MAX = 10_000;
+
+/** A Map that forgets everything when full: a run's working set stays, memory stays bounded. */
+class BoundedMap<K, V> extends Map<K, V> {
+  override set(key: K, value: V): this {
+    if (this.size >= CACHE_MAX) this.clear();
+    return super.set(key, value);
+  }
+}
+
+interface PackedMessage {
+  content: unknown;
+  [k: string]: unknown;
+}
+
+const isPlainObject = (v: object): boolean => {
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+};
+
+const quotedKeys = new Map<string, string>();
+/** A key as JSON text (transcripts use few keys: remembered). */
+function quoted(k: string): string {
+  let q = quotedKeys.get(k);
+  if (q === undefined) {
+    q = JSON.stringify(k);
+    if (quotedKeys.size < 10_000) quotedKeys.set(k, q);
+  }
+  return q;
+}
+
+/**
+ * A JSON value's shape: its JSON text with each value (anything but a plain object or array)
+ * written 0 and pushed onto `values`, in order. Keys JSON leaves out are left out.
+ */
+function splitShape(v: unknown, values: unknown[]): string {
+  if (Array.isArray(v)) {
+    let s = '[';
+    for (let i = 0; i < v.length; i++) s += (i ? ',' : '') + splitShape(v[i], values);
+    return `${s}]`;
+  }
+  if (v !== null && typeof v === 'object' && isPlainObject(v)) {
+    let s = '{';
+    for (const k of Object.keys(v)) {
+      const x = (v as Record<string, unknown>)[k];
+      if (x === undefined || typeof x === 'function' || typeof x === 'symbol') continue;
+      s += `${s.length > 1 ? ',' : ''}${quoted(k)}:${splitShape(x, values)}`;
+    }
+    return `${s}}`;
+  }
+  values.push(v);
+  return '0';
+}
+
+/** The value a shape and its values describe (splitShape's inverse); `at` counts values used. */
+function fillShape(shape: unknown, values: readonly unknown[], at: { i: number }): unknown {
+  if (Array.isArray(shape)) return shape.map((s) => fillShape(s, values, at));
+  if (shape !== null && typeof shape === 'object') {
+    const o: Record<string, unknown> = {};
+    for (const k of Object.keys(shape)) {
+      const v = fillShape((shape as Record<string, unknown>)[k], values, at);
+      // An own key even when it is named __proto__, as JSON.parse makes it.
+      if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+      else o[k] = v;
+    }
+    return o;
+  }
+  return values[at.i++];
+}
+
+/** A transcript packed for storage: the row's JSON and the blobs it references (hash, body). */
+export interface PackedTranscript {
+  body: string;
+  blobs: Array<[string, string]>;
+}
+
+/** Packs transcripts, remembering hashes it computed and blobs known stored. */
+export class TranscriptPacker {
+  readonly #hashOf = new BoundedMap<string, string>();
+  /** Blobs committed to the database (a blob is never deleted, so these need no new insert). */
+  readonly #stored = new BoundedMap<string, true>();
+  /** Blobs read back, by hash. */
+  readonly #read = new BoundedMap<string, string>();
+
+  #hash(text: string): string {
+    // Remembered for short texts only (a template's paragraphs, a transcript's shape): looking
+    // a long one up costs about what hashing it does.
+    if (text.length > HASH_CACHE_MAX_CHARS) return blobHash(text);
+    let h = this.#hashOf.get(text);
+    if (h === undefined) {
+      h = blobHash(text);
+      this.#hashOf.set(text, h);
+    }
+    return h;
+  }
+
+  /** Note blobs as committed: later transcripts need not insert them again. */
+  markStored(blobs: ReadonlyArray<[string, string]>): void {
+    for (const [h] of blobs) this.#stored.set(h, true);
+  }
+
+  /** Pack a transcript; blobs already known stored are left out of `blobs`. */
+  pack(transcript: { calls: unknown[]; detail?: unknown }): PackedTranscript {
+    const blobs = new Map<string, string>();
+    const add = (text: string): string => {
+      const h = this.#hash(text);
+      if (!this.#stored.has(h)) blobs.set(h, text);
+      return h;
+    };
+    const calls = transcript.calls.map((call) => {
+      const c = call as { messages?: unknown };
+      if (!Array.isArray(c.messages)) return call;
+      const packed = (c.messages as PackedMessage[]).map((m) =>
+        typeof m.content === 'string' ? { ...m, content: m.content.split('\n\n').map(add) } : m,
+      );
+      return { ...c, messages: add(JSON.stringify(packed)) };
+    });
+    let detail = transcript.detail;
+    let detailBlobs: Record<string, string> | undefined;
+    if (detail !== null && typeof detail === 'object' && !Array.isArray(detail)) {
+      const d = detail as Record<string, unknown>;
+      for (const k of Object.keys(d)) {
+        const v = d[k];
+        if (v === null || typeof v !== 'object') continue;
+        const text = JSON.stringify(v);
+        if (text.length < DETAIL_BLOB_MIN) continue;
+        if (!detailBlobs) {
+          detailBlobs = {};
+          detail = { ...d };
+        }
+        detailBlobs[k] = add(text);
+        (detail as Record<string, unknown>)[k] = null;
+      }
+    }
+    // What is left differs little from trial to trial but its keys: the keys (the shape) are a
+    // blob, and the row holds the shape's hash and the values in order.
+    const values: unknown[] = [''];
+    const shape = splitShape({ ...transcript, calls, detail, ...(detailBlobs ? { blobs: detailBlobs } : {}) }, values);
+    values[0] = add(shape);
+    return { body: JSON.stringify(values), blobs: [...blobs] };
+  }
+
+  /**
+   * Unpack rows (packed or not) into transcript JSON text, reading the blobs they reference
+   * with `load` (hashes in, rows out); a missing blob is an error naming it.
+   */
+  async unpack(
+    rows: ReadonlyArray<{ body: string; packed: number | boolean }>,
+    load: (hashes: string[]) => Promise<Array<{ hash: string; body: string }>>,
+  ): Promise<string[]> {
+    const rowValues = rows.map((r) => (Number(r.packed) ? (JSON.parse(r.body) as unknown[]) : undefined));
+    const fetchAll = async (hashes: Iterable<string>) => {
+      const got = new Map<string, string>();
+      const missing: string[] = [];
+      for (const h of hashes) {
+        if (got.has(h)) continue;
+        const body = this.#read.get(h);
+        if (body === undefined) missing.push(h);
+        else got.set(h, body);
+      }
+      if (missing.length) {
+        for (const b of await load([...new Set(missing)])) {
+          got.set(b.hash, b.body);
+          this.#read.set(b.hash, b.body);
+        }
+        for (const h of missing) if (!got.has(h)) throw new MindscopeError(`transcript blob ${h} is missing from prompt_blobs`);
+      }
+      return got;
+    };
+    // The shapes first; then each call's message list and the detail's blobs; then paragraphs.
+    const shapes = await fetchAll(rowValues.flatMap((v) => (v ? [v[0] as string] : [])));
+    const parsed = rowValues.map((v) => {
+      if (!v) return undefined;
+      const at = { i: 1 };
+      const t = fillShape(JSON.parse(shapes.get(v[0] as string)!), v, at) as Record<string, unknown>;
+      if (at.i !== v.length) throw new MindscopeError(`a packed transcript holds ${v.length - 1} values where its shape has ${at.i - 1}`);
+      return t;
+    });
+    const first: string[] = [];
+    for (const t of parsed) {
+      if (!t) continue;
+      for (const c of t.calls as Array<{ messages?: unknown }>) if (typeof c.messages === 'string') first.push(c.messages);
+      for (const h of Object.values((t.blobs as Record<string, string>) ?? {})) first.push(h);
+    }
+    const level1 = await fetchAll(first);
+    const lists = new Map<string, PackedMessage[]>();
+    const paragraphs: string[] = [];
+    for (const h of new Set(first)) {
+      if (lists.has(h)) continue;
+      const v = JSON.parse(level1.get(h)!);
+      if (!Array.isArray(v)) continue;
+      lists.set(h, v as PackedMessage[]);
+      for (const m of v as PackedMessage[])
+        if (Array.isArray(m.content) && typeof m.content[0] === 'string') paragraphs.push(...(m.content as string[]));
+    }
+    const level2 = await fetchAll(paragraphs);
+    return rows.map((r, i) => {
+      const t = parsed[i];
+      if (!t) return r.body;
+      for (const c of t.calls as Array<{ messages?: unknown }>) {
+        if (typeof c.messages !== 'string') continue;
+        c.messages = lists
+          .get(c.messages)!
+          .map((m) =>
+            Array.isArray(m.content) && typeof m.content[0] === 'string'
+              ? { ...m, content: (m.content as string[]).map((p) => level2.get(p)!).join('\n\n') }
+              : m,
+          );
+      }
+      const blobs = t.blobs as Record<string, string> | undefined;
+      if (blobs) {
+        const detail = t.detail as Record<string, unknown>;
+        for (const [k, h] of Object.entries(blobs)) detail[k] = JSON.parse(level1.get(h)!);
+        delete t.blobs;
+      }
+      return JSON.stringify(t);
+    });
+  }
+}
+
+/** `INSERT` of blobs, each once (a blob stored already is left as it is); null when there are none. */
+function insertBlobsSql(blobs: ReadonlyArray<[string, string]>): { sql: string; params: string[] } | null {
+  if (blobs.length === 0) return null;
+  return {
+    sql: `INSERT INTO prompt_blobs (hash, body) VALUES ${Array(blobs.length).fill('(?, ?)').join(', ')} ON CONFLICT (hash) DO NOTHING`,
+    params: blobs.flat(),
+  };
+}
+
+/**
+ * Store blobs in a transaction, in hash order: concurrent transactions inserting the same
+ * blobs then wait for each other instead of deadlocking.
+ */
+export async function insertBlobs(tx: SqlExecutor, unordered: ReadonlyArray<[string, string]>): Promise<void> {
+  const blobs = [...unordered].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  // Two parameters a blob: stay far below either backend's limit.
+  for (let i = 0; i < blobs.length; i += 500) {
+    const q = insertBlobsSql(blobs.slice(i, i + 500));
+    if (q) await tx.run(q.sql, q.params);
+  }
+}
+
+/** Reads blobs by hash from a database, a bounded number of hashes per statement. */
+export function blobLoader(db: SqlDriver): (hashes: string[]) => Promise<Array<{ hash: string; body: string }>> {
+  return async (hashes) => {
+    const out: Array<{ hash: string; body: string }> = [];
+    for (let i = 0; i < hashes.length; i += 500) {
+      const part = hashes.slice(i, i + 500);
+      out.push(
+        ...(await db.all<{ hash: string; body: string }>(
+          `SELECT hash, body FROM prompt_blobs WHERE hash IN (${Array(part.length).fill('?').join(', ')})`,
+          part,
+        )),
+      );
+    }
+    return out;
+  };
+}

@@ -1,0 +1,305 @@
+// Queries for browsing a run's trials one page at a time (the viewer): filters, free-text
+// search over prompts and replies, sorting, counts and the values each filter can take. Written
+// once in SQL for both backends; every page is a LIMIT/OFFSET query, so a run of 100,000
+// trials is never read whole. A trial's own score is its protocol's, the first score it got;
+// judge panels' scores come later (`mindscope score`).
+
+import type { TrialKey } from '../../core/index.js';
+import type { TrialStatus } from '../store.js';
+import type { SqlDriver } from './driver.js';
+
+/** Columns a trial list can be sorted by. */
+export type TrialSort = 'order' | 'item' | 'subject' | 'score' | 'latency' | 'cost' | 'finished';
+
+export interface TrialQuery {
+  runId: string;
+  subjectId?: string;
+  suite?: string;
+  category?: string;
+  /** The item's label in its source benchmark (`meta.originalLabel`). */
+  originalLabel?: string;
+  /** correct: the trial's score is 1 (or more); incorrect: below 1; failed: the trial failed after its retries. */
+  outcome?: 'correct' | 'incorrect' | 'failed';
+  parseFailed?: boolean;
+  /** Trials a judge panel scored whose judges gave different values. */
+  judgeDisagreement?: boolean;
+  replicate?: number;
+  /** Case-insensitive text searched in the transcript (messages sent, replies) and the item. */
+  search?: string;
+  sort?: TrialSort;
+  descending?: boolean;
+  offset?: number;
+  limit?: number;
+}
+
+/** One row of a trial list. */
+export interface TrialListRow extends TrialKey {
+  spec: string;
+  status: TrialStatus;
+  category: string | null;
+  originalLabel: string | null;
+  /** The protocol's score; null for a failed trial. */
+  score: number | null;
+  parseFailed: boolean;
+  /** How many scores the trial has (1 + the judge panels that scored it). */
+  scorers: number;
+  /** A judge panel scored it and its judges gave different values. */
+  judgesDisagree: boolean;
+  error: string | null;
+  latencyMs: number;
+  costUsd: number;
+  finishedAt: string;
+}
+
+/** The values each filter can take in a run. */
+export interface TrialFacets {
+  subjects: Array<{ id: string; spec: string }>;
+  suites: string[];
+  categories: string[];
+  originalLabels: string[];
+  replicates: number[];
+}
+
+/** A run's trial counts and the time its first and last trials finished. */
+export interface RunActivity {
+  trials: number;
+  done: number;
+  failed: number;
+  firstFinishedAt: string | null;
+  lastFinishedAt: string | null;
+}
+
+/** Sort columns; text columns (compared byte by byte in both databases) are marked. */
+const TEXT_COLUMNS = new Set(['t.suite', 't.item_id', 's.spec', 't.finished_at']);
+const ORDER: Record<TrialSort, string[]> = {
+  order: ['t.id'],
+  item: ['t.suite', 't.item_id', 't.replicate', 's.spec'],
+  subject: ['s.spec', 't.suite', 't.item_id', 't.replicate'],
+  score: ['score', 't.id'],
+  latency: ['t.latency_ms', 't.id'],
+  cost: ['t.cost_usd', 't.id'],
+  finished: ['t.finished_at', 't.id'],
+};
+
+/** `%text%` for LIKE, with the wildcards in the text itself escaped. */
+const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** Browse the trials of a store's runs (from SqlStore.browser()). */
+export class TrialBrowser {
+  constructor(private readonly db: SqlDriver) {}
+
+  /** A JSON text field (a path of keys) as text, in either dialect. */
+  #jsonText(column: string, ...path: string[]): string {
+    if (this.db.backend === 'sqlite') return `json_extract(${column}, '$.${path.join('.')}')`;
+    const last = path[path.length - 1]!;
+    return `(${column}::json${path
+      .slice(0, -1)
+      .map((p) => ` -> '${p}'`)
+      .join('')} ->> '${last}')`;
+  }
+
+  /** The trial's own (first) score, as a scalar subquery on `t`. */
+  #firstScore(column: 'value' | 'detail'): string {
+    return `(SELECT s1.${column} FROM scores s1 WHERE s1.trial_id = t.id ORDER BY s1.${this.db.dialect.insertionOrder} LIMIT 1)`;
+  }
+
+  /** Whether some judge panel on trial `t` has judges whose values differ (a panel's detail lists `judges`, each with `values`). */
+  #judgesDisagree(): string {
+    const distinctValues =
+      this.db.backend === 'sqlite'
+        ? `(SELECT COUNT(DISTINCT json_extract(j.value, '$.values')) FROM json_each(sj.detail, '$.judges') j)`
+        : `(SELECT COUNT(DISTINCT (j ->> 'values')) FROM json_array_elements(CASE WHEN json_typeof(sj.detail::json -> 'judges') = 'array' THEN sj.detail::json -> 'judges' END) j)`;
+    return `EXISTS (SELECT 1 FROM scores sj WHERE sj.trial_id = t.id AND ${distinctValues} > 1)`;
+  }
+
+  #where(q: TrialQuery): { sql: string; params: unknown[] } {
+    const clauses = ['t.run_id = ?'];
+    const params: unknown[] = [q.runId];
+    const add = (sql: string, ...values: unknown[]) => {
+      clauses.push(sql);
+      params.push(...values);
+    };
+    if (q.subjectId !== undefined) add('t.subject_id = ?', q.subjectId);
+    if (q.suite !== undefined) add('t.suite = ?', q.suite);
+    if (q.category !== undefined) add('i.category = ?', q.category);
+    if (q.originalLabel !== undefined) add(`${this.#jsonText('i.body', 'meta', 'originalLabel')} = ?`, q.originalLabel);
+    if (q.replicate !== undefined) add('t.replicate = ?', q.replicate);
+    if (q.outcome === 'failed') add(`t.status = 'failed'`);
+    if (q.outcome === 'correct') add(`t.status = 'done' AND ${this.#firstScore('value')} >= 1`);
+    if (q.outcome === 'incorrect') add(`t.status = 'done' AND ${this.#firstScore('value')} < 1`);
+    if (q.parseFailed !== undefined) {
+      const flag = this.#jsonText(this.#firstScore('detail'), 'parseFailed');
+      const isTrue = this.db.backend === 'sqlite' ? `${flag} = 1` : `${flag} = 'true'`;
+      add(q.parseFailed ? `t.status = 'done' AND ${isTrue}` : `t.status = 'done' AND NOT COALESCE(${isTrue}, FALSE)`);
+    }
+    if (q.judgeDisagreement !== undefined) add(q.judgeDisagreement ? this.#judgesDisagree() : `NOT ${this.#judgesDisagree()}`);
+    if (q.search?.trim()) {
+      const p = likePattern(q.search.trim());
+      add(
+        `(LOWER(COALESCE(tr.body, '')) LIKE ? ESCAPE '\\' OR LOWER(i.body) LIKE ? ESCAPE '\\' OR LOWER(COALESCE(t.error, '')) LIKE ? ESCAPE '\\')`,
+        p,
+        p,
+        p,
+      );
+    }
+    return { sql: clauses.join(' AND '), params };
+  }
+
+  static readonly #FROM = `FROM trials t JOIN subjects s ON s.id = t.subject_id LEFT JOIN items i ON i.hash = t.item_hash
+    LEFT JOIN transcripts tr ON tr.trial_id = t.id`;
+
+  /** One page of a run's trials matching the query (sorted, offset, at most `limit`, default 50). */
+  async list(q: TrialQuery): Promise<TrialListRow[]> {
+    const { sql, params } = this.#where(q);
+    const { bytewise } = this.db.dialect;
+    const dir = q.descending ? 'DESC' : 'ASC';
+    const sort = q.sort ?? 'order';
+    const order = ORDER[sort].map((c) => `${TEXT_COLUMNS.has(c) ? bytewise(c) : c} ${dir}`);
+    // The page's ids first (only the columns the filter and sort need), then the rows' columns
+    // for those ids alone: an offset of 50,000 skips ids, not computed rows.
+    const needsItems = q.category !== undefined || q.originalLabel !== undefined || q.search?.trim();
+    const from = [
+      'FROM trials t',
+      sort === 'item' || sort === 'subject' ? 'JOIN subjects s ON s.id = t.subject_id' : '',
+      needsItems ? 'LEFT JOIN items i ON i.hash = t.item_hash' : '',
+      q.search?.trim() ? 'LEFT JOIN transcripts tr ON tr.trial_id = t.id' : '',
+    ].join(' ');
+    const ids = `SELECT t.id AS id${sort === 'score' ? `, ${this.#firstScore('value')} AS score` : ''} ${from} WHERE ${sql}
+      ORDER BY ${order.join(', ')} LIMIT ? OFFSET ?`;
+    const page = (
+      await this.db.all<{ id: number }>(ids, [...params, Math.max(1, Math.min(q.limit ?? 50, 1000)), Math.max(0, q.offset ?? 0)])
+    ).map((r) => Number(r.id));
+    if (!page.length) return [];
+    const rows = await this.db.all<
+      Omit<TrialListRow, 'parseFailed' | 'judgesDisagree'> & { parseFailed: unknown; judgesDisagree: unknown; id: number }
+    >(
+      `SELECT t.id AS id, t.run_id AS "runId", t.subject_id AS "subjectId", s.spec AS spec, t.suite AS suite, t.item_id AS "itemId",
+         t.replicate AS replicate, t.status AS status, i.category AS category,
+         ${this.#jsonText('i.body', 'meta', 'originalLabel')} AS "originalLabel",
+         ${this.#firstScore('value')} AS score, ${this.#jsonText(this.#firstScore('detail'), 'parseFailed')} AS "parseFailed",
+         (SELECT COUNT(*) FROM scores s3 WHERE s3.trial_id = t.id) AS scorers,
+         CASE WHEN ${this.#judgesDisagree()} THEN 1 ELSE 0 END AS "judgesDisagree",
+         t.error AS error, t.latency_ms AS "latencyMs", t.cost_usd AS "costUsd", t.finished_at AS "finishedAt"
+       FROM trials t JOIN subjects s ON s.id = t.subject_id LEFT JOIN items i ON i.hash = t.item_hash
+       WHERE t.id IN (${page.map(() => '?').join(', ')})`,
+      page,
+    );
+    const byId = new Map(rows.map(({ id, ...r }) => [Number(id), r]));
+    return page.flatMap((id) => {
+      const r = byId.get(id);
+      if (!r) return [];
+      return [
+        {
+          ...r,
+          scorers: Number(r.scorers),
+          judgesDisagree: Number(r.judgesDisagree) === 1,
+          parseFailed: r.parseFailed === 1 || r.parseFailed === 'true' || r.parseFailed === true,
+        },
+      ];
+    });
+  }
+
+  /** How many of a run's trials match the query (its filters and search; sort and page ignored). */
+  async count(q: TrialQuery): Promise<number> {
+    const { sql, params } = this.#where(q);
+    // The transcript join only when searching: counting 100,000 rows should not touch their bodies.
+    const from = q.search?.trim() ? TrialBrowser.#FROM : 'FROM trials t LEFT JOIN items i ON i.hash = t.item_hash';
+    const row = await this.db.get<{ n: number }>(`SELECT COUNT(*) AS n ${from} WHERE ${sql}`, params);
+    return Number(row?.n ?? 0);
+  }
+
+  /** The values each filter can take in a run (subjects, suites, categories, original labels, replicates). */
+  async facets(runId: string): Promise<TrialFacets> {
+    const { bytewise } = this.db.dialect;
+    const distinct = async (expr: string) =>
+      (
+        await this.db.all<{ v: string | number | null }>(`SELECT DISTINCT ${expr} AS v FROM trials t WHERE t.run_id = ? ORDER BY v`, [
+          runId,
+        ])
+      )
+        .map((r) => r.v)
+        .filter((v): v is string | number => v !== null);
+    // Item columns from the run's distinct items, not from every trial (an item has many trials).
+    const itemsOf = async (expr: string) =>
+      (
+        await this.db.all<{ v: string | null }>(
+          `SELECT DISTINCT ${expr} AS v FROM items i WHERE i.hash IN (SELECT DISTINCT item_hash FROM trials WHERE run_id = ?) ORDER BY v`,
+          [runId],
+        )
+      )
+        .map((r) => r.v)
+        .filter((v): v is string => v !== null);
+    return {
+      subjects: await this.db.all<{ id: string; spec: string }>(
+        `SELECT DISTINCT s.id AS id, s.spec AS spec FROM run_plan p JOIN subjects s ON s.id = p.subject_id WHERE p.run_id = ? ORDER BY ${bytewise('s.spec')}`,
+        [runId],
+      ),
+      suites: (
+        await this.db.all<{ suite: string }>(`SELECT DISTINCT suite FROM run_plan WHERE run_id = ? ORDER BY ${bytewise('suite')}`, [runId])
+      ).map((r) => r.suite),
+      categories: (await itemsOf('i.category')).map(String),
+      originalLabels: (await itemsOf(this.#jsonText('i.body', 'meta', 'originalLabel'))).map(String),
+      replicates: (await distinct('t.replicate')).map(Number),
+    };
+  }
+
+  /** A run's trial counts and the times its first and last trials finished. */
+  async activity(runId: string): Promise<RunActivity> {
+    const row = await this.db.get<RunActivity>(
+      `SELECT COUNT(*) AS trials, COALESCE(SUM(CASE WHEN status = 'done' THEN 1 ELSE 0 END), 0) AS done,
+         COALESCE(SUM(CASE WHEN status = 'failed' THEN 1 ELSE 0 END), 0) AS failed,
+         MIN(finished_at) AS "firstFinishedAt", MAX(finished_at) AS "lastFinishedAt" FROM trials WHERE run_id = ?`,
+      [runId],
+    );
+    return {
+      trials: Number(row?.trials ?? 0),
+      done: Number(row?.done ?? 0),
+      failed: Number(row?.failed ?? 0),
+      firstFinishedAt: row?.firstFinishedAt ?? null,
+      lastFinishedAt: row?.lastFinishedAt ?? null,
+    };
+  }
+
+  /** A value that changes when trials are recorded (or a failed one done) or runs are added: the viewer polls it. */
+  async changeStamp(): Promise<string> {
+    const row = await this.db.get<{ n: number; done: number; last: number | null; runs: number }>(
+      `SELECT COUNT(*) AS n, COALESCE(SUM(CASE WHEN status = 'done' THEN 1 ELSE 0 END), 0) AS done, MAX(id) AS last,
+         (SELECT COUNT(*) FROM runs) AS runs FROM trials`,
+    );
+    return `${row?.runs ?? 0}:${row?.n ?? 0}:${row?.done ?? 0}:${row?.last ?? 0}`;
+  }
+
+  /** Every score a trial has (the protocol's first, then judge panels'), with details as stored JSON. */
+  async scores(k: TrialKey): Promise<Array<{ scorer: string; value: number; detail: unknown }>> {
+    const rows = await this.db.all<{ scorer: string; value: number; detail: string }>(
+      `SELECT sc.scorer AS scorer, sc.value AS value, sc.detail AS detail FROM trials t JOIN scores sc ON sc.trial_id = t.id
+       WHERE t.run_id = ? AND t.subject_id = ? AND t.suite = ? AND t.item_id = ? AND t.replicate = ?
+       ORDER BY sc.${this.db.dialect.insertionOrder}`,
+      [k.runId, k.subjectId, k.suite, k.itemId, k.replicate],
+    );
+    return rows.map((r) => ({ scorer: r.scorer, value: r.value, detail: JSON.parse(r.detail) }));
+  }
+
+  /** A trial's stored row: status, error, attempts, item hash, usage. */
+  async trial(k: TrialKey): Promise<
+    | {
+        itemHash: string;
+        status: TrialStatus;
+        error: string | null;
+        attempts: number;
+        inputTokens: number;
+        outputTokens: number;
+        costUsd: number;
+        latencyMs: number;
+        finishedAt: string;
+      }
+    | undefined
+  > {
+    return this.db.get(
+      `SELECT item_hash AS "itemHash", status, error, attempts, input_tokens AS "inputTokens", output_tokens AS "outputTokens",
+         cost_usd AS "costUsd", latency_ms AS "latencyMs", finished_at AS "finishedAt"
+       FROM trials WHERE run_id = ? AND subject_id = ? AND suite = ? AND item_id = ? AND replicate = ?`,
+      [k.runId, k.subjectId, k.suite, k.itemId, k.replicate],
+    );
+  }
+}

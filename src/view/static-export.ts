@@ -1,0 +1,78 @@
+// `mindscope view --export DIR`: the page and a snapshot of what the API would answer, as
+// script files the page loads instead of calling the API (scripts, not JSON fetched, so that the
+// export opens from file:// too). Trial lists are filtered in the page; search there covers
+// subjects, items and errors, not transcripts.
+
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openStoreForReading, trialBrowser } from '../store/index.js';
+import type { ViewerInfo } from './api-types.js';
+import { storeStamp } from './api.js';
+import { compareView } from './compare-view.js';
+import { pageFolder } from './page-files.js';
+import { auditFiles, runsView, storeFolder } from './runs-view.js';
+import { trialView } from './trial-view.js';
+
+/** The name a snapshot is stored under (the page computes the same). */
+function snapshotFile(name: string): string {
+  return `data/${name.replace(/[^A-Za-z0-9._-]/g, (c) => `~${c.charCodeAt(0).toString(16)}~`)}.js`;
+}
+
+function writeSnapshot(dir: string, name: string, value: unknown): void {
+  writeFileSync(join(dir, snapshotFile(name)), `window.__MINDSCOPE_DATA__[${JSON.stringify(name)}]=${JSON.stringify(value)};\n`);
+}
+
+/** Write the static viewer of the store at `db` to `dir`; returns how many runs and trials it holds. */
+export async function exportViewer(db: string | undefined, dir: string): Promise<{ runs: number; trials: number }> {
+  const store = await openStoreForReading(db);
+  try {
+    cpSync(pageFolder(), dir, { recursive: true });
+    // The export's page: marked static, and its script a classic one (module scripts do not load from file://).
+    const index = join(dir, 'index.html');
+    writeFileSync(
+      index,
+      readFileSync(index, 'utf8')
+        .replace('<head>', '<head>\n    <meta name="mindscope-static" content="1" />')
+        .replace(/<script type="module" crossorigin src=/g, '<script defer src='),
+    );
+    mkdirSync(join(dir, 'data'), { recursive: true });
+    writeSnapshot(dir, 'info', {
+      location: store.location,
+      backend: store.backend,
+      stamp: await storeStamp(store),
+      static: true,
+    } satisfies ViewerInfo);
+    const runs = await runsView(store);
+    writeSnapshot(dir, 'runs', runs);
+    const folder = storeFolder(store);
+    if (folder)
+      for (const f of auditFiles(folder)) {
+        mkdirSync(join(dir, 'audit'), { recursive: true });
+        cpSync(join(folder, f), join(dir, 'audit', f));
+      }
+    const browser = trialBrowser(store);
+    let trials = 0;
+    for (const run of runs) {
+      writeSnapshot(dir, `facets/${run.id}`, await browser.facets(run.id));
+      const rows = [];
+      for (let offset = 0; ; offset += 1000) {
+        const page = await browser.list({ runId: run.id, offset, limit: 1000 });
+        rows.push(...page);
+        if (page.length < 1000) break;
+      }
+      writeSnapshot(dir, `trials/${run.id}`, rows);
+      for (const [n, r] of rows.entries()) writeSnapshot(dir, `trial/${run.id}/${n}`, await trialView(store, r));
+      trials += rows.length;
+      if (run.subjects.length >= 2) {
+        try {
+          writeSnapshot(dir, `compare/${run.id}`, await compareView(store, run.id, undefined, 0));
+        } catch {
+          // A run with fewer than two scored subjects has nothing to compare.
+        }
+      }
+    }
+    return { runs: runs.length, trials };
+  } finally {
+    await store.close();
+  }
+}

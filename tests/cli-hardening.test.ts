@@ -1,0 +1,354 @@
+// The command line under bad input and for scripts (issue 10, items 4 and 8): exit codes of
+// `score`, numeric options checked, an all-blank model column dropped by the audit, rubric
+// files checked field by field, stores that are not there refused, outputs not overwritten.
+
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildProgram } from '../src/cli/main.js';
+import { startModelServer, type ModelServer } from './helpers/servers.js';
+
+const ROOT = join(__dirname, '..');
+const BIN = join(ROOT, 'bin', 'mindscope.js');
+const dir = mkdtempSync(join(tmpdir(), 'mindscope-hard-'));
+
+function cli(args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+let server: ModelServer;
+beforeAll(async () => {
+  if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) throw new Error('run "npm run build" before the CLI tests (npm test does)');
+  server = await startModelServer();
+  expect(
+    cli(['run', 'generated-tom', '--limit', '6', '--model', 'agent:oracle', '--db', 'runs.db', '--run-id', 'r1', '--quiet']).code,
+  ).toBe(0);
+});
+afterAll(() => server.stop());
+
+const RUBRIC = (prompt: string, extra = '') => `name: corr\nprompt: "${prompt}"\nfields:\n  - { name: score, min: 0, max: 5 }\n${extra}`;
+
+describe('score', () => {
+  it('exits 2 when judgments fail, and a failed score pins no rubric', () => {
+    writeFileSync(join(dir, 'corr.yaml'), RUBRIC('R: {response} E: {expected}'));
+    const failing = cli([
+      'score',
+      '--db',
+      'runs.db',
+      '--rubric',
+      'corr.yaml',
+      '--judge',
+      `openai-compatible:${server.url}/v1#judge-range`,
+      '--json',
+    ]);
+    expect(failing.code).toBe(2);
+    expect(failing.stderr).toMatch(/6 judgment\(s\) failed \(6 trial\(s\) unscored\)/);
+    expect(JSON.parse(failing.stdout)).toMatchObject({ scored: 0, judgeFailures: 6, unscored: 6 });
+    // A bad placeholder fails before any score is written: nothing pinned either.
+    writeFileSync(join(dir, 'corr.yaml'), RUBRIC('R: {response} {nosuch}'));
+    const bad = cli(['score', '--db', 'runs.db', '--rubric', 'corr.yaml', '--judge', 'agent:exact-judge']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/corr\.yaml: the prompt uses \{nosuch\}/);
+    // The corrected rubric under the same name is accepted, and then pinned.
+    writeFileSync(join(dir, 'corr.yaml'), RUBRIC('Response: {response} Expected: {expected}'));
+    const good = cli(['score', '--db', 'runs.db', '--rubric', 'corr.yaml', '--judge', 'agent:exact-judge', '--json']);
+    expect(good.stderr).toBe('');
+    expect(good.code).toBe(0);
+    expect(JSON.parse(good.stdout)).toMatchObject({ scored: 6, judgeFailures: 0 });
+    writeFileSync(join(dir, 'corr.yaml'), RUBRIC('Changed: {response} Expected: {expected}'));
+    const changed = cli(['score', '--db', 'runs.db', '--rubric', 'corr.yaml', '--judge', 'agent:exact-judge']);
+    expect(changed.code).toBe(1);
+    expect(changed.stderr).toMatch(/corr\.yaml: run r1 was scored with rubric "corr" .*: refusing to mix rubrics/);
+  });
+
+  it('checks rubric files field by field, naming the file', () => {
+    const cases: Array<[string, RegExp]> = [
+      [RUBRIC('{response}', 'keywords: {score: kitchen}\n'), /k\.yaml: keywords\.score must be a list of words, got "kitchen"/],
+      [RUBRIC('{response}', 'keywords: [a, b]\n'), /k\.yaml: rubric field "keywords" must map score fields to lists of words/],
+      ['name: k\nprompt: "{response}"\nfields: [kitchen]\n', /k\.yaml: fields\[0\] must be an object/],
+      ['name: k\nprompt: "{response}"\nfields:\n  - { name: s, min: "", max: 5 }\n', /k\.yaml: fields\[0\] \(s\): needs numbers min < max/],
+      [
+        'name: k\nprompt: "{response}"\nfields:\n  - { name: s, min: 0, max: 5, integer: maybe }\n',
+        /k\.yaml: fields\[0\] \(s\): "integer" must be true or false/,
+      ],
+      [RUBRIC('{response}', 'keyword: {score: [a]}\n'), /k\.yaml: unknown rubric field "keyword"/],
+    ];
+    for (const [text, error] of cases) {
+      writeFileSync(join(dir, 'k.yaml'), text);
+      const r = cli(['score', '--db', 'runs.db', '--rubric', 'k.yaml', '--judge', 'agent:keyword-judge']);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(error);
+      expect(r.stderr).not.toMatch(/TypeError/);
+    }
+  });
+});
+
+describe('numeric options', () => {
+  it('refuses NaN and words where numbers are expected, naming the flag', () => {
+    for (const [args, error] of [
+      [['audit', '--matrix', 'a.csv', '--threshold', 'NaN'], /--threshold expects a number between -1 and 1, got "NaN"/],
+      [['audit', '--matrix', 'a.csv', '--tau-min', 'abc'], /--tau-min expects a number between -1 and 1, got "abc"/],
+      [['audit', '--matrix', 'a.csv', '--folds', '2.5'], /--folds expects an integer of at least 2, got "2\.5"/],
+      [['audit', '--matrix', 'a.csv', '--bootstrap', ''], /--bootstrap expects an integer of at least 10, got ""/],
+      [['simulate', 'panel', '--out', 'x', '--null-share', '1.5'], /--null-share expects a number between 0 and 1, got "1\.5"/],
+      [['irt', 'simulate', '--out', 'x', '--mean-log-a', 'Infinity'], /--mean-log-a expects a number/],
+      [
+        ['run', 'generated-tom', '--model', 'agent:oracle', '--timeout', '0x10'],
+        /--timeout expects a number of at least 0\.001, got "0x10"/,
+      ],
+    ] as Array<[string[], RegExp]>) {
+      const r = cli(args);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr).toMatch(error);
+    }
+  });
+});
+
+describe('audit', () => {
+  it('drops a model column that is blank in every row instead of aborting', () => {
+    expect(cli(['simulate', 'panel', '--out', 'panel', '--models', '6', '--benchmarks', 'a,b', '--items', '10', '--seed', '1']).code).toBe(
+      0,
+    );
+    for (const b of ['a', 'b']) {
+      const lines = readFileSync(join(dir, 'panel', `${b}.csv`), 'utf8')
+        .trim()
+        .split('\n');
+      writeFileSync(join(dir, 'panel', `${b}-blank.csv`), lines.map((l, i) => `${l},${i === 0 ? 'silent-model' : ''}`).join('\n'));
+    }
+    const r = cli([
+      'audit',
+      '--matrix',
+      'a=panel/a-blank.csv',
+      'b=panel/b-blank.csv',
+      '--bootstrap',
+      '10',
+      '--seeds',
+      '1',
+      '--structure',
+      'pca',
+      '--json',
+    ]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.models).toHaveLength(6);
+    expect(out.droppedModels).toEqual(['silent-model']);
+    expect(out.benchmarks.map((b: { items: number; droppedIncomplete: number }) => [b.items, b.droppedIncomplete])).toEqual([
+      [50, 0],
+      [50, 0],
+    ]);
+  });
+});
+
+describe('stores and outputs', () => {
+  it('status, report and export refuse a missing --db instead of creating it', () => {
+    for (const args of [['status'], ['report', '--out', 'rep-missing'], ['export', 'matrix', '--out', 'missing.csv']]) {
+      const r = cli([...args, '--db', 'no-such.db']);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr).toContain(`no store at ${join(dir, 'no-such.db')} (--db)`);
+    }
+    expect(existsSync(join(dir, 'no-such.db'))).toBe(false);
+  });
+
+  it('report refuses to overwrite an existing report unless --force', () => {
+    expect(cli(['report', '--db', 'runs.db', '--out', 'rep']).code).toBe(0);
+    const again = cli(['report', '--db', 'runs.db', '--out', 'rep']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/rep\/index\.html exists: refusing to overwrite it \(--out\); add --force/);
+    const forced = cli(['report', '--db', 'runs.db', '--out', 'rep', '--force', '--json']);
+    expect(forced.code).toBe(0);
+    expect(JSON.parse(forced.stdout)).toEqual({ runId: 'r1', path: 'rep/index.html' });
+  });
+
+  it('bad --out paths give one clear line, not a raw errno message', () => {
+    writeFileSync(join(dir, 'a-file'), 'x');
+    const cases: Array<[string[], RegExp]> = [
+      [
+        ['export', 'matrix', '--out', 'no/such/folder/m.csv'],
+        /^mindscope: cannot write no\/such\/folder\/m\.csv: its folder does not exist \(ENOENT\)\n$/,
+      ],
+      [
+        ['report', '--out', 'a-file/rep'],
+        /^mindscope: cannot write a-file\/rep: a part of the path is a file, not a folder \(ENOTDIR\)\n$/,
+      ],
+    ];
+    for (const [args, error] of cases) {
+      const r = cli([...args, '--db', 'runs.db']);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(error);
+    }
+  });
+
+  it('export --replicate of a replicate the run does not have is an error, not an empty matrix', () => {
+    const r = cli(['export', 'matrix', '--db', 'runs.db', '--out', 'rep5.csv', '--replicate', '5']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/run r1 has no scored trial of replicate 5 \(its replicates are 0 to 0\)/);
+    expect(existsSync(join(dir, 'rep5.csv'))).toBe(false);
+    expect(cli(['export', 'matrix', '--db', 'runs.db', '--out', 'rep0.csv', '--replicate', '0']).code).toBe(0);
+  });
+
+  it('a read-only store is named in the error (needs root for chattr, or a non-root user for chmod)', () => {
+    const ro = join(dir, 'ro.db');
+    writeFileSync(ro, readFileSync(join(dir, 'runs.db')));
+    const root = process.getuid?.() === 0;
+    if (!root) chmodSync(ro, 0o444);
+    const locked = root ? spawnSync('chattr', ['+i', ro]).status === 0 : true;
+    if (!locked) return; // root on a file system without chattr: nothing can make the file read-only here
+    try {
+      const r = cli(['run', 'generated-tom', '--limit', '2', '--model', 'agent:reality', '--db', ro, '--quiet']);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(new RegExp(`${ro.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: (the store is read-only|cannot open the store)`));
+    } finally {
+      if (root) spawnSync('chattr', ['-i', ro]);
+    }
+  });
+});
+
+describe('--json', () => {
+  it('every command that prints results takes --json', () => {
+    const missing: string[] = [];
+    const walk = (c: ReturnType<typeof buildProgram>, path: string) => {
+      for (const sub of c.commands) {
+        const name = `${path} ${sub.name()}`.trim();
+        if (sub.commands.length) walk(sub, name);
+        else if (!sub.options.some((o) => o.long === '--json')) missing.push(name);
+      }
+    };
+    walk(buildProgram(), '');
+    expect(missing).toEqual([]);
+  });
+
+  it('the commands that gained --json print one parseable JSON document on stdout', () => {
+    const json = (args: string[]) => {
+      const r = cli([...args, '--json']);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      return JSON.parse(r.stdout);
+    };
+    expect(json(['suites']).find((s: { id: string }) => s.id === 'tombench')).toMatchObject({ protocol: 'mcq', needsData: true });
+    expect(json(['simulate', 'panel', '--out', 'pj', '--models', '4', '--benchmarks', 'a,b', '--items', '3'])).toMatchObject({
+      out: 'pj',
+      matrices: ['a', 'b'],
+      controls: ['general1', 'general2'],
+    });
+    expect(json(['embodied', 'generate', '--out', 'tasks.json', '--n', '2']).tasks).toBe(2);
+    expect(json(['export', 'matrix', '--db', 'runs.db', '--out', 'j.csv'])).toMatchObject({ runId: 'r1', path: 'j.csv', items: 6 });
+    const demo = json(['demo', '--out', 'demo', '--items', '5']);
+    expect(demo).toMatchObject({ planned: 25, done: 25, failed: 0, report: join('demo', 'report', 'index.html') });
+    // The demo owns its folder: a second demo replaces its report.
+    expect(json(['demo', '--out', 'demo', '--items', '5']).skipped).toBe(25);
+    expect(json(['irt', 'simulate', '--out', 'isim', '--models', '6', '--items', '3'])).toBeTruthy();
+    expect(json(['irt', 'calibrate', '--matrix', join('isim', 'matrix.csv'), '--out', 'bank.json'])).toBeTruthy();
+    expect(json(['irt', 'report', '--bank', 'bank.json', '--out', 'irt-report']).files).toContain('item-curves.svg');
+  });
+});
+
+describe('provenance', () => {
+  it('records versions, commit, platform, data and template hashes beside the run; status, report and export show them; the run id is unchanged', () => {
+    const run = cli(['run', 'generated-tom', '--limit', '6', '--model', 'agent:oracle', '--db', 'prov.db', '--json', '--quiet']);
+    expect(run.code).toBe(0);
+    // The same id as before provenance was recorded (mindscope 0.1 derived it the same way).
+    expect(JSON.parse(run.stdout).runId).toBe('run-c0e115c7b7c0');
+    const status = JSON.parse(cli(['status', '--db', 'prov.db', '--json']).stdout);
+    expect(status.provenance).toHaveLength(1);
+    const p = status.provenance[0];
+    const git = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' });
+    expect(p).toMatchObject({
+      mindscope: JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version,
+      gitCommit: git.status === 0 && existsSync(join(ROOT, '.git')) ? git.stdout.trim() : null,
+      node: process.version,
+      platform: `${process.platform}-${process.arch}`,
+      suites: [{ suite: 'generated-tom', items: 6, itemsSha256: expect.stringMatching(/^[0-9a-f]{64}$/), dataset: null }],
+      templates: [{ suite: 'generated-tom', template: 'default', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }],
+    });
+    // Continuing the run with nothing changed adds no record.
+    expect(cli(['run', 'generated-tom', '--limit', '6', '--model', 'agent:oracle', '--db', 'prov.db', '--quiet']).code).toBe(0);
+    expect(JSON.parse(cli(['status', '--db', 'prov.db', '--json']).stdout).provenance).toHaveLength(1);
+    expect(cli(['status', '--db', 'prov.db']).stdout).toMatch(
+      new RegExp(`mindscope ${p.mindscope}, git ${p.gitCommit ? p.gitCommit.slice(0, 12) : 'none'}, Node ${p.node}`),
+    );
+    expect(cli(['report', '--db', 'prov.db', '--out', 'prov-report']).code).toBe(0);
+    const html = readFileSync(join(dir, 'prov-report', 'index.html'), 'utf8');
+    expect(html).toContain('<h2>Provenance</h2>');
+    expect(html).toContain(p.suites[0].itemsSha256);
+    expect(html).toContain(p.templates[0].sha256);
+    expect(cli(['export', 'matrix', '--db', 'prov.db', '--out', 'prov.csv']).code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'prov.csv.provenance.json'), 'utf8'))).toEqual({ runId: 'run-c0e115c7b7c0', provenance: [p] });
+  });
+
+  it('a public suite records its manifest entry and a changed template its own hash', () => {
+    const data = join(ROOT, 'tests', 'fixtures', 'data');
+    const r = cli([
+      'run',
+      'tombench',
+      '--data',
+      data,
+      '--limit',
+      '2',
+      '--model',
+      'agent:oracle',
+      '--template',
+      'tombench',
+      '--db',
+      'prov2.db',
+      '--quiet',
+    ]);
+    expect(r.code).toBe(0);
+    const [p] = JSON.parse(cli(['status', '--db', 'prov2.db', '--json']).stdout).provenance;
+    expect(p.suites[0].dataset).toEqual({
+      id: 'tombench',
+      revision: expect.any(String),
+      manifestSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    const sha = createHash('sha256')
+      .update(readFileSync(join(ROOT, 'templates', 'tombench.yaml'), 'utf8'))
+      .digest('hex');
+    expect(p.templates).toEqual([{ suite: 'tombench', template: 'tombench', sha256: sha }]);
+  });
+});
+
+describe('edited data under a run', () => {
+  it('re-runs the items whose content changed and says how many; --frozen refuses instead', () => {
+    const file = join(dir, 'edit.jsonl');
+    const row = (id: string, q: string) => JSON.stringify({ id, q, options: ['the basket', 'the box'], answer: 'A' });
+    writeFileSync(file, [row('a', 'Where is the ball?'), row('b', 'Where is the cat?'), row('c', 'Where is the hat?')].join('\n'));
+    const args = [
+      'run',
+      'mcq',
+      '--data',
+      'edit.jsonl',
+      '--fields',
+      'id=id,question=q,options=options,answer=answer,defaultCategory=belief',
+    ];
+    const run = (extra: string[] = []) => cli([...args, '--model', 'agent:first-option', '--db', 'edit.db', '--json', '--quiet', ...extra]);
+    const first = run();
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject({ done: 3, changedItems: 0 });
+    // Unchanged: nothing runs again.
+    expect(JSON.parse(run().stdout)).toMatchObject({ done: 0, skipped: 3, changedItems: 0 });
+    // One item edited (its options reversed: the right answer is now B).
+    writeFileSync(
+      file,
+      [
+        row('a', 'Where is the ball?'),
+        JSON.stringify({ id: 'b', q: 'Where is the cat?', options: ['the box', 'the basket'], answer: 'B' }),
+        row('c', 'Where is the hat?'),
+      ].join('\n'),
+    );
+    const frozen = run(['--frozen']);
+    expect(frozen.code).toBe(1);
+    expect(frozen.stderr).toMatch(/1 item\(s\) changed since their trials were made \(mcq\/b\); --frozen refuses/);
+    const again = run();
+    expect(again.code).toBe(0);
+    expect(again.stderr).toMatch(/warning: 1 item\(s\) changed since the run was last made \(mcq\/b\): their 1 trial\(s\) run again/);
+    expect(JSON.parse(again.stdout)).toMatchObject({ done: 1, skipped: 2, changedItems: 1 });
+    // The re-run trial scored the new item: first-option now answers wrong on b.
+    const exp = cli(['export', 'matrix', '--db', 'edit.db', '--out', 'edit.csv']);
+    expect(exp.code).toBe(0);
+    const lines = readFileSync(join(dir, 'edit.csv'), 'utf8').trim().split('\n');
+    expect(lines.slice(1).map((l) => l.split(',').at(-1))).toEqual(['1', '0', '1']);
+  });
+});

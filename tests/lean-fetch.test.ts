@@ -1,0 +1,97 @@
+// The lean fetch the SDK clients use, against the real local model server: a reply read whole
+// with what the SDKs read from it, the time limit (abort) and the failures the error mapping
+// relies on (AbortError, a system code), keep-alive reuse, and the built-in fetch for anything
+// that is not a JSON string body over http(s).
+
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { leanFetch } from '../src/models/lean-fetch.js';
+import { boundedFetch, withReplyLimit } from '../src/models/reply-limit.js';
+import { startModelServer, type ModelServer } from './helpers/servers.js';
+
+let server: ModelServer;
+beforeAll(async () => {
+  server = await startModelServer();
+});
+afterAll(() => server?.stop());
+
+const post = (model: string, init: RequestInit = {}) =>
+  leanFetch(`${server.url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: new Headers({ 'content-type': 'application/json' }),
+    body: JSON.stringify({ model, messages: [{ role: 'user', content: 'Answer: A?' }] }),
+    ...init,
+  });
+
+describe('lean fetch', () => {
+  it('reads a reply whole: status, headers, JSON once', async () => {
+    const res = await post('ok');
+    expect(res.ok).toBe(true);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Content-Type')).toMatch(/application\/json/);
+    expect([...res.headers.entries()].some(([k]) => k === 'content-type')).toBe(true);
+    const json = (await res.json()) as { choices: Array<{ message: { content: string } }> };
+    expect(json.choices[0]!.message.content.length).toBeGreaterThan(0);
+    await expect(res.text()).rejects.toThrow(/already been read/);
+  });
+
+  it('gives a non-2xx reply with its body, and answers calls in parallel', async () => {
+    const res = await post('flaky-500-1');
+    expect(res.ok).toBe(false);
+    expect(res.status).toBe(500);
+    expect((await res.text()).length).toBeGreaterThan(0);
+    const replies = await Promise.all(Array.from({ length: 20 }, () => post('ok').then((r) => r.status)));
+    expect(replies).toEqual(Array(20).fill(200));
+  });
+
+  it('aborts with an AbortError when the signal fires (the SDK time limit), before or during the call', async () => {
+    const early = new AbortController();
+    early.abort();
+    await expect(post('ok', { signal: early.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    const late = new AbortController();
+    setTimeout(() => late.abort(), 200);
+    await expect(post('hang-1', { signal: late.signal })).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('fails with the system code when the connection is reset or refused', async () => {
+    await expect(post('reset-1')).rejects.toMatchObject({ code: 'ECONNRESET' });
+    // A port nothing listens on: take one, then close it.
+    const port = await new Promise<number>((resolve) => {
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const p = (s.address() as { port: number }).port;
+        s.close(() => resolve(p));
+      });
+    });
+    await expect(leanFetch(`http://127.0.0.1:${port}/v1/chat/completions`, { method: 'POST', body: '{}' })).rejects.toMatchObject({
+      code: 'ECONNREFUSED',
+    });
+  });
+
+  it('keeps the reply cap: a reply past --max-reply-bytes fails as oversized; a GET goes to the built-in fetch as a stream', async () => {
+    const capped = boundedFetch('openai:huge', leanFetch);
+    const call = () =>
+      capped(`${server.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'huge-64', messages: [{ role: 'user', content: 'Answer: A?' }] }),
+      });
+    await expect(withReplyLimit(16 * 1024, call)).rejects.toMatchObject({ kind: 'oversized' });
+    expect((await withReplyLimit(1024 * 1024, call)).status).toBe(200);
+    // Batch results and files are read as streams by the SDKs: a GET keeps its body.
+    const res = await leanFetch(`${server.url}/v1/models`);
+    expect(res.body).not.toBeNull();
+    await res.body?.cancel();
+  });
+
+  it('hands anything but a string body over http(s) to the built-in fetch', async () => {
+    const bytes = new TextEncoder().encode(JSON.stringify({ model: 'ok', messages: [{ role: 'user', content: 'hi' }] }));
+    const res = await leanFetch(`${server.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: bytes,
+    });
+    expect(res).toBeInstanceOf(Response);
+    expect(res.status).toBe(200);
+    await expect(leanFetch('data:text/plain,hello').then((r) => r.text())).resolves.toBe('hello');
+  });
+});
