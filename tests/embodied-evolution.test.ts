@@ -62,6 +62,35 @@ describe('embodied evolve', () => {
     );
     expect(text.stdout).toMatch(/4 of 8 task\(s\) at or above rho 0.9/);
     expect(text.stdout).toMatch(/round 1 \(/);
+    // Round 1 evaluated: the evolved (harder) pool; rounds reads both runs and draws the figure.
+    const store1 = await openStore(join(dir, 'm.db'));
+    try {
+      await evaluate(
+        { suites: ['enacttom'], data: join(dir, 'r1.json'), models: ['agent:planner', 'agent:silent'], trials: 1 },
+        { store: store1, runId: 'round1' },
+      );
+    } finally {
+      await store1.close();
+    }
+    const rounds = spawnSync(
+      process.execPath,
+      [bin, 'embodied', 'rounds', 'round0', 'round1', '--db', join(dir, 'm.db'), '--chart', join(dir, 'rounds.svg'), '--json'],
+      { encoding: 'utf8' },
+    );
+    expect(rounds.stderr).toBe('');
+    const rr = JSON.parse(rounds.stdout) as Array<{
+      round: number;
+      tasks: number;
+      subjects: Array<{ subject: string; functional: number }>;
+    }>;
+    expect(rr.map((r) => [r.round, r.tasks])).toEqual([
+      [0, 8],
+      [1, 6],
+    ]);
+    // The planner solved the 4 easy tasks of round 0 (4/8) and all 6 evolved ones (their turn limits are calibrated again).
+    expect(rr[0]!.subjects.find((s) => s.subject === 'agent:planner')!.functional).toBe(0.5);
+    expect(rr[1]!.subjects.find((s) => s.subject === 'agent:planner')!.functional).toBe(1);
+    expect(readFileSync(join(dir, 'rounds.svg'), 'utf8')).toMatch(/^<svg[\s\S]*Functional success over evolution rounds/);
     // The run report carries the depth figures.
     const rep = spawnSync(process.execPath, [bin, 'report', '--db', join(dir, 'm.db'), '--run-id', 'round0', '--out', join(dir, 'rep')], {
       encoding: 'utf8',

@@ -91,3 +91,28 @@ export async function renderEpisodeFigures(metrics: SubjectEpisodeMetrics[]): Pr
   const [success, gap] = await Promise.all([renderSvg(successByDepthSpec(points)), renderSvg(literalFunctionalGapSpec(points))]);
   return `<h3>By ToM depth</h3>\n<div class="chart">${success}</div>\n<div class="chart">${gap}</div>`;
 }
+
+/** Functional success per model over evolution rounds (one stored run per round). */
+export function evolutionRoundsSpec(
+  rounds: Array<{ round: number; subjects: Array<{ subject: string; functional: number }> }>,
+): TopLevelSpec {
+  const names = displayNames([...new Set(rounds.flatMap((r) => r.subjects.map((s) => s.subject)))]);
+  const values = rounds.flatMap((r) =>
+    r.subjects.map((s) => ({ round: r.round, subject: names.get(s.subject) ?? s.subject, functional: s.functional })),
+  );
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    ...FONT,
+    title: 'Functional success over evolution rounds',
+    width: 360,
+    height: 220,
+    data: { values },
+    mark: { type: 'line', point: true },
+    encoding: {
+      x: { field: 'round', type: 'ordinal', title: 'round' },
+      y: { field: 'functional', type: 'quantitative', scale: { domain: [0, 1] }, axis: { format: '.0%' }, title: 'functional Avg' },
+      color: { field: 'subject', type: 'nominal', legend: { labelLimit: 300 } },
+      tooltip: [{ field: 'subject' }, { field: 'round' }, { field: 'functional', format: '.3f' }],
+    },
+  } as TopLevelSpec;
+}

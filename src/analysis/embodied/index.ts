@@ -3,3 +3,4 @@ export * from './failure-modes.js';
 export * from './episode-results.js';
 export * from './episode-summary.js';
 export * from './failure-labels.js';
+export * from './evolution-rounds.js';

@@ -12,6 +12,7 @@ import {
 } from '../../suites/index.js';
 import {
   evolutionPool,
+  evolutionRounds,
   labelAgreement,
   labellingSample,
   storedEpisodes,
@@ -20,7 +21,7 @@ import {
   type LabellingRow,
 } from '../../analysis/index.js';
 import type { EmbodiedTask } from '../../worlds/index.js';
-import { formatTextTable } from '../../report/index.js';
+import { evolutionRoundsSpec, formatTextTable, renderSvg } from '../../report/index.js';
 import { formatAction, readEnactTomTasks, verifyTask } from '../../worlds/index.js';
 import { intOption, numberOption, DEFAULT_DB } from '../options.js';
 import { printResult } from '../output.js';
@@ -326,6 +327,45 @@ export function registerEmbodied(program: Command): void {
         }
       },
     );
+
+  cmd
+    .command('rounds')
+    .description(
+      "evolution over rounds: tasks and each subject's functional and literal success per stored run, the runs taken as rounds in order",
+    )
+    .argument('<runs...>', 'run ids, round 0 first')
+    .option('--db <path>', 'store (SQLite file or postgres:// URL)', DEFAULT_DB)
+    .option('--chart <file>', 'write the functional-success-over-rounds figure as SVG')
+    .option('--json', 'print JSON')
+    .action(async (runs: string[], f: { db: string; chart?: string; json?: boolean }) => {
+      const store = await openStore(f.db);
+      try {
+        for (const id of runs) await resolveRunId(store, id);
+        const rounds = await evolutionRounds(store, runs);
+        if (f.chart) writeFileSync(f.chart, await renderSvg(evolutionRoundsSpec(rounds)));
+        const pct = (x: number) => (Number.isNaN(x) ? '-' : (x * 100).toFixed(1));
+        printResult(
+          f.json,
+          rounds,
+          formatTextTable(
+            ['round', 'run', 'tasks', 'subject', 'runs', 'func Avg', 'lit Avg'],
+            rounds.flatMap((r) =>
+              r.subjects.map((s) => [
+                String(r.round),
+                r.runId,
+                String(r.tasks),
+                s.subject,
+                String(s.runs),
+                pct(s.functional),
+                pct(s.literal),
+              ]),
+            ),
+          ) + (f.chart ? `\nwrote ${f.chart}` : ''),
+        );
+      } finally {
+        await store.close();
+      }
+    });
 
   cmd
     .command('composition')
