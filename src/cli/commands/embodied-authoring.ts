@@ -24,6 +24,8 @@ export function registerEmbodiedAuthoring(cmd: Command): void {
     .option('--n <n>', 'drafts to ask for', intOption('--n', 1), 10)
     .option('--depth <d>', 'ToM depth 1 to 4 (default: cycle 1, 2, 3)', intOption('--depth', 1))
     .option('--seeds <file>', 'seed tasks (EnactToM JSON list; default: 6 generated ones)')
+    .option('--seeds-from-run <id>', 'seed tasks generated with the settings of tasks whose failure ratio in this run is >= --rho')
+    .option('--rho <r>', 'with --seeds-from-run: failure-ratio threshold', numberOption('--rho', 0, 1), 0.8)
     .option('--seed <s>', 'seed of the generated seed tasks', intOption('--seed', 0), 0)
     .option('--out <file>', 'accepted tasks (JSON list)', 'authored-tasks.json')
     .option('--rejected <file>', 'rejected drafts with their reasons (JSON list)', 'authored-rejected.json')
@@ -39,6 +41,8 @@ export function registerEmbodiedAuthoring(cmd: Command): void {
         n: number;
         depth?: number;
         seeds?: string;
+        seedsFromRun?: string;
+        rho: number;
         seed: number;
         out: string;
         rejected: string;
@@ -64,6 +68,16 @@ export function registerEmbodiedAuthoring(cmd: Command): void {
           }
           readEnactTomTasks(json, f.seeds); // validates every seed
           seeds = (Array.isArray(json) ? json : [json]) as Record<string, unknown>[];
+        } else if (f.seedsFromRun) {
+          const store = await openStore(f.db);
+          try {
+            const pool = await evolutionPool(store, await resolveRunId(store, f.seedsFromRun), f.rho);
+            if (pool.failed.length + pool.passed.length === 0)
+              throw new ConfigError(`run ${f.seedsFromRun} has no episodes of generated tasks to draw seeds from`);
+            seeds = evolveTasks(pool, 6, f.seed).tasks.map((t) => t.json);
+          } finally {
+            await store.close();
+          }
         } else seeds = generateTasks({ n: 6, seed: f.seed }).map((t) => t.json);
         const ablations = { noCalibration: !f.calibration, noSeeds: !f.iclSeeds, relaxedSecrets: Boolean(f.relaxedSecrets) };
         const store = await openStore(f.db);
@@ -95,6 +109,7 @@ export function registerEmbodiedAuthoring(cmd: Command): void {
             acceptanceRate: r.acceptanceRate,
             acceptedUnsolvable: r.acceptedUnsolvable,
             ablations: r.ablations,
+            seeds: seeds.map((x) => ({ taskId: x.task_id, generator: x.generator ?? null })),
             rejected: rejected.map((x) => ({ draft: x.draft, reasons: x.reasons })),
             out: f.out,
             rejectedFile: f.rejected,
