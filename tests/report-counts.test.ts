@@ -3,12 +3,12 @@
 // scores the counts do not suffice and the report reads the rows.
 
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { evaluate, openStore, type Store } from '../src/index.js';
+import { evaluate, openStore, runAccuracy, runMatrix, scoreRun, type Store } from '../src/index.js';
 import { accuracyTable, accuracyTableFromCounts, countsSuffice } from '../src/analysis/index.js';
-import { collect } from '../src/store/index.js';
+import { collect, PROTOCOL_SCORES } from '../src/store/index.js';
 import { createTestSchema, dropTestDatabases, pgAvailable, pgSkipNote } from './helpers/postgres.js';
 
 afterAll(dropTestDatabases);
@@ -25,6 +25,16 @@ async function checkSameTables(store: Store, runId: string): Promise<void> {
     expect(accuracyTableFromCounts(counts, g)).toEqual(accuracyTable(rows, g));
   }
 }
+
+const RUBRIC = `name: correctness
+prompt: |
+  Question: {question}
+  Response: {response}
+  Expected: {expected}
+  Reply with JSON: {"score": 0-5}
+fields:
+  - { name: score, min: 0, max: 5, integer: true }
+`;
 
 const MODELS = ['agent:oracle', 'agent:random', 'agent:reality', 'agent:first-option'];
 
@@ -50,6 +60,34 @@ describe('accuracy tables from store counts', () => {
     try {
       await evaluate({ suites: ['generated-tom'], limit: 30, models: MODELS }, { store, runId: 'p' });
       await checkSameTables(store, 'p');
+      // Each trial's protocol score only (its first), also on PostgreSQL.
+      expect(await collect(store.responses('p', PROTOCOL_SCORES))).toEqual(await collect(store.responses('p')));
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('judge scores added to a run leave its matrix and accuracy on the protocol score', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mindscope-counts-'));
+    const store = await openStore(join(dir, 'm.db'));
+    try {
+      await evaluate({ suites: ['generated-tom'], limit: 12, models: ['agent:oracle', 'agent:reality'] }, { store, runId: 'j' });
+      const before = await runMatrix(store, 'j');
+      const accuracyBefore = await runAccuracy(store, 'j');
+      writeFileSync(join(dir, 'rubric.yaml'), RUBRIC);
+      await scoreRun({ store, runId: 'j', rubricPath: join(dir, 'rubric.yaml'), judges: ['agent:exact-judge'] });
+      // The judge's 0-5 scores are stored beside the protocol's 0/1 ones...
+      const all = await collect(store.responses('j'));
+      expect(all.some((r) => r.value > 1)).toBe(true);
+      // ...but the matrix, the accuracy table and the report's tables still read the protocol's.
+      const after = await runMatrix(store, 'j');
+      expect(after).toEqual(before);
+      expect(after.cells.flat().every((v) => v === 0 || v === 1)).toBe(true);
+      expect(await runAccuracy(store, 'j')).toEqual(accuracyBefore);
+      expect(countsSuffice(await store.accuracyCounts('j'), await doneTrials(store, 'j'))).toBe(false);
+      const protocolRows = await collect(store.responses('j', PROTOCOL_SCORES));
+      expect(protocolRows).toHaveLength(24);
+      expect(accuracyTable(protocolRows)).toEqual(accuracyBefore);
     } finally {
       await store.close();
     }

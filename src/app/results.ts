@@ -21,7 +21,7 @@ import {
   renderHtmlReport,
 } from '../report/index.js';
 import type { ResponseMatrix, ResponseRow, Store } from '../store/index.js';
-import { buildMatrixFrom, collect, writeMatrixCsv, writeMatrixParquet } from '../store/index.js';
+import { buildMatrixFrom, collect, PROTOCOL_SCORES, writeMatrixCsv, writeMatrixParquet } from '../store/index.js';
 import { visionReportSection } from './vision.js';
 import { createRegistry, type Registry } from './registry.js';
 
@@ -54,7 +54,7 @@ export async function resolveRunId(store: Store, runId?: string): Promise<string
 
 /** Accuracy per subject and group (category, suite or ability) of a stored run. */
 export async function runAccuracy(store: Store, runId: string, groupBy: AccuracyGrouping = 'category') {
-  return accuracyTable(await collect(store.responses(runId)), groupBy);
+  return accuracyTable(await collect(store.responses(runId, PROTOCOL_SCORES)), groupBy);
 }
 
 /** The run's matrix split into one matrix per suite (the audit's benchmarks). */
@@ -109,7 +109,7 @@ export async function writeRunReport(
   )
     ? (['category', 'suite', 'ability'] as const).map((g) => accuracyTableFromCounts(counts, g))
     : await (async () => {
-        const rows: ResponseRow[] = await collect(store.responses(runId));
+        const rows: ResponseRow[] = await collect(store.responses(runId, PROTOCOL_SCORES));
         return (['category', 'suite', 'ability'] as const).map((g) => accuracyTable(rows, g));
       })();
   const visionSection = protocols.has('director') || protocols.has('describe') ? await visionReportSection(store, runId) : undefined;
@@ -143,7 +143,7 @@ export async function writeRunReport(
 
 /** A stored run's response matrix (streamed from the store). */
 export async function runMatrix(store: Store, runId: string, replicate?: number): Promise<ResponseMatrix> {
-  return buildMatrixFrom(store.responses(runId), { replicate });
+  return buildMatrixFrom(store.responses(runId, PROTOCOL_SCORES), { replicate });
 }
 
 /** Export a run's response matrix; the format follows the extension (.csv or .parquet). */

@@ -83,6 +83,9 @@ export interface AccuracyCountRow {
   firstItemId: string;
 }
 
+/** `responses(runId, PROTOCOL_SCORES)`: each trial's protocol score, not the judges' scores added to it later. */
+export const PROTOCOL_SCORES = '(protocol)';
+
 /** One scored cell: the input of accuracy tables and response matrices. */
 export interface ResponseRow {
   subjectId: string;
@@ -229,6 +232,11 @@ export interface Store extends BatchLedger {
   usage(runId: string): Promise<UsageRow[]>;
   failures(runId: string, limit?: number): Promise<FailedTrialRow[]>;
   /** Scored cells of a run, streamed (in subject, suite, item, replicate order). */
+  /**
+   * The run's scored rows, in a fixed order: every score of every done trial, or one scorer's
+   * (`scorer`), or each trial's own protocol score only (PROTOCOL_SCORES: its first score; judge
+   * and plugin scores are added later).
+   */
   responses(runId: string, scorer?: string): AsyncIterable<ResponseRow>;
   /** The run's scored rows summed per subject, suite, category and source label. */
   accuracyCounts(runId: string): Promise<AccuracyCountRow[]>;

@@ -15,6 +15,7 @@ import { canonicalJson, ConfigError, MindscopeError, StoredTranscriptSchema } fr
 import {
   trialKeyString,
   type AccuracyCountRow,
+  PROTOCOL_SCORES,
   type ClaimResult,
   type FailedTrialRow,
   type ImportSummary,
@@ -599,7 +600,7 @@ export class SqlStore implements Store {
 
   async *responses(runId: string, scorer?: string): AsyncIterable<ResponseRow> {
     await this.flush();
-    const { jsonField, bytewise } = this.db.dialect;
+    const { jsonField, bytewise, insertionOrder } = this.db.dialect;
     // Item metadata is read once per item, not once per trial: an item's body can be large (a
     // generated story carries its whole world) and a run has many trials per item.
     const metas = new Map<string, Record<string, unknown>>();
@@ -616,9 +617,15 @@ export class SqlStore implements Store {
          ${jsonField('sc.detail', 'parseFailed')} AS "parseFailed"
        FROM trials t JOIN subjects s ON s.id = t.subject_id JOIN items i ON i.hash = t.item_hash
        JOIN scores sc ON sc.trial_id = t.id
-       WHERE t.run_id = ? AND t.status = 'done' ${scorer ? 'AND sc.scorer = ?' : ''}
+       WHERE t.run_id = ? AND t.status = 'done' ${
+         scorer === PROTOCOL_SCORES
+           ? `AND sc.${insertionOrder} = (SELECT MIN(s1.${insertionOrder}) FROM scores s1 WHERE s1.trial_id = t.id)`
+           : scorer
+             ? 'AND sc.scorer = ?'
+             : ''
+       }
        ORDER BY ${['s.spec', 't.suite', 't.item_id'].map(bytewise).join(', ')}, t.replicate, ${bytewise('t.subject_id')}, ${bytewise('sc.scorer')}`,
-      scorer ? [runId, scorer] : [runId],
+      scorer && scorer !== PROTOCOL_SCORES ? [runId, scorer] : [runId],
     );
     for await (const r of rows) {
       const parseFailed = r.parseFailed === 1 || r.parseFailed === 'true' || r.parseFailed === true;
