@@ -1,9 +1,12 @@
 // Two transactions that lock the same rows in opposite orders deadlock in PostgreSQL, which
 // aborts one of them. The store's driver runs the aborted one again, so both complete: several
 // processes renewing leases, claiming trials and committing results cannot fail a run that way.
+// A full disk (SQLSTATE 53100) ends a run with one line naming the store.
 
 import { afterAll, expect, it } from 'vitest';
+import { evaluate, openStore } from '../src/index.js';
 import { PgDriver } from '../src/store/postgres/pg-driver.js';
+import { PG_MIGRATIONS } from '../src/store/index.js';
 import { createTestSchema, dropTestDatabases, pgAvailable, pgSkipNote } from './helpers/postgres.js';
 
 afterAll(dropTestDatabases);
@@ -36,5 +39,30 @@ it.skipIf(!pgAvailable)(`a transaction aborted by a deadlock runs again and both
     ]);
   } finally {
     await db.close();
+  }
+});
+
+it.skipIf(!pgAvailable)(`a full disk on PostgreSQL (SQLSTATE 53100) is one line naming the store${pgSkipNote}`, async () => {
+  const url = await createTestSchema();
+  const store = await openStore(url);
+  try {
+    // PostgreSQL raises 53100 when it cannot extend a file; a trigger raises the same SQLSTATE on
+    // every trial written, so the run meets it exactly where a full disk would stop it.
+    await store.flush();
+    const admin = await PgDriver.open(url, PG_MIGRATIONS);
+    await admin.run(`CREATE FUNCTION disk_full() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = '53100'; END $$`);
+    await admin.run('CREATE TRIGGER disk_full BEFORE INSERT ON trials FOR EACH ROW EXECUTE FUNCTION disk_full()');
+    await admin.close();
+    const err = await evaluate({ suites: ['generated-tom'], limit: 20, models: ['agent:oracle'] }, { store, runId: 'full' }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(err?.message).toBe(
+      `${store.location}: the disk is full, nothing more can be stored: free some space (or use another --db); what was stored is kept and the same command continues the run`,
+    );
+    expect(err?.message).not.toContain('password');
+  } finally {
+    await store.close().catch(() => {});
   }
 });

@@ -7,6 +7,7 @@
 import type pg from 'pg';
 import { MindscopeError } from '../../core/index.js';
 import type { Dialect, SqlDriver, SqlExecutor } from '../sql/driver.js';
+import { asStoreFull } from '../sql/store-full.js';
 
 /** Attempts of a transaction that PostgreSQL aborted for a deadlock or a serialisation failure. */
 const TRANSACTION_ATTEMPTS = 5;
@@ -141,7 +142,8 @@ export class PgDriver implements SqlDriver {
         return await this.#transactOnce(fn);
       } catch (err) {
         const code = (err as { code?: unknown })?.code;
-        if ((code !== '40P01' && code !== '40001') || attempt >= TRANSACTION_ATTEMPTS) throw err;
+        // A full disk (SQLSTATE 53100) is said in one line naming the store, as SQLite's is.
+        if ((code !== '40P01' && code !== '40001') || attempt >= TRANSACTION_ATTEMPTS) throw asStoreFull(err, this.location);
         await new Promise((resolve) => setTimeout(resolve, 15 * attempt * attempt));
       }
     }
