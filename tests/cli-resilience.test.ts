@@ -4,7 +4,7 @@
 
 import Database from 'better-sqlite3';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -69,6 +69,13 @@ describe('the call-limit flags', () => {
       const limited = cli('rl-100-200', '--max-wait', '0.5');
       expect(limited.status).toBe(2);
       expect(limited.stdout).toMatch(/still rate limited after 0\.\ds of waiting \(--max-wait 0\.5s\)/);
+      // The same limits from a config file; a flag given on the command line wins over it.
+      const config = join(dir, 'limits.yaml');
+      writeFileSync(config, 'maxReplyBytes: 10000\nmaxWait: 0.5\n');
+      const bigFromConfig = cli('huge-64', '--config', config, '--run-id', 'cfg');
+      expect(bigFromConfig.status).toBe(2);
+      expect(bigFromConfig.stdout).toMatch(/2 failed/);
+      expect(cli('huge-64', '--config', config, '--run-id', 'flag', '--max-reply-bytes', '1000000').status).toBe(0);
     } finally {
       await server.stop();
     }

@@ -20,6 +20,12 @@ const ConfigSchema = RunSpecSchema.partial().extend({
   concurrency: z.number().int().positive().optional(),
   /** Time limit per model call, in seconds. */
   timeout: z.number().positive().optional(),
+  /** How long one call may keep retrying rate limits (429s), in seconds (--max-wait). */
+  maxWait: z.number().nonnegative().optional(),
+  /** Stop an endpoint's subjects after this many timeouts in a row; 0: never (--max-consecutive-timeouts). */
+  maxConsecutiveTimeouts: z.number().int().nonnegative().optional(),
+  /** Largest reply accepted, in bytes (--max-reply-bytes). */
+  maxReplyBytes: z.number().int().positive().optional(),
   /** Price table file merged over the built-in one. */
   prices: z.string().optional(),
   /** Environment variable with the key for openai-compatible servers. */
@@ -49,6 +55,8 @@ export interface LoadedConfig {
   db?: string;
   concurrency?: number;
   timeoutMs?: number;
+  /** The call limits the file sets (the CLI's flags win): rate-limit wait, hung servers, reply size. */
+  callLimits: { maxWaitMs?: number; maxConsecutiveTimeouts?: number; maxReplyBytes?: number };
   prices?: string;
   apiKeyEnv?: string;
   judges?: { rubric: string; models: string[]; aggregation?: 'median' | 'mean' | 'majority' };
@@ -110,7 +118,7 @@ export async function loadConfig(file: string): Promise<LoadedConfig> {
   const at = (p: string | undefined) => (p === undefined ? undefined : isAbsolute(p) ? p : resolve(base, p));
   // A built-in template's name stays a name unless a file of that name sits next to the config.
   const atTemplate = (p: string | undefined) => (p && isBuiltinTemplate(p) && !existsSync(resolve(base, p)) ? p : at(p));
-  const { db, concurrency, timeout, prices, apiKeyEnv, judges, plugins, ...spec } = c;
+  const { db, concurrency, timeout, maxWait, maxConsecutiveTimeouts, maxReplyBytes, prices, apiKeyEnv, judges, plugins, ...spec } = c;
   const resolvedSpec: Partial<RunSpecInput> = {
     ...spec,
     data: at(spec.data),
@@ -130,6 +138,7 @@ export async function loadConfig(file: string): Promise<LoadedConfig> {
     db: at(db),
     concurrency,
     timeoutMs: timeout === undefined ? undefined : timeout * 1000,
+    callLimits: { maxWaitMs: maxWait === undefined ? undefined : maxWait * 1000, maxConsecutiveTimeouts, maxReplyBytes },
     prices: at(prices),
     apiKeyEnv,
     judges: judges ? { ...judges, rubric: at(judges.rubric) ?? judges.rubric } : undefined,

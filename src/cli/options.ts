@@ -76,7 +76,22 @@ export function addCallLimitOptions(command: Command): Command {
     );
 }
 
-/** The call options those flags give. */
-export function callLimits(flags: CallLimitFlags): { maxWaitMs: number; maxConsecutiveTimeouts: number; maxReplyBytes: number } {
-  return { maxWaitMs: flags.maxWait * 1000, maxConsecutiveTimeouts: flags.maxConsecutiveTimeouts, maxReplyBytes: flags.maxReplyBytes };
+/**
+ * The call options those flags give; a flag left at its default yields to the config file's
+ * value (`fromConfig`) when the file sets one.
+ */
+export function callLimits(
+  flags: CallLimitFlags,
+  cmd?: Command,
+  fromConfig: { maxWaitMs?: number; maxConsecutiveTimeouts?: number; maxReplyBytes?: number } = {},
+): { maxWaitMs: number; maxConsecutiveTimeouts: number; maxReplyBytes: number } {
+  const onCli = (name: string) => cmd?.getOptionValueSource(name) === 'cli';
+  return {
+    maxWaitMs: !onCli('maxWait') && fromConfig.maxWaitMs !== undefined ? fromConfig.maxWaitMs : flags.maxWait * 1000,
+    maxConsecutiveTimeouts:
+      !onCli('maxConsecutiveTimeouts') && fromConfig.maxConsecutiveTimeouts !== undefined
+        ? fromConfig.maxConsecutiveTimeouts
+        : flags.maxConsecutiveTimeouts,
+    maxReplyBytes: !onCli('maxReplyBytes') && fromConfig.maxReplyBytes !== undefined ? fromConfig.maxReplyBytes : flags.maxReplyBytes,
+  };
 }

@@ -368,7 +368,7 @@ export function registerRun(program: Command): void {
           prices: prices ? loadPriceTable(prices) : undefined,
           useCache: flags.cache,
           leaseMs: flags.lease * 1000,
-          ...callLimits(flags),
+          ...callLimits(flags, cmd, config?.callLimits),
           allowEmpty: flags.allowEmpty,
           frozen: flags.frozen,
           maxCostUsd: flags.maxCost,
