@@ -172,4 +172,9 @@ export const PG_MIGRATIONS: string[] = [
   `
   CREATE INDEX IF NOT EXISTS trials_run_order ON trials(run_id, id);
   `,
+  // 10: SQLite rebuilt prompt_blobs as an appended table with a unique index on the hash;
+  // PostgreSQL's tables are heaps with the key in a separate index already: nothing to do.
+  `
+  SELECT 1;
+  `,
 ];
