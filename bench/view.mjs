@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../scripts/chromium.mjs';
 import { evaluate, openStore } from '../dist/index.js';
 import { startViewer } from '../dist/view/index.js';
 
@@ -34,18 +34,7 @@ if (!existsSync(db)) {
 }
 
 const viewer = await startViewer({ db });
-const browser = await chromium.launch({
-  executablePath: process.env.MINDSCOPE_CHROMIUM || '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--no-first-run',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+const browser = await launchChromium();
 const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
 const ms = (t) => `${Math.round(t)} ms`;
 

@@ -5,7 +5,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './chromium.mjs';
 import { evaluate, openStore } from '../dist/index.js';
 import { generateTasks } from '../dist/suites/index.js';
 import { startViewer } from '../dist/view/index.js';
@@ -24,18 +24,7 @@ const random = (await store.runSubjects('tom-panel')).find((s) => s.spec === 'ag
 await store.close();
 
 const viewer = await startViewer({ db });
-const browser = await chromium.launch({
-  executablePath: process.env.MINDSCOPE_CHROMIUM || '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--no-first-run',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+const browser = await launchChromium();
 const page = await browser.newPage({ viewport: { width: 1100, height: 640 } });
 mkdirSync('docs/img', { recursive: true });
 async function shot(name, hash, ready, action) {
