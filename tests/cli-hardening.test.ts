@@ -8,7 +8,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildProgram } from '../src/cli/main.js';
+import { buildProgram } from '../src/cli/program.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
 
 const ROOT = join(__dirname, '..');

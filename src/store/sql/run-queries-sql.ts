@@ -22,13 +22,18 @@ export async function runStatus(db: SqlDriver, runId: string): Promise<StatusRow
 
 /** Tokens, cost (null when a call had no price), calls and mean latency per subject, over done trials. */
 export function runUsage(db: SqlDriver, runId: string): Promise<UsageRow[]> {
+  // Summed per subject first, then joined to its spec: no join and no sort per trial (the sums
+  // are over the same rows in the same order as a join of every trial would take them).
   return db.all<UsageRow>(
-    `SELECT t.subject_id AS "subjectId", s.spec AS spec, COUNT(*) AS trials,
+    `SELECT g."subjectId" AS "subjectId", s.spec AS spec, g.trials AS trials, g."inputTokens" AS "inputTokens",
+       g."outputTokens" AS "outputTokens", g."costUsd" AS "costUsd", g."unpricedCalls" AS "unpricedCalls",
+       g."cachedCalls" AS "cachedCalls", g."totalCalls" AS "totalCalls", g."latencyMsMean" AS "latencyMsMean"
+     FROM (SELECT t.subject_id AS "subjectId", COUNT(*) AS trials,
        SUM(t.input_tokens) AS "inputTokens", SUM(t.output_tokens) AS "outputTokens",
        CASE WHEN SUM(t.unpriced_calls) > 0 THEN NULL ELSE SUM(t.cost_usd) END AS "costUsd", SUM(t.unpriced_calls) AS "unpricedCalls",
        SUM(t.cached_calls) AS "cachedCalls", SUM(t.total_calls) AS "totalCalls", AVG(t.latency_ms) AS "latencyMsMean"
-     FROM trials t JOIN subjects s ON s.id = t.subject_id
-     WHERE t.run_id = ? AND t.status = 'done' GROUP BY t.subject_id, s.spec ORDER BY ${db.dialect.bytewise('s.spec')}`,
+     FROM trials t WHERE t.run_id = ? AND t.status = 'done' GROUP BY t.subject_id) g
+     JOIN subjects s ON s.id = g."subjectId" ORDER BY ${db.dialect.bytewise('s.spec')}`,
     [runId],
   );
 }
