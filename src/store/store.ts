@@ -58,7 +58,10 @@ export interface UsageRow {
   unpricedCalls: number;
   cachedCalls: number;
   totalCalls: number;
+  /** Mean latency of the trials whose calls were all made interactively (batch-answered trials left out). */
   latencyMsMean: number;
+  /** Mean batch wait (submission to collection) of the trials answered through batches; null when none was. */
+  batchLatencyMsMean: number | null;
 }
 
 /**
@@ -149,6 +152,8 @@ export interface StoredTrial extends TrialKey {
   outputTokens: number;
   costUsd: number;
   latencyMs: number;
+  /** The wait of the trial's batch-answered calls (0: none); absent in records of older exports. */
+  batchLatencyMs?: number;
   cachedCalls: number;
   totalCalls: number;
   truncatedCalls: number;

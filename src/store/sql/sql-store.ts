@@ -315,13 +315,14 @@ export class SqlStore implements Store {
    * returns the row's id when it wrote it, nothing when it kept the existing row.
    */
   static readonly #UPSERT_TRIAL = `INSERT INTO trials (${KEY_COLUMNS}, item_hash, status, error, attempts,
-         input_tokens, output_tokens, cost_usd, latency_ms, cached_calls, total_calls, truncated_calls, unpriced_calls, finished_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         input_tokens, output_tokens, cost_usd, latency_ms, batch_latency_ms, cached_calls, total_calls, truncated_calls, unpriced_calls,
+         finished_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (${KEY_COLUMNS}) DO UPDATE SET item_hash = excluded.item_hash, status = excluded.status,
          error = excluded.error, attempts = trials.attempts + excluded.attempts, input_tokens = excluded.input_tokens,
          output_tokens = excluded.output_tokens, cost_usd = excluded.cost_usd, latency_ms = excluded.latency_ms,
-         cached_calls = excluded.cached_calls, total_calls = excluded.total_calls, truncated_calls = excluded.truncated_calls,
-         unpriced_calls = excluded.unpriced_calls, finished_at = excluded.finished_at
+         batch_latency_ms = excluded.batch_latency_ms, cached_calls = excluded.cached_calls, total_calls = excluded.total_calls,
+         truncated_calls = excluded.truncated_calls, unpriced_calls = excluded.unpriced_calls, finished_at = excluded.finished_at
        WHERE trials.status = 'failed'
        RETURNING id`;
 
@@ -341,6 +342,7 @@ export class SqlStore implements Store {
       o?.usage.outputTokens ?? 0,
       o?.costUsd ?? 0,
       o?.latencyMs ?? 0,
+      o?.batchLatencyMs ?? 0,
       o?.cachedCalls ?? 0,
       o?.totalCalls ?? 0,
       o?.truncatedCalls ?? 0,
@@ -557,7 +559,9 @@ export class SqlStore implements Store {
       `SELECT t.subject_id AS "subjectId", s.spec AS spec, COUNT(*) AS trials,
          SUM(t.input_tokens) AS "inputTokens", SUM(t.output_tokens) AS "outputTokens",
          CASE WHEN SUM(t.unpriced_calls) > 0 THEN NULL ELSE SUM(t.cost_usd) END AS "costUsd", SUM(t.unpriced_calls) AS "unpricedCalls",
-         SUM(t.cached_calls) AS "cachedCalls", SUM(t.total_calls) AS "totalCalls", AVG(t.latency_ms) AS "latencyMsMean"
+         SUM(t.cached_calls) AS "cachedCalls", SUM(t.total_calls) AS "totalCalls",
+         COALESCE(AVG(CASE WHEN t.batch_latency_ms = 0 THEN t.latency_ms END), 0) AS "latencyMsMean",
+         AVG(CASE WHEN t.batch_latency_ms > 0 THEN t.batch_latency_ms END) AS "batchLatencyMsMean"
        FROM trials t JOIN subjects s ON s.id = t.subject_id
        WHERE t.run_id = ? AND t.status = 'done' GROUP BY t.subject_id, s.spec ORDER BY ${this.db.dialect.bytewise('s.spec')}`,
       [runId],

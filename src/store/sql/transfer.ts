@@ -69,7 +69,7 @@ export async function* exportRecords(db: SqlDriver): AsyncIterable<StoreRecord> 
       `SELECT t.id AS id, t.run_id AS "runId", t.subject_id AS "subjectId", t.suite AS suite, t.item_id AS "itemId",
          t.replicate AS replicate, t.item_hash AS "itemHash", t.status AS status, t.error AS error, t.attempts AS attempts,
          t.input_tokens AS "inputTokens", t.output_tokens AS "outputTokens", t.cost_usd AS "costUsd", t.latency_ms AS "latencyMs",
-         t.cached_calls AS "cachedCalls", t.total_calls AS "totalCalls", t.truncated_calls AS "truncatedCalls",
+         t.batch_latency_ms AS "batchLatencyMs", t.cached_calls AS "cachedCalls", t.total_calls AS "totalCalls", t.truncated_calls AS "truncatedCalls",
          t.unpriced_calls AS "unpricedCalls", t.finished_at AS "finishedAt", tr.body AS transcript,
          tr.packed AS packed
        FROM trials t LEFT JOIN transcripts tr ON tr.trial_id = t.id WHERE t.id > ? ORDER BY t.id LIMIT ?`,
@@ -179,12 +179,13 @@ async function importOne(tx: SqlExecutor, r: StoreRecord, summary: ImportSummary
       // A new trial goes in; a done one replaces a failed one; anything else is a duplicate.
       const row = await tx.get<{ id: number }>(
         `INSERT INTO trials (run_id, subject_id, suite, item_id, replicate, item_hash, status, error, attempts,
-           input_tokens, output_tokens, cost_usd, latency_ms, cached_calls, total_calls, truncated_calls, unpriced_calls, finished_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+           input_tokens, output_tokens, cost_usd, latency_ms, batch_latency_ms, cached_calls, total_calls, truncated_calls,
+           unpriced_calls, finished_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (run_id, subject_id, suite, item_id, replicate) DO UPDATE SET item_hash = excluded.item_hash,
            status = excluded.status, error = excluded.error, attempts = excluded.attempts, input_tokens = excluded.input_tokens,
            output_tokens = excluded.output_tokens, cost_usd = excluded.cost_usd, latency_ms = excluded.latency_ms,
-           cached_calls = excluded.cached_calls, total_calls = excluded.total_calls, truncated_calls = excluded.truncated_calls,
+           batch_latency_ms = excluded.batch_latency_ms, cached_calls = excluded.cached_calls, total_calls = excluded.total_calls, truncated_calls = excluded.truncated_calls,
            unpriced_calls = excluded.unpriced_calls, finished_at = excluded.finished_at
          WHERE trials.status = 'failed' AND excluded.status = 'done'
          RETURNING id`,
@@ -202,6 +203,7 @@ async function importOne(tx: SqlExecutor, r: StoreRecord, summary: ImportSummary
           t.outputTokens,
           t.costUsd,
           t.latencyMs,
+          t.batchLatencyMs ?? 0,
           t.cachedCalls,
           t.totalCalls,
           t.truncatedCalls,

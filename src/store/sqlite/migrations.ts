@@ -169,4 +169,9 @@ export const MIGRATIONS: string[] = [
   `
   CREATE INDEX IF NOT EXISTS trials_run_order ON trials(run_id, id);
   `,
+  // 10: the wait of a trial's batch-answered calls (--batch: submission to collection), kept
+  // apart from latency_ms (the interactive calls') so that neither is mixed into the other.
+  `
+  ALTER TABLE trials ADD COLUMN batch_latency_ms REAL NOT NULL DEFAULT 0;
+  `,
 ];
