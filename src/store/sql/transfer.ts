@@ -6,11 +6,13 @@
 //
 // Import rules: a run present in both must have the same identity (its spec's content); a
 // trial already done in the target is kept (duplicates resolve by trial key; the first store
-// copied wins); a done trial replaces a failed one; rubric pins must agree.
+// copied wins); a done trial replaces a failed one; rubric pins must agree; the batch ledger
+// moves too, a row advancing but never going back (batch-ledger-transfer.ts).
 
 import { ConfigError, canonicalJson } from '../../core/index.js';
 import type { ImportSummary, RunRecord, StoredTrial, StoreRecord } from '../store.js';
 import type { SqlDriver, SqlExecutor } from './driver.js';
+import { exportBatchLedger, importLedgerRecord } from './batch-ledger-transfer.js';
 import { blobLoader, insertBlobs, TranscriptPacker } from './transcript-packing.js';
 
 const PAGE = 500;
@@ -106,6 +108,7 @@ export async function* exportRecords(db: SqlDriver): AsyncIterable<StoreRecord> 
     if (page.length < PAGE) break;
     after = page[page.length - 1]!.key;
   }
+  yield* exportBatchLedger(db);
 }
 
 async function importOne(tx: SqlExecutor, r: StoreRecord, summary: ImportSummary, packer: TranscriptPacker): Promise<void> {
@@ -168,6 +171,10 @@ async function importOne(tx: SqlExecutor, r: StoreRecord, summary: ImportSummary
       );
       return;
     }
+    case 'batch':
+    case 'batchRequest':
+      await importLedgerRecord(tx, r, summary);
+      return;
     case 'cache':
       summary.cacheEntries += await tx.run(
         'INSERT INTO call_cache (key, provider, model, response, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING',
@@ -237,7 +244,7 @@ async function importOne(tx: SqlExecutor, r: StoreRecord, summary: ImportSummary
 
 /** Write exported rows into a store, a transaction per batch; see the rules above. */
 export async function importRecords(db: SqlDriver, records: AsyncIterable<StoreRecord>): Promise<ImportSummary> {
-  const summary: ImportSummary = { runs: 0, items: 0, trials: 0, duplicateTrials: 0, cacheEntries: 0 };
+  const summary: ImportSummary = { runs: 0, items: 0, trials: 0, duplicateTrials: 0, cacheEntries: 0, batches: 0, batchRequests: 0 };
   let batch: StoreRecord[] = [];
   const write = async () => {
     const rows = batch;
