@@ -4,8 +4,13 @@
 // results' custom_ids are exactly our calls. A candidate still running cannot be read: the
 // answer is `unsure` (nothing is resubmitted meanwhile); someone else's batch is never taken.
 
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AnthropicChatModel } from '../src/models/index.js';
+import { openStore } from '../src/index.js';
+import { AnthropicChatModel, type BatchApi, type BatchRecovery, type ChatModel, ModelCallError } from '../src/models/index.js';
+import { recoverLostBatches } from '../src/runner/batch/batch-recover.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
 
 let server: ModelServer;
@@ -47,5 +52,51 @@ describe('Anthropic Message Batches: recovering a batch whose id was lost', () =
     expect(await api.recover(since, ['k3', 'k4'])).toEqual({ state: 'unsure', remoteId: running });
     // Batches created well before our record of the submission are not looked at.
     expect(await api.recover(new Date(Date.now() + 3_600_000), ours)).toEqual({ state: 'none' });
+  });
+});
+
+describe('a run resuming with a batch record left submitting (its provider id never stored)', () => {
+  it('keeps the calls claimed while in doubt, polls the batch found, and frees the calls of one not found', async () => {
+    const store = await openStore(join(mkdtempSync(join(tmpdir(), 'mindscope-recover-')), 'r.db'));
+    let answer: () => Promise<BatchRecovery> = async () => ({ state: 'unsure', remoteId: 'msgbatch_x' });
+    const api = { name: 'Fake Batches', recover: () => answer() } as unknown as BatchApi;
+    const models = new Map([['anthropic:m', { spec: 'anthropic:m', batchApi: () => api } as unknown as ChatModel]]);
+    const warnings: string[] = [];
+    // As the runner does every round: look the stale records up, then drop those not found (stale after 1 s here).
+    const resume = async () => {
+      await recoverLostBatches(store, 'r', models, 1000, (m) => warnings.push(m));
+      await store.dropStaleBatches('r', 1000);
+    };
+    try {
+      await store.createRun({ id: 'r', createdAt: 'now', config: {} });
+      await store.openBatch({ id: 'b1', runId: 'r', spec: 'anthropic:m', round: 1 }, ['k1', 'k2']);
+      await new Promise((r) => setTimeout(r, 1100));
+      // A candidate still running: the record stays, its calls claimed (a new batch gets none of them).
+      await resume();
+      expect((await store.runBatches('r')).map((b) => [b.id, b.state])).toEqual([['b1', 'submitting']]);
+      expect(warnings.at(-1)).toMatch(/batch b1 .*still running \(msgbatch_x\)/);
+      expect(await store.openBatch({ id: 'b2', runId: 'r', spec: 'anthropic:m', round: 1 }, ['k1', 'k2'])).toEqual([]);
+      // The lookup failing is no answer either way: kept too.
+      answer = async () => {
+        throw new ModelCallError('HTTP 503', 'server', 503);
+      };
+      await new Promise((r) => setTimeout(r, 1100));
+      await resume();
+      expect((await store.runBatches('r')).map((b) => b.id)).toEqual(['b1']);
+      expect(warnings.at(-1)).toMatch(/looking it up at Fake Batches failed \(HTTP 503\)/);
+      // Found once ended: polled like any batch.
+      answer = async () => ({ state: 'found', remoteId: 'msgbatch_x' });
+      await resume();
+      expect((await store.runBatches('r')).map((b) => [b.id, b.state, b.remoteId])).toEqual([['b1', 'submitted', 'msgbatch_x']]);
+      // None: the record is dropped, its calls free to be submitted again.
+      answer = async () => ({ state: 'none' });
+      await store.openBatch({ id: 'b3', runId: 'r', spec: 'anthropic:m', round: 2 }, ['k3']);
+      await new Promise((r) => setTimeout(r, 1100));
+      await resume();
+      expect((await store.runBatches('r')).map((b) => b.id)).toEqual(['b1']);
+      expect(await store.openBatch({ id: 'b4', runId: 'r', spec: 'anthropic:m', round: 2 }, ['k3'])).toEqual(['k3']);
+    } finally {
+      await store.close();
+    }
   });
 });
