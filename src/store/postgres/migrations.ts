@@ -172,7 +172,12 @@ export const PG_MIGRATIONS: string[] = [
   `
   CREATE INDEX IF NOT EXISTS trials_run_order ON trials(run_id, id);
   `,
-  // 10: the wait of a trial's batch-answered calls (--batch: submission to collection), kept
+  // 10: SQLite rebuilt prompt_blobs as an appended table with a unique index on the hash;
+  // PostgreSQL's tables are heaps with the key in a separate index already: nothing to do.
+  `
+  SELECT 1;
+  `,
+  // 11: the wait of a trial's batch-answered calls (--batch: submission to collection), kept
   // apart from latency_ms (the interactive calls') so that neither is mixed into the other.
   `
   ALTER TABLE trials ADD COLUMN batch_latency_ms DOUBLE PRECISION NOT NULL DEFAULT 0;

@@ -169,7 +169,20 @@ export const MIGRATIONS: string[] = [
   `
   CREATE INDEX IF NOT EXISTS trials_run_order ON trials(run_id, id);
   `,
-  // 10: the wait of a trial's batch-answered calls (--batch: submission to collection), kept
+  // 10: prompt blobs in a rowid table (appended in order) with a unique index on the hash: keyed
+  // by the hash itself (WITHOUT ROWID), every new blob landed on a random page of the whole
+  // table, and each commit rewrote hundreds of pages to the WAL; now only the small index is
+  // touched at random.
+  `
+  CREATE TABLE prompt_blobs_v10 (
+    hash TEXT NOT NULL UNIQUE,
+    body TEXT NOT NULL
+  );
+  INSERT INTO prompt_blobs_v10 (hash, body) SELECT hash, body FROM prompt_blobs ORDER BY hash;
+  DROP TABLE prompt_blobs;
+  ALTER TABLE prompt_blobs_v10 RENAME TO prompt_blobs;
+  `,
+  // 11: the wait of a trial's batch-answered calls (--batch: submission to collection), kept
   // apart from latency_ms (the interactive calls') so that neither is mixed into the other.
   `
   ALTER TABLE trials ADD COLUMN batch_latency_ms REAL NOT NULL DEFAULT 0;

@@ -11,6 +11,7 @@ import { dirname, resolve } from 'node:path';
 import { MindscopeError } from '../../core/index.js';
 import type { Dialect, SqlDriver, SqlExecutor } from '../sql/driver.js';
 import { asStoreFull, isDiskFull } from '../sql/store-full.js';
+import { BACKSTOP_PAGES, WalCheckpointer } from './wal-checkpointer.js';
 
 type Stmt = Database.Statement;
 
@@ -22,6 +23,9 @@ const SQLITE_DIALECT: Dialect = {
   bytewise: (expr) => expr,
 };
 
+/** The writer's automatic checkpoint (pages) while no worker checkpoints. */
+const WRITER_CHECKPOINT_PAGES = 10_000;
+
 export class SqliteDriver implements SqlDriver {
   readonly backend = 'sqlite' as const;
   readonly dialect = SQLITE_DIALECT;
@@ -30,6 +34,9 @@ export class SqliteDriver implements SqlDriver {
   readonly #db: Database.Database;
   readonly #stmts = new Map<string, Stmt>();
   #reader: Database.Database | undefined;
+  /** Started with the first write transaction on a file (none in memory or read-only). */
+  #checkpointer: WalCheckpointer | undefined;
+  #readonly = false;
   /** The end of the last transaction queued: transactions run one after another. */
   #tail: Promise<unknown> = Promise.resolve();
 
@@ -37,6 +44,7 @@ export class SqliteDriver implements SqlDriver {
   constructor(path: string, migrations: readonly string[], options: { readonly?: boolean } = {}) {
     this.location = path === ':memory:' ? path : resolve(path);
     if (options.readonly) {
+      this.#readonly = true;
       try {
         this.#db = new Database(this.location, { readonly: true, fileMustExist: true });
         this.#db.pragma('busy_timeout = 5000');
@@ -62,8 +70,9 @@ export class SqliteDriver implements SqlDriver {
       this.#db = new Database(this.location);
       this.#db.pragma('journal_mode = WAL');
       this.#db.pragma('synchronous = NORMAL');
-      // Checkpoint the WAL into the main file less often than the default 1,000 pages.
-      this.#db.pragma('wal_autocheckpoint = 10000');
+      // Checkpoint the WAL into the main file less often than the default 1,000 pages (until a
+      // worker thread takes the checkpoints over: see #startCheckpointer).
+      this.#db.pragma(`wal_autocheckpoint = ${WRITER_CHECKPOINT_PAGES}`);
       this.#db.pragma('foreign_keys = ON');
       this.#db.pragma('busy_timeout = 5000');
       this.#migrate(migrations);
@@ -116,6 +125,7 @@ export class SqliteDriver implements SqlDriver {
   }
 
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    if (!this.#checkpointer && !this.#readonly && this.location !== ':memory:') this.#startCheckpointer();
     const result = this.#tail.then(() => this.#transact(fn));
     this.#tail = result.catch(() => {});
     return result;
@@ -143,6 +153,14 @@ export class SqliteDriver implements SqlDriver {
     }
   }
 
+  /** Checkpoints move to a worker thread; the writer's own stay as a backstop, or come back if the worker fails. */
+  #startCheckpointer(): void {
+    this.#checkpointer = new WalCheckpointer(this.location, () => {
+      if (this.#db.open) this.#db.pragma(`wal_autocheckpoint = ${WRITER_CHECKPOINT_PAGES}`);
+    });
+    this.#db.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
+  }
+
   /** SQLite's read-only error names no file: say which store it is and what to check. */
   #named(err: unknown): unknown {
     const code = (err as { code?: unknown })?.code;
@@ -166,6 +184,7 @@ export class SqliteDriver implements SqlDriver {
 
   async close(): Promise<void> {
     await this.#tail;
+    await this.#checkpointer?.stop();
     this.#reader?.close();
     this.#db.close();
   }
