@@ -150,6 +150,16 @@ describe.skipIf(!pgAvailable)(`a batch run on the queue (run --enqueue --batch)$
       if (t > 600) throw new Error(`the first worker submitted no batches: ${first.stderr()}`);
       await new Promise((r) => setTimeout(r, 50));
     }
+    // The provider has all three; kill once their ids are stored too (a kill before that is the case tested below).
+    const watch = await openStore(url);
+    for (let t = 0; ; t++) {
+      const runs = await watch.listRuns();
+      const states = runs.length ? (await watch.runBatches(runs[0]!.id)).map((b) => b.state) : [];
+      if (states.length === 3 && states.every((s) => s === 'submitted')) break;
+      if (t > 600) throw new Error(`the first worker stored no batch ids: ${first.stderr()}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await watch.close();
     first.child.kill('SIGKILL');
     await first.done;
     const store = await openStore(url);
