@@ -95,6 +95,19 @@ describe('a run resuming with a batch record left submitting (its provider id ne
       await resume();
       expect((await store.runBatches('r')).map((b) => b.id)).toEqual(['b1']);
       expect(await store.openBatch({ id: 'b4', runId: 'r', spec: 'anthropic:m', round: 2 }, ['k3'])).toEqual(['k3']);
+      // An API that finds batches by label (OpenAI, Gemini) and fails to answer: kept as well, not resubmitted.
+      const byLabel = {
+        name: 'Labelled Batches',
+        find: async () => {
+          throw new ModelCallError('connection reset', 'network');
+        },
+      } as unknown as BatchApi;
+      models.set('openai:m', { spec: 'openai:m', batchApi: () => byLabel } as unknown as ChatModel);
+      await store.openBatch({ id: 'b5', runId: 'r', spec: 'openai:m', round: 2 }, ['k5']);
+      await new Promise((r) => setTimeout(r, 1100));
+      await resume();
+      expect((await store.runBatches('r')).map((b) => [b.id, b.state])).toContainEqual(['b5', 'submitting']);
+      expect(warnings.at(-1)).toMatch(/batch b5 .*looking it up at Labelled Batches failed \(connection reset\)/);
     } finally {
       await store.close();
     }

@@ -7,7 +7,8 @@
 //     requests, an ended one matched by its results' custom_ids; one still running keeps the
 //     record, and its calls unsubmitted, until it ends and can be read);
 // found, it is polled like any other; not found, the record is dropped (dropStaleBatches) and its
-// calls are claimed again. An API with no lookup at all gets a warning that they are resubmitted.
+// calls are claimed again; a lookup that fails (network, 5xx) keeps the record for the next round.
+// An API with no lookup at all gets a warning that the calls are resubmitted.
 
 import type { BatchRecovery, ChatModel } from '../../models/index.js';
 import { ModelCallError } from '../../models/index.js';
@@ -29,7 +30,16 @@ export async function recoverLostBatches(
     if (!api) continue;
     const what = `batch ${b.id} (${b.spec}, round ${b.round}, ${b.requests} calls) was left unconfirmed by a process that stopped before storing the provider's id`;
     if (api.find) {
-      const remoteId = await api.find(b.id).catch(() => undefined);
+      let remoteId: string | undefined;
+      try {
+        remoteId = await api.find(b.id);
+      } catch (err) {
+        if (!(err instanceof ModelCallError)) throw err;
+        // No answer either way: kept (touched, so that dropStaleBatches leaves it), asked again next round.
+        await store.updateBatch(b.id, {});
+        warn(`${what}: looking it up at ${api.name} failed (${err.message}); asking again later`);
+        continue;
+      }
       if (remoteId) {
         await store.updateBatch(b.id, { remoteId, state: 'submitted' });
         warn(`${what}: found at the provider as ${remoteId} by its label; polling it`);
