@@ -7,8 +7,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { evaluate, openStore, runAccuracy, runMatrix, scoreRun, type Store } from '../src/index.js';
-import { accuracyTable, accuracyTableFromCounts, countsSuffice } from '../src/analysis/index.js';
+import { accuracyTable, accuracyTableFromCounts, countsSuffice, traceEffect } from '../src/analysis/index.js';
 import { collect, PROTOCOL_SCORES } from '../src/store/index.js';
+import { runPanel, subjectAnswers } from '../src/app/index.js';
 import { createTestSchema, dropTestDatabases, pgAvailable, pgSkipNote } from './helpers/postgres.js';
 
 afterAll(dropTestDatabases);
@@ -74,6 +75,10 @@ describe('accuracy tables from store counts', () => {
       await evaluate({ suites: ['generated-tom'], limit: 12, models: ['agent:oracle', 'agent:reality'] }, { store, runId: 'j' });
       const before = await runMatrix(store, 'j');
       const accuracyBefore = await runAccuracy(store, 'j');
+      const panelBefore = (await runPanel(store, ['j'])).matrix;
+      const subject = (await store.runSubjects('j'))[0]!.id;
+      const answersBefore = await subjectAnswers(store, 'j', subject);
+      const traceBefore = await traceEffect(store, 'j', 'j');
       writeFileSync(join(dir, 'rubric.yaml'), RUBRIC);
       await scoreRun({ store, runId: 'j', rubricPath: join(dir, 'rubric.yaml'), judges: ['agent:exact-judge'] });
       // The judge's 0-5 scores are stored beside the protocol's 0/1 ones...
@@ -88,6 +93,11 @@ describe('accuracy tables from store counts', () => {
       const protocolRows = await collect(store.responses('j', PROTOCOL_SCORES));
       expect(protocolRows).toHaveLength(24);
       expect(accuracyTable(protocolRows)).toEqual(accuracyBefore);
+      // So do the IRT panel, a subject's answers for adaptive testing and the paired trace effect.
+      expect((await runPanel(store, ['j'])).matrix).toEqual(panelBefore);
+      expect(await subjectAnswers(store, 'j', subject)).toEqual(answersBefore);
+      expect([...answersBefore.values()].every((v) => v === 0 || v === 1)).toBe(true);
+      expect(await traceEffect(store, 'j', 'j')).toEqual(traceBefore);
     } finally {
       await store.close();
     }

@@ -26,7 +26,7 @@ import {
   validateRecord,
 } from '../core/index.js';
 import { extractAnswer, STORYTURN_INFO, type StoryTurnPayload } from '../protocols/index.js';
-import type { Store } from '../store/index.js';
+import { PROTOCOL_SCORES, type Store } from '../store/index.js';
 import { readRecords } from '../suites/index.js';
 import { createRegistry, type Registry } from './registry.js';
 
@@ -121,7 +121,7 @@ export async function importHumanAnswers(opts: {
   const subjectId = `h-${contentHash({ spec, participants, source }).slice(0, 12)}`;
   // The run's items by suite and id, and whether this name was imported from another file.
   const items = new Map<string, { hash: string; item: Item }>();
-  for await (const r of store.responses(runId)) {
+  for await (const r of store.responses(runId, PROTOCOL_SCORES)) {
     if (r.spec === spec && r.subjectId !== subjectId)
       throw new ConfigError(`run ${runId} already holds ${spec} from another file; import under another --name`);
     const k = `${r.suite}\u0000${r.itemId}`;

@@ -4,7 +4,7 @@
 
 import { combineMatrices, irtItemKey } from '../analysis/index.js';
 import { ConfigError } from '../core/index.js';
-import { buildMatrixFrom, type ResponseMatrix, type ResponseRow, type Store } from '../store/index.js';
+import { buildMatrixFrom, PROTOCOL_SCORES, type ResponseMatrix, type ResponseRow, type Store } from '../store/index.js';
 
 export interface RunPanel {
   matrix: ResponseMatrix;
@@ -21,7 +21,7 @@ export async function runPanel(store: Store, runIds: readonly string[]): Promise
   for (const runId of runIds) {
     if (!(await store.getRun(runId))) throw new ConfigError(`no run "${runId}" in ${store.location}`);
     async function* rows(): AsyncIterable<ResponseRow> {
-      for await (const r of store.responses(runId)) {
+      for await (const r of store.responses(runId, PROTOCOL_SCORES)) {
         const key = irtItemKey(r.suite, r.itemId);
         const seen = hashes.get(key);
         if (seen !== undefined && seen !== r.itemHash)

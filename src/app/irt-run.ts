@@ -13,7 +13,7 @@ import {
 } from '../analysis/index.js';
 import { ConfigError, InputError, type IrtRunSpec, type Item, type Task } from '../core/index.js';
 import { itemHash, type RunSummary } from '../runner/index.js';
-import type { Store } from '../store/index.js';
+import { PROTOCOL_SCORES, type Store } from '../store/index.js';
 
 /** One subject's IRT result on one suite: what `run --tiny` / `run --adaptive` report and store. */
 export interface IrtSuiteResult {
@@ -88,7 +88,7 @@ export function taskWithItems(task: Task, items: Item[]): Task {
 /** Mean score over replicates per item of one subject, keyed by irtItemKey, from the stored responses. */
 export async function subjectAnswers(store: Store, runId: string, subjectId: string): Promise<Map<string, number>> {
   const sums = new Map<string, { s: number; n: number }>();
-  for await (const r of store.responses(runId)) {
+  for await (const r of store.responses(runId, PROTOCOL_SCORES)) {
     if (r.subjectId !== subjectId) continue;
     const key = irtItemKey(r.suite, r.itemId);
     const cur = sums.get(key) ?? { s: 0, n: 0 };

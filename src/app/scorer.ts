@@ -2,7 +2,7 @@
 // (`mindscope score --scorer NAME`). Judge panels with a rubric are the built-in kind (scoring.ts).
 
 import { ConfigError, MindscopeError, type Item, type Score, type StoredTranscript, type TrialKey } from '../core/index.js';
-import { collect, type Store } from '../store/index.js';
+import { collect, PROTOCOL_SCORES, type Store } from '../store/index.js';
 
 /** One stored trial, as a scorer sees it. */
 export interface ScorableTrial {
@@ -46,7 +46,7 @@ export async function applyScorer(store: Store, runId: string, scorer: ScorerDef
   let skipped = 0;
   let sum = 0;
   // Read first: scores are written while going through the rows.
-  for (const r of await collect(store.responses(runId))) {
+  for (const r of await collect(store.responses(runId, PROTOCOL_SCORES))) {
     const id = `${r.subjectId}\u0000${r.suite}\u0000${r.itemId}\u0000${r.replicate}`;
     if (seen.has(id)) continue;
     seen.add(id);

@@ -33,7 +33,7 @@ import {
 } from '../judges/index.js';
 import { settingsFor, type ChatModel } from '../models/index.js';
 import { CallerFactory, runPool, type RecordingModel } from '../runner/index.js';
-import type { ResponseRow, Store } from '../store/index.js';
+import { PROTOCOL_SCORES, type ResponseRow, type Store } from '../store/index.js';
 import { createRegistry, type Registry } from './registry.js';
 
 /** How judge models are built: the key of openai-compatible judges, and whether such servers take a response schema. */
@@ -62,7 +62,7 @@ export function judgeCallers(
 async function trialsOf(store: Store, runId: string): Promise<ResponseRow[]> {
   const seen = new Set<string>();
   const out: ResponseRow[] = [];
-  for await (const r of store.responses(runId)) {
+  for await (const r of store.responses(runId, PROTOCOL_SCORES)) {
     const k = `${r.subjectId}\u0000${r.suite}\u0000${r.itemId}\u0000${r.replicate}`;
     if (seen.has(k)) continue;
     seen.add(k);

@@ -8,7 +8,7 @@
 
 import { MCQ_RECORDS, McqPayloadSchema, readRecord } from '../../core/index.js';
 import { clopperPearsonInterval, wilsonInterval } from '../../stats/index.js';
-import type { Store } from '../../store/index.js';
+import { PROTOCOL_SCORES, type Store } from '../../store/index.js';
 import { distractorClustering, type DistractorClustering, type ItemWrongChoices } from './dialtom-extras.js';
 import type { DialtomTaskName, RateRow } from './rate-table.js';
 
@@ -75,7 +75,7 @@ export async function dialtomRunResults(store: Store, runId: string): Promise<Di
     g.items.set(item, it);
     wrong.set(k, g);
   };
-  for await (const r of store.responses(runId)) {
+  for await (const r of store.responses(runId, PROTOCOL_SCORES)) {
     const task = SUITES[r.suite];
     if (!task) continue;
     const domain = String(r.meta.domain ?? 'all');

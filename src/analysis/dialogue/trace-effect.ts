@@ -3,7 +3,7 @@
 // (continuity-corrected and exact) per subject and suite.
 
 import { mcnemar } from '../../stats/index.js';
-import type { Store } from '../../store/index.js';
+import { PROTOCOL_SCORES, type Store } from '../../store/index.js';
 
 export interface TraceEffect {
   subject: string;
@@ -21,9 +21,10 @@ export interface TraceEffect {
 export async function traceEffect(store: Store, baselineRun: string, treatedRun: string): Promise<TraceEffect[]> {
   const key = (spec: string, suite: string, item: string) => `${spec}\u0000${suite}\u0000${item}`;
   const base = new Map<string, number>();
-  for await (const r of store.responses(baselineRun)) if (r.replicate === 0) base.set(key(r.spec, r.suite, r.itemId), r.value);
+  for await (const r of store.responses(baselineRun, PROTOCOL_SCORES))
+    if (r.replicate === 0) base.set(key(r.spec, r.suite, r.itemId), r.value);
   const pairs = new Map<string, { subject: string; suite: string; ps: Array<[number, number]> }>();
-  for await (const r of store.responses(treatedRun)) {
+  for await (const r of store.responses(treatedRun, PROTOCOL_SCORES)) {
     if (r.replicate !== 0) continue;
     const b = base.get(key(r.spec, r.suite, r.itemId));
     if (b === undefined) continue;

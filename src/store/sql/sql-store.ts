@@ -15,7 +15,6 @@ import { canonicalJson, ConfigError, MindscopeError, StoredTranscriptSchema } fr
 import {
   trialKeyString,
   type AccuracyCountRow,
-  PROTOCOL_SCORES,
   type ClaimResult,
   type FailedTrialRow,
   type ImportSummary,
@@ -31,20 +30,17 @@ import {
   type TrialStatus,
   type UsageRow,
 } from '../store.js';
-import type { SqlDriver, SqlExecutor } from './driver.js';
+import type { SqlDriver } from './driver.js';
 import { GroupCommit } from './group-commit.js';
 import { SqlBatchLedger } from './batch-ledger-sql.js';
 import type { BatchLedger } from '../batch-ledger.js';
 import { blobLoader, insertBlobs, TranscriptPacker } from './transcript-packing.js';
 import { exportRecords, importRecords } from './transfer.js';
+import { claimTrialLeases, releaseTrialLeases, renewTrialLeases, trialLeaseOwners } from './lease-sql.js';
+import { runAccuracyCounts, runFailures, runResponses, runStatus, runUsage } from './run-queries-sql.js';
+import { KEY_WHERE, keyParams, valuesList } from './trial-key-sql.js';
+import { doneTrialWrite, failedTrialWrite, type Write } from './trial-writes.js';
 import { TrialBrowser } from './trial-browser.js';
-
-/** A queued write: statements run in the group's transaction, and the prompt blobs it needs. */
-type Write = ((tx: SqlExecutor) => Promise<void>) & { blobs?: Array<[string, string]> };
-
-const KEY_COLUMNS = 'run_id, subject_id, suite, item_id, replicate';
-const KEY_WHERE = 'run_id = ? AND subject_id = ? AND suite = ? AND item_id = ? AND replicate = ?';
-const keyParams = (k: TrialKey) => [k.runId, k.subjectId, k.suite, k.itemId, k.replicate];
 
 interface RunRow {
   id: string;
@@ -58,9 +54,6 @@ const runOf = (r: RunRow): RunRecord => ({
   config: JSON.parse(r.config),
   ...(r.spec ? { spec: JSON.parse(r.spec) } : {}),
 });
-
-/** `(?, ?, ...), (?, ?, ...)` for `rows` rows of `width` values. */
-const valuesList = (rows: number, width: number, row = `(${Array(width).fill('?').join(', ')})`) => Array(rows).fill(row).join(', ');
 
 /** The Store written once in SQL over a driver (SQLite or PostgreSQL). */
 export class SqlStore implements Store {
@@ -249,106 +242,21 @@ export class SqlStore implements Store {
     return done;
   }
 
-  async claimTrials(keys: TrialKey[], owner: string, ttlMs: number): Promise<ClaimResult[]> {
-    const unique = [...new Map(keys.map((k) => [trialKeyString(k), k])).values()];
-    const claimed = new Set<string>();
-    const done = new Set<string>();
-    const { nowMs } = this.db.dialect;
-    const chunk = Math.floor(this.db.maxParams / 6);
-    await this.db.transaction(async (tx) => {
-      // A transaction aborted by a deadlock runs again: count only what the last attempt claimed.
-      claimed.clear();
-      done.clear();
-      for (let i = 0; i < unique.length; i += chunk) {
-        const part = unique.slice(i, i + chunk);
-        // The lease first, then the status: a trial recorded while we claim is seen as done.
-        const won = await tx.all<TrialKey>(
-          `INSERT INTO trial_leases (${KEY_COLUMNS}, owner, expires_at) VALUES ${valuesList(part.length, 0, `(?, ?, ?, ?, ?, ?, ${nowMs} + ?)`)}
-           ON CONFLICT (${KEY_COLUMNS}) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
-           WHERE trial_leases.expires_at < ${nowMs} OR trial_leases.owner = excluded.owner
-           RETURNING run_id AS "runId", subject_id AS "subjectId", suite, item_id AS "itemId", replicate`,
-          part.flatMap((k) => [...keyParams(k), owner, Math.round(ttlMs)]),
-        );
-        for (const k of won) claimed.add(trialKeyString(k));
-        const finished = await tx.all<TrialKey>(
-          `SELECT run_id AS "runId", subject_id AS "subjectId", suite, item_id AS "itemId", replicate FROM trials
-           WHERE status = 'done' AND (${KEY_COLUMNS}) IN (VALUES ${valuesList(part.length, 0, '(?, ?, ?, ?, CAST(? AS INTEGER))')})`,
-          part.flatMap(keyParams),
-        );
-        for (const k of finished) {
-          done.add(trialKeyString(k));
-          await tx.run(`DELETE FROM trial_leases WHERE ${KEY_WHERE} AND owner = ?`, [...keyParams(k), owner]);
-        }
-      }
-    });
-    return keys.map((k) => {
-      const id = trialKeyString(k);
-      if (done.has(id) || this.#queuedStatus.get(id) === 'done') return 'done';
-      return claimed.has(id) ? 'claimed' : 'held';
-    });
+  claimTrials(keys: TrialKey[], owner: string, ttlMs: number): Promise<ClaimResult[]> {
+    return claimTrialLeases(this.db, keys, owner, ttlMs, (id) => this.#queuedStatus.get(id) === 'done');
   }
 
-  async renewLeases(owner: string, ttlMs: number): Promise<number> {
-    return this.db.run(`UPDATE trial_leases SET expires_at = ${this.db.dialect.nowMs} + ? WHERE owner = ?`, [Math.round(ttlMs), owner]);
+  renewLeases(owner: string, ttlMs: number): Promise<number> {
+    return renewTrialLeases(this.db, owner, ttlMs);
   }
 
   async releaseLeases(owner: string, keys?: TrialKey[]): Promise<void> {
     await this.flush();
-    if (!keys) {
-      await this.db.run('DELETE FROM trial_leases WHERE owner = ?', [owner]);
-      return;
-    }
-    if (keys.length === 0) return;
-    await this.db.run(
-      `DELETE FROM trial_leases WHERE owner = ? AND (${KEY_COLUMNS}) IN (VALUES ${valuesList(keys.length, 0, '(?, ?, ?, ?, CAST(? AS INTEGER))')})`,
-      [owner, ...keys.flatMap(keyParams)],
-    );
+    await releaseTrialLeases(this.db, owner, keys);
   }
 
-  async leaseOwners(runId: string): Promise<string[]> {
-    return (await this.db.all<{ owner: string }>('SELECT DISTINCT owner FROM trial_leases WHERE run_id = ?', [runId])).map((r) => r.owner);
-  }
-
-  /**
-   * Insert or update a trial row, replacing an existing row only when it is a failure (a done
-   * trial is kept as it is: the later of two writes of one trial is a no-op). The statement
-   * returns the row's id when it wrote it, nothing when it kept the existing row.
-   */
-  static readonly #UPSERT_TRIAL = `INSERT INTO trials (${KEY_COLUMNS}, item_hash, status, error, attempts,
-         input_tokens, output_tokens, cost_usd, latency_ms, batch_latency_ms, cached_calls, total_calls, truncated_calls, unpriced_calls,
-         finished_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (${KEY_COLUMNS}) DO UPDATE SET item_hash = excluded.item_hash, status = excluded.status,
-         error = excluded.error, attempts = trials.attempts + excluded.attempts, input_tokens = excluded.input_tokens,
-         output_tokens = excluded.output_tokens, cost_usd = excluded.cost_usd, latency_ms = excluded.latency_ms,
-         batch_latency_ms = excluded.batch_latency_ms, cached_calls = excluded.cached_calls, total_calls = excluded.total_calls,
-         truncated_calls = excluded.truncated_calls, unpriced_calls = excluded.unpriced_calls, finished_at = excluded.finished_at
-       WHERE trials.status = 'failed'
-       RETURNING id`;
-
-  static #trialParams(
-    k: TrialKey,
-    itemHash: string,
-    f: { status: TrialStatus; error: string | null; attempts: number; o?: TrialOutcome },
-  ): unknown[] {
-    const o = f.o;
-    return [
-      ...keyParams(k),
-      itemHash,
-      f.status,
-      f.error,
-      f.attempts,
-      o?.usage.inputTokens ?? 0,
-      o?.usage.outputTokens ?? 0,
-      o?.costUsd ?? 0,
-      o?.latencyMs ?? 0,
-      o?.batchLatencyMs ?? 0,
-      o?.cachedCalls ?? 0,
-      o?.totalCalls ?? 0,
-      o?.truncatedCalls ?? 0,
-      o?.unpricedCalls ?? 0,
-      new Date().toISOString(),
-    ];
+  leaseOwners(runId: string): Promise<string[]> {
+    return trialLeaseOwners(this.db, runId);
   }
 
   recordDone(k: TrialKey, itemHash: string, outcome: TrialOutcome, attempts: number): Promise<void> {
@@ -357,40 +265,10 @@ export class SqlStore implements Store {
         new MindscopeError(`trial ${k.suite}/${k.itemId}: score ${String(outcome.score.value)} is not a finite number`),
       );
     }
-    // Serialise now: the caller may reuse its objects once this returns.
-    const trial = SqlStore.#trialParams(k, itemHash, { status: 'done', error: null, attempts, o: outcome });
     const packed = this.#packer.pack(outcome.transcript);
-    const transcript = packed.body;
-    const score = [outcome.score.scorer, outcome.score.value, JSON.stringify(outcome.score.detail)];
+    const write = doneTrialWrite(this.db.backend, k, itemHash, outcome, attempts, packed.body);
     const id = trialKeyString(k);
     this.#queuedStatus.set(id, 'done');
-    const write: Write =
-      this.db.backend === 'postgres'
-        ? // One statement, one round trip: the trial, its lease given back, its transcript and score.
-          async (tx) => {
-            await tx.run(
-              `WITH t AS (${SqlStore.#UPSERT_TRIAL}),
-                 l AS (DELETE FROM trial_leases WHERE ${KEY_WHERE}),
-                 tr AS (INSERT INTO transcripts (trial_id, body, packed) SELECT id, ?, 1 FROM t
-                   ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body, packed = excluded.packed)
-               INSERT INTO scores (trial_id, scorer, value, detail) SELECT id, ?, CAST(? AS DOUBLE PRECISION), ? FROM t
-                 ON CONFLICT (trial_id, scorer) DO UPDATE SET value = excluded.value, detail = excluded.detail`,
-              [...trial, ...keyParams(k), transcript, ...score],
-            );
-          }
-        : async (tx) => {
-            const row = await tx.get<{ id: number }>(SqlStore.#UPSERT_TRIAL, trial);
-            await tx.run(`DELETE FROM trial_leases WHERE ${KEY_WHERE}`, keyParams(k));
-            if (!row) return;
-            await tx.run(
-              'INSERT INTO transcripts (trial_id, body, packed) VALUES (?, ?, 1) ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body, packed = excluded.packed',
-              [row.id, transcript],
-            );
-            await tx.run(
-              'INSERT INTO scores (trial_id, scorer, value, detail) VALUES (?, ?, ?, ?) ON CONFLICT (trial_id, scorer) DO UPDATE SET value = excluded.value, detail = excluded.detail',
-              [row.id, ...score],
-            );
-          };
     if (packed.blobs.length) write.blobs = packed.blobs;
     const committed = this.#commits.add(`trial ${k.suite}/${k.itemId}#${k.replicate}`, write, () => {
       if (this.#queuedStatus.get(id) === 'done') this.#queuedStatus.delete(id);
@@ -407,13 +285,7 @@ export class SqlStore implements Store {
   recordFailed(k: TrialKey, itemHash: string, error: string, attempts: number): Promise<void> {
     const id = trialKeyString(k);
     if (this.#queuedStatus.get(id) !== 'done') this.#queuedStatus.set(id, 'failed');
-    // Never replaces a done trial (the upsert only replaces a failed row).
-    const trial = SqlStore.#trialParams(k, itemHash, { status: 'failed', error, attempts });
-    const write: Write = async (tx) => {
-      await tx.run(SqlStore.#UPSERT_TRIAL, trial);
-      await tx.run(`DELETE FROM trial_leases WHERE ${KEY_WHERE}`, keyParams(k));
-    };
-    return this.#commits.add(`failed trial ${k.suite}/${k.itemId}#${k.replicate}`, write, () => {
+    return this.#commits.add(`failed trial ${k.suite}/${k.itemId}#${k.replicate}`, failedTrialWrite(k, itemHash, error, attempts), () => {
       if (this.#queuedStatus.get(id) === 'failed') this.#queuedStatus.delete(id);
     });
   }
@@ -539,103 +411,27 @@ export class SqlStore implements Store {
 
   async status(runId: string): Promise<StatusRow[]> {
     await this.flush();
-    const rows = await this.db.all<Omit<StatusRow, 'pending'>>(
-      `SELECT p.subject_id AS "subjectId", s.spec AS spec, p.suite AS suite, p.planned AS planned,
-         COALESCE(SUM(CASE WHEN t.status = 'done' THEN 1 ELSE 0 END), 0) AS done,
-         COALESCE(SUM(CASE WHEN t.status = 'failed' THEN 1 ELSE 0 END), 0) AS failed,
-         COALESCE(SUM(CASE WHEN t.status = 'done' AND t.truncated_calls > 0 THEN 1 ELSE 0 END), 0) AS truncated
-       FROM run_plan p JOIN subjects s ON s.id = p.subject_id
-       LEFT JOIN trials t ON t.run_id = p.run_id AND t.subject_id = p.subject_id AND t.suite = p.suite
-       WHERE p.run_id = ? GROUP BY p.subject_id, s.spec, p.suite, p.planned
-       ORDER BY ${this.db.dialect.bytewise('s.spec')}, ${this.db.dialect.bytewise('p.suite')}`,
-      [runId],
-    );
-    return rows.map((r) => ({ ...r, pending: Math.max(0, r.planned - r.done - r.failed) }));
+    return runStatus(this.db, runId);
   }
 
   async usage(runId: string): Promise<UsageRow[]> {
     await this.flush();
-    return this.db.all<UsageRow>(
-      `SELECT t.subject_id AS "subjectId", s.spec AS spec, COUNT(*) AS trials,
-         SUM(t.input_tokens) AS "inputTokens", SUM(t.output_tokens) AS "outputTokens",
-         CASE WHEN SUM(t.unpriced_calls) > 0 THEN NULL ELSE SUM(t.cost_usd) END AS "costUsd", SUM(t.unpriced_calls) AS "unpricedCalls",
-         SUM(t.cached_calls) AS "cachedCalls", SUM(t.total_calls) AS "totalCalls",
-         COALESCE(AVG(CASE WHEN t.batch_latency_ms = 0 THEN t.latency_ms END), 0) AS "latencyMsMean",
-         AVG(CASE WHEN t.batch_latency_ms > 0 THEN t.batch_latency_ms END) AS "batchLatencyMsMean"
-       FROM trials t JOIN subjects s ON s.id = t.subject_id
-       WHERE t.run_id = ? AND t.status = 'done' GROUP BY t.subject_id, s.spec ORDER BY ${this.db.dialect.bytewise('s.spec')}`,
-      [runId],
-    );
+    return runUsage(this.db, runId);
   }
 
   async failures(runId: string, limit = 20): Promise<FailedTrialRow[]> {
     await this.flush();
-    return this.db.all<FailedTrialRow>(
-      `SELECT run_id AS "runId", subject_id AS "subjectId", suite, item_id AS "itemId", replicate, error, attempts
-       FROM trials WHERE run_id = ? AND status = 'failed' ORDER BY id LIMIT ?`,
-      [runId, limit],
-    );
+    return runFailures(this.db, runId, limit);
   }
 
   async accuracyCounts(runId: string): Promise<AccuracyCountRow[]> {
     await this.flush();
-    const { jsonField, bytewise } = this.db.dialect;
-    const rows = await this.db.all<AccuracyCountRow>(
-      `SELECT s.spec AS spec, t.suite AS suite, i.category AS category, i.ability AS ability, COUNT(*) AS "rows",
-         SUM(sc.value) AS correct,
-         SUM(CASE WHEN CAST(${jsonField('sc.detail', 'parseFailed')} AS TEXT) IN ('1', 'true') THEN 1 ELSE 0 END) AS "parseFailures",
-         SUM(CASE WHEN sc.value = 0 OR sc.value = 1 THEN 0 ELSE 1 END) AS "nonBinary", MAX(t.replicate) AS "maxReplicate", MIN(${bytewise('t.item_id')}) AS "firstItemId"
-       FROM trials t JOIN subjects s ON s.id = t.subject_id JOIN items i ON i.hash = t.item_hash
-       JOIN scores sc ON sc.trial_id = t.id
-       WHERE t.run_id = ? AND t.status = 'done'
-       GROUP BY s.spec, t.suite, i.category, i.ability`,
-      [runId],
-    );
-    // PostgreSQL returns COUNT and SUM of integers as strings (bigint).
-    return rows.map((r) => ({
-      ...r,
-      rows: Number(r.rows),
-      correct: Number(r.correct),
-      parseFailures: Number(r.parseFailures),
-      nonBinary: Number(r.nonBinary),
-      maxReplicate: Number(r.maxReplicate),
-    }));
+    return runAccuracyCounts(this.db, runId);
   }
 
   async *responses(runId: string, scorer?: string): AsyncIterable<ResponseRow> {
     await this.flush();
-    const { jsonField, bytewise, insertionOrder } = this.db.dialect;
-    // Item metadata is read once per item, not once per trial: an item's body can be large (a
-    // generated story carries its whole world) and a run has many trials per item.
-    const metas = new Map<string, Record<string, unknown>>();
-    for await (const m of this.db.iterate<{ hash: string; meta: string | null }>(
-      `SELECT i.hash AS hash, ${jsonField('i.body', 'meta')} AS meta FROM items i
-       WHERE i.hash IN (SELECT DISTINCT item_hash FROM trials WHERE run_id = ? AND status = 'done')`,
-      [runId],
-    )) {
-      metas.set(m.hash, m.meta && m.meta !== 'null' ? JSON.parse(m.meta) : {});
-    }
-    const rows = this.db.iterate<Omit<ResponseRow, 'meta' | 'parseFailed'> & { parseFailed: unknown }>(
-      `SELECT t.subject_id AS "subjectId", s.spec AS spec, t.suite AS suite, t.item_id AS "itemId", t.item_hash AS "itemHash",
-         i.category AS category, i.ability AS ability, t.replicate AS replicate, sc.value AS value,
-         ${jsonField('sc.detail', 'parseFailed')} AS "parseFailed"
-       FROM trials t JOIN subjects s ON s.id = t.subject_id JOIN items i ON i.hash = t.item_hash
-       JOIN scores sc ON sc.trial_id = t.id
-       WHERE t.run_id = ? AND t.status = 'done' ${
-         scorer === PROTOCOL_SCORES
-           ? `AND sc.${insertionOrder} = (SELECT MIN(s1.${insertionOrder}) FROM scores s1 WHERE s1.trial_id = t.id)`
-           : scorer
-             ? 'AND sc.scorer = ?'
-             : ''
-       }
-       ORDER BY ${['s.spec', 't.suite', 't.item_id'].map(bytewise).join(', ')}, t.replicate, ${bytewise('t.subject_id')}, ${bytewise('sc.scorer')}`,
-      scorer && scorer !== PROTOCOL_SCORES ? [runId, scorer] : [runId],
-    );
-    for await (const r of rows) {
-      const parseFailed = r.parseFailed === 1 || r.parseFailed === 'true' || r.parseFailed === true;
-      // Each row gets its own copy: callers may change what they are given.
-      yield { ...r, parseFailed, meta: { ...(metas.get(r.itemHash) ?? {}) } };
-    }
+    yield* runResponses(this.db, runId, scorer);
   }
 
   async transcript(k: TrialKey): Promise<{ transcript: StoredTranscript; score: Score } | undefined> {

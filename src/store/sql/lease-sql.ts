@@ -1,0 +1,77 @@
+// Trial leases in SQL: a trial is leased (trial_leases) before it runs, so that several
+// processes on one run share its trials instead of each running them all. A lease expires
+// (ttl) unless renewed, so a killed process's trials come back to the others.
+
+import type { TrialKey } from '../../core/index.js';
+import { trialKeyString, type ClaimResult } from '../store.js';
+import type { SqlDriver } from './driver.js';
+import { KEY_COLUMNS, KEY_WHERE, keyParams, valuesList } from './trial-key-sql.js';
+
+/** Claim the trials for `owner`: each is 'claimed', 'held' (by a live owner) or 'done'; `queuedDone` says a trial is done in a write not yet committed. */
+export async function claimTrialLeases(
+  db: SqlDriver,
+  keys: TrialKey[],
+  owner: string,
+  ttlMs: number,
+  queuedDone: (id: string) => boolean,
+): Promise<ClaimResult[]> {
+  const unique = [...new Map(keys.map((k) => [trialKeyString(k), k])).values()];
+  const claimed = new Set<string>();
+  const done = new Set<string>();
+  const { nowMs } = db.dialect;
+  const chunk = Math.floor(db.maxParams / 6);
+  await db.transaction(async (tx) => {
+    // A transaction aborted by a deadlock runs again: count only what the last attempt claimed.
+    claimed.clear();
+    done.clear();
+    for (let i = 0; i < unique.length; i += chunk) {
+      const part = unique.slice(i, i + chunk);
+      // The lease first, then the status: a trial recorded while we claim is seen as done.
+      const won = await tx.all<TrialKey>(
+        `INSERT INTO trial_leases (${KEY_COLUMNS}, owner, expires_at) VALUES ${valuesList(part.length, 0, `(?, ?, ?, ?, ?, ?, ${nowMs} + ?)`)}
+         ON CONFLICT (${KEY_COLUMNS}) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
+         WHERE trial_leases.expires_at < ${nowMs} OR trial_leases.owner = excluded.owner
+         RETURNING run_id AS "runId", subject_id AS "subjectId", suite, item_id AS "itemId", replicate`,
+        part.flatMap((k) => [...keyParams(k), owner, Math.round(ttlMs)]),
+      );
+      for (const k of won) claimed.add(trialKeyString(k));
+      const finished = await tx.all<TrialKey>(
+        `SELECT run_id AS "runId", subject_id AS "subjectId", suite, item_id AS "itemId", replicate FROM trials
+         WHERE status = 'done' AND (${KEY_COLUMNS}) IN (VALUES ${valuesList(part.length, 0, '(?, ?, ?, ?, CAST(? AS INTEGER))')})`,
+        part.flatMap(keyParams),
+      );
+      for (const k of finished) {
+        done.add(trialKeyString(k));
+        await tx.run(`DELETE FROM trial_leases WHERE ${KEY_WHERE} AND owner = ?`, [...keyParams(k), owner]);
+      }
+    }
+  });
+  return keys.map((k) => {
+    const id = trialKeyString(k);
+    if (done.has(id) || queuedDone(id)) return 'done';
+    return claimed.has(id) ? 'claimed' : 'held';
+  });
+}
+
+/** Extend every lease of `owner` by `ttlMs` from now; returns how many. */
+export function renewTrialLeases(db: SqlDriver, owner: string, ttlMs: number): Promise<number> {
+  return db.run(`UPDATE trial_leases SET expires_at = ${db.dialect.nowMs} + ? WHERE owner = ?`, [Math.round(ttlMs), owner]);
+}
+
+/** Give back `owner`'s leases: all of them, or those of `keys`. */
+export async function releaseTrialLeases(db: SqlDriver, owner: string, keys?: TrialKey[]): Promise<void> {
+  if (!keys) {
+    await db.run('DELETE FROM trial_leases WHERE owner = ?', [owner]);
+    return;
+  }
+  if (keys.length === 0) return;
+  await db.run(
+    `DELETE FROM trial_leases WHERE owner = ? AND (${KEY_COLUMNS}) IN (VALUES ${valuesList(keys.length, 0, '(?, ?, ?, ?, CAST(? AS INTEGER))')})`,
+    [owner, ...keys.flatMap(keyParams)],
+  );
+}
+
+/** The owners holding leases on a run's trials. */
+export async function trialLeaseOwners(db: SqlDriver, runId: string): Promise<string[]> {
+  return (await db.all<{ owner: string }>('SELECT DISTINCT owner FROM trial_leases WHERE run_id = ?', [runId])).map((r) => r.owner);
+}

@@ -1,0 +1,102 @@
+// The writes that record a finished trial, as queued for the group commit: the trial row, its
+// lease given back, its transcript and its protocol score, all in the group's transaction. A
+// result is recorded once: the later of two writes of a done trial is a no-op, and a failure
+// never replaces a done trial (the upsert only replaces a failed row).
+
+import type { TrialKey, TrialOutcome } from '../../core/index.js';
+import type { TrialStatus } from '../store.js';
+import type { SqlExecutor } from './driver.js';
+import { KEY_COLUMNS, KEY_WHERE, keyParams } from './trial-key-sql.js';
+
+/** A queued write: statements run in the group's transaction, and the prompt blobs it needs. */
+export type Write = ((tx: SqlExecutor) => Promise<void>) & { blobs?: Array<[string, string]> };
+
+/**
+ * Insert or update a trial row, replacing an existing row only when it is a failure (a done
+ * trial is kept as it is). The statement returns the row's id when it wrote it, nothing when it
+ * kept the existing row.
+ */
+const UPSERT_TRIAL = `INSERT INTO trials (${KEY_COLUMNS}, item_hash, status, error, attempts,
+         input_tokens, output_tokens, cost_usd, latency_ms, batch_latency_ms, cached_calls, total_calls, truncated_calls, unpriced_calls,
+         finished_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (${KEY_COLUMNS}) DO UPDATE SET item_hash = excluded.item_hash, status = excluded.status,
+         error = excluded.error, attempts = trials.attempts + excluded.attempts, input_tokens = excluded.input_tokens,
+         output_tokens = excluded.output_tokens, cost_usd = excluded.cost_usd, latency_ms = excluded.latency_ms,
+         batch_latency_ms = excluded.batch_latency_ms, cached_calls = excluded.cached_calls, total_calls = excluded.total_calls,
+         truncated_calls = excluded.truncated_calls, unpriced_calls = excluded.unpriced_calls, finished_at = excluded.finished_at
+       WHERE trials.status = 'failed'
+       RETURNING id`;
+
+function trialParams(
+  k: TrialKey,
+  itemHash: string,
+  f: { status: TrialStatus; error: string | null; attempts: number; o?: TrialOutcome },
+): unknown[] {
+  const o = f.o;
+  return [
+    ...keyParams(k),
+    itemHash,
+    f.status,
+    f.error,
+    f.attempts,
+    o?.usage.inputTokens ?? 0,
+    o?.usage.outputTokens ?? 0,
+    o?.costUsd ?? 0,
+    o?.latencyMs ?? 0,
+    o?.batchLatencyMs ?? 0,
+    o?.cachedCalls ?? 0,
+    o?.totalCalls ?? 0,
+    o?.truncatedCalls ?? 0,
+    o?.unpricedCalls ?? 0,
+    new Date().toISOString(),
+  ];
+}
+
+/** The write of a done trial with its packed transcript; everything is serialised now (the caller may reuse its objects). */
+export function doneTrialWrite(
+  backend: 'sqlite' | 'postgres',
+  k: TrialKey,
+  itemHash: string,
+  outcome: TrialOutcome,
+  attempts: number,
+  transcript: string,
+): Write {
+  const trial = trialParams(k, itemHash, { status: 'done', error: null, attempts, o: outcome });
+  const score = [outcome.score.scorer, outcome.score.value, JSON.stringify(outcome.score.detail)];
+  if (backend === 'postgres')
+    // One statement, one round trip: the trial, its lease given back, its transcript and score.
+    return async (tx) => {
+      await tx.run(
+        `WITH t AS (${UPSERT_TRIAL}),
+           l AS (DELETE FROM trial_leases WHERE ${KEY_WHERE}),
+           tr AS (INSERT INTO transcripts (trial_id, body, packed) SELECT id, ?, 1 FROM t
+             ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body, packed = excluded.packed)
+         INSERT INTO scores (trial_id, scorer, value, detail) SELECT id, ?, CAST(? AS DOUBLE PRECISION), ? FROM t
+           ON CONFLICT (trial_id, scorer) DO UPDATE SET value = excluded.value, detail = excluded.detail`,
+        [...trial, ...keyParams(k), transcript, ...score],
+      );
+    };
+  return async (tx) => {
+    const row = await tx.get<{ id: number }>(UPSERT_TRIAL, trial);
+    await tx.run(`DELETE FROM trial_leases WHERE ${KEY_WHERE}`, keyParams(k));
+    if (!row) return;
+    await tx.run(
+      'INSERT INTO transcripts (trial_id, body, packed) VALUES (?, ?, 1) ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body, packed = excluded.packed',
+      [row.id, transcript],
+    );
+    await tx.run(
+      'INSERT INTO scores (trial_id, scorer, value, detail) VALUES (?, ?, ?, ?) ON CONFLICT (trial_id, scorer) DO UPDATE SET value = excluded.value, detail = excluded.detail',
+      [row.id, ...score],
+    );
+  };
+}
+
+/** The write of a failed trial: never replaces a done one. */
+export function failedTrialWrite(k: TrialKey, itemHash: string, error: string, attempts: number): Write {
+  const trial = trialParams(k, itemHash, { status: 'failed', error, attempts });
+  return async (tx) => {
+    await tx.run(UPSERT_TRIAL, trial);
+    await tx.run(`DELETE FROM trial_leases WHERE ${KEY_WHERE}`, keyParams(k));
+  };
+}
