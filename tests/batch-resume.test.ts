@@ -2,6 +2,8 @@
 // command, a new process): it polls the batches stored in the ledger instead of submitting them
 // again, and finishes with every trial done exactly once. The model server counts the batches
 // created and every call id submitted twice. On SQLite, and on PostgreSQL where a server answers.
+// Killed while the provider was still answering a batch's creation (its id never stored), the
+// rerun finds that batch at the provider, by label or (Anthropic) by its calls: none submitted twice.
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -148,6 +150,16 @@ describe.skipIf(!pgAvailable)(`a batch run on the queue (run --enqueue --batch)$
       if (t > 600) throw new Error(`the first worker submitted no batches: ${first.stderr()}`);
       await new Promise((r) => setTimeout(r, 50));
     }
+    // The provider has all three; kill once their ids are stored too (a kill before that is the case tested below).
+    const watch = await openStore(url);
+    for (let t = 0; ; t++) {
+      const runs = await watch.listRuns();
+      const states = runs.length ? (await watch.runBatches(runs[0]!.id)).map((b) => b.state) : [];
+      if (states.length === 3 && states.every((s) => s === 'submitted')) break;
+      if (t > 600) throw new Error(`the first worker stored no batch ids: ${first.stderr()}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await watch.close();
     first.child.kill('SIGKILL');
     await first.done;
     const store = await openStore(url);
@@ -196,11 +208,12 @@ describe('a batch run killed after the provider created its batch but before it 
   });
   afterAll(() => slow.stop());
 
-  // OpenAI finds its lost batch by metadata, Gemini by display name (Anthropic's API lists neither: its batch would be resubmitted).
+  // OpenAI finds its lost batch by metadata, Gemini by display name, Anthropic (no label) by its calls: results' custom_ids.
   it.each([
-    ['google:gemini-2.5-flash', 'google', 5],
-    ['openai:gpt-4.1-mini', 'openai', 6],
-  ] as const)('finds the batch of %s at the provider by its label and polls it', async (first, api, seed) => {
+    ['google:gemini-2.5-flash', 'google', 5, 'label'],
+    ['openai:gpt-4.1-mini', 'openai', 6, 'label'],
+    ['anthropic:claude-sonnet-4-5', 'anthropic', 7, 'calls'],
+  ] as const)('finds the batch of %s (%s, seed %i) at the provider by its %s and polls it', async (first, api, seed, by) => {
     const prev = server;
     server = slow;
     try {
@@ -241,6 +254,7 @@ describe('a batch run killed after the provider created its batch but before it 
       await new Promise((r) => setTimeout(r, 2500));
       const again = start(args);
       expect((await again.done).code, again.stderr()).toBe(0);
+      expect(again.stderr()).toMatch(new RegExp(`found at the provider as \\S+ by its ${by}; polling it`));
       const after = await stats();
       expect(after.created[api]! - before.created[api]!).toBe(1);
       expect(after.duplicates - before.duplicates).toBe(0);

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../src/index.js';
-import { collect } from '../src/store/index.js';
+import { collect, trialBrowser } from '../src/store/index.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
 
 const ROOT = join(__dirname, '..');
@@ -225,6 +225,53 @@ describe('run --batch', () => {
     const [b, n] = [json(r).usage[0]!, json(normal).usage[0]!];
     expect(b.totalCalls).toBe(n.totalCalls);
     expect(b.costUsd!).toBeCloseTo(n.costUsd! / 2, 12);
+  });
+
+  it("records a batch call's wait (submission to collection) as its latency, marked and kept apart from interactive latency", async () => {
+    // The server answers a batch no sooner than BATCH_DELAY_MS (200) after its creation.
+    const db = join(dir, 'latency.db');
+    const r = cli(
+      ['run', 'generated-tom', '--model', 'anthropic:claude-sonnet-4-5', '--limit', '2', '--db', db, '--run-id', 'l', '--batch'].concat([
+        '--batch-poll',
+        '0.05',
+        '--json',
+      ]),
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const usage = (JSON.parse(r.stdout) as { usage: Array<{ latencyMsMean: number; batchLatencyMsMean: number | null }> }).usage[0]!;
+    expect(usage.batchLatencyMsMean!).toBeGreaterThanOrEqual(200);
+    expect(usage.latencyMsMean).toBe(0);
+    const store = await openStore(db);
+    try {
+      const rows = await trialBrowser(store).list({ runId: 'l' });
+      expect(rows).toHaveLength(2);
+      for (const row of rows) {
+        expect(row.latencyMs).toBe(0);
+        expect(row.batchLatencyMs).toBeGreaterThanOrEqual(200);
+        const t = (await store.transcript(row))!.transcript;
+        const call = t.calls[0]!;
+        expect(call.cached).toBe(false);
+        expect(call.response!.batch).toBe(true);
+        expect(call.response!.latencyMs).toBe(row.batchLatencyMs);
+      }
+      const key = (await store.batchRequests('l'))[0]!.key;
+      expect(await store.getCached(key)).toMatchObject({ batch: true, latencyMs: expect.any(Number) });
+    } finally {
+      await store.close();
+    }
+    // A normal run has no batch wait.
+    const n = cli([
+      'run',
+      'generated-tom',
+      '--model',
+      'anthropic:claude-sonnet-4-5',
+      '--limit',
+      '1',
+      '--db',
+      join(dir, 'latency-n.db'),
+      '--json',
+    ]);
+    expect((JSON.parse(n.stdout) as { usage: Array<{ batchLatencyMsMean: number | null }> }).usage[0]!.batchLatencyMsMean).toBeNull();
   });
 
   it('refuses --no-cache and --max-cost with a clear message', () => {

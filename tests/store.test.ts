@@ -105,7 +105,7 @@ for (const b of [sqlite, postgres]) {
       const s = await openStore(location);
       await s.createRun({ id: 'old', createdAt: 'then', config: { a: 1 } });
       await s.close();
-      // Back to version 1, as a store written before rubric pins, truncation counts, leases, stored specs and the batch ledger.
+      // Back to version 1, as a store written before rubric pins, truncation counts, leases, stored specs, the batch ledger and batch waits.
       for (const stmt of [
         'DROP TABLE irt_results',
         'DROP TABLE rubric_pins',
@@ -119,6 +119,7 @@ for (const b of [sqlite, postgres]) {
         'DROP TABLE batches',
         'DROP TABLE prompt_blobs',
         'ALTER TABLE transcripts DROP COLUMN packed',
+        'ALTER TABLE trials DROP COLUMN batch_latency_ms',
       ])
         await b.sql(location, stmt);
       await b.setVersion(location, 1);
@@ -272,7 +273,15 @@ for (const b of [sqlite, postgres]) {
       const others = [sqlite, postgres].filter((o) => !o.skip);
       for (const other of others) {
         const target = await other.fresh('copy-dst');
-        expect(await copyStore(location, target)).toEqual({ runs: 1, items: 4, trials: 3, duplicateTrials: 0, cacheEntries: 1 });
+        expect(await copyStore(location, target)).toEqual({
+          runs: 1,
+          items: 4,
+          trials: 3,
+          duplicateTrials: 0,
+          cacheEntries: 1,
+          batches: 0,
+          batchRequests: 0,
+        });
         // Copying again adds nothing: every trial is a duplicate.
         expect(await copyStore(location, target)).toMatchObject({ runs: 0, trials: 0, duplicateTrials: 3 });
         const t = await openStore(target);

@@ -41,6 +41,7 @@ const COLUMNS: Array<[string, ColumnType, (r: TrialRow) => unknown]> = [
   ['output_tokens', 'INT32', (r) => r.outputTokens],
   ['cost_usd', 'DOUBLE', (r) => r.costUsd],
   ['latency_ms', 'DOUBLE', (r) => r.latencyMs],
+  ['batch_latency_ms', 'DOUBLE', (r) => r.batchLatencyMs],
   ['calls', 'INT32', (r) => r.calls],
   ['cached_calls', 'INT32', (r) => r.cachedCalls],
   ['truncated_calls', 'INT32', (r) => r.truncatedCalls],

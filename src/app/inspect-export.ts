@@ -107,6 +107,8 @@ export function trialToSample(r: TrialRow): InspectSample {
       parse_failed: r.parseFailed,
       cached_calls: r.cachedCalls,
       calls: r.calls,
+      // `time` is the interactive calls' latency; a batch's wait (submission to collection) is told apart.
+      ...(r.batchLatencyMs > 0 ? { batch_latency_ms: r.batchLatencyMs } : {}),
     },
     model_usage: { [model]: usage },
     completed_at: r.finishedAt,

@@ -61,6 +61,8 @@ export interface TrialRow {
   /** US dollars; null when a call's price is unknown. */
   costUsd: number | null;
   latencyMs: number;
+  /** The batch-answered calls' wait, submission to collection (0: none), kept apart from latencyMs. */
+  batchLatencyMs: number;
   calls: number;
   cachedCalls: number;
   truncatedCalls: number;
@@ -144,6 +146,7 @@ function toRow(t: StoredTrial, spec: string, item: ItemFields): TrialRow {
     outputTokens: t.outputTokens,
     costUsd: t.unpricedCalls > 0 ? null : t.costUsd,
     latencyMs: t.latencyMs,
+    batchLatencyMs: t.batchLatencyMs ?? 0,
     calls: t.totalCalls,
     cachedCalls: t.cachedCalls,
     truncatedCalls: t.truncatedCalls,

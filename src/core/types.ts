@@ -112,6 +112,11 @@ export interface ChatResponse {
   truncated?: boolean;
   /** What the provider reported of the model's reasoning: its tokens, and its text or summary when it returns one. */
   reasoning?: { text?: string; tokens?: number };
+  /**
+   * Answered through a provider batch (--batch): `latencyMs` is then the time from the batch's
+   * submission to the collection of its results, not a call's latency, and is kept apart from it.
+   */
+  batch?: boolean;
 }
 
 /** One model call as recorded in a transcript. */
@@ -160,7 +165,10 @@ export interface TrialOutcome {
   usage: TokenUsage;
   /** US dollars of the calls whose price is known. */
   costUsd: number;
+  /** Milliseconds the calls made interactively took (batch-answered calls are not counted here). */
   latencyMs: number;
+  /** Milliseconds the batch-answered calls waited, each from its batch's submission to the collection of its results. */
+  batchLatencyMs?: number;
   cachedCalls: number;
   totalCalls: number;
   /** Calls whose reply was cut off by the output-token limit. */

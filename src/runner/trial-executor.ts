@@ -94,7 +94,9 @@ export async function executeTrial(p: PlannedTrial, ctx: TrialRunContext): Promi
         outputTokens: calls.reduce((n, c) => n + (c.cached ? 0 : (c.response?.usage.outputTokens ?? 0)), 0),
       },
       costUsd: knownCost(calls),
-      latencyMs: calls.reduce((n, c) => n + (c.cached ? 0 : (c.response?.latencyMs ?? 0)), 0),
+      // A batch call's wait (hours, possibly) is kept apart from interactive latency.
+      latencyMs: calls.reduce((n, c) => n + (c.cached || c.response?.batch ? 0 : (c.response?.latencyMs ?? 0)), 0),
+      batchLatencyMs: calls.reduce((n, c) => n + (!c.cached && c.response?.batch ? c.response.latencyMs : 0), 0),
       cachedCalls: calls.filter((c) => c.cached).length,
       totalCalls: calls.length,
       truncatedCalls,

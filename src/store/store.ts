@@ -6,7 +6,7 @@
 // trial is leased before it runs, and its result is recorded once (a done trial stays done).
 
 import type { Item, Score, StoredTranscript, TrialKey, TrialOutcome } from '../core/index.js';
-import type { BatchLedger } from './batch-ledger.js';
+import type { BatchLedger, BatchRecord, BatchRequestRow } from './batch-ledger.js';
 
 export type { BatchLedger, BatchRecord, BatchRequestRow, BatchState } from './batch-ledger.js';
 
@@ -58,7 +58,10 @@ export interface UsageRow {
   unpricedCalls: number;
   cachedCalls: number;
   totalCalls: number;
+  /** Mean latency of the trials whose calls were all made interactively (batch-answered trials left out). */
   latencyMsMean: number;
+  /** Mean batch wait (submission to collection) of the trials answered through batches; null when none was. */
+  batchLatencyMsMean: number | null;
 }
 
 /**
@@ -127,7 +130,9 @@ export type StoreRecord =
   | { kind: 'trial'; trial: StoredTrial }
   | { kind: 'cache'; key: string; provider: string; model: string; response: string; createdAt: string }
   | { kind: 'rubric'; runId: string; rubric: string; sha256: string }
-  | { kind: 'irt'; row: IrtResultRow };
+  | { kind: 'irt'; row: IrtResultRow }
+  | { kind: 'batch'; batch: BatchRecord; updatedAtMs: number }
+  | { kind: 'batchRequest'; runId: string; row: BatchRequestRow };
 
 /** What an IRT run (run --tiny / --adaptive) found for one subject and suite: the bank, the items and the estimates (JSON). */
 export interface IrtResultRow {
@@ -149,6 +154,8 @@ export interface StoredTrial extends TrialKey {
   outputTokens: number;
   costUsd: number;
   latencyMs: number;
+  /** The wait of the trial's batch-answered calls (0: none); absent in records of older exports. */
+  batchLatencyMs?: number;
   cachedCalls: number;
   totalCalls: number;
   truncatedCalls: number;
@@ -165,6 +172,10 @@ export interface ImportSummary {
   trials: number;
   duplicateTrials: number;
   cacheEntries: number;
+  /** Batch-ledger batches added, or advanced to a further state (submitting < submitted < fetched or failed). */
+  batches: number;
+  /** Batch-ledger calls added, or advanced to a further status (pending < error < done). */
+  batchRequests: number;
 }
 
 /** A trial key as one string: the identity of a trial across processes (job keys, maps). */

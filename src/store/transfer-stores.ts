@@ -32,7 +32,7 @@ export async function mergeStores(inputs: string[], out: string): Promise<Import
     throw new ConfigError(`${out} exists already: merge writes a new store`);
   for (const i of inputs)
     if (!isPostgresLocation(i) && !existsSync(i.replace(/^sqlite:/i, ''))) throw new ConfigError(`${i}: no such store`);
-  const total: ImportSummary = { runs: 0, items: 0, trials: 0, duplicateTrials: 0, cacheEntries: 0 };
+  const total: ImportSummary = { runs: 0, items: 0, trials: 0, duplicateTrials: 0, cacheEntries: 0, batches: 0, batchRequests: 0 };
   const target = await openStore(out);
   try {
     for (const input of inputs) {

@@ -78,7 +78,8 @@ export interface TrialView {
   status: 'done' | 'failed';
   error: string | null;
   attempts: number;
-  usage: { inputTokens: number; outputTokens: number; costUsd: number; latencyMs: number };
+  /** latencyMs: the interactive calls'; batchLatencyMs: the batch-answered calls' wait, submission to collection (0: none). */
+  usage: { inputTokens: number; outputTokens: number; costUsd: number; latencyMs: number; batchLatencyMs: number };
   finishedAt: string;
   item: {
     category: string;

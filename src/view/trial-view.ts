@@ -49,7 +49,13 @@ export async function trialView(store: Store, key: TrialKey): Promise<TrialView 
     status: row.status,
     error: row.error,
     attempts: row.attempts,
-    usage: { inputTokens: row.inputTokens, outputTokens: row.outputTokens, costUsd: row.costUsd, latencyMs: row.latencyMs },
+    usage: {
+      inputTokens: row.inputTokens,
+      outputTokens: row.outputTokens,
+      costUsd: row.costUsd,
+      latencyMs: row.latencyMs,
+      batchLatencyMs: Number(row.batchLatencyMs ?? 0),
+    },
     finishedAt: row.finishedAt,
     item: item
       ? {

@@ -7,9 +7,12 @@
 // request marked x-batch-internal, which /stats does not count), so replies and injected faults
 // are exactly the synchronous ones; a call whose synchronous answer is not 200 comes back as an
 // errored entry. A batch stays in progress for BATCH_DELAY_MS (default 300) after its creation.
-// GET /v1/batches and GET /v1beta/batches list the batches, newest first (OpenAI with their
-// metadata, Gemini with their display names). BATCH_CREATE_DELAY_MS delays the answer to a
-// creation. GET /batch-stats: batches created per API, custom ids submitted, ids submitted twice.
+// GET /v1/batches, GET /v1/messages/batches and GET /v1beta/batches list the batches, newest
+// first (OpenAI with their metadata, Gemini with their display names, Anthropic's with neither,
+// as the real API; a listed batch past its delay has ended, as if polled). BATCH_CREATE_DELAY_MS
+// delays the answer to a creation. GET /batch-stats: batches created per API, custom ids
+// submitted, ids submitted twice. POST /batch-extra/anthropic ({ requests, delayMs? }) creates an
+// Anthropic batch outside those counts: someone else's batch, in the same workspace.
 
 const delayMs = Number(process.env.BATCH_DELAY_MS ?? 300);
 // How long the answer to a batch creation takes (the batch exists from the start): a client killed meanwhile never learns its id.
@@ -250,17 +253,28 @@ export function handleBatch(req, res, port) {
     send(res, 200, `${lines.join('\n')}\n`, 'application/jsonl');
     return true;
   }
-  if (route('POST', /^\/v1\/messages\/batches$/)) {
+  if ((m = route('POST', /^\/(v1\/messages\/batches|batch-extra\/anthropic)$/))) {
+    const extra = m[1] !== 'v1/messages/batches';
     readBody(req).then((buf) => {
       const body = JSON.parse(buf.toString('utf8'));
-      const b = { id: `msgbatch_${++counter}`, created: Date.now(), readyAt: Date.now() + delayMs, headers: req.headers };
+      const wait = extra && body.delayMs !== undefined ? body.delayMs : delayMs;
+      const b = { id: `msgbatch_${++counter}`, created: Date.now(), readyAt: Date.now() + wait, headers: req.headers, anthropic: true };
       b.calls = body.requests.map((r) => ({ customId: r.custom_id, path: '/v1/messages', body: r.params }));
+      batches.set(b.id, b);
+      if (extra) return send(res, 200, { id: b.id });
       count(
         'anthropic',
         body.requests.map((r) => r.custom_id),
       );
-      batches.set(b.id, b);
-      send(res, 200, anthropicBatch(b, port));
+      later(() => send(res, 200, anthropicBatch(b, port)));
+    });
+    return true;
+  }
+  if (route('GET', /^\/v1\/messages\/batches$/)) {
+    const listed = [...batches.values()].filter((b) => b.anthropic).reverse();
+    Promise.all(listed.map((b) => settle(b, port))).then(() => {
+      const data = listed.map((b) => anthropicBatch(b, port));
+      send(res, 200, { data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: false });
     });
     return true;
   }

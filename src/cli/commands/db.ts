@@ -2,9 +2,9 @@ import type { Command } from 'commander';
 import { copyStore, mergeStores, type ImportSummary } from '../../index.js';
 
 const describe = (s: ImportSummary) =>
-  `${s.runs} run(s), ${s.items} item(s), ${s.trials} trial(s), ${s.cacheEntries} cached call(s); ${s.duplicateTrials} duplicate trial(s) kept as they were`;
+  `${s.runs} run(s), ${s.items} item(s), ${s.trials} trial(s), ${s.cacheEntries} cached call(s), ${s.batches} batch(es) and ${s.batchRequests} batch call(s) of the batch ledger; ${s.duplicateTrials} duplicate trial(s) kept as they were`;
 
-/** `db copy` and `merge` print `{ runs, items, trials, duplicateTrials, cacheEntries }` with --json. */
+/** `db copy` and `merge` print `{ runs, items, trials, duplicateTrials, cacheEntries, batches, batchRequests }` with --json. */
 export function registerDb(program: Command): void {
   const db = program.command('db').description('move stores between backends');
   db.command('copy')

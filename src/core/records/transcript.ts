@@ -42,6 +42,7 @@ export const ChatResponseSchema = z.object({
   finishReason: z.string().optional(),
   truncated: z.boolean().optional(),
   reasoning: z.object({ text: z.string().optional(), tokens: z.number().optional() }).optional(),
+  batch: z.boolean().optional(),
 });
 
 export const CallRecordSchema = z.object({

@@ -22,6 +22,13 @@ export interface BatchProgress {
 /** A batch call's outcome: the response body (decode it with ChatModel.wire.decode) or the provider's error. */
 export type BatchResult = { customId: string; ok: true; body: unknown } | { customId: string; ok: false; error: string };
 
+/**
+ * What `recover` found of a submission whose provider id was never stored. found: the batch;
+ * unsure: a batch that may be it has not ended, so its calls cannot be read yet (ask again
+ * later, and submit nothing meanwhile); none: no batch created since then carries these calls.
+ */
+export type BatchRecovery = { state: 'found'; remoteId: string } | { state: 'unsure'; remoteId: string } | { state: 'none' };
+
 /** A provider's batch API: submit, poll, take results. */
 export interface BatchApi {
   /** The API's name for messages, e.g. `OpenAI Batch API`. */
@@ -36,6 +43,11 @@ export interface BatchApi {
    * (OpenAI metadata, Gemini display name): a process killed before storing the id is found out.
    */
   find?(label: string): Promise<string | undefined>;
+  /**
+   * Where batches carry no label of ours (Anthropic): the batch created at or after `since` (our
+   * record of the submission, made just before it) whose calls are exactly `keys`.
+   */
+  recover?(since: Date, keys: string[]): Promise<BatchRecovery>;
 }
 
 /** A one-line description of an error object as the batch APIs return them. */

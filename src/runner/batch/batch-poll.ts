@@ -2,7 +2,7 @@
 // synchronous call's would be and written to the call cache under its key, then the ledger
 // records it done (with its cost at batch prices) or errored (the trial then takes the normal
 // path). Results are taken again if the process dies between the two: the cache write is
-// idempotent.
+// idempotent. A reply's latency is its batch's wait (submission to collection), marked `batch`.
 
 import type { ChatModel } from '../../models/index.js';
 import type { BatchRecord, Store } from '../../store/index.js';
@@ -31,6 +31,9 @@ export async function pollBatch(store: Store, batch: BatchRecord, model: ChatMod
     return progress;
   }
   const results = new Map((await api.results(batch.remoteId!)).map((r) => [r.customId, r]));
+  // Each reply's latency: from the batch's submission (its ledger record, made just before the
+  // provider is asked) to now, when its results are collected; marked as a batch wait.
+  const latencyMs = Math.max(0, Date.now() - Date.parse(batch.createdAt));
   const rows: Parameters<Store['settleBatchRequests']>[1] = [];
   const writes: Promise<void>[] = [];
   for (const key of keys) {
@@ -44,7 +47,7 @@ export async function pollBatch(store: Store, batch: BatchRecord, model: ChatMod
       continue;
     }
     try {
-      const response = model.wire!.decode(r.body, 0);
+      const response = { ...model.wire!.decode(r.body, latencyMs), batch: true };
       writes.push(store.putCached(key, model.provider, model.spec, response));
       rows.push({ key, status: 'done', costUsd: callCost(price, response.usage, 'batch'), error: null });
     } catch (err) {

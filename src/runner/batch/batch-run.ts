@@ -21,6 +21,7 @@ import { plannedTrials, prepareRun, runEvaluation, type RunOptions, type RunSumm
 import type { RunSubject } from '../trial-executor.js';
 import { collectRound } from './batch-collect.js';
 import { pollBatch } from './batch-poll.js';
+import { recoverLostBatches } from './batch-recover.js';
 
 export interface BatchRunOptions {
   /** How often batches in flight are polled (default 30 s). */
@@ -92,19 +93,19 @@ export async function runBatchEvaluation(opts: RunOptions & { batch?: BatchRunOp
       pending: true,
     };
   };
-  // A batch left in `submitting` by a dead process: found at the provider by its label where the
-  // API lists batches (OpenAI, Gemini) and polled; otherwise dropped, and its calls claimed again.
+  // A batch left in `submitting` by a dead process: looked up at the provider and polled, or
+  // dropped and its calls claimed again (batch-recover.ts); every round, as one may be in doubt.
   const staleMs = opts.batch?.staleSubmitMs ?? 10 * (opts.calls.leaseMs ?? 60_000);
-  for (const b of await store.runBatches(runId)) {
-    const model = models.get(b.spec);
-    const api = model?.batchApi?.();
-    if (b.state !== 'submitting' || !api?.find || Date.now() - Date.parse(b.createdAt) < staleMs) continue;
-    const remoteId = await api.find(b.id).catch(() => undefined);
-    if (remoteId) await store.updateBatch(b.id, { remoteId, state: 'submitted' });
-  }
-  await store.dropStaleBatches(runId, staleMs);
+  const warned = new Set<string>();
+  const warn = (message: string) => {
+    if (warned.has(message)) return;
+    warned.add(message);
+    emit({ type: 'warning', message });
+  };
   const lastStates = new Map<string, string>();
   for (;;) {
+    await recoverLostBatches(store, runId, models, staleMs, warn);
+    await store.dropStaleBatches(runId, staleMs);
     const batches = await store.runBatches(runId);
     let round = batches.reduce((n, b) => Math.max(n, b.round), 0);
     const inFlight = batches.filter((b) => b.state === 'submitted' || b.state === 'submitting');

@@ -177,4 +177,9 @@ export const PG_MIGRATIONS: string[] = [
   `
   SELECT 1;
   `,
+  // 11: the wait of a trial's batch-answered calls (--batch: submission to collection), kept
+  // apart from latency_ms (the interactive calls') so that neither is mixed into the other.
+  `
+  ALTER TABLE trials ADD COLUMN batch_latency_ms DOUBLE PRECISION NOT NULL DEFAULT 0;
+  `,
 ];

@@ -20,18 +20,24 @@ export async function runStatus(db: SqlDriver, runId: string): Promise<StatusRow
   return rows.map((r) => ({ ...r, pending: Math.max(0, r.planned - r.done - r.failed) }));
 }
 
-/** Tokens, cost (null when a call had no price), calls and mean latency per subject, over done trials. */
+/**
+ * Tokens, cost (null when a call had no price), calls and mean latency per subject, over done
+ * trials: interactive latency over the trials without batch calls, batch wait over those with.
+ */
 export function runUsage(db: SqlDriver, runId: string): Promise<UsageRow[]> {
   // Summed per subject first, then joined to its spec: no join and no sort per trial (the sums
   // are over the same rows in the same order as a join of every trial would take them).
   return db.all<UsageRow>(
     `SELECT g."subjectId" AS "subjectId", s.spec AS spec, g.trials AS trials, g."inputTokens" AS "inputTokens",
        g."outputTokens" AS "outputTokens", g."costUsd" AS "costUsd", g."unpricedCalls" AS "unpricedCalls",
-       g."cachedCalls" AS "cachedCalls", g."totalCalls" AS "totalCalls", g."latencyMsMean" AS "latencyMsMean"
+       g."cachedCalls" AS "cachedCalls", g."totalCalls" AS "totalCalls", g."latencyMsMean" AS "latencyMsMean",
+       g."batchLatencyMsMean" AS "batchLatencyMsMean"
      FROM (SELECT t.subject_id AS "subjectId", COUNT(*) AS trials,
        SUM(t.input_tokens) AS "inputTokens", SUM(t.output_tokens) AS "outputTokens",
        CASE WHEN SUM(t.unpriced_calls) > 0 THEN NULL ELSE SUM(t.cost_usd) END AS "costUsd", SUM(t.unpriced_calls) AS "unpricedCalls",
-       SUM(t.cached_calls) AS "cachedCalls", SUM(t.total_calls) AS "totalCalls", AVG(t.latency_ms) AS "latencyMsMean"
+       SUM(t.cached_calls) AS "cachedCalls", SUM(t.total_calls) AS "totalCalls",
+       COALESCE(AVG(CASE WHEN t.batch_latency_ms = 0 THEN t.latency_ms END), 0) AS "latencyMsMean",
+       AVG(CASE WHEN t.batch_latency_ms > 0 THEN t.batch_latency_ms END) AS "batchLatencyMsMean"
      FROM trials t WHERE t.run_id = ? AND t.status = 'done' GROUP BY t.subject_id) g
      JOIN subjects s ON s.id = g."subjectId" ORDER BY ${db.dialect.bytewise('s.spec')}`,
     [runId],

@@ -6,11 +6,13 @@
 //
 // Import rules: a run present in both must have the same identity (its spec's content); a
 // trial already done in the target is kept (duplicates resolve by trial key; the first store
-// copied wins); a done trial replaces a failed one; rubric pins must agree.
+// copied wins); a done trial replaces a failed one; rubric pins must agree; the batch ledger
+// moves too, a row advancing but never going back (batch-ledger-transfer.ts).
 
 import { ConfigError, canonicalJson } from '../../core/index.js';
 import type { ImportSummary, RunRecord, StoredTrial, StoreRecord } from '../store.js';
 import type { SqlDriver, SqlExecutor } from './driver.js';
+import { exportBatchLedger, importLedgerRecord } from './batch-ledger-transfer.js';
 import { blobLoader, insertBlobs, TranscriptPacker } from './transcript-packing.js';
 
 const PAGE = 500;
@@ -69,7 +71,7 @@ export async function* exportRecords(db: SqlDriver): AsyncIterable<StoreRecord> 
       `SELECT t.id AS id, t.run_id AS "runId", t.subject_id AS "subjectId", t.suite AS suite, t.item_id AS "itemId",
          t.replicate AS replicate, t.item_hash AS "itemHash", t.status AS status, t.error AS error, t.attempts AS attempts,
          t.input_tokens AS "inputTokens", t.output_tokens AS "outputTokens", t.cost_usd AS "costUsd", t.latency_ms AS "latencyMs",
-         t.cached_calls AS "cachedCalls", t.total_calls AS "totalCalls", t.truncated_calls AS "truncatedCalls",
+         t.batch_latency_ms AS "batchLatencyMs", t.cached_calls AS "cachedCalls", t.total_calls AS "totalCalls", t.truncated_calls AS "truncatedCalls",
          t.unpriced_calls AS "unpricedCalls", t.finished_at AS "finishedAt", tr.body AS transcript,
          tr.packed AS packed
        FROM trials t LEFT JOIN transcripts tr ON tr.trial_id = t.id WHERE t.id > ? ORDER BY t.id LIMIT ?`,
@@ -106,6 +108,7 @@ export async function* exportRecords(db: SqlDriver): AsyncIterable<StoreRecord> 
     if (page.length < PAGE) break;
     after = page[page.length - 1]!.key;
   }
+  yield* exportBatchLedger(db);
 }
 
 async function importOne(tx: SqlExecutor, r: StoreRecord, summary: ImportSummary, packer: TranscriptPacker): Promise<void> {
@@ -168,6 +171,10 @@ async function importOne(tx: SqlExecutor, r: StoreRecord, summary: ImportSummary
       );
       return;
     }
+    case 'batch':
+    case 'batchRequest':
+      await importLedgerRecord(tx, r, summary);
+      return;
     case 'cache':
       summary.cacheEntries += await tx.run(
         'INSERT INTO call_cache (key, provider, model, response, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING',
@@ -179,12 +186,13 @@ async function importOne(tx: SqlExecutor, r: StoreRecord, summary: ImportSummary
       // A new trial goes in; a done one replaces a failed one; anything else is a duplicate.
       const row = await tx.get<{ id: number }>(
         `INSERT INTO trials (run_id, subject_id, suite, item_id, replicate, item_hash, status, error, attempts,
-           input_tokens, output_tokens, cost_usd, latency_ms, cached_calls, total_calls, truncated_calls, unpriced_calls, finished_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+           input_tokens, output_tokens, cost_usd, latency_ms, batch_latency_ms, cached_calls, total_calls, truncated_calls,
+           unpriced_calls, finished_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (run_id, subject_id, suite, item_id, replicate) DO UPDATE SET item_hash = excluded.item_hash,
            status = excluded.status, error = excluded.error, attempts = excluded.attempts, input_tokens = excluded.input_tokens,
            output_tokens = excluded.output_tokens, cost_usd = excluded.cost_usd, latency_ms = excluded.latency_ms,
-           cached_calls = excluded.cached_calls, total_calls = excluded.total_calls, truncated_calls = excluded.truncated_calls,
+           batch_latency_ms = excluded.batch_latency_ms, cached_calls = excluded.cached_calls, total_calls = excluded.total_calls, truncated_calls = excluded.truncated_calls,
            unpriced_calls = excluded.unpriced_calls, finished_at = excluded.finished_at
          WHERE trials.status = 'failed' AND excluded.status = 'done'
          RETURNING id`,
@@ -202,6 +210,7 @@ async function importOne(tx: SqlExecutor, r: StoreRecord, summary: ImportSummary
           t.outputTokens,
           t.costUsd,
           t.latencyMs,
+          t.batchLatencyMs ?? 0,
           t.cachedCalls,
           t.totalCalls,
           t.truncatedCalls,
@@ -235,7 +244,7 @@ async function importOne(tx: SqlExecutor, r: StoreRecord, summary: ImportSummary
 
 /** Write exported rows into a store, a transaction per batch; see the rules above. */
 export async function importRecords(db: SqlDriver, records: AsyncIterable<StoreRecord>): Promise<ImportSummary> {
-  const summary: ImportSummary = { runs: 0, items: 0, trials: 0, duplicateTrials: 0, cacheEntries: 0 };
+  const summary: ImportSummary = { runs: 0, items: 0, trials: 0, duplicateTrials: 0, cacheEntries: 0, batches: 0, batchRequests: 0 };
   let batch: StoreRecord[] = [];
   const write = async () => {
     const rows = batch;

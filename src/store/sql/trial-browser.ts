@@ -47,6 +47,8 @@ export interface TrialListRow extends TrialKey {
   judgesDisagree: boolean;
   error: string | null;
   latencyMs: number;
+  /** The wait of the trial's batch-answered calls, submission to collection (0: none was): not latency. */
+  batchLatencyMs: number;
   costUsd: number;
   finishedAt: string;
 }
@@ -179,7 +181,8 @@ export class TrialBrowser {
          ${this.#firstScore('value')} AS score, ${this.#jsonText(this.#firstScore('detail'), 'parseFailed')} AS "parseFailed",
          (SELECT COUNT(*) FROM scores s3 WHERE s3.trial_id = t.id) AS scorers,
          CASE WHEN ${this.#judgesDisagree()} THEN 1 ELSE 0 END AS "judgesDisagree",
-         t.error AS error, t.latency_ms AS "latencyMs", t.cost_usd AS "costUsd", t.finished_at AS "finishedAt"
+         t.error AS error, t.latency_ms AS "latencyMs", t.batch_latency_ms AS "batchLatencyMs", t.cost_usd AS "costUsd",
+         t.finished_at AS "finishedAt"
        FROM trials t JOIN subjects s ON s.id = t.subject_id LEFT JOIN items i ON i.hash = t.item_hash
        WHERE t.id IN (${page.map(() => '?').join(', ')})`,
       page,
@@ -291,13 +294,14 @@ export class TrialBrowser {
         outputTokens: number;
         costUsd: number;
         latencyMs: number;
+        batchLatencyMs: number;
         finishedAt: string;
       }
     | undefined
   > {
     return this.db.get(
       `SELECT item_hash AS "itemHash", status, error, attempts, input_tokens AS "inputTokens", output_tokens AS "outputTokens",
-         cost_usd AS "costUsd", latency_ms AS "latencyMs", finished_at AS "finishedAt"
+         cost_usd AS "costUsd", latency_ms AS "latencyMs", batch_latency_ms AS "batchLatencyMs", finished_at AS "finishedAt"
        FROM trials WHERE run_id = ? AND subject_id = ? AND suite = ? AND item_id = ? AND replicate = ?`,
       [k.runId, k.subjectId, k.suite, k.itemId, k.replicate],
     );

@@ -17,13 +17,14 @@ export type Write = ((tx: SqlExecutor) => Promise<void>) & { blobs?: Array<[stri
  * kept the existing row.
  */
 const UPSERT_TRIAL = `INSERT INTO trials (${KEY_COLUMNS}, item_hash, status, error, attempts,
-         input_tokens, output_tokens, cost_usd, latency_ms, cached_calls, total_calls, truncated_calls, unpriced_calls, finished_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         input_tokens, output_tokens, cost_usd, latency_ms, batch_latency_ms, cached_calls, total_calls, truncated_calls, unpriced_calls,
+         finished_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (${KEY_COLUMNS}) DO UPDATE SET item_hash = excluded.item_hash, status = excluded.status,
          error = excluded.error, attempts = trials.attempts + excluded.attempts, input_tokens = excluded.input_tokens,
          output_tokens = excluded.output_tokens, cost_usd = excluded.cost_usd, latency_ms = excluded.latency_ms,
-         cached_calls = excluded.cached_calls, total_calls = excluded.total_calls, truncated_calls = excluded.truncated_calls,
-         unpriced_calls = excluded.unpriced_calls, finished_at = excluded.finished_at
+         batch_latency_ms = excluded.batch_latency_ms, cached_calls = excluded.cached_calls, total_calls = excluded.total_calls,
+         truncated_calls = excluded.truncated_calls, unpriced_calls = excluded.unpriced_calls, finished_at = excluded.finished_at
        WHERE trials.status = 'failed'
        RETURNING id`;
 
@@ -43,6 +44,7 @@ function trialParams(
     o?.usage.outputTokens ?? 0,
     o?.costUsd ?? 0,
     o?.latencyMs ?? 0,
+    o?.batchLatencyMs ?? 0,
     o?.cachedCalls ?? 0,
     o?.totalCalls ?? 0,
     o?.truncatedCalls ?? 0,

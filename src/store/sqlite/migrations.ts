@@ -182,4 +182,9 @@ export const MIGRATIONS: string[] = [
   DROP TABLE prompt_blobs;
   ALTER TABLE prompt_blobs_v10 RENAME TO prompt_blobs;
   `,
+  // 11: the wait of a trial's batch-answered calls (--batch: submission to collection), kept
+  // apart from latency_ms (the interactive calls') so that neither is mixed into the other.
+  `
+  ALTER TABLE trials ADD COLUMN batch_latency_ms REAL NOT NULL DEFAULT 0;
+  `,
 ];

@@ -51,7 +51,8 @@ function CallView({ call, n }: { call: Call; n: number }) {
       {r && (
         <div class="msg assistant reply">
           <div class="role">
-            reply (raw) · {r.usage.inputTokens} in / {r.usage.outputTokens} out · {Math.round(r.latencyMs)} ms
+            reply (raw) · {r.usage.inputTokens} in / {r.usage.outputTokens} out ·{' '}
+            {r.batch ? `batch: ${Math.round(r.latencyMs)} ms from submission to collection` : `${Math.round(r.latencyMs)} ms`}
             {r.finishReason ? ` · ${r.finishReason}` : ''}
             {r.truncated ? ' · TRUNCATED' : ''}
           </div>
@@ -171,7 +172,9 @@ export function TranscriptView({ route, stamp }: { route: Route; stamp: string }
           <dd class="gold">{t.item?.answer}</dd>
           <dt>usage</dt>
           <dd>
-            {t.usage.inputTokens} in / {t.usage.outputTokens} out, {Math.round(t.usage.latencyMs)} ms, ${t.usage.costUsd.toFixed(5)},{' '}
+            {t.usage.inputTokens} in / {t.usage.outputTokens} out, {Math.round(t.usage.latencyMs)} ms
+            {t.usage.batchLatencyMs > 0 ? ` (+ batch wait ${Math.round(t.usage.batchLatencyMs)} ms, submission to collection)` : ''}, $
+            {t.usage.costUsd.toFixed(5)},{' '}
             {t.attempts} attempt(s), finished {t.finishedAt}
           </dd>
         </dl>

@@ -170,7 +170,10 @@ export function TrialsView({ route, stamp }: { route: Route; stamp: string }) {
                     {r.scorers}
                     {r.judgesDisagree ? ' (judges disagree)' : ''}
                   </td>
-                  <td class="num">{Math.round(r.latencyMs)}</td>
+                  <td class="num">
+                    {Math.round(r.latencyMs)}
+                    {r.batchLatencyMs > 0 ? ` (batch wait ${Math.round(r.batchLatencyMs / 1000)} s)` : ''}
+                  </td>
                   <td class="num">{r.costUsd ? r.costUsd.toFixed(5) : ''}</td>
                   <td class="mono">{r.finishedAt.slice(0, 19)}</td>
                 </tr>
