@@ -77,7 +77,8 @@ const server = createServer((req, res) => {
   req.on('data', (c) => chunks.push(c));
   req.on('end', () => {
     if (req.method === 'GET' && req.url === '/stats') {
-      res.writeHead(200, { 'content-type': 'application/json' });
+      // No keep-alive: the test's blocking spawnSync would outlive the idle socket.
+      res.writeHead(200, { 'content-type': 'application/json', connection: 'close' });
       return res.end(JSON.stringify({ byModel }));
     }
     if (!req.url?.endsWith('/chat/completions')) {
