@@ -2,16 +2,18 @@
 // EnactToM JSON format, shown seed tasks in context; a draft is accepted only when it reads as a
 // task, its goal's K-depth is the depth it claims, the verifier solves it within its turn limit,
 // it calibrates (solvable with every secret revealed), its secrets are needed (strict secret
-// check) and the judge council approves it (judges/task-council.ts). Rejected drafts are kept
-// with every reason. Three switches ablate the pipeline as the paper's Table 9 does. Calls go
+// check) and the judge council approves it (judges/task-council.ts). A failed draft goes back to
+// the author with the gates' feedback for up to `revisions` revisions (authoring-revision.ts);
+// every version is kept with its reasons. Three switches ablate the pipeline as the paper's Table 9 does. Calls go
 // through the runner's recording model (cached, retried, stored).
 
-import { DEFAULT_SETTINGS } from '../core/index.js';
+import { ConfigError, DEFAULT_SETTINGS, type ChatMessage } from '../core/index.js';
 import { councilPrompt, councilVerdict, parseCouncilReply, type CouncilVerdict, type TaskCriterion } from '../judges/index.js';
 import type { ChatModel } from '../models/index.js';
 import { CallerFactory } from '../runner/index.js';
 import type { Store } from '../store/index.js';
-import { kDepth, readEnactTomTask, verifyTask, type VerifyResult } from '../worlds/index.js';
+import { kDepth, readEnactTomTask, verifyTask } from '../worlds/index.js';
+import { revisionMessages, type DraftAttempt } from './authoring-revision.js';
 import { createRegistry, type Registry } from './registry.js';
 
 export interface AuthoringAblations {
@@ -27,18 +29,28 @@ export interface AuthoredDraft {
   index: number;
   requestedDepth: number;
   accepted: boolean;
+  /** The revision that was accepted (0: at the first try); null when none was. */
+  acceptedAt: number | null;
+  /** Every version in order; the fields below repeat the last one's. */
+  attempts: DraftAttempt[];
   reasons: string[];
   /** The draft's JSON, when the reply held one. */
   task: Record<string, unknown> | null;
   reply: string;
-  verify?: Pick<VerifyResult, 'kDepth' | 'solvable' | 'minToMLevel' | 'calibrates' | 'needsCommunication' | 'trivialK' | 'explanations'>;
+  verify?: DraftAttempt['verify'];
   council?: CouncilVerdict;
 }
 
 export interface AuthoringResult {
   drafts: AuthoredDraft[];
+  /** Drafts accepted in the end (at the first try or after revisions). */
   accepted: number;
   acceptanceRate: number;
+  /** Drafts accepted at the first try (as with no revisions). */
+  acceptedFirstTry: number;
+  firstTryRate: number;
+  /** Revisions allowed per draft. */
+  revisions: number;
   /** Accepted drafts the verifier could not solve (non-zero only with noCalibration). */
   acceptedUnsolvable: number;
   ablations: AuthoringAblations;
@@ -91,7 +103,7 @@ export function checkDraft(
   requestedDepth: number,
   ablations: AuthoringAblations,
   where: string,
-): { reasons: string[]; verify?: AuthoredDraft['verify']; category: 'cooperative' | 'mixed' } {
+): { reasons: string[]; verify?: DraftAttempt['verify']; category: 'cooperative' | 'mixed' } {
   let task: ReturnType<typeof readEnactTomTask>;
   try {
     task = readEnactTomTask(raw, where);
@@ -139,11 +151,15 @@ export async function authorEmbodiedTasks(opts: {
   /** Depth per draft (default: cycle 1, 2, 3). */
   depth?: number;
   ablations?: AuthoringAblations;
+  /** Revisions per failed draft, each with the gates' feedback (default 2; 0: one try). */
+  revisions?: number;
   apiKeyEnv?: string;
   registry?: Registry;
   onDraft?: (d: AuthoredDraft) => void;
 }): Promise<AuthoringResult> {
   const ablations = opts.ablations ?? {};
+  const revisions = opts.revisions ?? 2;
+  if (!Number.isInteger(revisions) || revisions < 0) throw new ConfigError('revisions must be a whole number >= 0');
   const registry = opts.registry ?? createRegistry();
   const author = registry.createModel(opts.model, { apiKeyEnv: opts.apiKeyEnv });
   const judgeModels: ChatModel[] = opts.judges.map((s) => registry.createModel(s, { apiKeyEnv: opts.apiKeyEnv }));
@@ -154,6 +170,31 @@ export async function authorEmbodiedTasks(opts: {
     caller: factory.caller(m, `council:${m.spec}`, { ...DEFAULT_SETTINGS, temperature: 0 }),
   }));
   const ignore: TaskCriterion[] = ablations.relaxedSecrets ? ['secret_quality'] : [];
+  // One version through every gate; the council, the costly gate, runs only when the
+  // deterministic checks pass.
+  const gate = async (reply: string, revision: number, requestedDepth: number, i: number): Promise<DraftAttempt> => {
+    const attempt: DraftAttempt = { revision, accepted: false, reasons: [], task: null, reply };
+    const parsed = draftJson(reply);
+    if (typeof parsed === 'string') attempt.reasons.push(parsed);
+    else {
+      attempt.task = parsed;
+      const checked = checkDraft(parsed, requestedDepth, ablations, `draft ${i + 1}`);
+      attempt.reasons.push(...checked.reasons);
+      attempt.verify = checked.verify;
+      if (checked.reasons.length === 0) {
+        const prompt = councilPrompt(JSON.stringify(parsed, null, 2), checked.category);
+        attempt.judges = await Promise.all(
+          judgeCallers.map(async (j) =>
+            parseCouncilReply(j.spec, (await j.caller.chat([{ role: 'user', content: prompt }])).text, checked.category),
+          ),
+        );
+        attempt.council = councilVerdict(attempt.judges, checked.category, ignore);
+        attempt.reasons.push(...attempt.council.reasons.map((r) => `council: ${r}`));
+      }
+    }
+    attempt.accepted = attempt.reasons.length === 0;
+    return attempt;
+  };
   const drafts: AuthoredDraft[] = [];
   try {
     for (let i = 0; i < opts.n; i++) {
@@ -163,28 +204,29 @@ export async function authorEmbodiedTasks(opts: {
         ablations.noSeeds || opts.seeds.length === 0
           ? []
           : [0, 1, 2].map((k) => opts.seeds[(i + k) % opts.seeds.length]!).filter((s, k, xs) => xs.indexOf(s) === k);
-      const reply = (await authorCaller.chat([{ role: 'user', content: authoringPrompt(seeds, requestedDepth, i, opts.n) }])).text;
-      const parsed = draftJson(reply);
-      const draft: AuthoredDraft = { index: i, requestedDepth, accepted: false, reasons: [], task: null, reply };
-      if (typeof parsed === 'string') draft.reasons.push(parsed);
-      else {
-        draft.task = parsed;
-        const checked = checkDraft(parsed, requestedDepth, ablations, `draft ${i + 1}`);
-        draft.reasons.push(...checked.reasons);
-        draft.verify = checked.verify;
-        // The council is the costly gate: it runs only on drafts the deterministic checks pass.
-        if (checked.reasons.length === 0) {
-          const prompt = councilPrompt(JSON.stringify(parsed, null, 2), checked.category);
-          const scores = await Promise.all(
-            judgeCallers.map(async (j) =>
-              parseCouncilReply(j.spec, (await j.caller.chat([{ role: 'user', content: prompt }])).text, checked.category),
-            ),
-          );
-          draft.council = councilVerdict(scores, checked.category, ignore);
-          draft.reasons.push(...draft.council.reasons.map((r) => `council: ${r}`));
-        }
+      const firstPrompt = authoringPrompt(seeds, requestedDepth, i, opts.n);
+      const attempts: DraftAttempt[] = [];
+      let messages: ChatMessage[] = [{ role: 'user', content: firstPrompt }];
+      for (let rev = 0; rev <= revisions; rev++) {
+        const reply = (await authorCaller.chat(messages)).text;
+        const attempt = await gate(reply, rev, requestedDepth, i);
+        attempts.push(attempt);
+        if (attempt.accepted || rev === revisions) break;
+        messages = revisionMessages(firstPrompt, attempt, i, opts.n, rev + 1, revisions);
       }
-      draft.accepted = draft.reasons.length === 0;
+      const last = attempts.at(-1)!;
+      const draft: AuthoredDraft = {
+        index: i,
+        requestedDepth,
+        accepted: last.accepted,
+        acceptedAt: last.accepted ? last.revision : null,
+        attempts,
+        reasons: last.reasons,
+        task: last.task,
+        reply: last.reply,
+        ...(last.verify ? { verify: last.verify } : {}),
+        ...(last.council ? { council: last.council } : {}),
+      };
       drafts.push(draft);
       opts.onDraft?.(draft);
     }
@@ -194,10 +236,14 @@ export async function authorEmbodiedTasks(opts: {
     for (const m of judgeModels) await m.close?.();
   }
   const accepted = drafts.filter((d) => d.accepted);
+  const firstTry = drafts.filter((d) => d.acceptedAt === 0).length;
   return {
     drafts,
     accepted: accepted.length,
     acceptanceRate: drafts.length ? accepted.length / drafts.length : 0,
+    acceptedFirstTry: firstTry,
+    firstTryRate: drafts.length ? firstTry / drafts.length : 0,
+    revisions,
     acceptedUnsolvable: accepted.filter((d) => d.verify?.solvable !== true).length,
     ablations,
   };

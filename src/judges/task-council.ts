@@ -50,7 +50,9 @@ export function councilPrompt(taskJson: string, category: 'cooperative' | 'mixed
     'Drafted task (EnactToM JSON):',
     taskJson,
     '',
-    `Reply with one JSON object and nothing else: {${criteria.map((c) => `"${c}": number`).join(', ')}, "fixes": [string]}`,
+    // The fixes feed the author's next revision (paper: "per-criterion scores with required fixes").
+    `For every criterion you score below ${COUNCIL_CRITERION_FLOOR}, give a short required fix: what the author must change.`,
+    `Reply with one JSON object and nothing else: {${criteria.map((c) => `"${c}": number`).join(', ')}, "fixes": {"criterion": "required fix"}}`,
   ].join('\n');
 }
 
@@ -80,8 +82,18 @@ export function parseCouncilReply(judge: string, text: string, category: 'cooper
     if (raw[c] === undefined || !Number.isFinite(v) || v < 0 || v > 1) missing.push(c);
     else scores[c] = v;
   }
-  const fixes = Array.isArray(raw.fixes) ? raw.fixes.map(String) : [];
+  const fixes = readFixes(raw.fixes);
   return missing.length ? { judge, scores, fixes, error: `no score in [0, 1] for ${missing.join(', ')}` } : { judge, scores, fixes };
+}
+
+/** Fixes are optional: a list of strings, or an object from criterion to fix ("criterion: fix"). */
+function readFixes(v: unknown): string[] {
+  if (Array.isArray(v)) return v.map(String);
+  if (v && typeof v === 'object')
+    return Object.entries(v as Record<string, unknown>)
+      .filter(([, fix]) => fix !== null && fix !== undefined && String(fix).trim() !== '')
+      .map(([c, fix]) => `${c}: ${String(fix)}`);
+  return [];
 }
 
 export interface CouncilVerdict {

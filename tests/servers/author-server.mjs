@@ -3,6 +3,12 @@
 // turn: a valid task, an unsolvable one (turn limit 1), a reply that is not JSON. Without seed
 // tasks in the prompt it claims depth 2 for a depth-1 goal. Judges answer with criterion scores:
 // "judge-good" 0.8 on every criterion; "judge-harsh" 0.8 but secret_quality 0.3.
+// The revising author ("author-fix") answers draft k with, in turn: the valid task with no secret
+// for agent_1, the unsolvable task, the valid task claiming depth 2. Asked to revise (its previous
+// reply and the feedback in the messages), it starts from its previous draft and fixes only what
+// the feedback names: the missing secret, the claimed depth, the council's secret_quality fix
+// (adds a "Fact:" secret); the unsolvable task it never fixes. "judge-fact" scores secret_quality
+// 0.3 with a required fix (criterion-keyed fixes) until agent_0 has a "Fact:" secret.
 // GET /stats returns request counts by model. On start it prints {"port": N} as its first line.
 
 import { readFileSync } from 'node:fs';
@@ -33,9 +39,36 @@ function authorReply(prompt) {
   return `\`\`\`json\n${JSON.stringify(task, null, 2)}\n\`\`\``;
 }
 
-function judgeReply(model) {
+const SECRET_FIX = 'state a fact agent_0 knows, not an instruction';
+
+function authorFixReply(messages) {
+  const k = Number(/\(Draft (\d+) of \d+[.,]/.exec(messages[0].content)?.[1] ?? 1);
+  const previous = messages.findLast((m) => m.role === 'assistant');
+  let task;
+  if (previous) {
+    task = JSON.parse(/```json\n([\s\S]*)\n```/.exec(previous.content)[1]);
+    const feedback = messages.at(-1).content;
+    if (feedback.includes('secrets: agent_1 has no secret')) task.agent_secrets.agent_1 = drafts.valid.agent_secrets.agent_1;
+    if (feedback.includes('K-depth: the task claims 2 but depth 1 was requested')) task.tom_level = 1;
+    if (feedback.includes(`required fix: secret_quality: ${SECRET_FIX}`))
+      task.agent_secrets.agent_0.push('Fact: table_23 is in hallway_1.');
+  } else {
+    const kind = (k - 1) % 3;
+    task = structuredClone(kind === 1 ? drafts.unsolvable : drafts.valid);
+    task.task_id = `authored-fix-${k}`;
+    if (kind === 0) task.agent_secrets.agent_1 = [];
+    if (kind === 2) task.tom_level = 2;
+  }
+  return `\`\`\`json\n${JSON.stringify(task, null, 2)}\n\`\`\``;
+}
+
+function judgeReply(model, prompt) {
   const scores = Object.fromEntries(CRITERIA.map((c) => [c, 0.8]));
   if (model === 'judge-harsh') scores.secret_quality = 0.3;
+  if (model === 'judge-fact' && !prompt.includes('Fact: ')) {
+    scores.secret_quality = 0.3;
+    return JSON.stringify({ ...scores, fixes: { secret_quality: SECRET_FIX } });
+  }
   return JSON.stringify({ ...scores, fixes: model === 'judge-harsh' ? ['add a secret that states a fact, not an instruction'] : [] });
 }
 
@@ -44,7 +77,8 @@ const server = createServer((req, res) => {
   req.on('data', (c) => chunks.push(c));
   req.on('end', () => {
     if (req.method === 'GET' && req.url === '/stats') {
-      res.writeHead(200, { 'content-type': 'application/json' });
+      // No keep-alive: the test's blocking spawnSync would outlive the idle socket.
+      res.writeHead(200, { 'content-type': 'application/json', connection: 'close' });
       return res.end(JSON.stringify({ byModel }));
     }
     if (!req.url?.endsWith('/chat/completions')) {
@@ -55,7 +89,8 @@ const server = createServer((req, res) => {
     const model = body.model;
     byModel[model] = (byModel[model] ?? 0) + 1;
     const prompt = body.messages.map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).join('\n');
-    const text = model === 'author' ? authorReply(prompt) : judgeReply(model);
+    const text =
+      model === 'author' ? authorReply(prompt) : model === 'author-fix' ? authorFixReply(body.messages) : judgeReply(model, prompt);
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(
       JSON.stringify({

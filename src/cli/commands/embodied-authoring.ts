@@ -9,7 +9,9 @@ import { DEFAULT_DB, intOption, numberOption } from '../options.js';
 import { printResult } from '../output.js';
 
 /**
- * `embodied author --json` prints `{ drafts, accepted, acceptanceRate, acceptedUnsolvable, ablations, rejected: [{ draft, reasons }], out, rejectedFile }`;
+ * `embodied author --json` prints `{ drafts, revisions, accepted, acceptanceRate, acceptedFirstTry, firstTryRate, acceptedUnsolvable, ablations,
+ * seeds, attempts: [{ draft, acceptedAt, versions: [{ revision, accepted, reasons }] }], rejected: [{ draft, revision, reasons }], out, rejectedFile }`
+ * (`rejected` and the rejected file hold every failed version, also of drafts accepted after a revision);
  * `embodied evolve --json` prints `{ runId, rho, judged, fromFailed, ratios: [{ taskId, ratio, subjects }], rounds: [{ round, pool, failed? }] }`;
  * `embodied rounds --json` prints `[{ round, runId, tasks, subjects: [{ subject, functional, literal, runs }] }]`.
  */
@@ -17,12 +19,18 @@ export function registerEmbodiedAuthoring(cmd: Command): void {
   cmd
     .command('author')
     .description(
-      'a model drafts tasks with in-context seed tasks; a draft is kept when the verifier solves it at its claimed depth, it calibrates and a two-judge council approves it (mean >= 0.65, no criterion < 0.5)',
+      'a model drafts tasks with in-context seed tasks; a draft is kept when the verifier solves it at its claimed depth, it calibrates and a two-judge council approves it (mean >= 0.65, no criterion < 0.5); a failed draft is revised with the feedback up to --revisions times',
     )
     .requiredOption('--model <spec>', 'the author model')
     .requiredOption('--judges <specs>', 'the council: comma-separated model specs (the paper uses two)')
     .option('--n <n>', 'drafts to ask for', intOption('--n', 1), 10)
     .option('--depth <d>', 'ToM depth 1 to 4 (default: cycle 1, 2, 3)', intOption('--depth', 1))
+    .option(
+      '--revisions <n>',
+      'revisions per failed draft, the author shown its draft and the feedback (0: one try)',
+      intOption('--revisions', 0),
+      2,
+    )
     .option('--seeds <file>', 'seed tasks (EnactToM JSON list; default: 6 generated ones)')
     .option('--seeds-from-run <id>', 'seed tasks generated with the settings of tasks whose failure ratio in this run is >= --rho')
     .option('--rho <r>', 'with --seeds-from-run: failure-ratio threshold', numberOption('--rho', 0, 1), 0.8)
@@ -40,6 +48,7 @@ export function registerEmbodiedAuthoring(cmd: Command): void {
         judges: string;
         n: number;
         depth?: number;
+        revisions: number;
         seeds?: string;
         seedsFromRun?: string;
         rho: number;
@@ -89,28 +98,45 @@ export function registerEmbodiedAuthoring(cmd: Command): void {
             n: f.n,
             seeds,
             depth: f.depth,
+            revisions: f.revisions,
             ablations,
             onDraft: f.json
               ? undefined
               : (d) =>
                   process.stdout.write(
-                    `draft ${d.index + 1} (depth ${d.requestedDepth}): ${d.accepted ? 'accepted' : `rejected\n${d.reasons.map((x) => `  ${x}`).join('\n')}`}\n`,
+                    d.attempts
+                      .map(
+                        (a) =>
+                          `draft ${d.index + 1}${a.revision ? ` revision ${a.revision}` : ''} (depth ${d.requestedDepth}): ${a.accepted ? 'accepted' : `rejected\n${a.reasons.map((x) => `  ${x}`).join('\n')}`}\n`,
+                      )
+                      .join(''),
                   ),
           });
           const accepted = r.drafts.filter((d) => d.accepted).map((d) => d.task);
-          const rejected = r.drafts
-            .filter((d) => !d.accepted)
-            .map((d) => ({ draft: d.index + 1, reasons: d.reasons, task: d.task, reply: d.reply }));
+          // Every failed version, also of drafts a later revision fixed.
+          const rejected = r.drafts.flatMap((d) =>
+            d.attempts
+              .filter((a) => !a.accepted)
+              .map((a) => ({ draft: d.index + 1, revision: a.revision, reasons: a.reasons, task: a.task, reply: a.reply })),
+          );
           writeFileSync(f.out, `${JSON.stringify(accepted, null, 2)}\n`);
           writeFileSync(f.rejected, `${JSON.stringify(rejected, null, 2)}\n`);
           const summary = {
             drafts: r.drafts.length,
+            revisions: r.revisions,
             accepted: r.accepted,
             acceptanceRate: r.acceptanceRate,
+            acceptedFirstTry: r.acceptedFirstTry,
+            firstTryRate: r.firstTryRate,
             acceptedUnsolvable: r.acceptedUnsolvable,
             ablations: r.ablations,
             seeds: seeds.map((x) => ({ taskId: x.task_id, generator: x.generator ?? null })),
-            rejected: rejected.map((x) => ({ draft: x.draft, reasons: x.reasons })),
+            attempts: r.drafts.map((d) => ({
+              draft: d.index + 1,
+              acceptedAt: d.acceptedAt,
+              versions: d.attempts.map((a) => ({ revision: a.revision, accepted: a.accepted, reasons: a.reasons })),
+            })),
+            rejected: rejected.map((x) => ({ draft: x.draft, revision: x.revision, reasons: x.reasons })),
             out: f.out,
             rejectedFile: f.rejected,
           };
@@ -120,7 +146,7 @@ export function registerEmbodiedAuthoring(cmd: Command): void {
               .filter(([, v]) => v)
               .map(([k]) => k);
             process.stdout.write(
-              `accepted ${r.accepted} of ${r.drafts.length} draft(s) (${(r.acceptanceRate * 100).toFixed(1)}%)${on.length ? `; ablations: ${on.join(', ')}` : ''}${r.acceptedUnsolvable ? `; ${r.acceptedUnsolvable} accepted draft(s) the verifier cannot solve` : ''}\nwrote ${f.out} and ${f.rejected}\n`,
+              `accepted ${r.accepted} of ${r.drafts.length} draft(s) (${(r.acceptanceRate * 100).toFixed(1)}%) after up to ${r.revisions} revision(s); ${r.acceptedFirstTry} (${(r.firstTryRate * 100).toFixed(1)}%) at the first try${on.length ? `; ablations: ${on.join(', ')}` : ''}${r.acceptedUnsolvable ? `; ${r.acceptedUnsolvable} accepted draft(s) the verifier cannot solve` : ''}\nwrote ${f.out} and ${f.rejected}\n`,
             );
           }
         } finally {
