@@ -3,11 +3,11 @@
 
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ConfigError, openStore, type Store } from '../index.js';
+import { ConfigError, openStore, resolveRunId, type Store } from '../index.js';
 import { isPostgresLocation } from '../store/index.js';
 
 /** Open an existing store; a SQLite file that is not there is refused, naming the path. */
-export async function openExistingStore(location: string): Promise<Store> {
+async function openExistingStore(location: string): Promise<Store> {
   if (!isPostgresLocation(location)) {
     const path = location.replace(/^sqlite:/i, '');
     if (path !== ':memory:' && !existsSync(path))
@@ -16,4 +16,18 @@ export async function openExistingStore(location: string): Promise<Store> {
       );
   }
   return openStore(location);
+}
+
+/** Open an existing store, resolve the run (`runId`, default the newest), run `fn`, close the store. */
+export async function withExistingRun<T>(
+  location: string,
+  runId: string | undefined,
+  fn: (store: Store, runId: string) => Promise<T>,
+): Promise<T> {
+  const store = await openExistingStore(location);
+  try {
+    return await fn(store, await resolveRunId(store, runId));
+  } finally {
+    await store.close();
+  }
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { exportInspectLogs, exportMatrix, exportTrials, resolveRunId } from '../../index.js';
-import { openExistingStore } from '../existing-store.js';
+import { exportInspectLogs, exportMatrix, exportTrials } from '../../index.js';
+import { withExistingRun } from '../existing-store.js';
 import { intOption, DEFAULT_DB } from '../options.js';
 import { printResult } from '../output.js';
 
@@ -16,18 +16,14 @@ export function registerExport(program: Command): void {
     .option('--replicate <r>', 'one replicate only (default: the mean over replicates)', intOption('--replicate', 0))
     .option('--json', 'print JSON')
     .action(async (flags: { out: string; runId?: string; db: string; replicate?: number; json?: boolean }) => {
-      const store = await openExistingStore(flags.db);
-      try {
-        const runId = await resolveRunId(store, flags.runId);
+      await withExistingRun(flags.db, flags.runId, async (store, runId) => {
         const m = await exportMatrix(store, runId, flags.out, flags.replicate);
         process.stdout.write(
           flags.json
             ? `${JSON.stringify({ runId, path: flags.out, items: m.items.length, subjects: m.subjects })}\n`
             : `wrote ${flags.out}: ${m.items.length} items x ${m.subjects.length} subjects (run ${runId})\n`,
         );
-      } finally {
-        await store.close();
-      }
+      });
     });
   exp
     .command('trials')
@@ -39,14 +35,10 @@ export function registerExport(program: Command): void {
     .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
     .option('--json', 'print JSON')
     .action(async (flags: { out: string; runId?: string; db: string; json?: boolean }) => {
-      const store = await openExistingStore(flags.db);
-      try {
-        const runId = await resolveRunId(store, flags.runId);
+      await withExistingRun(flags.db, flags.runId, async (store, runId) => {
         const { rows } = await exportTrials(store, runId, flags.out);
         printResult(flags.json, { runId, path: flags.out, trials: rows }, `wrote ${flags.out}: ${rows} trials (run ${runId})`);
-      } finally {
-        await store.close();
-      }
+      });
     });
   exp
     .command('inspect')
@@ -56,9 +48,7 @@ export function registerExport(program: Command): void {
     .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
     .option('--json', 'print JSON')
     .action(async (flags: { out: string; runId?: string; db: string; json?: boolean }) => {
-      const store = await openExistingStore(flags.db);
-      try {
-        const runId = await resolveRunId(store, flags.runId);
+      await withExistingRun(flags.db, flags.runId, async (store, runId) => {
         const { files } = await exportInspectLogs(store, runId, flags.out);
         const samples = files.reduce((a, f) => a + f.samples, 0);
         printResult(
@@ -66,8 +56,6 @@ export function registerExport(program: Command): void {
           { runId, out: flags.out, files, samples },
           `wrote ${files.length} Inspect eval log(s) with ${samples} samples to ${flags.out} (run ${runId})`,
         );
-      } finally {
-        await store.close();
-      }
+      });
     });
 }

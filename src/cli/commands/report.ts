@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { resolveRunId, writeRunReport } from '../../index.js';
-import { openExistingStore } from '../existing-store.js';
+import { writeRunReport } from '../../index.js';
+import { withExistingRun } from '../existing-store.js';
 import { DEFAULT_DB } from '../options.js';
 
 /** `report --json` prints `{ runId, path }`. */
@@ -15,13 +15,9 @@ export function registerReport(program: Command): void {
     .option('--force', 'replace an existing report in --out')
     .option('--json', 'print JSON')
     .action(async (flags: { out: string; runId?: string; db: string; audit?: boolean; force?: boolean; json?: boolean }) => {
-      const store = await openExistingStore(flags.db);
-      try {
-        const runId = await resolveRunId(store, flags.runId);
+      await withExistingRun(flags.db, flags.runId, async (store, runId) => {
         const path = await writeRunReport(store, runId, flags.out, { audit: flags.audit, force: flags.force });
         process.stdout.write(flags.json ? `${JSON.stringify({ runId, path })}\n` : `wrote ${path}\n`);
-      } finally {
-        await store.close();
-      }
+      });
     });
 }

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { resolveRunId } from '../../index.js';
-import { openExistingStore } from '../existing-store.js';
+import { withExistingRun } from '../existing-store.js';
 import { formatTextTable, provenanceLines } from '../../report/index.js';
 import { DEFAULT_DB } from '../options.js';
 
@@ -17,9 +16,7 @@ export function registerStatus(program: Command): void {
     .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
     .option('--json', 'print JSON')
     .action(async (flags: { runId?: string; db: string; json?: boolean }) => {
-      const store = await openExistingStore(flags.db);
-      try {
-        const runId = await resolveRunId(store, flags.runId);
+      await withExistingRun(flags.db, flags.runId, async (store, runId) => {
         const rows = (await store.status(runId)).map((r) => ({
           subject: r.spec,
           subjectId: r.subjectId,
@@ -70,8 +67,6 @@ export function registerStatus(program: Command): void {
         for (const f of await store.failures(runId, 5))
           process.stdout.write(`\nfailed: ${f.suite} ${f.itemId} (replicate ${f.replicate}): ${f.error}`);
         process.stdout.write('\n');
-      } finally {
-        await store.close();
-      }
+      });
     });
 }
