@@ -12,6 +12,7 @@
 import { epistemicNodes, evaluateFormula, formatFormula, stripEpistemic, type Formula } from './goal.js';
 import { holds, KnowledgeState, KnowledgeUniverse } from './knowledge.js';
 import { MinHeap } from './min-heap.js';
+import { StateStore } from './state-store.js';
 import type { ActionName, EmbodiedTask } from './task.js';
 import { World, type Action, type WorldState } from './world.js';
 
@@ -47,13 +48,12 @@ export interface SearchOptions {
   from?: { ws: WorldState; ks: KnowledgeState; round: number };
 }
 
-interface Node {
-  packed: Int16Array;
-  ply: number;
-  parent: Node | null;
-  action: Action | null;
-  score: number;
-  h: number;
+/** The search's nodes, by state id. */
+interface Nodes {
+  ply: number[];
+  parent: number[];
+  action: Array<Action | null>;
+  h: number[];
 }
 
 /** Top-level conjuncts of a goal. */
@@ -349,40 +349,6 @@ export class TaskSearch {
     }
   }
 
-  /** The state as one array: rooms, holdings, object places, open flags, messages left, then each agent's knowledge flags. */
-  #pack(ws: WorldState, ks: KnowledgeState): Int16Array {
-    const A = this.agents;
-    const O = ws.objLoc.length;
-    const F = ws.open.length;
-    const U = this.universe.size;
-    const out = new Int16Array(3 * A + O + F + A * U);
-    out.set(ws.agentRoom, 0);
-    out.set(ws.holding, A);
-    out.set(ws.objLoc, 2 * A);
-    out.set(ws.open, 2 * A + O);
-    out.set(ws.messagesLeft, 2 * A + O + F);
-    for (let a = 0; a < A; a++) out.set(ks.flags[a]!, 3 * A + O + F + a * U);
-    return out;
-  }
-
-  #unpack(p: Int16Array, ws: WorldState, ks: KnowledgeState): void {
-    const A = this.agents;
-    const O = ws.objLoc.length;
-    const F = ws.open.length;
-    const U = this.universe.size;
-    ws.agentRoom.set(p.subarray(0, A));
-    ws.holding.set(p.subarray(A, 2 * A));
-    ws.objLoc.set(p.subarray(2 * A, 2 * A + O));
-    ws.open.set(p.subarray(2 * A + O, 2 * A + O + F));
-    ws.messagesLeft.set(p.subarray(2 * A + O + F, 3 * A + O + F));
-    for (let a = 0; a < A; a++) ks.flags[a]!.set(p.subarray(3 * A + O + F + a * U, 3 * A + O + F + (a + 1) * U));
-  }
-
-  /** Duplicate detection: the packed state (one character per value) and whose turn it is. */
-  #key(packed: Int16Array, ply: number): string {
-    return String.fromCharCode(ply % this.agents, ...packed);
-  }
-
   search(opts: SearchOptions): SearchResult {
     const level = opts.level;
     const greedy = opts.greedy === true;
@@ -445,64 +411,73 @@ export class TaskSearch {
       }
       return c * (needed + 8) + missing + physical;
     };
-    // States live packed (one Int16Array per node) and are unpacked into `cur` when expanded:
-    // far less memory and garbage than a world and a knowledge state per node.
+    // States live packed in a store (state-store.ts); a node is a state's id, with its ply,
+    // parent, action and heuristic in arrays, and is unpacked into `cur` when expanded.
+    const store = new StateStore(this.agents, w.objects.length, w.furniture.length, this.universe.size);
     const cur = { ws: World.clone(start.ws), ks: start.ks.clone() };
     const scratch = { ws: World.clone(start.ws), ks: start.ks.clone() };
-    const root: Node = {
-      packed: this.#pack(start.ws, start.ks),
-      ply: firstPly,
-      parent: null,
-      action: null,
-      score: 0,
-      h: unmet(start.ws, start.ks),
+    const nodes_: Nodes = { ply: [], parent: [], action: [], h: [] };
+    const add = (ply: number, parent: number, action: Action | null, h: number) => {
+      nodes_.ply.push(ply);
+      nodes_.parent.push(parent);
+      nodes_.action.push(action);
+      nodes_.h.push(h);
     };
-    const heap = new MinHeap<Node>();
-    heap.push(root);
-    const seen = new Set<string>([this.#key(root.packed, root.ply)]);
+    store.encode(firstPly % this.agents, start.ws, start.ks);
+    store.insert();
+    add(firstPly, -1, null, unmet(start.ws, start.ks));
+    const heap = new MinHeap();
+    heap.push(0, 0);
     let nodes = 0;
-    let best = root;
+    let best = 0;
     let capped = false;
+    const told: number[] = [];
     while (heap.size) {
-      const n = heap.pop()!;
+      const n = heap.pop();
       nodes++;
-      if (n.h === 0) return { status: 'solved', ...this.#planOf(n), nodes };
-      if (n.h < best.h || (n.h === best.h && n.ply < best.ply)) best = n;
+      const nh = nodes_.h[n]!;
+      const nply = nodes_.ply[n]!;
+      if (nh === 0) return { status: 'solved', ...this.#planOf(nodes_, n), nodes };
+      if (nh < nodes_.h[best]! || (nh === nodes_.h[best]! && nply < nodes_.ply[best]!)) best = n;
       if (nodes > maxNodes) {
         capped = true;
         break;
       }
-      if (n.ply >= limit) continue;
-      const agent = n.ply % this.agents;
-      this.#unpack(n.packed, cur.ws, cur.ks);
+      if (nply >= limit) continue;
+      const agent = nply % this.agents;
+      const ply = nply + 1;
+      store.decode(n, cur.ws, cur.ks);
       for (const c of this.candidates(cur.ws, cur.ks, agent, level)) {
-        // Try the action on a scratch copy; pack only states not seen before.
+        // Try the action on a scratch copy; keep only states not seen before.
         copyInto(scratch.ws, cur.ws);
         for (let a = 0; a < this.agents; a++) scratch.ks.flags[a]!.set(cur.ks.flags[a]!);
-        if (!this.step(scratch.ws, scratch.ks, agent, c.action, c.told === undefined ? [] : [c.told])) continue;
-        const packed = this.#pack(scratch.ws, scratch.ks);
-        const key = this.#key(packed, n.ply + 1);
-        if (seen.has(key)) continue;
-        seen.add(key);
-        const ply = n.ply + 1;
+        told.length = 0;
+        if (c.told !== undefined) told.push(c.told);
+        if (!this.step(scratch.ws, scratch.ks, agent, c.action, told)) continue;
+        store.encode(ply % this.agents, scratch.ws, scratch.ks);
+        const id = store.insert();
+        if (id < 0) continue;
         const h = unmet(scratch.ws, scratch.ks);
+        add(ply, n, c.action, h);
         // Weighted best-first: unmet goal parts dominate, then rounds used.
-        heap.push({ packed, ply, parent: n, action: c.action, h, score: greedy ? h * 1e6 - ply : h * 2 * this.agents + ply });
+        heap.push(id, greedy ? h * 1e6 - ply : h * 2 * this.agents + ply);
       }
     }
-    if (opts.bestEffort) return { status: capped ? 'undecided' : 'unsolvable', ...this.#planOf(best), nodes };
+    if (opts.bestEffort) return { status: capped ? 'undecided' : 'unsolvable', ...this.#planOf(nodes_, best), nodes };
     return { status: capped ? 'undecided' : 'unsolvable', plan: null, rounds: null, nodes };
   }
 
-  #planOf(n: Node): { plan: PlanStep[]; rounds: number } {
+  #planOf(nodes: Nodes, n: number): { plan: PlanStep[]; rounds: number } {
     const steps: PlanStep[] = [];
-    for (let x: Node | null = n; x?.action; x = x.parent)
+    for (let x = n; x >= 0 && nodes.action[x]; x = nodes.parent[x]!) {
+      const ply = nodes.ply[x]!;
       steps.push({
-        round: Math.floor((x.ply - 1) / this.agents) + 1,
-        agent: this.world.agents[(x.ply - 1) % this.agents]!,
-        action: x.action,
+        round: Math.floor((ply - 1) / this.agents) + 1,
+        agent: this.world.agents[(ply - 1) % this.agents]!,
+        action: nodes.action[x]!,
       });
+    }
     steps.reverse();
-    return { plan: steps, rounds: Math.ceil(n.ply / this.agents) };
+    return { plan: steps, rounds: Math.ceil(nodes.ply[n]! / this.agents) };
   }
 }
