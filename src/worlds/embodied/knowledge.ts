@@ -14,6 +14,7 @@
 import { formatFormula, predicates, epistemicNodes, evaluateFormula, type Formula } from './goal.js';
 import { goalAtoms, type EmbodiedTask } from './task.js';
 import { type World, type WorldState, IN } from './world.js';
+import { compileFact, type AtomTables } from './atom-tables.js';
 
 export type Atom =
   | { kind: 'task'; atom: number; pred: Extract<Formula, { op: 'pred' }> }
@@ -52,6 +53,8 @@ export class KnowledgeUniverse {
 
   private add(atom: Atom, depth: number, entities: string[]): number {
     this.#knows = undefined;
+    this.#located = undefined;
+    this.#tables = undefined;
     this.atoms.push(atom);
     this.depth.push(depth);
     this.entities.push(entities);
@@ -100,6 +103,35 @@ export class KnowledgeUniverse {
       }),
     );
     return this.#located;
+  }
+
+  #tables: AtomTables | undefined;
+
+  /** The atoms sorted by kind, with compiled facts and named things (atom-tables.ts), built once. */
+  get tables(): AtomTables {
+    if (this.#tables) return this.#tables;
+    const { world } = this;
+    const observable: number[] = [];
+    const watched: number[] = [];
+    const locAtom = new Int32Array(world.objects.length).fill(-1);
+    const fact = this.atoms.map((a) => (a.kind === 'fact' ? compileFact(world, a.formula) : null));
+    this.atoms.forEach((a, i) => {
+      if (a.kind === 'loc' || a.kind === 'fact') observable.push(i);
+      if (a.kind === 'loc' && locAtom[a.object] === -1) locAtom[a.object] = i;
+      if (a.kind === 'knows') {
+        const inner = this.atoms[a.inner]!;
+        if (inner.kind === 'fact' || inner.kind === 'loc') watched.push(i);
+      }
+    });
+    const named = (kind: 'furniture' | 'object') =>
+      this.entities.map((names) =>
+        names.flatMap((n) => {
+          const e = world.index.get(n);
+          return e?.kind === kind ? [e.i] : [];
+        }),
+      );
+    this.#tables = { observable, fact, watched, furnitureNamed: named('furniture'), objectsNamed: named('object'), locAtom };
+    return this.#tables;
   }
 
   /** Whether a fact atom's formula holds in a state. */
@@ -217,11 +249,12 @@ export class KnowledgeState {
     return i !== undefined && this.flags[agent]![i] === 1;
   }
 
-  #observable(s: WorldState, room: number, i: number): boolean | undefined {
+  #observable(s: WorldState, room: number, i: number, t: AtomTables): boolean | undefined {
     const { world } = this.u;
     const atom = this.u.atoms[i]!;
     if (atom.kind === 'loc') return world.objectRoom(s, atom.object) === room && world.visible(s, atom.object) ? true : undefined;
-    if (atom.kind !== 'fact') return undefined;
+    const fact = t.fact[i];
+    if (!fact) return undefined;
     for (const e of this.u.located[i]!) {
       if (e.kind === 'furniture') {
         if (world.furnitureRoom[e.i] !== room) return undefined;
@@ -229,27 +262,26 @@ export class KnowledgeState {
         if (world.objectRoom(s, e.i) !== room || !world.visible(s, e.i)) return undefined;
       } else if (s.agentRoom[e.i] !== room) return undefined;
     }
-    return this.u.evaluate(i, s);
+    return fact(s);
   }
 
   /** Everything an agent sees in its room now. */
   observe(s: WorldState, agent: number): void {
     const room = s.agentRoom[agent]!;
     const mine = this.flags[agent]!;
-    for (let i = 0; i < this.u.size; i++) {
-      const seen = this.#observable(s, room, i);
+    const t = this.u.tables;
+    for (const i of t.observable) {
+      const seen = this.#observable(s, room, i, t);
       if (seen === undefined) continue;
       mine[i] = seen ? 1 : 0;
     }
     // Watching a fact together: each knows that the other knows it.
-    for (let i = 0; i < this.u.size; i++) {
-      const atom = this.u.atoms[i]!;
-      if (atom.kind !== 'knows' || !this.mayHold(i)) continue;
+    for (const i of t.watched) {
+      if (!this.mayHold(i)) continue;
+      const atom = this.u.atoms[i] as Extract<Atom, { kind: 'knows' }>;
       const other = atom.agent;
       if (other === agent || s.agentRoom[other] !== room) continue;
-      const inner = this.u.atoms[atom.inner]!;
-      if (inner.kind !== 'fact' && inner.kind !== 'loc') continue;
-      if (this.#observable(s, room, atom.inner) === true) mine[i] = 1;
+      if (this.#observable(s, room, atom.inner, t) === true) mine[i] = 1;
     }
   }
 
@@ -257,13 +289,13 @@ export class KnowledgeState {
   invalidate(s: WorldState, changedFurniture: number[], movedObjects: number[]): void {
     if (changedFurniture.length === 0 && movedObjects.length === 0) return;
     const { world } = this.u;
-    const names = new Set([...changedFurniture.map((f) => world.furniture[f]), ...movedObjects.map((o) => world.objects[o])]);
-    const rooms = new Set([...changedFurniture.map((f) => world.furnitureRoom[f]), ...movedObjects.map((o) => world.objectRoom(s, o))]);
+    const t = this.u.tables;
+    const rooms = [...changedFurniture.map((f) => world.furnitureRoom[f]!), ...movedObjects.map((o) => world.objectRoom(s, o))];
     for (let i = 0; i < this.u.size; i++) {
       const atom = this.u.atoms[i]!;
       if (atom.kind === 'task' || atom.kind === 'mechanic') continue;
-      if (!this.u.entities[i]!.some((n) => names.has(n))) continue;
-      for (let a = 0; a < this.flags.length; a++) if (!rooms.has(s.agentRoom[a]) || atom.kind === 'knows') this.flags[a]![i] = 0;
+      if (!t.furnitureNamed[i]!.some((f) => changedFurniture.includes(f)) && !t.objectsNamed[i]!.some((o) => movedObjects.includes(o))) continue;
+      for (let a = 0; a < this.flags.length; a++) if (!rooms.includes(s.agentRoom[a]!) || atom.kind === 'knows') this.flags[a]![i] = 0;
     }
   }
 

@@ -11,6 +11,7 @@
 
 import { epistemicNodes, evaluateFormula, formatFormula, stripEpistemic, type Formula } from './goal.js';
 import { holds, KnowledgeState, KnowledgeUniverse } from './knowledge.js';
+import { compilePredicate } from './atom-tables.js';
 import { MinHeap } from './min-heap.js';
 import { StateStore } from './state-store.js';
 import type { ActionName, EmbodiedTask } from './task.js';
@@ -86,7 +87,33 @@ export class TaskSearch {
     this.agents = this.world.agents.length;
     this.needs = this.#needs();
     this.useful = this.#usefulMessages();
+    const u = this.universe;
+    const w = this.world;
+    this.#purposeFurniture = new Uint8Array(w.furniture.length);
+    this.#purposeObjects = new Uint8Array(w.objects.length);
+    this.#wanted = new Uint8Array(w.rooms.length);
+    u.atoms.forEach((a, i) => {
+      if (a.kind === 'task') this.#taskAtoms.push(i);
+      if (a.kind === 'mechanic') {
+        const m = task.mechanics[a.index]!;
+        const furniture = (name: string | undefined) => (name ? w.furniture.indexOf(name) : -1);
+        this.#mechanicAtoms.push({ i, target: furniture(m.target), trigger: furniture(m.trigger), inverse: m.type === 'inverse_state' });
+      }
+    });
+    this.#neededFacts = this.needs.map((n) => u.atoms.flatMap((a, i) => (n[i] && a.kind === 'fact' ? [i] : [])));
+    this.#needed = this.needs.flatMap((n, a) => u.atoms.flatMap((_, i) => (n[i] ? [a * u.size + i] : [])));
   }
+
+  // Tables and scratch arrays for `candidates` and the heuristic, built once per task.
+  readonly #purposeFurniture: Uint8Array;
+  readonly #purposeObjects: Uint8Array;
+  readonly #wanted: Uint8Array;
+  readonly #taskAtoms: number[] = [];
+  readonly #mechanicAtoms: Array<{ i: number; target: number; trigger: number; inverse: boolean }> = [];
+  /** Per agent: the fact atoms it needs to see. */
+  readonly #neededFacts: number[][];
+  /** Every (agent, atom) need, as agent * atoms + atom. */
+  readonly #needed: number[];
 
   /**
    * What each agent needs to know: the goal atoms it could achieve itself (it has the action and
@@ -217,7 +244,7 @@ export class TaskSearch {
         return (ws, ks) => atom >= 0 && ks.flags[agent]![atom] === 1 && inner(ws, ks);
       }
       case 'pred':
-        return (ws) => holds(this.world, ws, f);
+        return compilePredicate(this.world, f);
     }
   }
 
@@ -236,47 +263,43 @@ export class TaskSearch {
     const out: Array<{ action: Action; told?: number }> = [{ action: { type: 'Wait' } }];
     const allowed = w.allowed[agent]!;
     const known = ks.flags[agent]!;
-    // Names the agent has a purpose for: entities of goal atoms it knows, and mechanics' triggers whose target it has a purpose for.
-    const purpose = new Set<string>();
-    u.atoms.forEach((a, i) => {
-      if (a.kind === 'task' && known[i]) a.pred.args.forEach((n) => purpose.add(n));
-    });
+    // Things the agent has a purpose for: furniture and objects of goal atoms it knows.
+    const t = u.tables;
+    const pf = this.#purposeFurniture.fill(0);
+    const po = this.#purposeObjects.fill(0);
+    for (const i of this.#taskAtoms)
+      if (known[i]) {
+        for (const f of t.furnitureNamed[i]!) pf[f] = 1;
+        for (const o of t.objectsNamed[i]!) po[o] = 1;
+      }
     // Furniture that holds an object the agent knows about and has a purpose for.
-    u.atoms.forEach((a, i) => {
-      if (a.kind === 'loc' && known[i] && purpose.has(w.objects[a.object]!)) {
-        const loc = ws.objLoc[a.object]!;
-        if (loc >= 0 && (loc & 1) === 1) purpose.add(w.furniture[loc >> 1]!);
-      }
-    });
-    // Then the triggers of mechanics that move those things.
-    u.atoms.forEach((a, i) => {
-      if (a.kind === 'mechanic' && known[i]) {
-        const m = this.task.mechanics[a.index]!;
-        if (m.target && purpose.has(m.target) && m.trigger) purpose.add(m.trigger);
-        if (m.type === 'inverse_state' && m.trigger) purpose.add(m.trigger);
-      }
-    });
+    for (let o = 0; o < w.objects.length; o++) {
+      if (!po[o]) continue;
+      const li = t.locAtom[o]!;
+      if (li < 0 || !known[li]) continue;
+      const loc = ws.objLoc[o]!;
+      if (loc >= 0 && (loc & 1) === 1) pf[loc >> 1] = 1;
+    }
+    // Then the triggers of mechanics that move those things (in order: a trigger can be the next one's target).
+    for (const { i, target, trigger, inverse } of this.#mechanicAtoms) {
+      if (!known[i] || trigger < 0) continue;
+      if ((target >= 0 && pf[target]) || inverse) pf[trigger] = 1;
+    }
     const here = ws.agentRoom[agent];
     if (allowed.has('Navigate')) {
       // Only towards rooms where the agent has something to do: a thing it has a purpose for
       // (and knows where it is, for objects), or a fact it needs to see.
-      const wanted = new Uint8Array(w.rooms.length);
-      for (const name of purpose) {
-        const e = w.index.get(name);
-        if (!e || e.kind === 'room' || e.kind === 'agent') continue;
-        if (e.kind === 'object') {
-          const li = u.atoms.findIndex((x) => x.kind === 'loc' && x.object === e.i);
-          if (li >= 0 && !known[li]) {
-            // Not knowing where it is: look around (things inside closed furniture stay hidden).
-            for (let r = 0; r < w.rooms.length; r++) wanted[r] = 1;
-            continue;
-          }
-        }
-        const r = w.entityRoom(ws, name);
-        if (r >= 0) wanted[r] = 1;
+      const wanted = this.#wanted.fill(0);
+      for (let f = 0; f < w.furniture.length; f++) if (pf[f]) wanted[w.furnitureRoom[f]!] = 1;
+      for (let o = 0; o < w.objects.length; o++) {
+        if (!po[o]) continue;
+        const li = t.locAtom[o]!;
+        // Not knowing where it is: look around (things inside closed furniture stay hidden).
+        if (li >= 0 && !known[li]) wanted.fill(1);
+        else wanted[w.objectRoom(ws, o)] = 1;
       }
-      for (let i = 0; i < u.size; i++) {
-        if (!this.needs[agent]![i] || known[i] || u.atoms[i]!.kind !== 'fact') continue;
+      for (const i of this.#neededFacts[agent]!) {
+        if (known[i]) continue;
         for (const name of u.entities[i]!) {
           const r = w.entityRoom(ws, name);
           if (r >= 0) wanted[r] = 1;
@@ -286,7 +309,7 @@ export class TaskSearch {
         if (r !== here && wanted[r] && !w.barred[agent]![r]) out.push({ action: { type: 'Navigate', target: w.rooms[r]! } });
     }
     for (let f = 0; f < w.furniture.length; f++) {
-      if (w.furnitureRoom[f] !== here || !w.openable[f] || !purpose.has(w.furniture[f]!)) continue;
+      if (w.furnitureRoom[f] !== here || !w.openable[f] || !pf[f]) continue;
       if (allowed.has('Open') && !ws.open[f]) out.push({ action: { type: 'Open', furniture: w.furniture[f]! } });
       if (allowed.has('Close') && ws.open[f]) out.push({ action: { type: 'Close', furniture: w.furniture[f]! } });
       if (w.inverse[f]) {
@@ -298,7 +321,7 @@ export class TaskSearch {
     if (held < 0 && allowed.has('Pick')) {
       for (let o = 0; o < w.objects.length; o++) {
         const loc = ws.objLoc[o]!;
-        if (loc < 0 || w.furnitureRoom[loc >> 1] !== here || !w.visible(ws, o) || !purpose.has(w.objects[o]!)) continue;
+        if (loc < 0 || w.furnitureRoom[loc >> 1] !== here || !w.visible(ws, o) || !po[o]) continue;
         out.push({ action: { type: 'Pick', object: w.objects[o]! } });
       }
     }
@@ -373,11 +396,11 @@ export class TaskSearch {
     const w = this.world;
     const placements = this.universe.taskAtoms
       .filter((p) => p.name === 'is_on_top' || p.name === 'is_inside')
-      .map((p) => ({ p, o: w.index.get(p.args[0]!)!.i, f: w.index.get(p.args[1]!)!.i }));
+      .map((p) => ({ p: compilePredicate(w, p), o: w.index.get(p.args[0]!)!.i, f: w.index.get(p.args[1]!)!.i }));
     // Open/close goal atoms, and for each furniture the rooms of the levers that move it.
     const switches = this.universe.taskAtoms
       .filter((p) => p.name === 'is_open' || p.name === 'is_closed')
-      .map((p) => ({ p, f: w.index.get(p.args[0]!)!.i }));
+      .map((p) => ({ p: compilePredicate(w, p), f: w.index.get(p.args[0]!)!.i }));
     const triggerRooms = w.furniture.map((_, f) =>
       w.effects.flatMap((effs, t) => (effs.some((e) => e.target === f) ? [w.furnitureRoom[t]!] : [])),
     );
@@ -390,12 +413,12 @@ export class TaskSearch {
       for (const check of checks) if (!check(ws, ks)) c++;
       if (c === 0) return 0;
       let missing = 0;
-      for (let a = 0; a < this.agents; a++)
-        for (let i = 0; i < this.universe.size; i++) if (this.needs[a]![i] && !ks.flags[a]![i]) missing++;
+      const U = this.universe.size;
+      for (const x of this.#needed) if (!ks.flags[(x / U) | 0]![x % U]) missing++;
       // Steps still needed for each unmet placement: reach it (opening what hides it), pick, carry, place.
       let physical = 0;
       for (const { p, o, f } of placements) {
-        if (holds(w, ws, p)) continue;
+        if (p(ws)) continue;
         const loc = ws.objLoc[o]!;
         if (loc >= 0) {
           const closed = (loc & 1) === 1 && !ws.open[loc >> 1];
@@ -406,7 +429,7 @@ export class TaskSearch {
         } else if (ws.agentRoom[-1 - loc] !== w.furnitureRoom[f]) physical += 1;
       }
       for (const { p, f } of switches) {
-        if (holds(w, ws, p)) continue;
+        if (p(ws)) continue;
         physical += 1 + (someoneAt(ws, w.locked[f] ? triggerRooms[f]! : [w.furnitureRoom[f]!, ...triggerRooms[f]!], 'Open') ? 0 : 1);
       }
       return c * (needed + 8) + missing + physical;
