@@ -294,7 +294,8 @@ export class KnowledgeState {
     for (let i = 0; i < this.u.size; i++) {
       const atom = this.u.atoms[i]!;
       if (atom.kind === 'task' || atom.kind === 'mechanic') continue;
-      if (!t.furnitureNamed[i]!.some((f) => changedFurniture.includes(f)) && !t.objectsNamed[i]!.some((o) => movedObjects.includes(o))) continue;
+      if (!t.furnitureNamed[i]!.some((f) => changedFurniture.includes(f)) && !t.objectsNamed[i]!.some((o) => movedObjects.includes(o)))
+        continue;
       for (let a = 0; a < this.flags.length; a++) if (!rooms.includes(s.agentRoom[a]!) || atom.kind === 'knows') this.flags[a]![i] = 0;
     }
   }

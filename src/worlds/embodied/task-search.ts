@@ -9,11 +9,10 @@
 // needed knowledge still missing and placement steps left, with duplicate detection; it is
 // exhaustive within the turn limit unless the node cap is reached ("undecided").
 
-import { epistemicNodes, evaluateFormula, formatFormula, stripEpistemic, type Formula } from './goal.js';
+import { epistemicNodes, evaluateFormula, formatFormula, type Formula } from './goal.js';
 import { holds, KnowledgeState, KnowledgeUniverse } from './knowledge.js';
 import { compilePredicate } from './atom-tables.js';
-import { MinHeap } from './min-heap.js';
-import { StateStore } from './state-store.js';
+import { SearchRun } from './search-run.js';
 import type { ActionName, EmbodiedTask } from './task.js';
 import { World, type Action, type WorldState } from './world.js';
 
@@ -49,27 +48,6 @@ export interface SearchOptions {
   from?: { ws: WorldState; ks: KnowledgeState; round: number };
 }
 
-/** The search's nodes, by state id. */
-interface Nodes {
-  ply: number[];
-  parent: number[];
-  action: Array<Action | null>;
-  h: number[];
-}
-
-/** Top-level conjuncts of a goal. */
-function conjuncts(f: Formula): Formula[] {
-  return f.op === 'and' ? f.args.flatMap(conjuncts) : [f];
-}
-
-function copyInto(to: WorldState, from: WorldState): void {
-  to.agentRoom.set(from.agentRoom);
-  to.holding.set(from.holding);
-  to.objLoc.set(from.objLoc);
-  to.open.set(from.open);
-  to.messagesLeft.set(from.messagesLeft);
-}
-
 /** Best-first search over joint world and knowledge states of a task, at a ToM level. */
 export class TaskSearch {
   readonly world: World;
@@ -101,7 +79,7 @@ export class TaskSearch {
       }
     });
     this.#neededFacts = this.needs.map((n) => u.atoms.flatMap((a, i) => (n[i] && a.kind === 'fact' ? [i] : [])));
-    this.#needed = this.needs.flatMap((n, a) => u.atoms.flatMap((_, i) => (n[i] ? [a * u.size + i] : [])));
+    this.needed = this.needs.flatMap((n, a) => u.atoms.flatMap((_, i) => (n[i] ? [a * u.size + i] : [])));
   }
 
   // Tables and scratch arrays for `candidates` and the heuristic, built once per task.
@@ -112,8 +90,8 @@ export class TaskSearch {
   readonly #mechanicAtoms: Array<{ i: number; target: number; trigger: number; inverse: boolean }> = [];
   /** Per agent: the fact atoms it needs to see. */
   readonly #neededFacts: number[][];
-  /** Every (agent, atom) need, as agent * atoms + atom. */
-  readonly #needed: number[];
+  /** Every (agent, atom) need, as agent * atoms + atom (for the heuristic). */
+  readonly needed: number[];
 
   /**
    * What each agent needs to know: the goal atoms it could achieve itself (it has the action and
@@ -372,135 +350,13 @@ export class TaskSearch {
     }
   }
 
+  /** Search from the task's initial state (or `opts.from`) within `opts.maxNodes` (default 200,000). */
   search(opts: SearchOptions): SearchResult {
-    const level = opts.level;
-    const greedy = opts.greedy === true;
-    const goal = opts.physicalOnly ? stripEpistemic(this.task.goal) : this.task.goal;
-    const parts = conjuncts(goal);
-    const maxNodes = opts.maxNodes ?? 200_000;
-    const limit = this.task.turnLimit * this.agents;
-    const start = opts.from
-      ? {
-          ws: World.clone(opts.from.ws),
-          ks: new KnowledgeState(
-            this.universe,
-            opts.from.ks.flags.map((f) => f.slice()),
-            level,
-          ),
-        }
-      : this.initial(level, opts.revealAll);
-    const firstPly = opts.from ? (opts.from.round - 1) * this.agents : 0;
-    const checks = parts.map((p) => this.compile(p));
-    // Unmet goal parts dominate; needed knowledge still missing breaks ties towards informing.
-    const needed = this.needs.reduce((c, n) => c + n.reduce((x, v) => x + v, 0), 0);
-    const w = this.world;
-    const placements = this.universe.taskAtoms
-      .filter((p) => p.name === 'is_on_top' || p.name === 'is_inside')
-      .map((p) => ({ p: compilePredicate(w, p), o: w.index.get(p.args[0]!)!.i, f: w.index.get(p.args[1]!)!.i }));
-    // Open/close goal atoms, and for each furniture the rooms of the levers that move it.
-    const switches = this.universe.taskAtoms
-      .filter((p) => p.name === 'is_open' || p.name === 'is_closed')
-      .map((p) => ({ p: compilePredicate(w, p), f: w.index.get(p.args[0]!)!.i }));
-    const triggerRooms = w.furniture.map((_, f) =>
-      w.effects.flatMap((effs, t) => (effs.some((e) => e.target === f) ? [w.furnitureRoom[t]!] : [])),
-    );
-    const someoneAt = (ws: WorldState, rooms: number[], act: ActionName) => {
-      for (let a = 0; a < this.agents; a++) if (w.allowed[a]!.has(act) && rooms.includes(ws.agentRoom[a]!)) return true;
-      return false;
-    };
-    const unmet = (ws: WorldState, ks: KnowledgeState) => {
-      let c = 0;
-      for (const check of checks) if (!check(ws, ks)) c++;
-      if (c === 0) return 0;
-      let missing = 0;
-      const U = this.universe.size;
-      for (const x of this.#needed) if (!ks.flags[(x / U) | 0]![x % U]) missing++;
-      // Steps still needed for each unmet placement: reach it (opening what hides it), pick, carry, place.
-      let physical = 0;
-      for (const { p, o, f } of placements) {
-        if (p(ws)) continue;
-        const loc = ws.objLoc[o]!;
-        if (loc >= 0) {
-          const closed = (loc & 1) === 1 && !ws.open[loc >> 1];
-          physical += 2 + (closed ? 1 : 0);
-          // Someone has to get there: to the object, or to the lever of the lock that holds it.
-          if (closed && w.locked[loc >> 1]) physical += 1 + (someoneAt(ws, triggerRooms[loc >> 1]!, 'Open') ? 0 : 1);
-          else if (!someoneAt(ws, [w.furnitureRoom[loc >> 1]!], 'Pick')) physical += 1;
-        } else if (ws.agentRoom[-1 - loc] !== w.furnitureRoom[f]) physical += 1;
-      }
-      for (const { p, f } of switches) {
-        if (p(ws)) continue;
-        physical += 1 + (someoneAt(ws, w.locked[f] ? triggerRooms[f]! : [w.furnitureRoom[f]!, ...triggerRooms[f]!], 'Open') ? 0 : 1);
-      }
-      return c * (needed + 8) + missing + physical;
-    };
-    // States live packed in a store (state-store.ts); a node is a state's id, with its ply,
-    // parent, action and heuristic in arrays, and is unpacked into `cur` when expanded.
-    const store = new StateStore(this.agents, w.objects.length, w.furniture.length, this.universe.size);
-    const cur = { ws: World.clone(start.ws), ks: start.ks.clone() };
-    const scratch = { ws: World.clone(start.ws), ks: start.ks.clone() };
-    const nodes_: Nodes = { ply: [], parent: [], action: [], h: [] };
-    const add = (ply: number, parent: number, action: Action | null, h: number) => {
-      nodes_.ply.push(ply);
-      nodes_.parent.push(parent);
-      nodes_.action.push(action);
-      nodes_.h.push(h);
-    };
-    store.encode(firstPly % this.agents, start.ws, start.ks);
-    store.insert();
-    add(firstPly, -1, null, unmet(start.ws, start.ks));
-    const heap = new MinHeap();
-    heap.push(0, 0);
-    let nodes = 0;
-    let best = 0;
-    let capped = false;
-    const told: number[] = [];
-    while (heap.size) {
-      const n = heap.pop();
-      nodes++;
-      const nh = nodes_.h[n]!;
-      const nply = nodes_.ply[n]!;
-      if (nh === 0) return { status: 'solved', ...this.#planOf(nodes_, n), nodes };
-      if (nh < nodes_.h[best]! || (nh === nodes_.h[best]! && nply < nodes_.ply[best]!)) best = n;
-      if (nodes > maxNodes) {
-        capped = true;
-        break;
-      }
-      if (nply >= limit) continue;
-      const agent = nply % this.agents;
-      const ply = nply + 1;
-      store.decode(n, cur.ws, cur.ks);
-      for (const c of this.candidates(cur.ws, cur.ks, agent, level)) {
-        // Try the action on a scratch copy; keep only states not seen before.
-        copyInto(scratch.ws, cur.ws);
-        for (let a = 0; a < this.agents; a++) scratch.ks.flags[a]!.set(cur.ks.flags[a]!);
-        told.length = 0;
-        if (c.told !== undefined) told.push(c.told);
-        if (!this.step(scratch.ws, scratch.ks, agent, c.action, told)) continue;
-        store.encode(ply % this.agents, scratch.ws, scratch.ks);
-        const id = store.insert();
-        if (id < 0) continue;
-        const h = unmet(scratch.ws, scratch.ks);
-        add(ply, n, c.action, h);
-        // Weighted best-first: unmet goal parts dominate, then rounds used.
-        heap.push(id, greedy ? h * 1e6 - ply : h * 2 * this.agents + ply);
-      }
-    }
-    if (opts.bestEffort) return { status: capped ? 'undecided' : 'unsolvable', ...this.#planOf(nodes_, best), nodes };
-    return { status: capped ? 'undecided' : 'unsolvable', plan: null, rounds: null, nodes };
+    return new SearchRun(this, opts).advance(opts.maxNodes ?? 200_000);
   }
 
-  #planOf(nodes: Nodes, n: number): { plan: PlanStep[]; rounds: number } {
-    const steps: PlanStep[] = [];
-    for (let x = n; x >= 0 && nodes.action[x]; x = nodes.parent[x]!) {
-      const ply = nodes.ply[x]!;
-      steps.push({
-        round: Math.floor((ply - 1) / this.agents) + 1,
-        agent: this.world.agents[(ply - 1) % this.agents]!,
-        action: nodes.action[x]!,
-      });
-    }
-    steps.reverse();
-    return { plan: steps, rounds: Math.ceil(nodes.ply[n]! / this.agents) };
+  /** A search that can be continued: `advance(n)` answers as `search` with a cap of n would, without redoing the nodes already expanded. */
+  begin(opts: SearchOptions): SearchRun {
+    return new SearchRun(this, opts);
   }
 }
