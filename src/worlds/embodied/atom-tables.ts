@@ -87,8 +87,8 @@ export function compileFact(world: World, f: Formula): (s: WorldState) => boolea
 
 /** The universe's atoms sorted by kind, with what observation and staleness need of each. */
 export interface AtomTables {
-  /** Loc and fact atoms: the ones an agent can observe. */
-  observable: number[];
+  /** Fact atoms (an agent can observe them, and the loc atoms). */
+  facts: number[];
   /** Per atom: the compiled formula of a fact atom, else null. */
   fact: Array<((s: WorldState) => boolean) | null>;
   /** Knows atoms (K b chi) whose chi is a loc or fact atom: what watching together teaches. */

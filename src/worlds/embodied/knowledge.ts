@@ -111,12 +111,12 @@ export class KnowledgeUniverse {
   get tables(): AtomTables {
     if (this.#tables) return this.#tables;
     const { world } = this;
-    const observable: number[] = [];
+    const facts: number[] = [];
     const watched: number[] = [];
     const locAtom = new Int32Array(world.objects.length).fill(-1);
     const fact = this.atoms.map((a) => (a.kind === 'fact' ? compileFact(world, a.formula) : null));
     this.atoms.forEach((a, i) => {
-      if (a.kind === 'loc' || a.kind === 'fact') observable.push(i);
+      if (a.kind === 'fact') facts.push(i);
       if (a.kind === 'loc' && locAtom[a.object] === -1) locAtom[a.object] = i;
       if (a.kind === 'knows') {
         const inner = this.atoms[a.inner]!;
@@ -130,7 +130,7 @@ export class KnowledgeUniverse {
           return e?.kind === kind ? [e.i] : [];
         }),
       );
-    this.#tables = { observable, fact, watched, furnitureNamed: named('furniture'), objectsNamed: named('object'), locAtom };
+    this.#tables = { facts, fact, watched, furnitureNamed: named('furniture'), objectsNamed: named('object'), locAtom };
     return this.#tables;
   }
 
@@ -270,10 +270,15 @@ export class KnowledgeState {
     const room = s.agentRoom[agent]!;
     const mine = this.flags[agent]!;
     const t = this.u.tables;
-    for (const i of t.observable) {
+    const { world } = this.u;
+    // Where each object is, when the agent sees it here.
+    for (let o = 0; o < t.locAtom.length; o++) {
+      const i = t.locAtom[o]!;
+      if (i >= 0 && world.objectRoom(s, o) === room && world.visible(s, o)) mine[i] = 1;
+    }
+    for (const i of t.facts) {
       const seen = this.#observable(s, room, i, t);
-      if (seen === undefined) continue;
-      mine[i] = seen ? 1 : 0;
+      if (seen !== undefined) mine[i] = seen ? 1 : 0;
     }
     // Watching a fact together: each knows that the other knows it.
     for (const i of t.watched) {

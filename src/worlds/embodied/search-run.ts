@@ -18,12 +18,40 @@ function conjuncts(f: Formula): Formula[] {
   return f.op === 'and' ? f.args.flatMap(conjuncts) : [f];
 }
 
-function copyInto(to: WorldState, from: WorldState): void {
-  to.agentRoom.set(from.agentRoom);
-  to.holding.set(from.holding);
-  to.objLoc.set(from.objLoc);
-  to.open.set(from.open);
-  to.messagesLeft.set(from.messagesLeft);
+/** A copy of a world and a knowledge state whose arrays are views of one buffer each: copied with two `set` calls. */
+interface Flat {
+  ws: WorldState;
+  ks: KnowledgeState;
+  world: Uint8Array;
+  flags: Uint8Array;
+}
+
+function flat(ws: WorldState, ks: KnowledgeState): Flat {
+  const A = ws.agentRoom.length;
+  const O = ws.objLoc.length;
+  const F = ws.open.length;
+  const buffer = new ArrayBuffer(2 * (3 * A + O) + F);
+  const int16 = (at: number, n: number, from: Int16Array) => {
+    const v = new Int16Array(buffer, 2 * at, n);
+    v.set(from);
+    return v;
+  };
+  const copy: WorldState = {
+    agentRoom: int16(0, A, ws.agentRoom),
+    holding: int16(A, A, ws.holding),
+    objLoc: int16(2 * A, O, ws.objLoc),
+    messagesLeft: int16(2 * A + O, A, ws.messagesLeft),
+    open: new Uint8Array(buffer, 2 * (3 * A + O), F),
+  };
+  copy.open.set(ws.open);
+  const U = ks.u.size;
+  const flags = new Uint8Array(A * U);
+  const views = ks.flags.map((f, a) => {
+    const v = flags.subarray(a * U, (a + 1) * U);
+    v.set(f);
+    return v;
+  });
+  return { ws: copy, ks: new KnowledgeState(ks.u, views, ks.level), world: new Uint8Array(buffer), flags };
 }
 
 /** A best-first search of a task that can be continued with a larger node cap. */
@@ -35,8 +63,8 @@ export class SearchRun {
   // States live packed in a store; a node is a state's id, with its ply, parent, action and
   // heuristic in arrays, and is unpacked into `cur` when expanded.
   readonly #store: StateStore;
-  readonly #cur: { ws: WorldState; ks: KnowledgeState };
-  readonly #scratch: { ws: WorldState; ks: KnowledgeState };
+  readonly #cur: Flat;
+  readonly #scratch: Flat;
   readonly #ply: number[] = [];
   readonly #parent: number[] = [];
   readonly #action: Array<Action | null> = [];
@@ -69,8 +97,8 @@ export class SearchRun {
     this.#unmet = heuristic(search, conjuncts(goal));
     const w = search.world;
     this.#store = new StateStore(A, w.objects.length, w.furniture.length, search.universe.size);
-    this.#cur = { ws: World.clone(start.ws), ks: start.ks.clone() };
-    this.#scratch = { ws: World.clone(start.ws), ks: start.ks.clone() };
+    this.#cur = flat(start.ws, start.ks);
+    this.#scratch = flat(start.ws, start.ks);
     this.#store.encode(firstPly % A, start.ws, start.ks);
     this.#store.insert();
     this.#add(firstPly, -1, null, this.#unmet(start.ws, start.ks));
@@ -93,8 +121,8 @@ export class SearchRun {
     const greedy = this.#opts.greedy === true;
     const store = this.#store;
     const heap = this.#heap;
-    const { ws: curWs, ks: curKs } = this.#cur;
-    const { ws: scrWs, ks: scrKs } = this.#scratch;
+    const { ws: curWs, ks: curKs, world: curWorld, flags: curFlags } = this.#cur;
+    const { ws: scrWs, ks: scrKs, world: scrWorld, flags: scrFlags } = this.#scratch;
     const told: number[] = [];
     for (;;) {
       let n = this.#pending;
@@ -119,8 +147,8 @@ export class SearchRun {
       store.decode(n, curWs, curKs);
       for (const c of s.candidates(curWs, curKs, agent, level)) {
         // Try the action on a scratch copy; keep only states not seen before.
-        copyInto(scrWs, curWs);
-        for (let a = 0; a < A; a++) scrKs.flags[a]!.set(curKs.flags[a]!);
+        scrWorld.set(curWorld);
+        scrFlags.set(curFlags);
         told.length = 0;
         if (c.told !== undefined) told.push(c.told);
         if (!s.step(scrWs, scrKs, agent, c.action, told)) continue;

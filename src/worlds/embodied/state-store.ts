@@ -48,18 +48,17 @@ export class StateStore {
     const t = this.#tmp;
     t.fill(0);
     t[0] = turn;
-    let k = 0;
-    const put = (v: number) => {
-      const w = 1 + (k >> 1);
-      t[w] = (k & 1) === 0 ? v & 0xffff : t[w]! | (v << 16);
-      k++;
-    };
     const A = this.#A;
-    for (let a = 0; a < A; a++) put(ws.agentRoom[a]!);
-    for (let a = 0; a < A; a++) put(ws.holding[a]!);
-    for (let o = 0; o < this.#O; o++) put(ws.objLoc[o]!);
-    for (let f = 0; f < this.#F; f++) put(ws.open[f]!);
-    for (let a = 0; a < A; a++) put(ws.messagesLeft[a]!);
+    // World values two to a word: the k-th value goes to word 1 + k / 2, low half first.
+    let k = 0;
+    const arrays = [ws.agentRoom, ws.holding, ws.objLoc, ws.open, ws.messagesLeft];
+    for (let j = 0; j < 5; j++) {
+      const arr = arrays[j]!;
+      for (let x = 0; x < arr.length; x++, k++) {
+        const w = 1 + (k >> 1);
+        t[w] = (k & 1) === 0 ? arr[x]! & 0xffff : t[w]! | (arr[x]! << 16);
+      }
+    }
     let base = 1 + ((this.#values + 1) >> 1);
     for (let a = 0; a < A; a++, base += this.#flagWords) {
       const f = ks.flags[a]!;
