@@ -195,6 +195,7 @@ function heuristic(s: TaskSearch, parts: Formula[]): (ws: WorldState, ks: Knowle
   const needed = s.needs.reduce((c, n) => c + n.reduce((x, v) => x + v, 0), 0);
   const w = s.world;
   const U = s.universe.size;
+  const wants = s.needed;
   const placements = s.universe.taskAtoms
     .filter((p) => p.name === 'is_on_top' || p.name === 'is_inside')
     .map((p) => ({ p: compilePredicate(w, p), o: w.index.get(p.args[0]!)!.i, f: w.index.get(p.args[1]!)!.i }));
@@ -214,7 +215,7 @@ function heuristic(s: TaskSearch, parts: Formula[]): (ws: WorldState, ks: Knowle
     for (const check of checks) if (!check(ws, ks)) c++;
     if (c === 0) return 0;
     let missing = 0;
-    for (const x of s.needed) if (!ks.flags[(x / U) | 0]![x % U]) missing++;
+    for (const x of wants) if (!ks.flags[(x / U) | 0]![x % U]) missing++;
     // Steps still needed for each unmet placement: reach it (opening what hides it), pick, carry, place.
     let physical = 0;
     for (const { p, o, f } of placements) {

@@ -48,6 +48,19 @@ export interface SearchOptions {
   from?: { ws: WorldState; ks: KnowledgeState; round: number };
 }
 
+/** What `candidates` and the heuristic read per node, resolved once per task. */
+interface SearchTables {
+  purposeFurniture: Uint8Array;
+  purposeObjects: Uint8Array;
+  wanted: Uint8Array;
+  taskAtoms: number[];
+  mechanicAtoms: Array<{ i: number; target: number; trigger: number; inverse: boolean }>;
+  /** Per agent: the fact atoms it needs to see. */
+  neededFacts: number[][];
+  /** Every (agent, atom) need, as agent * atoms + atom. */
+  needed: number[];
+}
+
 /** Best-first search over joint world and knowledge states of a task, at a ToM level. */
 export class TaskSearch {
   readonly world: World;
@@ -65,33 +78,40 @@ export class TaskSearch {
     this.agents = this.world.agents.length;
     this.needs = this.#needs();
     this.useful = this.#usefulMessages();
-    const u = this.universe;
-    const w = this.world;
-    this.#purposeFurniture = new Uint8Array(w.furniture.length);
-    this.#purposeObjects = new Uint8Array(w.objects.length);
-    this.#wanted = new Uint8Array(w.rooms.length);
-    u.atoms.forEach((a, i) => {
-      if (a.kind === 'task') this.#taskAtoms.push(i);
-      if (a.kind === 'mechanic') {
-        const m = task.mechanics[a.index]!;
-        const furniture = (name: string | undefined) => (name ? w.furniture.indexOf(name) : -1);
-        this.#mechanicAtoms.push({ i, target: furniture(m.target), trigger: furniture(m.trigger), inverse: m.type === 'inverse_state' });
-      }
-    });
-    this.#neededFacts = this.needs.map((n) => u.atoms.flatMap((a, i) => (n[i] && a.kind === 'fact' ? [i] : [])));
-    this.needed = this.needs.flatMap((n, a) => u.atoms.flatMap((_, i) => (n[i] ? [a * u.size + i] : [])));
   }
 
-  // Tables and scratch arrays for `candidates` and the heuristic, built once per task.
-  readonly #purposeFurniture: Uint8Array;
-  readonly #purposeObjects: Uint8Array;
-  readonly #wanted: Uint8Array;
-  readonly #taskAtoms: number[] = [];
-  readonly #mechanicAtoms: Array<{ i: number; target: number; trigger: number; inverse: boolean }> = [];
-  /** Per agent: the fact atoms it needs to see. */
-  readonly #neededFacts: number[][];
+  #search: SearchTables | undefined;
+
+  /** Tables and scratch arrays for `candidates` and the heuristic, built on first use (replaying a plan needs none). */
+  get #tables(): SearchTables {
+    if (this.#search) return this.#search;
+    const u = this.universe;
+    const w = this.world;
+    const t: SearchTables = {
+      purposeFurniture: new Uint8Array(w.furniture.length),
+      purposeObjects: new Uint8Array(w.objects.length),
+      wanted: new Uint8Array(w.rooms.length),
+      taskAtoms: [],
+      mechanicAtoms: [],
+      neededFacts: this.needs.map((n) => u.atoms.flatMap((a, i) => (n[i] && a.kind === 'fact' ? [i] : []))),
+      needed: this.needs.flatMap((n, a) => u.atoms.flatMap((_, i) => (n[i] ? [a * u.size + i] : []))),
+    };
+    u.atoms.forEach((a, i) => {
+      if (a.kind === 'task') t.taskAtoms.push(i);
+      if (a.kind === 'mechanic') {
+        const m = this.task.mechanics[a.index]!;
+        const furniture = (name: string | undefined) => (name ? w.furniture.indexOf(name) : -1);
+        t.mechanicAtoms.push({ i, target: furniture(m.target), trigger: furniture(m.trigger), inverse: m.type === 'inverse_state' });
+      }
+    });
+    this.#search = t;
+    return t;
+  }
+
   /** Every (agent, atom) need, as agent * atoms + atom (for the heuristic). */
-  readonly needed: number[];
+  get needed(): number[] {
+    return this.#tables.needed;
+  }
 
   /**
    * What each agent needs to know: the goal atoms it could achieve itself (it has the action and
@@ -243,9 +263,10 @@ export class TaskSearch {
     const known = ks.flags[agent]!;
     // Things the agent has a purpose for: furniture and objects of goal atoms it knows.
     const t = u.tables;
-    const pf = this.#purposeFurniture.fill(0);
-    const po = this.#purposeObjects.fill(0);
-    for (const i of this.#taskAtoms)
+    const st = this.#tables;
+    const pf = st.purposeFurniture.fill(0);
+    const po = st.purposeObjects.fill(0);
+    for (const i of st.taskAtoms)
       if (known[i]) {
         for (const f of t.furnitureNamed[i]!) pf[f] = 1;
         for (const o of t.objectsNamed[i]!) po[o] = 1;
@@ -259,7 +280,7 @@ export class TaskSearch {
       if (loc >= 0 && (loc & 1) === 1) pf[loc >> 1] = 1;
     }
     // Then the triggers of mechanics that move those things (in order: a trigger can be the next one's target).
-    for (const { i, target, trigger, inverse } of this.#mechanicAtoms) {
+    for (const { i, target, trigger, inverse } of st.mechanicAtoms) {
       if (!known[i] || trigger < 0) continue;
       if ((target >= 0 && pf[target]) || inverse) pf[trigger] = 1;
     }
@@ -267,7 +288,7 @@ export class TaskSearch {
     if (allowed.has('Navigate')) {
       // Only towards rooms where the agent has something to do: a thing it has a purpose for
       // (and knows where it is, for objects), or a fact it needs to see.
-      const wanted = this.#wanted.fill(0);
+      const wanted = st.wanted.fill(0);
       for (let f = 0; f < w.furniture.length; f++) if (pf[f]) wanted[w.furnitureRoom[f]!] = 1;
       for (let o = 0; o < w.objects.length; o++) {
         if (!po[o]) continue;
@@ -276,7 +297,7 @@ export class TaskSearch {
         if (li >= 0 && !known[li]) wanted.fill(1);
         else wanted[w.objectRoom(ws, o)] = 1;
       }
-      for (const i of this.#neededFacts[agent]!) {
+      for (const i of st.neededFacts[agent]!) {
         if (known[i]) continue;
         for (const name of u.entities[i]!) {
           const r = w.entityRoom(ws, name);
