@@ -95,11 +95,10 @@ export class SearchRun {
       : search.initial(level, opts.revealAll);
     const firstPly = opts.from ? (opts.from.round - 1) * A : 0;
     this.#unmet = heuristic(search, conjuncts(goal));
-    const w = search.world;
-    this.#store = new StateStore(A, w.objects.length, w.furniture.length, search.universe.size);
     this.#cur = flat(start.ws, start.ks);
     this.#scratch = flat(start.ws, start.ks);
-    this.#store.encode(firstPly % A, start.ws, start.ks);
+    this.#store = new StateStore(this.#cur.world.length, this.#cur.flags.length);
+    this.#store.encode(firstPly % A, this.#cur.world, this.#cur.flags);
     this.#store.insert();
     this.#add(firstPly, -1, null, this.#unmet(start.ws, start.ks));
     this.#heap.push(0, 0);
@@ -144,7 +143,7 @@ export class SearchRun {
       if (nply >= this.#limit) continue;
       const agent = nply % A;
       const ply = nply + 1;
-      store.decode(n, curWs, curKs);
+      store.decode(n, curWorld, curFlags);
       for (const c of s.candidates(curWs, curKs, agent, level)) {
         // Try the action on a scratch copy; keep only states not seen before.
         scrWorld.set(curWorld);
@@ -152,7 +151,7 @@ export class SearchRun {
         told.length = 0;
         if (c.told !== undefined) told.push(c.told);
         if (!s.step(scrWs, scrKs, agent, c.action, told)) continue;
-        store.encode(ply % A, scrWs, scrKs);
+        store.encode(ply % A, scrWorld, scrFlags);
         const id = store.insert();
         if (id < 0) continue;
         const h = this.#unmet(scrWs, scrKs);
