@@ -339,12 +339,31 @@ export class TaskSearch {
         if (!known[i] || !ks.maySay(i)) continue;
         const lacking = reach.filter((b) => this.useful[agent]![b]![i] && !ks.flags[b]![i] && ks.mayHold(i));
         if (lacking.length === 0) continue;
-        const text = this.messageText(i, ws);
+        const text = this.#text(i, ws);
         for (const b of lacking) out.push({ action: { type: 'Communicate', to: [w.agents[b]!], text }, told: i });
         if (reach.length > 1) out.push({ action: { type: 'Communicate', to: 'all', text }, told: i });
       }
     }
     return out;
+  }
+
+  /** Message texts already written, per atom, by the place of the object they depend on (-1: none). */
+  #texts: Array<Map<number, string>> = [];
+
+  /** messageText, memoized: a text depends only on its atom and, for a place, where the object is. */
+  #text(i: number, ws: WorldState): string {
+    const u = this.universe;
+    let inner = i;
+    for (let a = u.atoms[inner]!; a.kind === 'knows'; a = u.atoms[inner]!) inner = a.inner;
+    const atom = u.atoms[inner]!;
+    const key = atom.kind === 'loc' ? ws.objLoc[atom.object]! : -1 - 0x10000;
+    const cache = (this.#texts[i] ??= new Map());
+    let text = cache.get(key);
+    if (text === undefined) {
+      text = this.messageText(i, ws);
+      cache.set(key, text);
+    }
+    return text;
   }
 
   /** A message stating atom i in words that name its entities (so that a reader of the text learns it). */
