@@ -290,6 +290,58 @@ export class KnowledgeState {
     }
   }
 
+  /**
+   * Where atom i (a loc or fact atom) can be observed now, as `#observable` decides it for each
+   * room: -2 nowhere, -1 in every room, else that room.
+   */
+  #whereSeen(s: WorldState, i: number): number {
+    const { world } = this.u;
+    const atom = this.u.atoms[i]!;
+    if (atom.kind === 'loc') return world.visible(s, atom.object) ? world.objectRoom(s, atom.object) : -2;
+    let room = -1;
+    for (const e of this.u.located[i]!) {
+      let r: number;
+      if (e.kind === 'furniture') r = world.furnitureRoom[e.i]!;
+      else if (e.kind === 'object') {
+        if (!world.visible(s, e.i)) return -2;
+        r = world.objectRoom(s, e.i);
+      } else r = s.agentRoom[e.i]!;
+      if (room === -1) room = r;
+      else if (r !== room) return -2;
+    }
+    return room;
+  }
+
+  /** `observe` for every agent at once (the same flags): each fact is checked once, not once per agent. */
+  observeAll(s: WorldState): void {
+    const t = this.u.tables;
+    const A = this.flags.length;
+    const rooms = s.agentRoom;
+    for (let o = 0; o < t.locAtom.length; o++) {
+      const i = t.locAtom[o]!;
+      if (i < 0 || !this.u.world.visible(s, o)) continue;
+      const r = this.u.world.objectRoom(s, o);
+      for (let a = 0; a < A; a++) if (rooms[a] === r) this.flags[a]![i] = 1;
+    }
+    for (const i of t.facts) {
+      const r = this.#whereSeen(s, i);
+      if (r === -2) continue;
+      const v = t.fact[i]!(s) ? 1 : 0;
+      for (let a = 0; a < A; a++) if (r === -1 || rooms[a] === r) this.flags[a]![i] = v;
+    }
+    // Watching a fact together: each knows that the other knows it.
+    for (const i of t.watched) {
+      if (!this.mayHold(i)) continue;
+      const atom = this.u.atoms[i] as Extract<Atom, { kind: 'knows' }>;
+      const r = this.#whereSeen(s, atom.inner);
+      if (r === -2) continue;
+      const inner = this.u.atoms[atom.inner]!;
+      if (inner.kind === 'fact' && !t.fact[atom.inner]!(s)) continue;
+      const other = atom.agent;
+      for (let a = 0; a < A; a++) if (a !== other && rooms[other] === rooms[a] && (r === -1 || rooms[a] === r)) this.flags[a]![i] = 1;
+    }
+  }
+
   /** After a change: what nobody present saw goes stale. */
   invalidate(s: WorldState, changedFurniture: number[], movedObjects: number[]): void {
     if (changedFurniture.length === 0 && movedObjects.length === 0) return;

@@ -215,7 +215,7 @@ export class TaskSearch {
     if (!out.ok) return false;
     ks.invalidate(ws, out.changedFurniture, out.movedObjects);
     if (out.deliveredTo) ks.tell(agent, out.deliveredTo, told);
-    for (let a = 0; a < this.agents; a++) ks.observe(ws, a);
+    ks.observeAll(ws);
     return true;
   }
 
