@@ -192,6 +192,12 @@ export function holds(world: World, s: WorldState, p: Extract<Formula, { op: 'pr
   }
 }
 
+/** Whether any of `xs` is among `changed`. */
+function named(xs: number[], changed: number[]): boolean {
+  for (const x of xs) if (changed.includes(x)) return true;
+  return false;
+}
+
 /** Per agent, one flag per atom. */
 export class KnowledgeState {
   constructor(
@@ -347,13 +353,17 @@ export class KnowledgeState {
     if (changedFurniture.length === 0 && movedObjects.length === 0) return;
     const { world } = this.u;
     const t = this.u.tables;
-    const rooms = [...changedFurniture.map((f) => world.furnitureRoom[f]!), ...movedObjects.map((o) => world.objectRoom(s, o))];
+    // The rooms where the change was seen (at most a few: no array needed).
+    const seenIn = (room: number) => {
+      for (const f of changedFurniture) if (world.furnitureRoom[f] === room) return true;
+      for (const o of movedObjects) if (world.objectRoom(s, o) === room) return true;
+      return false;
+    };
     for (let i = 0; i < this.u.size; i++) {
       const atom = this.u.atoms[i]!;
       if (atom.kind === 'task' || atom.kind === 'mechanic') continue;
-      if (!t.furnitureNamed[i]!.some((f) => changedFurniture.includes(f)) && !t.objectsNamed[i]!.some((o) => movedObjects.includes(o)))
-        continue;
-      for (let a = 0; a < this.flags.length; a++) if (!rooms.includes(s.agentRoom[a]!) || atom.kind === 'knows') this.flags[a]![i] = 0;
+      if (!named(t.furnitureNamed[i]!, changedFurniture) && !named(t.objectsNamed[i]!, movedObjects)) continue;
+      for (let a = 0; a < this.flags.length; a++) if (atom.kind === 'knows' || !seenIn(s.agentRoom[a]!)) this.flags[a]![i] = 0;
     }
   }
 

@@ -43,9 +43,15 @@ export class StateStore {
     t[0] = turn;
     this.#tmpBytes.set(world, 4);
     this.#tmpBytes.set(flags, 4 + this.#worldBytes);
+    // Mix every word into all bits (a multiply alone moves bits only upwards; the table reads the low ones).
     let h = 0x811c9dc5;
-    for (let i = 0; i < this.stride; i++) h = Math.imul(h ^ t[i]!, 0x01000193);
-    this.#tmpHash = h ^ (h >>> 15);
+    for (let i = 0; i < this.stride; i++) {
+      h = Math.imul(h ^ t[i]!, 0x9e3779b1);
+      h ^= h >>> 15;
+    }
+    h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+    h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+    this.#tmpHash = h ^ (h >>> 16);
   }
 
   /** Keep the encoded candidate: its id, or -1 when an equal state is already kept. */
