@@ -4,6 +4,7 @@
 // exactly as `holds` (knowledge.ts) does; they only skip the name look-ups per call.
 
 import type { Formula } from './goal.js';
+import type { KnowledgeUniverse } from './knowledge.js';
 import type { World, WorldState } from './world.js';
 
 type Pred = Extract<Formula, { op: 'pred' }>;
@@ -98,4 +99,29 @@ export interface AtomTables {
   objectsNamed: number[][];
   /** Per object: its loc atom, or -1. */
   locAtom: Int32Array;
+}
+
+/** The tables of a universe (KnowledgeUniverse.tables builds them once). */
+export function buildAtomTables(u: KnowledgeUniverse): AtomTables {
+  const { world } = u;
+  const facts: number[] = [];
+  const watched: number[] = [];
+  const locAtom = new Int32Array(world.objects.length).fill(-1);
+  const fact = u.atoms.map((a) => (a.kind === 'fact' ? compileFact(world, a.formula) : null));
+  u.atoms.forEach((a, i) => {
+    if (a.kind === 'fact') facts.push(i);
+    if (a.kind === 'loc' && locAtom[a.object] === -1) locAtom[a.object] = i;
+    if (a.kind === 'knows') {
+      const inner = u.atoms[a.inner]!;
+      if (inner.kind === 'fact' || inner.kind === 'loc') watched.push(i);
+    }
+  });
+  const named = (kind: 'furniture' | 'object') =>
+    u.entities.map((names) =>
+      names.flatMap((n) => {
+        const e = world.index.get(n);
+        return e?.kind === kind ? [e.i] : [];
+      }),
+    );
+  return { facts, fact, watched, furnitureNamed: named('furniture'), objectsNamed: named('object'), locAtom };
 }

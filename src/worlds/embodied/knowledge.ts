@@ -14,7 +14,7 @@
 import { formatFormula, predicates, epistemicNodes, evaluateFormula, type Formula } from './goal.js';
 import { goalAtoms, type EmbodiedTask } from './task.js';
 import { type World, type WorldState, IN } from './world.js';
-import { compileFact, type AtomTables } from './atom-tables.js';
+import { buildAtomTables, type AtomTables } from './atom-tables.js';
 
 export type Atom =
   | { kind: 'task'; atom: number; pred: Extract<Formula, { op: 'pred' }> }
@@ -109,28 +109,7 @@ export class KnowledgeUniverse {
 
   /** The atoms sorted by kind, with compiled facts and named things (atom-tables.ts), built once. */
   get tables(): AtomTables {
-    if (this.#tables) return this.#tables;
-    const { world } = this;
-    const facts: number[] = [];
-    const watched: number[] = [];
-    const locAtom = new Int32Array(world.objects.length).fill(-1);
-    const fact = this.atoms.map((a) => (a.kind === 'fact' ? compileFact(world, a.formula) : null));
-    this.atoms.forEach((a, i) => {
-      if (a.kind === 'fact') facts.push(i);
-      if (a.kind === 'loc' && locAtom[a.object] === -1) locAtom[a.object] = i;
-      if (a.kind === 'knows') {
-        const inner = this.atoms[a.inner]!;
-        if (inner.kind === 'fact' || inner.kind === 'loc') watched.push(i);
-      }
-    });
-    const named = (kind: 'furniture' | 'object') =>
-      this.entities.map((names) =>
-        names.flatMap((n) => {
-          const e = world.index.get(n);
-          return e?.kind === kind ? [e.i] : [];
-        }),
-      );
-    this.#tables = { facts, fact, watched, furnitureNamed: named('furniture'), objectsNamed: named('object'), locAtom };
+    this.#tables ??= buildAtomTables(this);
     return this.#tables;
   }
 
