@@ -64,7 +64,7 @@ export function compilePredicate(world: World, p: Pred): (s: WorldState) => bool
 }
 
 /** A physical formula as a function of the state; epistemic parts are false (as in KnowledgeUniverse.evaluate). */
-export function compileFact(world: World, f: Formula): (s: WorldState) => boolean {
+function compileFact(world: World, f: Formula): (s: WorldState) => boolean {
   switch (f.op) {
     case 'and': {
       const parts = f.args.map((a) => compileFact(world, a));
