@@ -1,6 +1,6 @@
 // bench/embodied: generate-and-verify time for 300 tasks (six families, depth 1-4, 2-6 agents)
 // and the pool composition; verifier time per task by agent count and K-depth (median, worst; wall
-// and CPU, with the load average); world
+// and CPU, with the load average; and six extra tasks at 6 agents, depth 5); world
 // throughput (agent-actions per second) replaying reference
 // plans, with and without who-knows-what tracking; and the reference teams on 100 generated
 // tasks x 3 trials through the runner (functional and literal Avg, Pass@3, Pass^3).
@@ -64,6 +64,19 @@ for (const [key, xs] of [...cells].sort())
   console.log(
     `  ${key}: n ${xs.length}, median ${median(xs.map((x) => x.ms)).toFixed(1)} ms (CPU ${median(xs.map((x) => x.cpu)).toFixed(1)}), worst ${Math.max(...xs.map((x) => x.ms)).toFixed(1)} ms (CPU ${Math.max(...xs.map((x) => x.cpu)).toFixed(1)})`,
   );
+
+// 2b. Stress: six agents at K-depth 5, beyond the pool's 1-4 (six generated tasks, verified again).
+{
+  const stress = m.generateTasks({ n: 6, seed: 2026, depth: 5, agents: 6 }).map((g) => {
+    const c = process.cpuUsage();
+    const s = performance.now();
+    m.verifyTask(g.task);
+    return { ms: performance.now() - s, cpu: cpuSince(c) };
+  });
+  console.log(
+    `  stress, 6 agents, depth 5: n ${stress.length}, median ${median(stress.map((x) => x.ms)).toFixed(1)} ms (CPU ${median(stress.map((x) => x.cpu)).toFixed(1)}), worst ${Math.max(...stress.map((x) => x.ms)).toFixed(1)} ms (CPU ${Math.max(...stress.map((x) => x.cpu)).toFixed(1)}); load ${load()}`,
+  );
+}
 
 // 3. World throughput: replay each task's plan many times.
 const plans = generated.map((g) => ({ task: g.task, plan: m.verifyTask(g.task).plan }));
