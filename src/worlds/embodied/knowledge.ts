@@ -14,6 +14,7 @@
 import { formatFormula, predicates, epistemicNodes, evaluateFormula, type Formula } from './goal.js';
 import { goalAtoms, type EmbodiedTask } from './task.js';
 import { type World, type WorldState, IN } from './world.js';
+import { buildAtomTables, type AtomTables } from './atom-tables.js';
 
 export type Atom =
   | { kind: 'task'; atom: number; pred: Extract<Formula, { op: 'pred' }> }
@@ -52,6 +53,8 @@ export class KnowledgeUniverse {
 
   private add(atom: Atom, depth: number, entities: string[]): number {
     this.#knows = undefined;
+    this.#located = undefined;
+    this.#tables = undefined;
     this.atoms.push(atom);
     this.depth.push(depth);
     this.entities.push(entities);
@@ -100,6 +103,14 @@ export class KnowledgeUniverse {
       }),
     );
     return this.#located;
+  }
+
+  #tables: AtomTables | undefined;
+
+  /** The atoms sorted by kind, with compiled facts and named things (atom-tables.ts), built once. */
+  get tables(): AtomTables {
+    this.#tables ??= buildAtomTables(this);
+    return this.#tables;
   }
 
   /** Whether a fact atom's formula holds in a state. */
@@ -160,6 +171,12 @@ export function holds(world: World, s: WorldState, p: Extract<Formula, { op: 'pr
   }
 }
 
+/** Whether any of `xs` is among `changed`. */
+function named(xs: number[], changed: number[]): boolean {
+  for (const x of xs) if (changed.includes(x)) return true;
+  return false;
+}
+
 /** Per agent, one flag per atom. */
 export class KnowledgeState {
   constructor(
@@ -217,11 +234,12 @@ export class KnowledgeState {
     return i !== undefined && this.flags[agent]![i] === 1;
   }
 
-  #observable(s: WorldState, room: number, i: number): boolean | undefined {
+  #observable(s: WorldState, room: number, i: number, t: AtomTables): boolean | undefined {
     const { world } = this.u;
     const atom = this.u.atoms[i]!;
     if (atom.kind === 'loc') return world.objectRoom(s, atom.object) === room && world.visible(s, atom.object) ? true : undefined;
-    if (atom.kind !== 'fact') return undefined;
+    const fact = t.fact[i];
+    if (!fact) return undefined;
     for (const e of this.u.located[i]!) {
       if (e.kind === 'furniture') {
         if (world.furnitureRoom[e.i] !== room) return undefined;
@@ -229,27 +247,83 @@ export class KnowledgeState {
         if (world.objectRoom(s, e.i) !== room || !world.visible(s, e.i)) return undefined;
       } else if (s.agentRoom[e.i] !== room) return undefined;
     }
-    return this.u.evaluate(i, s);
+    return fact(s);
   }
 
   /** Everything an agent sees in its room now. */
   observe(s: WorldState, agent: number): void {
     const room = s.agentRoom[agent]!;
     const mine = this.flags[agent]!;
-    for (let i = 0; i < this.u.size; i++) {
-      const seen = this.#observable(s, room, i);
-      if (seen === undefined) continue;
-      mine[i] = seen ? 1 : 0;
+    const t = this.u.tables;
+    const { world } = this.u;
+    // Where each object is, when the agent sees it here.
+    for (let o = 0; o < t.locAtom.length; o++) {
+      const i = t.locAtom[o]!;
+      if (i >= 0 && world.objectRoom(s, o) === room && world.visible(s, o)) mine[i] = 1;
+    }
+    for (const i of t.facts) {
+      const seen = this.#observable(s, room, i, t);
+      if (seen !== undefined) mine[i] = seen ? 1 : 0;
     }
     // Watching a fact together: each knows that the other knows it.
-    for (let i = 0; i < this.u.size; i++) {
-      const atom = this.u.atoms[i]!;
-      if (atom.kind !== 'knows' || !this.mayHold(i)) continue;
+    for (const i of t.watched) {
+      if (!this.mayHold(i)) continue;
+      const atom = this.u.atoms[i] as Extract<Atom, { kind: 'knows' }>;
       const other = atom.agent;
       if (other === agent || s.agentRoom[other] !== room) continue;
+      if (this.#observable(s, room, atom.inner, t) === true) mine[i] = 1;
+    }
+  }
+
+  /**
+   * Where atom i (a loc or fact atom) can be observed now, as `#observable` decides it for each
+   * room: -2 nowhere, -1 in every room, else that room.
+   */
+  #whereSeen(s: WorldState, i: number): number {
+    const { world } = this.u;
+    const atom = this.u.atoms[i]!;
+    if (atom.kind === 'loc') return world.visible(s, atom.object) ? world.objectRoom(s, atom.object) : -2;
+    let room = -1;
+    for (const e of this.u.located[i]!) {
+      let r: number;
+      if (e.kind === 'furniture') r = world.furnitureRoom[e.i]!;
+      else if (e.kind === 'object') {
+        if (!world.visible(s, e.i)) return -2;
+        r = world.objectRoom(s, e.i);
+      } else r = s.agentRoom[e.i]!;
+      if (room === -1) room = r;
+      else if (r !== room) return -2;
+    }
+    return room;
+  }
+
+  /** `observe` for every agent at once (the same flags): each fact is checked once, not once per agent. */
+  observeAll(s: WorldState): void {
+    const t = this.u.tables;
+    const A = this.flags.length;
+    const rooms = s.agentRoom;
+    for (let o = 0; o < t.locAtom.length; o++) {
+      const i = t.locAtom[o]!;
+      if (i < 0 || !this.u.world.visible(s, o)) continue;
+      const r = this.u.world.objectRoom(s, o);
+      for (let a = 0; a < A; a++) if (rooms[a] === r) this.flags[a]![i] = 1;
+    }
+    for (const i of t.facts) {
+      const r = this.#whereSeen(s, i);
+      if (r === -2) continue;
+      const v = t.fact[i]!(s) ? 1 : 0;
+      for (let a = 0; a < A; a++) if (r === -1 || rooms[a] === r) this.flags[a]![i] = v;
+    }
+    // Watching a fact together: each knows that the other knows it.
+    for (const i of t.watched) {
+      if (!this.mayHold(i)) continue;
+      const atom = this.u.atoms[i] as Extract<Atom, { kind: 'knows' }>;
+      const r = this.#whereSeen(s, atom.inner);
+      if (r === -2) continue;
       const inner = this.u.atoms[atom.inner]!;
-      if (inner.kind !== 'fact' && inner.kind !== 'loc') continue;
-      if (this.#observable(s, room, atom.inner) === true) mine[i] = 1;
+      if (inner.kind === 'fact' && !t.fact[atom.inner]!(s)) continue;
+      const other = atom.agent;
+      for (let a = 0; a < A; a++) if (a !== other && rooms[other] === rooms[a] && (r === -1 || rooms[a] === r)) this.flags[a]![i] = 1;
     }
   }
 
@@ -257,13 +331,18 @@ export class KnowledgeState {
   invalidate(s: WorldState, changedFurniture: number[], movedObjects: number[]): void {
     if (changedFurniture.length === 0 && movedObjects.length === 0) return;
     const { world } = this.u;
-    const names = new Set([...changedFurniture.map((f) => world.furniture[f]), ...movedObjects.map((o) => world.objects[o])]);
-    const rooms = new Set([...changedFurniture.map((f) => world.furnitureRoom[f]), ...movedObjects.map((o) => world.objectRoom(s, o))]);
+    const t = this.u.tables;
+    // The rooms where the change was seen (at most a few: no array needed).
+    const seenIn = (room: number) => {
+      for (const f of changedFurniture) if (world.furnitureRoom[f] === room) return true;
+      for (const o of movedObjects) if (world.objectRoom(s, o) === room) return true;
+      return false;
+    };
     for (let i = 0; i < this.u.size; i++) {
       const atom = this.u.atoms[i]!;
       if (atom.kind === 'task' || atom.kind === 'mechanic') continue;
-      if (!this.u.entities[i]!.some((n) => names.has(n))) continue;
-      for (let a = 0; a < this.flags.length; a++) if (!rooms.has(s.agentRoom[a]) || atom.kind === 'knows') this.flags[a]![i] = 0;
+      if (!named(t.furnitureNamed[i]!, changedFurniture) && !named(t.objectsNamed[i]!, movedObjects)) continue;
+      for (let a = 0; a < this.flags.length; a++) if (atom.kind === 'knows' || !seenIn(s.agentRoom[a]!)) this.flags[a]![i] = 0;
     }
   }
 

@@ -9,9 +9,10 @@
 // needed knowledge still missing and placement steps left, with duplicate detection; it is
 // exhaustive within the turn limit unless the node cap is reached ("undecided").
 
-import { epistemicNodes, evaluateFormula, formatFormula, stripEpistemic, type Formula } from './goal.js';
+import { epistemicNodes, evaluateFormula, formatFormula, type Formula } from './goal.js';
 import { holds, KnowledgeState, KnowledgeUniverse } from './knowledge.js';
-import { MinHeap } from './min-heap.js';
+import { compilePredicate } from './atom-tables.js';
+import { SearchRun } from './search-run.js';
 import type { ActionName, EmbodiedTask } from './task.js';
 import { World, type Action, type WorldState } from './world.js';
 
@@ -47,26 +48,17 @@ export interface SearchOptions {
   from?: { ws: WorldState; ks: KnowledgeState; round: number };
 }
 
-interface Node {
-  packed: Int16Array;
-  ply: number;
-  parent: Node | null;
-  action: Action | null;
-  score: number;
-  h: number;
-}
-
-/** Top-level conjuncts of a goal. */
-function conjuncts(f: Formula): Formula[] {
-  return f.op === 'and' ? f.args.flatMap(conjuncts) : [f];
-}
-
-function copyInto(to: WorldState, from: WorldState): void {
-  to.agentRoom.set(from.agentRoom);
-  to.holding.set(from.holding);
-  to.objLoc.set(from.objLoc);
-  to.open.set(from.open);
-  to.messagesLeft.set(from.messagesLeft);
+/** What `candidates` and the heuristic read per node, resolved once per task. */
+interface SearchTables {
+  purposeFurniture: Uint8Array;
+  purposeObjects: Uint8Array;
+  wanted: Uint8Array;
+  taskAtoms: number[];
+  mechanicAtoms: Array<{ i: number; target: number; trigger: number; inverse: boolean }>;
+  /** Per agent: the fact atoms it needs to see. */
+  neededFacts: number[][];
+  /** Every (agent, atom) need, as agent * atoms + atom. */
+  needed: number[];
 }
 
 /** Best-first search over joint world and knowledge states of a task, at a ToM level. */
@@ -86,6 +78,39 @@ export class TaskSearch {
     this.agents = this.world.agents.length;
     this.needs = this.#needs();
     this.useful = this.#usefulMessages();
+  }
+
+  #search: SearchTables | undefined;
+
+  /** Tables and scratch arrays for `candidates` and the heuristic, built on first use (replaying a plan needs none). */
+  get #tables(): SearchTables {
+    if (this.#search) return this.#search;
+    const u = this.universe;
+    const w = this.world;
+    const t: SearchTables = {
+      purposeFurniture: new Uint8Array(w.furniture.length),
+      purposeObjects: new Uint8Array(w.objects.length),
+      wanted: new Uint8Array(w.rooms.length),
+      taskAtoms: [],
+      mechanicAtoms: [],
+      neededFacts: this.needs.map((n) => u.atoms.flatMap((a, i) => (n[i] && a.kind === 'fact' ? [i] : []))),
+      needed: this.needs.flatMap((n, a) => u.atoms.flatMap((_, i) => (n[i] ? [a * u.size + i] : []))),
+    };
+    u.atoms.forEach((a, i) => {
+      if (a.kind === 'task') t.taskAtoms.push(i);
+      if (a.kind === 'mechanic') {
+        const m = this.task.mechanics[a.index]!;
+        const furniture = (name: string | undefined) => (name ? w.furniture.indexOf(name) : -1);
+        t.mechanicAtoms.push({ i, target: furniture(m.target), trigger: furniture(m.trigger), inverse: m.type === 'inverse_state' });
+      }
+    });
+    this.#search = t;
+    return t;
+  }
+
+  /** Every (agent, atom) need, as agent * atoms + atom (for the heuristic). */
+  get needed(): number[] {
+    return this.#tables.needed;
   }
 
   /**
@@ -190,7 +215,7 @@ export class TaskSearch {
     if (!out.ok) return false;
     ks.invalidate(ws, out.changedFurniture, out.movedObjects);
     if (out.deliveredTo) ks.tell(agent, out.deliveredTo, told);
-    for (let a = 0; a < this.agents; a++) ks.observe(ws, a);
+    ks.observeAll(ws);
     return true;
   }
 
@@ -217,7 +242,7 @@ export class TaskSearch {
         return (ws, ks) => atom >= 0 && ks.flags[agent]![atom] === 1 && inner(ws, ks);
       }
       case 'pred':
-        return (ws) => holds(this.world, ws, f);
+        return compilePredicate(this.world, f);
     }
   }
 
@@ -236,47 +261,44 @@ export class TaskSearch {
     const out: Array<{ action: Action; told?: number }> = [{ action: { type: 'Wait' } }];
     const allowed = w.allowed[agent]!;
     const known = ks.flags[agent]!;
-    // Names the agent has a purpose for: entities of goal atoms it knows, and mechanics' triggers whose target it has a purpose for.
-    const purpose = new Set<string>();
-    u.atoms.forEach((a, i) => {
-      if (a.kind === 'task' && known[i]) a.pred.args.forEach((n) => purpose.add(n));
-    });
+    // Things the agent has a purpose for: furniture and objects of goal atoms it knows.
+    const t = u.tables;
+    const st = this.#tables;
+    const pf = st.purposeFurniture.fill(0);
+    const po = st.purposeObjects.fill(0);
+    for (const i of st.taskAtoms)
+      if (known[i]) {
+        for (const f of t.furnitureNamed[i]!) pf[f] = 1;
+        for (const o of t.objectsNamed[i]!) po[o] = 1;
+      }
     // Furniture that holds an object the agent knows about and has a purpose for.
-    u.atoms.forEach((a, i) => {
-      if (a.kind === 'loc' && known[i] && purpose.has(w.objects[a.object]!)) {
-        const loc = ws.objLoc[a.object]!;
-        if (loc >= 0 && (loc & 1) === 1) purpose.add(w.furniture[loc >> 1]!);
-      }
-    });
-    // Then the triggers of mechanics that move those things.
-    u.atoms.forEach((a, i) => {
-      if (a.kind === 'mechanic' && known[i]) {
-        const m = this.task.mechanics[a.index]!;
-        if (m.target && purpose.has(m.target) && m.trigger) purpose.add(m.trigger);
-        if (m.type === 'inverse_state' && m.trigger) purpose.add(m.trigger);
-      }
-    });
+    for (let o = 0; o < w.objects.length; o++) {
+      if (!po[o]) continue;
+      const li = t.locAtom[o]!;
+      if (li < 0 || !known[li]) continue;
+      const loc = ws.objLoc[o]!;
+      if (loc >= 0 && (loc & 1) === 1) pf[loc >> 1] = 1;
+    }
+    // Then the triggers of mechanics that move those things (in order: a trigger can be the next one's target).
+    for (const { i, target, trigger, inverse } of st.mechanicAtoms) {
+      if (!known[i] || trigger < 0) continue;
+      if ((target >= 0 && pf[target]) || inverse) pf[trigger] = 1;
+    }
     const here = ws.agentRoom[agent];
     if (allowed.has('Navigate')) {
       // Only towards rooms where the agent has something to do: a thing it has a purpose for
       // (and knows where it is, for objects), or a fact it needs to see.
-      const wanted = new Uint8Array(w.rooms.length);
-      for (const name of purpose) {
-        const e = w.index.get(name);
-        if (!e || e.kind === 'room' || e.kind === 'agent') continue;
-        if (e.kind === 'object') {
-          const li = u.atoms.findIndex((x) => x.kind === 'loc' && x.object === e.i);
-          if (li >= 0 && !known[li]) {
-            // Not knowing where it is: look around (things inside closed furniture stay hidden).
-            for (let r = 0; r < w.rooms.length; r++) wanted[r] = 1;
-            continue;
-          }
-        }
-        const r = w.entityRoom(ws, name);
-        if (r >= 0) wanted[r] = 1;
+      const wanted = st.wanted.fill(0);
+      for (let f = 0; f < w.furniture.length; f++) if (pf[f]) wanted[w.furnitureRoom[f]!] = 1;
+      for (let o = 0; o < w.objects.length; o++) {
+        if (!po[o]) continue;
+        const li = t.locAtom[o]!;
+        // Not knowing where it is: look around (things inside closed furniture stay hidden).
+        if (li >= 0 && !known[li]) wanted.fill(1);
+        else wanted[w.objectRoom(ws, o)] = 1;
       }
-      for (let i = 0; i < u.size; i++) {
-        if (!this.needs[agent]![i] || known[i] || u.atoms[i]!.kind !== 'fact') continue;
+      for (const i of st.neededFacts[agent]!) {
+        if (known[i]) continue;
         for (const name of u.entities[i]!) {
           const r = w.entityRoom(ws, name);
           if (r >= 0) wanted[r] = 1;
@@ -286,7 +308,7 @@ export class TaskSearch {
         if (r !== here && wanted[r] && !w.barred[agent]![r]) out.push({ action: { type: 'Navigate', target: w.rooms[r]! } });
     }
     for (let f = 0; f < w.furniture.length; f++) {
-      if (w.furnitureRoom[f] !== here || !w.openable[f] || !purpose.has(w.furniture[f]!)) continue;
+      if (w.furnitureRoom[f] !== here || !w.openable[f] || !pf[f]) continue;
       if (allowed.has('Open') && !ws.open[f]) out.push({ action: { type: 'Open', furniture: w.furniture[f]! } });
       if (allowed.has('Close') && ws.open[f]) out.push({ action: { type: 'Close', furniture: w.furniture[f]! } });
       if (w.inverse[f]) {
@@ -298,7 +320,7 @@ export class TaskSearch {
     if (held < 0 && allowed.has('Pick')) {
       for (let o = 0; o < w.objects.length; o++) {
         const loc = ws.objLoc[o]!;
-        if (loc < 0 || w.furnitureRoom[loc >> 1] !== here || !w.visible(ws, o) || !purpose.has(w.objects[o]!)) continue;
+        if (loc < 0 || w.furnitureRoom[loc >> 1] !== here || !w.visible(ws, o) || !po[o]) continue;
         out.push({ action: { type: 'Pick', object: w.objects[o]! } });
       }
     }
@@ -317,12 +339,31 @@ export class TaskSearch {
         if (!known[i] || !ks.maySay(i)) continue;
         const lacking = reach.filter((b) => this.useful[agent]![b]![i] && !ks.flags[b]![i] && ks.mayHold(i));
         if (lacking.length === 0) continue;
-        const text = this.messageText(i, ws);
+        const text = this.#text(i, ws);
         for (const b of lacking) out.push({ action: { type: 'Communicate', to: [w.agents[b]!], text }, told: i });
         if (reach.length > 1) out.push({ action: { type: 'Communicate', to: 'all', text }, told: i });
       }
     }
     return out;
+  }
+
+  /** Message texts already written, per atom, by the place of the object they depend on (-1: none). */
+  #texts: Array<Map<number, string>> = [];
+
+  /** messageText, memoized: a text depends only on its atom and, for a place, where the object is. */
+  #text(i: number, ws: WorldState): string {
+    const u = this.universe;
+    let inner = i;
+    for (let a = u.atoms[inner]!; a.kind === 'knows'; a = u.atoms[inner]!) inner = a.inner;
+    const atom = u.atoms[inner]!;
+    const key = atom.kind === 'loc' ? ws.objLoc[atom.object]! : -1 - 0x10000;
+    const cache = (this.#texts[i] ??= new Map());
+    let text = cache.get(key);
+    if (text === undefined) {
+      text = this.messageText(i, ws);
+      cache.set(key, text);
+    }
+    return text;
   }
 
   /** A message stating atom i in words that name its entities (so that a reader of the text learns it). */
@@ -349,160 +390,13 @@ export class TaskSearch {
     }
   }
 
-  /** The state as one array: rooms, holdings, object places, open flags, messages left, then each agent's knowledge flags. */
-  #pack(ws: WorldState, ks: KnowledgeState): Int16Array {
-    const A = this.agents;
-    const O = ws.objLoc.length;
-    const F = ws.open.length;
-    const U = this.universe.size;
-    const out = new Int16Array(3 * A + O + F + A * U);
-    out.set(ws.agentRoom, 0);
-    out.set(ws.holding, A);
-    out.set(ws.objLoc, 2 * A);
-    out.set(ws.open, 2 * A + O);
-    out.set(ws.messagesLeft, 2 * A + O + F);
-    for (let a = 0; a < A; a++) out.set(ks.flags[a]!, 3 * A + O + F + a * U);
-    return out;
-  }
-
-  #unpack(p: Int16Array, ws: WorldState, ks: KnowledgeState): void {
-    const A = this.agents;
-    const O = ws.objLoc.length;
-    const F = ws.open.length;
-    const U = this.universe.size;
-    ws.agentRoom.set(p.subarray(0, A));
-    ws.holding.set(p.subarray(A, 2 * A));
-    ws.objLoc.set(p.subarray(2 * A, 2 * A + O));
-    ws.open.set(p.subarray(2 * A + O, 2 * A + O + F));
-    ws.messagesLeft.set(p.subarray(2 * A + O + F, 3 * A + O + F));
-    for (let a = 0; a < A; a++) ks.flags[a]!.set(p.subarray(3 * A + O + F + a * U, 3 * A + O + F + (a + 1) * U));
-  }
-
-  /** Duplicate detection: the packed state (one character per value) and whose turn it is. */
-  #key(packed: Int16Array, ply: number): string {
-    return String.fromCharCode(ply % this.agents, ...packed);
-  }
-
+  /** Search from the task's initial state (or `opts.from`) within `opts.maxNodes` (default 200,000). */
   search(opts: SearchOptions): SearchResult {
-    const level = opts.level;
-    const greedy = opts.greedy === true;
-    const goal = opts.physicalOnly ? stripEpistemic(this.task.goal) : this.task.goal;
-    const parts = conjuncts(goal);
-    const maxNodes = opts.maxNodes ?? 200_000;
-    const limit = this.task.turnLimit * this.agents;
-    const start = opts.from
-      ? {
-          ws: World.clone(opts.from.ws),
-          ks: new KnowledgeState(
-            this.universe,
-            opts.from.ks.flags.map((f) => f.slice()),
-            level,
-          ),
-        }
-      : this.initial(level, opts.revealAll);
-    const firstPly = opts.from ? (opts.from.round - 1) * this.agents : 0;
-    const checks = parts.map((p) => this.compile(p));
-    // Unmet goal parts dominate; needed knowledge still missing breaks ties towards informing.
-    const needed = this.needs.reduce((c, n) => c + n.reduce((x, v) => x + v, 0), 0);
-    const w = this.world;
-    const placements = this.universe.taskAtoms
-      .filter((p) => p.name === 'is_on_top' || p.name === 'is_inside')
-      .map((p) => ({ p, o: w.index.get(p.args[0]!)!.i, f: w.index.get(p.args[1]!)!.i }));
-    // Open/close goal atoms, and for each furniture the rooms of the levers that move it.
-    const switches = this.universe.taskAtoms
-      .filter((p) => p.name === 'is_open' || p.name === 'is_closed')
-      .map((p) => ({ p, f: w.index.get(p.args[0]!)!.i }));
-    const triggerRooms = w.furniture.map((_, f) =>
-      w.effects.flatMap((effs, t) => (effs.some((e) => e.target === f) ? [w.furnitureRoom[t]!] : [])),
-    );
-    const someoneAt = (ws: WorldState, rooms: number[], act: ActionName) => {
-      for (let a = 0; a < this.agents; a++) if (w.allowed[a]!.has(act) && rooms.includes(ws.agentRoom[a]!)) return true;
-      return false;
-    };
-    const unmet = (ws: WorldState, ks: KnowledgeState) => {
-      let c = 0;
-      for (const check of checks) if (!check(ws, ks)) c++;
-      if (c === 0) return 0;
-      let missing = 0;
-      for (let a = 0; a < this.agents; a++)
-        for (let i = 0; i < this.universe.size; i++) if (this.needs[a]![i] && !ks.flags[a]![i]) missing++;
-      // Steps still needed for each unmet placement: reach it (opening what hides it), pick, carry, place.
-      let physical = 0;
-      for (const { p, o, f } of placements) {
-        if (holds(w, ws, p)) continue;
-        const loc = ws.objLoc[o]!;
-        if (loc >= 0) {
-          const closed = (loc & 1) === 1 && !ws.open[loc >> 1];
-          physical += 2 + (closed ? 1 : 0);
-          // Someone has to get there: to the object, or to the lever of the lock that holds it.
-          if (closed && w.locked[loc >> 1]) physical += 1 + (someoneAt(ws, triggerRooms[loc >> 1]!, 'Open') ? 0 : 1);
-          else if (!someoneAt(ws, [w.furnitureRoom[loc >> 1]!], 'Pick')) physical += 1;
-        } else if (ws.agentRoom[-1 - loc] !== w.furnitureRoom[f]) physical += 1;
-      }
-      for (const { p, f } of switches) {
-        if (holds(w, ws, p)) continue;
-        physical += 1 + (someoneAt(ws, w.locked[f] ? triggerRooms[f]! : [w.furnitureRoom[f]!, ...triggerRooms[f]!], 'Open') ? 0 : 1);
-      }
-      return c * (needed + 8) + missing + physical;
-    };
-    // States live packed (one Int16Array per node) and are unpacked into `cur` when expanded:
-    // far less memory and garbage than a world and a knowledge state per node.
-    const cur = { ws: World.clone(start.ws), ks: start.ks.clone() };
-    const scratch = { ws: World.clone(start.ws), ks: start.ks.clone() };
-    const root: Node = {
-      packed: this.#pack(start.ws, start.ks),
-      ply: firstPly,
-      parent: null,
-      action: null,
-      score: 0,
-      h: unmet(start.ws, start.ks),
-    };
-    const heap = new MinHeap<Node>();
-    heap.push(root);
-    const seen = new Set<string>([this.#key(root.packed, root.ply)]);
-    let nodes = 0;
-    let best = root;
-    let capped = false;
-    while (heap.size) {
-      const n = heap.pop()!;
-      nodes++;
-      if (n.h === 0) return { status: 'solved', ...this.#planOf(n), nodes };
-      if (n.h < best.h || (n.h === best.h && n.ply < best.ply)) best = n;
-      if (nodes > maxNodes) {
-        capped = true;
-        break;
-      }
-      if (n.ply >= limit) continue;
-      const agent = n.ply % this.agents;
-      this.#unpack(n.packed, cur.ws, cur.ks);
-      for (const c of this.candidates(cur.ws, cur.ks, agent, level)) {
-        // Try the action on a scratch copy; pack only states not seen before.
-        copyInto(scratch.ws, cur.ws);
-        for (let a = 0; a < this.agents; a++) scratch.ks.flags[a]!.set(cur.ks.flags[a]!);
-        if (!this.step(scratch.ws, scratch.ks, agent, c.action, c.told === undefined ? [] : [c.told])) continue;
-        const packed = this.#pack(scratch.ws, scratch.ks);
-        const key = this.#key(packed, n.ply + 1);
-        if (seen.has(key)) continue;
-        seen.add(key);
-        const ply = n.ply + 1;
-        const h = unmet(scratch.ws, scratch.ks);
-        // Weighted best-first: unmet goal parts dominate, then rounds used.
-        heap.push({ packed, ply, parent: n, action: c.action, h, score: greedy ? h * 1e6 - ply : h * 2 * this.agents + ply });
-      }
-    }
-    if (opts.bestEffort) return { status: capped ? 'undecided' : 'unsolvable', ...this.#planOf(best), nodes };
-    return { status: capped ? 'undecided' : 'unsolvable', plan: null, rounds: null, nodes };
+    return new SearchRun(this, opts).advance(opts.maxNodes ?? 200_000);
   }
 
-  #planOf(n: Node): { plan: PlanStep[]; rounds: number } {
-    const steps: PlanStep[] = [];
-    for (let x: Node | null = n; x?.action; x = x.parent)
-      steps.push({
-        round: Math.floor((x.ply - 1) / this.agents) + 1,
-        agent: this.world.agents[(x.ply - 1) % this.agents]!,
-        action: x.action,
-      });
-    steps.reverse();
-    return { plan: steps, rounds: Math.ceil(n.ply / this.agents) };
+  /** A search that can be continued: `advance(n)` answers as `search` with a cap of n would, without redoing the nodes already expanded. */
+  begin(opts: SearchOptions): SearchRun {
+    return new SearchRun(this, opts);
   }
 }

@@ -117,16 +117,18 @@ const GREEDY_PASS_NODES = 8_000;
 
 /**
  * The weighted best-first search, cut short; then, if that did not decide, a greedy pass (fast on
- * the wide plateaus of many-agent tasks); then the weighted search with the full cap. An
- * exhaustive "unsolvable" from either pass is final.
+ * the wide plateaus of many-agent tasks); then the weighted search with the full cap, continued
+ * from where the first pass stopped (search-run.ts: the same nodes, plan and count as starting
+ * over). An exhaustive "unsolvable" from either pass is final.
  */
 function phasedSearch(search: TaskSearch, opts: SearchOptions): SearchResult {
   const cap = opts.maxNodes ?? 200_000;
-  const first = search.search({ ...opts, maxNodes: Math.min(cap, FIRST_PASS_NODES) });
+  const weighted = search.begin(opts);
+  const first = weighted.advance(Math.min(cap, FIRST_PASS_NODES));
   if (first.status !== 'undecided' || cap <= FIRST_PASS_NODES) return first;
   const greedy = search.search({ ...opts, greedy: true, maxNodes: Math.min(cap, GREEDY_PASS_NODES) });
   if (greedy.status !== 'undecided') return { ...greedy, nodes: first.nodes + greedy.nodes };
-  const full = search.search({ ...opts, maxNodes: cap });
+  const full = weighted.advance(cap);
   return { ...full, nodes: first.nodes + greedy.nodes + full.nodes };
 }
 

@@ -38,6 +38,11 @@ export interface Outcome {
   deliveredTo?: number[];
 }
 
+/** An impossible action's outcome. */
+function no(text: string): Outcome {
+  return { ok: false, text, changedFurniture: [], movedObjects: [] };
+}
+
 /** The text household world of a task: compiled entities and the transition function. */
 export class World {
   readonly rooms: string[];
@@ -139,7 +144,6 @@ export class World {
 
   /** Apply one agent's action in place. */
   apply(s: WorldState, agent: number, action: Action): Outcome {
-    const no = (text: string): Outcome => ({ ok: false, text, changedFurniture: [], movedObjects: [] });
     if (!this.allowed[agent]!.has(action.type) && action.type !== 'Wait' && action.type !== 'Done')
       return no(`You cannot ${action.type}: it is not among your actions (${[...this.allowed[agent]!].join(', ')}).`);
     const here = s.agentRoom[agent]!;
