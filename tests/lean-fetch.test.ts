@@ -6,7 +6,7 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leanFetch } from '../src/models/lean-fetch.js';
-import { boundedFetch, withReplyLimit } from '../src/models/reply-limit.js';
+import { boundedFetch, replyLimitOptions } from '../src/models/reply-limit.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
 
 let server: ModelServer;
@@ -69,14 +69,16 @@ describe('lean fetch', () => {
 
   it('keeps the reply cap: a reply past --max-reply-bytes fails as oversized; a GET goes to the built-in fetch as a stream', async () => {
     const capped = boundedFetch('openai:huge', leanFetch);
-    const call = () =>
+    // The cap travels in the init, as the SDKs pass their request's fetchOptions on.
+    const call = (maxBytes: number) =>
       capped(`${server.url}/v1/chat/completions`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ model: 'huge-64', messages: [{ role: 'user', content: 'Answer: A?' }] }),
+        ...replyLimitOptions(maxBytes).fetchOptions,
       });
-    await expect(withReplyLimit(16 * 1024, call)).rejects.toMatchObject({ kind: 'oversized' });
-    expect((await withReplyLimit(1024 * 1024, call)).status).toBe(200);
+    await expect(call(16 * 1024)).rejects.toMatchObject({ kind: 'oversized' });
+    expect((await call(1024 * 1024)).status).toBe(200);
     // Batch results and files are read as streams by the SDKs: a GET keeps its body.
     const res = await leanFetch(`${server.url}/v1/models`);
     expect(res.body).not.toBeNull();

@@ -139,7 +139,7 @@ describe.skipIf(!pgAvailable)(`three workers on PostgreSQL, one killed with SIGK
     );
     expect(counts).toEqual({ trials: planned, distinct_keys: planned, transcripts: planned, leases: 0 });
     // Calls: each trial once, plus what the killed worker lost: calls in flight (its 4 slots) and
-    // results not yet committed (at most one group commit, 25 ms, of 250 ms calls: 4 more).
+    // results not yet committed (at most one group commit, 100 ms, of 250 ms calls: 4 more).
     const after = (await server.stats()).byModel;
     const slowCalls = after['slow-250']! - (before['slow-250'] ?? 0);
     expect(slowCalls).toBeGreaterThanOrEqual(planned / 2);

@@ -11,6 +11,8 @@ export interface ChatRequest {
   timeoutMs: number;
   /** Side information for reference agents; providers that call a real model ignore it. */
   context?: CallContext;
+  /** The reply-size cap (--max-reply-bytes): a provider whose client fetches through boundedFetch stops reading past it. */
+  maxReplyBytes?: number;
 }
 
 export interface LoglikResult {

@@ -10,7 +10,7 @@
 
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { currentReplyLimit, ReplyOverLimit } from './reply-limit.js';
+import { ReplyOverLimit, replyLimitOf } from './reply-limit.js';
 
 /** Sockets a pool keeps open per host: the most calls the runner has in flight to one endpoint. */
 const MAX_SOCKETS = 256;
@@ -104,7 +104,7 @@ export function leanFetch(input: string | URL | Request, init?: RequestInit): Pr
   const https = href?.startsWith('https:');
   // Only calls with a JSON string body: a GET (batch results, files) may be read as a stream.
   if (href === undefined || (!https && !href.startsWith('http:')) || typeof body !== 'string') return fetch(input, init);
-  const limit = currentReplyLimit();
+  const limit = replyLimitOf(init);
   const signal = init?.signal ?? undefined;
   if (signal?.aborted) return Promise.reject(abortError());
   return new Promise<Response>((resolve, reject) => {

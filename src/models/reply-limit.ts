@@ -1,10 +1,12 @@
 // The reply-size cap. A server that sends 50 MB per reply costs that much memory per call in
-// flight and that much database per transcript. The runner sets the cap for each call (through
-// an AsyncLocalStorage, so the SDKs need not know of it); the SDK clients fetch through
-// `boundedFetch`, which counts the body's bytes as they arrive and stops reading past the cap.
-// Clients that take no fetch function are checked on the decoded reply (replyTooLarge).
+// flight and that much database per transcript. The runner gives the cap with each call
+// (ChatRequest.maxReplyBytes); a provider on an SDK hands it to the SDK's request options
+// (replyLimitOptions), which pass it on to the fetch function in the request's init, and the SDK
+// clients fetch through `boundedFetch`, which counts the body's bytes as they arrive and stops
+// reading past the cap. Clients that take no fetch function are checked on the decoded reply
+// (replyTooLarge). (An AsyncLocalStorage carried the cap before: its promise hooks cost every
+// promise of the process about 5% of the runner's time.)
 
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ChatResponse } from '../core/index.js';
 import { ModelCallError } from './call-error.js';
 
@@ -16,16 +18,20 @@ import { ModelCallError } from './call-error.js';
  */
 export const DEFAULT_MAX_REPLY_BYTES = 4 * 1024 * 1024;
 
-const replyLimit = new AsyncLocalStorage<number>();
+/** The field of a fetch's init that carries the cap (not a RequestInit field: fetch ignores it). */
+const LIMIT_FIELD = 'mindscopeMaxReplyBytes';
 
-/** Run `fn` with replies capped at `maxBytes` (undefined: no cap) for the bounded fetches it makes. */
-export function withReplyLimit<T>(maxBytes: number | undefined, fn: () => Promise<T>): Promise<T> {
-  return maxBytes === undefined ? fn() : replyLimit.run(maxBytes, fn);
+/** SDK request options (OpenAI, Anthropic) that carry the cap to the client's fetch; none without a cap. */
+export function replyLimitOptions(maxBytes: number | undefined): {
+  fetchOptions?: Omit<RequestInit, 'headers' | 'body' | 'method' | 'signal'>;
+} {
+  return maxBytes === undefined ? {} : { fetchOptions: { [LIMIT_FIELD]: maxBytes } as RequestInit };
 }
 
-/** The cap in force for the current call (withReplyLimit), if any: for fetches that read whole replies themselves. */
-export function currentReplyLimit(): number | undefined {
-  return replyLimit.getStore();
+/** The cap a fetch's init carries (replyLimitOptions), if any. */
+export function replyLimitOf(init: RequestInit | undefined): number | undefined {
+  const v = (init as Record<string, unknown> | undefined)?.[LIMIT_FIELD];
+  return typeof v === 'number' ? v : undefined;
 }
 
 /** Thrown by a fetch that stopped reading past the cap; boundedFetch turns it into the model's `oversized` error. */
@@ -50,7 +56,7 @@ export function oversizedError(label: string, maxBytes: number, seenBytes: numbe
 /** A fetch that stops reading a reply body past the cap in force (withReplyLimit) and fails with an `oversized` error. */
 export function boundedFetch(label: string, base: typeof fetch = globalThis.fetch): typeof fetch {
   return async (input, init) => {
-    const limit = replyLimit.getStore();
+    const limit = replyLimitOf(init);
     let res: Response;
     try {
       res = await base(input, init);

@@ -6,7 +6,7 @@ import type { CallContext, CallRecord, ChatMessage, ChatResponse, GenerationSett
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../core/index.js';
 import type { ChatModel, ChatRequest, LoglikResult } from '../models/index.js';
-import { ModelCallError, normalizeSettings, oversizedError, replyTooLarge, withReplyLimit } from '../models/index.js';
+import { ModelCallError, normalizeSettings, oversizedError, replyTooLarge } from '../models/index.js';
 import type { Store } from '../store/index.js';
 import type { AdaptiveLimiter } from './adaptive-limiter.js';
 import type { Price } from './prices.js';
@@ -138,7 +138,7 @@ export class RecordingModel implements TrialModel {
       try {
         // An endpoint taken as down fails every call at once (the subject stops).
         if (breaker?.openError) throw breaker.openError;
-        const value = await withReplyLimit(this.env.maxReplyBytes, fn);
+        const value = await fn();
         breaker?.onAnswer();
         limiter.onSuccess();
         return { value, attempts: attempt };
@@ -190,7 +190,9 @@ export class RecordingModel implements TrialModel {
     }
     if (cacheable && this.env.onMiss) this.env.onMiss(key, { messages, settings: merged, timeoutMs: this.env.timeoutMs, context });
     const { value: response, attempts } = await this.#withRetries(async () =>
-      this.#checkSize(await this.model.chat({ messages, settings: merged, timeoutMs: this.env.timeoutMs, context })),
+      this.#checkSize(
+        await this.model.chat({ messages, settings: merged, timeoutMs: this.env.timeoutMs, context, maxReplyBytes: this.env.maxReplyBytes }),
+      ),
     );
     if (cacheable) this.env.track(this.env.store.putCached(key, this.model.provider, this.model.spec, response));
     const costUsd = callCost(this.env.price, response.usage);

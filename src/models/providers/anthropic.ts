@@ -9,7 +9,7 @@ import type { ChatModel, ChatRequest, WireFormat } from '../chat-model.js';
 import { messageText } from '../chat-model.js';
 import { type CallSite, malformed, parseDataUrl } from '../http.js';
 import { fromStainlessError } from '../sdk-errors.js';
-import { boundedFetch } from '../reply-limit.js';
+import { boundedFetch, replyLimitOptions } from '../reply-limit.js';
 import { leanFetch } from '../lean-fetch.js';
 import { videoUnsupported } from '../call-error.js';
 import { AnthropicBatchApi } from '../batch/anthropic-batch.js';
@@ -197,7 +197,7 @@ export class AnthropicChatModel implements ChatModel {
     let json: unknown;
     try {
       // The SDK's generic POST, not messages.create: the latter prints a deprecation notice to the console on every call of a retiring model.
-      json = await client.post('/v1/messages', { body, timeout });
+      json = await client.post('/v1/messages', { body, timeout, ...replyLimitOptions(req.maxReplyBytes) });
     } catch (err) {
       const site: CallSite = { label: this.spec, url: this.endpoint, timeoutMs: req.timeoutMs, secrets: [this.#apiKey] };
       throw fromStainlessError(err, mod, site);

@@ -10,7 +10,7 @@ import { type CallSite, malformed } from '../http.js';
 import { leanFetch } from '../lean-fetch.js';
 import { videoUnsupported } from '../call-error.js';
 import { fromStainlessError } from '../sdk-errors.js';
-import { boundedFetch } from '../reply-limit.js';
+import { boundedFetch, replyLimitOptions } from '../reply-limit.js';
 import { strictJsonSchema } from '../structured-output.js';
 import { OpenAiBatchApi } from '../batch/openai-batch.js';
 
@@ -168,7 +168,7 @@ export class OpenAiChatModel implements ChatModel {
     const started = performance.now();
     let json: unknown;
     try {
-      json = await client.chat.completions.create(body, { timeout });
+      json = await client.chat.completions.create(body, { timeout, ...replyLimitOptions(req.maxReplyBytes) });
     } catch (err) {
       const site: CallSite = {
         label: this.spec,
