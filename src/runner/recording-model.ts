@@ -191,7 +191,13 @@ export class RecordingModel implements TrialModel {
     if (cacheable && this.env.onMiss) this.env.onMiss(key, { messages, settings: merged, timeoutMs: this.env.timeoutMs, context });
     const { value: response, attempts } = await this.#withRetries(async () =>
       this.#checkSize(
-        await this.model.chat({ messages, settings: merged, timeoutMs: this.env.timeoutMs, context, maxReplyBytes: this.env.maxReplyBytes }),
+        await this.model.chat({
+          messages,
+          settings: merged,
+          timeoutMs: this.env.timeoutMs,
+          context,
+          maxReplyBytes: this.env.maxReplyBytes,
+        }),
       ),
     );
     if (cacheable) this.env.track(this.env.store.putCached(key, this.model.provider, this.model.spec, response));
