@@ -51,6 +51,9 @@ export class WalCheckpointer {
       const done = () => {
         void this.#worker.terminate().finally(resolve);
       };
+      // Referenced until it has closed (it is unreferenced while idle): otherwise a process with
+      // nothing else to do exits before the reply, and its top-level await never settles.
+      this.#worker.ref();
       this.#worker.once('message', done);
       this.#worker.once('exit', () => resolve());
       this.#worker.postMessage('stop');
