@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../src/index.js';
 import { createTestDatabase, dropTestDatabases, pgAvailable, pgQuery, pgSkipNote } from './helpers/postgres.js';
-import { startModelServer, type ModelServer } from './helpers/servers.js';
+import { providerEnv, startModelServer, type ModelServer } from './helpers/servers.js';
 
 const BIN = join(__dirname, '..', 'bin', 'mindscope.js');
 const dir = mkdtempSync(join(tmpdir(), 'mindscope-batch-resume-'));
@@ -32,15 +32,7 @@ const batchStats = async (): Promise<{ created: Record<string, number>; submitte
   (await fetch(`${server.url}/batch-stats`)).json();
 
 function start(args: string[]) {
-  const env = {
-    ...process.env,
-    OPENAI_BASE_URL: `${server.url}/v1`,
-    OPENAI_API_KEY: 'sk-test',
-    ANTHROPIC_BASE_URL: server.url,
-    ANTHROPIC_API_KEY: 'ak-test',
-    GOOGLE_BASE_URL: server.url,
-    GOOGLE_API_KEY: 'gk-test',
-  };
+  const env = providerEnv(server.url);
   const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   let stdout = '';

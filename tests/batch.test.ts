@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../src/index.js';
 import { collect, trialBrowser } from '../src/store/index.js';
-import { startModelServer, type ModelServer } from './helpers/servers.js';
+import { providerEnv, startModelServer, type ModelServer } from './helpers/servers.js';
 
 const ROOT = join(__dirname, '..');
 const BIN = join(ROOT, 'bin', 'mindscope.js');
@@ -29,15 +29,7 @@ let server: ModelServer;
 const batchStats = async (): Promise<BatchStats> => (await fetch(`${server.url}/batch-stats`)).json();
 
 function cli(args: string[]) {
-  const env = {
-    ...process.env,
-    OPENAI_BASE_URL: `${server.url}/v1`,
-    OPENAI_API_KEY: 'sk-test',
-    ANTHROPIC_BASE_URL: server.url,
-    ANTHROPIC_API_KEY: 'ak-test',
-    GOOGLE_BASE_URL: server.url,
-    GOOGLE_API_KEY: 'gk-test',
-  };
+  const env = providerEnv(server.url);
   const r = spawnSync(process.execPath, [BIN, ...args], { cwd: dir, env, encoding: 'utf8', timeout: 120_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }

@@ -42,3 +42,16 @@ export async function startModelServer(env: Record<string, string> = {}): Promis
       }),
   };
 }
+
+/** The environment that points every hosted provider (OpenAI, Anthropic, Google) at a local server, with test keys. */
+export function providerEnv(url: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    OPENAI_BASE_URL: `${url}/v1`,
+    OPENAI_API_KEY: 'sk-test',
+    ANTHROPIC_BASE_URL: url,
+    ANTHROPIC_API_KEY: 'ak-test',
+    GOOGLE_BASE_URL: url,
+    GOOGLE_API_KEY: 'gk-test',
+  };
+}

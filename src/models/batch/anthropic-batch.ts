@@ -7,7 +7,15 @@
 
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ModelCallError } from '../call-error.js';
-import { batchErrorText, type BatchApi, type BatchEntry, type BatchProgress, type BatchRecovery, type BatchResult } from './batch-api.js';
+import {
+  batchErrorText,
+  sdkCall,
+  type BatchApi,
+  type BatchEntry,
+  type BatchProgress,
+  type BatchRecovery,
+  type BatchResult,
+} from './batch-api.js';
 
 type AnthropicModule = typeof import('@anthropic-ai/sdk');
 
@@ -23,13 +31,8 @@ export class AnthropicBatchApi implements BatchApi {
     private readonly wrap: (err: unknown, mod: AnthropicModule) => ModelCallError,
   ) {}
 
-  async #call<T>(fn: (client: Anthropic) => Promise<T>): Promise<T> {
-    const { client, mod } = await this.connect();
-    try {
-      return await fn(client);
-    } catch (err) {
-      throw this.wrap(err, mod);
-    }
+  #call<T>(fn: (client: Anthropic) => Promise<T>): Promise<T> {
+    return sdkCall(this.connect, this.wrap, fn);
   }
 
   async submit(entries: BatchEntry[]): Promise<string> {

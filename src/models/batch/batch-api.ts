@@ -3,6 +3,22 @@
 // results (each the body the synchronous call would have got, or an error). OpenAI's Batch API,
 // Anthropic's Message Batches and Gemini's batch mode all fit; see the files beside this one.
 
+import type { ModelCallError } from '../call-error.js';
+
+/** Run `fn` on the connected SDK client; the SDK's errors become the runner's (`wrap`). */
+export async function sdkCall<C, M, T>(
+  connect: () => Promise<{ client: C; mod: M }>,
+  wrap: (err: unknown, mod: M) => ModelCallError,
+  fn: (client: C) => Promise<T>,
+): Promise<T> {
+  const { client, mod } = await connect();
+  try {
+    return await fn(client);
+  } catch (err) {
+    throw wrap(err, mod);
+  }
+}
+
 /** One call of a batch: our id for it (the call-cache key) and its request body (ChatModel.wire.encode). */
 export interface BatchEntry {
   customId: string;

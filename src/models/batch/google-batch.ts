@@ -4,7 +4,7 @@
 
 import type { GoogleGenAI, InlinedRequest } from '@google/genai';
 import type { ModelCallError } from '../call-error.js';
-import { batchErrorText, type BatchApi, type BatchEntry, type BatchProgress, type BatchResult } from './batch-api.js';
+import { batchErrorText, sdkCall, type BatchApi, type BatchEntry, type BatchProgress, type BatchResult } from './batch-api.js';
 
 type GenAiModule = typeof import('@google/genai');
 
@@ -20,13 +20,8 @@ export class GoogleBatchApi implements BatchApi {
     private readonly wrap: (err: unknown, mod: GenAiModule) => ModelCallError,
   ) {}
 
-  async #call<T>(fn: (client: GoogleGenAI) => Promise<T>): Promise<T> {
-    const { client, mod } = await this.connect();
-    try {
-      return await fn(client);
-    } catch (err) {
-      throw this.wrap(err, mod);
-    }
+  #call<T>(fn: (client: GoogleGenAI) => Promise<T>): Promise<T> {
+    return sdkCall(this.connect, this.wrap, fn);
   }
 
   async submit(entries: BatchEntry[], label: string): Promise<string> {

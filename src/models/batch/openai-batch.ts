@@ -4,7 +4,7 @@
 
 import type OpenAI from 'openai';
 import type { ModelCallError } from '../call-error.js';
-import { batchErrorText, type BatchApi, type BatchEntry, type BatchProgress, type BatchResult } from './batch-api.js';
+import { batchErrorText, sdkCall, type BatchApi, type BatchEntry, type BatchProgress, type BatchResult } from './batch-api.js';
 
 type OpenAiModule = typeof import('openai');
 
@@ -23,13 +23,8 @@ export class OpenAiBatchApi implements BatchApi {
     private readonly wrap: (err: unknown, mod: OpenAiModule) => ModelCallError,
   ) {}
 
-  async #call<T>(fn: (client: OpenAI) => Promise<T>): Promise<T> {
-    const { client, mod } = await this.connect();
-    try {
-      return await fn(client);
-    } catch (err) {
-      throw this.wrap(err, mod);
-    }
+  #call<T>(fn: (client: OpenAI) => Promise<T>): Promise<T> {
+    return sdkCall(this.connect, this.wrap, fn);
   }
 
   async submit(entries: BatchEntry[], label: string): Promise<string> {
