@@ -26,6 +26,14 @@ const SQLITE_DIALECT: Dialect = {
 /** The writer's automatic checkpoint (pages) while no worker checkpoints. */
 const WRITER_CHECKPOINT_PAGES = 10_000;
 
+/**
+ * Memory-map up to this much of the file for reads: a query that visits a run's trials, items
+ * and scores (report, status) then reads pages in place instead of copying each into the page
+ * cache, which holds 2 MB and so re-reads most pages on every pass (a third of the report's
+ * query time on 100,000 trials). Writes still go through the WAL.
+ */
+const MMAP_BYTES = 1 << 30;
+
 export class SqliteDriver implements SqlDriver {
   readonly backend = 'sqlite' as const;
   readonly dialect = SQLITE_DIALECT;
@@ -48,6 +56,7 @@ export class SqliteDriver implements SqlDriver {
       try {
         this.#db = new Database(this.location, { readonly: true, fileMustExist: true });
         this.#db.pragma('busy_timeout = 5000');
+        this.#db.pragma(`mmap_size = ${MMAP_BYTES}`);
       } catch (err) {
         throw new MindscopeError(`${this.location}: cannot open the store read-only: ${(err as Error).message}`);
       }
@@ -62,6 +71,7 @@ export class SqliteDriver implements SqlDriver {
         new SqliteDriver(path, migrations).#db.close();
         this.#db = new Database(this.location, { readonly: true, fileMustExist: true });
         this.#db.pragma('busy_timeout = 5000');
+        this.#db.pragma(`mmap_size = ${MMAP_BYTES}`);
       }
       return;
     }
@@ -75,6 +85,7 @@ export class SqliteDriver implements SqlDriver {
       this.#db.pragma(`wal_autocheckpoint = ${WRITER_CHECKPOINT_PAGES}`);
       this.#db.pragma('foreign_keys = ON');
       this.#db.pragma('busy_timeout = 5000');
+      if (path !== ':memory:') this.#db.pragma(`mmap_size = ${MMAP_BYTES}`);
       this.#migrate(migrations);
     } catch (err) {
       if (isDiskFull(err)) throw asStoreFull(err, this.location);
@@ -177,8 +188,11 @@ export class SqliteDriver implements SqlDriver {
       yield* (await this.all<T>(sql, params)) as T[];
       return;
     }
-    this.#reader ??= new Database(this.location, { readonly: true, fileMustExist: true });
-    this.#reader.pragma('busy_timeout = 5000');
+    if (!this.#reader) {
+      this.#reader = new Database(this.location, { readonly: true, fileMustExist: true });
+      this.#reader.pragma('busy_timeout = 5000');
+      this.#reader.pragma(`mmap_size = ${MMAP_BYTES}`);
+    }
     for (const row of this.#reader.prepare(sql).iterate(...params)) yield row as T;
   }
 
