@@ -3,7 +3,8 @@
 // an item are not independent, so each item's mean over its replicates is one observation and
 // the interval is the normal interval of the mean of item means (clamped to [0, 1]).
 
-import { wilsonInterval } from '../stats/index.js';
+// The file itself, not the stats index: the report loads this without the rest of the statistics.
+import { wilsonInterval } from '../stats/wilson-interval.js';
 import type { AccuracyCountRow, ResponseRow } from '../store/index.js';
 
 export interface AccuracyCell {

@@ -3,8 +3,9 @@
 
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ConfigError, openStore, resolveRunId, type Store } from '../index.js';
-import { isPostgresLocation } from '../store/index.js';
+import { ConfigError } from '../core/index.js';
+import { isPostgresLocation, openStore, resolveRunId } from '../run-report.js';
+import type { Store } from '../store/index.js';
 
 /** Open an existing store; a SQLite file that is not there is refused, naming the path. */
 async function openExistingStore(location: string): Promise<Store> {

@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
 // Parsing of option values shared by several commands; each error names the flag.
 
-import { ConfigError } from '../index.js';
-import { isCategory, type Category, type McqFieldMap } from '../core/index.js';
+import { ConfigError, isCategory, type Category, type McqFieldMap } from '../core/index.js';
 
 export function intOption(flag: string, min = 0) {
   return (value: string): number => {

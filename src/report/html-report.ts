@@ -2,7 +2,8 @@
 // external resources, so it opens anywhere and can be archived with the results.
 
 import type { AccuracyTable } from '../analysis/index.js';
-import { cellOf } from '../analysis/index.js';
+// The file itself, not the analysis index: the report page loads without the rest of the analyses.
+import { cellOf } from '../analysis/accuracy.js';
 import { formatUsd } from './cost.js';
 import { heatmapSpec, overallAccuracySpec, renderSvg } from './charts.js';
 import { renderProvenanceHtml } from './provenance.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { writeRunReport } from '../../index.js';
+import { writeRunReport } from '../../run-report.js';
 import { withExistingRun } from '../existing-store.js';
 import { DEFAULT_DB } from '../options.js';
 

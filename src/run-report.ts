@@ -1,0 +1,7 @@
+// A narrow public entry point for commands that read one stored run (report, status, export,
+// compare): opening a store, finding the run and writing its HTML report, without loading every
+// layer as the root index does (suites, providers, the runner, every analysis). Everything here
+// is exported by the root index too.
+
+export { isPostgresLocation, openStore } from './store/open-store.js';
+export { resolveRunId, writeRunReport } from './app/run-report.js';
