@@ -1,15 +1,41 @@
 // Charts as SVG, rendered in Node by Vega from Vega-Lite specs. Row heights are fixed per
 // subject, so charts grow with the number of subjects and stay readable at 30 and more.
 
+import { existsSync } from 'node:fs';
 import type { TopLevelSpec } from 'vega-lite';
 import type { AccuracyTable } from '../analysis/index.js';
 import { displayNames } from './subject-names.js';
 
+interface Vega {
+  parse: typeof import('vega').parse;
+  View: typeof import('vega').View;
+  compile: typeof import('vega-lite').compile;
+}
+
+/** The one-module bundle of Vega and Vega-Lite that the build writes (vega-bundle/): dist/vega/vega-bundle.js. */
+const BUNDLE = new URL('../vega/vega-bundle.js', import.meta.url);
+let vegaModules: Promise<Vega> | undefined;
+
+/**
+ * Vega and Vega-Lite, loaded on first use (they took 0.6 s to import, which every command paid):
+ * from the build's bundle, one module, where it is there; else (the sources, under test) from
+ * the packages, some 300 modules. Both are the packages' own code and render the same SVG.
+ */
+function loadVega(): Promise<Vega> {
+  vegaModules ??= existsSync(BUNDLE)
+    ? (import(BUNDLE.href) as Promise<Vega>)
+    : Promise.all([import('vega'), import('vega-lite')]).then(([vega, vl]) => ({
+        parse: vega.parse,
+        View: vega.View,
+        compile: vl.compile,
+      }));
+  return vegaModules;
+}
+
 /** Render a Vega-Lite spec to SVG text (Vega loaded on first use). */
 export async function renderSvg(spec: TopLevelSpec): Promise<string> {
-  // Loaded on first use: Vega and Vega-Lite take 0.6 s to import, which every command paid.
-  const [vega, { compile }] = await Promise.all([import('vega'), import('vega-lite')]);
-  const view = new vega.View(vega.parse(compile(spec).spec), { renderer: 'none' });
+  const vega = await loadVega();
+  const view = new vega.View(vega.parse(vega.compile(spec).spec), { renderer: 'none' });
   try {
     return await view.toSVG();
   } finally {
