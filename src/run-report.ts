@@ -3,5 +3,6 @@
 // layer as the root index does (suites, providers, the runner, every analysis). Everything here
 // is exported by the root index too.
 
+export { ConfigError } from './core/errors.js';
 export { isPostgresLocation, openStore } from './store/open-store.js';
 export { resolveRunId, writeRunReport } from './app/run-report.js';

@@ -7,7 +7,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { accuracyTable, accuracyTableFromCounts, countsSuffice } from '../analysis/accuracy.js';
-import { ConfigError, describeFileError, refuseOverwrite } from '../core/index.js';
+import { ConfigError } from '../core/errors.js';
+import { describeFileError, refuseOverwrite } from '../core/output-files.js';
 import { renderHtmlReport } from '../report/html-report.js';
 import type { IrtRunRow } from '../report/irt-run-report.js';
 import { collect, PROTOCOL_SCORES, type ResponseRow, type Store } from '../store/store.js';

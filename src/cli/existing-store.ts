@@ -3,8 +3,7 @@
 
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ConfigError } from '../core/index.js';
-import { isPostgresLocation, openStore, resolveRunId } from '../run-report.js';
+import { ConfigError, isPostgresLocation, openStore, resolveRunId } from '../run-report.js';
 import type { Store } from '../store/index.js';
 
 /** Open an existing store; a SQLite file that is not there is refused, naming the path. */

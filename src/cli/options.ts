@@ -42,8 +42,8 @@ export function parseFieldMap(value: string): McqFieldMap {
   return map as McqFieldMap;
 }
 
-/** The store `--db` names when not given: MINDSCOPE_DB (a SQLite file or a postgres:// URL), else mindscope.db. */
-export const DEFAULT_DB = process.env.MINDSCOPE_DB || 'mindscope.db';
+// The default store, in its own file: `report` names it without loading this one (all of core).
+export { DEFAULT_DB } from './default-db.js';
 
 /** The flags that bound what a misbehaving provider can cost a run: rate-limit wait, hung servers, reply size. */
 export interface CallLimitFlags {

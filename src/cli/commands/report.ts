@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { writeRunReport } from '../../run-report.js';
 import { withExistingRun } from '../existing-store.js';
-import { DEFAULT_DB } from '../options.js';
+import { DEFAULT_DB } from '../default-db.js';
 
 /** `report --json` prints `{ runId, path }`. */
 export function registerReport(program: Command): void {

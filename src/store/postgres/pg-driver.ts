@@ -5,7 +5,8 @@
 // store is opened, so that SQLite users do not pay for it.
 
 import type pg from 'pg';
-import { MindscopeError } from '../../core/index.js';
+// core's errors file, not its index: the index loads every record schema (zod), which `report` does without.
+import { MindscopeError } from '../../core/errors.js';
 import type { Dialect, SqlDriver, SqlExecutor } from '../sql/driver.js';
 import { asStoreFull } from '../sql/store-full.js';
 

@@ -6,7 +6,8 @@
 // retried one transaction each: the failing ones reject (and are reported by the next
 // flush), the others stay. Batches commit one after another, in the order they were queued.
 
-import { MindscopeError } from '../../core/index.js';
+// core's errors file, not its index: the index loads every record schema (zod), which `report` does without.
+import { MindscopeError } from '../../core/errors.js';
 import { StoreFullError } from './store-full.js';
 
 /**

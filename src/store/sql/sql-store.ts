@@ -11,7 +11,10 @@
 // replaces a done trial.
 
 import type { Item, Score, StoredTranscript, TrialKey, TrialOutcome } from '../../core/index.js';
-import { canonicalJson, ConfigError, MindscopeError, StoredTranscriptSchema } from '../../core/index.js';
+// core's files, not its index: the index loads every record schema (zod), which `report` does without;
+// the transcript schema is loaded when a transcript is read.
+import { ConfigError, MindscopeError } from '../../core/errors.js';
+import { canonicalJson } from '../../core/hash.js';
 import {
   trialKeyString,
   type AccuracyCountRow,
@@ -446,6 +449,7 @@ export class SqlStore implements Store {
     );
     if (!row) return undefined;
     const [body] = await this.#packer.unpack([row], this.#loadBlobs);
+    const { StoredTranscriptSchema } = await import('../../core/records/transcript.js');
     const parsed = StoredTranscriptSchema.safeParse(JSON.parse(body!));
     if (!parsed.success) {
       throw new MindscopeError(

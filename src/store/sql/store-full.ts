@@ -3,7 +3,8 @@
 // PostgreSQL its SQLSTATE 53100; a run that hit it used to end with every failed write's key
 // and message joined on one line (6.9 KB).
 
-import { MindscopeError } from '../../core/index.js';
+// core's errors file, not its index: the index loads every record schema (zod), which `report` does without.
+import { MindscopeError } from '../../core/errors.js';
 
 /** The store's disk (or the SQLite page limit) is full: nothing more can be written until space is freed. */
 export class StoreFullError extends MindscopeError {

@@ -14,7 +14,8 @@
 // Rows written before packing existed (packed = 0) hold the transcript as it was.
 
 import * as crypto from 'node:crypto';
-import { MindscopeError } from '../../core/index.js';
+// core's errors file, not its index: the index loads every record schema (zod), which `report` does without.
+import { MindscopeError } from '../../core/errors.js';
 import type { SqlDriver, SqlExecutor } from './driver.js';
 
 /** A blob's content address: SHA-256, base64url, 132 bits. */

@@ -9,7 +9,9 @@
 // copied wins); a done trial replaces a failed one; rubric pins must agree; the batch ledger
 // moves too, a row advancing but never going back (batch-ledger-transfer.ts).
 
-import { ConfigError, canonicalJson } from '../../core/index.js';
+// core's files, not its index: the index loads every record schema (zod), which `report` does without.
+import { ConfigError } from '../../core/errors.js';
+import { canonicalJson } from '../../core/hash.js';
 import type { ImportSummary, RunRecord, StoredTrial, StoreRecord } from '../store.js';
 import type { SqlDriver, SqlExecutor } from './driver.js';
 import { exportBatchLedger, importLedgerRecord } from './batch-ledger-transfer.js';

@@ -8,7 +8,8 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { MindscopeError } from '../../core/index.js';
+// core's errors file, not its index: the index loads every record schema (zod), which `report` does without.
+import { MindscopeError } from '../../core/errors.js';
 import type { Dialect, SqlDriver, SqlExecutor } from '../sql/driver.js';
 import { asStoreFull, isDiskFull } from '../sql/store-full.js';
 import { BACKSTOP_PAGES, WalCheckpointer } from './wal-checkpointer.js';
