@@ -8,9 +8,9 @@
 // Samples stream from the store into one spool file per log; each log is then written header
 // first and its samples copied after, so memory holds per-item sums, never the transcripts.
 
-import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync, appendFileSync } from 'node:fs';
+import { closeSync, openSync, readSync, rmSync, writeSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, MCQ_RECORDS, readRecord } from '../core/index.js';
+import { ConfigError, MCQ_RECORDS, readRecord, makeDirectory } from '../core/index.js';
 import type { Store } from '../store/index.js';
 import { callsToInspect } from './inspect-messages.js';
 import type { InspectModelUsage, InspectSample } from './inspect-log-schema.js';
@@ -184,7 +184,7 @@ export interface InspectExportResult {
 export async function exportInspectLogs(store: Store, runId: string, dir: string): Promise<InspectExportResult> {
   const run = await store.getRun(runId);
   if (!run) throw new ConfigError(`no run "${runId}" in ${store.location}`);
-  mkdirSync(dir, { recursive: true });
+  makeDirectory(dir);
   const settings = new Map((await store.runSubjects(runId)).map((s) => [s.id, s.settings]));
   const pending = new Set((await store.status(runId)).filter((s) => s.pending > 0).map((s) => `${s.subjectId}\u0000${s.suite}`));
   const stamp = run.createdAt

@@ -4,10 +4,11 @@
 // 100,000 trials. The sections of particular protocols, the audit and the IRT table load their
 // modules when the run has them.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { accuracyTable, accuracyTableFromCounts, countsSuffice } from '../analysis/accuracy.js';
 import { ConfigError } from '../core/errors.js';
+import { makeDirectory } from '../core/make-directory.js';
 import { describeFileError, refuseOverwrite } from '../core/output-files.js';
 import { renderHtmlReport } from '../report/html-report.js';
 import type { IrtRunRow } from '../report/irt-run-report.js';
@@ -100,7 +101,7 @@ export async function writeRunReport(
     provenance: await store.provenance(runId),
   });
   try {
-    mkdirSync(outDir, { recursive: true });
+    makeDirectory(outDir);
     writeFileSync(path, html);
   } catch (err) {
     throw describeFileError(err, path);

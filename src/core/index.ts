@@ -12,4 +12,5 @@ export * from './parquet-rows.js';
 export * from './records/index.js';
 export * from './run-spec.js';
 export * from './output-files.js';
+export * from './make-directory.js';
 export * from './image-kind.js';

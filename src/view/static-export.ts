@@ -3,8 +3,9 @@
 // export opens from file:// too). Trial lists are filtered in the page; search there covers
 // subjects, items and errors, not transcripts.
 
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { makeDirectory } from '../core/index.js';
 import { openStoreForReading, trialBrowser } from '../store/index.js';
 import type { ViewerInfo } from './api-types.js';
 import { storeStamp } from './api.js';
@@ -35,7 +36,7 @@ export async function exportViewer(db: string | undefined, dir: string): Promise
         .replace('<head>', '<head>\n    <meta name="mindscope-static" content="1" />')
         .replace(/<script type="module" crossorigin src=/g, '<script defer src='),
     );
-    mkdirSync(join(dir, 'data'), { recursive: true });
+    makeDirectory(join(dir, 'data'));
     writeSnapshot(dir, 'info', {
       location: store.location,
       backend: store.backend,
@@ -47,7 +48,7 @@ export async function exportViewer(db: string | undefined, dir: string): Promise
     const folder = storeFolder(store);
     if (folder)
       for (const f of auditFiles(folder)) {
-        mkdirSync(join(dir, 'audit'), { recursive: true });
+        makeDirectory(join(dir, 'audit'));
         cpSync(join(folder, f), join(dir, 'audit', f));
       }
     const browser = trialBrowser(store);

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { DEFAULT_DB } from '../options.js';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, loadHumanReferences, openStore } from '../../index.js';
-import { readText } from '../../core/index.js';
+import { readText, makeDirectory } from '../../core/index.js';
 import {
   directorByFactor,
   directorFromCounts,
@@ -201,7 +201,7 @@ export function registerAnalyzeVision(analyze: Command): void {
         }
         const joint = jointAnalysis(models, t, refs);
         if (f.report) {
-          mkdirSync(f.report, { recursive: true });
+          makeDirectory(f.report);
           const write = (name: string, svg: string) => {
             writeFileSync(join(f.report!, `${name}.svg`), svg);
             writeFileSync(join(f.report!, `${name}.png`), svgToPng(svg));

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as stats from '../../stats/index.js';
 import {
@@ -12,7 +12,7 @@ import {
   runMatricesBySuite,
   type ResponseMatrix,
 } from '../../index.js';
-import { readText } from '../../core/index.js';
+import { readText, makeDirectory } from '../../core/index.js';
 import {
   auditBenchmarks,
   auditMatrices,
@@ -174,11 +174,11 @@ export function registerAudit(program: Command): void {
           if (controls.length)
             discriminant = discriminantValidity(audit, controls, { iterations: flags.bootstrap, seed: flags.seed, method: flags.method });
           if (flags.report) {
-            mkdirSync(flags.report, { recursive: true });
+            makeDirectory(flags.report);
             writeFileSync(join(flags.report, 'audit.html'), await renderAuditReport(audit, { discriminant }));
           }
           if (flags.exportFiltered) {
-            mkdirSync(flags.exportFiltered, { recursive: true });
+            makeDirectory(flags.exportFiltered);
             for (const [k, input] of inputs.entries()) {
               const kept = new Set(audit.filter.benchmarks[k]!.flags.filter((x) => x.kept).map((x) => x.id));
               const idx = input.matrix.items.map((it, i) => (kept.has(it.itemId) ? i : -1)).filter((i) => i >= 0);
@@ -209,7 +209,7 @@ export function registerAudit(program: Command): void {
           method: flags.method,
         });
         if (flags.report) {
-          mkdirSync(flags.report, { recursive: true });
+          makeDirectory(flags.report);
           writeFileSync(join(flags.report, 'audit-scores.html'), await renderBenchmarkAuditReport(audit));
         }
         process.stdout.write(flags.json ? `${JSON.stringify(audit, null, 2)}\n` : `${printBenchmarkAudit(audit)}\n`);

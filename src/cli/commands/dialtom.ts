@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { ConfigError, elicitInferences, judgeTracePairs, loadSuite, modelDialtomWriter, openStore, type Item } from '../../index.js';
-import { formatCsv, readJson, readText, type McqPayload } from '../../core/index.js';
+import { formatCsv, readJson, readText, type McqPayload, makeDirectory } from '../../core/index.js';
 import { dialtomDatasetStats, parseWrittenDialogues, parseWrittenInferences } from '../../analysis/index.js';
 import { readTraces } from '../../protocols/index.js';
 import { formatTextTable } from '../../report/index.js';
@@ -36,7 +36,7 @@ function writeLayout(
   built: Pick<BuiltItems, 'retrospective' | 'prospective' | 'prospectiveEasy'> & { counterfactual?: BuiltItems['counterfactual'] },
 ): void {
   const data = join(root, 'dialtom', 'data');
-  mkdirSync(data, { recursive: true });
+  makeDirectory(data);
   const domains = [...new Set(built.retrospective.map((r) => String(r.domain)))];
   for (const domain of domains) {
     const of = (rows: Array<Record<string, unknown>>) => rows.filter((r) => r.domain === domain);
@@ -45,7 +45,7 @@ function writeLayout(
     writeFileSync(join(data, `${domain}_prospective-easy_verified.json`), JSON.stringify(of(built.prospectiveEasy), null, 1));
     if (built.counterfactual) {
       const cf = join(root, 'dialtom', 'counterfactual_data');
-      mkdirSync(cf, { recursive: true });
+      makeDirectory(cf);
       const ids = new Set(of(built.retrospective).map((r) => String(r.id)));
       // Keys are "<window id>_<state>".
       writeFileSync(

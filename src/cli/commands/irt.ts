@@ -2,7 +2,7 @@
 // estimate accuracies from few answers, replay adaptive tests, simulate IRT panels, chart a bank.
 
 import type { Command } from 'commander';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   ConfigError,
@@ -16,7 +16,7 @@ import {
   writeMatrixCsv,
   writeMatrixParquet,
 } from '../../index.js';
-import { readJson } from '../../core/index.js';
+import { readJson, makeDirectory } from '../../core/index.js';
 import { itemHash } from '../../runner/index.js';
 import {
   calibrateBank,
@@ -455,7 +455,7 @@ function registerSimulate(irt: Command): void {
           missingShare: f.missing,
           seed: f.seed,
         });
-        mkdirSync(f.out, { recursive: true });
+        makeDirectory(f.out);
         const matrixPath = join(f.out, `matrix.${f.format}`);
         if (f.format === 'csv') writeMatrixCsv(matrixPath, panel.matrix);
         else writeMatrixParquet(matrixPath, panel.matrix);
@@ -503,7 +503,7 @@ function registerReport(irt: Command): void {
     .action(async (f: { bank: string; out: string; item?: string[]; estimates?: string; json?: boolean }) => {
       const bank = readIrtBank(f.bank);
       const data = irtChartData(bank, { items: f.item });
-      mkdirSync(f.out, { recursive: true });
+      makeDirectory(f.out);
       const files: string[] = [];
       const write = async (name: string, svg: Promise<string>) => {
         writeFileSync(join(f.out, name), await svg);

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as stats from '../../stats/index.js';
 import { ConfigError, writeMatrixCsv, writeMatrixParquet } from '../../index.js';
-import { formatCsv, isCategory } from '../../core/index.js';
+import { formatCsv, isCategory, makeDirectory } from '../../core/index.js';
 import { intervalCoverage, simulatePanel, trueStage1Tau } from '../../analysis/index.js';
 import { formatTextTable } from '../../report/index.js';
 import { intOption, numberOption } from '../options.js';
@@ -70,7 +70,7 @@ export function registerSimulate(program: Command): void {
           ),
           seed: f.seed,
         });
-        mkdirSync(f.out, { recursive: true });
+        makeDirectory(f.out);
         for (const { name, matrix } of [...panel.matrices, ...panel.controlMatrices]) {
           const path = join(f.out, `${name}.${f.format}`);
           if (f.format === 'csv') writeMatrixCsv(path, matrix);

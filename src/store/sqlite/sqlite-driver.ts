@@ -6,10 +6,10 @@
 // share the file (SQLite's own lock serialises their commits, waiting up to busy_timeout).
 
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 // core's errors file, not its index: the index loads every record schema (zod), which `report` does without.
 import { MindscopeError } from '../../core/errors.js';
+import { makeDirectory } from '../../core/make-directory.js';
 import type { Dialect, SqlDriver, SqlExecutor } from '../sql/driver.js';
 import { asStoreFull, isDiskFull } from '../sql/store-full.js';
 import { BACKSTOP_PAGES, WalCheckpointer } from './wal-checkpointer.js';
@@ -76,7 +76,7 @@ export class SqliteDriver implements SqlDriver {
       }
       return;
     }
-    if (path !== ':memory:') mkdirSync(dirname(this.location), { recursive: true });
+    if (path !== ':memory:') makeDirectory(dirname(this.location));
     try {
       this.#db = new Database(this.location);
       this.#db.pragma('journal_mode = WAL');

@@ -3,9 +3,9 @@
 // that does not match. A mismatch is an error naming the dataset, the file and the address.
 
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ConfigError, InputError } from '../../core/index.js';
+import { ConfigError, InputError, makeDirectory } from '../../core/index.js';
 import { dataRoot } from './cache.js';
 import { datasetForSuite, fileUrl, readManifest, type DataFile, type DataManifest, type Dataset } from './manifest.js';
 
@@ -76,7 +76,7 @@ async function pullFile(dataset: Dataset, file: DataFile, dir: string, opts: Dat
       url,
     );
   }
-  mkdirSync(dirname(target), { recursive: true });
+  makeDirectory(dirname(target));
   const tmp = `${target}.part-${process.pid}`;
   writeFileSync(tmp, body);
   renameSync(tmp, target);

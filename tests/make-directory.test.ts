@@ -1,0 +1,53 @@
+// Output folders with missing parents (makeDirectory): Node's recursive mkdir spins forever on a
+// path under /proc (the file system answers "not found" for a child it cannot hold); ours fails
+// at once with a line naming the folder, and `report --out` under /proc ends with exit 1.
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeDirectory, MindscopeError } from '../src/core/index.js';
+
+const ROOT = join(__dirname, '..');
+const BIN = join(ROOT, 'bin', 'mindscope.js');
+const dir = mkdtempSync(join(tmpdir(), 'mindscope-mkdir-'));
+const procfs = existsSync('/proc/self');
+
+describe('makeDirectory', () => {
+  it('creates missing parents and accepts a folder that exists', () => {
+    const deep = join(dir, 'a', 'b', 'c');
+    makeDirectory(deep);
+    expect(statSync(deep).isDirectory()).toBe(true);
+    makeDirectory(deep);
+    makeDirectory(join(dir, 'a'));
+  });
+
+  it('refuses a path through a file, and a file of that name', () => {
+    const file = join(dir, 'plain.txt');
+    writeFileSync(file, 'x');
+    expect(() => makeDirectory(join(file, 'sub'))).toThrow(/ENOTDIR/);
+    expect(() => makeDirectory(file)).toThrow(/EEXIST/);
+  });
+
+  it.runIf(procfs)('fails at once under /proc instead of spinning', () => {
+    const t = performance.now();
+    expect(() => makeDirectory('/proc/mindscope-test/out')).toThrow(MindscopeError);
+    expect(() => makeDirectory('/proc/mindscope-test/out')).toThrow('cannot create the folder /proc/mindscope-test: /proc takes no new folders');
+    expect(performance.now() - t).toBeLessThan(1000);
+  });
+
+  it.runIf(procfs)('report --out under /proc ends with one line and exit 1', () => {
+    const db = join(dir, 'runs.db');
+    const run = spawnSync(process.execPath, [BIN, 'run', 'generated-tom', '--limit', '4', '--model', 'agent:oracle', '--db', db, '--quiet'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.status).toBe(0);
+    const r = spawnSync(process.execPath, [BIN, 'report', '--db', db, '--out', '/proc/mindscope-test/report'], { encoding: 'utf8', timeout: 30_000 });
+    expect(r.signal).toBeNull();
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('cannot create the folder /proc/mindscope-test');
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
