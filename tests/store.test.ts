@@ -120,6 +120,10 @@ for (const b of [sqlite, postgres]) {
         'DROP TABLE prompt_blobs',
         'ALTER TABLE transcripts DROP COLUMN packed',
         'ALTER TABLE trials DROP COLUMN batch_latency_ms',
+        // SQLite rebuilds the call cache whatever it was; PostgreSQL changes its columns' types.
+        ...(b === postgres
+          ? ['ALTER TABLE call_cache ALTER COLUMN created_at TYPE TEXT', 'ALTER TABLE call_cache ALTER COLUMN provider SET NOT NULL']
+          : []),
       ])
         await b.sql(location, stmt);
       await b.setVersion(location, 1);

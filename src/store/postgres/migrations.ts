@@ -182,4 +182,11 @@ export const PG_MIGRATIONS: string[] = [
   `
   ALTER TABLE trials ADD COLUMN batch_latency_ms DOUBLE PRECISION NOT NULL DEFAULT 0;
   `,
+  // 12: smaller call-cache rows (sql/cache-rows.ts): created_at in milliseconds, the provider
+  // NULL when the model spec names it. Keys stay text (SQLite alone keeps a hex key's bytes).
+  `
+  ALTER TABLE call_cache ALTER COLUMN provider DROP NOT NULL;
+  ALTER TABLE call_cache ALTER COLUMN created_at TYPE BIGINT
+    USING round(extract(epoch from created_at::timestamptz) * 1000)::bigint;
+  `,
 ];

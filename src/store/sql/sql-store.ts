@@ -35,6 +35,8 @@ import { GroupCommit } from './group-commit.js';
 import { SqlBatchLedger } from './batch-ledger-sql.js';
 import type { BatchLedger } from '../batch-ledger.js';
 import { blobLoader, insertBlobs, TranscriptPacker } from './transcript-packing.js';
+import { itemBodyParam, itemBodyText } from './item-bodies.js';
+import { keyParam, packResponse, providerParam, unpackResponse } from './cache-rows.js';
 import { exportRecords, importRecords } from './transfer.js';
 import { claimTrialLeases, releaseTrialLeases, renewTrialLeases, trialLeaseOwners } from './lease-sql.js';
 import { runAccuracyCounts, runFailures, runResponses, runStatus, runUsage } from './run-queries-sql.js';
@@ -205,7 +207,7 @@ export class SqlStore implements Store {
             item.category,
             item.ability ?? null,
             item.answer,
-            JSON.stringify(item),
+            itemBodyParam(this.db.backend, JSON.stringify(item)),
           ]),
         );
       }
@@ -214,8 +216,8 @@ export class SqlStore implements Store {
 
   async getItem(hash: string): Promise<Item | undefined> {
     // No flush: items are written at once (putItems), never queued; a worker reads one per trial.
-    const row = await this.db.get<{ body: string }>('SELECT body FROM items WHERE hash = ?', [hash]);
-    return row ? (JSON.parse(row.body) as Item) : undefined;
+    const row = await this.db.get<{ body: string | Uint8Array }>('SELECT body FROM items WHERE hash = ?', [hash]);
+    return row ? (JSON.parse(itemBodyText(row.body)) as Item) : undefined;
   }
 
   async trialStatus(k: TrialKey): Promise<TrialStatus | undefined> {
@@ -292,18 +294,19 @@ export class SqlStore implements Store {
 
   async getCached(key: string): Promise<unknown> {
     const queued = this.#queuedCache.get(key);
-    if (queued !== undefined) return JSON.parse(queued);
-    const row = await this.db.get<{ response: string }>('SELECT response FROM call_cache WHERE key = ?', [key]);
-    return row ? JSON.parse(row.response) : undefined;
+    if (queued !== undefined) return unpackResponse(queued);
+    const row = await this.db.get<{ response: string }>('SELECT response FROM call_cache WHERE key = ?', [keyParam(this.db.backend, key)]);
+    return row ? unpackResponse(row.response) : undefined;
   }
 
   putCached(key: string, provider: string, model: string, response: unknown): Promise<void> {
-    const body = JSON.stringify(response);
+    const body = packResponse(response);
     this.#queuedCache.set(key, body);
+    const params = [keyParam(this.db.backend, key), providerParam(provider, model), model, body, Date.now()];
     const write: Write = async (tx) => {
       await tx.run(
         'INSERT INTO call_cache (key, provider, model, response, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING',
-        [key, provider, model, body, new Date().toISOString()],
+        params,
       );
     };
     return this.#commits.add(`cache entry for ${model}`, write, () => {

@@ -14,6 +14,8 @@ import type { ImportSummary, RunRecord, StoredTrial, StoreRecord } from '../stor
 import type { SqlDriver, SqlExecutor } from './driver.js';
 import { exportBatchLedger, importLedgerRecord } from './batch-ledger-transfer.js';
 import { blobLoader, insertBlobs, TranscriptPacker } from './transcript-packing.js';
+import { itemBodyParam, itemBodyText } from './item-bodies.js';
+import { createdAtParam, createdAtText, keyParam, keyText, packResponse, providerOf, providerParam, unpackResponse } from './cache-rows.js';
 
 const PAGE = 500;
 
@@ -21,6 +23,14 @@ interface TrialRow extends Omit<StoredTrial, 'scores' | 'transcript'> {
   id: number;
   transcript: string | null;
   packed: number | null;
+}
+
+interface CacheRow {
+  key: string | Buffer;
+  provider: string | null;
+  model: string;
+  response: string;
+  created_at: number | string;
 }
 
 /** Every row of a store, in dependency order (runs and items before the trials that name them). */
@@ -58,11 +68,11 @@ export async function* exportRecords(db: SqlDriver): AsyncIterable<StoreRecord> 
     yield { kind: 'irt', row: { ...row, mode: r.mode as 'tiny' | 'adaptive' } };
   }
   for (let after = ''; ; ) {
-    const page = await db.all<{ hash: string; body: string }>('SELECT hash, body FROM items WHERE hash > ? ORDER BY hash LIMIT ?', [
-      after,
-      PAGE,
-    ]);
-    for (const i of page) yield { kind: 'item', hash: i.hash, body: i.body };
+    const page = await db.all<{ hash: string; body: string | Uint8Array }>(
+      'SELECT hash, body FROM items WHERE hash > ? ORDER BY hash LIMIT ?',
+      [after, PAGE],
+    );
+    for (const i of page) yield { kind: 'item', hash: i.hash, body: itemBodyText(i.body) };
     if (page.length < PAGE) break;
     after = page[page.length - 1]!.hash;
   }
@@ -98,20 +108,35 @@ export async function* exportRecords(db: SqlDriver): AsyncIterable<StoreRecord> 
     if (page.length < PAGE) break;
     after = page[page.length - 1]!.id;
   }
-  for (let after = ''; ; ) {
-    const page = await db.all<{ key: string; provider: string; model: string; response: string; created_at: string }>(
+  for (let after: string | Buffer = ''; ; ) {
+    const page: CacheRow[] = await db.all<CacheRow>(
       'SELECT key, provider, model, response, created_at FROM call_cache WHERE key > ? ORDER BY key LIMIT ?',
       [after, PAGE],
     );
+    // Records carry the row as it was before schema 12 (packed rows are unpacked, keys are text).
     for (const c of page)
-      yield { kind: 'cache', key: c.key, provider: c.provider, model: c.model, response: c.response, createdAt: c.created_at };
+      yield {
+        kind: 'cache',
+        key: keyText(c.key),
+        provider: providerOf(c.provider, c.model),
+        model: c.model,
+        response: c.response.startsWith('[') ? JSON.stringify(unpackResponse(c.response)) : c.response,
+        createdAt: createdAtText(c.created_at),
+      };
     if (page.length < PAGE) break;
+    // The last key as stored: SQLite orders text keys (written before schema 12) before blobs.
     after = page[page.length - 1]!.key;
   }
   yield* exportBatchLedger(db);
 }
 
-async function importOne(tx: SqlExecutor, r: StoreRecord, summary: ImportSummary, packer: TranscriptPacker): Promise<void> {
+async function importOne(
+  tx: SqlExecutor,
+  backend: SqlDriver['backend'],
+  r: StoreRecord,
+  summary: ImportSummary,
+  packer: TranscriptPacker,
+): Promise<void> {
   switch (r.kind) {
     case 'run': {
       const existing = await tx.get<{ config: string }>('SELECT config FROM runs WHERE id = ?', [r.run.id]);
@@ -167,7 +192,7 @@ async function importOne(tx: SqlExecutor, r: StoreRecord, summary: ImportSummary
       const item = JSON.parse(r.body) as { suite: string; id: string; category: string; ability?: string; answer: string };
       summary.items += await tx.run(
         'INSERT INTO items (hash, suite, item_id, category, ability, answer, body) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING',
-        [r.hash, item.suite, item.id, item.category, item.ability ?? null, item.answer, r.body],
+        [r.hash, item.suite, item.id, item.category, item.ability ?? null, item.answer, itemBodyParam(backend, r.body)],
       );
       return;
     }
@@ -178,7 +203,13 @@ async function importOne(tx: SqlExecutor, r: StoreRecord, summary: ImportSummary
     case 'cache':
       summary.cacheEntries += await tx.run(
         'INSERT INTO call_cache (key, provider, model, response, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING',
-        [r.key, r.provider, r.model, r.response, r.createdAt],
+        [
+          keyParam(backend, r.key),
+          providerParam(r.provider, r.model),
+          r.model,
+          packResponse(JSON.parse(r.response)),
+          createdAtParam(backend, r.createdAt),
+        ],
       );
       return;
     case 'trial': {
@@ -252,7 +283,7 @@ export async function importRecords(db: SqlDriver, records: AsyncIterable<StoreR
     // A fresh packer a batch: a blob counts as stored only once its batch has committed.
     const packer = new TranscriptPacker();
     await db.transaction(async (tx) => {
-      for (const r of rows) await importOne(tx, r, summary, packer);
+      for (const r of rows) await importOne(tx, db.backend, r, summary, packer);
     });
   };
   for await (const r of records) {

@@ -124,7 +124,8 @@ export class TrialBrowser {
     if (q.subjectId !== undefined) add('t.subject_id = ?', q.subjectId);
     if (q.suite !== undefined) add('t.suite = ?', q.suite);
     if (q.category !== undefined) add('i.category = ?', q.category);
-    if (q.originalLabel !== undefined) add(`${this.#jsonText('i.body', 'meta', 'originalLabel')} = ?`, q.originalLabel);
+    if (q.originalLabel !== undefined)
+      add(`${this.#jsonText(this.db.dialect.itemBody('i.body'), 'meta', 'originalLabel')} = ?`, q.originalLabel);
     if (q.replicate !== undefined) add('t.replicate = ?', q.replicate);
     if (q.outcome === 'failed') add(`t.status = 'failed'`);
     if (q.outcome === 'correct') add(`t.status = 'done' AND ${this.#firstScore('value')} >= 1`);
@@ -138,7 +139,7 @@ export class TrialBrowser {
     if (q.search?.trim()) {
       const p = likePattern(q.search.trim());
       add(
-        `(LOWER(COALESCE(tr.body, '')) LIKE ? ESCAPE '\\' OR LOWER(i.body) LIKE ? ESCAPE '\\' OR LOWER(COALESCE(t.error, '')) LIKE ? ESCAPE '\\')`,
+        `(LOWER(COALESCE(tr.body, '')) LIKE ? ESCAPE '\\' OR LOWER(${this.db.dialect.itemBody('i.body')}) LIKE ? ESCAPE '\\' OR LOWER(COALESCE(t.error, '')) LIKE ? ESCAPE '\\')`,
         p,
         p,
         p,
@@ -177,7 +178,7 @@ export class TrialBrowser {
     >(
       `SELECT t.id AS id, t.run_id AS "runId", t.subject_id AS "subjectId", s.spec AS spec, t.suite AS suite, t.item_id AS "itemId",
          t.replicate AS replicate, t.status AS status, i.category AS category,
-         ${this.#jsonText('i.body', 'meta', 'originalLabel')} AS "originalLabel",
+         ${this.#jsonText(this.db.dialect.itemBody('i.body'), 'meta', 'originalLabel')} AS "originalLabel",
          ${this.#firstScore('value')} AS score, ${this.#jsonText(this.#firstScore('detail'), 'parseFailed')} AS "parseFailed",
          (SELECT COUNT(*) FROM scores s3 WHERE s3.trial_id = t.id) AS scorers,
          CASE WHEN ${this.#judgesDisagree()} THEN 1 ELSE 0 END AS "judgesDisagree",
@@ -241,7 +242,7 @@ export class TrialBrowser {
         await this.db.all<{ suite: string }>(`SELECT DISTINCT suite FROM run_plan WHERE run_id = ? ORDER BY ${bytewise('suite')}`, [runId])
       ).map((r) => r.suite),
       categories: (await itemsOf('i.category')).map(String),
-      originalLabels: (await itemsOf(this.#jsonText('i.body', 'meta', 'originalLabel'))).map(String),
+      originalLabels: (await itemsOf(this.#jsonText(this.db.dialect.itemBody('i.body'), 'meta', 'originalLabel'))).map(String),
       replicates: (await distinct('t.replicate')).map(Number),
     };
   }

@@ -187,4 +187,22 @@ export const MIGRATIONS: string[] = [
   `
   ALTER TABLE trials ADD COLUMN batch_latency_ms REAL NOT NULL DEFAULT 0;
   `,
+  // 12: smaller call-cache rows (sql/cache-rows.ts): keyed by the SHA-256's bytes in a table
+  // that is its own index (WITHOUT ROWID: no second copy of every key), created_at in
+  // milliseconds, the provider NULL when the model spec names it. Rows copied over keep their
+  // text (a key that is not hex, an ISO created_at, a JSON response); readers take both.
+  `
+  CREATE TABLE call_cache_v12 (
+    key BLOB PRIMARY KEY,
+    provider TEXT,
+    model TEXT NOT NULL,
+    response TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  INSERT INTO call_cache_v12 (key, provider, model, response, created_at)
+    SELECT CASE WHEN length(key) = 64 AND key NOT GLOB '*[^0-9a-f]*' THEN unhex(key) ELSE key END, provider, model, response, created_at
+    FROM call_cache;
+  DROP TABLE call_cache;
+  ALTER TABLE call_cache_v12 RENAME TO call_cache;
+  `,
 ];
