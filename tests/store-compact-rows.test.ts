@@ -1,6 +1,6 @@
 // Compact store rows (schema 12), against both backends: cache entries packed (a hex key as
-// bytes in SQLite, created_at in milliseconds, the provider left out when the model spec names
-// it, latency to the microsecond) and item bodies deflated in SQLite; rows written by an older
+// bytes in SQLite, created_at in milliseconds, provider and model named once in cache_models,
+// latency to the microsecond) and item bodies deflated in SQLite; rows written by an older
 // mindscope read as they were, and exports carry the rows as the older format had them.
 
 import Database from 'better-sqlite3';
@@ -95,9 +95,9 @@ for (const b of backends) {
       await s.close();
       const [row] = await b.sql(
         location,
-        `SELECT key, provider, response, created_at FROM call_cache WHERE model = '${SPEC}' AND response LIKE '%Answer%'`,
+        `SELECT c.key AS key, c.response AS response, c.created_at AS created_at FROM call_cache c JOIN cache_models m ON m.id = c.model_id
+         WHERE m.provider = 'openai-compatible' AND m.model = '${SPEC}' AND c.response LIKE '%Answer%'`,
       );
-      expect(row!.provider).toBeNull();
       expect(row!.response).toBe('[567,"Answer: A",40,3,131.923,"m","stop"]');
       expect(Number(row!.created_at)).toBeGreaterThanOrEqual(before);
       if (b.name === 'SQLite') expect(Buffer.from(row!.key as Uint8Array).toString('hex')).toBe(HEX);
@@ -119,18 +119,13 @@ for (const b of backends) {
         createdAt: '2026-01-02T03:04:05.678Z',
       };
       // Back to schema 11's call cache, with a row as an older mindscope wrote it; then migrate again.
-      if (b.name === 'SQLite') {
-        await b.sql(location, 'DROP TABLE call_cache');
-        await b.sql(
-          location,
-          'CREATE TABLE call_cache (key TEXT PRIMARY KEY, provider TEXT NOT NULL, model TEXT NOT NULL, response TEXT NOT NULL, created_at TEXT NOT NULL)',
-        );
-        await b.sql(location, 'PRAGMA user_version = 11');
-      } else {
-        await b.sql(location, 'ALTER TABLE call_cache ALTER COLUMN created_at TYPE TEXT');
-        await b.sql(location, 'ALTER TABLE call_cache ALTER COLUMN provider SET NOT NULL');
-        await b.sql(location, 'UPDATE mindscope_schema SET version = 11');
-      }
+      await b.sql(location, 'DROP TABLE call_cache');
+      await b.sql(location, 'DROP TABLE cache_models');
+      await b.sql(
+        location,
+        'CREATE TABLE call_cache (key TEXT PRIMARY KEY, provider TEXT NOT NULL, model TEXT NOT NULL, response TEXT NOT NULL, created_at TEXT NOT NULL)',
+      );
+      await b.sql(location, b.name === 'SQLite' ? 'PRAGMA user_version = 11' : 'UPDATE mindscope_schema SET version = 11');
       await b.sql(
         location,
         `INSERT INTO call_cache (key, provider, model, response, created_at) VALUES ('${old.key}', '${old.provider}', '${old.model}', '${old.response}', '${old.createdAt}')`,

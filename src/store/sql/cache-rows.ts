@@ -2,10 +2,10 @@
 // JSON array of its values ([mask, ...values]: the mask says which keys it has) rather than an
 // object, its latency rounded to microseconds; anything else (log-likelihood results, unusual
 // responses) stays a JSON object. SQLite keeps a SHA-256 key as its 32 bytes, created_at is
-// milliseconds since the epoch, and the provider is NULL when it is the model spec's prefix.
-// Rows written before stay as they were: readers take both forms.
+// milliseconds since the epoch, and the provider and model spec are named once, in
+// cache_models. Rows copied over by the migration keep their text: readers take both forms.
 
-import type { SqlDriver } from './driver.js';
+import type { SqlDriver, SqlExecutor } from './driver.js';
 
 /** A chat response's keys in the order a response object has them (core ChatResponse). */
 const KEYS = ['text', 'usage', 'latencyMs', 'logprobs', 'modelReported', 'finishReason', 'truncated', 'reasoning', 'batch'] as const;
@@ -77,14 +77,18 @@ export function keyText(stored: string | Uint8Array): string {
   return typeof stored === 'string' ? stored : Buffer.from(stored).toString('hex');
 }
 
-/** The provider column: NULL when it is the model spec's prefix (`provider:...`). */
-export function providerParam(provider: string, model: string): string | null {
-  return model.startsWith(`${provider}:`) ? null : provider;
-}
+/** A cache entry's insert: key, provider, model spec, response, created_at (the model by its id in cache_models). */
+export const INSERT_CACHE_ENTRY = `INSERT INTO call_cache (key, model_id, response, created_at)
+  VALUES (?, (SELECT id FROM cache_models WHERE provider = ? AND model = ?), ?, ?) ON CONFLICT (key) DO NOTHING`;
 
-/** The provider a row names (its own, or the model spec's prefix). */
-export function providerOf(stored: string | null, model: string): string {
-  return stored ?? model.slice(0, model.indexOf(':'));
+/**
+ * Name cache models (provider, spec) in cache_models, each once, in one order for every process
+ * (concurrent transactions naming the same models wait for each other instead of deadlocking).
+ */
+export async function insertCacheModels(tx: SqlExecutor, models: ReadonlyArray<[string, string]>): Promise<void> {
+  const sorted = [...models].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+  for (const [provider, model] of sorted)
+    await tx.run('INSERT INTO cache_models (provider, model) VALUES (?, ?) ON CONFLICT (provider, model) DO NOTHING', [provider, model]);
 }
 
 /** created_at as ISO text: milliseconds since the epoch, or the text of a row written before schema 12. */

@@ -36,7 +36,7 @@ import { SqlBatchLedger } from './batch-ledger-sql.js';
 import type { BatchLedger } from '../batch-ledger.js';
 import { blobLoader, insertBlobs, TranscriptPacker } from './transcript-packing.js';
 import { itemBodyParam, itemBodyText } from './item-bodies.js';
-import { keyParam, packResponse, providerParam, unpackResponse } from './cache-rows.js';
+import { INSERT_CACHE_ENTRY, insertCacheModels, keyParam, packResponse, unpackResponse } from './cache-rows.js';
 import { exportRecords, importRecords } from './transfer.js';
 import { claimTrialLeases, releaseTrialLeases, renewTrialLeases, trialLeaseOwners } from './lease-sql.js';
 import { runAccuracyCounts, runFailures, runResponses, runStatus, runUsage } from './run-queries-sql.js';
@@ -66,6 +66,8 @@ export class SqlStore implements Store {
   readonly #commits: GroupCommit<Write>;
   readonly #batches: SqlBatchLedger;
   readonly #packer = new TranscriptPacker();
+  /** Cache models (provider and spec) known committed. */
+  readonly #cacheModels = new Set<string>();
   readonly #loadBlobs: ReturnType<typeof blobLoader>;
 
   constructor(protected readonly db: SqlDriver) {
@@ -80,6 +82,10 @@ export class SqlStore implements Store {
         const blobs = new Map<string, string>();
         for (const w of writes) if (w.blobs) for (const [h, body] of w.blobs) blobs.set(h, body);
         if (blobs.size) await insertBlobs(tx, [...blobs]);
+        // Then the cache's models, likewise.
+        const models = new Map<string, [string, string]>();
+        for (const w of writes) if (w.model) models.set(w.model.join('\u0000'), w.model);
+        if (models.size) await insertCacheModels(tx, [...models.values()]);
         for (const w of writes) await w(tx);
       });
     }, this.location);
@@ -302,16 +308,22 @@ export class SqlStore implements Store {
   putCached(key: string, provider: string, model: string, response: unknown): Promise<void> {
     const body = packResponse(response);
     this.#queuedCache.set(key, body);
-    const params = [keyParam(this.db.backend, key), providerParam(provider, model), model, body, Date.now()];
+    const params = [keyParam(this.db.backend, key), provider, model, body, Date.now()];
     const write: Write = async (tx) => {
-      await tx.run(
-        'INSERT INTO call_cache (key, provider, model, response, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING',
-        params,
-      );
+      await tx.run(INSERT_CACHE_ENTRY, params);
     };
-    return this.#commits.add(`cache entry for ${model}`, write, () => {
+    const named = `${provider}\u0000${model}`;
+    if (!this.#cacheModels.has(named)) write.model = [provider, model];
+    const committed = this.#commits.add(`cache entry for ${model}`, write, () => {
       if (this.#queuedCache.get(key) === body) this.#queuedCache.delete(key);
     });
+    // A model committed needs no insert in later writes.
+    if (write.model)
+      committed.then(
+        () => this.#cacheModels.add(named),
+        () => {},
+      );
+    return committed;
   }
 
   async reportRateLimit(endpoint: string, pauseMs: number): Promise<RateLimitState> {

@@ -15,7 +15,16 @@ import type { SqlDriver, SqlExecutor } from './driver.js';
 import { exportBatchLedger, importLedgerRecord } from './batch-ledger-transfer.js';
 import { blobLoader, insertBlobs, TranscriptPacker } from './transcript-packing.js';
 import { itemBodyParam, itemBodyText } from './item-bodies.js';
-import { createdAtParam, createdAtText, keyParam, keyText, packResponse, providerOf, providerParam, unpackResponse } from './cache-rows.js';
+import {
+  createdAtParam,
+  createdAtText,
+  INSERT_CACHE_ENTRY,
+  insertCacheModels,
+  keyParam,
+  keyText,
+  packResponse,
+  unpackResponse,
+} from './cache-rows.js';
 
 const PAGE = 500;
 
@@ -27,7 +36,7 @@ interface TrialRow extends Omit<StoredTrial, 'scores' | 'transcript'> {
 
 interface CacheRow {
   key: string | Buffer;
-  provider: string | null;
+  provider: string;
   model: string;
   response: string;
   created_at: number | string;
@@ -110,7 +119,8 @@ export async function* exportRecords(db: SqlDriver): AsyncIterable<StoreRecord> 
   }
   for (let after: string | Buffer = ''; ; ) {
     const page: CacheRow[] = await db.all<CacheRow>(
-      'SELECT key, provider, model, response, created_at FROM call_cache WHERE key > ? ORDER BY key LIMIT ?',
+      `SELECT c.key AS key, m.provider AS provider, m.model AS model, c.response AS response, c.created_at AS created_at
+       FROM call_cache c JOIN cache_models m ON m.id = c.model_id WHERE c.key > ? ORDER BY c.key LIMIT ?`,
       [after, PAGE],
     );
     // Records carry the row as it was before schema 12 (packed rows are unpacked, keys are text).
@@ -118,7 +128,7 @@ export async function* exportRecords(db: SqlDriver): AsyncIterable<StoreRecord> 
       yield {
         kind: 'cache',
         key: keyText(c.key),
-        provider: providerOf(c.provider, c.model),
+        provider: c.provider,
         model: c.model,
         response: c.response.startsWith('[') ? JSON.stringify(unpackResponse(c.response)) : c.response,
         createdAt: createdAtText(c.created_at),
@@ -201,16 +211,14 @@ async function importOne(
       await importLedgerRecord(tx, r, summary);
       return;
     case 'cache':
-      summary.cacheEntries += await tx.run(
-        'INSERT INTO call_cache (key, provider, model, response, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING',
-        [
-          keyParam(backend, r.key),
-          providerParam(r.provider, r.model),
-          r.model,
-          packResponse(JSON.parse(r.response)),
-          createdAtParam(backend, r.createdAt),
-        ],
-      );
+      await insertCacheModels(tx, [[r.provider, r.model]]);
+      summary.cacheEntries += await tx.run(INSERT_CACHE_ENTRY, [
+        keyParam(backend, r.key),
+        r.provider,
+        r.model,
+        packResponse(JSON.parse(r.response)),
+        createdAtParam(backend, r.createdAt),
+      ]);
       return;
     case 'trial': {
       const t = r.trial;
