@@ -10,8 +10,7 @@
 //
 // The packed row (transcripts.packed = 1) is JSON with the same keys in the same order as the
 // transcript: `messages` holds a hash (a string where the transcript has a list), a blobbed
-// detail field holds null and its hash is in `blobs`. Unpacking gives back the same JSON text,
-// but for latencies (latencyMs), which are rounded to microseconds.
+// detail field holds null and its hash is in `blobs`. Unpacking gives back the same JSON text.
 // Rows written before packing existed (packed = 0) hold the transcript as it was.
 
 import * as crypto from 'node:crypto';
@@ -81,9 +80,7 @@ function splitShape(v: unknown, values: unknown[]): string {
     for (const k of Object.keys(v)) {
       const x = (v as Record<string, unknown>)[k];
       if (x === undefined || typeof x === 'function' || typeof x === 'symbol') continue;
-      // A latency to the microsecond: the rest of the double is noise that costs bytes.
-      const y = k === 'latencyMs' && typeof x === 'number' ? Math.round(x * 1000) / 1000 : x;
-      s += `${s.length > 1 ? ',' : ''}${quoted(k)}:${splitShape(y, values)}`;
+      s += `${s.length > 1 ? ',' : ''}${quoted(k)}:${splitShape(x, values)}`;
     }
     return `${s}}`;
   }
