@@ -107,6 +107,36 @@ for (const b of backends) {
       expect(Date.parse(exported.createdAt)).toBeGreaterThanOrEqual(before);
     });
 
+    it('searches, filters and reads item bodies as stored (deflated in SQLite)', async () => {
+      const s = (await openStore(await b.fresh('browse'))) as SqlStore;
+      await s.createRun({ id: 'r', createdAt: 'now', config: {} });
+      await s.upsertSubject({ id: 's1', spec: 'agent:oracle', settings: {} });
+      await s.putItems([{ hash: 'h1', item }]);
+      const k = { runId: 'r', subjectId: 's1', suite: 'x', itemId: 'i1', replicate: 0 };
+      await s.recordDone(
+        k,
+        'h1',
+        {
+          transcript: { protocol: 'test', calls: [], detail: {} },
+          score: { scorer: 'mcq', value: 1, detail: {} },
+          usage: { inputTokens: 1, outputTokens: 1 },
+          costUsd: 0,
+          latencyMs: 0,
+          cachedCalls: 0,
+          totalCalls: 1,
+        },
+        1,
+      );
+      const browse = s.browser();
+      expect(await browse.count({ runId: 'r', search: 'hiro entered' })).toBe(1);
+      expect(await browse.count({ runId: 'r', search: 'nobody entered' })).toBe(0);
+      expect(await browse.count({ runId: 'r', originalLabel: 'first-order' })).toBe(1);
+      expect((await browse.list({ runId: 'r' }))[0]).toMatchObject({ originalLabel: 'first-order' });
+      expect((await browse.facets('r')).originalLabels).toEqual(['first-order']);
+      expect((await collect(s.responses('r'))).map((r) => r.meta)).toEqual([item.meta]);
+      await s.close();
+    });
+
     it('reads cache entries and item bodies written before schema 12, and exports them as they were', async () => {
       const location = await b.fresh('old');
       const s = await openStore(location);

@@ -235,11 +235,16 @@ export class TrialBrowser {
         .filter((v): v is string => v !== null);
     return {
       subjects: await this.db.all<{ id: string; spec: string }>(
-        `SELECT DISTINCT s.id AS id, s.spec AS spec FROM run_plan p JOIN subjects s ON s.id = p.subject_id WHERE p.run_id = ? ORDER BY ${bytewise('s.spec')}`,
+        // Sorted outside the DISTINCT: PostgreSQL refuses an ORDER BY expression (a collation) not in its select list.
+        `SELECT id, spec FROM (SELECT DISTINCT s.id AS id, s.spec AS spec FROM run_plan p JOIN subjects s ON s.id = p.subject_id WHERE p.run_id = ?) d
+         ORDER BY ${bytewise('spec')}`,
         [runId],
       ),
       suites: (
-        await this.db.all<{ suite: string }>(`SELECT DISTINCT suite FROM run_plan WHERE run_id = ? ORDER BY ${bytewise('suite')}`, [runId])
+        await this.db.all<{ suite: string }>(
+          `SELECT suite FROM (SELECT DISTINCT suite FROM run_plan WHERE run_id = ?) d ORDER BY ${bytewise('suite')}`,
+          [runId],
+        )
       ).map((r) => r.suite),
       categories: (await itemsOf('i.category')).map(String),
       originalLabels: (await itemsOf(this.#jsonText(this.db.dialect.itemBody('i.body'), 'meta', 'originalLabel'))).map(String),
