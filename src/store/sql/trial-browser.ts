@@ -114,6 +114,15 @@ export class TrialBrowser {
     return `EXISTS (SELECT 1 FROM scores sj WHERE sj.trial_id = t.id AND ${distinctValues} > 1)`;
   }
 
+  /**
+   * Trial `t`'s item is one of the run's items matching `condition` (on `ib`, one parameter: the
+   * run id, then the condition's): each item's body is read once, not once per trial (SQLite
+   * inflates it).
+   */
+  #runItemsWhere(condition: string): string {
+    return `t.item_hash IN (SELECT ib.hash FROM items ib WHERE ib.hash IN (SELECT item_hash FROM trials WHERE run_id = ?) AND ${condition})`;
+  }
+
   #where(q: TrialQuery): { sql: string; params: unknown[] } {
     const clauses = ['t.run_id = ?'];
     const params: unknown[] = [q.runId];
@@ -125,7 +134,11 @@ export class TrialBrowser {
     if (q.suite !== undefined) add('t.suite = ?', q.suite);
     if (q.category !== undefined) add('i.category = ?', q.category);
     if (q.originalLabel !== undefined)
-      add(`${this.#jsonText(this.db.dialect.itemBody('i.body'), 'meta', 'originalLabel')} = ?`, q.originalLabel);
+      add(
+        this.#runItemsWhere(`${this.#jsonText(this.db.dialect.itemBody('ib.body'), 'meta', 'originalLabel')} = ?`),
+        q.runId,
+        q.originalLabel,
+      );
     if (q.replicate !== undefined) add('t.replicate = ?', q.replicate);
     if (q.outcome === 'failed') add(`t.status = 'failed'`);
     if (q.outcome === 'correct') add(`t.status = 'done' AND ${this.#firstScore('value')} >= 1`);
@@ -139,8 +152,10 @@ export class TrialBrowser {
     if (q.search?.trim()) {
       const p = likePattern(q.search.trim());
       add(
-        `(LOWER(COALESCE(tr.body, '')) LIKE ? ESCAPE '\\' OR LOWER(${this.db.dialect.itemBody('i.body')}) LIKE ? ESCAPE '\\' OR LOWER(COALESCE(t.error, '')) LIKE ? ESCAPE '\\')`,
+        `(LOWER(COALESCE(tr.body, '')) LIKE ? ESCAPE '\\' OR ${this.#runItemsWhere(`LOWER(${this.db.dialect.itemBody('ib.body')}) LIKE ? ESCAPE '\\'`)}
+          OR LOWER(COALESCE(t.error, '')) LIKE ? ESCAPE '\\')`,
         p,
+        q.runId,
         p,
         p,
       );
@@ -160,7 +175,7 @@ export class TrialBrowser {
     const order = ORDER[sort].map((c) => `${TEXT_COLUMNS.has(c) ? bytewise(c) : c} ${dir}`);
     // The page's ids first (only the columns the filter and sort need), then the rows' columns
     // for those ids alone: an offset of 50,000 skips ids, not computed rows.
-    const needsItems = q.category !== undefined || q.originalLabel !== undefined || q.search?.trim();
+    const needsItems = q.category !== undefined;
     const from = [
       'FROM trials t',
       sort === 'item' || sort === 'subject' ? 'JOIN subjects s ON s.id = t.subject_id' : '',
