@@ -87,13 +87,8 @@ export const INSERT_CACHE_ENTRY = `INSERT INTO call_cache (key, model_id, respon
  */
 export async function insertCacheModels(tx: SqlExecutor, models: ReadonlyArray<[string, string]>): Promise<void> {
   const sorted = [...models].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
-  // Inserted only when absent: PostgreSQL would take a sequence number for every conflict.
   for (const [provider, model] of sorted)
-    await tx.run(
-      `INSERT INTO cache_models (provider, model) SELECT ?, ? WHERE NOT EXISTS (SELECT 1 FROM cache_models WHERE provider = ? AND model = ?)
-       ON CONFLICT (provider, model) DO NOTHING`,
-      [provider, model, provider, model],
-    );
+    await tx.run('INSERT INTO cache_models (provider, model) VALUES (?, ?) ON CONFLICT (provider, model) DO NOTHING', [provider, model]);
 }
 
 /** created_at as ISO text: milliseconds since the epoch, or the text of a row written before schema 12. */

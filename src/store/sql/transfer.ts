@@ -146,6 +146,7 @@ async function importOne(
   r: StoreRecord,
   summary: ImportSummary,
   packer: TranscriptPacker,
+  models: Set<string>,
 ): Promise<void> {
   switch (r.kind) {
     case 'run': {
@@ -211,7 +212,11 @@ async function importOne(
       await importLedgerRecord(tx, r, summary);
       return;
     case 'cache':
-      await insertCacheModels(tx, [[r.provider, r.model]]);
+      // Each model once a batch: PostgreSQL takes a sequence number for every conflicting insert.
+      if (!models.has(`${r.provider}\u0000${r.model}`)) {
+        await insertCacheModels(tx, [[r.provider, r.model]]);
+        models.add(`${r.provider}\u0000${r.model}`);
+      }
       summary.cacheEntries += await tx.run(INSERT_CACHE_ENTRY, [
         keyParam(backend, r.key),
         r.provider,
@@ -290,8 +295,9 @@ export async function importRecords(db: SqlDriver, records: AsyncIterable<StoreR
     batch = [];
     // A fresh packer a batch: a blob counts as stored only once its batch has committed.
     const packer = new TranscriptPacker();
+    const models = new Set<string>();
     await db.transaction(async (tx) => {
-      for (const r of rows) await importOne(tx, db.backend, r, summary, packer);
+      for (const r of rows) await importOne(tx, db.backend, r, summary, packer, models);
     });
   };
   for await (const r of records) {
