@@ -3,6 +3,7 @@
 // would wait for 40,000 pages), the data reads back whole, and closing the store removes the WAL.
 
 import Database from 'better-sqlite3';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,10 +13,20 @@ import type { Item } from '../src/core/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mindscope-checkpoint-'));
 
-/** 40 items of about 100 KB each: some 1,000 pages, far below the writer's own checkpoint threshold. */
+/**
+ * 40 items of about 120 KB each as stored (random text: the store deflates item bodies): some
+ * 1,200 pages, far below the writer's own checkpoint threshold.
+ */
 const items = Array.from({ length: 40 }, (_, i) => ({
   hash: `h${i}`,
-  item: { suite: 'x', id: `i${i}`, category: 'belief', payload: { text: `${i} `.repeat(50_000) }, answer: 'a', meta: {} } as Item,
+  item: {
+    suite: 'x',
+    id: `i${i}`,
+    category: 'belief',
+    payload: { text: randomBytes(120_000).toString('base64') },
+    answer: 'a',
+    meta: {},
+  } as Item,
 }));
 
 it('copies committed pages into the main file from a worker thread while the writer is idle, and removes the WAL on close', async () => {

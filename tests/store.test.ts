@@ -120,6 +120,9 @@ for (const b of [sqlite, postgres]) {
         'DROP TABLE prompt_blobs',
         'ALTER TABLE transcripts DROP COLUMN packed',
         'ALTER TABLE trials DROP COLUMN batch_latency_ms',
+        'DROP TABLE call_cache',
+        'DROP TABLE cache_models',
+        'CREATE TABLE call_cache (key TEXT PRIMARY KEY, provider TEXT NOT NULL, model TEXT NOT NULL, response TEXT NOT NULL, created_at TEXT NOT NULL)',
       ])
         await b.sql(location, stmt);
       await b.setVersion(location, 1);

@@ -182,4 +182,22 @@ export const PG_MIGRATIONS: string[] = [
   `
   ALTER TABLE trials ADD COLUMN batch_latency_ms DOUBLE PRECISION NOT NULL DEFAULT 0;
   `,
+  // 12: smaller call-cache rows (sql/cache-rows.ts): the provider and model spec named once
+  // (cache_models), created_at in milliseconds. Keys stay text (SQLite alone keeps a hex key's bytes).
+  `
+  CREATE TABLE cache_models (
+    id SERIAL PRIMARY KEY,
+    provider TEXT NOT NULL,
+    model TEXT NOT NULL,
+    UNIQUE (provider, model)
+  );
+  INSERT INTO cache_models (provider, model) SELECT DISTINCT provider, model FROM call_cache ORDER BY provider, model;
+  ALTER TABLE call_cache ADD COLUMN model_id INTEGER REFERENCES cache_models(id);
+  UPDATE call_cache c SET model_id = m.id FROM cache_models m WHERE m.provider = c.provider AND m.model = c.model;
+  ALTER TABLE call_cache ALTER COLUMN model_id SET NOT NULL;
+  ALTER TABLE call_cache DROP COLUMN provider;
+  ALTER TABLE call_cache DROP COLUMN model;
+  ALTER TABLE call_cache ALTER COLUMN created_at TYPE BIGINT
+    USING round(extract(epoch from created_at::timestamptz) * 1000)::bigint;
+  `,
 ];

@@ -19,6 +19,7 @@ const PG_DIALECT: Dialect = {
   jsonField: (column, field) => `(${column}::json -> '${field}')::text`,
   insertionOrder: 'seq',
   bytewise: (expr) => `${expr} COLLATE "C"`,
+  itemBody: (column) => column,
 };
 
 const INT8 = 20;

@@ -21,6 +21,8 @@ export interface Dialect {
   insertionOrder: string;
   /** A text expression for ORDER BY, compared byte by byte (as SQLite does), whatever the database's collation. */
   bytewise(expr: string): string;
+  /** An item's body column as its JSON text (item-bodies.ts). */
+  itemBody(column: string): string;
 }
 
 export interface SqlDriver extends SqlExecutor {

@@ -80,12 +80,12 @@ export async function runAccuracyCounts(db: SqlDriver, runId: string): Promise<A
 
 /** One row per score of each done trial (or only `scorer`'s, or each trial's protocol score: PROTOCOL_SCORES), with item metadata. */
 export async function* runResponses(db: SqlDriver, runId: string, scorer?: string): AsyncIterable<ResponseRow> {
-  const { jsonField, bytewise, insertionOrder } = db.dialect;
+  const { jsonField, bytewise, insertionOrder, itemBody } = db.dialect;
   // Item metadata is read once per item, not once per trial: an item's body can be large (a
   // generated story carries its whole world) and a run has many trials per item.
   const metas = new Map<string, Record<string, unknown>>();
   for await (const m of db.iterate<{ hash: string; meta: string | null }>(
-    `SELECT i.hash AS hash, ${jsonField('i.body', 'meta')} AS meta FROM items i
+    `SELECT i.hash AS hash, ${jsonField(itemBody('i.body'), 'meta')} AS meta FROM items i
      WHERE i.hash IN (SELECT DISTINCT item_hash FROM trials WHERE run_id = ? AND status = 'done')`,
     [runId],
   )) {

@@ -38,6 +38,8 @@ import { GroupCommit } from './group-commit.js';
 import { SqlBatchLedger } from './batch-ledger-sql.js';
 import type { BatchLedger } from '../batch-ledger.js';
 import { blobLoader, insertBlobs, TranscriptPacker } from './transcript-packing.js';
+import { itemBodyParam, itemBodyText } from './item-bodies.js';
+import { INSERT_CACHE_ENTRY, insertCacheModels, keyParam, packResponse, unpackResponse } from './cache-rows.js';
 import { exportRecords, importRecords } from './transfer.js';
 import { claimTrialLeases, releaseTrialLeases, renewTrialLeases, trialLeaseOwners } from './lease-sql.js';
 import { runAccuracyCounts, runFailures, runResponses, runStatus, runUsage } from './run-queries-sql.js';
@@ -67,6 +69,8 @@ export class SqlStore implements Store {
   readonly #commits: GroupCommit<Write>;
   readonly #batches: SqlBatchLedger;
   readonly #packer = new TranscriptPacker();
+  /** Cache models (provider and spec) known committed. */
+  readonly #cacheModels = new Set<string>();
   readonly #loadBlobs: ReturnType<typeof blobLoader>;
 
   constructor(protected readonly db: SqlDriver) {
@@ -81,6 +85,10 @@ export class SqlStore implements Store {
         const blobs = new Map<string, string>();
         for (const w of writes) if (w.blobs) for (const [h, body] of w.blobs) blobs.set(h, body);
         if (blobs.size) await insertBlobs(tx, [...blobs]);
+        // Then the cache's models, likewise.
+        const models = new Map<string, [string, string]>();
+        for (const w of writes) if (w.model) models.set(w.model.join('\u0000'), w.model);
+        if (models.size) await insertCacheModels(tx, [...models.values()]);
         for (const w of writes) await w(tx);
       });
     }, this.location);
@@ -208,7 +216,7 @@ export class SqlStore implements Store {
             item.category,
             item.ability ?? null,
             item.answer,
-            JSON.stringify(item),
+            itemBodyParam(this.db.backend, JSON.stringify(item)),
           ]),
         );
       }
@@ -217,8 +225,8 @@ export class SqlStore implements Store {
 
   async getItem(hash: string): Promise<Item | undefined> {
     // No flush: items are written at once (putItems), never queued; a worker reads one per trial.
-    const row = await this.db.get<{ body: string }>('SELECT body FROM items WHERE hash = ?', [hash]);
-    return row ? (JSON.parse(row.body) as Item) : undefined;
+    const row = await this.db.get<{ body: string | Uint8Array }>('SELECT body FROM items WHERE hash = ?', [hash]);
+    return row ? (JSON.parse(itemBodyText(row.body)) as Item) : undefined;
   }
 
   async trialStatus(k: TrialKey): Promise<TrialStatus | undefined> {
@@ -295,23 +303,30 @@ export class SqlStore implements Store {
 
   async getCached(key: string): Promise<unknown> {
     const queued = this.#queuedCache.get(key);
-    if (queued !== undefined) return JSON.parse(queued);
-    const row = await this.db.get<{ response: string }>('SELECT response FROM call_cache WHERE key = ?', [key]);
-    return row ? JSON.parse(row.response) : undefined;
+    if (queued !== undefined) return unpackResponse(queued);
+    const row = await this.db.get<{ response: string }>('SELECT response FROM call_cache WHERE key = ?', [keyParam(this.db.backend, key)]);
+    return row ? unpackResponse(row.response) : undefined;
   }
 
   putCached(key: string, provider: string, model: string, response: unknown): Promise<void> {
-    const body = JSON.stringify(response);
+    const body = packResponse(response);
     this.#queuedCache.set(key, body);
+    const params = [keyParam(this.db.backend, key), provider, model, body, Date.now()];
     const write: Write = async (tx) => {
-      await tx.run(
-        'INSERT INTO call_cache (key, provider, model, response, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING',
-        [key, provider, model, body, new Date().toISOString()],
-      );
+      await tx.run(INSERT_CACHE_ENTRY, params);
     };
-    return this.#commits.add(`cache entry for ${model}`, write, () => {
+    const named = `${provider}\u0000${model}`;
+    if (!this.#cacheModels.has(named)) write.model = [provider, model];
+    const committed = this.#commits.add(`cache entry for ${model}`, write, () => {
       if (this.#queuedCache.get(key) === body) this.#queuedCache.delete(key);
     });
+    // A model committed needs no insert in later writes.
+    if (write.model)
+      committed.then(
+        () => this.#cacheModels.add(named),
+        () => {},
+      );
+    return committed;
   }
 
   async reportRateLimit(endpoint: string, pauseMs: number): Promise<RateLimitState> {

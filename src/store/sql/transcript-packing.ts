@@ -18,11 +18,15 @@ import * as crypto from 'node:crypto';
 import { MindscopeError } from '../../core/errors.js';
 import type { SqlDriver, SqlExecutor } from './driver.js';
 
-/** A blob's content address: SHA-256, base64url, 132 bits. */
+/**
+ * A blob's content address: SHA-256, base64url, 96 bits (16 characters; 22 before schema 12,
+ * and such blobs stay as they are). Every packed transcript holds a few: at a billion blobs in
+ * one store the chance that two texts share one is about 1 in 10^11.
+ */
 function blobHash(text: string): string {
   // The one-shot hash (Node 20.12 and later) costs a third of a Hash object's.
   const digest = oneShotHash ? oneShotHash('sha256', text, 'base64url') : crypto.createHash('sha256').update(text).digest('base64url');
-  return digest.slice(0, 22);
+  return digest.slice(0, 16);
 }
 const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'base64url') => string }).hash;
 

@@ -16,6 +16,17 @@ import type { ImportSummary, RunRecord, StoredTrial, StoreRecord } from '../stor
 import type { SqlDriver, SqlExecutor } from './driver.js';
 import { exportBatchLedger, importLedgerRecord } from './batch-ledger-transfer.js';
 import { blobLoader, insertBlobs, TranscriptPacker } from './transcript-packing.js';
+import { itemBodyParam, itemBodyText } from './item-bodies.js';
+import {
+  createdAtParam,
+  createdAtText,
+  INSERT_CACHE_ENTRY,
+  insertCacheModels,
+  keyParam,
+  keyText,
+  packResponse,
+  unpackResponse,
+} from './cache-rows.js';
 
 const PAGE = 500;
 
@@ -23,6 +34,14 @@ interface TrialRow extends Omit<StoredTrial, 'scores' | 'transcript'> {
   id: number;
   transcript: string | null;
   packed: number | null;
+}
+
+interface CacheRow {
+  key: string | Buffer;
+  provider: string;
+  model: string;
+  response: string;
+  created_at: number | string;
 }
 
 /** Every row of a store, in dependency order (runs and items before the trials that name them). */
@@ -60,11 +79,11 @@ export async function* exportRecords(db: SqlDriver): AsyncIterable<StoreRecord> 
     yield { kind: 'irt', row: { ...row, mode: r.mode as 'tiny' | 'adaptive' } };
   }
   for (let after = ''; ; ) {
-    const page = await db.all<{ hash: string; body: string }>('SELECT hash, body FROM items WHERE hash > ? ORDER BY hash LIMIT ?', [
-      after,
-      PAGE,
-    ]);
-    for (const i of page) yield { kind: 'item', hash: i.hash, body: i.body };
+    const page = await db.all<{ hash: string; body: string | Uint8Array }>(
+      'SELECT hash, body FROM items WHERE hash > ? ORDER BY hash LIMIT ?',
+      [after, PAGE],
+    );
+    for (const i of page) yield { kind: 'item', hash: i.hash, body: itemBodyText(i.body) };
     if (page.length < PAGE) break;
     after = page[page.length - 1]!.hash;
   }
@@ -100,20 +119,37 @@ export async function* exportRecords(db: SqlDriver): AsyncIterable<StoreRecord> 
     if (page.length < PAGE) break;
     after = page[page.length - 1]!.id;
   }
-  for (let after = ''; ; ) {
-    const page = await db.all<{ key: string; provider: string; model: string; response: string; created_at: string }>(
-      'SELECT key, provider, model, response, created_at FROM call_cache WHERE key > ? ORDER BY key LIMIT ?',
+  for (let after: string | Buffer = ''; ; ) {
+    const page: CacheRow[] = await db.all<CacheRow>(
+      `SELECT c.key AS key, m.provider AS provider, m.model AS model, c.response AS response, c.created_at AS created_at
+       FROM call_cache c JOIN cache_models m ON m.id = c.model_id WHERE c.key > ? ORDER BY c.key LIMIT ?`,
       [after, PAGE],
     );
+    // Records carry the row as it was before schema 12 (packed rows are unpacked, keys are text).
     for (const c of page)
-      yield { kind: 'cache', key: c.key, provider: c.provider, model: c.model, response: c.response, createdAt: c.created_at };
+      yield {
+        kind: 'cache',
+        key: keyText(c.key),
+        provider: c.provider,
+        model: c.model,
+        response: c.response.startsWith('[') ? JSON.stringify(unpackResponse(c.response)) : c.response,
+        createdAt: createdAtText(c.created_at),
+      };
     if (page.length < PAGE) break;
+    // The last key as stored: SQLite orders text keys (written before schema 12) before blobs.
     after = page[page.length - 1]!.key;
   }
   yield* exportBatchLedger(db);
 }
 
-async function importOne(tx: SqlExecutor, r: StoreRecord, summary: ImportSummary, packer: TranscriptPacker): Promise<void> {
+async function importOne(
+  tx: SqlExecutor,
+  backend: SqlDriver['backend'],
+  r: StoreRecord,
+  summary: ImportSummary,
+  packer: TranscriptPacker,
+  models: Set<string>,
+): Promise<void> {
   switch (r.kind) {
     case 'run': {
       const existing = await tx.get<{ config: string }>('SELECT config FROM runs WHERE id = ?', [r.run.id]);
@@ -169,7 +205,7 @@ async function importOne(tx: SqlExecutor, r: StoreRecord, summary: ImportSummary
       const item = JSON.parse(r.body) as { suite: string; id: string; category: string; ability?: string; answer: string };
       summary.items += await tx.run(
         'INSERT INTO items (hash, suite, item_id, category, ability, answer, body) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING',
-        [r.hash, item.suite, item.id, item.category, item.ability ?? null, item.answer, r.body],
+        [r.hash, item.suite, item.id, item.category, item.ability ?? null, item.answer, itemBodyParam(backend, r.body)],
       );
       return;
     }
@@ -178,10 +214,18 @@ async function importOne(tx: SqlExecutor, r: StoreRecord, summary: ImportSummary
       await importLedgerRecord(tx, r, summary);
       return;
     case 'cache':
-      summary.cacheEntries += await tx.run(
-        'INSERT INTO call_cache (key, provider, model, response, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING',
-        [r.key, r.provider, r.model, r.response, r.createdAt],
-      );
+      // Each model once a batch: PostgreSQL takes a sequence number for every conflicting insert.
+      if (!models.has(`${r.provider}\u0000${r.model}`)) {
+        await insertCacheModels(tx, [[r.provider, r.model]]);
+        models.add(`${r.provider}\u0000${r.model}`);
+      }
+      summary.cacheEntries += await tx.run(INSERT_CACHE_ENTRY, [
+        keyParam(backend, r.key),
+        r.provider,
+        r.model,
+        packResponse(JSON.parse(r.response)),
+        createdAtParam(backend, r.createdAt),
+      ]);
       return;
     case 'trial': {
       const t = r.trial;
@@ -253,8 +297,9 @@ export async function importRecords(db: SqlDriver, records: AsyncIterable<StoreR
     batch = [];
     // A fresh packer a batch: a blob counts as stored only once its batch has committed.
     const packer = new TranscriptPacker();
+    const models = new Set<string>();
     await db.transaction(async (tx) => {
-      for (const r of rows) await importOne(tx, r, summary, packer);
+      for (const r of rows) await importOne(tx, db.backend, r, summary, packer, models);
     });
   };
   for await (const r of records) {

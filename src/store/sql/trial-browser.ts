@@ -114,6 +114,15 @@ export class TrialBrowser {
     return `EXISTS (SELECT 1 FROM scores sj WHERE sj.trial_id = t.id AND ${distinctValues} > 1)`;
   }
 
+  /**
+   * Trial `t`'s item is one of the run's items matching `condition` (on `ib`, one parameter: the
+   * run id, then the condition's): each item's body is read once, not once per trial (SQLite
+   * inflates it).
+   */
+  #runItemsWhere(condition: string): string {
+    return `t.item_hash IN (SELECT ib.hash FROM items ib WHERE ib.hash IN (SELECT item_hash FROM trials WHERE run_id = ?) AND ${condition})`;
+  }
+
   #where(q: TrialQuery): { sql: string; params: unknown[] } {
     const clauses = ['t.run_id = ?'];
     const params: unknown[] = [q.runId];
@@ -124,7 +133,12 @@ export class TrialBrowser {
     if (q.subjectId !== undefined) add('t.subject_id = ?', q.subjectId);
     if (q.suite !== undefined) add('t.suite = ?', q.suite);
     if (q.category !== undefined) add('i.category = ?', q.category);
-    if (q.originalLabel !== undefined) add(`${this.#jsonText('i.body', 'meta', 'originalLabel')} = ?`, q.originalLabel);
+    if (q.originalLabel !== undefined)
+      add(
+        this.#runItemsWhere(`${this.#jsonText(this.db.dialect.itemBody('ib.body'), 'meta', 'originalLabel')} = ?`),
+        q.runId,
+        q.originalLabel,
+      );
     if (q.replicate !== undefined) add('t.replicate = ?', q.replicate);
     if (q.outcome === 'failed') add(`t.status = 'failed'`);
     if (q.outcome === 'correct') add(`t.status = 'done' AND ${this.#firstScore('value')} >= 1`);
@@ -138,8 +152,10 @@ export class TrialBrowser {
     if (q.search?.trim()) {
       const p = likePattern(q.search.trim());
       add(
-        `(LOWER(COALESCE(tr.body, '')) LIKE ? ESCAPE '\\' OR LOWER(i.body) LIKE ? ESCAPE '\\' OR LOWER(COALESCE(t.error, '')) LIKE ? ESCAPE '\\')`,
+        `(LOWER(COALESCE(tr.body, '')) LIKE ? ESCAPE '\\' OR ${this.#runItemsWhere(`LOWER(${this.db.dialect.itemBody('ib.body')}) LIKE ? ESCAPE '\\'`)}
+          OR LOWER(COALESCE(t.error, '')) LIKE ? ESCAPE '\\')`,
         p,
+        q.runId,
         p,
         p,
       );
@@ -159,7 +175,7 @@ export class TrialBrowser {
     const order = ORDER[sort].map((c) => `${TEXT_COLUMNS.has(c) ? bytewise(c) : c} ${dir}`);
     // The page's ids first (only the columns the filter and sort need), then the rows' columns
     // for those ids alone: an offset of 50,000 skips ids, not computed rows.
-    const needsItems = q.category !== undefined || q.originalLabel !== undefined || q.search?.trim();
+    const needsItems = q.category !== undefined;
     const from = [
       'FROM trials t',
       sort === 'item' || sort === 'subject' ? 'JOIN subjects s ON s.id = t.subject_id' : '',
@@ -177,7 +193,7 @@ export class TrialBrowser {
     >(
       `SELECT t.id AS id, t.run_id AS "runId", t.subject_id AS "subjectId", s.spec AS spec, t.suite AS suite, t.item_id AS "itemId",
          t.replicate AS replicate, t.status AS status, i.category AS category,
-         ${this.#jsonText('i.body', 'meta', 'originalLabel')} AS "originalLabel",
+         ${this.#jsonText(this.db.dialect.itemBody('i.body'), 'meta', 'originalLabel')} AS "originalLabel",
          ${this.#firstScore('value')} AS score, ${this.#jsonText(this.#firstScore('detail'), 'parseFailed')} AS "parseFailed",
          (SELECT COUNT(*) FROM scores s3 WHERE s3.trial_id = t.id) AS scorers,
          CASE WHEN ${this.#judgesDisagree()} THEN 1 ELSE 0 END AS "judgesDisagree",
@@ -234,14 +250,19 @@ export class TrialBrowser {
         .filter((v): v is string => v !== null);
     return {
       subjects: await this.db.all<{ id: string; spec: string }>(
-        `SELECT DISTINCT s.id AS id, s.spec AS spec FROM run_plan p JOIN subjects s ON s.id = p.subject_id WHERE p.run_id = ? ORDER BY ${bytewise('s.spec')}`,
+        // Sorted outside the DISTINCT: PostgreSQL refuses an ORDER BY expression (a collation) not in its select list.
+        `SELECT id, spec FROM (SELECT DISTINCT s.id AS id, s.spec AS spec FROM run_plan p JOIN subjects s ON s.id = p.subject_id WHERE p.run_id = ?) d
+         ORDER BY ${bytewise('spec')}`,
         [runId],
       ),
       suites: (
-        await this.db.all<{ suite: string }>(`SELECT DISTINCT suite FROM run_plan WHERE run_id = ? ORDER BY ${bytewise('suite')}`, [runId])
+        await this.db.all<{ suite: string }>(
+          `SELECT suite FROM (SELECT DISTINCT suite FROM run_plan WHERE run_id = ?) d ORDER BY ${bytewise('suite')}`,
+          [runId],
+        )
       ).map((r) => r.suite),
       categories: (await itemsOf('i.category')).map(String),
-      originalLabels: (await itemsOf(this.#jsonText('i.body', 'meta', 'originalLabel'))).map(String),
+      originalLabels: (await itemsOf(this.#jsonText(this.db.dialect.itemBody('i.body'), 'meta', 'originalLabel'))).map(String),
       replicates: (await distinct('t.replicate')).map(Number),
     };
   }

@@ -187,4 +187,28 @@ export const MIGRATIONS: string[] = [
   `
   ALTER TABLE trials ADD COLUMN batch_latency_ms REAL NOT NULL DEFAULT 0;
   `,
+  // 12: smaller call-cache rows (sql/cache-rows.ts): keyed by the SHA-256's bytes in a table
+  // that is its own index (WITHOUT ROWID: no second copy of every key), the provider and model
+  // spec named once (cache_models), created_at in milliseconds. Rows copied over keep their
+  // text (a key that is not hex, an ISO created_at, a JSON response); readers take both.
+  `
+  CREATE TABLE cache_models (
+    id INTEGER PRIMARY KEY,
+    provider TEXT NOT NULL,
+    model TEXT NOT NULL,
+    UNIQUE (provider, model)
+  );
+  INSERT INTO cache_models (provider, model) SELECT DISTINCT provider, model FROM call_cache ORDER BY provider, model;
+  CREATE TABLE call_cache_v12 (
+    key BLOB PRIMARY KEY,
+    model_id INTEGER NOT NULL REFERENCES cache_models(id),
+    response TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  INSERT INTO call_cache_v12 (key, model_id, response, created_at)
+    SELECT CASE WHEN length(c.key) = 64 AND c.key NOT GLOB '*[^0-9a-f]*' THEN unhex(c.key) ELSE c.key END, m.id, c.response, c.created_at
+    FROM call_cache c JOIN cache_models m ON m.provider = c.provider AND m.model = c.model;
+  DROP TABLE call_cache;
+  ALTER TABLE call_cache_v12 RENAME TO call_cache;
+  `,
 ];

@@ -13,6 +13,7 @@ import { makeDirectory } from '../../core/make-directory.js';
 import type { Dialect, SqlDriver, SqlExecutor } from '../sql/driver.js';
 import { asStoreFull, isDiskFull } from '../sql/store-full.js';
 import { BACKSTOP_PAGES, WalCheckpointer } from './wal-checkpointer.js';
+import { ITEM_BODY_SQL_FUNCTION, itemBodyText } from '../sql/item-bodies.js';
 
 type Stmt = Database.Statement;
 
@@ -22,7 +23,16 @@ const SQLITE_DIALECT: Dialect = {
   jsonField: (column, field) => `json_extract(${column}, '$.${field}')`,
   insertionOrder: 'rowid',
   bytewise: (expr) => expr,
+  itemBody: (column) => `${ITEM_BODY_SQL_FUNCTION}(${column})`,
 };
+
+/** A connection with the store's own SQL functions. */
+function withFunctions(db: Database.Database): Database.Database {
+  db.function(ITEM_BODY_SQL_FUNCTION, { deterministic: true }, (body: unknown) =>
+    body === null || body === undefined ? null : itemBodyText(body as string | Uint8Array),
+  );
+  return db;
+}
 
 /** The writer's automatic checkpoint (pages) while no worker checkpoints. */
 const WRITER_CHECKPOINT_PAGES = 10_000;
@@ -55,7 +65,7 @@ export class SqliteDriver implements SqlDriver {
     if (options.readonly) {
       this.#readonly = true;
       try {
-        this.#db = new Database(this.location, { readonly: true, fileMustExist: true });
+        this.#db = withFunctions(new Database(this.location, { readonly: true, fileMustExist: true }));
         this.#db.pragma('busy_timeout = 5000');
         this.#db.pragma(`mmap_size = ${MMAP_BYTES}`);
       } catch (err) {
@@ -70,7 +80,7 @@ export class SqliteDriver implements SqlDriver {
         // An older file: migrate it once (as any command would), then read it read-only.
         this.#db.close();
         new SqliteDriver(path, migrations).#db.close();
-        this.#db = new Database(this.location, { readonly: true, fileMustExist: true });
+        this.#db = withFunctions(new Database(this.location, { readonly: true, fileMustExist: true }));
         this.#db.pragma('busy_timeout = 5000');
         this.#db.pragma(`mmap_size = ${MMAP_BYTES}`);
       }
@@ -78,7 +88,7 @@ export class SqliteDriver implements SqlDriver {
     }
     if (path !== ':memory:') makeDirectory(dirname(this.location));
     try {
-      this.#db = new Database(this.location);
+      this.#db = withFunctions(new Database(this.location));
       this.#db.pragma('journal_mode = WAL');
       this.#db.pragma('synchronous = NORMAL');
       // Checkpoint the WAL into the main file less often than the default 1,000 pages (until a
@@ -190,7 +200,7 @@ export class SqliteDriver implements SqlDriver {
       return;
     }
     if (!this.#reader) {
-      this.#reader = new Database(this.location, { readonly: true, fileMustExist: true });
+      this.#reader = withFunctions(new Database(this.location, { readonly: true, fileMustExist: true }));
       this.#reader.pragma('busy_timeout = 5000');
       this.#reader.pragma(`mmap_size = ${MMAP_BYTES}`);
     }

@@ -1,0 +1,107 @@
+// Compact call-cache rows (schema 12). A chat response with only the usual keys is stored as a
+// JSON array of its values ([mask, ...values]: the mask says which keys it has) rather than an
+// object, its latency rounded to microseconds; anything else (log-likelihood results, unusual
+// responses) stays a JSON object. SQLite keeps a SHA-256 key as its 32 bytes, created_at is
+// milliseconds since the epoch, and the provider and model spec are named once, in
+// cache_models. Rows copied over by the migration keep their text: readers take both forms.
+
+import type { SqlDriver, SqlExecutor } from './driver.js';
+
+/** A chat response's keys in the order a response object has them (core ChatResponse). */
+const KEYS = ['text', 'usage', 'latencyMs', 'logprobs', 'modelReported', 'finishReason', 'truncated', 'reasoning', 'batch'] as const;
+/** Mask bit: usage is {inputTokens, outputTokens}, stored as its two numbers. */
+const USAGE_PAIR = 1 << KEYS.length;
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null);
+
+/** A response's row text: a packed array when it has only the usual keys, in order; JSON otherwise. */
+export function packResponse(response: unknown): string {
+  // An array (no model call returns one) is wrapped, so that a row's array is always packed.
+  if (Array.isArray(response)) return JSON.stringify([-1, response]);
+  if (!isPlainObject(response)) return JSON.stringify(response);
+  const values: unknown[] = [0];
+  let mask = 0;
+  let next = 0;
+  for (const k of Object.keys(response)) {
+    let v = response[k];
+    if (v === undefined) continue;
+    const at = KEYS.indexOf(k as (typeof KEYS)[number], next);
+    if (at < 0 || typeof v === 'function' || typeof v === 'symbol') return JSON.stringify(response);
+    next = at + 1;
+    mask |= 1 << at;
+    if (k === 'usage' && isPlainObject(v)) {
+      const u = Object.keys(v);
+      if (u.length === 2 && u[0] === 'inputTokens' && u[1] === 'outputTokens') {
+        mask |= USAGE_PAIR;
+        values.push(v.inputTokens, v.outputTokens);
+        continue;
+      }
+    }
+    // Microseconds are all a latency measures; the rest of the double is noise that costs bytes.
+    if (k === 'latencyMs' && typeof v === 'number' && Number.isFinite(v)) v = Math.round(v * 1000) / 1000;
+    values.push(v);
+  }
+  values[0] = mask;
+  return JSON.stringify(values);
+}
+
+/** The response a row's text holds (packed or JSON). */
+export function unpackResponse(text: string): unknown {
+  const v = JSON.parse(text) as unknown;
+  if (!Array.isArray(v)) return v;
+  const mask = v[0] as number;
+  if (mask === -1) return v[1];
+  const out: Record<string, unknown> = {};
+  let i = 1;
+  for (let b = 0; b < KEYS.length; b++) {
+    if (!(mask & (1 << b))) continue;
+    const k = KEYS[b]!;
+    if (k === 'usage' && mask & USAGE_PAIR) {
+      out.usage = { inputTokens: v[i], outputTokens: v[i + 1] };
+      i += 2;
+    } else out[k] = v[i++];
+  }
+  return out;
+}
+
+const HEX_KEY = /^[0-9a-f]{64}$/;
+
+/** A cache key as the database holds it: SQLite keeps a SHA-256 hex key as its bytes. */
+export function keyParam(backend: SqlDriver['backend'], key: string): string | Buffer {
+  return backend === 'sqlite' && HEX_KEY.test(key) ? Buffer.from(key, 'hex') : key;
+}
+
+/** A stored cache key as text (what callers and exports use). */
+export function keyText(stored: string | Uint8Array): string {
+  return typeof stored === 'string' ? stored : Buffer.from(stored).toString('hex');
+}
+
+/** A cache entry's insert: key, provider, model spec, response, created_at (the model by its id in cache_models). */
+export const INSERT_CACHE_ENTRY = `INSERT INTO call_cache (key, model_id, response, created_at)
+  VALUES (?, (SELECT id FROM cache_models WHERE provider = ? AND model = ?), ?, ?) ON CONFLICT (key) DO NOTHING`;
+
+/**
+ * Name cache models (provider, spec) in cache_models, each once, in one order for every process
+ * (concurrent transactions naming the same models wait for each other instead of deadlocking).
+ */
+export async function insertCacheModels(tx: SqlExecutor, models: ReadonlyArray<[string, string]>): Promise<void> {
+  const sorted = [...models].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+  for (const [provider, model] of sorted)
+    await tx.run('INSERT INTO cache_models (provider, model) VALUES (?, ?) ON CONFLICT (provider, model) DO NOTHING', [provider, model]);
+}
+
+/** created_at as ISO text: milliseconds since the epoch, or the text of a row written before schema 12. */
+export function createdAtText(stored: number | string): string {
+  return typeof stored === 'number' ? new Date(stored).toISOString() : stored;
+}
+
+/**
+ * created_at from ISO text (an imported record): milliseconds when they give the same text back;
+ * otherwise SQLite keeps the text as it is (PostgreSQL's column holds numbers only).
+ */
+export function createdAtParam(backend: SqlDriver['backend'], text: string): number | string {
+  const ms = Date.parse(text);
+  if (Number.isNaN(ms)) return backend === 'sqlite' ? text : Date.now();
+  return backend === 'sqlite' && new Date(ms).toISOString() !== text ? text : ms;
+}
