@@ -6,20 +6,25 @@
 // parent that exists is an error.
 
 import { mkdirSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import { MindscopeError } from './errors.js';
 
 /** Create `path` as a folder, with any missing parents (like `mkdir -p`); an existing folder is fine. */
 export function makeDirectory(path: string): void {
   const missing: string[] = [];
-  let p = resolve(path);
+  // Paths as given (relative ones stay relative), so that errors name what the user typed.
+  let p = path;
   // Walk up to the nearest thing that exists.
   for (;;) {
     try {
       statSync(p);
       break;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+        // ENOTDIR (a file on the way) and the like: mkdir's own error says it, as a mkdir.
+        mkdirSync(p);
+        break;
+      }
       const parent = dirname(p);
       missing.push(p);
       if (parent === p) break;
