@@ -12,7 +12,7 @@ import { createRng } from '../core/index.js';
 export interface LeadingEigen {
   /** The k largest eigenvalues, descending. */
   values: number[];
-  /** Their unit eigenvectors. */
+  /** Their unit eigenvectors (the first `vectors` of them when that option is given). */
   vectors: Float64Array[];
   /** Operator products used. */
   products: number;
@@ -117,12 +117,13 @@ export function lanczosLeading(
   apply: (x: Float64Array, y: Float64Array) => void,
   n: number,
   k: number,
-  opts: { start?: ArrayLike<number>; deflate?: Float64Array[]; tol?: number; seed?: number | string } = {},
+  opts: { start?: ArrayLike<number>; deflate?: Float64Array[]; tol?: number; seed?: number | string; vectors?: number } = {},
 ): LeadingEigen {
   const deflate = opts.deflate ?? [];
   const dim = n - deflate.length;
   if (k < 1 || k > dim) throw new Error(`lanczosLeading: k = ${k} outside 1..${dim}`);
   const tol = opts.tol ?? 1e-10;
+  const wanted = Math.min(k, opts.vectors ?? k);
   const rng = createRng(opts.seed ?? 'lanczos');
   const Q: Float64Array[] = [];
   const alpha: number[] = [];
@@ -174,13 +175,13 @@ export function lanczosLeading(
       const bottom = t.rows[0]!;
       const top = Math.max(Math.abs(t.values[0]!), Number.MIN_VALUE);
       const converged = m >= k && t.values.slice(0, k).every((_, i) => Math.abs(b * bottom[i]!) <= tol * top);
-      if (exhausted || converged) return ritz(Q, alpha, beta, k, products);
+      if (exhausted || converged) return ritz(Q, alpha, beta, k, wanted, products);
       checkAt = m + Math.max(4, Math.ceil(m / 4));
     }
     if (invariant) {
       // The Krylov space is invariant: continue from a new direction (the matrix splits here).
       const next = fresh();
-      if (!next) return ritz(Q, alpha, beta, Math.min(k, Q.length), products);
+      if (!next) return ritz(Q, alpha, beta, Math.min(k, Q.length), Math.min(wanted, Q.length), products);
       beta.push(0);
       q = next;
     } else {
@@ -191,16 +192,17 @@ export function lanczosLeading(
   }
 }
 
-/** Ritz pairs from the Lanczos basis Q and its tridiagonal matrix. */
-function ritz(Q: Float64Array[], alpha: number[], beta: number[], k: number, products: number): LeadingEigen {
+/** Ritz pairs from the Lanczos basis Q and its tridiagonal matrix: k values, the first `wanted` vectors. */
+function ritz(Q: Float64Array[], alpha: number[], beta: number[], k: number, wanted: number, products: number): LeadingEigen {
   const m = Q.length;
+  // Without vectors the eigenvector rows are not tracked (the values do not depend on them).
   const t = tridiagonalEigen(
     alpha,
     beta.slice(0, m - 1),
-    Array.from({ length: m }, (_, i) => i),
+    wanted > 0 ? Array.from({ length: m }, (_, i) => i) : [],
   );
   const n = Q[0]!.length;
-  const vectors = Array.from({ length: k }, (_, j) => {
+  const vectors = Array.from({ length: wanted }, (_, j) => {
     const v = new Float64Array(n);
     for (let i = 0; i < m; i++) {
       const c = t.rows[i]![j]!;

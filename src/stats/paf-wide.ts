@@ -38,21 +38,42 @@ function scaledBlock(data: ArrayLike<ArrayLike<number>>): { z: Float64Array; n: 
   return { z, n, p };
 }
 
-/** y = (z'z - diag(u)) x for a p-vector x. */
-function applyReduced(z: Float64Array, n: number, p: number, u: Float64Array, x: Float64Array, y: Float64Array, tmp: Float64Array): void {
+/**
+ * ys[f] = (z'z - diag(u)) xs[f] for p-vectors xs. Row by row for all vectors at once, so that
+ * z streams through once per product rather than once per vector; each sum in the same order.
+ */
+function applyReduced(z: Float64Array, n: number, p: number, u: Float64Array, xs: Float64Array[], ys: Float64Array[], tmp: Float64Array): void {
+  const k = xs.length;
   for (let i = 0; i < n; i++) {
-    let s = 0;
     const row = i * p;
-    for (let j = 0; j < p; j++) s += z[row + j]! * x[j]!;
-    tmp[i] = s;
+    for (let f = 0; f < k; f++) {
+      const x = xs[f]!;
+      let s = 0;
+      for (let j = 0; j < p; j++) s += z[row + j]! * x[j]!;
+      tmp[f * n + i] = s;
+    }
   }
-  y.fill(0);
+  for (const y of ys) y.fill(0);
   for (let i = 0; i < n; i++) {
-    const t = tmp[i]!;
     const row = i * p;
-    for (let j = 0; j < p; j++) y[j]! += z[row + j]! * t;
+    for (let f = 0; f < k; f++) {
+      const t = tmp[f * n + i]!;
+      const y = ys[f]!;
+      for (let j = 0; j < p; j++) y[j]! += z[row + j]! * t;
+    }
   }
-  for (let j = 0; j < p; j++) y[j]! -= u[j]! * x[j]!;
+  for (let f = 0; f < k; f++) {
+    const x = xs[f]!;
+    const y = ys[f]!;
+    for (let j = 0; j < p; j++) y[j]! -= u[j]! * x[j]!;
+  }
+}
+
+/** sum_j a[j] b[j], left to right. */
+function dot(a: Float64Array, b: Float64Array): number {
+  let s = 0;
+  for (let j = 0; j < a.length; j++) s += a[j]! * b[j]!;
+  return s;
 }
 
 function orthonormalise(vs: Float64Array[]): void {
@@ -96,7 +117,7 @@ export function pafWide(
   }
   orthonormalise(V);
   const u = new Float64Array(p);
-  const tmp = new Float64Array(n);
+  const tmp = new Float64Array(n * k);
   let comm = h.reduce((a, b) => a + b, 0);
   let eigenvalues: number[] = [];
   let loadings: Float64Array[] = [];
@@ -107,22 +128,22 @@ export function pafWide(
     let prev = new Array(k).fill(Number.POSITIVE_INFINITY);
     const W = V.map(() => new Float64Array(p));
     for (let it = 0; it < inner; it++) {
-      V.forEach((v, f) => applyReduced(z, n, p, u, v, W[f]!, tmp));
-      const rq = V.map((v, f) => v.reduce((s, x, j) => s + x * W[f]![j]!, 0));
+      applyReduced(z, n, p, u, V, W, tmp);
+      const rq = V.map((v, f) => dot(v, W[f]!));
       V = W.map((w) => Float64Array.from(w));
       orthonormalise(V);
       if (rq.every((r, f) => Math.abs(r - prev[f]) <= 1e-10 * Math.max(1, Math.abs(r)))) break;
       prev = rq;
     }
     // Rayleigh-Ritz in the converged subspace.
-    V.forEach((v, f) => applyReduced(z, n, p, u, v, W[f]!, tmp));
+    applyReduced(z, n, p, u, V, W, tmp);
     const T = new Matrix(k, k);
     for (let a = 0; a < k; a++)
       for (let b = 0; b < k; b++)
         T.set(
           a,
           b,
-          V[a]!.reduce((s, x, j) => s + x * W[b]![j]!, 0),
+          dot(V[a]!, W[b]!),
         );
     const t = symmetricEigen(T.add(T.transpose()).div(2));
     eigenvalues = t.values;

@@ -71,7 +71,7 @@ function eigenPair(data: number[][]): { pc: number[]; fa: number[] } | undefined
 function wideEigenPair(block: WideBlock, leading?: number): { pc: number[]; fa: number[] } {
   if (leading) {
     const gram = block.gramArray();
-    const g = gramLeading(gram, block.n, leading);
+    const g = gramLeading(gram, block.n, leading, 1);
     const fa = wideOneFactorLeading(block, leading, { gram, first: g.vectors[0]! });
     if (fa) return { pc: g.values.map((v) => Math.max(0, v)), fa: fa.reducedEigenvalues };
     // Another null direction in the Gram matrix (duplicate observations): the dense path.
@@ -131,7 +131,6 @@ function runParallelAnalysis(data: number[][], opts: ParallelAnalysisOptions, le
   };
   let spare: number | undefined;
   // Advances the generator exactly as `count` calls of normal() would (two words per pair).
-  const skipWords = new Int32Array(1 << 16);
   const skipNormals = (count: number) => {
     let left = count;
     if (spare !== undefined && left > 0) {
@@ -140,9 +139,10 @@ function runParallelAnalysis(data: number[][], opts: ParallelAnalysisOptions, le
     }
     const pairs = Math.ceil(left / 2);
     if (left % 2 === 1) spare = 0; // the pair's second value would be left over
-    for (let words = 2 * pairs; words > 0; words -= skipWords.length)
-      rng.fillInts(skipWords.subarray(0, Math.min(words, skipWords.length)), 2);
+    rng.skip(2 * pairs);
   };
+  // One column's draws at a time (uniform[n - 1 - i] is the draw for position i), as rng.int(i + 1) would make them.
+  const uniform = new Float64Array(Math.max(0, n - 1));
   const normal = () => {
     // Box-Muller, both values used.
     if (spare !== undefined) {
@@ -163,8 +163,9 @@ function runParallelAnalysis(data: number[][], opts: ParallelAnalysisOptions, le
       for (let j = j0; j < j1; j++) {
         const o = (j - j0) * n;
         for (let i = 0; i < n; i++) orders[o + i] = i;
+        rng.fillUniform(uniform);
         for (let i = n - 1; i > 0; i--) {
-          const k = rng.int(i + 1);
+          const k = Math.floor(uniform[n - 1 - i]! * (i + 1));
           const t = orders[o + i]!;
           orders[o + i] = orders[o + k]!;
           orders[o + k] = t;
