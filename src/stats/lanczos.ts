@@ -107,6 +107,15 @@ function orthogonalise(v: Float64Array, basis: Float64Array[]): void {
   }
 }
 
+export interface LanczosOptions {
+  start?: ArrayLike<number>;
+  deflate?: Float64Array[];
+  tol?: number;
+  seed?: number | string;
+  /** How many of the k eigenvectors to form (default all; 0 for the values alone). */
+  vectors?: number;
+}
+
 /**
  * The k largest eigenvalues and eigenvectors of the symmetric n x n operator `apply` (y = A x),
  * restricted to the orthogonal complement of the unit vectors in `deflate` (which must span an
@@ -117,13 +126,26 @@ export function lanczosLeading(
   apply: (x: Float64Array, y: Float64Array) => void,
   n: number,
   k: number,
-  opts: { start?: ArrayLike<number>; deflate?: Float64Array[]; tol?: number; seed?: number | string; vectors?: number } = {},
+  opts: LanczosOptions = {},
 ): LeadingEigen {
+  const dim = n - (opts.deflate?.length ?? 0);
+  if (k < 1 || k > dim) throw new Error(`lanczosLeading: k = ${k} outside 1..${dim}`);
+  return lanczosRun(apply, n, opts).leading(k, opts.vectors);
+}
+
+/**
+ * A Lanczos run that can be taken further: leading(k) iterates until the k largest Ritz pairs
+ * have converged and returns them; a later leading(k2) with k2 > k continues the same Krylov
+ * space (no product is repeated) until k2 pairs have. One call gives what lanczosLeading gives.
+ */
+export function lanczosRun(
+  apply: (x: Float64Array, y: Float64Array) => void,
+  n: number,
+  opts: Omit<LanczosOptions, 'vectors'> = {},
+): { leading(k: number, vectors?: number): LeadingEigen } {
   const deflate = opts.deflate ?? [];
   const dim = n - deflate.length;
-  if (k < 1 || k > dim) throw new Error(`lanczosLeading: k = ${k} outside 1..${dim}`);
   const tol = opts.tol ?? 1e-10;
-  const wanted = Math.min(k, opts.vectors ?? k);
   const rng = createRng(opts.seed ?? 'lanczos');
   const Q: Float64Array[] = [];
   const alpha: number[] = [];
@@ -151,45 +173,66 @@ export function lanczosLeading(
     }
     return undefined;
   };
-  let q = fresh(opts.start);
+  let q: Float64Array | undefined = fresh(opts.start);
   if (!q) throw new Error('lanczosLeading: no start vector outside the deflated space');
   const w = new Float64Array(n);
   let scale = 0;
-  let checkAt = Math.max(k + 2, 8);
-  for (;;) {
-    Q.push(q);
-    apply(q, w);
-    products++;
-    const a = dot(w, q);
-    alpha.push(a);
-    scale = Math.max(scale, Math.abs(a));
-    const r = Float64Array.from(w);
-    orthogonalise(r, deflate);
-    orthogonalise(r, Q);
-    const b = Math.sqrt(dot(r, r));
-    const m = Q.length;
-    const exhausted = m >= dim;
-    const invariant = b <= 1e-12 * Math.max(scale, b);
-    if (exhausted || m >= checkAt || invariant) {
-      const t = tridiagonalEigen(alpha, beta, [m - 1]);
-      const bottom = t.rows[0]!;
-      const top = Math.max(Math.abs(t.values[0]!), Number.MIN_VALUE);
-      const converged = m >= k && t.values.slice(0, k).every((_, i) => Math.abs(b * bottom[i]!) <= tol * top);
-      if (exhausted || converged) return ritz(Q, alpha, beta, k, wanted, products);
-      checkAt = m + Math.max(4, Math.ceil(m / 4));
-    }
-    if (invariant) {
-      // The Krylov space is invariant: continue from a new direction (the matrix splits here).
+  let checkAt = 0;
+  // Where a returned run stopped: the residual r and its norm b, not yet turned into the next vector.
+  let pending: { r: Float64Array; b: number; invariant: boolean } | undefined;
+  // The next Krylov vector from the last residual (a new direction when the space is invariant); undefined when none is left.
+  const advance = (p: { r: Float64Array; b: number; invariant: boolean }): Float64Array | undefined => {
+    if (p.invariant) {
       const next = fresh();
-      if (!next) return ritz(Q, alpha, beta, Math.min(k, Q.length), Math.min(wanted, Q.length), products);
-      beta.push(0);
-      q = next;
-    } else {
-      beta.push(b);
-      for (let i = 0; i < n; i++) r[i]! /= b;
-      q = r;
+      if (next) beta.push(0);
+      return next;
     }
-  }
+    beta.push(p.b);
+    for (let i = 0; i < n; i++) p.r[i]! /= p.b;
+    return p.r;
+  };
+  const leading = (k: number, vectors = k): LeadingEigen => {
+    if (k < 1 || k > dim) throw new Error(`lanczosLeading: k = ${k} outside 1..${dim}`);
+    const wanted = Math.min(k, vectors);
+    if (checkAt === 0) checkAt = Math.max(k + 2, 8);
+    if (pending) {
+      const m = Q.length;
+      if (m >= dim) return ritz(Q, alpha, beta, Math.min(k, m), Math.min(wanted, m), products);
+      q = advance(pending);
+      pending = undefined;
+      if (!q) return ritz(Q, alpha, beta, Math.min(k, Q.length), Math.min(wanted, Q.length), products);
+    }
+    for (;;) {
+      Q.push(q!);
+      apply(q!, w);
+      products++;
+      const a = dot(w, q!);
+      alpha.push(a);
+      scale = Math.max(scale, Math.abs(a));
+      const r = Float64Array.from(w);
+      orthogonalise(r, deflate);
+      orthogonalise(r, Q);
+      const b = Math.sqrt(dot(r, r));
+      const m = Q.length;
+      const exhausted = m >= dim;
+      const invariant = b <= 1e-12 * Math.max(scale, b);
+      if (exhausted || m >= checkAt || invariant) {
+        const t = tridiagonalEigen(alpha, beta, [m - 1]);
+        const bottom = t.rows[0]!;
+        const top = Math.max(Math.abs(t.values[0]!), Number.MIN_VALUE);
+        const converged = m >= k && t.values.slice(0, k).every((_, i) => Math.abs(b * bottom[i]!) <= tol * top);
+        if (exhausted || converged) {
+          pending = { r, b, invariant };
+          return ritz(Q, alpha, beta, k, wanted, products);
+        }
+        checkAt = m + Math.max(4, Math.ceil(m / 4));
+      }
+      // An invariant Krylov space continues from a new direction (the matrix splits here).
+      q = advance({ r, b, invariant });
+      if (!q) return ritz(Q, alpha, beta, Math.min(k, Q.length), Math.min(wanted, Q.length), products);
+    }
+  };
+  return { leading };
 }
 
 /** Ritz pairs from the Lanczos basis Q and its tridiagonal matrix: k values, the first `wanted` vectors. */

@@ -16,8 +16,8 @@
 // When G0 has another null direction (two models with identical responses), the Cholesky
 // pivots show it and the caller falls back to the dense path.
 
-import { lanczosLeading, type LeadingEigen } from './lanczos.js';
-import { WideBlock } from './wide-block.js';
+import { lanczosLeading, lanczosRun, type LeadingEigen } from './lanczos.js';
+import { rowGram, type WideBlock } from './wide-block.js';
 
 /** y = M x for a full row-major n x n array M (four rows at a time, each x[j] loaded once for them). */
 function matVec(M: Float64Array, n: number, x: Float64Array, y: Float64Array): void {
@@ -146,7 +146,7 @@ export function wideOneFactorLeading(
   const y = new Float64Array(n);
   // G0^2 once (the Gram matrix of G0's rows, by the SIMD kernel): each iteration's A is then
   // G0^2 - c G0 - G1 as one array, so that a product costs one n x n pass instead of three.
-  const G0sq = WideBlock.ofStandardized(G0, n, n).gramArray();
+  const G0sq = rowGram(G0, n, n);
   let start: Float64Array | undefined;
   let iterations = 0;
   for (;;) {
@@ -167,7 +167,8 @@ export function wideOneFactorLeading(
       forward(L, n, out);
     };
     // The leading pair alone drives the iteration; the k leading values only of the last one.
-    const e = lanczosLeading(K, n, 1, { deflate: [null0], start, seed: 'wide-factor' });
+    const run = lanczosRun(K, n, { deflate: [null0], start, seed: 'wide-factor' });
+    const e = run.leading(1);
     start = e.vectors[0];
     const yFirst = Float64Array.from(e.vectors[0]!);
     backward(U, n, yFirst);
@@ -178,7 +179,8 @@ export function wideOneFactorLeading(
     iterations++;
     if (Math.abs(sum - total) < minErr || iterations >= maxIter) {
       const kk = Math.min(k, n - 1);
-      const values = kk === 1 ? e.values : lanczosLeading(K, n, kk, { deflate: [null0], start, seed: 'wide-factor', vectors: 0 }).values;
+      // The last iteration's Krylov space carried on to k values (no product repeated).
+      const values = kk === 1 ? e.values : run.leading(kk, 0).values;
       return { reducedEigenvalues: values, communalities: next, iterations };
     }
     h = next;
