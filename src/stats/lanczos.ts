@@ -5,7 +5,9 @@
 // tridiagonal matrix is diagonalised (eigenvalues and the last row of its eigenvectors only,
 // O(m^2)) and the run stops when the wanted Ritz pairs' residual bounds |beta_m s_mi| fall
 // below tol * |theta_1|. An exhausted Krylov space restarts from a new seeded vector, so the
-// method also finds eigenvalues whose eigenvectors the start vector misses.
+// method also finds eigenvalues whose eigenvectors the start vector misses. A run can be taken
+// on to more eigenvalues than it first stopped at (lanczosRun), and forms only the eigenvectors
+// asked for.
 
 import { createRng } from '../core/index.js';
 

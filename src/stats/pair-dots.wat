@@ -2,8 +2,10 @@
 ;; for a <= b, rows of p doubles (row-major) at byte offsets L and R, out (n x n) at O. Columns go in
 ;; chunks of `chunk`; two left rows meet four right rows with eight f64x2 accumulators (two columns
 ;; per instruction), the odd column of a chunk and the leftover rows through $dot. The entry
-;; (a + 1, a) is computed and not used. Assembled into pair-dots-wasm.ts with wabt 1.0.37
-;; (wat2wasm, SIMD on); tests/audit-at-scale.test.ts checks that the bytes are this file's.
+;; (a + 1, a) is computed and not used; the odd column is summed only where a chunk has one.
+;; `scale` writes Y = Z diag(D) (the weighted Gram matrices' right rows) in the module's memory.
+;; Assembled into pair-dots-wasm.ts with wabt 1.0.37 (wat2wasm, SIMD on);
+;; tests/audit-at-scale.test.ts checks that the bytes are this file's.
 (module
   (import "env" "memory" (memory 1))
   (func $dot (param $a i32) (param $b i32) (param $lo i32) (param $hi i32) (result f64)

@@ -11,7 +11,9 @@
 //     columns of Z are centred), which A also annihilates, so with S = G0 + (trace G0 / n^2) 11'
 //     = LL' (Cholesky) the problem becomes the symmetric K = L^-1 A L^-T with one known null
 //     vector L'1, deflated; Lanczos gives its leading k values (warm-started from the previous
-//     iteration's vector). The same Ritz values as the dense path, to rounding.
+//     iteration's vector). The same Ritz values as the dense path, to rounding. G0^2 is formed
+//     once and A once per iteration (a product is then two triangular solves and one n x n
+//     pass), and the last iteration's run is carried on from one value to k.
 //
 // When G0 has another null direction (two models with identical responses), the Cholesky
 // pivots show it and the caller falls back to the dense path.
