@@ -93,10 +93,22 @@ export function tridiagonalEigen(d0: ArrayLike<number>, e0: ArrayLike<number>, r
   return { values: order.map((i) => d[i]!), rows: V.map((v) => Float64Array.from(order, (i) => v[i]!)) };
 }
 
+/** a . b in four interleaved sums (four independent chains of additions rather than one). */
 function dot(a: Float64Array, b: Float64Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
-  return s;
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  const n = a.length;
+  let i = 0;
+  for (; i + 3 < n; i += 4) {
+    s0 += a[i]! * b[i]!;
+    s1 += a[i + 1]! * b[i + 1]!;
+    s2 += a[i + 2]! * b[i + 2]!;
+    s3 += a[i + 3]! * b[i + 3]!;
+  }
+  for (; i < n; i++) s0 += a[i]! * b[i]!;
+  return s0 + s1 + (s2 + s3);
 }
 
 /** Orthogonalise v against the unit vectors in `basis` (twice: classical Gram-Schmidt, reorthogonalised). */
