@@ -162,7 +162,8 @@ function runParallelAnalysis(data: number[][], opts: ParallelAnalysisOptions, le
       const j1 = Math.min(p, j0 + TILE);
       for (let j = j0; j < j1; j++) {
         const o = (j - j0) * n;
-        for (let i = 0; i < n; i++) orders[o + i] = i;
+        // Each row's offset in the source (row * p), permuted.
+        for (let i = 0; i < n; i++) orders[o + i] = i * p;
         rng.fillUniform(uniform);
         for (let i = n - 1; i > 0; i--) {
           const k = Math.floor(uniform[n - 1 - i]! * (i + 1));
@@ -171,7 +172,10 @@ function runParallelAnalysis(data: number[][], opts: ParallelAnalysisOptions, le
           orders[o + k] = t;
         }
       }
-      for (let i = 0; i < n; i++) for (let j = j0; j < j1; j++) buf[i * p + j] = source[orders[(j - j0) * n + i]! * p + j]!;
+      for (let i = 0; i < n; i++) {
+        const out = i * p;
+        for (let j = j0, o = i; j < j1; j++, o += n) buf[out + j] = source[orders[o]! + j]!;
+      }
     }
     const res = eigen(true);
     resampledPc.push(res.pc);

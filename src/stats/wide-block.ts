@@ -131,17 +131,26 @@ export class WideBlock {
   combine(y0: ArrayLike<number>, y1?: ArrayLike<number>, d?: Float64Array): Float64Array {
     const { z, n, p } = this;
     const a = new Float64Array(p);
+    if (!y1) {
+      // Z' y0 alone (the second sum would be all zeros).
+      for (let i = 0; i < n; i++) {
+        const c0 = y0[i]!;
+        const row = i * p;
+        for (let j = 0; j < p; j++) a[j]! += z[row + j]! * c0;
+      }
+      return a;
+    }
     const b = new Float64Array(p);
     for (let i = 0; i < n; i++) {
       const c0 = y0[i]!;
-      const c1 = y1 ? y1[i]! : 0;
+      const c1 = y1[i]!;
       const row = i * p;
       for (let j = 0; j < p; j++) {
         a[j]! += z[row + j]! * c0;
         b[j]! += z[row + j]! * c1;
       }
     }
-    if (y1 && d) for (let j = 0; j < p; j++) a[j]! += d[j]! * b[j]!;
+    if (d) for (let j = 0; j < p; j++) a[j]! += d[j]! * b[j]!;
     return a;
   }
 }
