@@ -123,7 +123,8 @@ function runParallelAnalysis(data: number[][], opts: ParallelAnalysisOptions, le
   const buf = new Float64Array(n * p);
   const work = new Float64Array(n * p);
   const TILE = 64;
-  const orders = new Int32Array(TILE * n);
+  // A tile of columns, column-major (tile[c * n + i]: column j0 + c, row i).
+  const tile = new Float64Array(TILE * n);
   const toRows = () => Array.from({ length: n }, (_, i) => Array.from(buf.subarray(i * p, (i + 1) * p)));
   const eigen = (standardized: boolean): { pc: number[]; fa: number[] } => {
     if (!wide) return eigenPair(toRows()) as { pc: number[]; fa: number[] };
@@ -157,24 +158,28 @@ function runParallelAnalysis(data: number[][], opts: ParallelAnalysisOptions, le
     return r * Math.cos(t);
   };
   for (let b = 0; b < iterations; b++) {
-    // Columns in tiles of 64, so that the tile's rows stay in cache while its columns are permuted.
+    // Columns in tiles of 64: the tile is copied out column by column, each column shuffled in
+    // place (Fisher-Yates, the swaps an index permutation would make, on the values), and copied
+    // back row by row, so that every access stays within the cached tile.
     for (let j0 = 0; j0 < p; j0 += TILE) {
-      const j1 = Math.min(p, j0 + TILE);
-      for (let j = j0; j < j1; j++) {
-        const o = (j - j0) * n;
-        // Each row's offset in the source (row * p), permuted.
-        for (let i = 0; i < n; i++) orders[o + i] = i * p;
+      const w = Math.min(p, j0 + TILE) - j0;
+      for (let i = 0; i < n; i++) {
+        const row = i * p + j0;
+        for (let c = 0, o = i; c < w; c++, o += n) tile[o] = source[row + c]!;
+      }
+      for (let c = 0; c < w; c++) {
+        const o = c * n;
         rng.fillUniform(uniform);
         for (let i = n - 1; i > 0; i--) {
-          const k = Math.floor(uniform[n - 1 - i]! * (i + 1));
-          const t = orders[o + i]!;
-          orders[o + i] = orders[o + k]!;
-          orders[o + k] = t;
+          const k = o + Math.floor(uniform[n - 1 - i]! * (i + 1));
+          const t = tile[o + i]!;
+          tile[o + i] = tile[k]!;
+          tile[k] = t;
         }
       }
       for (let i = 0; i < n; i++) {
-        const out = i * p;
-        for (let j = j0, o = i; j < j1; j++, o += n) buf[out + j] = source[orders[o]! + j]!;
+        const row = i * p + j0;
+        for (let c = 0, o = i; c < w; c++, o += n) buf[row + c] = tile[o]!;
       }
     }
     const res = eigen(true);
