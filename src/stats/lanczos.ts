@@ -253,11 +253,7 @@ export function lanczosRun(
 function ritz(Q: Float64Array[], alpha: number[], beta: number[], k: number, wanted: number, products: number): LeadingEigen {
   const m = Q.length;
   // Without vectors the eigenvector rows are not tracked (the values do not depend on them).
-  const t = tridiagonalEigen(
-    alpha,
-    beta.slice(0, m - 1),
-    wanted > 0 ? Array.from({ length: m }, (_, i) => i) : [],
-  );
+  const t = tridiagonalEigen(alpha, beta.slice(0, m - 1), wanted > 0 ? Array.from({ length: m }, (_, i) => i) : []);
   const n = Q[0]!.length;
   const vectors = Array.from({ length: wanted }, (_, j) => {
     const v = new Float64Array(n);

@@ -52,7 +52,15 @@ function scaledBlock(data: ArrayLike<ArrayLike<number>>): { z: Float64Array; n: 
  * that z streams through once per product rather than once per vector and the separate sums run
  * side by side; each sum in the same order as one vector at a time.
  */
-function applyReduced(z: Float64Array, n: number, p: number, u: Float64Array, xs: Float64Array[], ys: Float64Array[], tmp: Float64Array): void {
+function applyReduced(
+  z: Float64Array,
+  n: number,
+  p: number,
+  u: Float64Array,
+  xs: Float64Array[],
+  ys: Float64Array[],
+  tmp: Float64Array,
+): void {
   const k = xs.length;
   for (const y of ys) y.fill(0);
   for (let f = 0; f < k; f += 3) {
@@ -184,13 +192,7 @@ export function pafWide(
     // Rayleigh-Ritz in the converged subspace.
     applyReduced(z, n, p, u, V, W, tmp);
     const T = new Matrix(k, k);
-    for (let a = 0; a < k; a++)
-      for (let b = 0; b < k; b++)
-        T.set(
-          a,
-          b,
-          dot(V[a]!, W[b]!),
-        );
+    for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) T.set(a, b, dot(V[a]!, W[b]!));
     const t = symmetricEigen(T.add(T.transpose()).div(2));
     eigenvalues = t.values;
     const rotated = Array.from({ length: k }, (_, f) => {

@@ -66,7 +66,14 @@ export function pairDotsWasm(left: Float64Array, right: Float64Array, n: number,
  * for the rows z of `owner`, which must not change while owner lives: they stay in the module's
  * memory for owner's next call, and the weighted copy is made there.
  */
-export function blockGramWasm(owner: object, z: Float64Array, n: number, p: number, chunk: number, d?: Float64Array): Float64Array | undefined {
+export function blockGramWasm(
+  owner: object,
+  z: Float64Array,
+  n: number,
+  p: number,
+  chunk: number,
+  d?: Float64Array,
+): Float64Array | undefined {
   const k = load();
   if (!k) return undefined;
   const size = n * p * 8;
