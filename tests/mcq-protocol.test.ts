@@ -105,4 +105,13 @@ describe('fillInts', () => {
     expect(bulk).toEqual(Array.from({ length: 1000 }, () => b.int(37)));
     expect(a.next()).toBe(b.next());
   });
+
+  it('fillUniform draws exactly what next() would, and skip advances as next() would', () => {
+    const a = createRng(7);
+    const b = createRng(7);
+    expect(Array.from(a.fillUniform(new Float64Array(999)))).toEqual(Array.from({ length: 999 }, () => b.next()));
+    a.skip(12345);
+    for (let k = 0; k < 12345; k++) b.next();
+    expect(a.next()).toBe(b.next());
+  });
 });

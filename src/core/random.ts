@@ -12,6 +12,10 @@ export interface Rng {
   shuffle<T>(items: readonly T[]): T[];
   /** Fill `out` with uniform integers in [0, n): the same draws as calling int(n) out.length times, faster. */
   fillInts(out: Int32Array, n: number): Int32Array;
+  /** Fill `out` with uniforms in [0, 1): the same draws as calling next() out.length times, faster. */
+  fillUniform(out: Float64Array): Float64Array;
+  /** Advance the generator as `count` calls of next() would, without making the values. */
+  skip(count: number): void;
 }
 
 /** A 32-bit seed derived from any number of parts (strings or numbers), stable across platforms. */
@@ -73,6 +77,44 @@ export function createRng(seed: number | string): Rng {
       st[2] = C;
       st[3] = D;
       return out;
+    },
+    fillUniform: (out) => {
+      let A = st[0]!;
+      let B = st[1]!;
+      let C = st[2]!;
+      let D = st[3]!;
+      for (let k = 0; k < out.length; k++) {
+        const t = (A + B + D) | 0;
+        D = (D + 1) | 0;
+        A = B ^ (B >>> 9);
+        B = (C + (C << 3)) | 0;
+        C = (C << 21) | (C >>> 11);
+        C = (C + t) | 0;
+        out[k] = (t >>> 0) / 4294967296;
+      }
+      st[0] = A;
+      st[1] = B;
+      st[2] = C;
+      st[3] = D;
+      return out;
+    },
+    skip: (count) => {
+      let A = st[0]!;
+      let B = st[1]!;
+      let C = st[2]!;
+      let D = st[3]!;
+      for (let k = 0; k < count; k++) {
+        const t = (A + B + D) | 0;
+        D = (D + 1) | 0;
+        A = B ^ (B >>> 9);
+        B = (C + (C << 3)) | 0;
+        C = (C << 21) | (C >>> 11);
+        C = (C + t) | 0;
+      }
+      st[0] = A;
+      st[1] = B;
+      st[2] = C;
+      st[3] = D;
     },
     shuffle: (items) => {
       const out = items.slice();

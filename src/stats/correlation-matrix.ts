@@ -64,15 +64,23 @@ export function pcaVariance(data: ArrayLike<ArrayLike<number>>): {
   }
   const p = keep.length;
   const z = new Float64Array(n * p);
-  keep.forEach((j, c) => {
-    let mean = 0;
-    for (let i = 0; i < n; i++) mean += data[i]![j]!;
-    mean /= n;
-    let ss = 0;
-    for (let i = 0; i < n; i++) ss += (data[i]![j]! - mean) ** 2;
-    const sd = Math.sqrt(ss / (n - 1));
-    for (let i = 0; i < n; i++) z[i * p + c] = (data[i]![j]! - mean) / sd;
-  });
+  // Row by row (each row read in order), each column's sums still over the rows in order.
+  const mean = new Float64Array(p);
+  const sd = new Float64Array(p);
+  for (let i = 0; i < n; i++) {
+    const row = data[i]!;
+    for (let c = 0; c < p; c++) mean[c]! += row[keep[c]!]!;
+  }
+  for (let c = 0; c < p; c++) mean[c]! /= n;
+  for (let i = 0; i < n; i++) {
+    const row = data[i]!;
+    for (let c = 0; c < p; c++) sd[c]! += (row[keep[c]!]! - mean[c]!) ** 2;
+  }
+  for (let c = 0; c < p; c++) sd[c] = Math.sqrt(sd[c]! / (n - 1));
+  for (let i = 0; i < n; i++) {
+    const row = data[i]!;
+    for (let c = 0; c < p; c++) z[i * p + c] = (row[keep[c]!]! - mean[c]!) / sd[c]!;
+  }
   // Eigenvalues only (no vectors): Householder tridiagonalisation and QL, symmetricEigenvalues.
   let eigenvalues: number[];
   if (p <= n) {

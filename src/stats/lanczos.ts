@@ -5,14 +5,16 @@
 // tridiagonal matrix is diagonalised (eigenvalues and the last row of its eigenvectors only,
 // O(m^2)) and the run stops when the wanted Ritz pairs' residual bounds |beta_m s_mi| fall
 // below tol * |theta_1|. An exhausted Krylov space restarts from a new seeded vector, so the
-// method also finds eigenvalues whose eigenvectors the start vector misses.
+// method also finds eigenvalues whose eigenvectors the start vector misses. A run can be taken
+// on to more eigenvalues than it first stopped at (lanczosRun), and forms only the eigenvectors
+// asked for.
 
 import { createRng } from '../core/index.js';
 
 export interface LeadingEigen {
   /** The k largest eigenvalues, descending. */
   values: number[];
-  /** Their unit eigenvectors. */
+  /** Their unit eigenvectors (the first `vectors` of them when that option is given). */
   vectors: Float64Array[];
   /** Operator products used. */
   products: number;
@@ -91,10 +93,22 @@ export function tridiagonalEigen(d0: ArrayLike<number>, e0: ArrayLike<number>, r
   return { values: order.map((i) => d[i]!), rows: V.map((v) => Float64Array.from(order, (i) => v[i]!)) };
 }
 
+/** a . b in four interleaved sums (four independent chains of additions rather than one). */
 function dot(a: Float64Array, b: Float64Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
-  return s;
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  const n = a.length;
+  let i = 0;
+  for (; i + 3 < n; i += 4) {
+    s0 += a[i]! * b[i]!;
+    s1 += a[i + 1]! * b[i + 1]!;
+    s2 += a[i + 2]! * b[i + 2]!;
+    s3 += a[i + 3]! * b[i + 3]!;
+  }
+  for (; i < n; i++) s0 += a[i]! * b[i]!;
+  return s0 + s1 + (s2 + s3);
 }
 
 /** Orthogonalise v against the unit vectors in `basis` (twice: classical Gram-Schmidt, reorthogonalised). */
@@ -107,6 +121,15 @@ function orthogonalise(v: Float64Array, basis: Float64Array[]): void {
   }
 }
 
+export interface LanczosOptions {
+  start?: ArrayLike<number>;
+  deflate?: Float64Array[];
+  tol?: number;
+  seed?: number | string;
+  /** How many of the k eigenvectors to form (default all; 0 for the values alone). */
+  vectors?: number;
+}
+
 /**
  * The k largest eigenvalues and eigenvectors of the symmetric n x n operator `apply` (y = A x),
  * restricted to the orthogonal complement of the unit vectors in `deflate` (which must span an
@@ -117,11 +140,25 @@ export function lanczosLeading(
   apply: (x: Float64Array, y: Float64Array) => void,
   n: number,
   k: number,
-  opts: { start?: ArrayLike<number>; deflate?: Float64Array[]; tol?: number; seed?: number | string } = {},
+  opts: LanczosOptions = {},
 ): LeadingEigen {
+  const dim = n - (opts.deflate?.length ?? 0);
+  if (k < 1 || k > dim) throw new Error(`lanczosLeading: k = ${k} outside 1..${dim}`);
+  return lanczosRun(apply, n, opts).leading(k, opts.vectors);
+}
+
+/**
+ * A Lanczos run that can be taken further: leading(k) iterates until the k largest Ritz pairs
+ * have converged and returns them; a later leading(k2) with k2 > k continues the same Krylov
+ * space (no product is repeated) until k2 pairs have. One call gives what lanczosLeading gives.
+ */
+export function lanczosRun(
+  apply: (x: Float64Array, y: Float64Array) => void,
+  n: number,
+  opts: Omit<LanczosOptions, 'vectors'> = {},
+): { leading(k: number, vectors?: number): LeadingEigen } {
   const deflate = opts.deflate ?? [];
   const dim = n - deflate.length;
-  if (k < 1 || k > dim) throw new Error(`lanczosLeading: k = ${k} outside 1..${dim}`);
   const tol = opts.tol ?? 1e-10;
   const rng = createRng(opts.seed ?? 'lanczos');
   const Q: Float64Array[] = [];
@@ -150,57 +187,75 @@ export function lanczosLeading(
     }
     return undefined;
   };
-  let q = fresh(opts.start);
+  let q: Float64Array | undefined = fresh(opts.start);
   if (!q) throw new Error('lanczosLeading: no start vector outside the deflated space');
   const w = new Float64Array(n);
   let scale = 0;
-  let checkAt = Math.max(k + 2, 8);
-  for (;;) {
-    Q.push(q);
-    apply(q, w);
-    products++;
-    const a = dot(w, q);
-    alpha.push(a);
-    scale = Math.max(scale, Math.abs(a));
-    const r = Float64Array.from(w);
-    orthogonalise(r, deflate);
-    orthogonalise(r, Q);
-    const b = Math.sqrt(dot(r, r));
-    const m = Q.length;
-    const exhausted = m >= dim;
-    const invariant = b <= 1e-12 * Math.max(scale, b);
-    if (exhausted || m >= checkAt || invariant) {
-      const t = tridiagonalEigen(alpha, beta, [m - 1]);
-      const bottom = t.rows[0]!;
-      const top = Math.max(Math.abs(t.values[0]!), Number.MIN_VALUE);
-      const converged = m >= k && t.values.slice(0, k).every((_, i) => Math.abs(b * bottom[i]!) <= tol * top);
-      if (exhausted || converged) return ritz(Q, alpha, beta, k, products);
-      checkAt = m + Math.max(4, Math.ceil(m / 4));
-    }
-    if (invariant) {
-      // The Krylov space is invariant: continue from a new direction (the matrix splits here).
+  let checkAt = 0;
+  // Where a returned run stopped: the residual r and its norm b, not yet turned into the next vector.
+  let pending: { r: Float64Array; b: number; invariant: boolean } | undefined;
+  // The next Krylov vector from the last residual (a new direction when the space is invariant); undefined when none is left.
+  const advance = (p: { r: Float64Array; b: number; invariant: boolean }): Float64Array | undefined => {
+    if (p.invariant) {
       const next = fresh();
-      if (!next) return ritz(Q, alpha, beta, Math.min(k, Q.length), products);
-      beta.push(0);
-      q = next;
-    } else {
-      beta.push(b);
-      for (let i = 0; i < n; i++) r[i]! /= b;
-      q = r;
+      if (next) beta.push(0);
+      return next;
     }
-  }
+    beta.push(p.b);
+    for (let i = 0; i < n; i++) p.r[i]! /= p.b;
+    return p.r;
+  };
+  const leading = (k: number, vectors = k): LeadingEigen => {
+    if (k < 1 || k > dim) throw new Error(`lanczosLeading: k = ${k} outside 1..${dim}`);
+    const wanted = Math.min(k, vectors);
+    if (checkAt === 0) checkAt = Math.max(k + 2, 8);
+    if (pending) {
+      const m = Q.length;
+      if (m >= dim) return ritz(Q, alpha, beta, Math.min(k, m), Math.min(wanted, m), products);
+      q = advance(pending);
+      pending = undefined;
+      if (!q) return ritz(Q, alpha, beta, Math.min(k, Q.length), Math.min(wanted, Q.length), products);
+    }
+    for (;;) {
+      Q.push(q!);
+      apply(q!, w);
+      products++;
+      const a = dot(w, q!);
+      alpha.push(a);
+      scale = Math.max(scale, Math.abs(a));
+      const r = Float64Array.from(w);
+      orthogonalise(r, deflate);
+      orthogonalise(r, Q);
+      const b = Math.sqrt(dot(r, r));
+      const m = Q.length;
+      const exhausted = m >= dim;
+      const invariant = b <= 1e-12 * Math.max(scale, b);
+      if (exhausted || m >= checkAt || invariant) {
+        const t = tridiagonalEigen(alpha, beta, [m - 1]);
+        const bottom = t.rows[0]!;
+        const top = Math.max(Math.abs(t.values[0]!), Number.MIN_VALUE);
+        const converged = m >= k && t.values.slice(0, k).every((_, i) => Math.abs(b * bottom[i]!) <= tol * top);
+        if (exhausted || converged) {
+          pending = { r, b, invariant };
+          return ritz(Q, alpha, beta, k, wanted, products);
+        }
+        checkAt = m + Math.max(4, Math.ceil(m / 4));
+      }
+      // An invariant Krylov space continues from a new direction (the matrix splits here).
+      q = advance({ r, b, invariant });
+      if (!q) return ritz(Q, alpha, beta, Math.min(k, Q.length), Math.min(wanted, Q.length), products);
+    }
+  };
+  return { leading };
 }
 
-/** Ritz pairs from the Lanczos basis Q and its tridiagonal matrix. */
-function ritz(Q: Float64Array[], alpha: number[], beta: number[], k: number, products: number): LeadingEigen {
+/** Ritz pairs from the Lanczos basis Q and its tridiagonal matrix: k values, the first `wanted` vectors. */
+function ritz(Q: Float64Array[], alpha: number[], beta: number[], k: number, wanted: number, products: number): LeadingEigen {
   const m = Q.length;
-  const t = tridiagonalEigen(
-    alpha,
-    beta.slice(0, m - 1),
-    Array.from({ length: m }, (_, i) => i),
-  );
+  // Without vectors the eigenvector rows are not tracked (the values do not depend on them).
+  const t = tridiagonalEigen(alpha, beta.slice(0, m - 1), wanted > 0 ? Array.from({ length: m }, (_, i) => i) : []);
   const n = Q[0]!.length;
-  const vectors = Array.from({ length: k }, (_, j) => {
+  const vectors = Array.from({ length: wanted }, (_, j) => {
     const v = new Float64Array(n);
     for (let i = 0; i < m; i++) {
       const c = t.rows[i]![j]!;

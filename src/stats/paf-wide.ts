@@ -26,33 +26,108 @@ function scaledBlock(data: ArrayLike<ArrayLike<number>>): { z: Float64Array; n: 
   const n = data.length;
   const p = data[0]!.length;
   const z = new Float64Array(n * p);
-  for (let j = 0; j < p; j++) {
-    let mean = 0;
-    for (let i = 0; i < n; i++) mean += data[i]![j]!;
-    mean /= n;
-    let ss = 0;
-    for (let i = 0; i < n; i++) ss += (data[i]![j]! - mean) ** 2;
-    const scale = ss > 0 ? 1 / Math.sqrt(ss) : 0; // (x - mean) / sd / sqrt(n - 1)
-    for (let i = 0; i < n; i++) z[i * p + j] = (data[i]![j]! - mean) * scale;
+  // Row by row (each row read in order), each column's sums still over the rows in order.
+  const mean = new Float64Array(p);
+  const scale = new Float64Array(p);
+  for (let i = 0; i < n; i++) {
+    const row = data[i]!;
+    for (let j = 0; j < p; j++) mean[j]! += row[j]!;
+  }
+  for (let j = 0; j < p; j++) mean[j]! /= n;
+  for (let i = 0; i < n; i++) {
+    const row = data[i]!;
+    for (let j = 0; j < p; j++) scale[j]! += (row[j]! - mean[j]!) ** 2;
+  }
+  // (x - mean) / sd / sqrt(n - 1)
+  for (let j = 0; j < p; j++) scale[j] = scale[j]! > 0 ? 1 / Math.sqrt(scale[j]!) : 0;
+  for (let i = 0; i < n; i++) {
+    const row = data[i]!;
+    for (let j = 0; j < p; j++) z[i * p + j] = (row[j]! - mean[j]!) * scale[j]!;
   }
   return { z, n, p };
 }
 
-/** y = (z'z - diag(u)) x for a p-vector x. */
-function applyReduced(z: Float64Array, n: number, p: number, u: Float64Array, x: Float64Array, y: Float64Array, tmp: Float64Array): void {
-  for (let i = 0; i < n; i++) {
-    let s = 0;
-    const row = i * p;
-    for (let j = 0; j < p; j++) s += z[row + j]! * x[j]!;
-    tmp[i] = s;
+/**
+ * ys[f] = (z'z - diag(u)) xs[f] for p-vectors xs. Row by row for up to three vectors at once, so
+ * that z streams through once per product rather than once per vector and the separate sums run
+ * side by side; each sum in the same order as one vector at a time.
+ */
+function applyReduced(
+  z: Float64Array,
+  n: number,
+  p: number,
+  u: Float64Array,
+  xs: Float64Array[],
+  ys: Float64Array[],
+  tmp: Float64Array,
+): void {
+  const k = xs.length;
+  for (const y of ys) y.fill(0);
+  for (let f = 0; f < k; f += 3) {
+    const x0 = xs[f]!;
+    const x1 = xs[Math.min(f + 1, k - 1)]!;
+    const x2 = xs[Math.min(f + 2, k - 1)]!;
+    const y0 = ys[f]!;
+    const y1 = ys[Math.min(f + 1, k - 1)]!;
+    const y2 = ys[Math.min(f + 2, k - 1)]!;
+    const width = Math.min(3, k - f);
+    for (let i = 0; i < n; i++) {
+      const row = i * p;
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      if (width === 3) {
+        for (let j = 0; j < p; j++) {
+          const v = z[row + j]!;
+          s0 += v * x0[j]!;
+          s1 += v * x1[j]!;
+          s2 += v * x2[j]!;
+        }
+      } else if (width === 2) {
+        for (let j = 0; j < p; j++) {
+          const v = z[row + j]!;
+          s0 += v * x0[j]!;
+          s1 += v * x1[j]!;
+        }
+      } else for (let j = 0; j < p; j++) s0 += z[row + j]! * x0[j]!;
+      tmp[f * n + i] = s0;
+      if (width > 1) tmp[(f + 1) * n + i] = s1;
+      if (width > 2) tmp[(f + 2) * n + i] = s2;
+    }
+    for (let i = 0; i < n; i++) {
+      const row = i * p;
+      const t0 = tmp[f * n + i]!;
+      if (width === 3) {
+        const t1 = tmp[(f + 1) * n + i]!;
+        const t2 = tmp[(f + 2) * n + i]!;
+        for (let j = 0; j < p; j++) {
+          const v = z[row + j]!;
+          y0[j]! += v * t0;
+          y1[j]! += v * t1;
+          y2[j]! += v * t2;
+        }
+      } else if (width === 2) {
+        const t1 = tmp[(f + 1) * n + i]!;
+        for (let j = 0; j < p; j++) {
+          const v = z[row + j]!;
+          y0[j]! += v * t0;
+          y1[j]! += v * t1;
+        }
+      } else for (let j = 0; j < p; j++) y0[j]! += z[row + j]! * t0;
+    }
   }
-  y.fill(0);
-  for (let i = 0; i < n; i++) {
-    const t = tmp[i]!;
-    const row = i * p;
-    for (let j = 0; j < p; j++) y[j]! += z[row + j]! * t;
+  for (let f = 0; f < k; f++) {
+    const x = xs[f]!;
+    const y = ys[f]!;
+    for (let j = 0; j < p; j++) y[j]! -= u[j]! * x[j]!;
   }
-  for (let j = 0; j < p; j++) y[j]! -= u[j]! * x[j]!;
+}
+
+/** sum_j a[j] b[j], left to right. */
+function dot(a: Float64Array, b: Float64Array): number {
+  let s = 0;
+  for (let j = 0; j < a.length; j++) s += a[j]! * b[j]!;
+  return s;
 }
 
 function orthonormalise(vs: Float64Array[]): void {
@@ -96,7 +171,7 @@ export function pafWide(
   }
   orthonormalise(V);
   const u = new Float64Array(p);
-  const tmp = new Float64Array(n);
+  const tmp = new Float64Array(n * k);
   let comm = h.reduce((a, b) => a + b, 0);
   let eigenvalues: number[] = [];
   let loadings: Float64Array[] = [];
@@ -107,23 +182,17 @@ export function pafWide(
     let prev = new Array(k).fill(Number.POSITIVE_INFINITY);
     const W = V.map(() => new Float64Array(p));
     for (let it = 0; it < inner; it++) {
-      V.forEach((v, f) => applyReduced(z, n, p, u, v, W[f]!, tmp));
-      const rq = V.map((v, f) => v.reduce((s, x, j) => s + x * W[f]![j]!, 0));
+      applyReduced(z, n, p, u, V, W, tmp);
+      const rq = V.map((v, f) => dot(v, W[f]!));
       V = W.map((w) => Float64Array.from(w));
       orthonormalise(V);
       if (rq.every((r, f) => Math.abs(r - prev[f]) <= 1e-10 * Math.max(1, Math.abs(r)))) break;
       prev = rq;
     }
     // Rayleigh-Ritz in the converged subspace.
-    V.forEach((v, f) => applyReduced(z, n, p, u, v, W[f]!, tmp));
+    applyReduced(z, n, p, u, V, W, tmp);
     const T = new Matrix(k, k);
-    for (let a = 0; a < k; a++)
-      for (let b = 0; b < k; b++)
-        T.set(
-          a,
-          b,
-          V[a]!.reduce((s, x, j) => s + x * W[b]![j]!, 0),
-        );
+    for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) T.set(a, b, dot(V[a]!, W[b]!));
     const t = symmetricEigen(T.add(T.transpose()).div(2));
     eigenvalues = t.values;
     const rotated = Array.from({ length: k }, (_, f) => {

@@ -2,8 +2,10 @@
 ;; for a <= b, rows of p doubles (row-major) at byte offsets L and R, out (n x n) at O. Columns go in
 ;; chunks of `chunk`; two left rows meet four right rows with eight f64x2 accumulators (two columns
 ;; per instruction), the odd column of a chunk and the leftover rows through $dot. The entry
-;; (a + 1, a) is computed and not used. Assembled into pair-dots-wasm.ts with wabt 1.0.37
-;; (wat2wasm, SIMD on); tests/audit-at-scale.test.ts checks that the bytes are this file's.
+;; (a + 1, a) is computed and not used; the odd column is summed only where a chunk has one.
+;; `scale` writes Y = Z diag(D) (the weighted Gram matrices' right rows) in the module's memory.
+;; Assembled into pair-dots-wasm.ts with wabt 1.0.37 (wat2wasm, SIMD on);
+;; tests/audit-at-scale.test.ts checks that the bytes are this file's.
 (module
   (import "env" "memory" (memory 1))
   (func $dot (param $a i32) (param $b i32) (param $lo i32) (param $hi i32) (result f64)
@@ -17,6 +19,26 @@
       (local.set $j (i32.add (local.get $j) (i32.const 1)))
       (br $l)))
     (local.get $s))
+  (func (export "scale") (param $Z i32) (param $D i32) (param $Y i32) (param $n i32) (param $p i32)
+    (local $i i32) (local $j i32) (local $pe i32) (local $row i32) (local $off i32)
+    (local.set $pe (i32.and (local.get $p) (i32.const -2)))
+    (block $iDone (loop $iLoop
+      (br_if $iDone (i32.ge_u (local.get $i) (local.get $n)))
+      (local.set $row (i32.shl (i32.mul (local.get $i) (local.get $p)) (i32.const 3)))
+      (local.set $j (i32.const 0))
+      (block $jDone (loop $jLoop
+        (br_if $jDone (i32.ge_u (local.get $j) (local.get $pe)))
+        (local.set $off (i32.add (local.get $row) (i32.shl (local.get $j) (i32.const 3))))
+        (v128.store (i32.add (local.get $Y) (local.get $off))
+          (f64x2.mul (v128.load (i32.add (local.get $Z) (local.get $off))) (v128.load (i32.add (local.get $D) (i32.shl (local.get $j) (i32.const 3))))))
+        (local.set $j (i32.add (local.get $j) (i32.const 2)))
+        (br $jLoop)))
+      (if (i32.lt_u (local.get $pe) (local.get $p)) (then
+        (local.set $off (i32.add (local.get $row) (i32.shl (local.get $pe) (i32.const 3))))
+        (f64.store (i32.add (local.get $Y) (local.get $off))
+          (f64.mul (f64.load (i32.add (local.get $Z) (local.get $off))) (f64.load (i32.add (local.get $D) (i32.shl (local.get $pe) (i32.const 3))))))))
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br $iLoop))))
   (func (export "pairDots") (param $L i32) (param $R i32) (param $O i32) (param $n i32) (param $p i32) (param $chunk i32)
     (local $lo i32) (local $hi i32) (local $he i32) (local $a i32) (local $b i32) (local $j i32) (local $off i32)
     (local $pb i32) (local $ra i32) (local $ra1 i32) (local $r0 i32) (local $r1 i32) (local $r2 i32) (local $r3 i32) (local $o i32)
@@ -59,21 +81,21 @@
             (local.set $j (i32.add (local.get $j) (i32.const 2)))
             (br $jLoop)))
           (local.set $o (i32.add (local.get $O) (i32.shl (i32.add (i32.mul (i32.add (local.get $a) (i32.const 0)) (local.get $n)) (i32.add (local.get $b) (i32.const 0))) (i32.const 3))))
-          (f64.store (local.get $o) (f64.add (f64.load (local.get $o)) (f64.add (f64.add (f64x2.extract_lane 0 (local.get $s00)) (f64x2.extract_lane 1 (local.get $s00))) (call $dot (local.get $ra) (local.get $r0) (local.get $he) (local.get $hi)))))
+          (f64.store (local.get $o) (f64.add (f64.load (local.get $o)) (f64.add (f64.add (f64x2.extract_lane 0 (local.get $s00)) (f64x2.extract_lane 1 (local.get $s00))) (if (result f64) (i32.lt_u (local.get $he) (local.get $hi)) (then (call $dot (local.get $ra) (local.get $r0) (local.get $he) (local.get $hi))) (else (f64.const 0))))))
           (local.set $o (i32.add (local.get $O) (i32.shl (i32.add (i32.mul (i32.add (local.get $a) (i32.const 0)) (local.get $n)) (i32.add (local.get $b) (i32.const 1))) (i32.const 3))))
-          (f64.store (local.get $o) (f64.add (f64.load (local.get $o)) (f64.add (f64.add (f64x2.extract_lane 0 (local.get $s01)) (f64x2.extract_lane 1 (local.get $s01))) (call $dot (local.get $ra) (local.get $r1) (local.get $he) (local.get $hi)))))
+          (f64.store (local.get $o) (f64.add (f64.load (local.get $o)) (f64.add (f64.add (f64x2.extract_lane 0 (local.get $s01)) (f64x2.extract_lane 1 (local.get $s01))) (if (result f64) (i32.lt_u (local.get $he) (local.get $hi)) (then (call $dot (local.get $ra) (local.get $r1) (local.get $he) (local.get $hi))) (else (f64.const 0))))))
           (local.set $o (i32.add (local.get $O) (i32.shl (i32.add (i32.mul (i32.add (local.get $a) (i32.const 0)) (local.get $n)) (i32.add (local.get $b) (i32.const 2))) (i32.const 3))))
-          (f64.store (local.get $o) (f64.add (f64.load (local.get $o)) (f64.add (f64.add (f64x2.extract_lane 0 (local.get $s02)) (f64x2.extract_lane 1 (local.get $s02))) (call $dot (local.get $ra) (local.get $r2) (local.get $he) (local.get $hi)))))
+          (f64.store (local.get $o) (f64.add (f64.load (local.get $o)) (f64.add (f64.add (f64x2.extract_lane 0 (local.get $s02)) (f64x2.extract_lane 1 (local.get $s02))) (if (result f64) (i32.lt_u (local.get $he) (local.get $hi)) (then (call $dot (local.get $ra) (local.get $r2) (local.get $he) (local.get $hi))) (else (f64.const 0))))))
           (local.set $o (i32.add (local.get $O) (i32.shl (i32.add (i32.mul (i32.add (local.get $a) (i32.const 0)) (local.get $n)) (i32.add (local.get $b) (i32.const 3))) (i32.const 3))))
-          (f64.store (local.get $o) (f64.add (f64.load (local.get $o)) (f64.add (f64.add (f64x2.extract_lane 0 (local.get $s03)) (f64x2.extract_lane 1 (local.get $s03))) (call $dot (local.get $ra) (local.get $r3) (local.get $he) (local.get $hi)))))
+          (f64.store (local.get $o) (f64.add (f64.load (local.get $o)) (f64.add (f64.add (f64x2.extract_lane 0 (local.get $s03)) (f64x2.extract_lane 1 (local.get $s03))) (if (result f64) (i32.lt_u (local.get $he) (local.get $hi)) (then (call $dot (local.get $ra) (local.get $r3) (local.get $he) (local.get $hi))) (else (f64.const 0))))))
           (local.set $o (i32.add (local.get $O) (i32.shl (i32.add (i32.mul (i32.add (local.get $a) (i32.const 1)) (local.get $n)) (i32.add (local.get $b) (i32.const 0))) (i32.const 3))))
-          (f64.store (local.get $o) (f64.add (f64.load (local.get $o)) (f64.add (f64.add (f64x2.extract_lane 0 (local.get $s10)) (f64x2.extract_lane 1 (local.get $s10))) (call $dot (local.get $ra1) (local.get $r0) (local.get $he) (local.get $hi)))))
+          (f64.store (local.get $o) (f64.add (f64.load (local.get $o)) (f64.add (f64.add (f64x2.extract_lane 0 (local.get $s10)) (f64x2.extract_lane 1 (local.get $s10))) (if (result f64) (i32.lt_u (local.get $he) (local.get $hi)) (then (call $dot (local.get $ra1) (local.get $r0) (local.get $he) (local.get $hi))) (else (f64.const 0))))))
           (local.set $o (i32.add (local.get $O) (i32.shl (i32.add (i32.mul (i32.add (local.get $a) (i32.const 1)) (local.get $n)) (i32.add (local.get $b) (i32.const 1))) (i32.const 3))))
-          (f64.store (local.get $o) (f64.add (f64.load (local.get $o)) (f64.add (f64.add (f64x2.extract_lane 0 (local.get $s11)) (f64x2.extract_lane 1 (local.get $s11))) (call $dot (local.get $ra1) (local.get $r1) (local.get $he) (local.get $hi)))))
+          (f64.store (local.get $o) (f64.add (f64.load (local.get $o)) (f64.add (f64.add (f64x2.extract_lane 0 (local.get $s11)) (f64x2.extract_lane 1 (local.get $s11))) (if (result f64) (i32.lt_u (local.get $he) (local.get $hi)) (then (call $dot (local.get $ra1) (local.get $r1) (local.get $he) (local.get $hi))) (else (f64.const 0))))))
           (local.set $o (i32.add (local.get $O) (i32.shl (i32.add (i32.mul (i32.add (local.get $a) (i32.const 1)) (local.get $n)) (i32.add (local.get $b) (i32.const 2))) (i32.const 3))))
-          (f64.store (local.get $o) (f64.add (f64.load (local.get $o)) (f64.add (f64.add (f64x2.extract_lane 0 (local.get $s12)) (f64x2.extract_lane 1 (local.get $s12))) (call $dot (local.get $ra1) (local.get $r2) (local.get $he) (local.get $hi)))))
+          (f64.store (local.get $o) (f64.add (f64.load (local.get $o)) (f64.add (f64.add (f64x2.extract_lane 0 (local.get $s12)) (f64x2.extract_lane 1 (local.get $s12))) (if (result f64) (i32.lt_u (local.get $he) (local.get $hi)) (then (call $dot (local.get $ra1) (local.get $r2) (local.get $he) (local.get $hi))) (else (f64.const 0))))))
           (local.set $o (i32.add (local.get $O) (i32.shl (i32.add (i32.mul (i32.add (local.get $a) (i32.const 1)) (local.get $n)) (i32.add (local.get $b) (i32.const 3))) (i32.const 3))))
-          (f64.store (local.get $o) (f64.add (f64.load (local.get $o)) (f64.add (f64.add (f64x2.extract_lane 0 (local.get $s13)) (f64x2.extract_lane 1 (local.get $s13))) (call $dot (local.get $ra1) (local.get $r3) (local.get $he) (local.get $hi)))))
+          (f64.store (local.get $o) (f64.add (f64.load (local.get $o)) (f64.add (f64.add (f64x2.extract_lane 0 (local.get $s13)) (f64x2.extract_lane 1 (local.get $s13))) (if (result f64) (i32.lt_u (local.get $he) (local.get $hi)) (then (call $dot (local.get $ra1) (local.get $r3) (local.get $he) (local.get $hi))) (else (f64.const 0))))))
           (local.set $b (i32.add (local.get $b) (i32.const 4)))
           (br $bLoop)))
         (block $tDone (loop $tLoop

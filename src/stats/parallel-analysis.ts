@@ -71,7 +71,7 @@ function eigenPair(data: number[][]): { pc: number[]; fa: number[] } | undefined
 function wideEigenPair(block: WideBlock, leading?: number): { pc: number[]; fa: number[] } {
   if (leading) {
     const gram = block.gramArray();
-    const g = gramLeading(gram, block.n, leading);
+    const g = gramLeading(gram, block.n, leading, 1);
     const fa = wideOneFactorLeading(block, leading, { gram, first: g.vectors[0]! });
     if (fa) return { pc: g.values.map((v) => Math.max(0, v)), fa: fa.reducedEigenvalues };
     // Another null direction in the Gram matrix (duplicate observations): the dense path.
@@ -123,7 +123,8 @@ function runParallelAnalysis(data: number[][], opts: ParallelAnalysisOptions, le
   const buf = new Float64Array(n * p);
   const work = new Float64Array(n * p);
   const TILE = 64;
-  const orders = new Int32Array(TILE * n);
+  // A tile of columns, column-major (tile[c * n + i]: column j0 + c, row i).
+  const tile = new Float64Array(TILE * n);
   const toRows = () => Array.from({ length: n }, (_, i) => Array.from(buf.subarray(i * p, (i + 1) * p)));
   const eigen = (standardized: boolean): { pc: number[]; fa: number[] } => {
     if (!wide) return eigenPair(toRows()) as { pc: number[]; fa: number[] };
@@ -131,7 +132,6 @@ function runParallelAnalysis(data: number[][], opts: ParallelAnalysisOptions, le
   };
   let spare: number | undefined;
   // Advances the generator exactly as `count` calls of normal() would (two words per pair).
-  const skipWords = new Int32Array(1 << 16);
   const skipNormals = (count: number) => {
     let left = count;
     if (spare !== undefined && left > 0) {
@@ -140,9 +140,10 @@ function runParallelAnalysis(data: number[][], opts: ParallelAnalysisOptions, le
     }
     const pairs = Math.ceil(left / 2);
     if (left % 2 === 1) spare = 0; // the pair's second value would be left over
-    for (let words = 2 * pairs; words > 0; words -= skipWords.length)
-      rng.fillInts(skipWords.subarray(0, Math.min(words, skipWords.length)), 2);
+    rng.skip(2 * pairs);
   };
+  // One column's draws at a time (uniform[n - 1 - i] is the draw for position i), as rng.int(i + 1) would make them.
+  const uniform = new Float64Array(Math.max(0, n - 1));
   const normal = () => {
     // Box-Muller, both values used.
     if (spare !== undefined) {
@@ -157,20 +158,29 @@ function runParallelAnalysis(data: number[][], opts: ParallelAnalysisOptions, le
     return r * Math.cos(t);
   };
   for (let b = 0; b < iterations; b++) {
-    // Columns in tiles of 64, so that the tile's rows stay in cache while its columns are permuted.
+    // Columns in tiles of 64: the tile is copied out column by column, each column shuffled in
+    // place (Fisher-Yates, the swaps an index permutation would make, on the values), and copied
+    // back row by row, so that every access stays within the cached tile.
     for (let j0 = 0; j0 < p; j0 += TILE) {
-      const j1 = Math.min(p, j0 + TILE);
-      for (let j = j0; j < j1; j++) {
-        const o = (j - j0) * n;
-        for (let i = 0; i < n; i++) orders[o + i] = i;
+      const w = Math.min(p, j0 + TILE) - j0;
+      for (let i = 0; i < n; i++) {
+        const row = i * p + j0;
+        for (let c = 0, o = i; c < w; c++, o += n) tile[o] = source[row + c]!;
+      }
+      for (let c = 0; c < w; c++) {
+        const o = c * n;
+        rng.fillUniform(uniform);
         for (let i = n - 1; i > 0; i--) {
-          const k = rng.int(i + 1);
-          const t = orders[o + i]!;
-          orders[o + i] = orders[o + k]!;
-          orders[o + k] = t;
+          const k = o + Math.floor(uniform[n - 1 - i]! * (i + 1));
+          const t = tile[o + i]!;
+          tile[o + i] = tile[k]!;
+          tile[k] = t;
         }
       }
-      for (let i = 0; i < n; i++) for (let j = j0; j < j1; j++) buf[i * p + j] = source[orders[(j - j0) * n + i]! * p + j]!;
+      for (let i = 0; i < n; i++) {
+        const row = i * p + j0;
+        for (let c = 0, o = i; c < w; c++, o += n) buf[row + c] = tile[o]!;
+      }
     }
     const res = eigen(true);
     resampledPc.push(res.pc);

@@ -5,7 +5,7 @@
 // G_k = sum_j d_j^k z_j z_j', each entry a contiguous dot product of two rows.
 
 import { Matrix } from 'ml-matrix';
-import { pairDotsWasm } from './pair-dots-wasm.js';
+import { blockGramWasm, pairDotsWasm } from './pair-dots-wasm.js';
 
 /**
  * Columns are visited in chunks small enough that all n rows of a chunk (of z and of a scaled
@@ -62,22 +62,28 @@ export class WideBlock {
 
   /** G_0 = ZZ' (n x n), whose non-zero eigenvalues are those of R. */
   gram(): Matrix {
-    return symmetricFrom(pairDots(this.z, this.z, this.n, this.p), this.n);
+    return symmetricFrom(this.#pairDots(), this.n);
   }
 
   /** G_0 = ZZ' as a full row-major n x n array. */
   gramArray(): Float64Array {
-    return mirror(pairDots(this.z, this.z, this.n, this.p), this.n);
+    return mirror(this.#pairDots(), this.n);
   }
 
   /** G_1 = sum_j d_j z_j z_j' as a full row-major n x n array. */
   weightedGramArray(d: Float64Array): Float64Array {
-    return mirror(pairDots(this.z, this.#scaled(d), this.n, this.p), this.n);
+    return mirror(this.#pairDots(d), this.n);
   }
 
   /** G_1 = sum_j d_j z_j z_j' alone. */
   weightedGram(d: Float64Array): Matrix {
-    return symmetricFrom(pairDots(this.z, this.#scaled(d), this.n, this.p), this.n);
+    return symmetricFrom(this.#pairDots(d), this.n);
+  }
+
+  /** Pair dots of z with z (or with z diag(d)): the rows stay in the kernel's memory for the block's next call. */
+  #pairDots(d?: Float64Array): Float64Array {
+    const { z, n, p } = this;
+    return blockGramWasm(this, z, n, p, CHUNK, d) ?? pairDotsJs(z, d ? this.#scaled(d) : z, n, p);
   }
 
   #scaled(d: Float64Array): Float64Array {
@@ -125,19 +131,33 @@ export class WideBlock {
   combine(y0: ArrayLike<number>, y1?: ArrayLike<number>, d?: Float64Array): Float64Array {
     const { z, n, p } = this;
     const a = new Float64Array(p);
+    if (!y1) {
+      // Z' y0 alone (the second sum would be all zeros).
+      for (let i = 0; i < n; i++) {
+        const c0 = y0[i]!;
+        const row = i * p;
+        for (let j = 0; j < p; j++) a[j]! += z[row + j]! * c0;
+      }
+      return a;
+    }
     const b = new Float64Array(p);
     for (let i = 0; i < n; i++) {
       const c0 = y0[i]!;
-      const c1 = y1 ? y1[i]! : 0;
+      const c1 = y1[i]!;
       const row = i * p;
       for (let j = 0; j < p; j++) {
         a[j]! += z[row + j]! * c0;
         b[j]! += z[row + j]! * c1;
       }
     }
-    if (y1 && d) for (let j = 0; j < p; j++) a[j]! += d[j]! * b[j]!;
+    if (d) for (let j = 0; j < p; j++) a[j]! += d[j]! * b[j]!;
     return a;
   }
+}
+
+/** M M' as a full row-major n x n array, for rows of p values (M row-major); M may be any matrix, its rows are not kept. */
+export function rowGram(M: Float64Array, n: number, p: number): Float64Array {
+  return mirror(pairDots(M, M, n, p), n);
 }
 
 /**

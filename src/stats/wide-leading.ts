@@ -11,13 +11,15 @@
 //     columns of Z are centred), which A also annihilates, so with S = G0 + (trace G0 / n^2) 11'
 //     = LL' (Cholesky) the problem becomes the symmetric K = L^-1 A L^-T with one known null
 //     vector L'1, deflated; Lanczos gives its leading k values (warm-started from the previous
-//     iteration's vector). The same Ritz values as the dense path, to rounding.
+//     iteration's vector). The same Ritz values as the dense path, to rounding. G0^2 is formed
+//     once and A once per iteration (a product is then two triangular solves and one n x n
+//     pass), and the last iteration's run is carried on from one value to k.
 //
 // When G0 has another null direction (two models with identical responses), the Cholesky
 // pivots show it and the caller falls back to the dense path.
 
-import { lanczosLeading, type LeadingEigen } from './lanczos.js';
-import type { WideBlock } from './wide-block.js';
+import { lanczosLeading, lanczosRun, type LeadingEigen } from './lanczos.js';
+import { rowGram, type WideBlock } from './wide-block.js';
 
 /** y = M x for a full row-major n x n array M (four rows at a time, each x[j] loaded once for them). */
 function matVec(M: Float64Array, n: number, x: Float64Array, y: Float64Array): void {
@@ -51,9 +53,9 @@ function matVec(M: Float64Array, n: number, x: Float64Array, y: Float64Array): v
   }
 }
 
-/** The k largest eigenpairs of a full symmetric n x n array (for the Gram matrix G0). */
-export function gramLeading(G: Float64Array, n: number, k: number): LeadingEigen {
-  return lanczosLeading((x, y) => matVec(G, n, x, y), n, Math.min(k, n), { seed: 'gram' });
+/** The k largest eigenpairs of a full symmetric n x n array (for the Gram matrix G0); only the first `vectors` eigenvectors are formed. */
+export function gramLeading(G: Float64Array, n: number, k: number, vectors = k): LeadingEigen {
+  return lanczosLeading((x, y) => matVec(G, n, x, y), n, Math.min(k, n), { seed: 'gram', vectors });
 }
 
 /** Lower-triangular L (row-major) with LL' = S, or undefined when a pivot shows S (nearly) singular. */
@@ -76,9 +78,43 @@ function cholesky(S: Float64Array, n: number): Float64Array | undefined {
   return L;
 }
 
-/** Solves L x = b in place (forward substitution). */
+/**
+ * Solves L x = b in place (forward substitution). Four rows at a time share the pass over the
+ * solved values (four sums side by side); each row's sum keeps its order (k ascending).
+ */
 function forward(L: Float64Array, n: number, b: Float64Array): void {
-  for (let i = 0; i < n; i++) {
+  let i = 0;
+  for (; i + 3 < n; i += 4) {
+    const r0 = i * n;
+    const r1 = r0 + n;
+    const r2 = r1 + n;
+    const r3 = r2 + n;
+    let s0 = b[i]!;
+    let s1 = b[i + 1]!;
+    let s2 = b[i + 2]!;
+    let s3 = b[i + 3]!;
+    for (let k = 0; k < i; k++) {
+      const v = b[k]!;
+      s0 -= L[r0 + k]! * v;
+      s1 -= L[r1 + k]! * v;
+      s2 -= L[r2 + k]! * v;
+      s3 -= L[r3 + k]! * v;
+    }
+    const b0 = s0 / L[r0 + i]!;
+    s1 -= L[r1 + i]! * b0;
+    const b1 = s1 / L[r1 + i + 1]!;
+    s2 -= L[r2 + i]! * b0;
+    s2 -= L[r2 + i + 1]! * b1;
+    const b2 = s2 / L[r2 + i + 2]!;
+    s3 -= L[r3 + i]! * b0;
+    s3 -= L[r3 + i + 1]! * b1;
+    s3 -= L[r3 + i + 2]! * b2;
+    b[i] = b0;
+    b[i + 1] = b1;
+    b[i + 2] = b2;
+    b[i + 3] = s3 / L[r3 + i + 3]!;
+  }
+  for (; i < n; i++) {
     let s = b[i]!;
     const r = i * n;
     for (let k = 0; k < i; k++) s -= L[r + k]! * b[k]!;
@@ -86,9 +122,44 @@ function forward(L: Float64Array, n: number, b: Float64Array): void {
   }
 }
 
-/** Solves U x = b in place for upper-triangular U = L' stored row-major (back substitution). */
+/**
+ * Solves U x = b in place for upper-triangular U = L' stored row-major (back substitution), four
+ * rows at a time: the solved values below the block first (four sums side by side), then the
+ * block's own.
+ */
 function backward(U: Float64Array, n: number, b: Float64Array): void {
-  for (let i = n - 1; i >= 0; i--) {
+  let i = n - 1;
+  for (; i >= 3; i -= 4) {
+    const r3 = i * n;
+    const r2 = r3 - n;
+    const r1 = r2 - n;
+    const r0 = r1 - n;
+    let s0 = b[i - 3]!;
+    let s1 = b[i - 2]!;
+    let s2 = b[i - 1]!;
+    let s3 = b[i]!;
+    for (let k = i + 1; k < n; k++) {
+      const v = b[k]!;
+      s0 -= U[r0 + k]! * v;
+      s1 -= U[r1 + k]! * v;
+      s2 -= U[r2 + k]! * v;
+      s3 -= U[r3 + k]! * v;
+    }
+    const b3 = s3 / U[r3 + i]!;
+    s2 -= U[r2 + i]! * b3;
+    const b2 = s2 / U[r2 + i - 1]!;
+    s1 -= U[r1 + i]! * b3;
+    s1 -= U[r1 + i - 1]! * b2;
+    const b1 = s1 / U[r1 + i - 2]!;
+    s0 -= U[r0 + i]! * b3;
+    s0 -= U[r0 + i - 1]! * b2;
+    s0 -= U[r0 + i - 2]! * b1;
+    b[i] = b3;
+    b[i - 1] = b2;
+    b[i - 2] = b1;
+    b[i - 3] = s0 / U[r0 + i - 3]!;
+  }
+  for (; i >= 0; i--) {
     let s = b[i]!;
     const r = i * n;
     for (let k = i + 1; k < n; k++) s -= U[r + k]! * b[k]!;
@@ -144,8 +215,9 @@ export function wideOneFactorLeading(
   const u = new Float64Array(p);
   const d = new Float64Array(p);
   const y = new Float64Array(n);
-  const g0y = new Float64Array(n);
-  const t = new Float64Array(n);
+  // G0^2 once (the Gram matrix of G0's rows, by the SIMD kernel): each iteration's A is then
+  // G0^2 - c G0 - G1 as one array, so that a product costs one n x n pass instead of three.
+  const G0sq = rowGram(G0, n, n);
   let start: Float64Array | undefined;
   let iterations = 0;
   for (;;) {
@@ -156,19 +228,18 @@ export function wideOneFactorLeading(
     }
     c /= p;
     for (let j = 0; j < p; j++) d[j] = u[j]! - c;
-    const G1 = block.weightedGramArray(d);
-    // K x = L^-1 (G0 (G0 y) - c G0 y - G1 y) with y = L^-T x.
+    const A = block.weightedGramArray(d);
+    for (let i = 0; i < n * n; i++) A[i] = G0sq[i]! - c * G0[i]! - A[i]!;
+    // K x = L^-1 A y with y = L^-T x.
     const K = (x: Float64Array, out: Float64Array) => {
       y.set(x);
       backward(U, n, y);
-      matVec(G0, n, y, g0y);
-      matVec(G0, n, g0y, out);
-      matVec(G1, n, y, t);
-      for (let i = 0; i < n; i++) out[i] = out[i]! - c * g0y[i]! - t[i]!;
+      matVec(A, n, y, out);
       forward(L, n, out);
     };
     // The leading pair alone drives the iteration; the k leading values only of the last one.
-    const e = lanczosLeading(K, n, 1, { deflate: [null0], start, seed: 'wide-factor' });
+    const run = lanczosRun(K, n, { deflate: [null0], start, seed: 'wide-factor' });
+    const e = run.leading(1);
     start = e.vectors[0];
     const yFirst = Float64Array.from(e.vectors[0]!);
     backward(U, n, yFirst);
@@ -179,7 +250,8 @@ export function wideOneFactorLeading(
     iterations++;
     if (Math.abs(sum - total) < minErr || iterations >= maxIter) {
       const kk = Math.min(k, n - 1);
-      const values = kk === 1 ? e.values : lanczosLeading(K, n, kk, { deflate: [null0], start, seed: 'wide-factor' }).values;
+      // The last iteration's Krylov space carried on to k values (no product repeated).
+      const values = kk === 1 ? e.values : run.leading(kk, 0).values;
       return { reducedEigenvalues: values, communalities: next, iterations };
     }
     h = next;
