@@ -3,7 +3,6 @@
 // latency to the microsecond) and item bodies deflated in SQLite; rows written by an older
 // mindscope read as they were, and exports carry the rows as the older format had them.
 
-import Database from 'better-sqlite3';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../src/index.js';
 import type { Item } from '../src/core/index.js';
 import { collect, copyStore, type SqlStore, type StoreRecord } from '../src/store/index.js';
+import { sqliteQuery } from './helpers/sqlite.js';
 import { createTestSchema, dropTestDatabases, pgAvailable, pgQuery, pgSkipNote } from './helpers/postgres.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mindscope-compact-rows-'));
@@ -46,17 +46,7 @@ const backends: Backend[] = [
     name: 'SQLite',
     skip: false,
     fresh: async (tag) => join(mkdtempSync(join(dir, `${tag}-`)), 'store.db'),
-    sql: async (location, sql) => {
-      const db = new Database(location);
-      try {
-        const stmt = db.prepare(sql);
-        if (stmt.reader) return stmt.all() as Array<Record<string, unknown>>;
-        stmt.run();
-        return [];
-      } finally {
-        db.close();
-      }
-    },
+    sql: sqliteQuery,
   },
   { name: `PostgreSQL${pgSkipNote}`, skip: !pgAvailable, fresh: () => createTestSchema(), sql: (location, sql) => pgQuery(location, sql) },
 ];

@@ -12,6 +12,7 @@ import { openStore, readMatrixCsv, readMatrixParquet, writeMatrixCsv, writeMatri
 import type { Item, TrialKey, TrialOutcome } from '../src/core/index.js';
 import { buildMatrix, collect, copyStore, matrixFromCsv, MIGRATIONS, PG_MIGRATIONS, type SqlStore } from '../src/store/index.js';
 import { evaluate } from './helpers/evaluate.js';
+import { sqliteQuery } from './helpers/sqlite.js';
 import { createTestSchema, dropTestDatabases, pgAvailable, pgQuery, pgSkipNote } from './helpers/postgres.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mindscope-store-'));
@@ -32,17 +33,7 @@ const sqlite: Backend = {
   name: 'SQLite',
   skip: false,
   fresh: async (tag) => join(mkdtempSync(join(dir, `${tag}-`)), 'store.db'),
-  sql: async (location, sql) => {
-    const db = new Database(location);
-    try {
-      const stmt = db.prepare(sql);
-      if (stmt.reader) return stmt.all() as Array<Record<string, unknown>>;
-      stmt.run();
-      return [];
-    } finally {
-      db.close();
-    }
-  },
+  sql: sqliteQuery,
   setVersion: async (location, version) => {
     const db = new Database(location);
     db.pragma(`user_version = ${version}`);
