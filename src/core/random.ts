@@ -79,6 +79,7 @@ export function createRng(seed: number | string): Rng {
       return out;
     },
     fillUniform: (out) => {
+      // The same generator inlined as in fillInts: a shared per-draw callback is what both loops avoid.
       let A = st[0]!;
       let B = st[1]!;
       let C = st[2]!;

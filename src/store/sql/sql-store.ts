@@ -43,6 +43,8 @@ import { INSERT_CACHE_ENTRY, insertCacheModels, keyParam, packResponse, unpackRe
 import { exportRecords, importRecords } from './transfer.js';
 import { claimTrialLeases, releaseTrialLeases, renewTrialLeases, trialLeaseOwners } from './lease-sql.js';
 import { runAccuracyCounts, runFailures, runResponses, runStatus, runUsage } from './run-queries-sql.js';
+import { endpointRateLimits, reportEndpointRateLimit } from './rate-limits-sql.js';
+import { pinRunRubric, putRunIrtResult, runIrtResults, runRubricPins } from './run-annotations-sql.js';
 import { KEY_WHERE, keyParams, valuesList } from './trial-key-sql.js';
 import { doneTrialWrite, failedTrialWrite, type Write } from './trial-writes.js';
 import { TrialBrowser } from './trial-browser.js';
@@ -329,28 +331,12 @@ export class SqlStore implements Store {
     return committed;
   }
 
-  async reportRateLimit(endpoint: string, pauseMs: number): Promise<RateLimitState> {
-    const { nowMs, greatest } = this.db.dialect;
-    // A new episode only when the endpoint is not paused already: a burst of 429s seen by many
-    // processes at once halves every limit once, not once per process.
-    const row = await this.db.transaction((tx) =>
-      tx.get<RateLimitState>(
-        `INSERT INTO rate_limits (endpoint, generation, paused_until) VALUES (?, 1, ${nowMs} + ?)
-         ON CONFLICT (endpoint) DO UPDATE SET
-           generation = rate_limits.generation + CASE WHEN rate_limits.paused_until < ${nowMs} THEN 1 ELSE 0 END,
-           paused_until = ${greatest('rate_limits.paused_until', 'excluded.paused_until')}
-         RETURNING endpoint, generation, ${greatest('0', `paused_until - ${nowMs}`)} AS "pausedForMs"`,
-        [endpoint, Math.round(pauseMs)],
-      ),
-    );
-    return row!;
+  reportRateLimit(endpoint: string, pauseMs: number): Promise<RateLimitState> {
+    return reportEndpointRateLimit(this.db, endpoint, pauseMs);
   }
 
-  async rateLimits(): Promise<RateLimitState[]> {
-    const { nowMs, greatest } = this.db.dialect;
-    return this.db.all<RateLimitState>(
-      `SELECT endpoint, generation, ${greatest('0', `paused_until - ${nowMs}`)} AS "pausedForMs" FROM rate_limits`,
-    );
+  rateLimits(): Promise<RateLimitState[]> {
+    return endpointRateLimits(this.db);
   }
 
   async recordScore(k: TrialKey, score: Score): Promise<void> {
@@ -375,51 +361,22 @@ export class SqlStore implements Store {
 
   async pinRubric(runId: string, rubric: string, sha256: string): Promise<void> {
     await this.flush();
-    await this.db.transaction(async (tx) => {
-      await tx.run('INSERT INTO rubric_pins (run_id, rubric, sha256) VALUES (?, ?, ?) ON CONFLICT (run_id, rubric) DO NOTHING', [
-        runId,
-        rubric,
-        sha256,
-      ]);
-      const pinned = (await tx.get<{ sha256: string }>('SELECT sha256 FROM rubric_pins WHERE run_id = ? AND rubric = ?', [runId, rubric]))!;
-      if (pinned.sha256 !== sha256)
-        throw new ConfigError(
-          `run ${runId} was scored with rubric "${rubric}" sha256 ${pinned.sha256.slice(0, 12)}...; this file is ${sha256.slice(0, 12)}...: refusing to mix rubrics (use a new rubric name)`,
-        );
-    });
+    await pinRunRubric(this.db, runId, rubric, sha256);
   }
 
   async pinnedRubrics(runId: string): Promise<Array<{ rubric: string; sha256: string }>> {
     await this.flush();
-    return this.db.all<{ rubric: string; sha256: string }>(
-      `SELECT rubric, sha256 FROM rubric_pins WHERE run_id = ? ORDER BY ${this.db.dialect.insertionOrder}`,
-      [runId],
-    );
+    return runRubricPins(this.db, runId);
   }
 
   async putIrtResult(row: IrtResultRow): Promise<void> {
     await this.flush();
-    await this.db.run(
-      `INSERT INTO irt_results (run_id, subject_id, suite, mode, bank_id, result) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (run_id, subject_id, suite) DO UPDATE SET mode = excluded.mode, bank_id = excluded.bank_id, result = excluded.result`,
-      [row.runId, row.subjectId, row.suite, row.mode, row.bankId, JSON.stringify(row.result)],
-    );
+    await putRunIrtResult(this.db, row);
   }
 
   async irtResults(runId: string): Promise<IrtResultRow[]> {
     await this.flush();
-    const rows = await this.db.all<{ subject_id: string; suite: string; mode: string; bank_id: string; result: string }>(
-      'SELECT subject_id, suite, mode, bank_id, result FROM irt_results WHERE run_id = ? ORDER BY subject_id, suite',
-      [runId],
-    );
-    return rows.map((r) => ({
-      runId,
-      subjectId: r.subject_id,
-      suite: r.suite,
-      mode: r.mode as IrtResultRow['mode'],
-      bankId: r.bank_id,
-      result: JSON.parse(r.result),
-    }));
+    return runIrtResults(this.db, runId);
   }
 
   /** Commit queued writes now (they are also committed within GROUP_COMMIT_MS). */
