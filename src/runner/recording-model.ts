@@ -179,7 +179,9 @@ export class RecordingModel implements TrialModel {
     else merged = normalizeSettings(this.model.capabilities, { ...this.baseSettings, ...settings });
     const cacheable = this.env.useCache && !this.model.local;
     const key = cacheable ? callCacheKey(this.model, 'chat', merged, messages, settingsJson) : '';
-    const hit = cacheable ? ((await this.env.store.getCached(key)) as ChatResponse | undefined) : undefined;
+    const hit = cacheable
+      ? ((await this.env.store.getCached(key, this.model.provider, this.model.spec)) as ChatResponse | undefined)
+      : undefined;
     if (hit) {
       // A reply this run's batch fetched is the run's own call, paid at the batch price; others are cache hits.
       const charge = this.env.batchCharge?.(key);
@@ -217,7 +219,9 @@ export class RecordingModel implements TrialModel {
   async #loglik(context: string, continuations: string[]): Promise<LoglikResult> {
     const cacheable = this.env.useCache;
     const key = cacheable ? callCacheKey(this.model, 'loglik', {}, [context, ...continuations]) : '';
-    const hit = cacheable ? ((await this.env.store.getCached(key)) as LoglikResult | undefined) : undefined;
+    const hit = cacheable
+      ? ((await this.env.store.getCached(key, this.model.provider, this.model.spec)) as LoglikResult | undefined)
+      : undefined;
     const record = (r: LoglikResult, cached: boolean, attempts: number) =>
       this.calls.push({
         kind: 'loglik',

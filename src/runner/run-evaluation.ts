@@ -108,6 +108,12 @@ export function itemHash(item: Item): string {
   return sha256(JSON.stringify(item));
 }
 
+/** An item's hash and the JSON text it was made from (the text is what the store keeps). */
+function hashedItem(item: Item): { hash: string; item: Item; json: string } {
+  const json = JSON.stringify(item);
+  return { hash: sha256(json), item, json };
+}
+
 /** Start a run, or check that a resumed run asks for the same thing. */
 async function openRun(store: Store, runId: string, config: Record<string, unknown>, spec?: Record<string, unknown>): Promise<void> {
   await store.createRun({ id: runId, createdAt: new Date().toISOString(), config, ...(spec ? { spec } : {}) });
@@ -129,12 +135,17 @@ export interface PreparedRun<S extends PlanSubject = RunSubject> {
   replicates: number;
   subjectIds: Map<S, string>;
   hashes: Map<Item, string>;
+  /**
+   * Resolves once the items are stored. Trials may run before (the store commits their results
+   * after the items); prepareRun waits for it unless asked not to (itemsInBackground).
+   */
+  itemsStored: Promise<void>;
 }
 
 /** Create (or check) the run and store its subjects, items and plan. */
 export async function prepareRun<S extends PlanSubject>(
   store: Store,
-  opts: Pick<RunOptions, 'runId' | 'config' | 'spec' | 'tasks' | 'replicates'> & { subjects: S[] },
+  opts: Pick<RunOptions, 'runId' | 'config' | 'spec' | 'tasks' | 'replicates'> & { subjects: S[]; itemsInBackground?: boolean },
 ): Promise<PreparedRun<S>> {
   const { runId, replicates } = opts;
   if (!(replicates >= 1)) throw new ConfigError(`--trials must be at least 1, got ${replicates}`);
@@ -146,18 +157,19 @@ export async function prepareRun<S extends PlanSubject>(
     await store.upsertSubject({ id, spec: subject.model.spec, settings: { ...subject.settings } });
   }
   const hashes = new Map<Item, string>();
-  for (const task of opts.tasks) {
-    const batch = task.items.map((item) => ({ hash: itemHash(item), item }));
-    batch.forEach(({ hash, item }) => hashes.set(item, hash));
-    await store.putItems(batch);
-  }
+  const items = opts.tasks.flatMap((task) => task.items.map(hashedItem));
+  for (const { hash, item } of items) hashes.set(item, hash);
+  const itemsStored = store.putItems(items);
+  // Settled here too: a caller that stops before waiting for it leaves no unhandled rejection.
+  itemsStored.catch(() => {});
+  if (!opts.itemsInBackground) await itemsStored;
   await store.setPlan(
     runId,
     opts.subjects.flatMap((s) =>
       opts.tasks.map((t) => ({ subjectId: subjectIds.get(s)!, suite: t.suite, planned: t.items.length * replicates })),
     ),
   );
-  return { runId, tasks: opts.tasks, subjects: opts.subjects, replicates, subjectIds, hashes };
+  return { runId, tasks: opts.tasks, subjects: opts.subjects, replicates, subjectIds, hashes, itemsStored };
 }
 
 /** Every trial of a prepared run. Items outermost and subjects innermost, so that every endpoint has work at all times. */
@@ -179,7 +191,8 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
   const { runId, replicates } = opts;
   const store = opts.calls.store;
   const emit = opts.onEvent ?? (() => {});
-  const run = await prepareRun(store, opts);
+  // Items are stored (deflated on a worker thread) while the first trials run.
+  const run = await prepareRun(store, { ...opts, itemsInBackground: true });
 
   const callers = new CallerFactory({
     ...opts.calls,
@@ -315,6 +328,7 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
   await leases.reapDeadLocal(runId);
   try {
     await runPool(plan(), workers, execute);
+    await run.itemsStored;
     await writes.settle();
     await callers.settle();
     await store.flush();

@@ -204,8 +204,12 @@ export interface Store extends BatchLedger {
   upsertSubject(subject: SubjectRecord): Promise<void>;
   /** The subjects a run plans (spec and the generation settings they run with). */
   runSubjects(runId: string): Promise<SubjectRecord[]>;
-  /** Store items by content hash (idempotent). */
-  putItems(items: Array<{ hash: string; item: Item }>): Promise<void>;
+  /**
+   * Store items by content hash (idempotent); `json`, when given, is the item's JSON text (the
+   * text its hash was made from). Trials recorded after this call are committed after these
+   * items, so a caller may record trials before the promise resolves.
+   */
+  putItems(items: Array<{ hash: string; item: Item; json?: string }>): Promise<void>;
   /** A stored item by its content hash. */
   getItem(hash: string): Promise<Item | undefined>;
   trialStatus(key: TrialKey): Promise<TrialStatus | undefined>;
@@ -231,8 +235,12 @@ export interface Store extends BatchLedger {
   recordDone(key: TrialKey, itemHash: string, outcome: TrialOutcome, attempts: number): Promise<void>;
   /** Record a trial that failed after its retries; never replaces a done trial. Resolves once committed. */
   recordFailed(key: TrialKey, itemHash: string, error: string, attempts: number): Promise<void>;
-  /** A cached model-call result (a ChatResponse or a log-likelihood result), by content key. */
-  getCached(key: string): Promise<unknown>;
+  /**
+   * A cached model-call result (a ChatResponse or a log-likelihood result), by content key;
+   * `provider` and `model` (the call's, as putCached takes them) let a store skip the lookup
+   * when it knows the model has no entries.
+   */
+  getCached(key: string, provider?: string, model?: string): Promise<unknown>;
   /** Cache a call's result; resolves once committed. */
   putCached(key: string, provider: string, model: string, value: unknown): Promise<void>;
   /** A process was rate-limited by an endpoint: pause it for every process for `pauseMs`. */

@@ -5,8 +5,11 @@
 // connection). PostgreSQL keeps the text (it compresses large values itself). Bodies written
 // before stay text: readers take both.
 
+import { Worker } from 'node:worker_threads';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import type { Item } from '../../core/index.js';
 import type { SqlDriver } from './driver.js';
+import { valuesList } from './trial-key-sql.js';
 
 /** The SQLite function that gives a stored body's JSON text. */
 export const ITEM_BODY_SQL_FUNCTION = 'mindscope_item_body';
@@ -19,4 +22,102 @@ export function itemBodyParam(backend: SqlDriver['backend'], json: string): stri
 /** A stored body's JSON text (deflated or text). */
 export function itemBodyText(stored: string | Uint8Array): string {
   return typeof stored === 'string' ? stored : inflateRawSync(stored).toString('utf8');
+}
+
+/**
+ * Bodies from this many on are deflated on a worker thread. Deflating costs about 25 us an item
+ * whatever the level (zlib's setup, mostly): at one trial an item that was 4% of a run's
+ * main-thread time, and a run goes on with its trials while the worker deflates.
+ */
+const WORKER_MIN_ITEMS = 256;
+
+/** Items a message to the worker carries: its heap, and the memory its zlib takes, stay small. */
+const WORKER_CHUNK = 1000;
+
+// The worker as a script (eval): it runs from the TypeScript sources in tests and from dist/ alike.
+// Each message is a list of texts; each reply their deflated bytes end to end, and where each ends.
+const WORKER_SOURCE = `
+const { parentPort } = require('node:worker_threads');
+const { deflateRawSync } = require('node:zlib');
+parentPort.on('message', (texts) => {
+  const parts = texts.map((t) => deflateRawSync(t));
+  const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  const ends = new Uint32Array(parts.length);
+  let at = 0;
+  parts.forEach((p, i) => { all.set(p, at); at += p.length; ends[i] = at; });
+  parentPort.postMessage({ all, ends }, [all.buffer, ends.buffer]);
+});
+`;
+
+/** Deflate on a worker thread, a chunk at a time; rejects if the worker cannot run. */
+function deflateOnWorker(texts: string[]): Promise<Buffer[]> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(WORKER_SOURCE, { eval: true });
+    const bodies: Buffer[] = [];
+    let sent = 0;
+    const send = () => {
+      worker.postMessage(texts.slice(sent, sent + WORKER_CHUNK));
+      sent += WORKER_CHUNK;
+    };
+    worker.on('message', ({ all, ends }: { all: Uint8Array; ends: Uint32Array }) => {
+      let start = 0;
+      for (const end of ends) {
+        bodies.push(Buffer.from(all.buffer, all.byteOffset + start, end - start));
+        start = end;
+      }
+      if (sent < texts.length) return send();
+      resolve(bodies);
+      void worker.terminate();
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the deflating worker exited (${code})`)));
+    send();
+  });
+}
+
+/** Bodies as the database keeps them, in order: deflated for SQLite (many at once on a worker thread), text for PostgreSQL. */
+export async function itemBodyParams(backend: SqlDriver['backend'], jsons: string[]): Promise<Array<string | Buffer>> {
+  if (backend !== 'sqlite') return jsons;
+  if (jsons.length >= WORKER_MIN_ITEMS) {
+    // A worker that cannot start (resource limits) is no reason to fail: deflate here instead.
+    const bodies = await deflateOnWorker(jsons).catch(() => undefined);
+    if (bodies) return bodies;
+  }
+  return jsons.map((j) => deflateRawSync(j));
+}
+
+/**
+ * Store items by content hash. Items stored already (another subject's run of the same suite, a
+ * resumed run) are not serialised, deflated or sent again.
+ */
+export async function storeItems(db: SqlDriver, items: ReadonlyArray<{ hash: string; item: Item; json?: string }>): Promise<void> {
+  const known = new Set<string>();
+  const hashes = [...new Set(items.map((i) => i.hash))];
+  for (let i = 0; i < hashes.length; i += 500) {
+    const part = hashes.slice(i, i + 500);
+    const rows = await db.all<{ hash: string }>(`SELECT hash FROM items WHERE hash IN (${valuesList(part.length, 0, '?')})`, part);
+    for (const r of rows) known.add(r.hash);
+  }
+  const fresh: Array<{ hash: string; item: Item; json?: string }> = [];
+  for (const i of items) {
+    if (known.has(i.hash)) continue;
+    known.add(i.hash);
+    fresh.push(i);
+  }
+  if (fresh.length === 0) return;
+  const bodies = await itemBodyParams(
+    db.backend,
+    fresh.map((i) => i.json ?? JSON.stringify(i.item)),
+  );
+  // Several rows a statement: a networked database pays a round trip per statement.
+  const chunk = 200;
+  await db.transaction(async (tx) => {
+    for (let i = 0; i < fresh.length; i += chunk) {
+      const part = fresh.slice(i, i + chunk);
+      await tx.run(
+        `INSERT INTO items (hash, suite, item_id, category, ability, answer, body) VALUES ${valuesList(part.length, 7)} ON CONFLICT (hash) DO NOTHING`,
+        part.flatMap(({ hash, item }, j) => [hash, item.suite, item.id, item.category, item.ability ?? null, item.answer, bodies[i + j]]),
+      );
+    }
+  });
 }

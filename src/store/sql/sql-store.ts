@@ -38,14 +38,15 @@ import { GroupCommit } from './group-commit.js';
 import { SqlBatchLedger } from './batch-ledger-sql.js';
 import type { BatchLedger } from '../batch-ledger.js';
 import { blobLoader, insertBlobs, TranscriptPacker } from './transcript-packing.js';
-import { itemBodyParam, itemBodyText } from './item-bodies.js';
+import { itemBodyText, storeItems } from './item-bodies.js';
+import { CacheAbsence } from './cache-absence.js';
 import { INSERT_CACHE_ENTRY, insertCacheModels, keyParam, packResponse, unpackResponse } from './cache-rows.js';
 import { exportRecords, importRecords } from './transfer.js';
 import { claimTrialLeases, releaseTrialLeases, renewTrialLeases, trialLeaseOwners } from './lease-sql.js';
 import { runAccuracyCounts, runFailures, runResponses, runStatus, runUsage } from './run-queries-sql.js';
 import { endpointRateLimits, reportEndpointRateLimit } from './rate-limits-sql.js';
 import { pinRunRubric, putRunIrtResult, runIrtResults, runRubricPins } from './run-annotations-sql.js';
-import { KEY_WHERE, keyParams, valuesList } from './trial-key-sql.js';
+import { KEY_WHERE, keyParams } from './trial-key-sql.js';
 import { doneTrialWrite, failedTrialWrite, type Write } from './trial-writes.js';
 import { TrialBrowser } from './trial-browser.js';
 
@@ -74,13 +75,19 @@ export class SqlStore implements Store {
   /** Cache models (provider and spec) known committed. */
   readonly #cacheModels = new Set<string>();
   readonly #loadBlobs: ReturnType<typeof blobLoader>;
+  /** SQLite: lookups of calls of models with no cache entries answered without a query. */
+  readonly #absence: CacheAbsence | undefined;
+  /** Settles once every putItems so far has: the group's commits wait for it. */
+  #itemsSettled: Promise<void> = Promise.resolve();
 
   constructor(protected readonly db: SqlDriver) {
     this.location = db.location;
     this.backend = db.backend;
     this.#batches = new SqlBatchLedger(db);
     this.#loadBlobs = blobLoader(db);
+    this.#absence = db.backend === 'sqlite' ? new CacheAbsence(db) : undefined;
     this.#commits = new GroupCommit<Write>(async (writes) => {
+      await this.#itemsSettled;
       await db.transaction(async (tx) => {
         // The group's blobs first, in one order for every process: concurrent transactions
         // inserting the same blobs then wait for each other instead of deadlocking.
@@ -202,27 +209,15 @@ export class SqlStore implements Store {
     return rows.map((r) => ({ id: r.id, spec: r.spec, settings: JSON.parse(r.settings) }));
   }
 
-  async putItems(items: Array<{ hash: string; item: Item }>): Promise<void> {
-    await this.flush();
-    // Several rows a statement: a networked database pays a round trip per statement.
-    const chunk = 200;
-    await this.db.transaction(async (tx) => {
-      for (let i = 0; i < items.length; i += chunk) {
-        const part = items.slice(i, i + chunk);
-        await tx.run(
-          `INSERT INTO items (hash, suite, item_id, category, ability, answer, body) VALUES ${valuesList(part.length, 7)} ON CONFLICT (hash) DO NOTHING`,
-          part.flatMap(({ hash, item }) => [
-            hash,
-            item.suite,
-            item.id,
-            item.category,
-            item.ability ?? null,
-            item.answer,
-            itemBodyParam(this.db.backend, JSON.stringify(item)),
-          ]),
-        );
-      }
-    });
+  putItems(items: Array<{ hash: string; item: Item; json?: string }>): Promise<void> {
+    // No flush first (unlike most methods here): the group's commits wait for items, so a flush
+    // could wait for itself.
+    const stored = storeItems(this.db, items);
+    // The group's commits wait for these items (whether they could be stored or not): a trial is
+    // never committed before the item it was run on.
+    const before = this.#itemsSettled;
+    this.#itemsSettled = Promise.allSettled([before, stored]).then(() => {});
+    return stored;
   }
 
   async getItem(hash: string): Promise<Item | undefined> {
@@ -303,15 +298,18 @@ export class SqlStore implements Store {
     });
   }
 
-  async getCached(key: string): Promise<unknown> {
+  async getCached(key: string, provider?: string, model?: string): Promise<unknown> {
     const queued = this.#queuedCache.get(key);
     if (queued !== undefined) return unpackResponse(queued);
+    if (this.#absence && provider !== undefined && model !== undefined && (await this.#absence.surelyMissing(key, provider, model)))
+      return undefined;
     const row = await this.db.get<{ response: string }>('SELECT response FROM call_cache WHERE key = ?', [keyParam(this.db.backend, key)]);
     return row ? unpackResponse(row.response) : undefined;
   }
 
   putCached(key: string, provider: string, model: string, response: unknown): Promise<void> {
     const body = packResponse(response);
+    this.#absence?.writing(key, provider, model);
     this.#queuedCache.set(key, body);
     const params = [keyParam(this.db.backend, key), provider, model, body, Date.now()];
     const write: Write = async (tx) => {
@@ -443,7 +441,11 @@ export class SqlStore implements Store {
 
   async importRecords(records: AsyncIterable<StoreRecord>): Promise<ImportSummary> {
     await this.flush();
-    return importRecords(this.db, records);
+    try {
+      return await importRecords(this.db, records);
+    } finally {
+      this.#absence?.forget();
+    }
   }
 
   openBatch: BatchLedger['openBatch'] = (batch, keys) => this.#batches.openBatch(batch, keys);
@@ -455,6 +457,8 @@ export class SqlStore implements Store {
 
   async close(): Promise<void> {
     try {
+      // Items still being stored (a run that stopped early) are stored first.
+      await this.#itemsSettled;
       await this.flush();
     } finally {
       await this.db.close();

@@ -1,0 +1,162 @@
+// Two things the runner's store does to keep its thread free, against both backends where they
+// apply: a run's items are stored (deflated on a worker thread in SQLite) while its first trials
+// run, and a trial is never committed before its item; a SQLite store answers the cache lookup of
+// a model with no entries without a query, and still finds what it wrote itself, what another
+// process committed and what was imported.
+
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openStore } from '../src/index.js';
+import type { Item, TrialOutcome } from '../src/core/index.js';
+import { MIGRATIONS, type SqliteStore } from '../src/store/index.js';
+import { SqliteDriver } from '../src/store/sqlite/sqlite-driver.js';
+import { CacheAbsence } from '../src/store/sql/cache-absence.js';
+import { sqliteQuery } from './helpers/sqlite.js';
+import { createTestSchema, dropTestDatabases, pgAvailable, pgQuery, pgSkipNote } from './helpers/postgres.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'mindscope-items-lookups-'));
+afterAll(() => dropTestDatabases());
+
+const item = (n: number): Item => ({
+  suite: 's',
+  id: `i${n}`,
+  category: n % 2 ? 'belief' : 'knowledge',
+  payload: { context: `Story ${n}: Hiro put the key in the drawer and left. `.repeat(1 + (n % 5)) },
+  answer: 'a',
+});
+const outcome: TrialOutcome = {
+  transcript: { protocol: 'test', calls: [], detail: {} },
+  score: { scorer: 'mcq', value: 1, detail: {} },
+  usage: { inputTokens: 1, outputTokens: 1 },
+  costUsd: 0,
+  latencyMs: 0,
+  cachedCalls: 0,
+  totalCalls: 1,
+};
+const key = (n: number) => ({ runId: 'r', subjectId: 'sub', suite: 's', itemId: `i${n}`, replicate: 0 });
+
+const backends = [
+  {
+    name: 'SQLite',
+    skip: false,
+    fresh: async (tag: string) => join(mkdtempSync(join(dir, `${tag}-`)), 'store.db'),
+    sql: sqliteQuery,
+  },
+  {
+    name: `PostgreSQL${pgSkipNote}`,
+    skip: !pgAvailable,
+    fresh: () => createTestSchema(),
+    sql: (location: string, sql: string) => pgQuery(location, sql),
+  },
+];
+
+for (const b of backends) {
+  describe.skipIf(b.skip)(`items stored beside the first trials on ${b.name}`, () => {
+    it('stores many items (on a worker thread in SQLite) as they are, each once', async () => {
+      const location = await b.fresh('many');
+      const s = await openStore(location);
+      const items = Array.from({ length: 700 }, (_, i) => ({ hash: `h${i}`, item: item(i) }));
+      // Given twice (a task's item in two tasks), and once with the JSON text it was hashed from.
+      await s.putItems([...items, items[3]!, { ...items[5]!, json: JSON.stringify(items[5]!.item) }]);
+      // Again: stored already, nothing changes.
+      await s.putItems(items.slice(0, 300));
+      for (const n of [0, 3, 5, 299, 699]) expect(await s.getItem(`h${n}`)).toEqual(item(n));
+      await s.close();
+      const rows = await b.sql(location, 'SELECT COUNT(*) AS n FROM items');
+      expect(Number(rows[0]!.n)).toBe(700);
+      if (b.name === 'SQLite') {
+        const kinds = await b.sql(location, 'SELECT DISTINCT typeof(body) AS t FROM items');
+        expect(kinds).toEqual([{ t: 'blob' }]);
+      }
+    });
+
+    it('commits a trial recorded before its items are stored only after them', async () => {
+      const location = await b.fresh('order');
+      const s = await openStore(location);
+      await s.createRun({ id: 'r', createdAt: 'now', config: {} });
+      await s.upsertSubject({ id: 'sub', spec: 'agent:oracle', settings: {} });
+      const items = Array.from({ length: 3000 }, (_, i) => ({ hash: `h${i}`, item: item(i) }));
+      const stored = s.putItems(items);
+      // Committed at once (a flush), while the items are still being stored: its item is in the
+      // database by then (PostgreSQL's foreign key would refuse the trial otherwise).
+      const done = s.recordDone(key(2999), 'h2999', outcome, 1);
+      await s.flush();
+      await done;
+      const rows = await b.sql(location, "SELECT COUNT(*) AS n FROM items WHERE hash = 'h2999'");
+      expect(Number(rows[0]!.n)).toBe(1);
+      await stored;
+      expect(await s.trialStatus(key(2999))).toBe('done');
+      await s.close();
+    });
+  });
+}
+
+describe('cache lookups a SQLite store answers without a query', () => {
+  const PROVIDER = 'openai-compatible';
+  const MODEL = 'openai-compatible:http://127.0.0.1:1/v1#m';
+  // Keys that differ in their first characters (the part a store remembers of a key it wrote).
+  const hexKey = (n: number) => n.toString(16).padEnd(64, '0');
+  const reply = (text: string) => ({ text, usage: { inputTokens: 1, outputTokens: 1 }, latencyMs: 1 });
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it('knows a model with no entries misses, until another connection commits to the file', async () => {
+    const location = join(mkdtempSync(join(dir, 'absence-')), 'store.db');
+    await (await openStore(location)).close();
+    const driver = new SqliteDriver(location, MIGRATIONS);
+    const absence = new CacheAbsence(driver);
+    expect(await absence.surelyMissing(hexKey(1), PROVIDER, MODEL)).toBe(true);
+    // Another process (here another connection) caches a reply of the same model.
+    const other = await openStore(location);
+    await other.putCached(hexKey(1), PROVIDER, MODEL, reply('theirs'));
+    await other.close();
+    await sleep(30);
+    expect(await absence.surelyMissing(hexKey(1), PROVIDER, MODEL)).toBe(false);
+    expect(await absence.surelyMissing(hexKey(2), PROVIDER, MODEL)).toBe(false);
+    await driver.close();
+  });
+
+  it('never takes a model with entries, or a key it is writing, for missing', async () => {
+    const location = join(mkdtempSync(join(dir, 'absence-')), 'store.db');
+    const first = await openStore(location);
+    await first.putCached(hexKey(9), PROVIDER, MODEL, reply('stored'));
+    await first.close();
+    const driver = new SqliteDriver(location, MIGRATIONS);
+    const absence = new CacheAbsence(driver);
+    expect(await absence.surelyMissing(hexKey(10), PROVIDER, MODEL)).toBe(false);
+    expect(await absence.surelyMissing(hexKey(10), PROVIDER, 'other-model')).toBe(true);
+    absence.writing(hexKey(11), PROVIDER, 'other-model');
+    expect(await absence.surelyMissing(hexKey(11), PROVIDER, 'other-model')).toBe(false);
+    expect(await absence.surelyMissing(hexKey(12), PROVIDER, 'other-model')).toBe(true);
+    absence.forget();
+    await driver.close();
+  });
+
+  it('finds through the store what it cached itself, what others committed and what it imported', async () => {
+    const location = join(mkdtempSync(join(dir, 'store-')), 'store.db');
+    const s = (await openStore(location)) as SqliteStore;
+    expect(await s.getCached(hexKey(1), PROVIDER, MODEL)).toBeUndefined();
+    // Its own write: from the queue first, then from the database once committed.
+    const committed = s.putCached(hexKey(1), PROVIDER, MODEL, reply('mine'));
+    expect(await s.getCached(hexKey(1), PROVIDER, MODEL)).toMatchObject({ text: 'mine' });
+    await committed;
+    expect(await s.getCached(hexKey(1), PROVIDER, MODEL)).toMatchObject({ text: 'mine' });
+    expect(await s.getCached(hexKey(1))).toMatchObject({ text: 'mine' });
+    // Another process's entry for a model this store has seen without entries.
+    expect(await s.getCached(hexKey(2), PROVIDER, 'second')).toBeUndefined();
+    const other = await openStore(location);
+    await other.putCached(hexKey(2), PROVIDER, 'second', reply('theirs'));
+    await other.close();
+    await sleep(30);
+    expect(await s.getCached(hexKey(2), PROVIDER, 'second')).toMatchObject({ text: 'theirs' });
+    // An import into this store of a model it has seen without entries.
+    expect(await s.getCached(hexKey(3), PROVIDER, 'third')).toBeUndefined();
+    const source = await openStore(join(mkdtempSync(join(dir, 'source-')), 'store.db'));
+    await source.putCached(hexKey(3), PROVIDER, 'third', reply('imported'));
+    await s.importRecords(source.exportRecords());
+    await source.close();
+    expect(await s.getCached(hexKey(3), PROVIDER, 'third')).toMatchObject({ text: 'imported' });
+    await s.close();
+  });
+});
