@@ -1,4 +1,7 @@
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
+
+/** The one-shot hash (Node 20.12 and later): a third of a Hash object's cost on short texts. */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
 
 /**
  * JSON with object keys sorted at every depth, so that equal values give equal strings
@@ -19,7 +22,7 @@ export function canonicalJson(value: unknown): string {
 
 /** The SHA-256 of a string, in hex. */
 export function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  return oneShot ? oneShot('sha256', text, 'hex') : crypto.createHash('sha256').update(text).digest('hex');
 }
 
 /** Content hash of any JSON-able value. */

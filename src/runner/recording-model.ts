@@ -3,8 +3,7 @@
 // for the transcript with its tokens, latency, attempts and cost.
 
 import type { CallContext, CallRecord, ChatMessage, ChatResponse, GenerationSettings, Rng, TrialModel } from '../core/index.js';
-import { createHash } from 'node:crypto';
-import { canonicalJson } from '../core/index.js';
+import { canonicalJson, sha256 } from '../core/index.js';
 import type { ChatModel, ChatRequest, LoglikResult } from '../models/index.js';
 import { ModelCallError, normalizeSettings, oversizedError, replyTooLarge } from '../models/index.js';
 import type { Store } from '../store/index.js';
@@ -38,8 +37,8 @@ export interface CallEnvironment {
 
 /**
  * The cache key of a call: everything that determines its result (provider, model, settings,
- * every message). Hashed incrementally, with separators, rather than through one big JSON
- * string: the prompts are most of the bytes and this runs once per call.
+ * every message), each part with separators and lengths, hashed in one go (the SHA-256 of the
+ * parts end to end: the same key as hashing them one after the other, as earlier versions did).
  */
 export function callCacheKey(
   model: ChatModel,
@@ -49,18 +48,13 @@ export function callCacheKey(
   /** canonicalJson(settings), when the caller has it already. */
   settingsJson = canonicalJson(settings),
 ): string {
-  const h = createHash('sha256');
-  h.update(`${model.provider}\u0000${model.spec}\u0000${kind}\u0000${settingsJson}`);
+  let text = `${model.provider}\u0000${model.spec}\u0000${kind}\u0000${settingsJson}`;
   for (const m of messages) {
-    if (typeof m === 'string') {
-      h.update(`\u0001s\u0000${m.length}\u0000`).update(m);
-    } else if (typeof m.content === 'string') {
-      h.update(`\u0001${m.role}\u0000${m.content.length}\u0000`).update(m.content);
-    } else {
-      h.update(`\u0001${m.role}\u0000parts\u0000${canonicalJson(m.content)}`);
-    }
+    if (typeof m === 'string') text += `\u0001s\u0000${m.length}\u0000${m}`;
+    else if (typeof m.content === 'string') text += `\u0001${m.role}\u0000${m.content.length}\u0000${m.content}`;
+    else text += `\u0001${m.role}\u0000parts\u0000${canonicalJson(m.content)}`;
   }
-  return h.digest('hex');
+  return sha256(text);
 }
 
 /**
