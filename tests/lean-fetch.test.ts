@@ -1,7 +1,7 @@
-// The lean fetch the SDK clients use, against the real local model server: a reply read whole
-// with what the SDKs read from it, the time limit (abort) and the failures the error mapping
-// relies on (AbortError, a system code), keep-alive reuse, and the built-in fetch for anything
-// that is not a JSON string body over http(s).
+// The lean fetch the SDK clients use (undici's pools), against the real local model server: a
+// reply read whole with what the SDKs read from it, the time limit (abort) and the failures the
+// error mapping relies on (AbortError, a system code), a URL's credentials, and the built-in
+// fetch for anything that is not a JSON string body over http(s).
 
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -83,6 +83,27 @@ describe('lean fetch', () => {
     const res = await leanFetch(`${server.url}/v1/models`);
     expect(res.body).not.toBeNull();
     await res.body?.cancel();
+  });
+
+  it("sends a URL's user and password as Basic credentials, unless the call carries its own", async () => {
+    const withUser = server.url.replace('http://', 'http://ann:s%40cret@');
+    const seen = async () => {
+      const stats = (await (await fetch(`${server.url}/stats`)).json()) as { bodies: Array<{ headersSeen: string[] }> };
+      return stats.bodies.at(-1)!.headersSeen;
+    };
+    const res = await leanFetch(`${withUser}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'ok', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(res.status).toBe(200);
+    expect(await seen()).toContain('authorization');
+    await leanFetch(`${server.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'ok', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(await seen()).not.toContain('authorization');
   });
 
   it('hands anything but a string body over http(s) to the built-in fetch', async () => {

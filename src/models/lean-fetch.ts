@@ -97,15 +97,23 @@ function headerRecord(h: RequestInit['headers']): Record<string, string> {
   return out;
 }
 
-const origins = new Map<string, { origin: string; path: string }>();
+interface Target {
+  origin: string;
+  path: string;
+  /** Basic credentials from the URL's user and password (http://user:pass@host/), as node:http sends them. */
+  basic?: string;
+}
+const targets = new Map<string, Target>();
 /** A URL's origin and path, remembered: an SDK client sends every call to the same few. */
-function target(href: string): { origin: string; path: string } {
-  let t = origins.get(href);
+function target(href: string): Target {
+  let t = targets.get(href);
   if (!t) {
-    if (origins.size > 1000) origins.clear();
+    if (targets.size > 1000) targets.clear();
     const u = new URL(href);
     t = { origin: u.origin, path: `${u.pathname}${u.search}` };
-    origins.set(href, t);
+    if (u.username || u.password)
+      t.basic = `Basic ${Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64')}`;
+    targets.set(href, t);
   }
   return t;
 }
@@ -126,17 +134,24 @@ export function leanFetch(input: string | URL | Request, init?: RequestInit): Pr
   const href = typeof input === 'string' ? input : input instanceof URL ? input.href : undefined;
   const body = init?.body;
   // Only calls with a JSON string body: a GET (batch results, files) may be read as a stream.
-  if (href === undefined || !(href.startsWith('http:') || href.startsWith('https:')) || typeof body !== 'string')
-    return fetch(input, init);
+  if (href === undefined || !(href.startsWith('http:') || href.startsWith('https:')) || typeof body !== 'string') return fetch(input, init);
   const signal = init?.signal ?? undefined;
   if (signal?.aborted) return Promise.reject(abortError());
   return pools().then((dispatcher) => send(dispatcher, href, body, init, signal));
 }
 
-function send(dispatcher: Agent, href: string, body: string, init: RequestInit | undefined, signal: AbortSignal | undefined): Promise<Response> {
+function send(
+  dispatcher: Agent,
+  href: string,
+  body: string,
+  init: RequestInit | undefined,
+  signal: AbortSignal | undefined,
+): Promise<Response> {
   const limit = replyLimitOf(init);
-  const { origin, path } = target(href);
+  const { origin, path, basic } = target(href);
   const method = (init?.method ?? 'GET') as Dispatcher.HttpMethod;
+  const headers = headerRecord(init?.headers);
+  if (basic && !Object.keys(headers).some((k) => k.toLowerCase() === 'authorization')) headers.authorization = basic;
   return new Promise<Response>((resolve, reject) => {
     let settled = false;
     let stream: Dispatcher.ResponseData['body'] | undefined;
@@ -147,7 +162,7 @@ function send(dispatcher: Agent, href: string, body: string, init: RequestInit |
       // The SDK's time limit fires its signal: undici stops the call, and it fails as the built-in fetch's would.
       reject(signal?.aborted ? abortError() : systemError(err));
     };
-    dispatcher.request({ origin, path, method, headers: headerRecord(init?.headers), body, signal }).then((res) => {
+    dispatcher.request({ origin, path, method, headers, body, signal }).then((res) => {
       stream = res.body;
       // The reply cap (--max-reply-bytes): stop reading past it, as boundedFetch does for streams.
       const declared = Number(res.headers['content-length'] ?? Number.NaN);

@@ -105,7 +105,7 @@ export function subjectIdFor(spec: string, settings: GenerationSettings): string
  * canonical here and several times faster than canonicalJson on thousands of items.
  */
 export function itemHash(item: Item): string {
-  return sha256(JSON.stringify(item));
+  return hashedItem(item).hash;
 }
 
 /** An item's hash and the JSON text it was made from (the text is what the store keeps). */
