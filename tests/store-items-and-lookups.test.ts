@@ -25,6 +25,7 @@ const item = (n: number): Item => ({
   category: n % 2 ? 'belief' : 'knowledge',
   payload: { context: `Story ${n}: Hiro put the key in the drawer and left. `.repeat(1 + (n % 5)) },
   answer: 'a',
+  meta: {},
 });
 const outcome: TrialOutcome = {
   transcript: { protocol: 'test', calls: [], detail: {} },

@@ -76,7 +76,7 @@ function deflateOnWorker(texts: string[]): Promise<Buffer[]> {
 }
 
 /** Bodies as the database keeps them, in order: deflated for SQLite (many at once on a worker thread), text for PostgreSQL. */
-export async function itemBodyParams(backend: SqlDriver['backend'], jsons: string[]): Promise<Array<string | Buffer>> {
+async function itemBodyParams(backend: SqlDriver['backend'], jsons: string[]): Promise<Array<string | Buffer>> {
   if (backend !== 'sqlite') return jsons;
   if (jsons.length >= WORKER_MIN_ITEMS) {
     // A worker that cannot start (resource limits) is no reason to fail: deflate here instead.
