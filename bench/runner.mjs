@@ -2,7 +2,8 @@
 // OpenAI-compatible server that answers at once, beside a same-body fetch loop (a plain loop
 // sending byte-identical requests with the built-in fetch at the same concurrency), in
 // interleaved rounds: best and median of each, and their ratio; the store's bytes per trial;
-// then peak memory at 5,000 and 50,000 trials. With --promptfoo DIR (a folder where promptfoo
+// then peak memory at 5,000 and 50,000 trials. Both sides make one call before their clock
+// starts, so that neither times loading its HTTP client (and mindscope its SDK). With --promptfoo DIR (a folder where promptfoo
 // is installed, outside the repository), promptfoo sends the same requests to the same server.
 //
 //   npm run build && node bench/runner.mjs [--trials 5000] [--concurrency 64] [--rounds 3] [--quick] [--promptfoo /tmp/pf] [--before OTHER/dist]
@@ -90,6 +91,10 @@ async function child(mode, url, n, replicates, concurrency, beforeDist) {
         throw new Error(`expected ${n * replicates} trials, got ${r.done} done and ${r.failed} failed`);
     } else {
       const { tasks } = await loadTasks(parseRunSpec({ suites: ['generated-tom'], models: [spec], limit: n, seed: 1 }));
+      // One call first, as the loop's first fetch (/stats) warms the built-in fetch: the clock
+      // then times trials, not loading the SDK and the HTTP client.
+      const model = createModel(spec);
+      await model.chat({ messages: [{ role: 'user', content: 'warm-up' }], settings: DEFAULT_SETTINGS, timeoutMs: 60_000 });
       cpu0 = process.cpuUsage();
       const t0 = performance.now();
       const r = await runEvaluation({
@@ -97,7 +102,7 @@ async function child(mode, url, n, replicates, concurrency, beforeDist) {
         runId: 'bench',
         config: {},
         tasks,
-        subjects: [{ model: createModel(spec), settings: DEFAULT_SETTINGS }],
+        subjects: [{ model, settings: DEFAULT_SETTINGS }],
         replicates,
         seed: 1,
         calls: { store, concurrency, timeoutMs: 60_000 },
