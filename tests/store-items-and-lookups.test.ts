@@ -7,12 +7,14 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { deflateRawSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../src/index.js';
 import type { Item, TrialOutcome } from '../src/core/index.js';
 import { MIGRATIONS, type SqliteStore } from '../src/store/index.js';
 import { SqliteDriver } from '../src/store/sqlite/sqlite-driver.js';
 import { CacheAbsence } from '../src/store/sql/cache-absence.js';
+import { memoizedItemBodyText } from '../src/store/sql/item-bodies.js';
 import { sqliteQuery } from './helpers/sqlite.js';
 import { createTestSchema, dropTestDatabases, pgAvailable, pgQuery, pgSkipNote } from './helpers/postgres.js';
 
@@ -93,6 +95,20 @@ for (const b of backends) {
     });
   });
 }
+
+describe('item bodies read back in SQL', () => {
+  it('give the stored JSON, inflated once a connection and remembered up to a bound', () => {
+    const texts = [1, 2, 3].map((n) => JSON.stringify(item(n)));
+    const stored = texts.map((t) => deflateRawSync(t));
+    const read = memoizedItemBodyText(texts[0]!.length + stored[0]!.length + 10);
+    // Twice each: the first remembered (it fits the bound), the others inflated each time.
+    for (let round = 0; round < 2; round++) for (let i = 0; i < 3; i++) expect(read(stored[i]!)).toBe(texts[i]);
+    expect(read(texts[1]!)).toBe(texts[1]);
+    // A view into a larger buffer (as SQLite hands a blob over) reads as its own bytes.
+    const padded = Buffer.concat([Buffer.from('xx'), stored[2]!, Buffer.from('yy')]);
+    expect(read(padded.subarray(2, 2 + stored[2]!.length))).toBe(texts[2]);
+  });
+});
 
 describe('cache lookups a SQLite store answers without a query', () => {
   const PROVIDER = 'openai-compatible';

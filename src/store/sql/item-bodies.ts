@@ -24,6 +24,33 @@ export function itemBodyText(stored: string | Uint8Array): string {
   return typeof stored === 'string' ? stored : inflateRawSync(stored).toString('utf8');
 }
 
+/** Characters (deflated bytes and text) a connection's memo of inflated bodies holds at most. */
+const MEMO_MAX_CHARS = 16 * 2 ** 20;
+
+/**
+ * itemBodyText for SQL that reads every item of a run (the viewer's search and label filter,
+ * `report`'s item fields): a body inflated once is remembered, by its deflated bytes, so that
+ * the next query over the same items does not inflate them again (inflating is most of such a
+ * query). Bounded: past `maxChars` the rest are inflated each time.
+ */
+export function memoizedItemBodyText(maxChars = MEMO_MAX_CHARS): (stored: string | Uint8Array) => string {
+  const memo = new Map<string, string>();
+  let chars = 0;
+  return (stored) => {
+    if (typeof stored === 'string') return stored;
+    const key = Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength).toString('latin1');
+    let text = memo.get(key);
+    if (text === undefined) {
+      text = itemBodyText(stored);
+      if (chars + key.length + text.length <= maxChars) {
+        memo.set(key, text);
+        chars += key.length + text.length;
+      }
+    }
+    return text;
+  };
+}
+
 /**
  * Bodies from this many on are deflated on a worker thread. Deflating costs about 25 us an item
  * whatever the level (zlib's setup, mostly): at one trial an item that was 4% of a run's

@@ -13,7 +13,7 @@ import { makeDirectory } from '../../core/make-directory.js';
 import type { Dialect, SqlDriver, SqlExecutor } from '../sql/driver.js';
 import { asStoreFull, isDiskFull } from '../sql/store-full.js';
 import { BACKSTOP_PAGES, WalCheckpointer } from './wal-checkpointer.js';
-import { ITEM_BODY_SQL_FUNCTION, itemBodyText } from '../sql/item-bodies.js';
+import { ITEM_BODY_SQL_FUNCTION, memoizedItemBodyText } from '../sql/item-bodies.js';
 
 type Stmt = Database.Statement;
 
@@ -28,8 +28,9 @@ const SQLITE_DIALECT: Dialect = {
 
 /** A connection with the store's own SQL functions. */
 function withFunctions(db: Database.Database): Database.Database {
+  const bodyText = memoizedItemBodyText();
   db.function(ITEM_BODY_SQL_FUNCTION, { deterministic: true }, (body: unknown) =>
-    body === null || body === undefined ? null : itemBodyText(body as string | Uint8Array),
+    body === null || body === undefined ? null : bodyText(body as string | Uint8Array),
   );
   return db;
 }
