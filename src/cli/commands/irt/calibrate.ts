@@ -1,0 +1,124 @@
+// `mindscope irt calibrate`: fit an IRT model to a panel's answers (matrix files or stored runs)
+// and write the item bank that the other irt subcommands read.
+
+import type { Command } from 'commander';
+import { ConfigError, openStore, runPanel, type ResponseMatrix } from '../../../index.js';
+import { calibrateBank, combineMatrices, writeIrtBank } from '../../../analysis/index.js';
+import { DEFAULT_DB, intOption, numberOption } from '../../options.js';
+import { print, readMatrixFile, suiteItems } from './shared.js';
+
+export function registerCalibrate(irt: Command): void {
+  irt
+    .command('calibrate')
+    .description('fit a 1PL, 2PL, 3PL or bifactor model to response matrices and write an item bank')
+    .option('--matrix <file...>', 'response matrices (CSV or Parquet, wide or long); subjects are the panel models')
+    .option(
+      '--run-id <id...>',
+      'stored runs as the panel (their models are the subjects; item hashes and option counts come from the store)',
+    )
+    .option('--db <path>', 'store of --run-id: a SQLite file or postgres:// URL', DEFAULT_DB)
+    .requiredOption('--out <file>', 'bank JSON to write')
+    .option('--model <m>', '1pl, 2pl, 3pl or bifactor (general + one factor per category)', '2pl')
+    .option('--guessing <g>', '3PL guessing floor: a number, or "options" for 1/k from the items (needs --items)')
+    .option('--estimate-guessing', '3PL: estimate the floor with a Beta prior at it')
+    .option('--items <suite...>', 'suites whose items to hash (and count options of), so that the bank can detect changed items')
+    .option('--data <path>', 'data folder for --items')
+    .option('--fields <map>', 'field mapping for --items mcq')
+    .option('--prior-a-sd <s>', 'SD of the normal prior on log a', numberOption('--prior-a-sd'), 0.5)
+    .option('--prior-b-sd <s>', 'SD of the normal prior on b', numberOption('--prior-b-sd'), 2)
+    .option('--quadrature <n>', 'quadrature nodes', intOption('--quadrature', 3), 41)
+    .option('--tolerance <t>', 'EM convergence tolerance on parameters', numberOption('--tolerance'), 1e-4)
+    .option('--no-validate', 'skip the hold-out validation that gp-IRT needs')
+    .option('--json', 'print a JSON summary')
+    .action(
+      async (f: {
+        matrix?: string[];
+        runId?: string[];
+        db: string;
+        out: string;
+        model: string;
+        guessing?: string;
+        estimateGuessing?: boolean;
+        items?: string[];
+        data?: string;
+        fields?: string;
+        priorASd: number;
+        priorBSd: number;
+        quadrature: number;
+        tolerance: number;
+        validate: boolean;
+        json?: boolean;
+      }) => {
+        if (f.model !== '1pl' && f.model !== '2pl' && f.model !== '3pl' && f.model !== 'bifactor')
+          throw new ConfigError(`--model must be 1pl, 2pl, 3pl or bifactor, not "${f.model}"`);
+        if (!f.matrix?.length && !f.runId?.length)
+          throw new ConfigError('give the panel: --run-id ID... (stored runs) or --matrix FILE...');
+        const parts: ResponseMatrix[] = f.matrix?.length ? await Promise.all(f.matrix.map(readMatrixFile)) : [];
+        let hashes: Map<string, string> | undefined;
+        let options: Map<string, number> | undefined;
+        if (f.runId?.length) {
+          const store = await openStore(f.db);
+          try {
+            const panel = await runPanel(store, f.runId);
+            parts.push(panel.matrix);
+            hashes = panel.hashes;
+            options = panel.options;
+          } finally {
+            await store.close();
+          }
+        }
+        const matrix = parts.length === 1 ? parts[0]! : combineMatrices(parts);
+        for (const suite of f.items ?? []) {
+          const got = await suiteItems(suite, f.data, f.fields);
+          hashes = new Map([...(hashes ?? []), ...got.hashes]);
+          options = new Map([...(options ?? []), ...got.options]);
+        }
+        let guessing: number | Map<string, number> | undefined;
+        if (f.model === '3pl') {
+          if (f.guessing === undefined) throw new ConfigError('--model 3pl needs --guessing (a number, or "options" with --items)');
+          if (f.guessing === 'options') {
+            if (!options) throw new ConfigError("--guessing options needs --items to count each item's options");
+            guessing = new Map([...options].map(([k, n]) => [k, 1 / n]));
+          } else {
+            const g = Number(f.guessing);
+            if (!(g > 0 && g < 1)) throw new ConfigError(`--guessing must be in (0, 1) or "options", not "${f.guessing}"`);
+            guessing = g;
+          }
+        }
+        const bank = calibrateBank(matrix, {
+          model: f.model,
+          guessing,
+          estimateGuessing: f.estimateGuessing,
+          hashes,
+          source: [...(f.runId ?? []).map((r) => `run ${r}`), ...(f.matrix ?? [])].join(', '),
+          priors: { logA: { mean: 0, sd: f.priorASd }, b: { mean: 0, sd: f.priorBSd } },
+          quadraturePoints: f.quadrature,
+          tolerance: f.tolerance,
+          validate: f.validate,
+        });
+        writeIrtBank(f.out, bank);
+        const misfit = bank.items.filter((it) => Math.abs(it.fit.infitT ?? 0) > 2 || Math.abs(it.fit.outfitT ?? 0) > 2).length;
+        const summary = {
+          bankId: bank.bankId,
+          out: f.out,
+          model: bank.model,
+          models: bank.panel.models.length,
+          items: bank.items.length,
+          dropped: bank.dropped.length,
+          converged: bank.convergence.converged,
+          iterations: bank.convergence.iterations,
+          logLikelihood: bank.convergence.logLikelihood,
+          misfitItems: misfit,
+          groups: bank.groups,
+          warnings: bank.warnings,
+        };
+        if (f.json) return print(summary);
+        process.stdout.write(
+          `${bank.bankId}: ${bank.model.toUpperCase()} on ${summary.models} models x ${summary.items} items ` +
+            `(${summary.converged ? 'converged' : 'NOT converged'} in ${summary.iterations} EM iterations), written to ${f.out}\n` +
+            `items with |infit t| or |outfit t| > 2: ${misfit}\n`,
+        );
+        for (const w of bank.warnings) process.stdout.write(`warning: ${w}\n`);
+      },
+    );
+}
