@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../src/index.js';
 import type { Item } from '../src/core/index.js';
 import { collect, copyStore, type SqlStore, type StoreRecord } from '../src/store/index.js';
+import { minimalOutcome } from './helpers/outcomes.js';
 import { sqliteQuery } from './helpers/sqlite.js';
 import { createTestSchema, dropTestDatabases, pgAvailable, pgQuery, pgSkipNote } from './helpers/postgres.js';
 
@@ -103,20 +104,7 @@ for (const b of backends) {
       await s.upsertSubject({ id: 's1', spec: 'agent:oracle', settings: {} });
       await s.putItems([{ hash: 'h1', item }]);
       const k = { runId: 'r', subjectId: 's1', suite: 'x', itemId: 'i1', replicate: 0 };
-      await s.recordDone(
-        k,
-        'h1',
-        {
-          transcript: { protocol: 'test', calls: [], detail: {} },
-          score: { scorer: 'mcq', value: 1, detail: {} },
-          usage: { inputTokens: 1, outputTokens: 1 },
-          costUsd: 0,
-          latencyMs: 0,
-          cachedCalls: 0,
-          totalCalls: 1,
-        },
-        1,
-      );
+      await s.recordDone(k, 'h1', minimalOutcome(), 1);
       const browse = s.browser();
       expect(await browse.count({ runId: 'r', search: 'hiro entered' })).toBe(1);
       expect(await browse.count({ runId: 'r', search: 'nobody entered' })).toBe(0);

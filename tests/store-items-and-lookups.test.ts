@@ -10,11 +10,12 @@ import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../src/index.js';
-import type { Item, TrialOutcome } from '../src/core/index.js';
+import type { Item } from '../src/core/index.js';
 import { MIGRATIONS, type SqliteStore } from '../src/store/index.js';
 import { SqliteDriver } from '../src/store/sqlite/sqlite-driver.js';
 import { CacheAbsence } from '../src/store/sql/cache-absence.js';
 import { memoizedItemBodyText } from '../src/store/sql/item-bodies.js';
+import { minimalOutcome } from './helpers/outcomes.js';
 import { sqliteQuery } from './helpers/sqlite.js';
 import { createTestSchema, dropTestDatabases, pgAvailable, pgQuery, pgSkipNote } from './helpers/postgres.js';
 
@@ -29,15 +30,7 @@ const item = (n: number): Item => ({
   answer: 'a',
   meta: {},
 });
-const outcome: TrialOutcome = {
-  transcript: { protocol: 'test', calls: [], detail: {} },
-  score: { scorer: 'mcq', value: 1, detail: {} },
-  usage: { inputTokens: 1, outputTokens: 1 },
-  costUsd: 0,
-  latencyMs: 0,
-  cachedCalls: 0,
-  totalCalls: 1,
-};
+const outcome = minimalOutcome();
 const key = (n: number) => ({ runId: 'r', subjectId: 'sub', suite: 's', itemId: `i${n}`, replicate: 0 });
 
 const backends = [

@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openStore, readMatrixCsv, readMatrixParquet, writeMatrixCsv, writeMatrixParquet, type Store } from '../src/index.js';
 import type { Item, TrialKey, TrialOutcome } from '../src/core/index.js';
 import { buildMatrix, collect, copyStore, matrixFromCsv, MIGRATIONS, PG_MIGRATIONS, type SqlStore } from '../src/store/index.js';
+import { minimalOutcome } from './helpers/outcomes.js';
 import { evaluate } from './helpers/evaluate.js';
 import { sqliteQuery } from './helpers/sqlite.js';
 import { createTestSchema, dropTestDatabases, pgAvailable, pgQuery, pgSkipNote } from './helpers/postgres.js';
@@ -53,15 +54,7 @@ const postgres: Backend = {
 
 const item = (id: string): Item => ({ suite: 'x', id, category: 'belief', payload: {}, answer: 'a', meta: {} });
 const key = (itemId: string, runId = 'r'): TrialKey => ({ runId, subjectId: 's1', suite: 'x', itemId, replicate: 0 });
-const outcome = (note: string, value = 1): TrialOutcome => ({
-  transcript: { protocol: 'test', calls: [], detail: { note } },
-  score: { scorer: 'mcq', value, detail: {} },
-  usage: { inputTokens: 1, outputTokens: 1 },
-  costUsd: 0,
-  latencyMs: 0,
-  cachedCalls: 0,
-  totalCalls: 1,
-});
+const outcome = (note: string, value = 1): TrialOutcome => minimalOutcome(value, { note });
 
 /** A store with one run, one subject and items i1..i4 (hashes h1..h4). */
 async function seeded(location: string): Promise<Store> {
