@@ -1,8 +1,10 @@
 // bench/http-clients: client CPU per request of the ways mindscope could send a model call, each
 // sending the bench's MCQ bodies with the openai SDK's headers to the same local
 // OpenAI-compatible server at concurrency 64: the built-in fetch, node:http with a keep-alive
-// agent, the lean fetch the SDK clients use (src/models/lean-fetch.ts: undici's pools), and the
-// openai SDK itself over the lean fetch (what a model call costs with the SDK's own work).
+// agent, the lean fetch the SDK clients use (src/models/lean-fetch.ts: undici's pools), the
+// stock openai SDK client over the lean fetch, and mindscope's openai provider (the SDK client
+// with its lighter header handling, the reply cap, encoding the request and decoding the reply):
+// what a model call costs the runner before its own work (cache, store, protocol).
 // Each in a child process of its own, in interleaved rounds; best and median of each.
 //
 //   npm run build && node bench/http-clients.mjs [--requests 10000] [--rounds 3]
@@ -19,7 +21,7 @@ const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : fallback;
 };
-const MODES = ['fetch', 'node-http', 'lean-fetch', 'openai-sdk'];
+const MODES = ['fetch', 'node-http', 'lean-fetch', 'openai-sdk', 'provider'];
 const CONCURRENCY = 64;
 
 /** node:http with a keep-alive agent, the reply read whole (the lean fetch before undici). */
@@ -48,12 +50,12 @@ async function child(mode, base, n) {
   const { DEFAULT_SETTINGS } = await import('../dist/core/index.js');
   const { leanFetch } = await import('../dist/models/lean-fetch.js');
   const { OpenAI } = await import('openai');
-  const wire = createModel(`openai-compatible:${base}/v1#ok`).wire;
-  const bodies = generateTomItems({ count: n, seed: 1 }).map((item) => {
+  const model = createModel(`openai-compatible:${base}/v1#ok`);
+  const requests = generateTomItems({ count: n, seed: 1 }).map((item) => {
     const options = item.payload.options.map((text, i) => ({ label: 'ABCDEFGH'[i], text }));
-    const messages = buildMcqMessages(item, options, DEFAULT_MCQ_TEMPLATE);
-    return JSON.stringify(wire.encode({ messages, settings: DEFAULT_SETTINGS, timeoutMs: 60_000 }));
+    return { messages: buildMcqMessages(item, options, DEFAULT_MCQ_TEMPLATE), settings: DEFAULT_SETTINGS, timeoutMs: 60_000 };
   });
+  const bodies = requests.map((r) => JSON.stringify(model.wire.encode(r)));
   // The headers the openai SDK sends (no key: no Authorization).
   const headers = {
     accept: 'application/json',
@@ -73,7 +75,13 @@ async function child(mode, base, n) {
   if (mode === 'fetch') send = async (body) => (await fetch(url, { method: 'POST', headers, body })).json();
   else if (mode === 'node-http') send = (body) => nodeHttpPost(url, headers, body);
   else if (mode === 'lean-fetch') send = async (body) => (await leanFetch(url, { method: 'POST', headers, body })).json();
-  else {
+  else if (mode === 'provider') {
+    let k = 0;
+    send = async () => {
+      const r = await model.chat(requests[k++ % requests.length]);
+      return { choices: [{ message: { content: r.text } }] };
+    };
+  } else {
     const client = new OpenAI({
       baseURL: `${base}/v1`,
       apiKey: 'no-key',

@@ -2,8 +2,10 @@
 // OpenAI-compatible server that answers at once, beside a same-body fetch loop (a plain loop
 // sending byte-identical requests with the built-in fetch at the same concurrency), in
 // interleaved rounds: best and median of each, and their ratio; the store's bytes per trial;
-// then peak memory at 5,000 and 50,000 trials. Both sides make one call before their clock
-// starts, so that neither times loading its HTTP client (and mindscope its SDK). With --promptfoo DIR (a folder where promptfoo
+// then peak memory at 5,000 and 50,000 trials. mindscope makes one call through its model
+// before its clock starts, as the loop's check of the server's last requests (a fetch) warms
+// the built-in fetch: neither side times loading its HTTP client (and mindscope its SDK).
+// promptfoo is timed as it comes. With --promptfoo DIR (a folder where promptfoo
 // is installed, outside the repository), promptfoo sends the same requests to the same server.
 //
 //   npm run build && node bench/runner.mjs [--trials 5000] [--concurrency 64] [--rounds 3] [--quick] [--promptfoo /tmp/pf] [--before OTHER/dist]

@@ -3,6 +3,7 @@
 // error mapping relies on (AbortError, a system code), a URL's credentials, and the built-in
 // fetch for anything that is not a JSON string body over http(s).
 
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leanFetch } from '../src/models/lean-fetch.js';
@@ -85,25 +86,31 @@ describe('lean fetch', () => {
     await res.body?.cancel();
   });
 
-  it("sends a URL's user and password as Basic credentials, unless the call carries its own", async () => {
-    const withUser = server.url.replace('http://', 'http://ann:s%40cret@');
-    const seen = async () => {
-      const stats = (await (await fetch(`${server.url}/stats`)).json()) as { bodies: Array<{ headersSeen: string[] }> };
-      return stats.bodies.at(-1)!.headersSeen;
-    };
-    const res = await leanFetch(`${withUser}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'ok', messages: [{ role: 'user', content: 'hi' }] }),
+  it("sends a URL's user and password as Basic credentials, unless the call carries its own; refuses a reply announced past the cap", async () => {
+    // A plain server that answers with the Authorization header it got, or with a large body
+    // whose length it announces.
+    const raw = createHttpServer((req, res) => {
+      const body = req.url === '/big' ? 'x'.repeat(4096) : JSON.stringify({ authorization: req.headers.authorization ?? null });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
     });
-    expect(res.status).toBe(200);
-    expect(await seen()).toContain('authorization');
-    await leanFetch(`${server.url}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'ok', messages: [{ role: 'user', content: 'hi' }] }),
-    });
-    expect(await seen()).not.toContain('authorization');
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    const port = (raw.address() as { port: number }).port;
+    try {
+      const call = async (url: string, headers: Record<string, string> = {}) =>
+        (await (await leanFetch(url, { method: 'POST', headers, body: '{}' })).json()) as { authorization: string | null };
+      expect((await call(`http://ann:s%40cret@127.0.0.1:${port}/v1`)).authorization).toBe(
+        `Basic ${Buffer.from('ann:s@cret').toString('base64')}`,
+      );
+      expect((await call(`http://ann:s%40cret@127.0.0.1:${port}/v1`, { Authorization: 'Bearer own' })).authorization).toBe('Bearer own');
+      expect((await call(`http://127.0.0.1:${port}/v1`)).authorization).toBeNull();
+      const capped = boundedFetch('openai:big', leanFetch);
+      await expect(
+        capped(`http://127.0.0.1:${port}/big`, { method: 'POST', body: '{}', ...replyLimitOptions(1024).fetchOptions }),
+      ).rejects.toMatchObject({ kind: 'oversized', message: expect.stringMatching(/announced 4096 bytes/) });
+    } finally {
+      raw.close();
+    }
   });
 
   it('hands anything but a string body over http(s) to the built-in fetch', async () => {

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collect } from '../src/store/index.js';
 import { createModel, evaluate, openStore, type ChatModel, type RunEvent, type Store } from '../src/index.js';
 import { REASONING_MAX_TOKENS } from '../src/models/index.js';
+import { leanFetch } from '../src/models/lean-fetch.js';
 import { CallerFactory } from '../src/runner/index.js';
 import { parseRubric, scoreWithPanel, type JudgeCaller } from '../src/judges/index.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
@@ -51,6 +52,30 @@ describe('openai-compatible servers through the SDK', () => {
     } finally {
       delete process.env.OPENAI_ORG_ID;
     }
+  });
+
+  it("sends the headers the SDK's own client sends (its User-Agent, the key as a bearer)", async () => {
+    const env = { TEST_KEY: 'sk-test-headers-0000' };
+    const m = createModel(`openai-compatible:${server.url}/v1#ok`, { apiKeyEnv: 'TEST_KEY', env });
+    await m.chat({ messages: MCQ, settings: { temperature: 0, maxTokens: 16 }, timeoutMs: 5000 });
+    const ours = (await lastBody()).headers;
+    const { OpenAI } = await import('openai');
+    // The stock client over the same fetch: any difference is the lighter header handling's.
+    const stock = new OpenAI({
+      baseURL: `${server.url}/v1`,
+      apiKey: env.TEST_KEY,
+      organization: null,
+      project: null,
+      maxRetries: 0,
+      fetch: leanFetch,
+    });
+    await stock.chat.completions.create({ model: 'ok', messages: MCQ, max_tokens: 16 }, { timeout: 5000 });
+    const theirs = (await lastBody()).headers;
+    const { 'content-length': _ours, ...oursRest } = ours;
+    const { 'content-length': _theirs, ...theirsRest } = theirs;
+    expect(oursRest).toEqual(theirsRest);
+    expect(ours['user-agent']).toMatch(/^OpenAI\/JS \d/);
+    expect(ours.authorization).toBe(`<${'Bearer '.length + env.TEST_KEY.length} characters>`);
   });
 
   it("keeps an open reasoning model's reasoning text", async () => {

@@ -1,20 +1,23 @@
 // Two things the runner's store does to keep its thread free, against both backends where they
 // apply: a run's items are stored (deflated on a worker thread in SQLite) while its first trials
-// run, and a trial is never committed before its item; a SQLite store answers the cache lookup of
+// run, a trial is never committed before its item, and items that cannot be stored stop the run; a SQLite store answers the cache lookup of
 // a model with no entries without a query, and still finds what it wrote itself, what another
 // process committed and what was imported.
 
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { deflateRawSync } from 'node:zlib';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openStore } from '../src/index.js';
+import { createModel, loadTasks, openStore, parseRunSpec } from '../src/index.js';
+import { DEFAULT_SETTINGS } from '../src/core/index.js';
+import { runEvaluation } from '../src/runner/index.js';
+import { startModelServer } from './helpers/servers.js';
 import type { Item } from '../src/core/index.js';
 import { MIGRATIONS, type SqliteStore } from '../src/store/index.js';
 import { SqliteDriver } from '../src/store/sqlite/sqlite-driver.js';
 import { CacheAbsence } from '../src/store/sql/cache-absence.js';
-import { memoizedItemBodyText } from '../src/store/sql/item-bodies.js';
+import { deflateOnWorker, itemBodyText, memoizedItemBodyText } from '../src/store/sql/item-bodies.js';
 import { minimalOutcome } from './helpers/outcomes.js';
 import { sqliteQuery } from './helpers/sqlite.js';
 import { createTestSchema, dropTestDatabases, pgAvailable, pgQuery, pgSkipNote } from './helpers/postgres.js';
@@ -68,6 +71,16 @@ for (const b of backends) {
       }
     });
 
+    it('stores items still in flight when the store is closed', async () => {
+      const location = await b.fresh('close');
+      const s = await openStore(location);
+      const stored = s.putItems(Array.from({ length: 2000 }, (_, i) => ({ hash: `h${i}`, item: item(i) })));
+      await s.close();
+      await stored;
+      const rows = await b.sql(location, 'SELECT COUNT(*) AS n FROM items');
+      expect(Number(rows[0]!.n)).toBe(2000);
+    });
+
     it('commits a trial recorded before its items are stored only after them', async () => {
       const location = await b.fresh('order');
       const s = await openStore(location);
@@ -89,14 +102,60 @@ for (const b of backends) {
   });
 }
 
-describe('item bodies read back in SQL', () => {
-  it('give the stored JSON, inflated once a connection and remembered up to a bound', () => {
+describe('a run whose items cannot be stored', () => {
+  it("starts no further trial and fails with the items' error, not its trials'", async () => {
+    const server = await startModelServer();
+    try {
+      const spec = `openai-compatible:${server.url}/v1#ok`;
+      const { tasks } = await loadTasks(parseRunSpec({ suites: ['generated-tom'], models: [spec], limit: 3000, seed: 1 }));
+      // An item the items table refuses (its category is NOT NULL).
+      (tasks[0]!.items[2999] as { category: unknown }).category = null;
+      const store = await openStore(join(mkdtempSync(join(dir, 'run-')), 'store.db'));
+      const run = runEvaluation({
+        runId: 'r',
+        config: {},
+        tasks,
+        subjects: [{ model: createModel(spec), settings: DEFAULT_SETTINGS }],
+        replicates: 1,
+        seed: 1,
+        calls: { store, concurrency: 8, timeoutMs: 10_000 },
+      });
+      await expect(run).rejects.toThrow(/NOT NULL constraint failed: items\.category/);
+      // The trials that had started were not stored (their items are not there), and the run
+      // stopped well before its 3,000 calls.
+      expect(await store.trialCount('r')).toBe(0);
+      expect((await server.stats()).requests).toBeLessThan(3000);
+      await store.close();
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe('item bodies', () => {
+  it('deflate on a worker thread as they would here, in order, chunk after chunk', async () => {
+    const texts = Array.from({ length: 2500 }, (_, i) => JSON.stringify(item(i)));
+    const bodies = await deflateOnWorker(texts);
+    expect(bodies).toHaveLength(2500);
+    for (const i of [0, 999, 1000, 1999, 2000, 2499]) {
+      expect(Buffer.compare(bodies[i]!, deflateRawSync(texts[i]!))).toBe(0);
+      expect(inflateRawSync(bodies[i]!).toString('utf8')).toBe(texts[i]);
+    }
+  });
+
+  it('read back in SQL give the stored JSON, inflated once a connection and remembered up to a bound', () => {
     const texts = [1, 2, 3].map((n) => JSON.stringify(item(n)));
     const stored = texts.map((t) => deflateRawSync(t));
-    const read = memoizedItemBodyText(texts[0]!.length + stored[0]!.length + 10);
+    let inflated = 0;
+    const read = memoizedItemBodyText(texts[0]!.length + stored[0]!.length + 10, (b) => {
+      inflated++;
+      return itemBodyText(b);
+    });
     // Twice each: the first remembered (it fits the bound), the others inflated each time.
     for (let round = 0; round < 2; round++) for (let i = 0; i < 3; i++) expect(read(stored[i]!)).toBe(texts[i]);
+    expect(inflated).toBe(5);
     expect(read(texts[1]!)).toBe(texts[1]);
+    expect(inflated).toBe(5);
     // A view into a larger buffer (as SQLite hands a blob over) reads as its own bytes.
     const padded = Buffer.concat([Buffer.from('xx'), stored[2]!, Buffer.from('yy')]);
     expect(read(padded.subarray(2, 2 + stored[2]!.length))).toBe(texts[2]);

@@ -2,15 +2,15 @@
 // keep-alive connection pools (the HTTP client Node's own fetch is built on, called directly),
 // and the whole reply is read before the promise resolves. It skips what the built-in fetch
 // does per call that a model call never needs (a Request and a Response with web streams, body
-// cloning kept for redirects, a stream per body): in bench/runner.mjs's client loop the
-// built-in fetch took about 0.45 ms of CPU a call, node:http 0.10-0.15 ms, undici's pools
-// 0.07-0.08 ms. Anything else (a form or a stream body, another scheme) goes to the built-in
-// fetch unchanged.
+// cloning kept for redirects, a stream per body): bench/http-clients.mjs measured the built-in
+// fetch at 0.46 ms of client CPU a call, node:http 0.125 ms, undici's pools 0.081 ms. Anything
+// else (a form or a stream body, another scheme) goes to the built-in fetch unchanged.
 //
 // What differs from the built-in fetch: the SDK's time limit covers the whole reply, not only
 // its headers; redirects are not followed (model APIs do not redirect a POST); the response
-// is a small object with what the SDKs read (status, headers, json, text), body null; errors
-// carry the system's code as node:http's do (ECONNRESET, ECONNREFUSED, ...).
+// is a small object with what the SDKs read (status, headers, json, text), body null; a
+// connection the server closes fails as node:http's does (code ECONNRESET; undici's error is its
+// cause), other errors are undici's or the system's (ECONNREFUSED, ...).
 
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Agent, Dispatcher } from 'undici';
@@ -24,9 +24,10 @@ let agent: Promise<Agent> | undefined;
 function pools(): Promise<Agent> {
   agent ??= import('undici').then(
     ({ Agent }) =>
-      // No time limits of undici's own (300 s by default): the SDK's covers the call, and a
-      // reasoning model may think longer than five minutes.
-      new Agent({ connections: MAX_CONNECTIONS, headersTimeout: 0, bodyTimeout: 0 }),
+      // No time limits of undici's own (10 s to connect, 300 s for headers and between body
+      // chunks by default): the SDK's covers the whole call, and a reasoning model may think
+      // longer than five minutes; a connection that does not open in time is the SDK's timeout.
+      new Agent({ connections: MAX_CONNECTIONS, headersTimeout: 0, bodyTimeout: 0, connect: { timeout: 0 } }),
   );
   return agent;
 }
@@ -125,7 +126,7 @@ function systemError(err: unknown): unknown {
   const e = err as { code?: string; message?: string; name?: string };
   if (e?.name === 'AbortError') return err;
   if (e?.code === 'UND_ERR_SOCKET' || e?.code === 'UND_ERR_CLOSED')
-    return Object.assign(new Error(`socket hang up (${e.message})`), { code: 'ECONNRESET' });
+    return Object.assign(new Error(`socket hang up (${e.message})`, { cause: err }), { code: 'ECONNRESET' });
   return err;
 }
 
@@ -164,6 +165,8 @@ function send(
     };
     dispatcher.request({ origin, path, method, headers, body, signal }).then((res) => {
       stream = res.body;
+      // Listening for errors first: failing destroys the body, which may then emit one.
+      res.body.on('error', fail);
       // The reply cap (--max-reply-bytes): stop reading past it, as boundedFetch does for streams.
       const declared = Number(res.headers['content-length'] ?? Number.NaN);
       if (limit !== undefined && declared > limit) return fail(new ReplyOverLimit(limit, declared, true));
@@ -174,7 +177,6 @@ function send(
         if (limit !== undefined && total > limit) return fail(new ReplyOverLimit(limit, total, false));
         chunks.push(c);
       });
-      res.body.on('error', fail);
       res.body.on('end', () => {
         if (settled) return;
         settled = true;

@@ -191,8 +191,17 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
   const { runId, replicates } = opts;
   const store = opts.calls.store;
   const emit = opts.onEvent ?? (() => {});
-  // Items are stored (deflated on a worker thread) while the first trials run.
+  // What a resumed run has spent already, read before its items are handed to the store (a read
+  // after would wait for them).
+  const prior = await store.usage(runId);
+  // Items are stored (deflated on a worker thread) while the first trials run. If they cannot
+  // be, no further trial starts and the run fails with their error (trials already started fail
+  // to commit; their calls stay cached).
   const run = await prepareRun(store, { ...opts, itemsInBackground: true });
+  let itemsError: unknown;
+  run.itemsStored.catch((err: unknown) => {
+    itemsError = err;
+  });
 
   const callers = new CallerFactory({
     ...opts.calls,
@@ -214,7 +223,6 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
       throw new ConfigError(`--max-cost needs a price for every model; none is known for ${names}: give them in a --prices file`);
     emit({ type: 'warning', message: `no price is known for ${names}: their cost is shown as unknown; give prices with --prices FILE` });
   }
-  const prior = await store.usage(runId);
   const spentBefore = prior.reduce((n, u) => n + (u.costUsd ?? 0), 0);
   const budget =
     opts.maxCostUsd === undefined
@@ -288,6 +296,7 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
 
   const execute = async (p: PlannedTrial): Promise<void> => {
     // A result that could not be stored stops the run: its error is the run's.
+    if (itemsError) throw itemsError;
     if (writes.error) throw writes.error;
     if (aborted.has(p.subject)) return;
     const ticket = budget ? await budget.admit(p.subjectId) : undefined;
@@ -327,7 +336,10 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
   // Leases of a killed run on this machine (a rerun after a crash) are taken over at once.
   await leases.reapDeadLocal(runId);
   try {
-    await runPool(plan(), workers, execute);
+    // Items that could not be stored are the cause of the trials that could not be.
+    await runPool(plan(), workers, execute).catch((err: unknown) => {
+      throw itemsError ?? err;
+    });
     await run.itemsStored;
     await writes.settle();
     await callers.settle();

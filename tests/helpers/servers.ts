@@ -16,7 +16,7 @@ export interface ModelServer {
   stats(): Promise<{
     requests: number;
     byModel: Record<string, number>;
-    bodies: Array<{ protocol: string; url: string; headersSeen: string[]; body: WireBody }>;
+    bodies: Array<{ protocol: string; url: string; headersSeen: string[]; headers: Record<string, string>; body: WireBody }>;
   }>;
   stop(): Promise<void>;
 }

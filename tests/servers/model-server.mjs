@@ -26,7 +26,8 @@
 //   slow-MS            answer after MS milliseconds
 // With MODEL_SERVER_KEY set, requests must carry that key (Bearer, x-api-key or x-goog-api-key)
 // or get 401. GET /stats returns the request counts and the last 50 request bodies (with the
-// headers each carried, values of authorisation headers excepted) and `log`, the last 200 requests'
+// headers each carried, by name in `headersSeen` and with their values in `headers`, where an
+// authorisation header's value is only its length) and `log`, the last 200 requests'
 // model, arrival time (ms since the epoch) and status or fault. Reasoning models, structured
 // output and prompt caching behave as each API does: see wire-features.mjs. Errors have each
 // API's body shape (Gemini's 429 says how long to wait in RetryInfo, as Google does).
@@ -192,7 +193,10 @@ const server = createServer((req, res) => {
       stats.requests++;
       stats.byModel[model] = (stats.byModel[model] ?? 0) + 1;
     }
-    stats.bodies.push({ protocol, url, headersSeen: Object.keys(req.headers), body });
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).map(([k, v]) => [k, /authorization|api-key/.test(k) ? `<${String(v).length} characters>` : v]),
+    );
+    stats.bodies.push({ protocol, url, headersSeen: Object.keys(req.headers), headers, body });
     const google429 = {
       error: {
         code: 429,

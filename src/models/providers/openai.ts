@@ -106,24 +106,36 @@ function decodeOpenAiChat(label: string, body: unknown, latencyMs: number): Chat
 
 type OpenAiModule = typeof import('openai');
 
+let leanClient: OpenAiModule['OpenAI'] | undefined;
 /**
- * The SDK's client with lighter header handling, through its protected hooks (same headers on
- * the wire). Its own auth headers are built as two nested header objects per call, and the
- * request's headers reach the fetch (and the debug-log formatting it does even with logging
- * off) as a Headers object, iterated twice: together about a quarter of what the SDK allocates
- * a call. A fixed bearer header and a plain header object took the runner from 1,944 to 1,985
- * and 1,973 to 2,042 trials/s (bench/runner.mjs, medians of 5 interleaved rounds).
+ * The SDK's client with lighter header handling, through its protected hooks; the same headers
+ * on the wire (tests/providers-openai.test.ts compares them with the stock client's). Its own
+ * auth header is built as two nested header objects a call, and the request's headers reach the
+ * fetch (and the debug-log formatting it does even with logging off) as a Headers object,
+ * iterated twice: together about a quarter of what the SDK allocates a call. A bearer header
+ * object made once and plain request headers took the runner from 1,944 to 1,985 and 1,973 to
+ * 2,042 trials/s (bench/runner.mjs, medians of 5 interleaved rounds). Made once, from the module
+ * loaded on first use.
  */
-function leanHeadersClient(Base: OpenAiModule['OpenAI'], apiKey: string | undefined): OpenAiModule['OpenAI'] {
-  const bearer = apiKey ? { Authorization: `Bearer ${apiKey}` } : undefined;
-  return class extends Base {
-    // The client is always given a key (ours, or a stand-in removed by defaultHeaders) and no
-    // admin key: the SDK's auth headers would be this bearer header, or none. (Workload identity,
-    // which the SDK excludes beside a key, is never set up.)
-    protected override async authHeaders(): ReturnType<OpenAI['authHeaders']> {
-      return bearer as Awaited<ReturnType<OpenAI['authHeaders']>>;
+function leanClientClass(mod: OpenAiModule): OpenAiModule['OpenAI'] {
+  // Named as the SDK's own: its User-Agent header is its class name ("OpenAI/JS 6.49.0").
+  leanClient ??= class OpenAI extends mod.OpenAI {
+    #bearer: { key: string; header: { Authorization: string } } | undefined;
+    // As the SDK's: a bearer header when asked for one (this client has no admin key, and
+    // workload identity, which the SDK excludes beside a key, is never set up); a keyless
+    // server's client removes it again through its default headers.
+    protected override async authHeaders(
+      _opts: Parameters<InstanceType<OpenAiModule['OpenAI']>['authHeaders']>[0],
+      schemes: { bearerAuth?: boolean } = { bearerAuth: true },
+    ): ReturnType<InstanceType<OpenAiModule['OpenAI']>['authHeaders']> {
+      if (!schemes.bearerAuth || this.apiKey == null) return undefined;
+      if (this.#bearer?.key !== this.apiKey) this.#bearer = { key: this.apiKey, header: { Authorization: `Bearer ${this.apiKey}` } };
+      return this.#bearer.header as never;
     }
-    protected override async prepareRequest(request: RequestInit, ctx: Parameters<OpenAI['prepareRequest']>[1]): Promise<void> {
+    protected override async prepareRequest(
+      request: RequestInit,
+      ctx: Parameters<InstanceType<OpenAiModule['OpenAI']>['prepareRequest']>[1],
+    ): Promise<void> {
       await super.prepareRequest(request, ctx);
       if (request.headers instanceof Headers) {
         const plain: Record<string, string> = {};
@@ -132,6 +144,7 @@ function leanHeadersClient(Base: OpenAiModule['OpenAI'], apiKey: string | undefi
       }
     }
   };
+  return leanClient;
 }
 
 /** `openai:MODEL` and `openai-compatible:URL#MODEL` through the official SDK (retries off: the runner owns them), with reasoning settings and structured output. */
@@ -162,8 +175,7 @@ export class OpenAiChatModel implements ChatModel {
 
   async #connect(): Promise<{ client: OpenAI; mod: OpenAiModule }> {
     const mod = await import('openai');
-    const LeanOpenAI = leanHeadersClient(mod.OpenAI, this.#apiKey);
-    const client = new LeanOpenAI({
+    const client = new (leanClientClass(mod))({
       baseURL: this.endpoint,
       // A server without keys gets no Authorization header at all (the SDK insists on a key, so one is given and removed).
       apiKey: this.#apiKey ?? 'no-key',

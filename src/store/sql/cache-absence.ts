@@ -44,11 +44,15 @@ export class CacheAbsence {
     const named = `${provider}\u0000${model}`;
     let absent = this.#absent.get(named);
     if (absent === undefined) {
-      // The version before the model: an entry committed in between moves the version.
-      this.#version ??= await this.#dataVersion();
+      // The version before the model: an entry committed in between moves the version. A
+      // version read before, for other models, is compared now (not only RECHECK_MS later).
+      const version = await this.#dataVersion();
+      if (this.#version === undefined) this.#version = version;
+      else if (version !== this.#version) this.#off = true;
       this.#checkedAt = performance.now();
       absent = !(await this.db.get('SELECT 1 AS one FROM cache_models WHERE provider = ? AND model = ?', [provider, model]));
       this.#absent.set(named, absent);
+      if (this.#off) return false;
     }
     if (!absent) return false;
     if (performance.now() - this.#checkedAt > RECHECK_MS) {

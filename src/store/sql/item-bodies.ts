@@ -33,7 +33,10 @@ const MEMO_MAX_CHARS = 16 * 2 ** 20;
  * the next query over the same items does not inflate them again (inflating is most of such a
  * query). Bounded: past `maxChars` the rest are inflated each time.
  */
-export function memoizedItemBodyText(maxChars = MEMO_MAX_CHARS): (stored: string | Uint8Array) => string {
+export function memoizedItemBodyText(
+  maxChars = MEMO_MAX_CHARS,
+  inflate: (stored: Uint8Array) => string = itemBodyText,
+): (stored: string | Uint8Array) => string {
   const memo = new Map<string, string>();
   let chars = 0;
   return (stored) => {
@@ -41,7 +44,7 @@ export function memoizedItemBodyText(maxChars = MEMO_MAX_CHARS): (stored: string
     const key = Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength).toString('latin1');
     let text = memo.get(key);
     if (text === undefined) {
-      text = itemBodyText(stored);
+      text = inflate(stored);
       if (chars + key.length + text.length <= maxChars) {
         memo.set(key, text);
         chars += key.length + text.length;
@@ -54,7 +57,9 @@ export function memoizedItemBodyText(maxChars = MEMO_MAX_CHARS): (stored: string
 /**
  * Bodies from this many on are deflated on a worker thread. Deflating costs about 25 us an item
  * whatever the level (zlib's setup, mostly): at one trial an item that was 4% of a run's
- * main-thread time, and a run goes on with its trials while the worker deflates.
+ * main-thread time, and a run goes on with its trials while the worker deflates. Starting a
+ * worker costs about 30 ms of CPU (most of it on its own thread): below a few hundred items,
+ * deflating here is as cheap.
  */
 const WORKER_MIN_ITEMS = 256;
 
@@ -77,7 +82,7 @@ parentPort.on('message', (texts) => {
 `;
 
 /** Deflate on a worker thread, a chunk at a time; rejects if the worker cannot run. */
-function deflateOnWorker(texts: string[]): Promise<Buffer[]> {
+export function deflateOnWorker(texts: string[]): Promise<Buffer[]> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER_SOURCE, { eval: true });
     const bodies: Buffer[] = [];

@@ -210,10 +210,9 @@ export class SqlStore implements Store {
   }
 
   putItems(items: Array<{ hash: string; item: Item; json?: string }>): Promise<void> {
-    // No flush first (unlike most methods here): the group's commits wait for items, so a flush
-    // could wait for itself.
+    // Not after a flush, as most writes here: the caller may go on while the items are stored.
     const stored = storeItems(this.db, items);
-    // The group's commits wait for these items (whether they could be stored or not): a trial is
+    // The group's commits, flush and close wait for these items (stored or not): a trial is
     // never committed before the item it was run on.
     const before = this.#itemsSettled;
     this.#itemsSettled = Promise.allSettled([before, stored]).then(() => {});
@@ -221,7 +220,8 @@ export class SqlStore implements Store {
   }
 
   async getItem(hash: string): Promise<Item | undefined> {
-    // No flush: items are written at once (putItems), never queued; a worker reads one per trial.
+    // No flush (a worker reads one a trial): items are never queued, only waited for while stored.
+    await this.#itemsSettled;
     const row = await this.db.get<{ body: string | Uint8Array }>('SELECT body FROM items WHERE hash = ?', [hash]);
     return row ? (JSON.parse(itemBodyText(row.body)) as Item) : undefined;
   }
@@ -378,7 +378,9 @@ export class SqlStore implements Store {
   }
 
   /** Commit queued writes now (they are also committed within GROUP_COMMIT_MS). */
-  flush(): Promise<void> {
+  /** Commit what is queued; items being stored (putItems) are stored first. */
+  async flush(): Promise<void> {
+    await this.#itemsSettled;
     return this.#commits.flush();
   }
 
@@ -441,6 +443,8 @@ export class SqlStore implements Store {
 
   async importRecords(records: AsyncIterable<StoreRecord>): Promise<ImportSummary> {
     await this.flush();
+    // Entries come in without putCached: nothing known of the cache holds during or after.
+    this.#absence?.forget();
     try {
       return await importRecords(this.db, records);
     } finally {
@@ -458,7 +462,6 @@ export class SqlStore implements Store {
   async close(): Promise<void> {
     try {
       // Items still being stored (a run that stopped early) are stored first.
-      await this.#itemsSettled;
       await this.flush();
     } finally {
       await this.db.close();
