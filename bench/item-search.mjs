@@ -1,0 +1,39 @@
+// bench/item-search: the viewer's text search over a run's items in a SQLite store (deflated
+// bodies, read through the store's SQL function): one page and the match count, four searches
+// in a row on one connection, as a user typing in the viewer makes them. The first search
+// inflates every item; later ones find them remembered.
+//
+//   npm run build && node bench/item-search.mjs [--items 5000] [--db FILE]
+//
+// The store (generated-tom items x 2 reference agents) is built once and kept.
+
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { evaluate, openStore } from '../dist/index.js';
+import { openStoreForReading } from '../dist/store/index.js';
+
+const { values } = parseArgs({ options: { items: { type: 'string', default: '5000' }, db: { type: 'string' } } });
+const items = Number(values.items);
+mkdirSync('bench/out', { recursive: true });
+const db = values.db ?? join('bench/out', `item-search-${items}.db`);
+if (!existsSync(db)) {
+  const store = await openStore(db);
+  await evaluate(
+    { suites: ['generated-tom'], models: ['agent:oracle', 'agent:random'], limit: items },
+    { store, runId: 'bench', concurrency: 64 },
+  );
+  await store.close();
+}
+const store = await openStoreForReading(db);
+const browser = store.browser();
+console.log(`bench/item-search: ${items} items, ${2 * items} trials (${db})`);
+for (const search of ['kitchen', 'basket', 'no-such-text', 'kitchen']) {
+  const t0 = performance.now();
+  const rows = await browser.list({ runId: 'bench', search, limit: 50 });
+  const t1 = performance.now();
+  const n = await browser.count({ runId: 'bench', search });
+  const t2 = performance.now();
+  console.log(`  "${search}": first page ${(t1 - t0).toFixed(0)} ms (${rows.length} rows), count ${(t2 - t1).toFixed(0)} ms (${n} trials)`);
+}
+await store.close();
