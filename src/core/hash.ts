@@ -1,7 +1,4 @@
-import * as crypto from 'node:crypto';
-
-/** The one-shot hash (Node 20.12 and later): a third of a Hash object's cost on short texts. */
-const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+import { hash } from 'node:crypto';
 
 /**
  * JSON with object keys sorted at every depth, so that equal values give equal strings
@@ -20,9 +17,12 @@ export function canonicalJson(value: unknown): string {
   return `{${entries.join(',')}}`;
 }
 
-/** The SHA-256 of a string, in hex. */
-export function sha256(text: string): string {
-  return oneShot ? oneShot('sha256', text, 'hex') : crypto.createHash('sha256').update(text).digest('hex');
+/**
+ * The SHA-256 of a string, in hex (or base64url). The one-shot hash (Node 20.12 on; engines asks
+ * 20.18.1) costs a third of a Hash object's on short texts.
+ */
+export function sha256(text: string, encoding: 'hex' | 'base64url' = 'hex'): string {
+  return hash('sha256', text, encoding);
 }
 
 /** Content hash of any JSON-able value. */

@@ -125,7 +125,8 @@ function forward(L: Float64Array, n: number, b: Float64Array): void {
 /**
  * Solves U x = b in place for upper-triangular U = L' stored row-major (back substitution), four
  * rows at a time: the solved values below the block first (four sums side by side), then the
- * block's own.
+ * block's own. forward's mirror image, kept written out: a shared helper would return its four
+ * sums through an array in the kernel's innermost loop.
  */
 function backward(U: Float64Array, n: number, b: Float64Array): void {
   let i = n - 1;

@@ -13,9 +13,9 @@
 // detail field holds null and its hash is in `blobs`. Unpacking gives back the same JSON text.
 // Rows written before packing existed (packed = 0) hold the transcript as it was.
 
-import * as crypto from 'node:crypto';
 // core's errors file, not its index: the index loads every record schema (zod), which `report` does without.
 import { MindscopeError } from '../../core/errors.js';
+import { sha256 } from '../../core/hash.js';
 import type { SqlDriver, SqlExecutor } from './driver.js';
 
 /**
@@ -24,11 +24,8 @@ import type { SqlDriver, SqlExecutor } from './driver.js';
  * one store the chance that two texts share one is about 1 in 10^11.
  */
 function blobHash(text: string): string {
-  // The one-shot hash (Node 20.12 and later) costs a third of a Hash object's.
-  const digest = oneShotHash ? oneShotHash('sha256', text, 'base64url') : crypto.createHash('sha256').update(text).digest('base64url');
-  return digest.slice(0, 16);
+  return sha256(text, 'base64url').slice(0, 16);
 }
-const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'base64url') => string }).hash;
 
 /** Detail fields whose JSON is at least this long are stored as blobs. */
 const DETAIL_BLOB_MIN = 48;
