@@ -54,11 +54,9 @@ describe('openai-compatible servers through the SDK', () => {
     }
   });
 
-  it("sends the headers the SDK's own client sends (its User-Agent, the key as a bearer)", async () => {
+  it("sends the headers the SDK's own client sends (its User-Agent, the key as a bearer), call after call", async () => {
     const env = { TEST_KEY: 'sk-test-headers-0000' };
     const m = createModel(`openai-compatible:${server.url}/v1#ok`, { apiKeyEnv: 'TEST_KEY', env });
-    await m.chat({ messages: MCQ, settings: { temperature: 0, maxTokens: 16 }, timeoutMs: 5000 });
-    const ours = (await lastBody()).headers;
     const { OpenAI } = await import('openai');
     // The stock client over the same fetch: any difference is the lighter header handling's.
     const stock = new OpenAI({
@@ -69,13 +67,19 @@ describe('openai-compatible servers through the SDK', () => {
       maxRetries: 0,
       fetch: leanFetch,
     });
-    await stock.chat.completions.create({ model: 'ok', messages: MCQ, max_tokens: 16 }, { timeout: 5000 });
-    const theirs = (await lastBody()).headers;
-    const { 'content-length': _ours, ...oursRest } = ours;
-    const { 'content-length': _theirs, ...theirsRest } = theirs;
-    expect(oursRest).toEqual(theirsRest);
-    expect(ours['user-agent']).toMatch(/^OpenAI\/JS \d/);
-    expect(ours.authorization).toBe(`<${'Bearer '.length + env.TEST_KEY.length} characters>`);
+    const withoutLength = ({ 'content-length': _, ...rest }: Record<string, string>) => rest;
+    // Headers are built once per kind of call: the second call at 5 s reuses the first's, the
+    // call at 9 s (X-Stainless-Timeout: 9) is built anew.
+    for (const timeoutMs of [5000, 5000, 9000]) {
+      await m.chat({ messages: MCQ, settings: { temperature: 0, maxTokens: 16 }, timeoutMs });
+      const ours = (await lastBody()).headers;
+      await stock.chat.completions.create({ model: 'ok', messages: MCQ, max_tokens: 16 }, { timeout: timeoutMs });
+      const theirs = (await lastBody()).headers;
+      expect(withoutLength(ours)).toEqual(withoutLength(theirs));
+      expect(ours['x-stainless-timeout']).toBe(String(timeoutMs / 1000));
+      expect(ours['user-agent']).toMatch(/^OpenAI\/JS \d/);
+      expect(ours.authorization).toBe(`<${'Bearer '.length + env.TEST_KEY.length} characters>`);
+    }
   });
 
   it("keeps an open reasoning model's reasoning text", async () => {

@@ -155,34 +155,56 @@ function send(
   if (basic && !Object.keys(headers).some((k) => k.toLowerCase() === 'authorization')) headers.authorization = basic;
   return new Promise<Response>((resolve, reject) => {
     let settled = false;
-    let stream: Dispatcher.ResponseData['body'] | undefined;
+    let call: Dispatcher.DispatchController | undefined;
+    const chunks: Buffer[] = [];
+    let total = 0;
+    let status = 0;
+    let replyHeaders: IncomingHttpHeaders = {};
+    const settle = () => {
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+    };
     const fail = (err: unknown) => {
       if (settled) return;
-      settled = true;
-      stream?.destroy();
-      // The SDK's time limit fires its signal: undici stops the call, and it fails as the built-in fetch's would.
+      settle();
+      call?.abort(err as Error);
+      // The SDK's time limit fires its signal: the call stops, and it fails as the built-in fetch's would.
       reject(signal?.aborted ? abortError() : systemError(err));
     };
-    dispatcher.request({ origin, path, method, headers, body, signal }).then((res) => {
-      stream = res.body;
-      // Listening for errors first: failing destroys the body, which may then emit one.
-      res.body.on('error', fail);
-      // The reply cap (--max-reply-bytes): stop reading past it, as boundedFetch does for streams.
-      const declared = Number(res.headers['content-length'] ?? Number.NaN);
-      if (limit !== undefined && declared > limit) return fail(new ReplyOverLimit(limit, declared, true));
-      const chunks: Buffer[] = [];
-      let total = 0;
-      res.body.on('data', (c: Buffer) => {
-        total += c.length;
-        if (limit !== undefined && total > limit) return fail(new ReplyOverLimit(limit, total, false));
-        chunks.push(c);
-      });
-      res.body.on('end', () => {
-        if (settled) return;
-        settled = true;
-        const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-        resolve(new Reply(res.statusCode, '', new ReplyHeaders(res.headers), href, bytes) as unknown as Response);
-      });
-    }, fail);
+    const onAbort = () => fail(abortError());
+    signal?.addEventListener('abort', onAbort, { once: true });
+    // undici's dispatch with a handler of our own: the reply's chunks are collected as they come,
+    // without the stream undici's request() makes for each reply.
+    dispatcher.dispatch(
+      { origin, path, method, headers, body },
+      {
+        onRequestStart(controller) {
+          call = controller;
+          if (settled) controller.abort(abortError());
+        },
+        onResponseStart(_controller, statusCode, h) {
+          status = statusCode;
+          replyHeaders = h;
+          // The reply cap (--max-reply-bytes): stop reading past it, as boundedFetch does for streams.
+          const declared = Number(h['content-length'] ?? Number.NaN);
+          if (limit !== undefined && declared > limit) fail(new ReplyOverLimit(limit, declared, true));
+        },
+        onResponseData(_controller, chunk: Buffer) {
+          if (settled) return;
+          total += chunk.length;
+          if (limit !== undefined && total > limit) return fail(new ReplyOverLimit(limit, total, false));
+          chunks.push(chunk);
+        },
+        onResponseEnd() {
+          if (settled) return;
+          settle();
+          const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+          resolve(new Reply(status, '', new ReplyHeaders(replyHeaders), href, bytes) as unknown as Response);
+        },
+        onResponseError(_controller, err) {
+          fail(err);
+        },
+      },
+    );
   });
 }

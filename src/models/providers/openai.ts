@@ -107,20 +107,35 @@ function decodeOpenAiChat(label: string, body: unknown, latencyMs: number): Chat
 type OpenAiModule = typeof import('openai');
 
 let leanClient: OpenAiModule['OpenAI'] | undefined;
+
+/** What the SDK's (private) header builder takes; the headers depend on nothing else for a client without idempotency keys. */
+interface HeaderBuild {
+  options: { headers?: unknown; timeout?: number; __security?: unknown };
+  method: string;
+  bodyHeaders: Record<string, string> | undefined;
+  retryCount: number;
+}
+type BuildHeaders = (this: unknown, args: HeaderBuild) => Promise<unknown>;
+
 /**
- * The SDK's client with lighter header handling, through its protected hooks; the same headers
- * on the wire (tests/providers-openai.test.ts compares them with the stock client's). Its own
- * auth header is built as two nested header objects a call, and the request's headers reach the
- * fetch (and the debug-log formatting it does even with logging off) as a Headers object,
- * iterated twice: together about a quarter of what the SDK allocates a call. A bearer header
- * object made once and plain request headers took the runner from 1,944 to 1,985 and 1,973 to
- * 2,042 trials/s (bench/runner.mjs, medians of 5 interleaved rounds). Made once, from the module
- * loaded on first use.
+ * The SDK's client with lighter header handling: the same headers on the wire
+ * (tests/providers-openai.test.ts compares them with the stock client's, call after call).
+ * The SDK merges its header sources into a Headers object on every call (auth built as two
+ * nested header objects, each name validated and lower-cased), then reads it back for the fetch
+ * and for the debug-log formatting it does even with logging off: about 7% of the runner's
+ * thread. Here the SDK's own builder still makes the headers, once per kind of call (method,
+ * retry count, timeout, body headers, auth schemes), and each call gets a plain copy; calls with headers of
+ * their own and a changed key go through it as before. Made once, from the module loaded on
+ * first use.
  */
 function leanClientClass(mod: OpenAiModule): OpenAiModule['OpenAI'] {
+  if (leanClient) return leanClient;
   // Named as the SDK's own: its User-Agent header is its class name ("OpenAI/JS 6.49.0").
-  leanClient ??= class OpenAI extends mod.OpenAI {
+  const Lean = class OpenAI extends mod.OpenAI {
     #bearer: { key: string; header: { Authorization: string } } | undefined;
+    /** Built headers by kind of call, for the key they were built with. */
+    #built: { key: string | null; byKind: Map<string, Record<string, string>> } | undefined;
+
     // As the SDK's: a bearer header when asked for one (this client has no admin key, and
     // workload identity, which the SDK excludes beside a key, is never set up); a keyless
     // server's client removes it again through its default headers.
@@ -132,11 +147,30 @@ function leanClientClass(mod: OpenAiModule): OpenAiModule['OpenAI'] {
       if (this.#bearer?.key !== this.apiKey) this.#bearer = { key: this.apiKey, header: { Authorization: `Bearer ${this.apiKey}` } };
       return this.#bearer.header as never;
     }
+
+    /** The headers of a call: the SDK's builder's, built once per kind of call (see above). */
+    async leanHeaders(stock: BuildHeaders, args: HeaderBuild): Promise<unknown> {
+      const { options, method, bodyHeaders, retryCount } = args;
+      if (options.headers !== undefined || this.idempotencyHeader) return stock.call(this, args);
+      // A new key, or (timeouts of every size) too many kinds: built afresh.
+      if (this.#built?.key !== this.apiKey || this.#built.byKind.size > 64) this.#built = { key: this.apiKey, byKind: new Map() };
+      const kind = `${method} ${retryCount} ${options.timeout} ${JSON.stringify(bodyHeaders ?? null)} ${JSON.stringify(options.__security ?? null)}`;
+      let plain = this.#built.byKind.get(kind);
+      if (!plain) {
+        const headers = (await stock.call(this, args)) as Headers;
+        plain = {};
+        for (const [k, v] of headers) plain[k] = v;
+        this.#built.byKind.set(kind, plain);
+      }
+      return { ...plain };
+    }
+
     protected override async prepareRequest(
       request: RequestInit,
       ctx: Parameters<InstanceType<OpenAiModule['OpenAI']>['prepareRequest']>[1],
     ): Promise<void> {
       await super.prepareRequest(request, ctx);
+      // Headers the SDK built itself (calls with headers of their own) as a plain record too.
       if (request.headers instanceof Headers) {
         const plain: Record<string, string> = {};
         for (const [k, v] of request.headers) plain[k] = v;
@@ -144,6 +178,17 @@ function leanClientClass(mod: OpenAiModule): OpenAiModule['OpenAI'] {
       }
     }
   };
+  // The header builder is private to the SDK's types (a method all the same): replaced on this
+  // subclass's prototype, calling the SDK's own. The headers test fails if a new SDK version
+  // builds them differently.
+  const stock = (mod.OpenAI.prototype as unknown as { buildHeaders: BuildHeaders }).buildHeaders;
+  if (typeof stock !== 'function') throw new Error('openai SDK: no buildHeaders method to wrap (a new SDK version?)');
+  Object.defineProperty(Lean.prototype, 'buildHeaders', {
+    value(this: InstanceType<typeof Lean>, args: HeaderBuild) {
+      return this.leanHeaders(stock, args);
+    },
+  });
+  leanClient = Lean;
   return leanClient;
 }
 
