@@ -6,7 +6,7 @@
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { leanFetch } from '../src/models/lean-fetch.js';
+import { leanFetch, withTimeout } from '../src/models/lean-fetch.js';
 import { boundedFetch, replyLimitOptions } from '../src/models/reply-limit.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
 
@@ -52,6 +52,30 @@ describe('lean fetch', () => {
     const late = new AbortController();
     setTimeout(() => late.abort(), 200);
     await expect(post('hang-1', { signal: late.signal })).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('stops a call after the time limit it carries (withTimeout), with the AbortError the SDK reads as a timeout', async () => {
+    const t0 = performance.now();
+    await expect(post('hang-1000', withTimeout({}, 150))).rejects.toMatchObject({ name: 'AbortError' });
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(140);
+    // A call answered in time is not failed by its timer later.
+    const res = await post('ok', withTimeout({}, 150));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(res.status).toBe(200);
+    // A body the lean path leaves to the built-in fetch keeps its limit too (a server that never answers).
+    const silent = createHttpServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const form = new FormData();
+      form.set('file', 'x');
+      const { port } = silent.address() as { port: number };
+      await expect(leanFetch(`http://127.0.0.1:${port}/v1/files`, withTimeout({ method: 'POST', body: form }, 150))).rejects.toMatchObject({
+        name: 'TimeoutError',
+      });
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
   });
 
   it('fails with the system code when the connection is reset or refused', async () => {

@@ -42,8 +42,11 @@ class ReplyHeaders {
   has(name: string): boolean {
     return this.raw[name.toLowerCase()] !== undefined;
   }
-  *entries(): IterableIterator<[string, string]> {
-    for (const k of Object.keys(this.raw).sort()) yield [k, this.get(k)!];
+  entries(): IterableIterator<[string, string]> {
+    return Object.keys(this.raw)
+      .sort()
+      .map((k): [string, string] => [k, this.get(k)!])
+      [Symbol.iterator]();
   }
   keys(): IterableIterator<string> {
     return Object.keys(this.raw).sort()[Symbol.iterator]();
@@ -89,12 +92,12 @@ class Reply {
   }
 }
 
-/** Header pairs from what the SDK passes (a Headers, a record or pairs). */
+/** Header pairs from what the SDK passes (a Headers, a record or pairs); a record as it is (undici only reads it). */
 function headerRecord(h: RequestInit['headers']): Record<string, string> {
+  if (!h) return {};
+  if (!(h instanceof Headers) && !Array.isArray(h)) return h as Record<string, string>;
   const out: Record<string, string> = {};
-  if (!h) return out;
-  if (h instanceof Headers || Array.isArray(h)) for (const [k, v] of h) out[k] = v;
-  else for (const [k, v] of Object.entries(h)) out[k] = v;
+  for (const [k, v] of h) out[k] = v;
   return out;
 }
 
@@ -119,6 +122,24 @@ function target(href: string): Target {
   return t;
 }
 
+/** The field of a fetch's init that carries a time limit (withTimeout; not a RequestInit field: fetch ignores it). */
+const TIMEOUT_FIELD = 'mindscopeTimeoutMs';
+
+/**
+ * The init with a time limit for the whole call: the lean fetch stops the call after `ms` and
+ * fails with an AbortError, as a fetch whose signal an SDK's timer fired does, without a signal
+ * and its listeners per call. `init` is changed and returned.
+ */
+export function withTimeout(init: RequestInit, ms: number): RequestInit {
+  (init as Record<string, unknown>)[TIMEOUT_FIELD] = ms;
+  return init;
+}
+
+function timeoutOf(init: RequestInit | undefined): number | undefined {
+  const v = (init as Record<string, unknown> | undefined)?.[TIMEOUT_FIELD];
+  return typeof v === 'number' ? v : undefined;
+}
+
 const abortError = () => new DOMException('This operation was aborted', 'AbortError');
 
 /** undici's errors as node:http's: the system code the error mapping names (a closed socket is a reset). */
@@ -135,7 +156,10 @@ export function leanFetch(input: string | URL | Request, init?: RequestInit): Pr
   const href = typeof input === 'string' ? input : input instanceof URL ? input.href : undefined;
   const body = init?.body;
   // Only calls with a JSON string body: a GET (batch results, files) may be read as a stream.
-  if (href === undefined || !(href.startsWith('http:') || href.startsWith('https:')) || typeof body !== 'string') return fetch(input, init);
+  if (href === undefined || !(href.startsWith('http:') || href.startsWith('https:')) || typeof body !== 'string') {
+    const ms = timeoutOf(init);
+    return fetch(input, ms === undefined || init?.signal ? init : { ...init, signal: AbortSignal.timeout(ms) });
+  }
   const signal = init?.signal ?? undefined;
   if (signal?.aborted) return Promise.reject(abortError());
   return pools().then((dispatcher) => send(dispatcher, href, body, init, signal));
@@ -151,8 +175,9 @@ function send(
   const limit = replyLimitOf(init);
   const { origin, path, basic } = target(href);
   const method = (init?.method ?? 'GET') as Dispatcher.HttpMethod;
-  const headers = headerRecord(init?.headers);
-  if (basic && !Object.keys(headers).some((k) => k.toLowerCase() === 'authorization')) headers.authorization = basic;
+  const timeoutMs = timeoutOf(init);
+  let headers = headerRecord(init?.headers);
+  if (basic && !Object.keys(headers).some((k) => k.toLowerCase() === 'authorization')) headers = { ...headers, authorization: basic };
   return new Promise<Response>((resolve, reject) => {
     let settled = false;
     let call: Dispatcher.DispatchController | undefined;
@@ -160,8 +185,10 @@ function send(
     let total = 0;
     let status = 0;
     let replyHeaders: IncomingHttpHeaders = {};
+    const timer = timeoutMs === undefined ? undefined : setTimeout(() => fail(abortError()), timeoutMs);
     const settle = () => {
       settled = true;
+      if (timer) clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
     };
     const fail = (err: unknown) => {

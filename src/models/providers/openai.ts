@@ -7,7 +7,7 @@ import type { ChatMessage, ChatResponse, TokenLogprob } from '../../core/index.j
 import { capabilitiesFor, takesSampling, type ModelCapabilities } from '../capabilities.js';
 import type { ChatModel, ChatRequest, WireFormat } from '../chat-model.js';
 import { type CallSite, malformed } from '../http.js';
-import { leanFetch } from '../lean-fetch.js';
+import { leanFetch, withTimeout } from '../lean-fetch.js';
 import { videoUnsupported } from '../call-error.js';
 import { fromStainlessError } from '../sdk-errors.js';
 import { boundedFetch, replyLimitOptions } from '../reply-limit.js';
@@ -163,6 +163,22 @@ function leanClientClass(mod: OpenAiModule): OpenAiModule['OpenAI'] {
         this.#built.byKind.set(kind, plain);
       }
       return { ...plain };
+    }
+
+    // The SDK's own makes a signal per call (its AbortController's), listens on the caller's and
+    // sets a timer; a call with a JSON body and no signal of its own goes to the lean fetch with
+    // the time limit instead (withTimeout), which fails the same way (an AbortError) when it passes.
+    protected override async fetchWithAuth(
+      url: string,
+      init: RequestInit,
+      timeout: number,
+      controller: AbortController,
+      schemes?: Parameters<InstanceType<OpenAiModule['OpenAI']>['fetchWithAuth']>[4],
+    ): Promise<Response> {
+      const fetch = this._options.fetch;
+      if (!fetch || init.signal || typeof init.body !== 'string') return super.fetchWithAuth(url, init, timeout, controller, schemes);
+      if (init.method) init.method = init.method.toUpperCase();
+      return fetch(url, withTimeout(init, timeout));
     }
 
     protected override async prepareRequest(
