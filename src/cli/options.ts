@@ -3,23 +3,10 @@ import type { Command } from 'commander';
 
 import { ConfigError, isCategory, type Category, type McqFieldMap } from '../core/index.js';
 
-export function intOption(flag: string, min = 0) {
-  return (value: string): number => {
-    const n = /^\s*[-+]?\d+\s*$/.test(value) ? Number(value) : Number.NaN;
-    if (!Number.isInteger(n) || n < min) throw new ConfigError(`${flag} expects an integer of at least ${min}, got "${value}"`);
-    return n;
-  };
-}
+// The number parsers, in their own file: `audit` uses them without loading all of core.
+import { intOption, numberOption } from './number-options.js';
 
-export function numberOption(flag: string, min = 0, max = Number.POSITIVE_INFINITY) {
-  return (value: string): number => {
-    // Number('') is 0 and Number(' 1 ') is 1: only a plain decimal literal is taken.
-    const n = /^\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*$/i.test(value) ? Number(value) : Number.NaN;
-    const range = max === Number.POSITIVE_INFINITY ? `of at least ${min}` : `between ${min} and ${max}`;
-    if (!Number.isFinite(n) || n < min || n > max) throw new ConfigError(`${flag} expects a number ${range}, got "${value}"`);
-    return n;
-  };
-}
+export { intOption, numberOption };
 
 /** `question=q,options=a0|a1|a2|a3,answer=a_idx,category=cat,context=story,id=qid,category.fb=belief` */
 export function parseFieldMap(value: string): McqFieldMap {

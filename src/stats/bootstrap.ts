@@ -1,6 +1,6 @@
 // The seeded bootstrap with percentile intervals (type-7 quantiles, R's default).
 
-import { createRng } from '../core/index.js';
+import { createRng } from '../core/random.js';
 import { hasNaN } from './validate.js';
 
 /** Quantile of type 7 (linear interpolation between order statistics, R's default); NaN when a value is NaN or there are none. */

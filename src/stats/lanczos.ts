@@ -9,7 +9,7 @@
 // on to more eigenvalues than it first stopped at (lanczosRun), and forms only the eigenvectors
 // asked for.
 
-import { createRng } from '../core/index.js';
+import { createRng } from '../core/random.js';
 
 export interface LeadingEigen {
   /** The k largest eigenvalues, descending. */

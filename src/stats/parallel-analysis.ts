@@ -7,7 +7,7 @@
 // of components (factors) is the count of leading observed values above the resampled quantile.
 
 import { Matrix } from 'ml-matrix';
-import { createRng } from '../core/index.js';
+import { createRng } from '../core/random.js';
 import { quantile7 } from './bootstrap.js';
 import { correlationMatrix } from './correlation-matrix.js';
 import { paf, symmetricEigen } from './factor-analysis.js';

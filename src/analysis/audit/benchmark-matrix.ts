@@ -1,7 +1,7 @@
 // Benchmarks as the audit sees them: the same models in the same order, binary items with a
 // category, items with a missing cell left out (and counted).
 
-import { ConfigError, InputError } from '../../core/index.js';
+import { ConfigError, InputError } from '../../core/errors.js';
 import type { ResponseMatrix } from '../../store/index.js';
 
 export interface AuditItem {

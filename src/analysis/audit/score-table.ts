@@ -3,7 +3,8 @@
 // `hf_id`, a family): only the columns an analysis names must be numeric, and scoreColumn says
 // which cell of a named column is not a number.
 
-import { ConfigError, InputError, parseCsv } from '../../core/index.js';
+import { ConfigError, InputError } from '../../core/errors.js';
+import { parseCsv } from '../../core/csv.js';
 
 export interface ScoreTable {
   models: string[];

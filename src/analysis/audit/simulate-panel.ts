@@ -9,7 +9,7 @@
 // accuracy rises with ability, the true stage-1 tau of a pair and category is the tau between
 // the two benchmarks' abilities (trueStage1Tau). Everything is drawn from one seed.
 
-import { createRng, type Rng } from '../../core/index.js';
+import { createRng, type Rng } from '../../core/random.js';
 import { kendallTau } from '../../stats/index.js';
 import type { ResponseMatrix } from '../../store/index.js';
 

@@ -13,7 +13,7 @@
 // back (each call marks its item pending and picks among the rest at the current estimate);
 // record() adds an answer and updates the estimate. Every random choice comes from the seed.
 
-import { createRng, type Rng } from '../../core/index.js';
+import { createRng, type Rng } from '../../core/random.js';
 import { abilityPosterior, type AbilityPosterior } from './ability.js';
 import { type IrtItems, irtItemInformation } from './irt-model.js';
 

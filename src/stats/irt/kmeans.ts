@@ -3,7 +3,7 @@
 // the panel or their IRT parameters. The anchors are the points nearest each centre, as in
 // tinyBenchmarks (Polo et al. 2024), and each carries its cluster's share of the total weight.
 
-import { createRng } from '../../core/index.js';
+import { createRng } from '../../core/random.js';
 
 export interface KMeansResult {
   /** Cluster of each point. */

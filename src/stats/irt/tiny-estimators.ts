@@ -22,7 +22,7 @@
 // N(log a, (se_a / a)^2) and N(b, se_b^2) per item (seeded), and the variance of those centres
 // joins Var[Z]. Coverage on simulated panels: tests/irt-tiny.test.ts and bench/irt.mjs.
 
-import { createRng } from '../../core/index.js';
+import { createRng } from '../../core/random.js';
 import { abilityPosterior, type AbilityPosterior } from './ability.js';
 import type { IrtItems } from './irt-model.js';
 import { normalQuantile } from '../distributions.js';

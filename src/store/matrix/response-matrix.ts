@@ -6,9 +6,11 @@
 // read too.
 
 import { writeFileSync } from 'node:fs';
-import { InputError, isCategory, readText } from '../../core/index.js';
+import { InputError } from '../../core/errors.js';
+import { isCategory } from '../../core/categories.js';
+import { readText } from '../../core/files.js';
 import type { ResponseRow } from '../store.js';
-import { formatCsv, parseCsv } from '../../core/index.js';
+import { formatCsv, parseCsv } from '../../core/csv.js';
 
 export interface MatrixItem {
   suite: string;
