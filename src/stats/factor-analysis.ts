@@ -5,13 +5,15 @@
 // squared loadings. Also KMO and Bartlett's sphericity test (PCA: correlation-matrix.ts).
 // shared/vectors/spec/pa_varimax_reference.py is the executable spec this follows.
 
-import { EigenvalueDecomposition, Matrix, pseudoInverse, SingularValueDecomposition } from 'ml-matrix';
+import type { Matrix } from 'ml-matrix';
+import { mlMatrix } from './ml-matrix.js';
 import { chiSquareSf } from './distributions.js';
 
 export type Square = number[][];
 
 /** Eigenvalues (descending) and matching eigenvectors (columns) of a symmetric matrix. */
 export function symmetricEigen(m: Matrix): { values: number[]; vectors: Matrix } {
+  const { EigenvalueDecomposition, Matrix } = mlMatrix();
   const e = new EigenvalueDecomposition(m, { assumeSymmetric: true });
   const order = e.realEigenvalues.map((v, i) => [v, i] as const).sort((a, b) => b[0] - a[0]);
   const vectors = new Matrix(m.rows, m.columns);
@@ -21,6 +23,7 @@ export function symmetricEigen(m: Matrix): { values: number[]; vectors: Matrix }
 
 /** Squared multiple correlations, clipped to [0, 1] (psych::smc through the pseudo-inverse). */
 export function smc(R: Square): number[] {
+  const { Matrix, pseudoInverse } = mlMatrix();
   const inv = pseudoInverse(new Matrix(R));
   return R.map((_, i) => Math.min(1, Math.max(0, 1 - 1 / inv.get(i, i))));
 }
@@ -36,6 +39,7 @@ export interface PafResult {
 
 /** Principal-axis factoring with iterated communalities (psych's fm = "pa"), unrotated and unsigned. */
 export function paf(R: Square, nFactors: number, opts: { minErr?: number; maxIter?: number } = {}): PafResult {
+  const { Matrix } = mlMatrix();
   const minErr = opts.minErr ?? 0.001;
   const maxIter = opts.maxIter ?? 50;
   const p = R.length;
@@ -83,6 +87,7 @@ export function varimax(
   const nc = loadings[0]!.length;
   if (nc < 2) return { loadings: loadings.map((r) => r.slice()), rotation: [[1]] };
   const sc = loadings.map((row) => (normalize ? Math.sqrt(row.reduce((s, v) => s + v * v, 0)) : 1));
+  const { Matrix, SingularValueDecomposition } = mlMatrix();
   const x = new Matrix(loadings.map((row, i) => row.map((v) => v / sc[i]!)));
   let TT = Matrix.eye(nc);
   let d = 0;
@@ -135,6 +140,7 @@ export function factorAnalysis(R: Square, nFactors: number, rotation: 'none' | '
 
 /** Kaiser-Meyer-Olkin sampling adequacy, overall and per variable (psych::KMO). */
 export function kmo(R: Square): { msa: number; msaItems: number[] } {
+  const { Matrix, pseudoInverse } = mlMatrix();
   const p = R.length;
   const Q = pseudoInverse(new Matrix(R));
   let r2 = 0;
@@ -156,6 +162,7 @@ export function kmo(R: Square): { msa: number; msaItems: number[] } {
 
 /** Bartlett's test of sphericity (psych::cortest.bartlett). */
 export function bartlett(R: Square, n: number): { chisq: number; df: number; p: number } {
+  const { Matrix } = mlMatrix();
   const p = R.length;
   const lu = new Matrix(R);
   const e = symmetricEigen(lu);
@@ -167,5 +174,5 @@ export function bartlett(R: Square, n: number): { chisq: number; df: number; p: 
 
 /** Whether a correlation matrix has full rank (KMO and Bartlett need it). */
 export function hasFullRank(R: Square, tol = 1e-10): boolean {
-  return symmetricEigen(new Matrix(R)).values.every((v) => v > tol);
+  return symmetricEigen(new (mlMatrix().Matrix)(R)).values.every((v) => v > tol);
 }

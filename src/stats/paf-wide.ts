@@ -9,7 +9,7 @@
 //     O(n p k) per step, warm-started from the previous iteration's vectors;
 //   - iteration stops, as psych's fa, when the total communality changes by less than 0.001.
 
-import { Matrix } from 'ml-matrix';
+import { mlMatrix } from './ml-matrix.js';
 import { symmetricEigen } from './factor-analysis.js';
 import { WideBlock } from './wide-block.js';
 
@@ -191,7 +191,7 @@ export function pafWide(
     }
     // Rayleigh-Ritz in the converged subspace.
     applyReduced(z, n, p, u, V, W, tmp);
-    const T = new Matrix(k, k);
+    const T = new (mlMatrix().Matrix)(k, k);
     for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) T.set(a, b, dot(V[a]!, W[b]!));
     const t = symmetricEigen(T.add(T.transpose()).div(2));
     eigenvalues = t.values;

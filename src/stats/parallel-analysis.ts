@@ -6,7 +6,7 @@
 // marginals, so binary items never turn constant and no resample has to be drawn again. The number
 // of components (factors) is the count of leading observed values above the resampled quantile.
 
-import { Matrix } from 'ml-matrix';
+import { mlMatrix } from './ml-matrix.js';
 import { createRng } from '../core/random.js';
 import { quantile7 } from './bootstrap.js';
 import { correlationMatrix } from './correlation-matrix.js';
@@ -65,7 +65,7 @@ export interface ParallelAnalysisOptions {
 function eigenPair(data: number[][]): { pc: number[]; fa: number[] } | undefined {
   const R = correlationMatrix(data);
   if (R.some((row, i) => !Number.isFinite(row[i]) || row[i] === 0)) return undefined;
-  return { pc: symmetricEigen(new Matrix(R)).values, fa: paf(R, 1).reducedEigenvalues };
+  return { pc: symmetricEigen(new (mlMatrix().Matrix)(R)).values, fa: paf(R, 1).reducedEigenvalues };
 }
 
 function wideEigenPair(block: WideBlock, leading?: number): { pc: number[]; fa: number[] } {

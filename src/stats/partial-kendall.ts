@@ -4,7 +4,7 @@
 //   residual - tau-b between the OLS residuals of x and of y on the controls (with an
 //              intercept): what the audit paper's Table 8 reports.
 
-import { Matrix, pseudoInverse, solve } from 'ml-matrix';
+import { mlMatrix } from './ml-matrix.js';
 import { kendallTauB, type NumArray } from './correlation.js';
 import { normalTwoSidedP } from './distributions.js';
 import { hasNaN, requireOneOf, sameLength } from './validate.js';
@@ -23,6 +23,7 @@ export interface PartialKendallResult {
 export function olsResiduals(y: NumArray, controls: NumArray[]): Float64Array {
   const n = y.length;
   controls.forEach((c, j) => sameLength('olsResiduals', y, c, ['y', `controls[${j}]`]));
+  const { Matrix, solve } = mlMatrix();
   const X = new Matrix(n, controls.length + 1);
   for (let i = 0; i < n; i++) {
     X.set(i, 0, 1);
@@ -61,6 +62,7 @@ export function partialKendall(
   } else {
     const vars = [x, y, ...controls];
     const k = vars.length;
+    const { Matrix, pseudoInverse } = mlMatrix();
     const tau = new Matrix(k, k);
     for (let i = 0; i < k; i++) {
       tau.set(i, i, 1);

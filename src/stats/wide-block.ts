@@ -4,7 +4,8 @@
 // Everything the wide factor methods need reduces to n x n weighted Gram matrices
 // G_k = sum_j d_j^k z_j z_j', each entry a contiguous dot product of two rows.
 
-import { Matrix } from 'ml-matrix';
+import type { Matrix } from 'ml-matrix';
+import { mlMatrix } from './ml-matrix.js';
 import { blockGramWasm, pairDotsWasm } from './pair-dots-wasm.js';
 
 /**
@@ -257,7 +258,7 @@ function mirror(acc: Float64Array, n: number): Float64Array {
 
 /** An n x n Matrix from the upper triangle of a row-major n x n array. */
 function symmetricFrom(acc: Float64Array, n: number): Matrix {
-  const m = new Matrix(n, n);
+  const m = new (mlMatrix().Matrix)(n, n);
   for (let a = 0; a < n; a++) {
     for (let b = a; b < n; b++) {
       m.set(a, b, acc[a * n + b]!);
