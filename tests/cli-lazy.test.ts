@@ -41,7 +41,7 @@ describe('lazy command line', () => {
     }
   });
 
-  it('an audit of matrix files loads the statistics, not the record schemas, the store or the parquet writer', () => {
+  it('an audit of matrix files in PCA mode loads the statistics, not the record schemas, the store, the parquet writer or ml-matrix', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-lazy-'));
     const cats = { belief: 30, desire: 30, emotion: 30, intention: 30, knowledge: 30 };
     const panel = simulatePanel({
@@ -63,10 +63,29 @@ describe('lazy command line', () => {
       join(dir, 'register.mjs'),
       `import { register } from 'node:module'; register(${JSON.stringify(pathToFileURL(join(dir, 'hook.mjs')).href)});`,
     );
+    // And every package required (ml-matrix is required on first use, not imported).
+    writeFileSync(
+      join(dir, 'require-hook.cjs'),
+      "const M = require('node:module'); const load = M._load; M._load = function (r, ...a) { process.stderr.write('LOADED ' + r + '\\n'); return load.call(this, r, ...a); };",
+    );
     const bin = join(import.meta.dirname, '..', 'bin', 'mindscope.js');
     const r = spawnSync(
       process.execPath,
-      ['--import', join(dir, 'register.mjs'), bin, 'audit', '--matrix', ...specs, '--json', '--bootstrap', '50', '--structure', 'pca'],
+      [
+        '--require',
+        join(dir, 'require-hook.cjs'),
+        '--import',
+        join(dir, 'register.mjs'),
+        bin,
+        'audit',
+        '--matrix',
+        ...specs,
+        '--json',
+        '--bootstrap',
+        '50',
+        '--structure',
+        'pca',
+      ],
       {
         encoding: 'utf8',
       },
@@ -77,6 +96,8 @@ describe('lazy command line', () => {
     expect(loaded.some((l) => l.includes('/analysis/audit/'))).toBe(true);
     for (const heavy of [
       '/node_modules/zod/',
+      'LOADED ml-matrix',
+      '/node_modules/ml-matrix/',
       '/node_modules/better-sqlite3/',
       '/node_modules/hyparquet-writer/',
       '/core/index.js',
