@@ -12,6 +12,11 @@
 //   mindscope/suites     loaders and generators of every suite
 //   mindscope/analysis   audit, DialToM, CoMMET, EnactToM and vision analyses
 //   mindscope/report     tables, charts and HTML reports
+//   mindscope/view       the transcript viewer's server
+// and a few light ones, for commands that should start fast:
+//   mindscope/run-report opening a store, finding a run, writing its HTML report
+//   mindscope/audit      the audit and the response-matrix files it reads, on the statistics alone
+//   mindscope/errors     the error classes, without the rest of core
 // The command line uses nothing but these entry points.
 
 // Running an evaluation: a specification (what) and operations (how).

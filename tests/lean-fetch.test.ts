@@ -3,6 +3,7 @@
 // error mapping relies on (AbortError, a system code), a URL's credentials, and the built-in
 // fetch for anything that is not a JSON string body over http(s).
 
+import { getEventListeners } from 'node:events';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -58,10 +59,14 @@ describe('lean fetch', () => {
     const t0 = performance.now();
     await expect(post('hang-1000', withTimeout({}, 150))).rejects.toMatchObject({ name: 'AbortError' });
     expect(performance.now() - t0).toBeGreaterThanOrEqual(140);
-    // A call answered in time is not failed by its timer later.
-    const res = await post('ok', withTimeout({}, 150));
-    await new Promise((r) => setTimeout(r, 200));
+    // A call answered in time leaves no timer and no listener on its signal behind.
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    const signal = new AbortController().signal;
+    const res = await post('ok', withTimeout({ signal }, 60_000));
     expect(res.status).toBe(200);
+    expect(timers()).toBe(before);
+    expect(getEventListeners(signal, 'abort')).toEqual([]);
     // A body the lean path leaves to the built-in fetch keeps its limit too (a server that never answers).
     const silent = createHttpServer(() => {});
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
@@ -70,12 +75,21 @@ describe('lean fetch', () => {
       form.set('file', 'x');
       const { port } = silent.address() as { port: number };
       await expect(leanFetch(`http://127.0.0.1:${port}/v1/files`, withTimeout({ method: 'POST', body: form }, 150))).rejects.toMatchObject({
-        name: 'TimeoutError',
+        name: 'AbortError',
       });
     } finally {
       silent.closeAllConnections();
       silent.close();
     }
+  });
+
+  it('stops a call its signal aborts right after it is made (before the connection pools answer)', async () => {
+    const ac = new AbortController();
+    const call = post('hang-1000', { signal: ac.signal });
+    ac.abort();
+    const t0 = performance.now();
+    await expect(call).rejects.toMatchObject({ name: 'AbortError' });
+    expect(performance.now() - t0).toBeLessThan(1000);
   });
 
   it('fails with the system code when the connection is reset or refused', async () => {

@@ -4,6 +4,7 @@
 // servers reached through the SDK's baseURL.
 
 import { mkdtempSync } from 'node:fs';
+import { OpenAI } from 'openai';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,6 +33,16 @@ afterAll(async () => {
 
 const lastBody = async () => (await server.stats()).bodies.at(-1)!;
 
+// Counts the runs of the SDK's own (private) header builder, wrapped before any client is made:
+// mindscope's client calls it once per kind of call.
+let headerBuilds = 0;
+const sdkProto = OpenAI.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
+const sdkBuildHeaders = sdkProto.buildHeaders!;
+sdkProto.buildHeaders = function (this: unknown, ...args: unknown[]) {
+  headerBuilds++;
+  return sdkBuildHeaders.apply(this, args);
+};
+
 /** The calls of a run's first stored trial. */
 async function firstCalls(store: Store, runId: string) {
   const row = (await collect(store.responses(runId)))[0]!;
@@ -57,7 +68,6 @@ describe('openai-compatible servers through the SDK', () => {
   it("sends the headers the SDK's own client sends (its User-Agent, the key as a bearer), call after call", async () => {
     const env = { TEST_KEY: 'sk-test-headers-0000' };
     const m = createModel(`openai-compatible:${server.url}/v1#ok`, { apiKeyEnv: 'TEST_KEY', env });
-    const { OpenAI } = await import('openai');
     // The stock client over the same fetch: any difference is the lighter header handling's.
     const stock = new OpenAI({
       baseURL: `${server.url}/v1`,
@@ -70,8 +80,11 @@ describe('openai-compatible servers through the SDK', () => {
     const withoutLength = ({ 'content-length': _, ...rest }: Record<string, string>) => rest;
     // Headers are built once per kind of call: the second call at 5 s reuses the first's, the
     // call at 9 s (X-Stainless-Timeout: 9) is built anew.
+    const builds: number[] = [];
     for (const timeoutMs of [5000, 5000, 9000]) {
+      const before = headerBuilds;
       await m.chat({ messages: MCQ, settings: { temperature: 0, maxTokens: 16 }, timeoutMs });
+      builds.push(headerBuilds - before);
       const ours = (await lastBody()).headers;
       await stock.chat.completions.create({ model: 'ok', messages: MCQ, max_tokens: 16 }, { timeout: timeoutMs });
       const theirs = (await lastBody()).headers;
@@ -80,6 +93,7 @@ describe('openai-compatible servers through the SDK', () => {
       expect(ours['user-agent']).toMatch(/^OpenAI\/JS \d/);
       expect(ours.authorization).toBe(`<${'Bearer '.length + env.TEST_KEY.length} characters>`);
     }
+    expect(builds).toEqual([1, 0, 1]);
   });
 
   it("keeps an open reasoning model's reasoning text", async () => {

@@ -128,7 +128,8 @@ const TIMEOUT_FIELD = 'mindscopeTimeoutMs';
 /**
  * The init with a time limit for the whole call: the lean fetch stops the call after `ms` and
  * fails with an AbortError, as a fetch whose signal an SDK's timer fired does, without a signal
- * and its listeners per call. `init` is changed and returned.
+ * and its listeners per call (a body it hands to the built-in fetch: up to the reply's headers,
+ * as the SDKs' timers). `init` is changed and returned.
  */
 export function withTimeout(init: RequestInit, ms: number): RequestInit {
   (init as Record<string, unknown>)[TIMEOUT_FIELD] = ms;
@@ -151,6 +152,20 @@ function systemError(err: unknown): unknown {
   return err;
 }
 
+/**
+ * The built-in fetch with a time limit: an AbortError when it passes, as the lean path's (and
+ * the SDKs' own timers', which also stop at the reply's headers); a caller's signal still stops it.
+ */
+async function fetchWithin(input: string | URL | Request, init: RequestInit, ms: number): Promise<Response> {
+  const timer = new AbortController();
+  const t = setTimeout(() => timer.abort(), ms);
+  try {
+    return await fetch(input, { ...init, signal: init.signal ? AbortSignal.any([init.signal, timer.signal]) : timer.signal });
+  } finally {
+    clearTimeout(t);
+  }
+}
+
 /** `fetch` for SDK clients: lean for JSON string bodies over http(s), the built-in fetch otherwise. */
 export function leanFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
   const href = typeof input === 'string' ? input : input instanceof URL ? input.href : undefined;
@@ -158,7 +173,7 @@ export function leanFetch(input: string | URL | Request, init?: RequestInit): Pr
   // Only calls with a JSON string body: a GET (batch results, files) may be read as a stream.
   if (href === undefined || !(href.startsWith('http:') || href.startsWith('https:')) || typeof body !== 'string') {
     const ms = timeoutOf(init);
-    return fetch(input, ms === undefined || init?.signal ? init : { ...init, signal: AbortSignal.timeout(ms) });
+    return ms === undefined ? fetch(input, init) : fetchWithin(input, init!, ms);
   }
   const signal = init?.signal ?? undefined;
   if (signal?.aborted) return Promise.reject(abortError());
@@ -200,6 +215,11 @@ function send(
     };
     const onAbort = () => fail(abortError());
     signal?.addEventListener('abort', onAbort, { once: true });
+    // Aborted while the pools were loading (or by the caller right after the call): no event comes.
+    if (signal?.aborted) {
+      fail(abortError());
+      return;
+    }
     // undici's dispatch with a handler of our own: the reply's chunks are collected as they come,
     // without the stream undici's request() makes for each reply.
     dispatcher.dispatch(

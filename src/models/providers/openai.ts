@@ -108,7 +108,7 @@ type OpenAiModule = typeof import('openai');
 
 let leanClient: OpenAiModule['OpenAI'] | undefined;
 
-/** What the SDK's (private) header builder takes; the headers depend on nothing else for a client without idempotency keys. */
+/** What the SDK's (private) header builder takes. */
 interface HeaderBuild {
   options: { headers?: unknown; timeout?: number; __security?: unknown };
   method: string;
@@ -117,24 +117,31 @@ interface HeaderBuild {
 }
 type BuildHeaders = (this: unknown, args: HeaderBuild) => Promise<unknown>;
 
+/** The SDK's header builder: private to its types, a method all the same, overridden under this name. */
+const BUILD_HEADERS: string = 'buildHeaders';
+
 /**
  * The SDK's client with lighter header handling: the same headers on the wire
  * (tests/providers-openai.test.ts compares them with the stock client's, call after call).
  * The SDK merges its header sources into a Headers object on every call (auth built as two
  * nested header objects, each name validated and lower-cased), then reads it back for the fetch
  * and for the debug-log formatting it does even with logging off: about 7% of the runner's
- * thread. Here the SDK's own builder still makes the headers, once per kind of call (method,
- * retry count, timeout, body headers, auth schemes), and each call gets a plain copy; calls with headers of
- * their own and a changed key go through it as before. Made once, from the module loaded on
- * first use.
+ * thread. Here the SDK's own builder still makes the headers, once per kind of call, and each
+ * call gets a plain copy. A kind is what the builder reads that may differ between calls of one
+ * client: method, retry count, timeout, body headers, auth schemes, key, organisation and
+ * project (its default headers and User-Agent are fixed with the client). Calls with headers of
+ * their own, and clients that send idempotency keys (OpenAI's does not), go through the builder
+ * every time. Made once, from the module loaded on first use.
  */
 function leanClientClass(mod: OpenAiModule): OpenAiModule['OpenAI'] {
   if (leanClient) return leanClient;
+  const stock = (mod.OpenAI.prototype as unknown as Record<string, BuildHeaders>)[BUILD_HEADERS];
+  if (typeof stock !== 'function') throw new Error('openai SDK: no buildHeaders method to wrap (a new SDK version?)');
   // Named as the SDK's own: its User-Agent header is its class name ("OpenAI/JS 6.49.0").
-  const Lean = class OpenAI extends mod.OpenAI {
+  leanClient = class OpenAI extends mod.OpenAI {
     #bearer: { key: string; header: { Authorization: string } } | undefined;
-    /** Built headers by kind of call, for the key they were built with. */
-    #built: { key: string | null; byKind: Map<string, Record<string, string>> } | undefined;
+    /** Built headers by kind of call (at most 64 kinds: timeouts of every size start it afresh). */
+    #built = new Map<string, Record<string, string>>();
 
     // As the SDK's: a bearer header when asked for one (this client has no admin key, and
     // workload identity, which the SDK excludes beside a key, is never set up); a keyless
@@ -149,18 +156,26 @@ function leanClientClass(mod: OpenAiModule): OpenAiModule['OpenAI'] {
     }
 
     /** The headers of a call: the SDK's builder's, built once per kind of call (see above). */
-    async leanHeaders(stock: BuildHeaders, args: HeaderBuild): Promise<unknown> {
+    async [BUILD_HEADERS](args: HeaderBuild): Promise<unknown> {
       const { options, method, bodyHeaders, retryCount } = args;
       if (options.headers !== undefined || this.idempotencyHeader) return stock.call(this, args);
-      // A new key, or (timeouts of every size) too many kinds: built afresh.
-      if (this.#built?.key !== this.apiKey || this.#built.byKind.size > 64) this.#built = { key: this.apiKey, byKind: new Map() };
-      const kind = `${method} ${retryCount} ${options.timeout} ${JSON.stringify(bodyHeaders ?? null)} ${JSON.stringify(options.__security ?? null)}`;
-      let plain = this.#built.byKind.get(kind);
+      const kind = JSON.stringify([
+        method,
+        retryCount,
+        options.timeout,
+        bodyHeaders ?? null,
+        options.__security ?? null,
+        this.apiKey,
+        this.organization,
+        this.project,
+      ]);
+      let plain = this.#built.get(kind);
       if (!plain) {
         const headers = (await stock.call(this, args)) as Headers;
         plain = {};
         for (const [k, v] of headers) plain[k] = v;
-        this.#built.byKind.set(kind, plain);
+        if (this.#built.size >= 64) this.#built.clear();
+        this.#built.set(kind, plain);
       }
       return { ...plain };
     }
@@ -194,17 +209,6 @@ function leanClientClass(mod: OpenAiModule): OpenAiModule['OpenAI'] {
       }
     }
   };
-  // The header builder is private to the SDK's types (a method all the same): replaced on this
-  // subclass's prototype, calling the SDK's own. The headers test fails if a new SDK version
-  // builds them differently.
-  const stock = (mod.OpenAI.prototype as unknown as { buildHeaders: BuildHeaders }).buildHeaders;
-  if (typeof stock !== 'function') throw new Error('openai SDK: no buildHeaders method to wrap (a new SDK version?)');
-  Object.defineProperty(Lean.prototype, 'buildHeaders', {
-    value(this: InstanceType<typeof Lean>, args: HeaderBuild) {
-      return this.leanHeaders(stock, args);
-    },
-  });
-  leanClient = Lean;
   return leanClient;
 }
 

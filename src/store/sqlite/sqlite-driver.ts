@@ -100,7 +100,9 @@ export class SqliteDriver implements SqlDriver {
       // keep one, and once one statement's outgrows 64 KiB (a batch of blobs) SQLite moves it to
       // a temporary file for the rest of the transaction: 35,000 small writes per 5,000 trials
       // on the runner's thread (strace), about 50 ms of its 1.5 s (CPU profiles of both builds).
-      // Temporary tables and indices of this connection's queries are kept in memory too.
+      // Temporary tables and indices of this connection's queries are kept in memory too, so a
+      // statement that rewrites much of a table at once (a migration rebuilding an index, a large
+      // cascading delete) holds that much in memory while it runs.
       this.#db.pragma('temp_store = MEMORY');
       this.#db.pragma('busy_timeout = 5000');
       if (path !== ':memory:') this.#db.pragma(`mmap_size = ${MMAP_BYTES}`);
