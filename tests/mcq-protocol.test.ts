@@ -44,6 +44,17 @@ describe('templates and options', () => {
     expect(
       renderMcq('{context}\nQ: {question}\n{options}\n({labels})', { context: 'S', question: 'Where?', options: OPTS.slice(0, 2) }),
     ).toBe('S\nQ: Where?\nA. the red box\nB. the blue basket\n(A, B)');
+    // Placeholders it does not know stay as written (in the text and in the option format); item
+    // fields fill only when declared; a value is not read again for placeholders; leading white
+    // space goes unless verbatim.
+    const fields = { context: '', question: '{context}', options: OPTS.slice(0, 2), meta: { grade: 3 } };
+    expect(
+      renderMcq(
+        { user: '\n {context}{{question}} {grade} {x}\n{options}', option: '({label}) {text} {y}', optionSeparator: ' / ' },
+        fields,
+      ),
+    ).toBe('{{context}} {grade} {x}\n(A) the red box {y} / (B) the blue basket {y}');
+    expect(renderMcq({ user: ' {grade}|{options}', option: '{label}', itemFields: ['grade'], verbatim: true }, fields)).toBe(' 3|A\nB');
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-tpl-'));
     writeFileSync(join(dir, 't.yaml'), 'system: Be careful.\nuser: "{context} {question} {options} {oops}"\n');
     expect(() => loadMcqTemplate(join(dir, 't.yaml'))).toThrow(/t\.yaml: unknown placeholder \{oops\}/);

@@ -165,22 +165,61 @@ export function missingItemFields(template: McqTemplate, meta: Record<string, un
  */
 export function renderMcq(template: string | McqTemplate, fields: McqRenderFields, text?: string): string {
   const t = typeof template === 'string' ? { user: template } : template;
-  const body = text ?? t.user;
-  const option = t.option ?? '{label}. {text}';
   const values: Record<string, string> = {
     context: fields.context,
     question: fields.question,
-    options: fields.options
-      .map((o) => option.replace(/\{(label|text)\}/g, (_w, k: string) => (k === 'label' ? o.label : o.text)))
-      .join(t.optionSeparator ?? '\n'),
+    options: renderOptions(t.option ?? '{label}. {text}', fields.options, t.optionSeparator ?? '\n'),
     labels: fields.options.map((o) => o.label).join(', '),
     trace: fields.trace ?? '',
   };
   const declared = t.itemFields ?? [];
-  const rendered = body.replace(/\{(\w+)\}/g, (whole, name: string) => {
-    if (name in values) return values[name]!;
-    if (declared.includes(name) && fields.meta && fields.meta[name] !== undefined) return String(fields.meta[name]);
-    return whole;
-  });
-  return t.verbatim ? rendered : rendered.replace(/^\s+/, '');
+  let rendered = '';
+  for (const part of segments(text ?? t.user)) {
+    if (typeof part === 'string') rendered += part;
+    else if (part.name in values) rendered += values[part.name]!;
+    else if (declared.includes(part.name) && fields.meta && fields.meta[part.name] !== undefined)
+      rendered += String(fields.meta[part.name]);
+    else rendered += part.whole;
+  }
+  // trimStart drops what /^\s+/ matches (white space and line terminators).
+  return t.verbatim ? rendered : rendered.trimStart();
+}
+
+/** A template text cut at its placeholders ({name}): literal text, and placeholders by name. */
+type Segment = string | { name: string; whole: string };
+const segmented = new Map<string, Segment[]>();
+
+/** A text's segments, cut once per text (a run renders the same template for every trial). */
+function segments(text: string): Segment[] {
+  let parts = segmented.get(text);
+  if (!parts) {
+    parts = [];
+    let at = 0;
+    for (const m of text.matchAll(/\{(\w+)\}/g)) {
+      if (m.index > at) parts.push(text.slice(at, m.index));
+      parts.push({ name: m[1]!, whole: m[0] });
+      at = m.index + m[0].length;
+    }
+    if (at < text.length) parts.push(text.slice(at));
+    if (segmented.size >= 1000) segmented.clear();
+    segmented.set(text, parts);
+  }
+  return parts;
+}
+
+/** The options in the option format ({label}, {text}), joined by the separator. */
+function renderOptions(format: string, options: McqOption[], separator: string): string {
+  const parts = segments(format);
+  let out = '';
+  for (let i = 0; i < options.length; i++) {
+    if (i) out += separator;
+    const o = options[i]!;
+    for (const part of parts) {
+      if (typeof part === 'string') out += part;
+      else if (part.name === 'label') out += o.label;
+      else if (part.name === 'text') out += o.text;
+      else out += part.whole;
+    }
+  }
+  return out;
 }
