@@ -97,7 +97,7 @@ export function flatAccuracies(
  * 8,192 items, five below 1,024, three below 2^17, two beyond; every category size is exact.
  * Lanes are grouped eight at a time and stored group by group (item k's eight lanes of group g
  * at (g * items + k) * 8), so that summing a group reads memory in item order with the running
- * sums in registers. With many lanes (many models) a resample is first turned into per-item
+ * sums in registers; up to six lanes make one group of six (item k's at k * 6). With many lanes (many models) a resample is first turned into per-item
  * counts, so that each drawn item's lanes are read once, in order, times its count.
  */
 export class PackedItems {
@@ -129,7 +129,10 @@ export class PackedItems {
     this.digits = Math.max(1, Math.min(8, Math.floor(53 / bits)));
     this.base = 2 ** bits;
     this.#items = n;
-    this.lanes = Math.ceil(Math.ceil(models / this.digits) / 8) * 8;
+    const needed = Math.ceil(models / this.digits);
+    // Up to six lanes, one group of six (27 models at five to a double): a quarter fewer
+    // additions than a group of eight.
+    this.lanes = needed <= 6 ? 6 : Math.ceil(needed / 8) * 8;
     this.packed = new Float64Array(n * this.lanes);
     this.#sums = new Float64Array(this.lanes);
     const useCounts = this.lanes >= PackedItems.COUNTS_FROM_LANES;
@@ -141,7 +144,7 @@ export class PackedItems {
       for (let m = 0; m < models; m++) {
         if (!it.responses[m]) continue;
         const lane = Math.floor(m / this.digits);
-        this.packed[((lane >> 3) * n + k) * 8 + (lane & 7)]! += this.#powers[m % this.digits]!;
+        this.packed[this.lanes === 6 ? k * 6 + lane : ((lane >> 3) * n + k) * 8 + (lane & 7)]! += this.#powers[m % this.digits]!;
       }
     });
   }
@@ -157,6 +160,7 @@ export class PackedItems {
   /** Per-model accuracy over resampled item indices. */
   accuracies(indices: Int32Array, out: Float64Array): Float64Array {
     if (this.#counts.length) this.#sumCounted(indices);
+    else if (this.lanes === 6) this.#sumDrawnSix(indices);
     else this.#sumDrawn(indices);
     const n = indices.length;
     const B = this.base;
@@ -171,6 +175,34 @@ export class PackedItems {
       }
     }
     return out;
+  }
+
+  /** Sums over the drawn items, one item per draw, six lanes. */
+  #sumDrawnSix(indices: Int32Array): void {
+    const packed = this.packed;
+    const n = indices.length;
+    let s0 = 0,
+      s1 = 0,
+      s2 = 0,
+      s3 = 0,
+      s4 = 0,
+      s5 = 0; // prettier-ignore
+    for (let k = 0; k < n; k++) {
+      const b = indices[k]! * 6;
+      s0 += packed[b]!;
+      s1 += packed[b + 1]!;
+      s2 += packed[b + 2]!;
+      s3 += packed[b + 3]!;
+      s4 += packed[b + 4]!;
+      s5 += packed[b + 5]!;
+    }
+    const sums = this.#sums;
+    sums[0] = s0;
+    sums[1] = s1;
+    sums[2] = s2;
+    sums[3] = s3;
+    sums[4] = s4;
+    sums[5] = s5;
   }
 
   /** Sums over the drawn items, one item per draw. */
