@@ -130,13 +130,13 @@ describe('the WebAssembly Gram kernel', () => {
 describe('packed bootstrap sums at every category size', () => {
   it('equal the plain per-model sums exactly (five, four, three and two models per double; groups of six and eight; drawn and counted)', () => {
     const rng = createRng(8);
-    for (const [models, items] of [
-      [30, 9000], // 8,192 or more items: three per double
-      [200, 700], // many lanes: through per-item counts
-      [190, 9000], // both
-      [3, 131_100], // 2^17 or more items: two per double
-      [70, 1000], // below 1,024 items: five per double
-      [27, 900], // six lanes (the paper's 27 models, five to a double): one group of six
+    for (const [models, items, lanes] of [
+      [30, 9000, 16], // 8,192 or more items: three per double
+      [200, 700, 40], // many lanes: through per-item counts
+      [190, 9000, 64], // both
+      [3, 131_100, 6], // 2^17 or more items: two per double (one group of six lanes)
+      [70, 1000, 16], // below 1,024 items: five per double
+      [27, 900, 6], // the paper's 27 models, five to a double: one group of six lanes
     ] as const) {
       const its = Array.from({ length: items }, (_, k) => ({
         id: String(k),
@@ -146,8 +146,7 @@ describe('packed bootstrap sums at every category size', () => {
       const packed = new PackedItems(its, models);
       // As many models to a double as 53 bits hold with a base above the item count.
       expect(packed.digits).toBe(items < 1024 ? 5 : items < 8192 ? 4 : items < 2 ** 17 ? 3 : 2);
-      const needed = Math.ceil(models / packed.digits);
-      expect(packed.lanes).toBe(needed <= 6 ? 6 : Math.ceil(needed / 8) * 8);
+      expect(packed.lanes).toBe(lanes);
       const flat = flatten(its, models);
       for (let r = 0; r < 3; r++) {
         const idx = rng.fillInts(new Int32Array(items), items);

@@ -77,6 +77,12 @@ describe('lean fetch', () => {
       await expect(leanFetch(`http://127.0.0.1:${port}/v1/files`, withTimeout({ method: 'POST', body: form }, 150))).rejects.toMatchObject({
         name: 'AbortError',
       });
+      // A Request's own signal still stops it under a longer limit.
+      const ac = new AbortController();
+      const request = new Request(`http://127.0.0.1:${port}/v1/files`, { method: 'POST', body: form, signal: ac.signal });
+      const call = leanFetch(request, withTimeout({}, 60_000));
+      setTimeout(() => ac.abort(), 100);
+      await expect(call).rejects.toMatchObject({ name: 'AbortError' });
     } finally {
       silent.closeAllConnections();
       silent.close();

@@ -160,7 +160,9 @@ async function fetchWithin(input: string | URL | Request, init: RequestInit, ms:
   const timer = new AbortController();
   const t = setTimeout(() => timer.abort(), ms);
   try {
-    return await fetch(input, { ...init, signal: init.signal ? AbortSignal.any([init.signal, timer.signal]) : timer.signal });
+    // The caller's signal, from the init or a Request, still stops it.
+    const own = init.signal ?? (input instanceof Request ? input.signal : undefined);
+    return await fetch(input, { ...init, signal: own ? AbortSignal.any([own, timer.signal]) : timer.signal });
   } finally {
     clearTimeout(t);
   }
