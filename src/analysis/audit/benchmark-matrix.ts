@@ -177,7 +177,10 @@ export class PackedItems {
     return out;
   }
 
-  /** Sums over the drawn items, one item per draw, six lanes. */
+  /**
+   * Sums over the drawn items, one item per draw, six lanes: #sumDrawn's loop unrolled for one
+   * group of six (a loop over the lane count would keep the running sums in memory).
+   */
   #sumDrawnSix(indices: Int32Array): void {
     const packed = this.packed;
     const n = indices.length;
