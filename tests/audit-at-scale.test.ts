@@ -127,6 +127,44 @@ describe('the WebAssembly Gram kernel', () => {
   });
 });
 
+describe("PCA of responses held item by item (the audit's structure)", () => {
+  it('equals pcaVariance of the same data as rows, wide and narrow, constant items left out', () => {
+    for (const [n, p, seed] of [
+      [27, 500, 21],
+      [20, 8, 22],
+      [5, 5, 23],
+    ] as const) {
+      const rows = widePanel(n, p, seed);
+      // Two constant items, the first and one in the middle.
+      for (const r of rows) {
+        r.splice(0, 0, 1);
+        r.splice(3, 0, 0);
+      }
+      const items = rows[0]!.length;
+      const byItem = new Uint8Array(n * items);
+      rows.forEach((r, i) => r.forEach((v, j) => (byItem[j * n + i] = v)));
+      const flat = stats.pcaVarianceOfVariables(byItem, n, items);
+      expect(flat).toEqual(stats.pcaVariance(rows));
+      expect(flat.variables).toBe(items - 2);
+      // And the dense correlation matrix's eigenvalues, to rounding.
+      const kept = rows.map((r) => r.filter((_, j) => j !== 0 && j !== 3));
+      const dense = stats.symmetricEigen(new Matrix(stats.correlationMatrix(kept))).values;
+      flat.eigenvalues.forEach((v, i) => expect(Math.abs(v - Math.max(0, dense[i]!))).toBeLessThan(1e-9 * dense[0]!));
+    }
+  });
+
+  it("writes its rows into the Gram kernel's memory without spoiling a resident block's next Gram matrix", () => {
+    const a = stats.WideBlock.fromRows(widePanel(12, 300, 31));
+    const gram = a.gramArray();
+    // Another block of the same size, written where a's rows stayed.
+    const other = widePanel(12, 300, 32);
+    const byItem = new Uint8Array(12 * 300);
+    other.forEach((r, i) => r.forEach((v, j) => (byItem[j * 12 + i] = v)));
+    stats.pcaVarianceOfVariables(byItem, 12, 300);
+    expect(a.gramArray()).toEqual(gram);
+  });
+});
+
 describe('packed bootstrap sums at every category size', () => {
   it('equal the plain per-model sums exactly (five, four, three and two models per double; groups of six and eight; drawn and counted)', () => {
     const rng = createRng(8);

@@ -333,6 +333,24 @@ describe('response matrix', () => {
     ]);
   });
 
+  it('reads quoted fields, CRLF and blank lines row by row, and names the line after a quoted newline', () => {
+    const m = matrixFromCsv('suite,item_id,category,original_label,a,b\r\nx,"1,\n2",belief,"l ""q""",1,0\r\n\r\nx,3,desire,l,0,1');
+    expect(m).toEqual({
+      subjects: ['a', 'b'],
+      items: [
+        { suite: 'x', itemId: '1,\n2', category: 'belief', originalLabel: 'l "q"' },
+        { suite: 'x', itemId: '3', category: 'desire', originalLabel: 'l' },
+      ],
+      cells: [
+        [1, 0],
+        [0, 1],
+      ],
+    });
+    expect(() => matrixFromCsv('suite,item_id,category,original_label,a\nx,"1\n2",belief,l,1\nx,3,belief,l,2', 'm.csv')).toThrow(
+      /m\.csv:4: column "a": "2" is not a score/,
+    );
+  });
+
   it('rejects ragged rows, non-binary cells and unknown categories with the line', () => {
     const f = join(dir, 'bad.csv');
     writeFileSync(f, 'suite,item_id,category,original_label,a\nx,1,belief,l,1,0\n');

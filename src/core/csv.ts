@@ -14,13 +14,23 @@ const CR = 13;
 /** Parse CSV text (RFC 4180 quoting, CRLF or LF) into rows of fields, each with its line number. */
 export function parseCsv(text: string): CsvRow[] {
   const rows: CsvRow[] = [];
+  forEachCsvRow(text, (fields, line) => rows.push({ line, fields }));
+  return rows;
+}
+
+/**
+ * Parse CSV text as parseCsv does, handing each row to `onRow` as it is read instead of keeping
+ * them all: a large file's rows then die young (the garbage collector copies every object still
+ * alive when it runs, and a whole file's field arrays cost it more than parsing them).
+ */
+export function forEachCsvRow(text: string, onRow: (fields: string[], line: number) => void): void {
   let fields: string[] = [];
   let line = 1;
   let rowLine = 1;
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0; // byte-order mark
   const n = text.length;
   const endRow = () => {
-    if (!(fields.length === 1 && fields[0] === '')) rows.push({ line: rowLine, fields });
+    if (!(fields.length === 1 && fields[0] === '')) onRow(fields, rowLine);
     fields = [];
   };
   while (i <= n) {
@@ -65,7 +75,7 @@ export function parseCsv(text: string): CsvRow[] {
     }
     fields.push(field);
     if (i >= n) {
-      if (!(fields.length === 1 && fields[0] === '')) rows.push({ line: rowLine, fields });
+      if (!(fields.length === 1 && fields[0] === '')) onRow(fields, rowLine);
       break;
     }
     const c = text.charCodeAt(i);
@@ -73,7 +83,7 @@ export function parseCsv(text: string): CsvRow[] {
       i++;
       if (i === n) {
         fields.push('');
-        rows.push({ line: rowLine, fields });
+        onRow(fields, rowLine);
         break;
       }
       continue;
@@ -85,7 +95,6 @@ export function parseCsv(text: string): CsvRow[] {
     rowLine = line;
     if (i === n) break;
   }
-  return rows;
 }
 
 function quote(value: string): string {

@@ -4,7 +4,7 @@
 
 import { symmetricEigenvalues } from './symmetric-eigenvalues.js';
 import { requireMatrix } from './validate.js';
-import { WideBlock } from './wide-block.js';
+import { gramOfRows } from './wide-block.js';
 
 /** Pearson correlation matrix of the columns of an n x p data matrix. */
 export function correlationMatrix(data: number[][]): number[][] {
@@ -36,54 +36,87 @@ export function standardizeColumns(data: number[][]): number[][] {
   return data.map((row) => row.map((v, j) => (sd[j] > 0 ? (v - mean[j]) / sd[j] : 0)));
 }
 
+/** Principal components' eigenvalues and their shares of the total variance. */
+export interface PcaVariance {
+  eigenvalues: number[];
+  proportion: number[];
+  cumulative: number[];
+  /** Non-constant variables: the total variance the shares divide. */
+  variables: number;
+}
+
 /**
  * Share of variance per principal component of an n x p data matrix (its correlation matrix).
  * When items far outnumber subjects, the non-zero eigenvalues come from the n x n Gram matrix
  * Z Z' / (n - 1) of the standardised data rather than the p x p correlation matrix: the same
  * values at a fraction of the cost. Constant columns are left out.
  */
-export function pcaVariance(data: ArrayLike<ArrayLike<number>>): {
-  eigenvalues: number[];
-  proportion: number[];
-  cumulative: number[];
-  variables: number;
-} {
+export function pcaVariance(data: ArrayLike<ArrayLike<number>>): PcaVariance {
   requireMatrix('pcaVariance', data);
   const n = data.length;
-  const p0 = data[0]!.length;
-  // Standardise each non-constant column into a row-major Float64Array block (n x p).
+  const p = data[0]!.length;
+  const byVariable = new Float64Array(n * p);
+  for (let i = 0; i < n; i++) {
+    const row = data[i]!;
+    for (let j = 0; j < p; j++) byVariable[j * n + i] = row[j]!;
+  }
+  return pcaVarianceOfVariables(byVariable, n, p);
+}
+
+/**
+ * pcaVariance of data held variable by variable: values[j * n + i] is observation i of variable
+ * j (as an audit's item-major responses, flat[item * models + model]), finite numbers, not
+ * checked. Each variable's observations are contiguous, so standardising reads them in order.
+ */
+export function pcaVarianceOfVariables(values: ArrayLike<number>, n: number, p0: number): PcaVariance {
   const keep: number[] = [];
   for (let j = 0; j < p0; j++) {
-    const first = data[0]![j];
+    const base = j * n;
+    const first = values[base];
     for (let i = 1; i < n; i++) {
-      if (data[i]![j] !== first) {
+      if (values[base + i] !== first) {
         keep.push(j);
         break;
       }
     }
   }
   const p = keep.length;
-  const z = new Float64Array(n * p);
-  // Row by row (each row read in order), each column's sums still over the rows in order.
+  const wide = p > n;
+  // z/sqrt(n-1), z standardised with unit sample SD, is the WideBlock scaling.
+  const scale = 1 / Math.sqrt(n - 1);
+  // Each variable's mean and SD, its sums over the observations in order (contiguous reads).
+  const base = new Int32Array(p);
   const mean = new Float64Array(p);
   const sd = new Float64Array(p);
-  for (let i = 0; i < n; i++) {
-    const row = data[i]!;
-    for (let c = 0; c < p; c++) mean[c]! += row[keep[c]!]!;
+  for (let c = 0; c < p; c++) {
+    const at = (base[c] = keep[c]! * n);
+    let m = 0;
+    for (let i = 0; i < n; i++) m += values[at + i]!;
+    m /= n;
+    let ss = 0;
+    for (let i = 0; i < n; i++) ss += (values[at + i]! - m) ** 2;
+    mean[c] = m;
+    sd[c] = Math.sqrt(ss / (n - 1));
   }
-  for (let c = 0; c < p; c++) mean[c]! /= n;
-  for (let i = 0; i < n; i++) {
-    const row = data[i]!;
-    for (let c = 0; c < p; c++) sd[c]! += (row[keep[c]!]! - mean[c]!) ** 2;
-  }
-  for (let c = 0; c < p; c++) sd[c] = Math.sqrt(sd[c]! / (n - 1));
-  for (let i = 0; i < n; i++) {
-    const row = data[i]!;
-    for (let c = 0; c < p; c++) z[i * p + c] = (row[keep[c]!]! - mean[c]!) / sd[c]!;
-  }
+  // Standardised rows (n x p, row-major, written in order): (x - mean) / sd and then, when
+  // wide, times the scale.
+  const standardize = (z: Float64Array): void => {
+    for (let i = 0; i < n; i++) {
+      const row = i * p;
+      for (let c = 0; c < p; c++) {
+        const v = (values[base[c]! + i]! - mean[c]!) / sd[c]!;
+        z[row + c] = wide ? v * scale : v;
+      }
+    }
+  };
   // Eigenvalues only (no vectors): Householder tridiagonalisation and QL, symmetricEigenvalues.
   let eigenvalues: number[];
-  if (p <= n) {
+  if (wide) {
+    // Written straight into the Gram kernel's memory: a fresh n x p array costs about as much.
+    eigenvalues = symmetricEigenvalues(gramOfRows(n, p, standardize), n);
+  } else {
+    const z = new Float64Array(n * p);
+    standardize(z);
     const R = new Float64Array(p * p);
     for (let a = 0; a < p; a++) {
       for (let b = a; b < p; b++) {
@@ -94,11 +127,6 @@ export function pcaVariance(data: ArrayLike<ArrayLike<number>>): {
       }
     }
     eigenvalues = symmetricEigenvalues(R, p);
-  } else {
-    // z is standardised with unit sample SD: z/sqrt(n-1) is the WideBlock scaling.
-    const scale = 1 / Math.sqrt(n - 1);
-    for (let k = 0; k < z.length; k++) z[k]! *= scale;
-    eigenvalues = symmetricEigenvalues(WideBlock.ofStandardized(z, n, p).gramArray(), n);
   }
   eigenvalues = eigenvalues.map((v) => Math.max(0, v));
   const proportion = eigenvalues.map((v) => v / p);

@@ -95,6 +95,25 @@ export function blockGramWasm(
   return heap.slice(outAt / 8, outAt / 8 + n * n);
 }
 
+/**
+ * The Gram matrix (pair dots of each row with each) of n rows of p doubles that `write` puts
+ * straight into the module's memory, so that no array of the rows is allocated: a fresh array
+ * of megabytes costs its pages' first touch, on a virtual machine as much as the products.
+ * Undefined, and `write` not called, when WebAssembly SIMD is not available.
+ */
+export function gramOfWrittenRows(n: number, p: number, chunk: number, write: (rows: Float64Array) => void): Float64Array | undefined {
+  const k = load();
+  if (!k) return undefined;
+  const size = n * p * 8;
+  const heap = reserve(k, size + n * n * 8);
+  // The rows go where a resident block's were.
+  resident = undefined;
+  write(heap.subarray(0, n * p));
+  heap.fill(0, size / 8, size / 8 + n * n);
+  k.pairDots(0, 0, size, n, p, chunk);
+  return heap.slice(size / 8, size / 8 + n * n);
+}
+
 /** The module's memory as doubles, grown to at least `bytes` (growing keeps the contents). */
 function reserve(k: Kernel, bytes: number): Float64Array {
   const have = k.memory.buffer.byteLength;

@@ -6,7 +6,7 @@
 
 import type { Matrix } from 'ml-matrix';
 import { mlMatrix } from './ml-matrix.js';
-import { blockGramWasm, pairDotsWasm } from './pair-dots-wasm.js';
+import { blockGramWasm, gramOfWrittenRows, pairDotsWasm } from './pair-dots-wasm.js';
 
 /**
  * Columns are visited in chunks small enough that all n rows of a chunk (of z and of a scaled
@@ -154,6 +154,19 @@ export class WideBlock {
     if (d) for (let j = 0; j < p; j++) a[j]! += d[j]! * b[j]!;
     return a;
   }
+}
+
+/**
+ * Z Z' as a full row-major n x n array, for the n rows of p values that `write` puts into the
+ * row-major array it is given (in the Gram kernel's own memory where it runs): the same sums
+ * as WideBlock's gramArray, with no array of the rows kept or allocated.
+ */
+export function gramOfRows(n: number, p: number, write: (rows: Float64Array) => void): Float64Array {
+  const fast = gramOfWrittenRows(n, p, CHUNK, write);
+  if (fast) return mirror(fast, n);
+  const z = new Float64Array(n * p);
+  write(z);
+  return mirror(pairDotsJs(z, z, n, p), n);
 }
 
 /** M M' as a full row-major n x n array, for rows of p values (M row-major); M may be any matrix, its rows are not kept. */

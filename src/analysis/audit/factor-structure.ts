@@ -13,7 +13,7 @@ import {
   kmo,
   pafWide,
   parallelAnalysis,
-  pcaVariance,
+  pcaVarianceOfVariables,
   varimax,
   orientFactors,
 } from '../../stats/index.js';
@@ -85,17 +85,24 @@ export function structureOf(
   const iterations = opts.iterations ?? 20;
   const seed = opts.seed ?? 0;
   const varying = items.filter((it) => it.responses.some((v) => v !== it.responses[0]));
-  const data = Array.from({ length: models }, (_, m) => varying.map((it) => it.responses[m]!));
-  const pca = pcaVariance(data);
+  // PCA reads the responses as they are held, item by item; the models x items rows that
+  // parallel analysis, EFA, KMO and Bartlett take are made only when one of them runs.
+  const byItem = new Uint8Array(varying.length * models);
+  varying.forEach((it, k) => byItem.set(it.responses, k * models));
+  const pca = pcaVarianceOfVariables(byItem, models, varying.length);
+  let rows: number[][] | undefined;
+  const data = (): number[][] => (rows ??= Array.from({ length: models }, (_, m) => varying.map((it) => it.responses[m]!)));
   // Only the counts are reported: no simulated normal data, and only the leading eigenvalues
   // of each resample (the counts are those of the full computation; see parallelAnalysis).
   const pa =
-    opts.depth === 'pca' ? undefined : parallelAnalysis(data, { iterations, seed: `${seed}:${name}`, simulated: false, leading: LEADING });
+    opts.depth === 'pca'
+      ? undefined
+      : parallelAnalysis(data(), { iterations, seed: `${seed}:${name}`, simulated: false, leading: LEADING });
   let kmoValue: number | null = null;
   let bart: StructureResult['bartlett'] = null;
   let note: string | undefined;
   if (varying.length < models) {
-    const R = correlationMatrix(data);
+    const R = correlationMatrix(data());
     if (hasFullRank(R)) {
       kmoValue = kmo(R).msa;
       bart = bartlett(R, models);
@@ -107,10 +114,10 @@ export function structureOf(
   if (pa) {
     const k = Math.max(1, pa.nFactors);
     if (varying.length < models) {
-      const fa = factorAnalysis(correlationMatrix(data), k, k > 1 ? 'varimax' : 'none');
+      const fa = factorAnalysis(correlationMatrix(data()), k, k > 1 ? 'varimax' : 'none');
       efa = { factors: k, varianceShare: fa.proportionVar, iterations: fa.iterations, method: 'paf' };
     } else {
-      const w = pafWide(data, k);
+      const w = pafWide(data(), k);
       const rotated = k > 1 ? varimax(w.loadings).loadings : w.loadings;
       const oriented = orientFactors(rotated).loadings;
       const share = Array.from({ length: k }, (_, f) => oriented.reduce((sum, row) => sum + row[f]! ** 2, 0) / varying.length);

@@ -10,7 +10,7 @@ import { InputError } from '../../core/errors.js';
 import { isCategory } from '../../core/categories.js';
 import { readText } from '../../core/files.js';
 import type { ResponseRow } from '../store.js';
-import { formatCsv, parseCsv } from '../../core/csv.js';
+import { forEachCsvRow, formatCsv } from '../../core/csv.js';
 
 export interface MatrixItem {
   suite: string;
@@ -124,68 +124,101 @@ export interface MatrixReadOptions {
 
 /** Read a matrix from CSV text, wide (one column per subject) or long (subject and correct columns). */
 export function matrixFromCsv(text: string, file = '<csv>', opts: MatrixReadOptions = {}): ResponseMatrix {
-  const rows = parseCsv(text);
-  if (rows.length === 0) throw new InputError('empty file', file);
-  const header = rows[0]!.fields.map((h) => h.trim());
+  // Row by row as the text is parsed: only the matrix stays, not the file's rows.
+  let header: string[] | undefined;
+  let layout: MatrixLayout | undefined;
+  forEachCsvRow(text, (fields, line) => {
+    if (!header) {
+      header = fields.map((h) => h.trim());
+      layout = matrixLayout(header, file, opts);
+      return;
+    }
+    if (fields.length !== header.length)
+      throw new InputError(`row has ${fields.length} fields, the header has ${header.length}`, file, line);
+    layout!.add(fields, line);
+  });
+  if (!layout) throw new InputError('empty file', file);
+  return layout.matrix;
+}
+
+/** The reader of a file's data rows, chosen by its header: wide or long layout. */
+interface MatrixLayout {
+  add(fields: string[], line: number): void;
+  readonly matrix: ResponseMatrix;
+}
+
+function matrixLayout(header: string[], file: string, opts: MatrixReadOptions): MatrixLayout {
   const col = (name: string) => header.indexOf(name);
-  for (const r of rows.slice(1)) {
-    if (r.fields.length !== header.length)
-      throw new InputError(`row has ${r.fields.length} fields, the header has ${header.length}`, file, r.line);
-  }
   const itemCol = col('item_id') >= 0 ? col('item_id') : col('item');
   if (itemCol < 0) throw new InputError('no item_id column', file, 1);
   const suiteCol = col('suite');
   const catCol = col('category');
   const labelCol = col('original_label');
   const valueCol = col('correct') >= 0 ? col('correct') : col('value');
-  const itemOf = (r: { line: number; fields: string[] }): MatrixItem => ({
-    suite: suiteCol >= 0 ? r.fields[suiteCol]! : 'unknown',
-    itemId: r.fields[itemCol]!,
+  // Suites, categories and labels repeat from row to row: each kept once, not once an item.
+  const known = new Map<string, string>();
+  const shared = (v: string): string => {
+    let s = known.get(v);
+    if (s === undefined && known.size < 10_000) known.set(v, (s = v));
+    return s ?? v;
+  };
+  const itemOf = (fields: string[], line: number): MatrixItem => ({
+    suite: suiteCol >= 0 ? shared(fields[suiteCol]!) : 'unknown',
+    itemId: fields[itemCol]!,
     category: opts.anyCategory
       ? catCol >= 0
-        ? r.fields[catCol]!
+        ? shared(fields[catCol]!)
         : 'general'
       : catCol >= 0
-        ? checkCategory(r.fields[catCol]!, file, r.line)
+        ? checkCategory(shared(fields[catCol]!), file, line)
         : 'belief',
-    originalLabel: labelCol >= 0 ? r.fields[labelCol]! : '',
+    originalLabel: labelCol >= 0 ? shared(fields[labelCol]!) : '',
   });
-  if (col('subject') >= 0 && valueCol >= 0) {
+  const subjectCol = col('subject');
+  if (subjectCol >= 0 && valueCol >= 0) {
     // Long layout.
     const subjectIndex = new Map<string, number>();
     const itemIndex = new Map<string, number>();
     const items: MatrixItem[] = [];
     const cells: Array<Array<number | null>> = [];
     const seen = new Set<string>();
-    for (const r of rows.slice(1)) {
-      const it = itemOf(r);
-      const subject = r.fields[col('subject')]!;
-      const key = `${it.suite}\u0000${it.itemId}`;
-      if (seen.has(`${key}\u0000${subject}`))
-        throw new InputError(`subject "${subject}" has a second row for item ${it.itemId}`, file, r.line);
-      seen.add(`${key}\u0000${subject}`);
-      if (!subjectIndex.has(subject)) {
-        subjectIndex.set(subject, subjectIndex.size);
-        cells.forEach((c) => c.push(null));
-      }
-      let ii = itemIndex.get(key);
-      if (ii === undefined) {
-        ii = items.length;
-        itemIndex.set(key, ii);
-        items.push(it);
-        cells.push(new Array(subjectIndex.size).fill(null));
-      }
-      cells[ii]![subjectIndex.get(subject)!] = parseCell(r.fields[valueCol]!, file, r.line, header[valueCol]!);
-    }
-    return { subjects: [...subjectIndex.keys()], items, cells };
+    return {
+      add(fields, line) {
+        const it = itemOf(fields, line);
+        const subject = fields[subjectCol]!;
+        const key = `${it.suite}\u0000${it.itemId}`;
+        if (seen.has(`${key}\u0000${subject}`))
+          throw new InputError(`subject "${subject}" has a second row for item ${it.itemId}`, file, line);
+        seen.add(`${key}\u0000${subject}`);
+        if (!subjectIndex.has(subject)) {
+          subjectIndex.set(subject, subjectIndex.size);
+          cells.forEach((c) => c.push(null));
+        }
+        let ii = itemIndex.get(key);
+        if (ii === undefined) {
+          ii = items.length;
+          itemIndex.set(key, ii);
+          items.push(it);
+          cells.push(new Array(subjectIndex.size).fill(null));
+        }
+        cells[ii]![subjectIndex.get(subject)!] = parseCell(fields[valueCol]!, file, line, header[valueCol]!);
+      },
+      get matrix() {
+        return { subjects: [...subjectIndex.keys()], items, cells };
+      },
+    };
   }
   const meta = new Set<string>([...MATRIX_META_COLUMNS, 'item']);
   const subjectCols = header.map((h, i) => ({ h, i })).filter(({ h }) => !meta.has(h));
   if (subjectCols.length === 0) throw new InputError('no subject columns after the item metadata', file, 1);
+  const items: MatrixItem[] = [];
+  const cells: Array<Array<number | null>> = [];
   return {
-    subjects: subjectCols.map((c) => c.h),
-    items: rows.slice(1).map(itemOf),
-    cells: rows.slice(1).map((r) => subjectCols.map(({ h, i }) => parseCell(r.fields[i]!, file, r.line, h))),
+    add(fields, line) {
+      items.push(itemOf(fields, line));
+      cells.push(subjectCols.map(({ h, i }) => parseCell(fields[i]!, file, line, h)));
+    },
+    matrix: { subjects: subjectCols.map((c) => c.h), items, cells },
   };
 }
 
