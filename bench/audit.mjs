@@ -18,12 +18,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pythonInterpreter } from './python-interpreter.mjs';
 
 const { writeMatrixCsv } = await import('../dist/index.js');
 const { simulatePanel } = await import('../dist/analysis/index.js');
 const here = fileURLToPath(new URL('.', import.meta.url));
 const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
-const python = arg('--python', 'python3');
+const python = pythonInterpreter(arg('--python', 'python3'));
 const rounds = Number(arg('--rounds', '3'));
 const fullRounds = Number(arg('--full-rounds', '1'));
 const bin = arg('--bin', join(here, '..', 'bin', 'mindscope.js'));
@@ -130,7 +131,7 @@ function pcaAgainstPeer(paths, n) {
   return { ours, peer, last, peerOut };
 }
 
-console.log(`bench/audit (${bin}); ${rounds} interleaved round(s) per size`);
+console.log(`bench/audit (${bin}; peer on ${python}); ${rounds} interleaved round(s) per size`);
 
 if (!process.argv.includes('--no-paper')) {
   const { dir, paths } = writePanel(27, null);

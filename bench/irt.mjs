@@ -18,11 +18,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pythonInterpreter } from './python-interpreter.mjs';
 
 const lib = await import('../dist/index.js');
 const here = fileURLToPath(new URL('.', import.meta.url));
 const argv = process.argv.slice(2);
-const python = argv.includes('--python') ? argv[argv.indexOf('--python') + 1] : 'python3';
+const python = pythonInterpreter(argv.includes('--python') ? argv[argv.indexOf('--python') + 1] : 'python3');
 const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1].split(',').map(Number) : [1, 2, 3, 4];
 const want = (n) => only.includes(n);
 const TOMBENCH = { belief: 882, desire: 180, emotion: 420, intention: 340, knowledge: 290, 'non-literal': 748 };

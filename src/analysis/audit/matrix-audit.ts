@@ -49,7 +49,7 @@ export interface MatrixAuditOptions {
   structure?: 'full' | 'pca';
   /**
    * Worker threads for the audit's tasks (default: one per core, at most four; with structure
-   * 'pca', 1 = in process unless models x stage-1 cell items reach 2,000,000).
+   * 'pca', 1 = in process unless models x stage-1 cell items reach 500,000).
    */
   threads?: number;
   seed?: number;
