@@ -121,7 +121,9 @@ export function createRng(seed: number | string): Rng {
       const out = items.slice();
       for (let i = out.length - 1; i > 0; i--) {
         const j = Math.floor(next() * (i + 1));
-        [out[i], out[j]] = [out[j]!, out[i]!];
+        const t = out[i]!;
+        out[i] = out[j]!;
+        out[j] = t;
       }
       return out;
     },

@@ -76,8 +76,10 @@ export function crossFitCell(d: CellData, opts: CrossFitOptions = {}): CrossFitC
     // Stratified: each benchmark's items are dealt round the folds separately.
     const fold = new Int32Array(folds.size);
     for (const side of [0, 1]) {
-      const idx = rng.shuffle(Array.from({ length: folds.size }, (_, k) => (folds.sideOf(k) === side ? k : -1)).filter((k) => k >= 0));
-      idx.forEach((k, r) => (fold[k] = r % K));
+      const own: number[] = [];
+      for (let k = 0; k < folds.size; k++) if (folds.sideOf(k) === side) own.push(k);
+      const idx = rng.shuffle(own);
+      for (let r = 0; r < idx.length; r++) fold[idx[r]!] = r % K;
     }
     folds.assign(fold, K);
     for (let f = 0; f < K; f++) {

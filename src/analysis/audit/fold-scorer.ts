@@ -22,8 +22,12 @@ export class FoldScorer {
   readonly #ss: Float64Array;
   readonly #total: Float64Array;
   #fold: Int32Array = new Int32Array(0);
-  #foldSums: Float64Array[] = [];
-  #foldSizes: number[] = [];
+  /** The pool's items ordered by fold; fold f's are members[starts[f]] to members[starts[f + 1] - 1]. */
+  #members: Int32Array = new Int32Array(0);
+  #starts: Int32Array = new Int32Array(1);
+  /** Per fold and side (index f * 2 + side): responses summed per model (row of M), and items. */
+  #sideSums: Float64Array = new Float64Array(0);
+  #sideCounts: Int32Array = new Int32Array(0);
 
   /** The pool: benchmark A's items (side 0) then B's (side 1), each flattened item-major. */
   constructor(
@@ -63,51 +67,72 @@ export class FoldScorer {
   assign(fold: Int32Array, K: number): void {
     const M = this.models;
     this.#fold = fold;
-    this.#foldSums = Array.from({ length: K }, () => new Float64Array(M));
-    this.#foldSizes = new Array(K).fill(0);
+    // Each fold's items in pool order (a counting sort), and per fold and side the items' count
+    // and their responses summed per model.
+    const starts = new Int32Array(K + 1);
+    for (let k = 0; k < fold.length; k++) starts[fold[k]! + 1]!++;
+    for (let f = 0; f < K; f++) starts[f + 1]! += starts[f]!;
+    const members = new Int32Array(fold.length);
+    const next = starts.slice(0, K);
+    const sums = new Float64Array(K * 2 * M);
+    const counts = new Int32Array(K * 2);
     for (let k = 0; k < fold.length; k++) {
-      const sums = this.#foldSums[fold[k]!]!;
-      this.#foldSizes[fold[k]!]!++;
-      for (let m = 0; m < M; m++) sums[m]! += this.#flat[k * M + m]!;
+      const f = fold[k]!;
+      members[next[f]!++] = k;
+      const g = f * 2 + this.#side[k]!;
+      counts[g]!++;
+      const base = k * M;
+      const at = g * M;
+      for (let m = 0; m < M; m++) sums[at + m]! += this.#flat[base + m]!;
     }
+    this.#members = members;
+    this.#starts = starts;
+    this.#sideSums = sums;
+    this.#sideCounts = counts;
   }
 
   score(f: number, threshold: number): FoldScore {
     const M = this.models;
-    const nTrain = this.#fold.length - this.#foldSizes[f]!;
+    const flat = this.#flat;
+    const held = this.#sideCounts[f * 2]! + this.#sideCounts[f * 2 + 1]!;
+    const nTrain = this.#fold.length - held;
+    const all = [this.#sideSums.subarray(f * 2 * M, (f * 2 + 1) * M), this.#sideSums.subarray((f * 2 + 1) * M, (f * 2 + 2) * M)];
     const anchor = new Float64Array(M);
     let anchorMean = 0;
     for (let m = 0; m < M; m++) {
-      anchor[m] = (this.#total[m]! - this.#foldSums[f]![m]!) / nTrain;
+      // Sums of 0/1 responses are whole numbers, exact in any order: the fold's own is its two sides'.
+      anchor[m] = (this.#total[m]! - (all[0]![m]! + all[1]![m]!)) / nTrain;
       anchorMean += anchor[m]!;
     }
     anchorMean /= M;
     let anchorSs = 0;
     for (let m = 0; m < M; m++) anchorSs += (anchor[m]! - anchorMean) ** 2;
-    // Sums per model: [side 0 all, side 1 all, side 0 kept, side 1 kept].
-    const sums = [new Float64Array(M), new Float64Array(M), new Float64Array(M), new Float64Array(M)];
-    const counts = [0, 0, 0, 0];
-    for (let k = 0; k < this.#fold.length; k++) {
-      if (this.#fold[k] !== f) continue;
-      const side = this.#side[k]!;
+    const centred = new Float64Array(M);
+    for (let m = 0; m < M; m++) centred[m] = anchor[m]! - anchorMean;
+    // The held-out items the filter removes, summed per side; what it keeps is the rest (whole
+    // numbers again, so the kept sums are exactly those of adding the kept items).
+    const dropped = [new Float64Array(M), new Float64Array(M)];
+    const droppedCounts = [0, 0];
+    for (let i = this.#starts[f]!; i < this.#starts[f + 1]!; i++) {
+      const k = this.#members[i]!;
       const base = k * M;
       let cross = 0;
-      for (let m = 0; m < M; m++) cross += this.#flat[base + m]! * (anchor[m]! - anchorMean);
+      for (let m = 0; m < M; m++) cross += flat[base + m]! * centred[m]!;
       const denom = Math.sqrt(this.#ss[k]! * anchorSs);
       const r = denom > 0 ? cross / denom : Number.NaN;
-      const kept = !Number.isNaN(r) && r >= threshold;
-      counts[side]!++;
-      for (let m = 0; m < M; m++) sums[side]![m]! += this.#flat[base + m]!;
-      if (kept) {
-        counts[2 + side]!++;
-        for (let m = 0; m < M; m++) sums[2 + side]![m]! += this.#flat[base + m]!;
-      }
+      if (!Number.isNaN(r) && r >= threshold) continue;
+      const side = this.#side[k]!;
+      droppedCounts[side]!++;
+      const out = dropped[side]!;
+      for (let m = 0; m < M; m++) out[m]! += flat[base + m]!;
     }
-    const acc = (g: number) => sums[g]!.map((v) => v / counts[g]!);
-    const before = kendallTau(acc(0), acc(1));
-    const after = counts[2] && counts[3] ? kendallTau(acc(2), acc(3)) : Number.NaN;
-    const tested = counts[0]! + counts[1]!;
-    const kept = counts[2]! + counts[3]!;
-    return { before, after, loss: 1 - kept / tested, tested, kept };
+    const counts = [this.#sideCounts[f * 2]!, this.#sideCounts[f * 2 + 1]!];
+    const keptCounts = [counts[0]! - droppedCounts[0]!, counts[1]! - droppedCounts[1]!];
+    const acc = (sums: Float64Array, count: number) => sums.map((v) => v / count);
+    const keptAcc = (side: number) => all[side]!.map((v, m) => (v - dropped[side]![m]!) / keptCounts[side]!);
+    const before = kendallTau(acc(all[0]!, counts[0]!), acc(all[1]!, counts[1]!));
+    const after = keptCounts[0] && keptCounts[1] ? kendallTau(keptAcc(0), keptAcc(1)) : Number.NaN;
+    const kept = keptCounts[0]! + keptCounts[1]!;
+    return { before, after, loss: 1 - kept / held, tested: held, kept };
   }
 }
