@@ -13,18 +13,34 @@ export function itemRestCorrelation(matrix: ArrayLike<ArrayLike<number>>): Array
   if (matrix.length) requireMatrix('itemRestCorrelation', matrix);
   const rows = matrix.length;
   const cols = rows ? matrix[0]!.length : 0;
-  const total = new Float64Array(rows);
-  for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) total[i]! += matrix[i]![j]!;
-  const item = new Float64Array(rows);
-  const rest = new Float64Array(rows);
-  const out: Array<number | null> = [];
-  for (let j = 0; j < cols; j++) {
-    for (let i = 0; i < rows; i++) {
-      item[i] = matrix[i]![j]!;
-      rest[i] = total[i]! - matrix[i]![j]!;
+  const byItem = new Float64Array(rows * cols);
+  for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) byItem[j * rows + i] = matrix[i]![j]!;
+  return itemRestCorrelationOfItems(byItem, rows, cols);
+}
+
+/**
+ * itemRestCorrelation of data held item by item: values[j * n + i] is subject i's score on item
+ * j (an audit's item-major responses), finite numbers, not checked. The same sums in the same
+ * order, so the same correlations, without a subjects x items array of arrays.
+ */
+export function itemRestCorrelationOfItems(values: ArrayLike<number>, n: number, p: number): Array<number | null> {
+  const total = new Float64Array(n);
+  // Each subject's total summed over the items in order, as the row-wise version does.
+  for (let j = 0; j < p; j++) {
+    const base = j * n;
+    for (let i = 0; i < n; i++) total[i]! += values[base + i]!;
+  }
+  const item = new Float64Array(n);
+  const rest = new Float64Array(n);
+  const out: Array<number | null> = new Array(p);
+  for (let j = 0; j < p; j++) {
+    const base = j * n;
+    for (let i = 0; i < n; i++) {
+      item[i] = values[base + i]!;
+      rest[i] = total[i]! - values[base + i]!;
     }
     const r = pearson(item, rest);
-    out.push(Number.isNaN(r) ? null : r);
+    out[j] = Number.isNaN(r) ? null : r;
   }
   return out;
 }

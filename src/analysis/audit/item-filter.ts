@@ -2,8 +2,8 @@
 // models or its leave-one-out point-biserial (item-rest correlation within its benchmark) is
 // below a threshold (0.15 by default). Retention per benchmark and category.
 
-import type { AuditBenchmark, AuditPanel } from './benchmark-matrix.js';
-import { itemRestCorrelation } from '../../stats/index.js';
+import { flatten, type AuditBenchmark, type AuditPanel } from './benchmark-matrix.js';
+import { itemRestCorrelationOfItems } from '../../stats/index.js';
 
 export interface ItemFlag {
   id: string;
@@ -32,8 +32,7 @@ export function filterItems(panel: AuditPanel, opts: { threshold?: number; epsil
   return {
     threshold,
     benchmarks: panel.benchmarks.map((b: AuditBenchmark) => {
-      const rows = panel.models.map((_, m) => b.items.map((it) => it.responses[m]!));
-      const r = itemRestCorrelation(rows);
+      const r = itemRestCorrelationOfItems(flatten(b.items, M), M, b.items.length);
       // One correlation per item, in item order.
       const flags = r.map((pointBiserial, k): ItemFlag => {
         const it = b.items[k]!;
