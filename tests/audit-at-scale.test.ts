@@ -127,12 +127,47 @@ describe('the WebAssembly Gram kernel', () => {
   });
 });
 
+/** pcaVariance as written before it read data variable by variable (row-major), the reference for bit-identity. */
+function rowMajorPcaEigenvalues(data: number[][]): number[] {
+  const n = data.length;
+  const p0 = data[0]!.length;
+  const keep: number[] = [];
+  for (let j = 0; j < p0; j++) if (data.some((r) => r[j] !== data[0]![j])) keep.push(j);
+  const p = keep.length;
+  const z = new Float64Array(n * p);
+  const mean = new Float64Array(p);
+  const sd = new Float64Array(p);
+  for (let i = 0; i < n; i++) for (let c = 0; c < p; c++) mean[c]! += data[i]![keep[c]!]!;
+  for (let c = 0; c < p; c++) mean[c]! /= n;
+  for (let i = 0; i < n; i++) for (let c = 0; c < p; c++) sd[c]! += (data[i]![keep[c]!]! - mean[c]!) ** 2;
+  for (let c = 0; c < p; c++) sd[c] = Math.sqrt(sd[c]! / (n - 1));
+  for (let i = 0; i < n; i++) for (let c = 0; c < p; c++) z[i * p + c] = (data[i]![keep[c]!]! - mean[c]!) / sd[c]!;
+  let values: number[];
+  if (p <= n) {
+    const R = new Float64Array(p * p);
+    for (let a = 0; a < p; a++)
+      for (let b = a; b < p; b++) {
+        let t = 0;
+        for (let i = 0; i < n; i++) t += z[i * p + a]! * z[i * p + b]!;
+        R[a * p + b] = t / (n - 1);
+        R[b * p + a] = t / (n - 1);
+      }
+    values = stats.symmetricEigenvalues(R, p);
+  } else {
+    const scale = 1 / Math.sqrt(n - 1);
+    for (let k = 0; k < z.length; k++) z[k]! *= scale;
+    values = stats.symmetricEigenvalues(stats.WideBlock.ofStandardized(z, n, p).gramArray(), n);
+  }
+  return values.map((v) => Math.max(0, v));
+}
+
 describe("PCA of responses held item by item (the audit's structure)", () => {
-  it('equals pcaVariance of the same data as rows, wide and narrow, constant items left out', () => {
+  it("gives the row-major computation's eigenvalues to the bit, wide and narrow, constant items left out", () => {
     for (const [n, p, seed] of [
       [27, 500, 21],
       [20, 8, 22],
       [5, 5, 23],
+      [2, 40, 24],
     ] as const) {
       const rows = widePanel(n, p, seed);
       // Two constant items, the first and one in the middle.
@@ -144,23 +179,28 @@ describe("PCA of responses held item by item (the audit's structure)", () => {
       const byItem = new Uint8Array(n * items);
       rows.forEach((r, i) => r.forEach((v, j) => (byItem[j * n + i] = v)));
       const flat = stats.pcaVarianceOfVariables(byItem, n, items);
-      expect(flat).toEqual(stats.pcaVariance(rows));
+      expect(flat.eigenvalues).toEqual(rowMajorPcaEigenvalues(rows));
+      expect(stats.pcaVariance(rows)).toEqual(flat);
       expect(flat.variables).toBe(items - 2);
       // And the dense correlation matrix's eigenvalues, to rounding.
       const kept = rows.map((r) => r.filter((_, j) => j !== 0 && j !== 3));
       const dense = stats.symmetricEigen(new Matrix(stats.correlationMatrix(kept))).values;
       flat.eigenvalues.forEach((v, i) => expect(Math.abs(v - Math.max(0, dense[i]!))).toBeLessThan(1e-9 * dense[0]!));
     }
+    expect(() => stats.pcaVarianceOfVariables(new Uint8Array(5), 2, 3)).toThrow(/5 values for 2 observations x 3 variables/);
+    expect(() => stats.pcaVarianceOfVariables(new Uint8Array(0), 0, 0)).toThrow(/no rows/);
   });
 
-  it("writes its rows into the Gram kernel's memory without spoiling a resident block's next Gram matrix", () => {
-    const a = stats.WideBlock.fromRows(widePanel(12, 300, 31));
+  it("writes rows straight into the Gram kernel's memory: a block's own Gram matrix, and a resident block's next one unspoilt", () => {
+    const rows = widePanel(12, 300, 31);
+    const a = stats.WideBlock.fromRows(rows);
     const gram = a.gramArray();
-    // Another block of the same size, written where a's rows stayed.
-    const other = widePanel(12, 300, 32);
-    const byItem = new Uint8Array(12 * 300);
-    other.forEach((r, i) => r.forEach((v, j) => (byItem[j * 12 + i] = v)));
-    stats.pcaVarianceOfVariables(byItem, 12, 300);
+    expect(stats.gramOfRows(a.n, a.p, (z) => z.set(a.z))).toEqual(gram);
+    // Another block of exactly a's size (its rows in reverse order), written where a's rows stayed.
+    const other = [...rows].reverse();
+    const byItem = new Uint8Array(a.n * a.p);
+    other.forEach((r, i) => r.forEach((v, j) => (byItem[j * a.n + i] = v)));
+    stats.pcaVarianceOfVariables(byItem, a.n, a.p);
     expect(a.gramArray()).toEqual(gram);
   });
 });

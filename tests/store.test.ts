@@ -351,6 +351,37 @@ describe('response matrix', () => {
     );
   });
 
+  it('reports the first problem in file order (the header before any row) and names the header line', () => {
+    const meta = 'suite,item_id,category,original_label,a';
+    expect(() => matrixFromCsv(`${meta}\nx,1,belief,l,7\nx,2,nonsense,l,1`, 'f.csv')).toThrow(/f\.csv:2: column "a": "7"/);
+    expect(() => matrixFromCsv(`${meta}\nx,1,nonsense,l,1\nx,2,belief,l,1,0`, 'f.csv')).toThrow(/f\.csv:2: unknown category "nonsense"/);
+    expect(() => matrixFromCsv('\n\nsuite,category,a\nx,belief,1\nx,belief', 'f.csv')).toThrow(/f\.csv:3: no item_id column/);
+    expect(() => matrixFromCsv('\nsuite,item_id,category,original_label\nx,1,belief,l', 'f.csv')).toThrow(
+      /f\.csv:2: no subject columns after the item metadata/,
+    );
+    expect(() => matrixFromCsv('', 'f.csv')).toThrow(/f\.csv: empty file/);
+    expect(matrixFromCsv(`${meta}\n`)).toEqual({ subjects: ['a'], items: [], cells: [] });
+  });
+
+  it('reads the long layout: subjects in order of first appearance, a late subject blank before, a second row an error', () => {
+    const long = 'subject,suite,item_id,category,original_label,correct';
+    const m = matrixFromCsv(`${long}\na,x,1,belief,l,1\na,x,2,desire,l,0\nb,x,2,desire,l,1`);
+    expect(m).toEqual({
+      subjects: ['a', 'b'],
+      items: [
+        { suite: 'x', itemId: '1', category: 'belief', originalLabel: 'l' },
+        { suite: 'x', itemId: '2', category: 'desire', originalLabel: 'l' },
+      ],
+      cells: [
+        [1, null],
+        [0, 1],
+      ],
+    });
+    expect(() => matrixFromCsv(`${long}\na,x,1,belief,l,1\na,x,1,belief,l,0`, 'l.csv')).toThrow(
+      /l\.csv:3: subject "a" has a second row for item 1/,
+    );
+  });
+
   it('rejects ragged rows, non-binary cells and unknown categories with the line', () => {
     const f = join(dir, 'bad.csv');
     writeFileSync(f, 'suite,item_id,category,original_label,a\nx,1,belief,l,1,0\n');

@@ -1,8 +1,9 @@
 // The Gram kernel (pair dots of rows) in WebAssembly SIMD, three to four times the plain
 // JavaScript loop's speed: two doubles per instruction. pair-dots.wat is the source; the bytes
 // below are its assembly (wabt 1.0.37, wat2wasm with SIMD), checked in the tests. The rows are
-// copied into the module's memory (grown as needed, kept between calls); a block's rows stay
-// there for its next Gram matrix (blockGramWasm), and its weighted copy is made there. Where
+// copied into the module's memory (grown as needed, kept between calls), or written there by
+// the caller (gramOfWrittenRows); a block's rows stay there for its next Gram matrix
+// (blockGramWasm), and its weighted copy is made there. Where
 // WebAssembly SIMD is missing, these functions return undefined and the caller keeps its
 // JavaScript loop.
 
@@ -99,7 +100,8 @@ export function blockGramWasm(
  * The Gram matrix (pair dots of each row with each) of n rows of p doubles that `write` puts
  * straight into the module's memory, so that no array of the rows is allocated: a fresh array
  * of megabytes costs its pages' first touch, on a virtual machine as much as the products.
- * Undefined, and `write` not called, when WebAssembly SIMD is not available.
+ * `write` must not use the kernel itself (its view would be overwritten, or detached by a
+ * growth). Undefined, and `write` not called, when WebAssembly SIMD is not available.
  */
 export function gramOfWrittenRows(n: number, p: number, chunk: number, write: (rows: Float64Array) => void): Float64Array | undefined {
   const k = load();

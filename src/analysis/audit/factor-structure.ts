@@ -88,21 +88,25 @@ export function structureOf(
   // PCA reads the responses as they are held, item by item; the models x items rows that
   // parallel analysis, EFA, KMO and Bartlett take are made only when one of them runs.
   const byItem = new Uint8Array(varying.length * models);
-  varying.forEach((it, k) => byItem.set(it.responses, k * models));
+  varying.forEach((it, k) => {
+    if (it.responses.length !== models) throw new Error(`structureOf: an item has ${it.responses.length} responses for ${models} models`);
+    byItem.set(it.responses, k * models);
+  });
   const pca = pcaVarianceOfVariables(byItem, models, varying.length);
   let rows: number[][] | undefined;
-  const data = (): number[][] => (rows ??= Array.from({ length: models }, (_, m) => varying.map((it) => it.responses[m]!)));
+  /** Models x items rows, made on first use. */
+  const modelRows = (): number[][] => (rows ??= Array.from({ length: models }, (_, m) => varying.map((it) => it.responses[m]!)));
   // Only the counts are reported: no simulated normal data, and only the leading eigenvalues
   // of each resample (the counts are those of the full computation; see parallelAnalysis).
   const pa =
     opts.depth === 'pca'
       ? undefined
-      : parallelAnalysis(data(), { iterations, seed: `${seed}:${name}`, simulated: false, leading: LEADING });
+      : parallelAnalysis(modelRows(), { iterations, seed: `${seed}:${name}`, simulated: false, leading: LEADING });
   let kmoValue: number | null = null;
   let bart: StructureResult['bartlett'] = null;
   let note: string | undefined;
   if (varying.length < models) {
-    const R = correlationMatrix(data());
+    const R = correlationMatrix(modelRows());
     if (hasFullRank(R)) {
       kmoValue = kmo(R).msa;
       bart = bartlett(R, models);
@@ -114,10 +118,10 @@ export function structureOf(
   if (pa) {
     const k = Math.max(1, pa.nFactors);
     if (varying.length < models) {
-      const fa = factorAnalysis(correlationMatrix(data()), k, k > 1 ? 'varimax' : 'none');
+      const fa = factorAnalysis(correlationMatrix(modelRows()), k, k > 1 ? 'varimax' : 'none');
       efa = { factors: k, varianceShare: fa.proportionVar, iterations: fa.iterations, method: 'paf' };
     } else {
-      const w = pafWide(data(), k);
+      const w = pafWide(modelRows(), k);
       const rotated = k > 1 ? varimax(w.loadings).loadings : w.loadings;
       const oriented = orientFactors(rotated).loadings;
       const share = Array.from({ length: k }, (_, f) => oriented.reduce((sum, row) => sum + row[f]! ** 2, 0) / varying.length);

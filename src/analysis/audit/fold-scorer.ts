@@ -21,7 +21,6 @@ export class FoldScorer {
   readonly #mean: Float64Array;
   readonly #ss: Float64Array;
   readonly #total: Float64Array;
-  #fold: Int32Array = new Int32Array(0);
   /** The pool's items ordered by fold; fold f's are members[starts[f]] to members[starts[f + 1] - 1]. */
   #members: Int32Array = new Int32Array(0);
   #starts: Int32Array = new Int32Array(1);
@@ -66,7 +65,6 @@ export class FoldScorer {
   /** Fold membership for the next K folds (one fold index per pooled item). */
   assign(fold: Int32Array, K: number): void {
     const M = this.models;
-    this.#fold = fold;
     // Each fold's items in pool order (a counting sort), and per fold and side the items' count
     // and their responses summed per model.
     const starts = new Int32Array(K + 1);
@@ -95,7 +93,7 @@ export class FoldScorer {
     const M = this.models;
     const flat = this.#flat;
     const held = this.#sideCounts[f * 2]! + this.#sideCounts[f * 2 + 1]!;
-    const nTrain = this.#fold.length - held;
+    const nTrain = this.size - held;
     const all = [this.#sideSums.subarray(f * 2 * M, (f * 2 + 1) * M), this.#sideSums.subarray((f * 2 + 1) * M, (f * 2 + 2) * M)];
     const anchor = new Float64Array(M);
     let anchorMean = 0;

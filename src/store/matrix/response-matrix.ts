@@ -124,13 +124,14 @@ export interface MatrixReadOptions {
 
 /** Read a matrix from CSV text, wide (one column per subject) or long (subject and correct columns). */
 export function matrixFromCsv(text: string, file = '<csv>', opts: MatrixReadOptions = {}): ResponseMatrix {
-  // Row by row as the text is parsed: only the matrix stays, not the file's rows.
+  // Row by row as the text is parsed: only the matrix stays, not the file's rows. The first
+  // problem in the file's order is the one reported (the header's before any row's).
   let header: string[] | undefined;
   let layout: MatrixLayout | undefined;
   forEachCsvRow(text, (fields, line) => {
     if (!header) {
       header = fields.map((h) => h.trim());
-      layout = matrixLayout(header, file, opts);
+      layout = matrixLayout(header, line, file, opts);
       return;
     }
     if (fields.length !== header.length)
@@ -147,10 +148,10 @@ interface MatrixLayout {
   readonly matrix: ResponseMatrix;
 }
 
-function matrixLayout(header: string[], file: string, opts: MatrixReadOptions): MatrixLayout {
+function matrixLayout(header: string[], headerLine: number, file: string, opts: MatrixReadOptions): MatrixLayout {
   const col = (name: string) => header.indexOf(name);
   const itemCol = col('item_id') >= 0 ? col('item_id') : col('item');
-  if (itemCol < 0) throw new InputError('no item_id column', file, 1);
+  if (itemCol < 0) throw new InputError('no item_id column', file, headerLine);
   const suiteCol = col('suite');
   const catCol = col('category');
   const labelCol = col('original_label');
@@ -210,7 +211,7 @@ function matrixLayout(header: string[], file: string, opts: MatrixReadOptions): 
   }
   const meta = new Set<string>([...MATRIX_META_COLUMNS, 'item']);
   const subjectCols = header.map((h, i) => ({ h, i })).filter(({ h }) => !meta.has(h));
-  if (subjectCols.length === 0) throw new InputError('no subject columns after the item metadata', file, 1);
+  if (subjectCols.length === 0) throw new InputError('no subject columns after the item metadata', file, headerLine);
   const items: MatrixItem[] = [];
   const cells: Array<Array<number | null>> = [];
   return {
