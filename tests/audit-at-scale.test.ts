@@ -14,6 +14,8 @@ import { createRng } from '../src/core/index.js';
 import { auditMatrices, flatAccuracies, flatten, PackedItems, simulatePanel } from '../src/analysis/index.js';
 import { jackknifeTau } from '../src/analysis/audit/tau-jackknife.js';
 import { pairDotsWasm, pairDotsWasmBytes } from '../src/stats/pair-dots-wasm.js';
+import { packedSumsWasmBytes, withoutPackedSumsKernel } from '../src/analysis/audit/packed-sums-wasm.js';
+import type { AuditItem } from '../src/analysis/audit/benchmark-matrix.js';
 import { pairDotsJs } from '../src/stats/wide-block.js';
 
 interface Panel {
@@ -206,7 +208,7 @@ describe("PCA of responses held item by item (the audit's structure)", () => {
 });
 
 describe('packed bootstrap sums at every category size', () => {
-  it('equal the plain per-model sums exactly (five, four, three and two models per double; groups of six and eight; drawn and counted)', () => {
+  it('equal the plain per-model sums exactly (five, four, three and two models per double; groups of six and eight; drawn and counted), in WebAssembly and in JavaScript', () => {
     const rng = createRng(8);
     for (const [models, items, lanes] of [
       [30, 9000, 16], // 8,192 or more items: three per double
@@ -215,6 +217,7 @@ describe('packed bootstrap sums at every category size', () => {
       [3, 131_100, 6], // 2^17 or more items: two per double (one group of six lanes)
       [70, 1000, 16], // below 1,024 items: five per double
       [27, 900, 6], // the paper's 27 models, five to a double: one group of six lanes
+      [27, 3001, 8], // 27 models, four to a double: one group of eight lanes (odd draw count)
     ] as const) {
       const its = Array.from({ length: items }, (_, k) => ({
         id: String(k),
@@ -229,8 +232,33 @@ describe('packed bootstrap sums at every category size', () => {
       for (let r = 0; r < 3; r++) {
         const idx = rng.fillInts(new Int32Array(items), items);
         if (r === 2) idx.fill(items - 1); // one item drawn every time: the largest digit sum
-        expect(Array.from(packed.accuracies(idx, new Float64Array(models)))).toEqual(Array.from(flatAccuracies(flat, models, idx)));
+        const plain = Array.from(flatAccuracies(flat, models, idx));
+        expect(Array.from(packed.accuracies(idx, new Float64Array(models)))).toEqual(plain);
+        expect(withoutPackedSumsKernel(() => Array.from(packed.accuracies(idx, new Float64Array(models))))).toEqual(plain);
       }
+    }
+  });
+
+  it('in the WebAssembly kernel: the assembly of packed-sums.wat; lanes kept for two owners, copied again for a third and after a larger one', async () => {
+    const wabt = await (await import('wabt')).default();
+    const wat = readFileSync(join(__dirname, '..', 'src', 'analysis', 'audit', 'packed-sums.wat'), 'utf8');
+    const mod = wabt.parseWat('packed-sums.wat', wat, { simd: true });
+    mod.validate();
+    expect(Buffer.from(mod.toBinary({}).buffer).equals(Buffer.from(packedSumsWasmBytes()))).toBe(true);
+    const rng = createRng(9);
+    const make = (models: number, items: number) => {
+      const its = Array.from({ length: items }, () => ({
+        responses: Uint8Array.from({ length: models }, () => (rng.next() < 0.5 ? 1 : 0)),
+      }));
+      return { packed: new PackedItems(its, models), flat: flatten(its as AuditItem[], models), models, items };
+    };
+    // Two owners alternating and repeating, a third (two slots), a larger one (a new layout)
+    // and the owners resident before it again.
+    const owners = [make(27, 500), make(27, 500), make(27, 500), make(27, 5000)];
+    for (const o of [0, 1, 1, 0, 0, 1, 2, 0, 1, 3, 1, 0, 3, 3, 2]) {
+      const { packed, flat, models, items } = owners[o]!;
+      const idx = rng.fillInts(new Int32Array(items + 7), items);
+      expect(Array.from(packed.accuracies(idx, new Float64Array(models)))).toEqual(Array.from(flatAccuracies(flat, models, idx)));
     }
   });
 });

@@ -3,6 +3,7 @@
 
 import { ConfigError, InputError } from '../../core/errors.js';
 import type { ResponseMatrix } from '../../store/index.js';
+import { sumDrawnWasm } from './packed-sums-wasm.js';
 
 export interface AuditItem {
   id: string;
@@ -160,7 +161,9 @@ export class PackedItems {
   /** Per-model accuracy over resampled item indices. */
   accuracies(indices: Int32Array, out: Float64Array): Float64Array {
     if (this.#counts.length) this.#sumCounted(indices);
-    else if (this.lanes === 6) this.#sumDrawnSix(indices);
+    else if (sumDrawnWasm(this, this.packed, this.lanes, this.#items, indices, this.#sums)) {
+      // Summed in WebAssembly SIMD (the same whole numbers; JavaScript below where it is missing).
+    } else if (this.lanes === 6) this.#sumDrawnSix(indices);
     else this.#sumDrawn(indices);
     const n = indices.length;
     const B = this.base;
