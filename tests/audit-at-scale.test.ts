@@ -14,7 +14,12 @@ import { createRng } from '../src/core/index.js';
 import { auditMatrices, flatAccuracies, flatten, PackedItems, simulatePanel } from '../src/analysis/index.js';
 import { jackknifeTau } from '../src/analysis/audit/tau-jackknife.js';
 import { pairDotsWasm, pairDotsWasmBytes } from '../src/stats/pair-dots-wasm.js';
-import { packedSumsWasmBytes, withoutPackedSumsKernel } from '../src/analysis/audit/packed-sums-wasm.js';
+import {
+  packedSumsKernelLoaded,
+  packedSumsWasmBytes,
+  resetPackedSumsKernel,
+  withoutPackedSumsKernel,
+} from '../src/analysis/audit/packed-sums-wasm.js';
 import type { AuditItem } from '../src/analysis/audit/benchmark-matrix.js';
 import { pairDotsJs } from '../src/stats/wide-block.js';
 
@@ -245,6 +250,8 @@ describe('packed bootstrap sums at every category size', () => {
     const mod = wabt.parseWat('packed-sums.wat', wat, { simd: true });
     mod.validate();
     expect(Buffer.from(mod.toBinary({}).buffer).equals(Buffer.from(packedSumsWasmBytes()))).toBe(true);
+    expect(packedSumsKernelLoaded()).toBe(true);
+    resetPackedSumsKernel();
     const rng = createRng(9);
     const make = (models: number, items: number) => {
       const its = Array.from({ length: items }, () => ({
@@ -252,12 +259,22 @@ describe('packed bootstrap sums at every category size', () => {
       }));
       return { packed: new PackedItems(its, models), flat: flatten(its as AuditItem[], models), models, items };
     };
-    // Two owners alternating and repeating, a third (two slots), a larger one (a new layout)
-    // and the owners resident before it again.
-    const owners = [make(27, 500), make(27, 500), make(27, 500), make(27, 5000)];
-    for (const o of [0, 1, 1, 0, 0, 1, 2, 0, 1, 3, 1, 0, 3, 3, 2]) {
+    // Two owners alternating and repeating, a third (two slots), a larger one (a new layout), the
+    // owners resident before it again, then more draws than ever from a smaller array (a new
+    // layout for the indices alone) and the owners resident before that. (A PackedItems sums at
+    // most as many draws as its digits' base allows: its item count, as the bootstrap draws.)
+    const owners = [make(27, 500), make(27, 500), make(27, 500), make(27, 5000), make(3, 6000)];
+    expect([owners[3]!.packed.lanes, owners[4]!.packed.lanes]).toEqual([8, 6]);
+    const calls: Array<[number, number]> = [
+      ...[0, 1, 1, 0, 0, 1, 2, 0, 1, 3, 1, 0, 3, 3, 2].map((o): [number, number] => [o, owners[o]!.items + 7]),
+      [4, 6000],
+      [3, 5000],
+      [2, 500],
+      [4, 6000],
+    ];
+    for (const [o, draws] of calls) {
       const { packed, flat, models, items } = owners[o]!;
-      const idx = rng.fillInts(new Int32Array(items + 7), items);
+      const idx = rng.fillInts(new Int32Array(draws), items);
       expect(Array.from(packed.accuracies(idx, new Float64Array(models)))).toEqual(Array.from(flatAccuracies(flat, models, idx)));
     }
   });

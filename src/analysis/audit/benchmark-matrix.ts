@@ -103,6 +103,7 @@ export function flatAccuracies(
  */
 export class PackedItems {
   readonly lanes: number;
+  /** The packed lanes, made once here and never changed (the WebAssembly kernel keeps a copy). */
   readonly packed: Float64Array;
   /** Models per double. */
   readonly digits: number;
@@ -161,10 +162,11 @@ export class PackedItems {
   /** Per-model accuracy over resampled item indices. */
   accuracies(indices: Int32Array, out: Float64Array): Float64Array {
     if (this.#counts.length) this.#sumCounted(indices);
-    else if (sumDrawnWasm(this, this.packed, this.lanes, this.#items, indices, this.#sums)) {
-      // Summed in WebAssembly SIMD (the same whole numbers; JavaScript below where it is missing).
-    } else if (this.lanes === 6) this.#sumDrawnSix(indices);
-    else this.#sumDrawn(indices);
+    // In WebAssembly SIMD where it runs (the same whole numbers), else the JavaScript loops.
+    else if (!sumDrawnWasm(this, this.packed, this.lanes, this.#items, indices, this.#sums)) {
+      if (this.lanes === 6) this.#sumDrawnSix(indices);
+      else this.#sumDrawn(indices);
+    }
     const n = indices.length;
     const B = this.base;
     const d = this.digits;

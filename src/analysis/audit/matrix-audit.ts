@@ -17,7 +17,7 @@ import { structureTasks, type StructureResult } from './factor-structure.js';
 import { filterItems, type FilterResult } from './item-filter.js';
 
 /** Models x stage-1 cell items from which the PCA-only audit uses worker threads by default. */
-const PCA_WORKERS_FROM = 1_000_000;
+const PCA_WORKERS_FROM = 1_400_000;
 
 /** The paper's five ATOMS categories, the stage-1 and stage-3 default for ToMBench, ToMATO and CogToM. */
 export const ATOMS_FIVE = ['belief', 'desire', 'emotion', 'intention', 'knowledge'] as const;
@@ -49,7 +49,7 @@ export interface MatrixAuditOptions {
   structure?: 'full' | 'pca';
   /**
    * Worker threads for the audit's tasks (default: one per core, at most four; with structure
-   * 'pca', 1 = in process unless models x stage-1 cell items reach 1,000,000).
+   * 'pca', 1 = in process unless models x stage-1 cell items reach 1,400,000).
    */
   threads?: number;
   seed?: number;
@@ -122,11 +122,14 @@ export async function auditMatrices(
   const tasks = Object.values(groups).flat();
   // Without parallel analysis small tasks do not repay a worker's start-up, so that depth runs
   // in process unless asked or unless the bootstrap's work (models x items over the stage-1
-  // cells) reaches 1,000,000, about 1.4 times the paper's (27 models x 26,520 cell items).
+  // cells) reaches 1,400,000, about twice the paper's (27 models x 26,520 cell items).
   // Measured on 2 cores once the bootstrap summed in WebAssembly (wall time of the command, in
   // process against two workers, alternating runs): the paper's panel 1.03-1.39 s against
   // 1.27-1.51, 27 x 10,000 items a benchmark (about 1,300,000) 1.34-1.79 against 1.51-2.11 (even
-  // at the medians), 100 x 3,000 (1,450,000) 1.90-1.97 against 1.65-1.70. Before that, with
+  // at the medians), 100 x 3,000 (1,450,000; 100 models sum through per-item counts, in
+  // JavaScript) 1.90-1.97 against 1.65-1.70, 27 x 30,000 2.92-2.95 against 2.68-2.80. A review
+  // on the same machine, busier, found workers slower at all three of the first: the line is
+  // drawn between the sizes where they lost or tied and those where they won. Before that, with
   // the sums in JavaScript: the paper's panel 0.74 s against 0.69 s, 27 x 10,000 1.08 against
   // 0.93 s, 27 x 3,000 (about 380,000) even at 0.53 s, on a machine whose cores contended less
   // (the threshold was 500,000). (Before, when a worker took
