@@ -4,6 +4,7 @@
 
 import { symmetricEigenvalues } from './symmetric-eigenvalues.js';
 import { requireMatrix } from './validate.js';
+import { variableMajor } from './variable-major.js';
 import { gramOfRows } from './wide-block.js';
 
 /** Pearson correlation matrix of the columns of an n x p data matrix. */
@@ -55,14 +56,8 @@ export function pcaVariance(data: ArrayLike<ArrayLike<number>>): PcaVariance {
   // Checked, then copied variable by variable (a few milliseconds for a million values; data
   // already held that way go to pcaVarianceOfVariables directly).
   requireMatrix('pcaVariance', data);
-  const n = data.length;
-  const p = data[0]!.length;
-  const byVariable = new Float64Array(n * p);
-  for (let i = 0; i < n; i++) {
-    const row = data[i]!;
-    for (let j = 0; j < p; j++) byVariable[j * n + i] = row[j]!;
-  }
-  return pcaVarianceOfVariables(byVariable, n, p);
+  const { values, n, p } = variableMajor(data);
+  return pcaVarianceOfVariables(values, n, p);
 }
 
 /**

@@ -2,6 +2,7 @@
 
 import { pearson } from './correlation.js';
 import { requireMatrix } from './validate.js';
+import { variableMajor } from './variable-major.js';
 
 /**
  * For each item (column of a subjects x items matrix), the Pearson correlation between the item
@@ -11,11 +12,8 @@ import { requireMatrix } from './validate.js';
 export function itemRestCorrelation(matrix: ArrayLike<ArrayLike<number>>): Array<number | null> {
   // A NaN cell would otherwise turn its item into null, which reads as zero variance.
   if (matrix.length) requireMatrix('itemRestCorrelation', matrix);
-  const rows = matrix.length;
-  const cols = rows ? matrix[0]!.length : 0;
-  const byItem = new Float64Array(rows * cols);
-  for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) byItem[j * rows + i] = matrix[i]![j]!;
-  return itemRestCorrelationOfItems(byItem, rows, cols);
+  const { values, n, p } = variableMajor(matrix);
+  return itemRestCorrelationOfItems(values, n, p);
 }
 
 /**

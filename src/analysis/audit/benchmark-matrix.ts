@@ -62,7 +62,7 @@ export function prepareBenchmarks(inputs: Array<{ name: string; matrix: Response
 }
 
 /** Items' responses in one contiguous array, item-major: flat[item * models + model]. */
-export function flatten(items: AuditItem[], models: number): Uint8Array {
+export function flatten(items: ReadonlyArray<Pick<AuditItem, 'responses'>>, models: number): Uint8Array {
   const flat = new Uint8Array(items.length * models);
   items.forEach((it, k) => flat.set(it.responses, k * models));
   return flat;

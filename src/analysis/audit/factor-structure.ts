@@ -17,7 +17,7 @@ import {
   varimax,
   orientFactors,
 } from '../../stats/index.js';
-import type { AuditItem, AuditPanel } from './benchmark-matrix.js';
+import { flatten, type AuditItem, type AuditPanel } from './benchmark-matrix.js';
 
 export interface StructureResult {
   name: string;
@@ -87,12 +87,9 @@ export function structureOf(
   const varying = items.filter((it) => it.responses.some((v) => v !== it.responses[0]));
   // PCA reads the responses as they are held, item by item; the models x items rows that
   // parallel analysis, EFA, KMO and Bartlett take are made only when one of them runs.
-  const byItem = new Uint8Array(varying.length * models);
-  varying.forEach((it, k) => {
+  for (const it of varying)
     if (it.responses.length !== models) throw new Error(`structureOf: an item has ${it.responses.length} responses for ${models} models`);
-    byItem.set(it.responses, k * models);
-  });
-  const pca = pcaVarianceOfVariables(byItem, models, varying.length);
+  const pca = pcaVarianceOfVariables(flatten(varying, models), models, varying.length);
   let rows: number[][] | undefined;
   /** Models x items rows, made on first use. */
   const modelRows = (): number[][] => (rows ??= Array.from({ length: models }, (_, m) => varying.map((it) => it.responses[m]!)));

@@ -8,6 +8,8 @@
 // SIMD is missing, or the memory cannot grow to hold a cell, the caller keeps its JavaScript
 // loops. The memory never shrinks: it keeps the largest cell's two slots.
 
+import { instantiateKernel } from '../../stats/wasm-kernel.js';
+
 const WASM_BASE64 =
   'AGFzbQEAAAABCAFgBH9/f38AAg8BA2VudgZtZW1vcnkCAAEDAwIAAAcPAgRzdW04AAAEc3VtNgABCrEEArACAgN/CHsCQANAIARBAWogAU8NASACIAAgBEECdGooAgBBBnRqIQUgAiAAIARBAnRqKAIEQQZ0aiEGIAcgBf0ABAD98AEhByAIIAX9AAQQ/fABIQggCSAF/QAEIP3wASEJIAogBf0ABDD98AEhCiALIAb9AAQA/fABIQsgDCAG/QAEEP3wASEMIA0gBv0ABCD98AEhDSAOIAb9AAQw/fABIQ4gBEECaiEEDAALCyAEIAFJBEAgAiAAIARBAnRqKAIAQQZ0aiEFIAcgBf0ABAD98AEhByAIIAX9AAQQ/fABIQggCSAF/QAEIP3wASEJIAogBf0ABDD98AEhCgsgAyAHIAv98AH9CwQAIAMgCCAM/fAB/QsEECADIAkgDf3wAf0LBCAgAyAKIA798AH9CwQwC/wBAgN/BnsCQANAIARBAWogAU8NASACIAAgBEECdGooAgBBMGxqIQUgAiAAIARBAnRqKAIEQTBsaiEGIAcgBf0ABAD98AEhByAIIAX9AAQQ/fABIQggCSAF/QAEIP3wASEJIAogBv0ABAD98AEhCiALIAb9AAQQ/fABIQsgDCAG/QAEIP3wASEMIARBAmohBAwACwsgBCABSQRAIAIgACAEQQJ0aigCAEEwbGohBSAHIAX9AAQA/fABIQcgCCAF/QAEEP3wASEIIAkgBf0ABCD98AEhCQsgAyAHIAr98AH9CwQAIAMgCCAL/fAB/QsEECADIAkgDP3wAf0LBCAL';
 
@@ -28,14 +30,8 @@ export function packedSumsKernelLoaded(): boolean {
 
 function load(): Kernel | null {
   if (kernel !== undefined) return kernel;
-  try {
-    const memory = new WebAssembly.Memory({ initial: 1 });
-    const instance = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(WASM_BASE64, 'base64')), { env: { memory } });
-    const { sum6, sum8 } = instance.exports as unknown as Pick<Kernel, 'sum6' | 'sum8'>;
-    kernel = { memory, sum6, sum8 };
-  } catch {
-    kernel = null;
-  }
+  const k = instantiateKernel(WASM_BASE64, 1);
+  kernel = k && { memory: k.memory, sum6: k.exports.sum6 as Kernel['sum6'], sum8: k.exports.sum8 as Kernel['sum8'] };
   return kernel;
 }
 
