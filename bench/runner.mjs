@@ -1,7 +1,9 @@
 // bench/runner: MCQ trials per second through mindscope (store and cache on) against a local
 // OpenAI-compatible server that answers at once, beside a same-body fetch loop (a plain loop
 // sending byte-identical requests with the built-in fetch at the same concurrency), in
-// interleaved rounds: best and median of each, and their ratio; the store's bytes per trial;
+// interleaved rounds: best and median of each, and their ratio; a ceiling (the same bodies
+// through node:http with nothing else done: the most any client gets from this server here);
+// the store's bytes per trial;
 // then peak memory at 5,000 and 50,000 trials. mindscope makes one call through its model
 // before its clock starts, as the loop's check of the server's last requests (a fetch) warms
 // the built-in fetch: neither side times loading its HTTP client (and mindscope its SDK).
@@ -15,6 +17,7 @@
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import http from 'node:http';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -41,7 +44,7 @@ async function child(mode, url, n, replicates, concurrency, beforeDist) {
   let trials;
   let cpu0;
   const extra = {};
-  if (mode === 'bare') {
+  if (mode === 'bare' || mode === 'raw') {
     // The bodies mindscope sends, byte for byte (its provider's encoder, serialised as the SDK
     // does), built beforehand; the loop only sends them and reads the replies.
     const items = generateTomItems({ count: n, seed: 1 });
@@ -60,15 +63,14 @@ async function child(mode, url, n, replicates, concurrency, beforeDist) {
     const seen = (await (await fetch(`${url}/stats`)).json()).bodies.map((b) => JSON.stringify(b.body));
     extra.previousBodiesChecked = seen.length;
     extra.previousBodiesSame = seen.filter((b) => mine.has(b)).length;
+    const send = mode === 'bare' ? fetchJson : rawPoster(concurrency);
     let next = 0;
     cpu0 = process.cpuUsage();
     const t0 = performance.now();
     await Promise.all(
       Array.from({ length: concurrency }, async () => {
         while (next < bodies.length) {
-          const body = bodies[next++];
-          const res = await fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-          const json = await res.json();
+          const json = await send(`${url}/v1/chat/completions`, bodies[next++]);
           if (!json.choices?.[0]?.message) throw new Error('bad response');
         }
       }),
@@ -124,6 +126,36 @@ async function child(mode, url, n, replicates, concurrency, beforeDist) {
   process.stdout.write(
     `${JSON.stringify({ mode, trials, seconds: elapsed / 1000, perSecond: (trials / elapsed) * 1000, cpuMsPerTrial, peakRssMiB: process.resourceUsage().maxRSS / 1024, peakHeapMiB: maxHeap / 2 ** 20, ...extra })}\n`,
   );
+}
+
+/** The same-body loop's request: the built-in fetch, the reply read as JSON. */
+async function fetchJson(href, body) {
+  const res = await fetch(href, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  return res.json();
+}
+
+/**
+ * The ceiling's request: node:http on a keep-alive agent, the reply's bytes parsed as JSON,
+ * nothing else. No client can do less per call, so its rate is the most this server and
+ * machine give any client (at the same concurrency).
+ */
+function rawPoster(concurrency) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  return (href, body) =>
+    new Promise((resolve, reject) => {
+      const req = http.request(
+        href,
+        { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        (res) => {
+          const chunks = [];
+          res.on('data', (c) => chunks.push(c));
+          res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
 }
 
 /** promptfoo (installed in `dir`, outside the repository) sending the same MCQ prompts to the same server. */
@@ -201,21 +233,21 @@ async function main() {
     console.log(
       `bench/runner: ${n} MCQ trials, concurrency ${concurrency}, local OpenAI-compatible server, ${rounds} rounds (alternating); ${load()}`,
     );
-    const results = { bare: [], mindscope: [], before: [] };
-    const modes = beforeDist ? ['bare', 'mindscope', 'before'] : ['bare', 'mindscope'];
+    const results = { bare: [], mindscope: [], before: [], raw: [] };
+    const modes = beforeDist ? ['bare', 'mindscope', 'raw', 'before'] : ['bare', 'mindscope', 'raw'];
     let previous;
     for (let r = 0; r < rounds; r++) {
       for (const mode of r % 2 === 0 ? modes : [...modes].reverse()) {
         const res = await runChild([mode, url, String(n), '1', String(concurrency), ...(mode === 'before' ? [beforeDist] : [])]);
         results[mode].push(res);
         const note =
-          mode === 'bare' && previous === 'mindscope'
+          (mode === 'bare' || mode === 'raw') && previous === 'mindscope'
             ? `; mindscope's last ${res.previousBodiesChecked} bodies: ${res.previousBodiesSame} byte-identical to the loop's`
-            : mode !== 'bare'
+            : mode === 'mindscope' || mode === 'before'
               ? `; store ${res.storeBytesPerTrial.toFixed(0)} B/trial`
               : '';
         console.log(
-          `  ${{ bare: 'fetch loop', mindscope: 'mindscope ', before: 'before    ' }[mode]} ${res.trials} trials in ${res.seconds.toFixed(2)} s = ${res.perSecond.toFixed(0)} trials/s, client CPU ${res.cpuMsPerTrial.toFixed(2)} ms/trial, peak RSS ${res.peakRssMiB.toFixed(0)} MiB${note}`,
+          `  ${{ bare: 'fetch loop', mindscope: 'mindscope ', before: 'before    ', raw: 'http loop ' }[mode]} ${res.trials} trials in ${res.seconds.toFixed(2)} s = ${res.perSecond.toFixed(0)} trials/s, client CPU ${res.cpuMsPerTrial.toFixed(2)} ms/trial, peak RSS ${res.peakRssMiB.toFixed(0)} MiB${note}`,
         );
         previous = mode;
       }
@@ -230,6 +262,9 @@ async function main() {
     console.log(
       `run phase, ${rounds} rounds: mindscope best ${best(results.mindscope).toFixed(0)}/s, median ${median(results.mindscope).toFixed(0)}/s; same-body fetch loop best ${best(results.bare).toFixed(0)}/s, median ${median(results.bare).toFixed(0)}/s; ratio best ${(best(results.mindscope) / best(results.bare)).toFixed(2)}, median ${(median(results.mindscope) / median(results.bare)).toFixed(2)} (target >= 0.90); client CPU (median) ${cpu(results.mindscope).toFixed(2)} vs ${cpu(results.bare).toFixed(2)} ms/trial; ${load()}`,
     );
+    console.log(
+      `ceiling: a node:http keep-alive loop sending the same bodies and parsing the replies, nothing else (no SDK, no store, no scoring): best ${best(results.raw).toFixed(0)}/s, median ${median(results.raw).toFixed(0)}/s, client CPU (median) ${cpu(results.raw).toFixed(2)} ms/trial; mindscope is ${(median(results.mindscope) / median(results.raw)).toFixed(2)} of it (median), the fetch loop ${(median(results.bare) / median(results.raw)).toFixed(2)}`,
+    );
     if (beforeDist)
       console.log(
         `before (${beforeDist}): best ${best(results.before).toFixed(0)}/s, median ${median(results.before).toFixed(0)}/s, ratio to the loop best ${(best(results.before) / best(results.bare)).toFixed(2)}, median ${(median(results.before) / median(results.bare)).toFixed(2)}; client CPU (median) ${cpu(results.before).toFixed(2)} ms/trial`,
@@ -239,7 +274,7 @@ async function main() {
       for (let r = 0; r < Math.min(rounds, 2); r++)
         pf.push(await runChild(['promptfoo', url, String(n), '1', String(concurrency), promptfooDir]));
       console.log(
-        `promptfoo (${pf[0].version}), the same requests to the same server: best ${best(pf).toFixed(1)}/s, median ${median(pf).toFixed(1)}/s, client CPU ${cpu(pf).toFixed(2)} ms/trial; mindscope is ${(best(results.mindscope) / best(pf)).toFixed(1)}x (best), ${(median(results.mindscope) / median(pf)).toFixed(1)}x (median) (target >= 20x); ${load()}`,
+        `promptfoo (${pf[0].version}), the same requests to the same server: best ${best(pf).toFixed(1)}/s, median ${median(pf).toFixed(1)}/s, client CPU ${cpu(pf).toFixed(2)} ms/trial; mindscope is ${(best(results.mindscope) / best(pf)).toFixed(1)}x (best), ${(median(results.mindscope) / median(pf)).toFixed(1)}x (median) (target >= 20x); the node:http ceiling is ${(median(results.raw) / median(pf)).toFixed(1)}x (median); ${load()}`,
       );
     }
     if (quick) return;

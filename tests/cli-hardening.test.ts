@@ -351,4 +351,20 @@ describe('edited data under a run', () => {
     const lines = readFileSync(join(dir, 'edit.csv'), 'utf8').trim().split('\n');
     expect(lines.slice(1).map((l) => l.split(',').at(-1))).toEqual(['1', '0', '1']);
   });
+
+  it('refuses a run id stored with another configuration before discarding any trial', () => {
+    const args = (limit: string) => ['run', 'generated-tom', '--limit', limit, '--model', 'agent:oracle', '--model', 'agent:random'];
+    const first = cli([...args('6'), '--db', 'refuse.db', '--run-id', 'r9', '--json', '--quiet']);
+    expect(JSON.parse(first.stdout)).toMatchObject({ done: 12 });
+    // Another --limit generates other items under the same ids: before, their trials were
+    // deleted as "changed" and only then was the run refused.
+    for (let i = 0; i < 2; i++) {
+      const refused = cli([...args('3'), '--db', 'refuse.db', '--run-id', 'r9']);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/run r9 exists with a different configuration \(limit\)/);
+      expect(refused.stderr).not.toMatch(/run again/);
+    }
+    const status = JSON.parse(cli(['status', '--db', 'refuse.db', '--run-id', 'r9', '--json']).stdout);
+    expect(status.totals).toMatchObject({ planned: 12, done: 12, pending: 0 });
+  });
 });

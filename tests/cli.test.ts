@@ -148,6 +148,49 @@ describe('mindscope run / status / export / report', () => {
     expect(r.stdout + r.stderr).not.toContain(secret);
     expect(readFileSync(db).toString('latin1')).not.toContain(secret);
   });
+
+  it('keeps even a piece of the key out of errors that echo it, and credentials in a URL out of everything', () => {
+    const secret = 'sk-NEVER-PRINT-THIS-123456';
+    // Any six characters of the key in a row.
+    const pieces = Array.from({ length: secret.length - 5 }, (_, i) => secret.slice(i, i + 6));
+    const leaks = (text: string) => pieces.filter((p) => text.includes(p));
+    const db = join(dir, 'echo.db');
+    // The server echoes the key: whole, cut by the error snippet's end (at 290 of its 300
+    // characters), and inside a body JSON.parse rejects (its message quotes a piece).
+    const models = ['echo-key-500-0', 'echo-key-500-290', 'echo-key-badjson'].flatMap((m) => [
+      '--model',
+      `openai-compatible:${server.url}/v1#${m}`,
+    ]);
+    const r = cli(['run', 'generated-tom', '--limit', '1', ...models, '--api-key-env', 'MY_KEY', '--db', db, '--json'], { MY_KEY: secret });
+    expect(JSON.parse(r.stdout)).toMatchObject({ failed: 3 });
+    const exported = cli(['export', 'trials', '--db', db, '--out', join(dir, 'echo.jsonl')]);
+    expect(exported.code).toBe(0);
+    const errors = readFileSync(join(dir, 'echo.jsonl'), 'utf8');
+    expect(errors).toMatch(/\[REDACTED\] was used/);
+    expect(errors).toMatch(/malformed response body \(not JSON\)/);
+    expect(leaks(r.stdout + r.stderr + errors + readFileSync(db).toString('latin1'))).toEqual([]);
+    // A key written into a spec's URL: refused before anything is stored, the error without it.
+    const inUrl = cli([
+      'run',
+      'generated-tom',
+      '--model',
+      `openai-compatible:http://me:${secret}@127.0.0.1:1/v1#ok`,
+      '--db',
+      join(dir, 'url.db'),
+    ]);
+    expect(inUrl.code).toBe(1);
+    expect(inUrl.stderr).toMatch(/openai-compatible:http:\/\/127\.0\.0\.1:1\/v1#ok: the BASE_URL carries credentials/);
+    expect(leaks(inUrl.stderr + (existsSync(join(dir, 'url.db')) ? readFileSync(join(dir, 'url.db')).toString('latin1') : ''))).toEqual([]);
+    // A base URL from the environment may carry them (sent as basic auth); errors show the URL without.
+    const envUrl = `${server.url.replace('http://', `http://me:${secret}@`)}/v1`;
+    const viaEnv = cli(['run', 'generated-tom', '--limit', '1', '--model', 'openai:unknown-model', '--db', join(dir, 'env.db'), '--json'], {
+      OPENAI_API_KEY: 'sk-other-key-000',
+      OPENAI_BASE_URL: envUrl,
+    });
+    expect(viaEnv.code).toBe(2);
+    expect(viaEnv.stdout).toContain(`HTTP 404 from ${server.url}/v1`);
+    expect(leaks(viaEnv.stdout + viaEnv.stderr + readFileSync(join(dir, 'env.db')).toString('latin1'))).toEqual([]);
+  });
 });
 
 describe('resumption', () => {

@@ -6,6 +6,7 @@ import { ConfigError, parseRunSpec, type RunSpec, type RunSpecInput, type Task }
 import { settingsFor } from '../models/index.js';
 import type { ProtocolSettings } from '../protocols/index.js';
 import {
+  assertRunConfig,
   runBatchEvaluation,
   runEvaluation,
   type BatchRunOptions,
@@ -155,6 +156,8 @@ export async function evaluate(specInput: RunSpecInput, ops: RunOperations): Pro
     ...calls
   } = ops;
   const id = runId ?? runIdOf(identity);
+  // A run id stored with another configuration is refused before anything is changed.
+  await assertRunConfig(ops.store, id, identity);
   // Stale results of edited items are not kept silently: they run again (or --frozen refuses).
   const changed = await reconcileChangedItems(ops.store, id, tasks, { frozen });
   if (changed.changed.length) {

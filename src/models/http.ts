@@ -14,12 +14,48 @@ export interface CallSite {
   secrets: string[];
 }
 
+/** Credentials written into a URL (`https://user:secret@host/`), the part between the scheme and `@`. */
+const URL_USERINFO = /^(https?:\/\/)([^/?#@]*)@/i;
+
+/**
+ * A base URL as the SDK gets it (trailing slashes cut) and as errors, logs and the runner's
+ * endpoint name show it: without the credentials a URL may carry, which are secrets to scrub.
+ */
+export function baseUrlParts(baseUrl: string): { sdkUrl: string; endpoint: string; secrets: string[] } {
+  const sdkUrl = baseUrl.replace(/\/+$/, '');
+  const m = URL_USERINFO.exec(sdkUrl);
+  if (!m) return { sdkUrl, endpoint: sdkUrl, secrets: [] };
+  const secrets = new Set<string>();
+  for (const part of m[2]!.split(':')) {
+    secrets.add(part);
+    try {
+      secrets.add(decodeURIComponent(part));
+    } catch {
+      // Not percent-encoded text: the raw form is scrubbed.
+    }
+  }
+  return { sdkUrl, endpoint: sdkUrl.replace(URL_USERINFO, '$1'), secrets: [...secrets] };
+}
+
+/** A text (a model spec) with the credentials of every http(s) URL in it left out. */
+export function withoutUrlCredentials(text: string): string {
+  return text.replace(/(https?:\/\/)[^/?#@\s]*@/gi, '$1');
+}
+
+/** Whether a URL carries credentials (user or password before the host). */
+export function hasUrlCredentials(url: string): boolean {
+  return URL_USERINFO.test(url);
+}
+
 const BODY_SNIPPET = 300;
 
 /** The error for an HTTP status other than 2xx; `body` is what the server said (scrubbed and shortened here). */
 export function statusError(site: CallSite, status: number, body: string, retryAfterMs: number | undefined): ModelCallError {
   const scrub = (s: string) => redact(s, site.secrets);
-  const snippet = scrub(body.slice(0, BODY_SNIPPET).replace(/\s+/g, ' ').trim());
+  // Scrubbed before it is cut (a key cut in two would be found only in pieces), over a window
+  // that holds whole any secret that starts within the snippet.
+  const window = BODY_SNIPPET + 2 * Math.max(0, ...site.secrets.map((x) => x.length));
+  const snippet = scrub(body.slice(0, window)).slice(0, BODY_SNIPPET).replace(/\s+/g, ' ').trim();
   const where = `${site.label}: HTTP ${status} from ${scrub(site.url)}`;
   if (status === 429) return new ModelCallError(`${where}: rate limited ${snippet}`, 'rate_limit', status, retryAfterMs);
   if (status === 401 || status === 403) return new ModelCallError(`${where}: the API key was rejected ${snippet}`, 'auth', status);

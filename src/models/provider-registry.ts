@@ -8,6 +8,7 @@ import { AnthropicChatModel } from './providers/anthropic.js';
 import { GoogleChatModel } from './providers/google.js';
 import { LlamaCppChatModel } from './providers/llamacpp.js';
 import { OpenAiChatModel } from './providers/openai.js';
+import { hasUrlCredentials, withoutUrlCredentials } from './http.js';
 
 export interface ModelOptions {
   /** Environment variable holding the key for `openai-compatible:` servers (none by default). */
@@ -30,7 +31,7 @@ export interface ProviderDefinition {
   prefix: string;
   /** The spec's form as shown in help and errors, e.g. `openai:MODEL`. */
   form: string;
-  /** Build the model from the rest of the spec (after the colon). */
+  /** Build the model from the rest of the spec (after the colon); `spec` is the whole spec as errors show it (no URL credentials). */
   create(rest: string, spec: string, ctx: ProviderContext): ChatModel;
 }
 
@@ -71,6 +72,11 @@ export const BUILTIN_PROVIDERS: readonly ProviderDefinition[] = [
       if (hash <= 0 || hash === rest.length - 1) throw new ConfigError(`${spec}: expected openai-compatible:BASE_URL#MODEL`);
       const baseUrl = rest.slice(0, hash);
       if (!/^https?:\/\//.test(baseUrl)) throw new ConfigError(`${spec}: BASE_URL must start with http:// or https://`);
+      // A spec is the subject's name: stored, printed, exported. Credentials in it would go everywhere.
+      if (hasUrlCredentials(baseUrl))
+        throw new ConfigError(
+          `${spec}: the BASE_URL carries credentials (user:password@); a spec is stored and shown, so give the key in the environment instead (--api-key-env NAME sends it as a bearer token)`,
+        );
       const apiKey = apiKeyEnv ? requireKey(env, spec, apiKeyEnv) : undefined;
       return new OpenAiChatModel({ provider: 'openai-compatible', model: rest.slice(hash + 1), baseUrl, apiKey, structuredOutput });
     },
@@ -123,13 +129,15 @@ export class ProviderRegistry {
     const prefix = colon > 0 ? spec.slice(0, colon) : '';
     const rest = colon > 0 ? spec.slice(colon + 1) : '';
     const def = this.#byPrefix.get(prefix);
-    if (!def || !rest) throw new ConfigError(`unknown model spec "${spec}"; use one of: ${this.forms().join(', ')}`);
+    // Errors name the spec as given, less any credentials written into a URL in it.
+    const shown = withoutUrlCredentials(spec);
+    if (!def || !rest) throw new ConfigError(`unknown model spec "${shown}"; use one of: ${this.forms().join(', ')}`);
     const ctx: ProviderContext = {
       apiKeyEnv: opts.apiKeyEnv,
       structuredOutput: opts.structuredOutput,
       env: opts.env ?? process.env,
       create: (s) => this.create(s, opts),
     };
-    return def.create(rest, spec, ctx);
+    return def.create(rest, shown, ctx);
   }
 }

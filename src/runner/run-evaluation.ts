@@ -114,10 +114,14 @@ function hashedItem(item: Item): { hash: string; item: Item; json: string } {
   return { hash: sha256(json), item, json };
 }
 
-/** Start a run, or check that a resumed run asks for the same thing. */
-async function openRun(store: Store, runId: string, config: Record<string, unknown>, spec?: Record<string, unknown>): Promise<void> {
-  await store.createRun({ id: runId, createdAt: new Date().toISOString(), config, ...(spec ? { spec } : {}) });
-  const existing = (await store.getRun(runId))!;
+/**
+ * Refuse a run id the store holds with a different configuration. Callers that change a stored
+ * run before starting it (discarding the trials of edited items) check first, so that a refused
+ * command leaves the store as it was.
+ */
+export async function assertRunConfig(store: Store, runId: string, config: Record<string, unknown>): Promise<void> {
+  const existing = await store.getRun(runId);
+  if (!existing) return;
   const keys = new Set([...Object.keys(existing.config), ...Object.keys(config)]);
   const differing = [...keys].filter((k) => canonicalJson(existing.config[k]) !== canonicalJson(config[k]));
   if (differing.length) {
@@ -125,6 +129,12 @@ async function openRun(store: Store, runId: string, config: Record<string, unkno
       `run ${runId} exists with a different configuration (${differing.join(', ')}); use another --run-id to start a new run`,
     );
   }
+}
+
+/** Start a run, or check that a resumed run asks for the same thing. */
+async function openRun(store: Store, runId: string, config: Record<string, unknown>, spec?: Record<string, unknown>): Promise<void> {
+  await store.createRun({ id: runId, createdAt: new Date().toISOString(), config, ...(spec ? { spec } : {}) });
+  await assertRunConfig(store, runId, config);
 }
 
 /** A run written to the store: its record, subjects, items and plan; what the plan iterates over. */

@@ -23,6 +23,8 @@
 //   rl-K-MS            the first K attempts of each distinct request get 429 with retry-after-ms: MS
 //                      (and Retry-After in whole seconds); rl-K-none: 429 with no delay named at all
 //   huge-KIB           answer with a reply of KIB kibibytes of text
+//   echo-key-500-N     HTTP 500 whose error message holds the key sent, after N characters
+//   echo-key-badjson   a 200 whose body is not JSON and holds the key sent
 //   slow-MS            answer after MS milliseconds
 // With MODEL_SERVER_KEY set, requests must carry that key (Bearer, x-api-key or x-goog-api-key)
 // or get 401. GET /stats returns the request counts and the last 50 request bodies (with the
@@ -211,6 +213,13 @@ const server = createServer((req, res) => {
       if (given !== requiredKey) return send(res, 401, { error: { message: 'invalid api key' } });
     }
     if (model === 'unknown-model') return send(res, 404, { error: { message: 'model not found' } });
+    // A careless server echoing the key it was sent (a check that errors never show it, even in part).
+    const echoed = /^echo-key-(500-(\d+)|badjson)$/.exec(model);
+    if (echoed) {
+      const key = (req.headers.authorization ?? '').replace(/^Bearer /, '') || req.headers['x-api-key'] || 'NO-KEY';
+      if (echoed[1] === 'badjson') return send(res, 200, `{"choices": ${key} broken`);
+      return send(res, 500, { error: { message: `${'x'.repeat(Number(echoed[2]))}${key} was used` } });
+    }
     const f = fault(model, body);
     stats.log.push({ model, at: Date.now(), outcome: f ?? 'answer' });
     if (stats.log.length > 200) stats.log.shift();

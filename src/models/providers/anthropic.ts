@@ -7,7 +7,7 @@ import type { ChatMessage, ChatResponse } from '../../core/index.js';
 import { capabilitiesFor, takesSampling, type ModelCapabilities } from '../capabilities.js';
 import type { ChatModel, ChatRequest, WireFormat } from '../chat-model.js';
 import { messageText } from '../chat-model.js';
-import { type CallSite, malformed, parseDataUrl } from '../http.js';
+import { baseUrlParts, type CallSite, malformed, parseDataUrl } from '../http.js';
 import { fromStainlessError } from '../sdk-errors.js';
 import { boundedFetch, replyLimitOptions } from '../reply-limit.js';
 import { leanFetch } from '../lean-fetch.js';
@@ -150,13 +150,20 @@ export class AnthropicChatModel implements ChatModel {
   readonly capabilities: ModelCapabilities;
   readonly wire: WireFormat;
   readonly #apiKey: string;
+  /** The base URL with any credentials it carries, for the SDK only. */
+  readonly #sdkUrl: string;
+  /** What every error is scrubbed of: the key and any credentials in the base URL. */
+  readonly #secrets: string[];
   #client?: Promise<{ client: Anthropic; mod: AnthropicModule }>;
 
   constructor(opts: AnthropicOptions) {
     this.model = opts.model;
-    this.endpoint = opts.baseUrl.replace(/\/+$/, '');
+    const url = baseUrlParts(opts.baseUrl);
+    this.#sdkUrl = url.sdkUrl;
+    this.endpoint = url.endpoint;
     this.spec = `anthropic:${opts.model}`;
     this.#apiKey = opts.apiKey;
+    this.#secrets = [opts.apiKey, ...url.secrets];
     this.capabilities = capabilitiesFor('anthropic', opts.model);
     this.wire = {
       api: '/v1/messages',
@@ -170,7 +177,7 @@ export class AnthropicChatModel implements ChatModel {
     const client = new mod.Anthropic({
       apiKey: this.#apiKey,
       authToken: null,
-      baseURL: this.endpoint,
+      baseURL: this.#sdkUrl,
       maxRetries: 0,
       logLevel: 'off',
       // A keep-alive HTTP path (lean-fetch.ts), its replies read through a byte counter: one past
@@ -182,7 +189,7 @@ export class AnthropicChatModel implements ChatModel {
 
   /** Anthropic Message Batches on the same client. */
   batchApi(): AnthropicBatchApi {
-    const site: CallSite = { label: this.spec, url: this.endpoint, timeoutMs: 600_000, secrets: [this.#apiKey] };
+    const site: CallSite = { label: this.spec, url: this.endpoint, timeoutMs: 600_000, secrets: this.#secrets };
     return new AnthropicBatchApi(
       () => (this.#client ??= this.#connect()),
       (err, mod) => fromStainlessError(err, mod, site),
@@ -199,7 +206,7 @@ export class AnthropicChatModel implements ChatModel {
       // The SDK's generic POST, not messages.create: the latter prints a deprecation notice to the console on every call of a retiring model.
       json = await client.post('/v1/messages', { body, timeout, ...replyLimitOptions(req.maxReplyBytes) });
     } catch (err) {
-      const site: CallSite = { label: this.spec, url: this.endpoint, timeoutMs: req.timeoutMs, secrets: [this.#apiKey] };
+      const site: CallSite = { label: this.spec, url: this.endpoint, timeoutMs: req.timeoutMs, secrets: this.#secrets };
       throw fromStainlessError(err, mod, site);
     }
     return this.wire.decode(json, performance.now() - started);

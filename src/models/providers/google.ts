@@ -8,7 +8,7 @@ import { capabilitiesFor, type ModelCapabilities } from '../capabilities.js';
 import type { ChatModel, ChatRequest, WireFormat } from '../chat-model.js';
 import { messageText } from '../chat-model.js';
 import { ModelCallError } from '../call-error.js';
-import { type CallSite, malformed, parseDataUrl } from '../http.js';
+import { baseUrlParts, type CallSite, malformed, parseDataUrl } from '../http.js';
 import { fromGoogleError } from '../sdk-errors.js';
 import { geminiResponseSchema } from '../structured-output.js';
 import { GoogleBatchApi } from '../batch/google-batch.js';
@@ -126,13 +126,20 @@ export class GoogleChatModel implements ChatModel {
   readonly capabilities: ModelCapabilities;
   readonly wire: WireFormat;
   readonly #apiKey: string;
+  /** The base URL with any credentials it carries, for the SDK only. */
+  readonly #sdkUrl: string;
+  /** What every error is scrubbed of: the key and any credentials in the base URL. */
+  readonly #secrets: string[];
   #client?: Promise<{ client: GoogleGenAI; mod: GenAiModule }>;
 
   constructor(opts: GoogleOptions) {
     this.model = opts.model;
-    this.endpoint = opts.baseUrl.replace(/\/+$/, '');
+    const url = baseUrlParts(opts.baseUrl);
+    this.#sdkUrl = url.sdkUrl;
+    this.endpoint = url.endpoint;
     this.spec = `google:${opts.model}`;
     this.#apiKey = opts.apiKey;
+    this.#secrets = [opts.apiKey, ...url.secrets];
     this.capabilities = capabilitiesFor('google', opts.model);
     this.wire = {
       api: 'generateContent',
@@ -144,13 +151,13 @@ export class GoogleChatModel implements ChatModel {
   async #connect(): Promise<{ client: GoogleGenAI; mod: GenAiModule }> {
     const mod = await import('@google/genai');
     // vertexai false: GOOGLE_GENAI_USE_VERTEXAI in the environment must not send the key elsewhere. No retryOptions: no SDK retries.
-    const client = new mod.GoogleGenAI({ apiKey: this.#apiKey, vertexai: false, httpOptions: { baseUrl: this.endpoint } });
+    const client = new mod.GoogleGenAI({ apiKey: this.#apiKey, vertexai: false, httpOptions: { baseUrl: this.#sdkUrl } });
     return { client, mod };
   }
 
   /** Gemini batch mode on the same client. */
   batchApi(): GoogleBatchApi {
-    const site: CallSite = { label: this.spec, url: this.endpoint, timeoutMs: 600_000, secrets: [this.#apiKey] };
+    const site: CallSite = { label: this.spec, url: this.endpoint, timeoutMs: 600_000, secrets: this.#secrets };
     return new GoogleBatchApi(
       this.model,
       () => (this.#client ??= this.#connect()),
@@ -167,7 +174,7 @@ export class GoogleChatModel implements ChatModel {
     try {
       json = await client.models.generateContent({ ...request, config: { ...request.config, httpOptions: { timeout } } });
     } catch (err) {
-      const site: CallSite = { label: this.spec, url: this.endpoint, timeoutMs: req.timeoutMs, secrets: [this.#apiKey] };
+      const site: CallSite = { label: this.spec, url: this.endpoint, timeoutMs: req.timeoutMs, secrets: this.#secrets };
       throw fromGoogleError(err, mod.ApiError, site);
     }
     return this.wire.decode(json, performance.now() - started);

@@ -6,7 +6,7 @@ import type OpenAI from 'openai';
 import type { ChatMessage, ChatResponse, TokenLogprob } from '../../core/index.js';
 import { capabilitiesFor, takesSampling, type ModelCapabilities } from '../capabilities.js';
 import type { ChatModel, ChatRequest, WireFormat } from '../chat-model.js';
-import { type CallSite, malformed } from '../http.js';
+import { baseUrlParts, type CallSite, malformed } from '../http.js';
 import { leanFetch } from '../lean-fetch.js';
 import { leanClientClass } from './openai-client.js';
 import { videoUnsupported } from '../call-error.js';
@@ -117,14 +117,21 @@ export class OpenAiChatModel implements ChatModel {
   readonly capabilities: ModelCapabilities;
   readonly wire: WireFormat;
   readonly #apiKey?: string;
+  /** The base URL with any credentials it carries, for the SDK only. */
+  readonly #sdkUrl: string;
+  /** What every error is scrubbed of: the key and any credentials in the base URL. */
+  readonly #secrets: string[];
   #client?: Promise<{ client: OpenAI; mod: OpenAiModule }>;
 
   constructor(opts: OpenAiOptions) {
     this.provider = opts.provider;
     this.model = opts.model;
-    this.endpoint = opts.baseUrl.replace(/\/+$/, '');
+    const url = baseUrlParts(opts.baseUrl);
+    this.#sdkUrl = url.sdkUrl;
+    this.endpoint = url.endpoint;
     this.spec = opts.provider === 'openai' ? `openai:${opts.model}` : `openai-compatible:${this.endpoint}#${opts.model}`;
     this.#apiKey = opts.apiKey;
+    this.#secrets = [...(opts.apiKey ? [opts.apiKey] : []), ...url.secrets];
     this.capabilities = capabilitiesFor(opts.provider, opts.model, { structuredOutput: opts.structuredOutput });
     this.wire = {
       api: '/v1/chat/completions',
@@ -136,7 +143,7 @@ export class OpenAiChatModel implements ChatModel {
   async #connect(): Promise<{ client: OpenAI; mod: OpenAiModule }> {
     const mod = await import('openai');
     const client = new (leanClientClass(mod))({
-      baseURL: this.endpoint,
+      baseURL: this.#sdkUrl,
       // A server without keys gets no Authorization header at all (the SDK insists on a key, so one is given and removed).
       apiKey: this.#apiKey ?? 'no-key',
       defaultHeaders: this.#apiKey ? undefined : { Authorization: null },
@@ -155,7 +162,7 @@ export class OpenAiChatModel implements ChatModel {
 
   /** The OpenAI Batch API on the same client (OpenAI itself; a compatible server must implement /v1/files and /v1/batches). */
   batchApi(): OpenAiBatchApi {
-    const site: CallSite = { label: this.spec, url: this.endpoint, timeoutMs: 600_000, secrets: this.#apiKey ? [this.#apiKey] : [] };
+    const site: CallSite = { label: this.spec, url: this.endpoint, timeoutMs: 600_000, secrets: this.#secrets };
     return new OpenAiBatchApi(
       () => (this.#client ??= this.#connect()),
       (err, mod) => fromStainlessError(err, mod, site),
@@ -175,7 +182,7 @@ export class OpenAiChatModel implements ChatModel {
         label: this.spec,
         url: this.endpoint,
         timeoutMs: req.timeoutMs,
-        secrets: this.#apiKey ? [this.#apiKey] : [],
+        secrets: this.#secrets,
       };
       throw fromStainlessError(err, mod, site);
     }
