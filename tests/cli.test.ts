@@ -194,6 +194,50 @@ describe('mindscope run / status / export / report', () => {
 });
 
 describe('resumption', () => {
+  it('Ctrl-C stops starting trials, stores those in flight, and the rerun pays for no call twice', async () => {
+    // A model name of its own: the server counts requests by model.
+    const model = `openai-compatible:${server.url}/v1#slow-301`;
+    const args = [
+      'run',
+      'generated-tom',
+      '--limit',
+      '120',
+      '--model',
+      model,
+      '--concurrency',
+      '16',
+      '--db',
+      'sigint.db',
+      '--run-id',
+      'int',
+      '--json',
+    ];
+    const requests = async () =>
+      ((await (await fetch(`${server.url}/stats`)).json()) as { byModel: Record<string, number> }).byModel['slow-301'] ?? 0;
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    // Interrupt once calls are in flight (each takes 301 ms; 16 at a time: 120 take over 2 s).
+    for (let i = 0; i < 200 && (await requests()) < 20; i++) await new Promise((r) => setTimeout(r, 25));
+    child.kill('SIGINT');
+    const code = await new Promise((r) => child.once('exit', r));
+    expect(code).toBe(130);
+    expect(stderr).toMatch(/stopping: no new trial starts; the trials in flight finish and are stored/);
+    const first = JSON.parse(stdout);
+    expect(first).toMatchObject({ interrupted: true, failed: 0 });
+    expect(first.done).toBeGreaterThan(0);
+    expect(first.done).toBeLessThan(120);
+    // Every call made was stored: none was lost in flight.
+    expect(await requests()).toBe(first.done);
+    const rerun = cli(args);
+    expect(rerun.code).toBe(0);
+    expect(JSON.parse(rerun.stdout)).toMatchObject({ skipped: first.done, done: 120 - first.done, failed: 0 });
+    expect(JSON.parse(rerun.stdout).interrupted).toBeUndefined();
+    expect(await requests()).toBe(120);
+  });
+
   it('a run killed with SIGKILL part-way finishes on rerun with no trial lost or duplicated, and the same matrix', async () => {
     const model = `openai-compatible:${server.url}/v1#slow-15`;
     const args = (db: string) => [

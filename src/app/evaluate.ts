@@ -42,6 +42,8 @@ export interface RunOperations extends Omit<RunCallOptions, 'seed' | 'onRetry' |
   frozen?: boolean;
   /** Send the calls through the providers' batch APIs at batch prices (resumable: batch ids live in the store). */
   batch?: BatchRunOptions | boolean;
+  /** Stop starting trials once it fires; trials in flight finish and are stored (not with `batch`: its batches live on at the provider). */
+  signal?: AbortSignal;
 }
 
 export interface EvaluateResult extends RunSummary {
@@ -153,6 +155,7 @@ export async function evaluate(specInput: RunSpecInput, ops: RunOperations): Pro
     maxCostUsd,
     frozen,
     batch,
+    signal,
     ...calls
   } = ops;
   const id = runId ?? runIdOf(identity);
@@ -179,6 +182,7 @@ export async function evaluate(specInput: RunSpecInput, ops: RunOperations): Pro
     calls,
     maxCostUsd,
     onEvent,
+    signal,
   };
   if (spec.irt) {
     // Adaptive and tiny runs choose each next item from the answers so far: nothing to batch.

@@ -138,6 +138,7 @@ export function addSummaries(a: RunSummary | undefined, b: RunSummary, carried: 
     unpriced: union(a.unpriced, b.unpriced),
     costUsd: a.costUsd + b.costUsd,
     ...(b.costLimit ? { costLimit: b.costLimit } : {}),
+    ...(a.interrupted || b.interrupted ? { interrupted: true as const } : {}),
     usage: b.usage,
     elapsedMs: a.elapsedMs + b.elapsedMs,
   };

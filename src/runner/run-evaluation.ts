@@ -70,6 +70,11 @@ export interface RunOptions {
   maxCostUsd?: number;
   /** Leave the models open at the end (a caller running a run in several calls, e.g. adaptive waves, closes them). */
   keepModelsOpen?: boolean;
+  /**
+   * Stop starting trials once it fires (Ctrl-C): the trials in flight finish and are stored,
+   * so no call is lost and paid for again; the same options continue the run.
+   */
+  signal?: AbortSignal;
   onEvent?: (e: RunEvent) => void;
 }
 
@@ -90,6 +95,8 @@ export interface RunSummary {
   costUsd: number;
   /** Set when --max-cost stopped the run before every trial was started. */
   costLimit?: { maxCostUsd: number; spentUsd: number };
+  /** Set when the run's signal stopped it before every trial was started. */
+  interrupted?: true;
   usage: UsageRow[];
   elapsedMs: number;
 }
@@ -278,7 +285,7 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
     const held: PlannedTrial[] = [];
     let batch: PlannedTrial[] = [];
     for (const p of plannedTrials(run)) {
-      if (budget?.stopped) break;
+      if (budget?.stopped || opts.signal?.aborted) break;
       planned++;
       if (aborted.has(p.subject)) continue;
       batch.push(p);
@@ -289,7 +296,7 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
     }
     yield* claim(batch, held);
     // Trials another process is running: wait until it records them, or its leases lapse.
-    while (held.length) {
+    while (held.length && !opts.signal?.aborted) {
       await sleep(Math.min(1000, leases.ttlMs / 2));
       await leases.reapDeadLocal(runId);
       const again = held.splice(0).filter((p) => !aborted.has(p.subject));
@@ -308,7 +315,8 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
     // A result that could not be stored stops the run: its error is the run's.
     if (itemsError) throw itemsError;
     if (writes.error) throw writes.error;
-    if (aborted.has(p.subject)) return;
+    // Claimed ahead but not started when the signal fired: left for the next invocation.
+    if (aborted.has(p.subject) || opts.signal?.aborted) return;
     const ticket = budget ? await budget.admit(p.subjectId) : undefined;
     if (budget && !ticket) return costLimit();
     const r = await executeTrial(p, ctx);
@@ -371,6 +379,7 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
     unpriced,
     costUsd,
     ...(budget?.stopped ? { costLimit: { maxCostUsd: budget.maxUsd, spentUsd: budget.spentUsd } } : {}),
+    ...(opts.signal?.aborted ? { interrupted: true as const } : {}),
     usage: await store.usage(runId),
     elapsedMs: performance.now() - started,
   };

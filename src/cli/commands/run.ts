@@ -163,6 +163,8 @@ export async function printRunSummary(
       `\nstopped at the cost limit: ${formatUsd(result.costLimit.spentUsd)} spent of ${formatUsd(result.costLimit.maxCostUsd)}; run the same command with a higher --max-cost to continue.`,
     );
   for (const a of result.aborted) out(`\nstopped ${a.spec}: ${a.error}`);
+  if (result.interrupted)
+    out('\ninterrupted: the trials in flight were stored, no new one was started; run the same command to continue.');
   if (result.failed)
     out(`\n${result.failed} trial(s) failed after retries; run the same command again to retry them (mindscope status shows where).`);
 }
@@ -357,6 +359,22 @@ export function registerRun(program: Command): void {
       }
       const progress = createProgress(process.stderr, flags.quiet);
       const prices = flags.prices ?? config?.prices;
+      // Ctrl-C (or SIGTERM) stops starting trials and lets those in flight finish and be stored:
+      // killed at once, their calls would be lost and paid for again when the run continues. A
+      // second one quits at once. Batch runs keep the default: their batches live at the provider.
+      const interrupt = new AbortController();
+      const onSignal = () => {
+        if (interrupt.signal.aborted) {
+          process.stderr.write('\nmindscope: quit; the calls in flight are lost (run the same command to continue)\n');
+          process.exit(130);
+        }
+        interrupt.abort();
+        process.stderr.write('\nmindscope: stopping: no new trial starts; the trials in flight finish and are stored (Ctrl-C again to quit at once)\n');
+      };
+      if (!flags.batch) {
+        process.on('SIGINT', onSignal);
+        process.on('SIGTERM', onSignal);
+      }
       try {
         const result = await evaluate(spec, {
           store,
@@ -375,6 +393,7 @@ export function registerRun(program: Command): void {
           ...(flags.batch ? { batch: { pollMs: flags.batchPoll * 1000 } } : {}),
           onEvent: (e) => progress.onEvent(e),
           onWarning: (w) => process.stderr.write(`warning: ${w}\n`),
+          signal: interrupt.signal,
         });
         progress.stop();
         if (flags.json) {
@@ -382,7 +401,10 @@ export function registerRun(program: Command): void {
           process.stdout.write(`${JSON.stringify({ ...rest, warnings: warnings.length }, null, 2)}\n`);
         } else await printRunSummary(store, result, (s) => process.stdout.write(`${s}\n`));
         if (result.aborted.length || result.failed || result.costLimit) process.exitCode = 2;
+        if (result.interrupted) process.exitCode = 130;
       } finally {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
         progress.stop();
         await store.close();
       }
