@@ -114,6 +114,11 @@ describe('mindscope run / status / export / report', () => {
       [['run', 'tombench', '--model', 'agent:oracle', '--data', join(dir, 'missing'), '--db', db], /missing: no such file or directory/],
       [['run', 'generated-tom', '--model', 'openai:gpt-4o-mini', '--db', db], /openai:gpt-4o-mini: set OPENAI_API_KEY/],
       [['run', 'generated-tom', '--model', 'agent:oracle', '--trials', '0', '--db', db], /--trials expects an integer of at least 1/],
+      // Node's timers hold at most 2^31 - 1 ms: a longer limit fired at once and failed every call.
+      [
+        ['run', 'generated-tom', '--model', 'agent:oracle', '--timeout', '3000000', '--db', db],
+        /--timeout expects a number between 0\.001 and 2147483\.647/,
+      ],
       [['status', '--db', db, '--run-id', 'nope'], /no run "nope"/],
     ];
     for (const [args, re] of cases) {

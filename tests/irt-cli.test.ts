@@ -103,6 +103,24 @@ describe('mindscope irt', () => {
     expect(t.code).toBe(0);
     const tiny = JSON.parse(t.stdout);
     expect(tiny.items).toHaveLength(10);
+    // No --strategy: the default run --tiny uses (30 panel models, no --matrix: stratified; with it: correctness).
+    const plain = cli(['irt', 'tiny', '--bank', 'bank.json', '--k', '10', '--out', 'tiny-default.json', '--json']);
+    expect(plain.code).toBe(0);
+    expect(JSON.parse(plain.stdout)).toMatchObject({ strategy: 'stratified' });
+    const withPanel = cli([
+      'irt',
+      'tiny',
+      '--bank',
+      'bank.json',
+      '--k',
+      '10',
+      '--matrix',
+      'panel.csv',
+      '--out',
+      'tiny-default.json',
+      '--json',
+    ]);
+    expect(JSON.parse(withPanel.stdout)).toMatchObject({ strategy: 'correctness' });
     const panel = readFileSync(join(dir, 'panel.csv'), 'utf8').trim().split('\n');
     const header = panel[0]!.split(',');
     const keep = new Set(tiny.items.map((i: { id: string }) => i.id));

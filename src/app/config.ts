@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { ConfigError, readText, RunSpecSchema, type RunSpecInput } from '../core/index.js';
 import type { Plugin } from './plugin.js';
 import { isBuiltinTemplate } from '../protocols/index.js';
+import { MAX_CALL_TIMEOUT_MS } from '../models/index.js';
 
 const ConfigSchema = RunSpecSchema.partial().extend({
   /** Store file (default mindscope.db). */
@@ -19,7 +20,11 @@ const ConfigSchema = RunSpecSchema.partial().extend({
   /** Concurrent calls per provider endpoint. */
   concurrency: z.number().int().positive().optional(),
   /** Time limit per model call, in seconds. */
-  timeout: z.number().positive().optional(),
+  timeout: z
+    .number()
+    .positive()
+    .max(MAX_CALL_TIMEOUT_MS / 1000)
+    .optional(),
   /** How long one call may keep retrying rate limits (429s), in seconds (--max-wait). */
   maxWait: z.number().nonnegative().optional(),
   /** Stop an endpoint's subjects after this many timeouts in a row; 0: never (--max-consecutive-timeouts). */

@@ -64,3 +64,6 @@ export function messageText(message: ChatMessage): string {
     .map((p) => p.text)
     .join('\n');
 }
+
+/** The longest time limit a call may have: Node's timers hold at most 2^31 - 1 ms (about 24.8 days); a longer one fires at once. */
+export const MAX_CALL_TIMEOUT_MS = 2 ** 31 - 1;

@@ -5,11 +5,11 @@
 // with every other process on the same store (see shared-rate-limits.ts). Cache writes are
 // committed in groups: `settle()` waits for them and reports the first that failed.
 
-import { createRng, deriveSeed, type GenerationSettings, type Rng } from '../core/index.js';
+import { ConfigError, createRng, deriveSeed, type GenerationSettings, type Rng } from '../core/index.js';
 import type { ChatModel } from '../models/index.js';
 import type { ModelCallError } from '../models/index.js';
 import type { Store } from '../store/index.js';
-import { DEFAULT_MAX_REPLY_BYTES } from '../models/index.js';
+import { DEFAULT_MAX_REPLY_BYTES, MAX_CALL_TIMEOUT_MS } from '../models/index.js';
 import { AdaptiveLimiter } from './adaptive-limiter.js';
 import { CircuitBreaker } from './circuit-breaker.js';
 import { PriceBook, type PriceLookup, type PriceTable } from './prices.js';
@@ -56,6 +56,9 @@ export class CallerFactory {
   readonly pending = new PendingWrites();
 
   constructor(readonly options: CallerOptions) {
+    const t = options.timeoutMs;
+    if (t !== undefined && !(t > 0 && t <= MAX_CALL_TIMEOUT_MS))
+      throw new ConfigError(`the call time limit must be above 0 and at most ${MAX_CALL_TIMEOUT_MS / 1000} s, got ${t / 1000} s`);
     this.#prices = new PriceBook(options.prices);
     this.#jitter = createRng(deriveSeed('retry-jitter', options.seed ?? 0));
     if (options.shareRateLimits) this.#shared = new SharedRateLimits(options.store, (endpoint) => this.#limiters.get(endpoint));

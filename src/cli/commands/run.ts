@@ -15,6 +15,7 @@ import {
 } from '../../index.js';
 import type { ReasoningEffort } from '../../core/index.js';
 import { loadPriceTable } from '../../runner/index.js';
+import { MAX_CALL_TIMEOUT_MS } from '../../models/index.js';
 import type { McqScoring } from '../../protocols/index.js';
 import { accuracyTextTable, formatTextTable, formatUsd, irtRunTextTable } from '../../report/index.js';
 
@@ -253,7 +254,7 @@ export function registerRun(program: Command): void {
     .option('--concurrency <n>', 'concurrent calls per provider endpoint', intOption('--concurrency', 1), 8)
     .option('--limit <n>', 'first N items per suite (generated suites: N items)', intOption('--limit', 1))
     .option('--seed <s>', 'seed for generation, shuffling and replicates', intOption('--seed', 0), 0)
-    .option('--timeout <seconds>', 'time limit per model call', numberOption('--timeout', 0.001), 60)
+    .option('--timeout <seconds>', 'time limit per model call', numberOption('--timeout', 0.001, MAX_CALL_TIMEOUT_MS / 1000), 60)
     .option('--run-id <id>', 'run id (default: derived from the configuration, so the same command continues the same run)')
     .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
     .option('--api-key-env <name>', 'environment variable with the key for openai-compatible servers')

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { ConfigError, openStore, PgStore, runWorker, type WorkerEvent } from '../../index.js';
 import { loadPriceTable } from '../../runner/index.js';
+import { MAX_CALL_TIMEOUT_MS } from '../../models/index.js';
 import { configContext } from '../config-context.js';
 import { addCallLimitOptions, callLimits, DEFAULT_DB, intOption, numberOption, type CallLimitFlags } from '../options.js';
 
@@ -31,7 +32,7 @@ export function registerWorker(program: Command): void {
       .option('--config <file>', 'config file whose plugins (protocols, suites, providers) the queued runs use')
       .option('--concurrency <n>', 'trials in flight in this worker, and concurrent calls per endpoint', intOption('--concurrency', 1), 8)
       .option('--lease <seconds>', 'lease on a trial without heartbeat (as the runs were enqueued with)', numberOption('--lease', 0.1), 60)
-      .option('--timeout <seconds>', 'time limit per model call', numberOption('--timeout', 0.001), 60)
+      .option('--timeout <seconds>', 'time limit per model call', numberOption('--timeout', 0.001, MAX_CALL_TIMEOUT_MS / 1000), 60)
       .option('--api-key-env <name>', 'environment variable with the key for openai-compatible servers')
       .option('--prices <file>', 'price table (JSON or YAML) merged over the built-in one')
       .option('--no-cache', 'do not read or write the model-call cache')

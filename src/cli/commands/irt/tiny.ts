@@ -4,7 +4,14 @@
 import type { Command } from 'commander';
 import { writeFileSync } from 'node:fs';
 import { ConfigError } from '../../../index.js';
-import { combineMatrices, readIrtBank, selectTinyItems, TINY_STRATEGIES, type TinyStrategy } from '../../../analysis/index.js';
+import {
+  combineMatrices,
+  defaultTinyStrategy,
+  readIrtBank,
+  selectTinyItems,
+  TINY_STRATEGIES,
+  type TinyStrategy,
+} from '../../../analysis/index.js';
 import { intOption } from '../../options.js';
 import { print, readMatrixFile } from './shared.js';
 
@@ -28,18 +35,20 @@ export function registerTiny(irt: Command): void {
         bank: string;
         out: string;
         k: number;
-        strategy: string;
+        strategy?: string;
         by: string;
         matrix?: string[];
         seed: number;
         json?: boolean;
       }) => {
-        if (!TINY_STRATEGIES.includes(f.strategy as TinyStrategy))
-          throw new ConfigError(`--strategy must be one of ${TINY_STRATEGIES.join(', ')}`);
+        if (f.strategy !== undefined && !TINY_STRATEGIES.includes(f.strategy as TinyStrategy))
+          throw new ConfigError(`--strategy must be one of ${TINY_STRATEGIES.join(', ')}, not "${f.strategy}"`);
         if (f.by !== 'category' && f.by !== 'suite') throw new ConfigError(`--by must be category or suite, not "${f.by}"`);
         const bank = readIrtBank(f.bank);
         const matrix = f.matrix ? combineMatrices(await Promise.all(f.matrix.map(readMatrixFile))) : undefined;
-        const tiny = selectTinyItems(bank, { k: f.k, strategy: f.strategy as TinyStrategy, by: f.by, seed: f.seed, matrix });
+        // No --strategy: the same default as run --tiny (defaultTinyStrategy says why).
+        const strategy = (f.strategy as TinyStrategy | undefined) ?? defaultTinyStrategy(bank, matrix !== undefined);
+        const tiny = selectTinyItems(bank, { k: f.k, strategy, by: f.by, seed: f.seed, matrix });
         writeFileSync(f.out, `${JSON.stringify(tiny, null, 2)}\n`);
         if (f.json) return print(tiny);
         const perSuite = new Map<string, number>();
