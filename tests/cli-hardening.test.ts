@@ -141,6 +141,12 @@ describe('audit', () => {
       [50, 0],
       [50, 0],
     ]);
+    // One name for two matrices (before: audited as two benchmarks of the same name).
+    const twice = cli(['audit', '--matrix', 'a=panel/a.csv', 'a=panel/b.csv']);
+    expect(twice.code).toBe(1);
+    expect(twice.stderr).toBe('mindscope: --matrix a=panel/b.csv: the name "a" is given twice; name each benchmark once\n');
+    const control = cli(['audit', '--matrix', 'a=panel/a.csv', 'b=panel/b.csv', '--control', 'b=panel/general1.csv']);
+    expect(control.stderr).toMatch(/--control b=panel\/general1\.csv: the name "b" is given twice/);
   });
 });
 

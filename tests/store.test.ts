@@ -363,6 +363,25 @@ describe('response matrix', () => {
     expect(matrixFromCsv(`${meta}\n`)).toEqual({ subjects: ['a'], items: [], cells: [] });
   });
 
+  it('refuses what would be read wrong silently: an item twice, a subject column twice or unnamed, an empty item id', () => {
+    const meta = 'suite,item_id,category,original_label,a,b';
+    // Counted twice before (items: 3).
+    expect(() => matrixFromCsv(`${meta}\nx,1,belief,l,1,0\nx,2,belief,l,1,0\nx,1,belief,l,0,0`, 'f.csv')).toThrow(
+      /f\.csv:4: item 1 of suite x has a second row \(the first is line 2\)/,
+    );
+    // The same id in another suite is another item.
+    expect(matrixFromCsv(`${meta}\nx,1,belief,l,1,0\ny,1,belief,l,1,0`).items).toHaveLength(2);
+    // Before: both columns kept under one name, the second's data read as the first's subject.
+    expect(() => matrixFromCsv('suite,item_id,category,original_label,a,a\nx,1,belief,l,1,0', 'f.csv')).toThrow(
+      /f\.csv:1: subject column "a" appears twice in the header/,
+    );
+    expect(() => matrixFromCsv('suite,item_id,category,original_label,a,\nx,1,belief,l,1,0', 'f.csv')).toThrow(
+      /f\.csv:1: column 6 of the header has no name/,
+    );
+    expect(() => matrixFromCsv(`${meta}\nx,1,belief,l,1,0\nx, ,belief,l,1,0`, 'f.csv')).toThrow(/f\.csv:3: column "item_id" is empty/);
+    expect(() => matrixFromCsv('subject,item_id,correct\na,1,1\n,2,1', 'l.csv')).toThrow(/l\.csv:3: column "subject" is empty/);
+  });
+
   it('reads the long layout: subjects in order of first appearance, a late subject blank before, a second row an error', () => {
     const long = 'subject,suite,item_id,category,original_label,correct';
     const m = matrixFromCsv(`${long}\na,x,1,belief,l,1\na,x,2,desire,l,0\nb,x,2,desire,l,1`);

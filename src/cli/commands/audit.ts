@@ -41,6 +41,13 @@ async function readMatrixFile(path: string, opts: { anyCategory?: boolean } = {}
 }
 
 /** NAME=FILE, or FILE (named after the file). */
+/** The matrix, refused when its name is taken: two matrices under one name would be analysed as one benchmark. */
+function uniquelyNamed<T extends { name: string }>(flag: string, spec: string, input: T, taken: ReadonlyArray<{ name: string }>): T {
+  if (taken.some((b) => b.name === input.name))
+    throw new ConfigError(`${flag} ${spec}: the name "${input.name}" is given twice; name each benchmark once`);
+  return input;
+}
+
 async function readNamedMatrix(spec: string, opts: { anyCategory?: boolean } = {}): Promise<{ name: string; matrix: ResponseMatrix }> {
   const eq = spec.indexOf('=');
   const name = eq > 0 ? spec.slice(0, eq) : spec.replace(/^.*[\\/]/, '').replace(/\.[^.]+$/, '');
@@ -130,7 +137,7 @@ export function registerAudit(program: Command): void {
             }
           } else {
             inputs = [];
-            for (const spec of flags.matrix!) inputs.push(await readNamedMatrix(spec));
+            for (const spec of flags.matrix!) inputs.push(uniquelyNamed('--matrix', spec, await readNamedMatrix(spec), inputs));
           }
           if (flags.structure !== 'full' && flags.structure !== 'pca')
             throw new ConfigError(`--structure must be full or pca, not "${flags.structure}"`);
@@ -149,8 +156,11 @@ export function registerAudit(program: Command): void {
                 `--categories: no benchmark has items in ${missing.join(', ')} (categories present: ${[...present].sort().join(', ')})`,
               );
           }
-          const controlMatrices = [];
-          for (const spec of flags.control ?? []) controlMatrices.push(await readNamedMatrix(spec, { anyCategory: true }));
+          const controlMatrices: Array<{ name: string; matrix: ResponseMatrix }> = [];
+          for (const spec of flags.control ?? [])
+            controlMatrices.push(
+              uniquelyNamed('--control', spec, await readNamedMatrix(spec, { anyCategory: true }), [...inputs, ...controlMatrices]),
+            );
           const general = list(flags.general);
           if (flags.scores && general.length === 0)
             throw new ConfigError('with --matrix or --run-id, --scores gives general-ability benchmarks: name them with --general x,y');

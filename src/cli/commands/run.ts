@@ -164,8 +164,7 @@ export async function printRunSummary(
       `\nstopped at the cost limit: ${formatUsd(result.costLimit.spentUsd)} spent of ${formatUsd(result.costLimit.maxCostUsd)}; run the same command with a higher --max-cost to continue.`,
     );
   for (const a of result.aborted) out(`\nstopped ${a.spec}: ${a.error}`);
-  if (result.interrupted)
-    out('\ninterrupted: the trials in flight were stored, no new one was started; run the same command to continue.');
+  if (result.interrupted) out('\ninterrupted: the trials in flight were stored, no new one was started; run the same command to continue.');
   if (result.failed)
     out(`\n${result.failed} trial(s) failed after retries; run the same command again to retry them (mindscope status shows where).`);
 }
@@ -370,7 +369,9 @@ export function registerRun(program: Command): void {
           process.exit(130);
         }
         interrupt.abort();
-        process.stderr.write('\nmindscope: stopping: no new trial starts; the trials in flight finish and are stored (Ctrl-C again to quit at once)\n');
+        process.stderr.write(
+          '\nmindscope: stopping: no new trial starts; the trials in flight finish and are stored (Ctrl-C again to quit at once)\n',
+        );
       };
       if (!flags.batch) {
         process.on('SIGINT', onSignal);

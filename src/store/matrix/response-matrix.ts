@@ -163,9 +163,14 @@ function matrixLayout(header: string[], headerLine: number, file: string, opts: 
     if (s === undefined && known.size < 10_000) known.set(v, (s = v));
     return s ?? v;
   };
+  const itemIdOf = (fields: string[], line: number): string => {
+    const id = fields[itemCol]!;
+    if (id.trim() === '') throw new InputError(`column "${header[itemCol]}" is empty`, file, line);
+    return id;
+  };
   const itemOf = (fields: string[], line: number): MatrixItem => ({
     suite: suiteCol >= 0 ? shared(fields[suiteCol]!) : 'unknown',
-    itemId: fields[itemCol]!,
+    itemId: itemIdOf(fields, line),
     category: opts.anyCategory
       ? catCol >= 0
         ? shared(fields[catCol]!)
@@ -187,6 +192,7 @@ function matrixLayout(header: string[], headerLine: number, file: string, opts: 
       add(fields, line) {
         const it = itemOf(fields, line);
         const subject = fields[subjectCol]!;
+        if (subject.trim() === '') throw new InputError(`column "${header[subjectCol]}" is empty`, file, line);
         const key = `${it.suite}\u0000${it.itemId}`;
         if (seen.has(`${key}\u0000${subject}`))
           throw new InputError(`subject "${subject}" has a second row for item ${it.itemId}`, file, line);
@@ -212,11 +218,29 @@ function matrixLayout(header: string[], headerLine: number, file: string, opts: 
   const meta = new Set<string>([...MATRIX_META_COLUMNS, 'item']);
   const subjectCols = header.map((h, i) => ({ h, i })).filter(({ h }) => !meta.has(h));
   if (subjectCols.length === 0) throw new InputError('no subject columns after the item metadata', file, headerLine);
+  const named = new Set<string>();
+  for (const { h, i } of subjectCols) {
+    if (h === '') throw new InputError(`column ${i + 1} of the header has no name`, file, headerLine);
+    if (named.has(h)) throw new InputError(`subject column "${h}" appears twice in the header`, file, headerLine);
+    named.add(h);
+  }
   const items: MatrixItem[] = [];
   const cells: Array<Array<number | null>> = [];
+  // An item's row, by suite and id: a second row would count the item twice.
+  const firstLine = new Map<string, number>();
   return {
     add(fields, line) {
-      items.push(itemOf(fields, line));
+      const it = itemOf(fields, line);
+      const key = `${it.suite}\u0000${it.itemId}`;
+      const first = firstLine.get(key);
+      if (first !== undefined)
+        throw new InputError(
+          `item ${it.itemId}${suiteCol >= 0 ? ` of suite ${it.suite}` : ''} has a second row (the first is line ${first})`,
+          file,
+          line,
+        );
+      firstLine.set(key, line);
+      items.push(it);
       cells.push(subjectCols.map(({ h, i }) => parseCell(fields[i]!, file, line, h)));
     },
     matrix: { subjects: subjectCols.map((c) => c.h), items, cells },
