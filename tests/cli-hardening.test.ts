@@ -358,6 +358,29 @@ describe('edited data under a run', () => {
     expect(lines.slice(1).map((l) => l.split(',').at(-1))).toEqual(['1', '0', '1']);
   });
 
+  it('refuses data for a suite that generates its items (it was ignored), naming the suite that reads such files', () => {
+    const r = cli(['run', 'generated-enacttom', '--data', 'tasks.json', '--model', 'agent:oracle', '--db', 'gen.db']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      'mindscope: --data tasks.json: the suite generated-enacttom generates its items and reads no data; to run your own file use the suite enacttom (enacttom --data FILE)\n',
+    );
+    expect(cli(['items', 'generated-tom', '--data', 'nowhere']).stderr).toBe(
+      'mindscope: --data nowhere: the suite generated-tom generates its items and reads no data\n',
+    );
+    // A run's --data is the data root of the suites that read files: a generated suite beside them runs.
+    const mixed = cli(
+      ['run', 'generated-tom', 'tombench', '--data', join(ROOT, 'tests', 'fixtures', 'data'), '--limit', '2'].concat([
+        '--model',
+        'agent:answer-key',
+        '--db',
+        'gen.db',
+        '--json',
+        '--quiet',
+      ]),
+    );
+    expect(JSON.parse(mixed.stdout)).toMatchObject({ done: 4, failed: 0 });
+  });
+
   it('refuses a run id stored with another configuration before discarding any trial', () => {
     const args = (limit: string) => ['run', 'generated-tom', '--limit', limit, '--model', 'agent:oracle', '--model', 'agent:random'];
     const first = cli([...args('6'), '--db', 'refuse.db', '--run-id', 'r9', '--json', '--quiet']);

@@ -69,6 +69,16 @@ function protocolSettings(spec: RunSpec, e: { template?: string }): ProtocolSett
   };
 }
 
+/**
+ * A run's --data is the data root of the suites that read files; a suite's own data
+ * (SUITE=FILE) is for that suite. Data that no suite would read is refused (Registry.refuseGeneratedData).
+ */
+function refuseUnreadData(spec: RunSpec, entries: Array<{ id: string; data?: string }>, registry: Registry): void {
+  for (const e of entries) if (e.data !== undefined) registry.refuseGeneratedData(e.id, e.data);
+  if (spec.data !== undefined && entries.every((e) => !registry.suite(e.id).needsData))
+    for (const e of entries) registry.refuseGeneratedData(e.id, spec.data);
+}
+
 /** The tasks of a run specification: each suite's items handed to its protocol, and the loaders' warnings. */
 export async function loadTasks(
   spec: RunSpec,
@@ -77,13 +87,14 @@ export async function loadTasks(
 ): Promise<{ tasks: Task[]; warnings: string[] }> {
   const warnings: string[] = [];
   const tasks: Task[] = [];
-  for (const entry of spec.suites) {
-    const e = typeof entry === 'string' ? { id: entry } : entry;
+  const entries = spec.suites.map((entry) => (typeof entry === 'string' ? { id: entry } : entry));
+  refuseUnreadData(spec, entries, registry);
+  for (const e of entries) {
     const suite = registry.suite(e.id);
     const limit = e.limit ?? spec.limit;
     const settings = protocolSettings(spec, e);
     const built = await suite.task(
-      { data: e.data ?? spec.data, seed: spec.seed, count: limit, fields: e.fields ?? spec.fields, allowEmpty: opts.allowEmpty },
+      { data: suite.needsData ? (e.data ?? spec.data) : e.data, seed: spec.seed, count: limit, fields: e.fields ?? spec.fields, allowEmpty: opts.allowEmpty },
       settings,
       limit,
     );

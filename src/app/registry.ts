@@ -55,6 +55,19 @@ export class Registry {
     return s;
   }
 
+  /**
+   * Refuse data for a suite that generates its items: it would be ignored without a word (a user
+   * running a file of evolved tasks through generated-enacttom got freshly generated ones). The
+   * error names the suite that reads such files, where there is one (generated-X's sibling X).
+   */
+  refuseGeneratedData(suiteId: string, data: string): void {
+    if (this.suite(suiteId).needsData) return;
+    const sibling = this.suites().find((s) => s.needsData && `generated-${s.id}` === suiteId)?.id;
+    throw new ConfigError(
+      `--data ${data}: the suite ${suiteId} generates its items and reads no data${sibling ? `; to run your own file use the suite ${sibling} (${sibling} --data FILE)` : ''}`,
+    );
+  }
+
   /** Every registered suite, built-in first. */
   suites(): Suite[] {
     return [...this.#suites.values()];

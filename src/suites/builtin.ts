@@ -131,7 +131,7 @@ export const BUILTIN_SUITES: readonly Suite[] = [
   defineSuite({
     id: 'generated-enacttom',
     protocol: episodeProtocol,
-    describe: 'procedural EnactToM-style embodied tasks, verified (depths 1-3, both categories, 2-4 agents; seeded; --limit N, default 30)',
+    describe: 'procedural EnactToM-style embodied tasks, verified (depths 1-4, both categories, 2-6 agents; seeded; --limit N, default 30)',
     needsData: false,
     load: (o) => loadGeneratedEnactTom(o.count ?? 30, o.seed),
   }),

@@ -71,6 +71,9 @@ export function defineSuite<P>(def: SuiteDefinition<P>): Suite {
   if (!/^[a-z0-9][a-z0-9-]*$/.test(def.id)) throw new Error(`suite id "${def.id}" must be lower-case letters, digits and dashes`);
   const load = async (opts: SuiteLoadOptions, limit?: number): Promise<LoadResult<P>> => {
     // A public benchmark without --data is fetched into the cache (verified) on first use.
+    // Data for a suite that generates its items would be ignored: refused (app's refuseGeneratedData says more).
+    if (!def.needsData && opts.data !== undefined)
+      throw new ConfigError(`--data ${opts.data}: the suite ${def.id} generates its items and reads no data`);
     const data = opts.data ?? (def.needsData ? await ensureSuiteData(def.id, { env: opts.env }) : undefined);
     if (def.needsData && !data) throw new ConfigError(`suite ${def.id} reads your own data files: give them with --data`);
     const loaded = await def.load({ ...opts, data: data ?? '' });

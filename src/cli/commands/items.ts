@@ -22,6 +22,7 @@ export function registerItems(program: Command): void {
       async (suite: string, flags: { data?: string; seed: number; limit?: number; fields?: string; config?: string; json?: boolean }) => {
         const { registry } = await configContext(flags.config);
         const definition = registry.suite(suite);
+        if (flags.data !== undefined) registry.refuseGeneratedData(suite, flags.data);
         const { items, warnings } = await definition.load({
           data: flags.data,
           seed: flags.seed,
