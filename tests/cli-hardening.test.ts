@@ -381,6 +381,13 @@ describe('edited data under a run', () => {
     expect(JSON.parse(mixed.stdout)).toMatchObject({ done: 4, failed: 0 });
   });
 
+  it('a config module that throws is named with the line of the throw', () => {
+    writeFileSync(join(dir, 'throw.config.mjs'), 'const x = 1;\nthrow new Error("boom");\nexport default {};\n');
+    const r = cli(['run', '--config', 'throw.config.mjs']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`mindscope: ${join(dir, 'throw.config.mjs')}:2: cannot load the config: boom\n`);
+  });
+
   it('refuses a run id stored with another configuration before discarding any trial', () => {
     const args = (limit: string) => ['run', 'generated-tom', '--limit', limit, '--model', 'agent:oracle', '--model', 'agent:random'];
     const first = cli([...args('6'), '--db', 'refuse.db', '--run-id', 'r9', '--json', '--quiet']);

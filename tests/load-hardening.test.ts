@@ -76,6 +76,35 @@ describe('duplicate ids', () => {
   });
 });
 
+describe('field types', () => {
+  const fields = { id: 'id', question: 'q', options: 'options', answer: 'answer', defaultCategory: 'belief' as const };
+  const mcq = (file: string) => createRegistry().suite('mcq').load({ data: file, seed: 0, fields });
+
+  it('the generic mcq loader refuses a record, question or option that is not text (was "[object Object]"), naming where', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mindscope-types-'));
+    const write = (name: string, value: unknown) => {
+      writeFileSync(join(dir, name), typeof value === 'string' ? value : JSON.stringify(value));
+      return join(dir, name);
+    };
+    const good = { id: 'a', q: 'Where?', options: ['the box', 'the bag'], answer: 'A' };
+    // A JSON list with null in it: was "Cannot read properties of null".
+    await expect(mcq(write('nulls.json', [good, null]))).rejects.toThrow(/nulls\.json: record 2 of the list is null, not an object/);
+    await expect(
+      mcq(write('q.jsonl', `${JSON.stringify(good)}\n${JSON.stringify({ ...good, id: 'b', q: { text: 'x' } })}`)),
+    ).rejects.toThrow(/q\.jsonl:2: field "q" is an object, not text/);
+    await expect(mcq(write('o.jsonl', JSON.stringify({ ...good, options: ['the box', null] })))).rejects.toThrow(
+      /o\.jsonl:1: option 2 of field "options" is null, not text/,
+    );
+    await expect(mcq(write('a.jsonl', JSON.stringify({ ...good, answer: ['A'] })))).rejects.toThrow(
+      /a\.jsonl:1: field "answer" is a list, not text/,
+    );
+    // Numbers and booleans are text as CSV and Parquet cells are.
+    const n = await mcq(write('n.jsonl', JSON.stringify({ ...good, id: 7, options: [1, 2], answer: 1 })));
+    expect(n.items[0]).toMatchObject({ id: '7', answer: '2' });
+    await expect(mcq(write('broken.parquet', 'PAR1 not parquet at all'))).rejects.toThrow(/broken\.parquet: not a readable Parquet file/);
+  });
+});
+
 describe('StoryTurn images', () => {
   const dir = mkdtempSync(join(tmpdir(), 'mindscope-img-'));
   const data = join(dir, 'data');

@@ -75,5 +75,13 @@ describe('plugins and config files', () => {
     const missing = join(dir, 'missing.yaml');
     copyFileSync(CONFIG, missing);
     await expect(loadConfig(missing)).rejects.toThrow(/plugin .*letter-count\.ts does not exist/);
+    // A config module that does not parse or that throws: the error names the file (the line of the
+    // throw where the stack gives it: in Node, checked in cli-hardening.test.ts; not under Vitest's loader).
+    const unparsable = join(dir, 'cut.config.mjs');
+    writeFileSync(unparsable, 'export default {\n  suites: [\n');
+    await expect(loadConfig(unparsable)).rejects.toThrow(/cut\.config\.mjs: cannot load the config: /);
+    const throwing = join(dir, 'throw.config.mjs');
+    writeFileSync(throwing, 'const x = 1;\nthrow new Error("boom");\nexport default {};\n');
+    await expect(loadConfig(throwing)).rejects.toThrow(/throw\.config\.mjs(:2)?: cannot load the config: boom/);
   });
 });

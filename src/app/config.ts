@@ -96,6 +96,18 @@ async function loadPlugin(path: string, configFile: string): Promise<Plugin> {
 }
 
 /** Read, validate and resolve a config file; errors name the file and the field. */
+/** `:LINE` of the first stack frame in `path` (a throw in a config module), or ''. */
+function lineInStack(err: unknown, path: string): string {
+  const stack = String((err as Error)?.stack ?? '');
+  const url = pathToFileURL(path).href;
+  for (const frame of stack.split('\n')) {
+    const at = frame.indexOf(url);
+    const m = at >= 0 ? /^:(\d+):\d+/.exec(frame.slice(at + url.length)) : null;
+    if (m) return `:${m[1]}`;
+  }
+  return '';
+}
+
 export async function loadConfig(file: string): Promise<LoadedConfig> {
   const path = resolve(file);
   const ext = extname(path).toLowerCase();
@@ -109,7 +121,13 @@ export async function loadConfig(file: string): Promise<LoadedConfig> {
     }
   } else if (['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts'].includes(ext)) {
     if (!existsSync(path)) throw new ConfigError(`${path}: no such file`);
-    const mod = await importModule(path);
+    let mod: Record<string, unknown>;
+    try {
+      mod = await importModule(path);
+    } catch (err) {
+      // A syntax error or a throw while the module runs: name the file (and the line, where the stack gives it).
+      throw new ConfigError(`${path}${lineInStack(err, path)}: cannot load the config: ${(err as Error)?.message ?? String(err)}`);
+    }
     raw = mod.default ?? mod.config;
   } else {
     throw new ConfigError(`${path}: a config file is .yaml, .yml, .json, .js, .mjs or .ts`);

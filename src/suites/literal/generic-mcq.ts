@@ -18,7 +18,12 @@ export async function readRecords(file: string): Promise<Row[]> {
   if (ext === '.json') {
     const data = readJson(file);
     if (!Array.isArray(data)) throw new InputError('expected a JSON list of records', file);
-    return data.map((value, i) => ({ line: i + 1, value: value as Record<string, unknown> }));
+    return data.map((value, i) => {
+      // `line` is the record's place in the list (a JSON file's lines do not delimit its records).
+      if (!value || typeof value !== 'object' || Array.isArray(value))
+        throw new InputError(`record ${i + 1} of the list is ${describeJson(value)}, not an object`, file);
+      return { line: i + 1, value: value as Record<string, unknown> };
+    });
   }
   if (ext === '.csv') {
     const rows = parseCsv(readText(file));
@@ -32,10 +37,27 @@ export async function readRecords(file: string): Promise<Row[]> {
   }
   if (ext === '.parquet') {
     const buf = readFileSync(file);
-    const rows = await readParquetRows(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer);
+    let rows: Array<Record<string, unknown>>;
+    try {
+      rows = await readParquetRows(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer);
+    } catch (err) {
+      throw new InputError(`not a readable Parquet file: ${(err as Error).message}`, file);
+    }
     return rows.map((value, i) => ({ line: i + 1, value }));
   }
   throw new InputError(`unsupported file type "${ext}" (use .jsonl, .json, .csv or .parquet)`, file);
+}
+
+/** A JSON value's kind, for errors: null, a list, an object, a number... */
+function describeJson(v: unknown): string {
+  return v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+}
+
+/** A field's value as text: a string, number or boolean (CSV and Parquet cells, JSON scalars); a list or an object is refused. */
+function textOf(v: unknown, what: string, file: string, line: number): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  throw new InputError(`${what} is ${describeJson(v)}, not text`, file, line);
 }
 
 /** The options of a record, and their labels when the file gives them (ARC's `choices: { text, label }`). */
@@ -45,7 +67,7 @@ function optionsOf(rec: Record<string, unknown>, map: McqFieldMap, file: string,
     const options = fields.map((f) => {
       const v = rec[f];
       if (v === undefined || v === null || String(v).trim() === '') throw new InputError(`missing option field "${f}"`, file, line);
-      return String(v).trim();
+      return textOf(v, `option field "${f}"`, file, line).trim();
     });
     return { options };
   }
@@ -58,12 +80,13 @@ function optionsOf(rec: Record<string, unknown>, map: McqFieldMap, file: string,
       throw new InputError(`field "${fields[0]}" must be a list or an object of options`, file, line);
     }
   }
-  if (Array.isArray(v)) return { options: v.map((o) => String(o).trim()) };
+  const option = (o: unknown, i: number) => textOf(o, `option ${i + 1} of field "${fields[0]}"`, file, line).trim();
+  if (Array.isArray(v)) return { options: v.map(option) };
   if (v && typeof v === 'object') {
     const o = v as Record<string, unknown>;
     // ARC / Hugging Face layout: { text: [...], label: [...] } (parallel lists).
     if (Array.isArray(o.text)) {
-      const options = o.text.map((t) => String(t).trim());
+      const options = o.text.map(option);
       if (o.label === undefined) return { options };
       if (!Array.isArray(o.label) || o.label.length !== options.length) {
         throw new InputError(`field "${fields[0]}": "label" must be a list as long as "text" (${options.length})`, file, line);
@@ -72,14 +95,14 @@ function optionsOf(rec: Record<string, unknown>, map: McqFieldMap, file: string,
     }
     // { A: "...", B: "..." }: options in label order, the keys as labels.
     const keys = Object.keys(o).sort();
-    return { options: keys.map((k) => String(o[k]).trim()), labels: keys };
+    return { options: keys.map((k, i) => option(o[k], i)), labels: keys };
   }
   throw new InputError(`field "${fields[0]}" must be a list or an object of options`, file, line);
 }
 
 function answerIndex(raw: unknown, options: string[], file: string, line: number, fieldName: string, labels?: string[]): number {
   if (raw === undefined || raw === null || String(raw).trim() === '') throw new InputError(`missing field "${fieldName}"`, file, line);
-  const s = String(raw).trim();
+  const s = textOf(raw, `field "${fieldName}"`, file, line).trim();
   const byLabel = labels?.indexOf(s) ?? -1;
   if (byLabel >= 0) return byLabel;
   if (/^[A-Z]$/.test(s) && s.charCodeAt(0) - 65 < options.length) return s.charCodeAt(0) - 65;
@@ -102,13 +125,17 @@ export async function loadGenericMcq(file: string, map: McqFieldMap, suite = 'mc
         if (required) throw new InputError(`missing field "${name}"`, file, line);
         return '';
       }
-      return String(v);
+      return textOf(v, `field "${name}"`, file, line);
     };
     const { options, labels } = optionsOf(value, map, file, line);
     const rawCategory = map.category ? get(map.category, true).trim() : '';
     const category = rawCategory ? (lowerMap[rawCategory.toLowerCase()] ?? rawCategory.toLowerCase()) : map.defaultCategory;
     if (!category || !isCategory(category)) {
-      throw new InputError(`category "${rawCategory}" maps to no ATOMS category; give a mapping (categoryMap)`, file, line);
+      throw new InputError(
+        `category "${rawCategory}" maps to no ATOMS category; map it (--fields category.${rawCategory || 'LABEL'}=belief, or categoryMap in a config) or give defaultCategory=`,
+        file,
+        line,
+      );
     }
     const id = map.id ? get(map.id, true) : String(line);
     if (seen.has(id)) throw new InputError(`duplicate id "${id}"`, file, line);
