@@ -94,7 +94,13 @@ export async function loadTasks(
     const limit = e.limit ?? spec.limit;
     const settings = protocolSettings(spec, e);
     const built = await suite.task(
-      { data: suite.needsData ? (e.data ?? spec.data) : e.data, seed: spec.seed, count: limit, fields: e.fields ?? spec.fields, allowEmpty: opts.allowEmpty },
+      {
+        data: suite.needsData ? (e.data ?? spec.data) : e.data,
+        seed: spec.seed,
+        count: limit,
+        fields: e.fields ?? spec.fields,
+        allowEmpty: opts.allowEmpty,
+      },
       settings,
       limit,
     );
