@@ -114,6 +114,17 @@ describe('mindscope run / status / export / report', () => {
       [['run', 'tombench', '--model', 'agent:oracle', '--data', join(dir, 'missing'), '--db', db], /missing: no such file or directory/],
       [['run', 'generated-tom', '--model', 'openai:gpt-4o-mini', '--db', db], /openai:gpt-4o-mini: set OPENAI_API_KEY/],
       [['run', 'generated-tom', '--model', 'agent:oracle', '--trials', '0', '--db', db], /--trials expects an integer of at least 1/],
+      // These named an internal field (zod's "scoring", "limit") or none (Node's own port message).
+      [
+        ['run', 'generated-tom', '--model', 'agent:oracle', '--mcq-scoring', 'bogus', '--db', db],
+        /--mcq-scoring expects one of generate, loglik, loglik-norm, got "bogus"/,
+      ],
+      [
+        ['run', 'generated-tom', '--model', 'agent:oracle', '--limit', '99999999999999999999', '--db', db],
+        /--limit expects an integer of at least 1/,
+      ],
+      [['run', 'generated-tom', '--model', 'agent:oracle', '--run-id', '', '--db', db], /--run-id expects an id of 1 to 200 characters/],
+      [['view', '--port', '70000', '--db', db], /--port expects an integer between 0 and 65535, got "70000"/],
       // Node's timers hold at most 2^31 - 1 ms: a longer limit fired at once and failed every call.
       [
         ['run', 'generated-tom', '--model', 'agent:oracle', '--timeout', '3000000', '--db', db],

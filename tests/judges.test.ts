@@ -10,7 +10,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collect } from '../src/store/index.js';
 import { createModel, openStore, scoreRun, validateJudgeModels } from '../src/index.js';
-import { aggregate, familyAnalysis, parseJudgeOutput, parseRubric, scoreWithPanel, type JudgeCaller } from '../src/judges/index.js';
+import {
+  aggregate,
+  familyAnalysis,
+  loadRubric,
+  parseJudgeOutput,
+  parseRubric,
+  scoreWithPanel,
+  type JudgeCaller,
+} from '../src/judges/index.js';
 import { evaluate } from './helpers/evaluate.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
 
@@ -48,6 +56,10 @@ describe('rubrics and judge output', () => {
     );
     expect(() => parseRubric('name: x\nprompt: "{response}"\nfields: [{name: s, min: 0, max: 1}]\nkeywords: {t: [a]}', 'bad.yaml')).toThrow(
       /keywords name the unknown field "t"/,
+    );
+    // A name that is no file and no built-in rubric lists the built-in ones.
+    expect(() => loadRubric('castelli')).toThrow(
+      /castelli: cannot read: ENOENT \(no such file; the built-in rubrics are castelli-triangles, dialtom-inference, dialtom-trace-pair, commet-open-answer\)/,
     );
   });
 

@@ -16,6 +16,17 @@ const dir = mkdtempSync(join(tmpdir(), 'mindscope-llama-'));
 describe('llamacpp provider', () => {
   const model = createModel(`llamacpp:${GGUF}`);
 
+  it('a file that is not a GGUF model fails naming it, as an error that stops the subject (not each trial)', async () => {
+    const notGguf = join(dir, 'notes.gguf');
+    writeFileSync(notGguf, '# not a model\n');
+    const bad = createModel(`llamacpp:${notGguf}`);
+    const err = await bad
+      .chat({ messages: [{ role: 'user', content: 'hi' }], settings: { temperature: 0, maxTokens: 4 }, timeoutMs: 60_000 })
+      .catch((e: unknown) => e);
+    expect(err).toMatchObject({ kind: 'not_found', fatal: true });
+    expect((err as Error).message).toMatch(/^llamacpp:.*notes\.gguf: cannot load the model: Invalid GGUF magic/);
+  });
+
   it('generates greedily and deterministically', async () => {
     const req = {
       messages: [{ role: 'user' as const, content: 'Once upon a time' }],

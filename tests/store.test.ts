@@ -360,6 +360,10 @@ describe('response matrix', () => {
       /f\.csv:2: no subject columns after the item metadata/,
     );
     expect(() => matrixFromCsv('', 'f.csv')).toThrow(/f\.csv: empty file/);
+    // An unclosed quote swallowed the rest of the file into one field ("row has 4 fields").
+    expect(() => matrixFromCsv(`${meta}\nx,1,belief,l,1\nx,"2,belief,l,1\nx,3,belief,l,0`, 'q.csv')).toThrow(
+      /q\.csv:3: a quoted field opened here is never closed/,
+    );
     expect(matrixFromCsv(`${meta}\n`)).toEqual({ subjects: ['a'], items: [], cells: [] });
   });
 

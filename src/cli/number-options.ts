@@ -4,10 +4,11 @@
 
 import { ConfigError } from '../core/errors.js';
 
-export function intOption(flag: string, min = 0) {
+export function intOption(flag: string, min = 0, max = Number.MAX_SAFE_INTEGER) {
   return (value: string): number => {
     const n = /^\s*[-+]?\d+\s*$/.test(value) ? Number(value) : Number.NaN;
-    if (!Number.isInteger(n) || n < min) throw new ConfigError(`${flag} expects an integer of at least ${min}, got "${value}"`);
+    const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `between ${min} and ${max}`;
+    if (!Number.isSafeInteger(n) || n < min || n > max) throw new ConfigError(`${flag} expects an integer ${range}, got "${value}"`);
     return n;
   };
 }
@@ -20,4 +21,23 @@ export function numberOption(flag: string, min = 0, max = Number.POSITIVE_INFINI
     if (!Number.isFinite(n) || n < min || n > max) throw new ConfigError(`${flag} expects a number ${range}, got "${value}"`);
     return n;
   };
+}
+
+/** A flag that takes one of a few words; the error names the flag and the words. */
+export function choiceOption<T extends string>(flag: string, choices: readonly T[]) {
+  return (value: string): T => {
+    if (!(choices as readonly string[]).includes(value))
+      throw new ConfigError(`${flag} expects one of ${choices.join(', ')}, got "${value}"`);
+    return value as T;
+  };
+}
+
+/** A run id given for a new run: some text, without control characters or spaces at its ends (an empty id named no run). */
+export function runIdOption(value: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+  if (value.trim() === '' || value.trim() !== value || /[\u0000-\u001f\u007f]/.test(value) || value.length > 200)
+    throw new ConfigError(
+      `--run-id expects an id of 1 to 200 characters, no control characters or spaces at its ends, got ${JSON.stringify(value)}`,
+    );
+  return value;
 }

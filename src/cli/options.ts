@@ -4,9 +4,9 @@ import type { Command } from 'commander';
 import { ConfigError, isCategory, type Category, type McqFieldMap } from '../core/index.js';
 
 // The number parsers, in their own file: `audit` uses them without loading all of core.
-import { intOption, numberOption } from './number-options.js';
+import { choiceOption, intOption, numberOption, runIdOption } from './number-options.js';
 
-export { intOption, numberOption };
+export { choiceOption, intOption, numberOption, runIdOption };
 
 /** `question=q,options=a0|a1|a2|a3,answer=a_idx,category=cat,context=story,id=qid,category.fb=belief` */
 export function parseFieldMap(value: string): McqFieldMap {

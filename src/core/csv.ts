@@ -1,6 +1,8 @@
 // RFC 4180 CSV: quoted fields may hold commas, quotes ("") and newlines. Rows keep the line
 // number they start on, so that errors can name it.
 
+import { InputError } from './errors.js';
+
 export interface CsvRow {
   line: number;
   fields: string[];
@@ -11,10 +13,10 @@ const COMMA = 44;
 const LF = 10;
 const CR = 13;
 
-/** Parse CSV text (RFC 4180 quoting, CRLF or LF) into rows of fields, each with its line number. */
-export function parseCsv(text: string): CsvRow[] {
+/** Parse CSV text (RFC 4180 quoting, CRLF or LF) into rows of fields, each with its line number; `file` names it in errors. */
+export function parseCsv(text: string, file?: string): CsvRow[] {
   const rows: CsvRow[] = [];
-  forEachCsvRow(text, (fields, line) => rows.push({ line, fields }));
+  forEachCsvRow(text, (fields, line) => rows.push({ line, fields }), file);
   return rows;
 }
 
@@ -23,7 +25,7 @@ export function parseCsv(text: string): CsvRow[] {
  * them all: a large file's rows then die young (the garbage collector copies every object still
  * alive when it runs, and a whole file's field arrays cost it more than parsing them).
  */
-export function forEachCsvRow(text: string, onRow: (fields: string[], line: number) => void): void {
+export function forEachCsvRow(text: string, onRow: (fields: string[], line: number) => void, file?: string): void {
   let fields: string[] = [];
   let line = 1;
   let rowLine = 1;
@@ -42,9 +44,9 @@ export function forEachCsvRow(text: string, onRow: (fields: string[], line: numb
       for (;;) {
         const q = text.indexOf('"', from);
         if (q < 0) {
-          field += text.slice(from);
-          i = n;
-          break;
+          // It would swallow the rest of the file as one field (and the row's count be wrong).
+          const message = 'a quoted field opened here is never closed (a " is missing, or a quote in it is not doubled)';
+          throw new InputError(file ? message : `line ${line}: ${message}`, file, file ? line : undefined);
         }
         field += text.slice(from, q);
         if (text.charCodeAt(q + 1) === QUOTE) {

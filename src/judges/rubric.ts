@@ -108,7 +108,10 @@ export function loadRubric(pathOrName: string): Rubric {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new InputError(`cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, path);
+    const code = (err as NodeJS.ErrnoException).code;
+    // A name that is neither a file nor a built-in rubric: say which names there are.
+    const names = code === 'ENOENT' && !/[\\/.]/.test(pathOrName) ? ` (no such file; the built-in rubrics are ${BUILTIN_RUBRICS.join(', ')})` : '';
+    throw new InputError(`cannot read: ${code ?? (err as Error).message}${names}`, path);
   }
   return parseRubric(text, path);
 }

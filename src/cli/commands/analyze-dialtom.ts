@@ -26,7 +26,7 @@ import { DEFAULT_DB } from '../options.js';
 
 /** domain,A,B,C,D rows of chosen-position counts. */
 function readPositions(file: string): Array<{ domain: string; counts: number[] }> {
-  const rows = parseCsv(readText(file));
+  const rows = parseCsv(readText(file), file);
   if (rows.length < 2) throw new InputError('expected a header (domain,A,B,C,D) and at least one row', file);
   return rows.slice(1).map((r) => {
     const counts = r.fields.slice(1).map((x) => Number(x.trim()));

@@ -21,7 +21,17 @@ import { accuracyTextTable, formatTextTable, formatUsd, irtRunTextTable } from '
 
 type IrtTinyStrategy = NonNullable<Extract<IrtRunSpec, { mode: 'tiny' }>['strategy']>;
 import { configContext } from '../config-context.js';
-import { addCallLimitOptions, callLimits, intOption, numberOption, parseFieldMap, DEFAULT_DB, type CallLimitFlags } from '../options.js';
+import {
+  addCallLimitOptions,
+  callLimits,
+  choiceOption,
+  intOption,
+  runIdOption,
+  numberOption,
+  parseFieldMap,
+  DEFAULT_DB,
+  type CallLimitFlags,
+} from '../options.js';
 import { createProgress } from '../progress.js';
 
 interface RunFlags extends CallLimitFlags {
@@ -254,11 +264,16 @@ export function registerRun(program: Command): void {
     .option('--limit <n>', 'first N items per suite (generated suites: N items)', intOption('--limit', 1))
     .option('--seed <s>', 'seed for generation, shuffling and replicates', intOption('--seed', 0), 0)
     .option('--timeout <seconds>', 'time limit per model call', numberOption('--timeout', 0.001, MAX_CALL_TIMEOUT_MS / 1000), 60)
-    .option('--run-id <id>', 'run id (default: derived from the configuration, so the same command continues the same run)')
+    .option('--run-id <id>', 'run id (default: derived from the configuration, so the same command continues the same run)', runIdOption)
     .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
     .option('--api-key-env <name>', 'environment variable with the key for openai-compatible servers')
     .option('--shuffle', 'shuffle options per replicate (seeded)')
-    .option('--mcq-scoring <mode>', 'generate | loglik | loglik-norm (loglik: local GGUF models only)', 'generate')
+    .option(
+      '--mcq-scoring <mode>',
+      'generate | loglik | loglik-norm (loglik: local GGUF models only)',
+      choiceOption('--mcq-scoring', ['generate', 'loglik', 'loglik-norm'] as const),
+      'generate',
+    )
     .option(
       '--template <file>',
       'prompt template: a file (YAML/JSON with system and user, or plain text) or a published one by name (tombench, tomato, dialtom-retrospective, dialtom-prospective, ...); SUITE=FILE|NAME for one suite (repeatable)',

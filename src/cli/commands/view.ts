@@ -17,7 +17,7 @@ export function registerView(program: Command): void {
     .command('view')
     .description('browse runs, trials, transcripts, comparisons and episodes in a local web page (the store is only read)')
     .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
-    .option('--port <n>', 'port on 127.0.0.1 (0: any free one)', intOption('--port', 0), 5174)
+    .option('--port <n>', 'port on 127.0.0.1 (0: any free one)', intOption('--port', 0, 65535), 5174)
     .option('--open', 'open the page in the default browser')
     .option('--export <dir>', 'write a static copy of the views (page and data) to a folder instead of serving')
     .option('--json', 'print where the viewer serves (or what the export wrote) as JSON')

@@ -43,7 +43,14 @@ async function load(path: string): Promise<Loaded> {
     throw new ConfigError(`llamacpp:${path}: the optional dependency node-llama-cpp is not installed (npm i -E node-llama-cpp@3.21.1)`);
   }
   const llama = await mod.getLlama({ gpu: false, build: 'never', logLevel: 'error' });
-  const model = await llama.loadModel({ modelPath: path });
+  let model: Loaded['model'];
+  try {
+    model = await llama.loadModel({ modelPath: path });
+  } catch (err) {
+    // node-llama-cpp's errors (a file that is not GGUF: "Invalid GGUF magic") do not name the
+    // file. Every call would fail alike: not_found stops the subject instead of failing each trial.
+    throw new ModelCallError(`llamacpp:${path}: cannot load the model: ${(err as Error)?.message ?? String(err)}`, 'not_found');
+  }
   const contextSize = Math.min(model.trainContextSize ?? 2048, 4096);
   const context = await model.createContext({ contextSize, sequences: 1, threads: llamaThreads() });
   const sequence = context.getSequence();

@@ -128,16 +128,20 @@ export function matrixFromCsv(text: string, file = '<csv>', opts: MatrixReadOpti
   // problem in the file's order is the one reported (the header's before any row's).
   let header: string[] | undefined;
   let layout: MatrixLayout | undefined;
-  forEachCsvRow(text, (fields, line) => {
-    if (!header) {
-      header = fields.map((h) => h.trim());
-      layout = matrixLayout(header, line, file, opts);
-      return;
-    }
-    if (fields.length !== header.length)
-      throw new InputError(`row has ${fields.length} fields, the header has ${header.length}`, file, line);
-    layout!.add(fields, line);
-  });
+  forEachCsvRow(
+    text,
+    (fields, line) => {
+      if (!header) {
+        header = fields.map((h) => h.trim());
+        layout = matrixLayout(header, line, file, opts);
+        return;
+      }
+      if (fields.length !== header.length)
+        throw new InputError(`row has ${fields.length} fields, the header has ${header.length}`, file, line);
+      layout!.add(fields, line);
+    },
+    file,
+  );
   if (!layout) throw new InputError('empty file', file);
   return layout.matrix;
 }

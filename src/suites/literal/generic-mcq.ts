@@ -26,7 +26,7 @@ export async function readRecords(file: string): Promise<Row[]> {
     });
   }
   if (ext === '.csv') {
-    const rows = parseCsv(readText(file));
+    const rows = parseCsv(readText(file), file);
     if (rows.length === 0) throw new InputError('empty file', file);
     const header = rows[0]!.fields;
     return rows.slice(1).map((r) => {
