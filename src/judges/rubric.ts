@@ -110,7 +110,8 @@ export function loadRubric(pathOrName: string): Rubric {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     // A name that is neither a file nor a built-in rubric: say which names there are.
-    const names = code === 'ENOENT' && !/[\\/.]/.test(pathOrName) ? ` (no such file; the built-in rubrics are ${BUILTIN_RUBRICS.join(', ')})` : '';
+    const names =
+      code === 'ENOENT' && !/[\\/.]/.test(pathOrName) ? ` (no such file; the built-in rubrics are ${BUILTIN_RUBRICS.join(', ')})` : '';
     throw new InputError(`cannot read: ${code ?? (err as Error).message}${names}`, path);
   }
   return parseRubric(text, path);

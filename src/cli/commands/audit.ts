@@ -57,7 +57,7 @@ async function readNamedMatrix(spec: string, opts: { anyCategory?: boolean } = {
 export function registerAudit(program: Command): void {
   program
     .command('audit')
-    .description('psychometric audit of ToM benchmarks (now: the benchmark-level analyses from a score table)')
+    .description('psychometric audit of ToM benchmarks: response matrices (--matrix), a stored run (--run-id) or a score table (--scores)')
     .option('--matrix <name=file...>', 'benchmark response matrices (CSV or Parquet, wide or long), e.g. tombench=tb.parquet')
     .option('--run-id <id>', 'audit a stored run: one benchmark per suite')
     .option('--db <path>', 'store, a SQLite file or postgres:// URL (with --run-id)', DEFAULT_DB)
