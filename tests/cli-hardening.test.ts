@@ -381,6 +381,32 @@ describe('edited data under a run', () => {
     expect(JSON.parse(mixed.stdout)).toMatchObject({ done: 4, failed: 0 });
   });
 
+  it('compare says which replicate it compares, and names the range of a replicate that is not there', () => {
+    const made = cli([
+      'run',
+      'generated-tom',
+      '--limit',
+      '8',
+      '--trials',
+      '2',
+      '--model',
+      'agent:oracle',
+      'agent:random',
+      '--db',
+      'cmp.db',
+      '--run-id',
+      'c2',
+      '--quiet',
+    ]);
+    expect(made.code).toBe(0);
+    const plain = cli(['compare', '--db', 'cmp.db', '--run-id', 'c2', '--json']);
+    expect(plain.code).toBe(0);
+    expect(plain.stderr).toBe('note: run c2 has 2 replicates; compared on replicate 0 (--replicate R picks another)\n');
+    expect(cli(['compare', '--db', 'cmp.db', '--run-id', 'c2', '--replicate', '1', '--json']).stderr).toBe('');
+    const missing = cli(['compare', '--db', 'cmp.db', '--run-id', 'c2', '--replicate', '5']);
+    expect(missing.stderr).toBe('mindscope: run c2 has no scored trial of replicate 5 (its replicates are 0 to 1)\n');
+  });
+
   it('a config module that throws is named with the line of the throw', () => {
     writeFileSync(join(dir, 'throw.config.mjs'), 'const x = 1;\nthrow new Error("boom");\nexport default {};\n');
     const r = cli(['run', '--config', 'throw.config.mjs']);

@@ -34,7 +34,15 @@ export function registerCompare(program: Command): void {
         else {
           const store = await openStore(f.db);
           try {
-            matrix = await runMatrix(store, await resolveRunId(store, f.runId), f.replicate ?? 0);
+            const runId = await resolveRunId(store, f.runId);
+            // Paired tests take one answer per subject and item: one replicate, said when there are several.
+            const trials = (await store.getRun(runId))?.config.trials;
+            const replicates = typeof trials === 'number' && trials > 1 ? ` (its replicates are 0 to ${trials - 1})` : '';
+            matrix = await runMatrix(store, runId, f.replicate ?? 0);
+            if (matrix.items.length === 0 && f.replicate !== undefined)
+              throw new ConfigError(`run ${runId} has no scored trial of replicate ${f.replicate}${replicates}`);
+            if (replicates && f.replicate === undefined)
+              process.stderr.write(`note: run ${runId} has ${trials} replicates; compared on replicate 0 (--replicate R picks another)\n`);
           } finally {
             await store.close();
           }
