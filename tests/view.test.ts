@@ -109,6 +109,11 @@ describe('the mindscope view command', () => {
     const r = spawnSync(process.execPath, [BIN, 'view', '--db', db, '--export', out], { encoding: 'utf8' });
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(/^wrote .*cli-export\/index\.html: \d+ run\(s\), \d+ trial\(s\)\n$/);
+    // A second export into the same folder is refused unless asked, as report's is.
+    const again = spawnSync(process.execPath, [BIN, 'view', '--db', db, '--export', out], { encoding: 'utf8' });
+    expect(again.stderr).toMatch(/cli-export\/index\.html exists: refusing to overwrite it \(--export\); add --force to replace it/);
+    const forced = spawnSync(process.execPath, [BIN, 'view', '--db', db, '--export', out, '--force'], { encoding: 'utf8' });
+    expect(forced.status).toBe(0);
   });
 });
 

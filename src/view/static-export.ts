@@ -5,7 +5,7 @@
 
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeDirectory } from '../core/index.js';
+import { makeDirectory, refuseOverwrite } from '../core/index.js';
 import { openStoreForReading, trialBrowser } from '../store/index.js';
 import type { ViewerInfo } from './api-types.js';
 import { storeStamp } from './api.js';
@@ -24,7 +24,13 @@ function writeSnapshot(dir: string, name: string, value: unknown): void {
 }
 
 /** Write the static viewer of the store at `db` to `dir`; returns how many runs and trials it holds. */
-export async function exportViewer(db: string | undefined, dir: string): Promise<{ runs: number; trials: number }> {
+export async function exportViewer(
+  db: string | undefined,
+  dir: string,
+  opts: { force?: boolean } = {},
+): Promise<{ runs: number; trials: number }> {
+  // As `report` does: an earlier export (or anything else) in the folder is not replaced unasked.
+  refuseOverwrite(join(dir, 'index.html'), opts.force, '--export');
   const store = await openStoreForReading(db);
   try {
     cpSync(pageFolder(), dir, { recursive: true });

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { Command } from 'commander';
+import { join } from 'node:path';
 import { exportViewer, startViewer } from '../../view/index.js';
 import { DEFAULT_DB, intOption } from '../options.js';
 import { printResult } from '../output.js';
@@ -20,11 +21,12 @@ export function registerView(program: Command): void {
     .option('--port <n>', 'port on 127.0.0.1 (0: any free one)', intOption('--port', 0, 65535), 5174)
     .option('--open', 'open the page in the default browser')
     .option('--export <dir>', 'write a static copy of the views (page and data) to a folder instead of serving')
+    .option('--force', 'with --export: replace an earlier export in the folder')
     .option('--json', 'print where the viewer serves (or what the export wrote) as JSON')
-    .action(async (f: { db: string; port: number; open?: boolean; export?: string; json?: boolean }) => {
+    .action(async (f: { db: string; port: number; open?: boolean; export?: string; force?: boolean; json?: boolean }) => {
       if (f.export) {
-        const { runs, trials } = await exportViewer(f.db, f.export);
-        printResult(f.json, { out: f.export, runs, trials }, `wrote ${f.export}/index.html: ${runs} run(s), ${trials} trial(s)`);
+        const { runs, trials } = await exportViewer(f.db, f.export, { force: f.force });
+        printResult(f.json, { out: f.export, runs, trials }, `wrote ${join(f.export, 'index.html')}: ${runs} run(s), ${trials} trial(s)`);
         return;
       }
       const viewer = await startViewer({ db: f.db, port: f.port });
