@@ -98,7 +98,7 @@ describe('numeric options', () => {
       [['irt', 'simulate', '--out', 'x', '--mean-log-a', 'Infinity'], /--mean-log-a expects a number/],
       [
         ['run', 'generated-tom', '--model', 'agent:oracle', '--timeout', '0x10'],
-        /--timeout expects a number of at least 0\.001, got "0x10"/,
+        /--timeout expects a number between 0\.001 and 2147483\.647, got "0x10"/,
       ],
     ] as Array<[string[], RegExp]>) {
       const r = cli(args);
@@ -364,6 +364,11 @@ describe('edited data under a run', () => {
     expect(r.stderr).toBe(
       'mindscope: --data tasks.json: the suite generated-enacttom generates its items and reads no data; to run your own file use the suite enacttom (enacttom --data FILE)\n',
     );
+    // The store the failed command opened is not left behind empty; nor is an import's that failed.
+    expect(existsSync(join(dir, 'gen.db'))).toBe(false);
+    writeFileSync(join(dir, 'not-a-log.json'), '{"bad": 1}');
+    expect(cli(['import', 'inspect', 'not-a-log.json', '--db', 'imp.db']).stderr).toMatch(/not-a-log\.json: not an Inspect eval log/);
+    expect(existsSync(join(dir, 'imp.db'))).toBe(false);
     expect(cli(['items', 'generated-tom', '--data', 'nowhere']).stderr).toBe(
       'mindscope: --data nowhere: the suite generated-tom generates its items and reads no data\n',
     );

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { ConfigError, isCategory } from '../../core/index.js';
-import { importInspectLogs, openStore } from '../../index.js';
+import { importInspectLogs } from '../../index.js';
+import { withStore } from '../fresh-store.js';
 import { DEFAULT_DB } from '../options.js';
 import { printResult } from '../output.js';
 
@@ -19,17 +20,14 @@ export function registerImport(program: Command): void {
       const { category: given } = flags;
       if (given !== undefined && !isCategory(given)) throw new ConfigError(`--category "${given}" is not a ToM category`);
       const category = given !== undefined && isCategory(given) ? given : undefined;
-      const store = await openStore(flags.db);
-      try {
-        const r = await importInspectLogs({ store, paths, runId: flags.runId, scorer: flags.scorer, category });
-        printResult(
-          flags.json,
-          r,
-          `imported ${r.files} Inspect log(s) as run ${r.runId}: ${r.trials} trials (${r.failed} failed, ${r.duplicates} already there); ` +
-            `subjects: ${r.subjects.join(', ')}; suites: ${r.suites.join(', ')}`,
-        );
-      } finally {
-        await store.close();
-      }
+      const r = await withStore(flags.db, (store) =>
+        importInspectLogs({ store, paths, runId: flags.runId, scorer: flags.scorer, category }),
+      );
+      printResult(
+        flags.json,
+        r,
+        `imported ${r.files} Inspect log(s) as run ${r.runId}: ${r.trials} trials (${r.failed} failed, ${r.duplicates} already there); ` +
+          `subjects: ${r.subjects.join(', ')}; suites: ${r.suites.join(', ')}`,
+      );
     });
 }

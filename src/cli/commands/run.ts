@@ -3,7 +3,6 @@ import {
   ConfigError,
   enqueueRun,
   evaluate,
-  openStore,
   PgStore,
   parseRunSpec,
   runAccuracy,
@@ -33,6 +32,7 @@ import {
   type CallLimitFlags,
 } from '../options.js';
 import { createProgress } from '../progress.js';
+import { withStore } from '../fresh-store.js';
 
 interface RunFlags extends CallLimitFlags {
   model?: string[];
@@ -345,9 +345,9 @@ export function registerRun(program: Command): void {
         runSpecFrom(suites, flags, cmd, config),
         config ? `${config.file} and the command line` : 'the command line',
       );
-      const store = await openStore(given(cmd, 'db') || !config?.db ? flags.db : config.db);
-      if (flags.enqueue) {
-        try {
+      // A store this command creates and then fails in before any run (a bad model spec) is removed again.
+      await withStore(given(cmd, 'db') || !config?.db ? flags.db : config.db, async (store) => {
+        if (flags.enqueue) {
           if (!(store instanceof PgStore))
             throw new ConfigError(`--enqueue needs a PostgreSQL store (--db postgres://...), not ${store.location}`);
           const r = await enqueueRun(spec, {
@@ -367,64 +367,61 @@ export function registerRun(program: Command): void {
                 ? `run ${r.runId}: ${r.queued} trial(s) queued as a batch run (provider batch APIs), ${r.skipped} done already; start workers with: mindscope worker --db URL\n`
                 : `run ${r.runId}: ${r.queued} trial(s) queued, ${r.skipped} done already; start workers with: mindscope worker --db URL\n`,
             );
+          return;
+        }
+        const progress = createProgress(process.stderr, flags.quiet);
+        const prices = flags.prices ?? config?.prices;
+        // Ctrl-C (or SIGTERM) stops starting trials and lets those in flight finish and be stored:
+        // killed at once, their calls would be lost and paid for again when the run continues. A
+        // second one quits at once. Batch runs keep the default: their batches live at the provider.
+        const interrupt = new AbortController();
+        const onSignal = () => {
+          if (interrupt.signal.aborted) {
+            process.stderr.write('\nmindscope: quit; the calls in flight are lost (run the same command to continue)\n');
+            process.exit(130);
+          }
+          interrupt.abort();
+          process.stderr.write(
+            '\nmindscope: stopping: no new trial starts; the trials in flight finish and are stored (Ctrl-C again to quit at once)\n',
+          );
+        };
+        if (!flags.batch) {
+          process.on('SIGINT', onSignal);
+          process.on('SIGTERM', onSignal);
+        }
+        try {
+          const result = await evaluate(spec, {
+            store,
+            registry,
+            runId: flags.runId,
+            concurrency: given(cmd, 'concurrency') || !config?.concurrency ? flags.concurrency : config.concurrency,
+            timeoutMs: given(cmd, 'timeout') || !config?.timeoutMs ? flags.timeout * 1000 : config.timeoutMs,
+            apiKeyEnv: flags.apiKeyEnv ?? config?.apiKeyEnv,
+            prices: prices ? loadPriceTable(prices) : undefined,
+            useCache: flags.cache,
+            leaseMs: flags.lease * 1000,
+            ...callLimits(flags, cmd, config?.callLimits),
+            allowEmpty: flags.allowEmpty,
+            frozen: flags.frozen,
+            maxCostUsd: flags.maxCost,
+            ...(flags.batch ? { batch: { pollMs: flags.batchPoll * 1000 } } : {}),
+            onEvent: (e) => progress.onEvent(e),
+            onWarning: (w) => process.stderr.write(`warning: ${w}\n`),
+            signal: interrupt.signal,
+          });
+          progress.stop();
+          if (flags.json) {
+            const { warnings, ...rest } = result;
+            process.stdout.write(`${JSON.stringify({ ...rest, warnings: warnings.length }, null, 2)}\n`);
+          } else await printRunSummary(store, result, (s) => process.stdout.write(`${s}\n`));
+          if (result.aborted.length || result.failed || result.costLimit) process.exitCode = 2;
+          if (result.interrupted) process.exitCode = 130;
         } finally {
-          await store.close();
+          process.off('SIGINT', onSignal);
+          process.off('SIGTERM', onSignal);
+          progress.stop();
         }
-        return;
-      }
-      const progress = createProgress(process.stderr, flags.quiet);
-      const prices = flags.prices ?? config?.prices;
-      // Ctrl-C (or SIGTERM) stops starting trials and lets those in flight finish and be stored:
-      // killed at once, their calls would be lost and paid for again when the run continues. A
-      // second one quits at once. Batch runs keep the default: their batches live at the provider.
-      const interrupt = new AbortController();
-      const onSignal = () => {
-        if (interrupt.signal.aborted) {
-          process.stderr.write('\nmindscope: quit; the calls in flight are lost (run the same command to continue)\n');
-          process.exit(130);
-        }
-        interrupt.abort();
-        process.stderr.write(
-          '\nmindscope: stopping: no new trial starts; the trials in flight finish and are stored (Ctrl-C again to quit at once)\n',
-        );
-      };
-      if (!flags.batch) {
-        process.on('SIGINT', onSignal);
-        process.on('SIGTERM', onSignal);
-      }
-      try {
-        const result = await evaluate(spec, {
-          store,
-          registry,
-          runId: flags.runId,
-          concurrency: given(cmd, 'concurrency') || !config?.concurrency ? flags.concurrency : config.concurrency,
-          timeoutMs: given(cmd, 'timeout') || !config?.timeoutMs ? flags.timeout * 1000 : config.timeoutMs,
-          apiKeyEnv: flags.apiKeyEnv ?? config?.apiKeyEnv,
-          prices: prices ? loadPriceTable(prices) : undefined,
-          useCache: flags.cache,
-          leaseMs: flags.lease * 1000,
-          ...callLimits(flags, cmd, config?.callLimits),
-          allowEmpty: flags.allowEmpty,
-          frozen: flags.frozen,
-          maxCostUsd: flags.maxCost,
-          ...(flags.batch ? { batch: { pollMs: flags.batchPoll * 1000 } } : {}),
-          onEvent: (e) => progress.onEvent(e),
-          onWarning: (w) => process.stderr.write(`warning: ${w}\n`),
-          signal: interrupt.signal,
-        });
-        progress.stop();
-        if (flags.json) {
-          const { warnings, ...rest } = result;
-          process.stdout.write(`${JSON.stringify({ ...rest, warnings: warnings.length }, null, 2)}\n`);
-        } else await printRunSummary(store, result, (s) => process.stdout.write(`${s}\n`));
-        if (result.aborted.length || result.failed || result.costLimit) process.exitCode = 2;
-        if (result.interrupted) process.exitCode = 130;
-      } finally {
-        process.off('SIGINT', onSignal);
-        process.off('SIGTERM', onSignal);
-        progress.stop();
-        await store.close();
-      }
+      });
     });
   // --max-wait, --max-consecutive-timeouts, --max-reply-bytes (shared with worker).
   addCallLimitOptions(program.commands.find((c) => c.name() === 'run')!);
