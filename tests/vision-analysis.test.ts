@@ -7,7 +7,7 @@
 // joint analysis and its figures through the CLI.
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -342,6 +342,18 @@ describe('joint analysis', () => {
           .subarray(1, 4)
           .toString(),
       ).toBe('PNG');
+    // Without ffmpeg (an empty PATH): the SVGs are written and a warning says the PNGs are not.
+    const bare = mkdtempSync(join(tmpdir(), 'mindscope-vision-bare-'));
+    const noFfmpeg = spawnSync(
+      process.execPath,
+      [bin, 'analyze', 'vision', '--counts', join(dir, 'counts.csv'), '--profiles', join(dir, 'profiles.csv'), '--report', bare],
+      { encoding: 'utf8', env: { ...process.env, PATH: mkdtempSync(join(tmpdir(), 'mindscope-empty-path-')) } },
+    );
+    expect(noFfmpeg.status).toBe(0);
+    expect(noFfmpeg.stderr).toBe(
+      'warning: the charts are written as SVG only: PNG charts need ffmpeg with librsvg (Debian: apt install ffmpeg)\n',
+    );
+    expect(readdirSync(bare).sort()).toEqual(['vision-director.svg', 'vision-joint.svg', 'vision-profiles.svg']);
     // The Director command prints letter level and the egocentric rates, and both reference sets.
     const d = spawnSync(process.execPath, [bin, 'analyze', 'director', '--counts', join(dir, 'counts.csv')], { encoding: 'utf8' });
     expect(d.status).toBe(0);

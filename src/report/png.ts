@@ -7,6 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../core/index.js';
 
+/** ffmpeg is not installed: the PNG copies cannot be made (the SVGs can). */
+export class FfmpegMissing extends ConfigError {
+  constructor() {
+    super('PNG charts need ffmpeg with librsvg (Debian: apt install ffmpeg)');
+  }
+}
+
 /** Rasterise SVG text to PNG with ffmpeg's librsvg decoder. */
 export function svgToPng(svg: string): Buffer {
   // Through files: ffmpeg's SVG demuxer does not read from a pipe.
@@ -14,8 +21,7 @@ export function svgToPng(svg: string): Buffer {
   try {
     writeFileSync(join(dir, 'chart.svg'), svg);
     const r = spawnSync('ffmpeg', ['-v', 'error', '-i', join(dir, 'chart.svg'), '-frames:v', '1', join(dir, 'chart.png')]);
-    if (r.error && (r.error as NodeJS.ErrnoException).code === 'ENOENT')
-      throw new ConfigError('PNG charts need ffmpeg with librsvg (Debian: apt install ffmpeg)');
+    if (r.error && (r.error as NodeJS.ErrnoException).code === 'ENOENT') throw new FfmpegMissing();
     if (r.status !== 0) throw new ConfigError(`ffmpeg could not rasterise the chart: ${r.stderr.toString().trim().split('\n').pop()}`);
     return readFileSync(join(dir, 'chart.png'));
   } finally {

@@ -18,7 +18,15 @@ import {
   type DirectorShares,
   type TriangleProfile,
 } from '../../analysis/index.js';
-import { directorBarsSpec, formatTextTable, profileScatterSpec, renderJointScatter, renderSvg, svgToPng } from '../../report/index.js';
+import {
+  directorBarsSpec,
+  FfmpegMissing,
+  formatTextTable,
+  profileScatterSpec,
+  renderJointScatter,
+  renderSvg,
+  svgToPng,
+} from '../../report/index.js';
 import { registerAnalyzeTriangles } from './analyze-triangles.js';
 
 const pct = (x: number | undefined) => (x === undefined ? '-' : (x * 100).toFixed(1));
@@ -202,13 +210,17 @@ export function registerAnalyzeVision(analyze: Command): void {
         const joint = jointAnalysis(models, t, refs);
         if (f.report) {
           makeDirectory(f.report);
-          const write = (name: string, svg: string) => {
-            writeFileSync(join(f.report!, `${name}.svg`), svg);
-            writeFileSync(join(f.report!, `${name}.png`), svgToPng(svg));
-          };
-          write('vision-joint', await renderJointScatter(joint.rows, refs));
-          if (models.length) write('vision-director', await renderSvg(directorBarsSpec(models)));
-          if (t.length) write('vision-profiles', await renderSvg(profileScatterSpec(t, refs)));
+          const charts: Array<[string, string]> = [['vision-joint', await renderJointScatter(joint.rows, refs)]];
+          if (models.length) charts.push(['vision-director', await renderSvg(directorBarsSpec(models))]);
+          if (t.length) charts.push(['vision-profiles', await renderSvg(profileScatterSpec(t, refs))]);
+          for (const [name, svg] of charts) writeFileSync(join(f.report!, `${name}.svg`), svg);
+          // The PNG copies need ffmpeg: without it the SVGs stand, and a warning says what is missing.
+          try {
+            for (const [name, svg] of charts) writeFileSync(join(f.report!, `${name}.png`), svgToPng(svg));
+          } catch (err) {
+            if (!(err instanceof FfmpegMissing)) throw err;
+            process.stderr.write(`warning: the charts are written as SVG only: ${err.message}\n`);
+          }
         }
         if (f.json) process.stdout.write(`${JSON.stringify(joint, null, 2)}\n`);
         else
