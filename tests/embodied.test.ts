@@ -226,6 +226,9 @@ describe('embodied CLI', () => {
     expect(run('run', 'enacttom', '--data', 'tasks.json', '--model', 'agent:silent', 'agent:planner', '--db', 'm.db').status).toBe(0);
     const r = run('embodied', 'results', '--db', 'm.db', '--k', '1', '--json');
     expect(JSON.parse(r.stdout).metrics.map((m: { subject: string }) => m.subject)).toEqual(['agent:planner', 'agent:silent']);
+    // The paper's Pass@3 on a run of one trial a task: '-', and the table says why.
+    expect(run('embodied', 'results', '--db', 'm.db').stdout).toContain("(Pass@3 and Pass^3 are '-' where no task was run 3 times");
+    expect(run('embodied', 'results', '--db', 'm.db', '--k', '1').stdout).not.toContain('where no task was run');
     const e = run('embodied', 'generate', '--out', 'evolved.json', '--n', '4', '--evolve', '--db', 'm.db', '--failure-ratio', '0.5');
     expect(e.status).toBe(0);
     expect(e.stdout).toMatch(/evolved from run run-[0-9a-f]+: 6 task\(s\) with failure ratio >= 0.5, 0 below\)/);

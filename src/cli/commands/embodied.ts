@@ -282,6 +282,11 @@ export function registerEmbodied(program: Command): void {
         process.stdout.write(
           `${formatTextTable(['subject', 'scope', 'tasks', 'runs', 'func Avg', `func Pass@${flags.k}`, `func Pass^${flags.k}`, 'lit Avg', `lit Pass@${flags.k}`, `lit Pass^${flags.k}`], rows)}\n`,
         );
+        // Pass@k and Pass^k count the tasks run at least k times: with fewer runs they are '-'; say why.
+        if (metrics.some((m) => m.scopes.some((s) => s.runs > 0 && s.functional.passAtK === null)))
+          process.stdout.write(
+            `(Pass@${flags.k} and Pass^${flags.k} are '-' where no task was run ${flags.k} times: give --k with the run's --trials, or run more trials)\n`,
+          );
         process.stdout.write(
           `\nfailure modes (failed episodes)\n${formatTextTable(
             ['subject', 'failed', ...Object.keys(failures[0]?.counts ?? {})],
