@@ -29,8 +29,11 @@ export function resolveDataDir(root: string, folder: string): string {
   return root;
 }
 
-/** The files of a folder matching a pattern, sorted; an error naming the folder when there are none. */
-export function listFiles(dir: string, pattern: RegExp): string[] {
+/**
+ * The files of a folder matching a pattern, sorted; an error naming the folder and `expected`
+ * (the files' form in words, e.g. "*.jsonl") when there are none.
+ */
+export function listFiles(dir: string, pattern: RegExp, expected: string): string[] {
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -38,7 +41,7 @@ export function listFiles(dir: string, pattern: RegExp): string[] {
     throw new InputError(`cannot list the directory (${(err as NodeJS.ErrnoException).code})`, dir);
   }
   const files = names.filter((n) => pattern.test(n)).sort();
-  if (files.length === 0) throw new InputError(`no data files matching ${pattern} here`, dir);
+  if (files.length === 0) throw new InputError(`no data files here: expected ${expected}`, dir);
   return files.map((n) => join(dir, n));
 }
 

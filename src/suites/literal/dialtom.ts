@@ -82,7 +82,7 @@ export function loadDialtom(dataRoot: string, task: DialtomTask): LoadResult {
   const dir = resolveDataDir(dataRoot, 'dialtom');
   const dataDir = resolveDataDir(dir, 'data');
   const fileTask = task === 'counterfactual' ? 'prospective' : task;
-  const files = listFiles(dataDir, new RegExp(`^([A-Za-z0-9-]+)_${fileTask}_verified\\.json$`));
+  const files = listFiles(dataDir, new RegExp(`^([A-Za-z0-9-]+)_${fileTask}_verified\\.json$`), `DOMAIN_${fileTask}_verified.json files`);
   const items: LoadResult['items'] = [];
   const warnings: string[] = [];
   for (const file of files) {

@@ -42,7 +42,11 @@ export function loadOpentom(dataRoot: string): LoadResult {
   const meta = readJson(metaFile) as Record<string, Meta>;
   const items: LoadResult['items'] = [];
   const warnings: string[] = [];
-  for (const file of listFiles(dir, /^(attitude|location_|multihop_).*\.json$/)) {
+  for (const file of listFiles(
+    dir,
+    /^(attitude|location_|multihop_).*\.json$/,
+    'OpenToM attitude*.json, location_*.json or multihop_*.json files',
+  )) {
     const kind = basename(file, '.json');
     const category = CATEGORY.find(([re]) => re.test(kind))![1];
     const data = readJson(file) as Record<string, unknown>;

@@ -18,7 +18,10 @@ const STATES: Record<string, Category> = {
 
 /** Load ToMATO as four-option items per mental state. */
 export function loadTomato(dataRoot: string): LoadResult {
-  const files = existsSync(dataRoot) && statSync(dataRoot).isFile() ? [dataRoot] : listFiles(resolveDataDir(dataRoot, 'tomato'), /\.json$/);
+  const files =
+    existsSync(dataRoot) && statSync(dataRoot).isFile()
+      ? [dataRoot]
+      : listFiles(resolveDataDir(dataRoot, 'tomato'), /\.json$/, 'ToMATO *.json files');
   const items: LoadResult['items'] = [];
   for (const file of files) {
     const data = readJson(file);

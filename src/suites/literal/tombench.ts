@@ -34,7 +34,7 @@ export function loadTomBench(dataRoot: string, opts: TomBenchOptions = {}): Load
   const items: LoadResult['items'] = [];
   const warnings: string[] = [];
   const seen = new Set<string>();
-  for (const file of listFiles(dir, /\.jsonl$/)) {
+  for (const file of listFiles(dir, /\.jsonl$/, 'ToMBench *.jsonl files')) {
     const task = basename(file, '.jsonl');
     for (const { line, value } of readJsonLines(file)) {
       const ability = field(value, ABILITY, file, line).trim();
