@@ -313,6 +313,10 @@ describe('joint analysis', () => {
     ].join('\n');
     const tri = trianglesFromProfiles(profiles, refs);
     expect(tri.every((p) => p.condition === 'tom')).toBe(true);
+    // A condition the paper has not (it was kept, with no human group to compare) is refused.
+    expect(() => trianglesFromProfiles(`${profiles}\nopus-4.7,theory,3,2`, refs, 'p.csv')).toThrow(
+      /p\.csv:21: condition "theory" is not one of tom, goal-directed, random/,
+    );
     const joint = jointAnalysis(models, tri, refs);
     expect(joint.rows).toHaveLength(9);
     expect(joint.spearman).not.toBeNull();

@@ -10,6 +10,7 @@
 import { InputError, parseCsv } from '../../core/index.js';
 import { spearman } from '../../stats/index.js';
 import { nearestDirectorGroup, trianglesGroups, type ReferenceGroups } from './human-references.js';
+import { TRIANGLE_CONDITIONS } from './triangles-profiles.js';
 
 export * from './human-references.js';
 
@@ -113,7 +114,11 @@ export function trianglesConditionsFromProfiles(text: string, refs: ReferenceGro
     const approp = Number(get('approp'));
     if (!(intent >= 0 && intent <= 5)) throw new InputError(`intent must lie in [0, 5], not "${get('intent')}"`, file, line);
     if (!(approp >= 0 && approp <= 3)) throw new InputError(`approp must lie in [0, 3], not "${get('approp')}"`, file, line);
-    return { subject: get('subject'), condition: get('condition').toLowerCase(), intent, approp };
+    const condition = get('condition').toLowerCase();
+    // An unknown condition would sit in the tables with no human group to compare: refused.
+    if (!(TRIANGLE_CONDITIONS as readonly string[]).includes(condition))
+      throw new InputError(`condition "${get('condition')}" is not one of ${TRIANGLE_CONDITIONS.join(', ')}`, file, line);
+    return { subject: get('subject'), condition, intent, approp };
   });
   const keys = [...new Set(rows.map((r) => `${r.subject}\u0000${r.condition}`))];
   return keys.map((k) => {
