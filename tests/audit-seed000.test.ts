@@ -118,6 +118,9 @@ describe('stage-1 intervals', () => {
     for (const c of missed) {
       expect(c.upper).toBe(1);
       expect(c.note).toMatch(/the percentile interval \[[-0-9.]+, [-0-9.]+\] excludes the estimate/);
+      // Reflected, the basic interval then lies above the estimate: said too.
+      expect(c.lower).toBeGreaterThan(c.tau);
+      expect(c.note).toMatch(/^the basic interval lies above the estimate [0-9.]+: the resamples' tau fall below it/);
     }
     expect(a.convergence.cells.find((c) => c.category === 'emotion')!.note).toBeUndefined();
     // The basic interval reflects the percentile one about the estimate (clipped to 1).

@@ -189,6 +189,12 @@ function intervalNote(c: ConvergenceCell, rule: { tauMin: number; lowerMin: numb
   if (c.interval === 'percentile' || Number.isNaN(c.tau)) return undefined;
   const notes: string[] = [];
   const p = c.percentile;
+  // The basic interval reflects the resamples about the estimate: when item resampling pulls
+  // (nearly) all of them below it, the interval lies wholly above the estimate. Said, not hidden.
+  if (c.tau < c.lower || c.tau > c.upper)
+    notes.push(
+      `the ${c.interval} interval lies ${c.tau < c.lower ? 'above' : 'below'} the estimate ${f3(c.tau)}: the resamples' tau fall ${c.tau < c.lower ? 'below' : 'above'} it (item-resampling bias)`,
+    );
   if (c.tau < p.lower || c.tau > p.upper)
     notes.push(`the percentile interval [${f3(p.lower)}, ${f3(p.upper)}] excludes the estimate ${f3(c.tau)}`);
   const acceptedPercentile = c.tau >= rule.tauMin && p.lower >= rule.lowerMin;
