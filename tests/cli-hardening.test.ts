@@ -145,6 +145,10 @@ describe('audit', () => {
     const twice = cli(['audit', '--matrix', 'a=panel/a.csv', 'a=panel/b.csv']);
     expect(twice.code).toBe(1);
     expect(twice.stderr).toBe('mindscope: --matrix a=panel/b.csv: the name "a" is given twice; name each benchmark once\n');
+    const single = cli(['audit', '--matrix', 'a=panel/a.csv', '--structure', 'pca', '--bootstrap', '10', '--json']);
+    expect(single.code).toBe(0);
+    expect(single.stderr).toMatch(/^warning: one benchmark \(a\): stages 1 and 3 compare benchmarks, so their tables are empty/);
+    expect(JSON.parse(single.stdout).convergence.cells).toEqual([]);
     const control = cli(['audit', '--matrix', 'a=panel/a.csv', 'b=panel/b.csv', '--control', 'b=panel/general1.csv']);
     expect(control.stderr).toMatch(/--control b=panel\/general1\.csv: the name "b" is given twice/);
   });

@@ -164,6 +164,10 @@ export function registerAudit(program: Command): void {
           const general = list(flags.general);
           if (flags.scores && general.length === 0)
             throw new ConfigError('with --matrix or --run-id, --scores gives general-ability benchmarks: name them with --general x,y');
+          if (inputs.length === 1)
+            process.stderr.write(
+              `warning: one benchmark (${inputs[0]!.name}): stages 1 and 3 compare benchmarks, so their tables are empty; the item filter and the factor structure are computed\n`,
+            );
           const audit = await auditMatrices(inputs, {
             seed: flags.seed,
             categories,
