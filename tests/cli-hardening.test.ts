@@ -239,6 +239,8 @@ describe('--json', () => {
       return JSON.parse(r.stdout);
     };
     expect(json(['suites']).find((s: { id: string }) => s.id === 'tombench')).toMatchObject({ protocol: 'mcq', needsData: true });
+    // The text list is words: left-aligned, the description unpadded (it was right-aligned to 270 columns).
+    expect(cli(['suites']).stdout.split('\n')[2]).toMatch(/^tombench {2,}mcq {2,}ToMBench, 2,860 items in 20 tasks$/);
     expect(json(['simulate', 'panel', '--out', 'pj', '--models', '4', '--benchmarks', 'a,b', '--items', '3'])).toMatchObject({
       out: 'pj',
       matrices: ['a', 'b'],

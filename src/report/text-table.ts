@@ -4,10 +4,14 @@ import type { AccuracyTable } from '../analysis/index.js';
 import { cellOf } from '../analysis/index.js';
 
 /** A plain-text table with aligned columns, for terminal output. */
-export function formatTextTable(header: string[], rows: string[][]): string {
+export function formatTextTable(header: string[], rows: string[][], opts: { leftAligned?: boolean } = {}): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+  // Numbers right-aligned after the first column; `leftAligned` for tables of words (the last column unpadded).
+  const cell = (c: string, i: number) =>
+    opts.leftAligned ? (i === header.length - 1 ? c : c.padEnd(widths[i]!)) : i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!);
+  const line = (cells: string[]) => cells.map(cell).join('  ');
+  const rule = widths.map((w, i) => '-'.repeat(opts.leftAligned && i === header.length - 1 ? header[i]!.length : w)).join('  ');
+  return [line(header), rule, ...rows.map(line)].join('\n');
 }
 
 /** Accuracy (percent) per subject and group, the overall interval, and parse failures. */

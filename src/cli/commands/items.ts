@@ -69,6 +69,7 @@ export function registerItems(program: Command): void {
         `${formatTextTable(
           ['suite', 'protocol', 'description'],
           registry.suites().map((s) => [s.id, s.protocol, s.describe]),
+          { leftAligned: true },
         )}\n`,
       );
     });
