@@ -62,7 +62,8 @@ export const COMMAND_FILES: readonly CommandFile[] = [
     commands: [
       {
         term: 'audit [options]',
-        description: 'psychometric audit of ToM benchmarks (now: the benchmark-level analyses from a score table)',
+        description:
+          'psychometric audit of ToM benchmarks: response matrices (--matrix), a stored run (--run-id) or a score table (--scores)',
       },
     ],
   },
