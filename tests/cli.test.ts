@@ -125,6 +125,11 @@ describe('mindscope run / status / export / report', () => {
       ],
       [['run', 'generated-tom', '--model', 'agent:oracle', '--run-id', '', '--db', db], /--run-id expects an id of 1 to 200 characters/],
       [['view', '--port', '70000', '--db', db], /--port expects an integer between 0 and 65535, got "70000"/],
+      // Planned silently for minutes before.
+      [
+        ['run', 'generated-tom', '--model', 'agent:oracle', '--trials', '100000000', '--db', db],
+        /--trials expects an integer between 1 and 10000/,
+      ],
       // Node's timers hold at most 2^31 - 1 ms: a longer limit fired at once and failed every call.
       [
         ['run', 'generated-tom', '--model', 'agent:oracle', '--timeout', '3000000', '--db', db],

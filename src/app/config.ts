@@ -95,7 +95,6 @@ async function loadPlugin(path: string, configFile: string): Promise<Plugin> {
   return plugin;
 }
 
-/** Read, validate and resolve a config file; errors name the file and the field. */
 /** `:LINE` of the first stack frame in `path` (a throw in a config module), or ''. */
 function lineInStack(err: unknown, path: string): string {
   const stack = String((err as Error)?.stack ?? '');
@@ -108,6 +107,7 @@ function lineInStack(err: unknown, path: string): string {
   return '';
 }
 
+/** Read, validate and resolve a config file; errors name the file and the field. */
 export async function loadConfig(file: string): Promise<LoadedConfig> {
   const path = resolve(file);
   const ext = extname(path).toLowerCase();

@@ -80,13 +80,16 @@ export type IrtRunSpec = z.output<typeof IrtRunSchema>;
 
 export const McqScoringSchema = z.enum(['generate', 'loglik', 'loglik-norm']);
 
+/** The most replicates per item a run may ask for. */
+export const MAX_REPLICATES = 10_000;
+
 export const RunSpecSchema = z.strictObject({
   suites: z.array(z.union([z.string().min(1), SuiteEntrySchema])).min(1, 'give at least one suite'),
   models: z.array(z.union([z.string().min(1), ModelEntrySchema])).min(1, 'give at least one model (--model SPEC)'),
   /** Data folder (or file, for file-based suites). */
   data: z.string().optional(),
-  /** Replicates per item. */
-  trials: z.number().int().min(1).default(1),
+  /** Replicates per item (at most MAX_REPLICATES: a typo such as 100000000 is refused, not planned for minutes). */
+  trials: z.number().int().min(1).max(MAX_REPLICATES).default(1),
   seed: z.number().int().min(0).default(0),
   /** First N items per suite; for generated suites, the number generated. */
   limit: z.number().int().positive().optional(),

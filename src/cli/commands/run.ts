@@ -12,7 +12,7 @@ import {
   type RunSpecInput,
   type Store,
 } from '../../index.js';
-import type { ReasoningEffort } from '../../core/index.js';
+import { MAX_REPLICATES, type ReasoningEffort } from '../../core/index.js';
 import { loadPriceTable } from '../../runner/index.js';
 import { MAX_CALL_TIMEOUT_MS } from '../../models/index.js';
 import type { McqScoring } from '../../protocols/index.js';
@@ -259,7 +259,7 @@ export function registerRun(program: Command): void {
     .option('--model <spec...>', 'model specs: openai:M, openai-compatible:URL#M, anthropic:M, google:M, llamacpp:FILE.gguf, agent:NAME')
     .option('--config <file>', 'config file (YAML, JSON, JS or TS): suites, models, settings and plugins of a whole study')
     .option('--data <path>', 'data folder (or file for mcq/cogtom)')
-    .option('--trials <k>', 'replicates per item', intOption('--trials', 1), 1)
+    .option('--trials <k>', 'replicates per item', intOption('--trials', 1, MAX_REPLICATES), 1)
     .option('--concurrency <n>', 'concurrent calls per provider endpoint', intOption('--concurrency', 1), 8)
     .option('--limit <n>', 'first N items per suite (generated suites: N items)', intOption('--limit', 1))
     .option('--seed <s>', 'seed for generation, shuffling and replicates', intOption('--seed', 0), 0)
