@@ -113,7 +113,10 @@ describe('mindscope run / status / export / report', () => {
       [['run', 'generated-tom', '--model', 'gpt-5', '--db', db], /^mindscope: unknown model spec "gpt-5"/],
       [['run', 'tombench', '--model', 'agent:oracle', '--data', join(dir, 'missing'), '--db', db], /missing: no such file or directory/],
       [['run', 'generated-tom', '--model', 'openai:gpt-4o-mini', '--db', db], /openai:gpt-4o-mini: set OPENAI_API_KEY/],
-      [['run', 'generated-tom', '--model', 'agent:oracle', '--trials', '0', '--db', db], /--trials expects an integer of at least 1/],
+      [
+        ['run', 'generated-tom', '--model', 'agent:oracle', '--trials', '0', '--db', db],
+        /--trials expects an integer between 1 and 10000, got "0"/,
+      ],
       // These named an internal field (zod's "scoring", "limit") or none (Node's own port message).
       [
         ['run', 'generated-tom', '--model', 'agent:oracle', '--mcq-scoring', 'bogus', '--db', db],
