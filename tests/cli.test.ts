@@ -180,9 +180,10 @@ describe('mindscope run / status / export / report', () => {
     const pieces = Array.from({ length: secret.length - 5 }, (_, i) => secret.slice(i, i + 6));
     const leaks = (text: string) => pieces.filter((p) => text.includes(p));
     const db = join(dir, 'echo.db');
-    // The server echoes the key: whole, cut by the error snippet's end (at 290 of its 300
-    // characters), and inside a body JSON.parse rejects (its message quotes a piece).
-    const models = ['echo-key-500-0', 'echo-key-500-290', 'echo-key-badjson'].flatMap((m) => [
+    // The server echoes the key: whole, cut by the error snippet's end (the body is
+    // {"message":"x...x KEY..."}: after 280 x's the key starts at 292 of the 300 characters kept),
+    // and inside a body JSON.parse rejects (its message quotes a piece).
+    const models = ['echo-key-500-0', 'echo-key-500-280', 'echo-key-badjson'].flatMap((m) => [
       '--model',
       `openai-compatible:${server.url}/v1#${m}`,
     ]);
@@ -206,8 +207,28 @@ describe('mindscope run / status / export / report', () => {
     expect(inUrl.code).toBe(1);
     expect(inUrl.stderr).toMatch(/openai-compatible:http:\/\/127\.0\.0\.1:1\/v1#ok: the BASE_URL carries credentials/);
     expect(leaks(inUrl.stderr + (existsSync(join(dir, 'url.db')) ? readFileSync(join(dir, 'url.db')).toString('latin1') : ''))).toEqual([]);
+    // A password holding '@' (URL parsers take the last '@'), and a key in a query string.
+    const at = cli([
+      'run',
+      'generated-tom',
+      '--model',
+      `openai-compatible:http://me:p@${secret}@127.0.0.1:1/v1#ok`,
+      '--db',
+      join(dir, 'url.db'),
+    ]);
+    expect(at.stderr).toMatch(/openai-compatible:http:\/\/127\.0\.0\.1:1\/v1#ok: the BASE_URL carries credentials/);
+    const query = cli([
+      'run',
+      'generated-tom',
+      '--model',
+      `openai-compatible:http://127.0.0.1:1/v1?api_key=${secret}#ok`,
+      '--db',
+      join(dir, 'url.db'),
+    ]);
+    expect(query.stderr).toMatch(/openai-compatible:http:\/\/127\.0\.0\.1:1\/v1\?\.\.\.#ok: the BASE_URL carries a query string/);
+    expect(leaks(at.stderr + query.stderr)).toEqual([]);
     // A base URL from the environment may carry them (sent as basic auth); errors show the URL without.
-    const envUrl = `${server.url.replace('http://', `http://me:${secret}@`)}/v1`;
+    const envUrl = `${server.url.replace('http://', `http://me:p@${secret}@`)}/v1`;
     const viaEnv = cli(['run', 'generated-tom', '--limit', '1', '--model', 'openai:unknown-model', '--db', join(dir, 'env.db'), '--json'], {
       OPENAI_API_KEY: 'sk-other-key-000',
       OPENAI_BASE_URL: envUrl,

@@ -14,8 +14,11 @@ export interface CallSite {
   secrets: string[];
 }
 
-/** Credentials written into a URL (`https://user:secret@host/`), the part between the scheme and `@`. */
-const URL_USERINFO = /^(https?:\/\/)([^/?#@]*)@/i;
+/**
+ * Credentials written into a URL (`https://user:secret@host/`): the part between the scheme and
+ * the last `@` before the path (a password may hold `@`; URL parsers take the last one too).
+ */
+const URL_USERINFO = /^(https?:\/\/)([^/?#]*)@/i;
 
 /**
  * A base URL as the SDK gets it (trailing slashes cut) and as errors, logs and the runner's
@@ -26,7 +29,10 @@ export function baseUrlParts(baseUrl: string): { sdkUrl: string; endpoint: strin
   const m = URL_USERINFO.exec(sdkUrl);
   if (!m) return { sdkUrl, endpoint: sdkUrl, secrets: [] };
   const secrets = new Set<string>();
-  for (const part of m[2]!.split(':')) {
+  // The user, and the password after the first ':' (a password may hold ':' too).
+  const userinfo = m[2]!;
+  const colon = userinfo.indexOf(':');
+  for (const part of colon < 0 ? [userinfo] : [userinfo.slice(0, colon), userinfo.slice(colon + 1)]) {
     secrets.add(part);
     try {
       secrets.add(decodeURIComponent(part));
@@ -39,7 +45,7 @@ export function baseUrlParts(baseUrl: string): { sdkUrl: string; endpoint: strin
 
 /** A text (a model spec) with the credentials of every http(s) URL in it left out. */
 export function withoutUrlCredentials(text: string): string {
-  return text.replace(/(https?:\/\/)[^/?#@\s]*@/gi, '$1');
+  return text.replace(/(https?:\/\/)[^/?#\s]*@/gi, '$1');
 }
 
 /** Whether a URL carries credentials (user or password before the host). */

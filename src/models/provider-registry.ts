@@ -72,7 +72,13 @@ export const BUILTIN_PROVIDERS: readonly ProviderDefinition[] = [
       if (hash <= 0 || hash === rest.length - 1) throw new ConfigError(`${spec}: expected openai-compatible:BASE_URL#MODEL`);
       const baseUrl = rest.slice(0, hash);
       if (!/^https?:\/\//.test(baseUrl)) throw new ConfigError(`${spec}: BASE_URL must start with http:// or https://`);
-      // A spec is the subject's name: stored, printed, exported. Credentials in it would go everywhere.
+      // A spec is the subject's name: stored, printed, exported. Credentials in it would go
+      // everywhere; so would a key in a query string (which the SDK would not send right either:
+      // it appends the path after it).
+      if (/[?]/.test(baseUrl))
+        throw new ConfigError(
+          `${spec.replace(/\?[^#]*/, '?...')}: the BASE_URL carries a query string (?...); a spec is stored and shown, so give a key in the environment instead (--api-key-env NAME)`,
+        );
       if (hasUrlCredentials(baseUrl))
         throw new ConfigError(
           `${spec}: the BASE_URL carries credentials (user:password@); a spec is stored and shown, so give the key in the environment instead (--api-key-env NAME sends it as a bearer token)`,
