@@ -159,6 +159,21 @@ describe('mindscope irt', () => {
       expect(all[k].lower).toBeLessThanOrEqual(all[k].estimate);
       expect(all[k].upper).toBeGreaterThanOrEqual(all[k].estimate);
     }
+    // --data is the data root of the suites that read files: a generated suite beside them takes none (it was refused).
+    const mixed = cli(
+      ['irt', 'estimate', '--bank', 'bank.json', '--answers', 'answers.csv', '--tiny', 'tiny.json'].concat([
+        '--items',
+        'mcq',
+        'generated-tom',
+        '--data',
+        'items.jsonl',
+        '--fields',
+        FIELDS,
+        '--json',
+      ]),
+    );
+    expect(mixed.stderr).toBe('');
+    expect(mixed.code).toBe(0);
     const text = cli(['irt', 'estimate', '--bank', 'bank.json', '--answers', 'answers.csv', '--tiny', 'tiny.json']);
     expect(text.stdout).toMatch(/p-IRT % \[95%\]/);
   });

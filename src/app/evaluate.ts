@@ -70,13 +70,21 @@ function protocolSettings(spec: RunSpec, e: { template?: string }): ProtocolSett
 }
 
 /**
- * A run's --data is the data root of the suites that read files; a suite's own data
- * (SUITE=FILE) is for that suite. Data that no suite would read is refused (Registry.refuseGeneratedData).
+ * Data no suite of the run would read: a suite's own data for a suite that generates its items,
+ * or a run's --data when every suite generates its items. It is not read; a warning says so
+ * (it was ignored without a word: a user running a file of evolved tasks through
+ * generated-enacttom got freshly generated ones). Not refused: a run made so before continues
+ * under the same command (the run's identity holds --data).
  */
-function refuseUnreadData(spec: RunSpec, entries: Array<{ id: string; data?: string }>, registry: Registry): void {
-  for (const e of entries) if (e.data !== undefined) registry.refuseGeneratedData(e.id, e.data);
-  if (spec.data !== undefined && entries.every((e) => !registry.suite(e.id).needsData))
-    for (const e of entries) registry.refuseGeneratedData(e.id, spec.data);
+function unreadDataWarnings(spec: RunSpec, entries: Array<{ id: string; data?: string }>, registry: Registry): string[] {
+  const out: string[] = [];
+  const allGenerated = entries.every((e) => !registry.suite(e.id).needsData);
+  for (const e of entries) {
+    const data = e.data ?? (allGenerated ? spec.data : undefined);
+    const warning = data === undefined ? undefined : registry.unreadDataWarning(e.id, data);
+    if (warning) out.push(warning);
+  }
+  return out;
 }
 
 /** The tasks of a run specification: each suite's items handed to its protocol, and the loaders' warnings. */
@@ -88,14 +96,14 @@ export async function loadTasks(
   const warnings: string[] = [];
   const tasks: Task[] = [];
   const entries = spec.suites.map((entry) => (typeof entry === 'string' ? { id: entry } : entry));
-  refuseUnreadData(spec, entries, registry);
+  warnings.push(...unreadDataWarnings(spec, entries, registry));
   for (const e of entries) {
     const suite = registry.suite(e.id);
     const limit = e.limit ?? spec.limit;
     const settings = protocolSettings(spec, e);
     const built = await suite.task(
       {
-        data: suite.needsData ? (e.data ?? spec.data) : e.data,
+        data: suite.needsData ? (e.data ?? spec.data) : undefined,
         seed: spec.seed,
         count: limit,
         fields: e.fields ?? spec.fields,

@@ -56,16 +56,26 @@ export class Registry {
   }
 
   /**
-   * Refuse data for a suite that generates its items: it would be ignored without a word (a user
-   * running a file of evolved tasks through generated-enacttom got freshly generated ones). The
-   * error names the suite that reads such files, where there is one (generated-X's sibling X).
+   * Refuse data for a suite that generates its items (`mindscope items`): it would be ignored
+   * without a word (a user running a file of evolved tasks through generated-enacttom got freshly
+   * generated ones). The error names the suite that reads such files, where there is one
+   * (generated-X's sibling X).
    */
   refuseGeneratedData(suiteId: string, data: string): void {
     if (this.suite(suiteId).needsData) return;
+    throw new ConfigError(`--data ${data}: the suite ${suiteId} generates its items and reads no data${this.#siblingHint(suiteId)}`);
+  }
+
+  /** The warning `run` gives for data a suite that generates its items does not read (undefined for a suite that reads data). */
+  unreadDataWarning(suiteId: string, data: string): string | undefined {
+    if (this.suite(suiteId).needsData) return undefined;
+    return `--data ${data} is not read: the suite ${suiteId} generates its items${this.#siblingHint(suiteId)}`;
+  }
+
+  /** Where generated-X has a sibling X that reads files: how to run one's own file. */
+  #siblingHint(suiteId: string): string {
     const sibling = this.suites().find((s) => s.needsData && `generated-${s.id}` === suiteId)?.id;
-    throw new ConfigError(
-      `--data ${data}: the suite ${suiteId} generates its items and reads no data${sibling ? `; to run your own file use the suite ${sibling} (${sibling} --data FILE)` : ''}`,
-    );
+    return sibling ? `; to run your own file use the suite ${sibling} (${sibling} --data FILE)` : '';
   }
 
   /** Every registered suite, built-in first. */

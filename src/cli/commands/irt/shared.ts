@@ -1,7 +1,7 @@
 // What the irt subcommands share: reading response matrices, hashing a suite's items, and
 // printing percentages and JSON the same way in every subcommand.
 
-import { loadSuite, readMatrixCsv, readMatrixParquet, type ResponseMatrix } from '../../../index.js';
+import { createRegistry, loadSuite, readMatrixCsv, readMatrixParquet, type ResponseMatrix } from '../../../index.js';
 import { itemHash } from '../../../runner/index.js';
 import { irtItemKey } from '../../../analysis/index.js';
 import { parseFieldMap } from '../../options.js';
@@ -16,7 +16,9 @@ export async function suiteItems(
   data: string | undefined,
   fields: string | undefined,
 ): Promise<{ hashes: Map<string, string>; options: Map<string, number> }> {
-  const { items } = await loadSuite(suite, { data, seed: 0, fields: fields ? parseFieldMap(fields) : undefined });
+  // --data is the data root of the suites that read files (as in run): a generated suite beside them takes none.
+  const reads = createRegistry().suite(suite).needsData;
+  const { items } = await loadSuite(suite, { data: reads ? data : undefined, seed: 0, fields: fields ? parseFieldMap(fields) : undefined });
   const hashes = new Map<string, string>();
   const options = new Map<string, number>();
   for (const item of items) {
