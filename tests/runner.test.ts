@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collect } from '../src/store/index.js';
-import { openStore, type RunEvent } from '../src/index.js';
+import { evaluate as evaluateSpec, openStore, type RunEvent } from '../src/index.js';
 import { AdaptiveLimiter } from '../src/runner/index.js';
 import { evaluate } from './helpers/evaluate.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
@@ -117,6 +117,23 @@ describe('runner', () => {
     expect(r.aborted).toHaveLength(1);
     expect(r.aborted[0]!.error).toMatch(/cannot reach http:\/\/127\.0\.0\.1:9\/v1/);
     expect(r.done).toBe(12); // the oracle's trials
+    await store.close();
+  });
+
+  it('a fired signal starts no trial and says interrupted; with every trial done already, it does not', async () => {
+    const store = await openStore(join(dir, 'signal.db'));
+    const stop = new AbortController();
+    stop.abort();
+    const spec = { suites: ['generated-tom'], limit: 6, seed: 3, models: ['agent:oracle'] };
+    const first = await evaluateSpec(spec, { store, runId: 'sig', signal: stop.signal });
+    expect(first).toMatchObject({ done: 0, interrupted: true });
+    const full = await evaluateSpec(spec, { store, runId: 'sig' });
+    expect(full.done).toBe(6);
+    expect(full.interrupted).toBeUndefined();
+    // Complete: a signal now leaves nothing unstarted, so the run is not called interrupted.
+    const again = await evaluateSpec(spec, { store, runId: 'sig', signal: stop.signal });
+    expect(again.done).toBe(0);
+    expect(again.interrupted).toBeUndefined();
     await store.close();
   });
 

@@ -95,7 +95,7 @@ export interface RunSummary {
   costUsd: number;
   /** Set when --max-cost stopped the run before every trial was started. */
   costLimit?: { maxCostUsd: number; spentUsd: number };
-  /** Set when the run's signal stopped it before every trial was started. */
+  /** Set when the run's signal stopped it with planned trials left unstarted (a signal after the last one started: not set). */
   interrupted?: true;
   usage: UsageRow[];
   elapsedMs: number;
@@ -259,6 +259,8 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
   let truncated = 0;
   let costUsd = 0;
   let costLimitHit = false;
+  /** Planned trials the signal left unstarted (the run is then interrupted, not complete). */
+  let leftBySignal = 0;
   const costLimit = () => {
     if (!budget || costLimitHit) return;
     costLimitHit = true;
@@ -285,7 +287,11 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
     const held: PlannedTrial[] = [];
     let batch: PlannedTrial[] = [];
     for (const p of plannedTrials(run)) {
-      if (budget?.stopped || opts.signal?.aborted) break;
+      if (budget?.stopped) break;
+      if (opts.signal?.aborted) {
+        leftBySignal++;
+        break;
+      }
       planned++;
       if (aborted.has(p.subject)) continue;
       batch.push(p);
@@ -296,7 +302,11 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
     }
     yield* claim(batch, held);
     // Trials another process is running: wait until it records them, or its leases lapse.
-    while (held.length && !opts.signal?.aborted) {
+    while (held.length) {
+      if (opts.signal?.aborted) {
+        leftBySignal += held.length;
+        break;
+      }
       await sleep(Math.min(1000, leases.ttlMs / 2));
       await leases.reapDeadLocal(runId);
       const again = held.splice(0).filter((p) => !aborted.has(p.subject));
@@ -304,19 +314,19 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
     }
   }
 
-  emit({
-    type: 'start',
-    runId,
-    planned: opts.subjects.length * opts.tasks.reduce((n, t) => n + t.items.length, 0) * replicates,
-    spentUsd: spentBefore,
-  });
+  const totalPlanned = opts.subjects.length * opts.tasks.reduce((n, t) => n + t.items.length, 0) * replicates;
+  emit({ type: 'start', runId, planned: totalPlanned, spentUsd: spentBefore });
 
   const execute = async (p: PlannedTrial): Promise<void> => {
     // A result that could not be stored stops the run: its error is the run's.
     if (itemsError) throw itemsError;
     if (writes.error) throw writes.error;
+    if (aborted.has(p.subject)) return;
     // Claimed ahead but not started when the signal fired: left for the next invocation.
-    if (aborted.has(p.subject) || opts.signal?.aborted) return;
+    if (opts.signal?.aborted) {
+      leftBySignal++;
+      return;
+    }
     const ticket = budget ? await budget.admit(p.subjectId) : undefined;
     if (budget && !ticket) return costLimit();
     const r = await executeTrial(p, ctx);
@@ -368,6 +378,12 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
     if (!opts.keepModelsOpen) for (const s of opts.subjects) await s.model.close?.();
   }
 
+  const usage = await store.usage(runId);
+  // The signal may come after the last trial started, or when the rest were done already (the
+  // plan stops before it has read which): interrupted only if this invocation's trials are not all done.
+  const ids = new Set(run.subjectIds.values());
+  const doneNow = usage.reduce((n, u) => n + (ids.has(u.subjectId) ? u.trials : 0), 0);
+  const interrupted = leftBySignal > 0 && doneNow < totalPlanned;
   return {
     runId,
     planned,
@@ -379,8 +395,8 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
     unpriced,
     costUsd,
     ...(budget?.stopped ? { costLimit: { maxCostUsd: budget.maxUsd, spentUsd: budget.spentUsd } } : {}),
-    ...(opts.signal?.aborted ? { interrupted: true as const } : {}),
-    usage: await store.usage(runId),
+    ...(interrupted ? { interrupted: true as const } : {}),
+    usage,
     elapsedMs: performance.now() - started,
   };
 }
