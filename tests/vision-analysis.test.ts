@@ -23,6 +23,7 @@ import {
   nearestDirectorGroup,
   parseReferenceGroups,
   profileOf,
+  trianglesConditionsFromProfiles,
   trianglesFromProfiles,
   type TriangleCell,
 } from '../src/analysis/index.js';
@@ -316,6 +317,14 @@ describe('joint analysis', () => {
     // A condition the paper has not (it was kept, with no human group to compare) is refused.
     expect(() => trianglesFromProfiles(`${profiles}\nopus-4.7,theory,3,2`, refs, 'p.csv')).toThrow(
       /p\.csv:21: condition "theory" is not one of tom, goal-directed, random/,
+    );
+    // The paper's short name GD is goal-directed.
+    expect(trianglesConditionsFromProfiles('subject,condition,intent,approp\nm,GD,2,1', refs).map((p) => p.condition)).toEqual([
+      'goal-directed',
+    ]);
+    // A CSV error names the file.
+    expect(() => trianglesFromProfiles('subject,condition,intent,approp\n"m,tom,2,1', refs, 'cut.csv')).toThrow(
+      /cut\.csv:2: a quoted field/,
     );
     const joint = jointAnalysis(models, tri, refs);
     expect(joint.rows).toHaveLength(9);

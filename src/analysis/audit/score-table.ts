@@ -18,7 +18,7 @@ export interface ScoreTable {
 
 /** Read a table of benchmark scores per model (CSV: a model column and numeric benchmark columns); errors name the file, line and cell. */
 export function parseScoreTable(text: string, file = '<scores>'): ScoreTable {
-  const rows = parseCsv(text);
+  const rows = parseCsv(text, file);
   if (rows.length < 2) throw new InputError('expected a header and at least one model row', file);
   const header = rows[0]!.fields.map((h) => h.trim());
   const modelCol = header.findIndex((h) => /^(model|subject|name)$/i.test(h));

@@ -48,7 +48,7 @@ export interface AnnotationSummary {
 
 /** An annotation file: CSV with item, annotator, label (one row per judgement). */
 export function summarizeAnnotations(text: string, file = '<annotations>'): AnnotationSummary {
-  const rows = parseCsv(text);
+  const rows = parseCsv(text, file);
   if (rows.length < 2) throw new InputError('expected a header (item,annotator,label) and rows', file);
   const header = rows[0]!.fields.map((h) => h.trim().toLowerCase());
   const col = (n: string) => {
@@ -139,7 +139,7 @@ export function distractorClustering(items: readonly ItemWrongChoices[]): Distra
  * distractorClustering. Right choices count as items' answers, not as wrong choices.
  */
 export function parseChoices(text: string, file = '<choices>'): Map<string, ItemWrongChoices[]> {
-  const rows = parseCsv(text);
+  const rows = parseCsv(text, file);
   if (rows.length < 2) throw new InputError('expected a header (domain,item,choice,correct[,options]) and rows', file);
   const header = rows[0]!.fields.map((h) => h.trim().toLowerCase());
   const col = (n: string) => {

@@ -17,7 +17,7 @@ const keyOf = (u: InferenceUnit) => `${u.dataset}\u0000${u.state}\u0000${u.subId
 
 /** written_inference.csv: WorkerId,dataset,mental_state,sub_id,inferences,wc. */
 export function parseWrittenInferences(text: string, file = '<written>'): Map<string, { unit: InferenceUnit; references: string[] }> {
-  const rows = parseCsv(text);
+  const rows = parseCsv(text, file);
   if (rows.length < 2) throw new InputError('expected a header and rows', file);
   const header = rows[0]!.fields.map((h) => h.trim());
   const col = (n: string) => {
@@ -127,7 +127,7 @@ export function inferenceOverlap(
 
 /** Hypotheses from a CSV: model,dataset,mental_state,sub_id,inference. */
 export function parseHypotheses(text: string, file = '<hypotheses>'): Array<InferenceUnit & { model: string; inference: string }> {
-  const rows = parseCsv(text);
+  const rows = parseCsv(text, file);
   if (rows.length < 2) throw new InputError('expected a header and rows', file);
   const header = rows[0]!.fields.map((h) => h.trim());
   const col = (n: string) => {

@@ -18,7 +18,7 @@ export interface RateRow {
 
 /** Read published correctness rates (CSV model,domain,task,correct_rate,items); errors name the file and line. */
 export function parseRateTable(text: string, file = '<rates>'): RateRow[] {
-  const rows = parseCsv(text);
+  const rows = parseCsv(text, file);
   if (rows.length < 2) throw new InputError('expected a header and at least one row', file);
   const header = rows[0]!.fields.map((h) => h.trim().toLowerCase());
   const col = (name: string) => {

@@ -26,7 +26,7 @@ const FALSE = new Set(['0', 'false', 'no', 'incorrect', 'wrong']);
 
 /** Labels from a CSV `subject,item,turn,label[,rater][,replicate]` (label 1/0, correct/incorrect, right/wrong, yes/no; turn blank = the story). */
 export function parseHumanLabels(text: string, file = '<labels>'): HumanLabel[] {
-  const rows = parseCsv(text);
+  const rows = parseCsv(text, file);
   if (rows.length < 2) throw new InputError('expected a header (subject,item,turn,label[,rater][,replicate]) and rows', file);
   const header = rows[0]!.fields.map((h) => h.trim().toLowerCase());
   const col = (n: string, required = true) => {

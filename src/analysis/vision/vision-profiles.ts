@@ -19,7 +19,7 @@ function table(
   file: string,
   columns: string[],
 ): Array<{ line: number; get: (c: string) => string; has: (c: string) => boolean }> {
-  const rows = parseCsv(text);
+  const rows = parseCsv(text, file);
   if (rows.length < 2) throw new InputError(`expected a header (${columns.join(',')}) and rows`, file);
   const header = rows[0]!.fields.map((h) => h.trim().toLowerCase());
   for (const c of columns) if (!header.includes(c)) throw new InputError(`no "${c}" column (expected ${columns.join(',')})`, file, 1);
@@ -107,6 +107,9 @@ export interface TriangleProfile {
   nearest: string | null;
 }
 
+/** The conditions' short names (the paper's tables say GD). */
+const CONDITION_ALIASES: Record<string, string> = { gd: 'goal-directed', 'goal directed': 'goal-directed', rd: 'random' };
+
 /** Profiles CSV: subject,condition,intent,approp (one row per subject and condition, or per clip): every condition's profile. */
 export function trianglesConditionsFromProfiles(text: string, refs: ReferenceGroups, file = '<profiles>'): TriangleProfile[] {
   const rows = table(text, file, ['subject', 'condition', 'intent', 'approp']).map(({ line, get }) => {
@@ -114,8 +117,10 @@ export function trianglesConditionsFromProfiles(text: string, refs: ReferenceGro
     const approp = Number(get('approp'));
     if (!(intent >= 0 && intent <= 5)) throw new InputError(`intent must lie in [0, 5], not "${get('intent')}"`, file, line);
     if (!(approp >= 0 && approp <= 3)) throw new InputError(`approp must lie in [0, 3], not "${get('approp')}"`, file, line);
-    const condition = get('condition').toLowerCase();
-    // An unknown condition would sit in the tables with no human group to compare: refused.
+    // GD and ToM as the paper abbreviates them; an unknown condition would sit in the tables with
+    // no human group to compare: refused.
+    const given = get('condition').toLowerCase();
+    const condition = CONDITION_ALIASES[given] ?? given;
     if (!(TRIANGLE_CONDITIONS as readonly string[]).includes(condition))
       throw new InputError(`condition "${get('condition')}" is not one of ${TRIANGLE_CONDITIONS.join(', ')}`, file, line);
     return { subject: get('subject'), condition, intent, approp };
