@@ -4,13 +4,22 @@
 // matrix in CSV and Parquet, read back in both layouts.
 
 import Database from 'better-sqlite3';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore, readMatrixCsv, readMatrixParquet, writeMatrixCsv, writeMatrixParquet, type Store } from '../src/index.js';
 import type { Item, TrialKey, TrialOutcome } from '../src/core/index.js';
-import { buildMatrix, collect, copyStore, matrixFromCsv, MIGRATIONS, PG_MIGRATIONS, type SqlStore } from '../src/store/index.js';
+import {
+  buildMatrix,
+  collect,
+  copyStore,
+  discardUnusedSqliteStore,
+  matrixFromCsv,
+  MIGRATIONS,
+  PG_MIGRATIONS,
+  type SqlStore,
+} from '../src/store/index.js';
 import { minimalOutcome } from './helpers/outcomes.js';
 import { evaluate } from './helpers/evaluate.js';
 import { sqliteQuery } from './helpers/sqlite.js';
@@ -414,5 +423,37 @@ describe('response matrix', () => {
     writeFileSync(f, 'suite,item_id,category,original_label,a\nx,1,astrology,l,1\n');
     expect(() => readMatrixCsv(f)).toThrow(/bad\.csv:2: unknown category "astrology"/);
     expect(() => readMatrixCsv(join(dir, 'none.csv'))).toThrow(/none\.csv: no such file/);
+  });
+});
+
+describe('discarding a store a failed command created', () => {
+  const base = mkdtempSync(join(tmpdir(), 'mindscope-discard-'));
+  const files = (p: string) => ['', '-wal', '-shm'].filter((s) => existsSync(`${p}${s}`)).length;
+
+  it('removes an empty store no one else has open, and keeps one another process holds or one with a run', async () => {
+    const empty = join(base, 'empty.db');
+    await (await openStore(empty)).close();
+    expect(files(empty)).toBeGreaterThan(0);
+    expect(discardUnusedSqliteStore(empty)).toBe(true);
+    expect(files(empty)).toBe(0);
+
+    // A second command opened the new file (and may be loading its items): kept, and its run lands.
+    const shared = join(base, 'shared.db');
+    await (await openStore(shared)).close();
+    const other = await openStore(shared);
+    expect(discardUnusedSqliteStore(shared)).toBe(false);
+    await other.createRun({ id: 'r', createdAt: new Date().toISOString(), config: {} });
+    await other.close();
+    const reopened = await openStore(shared);
+    expect((await reopened.listRuns()).map((r) => r.id)).toEqual(['r']);
+    await reopened.close();
+    // With a run in it (no one else connected): kept.
+    expect(discardUnusedSqliteStore(shared)).toBe(false);
+    expect(existsSync(shared)).toBe(true);
+    // Not a store at all, or no file: nothing removed.
+    writeFileSync(join(base, 'notes.txt'), 'hello');
+    expect(discardUnusedSqliteStore(join(base, 'notes.txt'))).toBe(false);
+    expect(existsSync(join(base, 'notes.txt'))).toBe(true);
+    expect(discardUnusedSqliteStore(join(base, 'absent.db'))).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 export * from './store.js';
 export { SqliteStore } from './sqlite/sqlite-store.js';
+export { discardUnusedSqliteStore } from './sqlite/discard-unused.js';
 export { PgStore } from './postgres/pg-store.js';
 export { SqlStore } from './sql/sql-store.js';
 export { MIGRATIONS } from './sqlite/migrations.js';
