@@ -10,7 +10,7 @@
 //   npm run build && node bench/http-clients.mjs [--requests 10000] [--rounds 3]
 
 import { spawn } from 'node:child_process';
-import { Agent, request } from 'node:http';
+import { keepAliveAgent, postJson } from './node-http-post.mjs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -23,25 +23,6 @@ const arg = (name, fallback) => {
 };
 const MODES = ['fetch', 'node-http', 'lean-fetch', 'openai-sdk', 'provider'];
 const CONCURRENCY = 64;
-
-/** node:http with a keep-alive agent, the reply read whole (the lean fetch before undici). */
-function nodeHttpPost(url, headers, body) {
-  nodeHttpPost.agent ??= new Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 256, scheduling: 'lifo' });
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      { method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(body) }, agent: nodeHttpPost.agent },
-      (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 async function child(mode, base, n) {
   const { createModel } = await import('../dist/index.js');
@@ -73,8 +54,11 @@ async function child(mode, base, n) {
   const url = `${base}/v1/chat/completions`;
   let send;
   if (mode === 'fetch') send = async (body) => (await fetch(url, { method: 'POST', headers, body })).json();
-  else if (mode === 'node-http') send = (body) => nodeHttpPost(url, headers, body);
-  else if (mode === 'lean-fetch') send = async (body) => (await leanFetch(url, { method: 'POST', headers, body })).json();
+  else if (mode === 'node-http') {
+    // node:http with a keep-alive agent, the reply read whole (the lean fetch before undici).
+    const agent = keepAliveAgent(256);
+    send = (body) => postJson(agent, url, headers, body);
+  } else if (mode === 'lean-fetch') send = async (body) => (await leanFetch(url, { method: 'POST', headers, body })).json();
   else if (mode === 'provider') {
     let k = 0;
     send = async () => {

@@ -17,11 +17,11 @@
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import http from 'node:http';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { keepAliveAgent, postJson } from './node-http-post.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const arg = (name, fallback) => {
@@ -63,7 +63,10 @@ async function child(mode, url, n, replicates, concurrency, beforeDist) {
     const seen = (await (await fetch(`${url}/stats`)).json()).bodies.map((b) => JSON.stringify(b.body));
     extra.previousBodiesChecked = seen.length;
     extra.previousBodiesSame = seen.filter((b) => mine.has(b)).length;
-    const send = mode === 'bare' ? fetchJson : rawPoster(concurrency);
+    // The ceiling (raw): node:http on a keep-alive agent, the reply parsed, nothing else. No
+    // client does less per call, so its rate is the most this server and machine give any client.
+    const agent = keepAliveAgent(concurrency);
+    const send = mode === 'bare' ? fetchJson : (href, body) => postJson(agent, href, { 'content-type': 'application/json' }, body);
     let next = 0;
     cpu0 = process.cpuUsage();
     const t0 = performance.now();
@@ -132,30 +135,6 @@ async function child(mode, url, n, replicates, concurrency, beforeDist) {
 async function fetchJson(href, body) {
   const res = await fetch(href, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
   return res.json();
-}
-
-/**
- * The ceiling's request: node:http on a keep-alive agent, the reply's bytes parsed as JSON,
- * nothing else. No client can do less per call, so its rate is the most this server and
- * machine give any client (at the same concurrency).
- */
-function rawPoster(concurrency) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
-  return (href, body) =>
-    new Promise((resolve, reject) => {
-      const req = http.request(
-        href,
-        { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
-        (res) => {
-          const chunks = [];
-          res.on('data', (c) => chunks.push(c));
-          res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
-          res.on('error', reject);
-        },
-      );
-      req.on('error', reject);
-      req.end(body);
-    });
 }
 
 /** promptfoo (installed in `dir`, outside the repository) sending the same MCQ prompts to the same server. */
