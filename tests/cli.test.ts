@@ -272,7 +272,8 @@ describe('resumption', () => {
     expect(code).toBe(130);
     expect(stderr).toMatch(/stopping: no new trial starts; the trials in flight finish and are stored/);
     const first = JSON.parse(stdout);
-    expect(first).toMatchObject({ interrupted: true, failed: 0 });
+    // `planned` is the whole plan, not the trials reached before the signal.
+    expect(first).toMatchObject({ interrupted: true, failed: 0, planned: 120 });
     expect(first.done).toBeGreaterThan(0);
     expect(first.done).toBeLessThan(120);
     // Every call made was stored: none was lost in flight.

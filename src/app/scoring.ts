@@ -96,7 +96,7 @@ export interface ScoreRunResult {
   unscored: number;
   meanByField: Record<string, number>;
   family: FamilyComparison[];
-  /** Judge calls: made, answered from the cache, and their cost (US$; null when a judge's price is unknown). */
+  /** Judge calls: `made` in all, `cached` of them answered from the cache (not paid again), and their cost (US$; null when a judge's price is unknown). */
   calls: { made: number; cached: number; costUsd: number | null };
 }
 

@@ -288,11 +288,13 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
     let batch: PlannedTrial[] = [];
     for (const p of plannedTrials(run)) {
       if (budget?.stopped) break;
+      planned++;
+      // After the signal the rest of the plan is counted (the summary's `planned` stays the
+      // whole plan), not claimed or started.
       if (opts.signal?.aborted) {
         leftBySignal++;
-        break;
+        continue;
       }
-      planned++;
       if (aborted.has(p.subject)) continue;
       batch.push(p);
       if (batch.length >= claimBatch) {

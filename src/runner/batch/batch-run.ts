@@ -115,6 +115,13 @@ export async function runBatchEvaluation(opts: RunOptions & { batch?: BatchRunOp
         const model = models.get(b.spec);
         // Another process is creating this batch, or it belongs to a model this invocation does not run.
         if (b.state === 'submitting' || !model) {
+          // Said once: the wait may be long (a process killed while creating it leaves it so until staleMs).
+          if (b.state === 'submitting') {
+            const until = new Date(Date.parse(b.createdAt) + staleMs);
+            warn(
+              `batch ${b.id} (${b.spec}) is being created by another process, or was by one that died: waiting for it until ${until.toISOString()}, then it is looked up at the provider`,
+            );
+          }
           running++;
           continue;
         }
