@@ -242,10 +242,13 @@ describe('a batch run killed after the provider created its batch but before it 
       const runId = (await store.listRuns())[0]!.id;
       expect((await store.runBatches(runId)).map((b) => [b.spec, b.state, b.remoteId])).toEqual([[first, 'submitting', null]]);
       await store.close();
-      // Past the stale time (10 leases: 2 s), the rerun looks the batch up instead of submitting it again.
-      await new Promise((r) => setTimeout(r, 2500));
+      // Started at once, the rerun says it waits for the batch (it may be another process's);
+      // past the stale time (10 leases: 2 s) it looks the batch up instead of submitting it again.
       const again = start(args);
       expect((await again.done).code, again.stderr()).toBe(0);
+      expect(again.stderr()).toMatch(
+        /is being created by another process, or was by one that died: waiting for it until \S+, then it is looked up at the provider/,
+      );
       expect(again.stderr()).toMatch(new RegExp(`found at the provider as \\S+ by its ${by}; polling it`));
       const after = await stats();
       expect(after.created[api]! - before.created[api]!).toBe(1);
