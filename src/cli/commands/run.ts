@@ -33,6 +33,7 @@ import {
 } from '../options.js';
 import { createProgress } from '../progress.js';
 import { withStore } from '../fresh-store.js';
+import { catchInterrupts } from '../interrupts.js';
 
 interface RunFlags extends CallLimitFlags {
   model?: string[];
@@ -374,21 +375,13 @@ export function registerRun(program: Command): void {
         // Ctrl-C (or SIGTERM) stops starting trials and lets those in flight finish and be stored:
         // killed at once, their calls would be lost and paid for again when the run continues. A
         // second one quits at once. Batch runs keep the default: their batches live at the provider.
-        const interrupt = new AbortController();
-        const onSignal = () => {
-          if (interrupt.signal.aborted) {
-            process.stderr.write('\nmindscope: quit; the calls in flight are lost (run the same command to continue)\n');
-            process.exit(130);
-          }
-          interrupt.abort();
-          process.stderr.write(
-            '\nmindscope: stopping: no new trial starts; the trials in flight finish and are stored (Ctrl-C again to quit at once)\n',
-          );
-        };
-        if (!flags.batch) {
-          process.on('SIGINT', onSignal);
-          process.on('SIGTERM', onSignal);
-        }
+        const interrupts = flags.batch
+          ? undefined
+          : catchInterrupts({
+              stopping:
+                '\nmindscope: stopping: no new trial starts; the trials in flight finish and are stored (Ctrl-C again to quit at once)\n',
+              quitting: '\nmindscope: quit; the calls in flight are lost (run the same command to continue)\n',
+            });
         try {
           const result = await evaluate(spec, {
             store,
@@ -407,7 +400,7 @@ export function registerRun(program: Command): void {
             ...(flags.batch ? { batch: { pollMs: flags.batchPoll * 1000 } } : {}),
             onEvent: (e) => progress.onEvent(e),
             onWarning: (w) => process.stderr.write(`warning: ${w}\n`),
-            signal: interrupt.signal,
+            signal: interrupts?.signal,
           });
           progress.stop();
           if (flags.json) {
@@ -417,8 +410,7 @@ export function registerRun(program: Command): void {
           if (result.aborted.length || result.failed || result.costLimit) process.exitCode = 2;
           if (result.interrupted) process.exitCode = 130;
         } finally {
-          process.off('SIGINT', onSignal);
-          process.off('SIGTERM', onSignal);
+          interrupts?.release();
           progress.stop();
         }
       });

@@ -3,6 +3,7 @@ import { ConfigError, openStore, PgStore, runWorker, type WorkerEvent } from '..
 import { loadPriceTable } from '../../runner/index.js';
 import { MAX_CALL_TIMEOUT_MS } from '../../models/index.js';
 import { configContext } from '../config-context.js';
+import { catchInterrupts } from '../interrupts.js';
 import { addCallLimitOptions, callLimits, DEFAULT_DB, intOption, numberOption, type CallLimitFlags } from '../options.js';
 
 interface WorkerFlags extends CallLimitFlags {
@@ -54,10 +55,8 @@ export function registerWorker(program: Command): void {
             `--db ${flags.db}: workers need a PostgreSQL store (postgres://...); a SQLite file serves one machine: use run`,
           );
         }
-        const stop = new AbortController();
-        const onSignal = () => stop.abort();
-        process.once('SIGINT', onSignal);
-        process.once('SIGTERM', onSignal);
+        // The first Ctrl-C or SIGTERM: the jobs in hand finish and are acknowledged; a second quits.
+        const interrupts = catchInterrupts();
         const counts: Record<string, number> = {};
         let last = Date.now();
         const onEvent = (e: WorkerEvent) => {
@@ -90,7 +89,7 @@ export function registerWorker(program: Command): void {
             useCache: flags.cache,
             untilIdle: flags.untilIdle,
             batchPollMs: flags.batchPoll * 1000,
-            signal: stop.signal,
+            signal: interrupts.signal,
             onEvent,
           });
           if (flags.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
@@ -100,8 +99,7 @@ export function registerWorker(program: Command): void {
             );
           if (summary.failed || summary.errors) process.exitCode = 2;
         } finally {
-          process.off('SIGINT', onSignal);
-          process.off('SIGTERM', onSignal);
+          interrupts.release();
           await store.close();
         }
       }),
