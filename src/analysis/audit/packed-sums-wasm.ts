@@ -8,7 +8,7 @@
 // SIMD is missing, or the memory cannot grow to hold a cell, the caller keeps its JavaScript
 // loops. The memory never shrinks: it keeps the largest cell's two slots.
 
-import { instantiateKernel } from '../../stats/wasm-kernel.js';
+import { kernelLoader } from '../../stats/wasm-kernel.js';
 
 const WASM_BASE64 =
   'AGFzbQEAAAABCAFgBH9/f38AAg8BA2VudgZtZW1vcnkCAAEDAwIAAAcPAgRzdW04AAAEc3VtNgABCrEEArACAgN/CHsCQANAIARBAWogAU8NASACIAAgBEECdGooAgBBBnRqIQUgAiAAIARBAnRqKAIEQQZ0aiEGIAcgBf0ABAD98AEhByAIIAX9AAQQ/fABIQggCSAF/QAEIP3wASEJIAogBf0ABDD98AEhCiALIAb9AAQA/fABIQsgDCAG/QAEEP3wASEMIA0gBv0ABCD98AEhDSAOIAb9AAQw/fABIQ4gBEECaiEEDAALCyAEIAFJBEAgAiAAIARBAnRqKAIAQQZ0aiEFIAcgBf0ABAD98AEhByAIIAX9AAQQ/fABIQggCSAF/QAEIP3wASEJIAogBf0ABDD98AEhCgsgAyAHIAv98AH9CwQAIAMgCCAM/fAB/QsEECADIAkgDf3wAf0LBCAgAyAKIA798AH9CwQwC/wBAgN/BnsCQANAIARBAWogAU8NASACIAAgBEECdGooAgBBMGxqIQUgAiAAIARBAnRqKAIEQTBsaiEGIAcgBf0ABAD98AEhByAIIAX9AAQQ/fABIQggCSAF/QAEIP3wASEJIAogBv0ABAD98AEhCiALIAb9AAQQ/fABIQsgDCAG/QAEIP3wASEMIARBAmohBAwACwsgBCABSQRAIAIgACAEQQJ0aigCAEEwbGohBSAHIAX9AAQA/fABIQcgCCAF/QAEEP3wASEIIAkgBf0ABCD98AEhCQsgAyAHIAr98AH9CwQAIAMgCCAL/fAB/QsEECADIAkgDP3wAf0LBCAL';
@@ -19,7 +19,6 @@ interface Kernel {
   sum8: (idx: number, count: number, packed: number, out: number) => void;
 }
 
-let kernel: Kernel | null | undefined;
 /** Off in tests of the JavaScript loops (withoutPackedSumsKernel). */
 let enabled = true;
 
@@ -28,12 +27,11 @@ export function packedSumsKernelLoaded(): boolean {
   return load() !== null;
 }
 
-function load(): Kernel | null {
-  if (kernel !== undefined) return kernel;
-  const k = instantiateKernel(WASM_BASE64, 1);
-  kernel = k && { memory: k.memory, sum6: k.exports.sum6 as Kernel['sum6'], sum8: k.exports.sum8 as Kernel['sum8'] };
-  return kernel;
-}
+const load = kernelLoader(
+  WASM_BASE64,
+  1,
+  (k): Kernel => ({ memory: k.memory, sum6: k.exports.sum6 as Kernel['sum6'], sum8: k.exports.sum8 as Kernel['sum8'] }),
+);
 
 /** The module's wasm bytes, for the test that compares them with packed-sums.wat. */
 export function packedSumsWasmBytes(): Uint8Array {
