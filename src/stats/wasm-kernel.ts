@@ -2,10 +2,7 @@
 // is a module, embedded as base64, that imports its memory as env.memory and uses SIMD.
 
 /** The module's memory and exports, or null where it cannot be compiled or instantiated (no WebAssembly SIMD). */
-function instantiateKernel(
-  base64: string,
-  initialPages: number,
-): { memory: WebAssembly.Memory; exports: WebAssembly.Exports } | null {
+function instantiateKernel(base64: string, initialPages: number): { memory: WebAssembly.Memory; exports: WebAssembly.Exports } | null {
   try {
     const memory = new WebAssembly.Memory({ initial: initialPages });
     const instance = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(base64, 'base64')), { env: { memory } });
