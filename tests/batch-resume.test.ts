@@ -227,8 +227,10 @@ describe('a batch run killed after the provider created its batch but before it 
         '--batch',
         '--batch-poll',
         '0.1',
+        // 1 s leases: the batch is taken as stale after 10 s, long enough for the rerun to start
+        // and say it waits however loaded the machine is.
         '--lease',
-        '0.2',
+        '1',
       ];
       const before = await stats();
       const run = start(args);
@@ -243,7 +245,7 @@ describe('a batch run killed after the provider created its batch but before it 
       expect((await store.runBatches(runId)).map((b) => [b.spec, b.state, b.remoteId])).toEqual([[first, 'submitting', null]]);
       await store.close();
       // Started at once, the rerun says it waits for the batch (it may be another process's);
-      // past the stale time (10 leases: 2 s) it looks the batch up instead of submitting it again.
+      // past the stale time (10 leases: 10 s) it looks the batch up instead of submitting it again.
       const again = start(args);
       expect((await again.done).code, again.stderr()).toBe(0);
       expect(again.stderr()).toMatch(

@@ -182,18 +182,20 @@ describe('mindscope run / status / export / report', () => {
     const db = join(dir, 'echo.db');
     // The server echoes the key: whole, cut by the error snippet's end (the body is
     // {"message":"x...x KEY..."}: after 280 x's the key starts at 292 of the 300 characters kept),
-    // and inside a body JSON.parse rejects (its message quotes a piece).
-    const models = ['echo-key-500-0', 'echo-key-500-280', 'echo-key-badjson'].flatMap((m) => [
+    // inside a body JSON.parse rejects (its message quotes a piece), and inside a normal reply.
+    const models = ['echo-key-500-0', 'echo-key-500-280', 'echo-key-badjson', 'echo-key-reply'].flatMap((m) => [
       '--model',
       `openai-compatible:${server.url}/v1#${m}`,
     ]);
     const r = cli(['run', 'generated-tom', '--limit', '1', ...models, '--api-key-env', 'MY_KEY', '--db', db, '--json'], { MY_KEY: secret });
-    expect(JSON.parse(r.stdout)).toMatchObject({ failed: 3 });
+    expect(JSON.parse(r.stdout)).toMatchObject({ failed: 3, done: 1 });
     const exported = cli(['export', 'trials', '--db', db, '--out', join(dir, 'echo.jsonl')]);
     expect(exported.code).toBe(0);
     const errors = readFileSync(join(dir, 'echo.jsonl'), 'utf8');
     expect(errors).toMatch(/\[REDACTED\] was used/);
     expect(errors).toMatch(/malformed response body \(not JSON\)/);
+    // The reply that quoted the key is kept, scrubbed: in the transcript, the record and the cache.
+    expect(errors).toMatch(/Answer: A \(sent with \[REDACTED\]\)/);
     expect(leaks(r.stdout + r.stderr + errors + readFileSync(db).toString('latin1'))).toEqual([]);
     // A key written into a spec's URL: refused before anything is stored, the error without it.
     const inUrl = cli([

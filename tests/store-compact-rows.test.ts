@@ -143,7 +143,7 @@ for (const b of backends) {
         `INSERT INTO items (hash, suite, item_id, category, ability, answer, body) VALUES ('h-old', 'x', 'i0', 'belief', NULL, 'a', '${JSON.stringify({ ...item, id: 'i0' })}')`,
       );
       const again = (await openStore(location)) as SqlStore;
-      expect(await again.schemaVersion()).toBe(12);
+      expect(await again.schemaVersion()).toBe(13);
       expect(await again.getCached(OLD_HEX)).toEqual(response);
       expect(await again.getItem('h-old')).toEqual({ ...item, id: 'i0' });
       await again.putItems([{ hash: 'h-new', item }]);

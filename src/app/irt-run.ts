@@ -12,7 +12,7 @@ import {
   verifyBankItems,
 } from '../analysis/index.js';
 import { ConfigError, InputError, type IrtRunSpec, type Item, type Task } from '../core/index.js';
-import { itemHash, type RunSummary } from '../runner/index.js';
+import { CallTally, itemHash, type CallCounts, type RunSummary } from '../runner/index.js';
 import { PROTOCOL_SCORES, type Store } from '../store/index.js';
 
 /** One subject's IRT result on one suite: what `run --tiny` / `run --adaptive` report and store. */
@@ -123,6 +123,13 @@ export async function storeIrtResult(store: Store, runId: string, r: IrtSuiteRes
   });
 }
 
+function sumCalls(a: CallCounts, b: CallCounts): CallCounts {
+  const tally = new CallTally();
+  tally.addCounts(a);
+  tally.addCounts(b);
+  return tally.counts();
+}
+
 /** Add up the summaries of several runner calls on one run (adaptive waves). */
 export function addSummaries(a: RunSummary | undefined, b: RunSummary, carried: number): RunSummary {
   if (!a) return { ...b, skipped: b.skipped - carried };
@@ -139,6 +146,7 @@ export function addSummaries(a: RunSummary | undefined, b: RunSummary, carried: 
     costUsd: a.costUsd + b.costUsd,
     ...(b.costLimit ? { costLimit: b.costLimit } : {}),
     ...(a.interrupted || b.interrupted ? { interrupted: true as const } : {}),
+    calls: sumCalls(a.calls, b.calls),
     usage: b.usage,
     elapsedMs: a.elapsedMs + b.elapsedMs,
   };

@@ -19,7 +19,6 @@ import {
   type TrialKey,
 } from '../core/index.js';
 import {
-  aggregate,
   defaultFamily,
   familyAnalysis,
   loadAnchors,
@@ -32,9 +31,11 @@ import {
   type JudgeValidation,
 } from '../judges/index.js';
 import { settingsFor, type ChatModel } from '../models/index.js';
-import { CallerFactory, runPool, type RecordingModel } from '../runner/index.js';
+import { CallerFactory, DEFAULT_LEASE_MS, LeaseKeeper, runPool, type RecordingModel } from '../runner/index.js';
 import { PROTOCOL_SCORES, type ResponseRow, type Store } from '../store/index.js';
+import { leasedRows } from './leased-rows.js';
 import { createRegistry, type Registry } from './registry.js';
+import { ScoreAnalysis } from './score-analysis.js';
 
 /** How judge models are built: the key of openai-compatible judges, and whether such servers take a response schema. */
 export interface JudgeModelOptions {
@@ -133,6 +134,9 @@ function itemVars(item: Item): Record<string, string> {
   };
 }
 
+/** Where a judge's reply to a judged trial is cached from: the scoring of that run. */
+const scoreOrigin = (runId: string) => `score ${runId}`;
+
 /** Score a stored run with a judge panel and a rubric (pinned to the run by its SHA-256); trials already scored with it are skipped. */
 export async function scoreRun(opts: ScoreRunOptions): Promise<ScoreRunResult> {
   const rubric = loadRubric(opts.rubricPath);
@@ -147,13 +151,22 @@ export async function scoreRun(opts: ScoreRunOptions): Promise<ScoreRunResult> {
   let pinning: Promise<void> | undefined;
   const scorer = `judge:${rubric.name}`;
   const aggregation = opts.aggregation ?? 'median';
-  const { callers, models, factory } = judgeCallers(opts.store, opts.judges, {
+  const { models, factory } = judgeCallers(opts.store, opts.judges, {
     useCache: true,
     apiKeyEnv: opts.apiKeyEnv,
     structuredOutput: opts.structuredOutput,
     concurrency: opts.concurrency,
     registry: opts.registry,
   });
+  const judgeSettings = models.map((m) => settingsFor(m.spec, m.capabilities, { temperature: 0 }).settings);
+  // Each judged trial is a unit of work of its own: the same prompt about another trial is another draw.
+  const panelFor = (r: ResponseRow) =>
+    models.map((m, k) =>
+      factory.caller(m, `judge:${m.spec}`, judgeSettings[k]!, {
+        draw: `score\u0000${r.subjectId}\u0000${r.suite}\u0000${r.itemId}\u0000${r.replicate}`,
+        origin: scoreOrigin(opts.runId),
+      }),
+    );
   const rows = await trialsOf(opts.store, opts.runId);
   const result: ScoreRunResult = {
     scorer,
@@ -166,107 +179,132 @@ export async function scoreRun(opts: ScoreRunOptions): Promise<ScoreRunResult> {
     family: [],
     calls: { made: 0, cached: 0, costUsd: 0 },
   };
-  const first = rubric.fields[0]!;
-  const cells: Array<{ judge: string; subject: string; field: string; value: number }> = [];
-  const sums: Record<string, number[]> = Object.fromEntries(rubric.fields.map((f) => [f.name, []]));
-  const keepCells = (subject: string, panel: { judges: Array<{ judge: string; values: Record<string, number> | null }> }) => {
-    for (const j of panel.judges)
-      if (j.values) for (const f of rubric.fields) cells.push({ judge: j.judge, subject, field: f.name, value: j.values[f.name]! });
-  };
+  const analysis = new ScoreAnalysis(rubric);
   const record = async (key: TrialKey, value: number, detail: unknown) => {
     pinning ??= opts.store.pinRubric(opts.runId, rubric.name, rubric.sha256);
     await pinning;
     await opts.store.recordScore(key, { scorer, value, detail });
     result.scored++;
   };
-  let done = 0;
-  const scoreOne = async (r: ResponseRow) => {
-    const key: TrialKey = { runId: opts.runId, subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate };
-    const existing = await opts.store.scoreOf(key, scorer);
-    if (existing && readScoreDetail(RubricPinnedSchema, existing.detail)?.rubric.sha256 === rubric.sha256) {
-      result.alreadyScored++;
-      opts.onProgress?.(++done, rows.length);
-      return;
+  const countCalls = (callers: RecordingModel[]) => {
+    for (const c of callers.flatMap((x) => x.calls)) {
+      result.calls.made++;
+      if (c.cached) result.calls.cached++;
+      result.calls.costUsd = c.costUsd === null || result.calls.costUsd === null ? null : result.calls.costUsd + c.costUsd;
     }
+  };
+  /** A stored score of this rubric: counted as scored before, and part of the analysis. */
+  const storedScore = async (key: TrialKey, spec: string): Promise<boolean> => {
+    const existing = await opts.store.scoreOf(key, scorer);
+    if (!existing || readScoreDetail(RubricPinnedSchema, existing.detail)?.rubric.sha256 !== rubric.sha256) return false;
+    result.alreadyScored++;
+    analysis.addStored(spec, existing.detail);
+    return true;
+  };
+  let done = 0;
+  const scoreOne = async (r: ResponseRow, key: TrialKey) => {
+    if (await storedScore(key, r.spec)) return;
     const where = `${r.suite}/${r.itemId}`;
     const stored = (await opts.store.transcript(key))?.transcript;
     const story = stored ? readRecord(CONVERSATION_RECORDS, stored, where) : undefined;
     const item = await opts.store.getItem(r.itemHash);
-    if (story) {
-      // StoryTurn: closed turns keep their exact score; open ones ("why", long answers) go to the panel.
-      const told = (item?.payload as { story?: { turns?: Array<{ story: string }> } } | undefined)?.story?.turns;
-      // The story so far for the judge: each turn's feedback and text up to the question judged.
-      const soFar = (upTo: number) =>
-        story.turns
-          .slice(0, upTo + 1)
-          .flatMap((x, k) => [x.feedbackShown, told?.[k]?.story ?? ''])
-          .filter((x) => x.trim())
-          .join('\n');
-      const turns = await Promise.all(
-        story.turns.map(async (t, index) => {
-          if (!isOpenTurn(t)) return { turn: t.turn, open: false, correct: t.correct };
+    const callers = panelFor(r);
+    try {
+      if (story) {
+        // StoryTurn: closed turns keep their exact score; open ones ("why", long answers) go to the panel.
+        const told = (item?.payload as { story?: { turns?: Array<{ story: string }> } } | undefined)?.story?.turns;
+        // The story so far for the judge: each turn's feedback and text up to the question judged.
+        const soFar = (upTo: number) =>
+          story.turns
+            .slice(0, upTo + 1)
+            .flatMap((x, k) => [x.feedbackShown, told?.[k]?.story ?? ''])
+            .filter((x) => x.trim())
+            .join('\n');
+        const turns = await Promise.all(
+          story.turns.map(async (t, index) => {
+            if (!isOpenTurn(t)) return { turn: t.turn, open: false, correct: t.correct };
+            const panel = await scoreWithPanel(
+              callers,
+              rubric,
+              {
+                subject: r.subjectId,
+                response: t.answer,
+                expected: t.expected.join(' / '),
+                vars: { question: t.question, expected: t.expected.join(' / '), context: soFar(index), options: '', reply: t.reply },
+              },
+              aggregation,
+            );
+            result.judgeFailures += panel.failures;
+            const correct = panel.aggregate
+              ? panel.aggregate[rubric.fields[0]!.name]! >= (rubric.fields[0]!.min + rubric.fields[0]!.max) / 2
+              : false;
+            return { turn: t.turn, open: true, correct, panel };
+          }),
+        );
+        const correct = turns.every((t) => t.correct);
+        const detail = { rubric: { name: rubric.name, sha256: rubric.sha256 }, aggregation, turns };
+        await record(key, correct ? 1 : 0, detail);
+        analysis.addStored(r.spec, detail);
+      } else {
+        const answered = stored ? responseOf(stored, where) : undefined;
+        if (answered === undefined || !item) {
+          result.unscored++;
+        } else {
+          // The judges see the opaque subject id, never its spec; they may be told the item's
+          // condition and script (animated triangles).
           const panel = await scoreWithPanel(
             callers,
             rubric,
             {
               subject: r.subjectId,
-              response: t.answer,
-              expected: t.expected.join(' / '),
-              vars: { question: t.question, expected: t.expected.join(' / '), context: soFar(index), options: '', reply: t.reply },
+              response: answered.response,
+              expected: item.answer,
+              vars: { ...itemVars(item), reply: answered.reply },
             },
             aggregation,
           );
           result.judgeFailures += panel.failures;
-          const correct = panel.aggregate ? panel.aggregate[first.name]! >= (first.min + first.max) / 2 : false;
-          keepCells(r.spec, panel);
-          return { turn: t.turn, open: true, correct, panel };
-        }),
-      );
-      const correct = turns.every((t) => t.correct);
-      await record(key, correct ? 1 : 0, { rubric: { name: rubric.name, sha256: rubric.sha256 }, aggregation, turns });
-      sums[first.name]!.push(correct ? 1 : 0);
-    } else {
-      const answered = stored ? responseOf(stored, where) : undefined;
-      if (answered === undefined || !item) {
-        result.unscored++;
-      } else {
-        // The judges see the opaque subject id, never its spec; they may be told the item's
-        // condition and script (animated triangles).
-        const panel = await scoreWithPanel(
-          callers,
-          rubric,
-          {
-            subject: r.subjectId,
-            response: answered.response,
-            expected: item.answer,
-            vars: { ...itemVars(item), reply: answered.reply },
-          },
-          aggregation,
-        );
-        result.judgeFailures += panel.failures;
-        if (!panel.aggregate) result.unscored++;
-        else {
-          await record(key, panel.aggregate[first.name]!, { ...panel, fields: panel.aggregate });
-          for (const f of rubric.fields) sums[f.name]!.push(panel.aggregate[f.name]!);
-          keepCells(r.spec, panel);
+          if (!panel.aggregate) result.unscored++;
+          else {
+            const detail = { ...panel, fields: panel.aggregate };
+            await record(key, panel.aggregate[rubric.fields[0]!.name]!, detail);
+            analysis.addStored(r.spec, detail);
+          }
         }
       }
+    } finally {
+      countCalls(callers);
     }
-    opts.onProgress?.(++done, rows.length);
   };
+  // Several `score` processes on one run share its trials: each is leased first (under a
+  // namespace of the run and scorer), scored once, and its lease given back.
+  const leases = new LeaseKeeper(opts.store, DEFAULT_LEASE_MS).start();
+  const namespace = `score\u0000${opts.runId}\u0000${scorer}`;
+  const leaseKey = (r: ResponseRow): TrialKey => ({
+    runId: namespace,
+    subjectId: r.subjectId,
+    suite: r.suite,
+    itemId: r.itemId,
+    replicate: r.replicate,
+  });
   try {
-    await runPool(rows, Math.min(8, Math.max(1, rows.length)), scoreOne);
+    const workers = Math.min(8, Math.max(1, rows.length));
+    await runPool(leasedRows(rows, leaseKey, leases, namespace, workers), workers, async (r) => {
+      const key: TrialKey = { runId: opts.runId, subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate };
+      try {
+        await scoreOne(r, key);
+      } finally {
+        await leases.release([leaseKey(r)]);
+      }
+      opts.onProgress?.(++done, rows.length);
+    });
     await factory.settle();
   } finally {
+    await leases.stop().catch(() => {});
     await Promise.all(models.map((m) => m.close?.()));
   }
-  for (const f of rubric.fields) if (sums[f.name]!.length) result.meanByField[f.name] = aggregate(sums[f.name]!, 'mean');
-  for (const c of callers.flatMap((x) => x.calls)) {
-    result.calls.made++;
-    if (c.cached) result.calls.cached++;
-    result.calls.costUsd = c.costUsd === null || result.calls.costUsd === null ? null : result.calls.costUsd + c.costUsd;
-  }
-  result.family = familyAnalysis(cells, (spec) => defaultFamily(spec, opts.families));
+  result.meanByField = analysis.means();
+  result.family = familyAnalysis(analysis.cells, (spec) => defaultFamily(spec, opts.families));
   return result;
 }
 

@@ -230,7 +230,14 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerSummary> {
   };
 
   /** Fetch up to a batch of jobs and lease their trials: done ones are acknowledged, ones held by live workers given back. */
+  let recoveredAt = Number.NEGATIVE_INFINITY;
   const fetchBatch = async (): Promise<QueuedTrial[]> => {
+    // The jobs of a worker of this machine that died come back to the queue: its journaled
+    // replies go into the cache first (looked for at most once a second).
+    if (performance.now() - recoveredAt > 1000) {
+      recoveredAt = performance.now();
+      await store.recoverReplies().catch((err: unknown) => emit({ type: 'error', error: (err as Error).message }));
+    }
     const batch = await queue.fetch(slots);
     if (batch.length === 0) return [];
     let claims: Awaited<ReturnType<LeaseKeeper['claim']>>;

@@ -14,3 +14,4 @@ export * from './run-spec.js';
 export * from './output-files.js';
 export * from './make-directory.js';
 export * from './image-kind.js';
+export * from './secrets.js';

@@ -41,8 +41,14 @@ export interface ChatModel {
   readonly spec: string;
   readonly provider: string;
   readonly model: string;
-  /** Requests to the same endpoint share one adaptive concurrency limit. */
+  /**
+   * Where requests go (a base URL without credentials, a local file): requests to the same
+   * endpoint share one adaptive concurrency limit, and a reply cached from one endpoint never
+   * answers a call to another.
+   */
   readonly endpoint: string;
+  /** What else tells this model's replies apart beside spec and endpoint (a local file's size and modification time); part of the cache key. */
+  readonly revision?: string;
   /** Whether responses are deterministic and free (reference agents): no cache, no cost. */
   readonly local: boolean;
   /** What the model takes (sampling, reasoning controls, structured output); absent for reference agents. */

@@ -41,6 +41,8 @@ export interface CallerOptions {
   onRetry?: (spec: string, err: ModelCallError, retry: number, delayMs: number) => void;
   /** Share each endpoint's adaptive limit with the other processes on this store (runs and workers). */
   shareRateLimits?: boolean;
+  /** Stored with each reply these callers pay for, to say later where a cached reply came from: the run id, or a step such as `score RUN`. */
+  origin?: string;
   /** Batch runs: charges cached replies that the run's batches fetched at batch prices (see batch/batch-charges.ts). */
   batchCharge?: (key: string) => { costUsd: number | null } | undefined;
 }
@@ -100,13 +102,14 @@ export class CallerFactory {
 
   /**
    * A caller for one unit of work (a trial, a judged response): it records the calls it makes.
-   * `subjectId` is what the calls are recorded under; `settings` the generation settings.
+   * `subjectId` is what the calls are recorded under; `settings` the generation settings;
+   * `draw` names the unit of work, so that its calls are draws of their own (see CallDraw).
    */
   caller(
     model: ChatModel,
     subjectId: string,
     settings: GenerationSettings,
-    overrides: { useCache?: boolean; timeoutMs?: number; onMiss?: CallEnvironment['onMiss'] } = {},
+    overrides: { useCache?: boolean; timeoutMs?: number; onMiss?: CallEnvironment['onMiss']; draw?: string; origin?: string } = {},
   ): RecordingModel {
     const onRetry = this.options.onRetry;
     const retry = this.options.retry ?? DEFAULT_RETRY;
@@ -122,6 +125,8 @@ export class CallerFactory {
       price: this.#prices.lookup(model).price,
       rng: this.#jitter,
       useCache: overrides.useCache ?? this.options.useCache ?? true,
+      draw: overrides.draw,
+      origin: overrides.origin ?? this.options.origin,
       onRetry: onRetry ? (err, n, delayMs) => onRetry(model.spec, err, n, delayMs) : undefined,
       onMiss: overrides.onMiss,
       batchCharge: this.options.batchCharge,

@@ -44,7 +44,7 @@ export class LeaseKeeper {
   #renewing: Promise<unknown> = Promise.resolve();
 
   constructor(
-    private readonly store: Store,
+    readonly store: Store,
     readonly ttlMs: number = DEFAULT_LEASE_MS,
   ) {
     if (!(ttlMs >= 100)) throw new Error(`a lease must last at least 100 ms, got ${ttlMs}`);

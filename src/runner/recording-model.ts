@@ -3,7 +3,7 @@
 // for the transcript with its tokens, latency, attempts and cost.
 
 import type { CallContext, CallRecord, ChatMessage, ChatResponse, GenerationSettings, Rng, TrialModel } from '../core/index.js';
-import { canonicalJson, sha256 } from '../core/index.js';
+import { canonicalJson, scrubSecrets, sha256 } from '../core/index.js';
 import type { ChatModel, ChatRequest, LoglikResult } from '../models/index.js';
 import { ModelCallError, normalizeSettings, oversizedError, replyTooLarge } from '../models/index.js';
 import type { Store } from '../store/index.js';
@@ -23,6 +23,10 @@ export interface CallEnvironment {
   price: Price | undefined;
   rng: Rng;
   useCache: boolean;
+  /** The unit of work the calls belong to (see CallDraw); absent: this caller's calls are told apart by occurrence only. */
+  draw?: string;
+  /** Stored with each reply this caller pays for: the run or step it was made for (see Store.putCached). */
+  origin?: string;
   /** The endpoint's circuit breaker: too many timeouts in a row stop its subjects. */
   breaker?: CircuitBreaker;
   /** Replies larger than this many bytes fail as `oversized` (undefined: no cap). */
@@ -36,19 +40,47 @@ export interface CallEnvironment {
 }
 
 /**
- * The cache key of a call: everything that determines its result (provider, model, settings,
- * every message), each part with separators and lengths, hashed in one go (the SHA-256 of the
- * parts end to end: the same key as hashing them one after the other, as earlier versions did).
+ * What makes a call a draw of its own, beside its request: the unit of work it belongs to (a
+ * trial's suite, item and replicate; a judged trial) and how many identical requests that unit
+ * made before it. A reply sampled for one trial is never another trial's answer, and a second
+ * identical question in one conversation gets a reply of its own; the same trial run again
+ * (a resumed run, another run with the same spec) asks for the same draws, which the cache has.
+ */
+export interface CallDraw {
+  /** The unit of work: empty for a caller that names none (each caller's calls are then told apart by occurrence only). */
+  unit: string;
+  /** Identical requests the unit made before this one. */
+  occurrence: number;
+}
+
+/**
+ * The cache key of a call: everything that determines its result (provider, model, the
+ * endpoint it goes to and its API, settings, every message) and which draw it is, each part
+ * with separators and lengths, hashed in one go. `requestKey` is the key of the request alone
+ * (no draw): identical requests share it, which is how their occurrences are counted.
  */
 export function callCacheKey(
   model: ChatModel,
   kind: string,
   settings: unknown,
   messages: ChatMessage[] | string[],
+  draw?: CallDraw,
   /** canonicalJson(settings), when the caller has it already. */
   settingsJson = canonicalJson(settings),
 ): string {
-  let text = `${model.provider}\u0000${model.spec}\u0000${kind}\u0000${settingsJson}`;
+  const request = requestKey(model, kind, settingsJson, messages);
+  return draw ? drawKey(request, draw) : request;
+}
+
+/** The key of one draw of a request. */
+function drawKey(request: string, draw: CallDraw): string {
+  return sha256(`${request}\u0002${draw.unit.length}\u0000${draw.unit}\u0000${draw.occurrence}`);
+}
+
+/** The key of a request alone: provider, spec, endpoint, API, kind, settings and messages. */
+function requestKey(model: ChatModel, kind: string, settingsJson: string, messages: ChatMessage[] | string[]): string {
+  const where = `${model.endpoint}\u0000${model.wire?.api ?? ''}\u0000${model.revision ?? ''}`;
+  let text = `${model.provider}\u0000${model.spec}\u0000${where}\u0000${kind}\u0000${settingsJson}`;
   for (const m of messages) {
     if (typeof m === 'string') text += `\u0001s\u0000${m.length}\u0000${m}`;
     else if (typeof m.content === 'string') text += `\u0001${m.role}\u0000${m.content.length}\u0000${m.content}`;
@@ -92,7 +124,11 @@ function rateLimitExhausted(error: ModelCallError, maxWaitMs: number, waitedMs: 
 /** The model a protocol talks to during one trial: cache, limiter, retries, and a record of every call for the transcript. */
 export class RecordingModel implements TrialModel {
   readonly calls: CallRecord[] = [];
+  /** Calls the cache answered, by where the reply came from (the origin stored with it; '' when unknown). */
+  readonly cacheHits = new Map<string, number>();
   readonly loglik?: TrialModel['loglik'];
+  /** Requests asked so far, by request key: the occurrence of the next identical one. */
+  readonly #asked = new Map<string, number>();
 
   constructor(
     readonly subjectId: string,
@@ -172,20 +208,22 @@ export class RecordingModel implements TrialModel {
     if (Object.keys(settings).length === 0) ({ settings: merged, json: settingsJson } = prepare(this.model, this.baseSettings));
     else merged = normalizeSettings(this.model.capabilities, { ...this.baseSettings, ...settings });
     const cacheable = this.env.useCache && !this.model.local;
-    const key = cacheable ? callCacheKey(this.model, 'chat', merged, messages, settingsJson) : '';
-    const hit = cacheable
-      ? ((await this.env.store.getCached(key, this.model.provider, this.model.spec)) as ChatResponse | undefined)
-      : undefined;
+    const key = cacheable ? this.#drawKey(requestKey(this.model, 'chat', settingsJson ?? canonicalJson(merged), messages)) : '';
+    const hit = cacheable ? await this.env.store.getCachedEntry(key, this.model.provider, this.model.spec) : undefined;
     if (hit) {
+      const response = hit.value as ChatResponse;
       // A reply this run's batch fetched is the run's own call, paid at the batch price; others are cache hits.
       const charge = this.env.batchCharge?.(key);
       if (charge)
-        this.calls.push({ kind: 'chat', messages, settings: merged, response: hit, cached: false, attempts: 1, costUsd: charge.costUsd });
-      else this.calls.push({ kind: 'chat', messages, settings: merged, response: hit, cached: true, attempts: 0, costUsd: 0 });
-      return hit;
+        this.calls.push({ kind: 'chat', messages, settings: merged, response, cached: false, attempts: 1, costUsd: charge.costUsd });
+      else {
+        this.calls.push({ kind: 'chat', messages, settings: merged, response, cached: true, attempts: 0, costUsd: 0 });
+        this.#countHit(hit.origin);
+      }
+      return response;
     }
     if (cacheable && this.env.onMiss) this.env.onMiss(key, { messages, settings: merged, timeoutMs: this.env.timeoutMs, context });
-    const { value: response, attempts } = await this.#withRetries(async () =>
+    const { value: received, attempts } = await this.#withRetries(async () =>
       this.#checkSize(
         await this.model.chat({
           messages,
@@ -196,7 +234,9 @@ export class RecordingModel implements TrialModel {
         }),
       ),
     );
-    if (cacheable) this.env.track(this.env.store.putCached(key, this.model.provider, this.model.spec, response));
+    // A reply that echoes a key of this process is kept (cache, transcript, record) without it.
+    const response = scrubSecrets(received);
+    if (cacheable) this.env.track(this.env.store.putCached(key, this.model.provider, this.model.spec, response, this.env.origin));
     const costUsd = callCost(this.env.price, response.usage);
     this.calls.push({ kind: 'chat', messages, settings: merged, response, cached: false, attempts, costUsd });
     return response;
@@ -211,11 +251,10 @@ export class RecordingModel implements TrialModel {
   }
 
   async #loglik(context: string, continuations: string[]): Promise<LoglikResult> {
+    // A log-likelihood is computed, not sampled: one entry serves every trial that asks the same.
     const cacheable = this.env.useCache;
     const key = cacheable ? callCacheKey(this.model, 'loglik', {}, [context, ...continuations]) : '';
-    const hit = cacheable
-      ? ((await this.env.store.getCached(key, this.model.provider, this.model.spec)) as LoglikResult | undefined)
-      : undefined;
+    const hit = cacheable ? await this.env.store.getCachedEntry(key, this.model.provider, this.model.spec) : undefined;
     const record = (r: LoglikResult, cached: boolean, attempts: number) =>
       this.calls.push({
         kind: 'loglik',
@@ -226,12 +265,25 @@ export class RecordingModel implements TrialModel {
         costUsd: 0,
       });
     if (hit) {
-      record(hit, true, 0);
-      return hit;
+      record(hit.value as LoglikResult, true, 0);
+      this.#countHit(hit.origin);
+      return hit.value as LoglikResult;
     }
     const { value, attempts } = await this.#withRetries(() => this.model.loglik!(context, continuations));
-    if (cacheable) this.env.track(this.env.store.putCached(key, this.model.provider, this.model.spec, value));
+    if (cacheable) this.env.track(this.env.store.putCached(key, this.model.provider, this.model.spec, value, this.env.origin));
     record(value, false, attempts);
     return value;
+  }
+
+  /** The key of this call's draw: the request's key, this caller's unit, and how many times the unit asked the same before. */
+  #drawKey(request: string): string {
+    const occurrence = this.#asked.get(request) ?? 0;
+    this.#asked.set(request, occurrence + 1);
+    return drawKey(request, { unit: this.env.draw ?? '', occurrence });
+  }
+
+  #countHit(origin: string | null): void {
+    const from = origin ?? '';
+    this.cacheHits.set(from, (this.cacheHits.get(from) ?? 0) + 1);
   }
 }

@@ -13,6 +13,7 @@ import { ConfigError, canonicalJson, contentHash, deriveSeed, sha256 } from '../
 import type { GenerationSettings } from '../core/index.js';
 import type { Store, UsageRow } from '../store/index.js';
 import { CallerFactory, type CallerOptions } from './callers.js';
+import { CallTally, type CallCounts } from './call-tally.js';
 import { CostBudget } from './cost-budget.js';
 import { DEFAULT_LEASE_MS, LeaseKeeper } from './lease-keeper.js';
 import { PendingWrites } from './pending-writes.js';
@@ -97,6 +98,8 @@ export interface RunSummary {
   costLimit?: { maxCostUsd: number; spentUsd: number };
   /** Set when the run's signal stopped it with planned trials left unstarted (a signal after the last one started: not set). */
   interrupted?: true;
+  /** This invocation's model calls: `made` in all, `cached` of them answered from the call cache, by where the replies came from. */
+  calls: CallCounts;
   usage: UsageRow[];
   elapsedMs: number;
 }
@@ -258,6 +261,7 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
   let failed = 0;
   let truncated = 0;
   let costUsd = 0;
+  const calls = new CallTally();
   let costLimitHit = false;
   /** Planned trials the signal left unstarted (the run is then interrupted, not complete). */
   let leftBySignal = 0;
@@ -310,7 +314,9 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
         break;
       }
       await sleep(Math.min(1000, leases.ttlMs / 2));
+      // A process of this machine that died holding trials: its replies come back from its journal first.
       await leases.reapDeadLocal(runId);
+      await store.recoverReplies();
       const again = held.splice(0).filter((p) => !aborted.has(p.subject));
       for (let i = 0; i < again.length; i += claimBatch) yield* claim(again.slice(i, i + claimBatch), held);
     }
@@ -334,6 +340,7 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
     const r = await executeTrial(p, ctx);
     // Failed trials' calls were paid for too.
     costUsd += r.spentUsd;
+    calls.add(r.calls.made, r.calls.cacheHits);
     if (budget && ticket) {
       budget.settle(p.subjectId, ticket, r.spentUsd, r.kind === 'done');
       if (budget.stopped) costLimit();
@@ -398,6 +405,7 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
     costUsd,
     ...(budget?.stopped ? { costLimit: { maxCostUsd: budget.maxUsd, spentUsd: budget.spentUsd } } : {}),
     ...(interrupted ? { interrupted: true as const } : {}),
+    calls: calls.counts(),
     usage,
     elapsedMs: performance.now() - started,
   };

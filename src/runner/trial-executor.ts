@@ -41,8 +41,17 @@ export interface TrialRunContext {
   callers: CallerFactory;
 }
 
-/** `spentUsd`: what the trial's calls cost, counting those whose price is known (failed trials' calls were paid for too). */
-export type TrialResult = { key: TrialKey; spentUsd: number; settings: GenerationSettings } & (
+/**
+ * `spentUsd`: what the trial's calls cost, counting those whose price is known (failed trials'
+ * calls were paid for too); `calls`: how many it made, and how many of them the cache answered,
+ * by the origin stored with the reply ('' when unknown).
+ */
+export type TrialResult = {
+  key: TrialKey;
+  spentUsd: number;
+  settings: GenerationSettings;
+  calls: { made: number; cacheHits: ReadonlyMap<string, number> };
+} & (
   | {
       kind: 'done';
       value: number;
@@ -64,6 +73,11 @@ function knownCost(calls: readonly { costUsd: number | null }[]): number {
   return n;
 }
 
+/** The unit of work a trial's calls are draws of (see CallDraw): its suite, item and replicate, not its run. */
+export function trialDraw(p: PlannedTrial<PlanSubject>): string {
+  return `${p.task.suite}\u0000${p.item.id}\u0000${p.replicate}`;
+}
+
 /** The key of a planned trial in a run. */
 export function trialKeyOf(runId: string, p: PlannedTrial<PlanSubject>): TrialKey {
   return { runId, subjectId: p.subjectId, suite: p.task.suite, itemId: p.item.id, replicate: p.replicate };
@@ -75,7 +89,7 @@ export async function executeTrial(p: PlannedTrial, ctx: TrialRunContext): Promi
   const store = ctx.callers.options.store;
   const seed = ctx.replicateSeeds[p.replicate]!;
   const settings = ctx.replicates > 1 ? { ...p.subject.settings, seed } : p.subject.settings;
-  const model = ctx.callers.caller(p.subject.model, p.subjectId, settings);
+  const model = ctx.callers.caller(p.subject.model, p.subjectId, settings, { draw: trialDraw(p), origin: ctx.runId });
   try {
     const result = await p.task.execute(p.item, model, { replicate: p.replicate, seed });
     // A record that does not match its protocol's schema is a bug in the protocol: stop loudly.
@@ -107,6 +121,7 @@ export async function executeTrial(p: PlannedTrial, ctx: TrialRunContext): Promi
       kind: 'done',
       key,
       settings,
+      calls: { made: calls.length, cacheHits: model.cacheHits },
       value: result.score.value,
       spentUsd: outcome.costUsd,
       costUsd: unpricedCalls ? null : outcome.costUsd,
@@ -116,11 +131,12 @@ export async function executeTrial(p: PlannedTrial, ctx: TrialRunContext): Promi
   } catch (err) {
     if (!(err instanceof MindscopeError)) throw err;
     const spentUsd = knownCost(model.calls);
+    const calls = { made: model.calls.length, cacheHits: model.cacheHits };
     if (err instanceof ModelCallError && (err.fatal || err.kind === 'network'))
-      return { kind: 'aborted', key, settings, spentUsd, error: err.message };
+      return { kind: 'aborted', key, settings, calls, spentUsd, error: err.message };
     // The attempts of the call that failed (as recordDone counts the most any call took), not 1.
     const attempts = Math.max(1, err instanceof ModelCallError ? (err.attempts ?? 1) : 1, ...model.calls.map((c) => c.attempts));
     const committed = store.recordFailed(key, p.hash, err.message, attempts);
-    return { kind: 'failed', key, settings, spentUsd, error: err.message, committed };
+    return { kind: 'failed', key, settings, calls, spentUsd, error: err.message, committed };
   }
 }

@@ -122,13 +122,21 @@ export interface RateLimitState {
 }
 
 /** One row of a store's content, as `exportRecords` yields and `importRecords` takes (db copy, merge). */
+/** A cached call result and where it came from. */
+export interface CachedEntry {
+  value: unknown;
+  /** The run (or step, e.g. `score RUN`) whose call paid for it; null for entries cached before origins were kept. */
+  origin: string | null;
+}
+
 export type StoreRecord =
   | { kind: 'run'; run: RunRecord }
   | { kind: 'subject'; subject: SubjectRecord }
   | { kind: 'plan'; runId: string; row: PlanRow }
   | { kind: 'item'; hash: string; body: string }
   | { kind: 'trial'; trial: StoredTrial }
-  | { kind: 'cache'; key: string; provider: string; model: string; response: string; createdAt: string }
+  /** `origin`: the run (or step) whose call paid for the reply; absent for replies cached before origins were kept. */
+  | { kind: 'cache'; key: string; provider: string; model: string; response: string; createdAt: string; origin?: string }
   | { kind: 'rubric'; runId: string; rubric: string; sha256: string }
   | { kind: 'irt'; row: IrtResultRow }
   | { kind: 'batch'; batch: BatchRecord; updatedAtMs: number }
@@ -241,8 +249,20 @@ export interface Store extends BatchLedger {
    * when it knows the model has no entries.
    */
   getCached(key: string, provider?: string, model?: string): Promise<unknown>;
-  /** Cache a call's result; resolves once committed. */
-  putCached(key: string, provider: string, model: string, value: unknown): Promise<void>;
+  /** `getCached` with where the entry came from: the run (or step) that paid for it; null when unknown. */
+  getCachedEntry(key: string, provider?: string, model?: string): Promise<CachedEntry | undefined>;
+  /**
+   * Cache a call's result, with the run (or step) that paid for it; resolves once committed.
+   * The reply is journaled at once (a file of this process), so that a process killed before
+   * the commit loses nothing: `recoverReplies` takes dead processes' journals into the cache.
+   */
+  putCached(key: string, provider: string, model: string, value: unknown, origin?: string): Promise<void>;
+  /**
+   * Store the replies that processes of this machine which no longer run journaled but never
+   * committed; returns how many were new. Done before a store's first cache lookup, and again
+   * by whoever takes over a dead process's work.
+   */
+  recoverReplies(): Promise<number>;
   /** A process was rate-limited by an endpoint: pause it for every process for `pauseMs`. */
   reportRateLimit(endpoint: string, pauseMs: number): Promise<RateLimitState>;
   /** The shared rate-limit state of every endpoint that has been rate-limited. */

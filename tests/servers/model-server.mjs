@@ -25,7 +25,8 @@
 //   huge-KIB           answer with a reply of KIB kibibytes of text
 //   echo-key-500-N     HTTP 500 whose error message holds the key sent, after N characters
 //   echo-key-badjson   a 200 whose body is not JSON and holds the key sent
-//   slow-MS            answer after MS milliseconds
+//   echo-key-reply     a normal answer whose text quotes the key sent
+//   slow-MS            answer after MS milliseconds (judge-slow-MS: as judge-exact, after MS milliseconds)
 // With MODEL_SERVER_KEY set, requests must carry that key (Bearer, x-api-key or x-goog-api-key)
 // or get 401. GET /stats returns the request counts and the last 50 request bodies (with the
 // headers each carried, by name in `headersSeen` and with their values in `headers`, where an
@@ -114,6 +115,7 @@ const STORY = {
 function answerFor(model, prompt) {
   const huge = /^huge-(\d+)$/.exec(model);
   if (huge) return 'x'.repeat(Number(huge[1]) * 1024);
+  if (/^judge-slow-\d+$/.test(model)) return judgeAnswer('judge-exact', prompt);
   if (model.startsWith('judge-')) return judgeAnswer(model, prompt);
   if (/You are a DialToM item writer/.test(prompt)) {
     const states = ['Belief', 'Desires', 'Intentions', 'Emotions', 'Knowledge', 'Trust'];
@@ -214,9 +216,15 @@ const server = createServer((req, res) => {
     }
     if (model === 'unknown-model') return send(res, 404, { error: { message: 'model not found' } });
     // A careless server echoing the key it was sent (a check that errors never show it, even in part).
-    const echoed = /^echo-key-(500-(\d+)|badjson)$/.exec(model);
+    const echoed = /^echo-key-(500-(\d+)|badjson|reply)$/.exec(model);
     if (echoed) {
       const key = (req.headers.authorization ?? '').replace(/^Bearer /, '') || req.headers['x-api-key'] || 'NO-KEY';
+      if (echoed[1] === 'reply')
+        return send(res, 200, {
+          model,
+          choices: [{ index: 0, message: { role: 'assistant', content: `Answer: A (sent with ${key})` }, finish_reason: 'stop' }],
+          usage: { prompt_tokens: 40, completion_tokens: 5 },
+        });
       if (echoed[1] === 'badjson') return send(res, 200, `{"choices": ${key} broken`);
       return send(res, 500, { error: { message: `${'x'.repeat(Number(echoed[2]))}${key} was used` } });
     }
@@ -342,7 +350,7 @@ const server = createServer((req, res) => {
           modelVersion: model,
         });
     }
-    const slow = /^slow-(\d+)$/.exec(model);
+    const slow = /^(?:judge-)?slow-(\d+)$/.exec(model);
     if (slow) setTimeout(reply, Number(slow[1]));
     else reply();
   });

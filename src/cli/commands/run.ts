@@ -13,7 +13,7 @@ import {
   type Store,
 } from '../../index.js';
 import { MAX_REPLICATES, type ReasoningEffort } from '../../core/index.js';
-import { loadPriceTable } from '../../runner/index.js';
+import { loadPriceTable, type CallCounts } from '../../runner/index.js';
 import { MAX_CALL_TIMEOUT_MS } from '../../models/index.js';
 import type { McqScoring } from '../../protocols/index.js';
 import { accuracyTextTable, formatTextTable, formatUsd, irtRunTextTable } from '../../report/index.js';
@@ -165,6 +165,8 @@ export async function printRunSummary(
       )}`,
     );
   }
+  const cacheLine = cacheHitsLine(result.calls, result.runId);
+  if (cacheLine) out(`\n${cacheLine}`);
   for (const u of result.unpriced) out(`\ncost unknown for ${u.spec}${u.note ? ` (${u.note})` : ''}: give its price with --prices FILE`);
   if (result.truncated)
     out(
@@ -178,6 +180,19 @@ export async function printRunSummary(
   if (result.interrupted) out('\ninterrupted: the trials in flight were stored, no new one was started; run the same command to continue.');
   if (result.failed)
     out(`\n${result.failed} trial(s) failed after retries; run the same command again to retry them (mindscope status shows where).`);
+}
+
+/** Where this invocation's cached replies came from: this run's earlier attempts, other runs (named), or unknown. */
+export function cacheHitsLine(calls: CallCounts, runId: string): string | undefined {
+  if (!calls.cached) return undefined;
+  const from = calls.cachedFrom.map((o) =>
+    o.origin === runId
+      ? `${o.calls} from this run's earlier attempts`
+      : o.origin === null
+        ? `${o.calls} cached before origins were kept`
+        : `${o.calls} from ${o.origin.startsWith('score ') ? o.origin : `run ${o.origin}`}`,
+  );
+  return `${calls.cached} of ${calls.made} model call(s) were answered from the call cache (${from.join(', ')}), not made again; --no-cache makes every call.`;
 }
 
 function reasoningEffortOption(value: string): ReasoningEffort {

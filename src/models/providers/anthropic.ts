@@ -4,6 +4,7 @@
 
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ChatMessage, ChatResponse } from '../../core/index.js';
+import { registerSecret } from '../../core/index.js';
 import { capabilitiesFor, takesSampling, type ModelCapabilities } from '../capabilities.js';
 import type { ChatModel, ChatRequest, WireFormat } from '../chat-model.js';
 import { messageText } from '../chat-model.js';
@@ -164,6 +165,7 @@ export class AnthropicChatModel implements ChatModel {
     this.spec = `anthropic:${opts.model}`;
     this.#apiKey = opts.apiKey;
     this.#secrets = [opts.apiKey, ...url.secrets];
+    for (const secret of this.#secrets) registerSecret(secret);
     this.capabilities = capabilitiesFor('anthropic', opts.model);
     this.wire = {
       api: '/v1/messages',

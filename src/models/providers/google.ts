@@ -4,6 +4,7 @@
 
 import type { GenerateContentParameters, GoogleGenAI } from '@google/genai';
 import type { ChatMessage, ChatResponse } from '../../core/index.js';
+import { registerSecret } from '../../core/index.js';
 import { capabilitiesFor, type ModelCapabilities } from '../capabilities.js';
 import type { ChatModel, ChatRequest, WireFormat } from '../chat-model.js';
 import { messageText } from '../chat-model.js';
@@ -140,6 +141,7 @@ export class GoogleChatModel implements ChatModel {
     this.spec = `google:${opts.model}`;
     this.#apiKey = opts.apiKey;
     this.#secrets = [opts.apiKey, ...url.secrets];
+    for (const secret of this.#secrets) registerSecret(secret);
     this.capabilities = capabilitiesFor('google', opts.model);
     this.wire = {
       api: 'generateContent',

@@ -4,7 +4,7 @@
 // lm-evaluation-harness: the summed log-probability of each continuation's tokens given the
 // context, from the raw softmax; contexts that do not fit are truncated from the left.
 
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { ChatMessage, ChatResponse } from '../../core/index.js';
@@ -65,6 +65,7 @@ export class LlamaCppChatModel implements ChatModel {
   readonly provider = 'llamacpp';
   readonly model: string;
   readonly endpoint: string;
+  readonly revision: string;
   readonly local = false;
   readonly #path: string;
   /** One sequence, one call at a time. */
@@ -76,6 +77,9 @@ export class LlamaCppChatModel implements ChatModel {
     this.model = path;
     this.spec = `llamacpp:${path}`;
     this.endpoint = `llamacpp:${this.#path}`;
+    // A file replaced at the same path (another quantisation, a new checkpoint) is another model.
+    const file = statSync(this.#path);
+    this.revision = `${file.size}:${Math.round(file.mtimeMs)}`;
   }
 
   #loaded(): Promise<Loaded> {

@@ -4,6 +4,7 @@
 
 import type OpenAI from 'openai';
 import type { ChatMessage, ChatResponse, TokenLogprob } from '../../core/index.js';
+import { registerSecret } from '../../core/index.js';
 import { capabilitiesFor, takesSampling, type ModelCapabilities } from '../capabilities.js';
 import type { ChatModel, ChatRequest, WireFormat } from '../chat-model.js';
 import { baseUrlParts, type CallSite, malformed } from '../http.js';
@@ -132,6 +133,7 @@ export class OpenAiChatModel implements ChatModel {
     this.spec = opts.provider === 'openai' ? `openai:${opts.model}` : `openai-compatible:${this.endpoint}#${opts.model}`;
     this.#apiKey = opts.apiKey;
     this.#secrets = [...(opts.apiKey ? [opts.apiKey] : []), ...url.secrets];
+    for (const secret of this.#secrets) registerSecret(secret);
     this.capabilities = capabilitiesFor(opts.provider, opts.model, { structuredOutput: opts.structuredOutput });
     this.wire = {
       api: '/v1/chat/completions',

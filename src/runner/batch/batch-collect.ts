@@ -11,7 +11,7 @@ import { trialKeyString } from '../../store/index.js';
 import type { CallerFactory } from '../callers.js';
 import { runPool } from '../pool.js';
 import type { PlannedTrial, RunSubject } from '../trial-executor.js';
-import { trialKeyOf } from '../trial-executor.js';
+import { trialDraw, trialKeyOf } from '../trial-executor.js';
 
 /** Thrown from a cache miss to stop a trial for this round (not a MindscopeError: protocols let it through). */
 class BatchDeferral extends Error {}
@@ -40,6 +40,8 @@ export async function collectRound(
     const settings = ctx.replicates > 1 ? { ...p.subject.settings, seed } : p.subject.settings;
     const model = p.subject.model;
     const caller = ctx.callers.caller(model, p.subjectId, settings, {
+      draw: trialDraw(p),
+      origin: runId,
       onMiss: (key, request) => {
         const row = ctx.ledger.get(key);
         // In a batch in flight: wait for it. Errored (or fetched but uncached): the normal path takes the trial.

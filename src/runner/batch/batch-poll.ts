@@ -4,6 +4,7 @@
 // path). Results are taken again if the process dies between the two: the cache write is
 // idempotent. A reply's latency is its batch's wait (submission to collection), marked `batch`.
 
+import { scrubSecrets } from '../../core/index.js';
 import type { ChatModel } from '../../models/index.js';
 import type { BatchRecord, Store } from '../../store/index.js';
 import { callCost, type Price } from '../prices.js';
@@ -47,8 +48,8 @@ export async function pollBatch(store: Store, batch: BatchRecord, model: ChatMod
       continue;
     }
     try {
-      const response = { ...model.wire!.decode(r.body, latencyMs), batch: true };
-      writes.push(store.putCached(key, model.provider, model.spec, response));
+      const response = scrubSecrets({ ...model.wire!.decode(r.body, latencyMs), batch: true });
+      writes.push(store.putCached(key, model.provider, model.spec, response, batch.runId));
       rows.push({ key, status: 'done', costUsd: callCost(price, response.usage, 'batch'), error: null });
     } catch (err) {
       rows.push({ key, status: 'error', costUsd: null, error: (err as Error).message });

@@ -88,6 +88,7 @@ export async function runBatchEvaluation(opts: RunOptions & { batch?: BatchRunOp
       truncated: 0,
       unpriced: [],
       costUsd: 0,
+      calls: { made: 0, cached: 0, cachedFrom: [] },
       usage,
       elapsedMs: performance.now() - started,
       pending: true,

@@ -200,4 +200,9 @@ export const PG_MIGRATIONS: string[] = [
   ALTER TABLE call_cache ALTER COLUMN created_at TYPE BIGINT
     USING round(extract(epoch from created_at::timestamptz) * 1000)::bigint;
   `,
+  // 13: where a cached reply came from (the run, or the step, that paid for it), so that a run
+  // can say how many of its calls another run answered. Rows written before have none.
+  `
+  ALTER TABLE call_cache ADD COLUMN origin TEXT;
+  `,
 ];

@@ -2,6 +2,7 @@
 // (sql/sql-store.ts) over a connection pool. Open it with PgStore.open(url) (it connects and
 // migrates), or through openStore('postgres://...').
 
+import { postgresJournalDir } from '../sql/reply-journal.js';
 import { SqlStore } from '../sql/sql-store.js';
 import { PG_MIGRATIONS } from './migrations.js';
 import { PgDriver } from './pg-driver.js';
@@ -13,7 +14,8 @@ export class PgStore extends SqlStore {
     /** The connection URL (with its password), for components that connect on their own (the queue). */
     readonly url: string,
   ) {
-    super(driver);
+    // Replies not yet committed are journaled in the user's cache folder, by database.
+    super(driver, { journalDir: postgresJournalDir(driver.location) });
   }
 
   /** Connect to the database at `url` and bring its schema up to date. */

@@ -77,9 +77,9 @@ export function keyText(stored: string | Uint8Array): string {
   return typeof stored === 'string' ? stored : Buffer.from(stored).toString('hex');
 }
 
-/** A cache entry's insert: key, provider, model spec, response, created_at (the model by its id in cache_models). */
-export const INSERT_CACHE_ENTRY = `INSERT INTO call_cache (key, model_id, response, created_at)
-  VALUES (?, (SELECT id FROM cache_models WHERE provider = ? AND model = ?), ?, ?) ON CONFLICT (key) DO NOTHING`;
+/** A cache entry's insert: key, provider, model spec, response, created_at, origin (the model by its id in cache_models). */
+export const INSERT_CACHE_ENTRY = `INSERT INTO call_cache (key, model_id, response, created_at, origin)
+  VALUES (?, (SELECT id FROM cache_models WHERE provider = ? AND model = ?), ?, ?, ?) ON CONFLICT (key) DO NOTHING`;
 
 /**
  * Name cache models (provider, spec) in cache_models, each once, in one order for every process

@@ -18,6 +18,7 @@ import { canonicalJson } from '../../core/hash.js';
 import {
   trialKeyString,
   type AccuracyCountRow,
+  type CachedEntry,
   type ClaimResult,
   type FailedTrialRow,
   type ImportSummary,
@@ -40,6 +41,7 @@ import type { BatchLedger } from '../batch-ledger.js';
 import { blobLoader, insertBlobs, TranscriptPacker } from './transcript-packing.js';
 import { itemBodyText, storeItems } from './item-bodies.js';
 import { CacheAbsence } from './cache-absence.js';
+import { ReplyJournal } from './reply-journal.js';
 import { INSERT_CACHE_ENTRY, insertCacheModels, keyParam, packResponse, unpackResponse } from './cache-rows.js';
 import { exportRecords, importRecords } from './transfer.js';
 import { claimTrialLeases, releaseTrialLeases, renewTrialLeases, trialLeaseOwners } from './lease-sql.js';
@@ -67,7 +69,7 @@ const runOf = (r: RunRow): RunRecord => ({
 export class SqlStore implements Store {
   readonly location: string;
   readonly backend: 'sqlite' | 'postgres';
-  readonly #queuedCache = new Map<string, string>();
+  readonly #queuedCache = new Map<string, { body: string; origin: string | null }>();
   readonly #queuedStatus = new Map<string, TrialStatus>();
   readonly #commits: GroupCommit<Write>;
   readonly #batches: SqlBatchLedger;
@@ -80,7 +82,16 @@ export class SqlStore implements Store {
   /** Settles once every putItems so far has: the group's commits wait for it. */
   #itemsSettled: Promise<void> = Promise.resolve();
 
-  constructor(protected readonly db: SqlDriver) {
+  /** This process's reply journal (reply-journal.ts); absent for an in-memory or read-only store. */
+  readonly #journal: ReplyJournal | undefined;
+  /** The replay of dead processes' journals, done before the first cache lookup. */
+  #recovered: Promise<number> | undefined;
+
+  constructor(
+    protected readonly db: SqlDriver,
+    options: { journalDir?: string } = {},
+  ) {
+    this.#journal = options.journalDir ? new ReplyJournal(options.journalDir) : undefined;
     this.location = db.location;
     this.backend = db.backend;
     this.#batches = new SqlBatchLedger(db);
@@ -299,27 +310,38 @@ export class SqlStore implements Store {
   }
 
   async getCached(key: string, provider?: string, model?: string): Promise<unknown> {
-    const queued = this.#queuedCache.get(key);
-    if (queued !== undefined) return unpackResponse(queued);
-    if (this.#absence && provider !== undefined && model !== undefined && (await this.#absence.surelyMissing(key, provider, model)))
-      return undefined;
-    const row = await this.db.get<{ response: string }>('SELECT response FROM call_cache WHERE key = ?', [keyParam(this.db.backend, key)]);
-    return row ? unpackResponse(row.response) : undefined;
+    return (await this.getCachedEntry(key, provider, model))?.value;
   }
 
-  putCached(key: string, provider: string, model: string, response: unknown): Promise<void> {
+  async getCachedEntry(key: string, provider?: string, model?: string): Promise<CachedEntry | undefined> {
+    if (this.#journal) await (this.#recovered ??= this.recoverReplies());
+    const queued = this.#queuedCache.get(key);
+    if (queued !== undefined) return { value: unpackResponse(queued.body), origin: queued.origin };
+    if (this.#absence && provider !== undefined && model !== undefined && (await this.#absence.surelyMissing(key, provider, model)))
+      return undefined;
+    const row = await this.db.get<{ response: string; origin: string | null }>('SELECT response, origin FROM call_cache WHERE key = ?', [
+      keyParam(this.db.backend, key),
+    ]);
+    return row ? { value: unpackResponse(row.response), origin: row.origin } : undefined;
+  }
+
+  putCached(key: string, provider: string, model: string, response: unknown, origin?: string): Promise<void> {
     const body = packResponse(response);
     this.#absence?.writing(key, provider, model);
-    this.#queuedCache.set(key, body);
-    const params = [keyParam(this.db.backend, key), provider, model, body, Date.now()];
+    const queued = { body, origin: origin ?? null };
+    this.#queuedCache.set(key, queued);
+    const params = [keyParam(this.db.backend, key), provider, model, body, Date.now(), origin ?? null];
     const write: Write = async (tx) => {
       await tx.run(INSERT_CACHE_ENTRY, params);
     };
     const named = `${provider}\u0000${model}`;
     if (!this.#cacheModels.has(named)) write.model = [provider, model];
+    // Journaled first: from here a kill loses nothing; the journal forgets it once committed.
+    const journaled = this.#journal?.append({ key, provider, model, body, origin: origin ?? null });
     const committed = this.#commits.add(`cache entry for ${model}`, write, () => {
-      if (this.#queuedCache.get(key) === body) this.#queuedCache.delete(key);
+      if (this.#queuedCache.get(key) === queued) this.#queuedCache.delete(key);
     });
+    if (journaled) committed.then(journaled, () => {});
     // A model committed needs no insert in later writes.
     if (write.model)
       committed.then(
@@ -327,6 +349,26 @@ export class SqlStore implements Store {
         () => {},
       );
     return committed;
+  }
+
+  async recoverReplies(): Promise<number> {
+    if (!this.#journal) return 0;
+    const { entries, files, remove } = ReplyJournal.orphans(this.#journal.dir);
+    if (!files.length) return 0;
+    let stored = 0;
+    const chunk = 500;
+    for (let i = 0; i < entries.length; i += chunk) {
+      const part = entries.slice(i, i + chunk);
+      await this.db.transaction(async (tx) => {
+        await insertCacheModels(tx, [...new Map(part.map((e) => [`${e.provider}\u0000${e.model}`, [e.provider, e.model] as [string, string]])).values()]);
+        for (const e of part) {
+          this.#absence?.writing(e.key, e.provider, e.model);
+          stored += await tx.run(INSERT_CACHE_ENTRY, [keyParam(this.db.backend, e.key), e.provider, e.model, e.body, Date.now(), e.origin]);
+        }
+      });
+    }
+    remove();
+    return stored;
   }
 
   reportRateLimit(endpoint: string, pauseMs: number): Promise<RateLimitState> {
@@ -464,6 +506,7 @@ export class SqlStore implements Store {
       // Items still being stored (a run that stopped early) are stored first.
       await this.flush();
     } finally {
+      this.#journal?.close();
       await this.db.close();
     }
   }

@@ -42,6 +42,7 @@ interface CacheRow {
   model: string;
   response: string;
   created_at: number | string;
+  origin: string | null;
 }
 
 /** Every row of a store, in dependency order (runs and items before the trials that name them). */
@@ -121,7 +122,7 @@ export async function* exportRecords(db: SqlDriver): AsyncIterable<StoreRecord> 
   }
   for (let after: string | Buffer = ''; ; ) {
     const page: CacheRow[] = await db.all<CacheRow>(
-      `SELECT c.key AS key, m.provider AS provider, m.model AS model, c.response AS response, c.created_at AS created_at
+      `SELECT c.key AS key, m.provider AS provider, m.model AS model, c.response AS response, c.created_at AS created_at, c.origin AS origin
        FROM call_cache c JOIN cache_models m ON m.id = c.model_id WHERE c.key > ? ORDER BY c.key LIMIT ?`,
       [after, PAGE],
     );
@@ -134,6 +135,7 @@ export async function* exportRecords(db: SqlDriver): AsyncIterable<StoreRecord> 
         model: c.model,
         response: c.response.startsWith('[') ? JSON.stringify(unpackResponse(c.response)) : c.response,
         createdAt: createdAtText(c.created_at),
+        ...(c.origin !== null ? { origin: c.origin } : {}),
       };
     if (page.length < PAGE) break;
     // The last key as stored: SQLite orders text keys (written before schema 12) before blobs.
@@ -225,6 +227,7 @@ async function importOne(
         r.model,
         packResponse(JSON.parse(r.response)),
         createdAtParam(backend, r.createdAt),
+        r.origin ?? null,
       ]);
       return;
     case 'trial': {

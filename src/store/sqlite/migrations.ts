@@ -211,4 +211,9 @@ export const MIGRATIONS: string[] = [
   DROP TABLE call_cache;
   ALTER TABLE call_cache_v12 RENAME TO call_cache;
   `,
+  // 13: where a cached reply came from (the run, or the step, that paid for it), so that a run
+  // can say how many of its calls another run answered. Rows written before have none.
+  `
+  ALTER TABLE call_cache ADD COLUMN origin TEXT;
+  `,
 ];

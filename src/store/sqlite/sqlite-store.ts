@@ -9,6 +9,8 @@ import { SqliteDriver } from './sqlite-driver.js';
 export class SqliteStore extends SqlStore {
   /** Open (and create or migrate) the SQLite store at `path` (`:memory:` for a private in-memory one); `readonly` opens an existing, migrated file without writing. */
   constructor(path: string, options: { readonly?: boolean } = {}) {
-    super(new SqliteDriver(path, MIGRATIONS, options));
+    const driver = new SqliteDriver(path, MIGRATIONS, options);
+    // Replies not yet committed are journaled beside the file (a folder that exists only while they are).
+    super(driver, { journalDir: path === ':memory:' || options.readonly ? undefined : `${driver.location}-replies` });
   }
 }
