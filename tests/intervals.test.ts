@@ -1,5 +1,5 @@
 // Intervals over items: the design-effect Wilson interval of clustered proportions (accuracy
-// with replicates) and Newcombe's paired interval (compare), against reference values computed
+// and StoryTurn rates with replicates) and Newcombe's paired interval (compare), against reference values computed
 // independently (tests/fixtures/vectors/intervals/make_intervals.py, scipy) and a published
 // worked example, and as properties: an interval contains its estimate or says why not, has
 // positive width, and does not depend on the order of items or of subjects.
@@ -8,7 +8,14 @@ import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { accuracyTable, comparePaired, type AccuracyCell, type PairedCell } from '../src/analysis/index.js';
+import {
+  accuracyTable,
+  comparePaired,
+  storyTurnMetrics,
+  type AccuracyCell,
+  type PairedCell,
+  type StoredStory,
+} from '../src/analysis/index.js';
 import { accuracyTextTable } from '../src/report/index.js';
 import { clusteredWilsonInterval, newcombePairedInterval, wilsonInterval } from '../src/stats/index.js';
 import type { ResponseMatrix, ResponseRow } from '../src/store/index.js';
@@ -384,5 +391,36 @@ describe('comparePaired intervals', () => {
       ),
       RUNS,
     );
+  });
+});
+
+describe('StoryTurn rates', () => {
+  const story = (item: string, questions: boolean[]): StoredStory => ({
+    subject: 'agent:x',
+    item,
+    scorer: 'exact',
+    state: 'belief',
+    category: 'belief',
+    task: '-',
+    setting: 'text-complete',
+    withImages: false,
+    correct: questions.every(Boolean),
+    questions,
+    why: questions.map(() => false),
+    feedbackEvents: [],
+  });
+
+  it('count stories, not replicates or questions: 3 stories right twice with 2 questions each give the interval of 3', () => {
+    const stories = ['s1', 's2', 's3'].flatMap((id) => [story(id, [true, true]), story(id, [true, true])]);
+    const [m] = storyTurnMetrics(stories);
+    const three = wilsonInterval(3, 3);
+    expect(m!.stories).toMatchObject({ k: 6, n: 6, items: 3, rate: 1, upper: 1 });
+    close(m!.stories.lower, three.lower);
+    expect(m!.questions).toMatchObject({ k: 12, n: 12, items: 3, rate: 1 });
+    close(m!.questions.lower, three.lower);
+    // One trial per story and one question each: the Wilson interval of the stories, as before.
+    const once = storyTurnMetrics(['s1', 's2', 's3', 's4'].map((id, i) => story(id, [i > 0])))[0]!;
+    const w = wilsonInterval(3, 4);
+    expect(once.stories).toMatchObject({ k: 3, n: 4, items: 4, lower: w.lower, upper: w.upper });
   });
 });
