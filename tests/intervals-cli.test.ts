@@ -3,7 +3,7 @@
 // paired interval keeps its width when every item is discordant the same way.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -73,5 +73,15 @@ describe('compare intervals', () => {
     expect(text.stdout).toMatch(/all\s+4\s+100\.0\s+0\.0\s+100\.0\s+\[30\.7, 100\.0\]/);
     expect(text.stdout).not.toContain('[100.0, 100.0]');
     expect(text.stdout).toContain("95% CI: Newcombe's hybrid score interval for paired proportions");
+  });
+
+  it('says why there is no interval where two subjects answered no item in common', () => {
+    writeFileSync(join(dir, 'apart.csv'), 'suite,item_id,category,original_label,A,B\ns,i1,belief,,1,\ns,i2,belief,,,0\n');
+    const text = cli(['compare', '--matrix', 'apart.csv']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/A\s+B\s+all\s+0\s+NaN\s+NaN\s+NaN\s+- \*\s/);
+    expect(text.stdout).toMatch(/\n\* no item answered by both subjects\n$/);
+    const [all] = JSON.parse(cli(['compare', '--matrix', 'apart.csv', '--json']).stdout);
+    expect(all).toMatchObject({ n: 0, lower: null, upper: null, note: 'no item answered by both subjects' });
   });
 });
