@@ -1,4 +1,4 @@
-// Paired comparison: differences, McNemar on the discordant items, Holm across categories.
+// Paired comparison: differences with Newcombe's interval, McNemar on the discordant items, Holm across categories.
 
 import { describe, expect, it } from 'vitest';
 import * as stats from '../src/stats/index.js';
@@ -18,7 +18,7 @@ describe('compare', () => {
       items: cells.map((_, i) => ({ suite: 's', itemId: `i${i}`, category: i % 2 ? 'belief' : 'desire', originalLabel: '' })),
       cells,
     };
-    const all = comparePaired(m, { iterations: 500 }).find((c) => c.group === 'all')!;
+    const all = comparePaired(m).find((c) => c.group === 'all')!;
     expect(all).toMatchObject({ n: 40, onlyA: 12, onlyB: 4 });
     expect(all.difference).toBeCloseTo(0.2, 12);
     expect(all.pMcnemar).toBeCloseTo(0.0801183137276343, 10); // shared/vectors mcnemar.expected.json
@@ -26,7 +26,7 @@ describe('compare', () => {
     expect(all.lower).toBeLessThan(0.2);
     expect(all.upper).toBeGreaterThan(0.2);
     expect(all.minimumDetectableDifference).toBeCloseTo(2.8015852181 * Math.sqrt(16 / 40 / 40), 8);
-    const perCategory = comparePaired(m, { iterations: 100 }).filter((c) => c.group !== 'all');
+    const perCategory = comparePaired(m).filter((c) => c.group !== 'all');
     const adjusted = stats.holm(perCategory.map((c) => c.pMcnemar));
     perCategory.forEach((c, k) => expect(c.pHolm).toBe(adjusted[k]));
   });

@@ -37,7 +37,7 @@ import {
   type ItemWrongChoices,
 } from '../src/analysis/index.js';
 import { writtenInferencePrompt } from '../src/suites/index.js';
-import { clopperPearsonInterval } from '../src/stats/index.js';
+import { wilsonInterval } from '../src/stats/index.js';
 import { evaluate } from './helpers/evaluate.js';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'data');
@@ -127,10 +127,14 @@ describe('human participants as a subject', () => {
       const ids = [...truth.keys()].filter((k) => k.startsWith(`${d}/`));
       const right = ids.reduce((n, id) => n + (truth.get(id)!.correct === 0 ? 1 : 0) + 0 + 1, 0);
       const cell = res.cells.find((c) => c.model === 'human:lay' && c.domain === d && c.attribute === 'all')!;
-      expect(cell.items).toBe(ids.length * 3);
-      expect(cell.correct).toBe(right);
-      const exact = clopperPearsonInterval(right, ids.length * 3);
-      expect([cell.exactLower, cell.exactUpper]).toEqual([exact.lower, exact.upper]);
+      // Three participants per item: items, not trials, are the unit of the intervals.
+      expect(cell).toMatchObject({ items: ids.length, trials: ids.length * 3, correct: right });
+      expect(cell.rate).toBe(right / (ids.length * 3));
+      expect([cell.exactLower, cell.exactUpper]).toEqual([Number.NaN, Number.NaN]);
+      // Never narrower than the 36 trials taken as independent.
+      const naive = wilsonInterval(right, ids.length * 3);
+      expect(cell.lower).toBeLessThanOrEqual(Math.min(naive.lower, cell.rate));
+      expect(cell.upper).toBeGreaterThanOrEqual(Math.max(naive.upper, cell.rate));
       // Positions: p1 always A; p2 the first wrong option; p3 the right one.
       const counts = [0, 0, 0, 0];
       for (const id of ids) {

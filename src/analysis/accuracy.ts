@@ -1,10 +1,13 @@
 // Accuracy per subject, overall and by category or suite, with 95% intervals.
-// One trial per item: a Wilson interval over items. Several replicates per item: replicates of
-// an item are not independent, so each item's mean over its replicates is one observation and
-// the interval is the normal interval of the mean of item means (clamped to [0, 1]).
+// The unit of sampling is the item. One trial per item: the Wilson interval over items.
+// Several replicates per item: replicates of an item are not independent, so the estimate is
+// the mean of item means and the interval is Wilson's with the effective number of trials
+// from the spread between items (clusteredWilsonInterval): never narrower than independent
+// trials would give, never wider than one trial per item, and the plain Wilson interval over
+// items when no spread can be estimated (every item always right, or always wrong).
 
 // The file itself, not the stats index: the report loads this without the rest of the statistics.
-import { wilsonInterval } from '../stats/wilson-interval.js';
+import { clusteredWilsonInterval, type ClusteredInterval, wilsonOverTrials } from '../stats/clustered-wilson.js';
 import type { AccuracyCountRow, ResponseRow } from '../store/index.js';
 
 export interface AccuracyCell {
@@ -16,6 +19,12 @@ export interface AccuracyCell {
   accuracy: number;
   lower: number;
   upper: number;
+  /** The number of independent trials the interval stands for: the trials with one per item, between items and trials with replicates. */
+  effectiveN: number;
+  /** Wilson over trials (one per item), Wilson with the effective n (replicates), or the normal interval of item means (scores outside [0, 1]). */
+  method: ClusteredInterval['method'];
+  /** Why the interval has zero width, when it has. */
+  note?: string;
   parseFailures: number;
   parseFailureRate: number;
 }
@@ -24,11 +33,9 @@ export interface AccuracyTable {
   subjects: string[];
   groups: string[];
   cells: AccuracyCell[];
-  /** Whether any item had more than one replicate (then intervals are over item means). */
+  /** Whether any item had more than one replicate (then intervals use the effective number of trials). */
   replicated: boolean;
 }
-
-const Z95 = 1.959963984540054;
 
 interface Acc {
   items: Map<string, { sum: number; n: number }>;
@@ -36,41 +43,40 @@ interface Acc {
   parseFailures: number;
 }
 
-function summarise(subject: string, group: string, acc: Acc): AccuracyCell {
-  const means = [...acc.items.values()].map((c) => c.sum / c.n);
-  const n = means.length;
-  const replicated = [...acc.items.values()].some((c) => c.n > 1);
-  let accuracy: number, lower: number, upper: number;
-  if (!replicated) {
-    const w = wilsonInterval(
-      means.reduce((s, m) => s + m, 0),
-      n,
-    );
-    ({ estimate: accuracy, lower, upper } = w);
-  } else {
-    accuracy = means.reduce((s, m) => s + m, 0) / n;
-    const sd = n > 1 ? Math.sqrt(means.reduce((s, m) => s + (m - accuracy) ** 2, 0) / (n - 1)) : 0;
-    const half = (Z95 * sd) / Math.sqrt(n);
-    lower = Math.max(0, accuracy - half);
-    upper = Math.min(1, accuracy + half);
-  }
+function cellOfInterval(
+  subject: string,
+  group: string,
+  ci: ClusteredInterval,
+  counts: { trials: number; parseFailures: number },
+): AccuracyCell {
   return {
     subject,
     group,
-    items: n,
-    trials: acc.trials,
-    accuracy,
-    lower,
-    upper,
-    parseFailures: acc.parseFailures,
-    parseFailureRate: acc.trials ? acc.parseFailures / acc.trials : 0,
+    items: ci.clusters,
+    trials: counts.trials,
+    accuracy: ci.estimate,
+    lower: ci.lower,
+    upper: ci.upper,
+    effectiveN: ci.effectiveN,
+    method: ci.method,
+    ...(ci.note ? { note: ci.note } : {}),
+    parseFailures: counts.parseFailures,
+    parseFailureRate: counts.trials ? counts.parseFailures / counts.trials : 0,
   };
+}
+
+function summarise(subject: string, group: string, acc: Acc): AccuracyCell {
+  const ci = clusteredWilsonInterval(
+    [...acc.items.values()].map((c) => ({ sum: c.sum, trials: c.n })),
+    { weighting: 'cluster' },
+  );
+  return cellOfInterval(subject, group, ci, acc);
 }
 
 /** Accuracy by `groupBy` (category, suite, or the source's ability label), plus an 'all' group per subject. */
 export type AccuracyGrouping = 'category' | 'suite' | 'ability';
 
-/** Accuracy per subject and group with 95% intervals (Wilson over items; over item means when items have replicates) and parse-failure counts. */
+/** Accuracy per subject and group with 95% intervals (Wilson over items; with replicates, Wilson with the items' effective number of trials) and parse-failure counts. */
 export function accuracyTable(rows: Iterable<ResponseRow>, groupBy: AccuracyGrouping = 'category'): AccuracyTable {
   const accs = new Map<string, Map<string, Acc>>();
   let replicated = false;
@@ -181,18 +187,8 @@ export function accuracyTableFromCounts(counts: readonly AccuracyCountRow[], gro
     ordered.splice(1, 0, { name: 'all', ...all, first: ['', ''] });
     for (const g of ordered) {
       groupSet.add(g.name);
-      const w = wilsonInterval(g.correct, g.rows);
-      cells.push({
-        subject: s,
-        group: g.name,
-        items: g.rows,
-        trials: g.rows,
-        accuracy: w.estimate,
-        lower: w.lower,
-        upper: w.upper,
-        parseFailures: g.parseFailures,
-        parseFailureRate: g.rows ? g.parseFailures / g.rows : 0,
-      });
+      // One row of 0 or 1 per item: what clusteredWilsonInterval gives for clusters of one trial.
+      cells.push(cellOfInterval(s, g.name, wilsonOverTrials(g.correct, g.rows), { trials: g.rows, parseFailures: g.parseFailures }));
     }
   }
   const groups = [...groupSet].filter((g) => g !== 'all').sort();

@@ -1,11 +1,13 @@
 // Paired comparison of subjects on the same items, which accuracy tables alone do not give:
-// the accuracy difference with a paired item-bootstrap interval, McNemar's test on the
-// discordant items (corrected, and exact), Holm across categories within each pair, and the
-// minimum detectable difference at this size (alpha 0.05 two-sided, power 0.8; normal
-// approximation for paired proportions: (z_0.975 + z_0.8) * sqrt(discordant share / n)).
+// the accuracy difference with Newcombe's hybrid score interval for paired proportions (it
+// keeps its width when every item is discordant the same way, where a bootstrap over items
+// collapses to a point), McNemar's test on the discordant items (corrected, and exact), Holm
+// across categories within each pair, and the minimum detectable difference at this size
+// (alpha 0.05 two-sided, power 0.8; normal approximation for paired proportions:
+// (z_0.975 + z_0.8) * sqrt(discordant share / n)).
 
 import { ConfigError } from '../core/index.js';
-import { bootstrap, holm, mcnemar } from '../stats/index.js';
+import { holm, mcnemar, newcombePairedInterval } from '../stats/index.js';
 import type { ResponseMatrix } from '../store/index.js';
 
 export interface PairedCell {
@@ -16,8 +18,11 @@ export interface PairedCell {
   accuracyA: number;
   accuracyB: number;
   difference: number;
+  /** Newcombe's hybrid score 95% interval of the difference (method 10, paired). */
   lower: number;
   upper: number;
+  /** Why there is no interval, when there is none (no item both subjects answered). */
+  note?: string;
   /** Items only A got right, and only B got right. */
   onlyA: number;
   onlyB: number;
@@ -30,11 +35,8 @@ export interface PairedCell {
 
 const Z = 1.959963984540054 + 0.8416212335729143;
 
-/** Two subjects on the same items: agreement counts, McNemar's test overall and per category (Holm-corrected), and the accuracy difference with an interval. */
-export function comparePaired(
-  matrix: ResponseMatrix,
-  opts: { subjects?: string[]; iterations?: number; seed?: number } = {},
-): PairedCell[] {
+/** Two subjects on the same items: agreement counts, McNemar's test overall and per category (Holm-corrected), and the accuracy difference with Newcombe's paired interval. */
+export function comparePaired(matrix: ResponseMatrix, opts: { subjects?: string[] } = {}): PairedCell[] {
   const subjects = opts.subjects ?? matrix.subjects;
   for (const s of subjects)
     if (!matrix.subjects.includes(s)) throw new ConfigError(`no subject "${s}" in the matrix (subjects: ${matrix.subjects.join(', ')})`);
@@ -59,10 +61,8 @@ export function comparePaired(
         const accB = g.reduce((s, r) => s + r.b, 0) / n;
         const onlyA = g.filter((r) => r.a === 1 && r.b === 0).length;
         const onlyB = g.filter((r) => r.a === 0 && r.b === 1).length;
-        const boot = bootstrap(n, (idx) => Array.from(idx).reduce((s, k) => s + g[k]!.a - g[k]!.b, 0) / idx.length, {
-          iterations: opts.iterations ?? 1000,
-          seed: `compare:${opts.seed ?? 0}:${sa}:${sb}:${group}`,
-        });
+        const both = g.filter((r) => r.a === 1 && r.b === 1).length;
+        const ci = newcombePairedInterval({ both, onlyFirst: onlyA, onlySecond: onlyB, neither: n - both - onlyA - onlyB });
         const m = mcnemar([
           [0, onlyA],
           [onlyB, 0],
@@ -74,9 +74,10 @@ export function comparePaired(
           n,
           accuracyA: accA,
           accuracyB: accB,
-          difference: accA - accB,
-          lower: boot.lower,
-          upper: boot.upper,
+          difference: ci.estimate,
+          lower: ci.lower,
+          upper: ci.upper,
+          ...(ci.note ? { note: 'no item answered by both subjects' } : {}),
           onlyA,
           onlyB,
           pMcnemar: m.p,

@@ -77,7 +77,7 @@ export const COMMAND_FILES: readonly CommandFile[] = [
       {
         term: 'compare [options]',
         description:
-          'paired comparison of subjects on the same items: difference with a paired bootstrap CI, McNemar, Holm across categories, minimum detectable difference',
+          'paired comparison of subjects on the same items: difference with a paired score interval (Newcombe), McNemar, Holm across categories, minimum detectable difference',
       },
     ],
   },

@@ -53,13 +53,13 @@ function accuracyTableHtml(t: AccuracyTable, groupTitle: string): string {
     const cells = t.groups.map((g) => {
       const c = cellOf(t, s, g);
       return c
-        ? `<td title="n=${c.items} items, ${c.trials} trials"><b>${pct(c.accuracy)}</b><br><small>[${pct(c.lower)}, ${pct(c.upper)}]<br>n=${c.items}</small></td>`
+        ? `<td title="n=${c.items} items, ${c.trials} trials${c.note ? `: ${escapeHtml(c.note)}` : ''}"><b>${pct(c.accuracy)}</b><br><small>[${pct(c.lower)}, ${pct(c.upper)}]${c.note ? ` (${escapeHtml(c.note)})` : ''}<br>n=${c.items}</small></td>`
         : '<td>—</td>';
     });
     const all = cellOf(t, s, 'all');
     return `<tr><th title="${escapeHtml(s)}">${escapeHtml(names.get(s)!)}</th>${cells.join('')}<td>${all ? `${all.parseFailures} (${pct(all.parseFailureRate)})` : '—'}</td></tr>`;
   });
-  return `<table class="acc"><caption>Accuracy by ${groupTitle}: estimate, 95% interval${t.replicated ? ' (over item means; items have several replicates)' : ' (Wilson)'}, n items</caption>${head}${rows.join('')}</table>`;
+  return `<table class="acc"><caption>Accuracy by ${groupTitle}: estimate, 95% interval${t.replicated ? " (Wilson with the items' effective number of trials: an item's replicates are not independent)" : ' (Wilson)'}, n items</caption>${head}${rows.join('')}</table>`;
 }
 
 const CSS = `body{font-family:DejaVu Sans,Helvetica,Arial,sans-serif;margin:2em;color:#1b1b1b;max-width:1400px}

@@ -14,11 +14,14 @@ export function formatTextTable(header: string[], rows: string[][], opts: { left
   return [line(header), rule, ...rows.map(line)].join('\n');
 }
 
-/** Accuracy (percent) per subject and group, the overall interval, and parse failures. */
+/** Accuracy (percent) per subject and group, the overall interval, and parse failures; a footnote says how replicates count and why an interval has zero width. */
 export function accuracyTextTable(t: AccuracyTable): string {
-  const header = ['subject', ...t.groups.filter((g) => g !== 'all'), 'all', '95% CI', 'n', 'parse fail'];
+  const header = ['subject', ...t.groups.filter((g) => g !== 'all'), 'all', t.replicated ? '95% CI *' : '95% CI', 'n', 'parse fail'];
+  const notes: string[] = [];
   const rows = t.subjects.map((s) => {
     const all = cellOf(t, s, 'all')!;
+    if (all.note && !notes.includes(all.note)) notes.push(all.note);
+    const mark = all.note ? ` ${'*'.repeat(notes.indexOf(all.note) + 2)}` : '';
     return [
       s,
       ...t.groups
@@ -28,10 +31,18 @@ export function accuracyTextTable(t: AccuracyTable): string {
           return c ? (c.accuracy * 100).toFixed(1) : '-';
         }),
       (all.accuracy * 100).toFixed(1),
-      `[${(all.lower * 100).toFixed(1)}, ${(all.upper * 100).toFixed(1)}]`,
+      `[${(all.lower * 100).toFixed(1)}, ${(all.upper * 100).toFixed(1)}]${mark}`,
       String(all.items),
       String(all.parseFailures),
     ];
   });
-  return formatTextTable(header, rows);
+  const footnotes = [
+    ...(t.replicated
+      ? [
+          "* over items (n): an item's replicates are not independent, so the interval is Wilson's with the items' effective number of trials",
+        ]
+      : []),
+    ...notes.map((n, i) => `${'*'.repeat(i + 2)} ${n}`),
+  ];
+  return [formatTextTable(header, rows), ...footnotes].join('\n');
 }

@@ -1,4 +1,6 @@
 export * from './wilson-interval.js';
+export * from './clustered-wilson.js';
+export * from './paired-difference.js';
 export * from './distributions.js';
 export * from './correlation.js';
 export * from './partial-kendall.js';

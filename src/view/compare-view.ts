@@ -12,7 +12,7 @@ export async function compareView(store: Store, runId: string, subjects: string[
   const matrix = await runMatrix(store, runId, replicate);
   const chosen = subjects?.length ? subjects : matrix.subjects;
   if (chosen.length < 2) throw new ConfigError(`compare needs two subjects or more; run ${runId} has ${matrix.subjects.length} scored`);
-  const cells = comparePaired(matrix, { subjects: chosen, iterations: 1000, seed: 0 });
+  const cells = comparePaired(matrix, { subjects: chosen });
   const columns = chosen.map((s) => matrix.subjects.indexOf(s));
   const counts = { bothRight: 0, bothWrong: 0, onlyA: 0, onlyB: 0, missing: 0 };
   const items = matrix.items.map((it, i) => {

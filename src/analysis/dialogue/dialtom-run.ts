@@ -1,5 +1,7 @@
 // DialToM results of a stored run: correctness rate per subject, domain and attribute with
-// Wilson and Clopper-Pearson (exact) intervals, the same rate rows the published-rates analyses
+// Wilson and Clopper-Pearson (exact) intervals (over items: with replicates, or several human
+// participants per item, the Wilson interval uses the items' effective number of trials, and
+// the exact interval, which needs independent trials, is left out), the same rate rows the published-rates analyses
 // take (so a run feeds the retrospective-prospective gap), per-item correctness for the easy-hard
 // gap, the positions subjects chose (positional bias, Table 20) and distractor clustering as
 // the paper defines it (Table 21: per item over its wrong answers, from replicates or from
@@ -7,7 +9,7 @@
 // subjects like any other.
 
 import { MCQ_RECORDS, McqPayloadSchema, readRecord } from '../../core/index.js';
-import { clopperPearsonInterval, wilsonInterval } from '../../stats/index.js';
+import { clopperPearsonInterval, clusteredWilsonInterval } from '../../stats/index.js';
 import { PROTOCOL_SCORES, type Store } from '../../store/index.js';
 import { distractorClustering, type DistractorClustering, type ItemWrongChoices } from './dialtom-extras.js';
 import type { DialtomTaskName, RateRow } from './rate-table.js';
@@ -24,12 +26,15 @@ export interface DialtomCell {
   domain: string;
   attribute: string;
   correct: number;
+  /** Distinct items, and their trials (replicates, or human participants). */
   items: number;
+  trials: number;
+  /** correct / trials. */
   rate: number;
-  /** Wilson 95% interval. */
+  /** Wilson 95% interval over items (with the items' effective number of trials where an item has several). */
   lower: number;
   upper: number;
-  /** Clopper-Pearson (exact) 95% interval, as the paper gives for its 20-item expert ceiling. */
+  /** Clopper-Pearson (exact) 95% interval, as the paper gives for its 20-item expert ceiling; NaN unless one whole trial per item. */
   exactLower: number;
   exactUpper: number;
 }
@@ -53,6 +58,7 @@ export interface DialtomClusteringRow extends DistractorClustering {
 export interface DialtomRunResults {
   cells: DialtomCell[];
   rates: RateRow[];
+  /** Per subject, task and domain: each item's correctness, the mean over its trials (one value per item). */
   perItem: Map<string, number[]>;
   positions: DialtomPositions[];
   distractors: DialtomClusteringRow[];
@@ -62,8 +68,11 @@ export const ALL_MODELS = 'all models';
 
 /** The DialToM analyses of a stored run (see the file comment); subjects include imported humans. */
 export async function dialtomRunResults(store: Store, runId: string): Promise<DialtomRunResults> {
-  const groups = new Map<string, { model: string; task: DialtomTaskName; domain: string; attribute: string; values: number[] }>();
-  const perItem = new Map<string, number[]>();
+  const groups = new Map<
+    string,
+    { model: string; task: DialtomTaskName; domain: string; attribute: string; items: Map<string, { sum: number; trials: number }> }
+  >();
+  const itemScores = new Map<string, Map<string, { sum: number; trials: number }>>();
   const positions = new Map<string, DialtomPositions>();
   // Wrong answers per (subject, task, domain) and item: which distractor each chose.
   const wrong = new Map<string, { model: string; task: DialtomTaskName; domain: string; items: Map<string, ItemWrongChoices> }>();
@@ -82,12 +91,20 @@ export async function dialtomRunResults(store: Store, runId: string): Promise<Di
     const attribute = String(r.meta.state ?? r.category);
     for (const attr of [attribute, 'all']) {
       const key = `${r.spec}\u0000${task}\u0000${domain}\u0000${attr}`;
-      const g = groups.get(key) ?? { model: r.spec, task, domain, attribute: attr, values: [] };
-      g.values.push(r.value);
+      const g = groups.get(key) ?? { model: r.spec, task, domain, attribute: attr, items: new Map() };
+      const item = g.items.get(r.itemId) ?? { sum: 0, trials: 0 };
+      item.sum += r.value;
+      item.trials++;
+      g.items.set(r.itemId, item);
       groups.set(key, g);
     }
     const k = `${r.spec}\u0000${task}\u0000${domain}`;
-    perItem.set(k, [...(perItem.get(k) ?? []), r.value]);
+    const scores = itemScores.get(k) ?? new Map<string, { sum: number; trials: number }>();
+    const score = scores.get(r.itemId) ?? { sum: 0, trials: 0 };
+    score.sum += r.value;
+    score.trials++;
+    scores.set(r.itemId, score);
+    itemScores.set(k, scores);
     const t = await store.transcript({ runId, subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate });
     const detail = t ? readRecord(MCQ_RECORDS, t.transcript, `${r.suite}/${r.itemId}`) : undefined;
     if (!detail) continue;
@@ -110,18 +127,23 @@ export async function dialtomRunResults(store: Store, runId: string): Promise<Di
       addWrong(model, task, domain, itemKey, distractors.length, index >= 0 ? index : null);
   }
   const cells = [...groups.values()].map((g) => {
-    const correct = g.values.reduce((a, b) => a + b, 0);
-    const ci = wilsonInterval(correct, g.values.length);
-    // Replicates give fractional sums: the exact interval is over whole trials.
-    const exact = Number.isInteger(correct) ? clopperPearsonInterval(correct, g.values.length) : { lower: Number.NaN, upper: Number.NaN };
+    const items = [...g.items.values()];
+    const ci = clusteredWilsonInterval(items, { weighting: 'trial' });
+    const correct = items.reduce((a, c) => a + c.sum, 0);
+    // The exact interval is over independent whole trials: one per item, scored 0 or 1.
+    const exact =
+      ci.trials === ci.clusters && Number.isInteger(correct)
+        ? clopperPearsonInterval(correct, ci.trials)
+        : { lower: Number.NaN, upper: Number.NaN };
     return {
       model: g.model,
       task: g.task,
       domain: g.domain,
       attribute: g.attribute,
       correct,
-      items: g.values.length,
-      rate: correct / g.values.length,
+      items: ci.clusters,
+      trials: ci.trials,
+      rate: correct / ci.trials,
       lower: ci.lower,
       upper: ci.upper,
       exactLower: exact.lower,
@@ -144,5 +166,7 @@ export async function dialtomRunResults(store: Store, runId: string): Promise<Di
     if (new Set(distractors.filter((d) => d.model === model && d.task === task).map((d) => d.domain)).size > 1)
       distractors.push({ model, task, domain: 'pooled', ...distractorClustering(items) });
   }
+  // Replicates of an item are one observation of it: the easy-hard test compares items.
+  const perItem = new Map([...itemScores].map(([k, scores]) => [k, [...scores.values()].map((c) => c.sum / c.trials)]));
   return { cells, rates, perItem, positions: [...positions.values()], distractors };
 }

@@ -5,13 +5,18 @@
 // accuracy with the final "why" turn set apart (the paper finds most errors there); text-only
 // versus text+image runs; and feedback effectiveness (of the wrong answers followed by
 // feedback, the share whose next answer is right).
+// The unit of sampling is the story: a story's questions, and its replicates, are not
+// independent, so each interval is Wilson's with the stories' effective number of trials
+// (clusteredWilsonInterval; the plain Wilson interval where each story counts once).
 
 import { CONVERSATION_RECORDS, ConfigError, JudgedStoryDetailSchema, readRecord, readScoreDetail } from '../../core/index.js';
-import { wilsonInterval } from '../../stats/index.js';
+import { clusteredWilsonInterval } from '../../stats/index.js';
 import type { Store } from '../../store/index.js';
 
 export interface StoredStory {
   subject: string;
+  /** The story as an item (suite and item id): its replicates share it. */
+  item: string;
   /** What decided correctness: `exact`, or `judge:RUBRIC` for open turns (exact for closed ones). */
   scorer: string;
   state: string;
@@ -34,6 +39,8 @@ export const isWhyQuestion = (q: string) => /^\s*why\b/i.test(q);
 export interface Rate {
   k: number;
   n: number;
+  /** Stories (items) behind the n, each counted once however many replicates or questions it gives. */
+  items: number;
   rate: number;
   lower: number;
   upper: number;
@@ -65,10 +72,26 @@ export interface StoryTurnMetrics {
   feedbackEffectiveness: Rate | null;
 }
 
-const rate = (k: number, n: number): Rate => {
-  const ci = wilsonInterval(k, n);
-  return { k, n, rate: n ? k / n : Number.NaN, lower: ci.lower, upper: ci.upper };
-};
+/** The share right of `outcomes` (each with its story), with the interval over stories. */
+function rate(outcomes: Array<{ item: string; right: boolean }>): Rate {
+  const byStory = new Map<string, { sum: number; trials: number }>();
+  for (const o of outcomes) {
+    const c = byStory.get(o.item) ?? { sum: 0, trials: 0 };
+    c.sum += o.right ? 1 : 0;
+    c.trials++;
+    byStory.set(o.item, c);
+  }
+  const ci = clusteredWilsonInterval([...byStory.values()], { weighting: 'trial' });
+  const k = outcomes.filter((o) => o.right).length;
+  const n = outcomes.length;
+  return { k, n, items: byStory.size, rate: n ? k / n : Number.NaN, lower: ci.lower, upper: ci.upper };
+}
+
+/** Story-level outcomes: right when every question is. */
+const storiesRight = (ss: StoredStory[]) => ss.map((s) => ({ item: s.item, right: s.correct }));
+/** Question-level outcomes, each with its story; `keep` picks questions by index. */
+const questionsRight = (ss: StoredStory[], keep: (s: StoredStory, i: number) => boolean = () => true) =>
+  ss.flatMap((s) => s.questions.flatMap((right, i) => (keep(s, i) ? [{ item: s.item, right }] : [])));
 
 /**
  * The judge scorer to read open turns from: the one given, else the run's only pinned rubric,
@@ -104,6 +127,7 @@ export async function storedStories(store: Store, runId: string, judgeScorer?: s
     const questions = d.turns.map((x) => correctAt(x.turn, x.correct));
     out.push({
       subject: r.spec,
+      item: `${r.suite}/${r.itemId}`,
       scorer: verdicts ? `${judgeScorer} (open turns) + exact (closed turns)` : 'exact',
       state: d.state,
       category: d.category ?? String(r.meta.commetCategory ?? d.state),
@@ -132,46 +156,40 @@ export function storyTurnMetrics(stories: StoredStory[]): StoryTurnMetrics[] {
     const by = <K extends 'state' | 'setting' | 'category' | 'task'>(field: K) =>
       [...new Set(ss.map((s) => s[field]))].sort().map((v) => {
         const mine = ss.filter((s) => s[field] === v);
-        return { [field]: v, ...rate(mine.filter((s) => s.correct).length, mine.length) } as { [P in K]: string } & Rate;
+        return { [field]: v, ...rate(storiesRight(mine)) } as { [P in K]: string } & Rate;
       });
     const stateSetting = [...new Set(ss.map((s) => `${s.state}\u0000${s.setting}`))].sort().map((k) => {
       const [state, setting] = k.split('\u0000') as [string, string];
       const mine = ss.filter((s) => s.state === state && s.setting === setting);
-      return { state, setting, ...rate(mine.filter((s) => s.correct).length, mine.length) };
+      return { state, setting, ...rate(storiesRight(mine)) };
     });
-    const qs = ss.flatMap((s) => s.questions);
-    const whys = ss.flatMap((s) => s.questions.filter((_q, i) => s.why[i]));
-    const others = ss.flatMap((s) => s.questions.filter((_q, i) => !s.why[i]));
+    const whys = questionsRight(ss, (s, i) => s.why[i]!);
     const turns = Math.max(...ss.map((s) => s.questions.length));
-    const byTurn = Array.from({ length: turns }, (_, t) => {
-      const at = ss.filter((s) => s.questions.length > t).map((s) => s.questions[t]!);
-      return { turn: t + 1, ...rate(at.filter(Boolean).length, at.length) };
-    });
+    const byTurn = Array.from({ length: turns }, (_, t) => ({ turn: t + 1, ...rate(questionsRight(ss, (_s, i) => i === t)) }));
     const endingWhy = ss.filter((s) => s.why.length > 1 && s.why.at(-1));
-    const count = (xs: boolean[]) => rate(xs.filter(Boolean).length, xs.length);
-    const events = ss.flatMap((s) => s.feedbackEvents);
+    const events = ss.flatMap((s) => s.feedbackEvents.map((e) => ({ item: s.item, right: e.recovered })));
     return {
       subject,
       scorer,
       mode,
-      stories: rate(ss.filter((s) => s.correct).length, ss.length),
-      questions: count(qs),
+      stories: rate(storiesRight(ss)),
+      questions: rate(questionsRight(ss)),
       byState: by('state'),
       byCategory: by('category'),
       byTask: by('task'),
       bySetting: by('setting'),
       byStateSetting: stateSetting,
       byTurn,
-      whyQuestions: whys.length ? count(whys) : null,
-      otherQuestions: count(others),
+      whyQuestions: whys.length ? rate(whys) : null,
+      otherQuestions: rate(questionsRight(ss, (s, i) => !s.why[i])),
       finalWhy: endingWhy.length
         ? {
             stories: endingWhy.length,
-            beforeWhy: count(endingWhy.map((s) => s.questions.slice(0, -1).every(Boolean))),
-            why: count(endingWhy.map((s) => s.questions.at(-1)!)),
+            beforeWhy: rate(endingWhy.map((s) => ({ item: s.item, right: s.questions.slice(0, -1).every(Boolean) }))),
+            why: rate(endingWhy.map((s) => ({ item: s.item, right: s.questions.at(-1)! }))),
           }
         : null,
-      feedbackEffectiveness: events.length ? rate(events.filter((e) => e.recovered).length, events.length) : null,
+      feedbackEffectiveness: events.length ? rate(events) : null,
     };
   });
 }

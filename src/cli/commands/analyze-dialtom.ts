@@ -88,8 +88,8 @@ async function analyzeDialtom(f: Flags): Promise<void> {
           return easy ? [{ model, domain, ...easyHardGap(r.perItem.get(k)!, easy) }] : [];
         });
       print(
-        `correctness per subject, task and domain (Wilson and Clopper-Pearson 95% intervals)\n${formatTextTable(
-          ['subject', 'task', 'domain', 'items', 'CR %', 'Wilson', 'exact'],
+        `correctness per subject, task and domain (95% intervals over items: Wilson, with the items' effective number of trials where an item has several trials; Clopper-Pearson where each item has one)\n${formatTextTable(
+          ['subject', 'task', 'domain', 'items', 'trials', 'CR %', 'Wilson', 'exact'],
           r.cells
             .filter((c) => c.attribute === 'all')
             .map((c) => [
@@ -97,6 +97,7 @@ async function analyzeDialtom(f: Flags): Promise<void> {
               c.task,
               c.domain,
               String(c.items),
+              String(c.trials),
               pct(c.rate),
               `[${pct(c.lower)}, ${pct(c.upper)}]`,
               Number.isNaN(c.exactLower) ? '-' : `[${pct(c.exactLower)}, ${pct(c.exactUpper)}]`,
@@ -251,7 +252,7 @@ function printTables(out: Record<string, unknown>): void {
 }
 
 /**
- * `analyze dialtom --json` prints `{ cells?: [{ model, task, domain, attribute, correct, items, rate, lower, upper, exactLower, exactUpper }],
+ * `analyze dialtom --json` prints `{ cells?: [{ model, task, domain, attribute, correct, items, trials, rate, lower, upper, exactLower, exactUpper }],
  * gap: [{ model, domain, retrospective, prospective, itemsRetro, itemsPro, chi2, p, cramersV }], crossDomain,
  * easyHard?: [{ model, domain, u, p, rankBiserial, convention, hard, easy }], positions?: [{ domain, counts, chi2, df, p }] (from --positions), runPositions?: [{ model, task, domain, counts, test }],
  * distractors?: [{ model, task, domain, items, itemsUsed, incorrect, incorrectAll, normalizedEntropy }], choices?,

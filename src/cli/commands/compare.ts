@@ -8,75 +8,61 @@ export function registerCompare(program: Command): void {
   program
     .command('compare')
     .description(
-      'paired comparison of subjects on the same items: difference with a paired bootstrap CI, McNemar, Holm across categories, minimum detectable difference',
+      'paired comparison of subjects on the same items: difference with a paired score interval (Newcombe), McNemar, Holm across categories, minimum detectable difference',
     )
     .option('--run-id <id>', 'run in the store (default: the newest)')
     .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
     .option('--matrix <file>', 'a response matrix file (CSV or Parquet) instead of a run')
     .option('--subjects <list>', 'comma-separated subjects to compare (default: all)')
     .option('--replicate <r>', 'replicate to use when a run has several', intOption('--replicate', 0))
-    .option('--bootstrap <n>', 'bootstrap resamples', intOption('--bootstrap', 10), 1000)
-    .option('--seed <s>', 'seed', intOption('--seed', 0), 0)
     .option('--json', 'print JSON')
-    .action(
-      async (f: {
-        runId?: string;
-        db: string;
-        matrix?: string;
-        subjects?: string;
-        replicate?: number;
-        bootstrap: number;
-        seed: number;
-        json?: boolean;
-      }) => {
-        let matrix: ResponseMatrix;
-        if (f.matrix) matrix = f.matrix.endsWith('.parquet') ? await readMatrixParquet(f.matrix) : readMatrixCsv(f.matrix);
-        else {
-          const store = await openStore(f.db);
-          try {
-            const runId = await resolveRunId(store, f.runId);
-            // Paired tests take one answer per subject and item: one replicate, said when there are several.
-            const trials = (await store.getRun(runId))?.config.trials;
-            const replicates = typeof trials === 'number' && trials > 1 ? ` (its replicates are 0 to ${trials - 1})` : '';
-            matrix = await runMatrix(store, runId, f.replicate ?? 0);
-            if (matrix.items.length === 0 && f.replicate !== undefined)
-              throw new ConfigError(`run ${runId} has no scored trial of replicate ${f.replicate}${replicates}`);
-            if (replicates && f.replicate === undefined)
-              process.stderr.write(`note: run ${runId} has ${trials} replicates; compared on replicate 0 (--replicate R picks another)\n`);
-          } finally {
-            await store.close();
-          }
+    .action(async (f: { runId?: string; db: string; matrix?: string; subjects?: string; replicate?: number; json?: boolean }) => {
+      let matrix: ResponseMatrix;
+      if (f.matrix) matrix = f.matrix.endsWith('.parquet') ? await readMatrixParquet(f.matrix) : readMatrixCsv(f.matrix);
+      else {
+        const store = await openStore(f.db);
+        try {
+          const runId = await resolveRunId(store, f.runId);
+          // Paired tests take one answer per subject and item: one replicate, said when there are several.
+          const trials = (await store.getRun(runId))?.config.trials;
+          const replicates = typeof trials === 'number' && trials > 1 ? ` (its replicates are 0 to ${trials - 1})` : '';
+          matrix = await runMatrix(store, runId, f.replicate ?? 0);
+          if (matrix.items.length === 0 && f.replicate !== undefined)
+            throw new ConfigError(`run ${runId} has no scored trial of replicate ${f.replicate}${replicates}`);
+          if (replicates && f.replicate === undefined)
+            process.stderr.write(`note: run ${runId} has ${trials} replicates; compared on replicate 0 (--replicate R picks another)\n`);
+        } finally {
+          await store.close();
         }
-        if (matrix.items.length === 0) throw new ConfigError('no scored items to compare');
-        const cells = comparePaired(matrix, {
-          subjects: f.subjects?.split(',').map((s) => s.trim()),
-          iterations: f.bootstrap,
-          seed: f.seed,
-        });
-        if (f.json) {
-          process.stdout.write(`${JSON.stringify(cells, null, 2)}\n`);
-          return;
-        }
-        const pc = (x: number) => `${(x * 100).toFixed(1)}`;
-        process.stdout.write(
-          `${formatTextTable(
-            ['A', 'B', 'group', 'n', 'acc A', 'acc B', 'A - B', '95% CI', 'only A/only B', 'McNemar p', 'Holm p', 'MDD'],
-            cells.map((c) => [
-              c.a,
-              c.b,
-              c.group,
-              String(c.n),
-              pc(c.accuracyA),
-              pc(c.accuracyB),
-              pc(c.difference),
-              `[${pc(c.lower)}, ${pc(c.upper)}]`,
-              `${c.onlyA}/${c.onlyB}`,
-              c.pMcnemar.toPrecision(3),
-              c.pHolm.toPrecision(3),
-              c.minimumDetectableDifference === null ? '-' : pc(c.minimumDetectableDifference),
-            ]),
-          )}\n(percentage points; MDD: the smallest difference this many items detects at alpha 0.05 with power 0.8)\n`,
-        );
-      },
-    );
+      }
+      if (matrix.items.length === 0) throw new ConfigError('no scored items to compare');
+      const cells = comparePaired(matrix, { subjects: f.subjects?.split(',').map((s) => s.trim()) });
+      if (f.json) {
+        process.stdout.write(`${JSON.stringify(cells, null, 2)}\n`);
+        return;
+      }
+      const pc = (x: number) => `${(x * 100).toFixed(1)}`;
+      // A cell without an interval gets a footnote mark, and the reason under the table.
+      const notes = [...new Set(cells.flatMap((c) => (c.note ? [c.note] : [])))];
+      const mark = (c: (typeof cells)[number]) => (c.note ? ` ${'*'.repeat(notes.indexOf(c.note) + 1)}` : '');
+      process.stdout.write(
+        `${formatTextTable(
+          ['A', 'B', 'group', 'n', 'acc A', 'acc B', 'A - B', '95% CI', 'only A/only B', 'McNemar p', 'Holm p', 'MDD'],
+          cells.map((c) => [
+            c.a,
+            c.b,
+            c.group,
+            String(c.n),
+            pc(c.accuracyA),
+            pc(c.accuracyB),
+            pc(c.difference),
+            c.note ? `-${mark(c)}` : `[${pc(c.lower)}, ${pc(c.upper)}]`,
+            `${c.onlyA}/${c.onlyB}`,
+            c.pMcnemar.toPrecision(3),
+            c.pHolm.toPrecision(3),
+            c.minimumDetectableDifference === null ? '-' : pc(c.minimumDetectableDifference),
+          ]),
+        )}\n(percentage points; 95% CI: Newcombe's hybrid score interval for paired proportions; MDD: the smallest difference this many items detects at alpha 0.05 with power 0.8)\n${notes.map((n, i) => `${'*'.repeat(i + 1)} ${n}\n`).join('')}`,
+      );
+    });
 }

@@ -22,9 +22,10 @@ function saveStories(file: string, stories: StoryTurnStory[]): void {
 
 /**
  * `storyturn results --json` prints a list of `{ subject, scorer, mode: 'text-only'|'text+image', stories, questions,
- * byState: [{ state, k, n, rate, lower, upper }], byCategory, byTask, bySetting, byStateSetting: [{ state, setting, ... }],
+ * byState: [{ state, k, n, items, rate, lower, upper }], byCategory, byTask, bySetting, byStateSetting: [{ state, setting, ... }],
  * byTurn: [{ turn, ... }], whyQuestions, otherQuestions, finalWhy: { stories, beforeWhy, why } | null, feedbackEffectiveness }`
- * (each rate `{ k, n, rate, lower, upper }`).
+ * (each rate `{ k, n, items, rate, lower, upper }`: k right of n trials, stories or questions, from `items` stories;
+ * the Wilson interval uses the stories' effective number of trials, as a story's questions and replicates are not independent).
  */
 export function registerStoryTurn(program: Command): void {
   const cmd = program.command('storyturn').description('StoryTurn conversations (CoMMET)');
@@ -98,7 +99,7 @@ export function registerStoryTurn(program: Command): void {
   cmd
     .command('results')
     .description(
-      'story-level and per-question accuracy, per mental state and setting, text-only vs text+image, feedback effectiveness (Wilson 95% intervals)',
+      'story-level and per-question accuracy, per mental state and setting, text-only vs text+image, feedback effectiveness (Wilson 95% intervals over stories)',
     )
     .requiredOption('--run-id <id...>', 'one or more runs (e.g. a text-only and a --images run)')
     .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)

@@ -96,9 +96,7 @@ export function CompareView({ route, stamp }: { route: Route; stamp: string }) {
                   <td class="num">{pc(c.accuracyA)}</td>
                   <td class="num">{pc(c.accuracyB)}</td>
                   <td class="num">{pc(c.difference)}</td>
-                  <td>
-                    [{pc(c.lower)}, {pc(c.upper)}]
-                  </td>
+                  <td>{c.note ? `- (${c.note})` : `[${pc(c.lower)}, ${pc(c.upper)}]`}</td>
                   <td class="num">
                     {c.onlyA}/{c.onlyB}
                   </td>
@@ -109,7 +107,10 @@ export function CompareView({ route, stamp }: { route: Route; stamp: string }) {
               ))}
             </tbody>
           </table>
-          <p class="muted">percentage points; MDD: the smallest difference this many items detects at alpha 0.05 with power 0.8</p>
+          <p class="muted">
+            percentage points; 95% CI: Newcombe's hybrid score interval for paired proportions; MDD: the smallest difference this many
+            items detects at alpha 0.05 with power 0.8
+          </p>
           <div class="filters">
             <label>
               items
