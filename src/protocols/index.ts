@@ -7,6 +7,8 @@ export * from './mcq/reasoning-trace.js';
 export * from './mcq/reference-policies.js';
 export * from './episode/episode-protocol.js';
 export * from './episode/episode-prompt.js';
+export * from './episode/literal-probes.js';
+export * from './episode/probe-wording.js';
 export * from './episode/reference-teams.js';
 export * from './conversation/conversation-protocol.js';
 export * from './conversation/storyturn.js';

@@ -25,6 +25,7 @@ export function renderEpisodeSection(s: EpisodeSummary, opts: { transcriptsPerSu
           `${pct(x.literal.avg)} ± ${pct(x.literal.se)}`,
           pct(x.literal.passHatK),
           pct(x.probeAccuracy),
+          `${pct(x.divergentAccuracy)} (${x.divergentProbes})`,
           pct(x.gap),
         ]),
       ),
@@ -53,16 +54,33 @@ export function renderEpisodeSection(s: EpisodeSummary, opts: { transcriptsPerSu
             .map((t) => row([String(t.round), t.agent, t.action ?? '(none)', t.observation, (t.conveyed ?? []).join('; ')]))
             .join('');
           const probes = e.detail.probes
-            .map((p) => row([p.agent, p.formula, p.answer ?? '(unreadable)', p.expected, p.correct ? 'right' : 'wrong']))
+            .map((p) =>
+              row([
+                p.agent,
+                p.about ?? '(itself)',
+                p.question,
+                p.answer ?? '(unreadable)',
+                p.expected,
+                p.worldAnswer ?? '',
+                p.correct ? 'right' : 'wrong',
+              ]),
+            )
             .join('');
           return `<details><summary>${escapeHtml(subject)} · ${escapeHtml(e.taskId)} #${e.replicate} · ${e.detail.functional ? 'solved' : 'failed'} in ${e.detail.rounds} round(s) · probes ${e.detail.literal.correct}/${e.detail.literal.total}</summary>
 <table><tr><th>turn</th><th>agent</th><th>action</th><th>observation</th><th>knowledge conveyed</th></tr>${turns}</table>
-${probes ? `<table><tr><th>probed</th><th>goal</th><th>answer</th><th>truth</th><th></th></tr>${probes}</table>` : ''}</details>`;
+${probes ? `<table><tr><th>asked</th><th>about</th><th>question</th><th>answer</th><th>partner's belief</th><th>world</th><th></th></tr>${probes}</table>` : ''}</details>`;
         })
         .join('\n'),
     )
     .join('\n');
-  return `<table><tr><th>subject</th><th>scope</th><th>tasks</th><th>runs</th><th>functional Avg ± SE</th><th>Pass@${k}</th><th>Pass^${k}</th><th>literal Avg ± SE</th><th>literal Pass^${k}</th><th>probes right</th><th>act-report gap</th></tr>${metrics}</table>
+  const legacy = s.metrics.reduce((n, m) => n + (m.scopes.find((x) => x.scope === 'overall')?.legacyRuns ?? 0), 0);
+  const notes = [
+    "<p>Literal probes ask an agent what a partner thinks or knows; the right answer is the partner's belief as the episode tracked it. “Belief ≠ world” is the accuracy on probes whose right answer is not what the world shows (the partner's belief false or missing), with their number: reporting the world there is wrong.</p>",
+    legacy
+      ? `<p>${legacy} run(s) were stored with the earlier literal probes (the agent asked whether the fact itself held, graded against the world); their literal scores are left out.</p>`
+      : '',
+  ].join('');
+  return `${notes}<table><tr><th>subject</th><th>scope</th><th>tasks</th><th>runs</th><th>functional Avg ± SE</th><th>Pass@${k}</th><th>Pass^${k}</th><th>literal Avg ± SE</th><th>literal Pass^${k}</th><th>probes right</th><th>belief ≠ world right (n)</th><th>act-report gap</th></tr>${metrics}</table>
 <h3>Failure modes</h3>
 <table><tr><th>subject</th><th>failed episodes</th>${modes.map((m) => `<th>${escapeHtml(m)}</th>`).join('')}</tr>${failures}</table>
 <ul>${examples}</ul>

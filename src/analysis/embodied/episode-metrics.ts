@@ -3,7 +3,9 @@
 // with its binomial standard error over the fixed attempts), Pass@k (some run of a task
 // succeeds) and Pass^k (all k runs succeed), over tasks with at least k runs; a literal run
 // succeeds when every probe is answered right. The act-versus-report gap is literal Avg minus
-// functional Avg, per task and on average.
+// functional Avg, per task and on average. Probes ask what a partner thinks; those whose right
+// answer is not what the world shows (the partner's belief false or missing) get their own
+// accuracy: an agent that reports the world instead of its partner's mind scores 0 on them.
 
 import { passAtK, passHatK } from '../../stats/index.js';
 
@@ -17,6 +19,11 @@ export interface EpisodeTrial {
   literal: boolean;
   probesCorrect: number;
   probesTotal: number;
+  /** Probes whose right answer is not the world's, and how many of them were answered right. */
+  divergentCorrect?: number;
+  divergentTotal?: number;
+  /** Stored with the earlier self-fact probes: no literal outcome (probesTotal 0). */
+  legacyProbes?: boolean;
 }
 
 export interface RateSummary {
@@ -34,6 +41,12 @@ export interface ScopeMetrics {
   literal: RateSummary;
   /** Share of probes answered right over all runs. */
   probeAccuracy: number | null;
+  /** Share answered right of the probes whose right answer is not what the world shows. */
+  divergentAccuracy: number | null;
+  /** Probes whose right answer is not what the world shows. */
+  divergentProbes: number;
+  /** Runs stored with the earlier self-fact probes, left out of the literal rates. */
+  legacyRuns: number;
   /** Literal Avg minus functional Avg. */
   gap: number;
 }
@@ -92,6 +105,7 @@ export function episodeMetrics(trials: EpisodeTrial[], k = 3): SubjectEpisodeMet
             k,
           );
           const probes = ts.reduce((s, t) => s + t.probesTotal, 0);
+          const divergent = ts.reduce((s, t) => s + (t.divergentTotal ?? 0), 0);
           return {
             scope,
             tasks: new Set(ts.map((t) => t.taskId)).size,
@@ -99,6 +113,9 @@ export function episodeMetrics(trials: EpisodeTrial[], k = 3): SubjectEpisodeMet
             functional,
             literal,
             probeAccuracy: probes ? ts.reduce((s, t) => s + t.probesCorrect, 0) / probes : null,
+            divergentAccuracy: divergent ? ts.reduce((s, t) => s + (t.divergentCorrect ?? 0), 0) / divergent : null,
+            divergentProbes: divergent,
+            legacyRuns: ts.filter((t) => t.legacyProbes).length,
             gap: literal.avg - functional.avg,
           };
         }),

@@ -1,5 +1,6 @@
 // Episodes of a stored run: each trial's outcome (for the metrics) and its detail (for the
-// failure analysis and the report's transcripts).
+// failure analysis and the report's transcripts). Episodes stored with the earlier self-fact
+// probes (episode.ts in core/records) keep their functional outcome and lose their literal one.
 
 import { isEmbodiedTask, type EmbodiedTask } from '../../worlds/index.js';
 import { EPISODE_RECORDS, readRecord, type EpisodeDetail, type Item } from '../../core/index.js';
@@ -27,16 +28,31 @@ export async function storedEpisodes(store: Store, runId: string): Promise<Store
       itemHash: r.itemHash,
       taskId: r.itemId,
       replicate: r.replicate,
-      category: detail.category,
-      kDepth: detail.kDepth,
-      functional: detail.functional,
-      literal: detail.literal.allCorrect,
-      probesCorrect: detail.literal.correct,
-      probesTotal: detail.literal.total,
+      ...episodeOutcome(detail),
       detail,
     });
   }
   return out;
+}
+
+/**
+ * What the metrics take from one stored episode. Probes of the earlier self-fact form graded
+ * the world, not a partner's mind: their literal outcome is left out (the episode still counts
+ * for functional success).
+ */
+export function episodeOutcome(detail: EpisodeDetail): Omit<EpisodeTrial, 'subject' | 'taskId' | 'replicate'> {
+  const legacy = detail.literal.form === undefined && detail.literal.total > 0;
+  return {
+    category: detail.category,
+    kDepth: detail.kDepth,
+    functional: detail.functional,
+    literal: !legacy && detail.literal.allCorrect,
+    probesCorrect: legacy ? 0 : detail.literal.correct,
+    probesTotal: legacy ? 0 : detail.literal.total,
+    divergentCorrect: detail.literal.divergent?.correct ?? 0,
+    divergentTotal: detail.literal.divergent?.total ?? 0,
+    ...(legacy ? { legacyProbes: true } : {}),
+  };
 }
 
 /** The embodied task behind an item, from the store's copy of the item. */

@@ -1,9 +1,10 @@
 // What each agent reads on its turn: who it is, the public task, its secrets, the rules and the
 // action format (system); then the turn, its recent history, the messages delivered to it and
 // what it sees (user). Prompts are rebuilt every turn from a short memory, so they stay within
-// small models' contexts and identical inputs hit the call cache.
+// small models' contexts and identical inputs hit the call cache. At the end, a literal probe
+// shows the agent its whole episode (its turns and the messages it got) before the question.
 
-import { ACTION_FORMAT, formatFormula, type EmbodiedTask, type Formula } from '../../worlds/index.js';
+import { ACTION_FORMAT, type EmbodiedTask } from '../../worlds/index.js';
 
 /** The system prompt an agent plays under: the task text, its secrets, actions and constraints. */
 export function systemPrompt(task: EmbodiedTask, agent: string): string {
@@ -39,9 +40,18 @@ export function turnPrompt(opts: { round: number; limit: number; history: string
     .join('\n\n');
 }
 
-/** The literal probe for (K agent psi), asked at the end of the episode. */
-export function probeQuestion(psi: Formula): string {
-  if (psi.op === 'K' || psi.op === 'B')
-    return `Does ${psi.agent} know that ${formatFormula(psi.arg)} holds? Answer in JSON: {"answer": "yes" | "no" | "unknown"}`;
-  return `Does ${formatFormula(psi)} hold now, as far as you know? Answer in JSON: {"answer": "yes" | "no" | "unknown"}`;
+/**
+ * The prompt for a literal probe at the end of the episode: the agent's own turns and the
+ * messages it received (what it could have tracked), what it sees now, and the question.
+ */
+export function probePrompt(opts: { history: string[]; received: string[]; view: string; question: string }): string {
+  return [
+    'The episode is over. Answer a question about what another agent thinks or knows, from what you saw and were told.',
+    opts.history.length ? `Your turns:\n${opts.history.join('\n')}` : '',
+    opts.received.length ? `Messages you received:\n${opts.received.join('\n')}` : 'You received no messages.',
+    opts.view,
+    opts.question,
+  ]
+    .filter(Boolean)
+    .join('\n\n');
 }

@@ -3,21 +3,21 @@
 // rules, and returns one action in the documented text format; a malformed or impossible action
 // gets an error observation and uses the turn. Agents act in order within a round; messages
 // are delivered at the recipient's next turn, and who-knows-what is tracked throughout (a free-
-// text message conveys the sender's true knowledge whose entities it names). The episode ends
-// when every agent is done or at the turn limit. Then each epistemic node (K a psi) of the goal
-// becomes a literal probe put to a; the answer is right when it matches the truth at the end
-// (psi physical: whether it holds; psi = (K b chi): whether b knows chi).
+// text message conveys the sender's true knowledge whose entities it names), as is what each
+// agent thinks, stale beliefs included (beliefs.ts). The episode ends when every agent is done
+// or at the turn limit. Then come the literal probes (literal-probes.ts): each agent is asked in
+// words what a partner thinks or knows, and the answer is right when it matches the partner's
+// tracked belief, not the world.
 // Score: functional success (the goal with its K parts stripped holds at the end); the detail
 // holds the probes, private goals, and the transcript turn by turn.
 
 import {
-  epistemicNodes,
+  EpisodeMinds,
   evaluateFormula,
   formatAction,
   formatFormula,
   holds,
   kDepth,
-  KnowledgeState,
   parseAction,
   stripEpistemic,
   TaskSearch,
@@ -37,7 +37,8 @@ import {
 } from '../../core/index.js';
 import { defineProtocol } from '../protocol.js';
 import { EPISODE_INFO, EPISODE_POLICIES } from './reference-teams.js';
-import { probeQuestion, systemPrompt, turnPrompt } from './episode-prompt.js';
+import { probePrompt, systemPrompt, turnPrompt } from './episode-prompt.js';
+import { contrastProbes, goalProbes, partnerAnswer, readProbeAnswer, worldAnswer, type ProbeWorld } from './literal-probes.js';
 
 export const EPISODE_SCORER = EPISODE_RECORDS.scorer;
 
@@ -45,29 +46,15 @@ export interface EpisodePayload {
   task: EmbodiedTask;
 }
 
-function readProbe(reply: string): string | null {
-  const m = /\{[\s\S]*?\}/.exec(reply);
-  if (m) {
-    try {
-      const v = (JSON.parse(m[0]) as { answer?: unknown }).answer;
-      if (typeof v === 'string') return v.trim().toLowerCase();
-      if (typeof v === 'boolean') return v ? 'yes' : 'no';
-    } catch {
-      // fall through to the plain-word reading
-    }
-  }
-  const w = /\b(yes|no|unknown)\b/i.exec(reply);
-  return w ? w[1]!.toLowerCase() : null;
-}
-
 /** Play one embodied episode: agents act in turn until done or the turn limit, then score it. */
 export async function runEpisode(task: EmbodiedTask, model: TrialModel, ctx: TrialContext): Promise<EpisodeDetail> {
   const search = new TaskSearch(task);
   const { world, universe } = search;
   const ws = world.initialState();
-  const ks = KnowledgeState.initial(universe);
-  for (let a = 0; a < world.agents.length; a++) ks.observe(ws, a);
+  const minds = new EpisodeMinds(universe, ws);
+  const { knowledge: ks, beliefs } = minds;
   const history: string[][] = world.agents.map(() => []);
+  const received: string[][] = world.agents.map(() => []);
   let inbox: string[][] = world.agents.map(() => []);
   const done = new Uint8Array(world.agents.length);
   const turns: EpisodeTurn[] = [];
@@ -92,7 +79,7 @@ export async function runEpisode(task: EmbodiedTask, model: TrialModel, ctx: Tri
           { role: 'user', content: user },
         ],
         {},
-        { replicateSeed: ctx.seed, info: withInfo(EPISODE_INFO, { task, agent, round, phase: 'act', state: ws, knowledge: ks }) },
+        { replicateSeed: ctx.seed, info: withInfo(EPISODE_INFO, { task, agent, round, phase: 'act', state: ws, knowledge: ks, beliefs }) },
       );
       const parsed = parseAction(response.text);
       const turn: EpisodeTurn = { round, agent, reply: response.text, action: null, ok: false, observation: '' };
@@ -101,20 +88,19 @@ export async function runEpisode(task: EmbodiedTask, model: TrialModel, ctx: Tri
         turn.observation = parsed.error;
       } else {
         turn.action = formatAction(parsed.action);
-        const before = parsed.action.type === 'Communicate' ? ks.atomsInText(a, parsed.action.text, ws) : [];
-        const out = world.apply(ws, a, parsed.action);
+        const out = minds.act(ws, a, parsed.action);
         turn.ok = out.ok;
         turn.observation = out.text;
         if (out.ok) {
-          ks.invalidate(ws, out.changedFurniture, out.movedObjects);
           if (parsed.action.type === 'Communicate' && out.deliveredTo) {
-            ks.tell(a, out.deliveredTo, before);
-            for (const r of out.deliveredTo) nextInbox[r]!.push(`${agent}: ${parsed.action.text}`);
+            for (const r of out.deliveredTo) {
+              nextInbox[r]!.push(`${agent}: ${parsed.action.text}`);
+              received[r]!.push(`turn ${round}, ${agent}: ${parsed.action.text}`);
+            }
             turn.delivered = out.deliveredTo.map((r) => world.agents[r]!);
-            turn.conveyed = before.map((i) => universe.describe(i));
+            turn.conveyed = out.conveyed.map((i) => universe.describe(i));
           }
           if (parsed.action.type === 'Done') done[a] = 1;
-          for (let b = 0; b < world.agents.length; b++) ks.observe(ws, b);
         }
       }
       history[a]!.push(`turn ${round}: ${turn.action ?? '(no valid action)'} -> ${turn.observation}`);
@@ -130,47 +116,43 @@ export async function runEpisode(task: EmbodiedTask, model: TrialModel, ctx: Tri
     () => true,
   );
   const epistemic = search.goalHolds(task.goal, ws, ks);
+  const end: ProbeWorld = { world, state: ws, knowledge: ks, beliefs };
+  const goal = goalProbes(task, world);
   const probes: ProbeResult[] = [];
-  for (const node of epistemicNodes(task.goal)) {
-    const a = world.agents.indexOf(node.agent);
-    const question = probeQuestion(node.arg);
+  for (const probe of [...goal, ...contrastProbes(task, end, goal)]) {
+    const a = world.agents.indexOf(probe.asked);
     const response = await model.chat(
       [
         { role: 'system', content: systems[a]! },
-        { role: 'user', content: `The episode is over.\n\n${world.describe(ws, a)}\n\n${question}` },
+        {
+          role: 'user',
+          content: probePrompt({ history: history[a]!, received: received[a]!, view: world.describe(ws, a), question: probe.question }),
+        },
       ],
       {},
       {
         replicateSeed: ctx.seed,
-        info: withInfo(EPISODE_INFO, { task, agent: node.agent, round: rounds, phase: 'probe', probe: node.arg, state: ws, knowledge: ks }),
+        info: withInfo(EPISODE_INFO, { task, agent: probe.asked, round: rounds, phase: 'probe', probe, state: ws, knowledge: ks, beliefs }),
       },
     );
-    const truth =
-      node.arg.op === 'K' || node.arg.op === 'B'
-        ? ks.knowsFormula(world.agents.indexOf(node.arg.agent), node.arg.arg) &&
-          evaluateFormula(
-            node.arg.arg,
-            (p) => holds(world, ws, p),
-            () => true,
-          )
-        : evaluateFormula(
-            node.arg,
-            (p) => holds(world, ws, p),
-            () => true,
-          );
-    const answer = readProbe(response.text);
-    const expected = truth ? 'yes' : 'no';
+    const answer = readProbeAnswer(probe, response.text, world);
+    const expected = partnerAnswer(probe, end);
     probes.push({
-      agent: node.agent,
-      formula: formatFormula(node),
-      question,
+      agent: probe.asked,
+      about: probe.about,
+      kind: probe.kind,
+      source: probe.source,
+      formula: formatFormula(probe.formula),
+      question: probe.question,
       reply: response.text,
       answer,
       expected,
+      worldAnswer: worldAnswer(probe, end),
       correct: answer === expected,
     });
   }
   const correct = probes.filter((p) => p.correct).length;
+  const divergent = probes.filter((p) => p.expected !== p.worldAnswer);
   const privateGoals: Record<string, boolean> = {};
   for (const ag of task.agents) {
     if (ag.privateGoal)
@@ -188,7 +170,13 @@ export async function runEpisode(task: EmbodiedTask, model: TrialModel, ctx: Tri
     epistemic,
     rounds,
     probes,
-    literal: { correct, total: probes.length, allCorrect: correct === probes.length },
+    literal: {
+      correct,
+      total: probes.length,
+      allCorrect: correct === probes.length,
+      form: 'partner-belief',
+      divergent: { correct: divergent.filter((p) => p.correct).length, total: divergent.length },
+    },
     privateGoals,
     malformed,
     turns,
@@ -208,6 +196,7 @@ export function createEpisodeTask(suite: string, items: Item<EpisodePayload>[]):
         literalCorrect: detail.literal.correct,
         literalTotal: detail.literal.total,
         literalAll: detail.literal.allCorrect,
+        literalForm: detail.literal.form,
         rounds: detail.rounds,
         malformed: detail.malformed,
         category: detail.category,
@@ -221,7 +210,8 @@ export function createEpisodeTask(suite: string, items: Item<EpisodePayload>[]):
 /** Embodied multi-agent episodes (EnactToM): functional success, literal probes, turn-by-turn transcript. */
 export const episodeProtocol = defineProtocol<EpisodePayload>({
   name: 'episode',
-  describe: 'embodied multi-agent episodes in the text world, then literal probes of every epistemic goal node (EnactToM)',
+  describe:
+    'embodied multi-agent episodes in the text world, then literal probes: each agent asked what a partner thinks or knows (EnactToM)',
   records: EPISODE_RECORDS,
   policies: EPISODE_POLICIES,
   createTask: (suite, items) => createEpisodeTask(suite, items),

@@ -1,37 +1,44 @@
 // Reference teams for embodied episodes, answering through the same text pipeline as a model
 // (one action per turn in the documented format; JSON for probes). They read the episode's
-// side information (the task, the true state and who knows what) that the protocol attaches.
+// side information (the task, the true state, who knows and who thinks what) that the protocol
+// attaches.
 //   planner    follows the verifier's plan: solves every verified task
 //   silent     acts well on its own knowledge (the best plan without messages), never communicates
 //   broadcast  tells everyone everything it knows in its first turn, ignoring budgets and the
 //              graph, then acts on what it then knows without further messages
 //   random     a seeded choice among the actions its knowledge allows, messages included
+//   reality    acts as planner, but answers probes with what the world shows, not what the
+//              partner thinks (the classic false-belief error)
+// When probed, planner, silent and broadcast report the partner's mind as tracked (so silent
+// reports well and acts badly: the act-report gap); random picks an answer; any other agent
+// waits and, probed, reports its own view as its partner's.
 
 import { callInfoKey, createRng, deriveSeed, readInfo } from '../../core/index.js';
 import {
   formatAction,
-  formatFormula,
   TaskSearch,
   verifyTask,
   type Action,
   type EmbodiedTask,
-  type Formula,
+  type EpisodeBeliefs,
   type KnowledgeState,
   type PlanStep,
   type WorldState,
 } from '../../worlds/index.js';
 import type { ReferencePolicy } from '../protocol.js';
+import { partnerAnswer, probeOptions, worldAnswer, type LiteralProbe } from './literal-probes.js';
 
-/** What an episode call tells reference teams: the task, who acts, and the true state and knowledge. */
+/** What an episode call tells reference teams: the task, who acts, and the true state, knowledge and beliefs. */
 export interface EpisodeCallInfo {
   task: EmbodiedTask;
   agent: string;
   round: number;
   phase: 'act' | 'probe';
-  /** For probes: the formula the agent is asked about. */
-  probe?: Formula;
+  /** For probes: what the agent is asked. */
+  probe?: LiteralProbe;
   state: WorldState;
   knowledge: KnowledgeState;
+  beliefs: EpisodeBeliefs;
 }
 
 export const EPISODE_INFO = callInfoKey<EpisodeCallInfo>('episode');
@@ -75,6 +82,7 @@ function act(policy: string, ep: EpisodeCallInfo, seed: number): Action {
   const task = ep.task;
   switch (policy) {
     case 'planner':
+    case 'reality':
       return fromPlan(
         planFor(task, 'planner', () => verifyTask(task).plan ?? []),
         ep,
@@ -113,18 +121,28 @@ function act(policy: string, ep: EpisodeCallInfo, seed: number): Action {
   }
 }
 
+/** A reference team member's answer to a probe (see the header for who answers how). */
+function probeReply(policy: string, ep: EpisodeCallInfo, probe: LiteralProbe, seed: number): string {
+  const search = searchOf(ep.task);
+  const at = { world: search.world, state: ep.state, knowledge: ep.knowledge, beliefs: ep.beliefs };
+  switch (policy) {
+    case 'planner':
+    case 'silent':
+    case 'broadcast':
+      return partnerAnswer(probe, at);
+    case 'reality':
+      return worldAnswer(probe, at);
+    case 'random':
+      return createRng(deriveSeed('probe', ep.task.id, probe.asked, probe.question, seed)).pick(probeOptions(probe, search.world));
+    default:
+      // Its own view, as if the partner's mind were its own.
+      return partnerAnswer({ ...probe, about: probe.asked }, at);
+  }
+}
+
 /** The reply text of a reference team member, for an action turn or a probe. */
 export function embodiedReply(policy: string, ep: EpisodeCallInfo, seed: number): string {
-  if (ep.phase === 'probe' && ep.probe) {
-    const search = searchOf(ep.task);
-    const me = search.world.agents.indexOf(ep.agent);
-    const i = search.universe.byFormula.get(formatFormula(ep.probe));
-    if (policy === 'random')
-      return JSON.stringify({ answer: createRng(deriveSeed('probe', ep.task.id, ep.agent, seed)).pick(['yes', 'no']) });
-    // A team member reports what it knows; what it does not know it says it does not know.
-    const known = i !== undefined && ep.knowledge.flags[me]![i] === 1;
-    return JSON.stringify({ answer: known ? 'yes' : 'unknown' });
-  }
+  if (ep.phase === 'probe' && ep.probe) return JSON.stringify({ answer: probeReply(policy, ep, ep.probe, seed) });
   return formatAction(act(policy, ep, seed));
 }
 
@@ -144,5 +162,9 @@ export const EPISODE_POLICIES: Record<string, ReferencePolicy> = {
   silent: teamPolicy('silent', 'acts on its own knowledge, never communicates (embodied episodes)'),
   broadcast: teamPolicy('broadcast', 'tells everyone everything at once, then acts without messages (embodied episodes)'),
   random: teamPolicy('random', 'a seeded choice among the actions its knowledge allows (embodied episodes)'),
-  '*': teamPolicy('*', 'waits; reports what it knows when probed'),
+  reality: teamPolicy(
+    'reality',
+    "answers from the true world state (embodied episodes: acts as planner, reports the world as the partner's mind)",
+  ),
+  '*': teamPolicy('*', "waits; when probed, reports its own view as its partner's"),
 };

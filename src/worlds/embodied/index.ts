@@ -7,3 +7,5 @@ export * from './task-search.js';
 export * from './relaxed-reachability.js';
 export * from './verifier.js';
 export * from './enacttom-format.js';
+export * from './beliefs.js';
+export * from './episode-minds.js';
