@@ -84,7 +84,7 @@ describe('replies received before a kill are not paid for again', () => {
   it.skipIf(!pgAvailable)(`PostgreSQL: only the calls in flight at the kill are made again${pgSkipNote}`, async () => {
     const url = await createTestDatabase();
     const cache = join(dir, 'xdg');
-    process.env.XDG_CACHE_HOME = cache;
+    process.env.MINDSCOPE_CACHE = cache;
     try {
       // The schema first (the lock needs the table).
       await (await openStore(url)).close();
@@ -103,7 +103,7 @@ describe('replies received before a kill are not paid for again', () => {
       expect(r.summary.calls.cached).toBeGreaterThanOrEqual(r.answeredBeforeKill - CONCURRENCY);
       expect(r.summary.calls.cachedFrom).toEqual([{ origin: 'k', calls: r.summary.calls.cached }]);
     } finally {
-      delete process.env.XDG_CACHE_HOME;
+      delete process.env.MINDSCOPE_CACHE;
     }
   });
 });

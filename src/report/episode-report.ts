@@ -19,10 +19,10 @@ export function renderEpisodeSection(s: EpisodeSummary, opts: { transcriptsPerSu
           x.scope,
           String(x.tasks),
           String(x.runs),
-          `${pct(x.functional.avg)} ± ${pct(x.functional.se)}`,
+          `${pct(x.functional.avg)} ± ${pct(x.functional.se)} [${pct(x.functional.lower)}, ${pct(x.functional.upper)}]`,
           pct(x.functional.passAtK),
           pct(x.functional.passHatK),
-          `${pct(x.literal.avg)} ± ${pct(x.literal.se)}`,
+          `${pct(x.literal.avg)} ± ${pct(x.literal.se)} [${pct(x.literal.lower)}, ${pct(x.literal.upper)}]`,
           pct(x.literal.passHatK),
           pct(x.probeAccuracy),
           `${pct(x.divergentAccuracy)} (${x.divergentProbes})`,
@@ -80,7 +80,7 @@ ${probes ? `<table><tr><th>asked</th><th>about</th><th>question</th><th>answer</
       ? `<p>${legacy} run(s) were stored with the earlier literal probes (the agent asked whether the fact itself held, graded against the world); their literal scores are left out.</p>`
       : '',
   ].join('');
-  return `${notes}<table><tr><th>subject</th><th>scope</th><th>tasks</th><th>runs</th><th>functional Avg ± SE</th><th>Pass@${k}</th><th>Pass^${k}</th><th>literal Avg ± SE</th><th>literal Pass^${k}</th><th>probes right</th><th>belief ≠ world right (n)</th><th>act-report gap</th></tr>${metrics}</table>
+  return `${notes}<table><tr><th>subject</th><th>scope</th><th>tasks</th><th>runs</th><th>functional Avg ± SE [95% CI over tasks]</th><th>Pass@${k}</th><th>Pass^${k}</th><th>literal Avg ± SE [95% CI over tasks]</th><th>literal Pass^${k}</th><th>probes right</th><th>belief ≠ world right (n)</th><th>act-report gap</th></tr>${metrics}</table>
 <h3>Failure modes</h3>
 <table><tr><th>subject</th><th>failed episodes</th>${modes.map((m) => `<th>${escapeHtml(m)}</th>`).join('')}</tr>${failures}</table>
 <ul>${examples}</ul>

@@ -1,13 +1,14 @@
 // Metrics of embodied episodes, as the EnactToM paper reports them: per subject and scope
 // (overall, cooperative, mixed, each K-depth), functional and literal Avg (mean per-run success
-// with its binomial standard error over the fixed attempts), Pass@k (some run of a task
+// with its binomial standard error over the fixed attempts, and beside it a 95% interval that
+// counts tasks, since a task's runs are not independent), Pass@k (some run of a task
 // succeeds) and Pass^k (all k runs succeed), over tasks with at least k runs; a literal run
 // succeeds when every probe is answered right. The act-versus-report gap is literal Avg minus
 // functional Avg, per task and on average. Probes ask what a partner thinks; those whose right
 // answer is not what the world shows (the partner's belief false or missing) get their own
 // accuracy: an agent that reports the world instead of its partner's mind scores 0 on them.
 
-import { passAtK, passHatK } from '../../stats/index.js';
+import { clusteredWilsonInterval, passAtK, passHatK } from '../../stats/index.js';
 
 export interface EpisodeTrial {
   subject: string;
@@ -28,7 +29,14 @@ export interface EpisodeTrial {
 
 export interface RateSummary {
   avg: number;
+  /** The paper's binomial standard error over the runs (runs of one task taken as independent). */
   se: number;
+  /**
+   * A 95% interval that counts tasks, not runs: the runs of one task are not independent, so
+   * this is the design-effect Wilson interval with tasks as clusters (one run per task: Wilson).
+   */
+  lower: number;
+  upper: number;
   passAtK: number | null;
   passHatK: number | null;
 }
@@ -70,7 +78,18 @@ function rates(trials: EpisodeTrial[], pick: (t: EpisodeTrial) => boolean, k: nu
   const at = full.map((runs) => passAtK(k, runs.filter(pick).length, k));
   const hat = full.map((runs) => passHatK(k, runs.filter(pick).length, k));
   const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
-  return { avg, se: n ? Math.sqrt((avg * (1 - avg)) / n) : Number.NaN, passAtK: mean(at), passHatK: mean(hat) };
+  const interval = clusteredWilsonInterval(
+    [...byTask.values()].map((runs) => ({ sum: runs.filter(pick).length, trials: runs.length })),
+    { weighting: 'trial' },
+  );
+  return {
+    avg,
+    se: n ? Math.sqrt((avg * (1 - avg)) / n) : Number.NaN,
+    lower: interval.lower,
+    upper: interval.upper,
+    passAtK: mean(at),
+    passHatK: mean(hat),
+  };
 }
 
 /** Functional and literal success, probe accuracy and the act-report gap of one subject's episodes, by scope. */

@@ -262,6 +262,7 @@ export function registerEmbodied(program: Command): void {
           return;
         }
         const pct = (x: number | null) => (x === null || Number.isNaN(x) ? '-' : `${(x * 100).toFixed(1)}`);
+        const interval = (r: { lower: number; upper: number }) => (Number.isNaN(r.lower) ? '-' : `[${pct(r.lower)}, ${pct(r.upper)}]`);
         const rows = metrics.flatMap((m) =>
           m.scopes.map((s) => [
             m.subject,
@@ -269,18 +270,21 @@ export function registerEmbodied(program: Command): void {
             String(s.tasks),
             String(s.runs),
             `${pct(s.functional.avg)} ± ${pct(s.functional.se)}`,
+            interval(s.functional),
             pct(s.functional.passAtK),
             pct(s.functional.passHatK),
             `${pct(s.literal.avg)} ± ${pct(s.literal.se)}`,
+            interval(s.literal),
             pct(s.literal.passAtK),
             pct(s.literal.passHatK),
+            s.divergentProbes ? `${pct(s.divergentAccuracy)} (${s.divergentProbes})` : '-',
           ]),
         );
         process.stdout.write(
-          `run ${runId}: functional (task success) and literal (all probes right), % (Avg ± binomial SE; Pass@${flags.k}, Pass^${flags.k})\n\n`,
+          `run ${runId}: functional (task success) and literal (all probes right), % (Avg ± binomial SE over runs, as the paper reports it; 95% CI over tasks; Pass@${flags.k}, Pass^${flags.k}); belief≠world: probes whose right answer (the partner's belief) is not the world, answered right (n)\n\n`,
         );
         process.stdout.write(
-          `${formatTextTable(['subject', 'scope', 'tasks', 'runs', 'func Avg', `func Pass@${flags.k}`, `func Pass^${flags.k}`, 'lit Avg', `lit Pass@${flags.k}`, `lit Pass^${flags.k}`], rows)}\n`,
+          `${formatTextTable(['subject', 'scope', 'tasks', 'runs', 'func Avg', 'func 95% CI', `func Pass@${flags.k}`, `func Pass^${flags.k}`, 'lit Avg', 'lit 95% CI', `lit Pass@${flags.k}`, `lit Pass^${flags.k}`, 'belief≠world'], rows)}\n`,
         );
         // Pass@k and Pass^k count the tasks run at least k times: with fewer runs they are '-'; say why.
         if (metrics.some((m) => m.scopes.some((s) => s.runs > 0 && s.functional.passAtK === null)))

@@ -5,16 +5,17 @@
 // same store replays the journals of processes that no longer run into the call cache, and
 // the trials that were not stored are answered from there instead of being paid for again.
 //
-// One folder per store (beside a SQLite file, `<file>-replies`; in the user's cache folder for
-// a PostgreSQL database), one file per process, named by host and pid so that a live writer's
-// file is never taken. A file whose replies are all committed is deleted. Appends are plain
+// One folder per store (beside a SQLite file, `<file>-replies`; for a PostgreSQL database,
+// `replies/<hash of its location>` under the cache root, core/user-cache.ts), one file per
+// process, named by host and pid so that a live writer's file is never taken. A file whose replies are all committed is deleted. Appends are plain
 // writes, not fsynced: they survive the process, not a power cut (as SQLite's WAL at
 // synchronous=NORMAL, which the store runs with).
 
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { homedir, hostname, tmpdir } from 'node:os';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { cacheRoot } from '../../core/user-cache.js';
 
 /** One journaled reply: what the store's cache insert takes. */
 export interface JournalEntry {
@@ -50,10 +51,9 @@ function running(pid: number): boolean {
   }
 }
 
-/** The journal folder of a PostgreSQL store: in the user's cache folder, by a hash of the database's location. */
+/** The journal folder of a PostgreSQL store: in mindscope's cache folder, by a hash of the database's location. */
 export function postgresJournalDir(location: string): string {
-  const base = process.env.XDG_CACHE_HOME || (homedir() ? join(homedir(), '.cache') : tmpdir());
-  return join(base, 'mindscope', 'replies', createHash('sha256').update(location).digest('hex').slice(0, 16));
+  return join(cacheRoot(), 'replies', createHash('sha256').update(location).digest('hex').slice(0, 16));
 }
 
 /** This process's journal of one store. */

@@ -360,7 +360,9 @@ export class SqlStore implements Store {
     for (let i = 0; i < entries.length; i += chunk) {
       const part = entries.slice(i, i + chunk);
       await this.db.transaction(async (tx) => {
-        await insertCacheModels(tx, [...new Map(part.map((e) => [`${e.provider}\u0000${e.model}`, [e.provider, e.model] as [string, string]])).values()]);
+        await insertCacheModels(tx, [
+          ...new Map(part.map((e) => [`${e.provider}\u0000${e.model}`, [e.provider, e.model] as [string, string]])).values(),
+        ]);
         for (const e of part) {
           this.#absence?.writing(e.key, e.provider, e.model);
           stored += await tx.run(INSERT_CACHE_ENTRY, [keyParam(this.db.backend, e.key), e.provider, e.model, e.body, Date.now(), e.origin]);
