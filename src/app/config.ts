@@ -9,7 +9,7 @@ import { dirname, extname, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import YAML from 'yaml';
 import { z } from 'zod';
-import { ConfigError, readText, RunSpecSchema, type RunSpecInput } from '../core/index.js';
+import { ConfigError, InputError, parseJsonText, readText, RunSpecSchema, type RunSpecInput } from '../core/index.js';
 import type { Plugin } from './plugin.js';
 import { isBuiltinTemplate } from '../protocols/index.js';
 import { MAX_CALL_TIMEOUT_MS } from '../models/index.js';
@@ -115,8 +115,9 @@ export async function loadConfig(file: string): Promise<LoadedConfig> {
   if (ext === '.yaml' || ext === '.yml' || ext === '.json') {
     const text = readText(path);
     try {
-      raw = ext === '.json' ? JSON.parse(text) : YAML.parse(text);
+      raw = ext === '.json' ? parseJsonText(text, path) : YAML.parse(text);
     } catch (err) {
+      if (err instanceof InputError) throw err;
       throw new ConfigError(`${path}: does not parse: ${(err as Error).message}`);
     }
   } else if (['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts'].includes(ext)) {

@@ -8,6 +8,7 @@ export * from './call-info.js';
 export * from './judge-info.js';
 export * from './csv.js';
 export * from './files.js';
+export * from './json-text.js';
 export * from './parquet-rows.js';
 export * from './records/index.js';
 export * from './run-spec.js';

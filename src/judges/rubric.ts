@@ -16,7 +16,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import YAML from 'yaml';
-import { InputError, packageFile } from '../core/index.js';
+import { InputError, packageFile, parseJsonText } from '../core/index.js';
 
 export interface RubricField {
   name: string;
@@ -41,8 +41,9 @@ export interface Rubric {
 export function parseRubric(text: string, file: string): Rubric {
   let raw: unknown;
   try {
-    raw = file.endsWith('.json') ? JSON.parse(text) : YAML.parse(text);
+    raw = file.endsWith('.json') ? parseJsonText(text, file) : YAML.parse(text);
   } catch (err) {
+    if (err instanceof InputError) throw err;
     throw new InputError(`not valid ${file.endsWith('.json') ? 'JSON' : 'YAML'}: ${(err as Error).message}`, file);
   }
   if (!raw || typeof raw !== 'object' || Array.isArray(raw))

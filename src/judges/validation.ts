@@ -6,7 +6,7 @@
 
 import { readFileSync } from 'node:fs';
 import YAML from 'yaml';
-import { InputError } from '../core/index.js';
+import { InputError, parseJsonText } from '../core/index.js';
 import { judgeOnce, type JudgeCaller } from './panel.js';
 import type { Rubric } from './rubric.js';
 
@@ -43,12 +43,13 @@ export function loadAnchors(path: string, rubric: Rubric): Anchor[] {
     raw = path.endsWith('.jsonl')
       ? text
           .split('\n')
-          .filter((l) => l.trim())
-          .map((l) => JSON.parse(l))
+          .map((l, i) => (l.trim() ? parseJsonText(l, path, i + 1) : undefined))
+          .filter((a) => a !== undefined)
       : path.endsWith('.json')
-        ? JSON.parse(text)
+        ? parseJsonText(text, path)
         : YAML.parse(text);
   } catch (err) {
+    if (err instanceof InputError) throw err;
     throw new InputError(`cannot read anchors: ${(err as Error).message}`, path);
   }
   if (!Array.isArray(raw) || raw.length === 0) throw new InputError('anchors must be a non-empty list', path);

@@ -7,7 +7,7 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
-import { contentHash, InputError } from '../../core/index.js';
+import { contentHash, InputError, parseJsonText } from '../../core/index.js';
 import type { IrtItems } from '../../stats/irt/index.js';
 
 export const IRT_BANK_FORMAT = 'mindscope-irt-bank';
@@ -149,8 +149,9 @@ export function readIrtBank(path: string): IrtBank {
   }
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJsonText(text, path);
   } catch (err) {
+    if (err instanceof InputError) throw err;
     throw new InputError(`not JSON: ${(err as Error).message}`, path);
   }
   return parseIrtBank(value, path);

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { authorEmbodiedTasks, ConfigError, InputError, openStore, resolveRunId } from '../../index.js';
+import { parseJsonText } from '../../core/index.js';
 import { evolveTasks, formatPoolComposition, generateTasks, poolComposition } from '../../suites/index.js';
 import { evolutionPool, evolutionRounds } from '../../analysis/index.js';
 import { evolutionRoundsSpec, formatTextTable, renderSvg } from '../../report/index.js';
@@ -71,8 +72,9 @@ export function registerEmbodiedAuthoring(cmd: Command): void {
         if (f.seeds) {
           let json: unknown;
           try {
-            json = JSON.parse(readFileSync(f.seeds, 'utf8'));
+            json = parseJsonText(readFileSync(f.seeds, 'utf8'), f.seeds);
           } catch (err) {
+            if (err instanceof InputError) throw err;
             throw new InputError(`cannot read as JSON: ${(err as Error).message}`, f.seeds);
           }
           readEnactTomTasks(json, f.seeds); // validates every seed

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { ConfigError, InputError, openStore, resolveRunId } from '../../index.js';
+import { parseJsonText } from '../../core/index.js';
 import {
   formatPoolComposition,
   generateTasks,
@@ -42,8 +43,9 @@ export function registerEmbodied(program: Command): void {
     .action(async (file: string, flags: { json?: boolean }) => {
       let json: unknown;
       try {
-        json = JSON.parse(readFileSync(file, 'utf8'));
+        json = parseJsonText(readFileSync(file, 'utf8'), file);
       } catch (err) {
+        if (err instanceof InputError) throw err;
         throw new InputError(`cannot read as JSON: ${(err as Error).message}`, file);
       }
       const results = readEnactTomTasks(json, file).map((task) => {
@@ -181,8 +183,9 @@ export function registerEmbodied(program: Command): void {
     .action((file: string, flags: { json?: boolean }) => {
       let json: unknown;
       try {
-        json = JSON.parse(readFileSync(file, 'utf8'));
+        json = parseJsonText(readFileSync(file, 'utf8'), file);
       } catch (err) {
+        if (err instanceof InputError) throw err;
         throw new InputError(`cannot read as JSON: ${(err as Error).message}`, file);
       }
       const c = poolComposition(readEnactTomTasks(json, file));
@@ -225,8 +228,9 @@ export function registerEmbodied(program: Command): void {
     .action((file: string, flags: { json?: boolean }) => {
       let rows: LabellingRow[];
       try {
-        rows = JSON.parse(readFileSync(file, 'utf8')) as LabellingRow[];
+        rows = parseJsonText(readFileSync(file, 'utf8'), file) as LabellingRow[];
       } catch (err) {
+        if (err instanceof InputError) throw err;
         throw new InputError(`cannot read as JSON: ${(err as Error).message}`, file);
       }
       if (!Array.isArray(rows)) throw new InputError('expected the list of rows label-export wrote', file);
