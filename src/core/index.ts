@@ -7,6 +7,7 @@ export * from './task.js';
 export * from './call-info.js';
 export * from './judge-info.js';
 export * from './csv.js';
+export * from './decimal-number.js';
 export * from './files.js';
 export * from './json-text.js';
 export * from './parquet-rows.js';
