@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import YAML from 'yaml';
 import { z } from 'zod';
 import { ConfigError, InputError, parseJsonText, readText, RunSpecSchema, type RunSpecInput } from '../core/index.js';
+import { importModule } from './module-import.js';
 import type { Plugin } from './plugin.js';
 import { isBuiltinTemplate } from '../protocols/index.js';
 import { MAX_CALL_TIMEOUT_MS } from '../models/index.js';
@@ -66,15 +67,6 @@ export interface LoadedConfig {
   apiKeyEnv?: string;
   judges?: { rubric: string; models: string[]; aggregation?: 'median' | 'mean' | 'majority' };
   plugins: Plugin[];
-}
-
-/** Import a JS or TS module (TS through jiti, which needs no build step). */
-async function importModule(path: string): Promise<Record<string, unknown>> {
-  if (/\.[cm]?ts$/.test(path)) {
-    const { createJiti } = await import('jiti');
-    return (await createJiti(import.meta.url, { moduleCache: false }).import(path)) as Record<string, unknown>;
-  }
-  return (await import(pathToFileURL(path).href)) as Record<string, unknown>;
 }
 
 function isPlugin(x: unknown): x is Plugin {
