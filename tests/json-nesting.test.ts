@@ -44,7 +44,9 @@ describe('JSON nested too deep', () => {
       `${JSON.stringify(story)}\n${JSON.stringify({ ...story, id: 's2' }).replace('"feedback":""', `"feedback":${nested(DEEP)}`)}\n`,
     );
     const r = spawnSync(process.execPath, [BIN, 'items', 'storyturn', '--data', file], { encoding: 'utf8' });
-    expect(r.stderr).toMatch(new RegExp(`^mindscope: ${file}:2: ${TOO_DEEP.source}; no data needs that depth, so the file is not read\\n$`));
+    expect(r.stderr).toMatch(
+      new RegExp(`^mindscope: ${file}:2: ${TOO_DEEP.source}; no data needs that depth, so the file is not read\\n$`),
+    );
     // The column is where the 513th level opens: three are open before "feedback" (the story, its turns, the turn).
     const column = Number(TOO_DEEP.exec(r.stderr)![1]);
     const feedbackAt = JSON.stringify({ ...story, id: 's2' }).indexOf('"feedback":') + '"feedback":'.length;

@@ -53,7 +53,9 @@ describe('response matrix cells', () => {
     );
     // The long layout reads its value column the same way.
     const long = 'subject,suite,item_id,category,correct\nm1,s,q1,belief,1\nm1,s,q2,belief,0x1\n';
-    expect(() => matrixFromCsv(long, 'l.csv')).toThrow(/^l\.csv:3: column "correct": "0x1" is not a score in \[0, 1\] \(not a decimal number/);
+    expect(() => matrixFromCsv(long, 'l.csv')).toThrow(
+      /^l\.csv:3: column "correct": "0x1" is not a score in \[0, 1\] \(not a decimal number/,
+    );
   });
 
   it('audit --matrix refuses a hexadecimal cell as it refuses inf', () => {
@@ -103,10 +105,14 @@ describe('every numeric CSV reader', () => {
     expect(() => scoreColumn(scores, 'hitom')).toThrow('s.csv:2: column "hitom": "0x1" is not a number');
     const rates = 'model,domain,task,correct_rate,items\n';
     expect(() => parseRateTable(`${rates}m,MI,retrospective,0x32,10\n`, 'r.csv')).toThrow(/^r\.csv:2: correct_rate must be a percentage/);
-    expect(() => parseRateTable(`${rates}m,MI,retrospective,50,0b1010\n`, 'r.csv')).toThrow(/^r\.csv:2: items must be a positive whole number/);
+    expect(() => parseRateTable(`${rates}m,MI,retrospective,50,0b1010\n`, 'r.csv')).toThrow(
+      /^r\.csv:2: items must be a positive whole number/,
+    );
     expect(parseRateTable(`${rates}m,MI,retrospective,50,10\n`, 'r.csv')[0]).toMatchObject({ rate: 50, items: 10 });
     const labels = 'subject,item,turn,label,replicate\n';
-    expect(() => parseHumanLabels(`${labels}m,i,0x1,1,0\n`, 'h.csv')).toThrow(/^h\.csv:2: turn must be a whole number from 1 or blank, not "0x1"/);
+    expect(() => parseHumanLabels(`${labels}m,i,0x1,1,0\n`, 'h.csv')).toThrow(
+      /^h\.csv:2: turn must be a whole number from 1 or blank, not "0x1"/,
+    );
     expect(() => parseHumanLabels(`${labels}m,i,1,1,0o1\n`, 'h.csv')).toThrow(/^h\.csv:2: replicate must be a whole number, not "0o1"/);
     const counts = 'model,a,b,c_q1,c_q2,egocentric_b,scenes\n';
     expect(() => directorFromCounts(`${counts}m,0x1,1,1,1,1,4\n`, 'c.csv')).toThrow(/^c\.csv:2: a must be a whole number, not "0x1"/);
