@@ -9,7 +9,7 @@ import { dirname, extname, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import YAML from 'yaml';
 import { z } from 'zod';
-import { ConfigError, InputError, parseJsonText, readText, RunSpecSchema, type RunSpecInput } from '../core/index.js';
+import { checkJsonDepth, ConfigError, readText, RunSpecSchema, type RunSpecInput } from '../core/index.js';
 import { importModule } from './module-import.js';
 import type { Plugin } from './plugin.js';
 import { isBuiltinTemplate } from '../protocols/index.js';
@@ -107,11 +107,11 @@ export async function loadConfig(file: string): Promise<LoadedConfig> {
   if (ext === '.yaml' || ext === '.yml' || ext === '.json') {
     const text = readText(path);
     try {
-      raw = ext === '.json' ? parseJsonText(text, path) : YAML.parse(text);
+      raw = ext === '.json' ? JSON.parse(text) : YAML.parse(text);
     } catch (err) {
-      if (err instanceof InputError) throw err;
       throw new ConfigError(`${path}: does not parse: ${(err as Error).message}`);
     }
+    if (ext === '.json') checkJsonDepth(text, path);
   } else if (['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts'].includes(ext)) {
     if (!existsSync(path)) throw new ConfigError(`${path}: no such file`);
     let mod: Record<string, unknown>;

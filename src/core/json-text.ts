@@ -16,7 +16,7 @@ const OPEN_OBJECT = 0x7b;
 const CLOSE_LIST = 0x5d;
 const CLOSE_OBJECT = 0x7d;
 
-/** The offset at which valid JSON text first nests deeper than `max`, or -1. */
+/** The offset at which valid JSON text (JSON.parse read it) first nests deeper than `max`, or -1. */
 function tooDeepAt(text: string, max: number): number {
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
@@ -51,6 +51,22 @@ function lineColumnAt(text: string, offset: number): { line: number; column: num
 }
 
 /**
+ * Refuse JSON text that JSON.parse read if its lists and objects nest deeper than
+ * MAX_JSON_DEPTH: an InputError naming `file` and the line (`line`: the line the text starts
+ * on, for a JSON line).
+ */
+export function checkJsonDepth(text: string, file: string, line?: number): void {
+  const deep = tooDeepAt(text, MAX_JSON_DEPTH);
+  if (deep < 0) return;
+  const where = lineColumnAt(text, deep);
+  throw new InputError(
+    `lists and objects nest more than ${MAX_JSON_DEPTH} levels deep (at column ${where.column}); no data needs that depth, so the file is not read`,
+    file,
+    (line ?? 1) + where.line - 1,
+  );
+}
+
+/**
  * Parse JSON text that `file` holds (`line`: the line the text starts on, for a JSON line).
  * A syntax error, or lists and objects nested deeper than MAX_JSON_DEPTH, is an InputError
  * naming the file and line.
@@ -69,14 +85,6 @@ export function parseJsonText(text: string, file: string, line?: number): unknow
     );
   }
   // Only text that parsed is scanned: its strings are then well formed.
-  const deep = tooDeepAt(text, MAX_JSON_DEPTH);
-  if (deep >= 0) {
-    const where = lineColumnAt(text, deep);
-    throw new InputError(
-      `lists and objects nest more than ${MAX_JSON_DEPTH} levels deep (at column ${where.column}); no data needs that depth, so the file is not read`,
-      file,
-      (line ?? 1) + where.line - 1,
-    );
-  }
+  checkJsonDepth(text, file, line);
   return value;
 }

@@ -16,7 +16,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import YAML from 'yaml';
-import { InputError, packageFile, parseJsonText } from '../core/index.js';
+import { checkJsonDepth, InputError, packageFile } from '../core/index.js';
 
 export interface RubricField {
   name: string;
@@ -41,11 +41,11 @@ export interface Rubric {
 export function parseRubric(text: string, file: string): Rubric {
   let raw: unknown;
   try {
-    raw = file.endsWith('.json') ? parseJsonText(text, file) : YAML.parse(text);
+    raw = file.endsWith('.json') ? JSON.parse(text) : YAML.parse(text);
   } catch (err) {
-    if (err instanceof InputError) throw err;
     throw new InputError(`not valid ${file.endsWith('.json') ? 'JSON' : 'YAML'}: ${(err as Error).message}`, file);
   }
+  if (file.endsWith('.json')) checkJsonDepth(text, file);
   if (!raw || typeof raw !== 'object' || Array.isArray(raw))
     throw new InputError('a rubric is an object with name, prompt and fields', file);
   const r = raw as Record<string, unknown>;

@@ -7,7 +7,7 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
-import { contentHash, InputError, parseJsonText } from '../../core/index.js';
+import { checkJsonDepth, contentHash, InputError } from '../../core/index.js';
 import type { IrtItems } from '../../stats/irt/index.js';
 
 export const IRT_BANK_FORMAT = 'mindscope-irt-bank';
@@ -149,11 +149,11 @@ export function readIrtBank(path: string): IrtBank {
   }
   let value: unknown;
   try {
-    value = parseJsonText(text, path);
+    value = JSON.parse(text);
   } catch (err) {
-    if (err instanceof InputError) throw err;
     throw new InputError(`not JSON: ${(err as Error).message}`, path);
   }
+  checkJsonDepth(text, path);
   return parseIrtBank(value, path);
 }
 
