@@ -2,14 +2,19 @@
 // refused at load naming both places (every loader), and StoryTurn images must be real images
 // inside the data folder.
 
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { createRegistry } from '../src/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRegistry, openStore } from '../src/index.js';
+import { itemHash } from '../src/runner/index.js';
 import { applePicture, readStoryTurns } from '../src/suites/index.js';
+import { evaluate } from './helpers/evaluate.js';
+import { startModelServer, type ModelServer } from './helpers/servers.js';
 
 const DATA = join(__dirname, 'fixtures', 'data');
+const BIN = join(__dirname, '..', 'bin', 'mindscope.js');
 const load = (suite: string, data: string) => createRegistry().suite(suite).load({ data, seed: 0 });
 
 const PNG = Buffer.from(applePicture('big').split(',')[1]!, 'base64');
@@ -121,7 +126,8 @@ describe('StoryTurn images', () => {
 
   it('accepts a real image inside the data folder, and data: URIs holding an image', async () => {
     const [s] = await attempt('pictures/apple.png');
-    expect(s!.images.img01).toBe(join(data, 'pictures', 'apple.png'));
+    expect(s!.images.img01).toBe(`data:image/png;base64,${PNG.toString('base64')}`);
+    expect(s!.imageFiles).toEqual({ img01: 'pictures/apple.png' });
     await expect(attempt(applePicture('small'))).resolves.toHaveLength(1);
   });
 
@@ -157,5 +163,70 @@ describe('StoryTurn images', () => {
       /t\.csv:2: column "image_path": the image "\.\.\/outside\.png" is outside the data folder/,
     );
     cpSync(join(data, 'pictures', 'apple.png'), join(data, 'ok.png'));
+  });
+});
+
+describe('StoryTurn images are read, checked and hashed once', () => {
+  const OTHER = Buffer.from(applePicture('small').split(',')[1]!, 'base64');
+  let server: ModelServer;
+  beforeAll(async () => {
+    server = await startModelServer();
+  });
+  afterAll(async () => server.stop());
+
+  /** A data folder with s.jsonl naming pictures/photo.png (holding `bytes`), and a real PNG outside it. */
+  const folder = (bytes: Buffer) => {
+    const dir = mkdtempSync(join(tmpdir(), 'mindscope-img-once-'));
+    mkdirSync(join(dir, 'data', 'pictures'), { recursive: true });
+    writeFileSync(join(dir, 'data', 'pictures', 'photo.png'), bytes);
+    writeFileSync(join(dir, 'outside.png'), OTHER);
+    writeFileSync(join(dir, 'data', 's.jsonl'), `${JSON.stringify(story('s1', { img01: 'pictures/photo.png' }))}\n`);
+    return dir;
+  };
+
+  it('sends the bytes checked at load, even when the file is swapped for a link out of the folder during the run', async () => {
+    const dir = folder(PNG);
+    const photo = join(dir, 'data', 'pictures', 'photo.png');
+    const store = await openStore(join(dir, 'm.db'));
+    try {
+      await evaluate({
+        store,
+        suites: ['storyturn'],
+        data: join(dir, 'data', 's.jsonl'),
+        models: [`openai-compatible:${server.url}/v1#ok`],
+        images: true,
+        runId: 'swap',
+        // The run has loaded and checked its items; no call is made yet.
+        onEvent: (e) => {
+          if (e.type !== 'start') return;
+          rmSync(photo);
+          symlinkSync(join(dir, 'outside.png'), photo);
+        },
+      });
+      const sent = JSON.stringify((await server.stats()).bodies.map((b) => b.body));
+      expect(sent).toContain(`data:image/png;base64,${PNG.toString('base64')}`);
+      expect(sent).not.toContain(OTHER.toString('base64'));
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('storyturn review writes the image paths back, not the bytes read from them', () => {
+    const dir = folder(PNG);
+    const file = join(dir, 'data', 's.jsonl');
+    const r = spawnSync(process.execPath, [BIN, 'storyturn', 'review', file, '--id', 's1', '--approve'], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject([
+      { id: 's1', status: 'approved', images: { img01: 'pictures/photo.png' } },
+    ]);
+  });
+
+  it("an item's hash follows its image's bytes", async () => {
+    const dir = folder(PNG);
+    const hashOf = async () => itemHash((await load('storyturn', join(dir, 'data', 's.jsonl'))).items[0]!);
+    const first = await hashOf();
+    expect(await hashOf()).toBe(first);
+    writeFileSync(join(dir, 'data', 'pictures', 'photo.png'), OTHER);
+    expect(await hashOf()).not.toBe(first);
   });
 });

@@ -84,4 +84,26 @@ describe('plugins and config files', () => {
     writeFileSync(throwing, 'const x = 1;\nthrow new Error("boom");\nexport default {};\n');
     await expect(loadConfig(throwing)).rejects.toThrow(/throw\.config\.mjs(:2)?: cannot load the config: boom/);
   });
+
+  it('a plugin or config module whose top-level await never settles is an error naming it, not a silent exit 13', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mindscope-plugin-stuck-'));
+    // Nothing is left that could resolve the promise: Node would end the process with code 13.
+    const stuck = 'await new Promise(() => {});\nexport default { name: "stuck" };\n';
+    writeFileSync(join(dir, 'stuck.mjs'), stuck);
+    writeFileSync(join(dir, 'stuck.ts'), stuck);
+    writeFileSync(join(dir, 'stuck.config.mjs'), stuck);
+    writeFileSync(join(dir, 'js.yaml'), 'plugins: [./stuck.mjs]\n');
+    writeFileSync(join(dir, 'ts.yaml'), 'plugins: [./stuck.ts]\n');
+    for (const [config, module, what] of [
+      ['js.yaml', 'stuck.mjs', 'plugin'],
+      ['ts.yaml', 'stuck.ts', 'plugin'],
+      ['stuck.config.mjs', 'stuck.config.mjs', 'config'],
+    ]) {
+      const r = cli(['suites', '--config', join(dir, config!)]);
+      expect(r.stderr).toBe(
+        `mindscope: ${join(dir, module!)}: cannot load the ${what}: its top-level await never settles (it waits on a promise that nothing left running can resolve)\n`,
+      );
+      expect(r.status).toBe(1);
+    }
+  });
 });

@@ -51,7 +51,14 @@ describe('CoMMET categories, tasks and images per condition', () => {
     writeFileSync(join(dir, 'a.png'), APPLE);
     writeFileSync(join(dir, 's.json'), JSON.stringify([desireStory({ imgC: 'c.png', imgA: 'a.png' }, 'imgC;imgA')]));
     const [s] = await readStoryTurns(join(dir, 's.json'));
-    expect(s).toMatchObject({ category: 'MBK', task: 'diverse desire', images: { imgC: join(dir, 'c.png'), imgA: join(dir, 'a.png') } });
+    // Each file is read once: the story holds its bytes, and the paths as the file gives them.
+    const b64 = (b: Buffer) => `data:image/png;base64,${b.toString('base64')}`;
+    expect(s).toMatchObject({
+      category: 'MBK',
+      task: 'diverse desire',
+      images: { imgC: b64(COOKIE), imgA: b64(APPLE) },
+      imageFiles: { imgC: 'c.png', imgA: 'a.png' },
+    });
     writeFileSync(
       join(dir, 't.csv'),
       'story_id,turn,story,feedback,question,image,answer,mental_state,setting,image_path,category,task\n' +
@@ -59,7 +66,12 @@ describe('CoMMET categories, tasks and images per condition', () => {
         'x,2,Sam.,If the previous answer is cookie: a.; If the previous answer is apple: b.,What?,i1;i2,apple; cookie,desire,image-dependent,c.png;a.png,nlc,sarcasm\n',
     );
     const [t] = await readStoryTurns(join(dir, 't.csv'));
-    expect(t).toMatchObject({ category: 'NLC', task: 'sarcasm', images: { i1: join(dir, 'c.png'), i2: join(dir, 'a.png') } });
+    expect(t).toMatchObject({
+      category: 'NLC',
+      task: 'sarcasm',
+      images: { i1: b64(COOKIE), i2: b64(APPLE) },
+      imageFiles: { i1: 'c.png', i2: 'a.png' },
+    });
     const bad = { ...s!, category: 'XYZ' };
     expect(() => validateStoryTurn(bad, 'f.json')).toThrow(/category must be one of NLC, NLCE, MBK or a mental state, not "XYZ"/);
     const three = desireStory({ imgC: 'c', imgA: 'a', imgX: 'x' }, 'imgC;imgA;imgX');

@@ -105,7 +105,13 @@ describe('StoryTurn format', () => {
       imagePath: 'path',
     });
     expect(t!.turns.map((x) => x.answer)).toEqual(['big', 'medium']);
-    expect(t).toMatchObject({ id: 'x1', state: 'percept', setting: 'image-dependent', images: { img01: join(dir, 'apple.png') } });
+    expect(t).toMatchObject({
+      id: 'x1',
+      state: 'percept',
+      setting: 'image-dependent',
+      images: { img01: applePicture('big') },
+      imageFiles: { img01: 'apple.png' },
+    });
   });
 });
 

@@ -9,7 +9,8 @@ import { dirname, extname, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import YAML from 'yaml';
 import { z } from 'zod';
-import { ConfigError, readText, RunSpecSchema, type RunSpecInput } from '../core/index.js';
+import { checkJsonDepth, ConfigError, readText, RunSpecSchema, type RunSpecInput } from '../core/index.js';
+import { importModule } from './module-import.js';
 import type { Plugin } from './plugin.js';
 import { isBuiltinTemplate } from '../protocols/index.js';
 import { MAX_CALL_TIMEOUT_MS } from '../models/index.js';
@@ -68,15 +69,6 @@ export interface LoadedConfig {
   plugins: Plugin[];
 }
 
-/** Import a JS or TS module (TS through jiti, which needs no build step). */
-async function importModule(path: string): Promise<Record<string, unknown>> {
-  if (/\.[cm]?ts$/.test(path)) {
-    const { createJiti } = await import('jiti');
-    return (await createJiti(import.meta.url, { moduleCache: false }).import(path)) as Record<string, unknown>;
-  }
-  return (await import(pathToFileURL(path).href)) as Record<string, unknown>;
-}
-
 function isPlugin(x: unknown): x is Plugin {
   return typeof x === 'object' && x !== null && typeof (x as { name?: unknown }).name === 'string';
 }
@@ -119,6 +111,7 @@ export async function loadConfig(file: string): Promise<LoadedConfig> {
     } catch (err) {
       throw new ConfigError(`${path}: does not parse: ${(err as Error).message}`);
     }
+    if (ext === '.json') checkJsonDepth(text, path);
   } else if (['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts'].includes(ext)) {
     if (!existsSync(path)) throw new ConfigError(`${path}: no such file`);
     let mod: Record<string, unknown>;

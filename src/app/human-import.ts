@@ -17,6 +17,7 @@ import {
   type ChatResponse,
   ConfigError,
   contentHash,
+  decimalNumber,
   InputError,
   type Item,
   McqPayloadSchema,
@@ -88,7 +89,7 @@ function readRows(records: Array<{ line: number; value: Record<string, unknown> 
       continue;
     }
     const t = str(v.turn);
-    const turn = t === '' ? null : Number(t);
+    const turn = t === '' ? null : decimalNumber(t);
     if (turn !== null && !(Number.isInteger(turn) && turn >= 1))
       throw new InputError(`"turn" must be a whole number from 1, not "${t}"`, file, line);
     rows.push({ line, suite, item, participant: str(v.participant) || 'p1', turn, answer });

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { unzipSync } from 'fflate';
 import type { z } from 'zod';
-import { InputError } from '../core/index.js';
+import { checkJsonDepth, InputError } from '../core/index.js';
 import { type InspectEvalLog, InspectEvalLogSchema, InspectSampleSchema, issuePath } from './inspect-log-schema.js';
 
 /** A log read from a file, its samples checked; `where(i)` names sample i in errors. */
@@ -30,11 +30,14 @@ function check<T extends z.ZodType>(schema: T, value: unknown, file: string, pre
 }
 
 function parseJson(text: string, file: string, entry?: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (err) {
     throw new InputError(`${entry ? `${entry}: ` : ''}not JSON: ${(err as Error).message}`, file);
   }
+  checkJsonDepth(text, entry ? `${file} (${entry})` : file);
+  return value;
 }
 
 function readJsonLog(file: string, bytes: Uint8Array): InspectLogFile {

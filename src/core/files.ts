@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InputError } from './errors.js';
+import { parseJsonText } from './json-text.js';
 
 /** The bytes of a file, with errors that name it (missing, a directory, unreadable). */
 export function readBytes(path: string): Buffer {
@@ -59,16 +60,9 @@ export function readText(path: string, opts: { allowEmpty?: boolean } = {}): str
   return decodeUtf8(readBytes(path), path, opts);
 }
 
-/** A JSON file; a syntax error names the line. */
+/** A JSON file; a syntax error, or nesting deeper than MAX_JSON_DEPTH, names the line. */
 export function readJson(path: string): unknown {
-  const text = readText(path);
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    const m = /position (\d+)/.exec((err as Error).message);
-    const line = m ? text.slice(0, Number(m[1])).split('\n').length : undefined;
-    throw new InputError(`malformed JSON: ${(err as Error).message}`, path, line);
-  }
+  return parseJsonText(readText(path), path);
 }
 
 /** JSON lines: one object per non-blank line, each with its line number. */
@@ -78,13 +72,8 @@ export function readJsonLines(path: string): Array<{ line: number; value: Record
     .split('\n')
     .forEach((raw, i) => {
       if (!raw.trim()) return;
-      let value: unknown;
-      try {
-        // Python's json module writes NaN for missing values; read it as null.
-        value = JSON.parse(raw.replace(/(?<=[:,[]\s*)NaN(?=\s*[,}\]])/g, 'null'));
-      } catch (err) {
-        throw new InputError(`malformed JSON line: ${(err as Error).message}`, path, i + 1);
-      }
+      // Python's json module writes NaN for missing values; read it as null.
+      const value = parseJsonText(raw.replace(/(?<=[:,[]\s*)NaN(?=\s*[,}\]])/g, 'null'), path, i + 1);
       if (!value || typeof value !== 'object' || Array.isArray(value))
         throw new InputError('expected a JSON object on this line', path, i + 1);
       out.push({ line: i + 1, value: value as Record<string, unknown> });

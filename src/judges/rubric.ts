@@ -16,7 +16,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import YAML from 'yaml';
-import { InputError, packageFile } from '../core/index.js';
+import { checkJsonDepth, InputError, packageFile } from '../core/index.js';
 
 export interface RubricField {
   name: string;
@@ -45,6 +45,7 @@ export function parseRubric(text: string, file: string): Rubric {
   } catch (err) {
     throw new InputError(`not valid ${file.endsWith('.json') ? 'JSON' : 'YAML'}: ${(err as Error).message}`, file);
   }
+  if (file.endsWith('.json')) checkJsonDepth(text, file);
   if (!raw || typeof raw !== 'object' || Array.isArray(raw))
     throw new InputError('a rubric is an object with name, prompt and fields', file);
   const r = raw as Record<string, unknown>;

@@ -6,7 +6,7 @@
 
 import { readFileSync } from 'node:fs';
 import YAML from 'yaml';
-import { InputError } from '../core/index.js';
+import { checkJsonDepth, InputError } from '../core/index.js';
 import { judgeOnce, type JudgeCaller } from './panel.js';
 import type { Rubric } from './rubric.js';
 
@@ -38,8 +38,9 @@ export interface JudgeValidation {
 /** Read anchor texts with their expected score intervals for `judge validate`, checked against the rubric's fields. */
 export function loadAnchors(path: string, rubric: Rubric): Anchor[] {
   let raw: unknown;
+  let text = '';
   try {
-    const text = readFileSync(path, 'utf8');
+    text = readFileSync(path, 'utf8');
     raw = path.endsWith('.jsonl')
       ? text
           .split('\n')
@@ -51,6 +52,8 @@ export function loadAnchors(path: string, rubric: Rubric): Anchor[] {
   } catch (err) {
     throw new InputError(`cannot read anchors: ${(err as Error).message}`, path);
   }
+  if (path.endsWith('.jsonl')) text.split('\n').forEach((l, i) => checkJsonDepth(l, path, i + 1));
+  else if (path.endsWith('.json')) checkJsonDepth(text, path);
   if (!Array.isArray(raw) || raw.length === 0) throw new InputError('anchors must be a non-empty list', path);
   return raw.map((a: Record<string, unknown>, i: number) => {
     if (typeof a?.text !== 'string') throw new InputError(`anchor ${i}: "text" is missing`, path);

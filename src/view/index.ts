@@ -4,4 +4,5 @@
 export type * from './api-types.js';
 export { viewerApi, trialQueryOf } from './api.js';
 export { startViewer, type Viewer } from './server.js';
+export { VIEW_TOKEN_ENV } from './access-guard.js';
 export { exportViewer } from './static-export.js';

@@ -1,41 +1,73 @@
 // `mindscope view`: the API and the page on one local port. The store is opened for reading
 // only, so a run may keep writing the same SQLite file (WAL) or PostgreSQL database meanwhile.
+// Only requests for the host names served are answered (access-guard.ts); beyond the loopback
+// interface only when asked (`allowRemote`), and then only with the token.
 
 import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import { ConfigError } from '../core/index.js';
 import { openStoreForReading, type Store } from '../store/index.js';
+import { accessGuard, isLoopback, viewToken } from './access-guard.js';
 import { viewerApi } from './api.js';
 import { pageFolder, readInside } from './page-files.js';
 import { auditFiles, storeFolder } from './runs-view.js';
 
 export interface Viewer {
+  /** The URL to open; served beyond loopback, it carries the token (`?token=`). */
   url: string;
   port: number;
   store: Store;
   close(): Promise<void>;
 }
 
-/** Serve the viewer on 127.0.0.1:`port` (0: any free port) for the store at `db`. */
-export async function startViewer(opts: { db?: string; port?: number; host?: string }): Promise<Viewer> {
+/**
+ * Serve the viewer on `host`:`port` (127.0.0.1 and 0, any free port, by default) for the store
+ * at `db`. An address other than loopback needs `allowRemote`; every request then needs the
+ * token (`token`, else MINDSCOPE_VIEW_TOKEN, else a random one), which the returned URL carries.
+ */
+export async function startViewer(opts: {
+  db?: string;
+  port?: number;
+  host?: string;
+  allowRemote?: boolean;
+  token?: string;
+}): Promise<Viewer> {
+  const host = opts.host ?? '127.0.0.1';
+  const remote = !isLoopback(host);
+  if (remote && !opts.allowRemote)
+    throw new ConfigError(
+      `--host ${host} is not a loopback address: every transcript in the store would be served to the network; add --allow-remote to do so (each request then needs the token in the URL the command prints)`,
+    );
+  const token = remote ? (opts.token ?? viewToken()) : undefined;
   const store = await openStoreForReading(opts.db);
   const page = pageFolder();
   const folder = storeFolder(store);
-  const app = viewerApi(store, async (name) => {
+  const api = viewerApi(store, async (name) => {
     if (!folder || !auditFiles(folder).includes(name)) return undefined;
     const file = readInside(folder, name);
     return file ? new Response(new Uint8Array(file.body), { headers: { 'content-type': file.type } }) : undefined;
   });
+  // The port is known once the server listens: the guard is built then, before any request is answered.
+  let guard: ReturnType<typeof accessGuard> | undefined;
+  const app = new Hono();
+  app.use('*', async (c, next) => (guard ? guard(c, next) : c.text('starting\n', 503)));
+  app.route('/', api);
   app.get('*', (c) => {
     const file = readInside(page, new URL(c.req.url).pathname) ?? readInside(page, 'index.html');
     if (!file) return c.text('not found', 404);
     return new Response(new Uint8Array(file.body), { headers: { 'content-type': file.type } });
   });
-  const host = opts.host ?? '127.0.0.1';
   const { server, port } = await new Promise<{ server: ReturnType<typeof serve>; port: number }>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: opts.port ?? 0, hostname: host }, (info) => resolve({ server: s, port: info.port }));
+    const s = serve({ fetch: app.fetch, port: opts.port ?? 0, hostname: host }, (info) => {
+      guard = accessGuard({ host, port: info.port, token });
+      resolve({ server: s, port: info.port });
+    });
     s.once('error', reject);
   });
+  // A wildcard address is no address to open: this machine's loopback one is.
+  const shown = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
   return {
-    url: `http://${host}:${port}/`,
+    url: `http://${shown}:${port}/${token ? `?token=${token}` : ''}`,
     port,
     store,
     close: async () => {

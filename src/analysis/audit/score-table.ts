@@ -5,6 +5,7 @@
 
 import { ConfigError, InputError } from '../../core/errors.js';
 import { parseCsv } from '../../core/csv.js';
+import { decimalNumber } from '../../core/decimal-number.js';
 
 export interface ScoreTable {
   models: string[];
@@ -40,7 +41,7 @@ export function parseScoreTable(text: string, file = '<scores>'): ScoreTable {
     header.forEach((h, j) => {
       if (j === nameCol) return;
       const cell = r.fields[j]!;
-      const v = Number(cell);
+      const v = decimalNumber(cell.trim());
       if (cell.trim() === '' || !Number.isFinite(v)) textColumns[h] ??= { value: cell, line: r.line };
       columns[h]!.push(v);
     });

@@ -4,7 +4,7 @@
 // distractor clustering (the normalised entropy of which wrong option models pick: 1 = spread
 // evenly over the distractors, 0 = always the same one).
 
-import { InputError, parseCsv } from '../../core/index.js';
+import { decimalNumber, InputError, parseCsv } from '../../core/index.js';
 import { dawidSkene, gwetAC1, normalizedEntropy, pearson, spearman } from '../../stats/index.js';
 import type { RateRow } from './rate-table.js';
 
@@ -153,7 +153,7 @@ export function parseChoices(text: string, file = '<choices>'): Map<string, Item
   for (const r of rows.slice(1)) {
     const f = r.fields.map((x) => x.trim());
     if (f.length !== header.length) throw new InputError(`row has ${f.length} fields, the header has ${header.length}`, file, r.line);
-    const options = op >= 0 ? Number(f[op]) : 4;
+    const options = op >= 0 ? decimalNumber(f[op]!) : 4;
     if (!Number.isInteger(options) || options < 2 || options > 26)
       throw new InputError(`options must be a whole number from 2 to 26, not "${f[op]}"`, file, r.line);
     const letter = (v: string, what: string) => {

@@ -2,7 +2,7 @@
 // model, domain, task (retrospective, prospective or prospective-easy), correct_rate (percent)
 // and items (the number of items behind the rate).
 
-import { InputError, parseCsv } from '../../core/index.js';
+import { decimalNumber, InputError, parseCsv } from '../../core/index.js';
 
 export type DialtomTaskName = 'retrospective' | 'prospective' | 'prospective-easy';
 
@@ -38,10 +38,10 @@ export function parseRateTable(text: string, file = '<rates>'): RateRow[] {
     const task = f[t] as DialtomTaskName;
     if (!['retrospective', 'prospective', 'prospective-easy'].includes(task))
       throw new InputError(`task must be retrospective, prospective or prospective-easy, not "${f[t]}"`, file, row.line);
-    const rate = Number(f[r]);
+    const rate = decimalNumber(f[r]!);
     if (f[r] === '' || !(rate >= 0 && rate <= 100))
       throw new InputError(`correct_rate must be a percentage in [0, 100], not "${f[r]}"`, file, row.line);
-    const items = Number(f[n]);
+    const items = decimalNumber(f[n]!);
     if (!Number.isInteger(items) || items <= 0)
       throw new InputError(`items must be a positive whole number, not "${f[n]}"`, file, row.line);
     const key = `${f[m]}\u0000${f[d]}\u0000${task}`;

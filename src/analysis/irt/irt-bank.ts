@@ -7,7 +7,7 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
-import { contentHash, InputError } from '../../core/index.js';
+import { checkJsonDepth, contentHash, InputError } from '../../core/index.js';
 import type { IrtItems } from '../../stats/irt/index.js';
 
 export const IRT_BANK_FORMAT = 'mindscope-irt-bank';
@@ -153,6 +153,7 @@ export function readIrtBank(path: string): IrtBank {
   } catch (err) {
     throw new InputError(`not JSON: ${(err as Error).message}`, path);
   }
+  checkJsonDepth(text, path);
   return parseIrtBank(value, path);
 }
 

@@ -5,7 +5,15 @@
 // raters where two or more labelled the same answer. Open turns are the judge's decisions; labels
 // of closed turns are compared with the exact-match verdict and reported apart.
 
-import { CONVERSATION_RECORDS, InputError, JudgedStoryDetailSchema, parseCsv, readRecord, readScoreDetail } from '../../core/index.js';
+import {
+  CONVERSATION_RECORDS,
+  decimalNumber,
+  InputError,
+  JudgedStoryDetailSchema,
+  parseCsv,
+  readRecord,
+  readScoreDetail,
+} from '../../core/index.js';
 import { gwetAC1, twoRaterAgreement, type TwoRaterAgreement } from '../../stats/index.js';
 import type { Store } from '../../store/index.js';
 
@@ -42,10 +50,10 @@ export function parseHumanLabels(text: string, file = '<labels>'): HumanLabel[] 
     const label = f[lb]!.toLowerCase();
     if (!TRUE.has(label) && !FALSE.has(label))
       throw new InputError(`label must be 1/0, correct/incorrect, right/wrong or yes/no, not "${f[lb]}"`, file, r.line);
-    const turn = f[tu] === '' ? null : Number(f[tu]);
+    const turn = f[tu] === '' ? null : decimalNumber(f[tu]!);
     if (turn !== null && !(Number.isInteger(turn) && turn >= 1))
       throw new InputError(`turn must be a whole number from 1 or blank, not "${f[tu]}"`, file, r.line);
-    const replicate = re >= 0 && f[re] !== '' ? Number(f[re]) : 0;
+    const replicate = re >= 0 && f[re] !== '' ? decimalNumber(f[re]!) : 0;
     if (!Number.isInteger(replicate) || replicate < 0)
       throw new InputError(`replicate must be a whole number, not "${f[re]}"`, file, r.line);
     return {

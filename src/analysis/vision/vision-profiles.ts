@@ -7,7 +7,7 @@
 // two-adult set, as the paper's Table 8, and the wide set with the age cohorts), whether they
 // disagree, and Spearman between the Director gap and the triangles distance to TD adults.
 
-import { InputError, parseCsv } from '../../core/index.js';
+import { decimalNumber, InputError, parseCsv } from '../../core/index.js';
 import { spearman } from '../../stats/index.js';
 import { nearestDirectorGroup, trianglesGroups, type ReferenceGroups } from './human-references.js';
 import { TRIANGLE_CONDITIONS } from './triangles-profiles.js';
@@ -56,7 +56,7 @@ export function directorFromCounts(text: string, file = '<counts>'): { models: D
   const cols = ['model', 'a', 'b', 'c_q1', 'c_q2', 'egocentric_b', 'scenes'];
   const models = table(text, file, cols).map(({ line, get, has }) => {
     const n = (c: string) => {
-      const v = Number(get(c));
+      const v = decimalNumber(get(c));
       if (get(c) === '' || !Number.isInteger(v) || v < 0) throw new InputError(`${c} must be a whole number, not "${get(c)}"`, file, line);
       return v;
     };
@@ -113,8 +113,8 @@ const CONDITION_ALIASES: Record<string, string> = { gd: 'goal-directed', 'goal d
 /** Profiles CSV: subject,condition,intent,approp (one row per subject and condition, or per clip): every condition's profile. */
 export function trianglesConditionsFromProfiles(text: string, refs: ReferenceGroups, file = '<profiles>'): TriangleProfile[] {
   const rows = table(text, file, ['subject', 'condition', 'intent', 'approp']).map(({ line, get }) => {
-    const intent = Number(get('intent'));
-    const approp = Number(get('approp'));
+    const intent = decimalNumber(get('intent'));
+    const approp = decimalNumber(get('approp'));
     if (!(intent >= 0 && intent <= 5)) throw new InputError(`intent must lie in [0, 5], not "${get('intent')}"`, file, line);
     if (!(approp >= 0 && approp <= 3)) throw new InputError(`approp must lie in [0, 3], not "${get('approp')}"`, file, line);
     // GD and ToM as the paper abbreviates them; an unknown condition would sit in the tables with

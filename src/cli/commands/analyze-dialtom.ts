@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { bertScoreInferences, ConfigError, InputError, judgeInferences, openStore, resolveRunId } from '../../index.js';
-import { parseCsv, readJson, readText } from '../../core/index.js';
+import { decimalNumber, parseCsv, readJson, readText } from '../../core/index.js';
 import {
   benchmarkInferences,
   crossDomainCorrelation,
@@ -29,7 +29,7 @@ function readPositions(file: string): Array<{ domain: string; counts: number[] }
   const rows = parseCsv(readText(file), file);
   if (rows.length < 2) throw new InputError('expected a header (domain,A,B,C,D) and at least one row', file);
   return rows.slice(1).map((r) => {
-    const counts = r.fields.slice(1).map((x) => Number(x.trim()));
+    const counts = r.fields.slice(1).map((x) => decimalNumber(x.trim()));
     if (counts.length < 2 || counts.some((c) => !Number.isInteger(c) || c < 0))
       throw new InputError('position counts must be whole numbers', file, r.line);
     return { domain: r.fields[0]!.trim(), counts };

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { authorEmbodiedTasks, ConfigError, InputError, openStore, resolveRunId } from '../../index.js';
+import { checkJsonDepth } from '../../core/index.js';
 import { evolveTasks, formatPoolComposition, generateTasks, poolComposition } from '../../suites/index.js';
 import { evolutionPool, evolutionRounds } from '../../analysis/index.js';
 import { evolutionRoundsSpec, formatTextTable, renderSvg } from '../../report/index.js';
@@ -70,11 +71,14 @@ export function registerEmbodiedAuthoring(cmd: Command): void {
         let seeds: Record<string, unknown>[];
         if (f.seeds) {
           let json: unknown;
+          let text = '';
           try {
-            json = JSON.parse(readFileSync(f.seeds, 'utf8'));
+            text = readFileSync(f.seeds, 'utf8');
+            json = JSON.parse(text);
           } catch (err) {
             throw new InputError(`cannot read as JSON: ${(err as Error).message}`, f.seeds);
           }
+          checkJsonDepth(text, f.seeds);
           readEnactTomTasks(json, f.seeds); // validates every seed
           seeds = (Array.isArray(json) ? json : [json]) as Record<string, unknown>[];
         } else if (f.seedsFromRun) {

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { ConfigError, InputError, openStore, resolveRunId } from '../../index.js';
+import { checkJsonDepth } from '../../core/index.js';
 import {
   formatPoolComposition,
   generateTasks,
@@ -41,11 +42,14 @@ export function registerEmbodied(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (file: string, flags: { json?: boolean }) => {
       let json: unknown;
+      let text = '';
       try {
-        json = JSON.parse(readFileSync(file, 'utf8'));
+        text = readFileSync(file, 'utf8');
+        json = JSON.parse(text);
       } catch (err) {
         throw new InputError(`cannot read as JSON: ${(err as Error).message}`, file);
       }
+      checkJsonDepth(text, file);
       const results = readEnactTomTasks(json, file).map((task) => {
         const v = verifyTask(task);
         return {
@@ -180,11 +184,14 @@ export function registerEmbodied(program: Command): void {
     .option('--json', 'print JSON')
     .action((file: string, flags: { json?: boolean }) => {
       let json: unknown;
+      let text = '';
       try {
-        json = JSON.parse(readFileSync(file, 'utf8'));
+        text = readFileSync(file, 'utf8');
+        json = JSON.parse(text);
       } catch (err) {
         throw new InputError(`cannot read as JSON: ${(err as Error).message}`, file);
       }
+      checkJsonDepth(text, file);
       const c = poolComposition(readEnactTomTasks(json, file));
       process.stdout.write(flags.json ? `${JSON.stringify(c, null, 2)}\n` : `${formatPoolComposition(c)}\n`);
     });
@@ -224,11 +231,14 @@ export function registerEmbodied(program: Command): void {
     .option('--json', 'print JSON')
     .action((file: string, flags: { json?: boolean }) => {
       let rows: LabellingRow[];
+      let text = '';
       try {
-        rows = JSON.parse(readFileSync(file, 'utf8')) as LabellingRow[];
+        text = readFileSync(file, 'utf8');
+        rows = JSON.parse(text) as LabellingRow[];
       } catch (err) {
         throw new InputError(`cannot read as JSON: ${(err as Error).message}`, file);
       }
+      checkJsonDepth(text, file);
       if (!Array.isArray(rows)) throw new InputError('expected the list of rows label-export wrote', file);
       const a = labelAgreement(rows, file);
       if (flags.json) {

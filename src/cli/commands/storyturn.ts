@@ -13,7 +13,8 @@ function saveStories(file: string, stories: StoryTurnStory[]): void {
   writeFileSync(
     file,
     `${JSON.stringify(
-      stories.map(({ state, ...s }) => ({ ...s, mental_state: state })),
+      // Local images are written back as the paths the file gave, not as the bytes read from them.
+      stories.map(({ state, imageFiles, ...s }) => ({ ...s, images: { ...s.images, ...imageFiles }, mental_state: state })),
       null,
       2,
     )}\n`,

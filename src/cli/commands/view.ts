@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { Command } from 'commander';
 import { join } from 'node:path';
-import { exportViewer, startViewer } from '../../view/index.js';
+import { exportViewer, startViewer, VIEW_TOKEN_ENV } from '../../view/index.js';
 import { DEFAULT_DB, intOption } from '../options.js';
 import { printResult } from '../output.js';
 
@@ -18,31 +18,47 @@ export function registerView(program: Command): void {
     .command('view')
     .description('browse runs, trials, transcripts, comparisons and episodes in a local web page (the store is only read)')
     .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
-    .option('--port <n>', 'port on 127.0.0.1 (0: any free one)', intOption('--port', 0, 65535), 5174)
+    .option('--port <n>', 'port (0: any free one)', intOption('--port', 0, 65535), 5174)
+    .option('--host <address>', 'address to listen on; one other than loopback needs --allow-remote', '127.0.0.1')
+    .option(
+      '--allow-remote',
+      `serve a --host beyond this machine; every request then needs the token in the printed URL (from ${VIEW_TOKEN_ENV}, else a random one)`,
+    )
     .option('--open', 'open the page in the default browser')
     .option('--export <dir>', 'write a static copy of the views (page and data) to a folder instead of serving')
     .option('--force', 'with --export: replace an earlier export in the folder')
     .option('--json', 'print where the viewer serves (or what the export wrote) as JSON')
-    .action(async (f: { db: string; port: number; open?: boolean; export?: string; force?: boolean; json?: boolean }) => {
-      if (f.export) {
-        const { runs, trials } = await exportViewer(f.db, f.export, { force: f.force });
-        printResult(f.json, { out: f.export, runs, trials }, `wrote ${join(f.export, 'index.html')}: ${runs} run(s), ${trials} trial(s)`);
-        return;
-      }
-      const viewer = await startViewer({ db: f.db, port: f.port });
-      printResult(
-        f.json,
-        { url: viewer.url, store: viewer.store.location },
-        `mindscope view: ${viewer.url} (store ${viewer.store.location}; Ctrl-C to stop)`,
-      );
-      if (f.open) openBrowser(viewer.url);
-      const stop = () => {
-        viewer.close().then(
-          () => process.exit(0),
-          () => process.exit(1),
+    .action(
+      async (f: {
+        db: string;
+        port: number;
+        host: string;
+        allowRemote?: boolean;
+        open?: boolean;
+        export?: string;
+        force?: boolean;
+        json?: boolean;
+      }) => {
+        if (f.export) {
+          const { runs, trials } = await exportViewer(f.db, f.export, { force: f.force });
+          printResult(f.json, { out: f.export, runs, trials }, `wrote ${join(f.export, 'index.html')}: ${runs} run(s), ${trials} trial(s)`);
+          return;
+        }
+        const viewer = await startViewer({ db: f.db, port: f.port, host: f.host, allowRemote: f.allowRemote });
+        printResult(
+          f.json,
+          { url: viewer.url, store: viewer.store.location },
+          `mindscope view: ${viewer.url} (store ${viewer.store.location}; Ctrl-C to stop)`,
         );
-      };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-    });
+        if (f.open) openBrowser(viewer.url);
+        const stop = () => {
+          viewer.close().then(
+            () => process.exit(0),
+            () => process.exit(1),
+          );
+        };
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      },
+    );
 }

@@ -6,13 +6,11 @@
 // every question is. Feedback events (a wrong answer followed by feedback) are recorded with
 // whether the next answer was right: feedback effectiveness.
 
-import { readFileSync } from 'node:fs';
 import { answerMatches, answerPart, expectedAnswers, parseFeedback, selectedBranch, turnImages, type StoryTurnStory } from './storyturn.js';
 import {
   CONVERSATION_RECORDS,
   callInfoKey,
   createRng,
-  imageMediaType,
   InputError,
   deriveSeed,
   readInfo,
@@ -46,13 +44,13 @@ export const STORYTURN_INFO = callInfoKey<StoryTurnCallInfo>('conversation');
 const SYSTEM =
   'You will read a story told over several turns and answer a question at each turn. Answer briefly; end your reply with a line "Answer: <your answer>".';
 
-function imagePart(path: string): ContentPart {
-  if (path.startsWith('data:') || /^https?:\/\//.test(path)) return { type: 'image', url: path };
-  // The type comes from the bytes, and a file that is no image is never sent (the loader checked it; it may have changed since).
-  const bytes = readFileSync(path);
-  const mediaType = imageMediaType(bytes);
-  if (!mediaType) throw new InputError('not a PNG, JPEG, GIF or WebP image (by its first bytes); refusing to send it', path);
-  return { type: 'image', url: `data:${mediaType};base64,${bytes.toString('base64')}`, mediaType };
+function imagePart(url: string): ContentPart {
+  // Local files were read and checked once when the story loaded: the story holds their bytes.
+  // Reading a path again here could send another file than the one checked.
+  if (url.startsWith('data:') || /^https?:\/\//.test(url)) return { type: 'image', url };
+  throw new InputError(
+    `the image "${url}" is a file path, not the image's bytes: StoryTurn images are read when the suite loads (load it again)`,
+  );
 }
 
 /** Run one StoryTurn as a conversation: feedback chosen by the previous answer, each answer scored against the turn's expected answers. */

@@ -39,8 +39,10 @@ export interface StoryTurnStory {
   state: StoryState;
   setting: 'text-complete' | 'image-dependent';
   turns: StoryTurnStep[];
-  /** Image id -> file path or data: URL. */
+  /** Image id -> data: URL (a local file's bytes, read and checked once when the file loads) or http(s) URL. */
   images: Record<string, string>;
+  /** Image id -> the path the data file gives for a local image (kept to write the file back; not part of an item). */
+  imageFiles?: Record<string, string>;
   status: 'approved' | 'generated' | 'rejected';
   /** Review notes (error types) for generated stories. */
   review?: string[];

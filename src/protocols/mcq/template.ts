@@ -12,7 +12,7 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import YAML from 'yaml';
-import { ConfigError, packageFile } from '../../core/index.js';
+import { checkJsonDepth, ConfigError, packageFile } from '../../core/index.js';
 import type { McqOption } from '../../core/index.js';
 
 export interface McqTemplate {
@@ -103,6 +103,7 @@ export function loadMcqTemplate(pathOrName: string): McqTemplate {
     } catch (err) {
       throw new ConfigError(`${path}: not valid ${path.endsWith('.json') ? 'JSON' : 'YAML'}: ${(err as Error).message}`);
     }
+    if (path.endsWith('.json')) checkJsonDepth(text, path);
     if (!parsed || typeof parsed.user !== 'string') throw new ConfigError(`${path}: the template needs a "user" string`);
     for (const k of ['system', 'option', 'optionSeparator'] as const)
       if (parsed[k] !== undefined && typeof parsed[k] !== 'string') throw new ConfigError(`${path}: "${k}" must be a string`);

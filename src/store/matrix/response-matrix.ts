@@ -7,6 +7,7 @@
 
 import { writeFileSync } from 'node:fs';
 import { InputError } from '../../core/errors.js';
+import { decimalNumber } from '../../core/decimal-number.js';
 import { isCategory } from '../../core/categories.js';
 import { readText } from '../../core/files.js';
 import type { ResponseRow } from '../store.js';
@@ -94,18 +95,24 @@ export function matrixToCsv(m: ResponseMatrix): string {
   return formatCsv(header, rows);
 }
 
+const SCORE_FORMS = 'expected 1, 0, a decimal such as 0.5, true/false, or blank/NA';
+
 function parseCell(raw: string, file: string, line: number, column: string): number | null {
-  if (raw === '1') return 1; // the common cells, without trimming and parsing
+  if (raw === '1') return 1; // the common cells, without further checks
   if (raw === '0') return 0;
   const v = raw.trim();
-  if (v === '' || v.toUpperCase() === 'NA' || v.toLowerCase() === 'nan') return null;
-  // Boolean columns (pandas writes True/False) are correctness too.
+  if (v === '') return null;
+  const refuse = (why: string) => new InputError(`column "${column}": "${raw}" is not a score in [0, 1] (${why})`, file, line);
+  // A cell is read as written: " 1 " or "0x1" is a mistake in the file, not a 1.
+  if (v !== raw) throw refuse(`spaces around the value; ${SCORE_FORMS}`);
   const lower = v.toLowerCase();
+  if (lower === 'na' || lower === 'nan') return null;
+  // Boolean columns (pandas writes True/False) are correctness too.
   if (lower === 'true') return 1;
   if (lower === 'false') return 0;
-  const n = Number(v);
-  if (!Number.isFinite(n) || n < 0 || n > 1)
-    throw new InputError(`column "${column}": "${raw}" is not a score in [0, 1] (expected 1, 0 or blank)`, file, line);
+  const n = decimalNumber(v);
+  if (Number.isNaN(n)) throw refuse(`not a decimal number; ${SCORE_FORMS}`);
+  if (!(n >= 0 && n <= 1)) throw refuse(SCORE_FORMS);
   return n;
 }
 

@@ -3,7 +3,7 @@
 // Parquet) with one row per turn and a column mapping (CoMMET's release is such a Parquet
 // table; its defaults: story_id, turn, story, feedback, question, image, answer, mental_state,
 // setting, image_path). Image paths are resolved next to the file and must stay inside its folder
-// and hold real images (storyturn-images.ts); a story id given twice is refused. Stories are validated
+// and hold real images, read once into the story (storyturn-images.ts); a story id given twice is refused. Stories are validated
 // (turn.ts): a branch without an answer, feedback naming an unknown option, a missing image.
 
 import { dirname } from 'node:path';
@@ -93,18 +93,16 @@ export async function readStoryTurns(file: string, columns: Partial<StoryTurnCol
         image: String(t.image ?? ''),
         answer: String(t.answer ?? ''),
       }));
-      const images = Object.fromEntries(
-        Object.entries((v.images as Record<string, string>) ?? {}).map(([k, p]) => [
-          k,
-          checkedImage(String(p), base, `images.${k}`, file, line),
-        ]),
-      );
+      const refs = Object.entries((v.images as Record<string, string>) ?? {}).map(([k, p]) => [k, String(p)] as const);
+      const images = Object.fromEntries(refs.map(([k, p]) => [k, checkedImage(p, base, `images.${k}`, file, line)]));
+      const files = refs.filter(([k, p]) => images[k] !== p);
       const s: StoryTurnStory = {
         id,
         state: stateOf(v.mental_state ?? v.state),
         setting: v.setting === 'image-dependent' ? 'image-dependent' : 'text-complete',
         turns,
         images,
+        ...(files.length ? { imageFiles: Object.fromEntries(files) } : {}),
         status: (v.status as StoryTurnStory['status']) ?? 'approved',
         source: file,
         ...optional('category', categoryOf(v.category)),
@@ -129,6 +127,7 @@ export async function readStoryTurns(file: string, columns: Partial<StoryTurnCol
     rows.sort((a, b) => Number(a.v[c.turn]) - Number(b.v[c.turn]));
     const first = rows[0]!;
     const images: Record<string, string> = {};
+    const imageFiles: Record<string, string> = {};
     const turns = rows.map(({ line, v }) => {
       const image = String(v[c.image] ?? '').trim();
       // Several images (one per condition) pair with as many paths, ';' separating both.
@@ -141,7 +140,9 @@ export async function readStoryTurns(file: string, columns: Partial<StoryTurnCol
         .map((x) => x.trim())
         .filter(Boolean);
       ids.forEach((id, k) => {
-        if (paths[k]) images[id] = checkedImage(paths[k]!, base, `column "${c.imagePath}"`, file, line);
+        if (!paths[k]) return;
+        images[id] = checkedImage(paths[k]!, base, `column "${c.imagePath}"`, file, line);
+        if (images[id] !== paths[k]) imageFiles[id] = paths[k]!;
       });
       return {
         story: String(v[c.story] ?? ''),
@@ -157,6 +158,7 @@ export async function readStoryTurns(file: string, columns: Partial<StoryTurnCol
       setting: String(first.v[c.setting] ?? '').includes('image') ? 'image-dependent' : 'text-complete',
       turns,
       images,
+      ...(Object.keys(imageFiles).length ? { imageFiles } : {}),
       status: (String(first.v[c.status] ?? '') || 'approved') as StoryTurnStory['status'],
       source: file,
       ...optional('category', categoryOf(first.v[c.category])),
@@ -171,12 +173,15 @@ export async function readStoryTurns(file: string, columns: Partial<StoryTurnCol
 /** A StoryTurn as an item of the conversation protocol. */
 export function storyTurnItem(suite: string, story: StoryTurnStory): Item<StoryTurnPayload> {
   const category: Category = story.state;
+  // The item is what the model is shown: the images' bytes, not where the files lie (the hash of
+  // an item must change with an image, and not with the folder it is loaded from).
+  const { imageFiles: _where, ...shown } = story;
   return {
     suite,
     id: story.id,
     category,
     ability: story.setting,
-    payload: { story },
+    payload: { story: shown },
     answer: story.turns.map((t) => t.answer).join(' | '),
     meta: {
       setting: story.setting,
