@@ -231,7 +231,7 @@ describe('correlation matrices and factor analysis against R and psych', () => {
       if (c.communality_1 !== null)
         stats
           .factorAnalysis(R, 1, 'none')
-          .communalities.forEach((v, a) => near(v, c.communality_1[a], 1e-5, 1e-6, `case ${i} h2 (1 factor)`));
+          .communalities.forEach((v, a) => near(v, c.communality_1[a], 1e-10, 1e-12, `case ${i} h2 (1 factor)`));
     }
   });
 });
