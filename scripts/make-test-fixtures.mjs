@@ -253,15 +253,18 @@ const readme = [
 ];
 writeFileSync(join(OUT, 'data', 'README.md'), readme.join('\n'));
 
-// Reference vectors: copied whole, with a note on their origin before their own README.
+// Reference vectors: copied whole, with a note on their origin before their own README. The
+// generated/ folder beside them (vectors made by the repository's own scripts) is kept.
 {
   const from = join(SHARED, 'vectors');
-  rmSync(join(OUT, 'vectors'), { recursive: true, force: true });
-  cpSync(from, join(OUT, 'vectors'), { recursive: true });
-  const own = readFileSync(join(from, 'README.md'), 'utf8');
+  const own = join(OUT, 'vectors');
+  mkdirSync(own, { recursive: true });
+  for (const name of readdirSync(own)) if (name !== 'generated') rmSync(join(own, name), { recursive: true, force: true });
+  cpSync(from, own, { recursive: true });
+  const readme = readFileSync(join(from, 'README.md'), 'utf8');
   writeFileSync(
-    join(OUT, 'vectors', 'README.md'),
-    `<!-- Copied unchanged from the project's shared reference vectors (shared/vectors) by scripts/make-test-fixtures.mjs; their README follows. -->\n\n${own}`,
+    join(own, 'README.md'),
+    `<!-- Copied unchanged from the project's shared reference vectors (shared/vectors) by scripts/make-test-fixtures.mjs; their README follows. -->\n\n${readme}`,
   );
 }
 

@@ -1,6 +1,6 @@
 // Intervals over items: the design-effect Wilson interval of clustered proportions (accuracy
 // and StoryTurn rates with replicates) and Newcombe's paired interval (compare), against reference values computed
-// independently (tests/fixtures/vectors/intervals/make_intervals.py, scipy) and a published
+// independently (tests/fixtures/vectors/generated/intervals/make_intervals.py, scipy) and a published
 // worked example, and as properties: an interval contains its estimate or says why not, has
 // positive width, and does not depend on the order of items or of subjects.
 
@@ -20,7 +20,7 @@ import { accuracyTextTable } from '../src/report/index.js';
 import { clusteredWilsonInterval, newcombePairedInterval, wilsonInterval } from '../src/stats/index.js';
 import type { ResponseMatrix, ResponseRow } from '../src/store/index.js';
 
-const vectors = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'vectors', 'intervals', 'intervals.expected.json'), 'utf8'));
+const vectors = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'vectors', 'generated', 'intervals', 'intervals.expected.json'), 'utf8'));
 const close = (actual: number, expected: number, tol = 1e-12) => expect(Math.abs(actual - expected)).toBeLessThanOrEqual(tol);
 const RUNS = { seed: 42, numRuns: 300 };
 /** Equal as numbers, 0 and -0 alike (a mirrored 0 is -0). */

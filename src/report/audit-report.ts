@@ -7,6 +7,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import type { BenchmarkAudit, MatrixAudit } from '../analysis/index.js';
 import { renderSvg } from './charts.js';
 import { escapeHtml } from './html-report.js';
+import { formatPValue } from './p-value.js';
 
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 const CONFIG = { config: { font: 'DejaVu Sans, Helvetica, Arial, sans-serif', view: { stroke: null } } };
@@ -229,7 +230,7 @@ export async function renderBenchmarkAuditSection(a: BenchmarkAudit): Promise<st
   return `<p>${a.models} models; bootstrap ${a.bootstrap.iterations} resamples, seed ${a.bootstrap.seed}. Mean tau: within-ToM ${a.means.withinTom.toFixed(3)}, cross-construct ${a.means.crossConstruct.toFixed(3)}.</p>
 ${tauPlot}
 ${partialPlot}
-<table><tr><th>pair</th><th>control</th><th>zero-order</th><th>partial</th><th>95% CI</th><th>p (boot)</th><th>shrinkage</th></tr>${a.partial.map((p) => row([`${p.a} ~ ${p.b}`, p.controls.join(' + '), p.zeroOrder.toFixed(3), p.partial.toFixed(3), `[${p.lower.toFixed(3)}, ${p.upper.toFixed(3)}]`, p.pBootstrap.toFixed(4), pct(p.shrinkage)])).join('')}</table>
+<table><tr><th>pair</th><th>control</th><th>zero-order</th><th>partial</th><th>95% CI</th><th>p (boot)</th><th>shrinkage</th></tr>${a.partial.map((p) => row([`${p.a} ~ ${p.b}`, p.controls.join(' + '), p.zeroOrder.toFixed(3), p.partial.toFixed(3), `[${p.lower.toFixed(3)}, ${p.upper.toFixed(3)}]`, formatPValue(p.pBootstrap, { upperBound: p.pBootstrapUpperBound }), pct(p.shrinkage)])).join('')}</table>
 <h3>Variance decomposition</h3>
 <p>Composite r-squared: on the mean of the standardised general benchmarks (the paper's). Multiple R-squared: regression on every general benchmark.</p>
 <table><tr><th>benchmark</th><th>composite r-squared</th><th>unexplained</th><th>multiple R-squared</th><th>unexplained</th></tr>${a.varianceDecomposition.map((v) => row([v.benchmark, pct(v.generalShare), pct(v.unexplained), pct(v.multipleR2), pct(v.multipleUnexplained)])).join('')}</table>`;

@@ -12,3 +12,4 @@ export * from './vision-charts.js';
 export * from './provenance.js';
 export * from './irt-run-report.js';
 export * from './episode-charts.js';
+export * from './p-value.js';

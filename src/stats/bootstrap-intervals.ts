@@ -4,7 +4,7 @@
 // estimate (z0; ties count half), BCa also by an acceleration from jackknife influence values
 // (one group of leave-one-out estimates per independently resampled sample).
 
-import { quantile7 } from './bootstrap.js';
+import { intervalNote, quantile7 } from './bootstrap.js';
 import { normalCdf, normalQuantile } from './distributions.js';
 import { requireOneOf } from './validate.js';
 
@@ -18,6 +18,8 @@ export interface BootstrapInterval {
   /** Bias correction Phi^{-1}(share of replicates below the estimate) (BC and BCa). */
   z0?: number;
   acceleration?: number;
+  /** Set when the interval does not contain the estimate (or is NaN), saying why. */
+  note?: string;
 }
 
 /**
@@ -53,12 +55,24 @@ export function jackknifeAcceleration(groups: ArrayLike<number>[]): number {
  * left out) and the estimate on the original data. 'bca' needs `acceleration` (0 makes it BC).
  * 'basic' reflects the replicates' quantiles about the estimate, clipped to `bounds` when given.
  * The bias correction's share is kept within [1/(2B), 1 - 1/(2B)] so that z0 stays finite.
+ * Every method can miss the estimate when the resamples fall to one side of it: `note` says so.
  */
 export function bootstrapInterval(
   replicates: ArrayLike<number>,
   estimate: number,
   opts: { method: IntervalMethod; level?: number; acceleration?: number; bounds?: [number, number] },
 ): BootstrapInterval {
+  const r = intervalOf(replicates, estimate, opts);
+  const note = intervalNote(estimate, r.lower, r.upper, r.defined);
+  const { defined: _, ...interval } = r;
+  return note ? { ...interval, note } : interval;
+}
+
+function intervalOf(
+  replicates: ArrayLike<number>,
+  estimate: number,
+  opts: { method: IntervalMethod; level?: number; acceleration?: number; bounds?: [number, number] },
+): BootstrapInterval & { defined: number } {
   const method = requireOneOf('bootstrapInterval', 'method', opts.method, INTERVAL_METHODS);
   const level = opts.level ?? 0.95;
   if (!(level > 0 && level < 1)) throw new Error(`bootstrapInterval: level must lie in (0, 1), got ${level}`);
@@ -67,15 +81,15 @@ export function bootstrapInterval(
   // 0.025 and 0.975 exactly at 95% ((1 - 0.95) / 2 is 0.025000000000000022 in floating point).
   const lo = level === 0.95 ? 0.025 : (1 - level) / 2;
   const hi = level === 0.95 ? 0.975 : 1 - lo;
-  if (method === 'percentile') return { method, lower: quantile7(defined, lo), upper: quantile7(defined, hi) };
-  if (defined.length === 0 || Number.isNaN(estimate)) return { method, lower: Number.NaN, upper: Number.NaN };
+  const B = defined.length;
+  if (method === 'percentile') return { method, lower: quantile7(defined, lo), upper: quantile7(defined, hi), defined: B };
+  if (B === 0 || Number.isNaN(estimate)) return { method, lower: Number.NaN, upper: Number.NaN, defined: B };
   if (method === 'basic') {
     // The reflection can leave the statistic's range (tau beyond 1): `bounds` clips it.
     const [min, max] = opts.bounds ?? [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY];
     const clip = (v: number) => Math.min(max, Math.max(min, v));
-    return { method, lower: clip(2 * estimate - quantile7(defined, hi)), upper: clip(2 * estimate - quantile7(defined, lo)) };
+    return { method, lower: clip(2 * estimate - quantile7(defined, hi)), upper: clip(2 * estimate - quantile7(defined, lo)), defined: B };
   }
-  const B = defined.length;
   let below = 0;
   for (const v of defined) below += v < estimate ? 1 : v === estimate ? 0.5 : 0;
   const share = Math.min(1 - 1 / (2 * B), Math.max(1 / (2 * B), below / B));
@@ -92,5 +106,6 @@ export function bootstrapInterval(
     upper: quantile7(defined, adjusted(hi)),
     z0,
     ...(method === 'bca' ? { acceleration: a } : {}),
+    defined: B,
   };
 }

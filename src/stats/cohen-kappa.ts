@@ -15,12 +15,14 @@ export interface TwoRaterAgreement {
   /** Cohen's chance agreement: sum over categories of the product of the two raters' shares. */
   kappaChance: number;
   ac1: number;
+  /** Why kappa is NaN (both raters used one and the same category); absent when it is defined. */
+  reason?: string;
 }
 
 /**
  * Cohen's kappa and Gwet's AC1 of two raters' labels, paired by position (equal lengths).
- * kappa = (po - pe) / (1 - pe), pe = sum_k pA(k) pB(k); NaN when pe = 1 (both raters always
- * used one and the same category).
+ * kappa = (po - pe) / (1 - pe), pe = sum_k pA(k) pB(k); NaN with a `reason` when pe = 1 (both
+ * raters always used one and the same category). No subjects, or unequal lengths, throw.
  */
 export function twoRaterAgreement(a: readonly (string | number)[], b: readonly (string | number)[]): TwoRaterAgreement {
   if (a.length !== b.length) throw new RangeError(`twoRaterAgreement: ${a.length} labels against ${b.length}`);
@@ -44,5 +46,6 @@ export function twoRaterAgreement(a: readonly (string | number)[], b: readonly (
     kappa: pe === 1 ? Number.NaN : (po - pe) / (1 - pe),
     kappaChance: pe,
     ac1: gwetAC1(a.map((x, i) => [String(x), String(b[i])])).coefficient,
+    ...(pe === 1 ? { reason: 'both raters used one and the same category: chance agreement is 1 and kappa is undefined' } : {}),
   };
 }

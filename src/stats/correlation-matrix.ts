@@ -3,28 +3,38 @@
 // matrix of the standardised data, which gives the same values at a fraction of the cost.
 
 import { symmetricEigenvalues } from './symmetric-eigenvalues.js';
+import { isConstant } from './ties.js';
 import { requireMatrix } from './validate.js';
 import { variableMajor } from './variable-major.js';
 import { gramOfRows } from './wide-block.js';
 
-/** Pearson correlation matrix of the columns of an n x p data matrix. */
+/**
+ * Pearson correlation matrix of the columns of an n x p data matrix. A constant column (every
+ * value tied up to rounding noise, see ties.ts) has no correlation: its row and column are NaN,
+ * diagonal included (as R's cor gives NA).
+ */
 export function correlationMatrix(data: number[][]): number[][] {
   requireMatrix('correlationMatrix', data);
   const n = data.length;
   const p = data[0]!.length;
   const z = standardizeColumns(data);
+  const constant = constantColumns(data);
   const R: number[][] = Array.from({ length: p }, () => new Array(p).fill(0));
   for (let i = 0; i < p; i++) {
     for (let j = i; j < p; j++) {
       let s = 0;
       for (let k = 0; k < n; k++) s += z[k]![i]! * z[k]![j]!;
-      R[i]![j] = R[j]![i] = s / (n - 1);
+      R[i]![j] = R[j]![i] = constant[i] || constant[j] ? Number.NaN : s / (n - 1);
     }
   }
   return R;
 }
 
-/** Columns centred and scaled to unit sample SD; constant columns become 0. */
+function constantColumns(data: number[][]): boolean[] {
+  return data[0]!.map((_, j) => isConstant(data.map((row) => row[j]!)));
+}
+
+/** Columns centred and scaled to unit sample SD; constant columns (up to rounding noise) become 0. */
 export function standardizeColumns(data: number[][]): number[][] {
   requireMatrix('standardizeColumns', data);
   const n = data.length;
@@ -33,7 +43,8 @@ export function standardizeColumns(data: number[][]): number[][] {
   const sd = new Array(p).fill(0);
   for (const row of data) row.forEach((v, j) => (mean[j] += v / n));
   for (const row of data) row.forEach((v, j) => (sd[j] += (v - mean[j]) ** 2));
-  for (let j = 0; j < p; j++) sd[j] = Math.sqrt(sd[j] / (n - 1));
+  const constant = constantColumns(data);
+  for (let j = 0; j < p; j++) sd[j] = constant[j] ? 0 : Math.sqrt(sd[j] / (n - 1));
   return data.map((row) => row.map((v, j) => (sd[j] > 0 ? (v - mean[j]) / sd[j] : 0)));
 }
 

@@ -1,9 +1,16 @@
 // Correlation coefficients: Pearson, Spearman (average ranks for ties) and Kendall's tau-b
 // with the tie-corrected normal approximation R's cor.test(exact = FALSE) uses.
+//
+// Degenerate data give NaN, never a number: fewer than 3 pairs (two points always correlate
+// +-1), a value that is not a finite number (NaN or an infinity), or a variable that is constant (every value tied, up to rounding noise: see
+// ties.ts). Functions that return a result object say why in its `reason`;
+// correlationUndefinedReason gives the same reason to callers of those that return a number.
+// Unequal lengths are an error in the call, and throw.
 
 import { normalTwoSidedP } from './distributions.js';
 import { kendallS } from './kendall-merge.js';
-import { hasNaN, sameLength } from './validate.js';
+import { isConstant, snapTies, tieTolerance } from './ties.js';
+import { hasNonFinite, sameLength } from './validate.js';
 
 export type NumArray = ArrayLike<number>;
 
@@ -18,9 +25,28 @@ export function mean(x: NumArray): number {
   return s / x.length;
 }
 
-/** Pearson's r; NaN when either variable is constant or has a NaN. Unequal lengths throw. */
+/** Fewer pairs than this and a correlation is undefined (two points always lie on a line). */
+export const MIN_CORRELATION_PAIRS = 3;
+
+/**
+ * Why a correlation of x and y is undefined (NaN), or undefined when it is defined: fewer than
+ * 3 pairs, a value that is not a finite number, or a constant variable (all values tied up to rounding noise). Unequal
+ * lengths throw. `names` label the two variables in the reason.
+ */
+export function correlationUndefinedReason(x: NumArray, y: NumArray, names: [string, string] = ['x', 'y']): string | undefined {
+  const n = sameLength('correlation', x, y, names);
+  if (n < MIN_CORRELATION_PAIRS) return `${n} pair${n === 1 ? '' : 's'} of values: a correlation needs at least ${MIN_CORRELATION_PAIRS}`;
+  if (hasNonFinite(x)) return `${names[0]} has a value that is not a finite number`;
+  if (hasNonFinite(y)) return `${names[1]} has a value that is not a finite number`;
+  if (isConstant(x)) return `${names[0]} is constant: the correlation is undefined`;
+  if (isConstant(y)) return `${names[1]} is constant: the correlation is undefined`;
+  return undefined;
+}
+
+/** Pearson's r; NaN when there are fewer than 3 pairs, a value that is not finite, or a constant variable (correlationUndefinedReason). Unequal lengths throw. */
 export function pearson(x: NumArray, y: NumArray): number {
   const n = checkPair(x, y, 'pearson');
+  if (n < MIN_CORRELATION_PAIRS || hasNonFinite(x) || hasNonFinite(y) || isConstant(x) || isConstant(y)) return Number.NaN;
   const mx = mean(x);
   const my = mean(y);
   let sxy = 0;
@@ -36,10 +62,14 @@ export function pearson(x: NumArray, y: NumArray): number {
   return sxx === 0 || syy === 0 ? Number.NaN : sxy / Math.sqrt(sxx * syy);
 }
 
-/** Ranks 1..n, ties given their average rank. A NaN has no rank: it throws. */
-export function rank(x: NumArray): Float64Array {
-  const n = x.length;
-  for (let i = 0; i < n; i++) if (Number.isNaN(x[i])) throw new Error(`rank: x[${i}] is NaN`);
+/**
+ * Ranks 1..n, ties given their average rank; values within the tie tolerance (ties.ts: 1e-12 of
+ * the largest magnitude) tie. A NaN has no rank: it throws.
+ */
+export function rank(x0: NumArray): Float64Array {
+  const n = x0.length;
+  for (let i = 0; i < n; i++) if (Number.isNaN(x0[i])) throw new Error(`rank: x[${i}] is NaN`);
+  const x = snapTies(x0);
   const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => x[a]! - x[b]!);
   const ranks = new Float64Array(n);
   for (let i = 0; i < n; ) {
@@ -52,10 +82,14 @@ export function rank(x: NumArray): Float64Array {
   return ranks;
 }
 
-/** Spearman's rho (Pearson's r of average ranks); NaN when either side has a NaN or is constant. */
+/**
+ * Spearman's rho (Pearson's r of average ranks, values within the tie tolerance tied); NaN when
+ * there are fewer than 3 pairs, a value that is not finite, or a constant variable
+ * (correlationUndefinedReason).
+ */
 export function spearman(x: NumArray, y: NumArray): number {
   checkPair(x, y, 'spearman');
-  if (hasNaN(x) || hasNaN(y)) return Number.NaN;
+  if (hasNonFinite(x) || hasNonFinite(y)) return Number.NaN;
   return pearson(rank(x), rank(y));
 }
 
@@ -68,6 +102,8 @@ export interface KendallResult {
   zContinuity: number;
   pContinuity: number;
   n: number;
+  /** Why tau, z and p are NaN (fewer than 3 pairs, a value that is not finite, a constant variable); absent when they are defined. */
+  reason?: string;
 }
 
 function tieSums(x: NumArray): { t2: number; t5: number; t3: number } {
@@ -93,39 +129,60 @@ const SORTED_FROM = 64;
 
 /**
  * Kendall's tau-b alone: the value kendallTauB reports, without the variance, for resampling
- * loops that call it thousands of times. NaN when either side is constant or has a NaN (as
- * kendallTauB); unequal lengths throw. Below 64 pairs of values every pair is compared; from 64
- * on the concordance count comes from sorting (the same integers, so the same value).
+ * loops that call it thousands of times. NaN where kendallTauB's is (fewer than 3 pairs, a value
+ * that is not finite, a constant variable); unequal lengths throw. Values within the tie
+ * tolerance tie. Below 64 pairs of values every pair is compared; from 64 on the concordance
+ * count comes from sorting (the same integers, so the same value).
  */
-export function kendallTau(x: NumArray, y: NumArray): number {
-  const n = checkPair(x, y, 'kendallTau');
-  if (hasNaN(x) || hasNaN(y)) return Number.NaN;
+export function kendallTau(x0: NumArray, y0: NumArray): number {
+  const n = checkPair(x0, y0, 'kendallTau');
+  if (n < MIN_CORRELATION_PAIRS || hasNonFinite(x0) || hasNonFinite(y0)) return Number.NaN;
+  const tolX = tieTolerance(x0);
+  const tolY = tieTolerance(y0);
+  // Counted on the values as they are; only when two differ by no more than the tolerance
+  // (rare) are the near-ties snapped together and the pairs counted again.
+  const counts = concordance(x0, y0, tolX, tolY) ?? concordance(snapTies(x0), snapTies(y0), tolX, tolY)!;
+  const n0 = (n * (n - 1)) / 2;
+  const denom = Math.sqrt((n0 - counts.tiesX) * (n0 - counts.tiesY));
+  return denom === 0 ? Number.NaN : counts.s / denom;
+}
+
+/** S and the tied pairs of x and of y; undefined when two values differ by no more than their tolerance without being equal. */
+function concordance(x: NumArray, y: NumArray, tolX: number, tolY: number): { s: number; tiesX: number; tiesY: number } | undefined {
+  const n = x.length;
+  if (n >= SORTED_FROM) return kendallS(x, y, tolX, tolY);
   let s = 0;
   let tiesX = 0;
   let tiesY = 0;
-  if (n >= SORTED_FROM) ({ s, tiesX, tiesY } = kendallS(x, y));
-  else {
-    for (let i = 0; i < n; i++) {
-      const xi = x[i]!;
-      const yi = y[i]!;
-      for (let j = i + 1; j < n; j++) {
-        const dx = xi - x[j]!;
-        const dy = yi - y[j]!;
-        if (dx === 0) tiesX++;
-        if (dy === 0) tiesY++;
-        const prod = dx * dy;
-        s += prod > 0 ? 1 : prod < 0 ? -1 : 0;
-      }
+  let near = false;
+  for (let i = 0; i < n; i++) {
+    const xi = x[i]!;
+    const yi = y[i]!;
+    for (let j = i + 1; j < n; j++) {
+      const dx = xi - x[j]!;
+      const dy = yi - y[j]!;
+      if (dx === 0) tiesX++;
+      else if (dx <= tolX && dx >= -tolX) near = true;
+      if (dy === 0) tiesY++;
+      else if (dy <= tolY && dy >= -tolY) near = true;
+      const prod = dx * dy;
+      s += prod > 0 ? 1 : prod < 0 ? -1 : 0;
     }
   }
-  const n0 = (n * (n - 1)) / 2;
-  const denom = Math.sqrt((n0 - tiesX) * (n0 - tiesY));
-  return denom === 0 ? Number.NaN : s / denom;
+  return near ? undefined : { s, tiesX, tiesY };
 }
 
-/** Kendall's tau-b with its tie-corrected z and two-sided p (as R's cor.test, exact = FALSE); NaN throughout when a value is NaN. */
-export function kendallTauB(x: NumArray, y: NumArray): KendallResult {
-  const n = checkPair(x, y, 'kendallTauB');
+/**
+ * Kendall's tau-b with its tie-corrected z and two-sided p (as R's cor.test, exact = FALSE).
+ * Values within the tie tolerance tie. NaN throughout, with the `reason`, when there are fewer
+ * than 3 pairs, a value that is not finite, or a constant variable; unequal lengths throw.
+ */
+export function kendallTauB(x0: NumArray, y0: NumArray): KendallResult {
+  const n = checkPair(x0, y0, 'kendallTauB');
+  const reason = correlationUndefinedReason(x0, y0);
+  if (reason) return { tau: Number.NaN, z: Number.NaN, p: Number.NaN, zContinuity: Number.NaN, pContinuity: Number.NaN, n, reason };
+  const x = snapTies(x0);
+  const y = snapTies(y0);
   let s = 0;
   let tiesX = 0;
   let tiesY = 0;

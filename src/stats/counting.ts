@@ -8,10 +8,17 @@ function requireDraws(fn: string, n: number, c: number, k: number): void {
     throw new Error(`${fn}: needs whole numbers with 0 <= c <= n and k >= 0, got n = ${n}, c = ${c}, k = ${k}`);
 }
 
-/** Shannon entropy of counts in nats, divided by ln K (K categories, empty ones included). */
-export function normalizedEntropy(counts: number[], categories = counts.length): { nats: number; bits: number; normalized: number } {
+/**
+ * Shannon entropy of counts in nats, divided by ln K (K categories, empty ones included; 0 when
+ * K <= 1). No observations (every count 0, or none) have no distribution: NaN with a `reason`.
+ */
+export function normalizedEntropy(
+  counts: number[],
+  categories = counts.length,
+): { nats: number; bits: number; normalized: number; reason?: string } {
   requireCounts('normalizedEntropy', 'counts', counts);
   const n = counts.reduce((a, b) => a + b, 0);
+  if (n === 0) return { nats: Number.NaN, bits: Number.NaN, normalized: Number.NaN, reason: 'no observations: every count is 0' };
   let h = 0;
   for (const c of counts) if (c > 0) h -= (c / n) * Math.log(c / n);
   h = h === 0 ? 0 : h;

@@ -99,9 +99,15 @@ function sortByYCountingInversions(n: number): number {
 
 /**
  * S = concordant - discordant pairs, and the pairs tied in x and in y (each counting the pairs
- * tied in both), for finite x and y of the same length.
+ * tied in both), for finite x and y of the same length; undefined when two values of x (or of
+ * y) differ by no more than tolX (tolY) without being equal: near-ties the caller snaps first.
  */
-export function kendallS(x: ArrayLike<number>, y: ArrayLike<number>): { s: number; tiesX: number; tiesY: number } {
+export function kendallS(
+  x: ArrayLike<number>,
+  y: ArrayLike<number>,
+  tolX = 0,
+  tolY = 0,
+): { s: number; tiesX: number; tiesY: number } | undefined {
   const n = x.length;
   ensure(n);
   for (let i = 0; i < n; i++) {
@@ -110,6 +116,11 @@ export function kendallS(x: ArrayLike<number>, y: ArrayLike<number>): { s: numbe
     order[i] = i;
   }
   sortByXY(n);
+  // Sorted by x: near-ties in x are neighbours.
+  for (let i = 1; i < n; i++) {
+    const d = xs[order[i]!]! - xs[order[i - 1]!]!;
+    if (d > 0 && d <= tolX) return undefined;
+  }
   let tiesX = 0;
   let tiesXY = 0;
   for (let i = 0; i < n; ) {
@@ -130,6 +141,10 @@ export function kendallS(x: ArrayLike<number>, y: ArrayLike<number>): { s: numbe
     i = j;
   }
   const discordant = sortByYCountingInversions(n);
+  for (let i = 1; i < n; i++) {
+    const d = ys[order[i]!]! - ys[order[i - 1]!]!;
+    if (d > 0 && d <= tolY) return undefined;
+  }
   let tiesY = 0;
   for (let i = 0; i < n; ) {
     let j = i + 1;

@@ -43,3 +43,32 @@ export function benjaminiHochberg(p: readonly P[]): P[] {
   });
   return out;
 }
+
+/**
+ * Holm's adjustment when some p-values are upper bounds (a bootstrap p with no replicate beyond
+ * the null is only known to lie below 2/B): the adjusted values as holm gives them, and which
+ * of them are upper bounds too. Holm's adjusted values never decrease when an input grows, so
+ * every value computed from bounds is a bound; it is exact only when no bound can lower it:
+ * its own p is exact, no bound p lies at or above it (a smaller true value would move that test
+ * ahead of it and shrink its multiplier), and the step-down maximum it takes is an exact term.
+ */
+export function holmWithBounds(p: readonly P[], upperBound: readonly boolean[]): { adjusted: P[]; upperBound: boolean[] } {
+  if (upperBound.length !== p.length) throw new Error(`holmWithBounds: ${upperBound.length} bound flags for ${p.length} p-values`);
+  const idx = present(p).sort((a, b) => (p[a] as number) - (p[b] as number));
+  const n = idx.length;
+  const adjusted: P[] = p.map(() => null);
+  const bound = p.map(() => false);
+  const largestBound = Math.max(Number.NEGATIVE_INFINITY, ...idx.filter((i) => upperBound[i]).map((i) => p[i] as number));
+  let running = 0;
+  let runningIsBound = false;
+  idx.forEach((i, rank) => {
+    const term = Math.min(1, (n - rank) * (p[i] as number));
+    if (term > running) {
+      running = term;
+      runningIsBound = upperBound[i]!;
+    } else if (term === running) runningIsBound &&= upperBound[i]!;
+    adjusted[i] = running;
+    bound[i] = upperBound[i]! || runningIsBound || largestBound >= (p[i] as number);
+  });
+  return { adjusted, upperBound: bound };
+}

@@ -3,11 +3,15 @@
 //              matrix of pairwise tau-b, with ppcor's z statistic and normal p-value;
 //   residual - tau-b between the OLS residuals of x and of y on the controls (with an
 //              intercept): what the audit paper's Table 8 reports.
+// Degenerate data give NaN with a reason, as the correlations do (resampling loops leave such
+// replicates out): too few observations for the controls, a NaN, a constant variable, or (the
+// residual method) x or y that the controls explain exactly, whose residuals are rounding noise.
 
-import { mlMatrix } from './ml-matrix.js';
 import { kendallTauB, type NumArray } from './correlation.js';
 import { normalTwoSidedP } from './distributions.js';
-import { hasNaN, requireOneOf, sameLength } from './validate.js';
+import { mlMatrix } from './ml-matrix.js';
+import { isConstant } from './ties.js';
+import { hasNonFinite, requireOneOf, sameLength } from './validate.js';
 
 export interface PartialKendallResult {
   estimate: number;
@@ -17,30 +21,69 @@ export interface PartialKendallResult {
   /** Number of controlled variables. */
   gp: number;
   method: 'inverse' | 'residual';
+  /** Why estimate, statistic and p are NaN; absent when they are defined. */
+  reason?: string;
 }
 
-/** OLS residuals of y on the columns of `controls` plus an intercept; every control must have y's length. */
+/**
+ * OLS residuals of y on the columns of `controls` plus an intercept; every control must have y's
+ * length. The intercept is taken out by centring y and the controls, and the controls are scaled
+ * to unit length, before the least-squares solve: the same residuals in exact arithmetic, from a
+ * design whose columns share one scale, so that the solve adds little more than rounding noise
+ * of y's own size.
+ */
 export function olsResiduals(y: NumArray, controls: NumArray[]): Float64Array {
   const n = y.length;
   controls.forEach((c, j) => sameLength('olsResiduals', y, c, ['y', `controls[${j}]`]));
+  const centred = (v: NumArray): Float64Array => {
+    let m = 0;
+    for (let i = 0; i < n; i++) m += v[i]!;
+    m /= n;
+    const out = new Float64Array(n);
+    for (let i = 0; i < n; i++) out[i] = v[i]! - m;
+    return out;
+  };
+  const residuals = centred(y);
+  // A constant control only repeats the intercept.
+  const columns = controls.map(centred).filter((c) => c.some((v) => v !== 0));
+  if (columns.length === 0) return residuals;
   const { Matrix, solve } = mlMatrix();
-  const X = new Matrix(n, controls.length + 1);
-  for (let i = 0; i < n; i++) {
-    X.set(i, 0, 1);
-    controls.forEach((c, j) => X.set(i, j + 1, c[i]!));
-  }
-  const Y = Matrix.columnVector(Array.from(y));
-  const beta = solve(X, Y, true); // least squares (QR / SVD)
+  const X = new Matrix(n, columns.length);
+  columns.forEach((c, j) => {
+    const length = Math.sqrt(c.reduce((s, v) => s + v * v, 0));
+    for (let i = 0; i < n; i++) X.set(i, j, c[i]! / length);
+  });
+  const beta = solve(X, Matrix.columnVector(Array.from(residuals)), true); // least squares (SVD)
   const fitted = X.mmul(beta);
-  const out = new Float64Array(n);
-  for (let i = 0; i < n; i++) out[i] = y[i]! - fitted.get(i, 0);
-  return out;
+  for (let i = 0; i < n; i++) residuals[i]! -= fitted.get(i, 0);
+  return residuals;
+}
+
+/**
+ * Residuals whose values all lie within this share of the variable's largest magnitude carry no
+ * variance the controls leave: the least-squares solve's rounding noise is about n x machine
+ * epsilon x the design's condition number of that scale, and ranking it would rank noise.
+ */
+export const RESIDUAL_NOISE_TOLERANCE = 1e-10;
+
+function noResidualVariance(residuals: Float64Array, variable: NumArray): boolean {
+  let scale = 0;
+  for (let i = 0; i < variable.length; i++) scale = Math.max(scale, Math.abs(variable[i]!));
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  for (const r of residuals) {
+    if (r < min) min = r;
+    if (r > max) max = r;
+  }
+  return max - min <= RESIDUAL_NOISE_TOLERANCE * scale;
 }
 
 /**
  * Partial Kendall tau of x and y given the controls, by `method` ('residual', the default, or
- * 'inverse'; anything else throws). NaN (estimate, statistic and p) when any value is NaN, as
- * kendallTauB; variables of different lengths throw.
+ * 'inverse'; anything else throws). NaN (estimate, statistic and p) with the `reason` when there
+ * are fewer than (controls + 3) observations (the residuals need two degrees of freedom to be
+ * ordered), a value is not a finite number, a variable is constant, or (residual method) the controls explain
+ * x or y exactly. No controls, or variables of different lengths, throw.
  */
 export function partialKendall(
   x: NumArray,
@@ -55,12 +98,33 @@ export function partialKendall(
   if (gp === 0) throw new Error('partialKendall needs at least one control variable');
   sameLength('partialKendall', x, y);
   controls.forEach((c, j) => sameLength('partialKendall', x, c, ['x', `controls[${j}]`]));
-  if ([x, y, ...controls].some(hasNaN)) return { estimate: Number.NaN, statistic: Number.NaN, p: Number.NaN, n, gp, method };
+  const undefinedBecause = (reason: string): PartialKendallResult => ({
+    estimate: Number.NaN,
+    statistic: Number.NaN,
+    p: Number.NaN,
+    n,
+    gp,
+    method,
+    reason,
+  });
+  if (n < gp + 3)
+    return undefinedBecause(
+      `${n} observation${n === 1 ? '' : 's'} with ${gp} control${gp === 1 ? '' : 's'}: a partial Kendall tau needs at least ${gp + 3}`,
+    );
+  const names = ['x', 'y', ...controls.map((_, j) => `controls[${j}]`)];
+  const vars = [x, y, ...controls];
+  const nonFinite = vars.findIndex(hasNonFinite);
+  if (nonFinite >= 0) return undefinedBecause(`${names[nonFinite]} has a value that is not a finite number`);
+  const constant = vars.findIndex((v) => isConstant(v));
+  if (constant >= 0) return undefinedBecause(`${names[constant]} is constant: the partial correlation is undefined`);
   let estimate: number;
   if (method === 'residual') {
-    estimate = kendallTauB(olsResiduals(x, controls), olsResiduals(y, controls)).tau;
+    const rx = olsResiduals(x, controls);
+    const ry = olsResiduals(y, controls);
+    if (noResidualVariance(rx, x)) return undefinedBecause('the controls explain x exactly: its residuals are rounding noise');
+    if (noResidualVariance(ry, y)) return undefinedBecause('the controls explain y exactly: its residuals are rounding noise');
+    estimate = kendallTauB(rx, ry).tau;
   } else {
-    const vars = [x, y, ...controls];
     const k = vars.length;
     const { Matrix, pseudoInverse } = mlMatrix();
     const tau = new Matrix(k, k);

@@ -8,6 +8,12 @@ export function hasNaN(x: ArrayLike<number>): boolean {
   return false;
 }
 
+/** Whether any value is not a finite number (NaN or an infinity). */
+export function hasNonFinite(x: ArrayLike<number>): boolean {
+  for (let i = 0; i < x.length; i++) if (!Number.isFinite(x[i])) return true;
+  return false;
+}
+
 /** Throws unless x and y have the same length; returns it. */
 export function sameLength(fn: string, x: ArrayLike<unknown>, y: ArrayLike<unknown>, names = ['x', 'y']): number {
   if (x.length !== y.length) throw new Error(`${fn}: ${names[0]} and ${names[1]} differ in length (${x.length} and ${y.length})`);

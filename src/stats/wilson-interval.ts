@@ -6,17 +6,21 @@ export interface ProportionInterval {
   lower: number;
   upper: number;
   n: number;
+  /** Why estimate and bounds are NaN (no trials); absent when they are defined. */
+  reason?: string;
 }
 
-/** The Wilson score interval of a proportion (95% by default). */
+/** The Wilson score interval of a proportion (95% by default); NaN with a `reason` when n is 0. It contains the estimate, and has positive width whenever n > 0. */
 export function wilsonInterval(successes: number, n: number, z = 1.959963984540054): ProportionInterval {
   if (!(successes >= 0 && successes <= Math.max(n, 0)) || Number.isNaN(n))
     throw new Error(`wilsonInterval: successes must lie in [0, n], got ${successes} of ${n}`);
-  if (n <= 0) return { estimate: Number.NaN, lower: Number.NaN, upper: Number.NaN, n: 0 };
+  if (n <= 0) return { estimate: Number.NaN, lower: Number.NaN, upper: Number.NaN, n: 0, reason: 'no trials: the proportion is undefined' };
   const p = successes / n;
   const z2 = z * z;
   const denom = 1 + z2 / n;
   const centre = (p + z2 / (2 * n)) / denom;
   const half = (z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / denom;
-  return { estimate: p, lower: Math.max(0, centre - half), upper: Math.min(1, centre + half), n };
+  // The interval contains p in exact arithmetic; rounding can leave the bound at 1 - 2e-16 when
+  // p = 1 (and above 0 when p = 0), so the bounds are held on the estimate's side.
+  return { estimate: p, lower: Math.min(p, Math.max(0, centre - half)), upper: Math.max(p, Math.min(1, centre + half)), n };
 }

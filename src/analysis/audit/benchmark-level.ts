@@ -7,7 +7,7 @@
 // R-squared of the OLS regression on every general benchmark (with an intercept).
 
 import { ConfigError } from '../../core/errors.js';
-import { bootstrap, kendallTauB, olsResiduals, partialKendall, pearson } from '../../stats/index.js';
+import { bootstrap, bootstrapPValue, kendallTauB, olsResiduals, partialKendall, pearson } from '../../stats/index.js';
 import { scoreColumn, type ScoreTable } from './score-table.js';
 
 export interface TauCell {
@@ -27,8 +27,15 @@ export interface PartialCell {
   partial: number;
   lower: number;
   upper: number;
-  /** Two-sided bootstrap p-value: twice the smaller share of replicates on either side of 0. */
+  /**
+   * Two-sided bootstrap p-value: twice the smaller share of replicates on either side of 0; when
+   * none lies on one side, the bound 2/B (`pBootstrapUpperBound`), never 0.
+   */
   pBootstrap: number;
+  /** True when pBootstrap is an upper bound (no replicate on one side of 0): print it as "< pBootstrap". */
+  pBootstrapUpperBound: boolean;
+  /** Why the partial tau is undefined on the models' scores (partialKendall's reason); absent when it is defined. */
+  reason?: string;
   /** 1 - partial / zero-order. */
   shrinkage: number;
 }
@@ -95,7 +102,8 @@ export function auditBenchmarks(
   for (const [a, b] of pairs(opts.tom)) {
     const zeroOrder = kendallTauB(col(a), col(b)).tau;
     for (const controls of controlSets) {
-      const est = partialKendall(col(a), col(b), controls.map(col), method).estimate;
+      const point = partialKendall(col(a), col(b), controls.map(col), method);
+      const est = point.estimate;
       const boot = bootstrap(
         n,
         (idx) =>
@@ -107,9 +115,7 @@ export function auditBenchmarks(
           ).estimate,
         { iterations, seed: `${seed}:${a}:${b}:${controls.join('+')}` },
       );
-      const reps = Array.from(boot.replicates).filter((v) => !Number.isNaN(v));
-      const below = reps.filter((v) => v <= 0).length / reps.length;
-      const above = reps.filter((v) => v >= 0).length / reps.length;
+      const pb = bootstrapPValue(boot.replicates);
       partial.push({
         a,
         b,
@@ -118,8 +124,10 @@ export function auditBenchmarks(
         partial: est,
         lower: boot.lower,
         upper: boot.upper,
-        pBootstrap: Math.min(1, 2 * Math.min(below, above)),
+        pBootstrap: pb.p,
+        pBootstrapUpperBound: pb.upperBound,
         shrinkage: 1 - est / zeroOrder,
+        ...(point.reason ? { reason: point.reason } : {}),
       });
     }
   }

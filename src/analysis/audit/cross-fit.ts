@@ -6,7 +6,7 @@
 // before and after the filter. The filter is never fitted and evaluated on the same items.
 
 import { createRng } from '../../core/random.js';
-import { bootstrap, holm } from '../../stats/index.js';
+import { bootstrap, bootstrapPValue, holmWithBounds } from '../../stats/index.js';
 import type { AuditPanel } from './benchmark-matrix.js';
 import { planCells, type CellData } from './convergent-validity.js';
 import { FoldScorer } from './fold-scorer.js';
@@ -19,8 +19,13 @@ export interface CrossFitCell {
   meanDelta: number;
   lower: number;
   upper: number;
+  /** Two-sided bootstrap p of a zero mean delta; when no replicate lies on one side of 0, the bound 2/B (`pUpperBound`), never 0. */
   p: number;
+  /** True when p is an upper bound: print it as "< p". */
+  pUpperBound: boolean;
   pHolm: number;
+  /** True when pHolm is an upper bound (computed from bounds that could lower it). */
+  pHolmUpperBound: boolean;
   /** Mean share of held-out items the filter removed (mean over folds of each fold's share). */
   sampleLoss: number;
   /** The paper's Table 6, per valid fold: held-out items tested, kept and lost (means), and lost / tested. */
@@ -99,8 +104,7 @@ export function crossFitCell(d: CellData, opts: CrossFitOptions = {}): CrossFitC
     iterations,
     seed: `stage3-boot:${opts.seed ?? 0}:${nameA}:${nameB}:${d.category}`,
   });
-  const reps = Array.from(boot.replicates);
-  const p = Math.min(1, (2 * Math.min(reps.filter((v) => v <= 0).length, reps.filter((v) => v >= 0).length)) / reps.length);
+  const pb = bootstrapPValue(boot.replicates);
   return {
     pair: d.pair,
     category: d.category,
@@ -109,8 +113,10 @@ export function crossFitCell(d: CellData, opts: CrossFitOptions = {}): CrossFitC
     meanDelta: mean,
     lower: boot.lower,
     upper: boot.upper,
-    p,
+    p: pb.p,
+    pUpperBound: pb.upperBound,
     pHolm: Number.NaN,
+    pHolmUpperBound: false,
     sampleLoss: deltas.length ? lossSum / deltas.length : Number.NaN,
     testItems: deltas.length ? testedSum / deltas.length : Number.NaN,
     keptItems: deltas.length ? keptSum / deltas.length : Number.NaN,
@@ -122,8 +128,14 @@ export function crossFitCell(d: CellData, opts: CrossFitOptions = {}): CrossFitC
 /** Holm within each pair; per category the mean over pairs and the conservative interval. */
 export function gatherCrossFit(byPair: CrossFitCell[][], opts: CrossFitOptions = {}): CrossFitResult {
   for (const pairCells of byPair) {
-    const adjusted = holm(pairCells.map((c) => c.p));
-    pairCells.forEach((c, k) => (c.pHolm = adjusted[k] ?? Number.NaN));
+    const { adjusted, upperBound } = holmWithBounds(
+      pairCells.map((c) => c.p),
+      pairCells.map((c) => c.pUpperBound),
+    );
+    pairCells.forEach((c, k) => {
+      c.pHolm = adjusted[k] ?? Number.NaN;
+      c.pHolmUpperBound = upperBound[k]!;
+    });
   }
   const cells = byPair.flat();
   // Item-evaluations over all valid folds (the paper's 72,288 of 265,200).

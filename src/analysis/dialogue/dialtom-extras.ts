@@ -5,7 +5,7 @@
 // evenly over the distractors, 0 = always the same one).
 
 import { decimalNumber, InputError, parseCsv } from '../../core/index.js';
-import { dawidSkene, gwetAC1, normalizedEntropy, pearson, spearman } from '../../stats/index.js';
+import { correlationUndefinedReason, dawidSkene, gwetAC1, normalizedEntropy, pearson, spearman } from '../../stats/index.js';
 import type { RateRow } from './rate-table.js';
 
 export interface DomainCorrelation {
@@ -14,6 +14,8 @@ export interface DomainCorrelation {
   models: number;
   pearson: number;
   spearman: number;
+  /** Why both correlations are NaN (a domain where every model scored the same); absent when they are defined. */
+  reason?: string;
 }
 
 /** Pearson and Spearman correlations of models' correctness rates between DialToM domains, per task. */
@@ -30,7 +32,15 @@ export function crossDomainCorrelation(rows: RateRow[]): DomainCorrelation[] {
         if (models.length < 3) continue;
         const x = models.map((m) => mine.find((r) => r.model === m && r.domain === domains[i])!.rate);
         const y = models.map((m) => mine.find((r) => r.model === m && r.domain === domains[j])!.rate);
-        out.push({ task, domains: [domains[i]!, domains[j]!], models: models.length, pearson: pearson(x, y), spearman: spearman(x, y) });
+        const reason = correlationUndefinedReason(x, y, [domains[i]!, domains[j]!]);
+        out.push({
+          task,
+          domains: [domains[i]!, domains[j]!],
+          models: models.length,
+          pearson: pearson(x, y),
+          spearman: spearman(x, y),
+          ...(reason ? { reason } : {}),
+        });
       }
     }
   }

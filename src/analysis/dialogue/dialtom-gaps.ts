@@ -80,13 +80,15 @@ export interface PositionalBias {
   chi2: number;
   df: number;
   p: number;
+  /** Why chi2 and p are NaN (no choices at all); absent when they are defined. */
+  reason?: string;
 }
 
 /** Chosen positions per domain (A, B, C, D counts), each tested and pooled. */
 export function positionalBias(byDomain: Array<{ domain: string; counts: number[] }>): PositionalBias[] {
   const test = (domain: string, c: number[]) => {
     const g = chiSquareGoodnessOfFit(c);
-    return { domain, counts: c, chi2: g.statistic, df: g.df, p: g.p };
+    return { domain, counts: c, chi2: g.statistic, df: g.df, p: g.p, ...(g.reason ? { reason: g.reason } : {}) };
   };
   const out = byDomain.map((d) => test(d.domain, d.counts));
   if (byDomain.length > 1)

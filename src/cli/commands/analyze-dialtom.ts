@@ -20,7 +20,7 @@ import {
   summarizeAnnotations,
   type RateRow,
 } from '../../analysis/index.js';
-import { formatTextTable } from '../../report/index.js';
+import { formatPValue, formatTextTable } from '../../report/index.js';
 import { numberOption } from '../options.js';
 import { DEFAULT_DB } from '../options.js';
 
@@ -184,8 +184,8 @@ function printTables(out: Record<string, unknown>): void {
       `\npositional bias (chosen positions; goodness of fit against a uniform null)\n${formatTextTable(
         ['subject', 'task', 'domain', 'counts', 'chi2', 'p'],
         [
-          ...(posFile ?? []).map((x) => ['(file)', '', x.domain, x.counts.join('/'), x.chi2.toFixed(2), x.p.toFixed(4)]),
-          ...(posRun ?? []).map((x) => [x.model, x.task, x.domain, x.counts.join('/'), x.test.chi2.toFixed(2), x.test.p.toFixed(4)]),
+          ...(posFile ?? []).map((x) => ['(file)', '', x.domain, x.counts.join('/'), f3(x.chi2, 2), formatPValue(x.p)]),
+          ...(posRun ?? []).map((x) => [x.model, x.task, x.domain, x.counts.join('/'), f3(x.test.chi2, 2), formatPValue(x.test.p)]),
         ],
       )}\n`,
     );
@@ -194,7 +194,7 @@ function printTables(out: Record<string, unknown>): void {
     w(
       `\ncross-domain agreement of models' correctness\n${formatTextTable(
         ['task', 'domains', 'models', 'Pearson', 'Spearman'],
-        cd.map((x) => [x.task, x.domains.join(' ~ '), String(x.models), x.pearson.toFixed(3), x.spearman.toFixed(3)]),
+        cd.map((x) => [x.task, x.domains.join(' ~ '), String(x.models), f3(x.pearson), f3(x.spearman)]),
       )}\n`,
     );
   const an = out.annotations as ReturnType<typeof summarizeAnnotations> | undefined;
@@ -246,7 +246,15 @@ function printTables(out: Record<string, unknown>): void {
     w(
       `\neasy-hard gap (Mann-Whitney U)\n${formatTextTable(
         ['model', 'domain', 'hard', 'easy', 'U', 'p', 'r'],
-        eh.map((x) => [x.model, x.domain, x.hard.toFixed(3), x.easy.toFixed(3), x.u.toFixed(1), x.p.toFixed(4), x.rankBiserial.toFixed(3)]),
+        eh.map((x) => [
+          x.model,
+          x.domain,
+          x.hard.toFixed(3),
+          x.easy.toFixed(3),
+          x.u.toFixed(1),
+          formatPValue(x.p),
+          x.rankBiserial.toFixed(3),
+        ]),
       )}\n${eh[0] ? `${eh[0].convention}\n` : ''}`,
     );
 }

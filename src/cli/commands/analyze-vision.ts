@@ -236,7 +236,7 @@ export function registerAnalyzeVision(analyze: Command): void {
                 r.trianglesNearest ?? '-',
                 r.disagree ? 'yes' : 'no',
               ]),
-            )}\ndisagreements (adult groups): ${joint.disagreements}/${joint.rows.length}\nSpearman (gap, distance to TD): ${joint.spearman === null ? '-' : joint.spearman.toFixed(3)}\n`,
+            )}\ndisagreements (adult groups): ${joint.disagreements}/${joint.rows.length}\nSpearman (gap, distance to TD): ${joint.spearman === null || Number.isNaN(joint.spearman) ? '-' : joint.spearman.toFixed(3)}\n`,
           );
       },
     );

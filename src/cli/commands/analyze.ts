@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { ConfigError, openStore } from '../../index.js';
 import { DEFAULT_DB } from '../options.js';
 import { traceEffect } from '../../analysis/index.js';
-import { formatTextTable } from '../../report/index.js';
+import { formatPValue, formatTextTable } from '../../report/index.js';
 import { registerAnalyzeDialtom } from './analyze-dialtom.js';
 import { registerAnalyzeVision } from './analyze-vision.js';
 
@@ -34,8 +34,8 @@ export function registerAnalyze(program: Command): void {
                 (x.treated * 100).toFixed(1),
                 String(x.table[0][1]),
                 String(x.table[1][0]),
-                x.pCorrected.toFixed(4),
-                x.pExact.toFixed(4),
+                formatPValue(x.pCorrected),
+                formatPValue(x.pExact),
               ]),
             )}\n`,
           );

@@ -1,7 +1,7 @@
 // Terminal summaries of the audits.
 
 import type { BenchmarkAudit, MatrixAudit } from '../../analysis/index.js';
-import { formatTextTable } from '../../report/index.js';
+import { formatPValue, formatTextTable } from '../../report/index.js';
 
 const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '-');
 
@@ -31,10 +31,11 @@ export function printBenchmarkAudit(a: BenchmarkAudit): string {
         f3(p.zeroOrder),
         f3(p.partial),
         `[${f3(p.lower)}, ${f3(p.upper)}]`,
-        p.pBootstrap.toFixed(4),
+        formatPValue(p.pBootstrap, { upperBound: p.pBootstrapUpperBound }),
         `${(p.shrinkage * 100).toFixed(1)}%`,
       ]),
     ),
+    ...a.partial.filter((p) => p.reason).map((p) => `${p.a} ~ ${p.b} | ${p.controls.join(' + ')}: partial tau undefined: ${p.reason}`),
   ];
   if (a.varianceDecomposition.length) {
     out.push(
@@ -128,7 +129,7 @@ export function printMatrixAudit(a: MatrixAudit): string {
         String(c.folds),
         f3(c.meanDelta),
         `[${f3(c.lower)}, ${f3(c.upper)}]`,
-        c.pHolm.toFixed(4),
+        formatPValue(c.pHolm, { upperBound: c.pHolmUpperBound }),
         pct(c.sampleLoss),
       ]),
     ),

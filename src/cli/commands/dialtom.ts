@@ -5,7 +5,7 @@ import { ConfigError, elicitInferences, judgeTracePairs, loadSuite, modelDialtom
 import { formatCsv, readJson, readText, type McqPayload, makeDirectory } from '../../core/index.js';
 import { dialtomDatasetStats, parseWrittenDialogues, parseWrittenInferences } from '../../analysis/index.js';
 import { readTraces } from '../../protocols/index.js';
-import { formatTextTable } from '../../report/index.js';
+import { formatPValue, formatTextTable } from '../../report/index.js';
 import { buildDialtomItems, fileWriter, readDialogues, type BuiltItems } from '../../suites/index.js';
 import { intOption, DEFAULT_DB } from '../options.js';
 import { printResult } from '../output.js';
@@ -252,7 +252,7 @@ function registerWritten(cmd: Command): void {
                 String(d.winsA),
                 String(d.winsB),
                 String(d.ties),
-                d.pSign === null ? '-' : d.pSign.toFixed(4),
+                d.pSign === null ? '-' : formatPValue(d.pSign),
               ]),
             )}\n`,
           );
