@@ -20,7 +20,9 @@ import { accuracyTextTable } from '../src/report/index.js';
 import { clusteredWilsonInterval, newcombePairedInterval, wilsonInterval } from '../src/stats/index.js';
 import type { ResponseMatrix, ResponseRow } from '../src/store/index.js';
 
-const vectors = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'vectors', 'generated', 'intervals', 'intervals.expected.json'), 'utf8'));
+const vectors = JSON.parse(
+  readFileSync(join(__dirname, 'fixtures', 'vectors', 'generated', 'intervals', 'intervals.expected.json'), 'utf8'),
+);
 const close = (actual: number, expected: number, tol = 1e-12) => expect(Math.abs(actual - expected)).toBeLessThanOrEqual(tol);
 const RUNS = { seed: 42, numRuns: 300 };
 /** Equal as numbers, 0 and -0 alike (a mirrored 0 is -0). */
