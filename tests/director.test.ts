@@ -295,8 +295,8 @@ describe('Director pictures over a real local server', () => {
     try {
       await evaluate({ store, suites: ['director'], limit: 2, models: [`openai-compatible:${server.url}/v1#ok`], runId: 'h' });
       const bodies = (await server.stats()).bodies.map((b) => b.body as { messages: Array<{ role: string; content: unknown }> });
-      // Four prompts per scene; c.Q1 repeats (a) word for word, so the call cache answers it.
-      expect(bodies.length).toBe(6);
+      // Four prompts per scene, each asked: c.Q1 repeats (a) word for word, and is a draw of its own.
+      expect(bodies.length).toBe(8);
       expect(
         bodies.every((b) => JSON.stringify(b).includes('"image_url"') && JSON.stringify(b).includes('data:image/png;base64,iVBOR')),
       ).toBe(true);
