@@ -77,11 +77,23 @@ describe('the call cache keys replies by endpoint', () => {
   });
 
   it('the cache rows keep the run that paid for them', async () => {
-    const rows = await sqliteQuery(db, 'SELECT origin, COUNT(*) AS n FROM call_cache GROUP BY origin ORDER BY origin');
+    const rows = await sqliteQuery(
+      db,
+      'SELECT o.origin AS origin, COUNT(*) AS n FROM call_cache c JOIN cache_origins o ON o.id = c.origin_id GROUP BY o.origin ORDER BY o.origin',
+    );
     expect(rows).toEqual([
       { origin: 'at-a', n: 5 },
       { origin: 'at-b', n: 5 },
     ]);
+    // A copy of the store keeps them.
+    const copy = join(dir, 'endpoints-copy.db');
+    expect(cli(['db', 'copy', '--from', `sqlite:${db}`, '--to', `sqlite:${copy}`]).code).toBe(0);
+    expect(
+      await sqliteQuery(
+        copy,
+        'SELECT o.origin AS origin, COUNT(*) AS n FROM call_cache c JOIN cache_origins o ON o.id = c.origin_id GROUP BY o.origin ORDER BY o.origin',
+      ),
+    ).toEqual(rows);
   });
 });
 

@@ -129,6 +129,7 @@ for (const b of backends) {
       // Back to schema 11's call cache, with a row as an older mindscope wrote it; then migrate again.
       await b.sql(location, 'DROP TABLE call_cache');
       await b.sql(location, 'DROP TABLE cache_models');
+      await b.sql(location, 'DROP TABLE cache_origins');
       await b.sql(
         location,
         'CREATE TABLE call_cache (key TEXT PRIMARY KEY, provider TEXT NOT NULL, model TEXT NOT NULL, response TEXT NOT NULL, created_at TEXT NOT NULL)',

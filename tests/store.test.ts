@@ -115,6 +115,7 @@ for (const b of [sqlite, postgres]) {
         'ALTER TABLE trials DROP COLUMN batch_latency_ms',
         'DROP TABLE call_cache',
         'DROP TABLE cache_models',
+        'DROP TABLE cache_origins',
         'CREATE TABLE call_cache (key TEXT PRIMARY KEY, provider TEXT NOT NULL, model TEXT NOT NULL, response TEXT NOT NULL, created_at TEXT NOT NULL)',
       ])
         await b.sql(location, stmt);

@@ -201,8 +201,13 @@ export const PG_MIGRATIONS: string[] = [
     USING round(extract(epoch from created_at::timestamptz) * 1000)::bigint;
   `,
   // 13: where a cached reply came from (the run, or the step, that paid for it), so that a run
-  // can say how many of its calls another run answered. Rows written before have none.
+  // can say how many of its calls another run answered: each origin named once (cache_origins),
+  // as the models are. Rows written before have none.
   `
-  ALTER TABLE call_cache ADD COLUMN origin TEXT;
+  CREATE TABLE cache_origins (
+    id SERIAL PRIMARY KEY,
+    origin TEXT NOT NULL UNIQUE
+  );
+  ALTER TABLE call_cache ADD COLUMN origin_id INTEGER REFERENCES cache_origins(id);
   `,
 ];

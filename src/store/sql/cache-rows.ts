@@ -77,9 +77,22 @@ export function keyText(stored: string | Uint8Array): string {
   return typeof stored === 'string' ? stored : Buffer.from(stored).toString('hex');
 }
 
-/** A cache entry's insert: key, provider, model spec, response, created_at, origin (the model by its id in cache_models). */
-export const INSERT_CACHE_ENTRY = `INSERT INTO call_cache (key, model_id, response, created_at, origin)
-  VALUES (?, (SELECT id FROM cache_models WHERE provider = ? AND model = ?), ?, ?, ?) ON CONFLICT (key) DO NOTHING`;
+/**
+ * A cache entry's insert: key, provider, model spec, response, created_at, origin (the model by
+ * its id in cache_models, the origin by its id in cache_origins: both named there first).
+ */
+export const INSERT_CACHE_ENTRY = `INSERT INTO call_cache (key, model_id, response, created_at, origin_id)
+  VALUES (?, (SELECT id FROM cache_models WHERE provider = ? AND model = ?), ?, ?, (SELECT id FROM cache_origins WHERE origin = ?))
+  ON CONFLICT (key) DO NOTHING`;
+
+/** The columns that give a cache row's origin as text (joined with `LEFT JOIN cache_origins o ON o.id = c.origin_id`). */
+export const CACHE_ORIGIN_JOIN = 'LEFT JOIN cache_origins o ON o.id = c.origin_id';
+
+/** Name cache origins in cache_origins, each once, in one order for every process (as insertCacheModels). */
+export async function insertCacheOrigins(tx: SqlExecutor, origins: Iterable<string>): Promise<void> {
+  for (const origin of [...new Set(origins)].sort())
+    await tx.run('INSERT INTO cache_origins (origin) VALUES (?) ON CONFLICT (origin) DO NOTHING', [origin]);
+}
 
 /**
  * Name cache models (provider, spec) in cache_models, each once, in one order for every process

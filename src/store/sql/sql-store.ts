@@ -42,7 +42,15 @@ import { blobLoader, insertBlobs, TranscriptPacker } from './transcript-packing.
 import { itemBodyText, storeItems } from './item-bodies.js';
 import { CacheAbsence } from './cache-absence.js';
 import { ReplyJournal } from './reply-journal.js';
-import { INSERT_CACHE_ENTRY, insertCacheModels, keyParam, packResponse, unpackResponse } from './cache-rows.js';
+import {
+  CACHE_ORIGIN_JOIN,
+  INSERT_CACHE_ENTRY,
+  insertCacheModels,
+  insertCacheOrigins,
+  keyParam,
+  packResponse,
+  unpackResponse,
+} from './cache-rows.js';
 import { exportRecords, importRecords } from './transfer.js';
 import { claimTrialLeases, releaseTrialLeases, renewTrialLeases, trialLeaseOwners } from './lease-sql.js';
 import { runAccuracyCounts, runFailures, runResponses, runStatus, runUsage } from './run-queries-sql.js';
@@ -76,6 +84,8 @@ export class SqlStore implements Store {
   readonly #packer = new TranscriptPacker();
   /** Cache models (provider and spec) known committed. */
   readonly #cacheModels = new Set<string>();
+  /** Cache origins known committed. */
+  readonly #cacheOrigins = new Set<string>();
   readonly #loadBlobs: ReturnType<typeof blobLoader>;
   /** SQLite: lookups of calls of models with no cache entries answered without a query. */
   readonly #absence: CacheAbsence | undefined;
@@ -109,6 +119,8 @@ export class SqlStore implements Store {
         const models = new Map<string, [string, string]>();
         for (const w of writes) if (w.model) models.set(w.model.join('\u0000'), w.model);
         if (models.size) await insertCacheModels(tx, [...models.values()]);
+        const origins = writes.flatMap((w) => (w.origin === undefined ? [] : [w.origin]));
+        if (origins.length) await insertCacheOrigins(tx, origins);
         for (const w of writes) await w(tx);
       });
     }, this.location);
@@ -319,9 +331,10 @@ export class SqlStore implements Store {
     if (queued !== undefined) return { value: unpackResponse(queued.body), origin: queued.origin };
     if (this.#absence && provider !== undefined && model !== undefined && (await this.#absence.surelyMissing(key, provider, model)))
       return undefined;
-    const row = await this.db.get<{ response: string; origin: string | null }>('SELECT response, origin FROM call_cache WHERE key = ?', [
-      keyParam(this.db.backend, key),
-    ]);
+    const row = await this.db.get<{ response: string; origin: string | null }>(
+      `SELECT c.response AS response, o.origin AS origin FROM call_cache c ${CACHE_ORIGIN_JOIN} WHERE c.key = ?`,
+      [keyParam(this.db.backend, key)],
+    );
     return row ? { value: unpackResponse(row.response), origin: row.origin } : undefined;
   }
 
@@ -336,16 +349,20 @@ export class SqlStore implements Store {
     };
     const named = `${provider}\u0000${model}`;
     if (!this.#cacheModels.has(named)) write.model = [provider, model];
+    if (origin !== undefined && !this.#cacheOrigins.has(origin)) write.origin = origin;
     // Journaled first: from here a kill loses nothing; the journal forgets it once committed.
     const journaled = this.#journal?.append({ key, provider, model, body, origin: origin ?? null });
     const committed = this.#commits.add(`cache entry for ${model}`, write, () => {
       if (this.#queuedCache.get(key) === queued) this.#queuedCache.delete(key);
     });
     if (journaled) committed.then(journaled, () => {});
-    // A model committed needs no insert in later writes.
-    if (write.model)
+    // A model (or origin) committed needs no insert in later writes.
+    if (write.model || write.origin !== undefined)
       committed.then(
-        () => this.#cacheModels.add(named),
+        () => {
+          if (write.model) this.#cacheModels.add(named);
+          if (write.origin !== undefined) this.#cacheOrigins.add(write.origin);
+        },
         () => {},
       );
     return committed;
@@ -363,6 +380,10 @@ export class SqlStore implements Store {
         await insertCacheModels(tx, [
           ...new Map(part.map((e) => [`${e.provider}\u0000${e.model}`, [e.provider, e.model] as [string, string]])).values(),
         ]);
+        await insertCacheOrigins(
+          tx,
+          part.flatMap((e) => (e.origin === null ? [] : [e.origin])),
+        );
         for (const e of part) {
           this.#absence?.writing(e.key, e.provider, e.model);
           stored += await tx.run(INSERT_CACHE_ENTRY, [keyParam(this.db.backend, e.key), e.provider, e.model, e.body, Date.now(), e.origin]);

@@ -20,8 +20,10 @@ import { itemBodyParam, itemBodyText } from './item-bodies.js';
 import {
   createdAtParam,
   createdAtText,
+  CACHE_ORIGIN_JOIN,
   INSERT_CACHE_ENTRY,
   insertCacheModels,
+  insertCacheOrigins,
   keyParam,
   keyText,
   packResponse,
@@ -122,8 +124,8 @@ export async function* exportRecords(db: SqlDriver): AsyncIterable<StoreRecord> 
   }
   for (let after: string | Buffer = ''; ; ) {
     const page: CacheRow[] = await db.all<CacheRow>(
-      `SELECT c.key AS key, m.provider AS provider, m.model AS model, c.response AS response, c.created_at AS created_at, c.origin AS origin
-       FROM call_cache c JOIN cache_models m ON m.id = c.model_id WHERE c.key > ? ORDER BY c.key LIMIT ?`,
+      `SELECT c.key AS key, m.provider AS provider, m.model AS model, c.response AS response, c.created_at AS created_at, o.origin AS origin
+       FROM call_cache c JOIN cache_models m ON m.id = c.model_id ${CACHE_ORIGIN_JOIN} WHERE c.key > ? ORDER BY c.key LIMIT ?`,
       [after, PAGE],
     );
     // Records carry the row as it was before schema 12 (packed rows are unpacked, keys are text).
@@ -221,6 +223,7 @@ async function importOne(
         await insertCacheModels(tx, [[r.provider, r.model]]);
         models.add(`${r.provider}\u0000${r.model}`);
       }
+      if (r.origin !== undefined) await insertCacheOrigins(tx, [r.origin]);
       summary.cacheEntries += await tx.run(INSERT_CACHE_ENTRY, [
         keyParam(backend, r.key),
         r.provider,

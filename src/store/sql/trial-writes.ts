@@ -9,7 +9,7 @@ import type { SqlExecutor } from './driver.js';
 import { KEY_COLUMNS, KEY_WHERE, keyParams } from './trial-key-sql.js';
 
 /** A queued write: statements run in the group's transaction, and the prompt blobs and cache model (provider, spec) it needs. */
-export type Write = ((tx: SqlExecutor) => Promise<void>) & { blobs?: Array<[string, string]>; model?: [string, string] };
+export type Write = ((tx: SqlExecutor) => Promise<void>) & { blobs?: Array<[string, string]>; model?: [string, string]; origin?: string };
 
 /**
  * Insert or update a trial row, replacing an existing row only when it is a failure (a done

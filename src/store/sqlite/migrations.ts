@@ -212,8 +212,13 @@ export const MIGRATIONS: string[] = [
   ALTER TABLE call_cache_v12 RENAME TO call_cache;
   `,
   // 13: where a cached reply came from (the run, or the step, that paid for it), so that a run
-  // can say how many of its calls another run answered. Rows written before have none.
+  // can say how many of its calls another run answered: each origin named once (cache_origins),
+  // as the models are. Rows written before have none.
   `
-  ALTER TABLE call_cache ADD COLUMN origin TEXT;
+  CREATE TABLE cache_origins (
+    id INTEGER PRIMARY KEY,
+    origin TEXT NOT NULL UNIQUE
+  );
+  ALTER TABLE call_cache ADD COLUMN origin_id INTEGER REFERENCES cache_origins(id);
   `,
 ];
