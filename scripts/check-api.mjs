@@ -1,20 +1,16 @@
 // The public API check: every function and class exported from a public entry point
 // (package.json "exports") carries a JSDoc comment saying what it does. Runs inside `npm test`.
 
-import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { publicEntries } from './check-layers.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Exported functions and classes of the public entry points that have no JSDoc comment. */
 export function undocumentedExports() {
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  const entries = Object.values(pkg.exports)
-    .map((e) => (typeof e === 'string' ? e : e.default))
-    .filter((p) => p.startsWith('./dist/'))
-    .map((p) => join(root, 'src', p.slice('./dist/'.length).replace(/\.js$/, '.ts')));
+  const entries = [...publicEntries(join(root, 'src'))];
   const program = ts.createProgram(entries, {
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,

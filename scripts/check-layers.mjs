@@ -1,5 +1,6 @@
-// The layer check: fails when a file under src/ imports from a layer it may not use
-// (DESIGN.md's layer table). Runs inside `npm test`.
+// The layer check: fails when a file under src/ imports from a layer it may not use (the layer
+// table in docs/architecture.md), or when a study imports anything but the public entry points,
+// its own folder, or another study. Runs inside `npm test`.
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -27,18 +28,62 @@ export const ALLOWED = {
   // so they use nothing a library user could not.
   cli: ['public'],
   view: ['public'],
-  index: ['core', 'stats', 'worlds', 'models', 'store', 'runner', 'protocols', 'subjects', 'judges', 'suites', 'analysis', 'report', 'app'],
+  // A study (src/studies/<name>/) is a plugin built as a third party would build one: on the
+  // public entry points and its own files, never on another study. Its command files (loaded
+  // only when a command runs) may use the root entry `mindscope`; the rest of it may not, since
+  // the root entry loads the studies.
+  studies: ['public'],
+  index: [
+    'core',
+    'stats',
+    'worlds',
+    'models',
+    'store',
+    'runner',
+    'protocols',
+    'subjects',
+    'judges',
+    'suites',
+    'analysis',
+    'report',
+    'app',
+    'studies',
+  ],
 };
 
 /** The source files behind package.json's "exports": the public entry points. */
 export function publicEntries(base = src) {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const files = Object.values(pkg.exports)
+    .map((e) => (typeof e === 'string' ? e : e.default))
+    .filter((p) => p.startsWith('./dist/'))
+    .map((p) => join(base, p.slice('./dist/'.length).replace(/\.js$/, '.ts')));
+  // A pattern entry (./studies/*) stands for each folder that has the file.
   return new Set(
-    Object.values(pkg.exports)
-      .map((e) => (typeof e === 'string' ? e : e.default))
-      .filter((p) => p.startsWith('./dist/'))
-      .map((p) => join(base, p.slice('./dist/'.length).replace(/\.js$/, '.ts'))),
+    files.flatMap((f) => {
+      if (!f.includes('*')) return [f];
+      const [head, tail] = f.split('*');
+      let names = [];
+      try {
+        names = readdirSync(head);
+      } catch {}
+      return names
+        .map((n) => head + n + tail)
+        .filter((p) => {
+          try {
+            return statSync(p).isFile();
+          } catch {
+            return false;
+          }
+        });
+    }),
   );
+}
+
+/** The study a file belongs to (src/studies/<name>/...), or undefined. */
+function studyOf(file, base) {
+  const rel = relative(base, file).split(sep);
+  return rel[0] === 'studies' && rel.length > 2 ? rel[1] : undefined;
 }
 
 function layerOf(file, base) {
@@ -75,6 +120,27 @@ export function checkLayers(dir = src) {
         continue;
       }
       const targetFile = target.replace(/\.js$/, '.ts');
+      if (from === 'studies') {
+        const own = studyOf(file, dir);
+        const other = studyOf(targetFile, dir);
+        if (other === own) continue;
+        if (other !== undefined) {
+          problems.push(`${relative(root, file)}: the study "${own}" may not import the study "${other}" (${spec})`);
+          continue;
+        }
+        const isRoot = targetFile === join(dir, 'index.ts');
+        if (
+          isRoot &&
+          !relative(join(dir, 'studies', own), file)
+            .split(sep)
+            .includes('commands')
+        ) {
+          problems.push(
+            `${relative(root, file)}: only a study's commands/ may import the root entry (${spec}); use the layer entry points`,
+          );
+          continue;
+        }
+      }
       if (allowed.includes('public')) {
         if (layerOf(targetFile, dir) !== from && !entries.has(targetFile)) {
           problems.push(`${relative(root, file)}: layer "${from}" may import only the public entry points, not ${spec}`);

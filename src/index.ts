@@ -19,6 +19,9 @@
 //   mindscope/errors     the error classes, without the rest of core
 // The command line uses nothing but these entry points.
 
+import { setDefaultPlugins } from './app/index.js';
+import { loadBuiltinPlugins } from './builtin-studies.js';
+
 // Running an evaluation: a specification (what) and operations (how).
 export {
   evaluate,
@@ -148,6 +151,13 @@ export {
   type ScoreRunOptions,
   type ScoreRunResult,
 } from './app/index.js';
+
+// The seed studies (literal benchmarks, DialToM, EnactToM, StoryTurn, vision) are plugins on this
+// same API (src/studies); importing this entry point makes them the default plugins of every
+// registry. Each study's own API is its entry point `mindscope/studies/<study>`.
+export { BUILTIN_STUDIES, loadBuiltinPlugins, type BuiltinStudy } from './builtin-studies.js';
+export { defaultPlugins, setDefaultPlugins, type PluginManifest } from './app/index.js';
+setDefaultPlugins(await loadBuiltinPlugins());
 
 // Errors every command reports as one line naming the file, line, flag or model.
 export { ConfigError, InputError, MindscopeError } from './core/index.js';

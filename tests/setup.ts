@@ -8,3 +8,7 @@ import { join } from 'node:path';
 
 process.env.MINDSCOPE_CACHE ??= mkdtempSync(join(tmpdir(), 'mindscope-test-cache-'));
 process.env.MINDSCOPE_DATA_MIRROR ??= 'http://127.0.0.1:9';
+
+// The seed studies are the default plugins of every registry once the `mindscope` entry point is
+// loaded; tests that import a layer's entry directly get them too.
+await import('../src/index.js');

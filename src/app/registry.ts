@@ -1,27 +1,33 @@
 // Everything a run can name: protocols, suites, model providers (reference subjects included)
-// and scorers. A registry starts with what mindscope ships; plugins add to it. The CLI builds
-// one per command (with the config's plugins); library users build their own.
+// and scorers. A registry starts with the kernel (the MCQ protocol, its generic suites, the
+// providers) and the default plugins (the seed studies, set by the `mindscope` entry point);
+// further plugins add to it. The CLI builds one per command (with the config's plugins);
+// library users build their own.
 
 import { ConfigError } from '../core/index.js';
 import { BUILTIN_PROVIDERS, ProviderRegistry, type ChatModel, type ModelOptions } from '../models/index.js';
-import { BUILTIN_PROTOCOLS, type ProtocolModule } from '../protocols/index.js';
+import { KERNEL_PROTOCOLS, type ProtocolModule } from '../protocols/index.js';
 import { referenceAgents, referenceSubjectProviders } from '../subjects/index.js';
-import { BUILTIN_SUITES, type LoadResult, type Suite, type SuiteLoadOptions } from '../suites/index.js';
-import type { Plugin } from './plugin.js';
+import { KERNEL_SUITES, type LoadResult, type Suite, type SuiteLoadOptions } from '../suites/index.js';
+import { defaultPlugins, type Plugin } from './plugin.js';
 import type { ScorerDefinition } from './scorer.js';
 
 /** Everything a run can name: protocols, suites, model providers (reference subjects included) and scorers; plugins add to it. */
 export class Registry {
   /** Protocols in registration order; the reference subjects read their policies from here. */
-  readonly protocols: ProtocolModule[] = [...BUILTIN_PROTOCOLS];
+  readonly protocols: ProtocolModule[] = [...KERNEL_PROTOCOLS];
   readonly providers: ProviderRegistry;
+  /** The plugins added, default ones first: their manifests give commands, report sections and viewer panels. */
+  readonly plugins: Plugin[] = [];
   readonly #suites = new Map<string, Suite>();
   readonly #scorers = new Map<string, ScorerDefinition>();
 
-  constructor() {
+  /** A registry with the kernel and `defaults` (the default plugins unless given). */
+  constructor(defaults: readonly Plugin[] = defaultPlugins()) {
     // The agent: provider reads this.protocols when it builds an agent, so plugins' protocols count.
     this.providers = new ProviderRegistry([...BUILTIN_PROVIDERS, ...referenceSubjectProviders(this.protocols)]);
-    for (const s of BUILTIN_SUITES) this.#suites.set(s.id, s);
+    for (const p of defaults) this.use(p);
+    for (const s of KERNEL_SUITES) this.#addSuite('mindscope', s);
   }
 
   /** Add a plugin's protocols, suites, providers and scorers; a name taken already is an error naming the plugin. */
@@ -31,13 +37,7 @@ export class Registry {
         throw new ConfigError(`plugin ${plugin.name}: a protocol named "${p.name}" exists already`);
       this.protocols.push(p);
     }
-    for (const s of plugin.suites ?? []) {
-      if (this.#suites.has(s.id)) throw new ConfigError(`plugin ${plugin.name}: a suite named "${s.id}" exists already`);
-      if (!this.protocols.some((p) => p.name === s.protocol)) {
-        throw new ConfigError(`plugin ${plugin.name}: suite ${s.id} runs on protocol "${s.protocol}", which is not registered`);
-      }
-      this.#suites.set(s.id, s);
-    }
+    for (const s of plugin.suites ?? []) this.#addSuite(plugin.name, s);
     for (const d of plugin.providers ?? []) this.providers.add(d);
     for (const sc of plugin.scorers ?? []) {
       if (this.#scorers.has(sc.name) || this.protocols.some((p) => p.records.scorer === sc.name)) {
@@ -45,7 +45,16 @@ export class Registry {
       }
       this.#scorers.set(sc.name, sc);
     }
+    this.plugins.push(plugin);
     return this;
+  }
+
+  #addSuite(plugin: string, s: Suite): void {
+    if (this.#suites.has(s.id)) throw new ConfigError(`plugin ${plugin}: a suite named "${s.id}" exists already`);
+    if (!this.protocols.some((p) => p.name === s.protocol)) {
+      throw new ConfigError(`plugin ${plugin}: suite ${s.id} runs on protocol "${s.protocol}", which is not registered`);
+    }
+    this.#suites.set(s.id, s);
   }
 
   /** A suite by id; the error lists the known ones. */
@@ -78,7 +87,7 @@ export class Registry {
     return sibling ? `; to run your own file use the suite ${sibling} (${sibling} --data FILE)` : '';
   }
 
-  /** Every registered suite, built-in first. */
+  /** Every registered suite: the default plugins', the kernel's, then the other plugins'. */
   suites(): Suite[] {
     return [...this.#suites.values()];
   }

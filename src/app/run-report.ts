@@ -13,6 +13,7 @@ import { describeFileError, refuseOverwrite } from '../core/output-files.js';
 import { renderHtmlReport } from '../report/html-report.js';
 import type { IrtRunRow } from '../report/irt-run-report.js';
 import { collect, PROTOCOL_SCORES, type ResponseRow, type Store } from '../store/store.js';
+import { defaultPlugins } from './plugin.js';
 import { suiteProtocols } from './suite-protocols.js';
 
 /** The given run id, or the newest run in the store. */
@@ -56,7 +57,10 @@ export async function writeRunReport(
   // Sections read the store only when the run has suites of their protocols: each read is a pass
   // over every trial of the run.
   const status = await store.status(runId);
-  const protocols = suiteProtocols(status.map((r) => r.suite));
+  const protocols = suiteProtocols(
+    status.map((r) => r.suite),
+    defaultPlugins(),
+  );
   const episodes = protocols.has('episode') ? await (await import('../analysis/index.js')).summarizeEpisodes(store, runId) : undefined;
   // The three accuracy tables from counts summed in the store where they suffice (one scored row
   // of 0 or 1 per item and subject), else from one read of the responses.

@@ -4,20 +4,7 @@
 // paid for twice), retries, the adaptive limit per endpoint and cost accounting. The rubric's
 // SHA-256 is pinned to the run: a changed rubric under the same name is refused.
 
-import {
-  CONVERSATION_RECORDS,
-  ClipLabelsSchema,
-  ConfigError,
-  DESCRIBE_RECORDS,
-  RubricPinnedSchema,
-  MCQ_RECORDS,
-  McqPayloadSchema,
-  readRecord,
-  readScoreDetail,
-  type Item,
-  type StoredTranscript,
-  type TrialKey,
-} from '../core/index.js';
+import { ConfigError, RubricPinnedSchema, readScoreDetail, type TrialKey } from '../core/index.js';
 import {
   defaultFamily,
   familyAnalysis,
@@ -33,7 +20,9 @@ import {
 import { settingsFor, type ChatModel } from '../models/index.js';
 import { CallerFactory, DEFAULT_LEASE_MS, LeaseKeeper, runPool, type RecordingModel } from '../runner/index.js';
 import { PROTOCOL_SCORES, type ResponseRow, type Store } from '../store/index.js';
+import type { JudgeTarget, PanelVerdict } from '../protocols/index.js';
 import { leasedRows } from './leased-rows.js';
+import { storedRecord } from './stored-record.js';
 import { createRegistry, type Registry } from './registry.js';
 import { ScoreAnalysis } from './score-analysis.js';
 
@@ -99,39 +88,6 @@ export interface ScoreRunResult {
   family: FamilyComparison[];
   /** Judge calls: `made` in all, `cached` of them answered from the cache (not paid again), and their cost (US$; null when a judge's price is unknown). */
   calls: { made: number; cached: number; costUsd: number | null };
-}
-
-/** An open question: "why", or an expected answer of more than four words. */
-function isOpenTurn(t: { question: string; expected: string[] }): boolean {
-  return /^\s*why\b/i.test(t.question) || t.expected.some((e) => e.split(/\s+/).length > 4);
-}
-
-/** What a subject answered in a stored trial: the chosen option's text for MCQ, else the reply. */
-function responseOf(t: StoredTranscript, where: string): { response: string; reply: string } | undefined {
-  const mcq = readRecord(MCQ_RECORDS, t, where);
-  if (mcq) {
-    if (mcq.reply === undefined) return undefined;
-    const chosen = mcq.presented.find((o) => o.label === mcq.parsed)?.text;
-    return { response: chosen ?? mcq.reply, reply: mcq.reply };
-  }
-  const described = readRecord(DESCRIBE_RECORDS, t, where);
-  return described ? { response: described.reply, reply: described.reply } : undefined;
-}
-
-/** The template variables an item offers judges: its question and options, or a clip's condition and script (never the subject). */
-function itemVars(item: Item): Record<string, string> {
-  const mcq = McqPayloadSchema.safeParse(item.payload).data;
-  const clip = ClipLabelsSchema.safeParse(item.payload).data;
-  return {
-    question: mcq?.question ?? '',
-    context: mcq?.context ?? '',
-    options: mcq?.options.join(' | ') ?? '',
-    expected: item.answer,
-    condition: clip?.condition ?? '',
-    script: clip?.script ?? '',
-    // The informed Castelli rubric's expected range (the anchor-blinded canonical one leaves it out).
-    expected_intent: clip?.expectedIntent ?? '',
-  };
 }
 
 /** Where a judge's reply to a judged trial is cached from: the scoring of that run. */
@@ -202,75 +158,38 @@ export async function scoreRun(opts: ScoreRunOptions): Promise<ScoreRunResult> {
     return true;
   };
   let done = 0;
+  const registry = opts.registry ?? createRegistry();
   const scoreOne = async (r: ResponseRow, key: TrialKey) => {
     if (await storedScore(key, r.spec)) return;
-    const where = `${r.suite}/${r.itemId}`;
     const stored = (await opts.store.transcript(key))?.transcript;
-    const story = stored ? readRecord(CONVERSATION_RECORDS, stored, where) : undefined;
+    const found = stored ? storedRecord(registry.protocols, stored, `${r.suite}/${r.itemId}`) : undefined;
     const item = await opts.store.getItem(r.itemHash);
     const callers = panelFor(r);
+    // The judges see the opaque subject id, never its spec.
+    const judge = async (target: JudgeTarget): Promise<PanelVerdict> => {
+      const panel = await scoreWithPanel(callers, rubric, { subject: r.subjectId, ...target }, aggregation);
+      result.judgeFailures += panel.failures;
+      const first = rubric.fields[0]!;
+      return { ...panel, passed: panel.aggregate ? panel.aggregate[first.name]! >= (first.min + first.max) / 2 : false };
+    };
     try {
-      if (story) {
-        // StoryTurn: closed turns keep their exact score; open ones ("why", long answers) go to the panel.
-        const told = (item?.payload as { story?: { turns?: Array<{ story: string }> } } | undefined)?.story?.turns;
-        // The story so far for the judge: each turn's feedback and text up to the question judged.
-        const soFar = (upTo: number) =>
-          story.turns
-            .slice(0, upTo + 1)
-            .flatMap((x, k) => [x.feedbackShown, told?.[k]?.story ?? ''])
-            .filter((x) => x.trim())
-            .join('\n');
-        const turns = await Promise.all(
-          story.turns.map(async (t, index) => {
-            if (!isOpenTurn(t)) return { turn: t.turn, open: false, correct: t.correct };
-            const panel = await scoreWithPanel(
-              callers,
-              rubric,
-              {
-                subject: r.subjectId,
-                response: t.answer,
-                expected: t.expected.join(' / '),
-                vars: { question: t.question, expected: t.expected.join(' / '), context: soFar(index), options: '', reply: t.reply },
-              },
-              aggregation,
-            );
-            result.judgeFailures += panel.failures;
-            const correct = panel.aggregate
-              ? panel.aggregate[rubric.fields[0]!.name]! >= (rubric.fields[0]!.min + rubric.fields[0]!.max) / 2
-              : false;
-            return { turn: t.turn, open: true, correct, panel };
-          }),
-        );
-        const correct = turns.every((t) => t.correct);
-        const detail = { rubric: { name: rubric.name, sha256: rubric.sha256 }, aggregation, turns };
-        await record(key, correct ? 1 : 0, detail);
-        analysis.addStored(r.spec, detail);
+      const hooks = found?.protocol.judge;
+      let scored: { value: number; detail: Record<string, unknown> } | undefined;
+      if (found && hooks?.score) {
+        const s = await hooks.score(found.record, item, judge);
+        scored = s && { value: s.value, detail: { rubric: { name: rubric.name, sha256: rubric.sha256 }, aggregation, ...s.detail } };
       } else {
-        const answered = stored ? responseOf(stored, where) : undefined;
-        if (answered === undefined || !item) {
-          result.unscored++;
-        } else {
-          // The judges see the opaque subject id, never its spec; they may be told the item's
-          // condition and script (animated triangles).
-          const panel = await scoreWithPanel(
-            callers,
-            rubric,
-            {
-              subject: r.subjectId,
-              response: answered.response,
-              expected: item.answer,
-              vars: { ...itemVars(item), reply: answered.reply },
-            },
-            aggregation,
-          );
-          result.judgeFailures += panel.failures;
-          if (!panel.aggregate) result.unscored++;
-          else {
-            const detail = { ...panel, fields: panel.aggregate };
-            await record(key, panel.aggregate[rubric.fields[0]!.name]!, detail);
-            analysis.addStored(r.spec, detail);
-          }
+        const target = found && item ? hooks?.target?.(found.record, item) : undefined;
+        const panel = target && (await judge(target));
+        if (panel?.aggregate) {
+          const { passed: _, ...kept } = panel;
+          scored = { value: panel.aggregate[rubric.fields[0]!.name]!, detail: { ...kept, fields: panel.aggregate } };
         }
+      }
+      if (!scored) result.unscored++;
+      else {
+        await record(key, scored.value, scored.detail);
+        analysis.addStored(r.spec, scored.detail);
       }
     } finally {
       countCalls(callers);

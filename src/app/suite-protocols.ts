@@ -1,47 +1,30 @@
-// The protocol of each built-in suite, by name, for the report: which sections a run needs is
-// known without loading every suite, protocol and provider (the registry). Kept equal to the
-// registry's by tests/suite-protocols.test.ts.
+// The protocol of each of a run's suites, read from the plugins' manifests, so the report knows
+// which sections a run needs without loading every suite, protocol and provider (the registry).
+// Kept equal to the registry's by tests/suite-protocols.test.ts.
 
-/** The built-in protocols' names, in the registry's order. */
-export const BUILTIN_PROTOCOL_NAMES: readonly string[] = ['mcq', 'conversation', 'episode', 'director', 'describe'];
+import type { Plugin, PluginManifest } from './plugin.js';
 
-/** The protocol of each built-in suite. */
-export const BUILTIN_SUITE_PROTOCOLS: Readonly<Record<string, string>> = {
-  tombench: 'mcq',
-  tomato: 'mcq',
-  'dialtom-retrospective': 'mcq',
-  'dialtom-prospective': 'mcq',
-  'dialtom-prospective-easy': 'mcq',
-  'dialtom-counterfactual': 'mcq',
-  hitom: 'mcq',
-  tomi: 'mcq',
-  bigtom: 'mcq',
-  opentom: 'mcq',
-  'mmtom-qa': 'mcq',
-  cogtom: 'mcq',
-  mcq: 'mcq',
-  enacttom: 'episode',
-  'generated-enacttom': 'episode',
-  storyturn: 'conversation',
-  'generated-storyturn': 'conversation',
-  director: 'director',
-  triangles: 'describe',
-  'triangles-plain': 'describe',
-  'triangles-frames': 'describe',
-  'triangles-native-video': 'describe',
-  'triangles-video': 'describe',
-  'generated-tom': 'mcq',
-};
+/** The kernel's suites and their protocol. */
+const KERNEL_SUITE_PROTOCOLS: Readonly<Record<string, string>> = { mcq: 'mcq', 'generated-tom': 'mcq' };
+
+/** Every suite → protocol pair the manifests declare (the kernel's first). */
+export function declaredSuiteProtocols(manifests: readonly PluginManifest[]): Map<string, string> {
+  const out = new Map(Object.entries(KERNEL_SUITE_PROTOCOLS));
+  for (const m of manifests) for (const [suite, protocol] of Object.entries(m.suiteProtocols ?? {})) out.set(suite, protocol);
+  for (const m of manifests) for (const s of (m as Plugin).suites ?? []) out.set(s.id, s.protocol); // a loaded plugin's own suites
+  return out;
+}
 
 /**
- * The protocols of a run's suites; a suite that is not built in (a plugin's) counts as every
- * protocol, so no report section is left out for it.
+ * The protocols of a run's suites; a suite no manifest declares counts as every protocol the
+ * manifests know, so no report section is left out for it.
  */
-export function suiteProtocols(suites: readonly string[]): Set<string> {
+export function suiteProtocols(suites: readonly string[], manifests: readonly PluginManifest[]): Set<string> {
+  const declared = declaredSuiteProtocols(manifests);
   const out = new Set<string>();
   for (const id of new Set(suites)) {
-    const protocol = Object.hasOwn(BUILTIN_SUITE_PROTOCOLS, id) ? BUILTIN_SUITE_PROTOCOLS[id] : undefined;
-    if (protocol === undefined) return new Set(BUILTIN_PROTOCOL_NAMES);
+    const protocol = declared.get(id);
+    if (protocol === undefined) return new Set(declared.values());
     out.add(protocol);
   }
   return out;

@@ -2,16 +2,10 @@
 // the reply, the answer the protocol read from it and the gold answer it was scored against.
 // Multi-part records (StoryTurn turns, Director prompts, EnactToM probes) give JSON lists.
 
-import {
-  CONVERSATION_RECORDS,
-  DESCRIBE_RECORDS,
-  DIRECTOR_RECORDS,
-  EPISODE_RECORDS,
-  INSPECT_RECORDS,
-  MCQ_RECORDS,
-  readRecord,
-  type StoredTranscript,
-} from '../core/index.js';
+import { INSPECT_RECORDS, readRecord, type StoredTranscript } from '../core/index.js';
+import type { ProtocolModule } from '../protocols/index.js';
+import { createRegistry } from './registry.js';
+import { storedRecord } from './stored-record.js';
 
 export interface TrialAnswer {
   /** The subject's reply as the protocol recorded it (the last call's text when the record has none). */
@@ -44,37 +38,13 @@ function reasoningOf(t: StoredTranscript): { reasoning: string | null; reasoning
   return { reasoning: texts.length ? texts.join('\n\n') : null, reasoningTokens: tokens };
 }
 
-/** The reply, parsed answer and gold of a stored trial; `where` names the trial in errors. */
-export function trialAnswer(t: StoredTranscript, where: string): TrialAnswer {
+/** The reply, parsed answer and gold of a stored trial, read by the protocol that wrote it; `where` names the trial in errors. */
+export function trialAnswer(
+  t: StoredTranscript,
+  where: string,
+  protocols: readonly ProtocolModule[] = createRegistry().protocols,
+): TrialAnswer {
   const base = { reply: lastReply(t), parsed: null, gold: null, ...reasoningOf(t) };
-  const mcq = readRecord(MCQ_RECORDS, t, where);
-  if (mcq) return { ...base, reply: mcq.reply ?? base.reply, parsed: mcq.parsed ?? null, gold: mcq.correctLabel };
-  const story = readRecord(CONVERSATION_RECORDS, t, where);
-  if (story)
-    return {
-      ...base,
-      reply: JSON.stringify(story.turns.map((x) => x.reply)),
-      parsed: JSON.stringify(story.turns.map((x) => x.answer)),
-      gold: JSON.stringify(story.turns.map((x) => x.expected)),
-    };
-  const director = readRecord(DIRECTOR_RECORDS, t, where);
-  if (director) {
-    const prompts = { a: director.a, b: director.b, cQ1: director.cQ1, cQ2: director.cQ2 };
-    return {
-      ...base,
-      reply: JSON.stringify(Object.fromEntries(Object.entries(prompts).map(([k, v]) => [k, v.reply]))),
-      parsed: JSON.stringify(Object.fromEntries(Object.entries(prompts).map(([k, v]) => [k, v.letters ?? []]))),
-    };
-  }
-  const describe = readRecord(DESCRIBE_RECORDS, t, where);
-  if (describe) return { ...base, reply: describe.reply };
-  const episode = readRecord(EPISODE_RECORDS, t, where);
-  if (episode)
-    return {
-      ...base,
-      parsed: JSON.stringify(episode.probes.map((p) => p.answer)),
-      gold: JSON.stringify(episode.probes.map((p) => p.expected)),
-    };
   const imported = readRecord(INSPECT_RECORDS, t, where);
   if (imported)
     return {
@@ -84,5 +54,13 @@ export function trialAnswer(t: StoredTranscript, where: string): TrialAnswer {
       gold: imported.target.join(' | '),
       reasoning: imported.reasoning ?? null,
     };
-  return base;
+  const found = storedRecord(protocols, t, where);
+  const said = found?.protocol.answer?.(found.record);
+  if (!said) return base;
+  return {
+    ...base,
+    reply: said.reply === undefined ? base.reply : said.reply,
+    parsed: said.parsed ?? null,
+    gold: said.gold ?? null,
+  };
 }

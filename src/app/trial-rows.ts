@@ -15,6 +15,8 @@ import {
   StoredTranscriptSchema,
 } from '../core/index.js';
 import type { StoredTrial, Store } from '../store/index.js';
+import type { ProtocolModule } from '../protocols/index.js';
+import { createRegistry } from './registry.js';
 import { trialAnswer } from './trial-answer.js';
 
 /** One judge's reading of a trial (a panel member), as its score detail stores it. */
@@ -99,7 +101,7 @@ function parseJson(text: string, where: string): unknown {
 }
 
 /** A stored trial as a row; `spec` is its subject's spec, `item` the fields read from its item. */
-function toRow(t: StoredTrial, spec: string, item: ItemFields): TrialRow {
+function toRow(t: StoredTrial, spec: string, item: ItemFields, protocols: readonly ProtocolModule[]): TrialRow {
   const where = `trial ${t.suite}/${t.itemId}#${t.replicate} of ${spec} in run ${t.runId}`;
   let messages: ChatMessage[][] = [];
   let answer = { reply: null as string | null, parsed: null as string | null, gold: null as string | null };
@@ -111,9 +113,12 @@ function toRow(t: StoredTrial, spec: string, item: ItemFields): TrialRow {
     if (!parsed.success) throw new MindscopeError(`${where}: the transcript does not parse: ${parsed.error.issues[0]?.message ?? ''}`);
     const tr = parsed.data;
     transcript = tr;
-    protocol = protocolOf(tr);
+    protocol = protocolOf(
+      tr,
+      protocols.map((p) => p.records),
+    );
     messages = tr.calls.flatMap((c) => (c.kind === 'chat' && c.messages ? [c.messages] : []));
-    const a = trialAnswer(tr, where);
+    const a = trialAnswer(tr, where, protocols);
     answer = a;
     reasoning = { reasoning: a.reasoning, reasoningTokens: a.reasoningTokens };
   }
@@ -160,7 +165,11 @@ function toRow(t: StoredTrial, spec: string, item: ItemFields): TrialRow {
  * The trials of a run (done and failed), one row each, streamed in the order they were stored.
  * A stored record that does not parse is a MindscopeError naming the trial.
  */
-export async function* runTrialRows(store: Store, runId: string): AsyncIterable<TrialRow> {
+export async function* runTrialRows(
+  store: Store,
+  runId: string,
+  protocols: readonly ProtocolModule[] = createRegistry().protocols,
+): AsyncIterable<TrialRow> {
   const specs = new Map<string, string>();
   const items = new Map<string, ItemFields>();
   for await (const r of store.exportRecords()) {
@@ -178,7 +187,7 @@ export async function* runTrialRows(store: Store, runId: string): AsyncIterable<
         };
         items.set(t.itemHash, item);
       }
-      yield toRow(t, specs.get(t.subjectId) ?? t.subjectId, item);
+      yield toRow(t, specs.get(t.subjectId) ?? t.subjectId, item, protocols);
     } else if (r.kind === 'cache') break; // the call cache comes after every trial
   }
 }

@@ -43,6 +43,11 @@ export interface RecordSchemas {
   scorer: string;
   detail: z.ZodType;
   score: z.ZodType;
+  /**
+   * Recognises a record of this protocol stored before transcripts named their protocol (stores
+   * written by mindscope 0.1), by the fields only it writes. New protocols leave it out.
+   */
+  legacy?: (detail: object) => boolean;
 }
 
 /** A suite's items plus the protocol that runs them: what the runner executes for each subject. */

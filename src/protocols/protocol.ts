@@ -3,7 +3,7 @@
 // reads from a run specification, and how the reference subjects (agent:*) behave on it.
 // Adding a protocol means writing one of these and registering it (see defineProtocol).
 
-import type { CallContext, Item, RecordSchemas, Task } from '../core/index.js';
+import type { CallContext, Item, PanelScore, RecordSchemas, Task } from '../core/index.js';
 
 /** How one reference subject answers a call of this protocol; undefined declines (no ground truth to read). */
 export interface ReferencePolicy {
@@ -31,6 +31,57 @@ export interface ProtocolSettings {
   options?: Record<string, unknown>;
 }
 
+/** What a stored record says the subject answered: its reply, what the protocol read from it and the gold answer (JSON lists for multi-part records). */
+export interface RecordAnswer {
+  reply?: string | null;
+  parsed?: string | null;
+  gold?: string | null;
+}
+
+/** What a judge panel is shown of a trial: the response judged, the expected answer and the rubric's template variables. */
+export interface JudgeTarget {
+  response: string;
+  expected: string;
+  vars: Record<string, string>;
+}
+
+/** The rubric variables every target carries (empty where a protocol has nothing for them), so templates render alike. */
+export function judgeVars(vars: Partial<Record<string, string>>): Record<string, string> {
+  const base: Record<string, string> = {
+    question: '',
+    context: '',
+    options: '',
+    expected: '',
+    condition: '',
+    script: '',
+    expected_intent: '',
+    reply: '',
+  };
+  for (const [k, v] of Object.entries(vars)) if (v !== undefined) base[k] = v;
+  return base;
+}
+
+/** A judge panel's verdict on one target: the aggregated fields (undefined when no judge answered) and the failures. */
+export interface PanelVerdict extends PanelScore {
+  /** Whether the rubric's first field reached the middle of its range. */
+  passed: boolean;
+}
+
+/** How `mindscope score` judges a stored trial of a protocol. */
+export interface JudgeHooks {
+  /** The one target of a trial (undefined: nothing to judge, the trial is counted unscored). */
+  target?(record: unknown, item: Item): JudgeTarget | undefined;
+  /**
+   * A trial judged in parts (StoryTurn's open turns): `judge` asks the panel about one target;
+   * the result is the trial's score and its detail (undefined: unscored).
+   */
+  score?(
+    record: unknown,
+    item: Item | undefined,
+    judge: (target: JudgeTarget) => Promise<PanelVerdict>,
+  ): Promise<{ value: number; detail: Record<string, unknown> } | undefined>;
+}
+
 export interface ProtocolModule<P = unknown> {
   /** Stored with every transcript the protocol writes (see RecordSchemas). */
   readonly name: string;
@@ -41,6 +92,10 @@ export interface ProtocolModule<P = unknown> {
   createTask(suite: string, items: Item<P>[], settings: ProtocolSettings): Task<P>;
   /** Reference subjects' behaviour on this protocol, by agent name. */
   readonly policies?: Readonly<Record<string, ReferencePolicy>>;
+  /** What a stored record says the subject answered (exports, Inspect logs); absent: the last reply. */
+  answer?(record: unknown): RecordAnswer;
+  /** How judges score its trials (`mindscope score`); absent: its trials are not judged. */
+  readonly judge?: JudgeHooks;
 }
 
 /**

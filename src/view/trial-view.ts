@@ -18,7 +18,7 @@ import type { RecordView, TrialView } from './api-types.js';
 import { replayEpisode } from './episode-replay.js';
 
 function recordOf(t: StoredTranscript, item: Item | undefined, where: string): RecordView {
-  const protocol = protocolOf(t);
+  const protocol = protocolOf(t, Object.values(BUILTIN_RECORDS));
   const mcq = readRecord(BUILTIN_RECORDS.mcq, t, where);
   if (mcq) return { protocol: 'mcq', mcq };
   const story = readRecord(BUILTIN_RECORDS.conversation, t, where);
@@ -66,7 +66,7 @@ export async function trialView(store: Store, key: TrialKey): Promise<TrialView 
           mcq: payload ? { context: payload.context, question: payload.question, options: payload.options } : null,
         }
       : null,
-    protocol: stored ? protocolOf(stored.transcript) : 'unknown',
+    protocol: stored ? protocolOf(stored.transcript, Object.values(BUILTIN_RECORDS)) : 'unknown',
     calls: stored?.transcript.calls ?? [],
     record: stored ? recordOf(stored.transcript, item, where) : null,
     scores: (await browser.scores(key)).map((s) => ({ ...s, judge: readScoreDetail(JudgeDetailSchema, s.detail) ?? null })),

@@ -26,30 +26,36 @@ export * from './transcript.js';
 export const MCQ_RECORDS = {
   protocol: 'mcq',
   scorer: 'mcq-exact',
+  legacy: (d) => 'presented' in d && 'correctLabel' in d,
   detail: McqDetailSchema,
   score: McqScoreDetailSchema,
 } satisfies RecordSchemas;
 export const CONVERSATION_RECORDS = {
   protocol: 'conversation',
   scorer: 'storyturn-story',
+  legacy: (d) => 'storyId' in d && 'turns' in d,
   detail: StoryTurnDetailSchema,
   score: StoryTurnScoreDetailSchema,
 } satisfies RecordSchemas;
 export const EPISODE_RECORDS = {
   protocol: 'episode',
   scorer: 'episode-functional',
+  legacy: (d) => 'taskId' in d && 'probes' in d,
   detail: EpisodeDetailSchema,
   score: EpisodeScoreDetailSchema,
 } satisfies RecordSchemas;
 export const DIRECTOR_RECORDS = {
   protocol: 'director',
   scorer: 'director-b',
+  legacy: (d) => 'sceneId' in d && 'cQ2' in d,
   detail: DirectorDetailSchema,
   score: DirectorScoreDetailSchema,
 } satisfies RecordSchemas;
 export const DESCRIBE_RECORDS = {
   protocol: 'describe',
   scorer: 'described',
+  // The last of the old heuristics: a reply and none of the other protocols' fields.
+  legacy: (d) => 'reply' in d && !('presented' in d) && !('turns' in d) && !('probes' in d) && !('cQ2' in d),
   detail: DescribeDetailSchema,
   score: DescribeScoreDetailSchema,
 } satisfies RecordSchemas;
@@ -72,19 +78,21 @@ export const BUILTIN_RECORDS = {
 } as const;
 
 /**
- * The protocol of a transcript stored before transcripts named it (stores written by
- * mindscope 0.1), told by the fields only that protocol writes.
+ * The protocol that wrote a transcript, among `known` record schemas: the name it stores, or for
+ * a transcript stored before transcripts named it (stores written by mindscope 0.1), the first
+ * schemas whose `legacy` test recognises its fields.
  */
-export function protocolOf(t: StoredTranscript): string {
+export function protocolOf(t: StoredTranscript, known: readonly RecordSchemas[]): string {
   if (t.protocol) return t.protocol;
   const d = t.detail;
   if (typeof d !== 'object' || d === null) return 'unknown';
-  if ('storyId' in d && 'turns' in d) return 'conversation';
-  if ('taskId' in d && 'probes' in d) return 'episode';
-  if ('sceneId' in d && 'cQ2' in d) return 'director';
-  if ('presented' in d && 'correctLabel' in d) return 'mcq';
-  if ('reply' in d) return 'describe';
-  return 'unknown';
+  return known.find((s) => s.legacy?.(d))?.protocol ?? 'unknown';
+}
+
+/** Whether a transcript was written by the protocol of `schemas` (see protocolOf). */
+function writtenBy(schemas: RecordSchemas, t: StoredTranscript): boolean {
+  if (t.protocol) return t.protocol === schemas.protocol;
+  return typeof t.detail === 'object' && t.detail !== null && (schemas.legacy?.(t.detail) ?? false);
 }
 
 /**
@@ -93,7 +101,7 @@ export function protocolOf(t: StoredTranscript): string {
  * an error naming the trial: it means the store was written by something else.
  */
 export function readRecord<S extends RecordSchemas>(schemas: S, t: StoredTranscript, where: string): z.infer<S['detail']> | undefined {
-  if (protocolOf(t) !== schemas.protocol) return undefined;
+  if (!writtenBy(schemas, t)) return undefined;
   const parsed = schemas.detail.safeParse(t.detail);
   if (!parsed.success)
     throw new MindscopeError(

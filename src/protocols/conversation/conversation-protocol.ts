@@ -26,6 +26,7 @@ import {
   type TrialModel,
 } from '../../core/index.js';
 import { defineProtocol, type ReferencePolicy } from '../protocol.js';
+import { STORYTURN_JUDGING } from './storyturn-judging.js';
 
 export const STORYTURN_SCORER = CONVERSATION_RECORDS.scorer;
 
@@ -168,5 +169,14 @@ export const conversationProtocol = defineProtocol<StoryTurnPayload>({
   describe: 'multi-turn StoryTurn conversations with answer-dependent feedback (CoMMET); the story is right when every turn is',
   records: CONVERSATION_RECORDS,
   policies: STORYTURN_POLICIES,
+  answer: (r) => {
+    const turns = (r as StoryTurnDetail).turns;
+    return {
+      reply: JSON.stringify(turns.map((x) => x.reply)),
+      parsed: JSON.stringify(turns.map((x) => x.answer)),
+      gold: JSON.stringify(turns.map((x) => x.expected)),
+    };
+  },
+  judge: STORYTURN_JUDGING,
   createTask: (suite, items, settings) => createConversationTask(suite, items, { images: settings.images ?? false }),
 });

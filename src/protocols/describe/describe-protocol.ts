@@ -9,6 +9,7 @@
 // whether a description was given.
 
 import {
+  ClipLabelsSchema,
   DESCRIBE_RECORDS,
   InputError,
   type ContentPart,
@@ -17,7 +18,7 @@ import {
   type Item,
   type Task,
 } from '../../core/index.js';
-import { defineProtocol } from '../protocol.js';
+import { defineProtocol, judgeVars } from '../protocol.js';
 
 export const DESCRIBE_SCORER = DESCRIBE_RECORDS.scorer;
 
@@ -90,5 +91,15 @@ export const describeProtocol = defineProtocol<DescribePayload>({
   name: 'describe',
   describe: 'a free description of a clip (frame grid, frame sequence, video or still), judged later by a rubric panel (mindscope score)',
   records: DESCRIBE_RECORDS,
+  answer: (r) => ({ reply: (r as DescribeDetail).reply }),
+  judge: {
+    // The judges may be told the clip's condition and script (never the subject).
+    target: (r, item) => {
+      const reply = (r as DescribeDetail).reply;
+      const clip = ClipLabelsSchema.safeParse(item.payload).data;
+      const vars = { condition: clip?.condition, script: clip?.script, expected_intent: clip?.expectedIntent };
+      return { response: reply, expected: item.answer, vars: judgeVars({ ...vars, expected: item.answer, reply }) };
+    },
+  },
   createTask: (suite, items) => createDescribeTask(suite, items),
 });

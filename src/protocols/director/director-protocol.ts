@@ -133,5 +133,13 @@ export const directorProtocol = defineProtocol<DirectorPayload>({
   describe: 'the Director Task: which blocks the director sees, which block to move, and the two-step gate; egocentric errors marked',
   records: DIRECTOR_RECORDS,
   policies: DIRECTOR_POLICIES,
+  answer: (r) => {
+    const d = r as DirectorDetail;
+    const prompts = Object.entries({ a: d.a, b: d.b, cQ1: d.cQ1, cQ2: d.cQ2 });
+    return {
+      reply: JSON.stringify(Object.fromEntries(prompts.map(([k, v]) => [k, v.reply]))),
+      parsed: JSON.stringify(Object.fromEntries(prompts.map(([k, v]) => [k, v.letters ?? []]))),
+    };
+  },
   createTask: (suite, items) => createDirectorTask(suite, items),
 });

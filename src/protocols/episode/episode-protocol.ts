@@ -214,5 +214,9 @@ export const episodeProtocol = defineProtocol<EpisodePayload>({
     'embodied multi-agent episodes in the text world, then literal probes: each agent asked what a partner thinks or knows (EnactToM)',
   records: EPISODE_RECORDS,
   policies: EPISODE_POLICIES,
+  answer: (r) => {
+    const probes = (r as EpisodeDetail).probes;
+    return { parsed: JSON.stringify(probes.map((p) => p.answer)), gold: JSON.stringify(probes.map((p) => p.expected)) };
+  },
   createTask: (suite, items) => createEpisodeTask(suite, items),
 });

@@ -17,8 +17,8 @@ import type {
   TrialContext,
   TrialModel,
 } from '../../core/index.js';
-import { ConfigError, createRng, deriveSeed, MCQ_RECORDS, MindscopeError, withInfo } from '../../core/index.js';
-import { defineProtocol, type ProtocolSettings } from '../protocol.js';
+import { ConfigError, createRng, deriveSeed, MCQ_RECORDS, McqPayloadSchema, MindscopeError, withInfo } from '../../core/index.js';
+import { defineProtocol, judgeVars, type ProtocolSettings } from '../protocol.js';
 import { extractAnswer } from './extract-answer.js';
 import { MCQ_INFO, MCQ_POLICIES } from './reference-policies.js';
 import { maskOptionReferences, readTraces, TRACE_PREFIX } from './reasoning-trace.js';
@@ -204,6 +204,21 @@ export const mcqProtocol = defineProtocol<McqPayload>({
   describe: 'multiple choice: one call per item; the chosen label is read from the reply, or options are ranked by log-likelihood',
   records: MCQ_RECORDS,
   policies: MCQ_POLICIES,
+  answer: (r) => {
+    const mcq = r as McqDetail;
+    return { reply: mcq.reply, parsed: mcq.parsed ?? null, gold: mcq.correctLabel };
+  },
+  judge: {
+    // Judges read the chosen option's text (the reply when no option was read) with the item's question and options.
+    target: (r, item) => {
+      const mcq = r as McqDetail;
+      if (mcq.reply === undefined) return undefined;
+      const response = mcq.presented.find((o) => o.label === mcq.parsed)?.text ?? mcq.reply;
+      const payload = McqPayloadSchema.safeParse(item.payload).data;
+      const vars = { question: payload?.question, context: payload?.context, options: payload?.options.join(' | ') };
+      return { response, expected: item.answer, vars: judgeVars({ ...vars, expected: item.answer, reply: mcq.reply }) };
+    },
+  },
   createTask(suite, items, settings: ProtocolSettings) {
     const scoring = (settings.scoring ?? 'generate') as McqScoring;
     if (!SCORINGS.includes(scoring)) throw new ConfigError(`--mcq-scoring must be ${SCORINGS.join(', ')}, not "${settings.scoring}"`);

@@ -1,0 +1,31 @@
+// The seed studies mindscope ships, as plugins: one list. Each entry is the study's light
+// manifest (commands, report sections, viewer panels, its suites' protocols) and how to load the
+// whole plugin. The command line reads the manifests; the `mindscope` entry point loads them all
+// and makes them the default plugins of every registry.
+
+import type { Plugin, PluginManifest } from './app/index.js';
+import { manifest as dialtom } from './studies/dialtom/manifest.js';
+import { manifest as enacttom } from './studies/enacttom/manifest.js';
+import { manifest as literal } from './studies/literal/manifest.js';
+import { manifest as storyturn } from './studies/storyturn/manifest.js';
+import { manifest as vision } from './studies/vision/manifest.js';
+
+/** A built-in study: its manifest, and its plugin loaded on demand. */
+export interface BuiltinStudy {
+  manifest: PluginManifest;
+  load(): Promise<Plugin>;
+}
+
+/** The built-in studies, in the order their suites and commands are listed. */
+export const BUILTIN_STUDIES: readonly BuiltinStudy[] = [
+  { manifest: literal, load: async () => (await import('./studies/literal/index.js')).default },
+  { manifest: dialtom, load: async () => (await import('./studies/dialtom/index.js')).default },
+  { manifest: enacttom, load: async () => (await import('./studies/enacttom/index.js')).default },
+  { manifest: storyturn, load: async () => (await import('./studies/storyturn/index.js')).default },
+  { manifest: vision, load: async () => (await import('./studies/vision/index.js')).default },
+];
+
+/** Every built-in study's plugin, loaded. */
+export async function loadBuiltinPlugins(): Promise<Plugin[]> {
+  return Promise.all(BUILTIN_STUDIES.map((s) => s.load()));
+}

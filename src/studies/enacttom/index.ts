@@ -1,0 +1,13 @@
+// EnactToM: embodied multi-agent tasks with epistemic goals, run as episodes in the text world, with literal probes, failure modes and task authoring.
+
+import { definePlugin } from '../../app/index.js';
+import { episodeProtocol } from '../../protocols/index.js';
+import { manifest } from './manifest.js';
+import { ENACTTOM_SUITES } from './suites.js';
+
+/** The enacttom study as a plugin. */
+export default definePlugin({
+  ...manifest,
+  protocols: [episodeProtocol],
+  suites: [...ENACTTOM_SUITES],
+});

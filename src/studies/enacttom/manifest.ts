@@ -1,0 +1,12 @@
+// The enacttom study's manifest: what the command line, the report and the viewer know of it
+// without loading its suites and protocols.
+
+import type { PluginManifest } from '../../app/index.js';
+
+export const manifest = {
+  name: 'enacttom',
+  suiteProtocols: {
+    enacttom: 'episode',
+    'generated-enacttom': 'episode',
+  },
+} satisfies PluginManifest;

@@ -1,0 +1,12 @@
+// The storyturn study's manifest: what the command line, the report and the viewer know of it
+// without loading its suites and protocols.
+
+import type { PluginManifest } from '../../app/index.js';
+
+export const manifest = {
+  name: 'storyturn',
+  suiteProtocols: {
+    storyturn: 'conversation',
+    'generated-storyturn': 'conversation',
+  },
+} satisfies PluginManifest;
