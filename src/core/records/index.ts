@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import { MindscopeError } from '../errors.js';
 import type { RecordSchemas } from '../task.js';
-import { StoryTurnDetailSchema, StoryTurnScoreDetailSchema } from './conversation.js';
+import { StoryTurnDetailSchema, StoryTurnScoreDetailSchema } from '../../studies/storyturn/protocol/records.js';
 import { DescribeDetailSchema, DescribeScoreDetailSchema } from './describe.js';
 import { DirectorDetailSchema, DirectorScoreDetailSchema } from './director.js';
 import { EpisodeDetailSchema, EpisodeScoreDetailSchema } from './episode.js';
@@ -14,7 +14,7 @@ import { InspectDetailSchema, InspectScoreDetailSchema } from './inspect.js';
 import { McqDetailSchema, McqScoreDetailSchema } from './mcq.js';
 import type { StoredTranscript } from './transcript.js';
 
-export * from './conversation.js';
+export * from '../../studies/storyturn/protocol/records.js';
 export * from './describe.js';
 export * from './director.js';
 export * from './episode.js';

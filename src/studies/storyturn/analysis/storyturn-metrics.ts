@@ -9,9 +9,9 @@
 // independent, so each interval is Wilson's with the stories' effective number of trials
 // (clusteredWilsonInterval; the plain Wilson interval where each story counts once).
 
-import { CONVERSATION_RECORDS, ConfigError, JudgedStoryDetailSchema, readRecord, readScoreDetail } from '../../core/index.js';
-import { clusteredWilsonInterval } from '../../stats/index.js';
-import type { Store } from '../../store/index.js';
+import { CONVERSATION_RECORDS, ConfigError, JudgedStoryDetailSchema, readRecord, readScoreDetail } from '../../../core/index.js';
+import { clusteredWilsonInterval } from '../../../stats/index.js';
+import type { Store } from '../../../store/index.js';
 
 export interface StoredStory {
   subject: string;

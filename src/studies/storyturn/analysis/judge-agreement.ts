@@ -13,9 +13,9 @@ import {
   parseCsv,
   readRecord,
   readScoreDetail,
-} from '../../core/index.js';
-import { gwetAC1, twoRaterAgreement, type TwoRaterAgreement } from '../../stats/index.js';
-import type { Store } from '../../store/index.js';
+} from '../../../core/index.js';
+import { gwetAC1, twoRaterAgreement, type TwoRaterAgreement } from '../../../stats/index.js';
+import type { Store } from '../../../store/index.js';
 
 export interface HumanLabel {
   line: number;

@@ -24,8 +24,8 @@ import {
   type Task,
   type TrialContext,
   type TrialModel,
-} from '../../core/index.js';
-import { defineProtocol, type ReferencePolicy } from '../protocol.js';
+} from '../../../core/index.js';
+import { defineProtocol, type ReferencePolicy } from '../../../protocols/protocol.js';
 import { STORYTURN_JUDGING } from './storyturn-judging.js';
 
 export const STORYTURN_SCORER = CONVERSATION_RECORDS.scorer;
