@@ -178,5 +178,18 @@ export const conversationProtocol = defineProtocol<StoryTurnPayload>({
     };
   },
   judge: STORYTURN_JUDGING,
+  // A participant answers every turn; the feedback shown follows from their previous answer.
+  humans: {
+    part: (context) => {
+      const turn = readInfo(context?.info, STORYTURN_INFO)?.turn;
+      return turn === undefined ? undefined : turn + 1;
+    },
+    check(item, answers, who) {
+      const turns = (item.payload as StoryTurnPayload).story.turns.length;
+      const missing = Array.from({ length: turns }, (_, i) => i + 1).filter((t) => !answers.has(t));
+      if (missing.length)
+        throw new InputError(`${who.participant}'s answers to StoryTurn ${who.itemId} lack turn(s) ${missing.join(', ')}`, who.where);
+    },
+  },
   createTask: (suite, items, settings) => createConversationTask(suite, items, { images: settings.images ?? false }),
 });
