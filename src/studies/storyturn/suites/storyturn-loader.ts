@@ -9,8 +9,8 @@
 import { dirname } from 'node:path';
 import { InputError, type Category, type Item } from '../../../core/index.js';
 import { validateStoryTurn, type StoryTurnStory } from '../protocol/storyturn.js';
-import type { StoryTurnPayload } from '../../../protocols/index.js';
-import { readRecords } from '../../../suites/literal/generic-mcq.js';
+import { readRecords } from '../../../suites/index.js';
+import type { StoryTurnPayload } from '../protocol/storyturn-protocol.js';
 import { checkedImage } from './storyturn-images.js';
 
 export interface StoryTurnColumns {
