@@ -6,11 +6,11 @@
 //   mindscope/models     the ChatModel interface and providers
 //   mindscope/store      the Store interface, SQLite and PostgreSQL, response matrices
 //   mindscope/runner     planning, limits, retries, the call cache, costs
-//   mindscope/protocols  protocol modules (mcq, conversation, episode, director, describe)
+//   mindscope/protocols  protocol modules (mcq, episode, director, describe)
 //   mindscope/subjects   reference subjects and teams
 //   mindscope/judges     rubrics, judge panels, validation
 //   mindscope/suites     loaders and generators of every suite
-//   mindscope/analysis   audit, DialToM, CoMMET, EnactToM and vision analyses
+//   mindscope/analysis   audit, DialToM, EnactToM and vision analyses
 //   mindscope/report     tables, charts and HTML reports
 //   mindscope/view       the transcript viewer's server
 // and a few light ones, for commands that should start fast:
@@ -144,13 +144,13 @@ export {
   modelDialtomWriter,
   scoreRun,
   validateJudgeModels,
-  writeStoryTurns,
   authorEmbodiedTasks,
   type AuthoringResult,
   type InferenceJudgement,
   type ScoreRunOptions,
   type ScoreRunResult,
 } from './app/index.js';
+export { writeStoryTurns } from './studies/storyturn/index.js';
 
 // The seed studies (literal benchmarks, DialToM, EnactToM, StoryTurn, vision) are plugins on this
 // same API (src/studies); importing this entry point makes them the default plugins of every

@@ -8,17 +8,11 @@ import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  accuracyTable,
-  comparePaired,
-  storyTurnMetrics,
-  type AccuracyCell,
-  type PairedCell,
-  type StoredStory,
-} from '../src/analysis/index.js';
+import { accuracyTable, comparePaired, type AccuracyCell, type PairedCell } from '../src/analysis/index.js';
 import { accuracyTextTable } from '../src/report/index.js';
 import { clusteredWilsonInterval, newcombePairedInterval, wilsonInterval } from '../src/stats/index.js';
 import type { ResponseMatrix, ResponseRow } from '../src/store/index.js';
+import { storyTurnMetrics, type StoredStory } from '../src/studies/storyturn/index.js';
 
 const vectors = JSON.parse(
   readFileSync(join(__dirname, 'fixtures', 'vectors', 'generated', 'intervals', 'intervals.expected.json'), 'utf8'),

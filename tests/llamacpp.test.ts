@@ -139,7 +139,7 @@ describe('llamacpp in an embodied episode', () => {
 
 describe('llamacpp in StoryTurn conversations', () => {
   it('runs the generated StoryTurns through the local model and every metric is computed', async () => {
-    const { storedStories, storyTurnMetrics } = await import('../src/analysis/index.js');
+    const { storedStories, storyTurnMetrics } = await import('../src/studies/storyturn/index.js');
     const store = await openStore(join(dir, 'llama-storyturn.db'));
     const r = await evaluate({
       store,

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRegistry, openStore } from '../src/index.js';
 import { itemHash } from '../src/runner/index.js';
-import { applePicture, readStoryTurns } from '../src/suites/index.js';
+import { applePicture, readStoryTurns } from '../src/studies/storyturn/index.js';
 import { evaluate } from './helpers/evaluate.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
 

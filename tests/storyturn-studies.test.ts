@@ -11,11 +11,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRegistry, definePlugin, defineProvider, importHumanAnswers, openStore, scoreRun, type ChatModel } from '../src/index.js';
-import { CONVERSATION_RECORDS, readRecord } from '../src/core/index.js';
+import { readRecord } from '../src/core/index.js';
 import { loadRubric } from '../src/judges/index.js';
-import { turnImages, validateStoryTurn, type StoryTurnStory } from '../src/protocols/index.js';
-import { applePicture, generateStoryTurns, readStoryTurns, storyTurnDatasetStats } from '../src/suites/index.js';
-import { judgeHumanAgreement, parseHumanLabels, storedStories, storyJudgeScorer, storyTurnMetrics } from '../src/analysis/index.js';
+import {
+  applePicture,
+  generateStoryTurns,
+  judgeHumanAgreement,
+  parseHumanLabels,
+  readStoryTurns,
+  STORYTURN_RECORDS,
+  storedStories,
+  storyJudgeScorer,
+  storyTurnDatasetStats,
+  storyTurnMetrics,
+  turnImages,
+  validateStoryTurn,
+  type StoryTurnStory,
+} from '../src/studies/storyturn/index.js';
 import { evaluate } from './helpers/evaluate.js';
 
 const BIN = join(import.meta.dirname, '..', 'bin', 'mindscope.js');
@@ -101,7 +113,7 @@ describe('CoMMET categories, tasks and images per condition', () => {
       const second = t.transcript.calls[1]!.messages!.filter((m) => m.role === 'user').at(-1)!;
       const parts = Array.isArray(second.content) ? second.content.filter((p) => p.type === 'image') : [];
       return {
-        record: readRecord(CONVERSATION_RECORDS, t.transcript, id)!.turns[1]!.images,
+        record: readRecord(STORYTURN_RECORDS, t.transcript, id)!.turns[1]!.images,
         parts: parts.map((p) => (p as { url: string }).url),
       };
     };
@@ -133,7 +145,7 @@ describe('StoryTurn metrics: cross-tab, per turn, the final "why" apart, categor
           itemId: r.itemId,
           replicate: r.replicate,
         }))!;
-        return readRecord(CONVERSATION_RECORDS, t.transcript, r.itemId)!;
+        return readRecord(STORYTURN_RECORDS, t.transcript, r.itemId)!;
       }),
     );
     expect(records).toHaveLength(72);
@@ -305,7 +317,7 @@ describe('human answers under the same protocol', () => {
     // k1 chose the apple, so Sam's turn expects the cookie: right; k2 chose the cookie and then the cookie again: wrong.
     expect(stories.map((s) => s.correct).sort()).toEqual([false, true]);
     const k1 = (await store.transcript({ runId: 'hs', subjectId: r.subjectId, suite: 'storyturn', itemId: 'd1', replicate: 0 }))!;
-    expect(readRecord(CONVERSATION_RECORDS, k1.transcript, 'd1')!.turns[1]).toMatchObject({
+    expect(readRecord(STORYTURN_RECORDS, k1.transcript, 'd1')!.turns[1]).toMatchObject({
       feedbackShown: 'Sam skips the apple.',
       expected: ['cookie'],
       correct: true,

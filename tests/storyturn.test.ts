@@ -9,9 +9,18 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collect } from '../src/store/index.js';
 import { openStore, scoreRun } from '../src/index.js';
-import { expectedAnswers, parseFeedback, validateStoryTurn, type StoryTurnStory } from '../src/protocols/index.js';
-import { applePicture, generateStoryTurns, readStoryTurns } from '../src/suites/index.js';
-import { storedStories, storyJudgeScorer, storyTurnMetrics } from '../src/analysis/index.js';
+import {
+  applePicture,
+  expectedAnswers,
+  generateStoryTurns,
+  parseFeedback,
+  readStoryTurns,
+  storedStories,
+  storyJudgeScorer,
+  storyTurnMetrics,
+  validateStoryTurn,
+  type StoryTurnStory,
+} from '../src/studies/storyturn/index.js';
 import { evaluate } from './helpers/evaluate.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
 

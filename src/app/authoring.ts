@@ -1,16 +1,15 @@
-// Model-written items: StoryTurns by the one-shot method (`mindscope storyturn generate`) and
+// Model-written items: the author's caller a study uses to have a model write its items, and
 // DialToM options and trajectories (`mindscope dialtom build --model`). Calls go through the
 // runner's recording model (cache, retries).
 
 import { DEFAULT_SETTINGS, InputError } from '../core/index.js';
 import type { ChatModel } from '../models/index.js';
-import type { StoryTurnStory } from '../protocols/index.js';
 import { CallerFactory, type RecordingModel } from '../runner/index.js';
 import type { Store } from '../store/index.js';
 import { createRegistry, type Registry } from './registry.js';
 
 /** An author's caller: recorded under `author:SPEC`, cached, retried, four calls at a time. */
-function authorCaller(
+export function authorCaller(
   opts: { store: Store; model: string; apiKeyEnv?: string; registry?: Registry },
   temperature: number,
 ): { model: ChatModel; caller: RecordingModel; factory: CallerFactory } {
@@ -18,41 +17,7 @@ function authorCaller(
   const factory = new CallerFactory({ store: opts.store, concurrency: 4, timeoutMs: 180_000 });
   return { model, factory, caller: factory.caller(model, `author:${model.spec}`, { ...DEFAULT_SETTINGS, temperature }) };
 }
-import { readGeneratedStory, storyTurnPrompt, writerPrompt, type Writer } from '../suites/index.js';
-
-/** Ask a model for new StoryTurns by CoMMET's one-shot method; replies are validated and kept as generated stories awaiting review. */
-export async function writeStoryTurns(opts: {
-  store: Store;
-  example: StoryTurnStory;
-  aspect: string;
-  model: string;
-  n: number;
-  idPrefix?: string;
-  apiKeyEnv?: string;
-  registry?: Registry;
-}): Promise<{ stories: StoryTurnStory[]; failures: Array<{ id: string; error: string }> }> {
-  const { model, caller, factory } = authorCaller(opts, 0.7);
-  const stories: StoryTurnStory[] = [];
-  const failures: Array<{ id: string; error: string }> = [];
-  const prefix = opts.idPrefix ?? opts.aspect.replace(/\W+/g, '-').toLowerCase();
-  try {
-    for (let i = 0; i < opts.n; i++) {
-      const id = `${prefix}-${String(i + 1).padStart(3, '0')}`;
-      // The index in the prompt keeps each request distinct (and each cached answer its own).
-      const prompt = `${storyTurnPrompt(opts.example, opts.aspect, id)}\n(Story ${i + 1} of ${opts.n}.)`;
-      const reply = await caller.chat([{ role: 'user', content: prompt }]);
-      try {
-        stories.push(readGeneratedStory(reply.text, id, opts.example.state));
-      } catch (err) {
-        failures.push({ id, error: (err as Error).message });
-      }
-    }
-    await factory.settle();
-  } finally {
-    await model.close?.();
-  }
-  return { stories, failures };
-}
+import { writerPrompt, type Writer } from '../suites/index.js';
 
 /** A DialToM writer backed by a model: one structured call per window (see writerPrompt). */
 export function modelDialtomWriter(opts: { store: Store; model: string; apiKeyEnv?: string; registry?: Registry }): {

@@ -1,13 +1,13 @@
 // Human and expert baselines as subjects: per-item answers of human participants enter a stored
 // run as the subject `human:NAME`, one replicate per participant, so that every analysis (accuracy
 // tables, DialToM's cells, positions and distractor clustering, StoryTurn results, judge scoring,
-// exports) treats them like a model. The answers go through the suite's own protocol: each
-// participant's answer is the reply of a scripted subject, read and scored exactly as a model's
-// reply would be (MCQ: the option's letter as presented in the item's own order, or its text;
-// StoryTurn: the answer to each turn, the feedback chosen by the protocol from the previous answer).
+// exports) treats them like a model. The answers go through the suite's own protocol (its
+// `humans` hooks, see HumanAnswerHooks): each participant's answer is the reply of a scripted
+// subject, read and scored exactly as a model's reply would be (MCQ: the option's letter as
+// presented in the item's own order, or its text; a multi-turn protocol: the answer to each turn).
 //
 // The file (CSV, JSONL or JSON list) has one row per answer:
-//   suite, item, answer, participant (optional; default "p1"), turn (StoryTurn: 1-based)
+//   suite, item, answer, participant (optional; default "p1"), turn (multi-turn items: 1-based)
 // A blank answer is left out (no trial). Items must be items of the run (run the suite first).
 
 import { basename } from 'node:path';
@@ -20,13 +20,11 @@ import {
   decimalNumber,
   InputError,
   type Item,
-  McqPayloadSchema,
-  readInfo,
   readText,
   type TrialModel,
   validateRecord,
 } from '../core/index.js';
-import { extractAnswer, STORYTURN_INFO, type StoryTurnPayload } from '../protocols/index.js';
+import type { HumanAnswerHooks } from '../protocols/index.js';
 import { PROTOCOL_SCORES, type Store } from '../store/index.js';
 import { readRecords } from '../suites/index.js';
 import { createRegistry, type Registry } from './registry.js';
@@ -62,15 +60,16 @@ class ScriptedSubject implements TrialModel {
     subjectId: string,
     spec: string,
     private readonly answers: Map<number, string>,
+    private readonly hooks: HumanAnswerHooks,
     private readonly where: string,
   ) {
     this.subjectId = subjectId;
     this.spec = spec;
   }
   async chat(_messages: ChatMessage[], _settings?: unknown, context?: CallContext): Promise<ChatResponse> {
-    const turn = readInfo(context?.info, STORYTURN_INFO)?.turn ?? 0;
-    const text = this.answers.get(turn + 1) ?? this.answers.get(0);
-    if (text === undefined) throw new InputError(`no answer for turn ${turn + 1}`, this.where);
+    const part = this.hooks.part?.(context) ?? 1;
+    const text = this.answers.get(part) ?? this.answers.get(0);
+    if (text === undefined) throw new InputError(`no answer for turn ${part}`, this.where);
     return { text, usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 0 };
   }
 }
@@ -100,7 +99,7 @@ function readRows(records: Array<{ line: number; value: Record<string, unknown> 
 /**
  * Import human participants' answers into a stored run as the subject `human:NAME` (see the
  * file comment). Refuses a file naming an item the run does not hold, an answer the item's
- * protocol cannot read as one of its options, a StoryTurn with a turn missing, and a second
+ * protocol cannot take (an option it cannot read, a turn missing), and a second
  * import under the same name from a different file.
  */
 export async function importHumanAnswers(opts: {
@@ -150,29 +149,17 @@ export async function importHumanAnswers(opts: {
     const { hash, item } = items.get(`${g.suite}\u0000${g.itemId}`)!;
     const suite = registry.suite(g.suite);
     const protocol = registry.protocols.find((p) => p.name === suite.protocol);
-    if (!protocol || !['mcq', 'conversation'].includes(protocol.name))
+    if (!protocol?.humans) {
+      const taking = registry.protocols.filter((p) => p.humans).map((p) => p.name);
       throw new ConfigError(
-        `suite ${g.suite} runs on protocol ${suite.protocol}: human answers can be imported for multiple-choice and StoryTurn suites`,
+        `suite ${g.suite} runs on protocol ${suite.protocol}: human answers can be imported for suites on protocols ${taking.join(', ')}`,
       );
-    const where = `${file}:${g.line}`;
-    if (protocol.name === 'mcq') {
-      const payload = McqPayloadSchema.parse(item.payload);
-      const presented = payload.options.map((text, i) => ({ label: String.fromCharCode(65 + i), text }));
-      const read = extractAnswer(g.answers.get(0) ?? '', presented);
-      if (!read.label || !['bare-label', 'option-text', 'leading-label'].includes(read.method))
-        throw new InputError(
-          `answer "${g.answers.get(0)}" to ${g.itemId} is neither an option letter (A-${presented.at(-1)!.label}) nor an option's text`,
-          where,
-        );
-    } else {
-      const turns = (item.payload as StoryTurnPayload).story.turns.length;
-      const missing = Array.from({ length: turns }, (_, i) => i + 1).filter((t) => !g.answers.has(t));
-      if (missing.length)
-        throw new InputError(`${g.participant}'s answers to StoryTurn ${g.itemId} lack turn(s) ${missing.join(', ')}`, where);
     }
+    const where = `${file}:${g.line}`;
+    protocol.humans.check(item, g.answers, { participant: g.participant, itemId: g.itemId, where });
     const task = protocol.createTask(g.suite, [item as Item<never>], {});
     const replicate = participants.indexOf(g.participant);
-    const subject = new ScriptedSubject(subjectId, spec, g.answers, where);
+    const subject = new ScriptedSubject(subjectId, spec, g.answers, protocol.humans, where);
     const result = await task.execute(item as Item<never>, subject, { replicate, seed: 0 });
     validateRecord(task.records, result.detail, result.score.detail, `human trial ${g.suite}/${g.itemId}`);
     await store.recordDone(

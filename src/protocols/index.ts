@@ -10,7 +10,5 @@ export * from './episode/episode-prompt.js';
 export * from './episode/literal-probes.js';
 export * from './episode/probe-wording.js';
 export * from './episode/reference-teams.js';
-export * from './conversation/conversation-protocol.js';
-export * from './conversation/storyturn.js';
 export * from './director/director-protocol.js';
 export * from './describe/describe-protocol.js';

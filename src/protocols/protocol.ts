@@ -82,6 +82,18 @@ export interface JudgeHooks {
   ): Promise<{ value: number; detail: Record<string, unknown> } | undefined>;
 }
 
+/**
+ * How human participants' answers enter a stored run (`mindscope humans import`): each
+ * participant is a scripted subject whose replies are their answers, numbered by part (1-based;
+ * 0 for a row without a part) and run through the protocol like a model's.
+ */
+export interface HumanAnswerHooks {
+  /** The part a call asks for (1-based), read from the call's info; undefined: the first. */
+  part?(context: CallContext | undefined): number | undefined;
+  /** Refuse, before the trial runs, answers the protocol cannot take (an InputError at `where`). */
+  check(item: Item, answers: ReadonlyMap<number, string>, who: { participant: string; itemId: string; where: string }): void;
+}
+
 export interface ProtocolModule<P = unknown> {
   /** Stored with every transcript the protocol writes (see RecordSchemas). */
   readonly name: string;
@@ -96,6 +108,8 @@ export interface ProtocolModule<P = unknown> {
   answer?(record: unknown): RecordAnswer;
   /** How judges score its trials (`mindscope score`); absent: its trials are not judged. */
   readonly judge?: JudgeHooks;
+  /** How human answers are imported for its suites; absent: they cannot be. */
+  readonly humans?: HumanAnswerHooks;
 }
 
 /**

@@ -12,7 +12,6 @@ export { loadOpentom } from './literal/opentom.js';
 export { loadMmtomQa } from './literal/mmtom-qa.js';
 export { loadGenericMcq, readRecords, COGTOM_FIELDS } from './literal/generic-mcq.js';
 export * from './embodied/index.js';
-export * from './storyturn/index.js';
 export * from './dialogue/dialtom-builder.js';
 export * from './raster.js';
 export * from './vision/index.js';

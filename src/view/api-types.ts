@@ -9,10 +9,10 @@ import type {
   JudgeDetail,
   McqDetail,
   StoredTranscript,
-  StoryTurnDetail,
 } from '../core/index.js';
 import type { PairedCell } from '../analysis/index.js';
 import type { RunActivity, StatusRow, TrialFacets, TrialListRow, UsageRow } from '../store/index.js';
+import type { StoryTurnDetail } from '../studies/storyturn/index.js';
 
 /** One run as the Runs view shows it. */
 export interface RunView {

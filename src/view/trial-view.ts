@@ -14,14 +14,19 @@ import {
   type TrialKey,
 } from '../core/index.js';
 import { trialBrowser, type Store } from '../store/index.js';
+import { STORYTURN_RECORDS } from '../studies/storyturn/index.js';
 import type { RecordView, TrialView } from './api-types.js';
 import { replayEpisode } from './episode-replay.js';
 
+// The record schemas the view knows, in the order stores written before transcripts named their
+// protocol are recognised by (see protocolOf).
+const KNOWN_RECORDS = [BUILTIN_RECORDS.mcq, STORYTURN_RECORDS, BUILTIN_RECORDS.episode, BUILTIN_RECORDS.director, BUILTIN_RECORDS.describe];
+
 function recordOf(t: StoredTranscript, item: Item | undefined, where: string): RecordView {
-  const protocol = protocolOf(t, Object.values(BUILTIN_RECORDS));
+  const protocol = protocolOf(t, KNOWN_RECORDS);
   const mcq = readRecord(BUILTIN_RECORDS.mcq, t, where);
   if (mcq) return { protocol: 'mcq', mcq };
-  const story = readRecord(BUILTIN_RECORDS.conversation, t, where);
+  const story = readRecord(STORYTURN_RECORDS, t, where);
   if (story) return { protocol: 'conversation', story };
   const episode = readRecord(BUILTIN_RECORDS.episode, t, where);
   if (episode) return replayEpisode(item ? taskOfItem(item) : undefined, episode);
@@ -66,7 +71,7 @@ export async function trialView(store: Store, key: TrialKey): Promise<TrialView 
           mcq: payload ? { context: payload.context, question: payload.question, options: payload.options } : null,
         }
       : null,
-    protocol: stored ? protocolOf(stored.transcript, Object.values(BUILTIN_RECORDS)) : 'unknown',
+    protocol: stored ? protocolOf(stored.transcript, KNOWN_RECORDS) : 'unknown',
     calls: stored?.transcript.calls ?? [],
     record: stored ? recordOf(stored.transcript, item, where) : null,
     scores: (await browser.scores(key)).map((s) => ({ ...s, judge: readScoreDetail(JudgeDetailSchema, s.detail) ?? null })),

@@ -1,10 +1,21 @@
 import type { Command } from 'commander';
 import { existsSync, writeFileSync } from 'node:fs';
-import { ConfigError, openStore, writeStoryTurns } from '../../index.js';
-import type { StoryTurnStory } from '../../protocols/index.js';
+import { ConfigError, openStore } from '../../index.js';
 import { readText } from '../../core/index.js';
-import { readStoryTurns, REVIEW_ERRORS, reviewStory, storyTurnDatasetStats, type ReviewError } from '../../suites/index.js';
-import { judgeHumanAgreement, parseHumanLabels, storedStories, storyJudgeScorer, storyTurnMetrics } from '../../analysis/index.js';
+import {
+  judgeHumanAgreement,
+  parseHumanLabels,
+  readStoryTurns,
+  REVIEW_ERRORS,
+  reviewStory,
+  storedStories,
+  storyJudgeScorer,
+  storyTurnDatasetStats,
+  storyTurnMetrics,
+  writeStoryTurns,
+  type ReviewError,
+  type StoryTurnStory,
+} from '../../studies/storyturn/index.js';
 import { formatTextTable } from '../../report/index.js';
 import { DEFAULT_DB, intOption } from '../options.js';
 import { printResult } from '../output.js';

@@ -6,7 +6,6 @@
 import type { z } from 'zod';
 import { MindscopeError } from '../errors.js';
 import type { RecordSchemas } from '../task.js';
-import { StoryTurnDetailSchema, StoryTurnScoreDetailSchema } from './conversation.js';
 import { DescribeDetailSchema, DescribeScoreDetailSchema } from './describe.js';
 import { DirectorDetailSchema, DirectorScoreDetailSchema } from './director.js';
 import { EpisodeDetailSchema, EpisodeScoreDetailSchema } from './episode.js';
@@ -14,7 +13,6 @@ import { InspectDetailSchema, InspectScoreDetailSchema } from './inspect.js';
 import { McqDetailSchema, McqScoreDetailSchema } from './mcq.js';
 import type { StoredTranscript } from './transcript.js';
 
-export * from './conversation.js';
 export * from './describe.js';
 export * from './director.js';
 export * from './episode.js';
@@ -29,13 +27,6 @@ export const MCQ_RECORDS = {
   legacy: (d) => 'presented' in d && 'correctLabel' in d,
   detail: McqDetailSchema,
   score: McqScoreDetailSchema,
-} satisfies RecordSchemas;
-export const CONVERSATION_RECORDS = {
-  protocol: 'conversation',
-  scorer: 'storyturn-story',
-  legacy: (d) => 'storyId' in d && 'turns' in d,
-  detail: StoryTurnDetailSchema,
-  score: StoryTurnScoreDetailSchema,
 } satisfies RecordSchemas;
 export const EPISODE_RECORDS = {
   protocol: 'episode',
@@ -71,7 +62,6 @@ export const INSPECT_RECORDS = {
 /** The built-in protocols' record schemas, by protocol name. */
 export const BUILTIN_RECORDS = {
   mcq: MCQ_RECORDS,
-  conversation: CONVERSATION_RECORDS,
   episode: EPISODE_RECORDS,
   director: DIRECTOR_RECORDS,
   describe: DESCRIBE_RECORDS,

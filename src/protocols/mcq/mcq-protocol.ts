@@ -17,7 +17,16 @@ import type {
   TrialContext,
   TrialModel,
 } from '../../core/index.js';
-import { ConfigError, createRng, deriveSeed, MCQ_RECORDS, McqPayloadSchema, MindscopeError, withInfo } from '../../core/index.js';
+import {
+  ConfigError,
+  createRng,
+  deriveSeed,
+  InputError,
+  MCQ_RECORDS,
+  McqPayloadSchema,
+  MindscopeError,
+  withInfo,
+} from '../../core/index.js';
 import { defineProtocol, judgeVars, type ProtocolSettings } from '../protocol.js';
 import { extractAnswer } from './extract-answer.js';
 import { MCQ_INFO, MCQ_POLICIES } from './reference-policies.js';
@@ -217,6 +226,19 @@ export const mcqProtocol = defineProtocol<McqPayload>({
       const payload = McqPayloadSchema.safeParse(item.payload).data;
       const vars = { question: payload?.question, context: payload?.context, options: payload?.options.join(' | ') };
       return { response, expected: item.answer, vars: judgeVars({ ...vars, expected: item.answer, reply: mcq.reply }) };
+    },
+  },
+  humans: {
+    // A participant's answer is the option's letter as presented in the item's own order, or its text.
+    check(item, answers, who) {
+      const payload = McqPayloadSchema.parse(item.payload);
+      const presented = payload.options.map((text, i) => ({ label: String.fromCharCode(65 + i), text }));
+      const read = extractAnswer(answers.get(0) ?? '', presented);
+      if (!read.label || !['bare-label', 'option-text', 'leading-label'].includes(read.method))
+        throw new InputError(
+          `answer "${answers.get(0)}" to ${who.itemId} is neither an option letter (A-${presented.at(-1)!.label}) nor an option's text`,
+          who.where,
+        );
     },
   },
   createTask(suite, items, settings: ProtocolSettings) {

@@ -2,7 +2,7 @@
 // and a big apple; a leaf hides one of them on Grandpa's side (right); the child stands left.
 // Drawn with the small rasteriser in ../raster.ts: the same bytes for the same inputs.
 
-import { Canvas, encodePng } from '../raster.js';
+import { Canvas, encodePng } from '../../../suites/index.js';
 
 const W = 240;
 const H = 200;

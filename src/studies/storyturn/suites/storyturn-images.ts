@@ -8,7 +8,7 @@
 
 import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
-import { imageMediaType, InputError } from '../../core/index.js';
+import { imageMediaType, InputError } from '../../../core/index.js';
 
 function outside(base: string, path: string): boolean {
   const rel = relative(base, path);

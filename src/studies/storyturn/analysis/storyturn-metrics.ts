@@ -9,9 +9,10 @@
 // independent, so each interval is Wilson's with the stories' effective number of trials
 // (clusteredWilsonInterval; the plain Wilson interval where each story counts once).
 
-import { CONVERSATION_RECORDS, ConfigError, JudgedStoryDetailSchema, readRecord, readScoreDetail } from '../../core/index.js';
-import { clusteredWilsonInterval } from '../../stats/index.js';
-import type { Store } from '../../store/index.js';
+import { ConfigError, JudgedStoryDetailSchema, readRecord, readScoreDetail } from '../../../core/index.js';
+import { clusteredWilsonInterval } from '../../../stats/index.js';
+import type { Store } from '../../../store/index.js';
+import { STORYTURN_RECORDS } from '../protocol/records.js';
 
 export interface StoredStory {
   subject: string;
@@ -116,10 +117,10 @@ export async function storyJudgeScorer(store: Store, runId: string, rubric?: str
  */
 export async function storedStories(store: Store, runId: string, judgeScorer?: string): Promise<StoredStory[]> {
   const out: StoredStory[] = [];
-  for await (const r of store.responses(runId, CONVERSATION_RECORDS.scorer)) {
+  for await (const r of store.responses(runId, STORYTURN_RECORDS.scorer)) {
     const key = { runId, subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate };
     const t = await store.transcript(key);
-    const d = t ? readRecord(CONVERSATION_RECORDS, t.transcript, `${r.suite}/${r.itemId}`) : undefined;
+    const d = t ? readRecord(STORYTURN_RECORDS, t.transcript, `${r.suite}/${r.itemId}`) : undefined;
     if (!d) continue;
     const judged = judgeScorer ? await store.scoreOf(key, judgeScorer) : undefined;
     const verdicts = judged ? readScoreDetail(JudgedStoryDetailSchema, judged.detail)?.turns : undefined;

@@ -2,8 +2,9 @@
 // their exact score; open ones ("why" questions, expected answers of more than four words) go to
 // the panel with the story told so far. The story is right when every turn is.
 
-import type { Item, StoryTurnDetail } from '../../core/index.js';
-import { judgeVars, type JudgeHooks } from '../protocol.js';
+import type { Item } from '../../../core/index.js';
+import { judgeVars, type JudgeHooks } from '../../../protocols/index.js';
+import type { StoryTurnDetail } from './records.js';
 
 /** An open question: "why", or an expected answer of more than four words. */
 function isOpenTurn(t: { question: string; expected: string[] }): boolean {

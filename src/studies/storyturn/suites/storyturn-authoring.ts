@@ -4,8 +4,8 @@
 // `generated`. A reviewer then approves each story or records an error type from CoMMET's
 // review (runs use approved stories only).
 
-import { InputError } from '../../core/index.js';
-import { validateStoryTurn, type StoryTurnStory } from '../../protocols/conversation/storyturn.js';
+import { InputError } from '../../../core/index.js';
+import { validateStoryTurn, type StoryTurnStory } from '../protocol/storyturn.js';
 
 export const REVIEW_ERRORS = {
   'misclassified-task': 'the story tests another aspect than the one it is filed under',

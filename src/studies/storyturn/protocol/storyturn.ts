@@ -9,7 +9,7 @@
 // condition, in the same order; any other turn's branches are alternatives, any of which is
 // right. The previous answer selects a condition when it matches the condition's answer.
 
-import { InputError } from '../../core/errors.js';
+import { InputError } from '../../../core/errors.js';
 
 export const STORY_STATES = ['belief', 'desire', 'intention', 'emotion', 'knowledge', 'percept', 'non-literal', 'moral'] as const;
 export type StoryState = (typeof STORY_STATES)[number];

@@ -5,17 +5,10 @@
 // raters where two or more labelled the same answer. Open turns are the judge's decisions; labels
 // of closed turns are compared with the exact-match verdict and reported apart.
 
-import {
-  CONVERSATION_RECORDS,
-  decimalNumber,
-  InputError,
-  JudgedStoryDetailSchema,
-  parseCsv,
-  readRecord,
-  readScoreDetail,
-} from '../../core/index.js';
-import { gwetAC1, twoRaterAgreement, type TwoRaterAgreement } from '../../stats/index.js';
-import type { Store } from '../../store/index.js';
+import { decimalNumber, InputError, JudgedStoryDetailSchema, parseCsv, readRecord, readScoreDetail } from '../../../core/index.js';
+import { gwetAC1, twoRaterAgreement, type TwoRaterAgreement } from '../../../stats/index.js';
+import type { Store } from '../../../store/index.js';
+import { STORYTURN_RECORDS } from '../protocol/records.js';
 
 export interface HumanLabel {
   line: number;
@@ -92,7 +85,7 @@ export async function judgeHumanAgreement(
   labels: readonly HumanLabel[],
 ): Promise<JudgeAgreement> {
   const trials = new Map<string, { subjectId: string; suite: string; itemId: string; replicate: number }>();
-  for await (const r of store.responses(runId, CONVERSATION_RECORDS.scorer)) {
+  for await (const r of store.responses(runId, STORYTURN_RECORDS.scorer)) {
     for (const who of [r.spec, r.subjectId]) trials.set(`${who}\u0000${r.itemId}\u0000${r.replicate}`, r);
   }
   const judgePairs: Array<{ rater: string; human: boolean; machine: boolean }> = [];
@@ -124,7 +117,7 @@ export async function judgeHumanAgreement(
     if (v.open) judgePairs.push({ rater: l.rater, human: l.correct, machine: v.correct });
     else {
       const stored = await store.transcript(key);
-      const d = stored ? readRecord(CONVERSATION_RECORDS, stored.transcript, `${key.suite}/${key.itemId}`) : undefined;
+      const d = stored ? readRecord(STORYTURN_RECORDS, stored.transcript, `${key.suite}/${key.itemId}`) : undefined;
       exactPairs.push({ human: l.correct, machine: d?.turns.find((x) => x.turn === l.turn)?.correct ?? v.correct });
     }
   }

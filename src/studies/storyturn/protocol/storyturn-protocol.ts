@@ -1,4 +1,4 @@
-// The conversation protocol (CoMMET): one chat per StoryTurn. Each turn adds the feedback that
+// The StoryTurn protocol (CoMMET): one chat per StoryTurn. Each turn adds the feedback that
 // the previous answer selects (by its correctness, or by which answer it was), then the turn's
 // story text and question, and, in the image setting, the turn's image as an image part. The
 // model answers in the same conversation; each answer is scored against the turn's expected
@@ -8,7 +8,6 @@
 
 import { answerMatches, answerPart, expectedAnswers, parseFeedback, selectedBranch, turnImages, type StoryTurnStory } from './storyturn.js';
 import {
-  CONVERSATION_RECORDS,
   callInfoKey,
   createRng,
   InputError,
@@ -18,17 +17,15 @@ import {
   type ChatMessage,
   type ContentPart,
   type Item,
-  type StoryTurnDetail,
-  type StoryTurnResult,
-  type StoryTurnScoreDetail,
   type Task,
   type TrialContext,
   type TrialModel,
-} from '../../core/index.js';
-import { defineProtocol, type ReferencePolicy } from '../protocol.js';
+} from '../../../core/index.js';
+import { defineProtocol, type ReferencePolicy } from '../../../protocols/index.js';
+import { STORYTURN_RECORDS, type StoryTurnDetail, type StoryTurnResult, type StoryTurnScoreDetail } from './records.js';
 import { STORYTURN_JUDGING } from './storyturn-judging.js';
 
-export const STORYTURN_SCORER = CONVERSATION_RECORDS.scorer;
+export const STORYTURN_SCORER = STORYTURN_RECORDS.scorer;
 
 export interface StoryTurnPayload {
   story: StoryTurnStory;
@@ -115,8 +112,8 @@ export async function runStoryTurn(
   };
 }
 
-/** A conversation task over a suite's StoryTurns; `images` sends each turn's image (the text+image setting). */
-export function createConversationTask(
+/** A task over a suite's StoryTurns, one conversation each; `images` sends each turn's image (the text+image setting). */
+export function createStoryTurnTask(
   suite: string,
   items: Item<StoryTurnPayload>[],
   opts: { images?: boolean } = {},
@@ -124,7 +121,7 @@ export function createConversationTask(
   return {
     suite,
     items,
-    records: CONVERSATION_RECORDS,
+    records: STORYTURN_RECORDS,
     async execute(item, model, ctx) {
       const detail = await runStoryTurn(item.payload.story, model, ctx, { images: opts.images ?? false });
       const score: StoryTurnScoreDetail = {
@@ -163,11 +160,11 @@ const STORYTURN_POLICIES: Record<string, ReferencePolicy> = {
   },
 };
 
-/** The conversation protocol (CoMMET StoryTurns): one chat per story, feedback chosen by the previous answer. */
-export const conversationProtocol = defineProtocol<StoryTurnPayload>({
-  name: 'conversation',
+/** The StoryTurn protocol (CoMMET): one chat per story, feedback chosen by the previous answer. */
+export const storyTurnProtocol = defineProtocol<StoryTurnPayload>({
+  name: STORYTURN_RECORDS.protocol,
   describe: 'multi-turn StoryTurn conversations with answer-dependent feedback (CoMMET); the story is right when every turn is',
-  records: CONVERSATION_RECORDS,
+  records: STORYTURN_RECORDS,
   policies: STORYTURN_POLICIES,
   answer: (r) => {
     const turns = (r as StoryTurnDetail).turns;
@@ -178,5 +175,18 @@ export const conversationProtocol = defineProtocol<StoryTurnPayload>({
     };
   },
   judge: STORYTURN_JUDGING,
-  createTask: (suite, items, settings) => createConversationTask(suite, items, { images: settings.images ?? false }),
+  // A participant answers every turn; the feedback shown follows from their previous answer.
+  humans: {
+    part: (context) => {
+      const turn = readInfo(context?.info, STORYTURN_INFO)?.turn;
+      return turn === undefined ? undefined : turn + 1;
+    },
+    check(item, answers, who) {
+      const turns = (item.payload as StoryTurnPayload).story.turns.length;
+      const missing = Array.from({ length: turns }, (_, i) => i + 1).filter((t) => !answers.has(t));
+      if (missing.length)
+        throw new InputError(`${who.participant}'s answers to StoryTurn ${who.itemId} lack turn(s) ${missing.join(', ')}`, who.where);
+    },
+  },
+  createTask: (suite, items, settings) => createStoryTurnTask(suite, items, { images: settings.images ?? false }),
 });

@@ -1,6 +1,7 @@
-// What the conversation protocol (CoMMET StoryTurns) stores per trial.
+// What the StoryTurn protocol (CoMMET) stores per trial, and the schemas it validates against.
 
 import { z } from 'zod';
+import type { RecordSchemas } from '../../../core/index.js';
 
 export const StoryTurnResultSchema = z.object({
   turn: z.number().int().positive(),
@@ -39,3 +40,12 @@ export const StoryTurnScoreDetailSchema = z.object({
   withImages: z.boolean(),
 });
 export type StoryTurnScoreDetail = z.infer<typeof StoryTurnScoreDetailSchema>;
+
+export const STORYTURN_RECORDS = {
+  // The protocol's name as stored with every StoryTurn transcript (stored data: it never changes).
+  protocol: 'conversation',
+  scorer: 'storyturn-story',
+  legacy: (d) => 'storyId' in d && 'turns' in d,
+  detail: StoryTurnDetailSchema,
+  score: StoryTurnScoreDetailSchema,
+} satisfies RecordSchemas;

@@ -5,8 +5,8 @@
 // answer depends on the first (feedback on the previous answer). Stories are text-complete; the
 // perspective-taking family also comes image-dependent, with a drawn picture (picture.ts).
 
-import { createRng, type Rng } from '../../core/index.js';
-import type { StoryTurnStory } from '../../protocols/conversation/storyturn.js';
+import { createRng, type Rng } from '../../../core/index.js';
+import type { StoryTurnStory } from '../protocol/storyturn.js';
 import { applePicture } from './picture.js';
 
 const NAMES = ['Mia', 'Sam', 'Lily', 'Tom', 'Ava', 'Leo', 'Zoe', 'Ben', 'Nora', 'Max'];

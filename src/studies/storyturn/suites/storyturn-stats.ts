@@ -4,7 +4,7 @@
 // mental state, category and task; turns, questions and images per story; "why" questions; and
 // rejected stories by error type (the type each review note starts with).
 
-import { imageIds, type StoryTurnStory } from '../../protocols/conversation/storyturn.js';
+import { imageIds, type StoryTurnStory } from '../protocol/storyturn.js';
 import { REVIEW_ERRORS } from './storyturn-authoring.js';
 
 export interface Spread {

@@ -7,10 +7,10 @@
 // (turn.ts): a branch without an answer, feedback naming an unknown option, a missing image.
 
 import { dirname } from 'node:path';
-import { InputError, type Category, type Item } from '../../core/index.js';
-import { validateStoryTurn, type StoryTurnStory } from '../../protocols/conversation/storyturn.js';
-import type { StoryTurnPayload } from '../../protocols/index.js';
-import { readRecords } from '../literal/generic-mcq.js';
+import { InputError, type Category, type Item } from '../../../core/index.js';
+import { validateStoryTurn, type StoryTurnStory } from '../protocol/storyturn.js';
+import { readRecords } from '../../../suites/index.js';
+import type { StoryTurnPayload } from '../protocol/storyturn-protocol.js';
 import { checkedImage } from './storyturn-images.js';
 
 export interface StoryTurnColumns {

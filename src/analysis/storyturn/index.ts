@@ -1,2 +1,0 @@
-export * from './storyturn-metrics.js';
-export * from './judge-agreement.js';
