@@ -14,5 +14,4 @@ export * from './audit/interval-coverage.js';
 export * from './embodied/index.js';
 export * from './dialogue/index.js';
 export * from './storyturn/index.js';
-export * from './vision/index.js';
 export * from './irt/index.js';

@@ -12,5 +12,3 @@ export * from './episode/probe-wording.js';
 export * from './episode/reference-teams.js';
 export * from './conversation/conversation-protocol.js';
 export * from './conversation/storyturn.js';
-export * from './director/director-protocol.js';
-export * from './describe/describe-protocol.js';

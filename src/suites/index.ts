@@ -15,6 +15,5 @@ export * from './embodied/index.js';
 export * from './storyturn/index.js';
 export * from './dialogue/dialtom-builder.js';
 export * from './raster.js';
-export * from './vision/index.js';
 export * from './data/index.js';
 export * from './dialogue/written-inference.js';

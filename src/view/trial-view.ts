@@ -14,20 +14,24 @@ import {
   type TrialKey,
 } from '../core/index.js';
 import { trialBrowser, type Store } from '../store/index.js';
+import { DESCRIBE_RECORDS, DIRECTOR_RECORDS } from '../studies/vision/index.js';
 import type { RecordView, TrialView } from './api-types.js';
 import { replayEpisode } from './episode-replay.js';
 
+// The record schemas the view reads, in the order legacy records are recognised.
+const VIEW_RECORDS = [...Object.values(BUILTIN_RECORDS), DIRECTOR_RECORDS, DESCRIBE_RECORDS];
+
 function recordOf(t: StoredTranscript, item: Item | undefined, where: string): RecordView {
-  const protocol = protocolOf(t, Object.values(BUILTIN_RECORDS));
+  const protocol = protocolOf(t, VIEW_RECORDS);
   const mcq = readRecord(BUILTIN_RECORDS.mcq, t, where);
   if (mcq) return { protocol: 'mcq', mcq };
   const story = readRecord(BUILTIN_RECORDS.conversation, t, where);
   if (story) return { protocol: 'conversation', story };
   const episode = readRecord(BUILTIN_RECORDS.episode, t, where);
   if (episode) return replayEpisode(item ? taskOfItem(item) : undefined, episode);
-  const director = readRecord(BUILTIN_RECORDS.director, t, where);
+  const director = readRecord(DIRECTOR_RECORDS, t, where);
   if (director) return { protocol: 'director', director };
-  const describe = readRecord(BUILTIN_RECORDS.describe, t, where);
+  const describe = readRecord(DESCRIBE_RECORDS, t, where);
   if (describe) return { protocol: 'describe', describe };
   return { protocol: 'other', name: protocol, raw: t.detail };
 }
@@ -66,7 +70,7 @@ export async function trialView(store: Store, key: TrialKey): Promise<TrialView 
           mcq: payload ? { context: payload.context, question: payload.question, options: payload.options } : null,
         }
       : null,
-    protocol: stored ? protocolOf(stored.transcript, Object.values(BUILTIN_RECORDS)) : 'unknown',
+    protocol: stored ? protocolOf(stored.transcript, VIEW_RECORDS) : 'unknown',
     calls: stored?.transcript.calls ?? [],
     record: stored ? recordOf(stored.transcript, item, where) : null,
     scores: (await browser.scores(key)).map((s) => ({ ...s, judge: readScoreDetail(JudgeDetailSchema, s.detail) ?? null })),
