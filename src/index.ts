@@ -2,17 +2,19 @@
 // evaluation. The building blocks behind it have entry points of their own, by layer:
 //   mindscope/core       types, record schemas, the run specification, hashing, seeded RNG, errors, file readers
 //   mindscope/stats      statistics on typed arrays (correlation, bootstrap, factor analysis, agreement, ...)
-//   mindscope/worlds     simulators: the EnactToM text world and verifier, Director scenes, triangles, belief tracker
+//   mindscope/worlds     simulators: the EnactToM text world and verifier, belief tracker
 //   mindscope/models     the ChatModel interface and providers
 //   mindscope/store      the Store interface, SQLite and PostgreSQL, response matrices
 //   mindscope/runner     planning, limits, retries, the call cache, costs
-//   mindscope/protocols  protocol modules (mcq, episode, director, describe)
+//   mindscope/protocols  the protocol contract and the multiple-choice protocol
 //   mindscope/subjects   reference subjects and teams
 //   mindscope/judges     rubrics, judge panels, validation
-//   mindscope/suites     loaders and generators of every suite
-//   mindscope/analysis   audit, DialToM, EnactToM and vision analyses
+//   mindscope/suites     the suite contract, generic MCQ files, procedural stories, data on demand
+//   mindscope/analysis   analyses of stored runs
 //   mindscope/report     tables, charts and HTML reports
 //   mindscope/view       the transcript viewer's server
+//   mindscope/studies/*  the seed studies as plugins, each with its protocols, simulator, suites and analyses
+//                        (studies/vision: the Director Task and the animated triangles)
 // and a few light ones, for commands that should start fast:
 //   mindscope/run-report opening a store, finding a run, writing its HTML report
 //   mindscope/audit      the audit and the response-matrix files it reads, on the statistics alone

@@ -11,20 +11,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRegistry, defineProvider, evaluate as evaluateSpec, openStore, readInfo, type ChatModel } from '../src/index.js';
 import { createRng } from '../src/core/index.js';
-import { DIRECTOR_INFO, readBlocks } from '../src/protocols/index.js';
-import { judgeMove, judgeSeen } from '../src/protocols/director/director-answers.js';
-import { directorItems } from '../src/suites/index.js';
-import { directorByFactor, directorRunResults, directorRunSummary, directorSceneOutcomes } from '../src/analysis/index.js';
 import {
   counterbalancedScene,
+  DIRECTOR_INFO,
   DIRECTOR_PALETTES,
+  directorByFactor,
+  directorItems,
+  directorRunResults,
+  directorRunSummary,
+  directorSceneOutcomes,
   directorView,
   makeDirectorScene,
+  readBlocks,
   targetBlock,
   trapBlock,
   withArm,
   type DirectorScene,
-} from '../src/worlds/index.js';
+} from '../src/studies/vision/index.js';
+import { judgeMove, judgeSeen } from '../src/studies/vision/protocols/director-answers.js';
 import { evaluate } from './helpers/evaluate.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
 

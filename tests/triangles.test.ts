@@ -20,10 +20,19 @@ import {
   writeRunReport,
 } from '../src/index.js';
 import { createRng } from '../src/core/index.js';
-import { DESCRIBE_PROMPTS } from '../src/protocols/index.js';
-import { parseClipList, tileFrames, triangleFrameImage, triangleGrid, triangleItems, videoTriangleItems } from '../src/suites/index.js';
-import { parseReferenceGroups, trianglesFromRun } from '../src/analysis/index.js';
-import { makeTriangleClip, TRIANGLE_BEHAVIOURS } from '../src/worlds/index.js';
+import {
+  DESCRIBE_PROMPTS,
+  makeTriangleClip,
+  parseClipList,
+  parseReferenceGroups,
+  tileFrames,
+  TRIANGLE_BEHAVIOURS,
+  triangleFrameImage,
+  triangleGrid,
+  triangleItems,
+  trianglesFromRun,
+  videoTriangleItems,
+} from '../src/studies/vision/index.js';
 import { evaluate } from './helpers/evaluate.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
 
@@ -268,7 +277,7 @@ describe('descriptions over local servers, judged with the Castelli rubric', () 
 
 describe("the user's own clips", () => {
   it('samples 16 frames with ffmpeg into every arm, runs them, and reports each arm apart', async () => {
-    const { sampleVideoFrames, videoStill } = await import('../src/suites/index.js');
+    const { sampleVideoFrames, videoStill } = await import('../src/studies/vision/index.js');
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-video-'));
     // A 4-second test video made by ffmpeg itself (moving test pattern).
     const made = spawnSync('ffmpeg', [

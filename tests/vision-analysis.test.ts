@@ -26,7 +26,7 @@ import {
   trianglesConditionsFromProfiles,
   trianglesFromProfiles,
   type TriangleCell,
-} from '../src/analysis/index.js';
+} from '../src/studies/vision/index.js';
 import { jointScatterSpec } from '../src/report/index.js';
 
 const TABLE2 = `model,a,b,c_q1,c_q2,egocentric_b,scenes

@@ -13,5 +13,4 @@ export * from './audit/discriminant-controls.js';
 export * from './audit/interval-coverage.js';
 export * from './embodied/index.js';
 export * from './dialogue/index.js';
-export * from './vision/index.js';
 export * from './irt/index.js';

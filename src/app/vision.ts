@@ -13,7 +13,7 @@ import {
   trianglesFromRun,
   type JudgeCallCost,
   type ReferenceGroups,
-} from '../analysis/index.js';
+} from '../studies/vision/index.js';
 import { readJson } from '../core/index.js';
 import { renderVisionSection } from '../report/index.js';
 import { callCost, PriceBook, type PriceTable } from '../runner/index.js';

@@ -10,5 +10,3 @@ export * from './episode/episode-prompt.js';
 export * from './episode/literal-probes.js';
 export * from './episode/probe-wording.js';
 export * from './episode/reference-teams.js';
-export * from './director/director-protocol.js';
-export * from './describe/describe-protocol.js';

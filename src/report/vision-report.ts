@@ -11,8 +11,8 @@ import type {
   JointRow,
   ReferenceGroups,
   TrianglesRunResult,
-} from '../analysis/index.js';
-import { citationOf } from '../analysis/index.js';
+} from '../studies/vision/index.js';
+import { citationOf } from '../studies/vision/index.js';
 import { renderSvg } from './charts.js';
 import { escapeHtml } from './html-report.js';
 import { directorBarsSpec, jointScatterSpec, profileScatterSpec } from './vision-charts.js';

@@ -14,6 +14,5 @@ export { loadGenericMcq, readRecords, COGTOM_FIELDS } from './literal/generic-mc
 export * from './embodied/index.js';
 export * from './dialogue/dialtom-builder.js';
 export * from './raster.js';
-export * from './vision/index.js';
 export * from './data/index.js';
 export * from './dialogue/written-inference.js';

@@ -1,18 +1,11 @@
 // The JSON the viewer's API serves and its page reads (and a static export holds). Types only:
 // the page imports them too, so that both sides agree.
 
-import type {
-  DescribeDetail,
-  DirectorDetail,
-  EpisodeDetail,
-  EpisodeTurn,
-  JudgeDetail,
-  McqDetail,
-  StoredTranscript,
-} from '../core/index.js';
+import type { EpisodeDetail, EpisodeTurn, JudgeDetail, McqDetail, StoredTranscript } from '../core/index.js';
+import type { StoryTurnDetail } from '../studies/storyturn/index.js';
+import type { DescribeDetail, DirectorDetail } from '../studies/vision/index.js';
 import type { PairedCell } from '../analysis/index.js';
 import type { RunActivity, StatusRow, TrialFacets, TrialListRow, UsageRow } from '../store/index.js';
-import type { StoryTurnDetail } from '../studies/storyturn/index.js';
 
 /** One run as the Runs view shows it. */
 export interface RunView {

@@ -15,12 +15,13 @@ import {
 } from '../core/index.js';
 import { trialBrowser, type Store } from '../store/index.js';
 import { STORYTURN_RECORDS } from '../studies/storyturn/index.js';
+import { DESCRIBE_RECORDS, DIRECTOR_RECORDS } from '../studies/vision/index.js';
 import type { RecordView, TrialView } from './api-types.js';
 import { replayEpisode } from './episode-replay.js';
 
 // The record schemas the view knows, in the order stores written before transcripts named their
 // protocol are recognised by (see protocolOf).
-const KNOWN_RECORDS = [BUILTIN_RECORDS.mcq, STORYTURN_RECORDS, BUILTIN_RECORDS.episode, BUILTIN_RECORDS.director, BUILTIN_RECORDS.describe];
+const KNOWN_RECORDS = [BUILTIN_RECORDS.mcq, STORYTURN_RECORDS, BUILTIN_RECORDS.episode, DIRECTOR_RECORDS, DESCRIBE_RECORDS];
 
 function recordOf(t: StoredTranscript, item: Item | undefined, where: string): RecordView {
   const protocol = protocolOf(t, KNOWN_RECORDS);
@@ -30,9 +31,9 @@ function recordOf(t: StoredTranscript, item: Item | undefined, where: string): R
   if (story) return { protocol: 'conversation', story };
   const episode = readRecord(BUILTIN_RECORDS.episode, t, where);
   if (episode) return replayEpisode(item ? taskOfItem(item) : undefined, episode);
-  const director = readRecord(BUILTIN_RECORDS.director, t, where);
+  const director = readRecord(DIRECTOR_RECORDS, t, where);
   if (director) return { protocol: 'director', director };
-  const describe = readRecord(BUILTIN_RECORDS.describe, t, where);
+  const describe = readRecord(DESCRIBE_RECORDS, t, where);
   if (describe) return { protocol: 'describe', describe };
   return { protocol: 'other', name: protocol, raw: t.detail };
 }

@@ -1,6 +1,5 @@
-// The simulators: the EnactToM text world with knowledge tracking and its verifier, the Director
-// Task's scenes, the animated triangles, and the belief tracker behind the generated stories.
+// The simulators: the EnactToM text world with knowledge tracking and its verifier, and the belief
+// tracker behind the generated stories. Studies bring their own (src/studies/*/world).
 
 export * from './embodied/index.js';
-export * from './vision/index.js';
 export * from './belief/index.js';

@@ -10,7 +10,7 @@ import {
   type ConditionProfile,
   type TriangleProfile,
   type TrianglesArmSummary,
-} from '../../analysis/index.js';
+} from '../../studies/vision/index.js';
 import { ARM_TITLES, formatTextTable, formatUsd } from '../../report/index.js';
 import { loadPriceTable } from '../../runner/index.js';
 

@@ -17,7 +17,7 @@ import {
   type DirectorModel,
   type DirectorShares,
   type TriangleProfile,
-} from '../../analysis/index.js';
+} from '../../studies/vision/index.js';
 import {
   directorBarsSpec,
   FfmpegMissing,

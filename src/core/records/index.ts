@@ -1,4 +1,5 @@
-// Record schemas, one per built-in protocol (what its trials store) and one for judge panels.
+// Record schemas, one per built-in protocol (what its trials store) and one for judge panels;
+// a study's protocols keep theirs beside them (src/studies/*/protocols).
 // Protocols validate against them before a trial is stored; analyses, scoring, reports and the
 // viewer read stored records only through `readRecord`, which parses them. A protocol added by
 // a user brings its own schemas (see RecordSchemas in task.ts).
@@ -6,15 +7,11 @@
 import type { z } from 'zod';
 import { MindscopeError } from '../errors.js';
 import type { RecordSchemas } from '../task.js';
-import { DescribeDetailSchema, DescribeScoreDetailSchema } from './describe.js';
-import { DirectorDetailSchema, DirectorScoreDetailSchema } from './director.js';
 import { EpisodeDetailSchema, EpisodeScoreDetailSchema } from './episode.js';
 import { InspectDetailSchema, InspectScoreDetailSchema } from './inspect.js';
 import { McqDetailSchema, McqScoreDetailSchema } from './mcq.js';
 import type { StoredTranscript } from './transcript.js';
 
-export * from './describe.js';
-export * from './director.js';
 export * from './episode.js';
 export * from './inspect.js';
 export * from './judge.js';
@@ -35,22 +32,6 @@ export const EPISODE_RECORDS = {
   detail: EpisodeDetailSchema,
   score: EpisodeScoreDetailSchema,
 } satisfies RecordSchemas;
-export const DIRECTOR_RECORDS = {
-  protocol: 'director',
-  scorer: 'director-b',
-  legacy: (d) => 'sceneId' in d && 'cQ2' in d,
-  detail: DirectorDetailSchema,
-  score: DirectorScoreDetailSchema,
-} satisfies RecordSchemas;
-export const DESCRIBE_RECORDS = {
-  protocol: 'describe',
-  scorer: 'described',
-  // The last of the old heuristics: a reply and none of the other protocols' fields.
-  legacy: (d) => 'reply' in d && !('presented' in d) && !('turns' in d) && !('probes' in d) && !('cQ2' in d),
-  detail: DescribeDetailSchema,
-  score: DescribeScoreDetailSchema,
-} satisfies RecordSchemas;
-
 /** Trials imported from Inspect AI eval logs (no protocol of ours ran them; `mindscope import inspect`). */
 export const INSPECT_RECORDS = {
   protocol: 'inspect',
@@ -63,8 +44,6 @@ export const INSPECT_RECORDS = {
 export const BUILTIN_RECORDS = {
   mcq: MCQ_RECORDS,
   episode: EPISODE_RECORDS,
-  director: DIRECTOR_RECORDS,
-  describe: DESCRIBE_RECORDS,
 } as const;
 
 /**

@@ -2,8 +2,10 @@
 
 import { dirname, isAbsolute, join } from 'node:path';
 import { readJson } from '../../core/index.js';
-import { defineSuite, directorItems, parseClipList, triangleItems, videoTriangleItems, type Suite } from '../../suites/index.js';
-import { describeProtocol, directorProtocol } from '../../protocols/index.js';
+import { defineSuite, type Suite } from '../../suites/index.js';
+import { describeProtocol } from './protocols/describe-protocol.js';
+import { directorProtocol } from './protocols/director-protocol.js';
+import { directorItems, parseClipList, triangleItems, videoTriangleItems } from './suites/index.js';
 
 /** Clips to draw for a --limit of `count` items with `arms` items per clip (all twelve without a limit). */
 const clipsFor = (count: number | undefined, arms: number) => (count === undefined ? undefined : Math.ceil(count / arms));

@@ -3,7 +3,7 @@
 // target slot and trap slot. A colour-position shortcut would show as accuracy that depends on
 // one of these; a perspective failure as a flat egocentric rate across all of them.
 
-import { DIRECTOR_PALETTES } from '../../worlds/index.js';
+import { DIRECTOR_PALETTES } from '../world/index.js';
 import type { DirectorSceneOutcome } from './director-run.js';
 
 export type DirectorFactor = 'palette' | 'polarity' | 'targetSlot' | 'trapSlot';

@@ -3,8 +3,9 @@
 // the shares of a, b, c.Q1, c.Q2 right at letter level (as the paper's Table 2) and, apart, at
 // colour level, the egocentric rates on (b) and on c.Q2, and the gap and recovery from them.
 
-import { DIRECTOR_RECORDS, readScoreDetail, type DirectorScoreDetail } from '../../core/index.js';
-import type { Store } from '../../store/index.js';
+import { readScoreDetail } from '../../../core/index.js';
+import { DIRECTOR_RECORDS, type DirectorScoreDetail } from '../protocols/director-records.js';
+import type { Store } from '../../../store/index.js';
 import type { DirectorModel, DirectorShares } from './vision-profiles.js';
 
 /** One scene's outcome for one subject, after the majority over its trials. */

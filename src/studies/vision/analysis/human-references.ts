@@ -6,7 +6,7 @@
 // set, Table 8) or 'wide' (adult plus the age cohorts, the Appendix H sensitivity).
 
 import { z } from 'zod';
-import { InputError } from '../../core/index.js';
+import { InputError } from '../../../core/index.js';
 
 const SourceRef = {
   /** Short human-readable source (authors, year, group, table). */

@@ -3,6 +3,7 @@
 // plain grid, frame sequence, native video or still; the pictures themselves are in the item).
 
 import { z } from 'zod';
+import type { RecordSchemas } from '../../../core/index.js';
 
 export const DescribeDetailSchema = z
   .object({
@@ -18,6 +19,16 @@ export type DescribeDetail = z.infer<typeof DescribeDetailSchema>;
 
 export const DescribeScoreDetailSchema = z.object({ judged: z.boolean() });
 export type DescribeScoreDetail = z.infer<typeof DescribeScoreDetailSchema>;
+
+/** The describe protocol's record schemas. */
+export const DESCRIBE_RECORDS = {
+  protocol: 'describe',
+  scorer: 'described',
+  // The last of the old heuristics: a reply and none of the other protocols' fields.
+  legacy: (d) => 'reply' in d && !('presented' in d) && !('turns' in d) && !('probes' in d) && !('cQ2' in d),
+  detail: DescribeDetailSchema,
+  score: DescribeScoreDetailSchema,
+} satisfies RecordSchemas;
 
 /**
  * The labels a clip item carries for judges (the subject never sees them): the condition and

@@ -3,9 +3,9 @@
 // occluder; director on the addressee's side) and the four-block variant, each scene with its
 // picture. The seed shifts the letter-colour mappings; the balance holds for every seed.
 
-import { createRng, type Item } from '../../core/index.js';
-import { counterbalancedScene, type DirectorArm } from '../../worlds/index.js';
-import type { DirectorPayload } from '../../protocols/index.js';
+import { createRng, type Item } from '../../../core/index.js';
+import { counterbalancedScene, type DirectorArm } from '../world/index.js';
+import type { DirectorPayload } from '../protocols/director-protocol.js';
 import { directorPicture } from './director-picture.js';
 
 /** Director-Task items: `perArm` scenes for each arm, arms interleaved so that the first N items cover every arm. */

@@ -4,6 +4,7 @@
 // after 0.2 are optional, so records written before them still read.
 
 import { z } from 'zod';
+import type { RecordSchemas } from '../../../core/index.js';
 
 /**
  * How one answer went. correct: right letter(s) and colour(s); letter_only_correct: right
@@ -76,3 +77,12 @@ export const DirectorScoreDetailSchema = z.object({
   design: DirectorDesignSchema.optional(),
 });
 export type DirectorScoreDetail = z.infer<typeof DirectorScoreDetailSchema>;
+
+/** The Director-Task protocol's record schemas; records written before protocols were named have cQ2 and a sceneId. */
+export const DIRECTOR_RECORDS = {
+  protocol: 'director',
+  scorer: 'director-b',
+  legacy: (d) => 'sceneId' in d && 'cQ2' in d,
+  detail: DirectorDetailSchema,
+  score: DirectorScoreDetailSchema,
+} satisfies RecordSchemas;

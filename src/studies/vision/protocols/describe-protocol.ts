@@ -8,17 +8,9 @@
 // clip's condition and script but not the subject. The protocol's own score only records
 // whether a description was given.
 
-import {
-  ClipLabelsSchema,
-  DESCRIBE_RECORDS,
-  InputError,
-  type ContentPart,
-  type DescribeDetail,
-  type DescribeScoreDetail,
-  type Item,
-  type Task,
-} from '../../core/index.js';
-import { defineProtocol, judgeVars } from '../protocol.js';
+import { InputError, type ContentPart, type Item, type Task } from '../../../core/index.js';
+import { defineProtocol, judgeVars } from '../../../protocols/index.js';
+import { ClipLabelsSchema, DESCRIBE_RECORDS, type DescribeDetail, type DescribeScoreDetail } from './describe-records.js';
 
 export const DESCRIBE_SCORER = DESCRIBE_RECORDS.scorer;
 

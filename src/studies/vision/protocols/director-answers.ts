@@ -3,8 +3,8 @@
 // are judged apart, so that a model that names the right block by letter but calls blue
 // "cyan" is letter-correct and colour-wrong (the paper's letter_only_correct).
 
-import { BLOCK_COLORS, trapBlock, type DirectorScene } from '../../worlds/index.js';
-import type { DirectorAnswerMode } from '../../core/index.js';
+import { BLOCK_COLORS, trapBlock, type DirectorScene } from '../world/index.js';
+import type { DirectorAnswerMode } from './director-records.js';
 
 const COLOR_WORDS = new RegExp(`\\b(${BLOCK_COLORS.join('|')})\\b`, 'g');
 

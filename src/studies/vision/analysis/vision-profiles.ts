@@ -7,8 +7,8 @@
 // two-adult set, as the paper's Table 8, and the wide set with the age cohorts), whether they
 // disagree, and Spearman between the Director gap and the triangles distance to TD adults.
 
-import { decimalNumber, InputError, parseCsv } from '../../core/index.js';
-import { spearman } from '../../stats/index.js';
+import { decimalNumber, InputError, parseCsv } from '../../../core/index.js';
+import { spearman } from '../../../stats/index.js';
 import { nearestDirectorGroup, trianglesGroups, type ReferenceGroups } from './human-references.js';
 import { TRIANGLE_CONDITIONS } from './triangles-profiles.js';
 

@@ -6,7 +6,7 @@
 // sampled at N evenly spaced times ((i + 0.5) D / N), with a script that tells a judge what
 // happens (the subject never sees it).
 
-import type { Rng } from '../../core/random.js';
+import type { Rng } from '../../../core/index.js';
 
 export const TRIANGLE_BEHAVIOURS = {
   tom: ['coaxing', 'mocking', 'seducing', 'surprising'],

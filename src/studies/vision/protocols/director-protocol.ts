@@ -7,22 +7,20 @@
 // (director-answers.ts); an egocentric error is marked when (b) or c.Q2 picks the hidden block.
 // The score is (b) at letter level.
 
-import { BLOCK_COLORS, directorView, targetBlock, type DirectorScene } from '../../worlds/index.js';
+import { BLOCK_COLORS, directorView, targetBlock, type DirectorScene } from '../world/index.js';
 import {
-  DIRECTOR_RECORDS,
   callInfoKey,
   readInfo,
   withInfo,
   type ChatMessage,
   type ContentPart,
-  type DirectorDetail,
-  type DirectorScoreDetail,
   type Item,
   type Task,
   type TrialContext,
   type TrialModel,
-} from '../../core/index.js';
-import { defineProtocol, type ReferencePolicy } from '../protocol.js';
+} from '../../../core/index.js';
+import { defineProtocol, type ReferencePolicy } from '../../../protocols/index.js';
+import { DIRECTOR_RECORDS, type DirectorDetail, type DirectorScoreDetail } from './director-records.js';
 import { judgeMove, judgeSeen } from './director-answers.js';
 
 export { readBlocks } from './director-answers.js';

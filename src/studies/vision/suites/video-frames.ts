@@ -8,8 +8,8 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { extname } from 'node:path';
-import { ConfigError, InputError } from '../../core/index.js';
-import { Canvas } from '../raster.js';
+import { ConfigError, InputError } from '../../../core/index.js';
+import { Canvas } from '../../../suites/index.js';
 import { CELL_H, CELL_W } from './triangle-grid.js';
 
 /** Run ffmpeg or ffprobe; errors name the video file. */

@@ -6,7 +6,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TriangleFrame } from '../../worlds/index.js';
+import type { TriangleFrame } from '../world/index.js';
 import { triangleFrameRgb } from './triangle-grid.js';
 import { runMediaTool } from './video-frames.js';
 

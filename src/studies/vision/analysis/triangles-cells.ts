@@ -3,8 +3,8 @@
 // prompt took. Every other triangles analysis works on these cells, so the paper's aggregation
 // (trials, then the judge median, then the mean over clips) is written once.
 
-import { JudgeScoreDetailSchema, readScoreDetail } from '../../core/index.js';
-import type { Store } from '../../store/index.js';
+import { JudgeScoreDetailSchema, readScoreDetail } from '../../../core/index.js';
+import type { Store } from '../../../store/index.js';
 
 /** The canonical scorer: the anchor-blinded Castelli rubric (rubrics/castelli-triangles.yaml). */
 export const CANONICAL_TRIANGLES_SCORER = 'judge:castelli-triangles';

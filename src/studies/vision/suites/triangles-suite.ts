@@ -6,9 +6,9 @@
 // item carries the condition, the script and the informed rubric's expected Intent range for the
 // judges; the subject sees the stimulus only.
 
-import { createRng, InputError, type Item } from '../../core/index.js';
-import { makeTriangleClip, TRIANGLE_BEHAVIOURS, type TriangleClip } from '../../worlds/index.js';
-import type { DescribePayload, FrameRepresentation } from '../../protocols/index.js';
+import { createRng, InputError, type Item } from '../../../core/index.js';
+import { makeTriangleClip, TRIANGLE_BEHAVIOURS, type TriangleClip } from '../world/index.js';
+import type { DescribePayload, FrameRepresentation } from '../protocols/describe-protocol.js';
 import { clipVideo } from './clip-video.js';
 import { CELL_H, CELL_W, triangleFrameImage, triangleGrid } from './triangle-grid.js';
 import { rgbImage, sampleVideoFrames, tileFrames, videoDataUrl, videoStill } from './video-frames.js';

@@ -5,7 +5,7 @@
 // view the answer is the extremum among the blocks it can see; the trap is the hidden block,
 // which is the extremum from the addressee's own view.
 
-import type { Rng } from '../../core/random.js';
+import type { Rng } from '../../../core/index.js';
 
 /** The closed colour vocabulary: every colour a block can have (the union of the palettes). */
 export const BLOCK_COLORS = ['yellow', 'red', 'blue', 'purple', 'green', 'orange', 'cyan'] as const;

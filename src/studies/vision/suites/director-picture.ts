@@ -3,8 +3,8 @@
 // across the table (or at the addressee's side in the same-side arm), and a dark partition on
 // the director's side of the hidden block, tall enough to hide it from across the table.
 
-import type { DirectorScene } from '../../worlds/index.js';
-import { Canvas, type RGB } from '../raster.js';
+import type { DirectorScene } from '../world/index.js';
+import { Canvas, type RGB } from '../../../suites/index.js';
 
 // One clearly distinct hue per word of the closed vocabulary (blue and cyan far apart).
 const COLORS: Record<string, RGB> = {

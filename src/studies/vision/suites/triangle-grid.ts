@@ -3,8 +3,8 @@
 // tiled into a grid (4 x 4 by default), with an order badge (1-16) in each cell's corner or
 // without (the plain grid of the paper's Appendix K).
 
-import { FIELD, type Pose, type TriangleFrame } from '../../worlds/index.js';
-import { Canvas } from '../raster.js';
+import { FIELD, type Pose, type TriangleFrame } from '../world/index.js';
+import { Canvas } from '../../../suites/index.js';
 
 /** A grid cell's size (pixels). */
 export const CELL_W = 150;

@@ -5,7 +5,7 @@
 // canonical arm (numbered grid, forward) of the generated clips (or of the user's clips when
 // the run has no generated ones).
 
-import type { Store } from '../../store/index.js';
+import type { Store } from '../../../store/index.js';
 import type { ReferenceGroups } from './human-references.js';
 import { frameSimilarity, type FrameSimilarityRow } from './frame-similarity.js';
 import { CANONICAL_TRIANGLES_SCORER, triangleCells, type TriangleCell } from './triangles-cells.js';
