@@ -177,6 +177,16 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
 /** Cycles allowed to stay: the files in the circle (paths under src/), and why it cannot be broken. */
 export const KNOWN_CYCLES = [];
 
+/**
+ * Whether an import is a kernel layer's import of a study, allowed while the seed studies move
+ * into src/studies (ALLOWED's TRANSITION line): left out of the cycle check with it.
+ * TRANSITION: remove this once every study is a plugin (the kernel knows no study).
+ */
+function movingStudy(file, target, dir) {
+  const from = layerOf(file, dir);
+  return from !== 'studies' && from !== 'index' && layerOf(target, dir) === 'studies';
+}
+
 /** The relative static imports and re-exports of each .ts file under `dir`, as file paths. */
 function importGraph(dir) {
   const graph = new Map();
@@ -184,7 +194,9 @@ function importGraph(dir) {
     const text = readFileSync(file, 'utf8');
     const targets = new Set();
     for (const m of text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/g)) {
-      if (m[1].startsWith('.')) targets.add(resolve(dirname(file), m[1]).replace(/\.js$/, '.ts'));
+      if (!m[1].startsWith('.')) continue;
+      const target = resolve(dirname(file), m[1]).replace(/\.js$/, '.ts');
+      if (!movingStudy(file, target, dir)) targets.add(target);
     }
     graph.set(file, targets);
   }
