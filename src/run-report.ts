@@ -5,4 +5,4 @@
 
 export { ConfigError } from './core/errors.js';
 export { isPostgresLocation, openStore } from './store/open-store.js';
-export { resolveRunId, writeRunReport } from './app/run-report.js';
+export { resolveRunId, writeRunReport } from './app/write-run-report.js';

@@ -8,7 +8,7 @@
 import { InputError } from '../core/index.js';
 import { aggregate, loadRubric, scoreWithPanel } from '../judges/index.js';
 import { openTokenEmbedder, settingsFor } from '../models/index.js';
-import { CallerFactory, runPool } from '../runner/index.js';
+import { CallerFactory, DEFAULT_CONCURRENCY, runPool } from '../runner/index.js';
 import { bertScore } from '../stats/index.js';
 import type { Store } from '../store/index.js';
 import { writtenDialogue, writtenInferencePrompt } from '../suites/index.js';
@@ -81,7 +81,7 @@ export async function elicitInferences(opts: {
     try {
       await runPool(
         units.map((u, i) => ({ u, i })),
-        Math.max(1, Math.min(opts.concurrency ?? 8, units.length)),
+        Math.max(1, Math.min(opts.concurrency ?? DEFAULT_CONCURRENCY, units.length)),
         async ({ u, i }) => {
           const reply = await caller.chat([
             { role: 'user', content: writtenInferencePrompt(u.dataset, u.state, dialogueOf(opts.dialogues, u)) },

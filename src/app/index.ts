@@ -5,7 +5,7 @@ export * from './plugin.js';
 export * from './scorer.js';
 export * from './config.js';
 export * from './results.js';
-export * from './run-report.js';
+export * from './write-run-report.js';
 export * from './scoring.js';
 export * from './authoring.js';
 export * from './enqueue.js';

@@ -1,5 +1,5 @@
 // Reading results back out of a store: accuracy tables and the response matrix (the latest run
-// and the HTML report: run-report.ts). The CLI's status, report and export commands wrap these.
+// and the HTML report: write-run-report.ts). The CLI's status, report and export commands wrap these.
 
 import { writeFileSync } from 'node:fs';
 import { accuracyTable, type AccuracyGrouping } from '../analysis/index.js';

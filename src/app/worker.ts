@@ -18,6 +18,7 @@ import {
 } from '../core/index.js';
 import {
   CallerFactory,
+  DEFAULT_CONCURRENCY,
   DEFAULT_LEASE_MS,
   executeTrial,
   LeaseKeeper,
@@ -39,7 +40,7 @@ import { runIdentity } from './run-identity.js';
 export interface WorkerOptions {
   store: PgStore;
   registry?: Registry;
-  /** Trials in flight in this worker, and the most concurrent calls per endpoint (default 8). */
+  /** Trials in flight in this worker, and the most concurrent calls per endpoint (default DEFAULT_CONCURRENCY). */
   concurrency?: number;
   /** Lease length (default 60 s); keep it as the runs were enqueued with. */
   leaseMs?: number;
@@ -126,7 +127,7 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerSummary> {
   const registry = opts.registry ?? createRegistry();
   const store = opts.store;
   const emit = opts.onEvent ?? (() => {});
-  const slots = Math.max(1, opts.concurrency ?? 8);
+  const slots = Math.max(1, opts.concurrency ?? DEFAULT_CONCURRENCY);
   const leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
   const callers = new CallerFactory({
     store,

@@ -6,8 +6,12 @@ import type { AccuracyTable } from '../analysis/index.js';
 import { cellOf } from '../analysis/accuracy.js';
 import { formatUsd } from './cost.js';
 import { heatmapSpec, overallAccuracySpec, renderSvg } from './charts.js';
+import { escapeHtml } from './escape-html.js';
 import { renderProvenanceHtml } from './provenance.js';
 import { displayNames } from './subject-names.js';
+
+// Exported here too: the section renderers (audit, episode, vision) import it with the page.
+export { escapeHtml };
 
 export interface UsageSummary {
   spec: string;
@@ -41,9 +45,6 @@ export interface ReportInput {
   irtSection?: string;
 }
 
-/** Escape text for HTML (& < > " '). */
-export const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 const pct = (x: number) => (Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : '—');
 
 function accuracyTableHtml(t: AccuracyTable, groupTitle: string): string {

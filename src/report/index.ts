@@ -10,6 +10,6 @@ export * from './irt-charts.js';
 export * from './cost.js';
 export * from './vision-charts.js';
 export * from './provenance.js';
-export * from './irt-run-report.js';
+export * from './irt-estimates.js';
 export * from './episode-charts.js';
 export * from './p-value.js';

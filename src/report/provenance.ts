@@ -1,7 +1,7 @@
 // How a run was produced, for people: the report's Provenance section and the text of `status`.
 // Records come from the store (app/provenance.ts writes them), one per invocation that differed.
 
-import { escapeHtml } from './html-report.js';
+import { escapeHtml } from './escape-html.js';
 
 interface Suite {
   suite?: string;

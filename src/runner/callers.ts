@@ -18,10 +18,13 @@ import { RecordingModel, type CallEnvironment } from './recording-model.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry-policy.js';
 import { SharedRateLimits } from './shared-rate-limits.js';
 
+/** Concurrent calls per provider endpoint, and trials in flight per worker, when none is given (`--concurrency`). */
+export const DEFAULT_CONCURRENCY = 8;
+
 /** Operational settings of calls: they change how calls are made, never what they return. */
 export interface CallerOptions {
   store: Store;
-  /** Concurrent calls per provider endpoint (the adaptive limit's ceiling). Default 8. */
+  /** Concurrent calls per provider endpoint (the adaptive limit's ceiling). Default DEFAULT_CONCURRENCY. */
   concurrency?: number;
   /** Per-call time limit in milliseconds. Default 60,000. */
   timeoutMs?: number;
@@ -75,7 +78,7 @@ export class CallerFactory {
   limiterFor(model: ChatModel): AdaptiveLimiter {
     let l = this.#limiters.get(model.endpoint);
     if (!l) {
-      this.#limiters.set(model.endpoint, (l = new AdaptiveLimiter(this.options.concurrency ?? 8)));
+      this.#limiters.set(model.endpoint, (l = new AdaptiveLimiter(this.options.concurrency ?? DEFAULT_CONCURRENCY)));
       const shared = this.#shared;
       if (shared) l.onLocalRateLimit = (pauseMs) => shared.report(model.endpoint, pauseMs);
     }

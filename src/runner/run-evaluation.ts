@@ -12,7 +12,7 @@ import type { Item, Task, TrialKey } from '../core/index.js';
 import { ConfigError, canonicalJson, contentHash, deriveSeed, sha256 } from '../core/index.js';
 import type { GenerationSettings } from '../core/index.js';
 import type { Store, UsageRow } from '../store/index.js';
-import { CallerFactory, type CallerOptions } from './callers.js';
+import { CallerFactory, type CallerOptions, DEFAULT_CONCURRENCY } from './callers.js';
 import { CallTally, type CallCounts } from './call-tally.js';
 import { CostBudget } from './cost-budget.js';
 import { DEFAULT_LEASE_MS, LeaseKeeper } from './lease-keeper.js';
@@ -254,7 +254,7 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
   const replicateSeeds = Array.from({ length: replicates }, (_, r) => deriveSeed(opts.seed, r));
   const ctx = { runId, replicates, replicateSeeds, callers };
   const endpoints = new Set(opts.subjects.map((s) => s.model.endpoint)).size;
-  const workers = Math.max(1, Math.min(4096, (opts.calls.concurrency ?? 8) * Math.max(1, endpoints)));
+  const workers = Math.max(1, Math.min(4096, (opts.calls.concurrency ?? DEFAULT_CONCURRENCY) * Math.max(1, endpoints)));
   let planned = 0;
   let skipped = 0;
   let done = 0;

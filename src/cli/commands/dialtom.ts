@@ -5,6 +5,7 @@ import { ConfigError, elicitInferences, judgeTracePairs, loadSuite, modelDialtom
 import { formatCsv, readJson, readText, type McqPayload, makeDirectory } from '../../core/index.js';
 import { dialtomDatasetStats, parseWrittenDialogues, parseWrittenInferences } from '../../analysis/index.js';
 import { readTraces } from '../../protocols/index.js';
+import { DEFAULT_CONCURRENCY } from '../../runner/index.js';
 import { formatPValue, formatTextTable } from '../../report/index.js';
 import { buildDialtomItems, fileWriter, readDialogues, type BuiltItems } from '../../suites/index.js';
 import { intOption, DEFAULT_DB } from '../options.js';
@@ -145,7 +146,7 @@ function registerWritten(cmd: Command): void {
     .option('--references <file>', 'written_inference.csv (the units and their human references)')
     .option('--dialogues <file>', 'combined_written_data.json (the dialogue of each unit)')
     .option('--limit <n>', 'first N units', intOption('--limit', 1))
-    .option('--concurrency <n>', 'concurrent calls per endpoint', intOption('--concurrency', 1), 8)
+    .option('--concurrency <n>', 'concurrent calls per endpoint', intOption('--concurrency', 1), DEFAULT_CONCURRENCY)
     .option('--db <path>', 'store file (call cache: asking again costs nothing) (a SQLite file or postgres:// URL)', DEFAULT_DB)
     .option('--api-key-env <name>', 'environment variable with the key for openai-compatible models')
     .option('--json', 'print JSON: { out, inferences, models }')

@@ -13,7 +13,7 @@ import {
   type Store,
 } from '../../index.js';
 import { MAX_REPLICATES, type ReasoningEffort } from '../../core/index.js';
-import { loadPriceTable, type CallCounts } from '../../runner/index.js';
+import { DEFAULT_CONCURRENCY, loadPriceTable, type CallCounts } from '../../runner/index.js';
 import { MAX_CALL_TIMEOUT_MS } from '../../models/index.js';
 import type { McqScoring } from '../../protocols/index.js';
 import { accuracyTextTable, formatTextTable, formatUsd, irtRunTextTable } from '../../report/index.js';
@@ -276,7 +276,7 @@ export function registerRun(program: Command): void {
     .option('--config <file>', 'config file (YAML, JSON, JS or TS): suites, models, settings and plugins of a whole study')
     .option('--data <path>', 'data folder (or file for mcq/cogtom)')
     .option('--trials <k>', 'replicates per item', intOption('--trials', 1, MAX_REPLICATES), 1)
-    .option('--concurrency <n>', 'concurrent calls per provider endpoint', intOption('--concurrency', 1), 8)
+    .option('--concurrency <n>', 'concurrent calls per provider endpoint', intOption('--concurrency', 1), DEFAULT_CONCURRENCY)
     .option('--limit <n>', 'first N items per suite (generated suites: N items)', intOption('--limit', 1))
     .option('--seed <s>', 'seed for generation, shuffling and replicates', intOption('--seed', 0), 0)
     .option('--timeout <seconds>', 'time limit per model call', numberOption('--timeout', 0.001, MAX_CALL_TIMEOUT_MS / 1000), 60)

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { ConfigError, openStore, PgStore, runWorker, type WorkerEvent } from '../../index.js';
-import { loadPriceTable } from '../../runner/index.js';
+import { DEFAULT_CONCURRENCY, loadPriceTable } from '../../runner/index.js';
 import { MAX_CALL_TIMEOUT_MS } from '../../models/index.js';
 import { configContext } from '../config-context.js';
 import { catchInterrupts } from '../interrupts.js';
@@ -31,7 +31,12 @@ export function registerWorker(program: Command): void {
       )
       .option('--db <url>', 'the PostgreSQL store (postgres://...)', DEFAULT_DB)
       .option('--config <file>', 'config file whose plugins (protocols, suites, providers) the queued runs use')
-      .option('--concurrency <n>', 'trials in flight in this worker, and concurrent calls per endpoint', intOption('--concurrency', 1), 8)
+      .option(
+        '--concurrency <n>',
+        'trials in flight in this worker, and concurrent calls per endpoint',
+        intOption('--concurrency', 1),
+        DEFAULT_CONCURRENCY,
+      )
       .option('--lease <seconds>', 'lease on a trial without heartbeat (as the runs were enqueued with)', numberOption('--lease', 0.1), 60)
       .option('--timeout <seconds>', 'time limit per model call', numberOption('--timeout', 0.001, MAX_CALL_TIMEOUT_MS / 1000), 60)
       .option('--api-key-env <name>', 'environment variable with the key for openai-compatible servers')

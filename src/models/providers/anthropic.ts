@@ -4,15 +4,15 @@
 
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ChatMessage, ChatResponse } from '../../core/index.js';
-import { registerSecret } from '../../core/index.js';
 import { capabilitiesFor, takesSampling, type ModelCapabilities } from '../capabilities.js';
-import type { ChatModel, ChatRequest, WireFormat } from '../chat-model.js';
+import type { ChatRequest } from '../chat-model.js';
 import { messageText } from '../chat-model.js';
-import { baseUrlParts, type CallSite, malformed, parseDataUrl } from '../http.js';
+import { type CallSite, malformed, parseDataUrl } from '../http.js';
+import { SdkChatModel, type SdkConnection, type SdkTarget } from '../sdk-chat-model.js';
 import { fromStainlessError } from '../sdk-errors.js';
 import { boundedFetch, replyLimitOptions } from '../reply-limit.js';
 import { leanFetch } from '../lean-fetch.js';
-import { videoUnsupported } from '../call-error.js';
+import { type ModelCallError, videoUnsupported } from '../call-error.js';
 import { AnthropicBatchApi } from '../batch/anthropic-batch.js';
 
 export interface AnthropicOptions {
@@ -142,44 +142,27 @@ function decodeAnthropicMessage(label: string, body: unknown): Omit<ChatResponse
 type AnthropicModule = typeof import('@anthropic-ai/sdk');
 
 /** `anthropic:MODEL` through the official SDK (retries off: the runner owns them), with extended thinking, structured output by tool use and prompt caching. */
-export class AnthropicChatModel implements ChatModel {
-  readonly spec: string;
-  readonly provider = 'anthropic';
-  readonly model: string;
-  readonly endpoint: string;
-  readonly local = false;
-  readonly capabilities: ModelCapabilities;
-  readonly wire: WireFormat;
-  readonly #apiKey: string;
-  /** The base URL with any credentials it carries, for the SDK only. */
-  readonly #sdkUrl: string;
-  /** What every error is scrubbed of: the key and any credentials in the base URL. */
-  readonly #secrets: string[];
-  #client?: Promise<{ client: Anthropic; mod: AnthropicModule }>;
-
+export class AnthropicChatModel extends SdkChatModel<Anthropic, AnthropicModule> {
   constructor(opts: AnthropicOptions) {
-    this.model = opts.model;
-    const url = baseUrlParts(opts.baseUrl);
-    this.#sdkUrl = url.sdkUrl;
-    this.endpoint = url.endpoint;
-    this.spec = `anthropic:${opts.model}`;
-    this.#apiKey = opts.apiKey;
-    this.#secrets = [opts.apiKey, ...url.secrets];
-    for (const secret of this.#secrets) registerSecret(secret);
-    this.capabilities = capabilitiesFor('anthropic', opts.model);
-    this.wire = {
+    super({
+      provider: 'anthropic',
+      model: opts.model,
+      baseUrl: opts.baseUrl,
+      apiKey: opts.apiKey,
+      spec: () => `anthropic:${opts.model}`,
+      capabilities: capabilitiesFor('anthropic', opts.model),
       api: '/v1/messages',
-      encode: (req) => anthropicMessagesBody(this.model, this.capabilities, req),
-      decode: (body, latencyMs) => ({ ...decodeAnthropicMessage(this.spec, body), latencyMs }),
-    };
+      encode: anthropicMessagesBody,
+      decode: (label, body, latencyMs) => ({ ...decodeAnthropicMessage(label, body), latencyMs }),
+    });
   }
 
-  async #connect(): Promise<{ client: Anthropic; mod: AnthropicModule }> {
+  protected async connect({ url, apiKey }: SdkTarget): Promise<SdkConnection<Anthropic, AnthropicModule>> {
     const mod = await import('@anthropic-ai/sdk');
     const client = new mod.Anthropic({
-      apiKey: this.#apiKey,
+      apiKey,
       authToken: null,
-      baseURL: this.#sdkUrl,
+      baseURL: url,
       maxRetries: 0,
       logLevel: 'off',
       // A keep-alive HTTP path (lean-fetch.ts), its replies read through a byte counter: one past
@@ -189,28 +172,21 @@ export class AnthropicChatModel implements ChatModel {
     return { client, mod };
   }
 
-  /** Anthropic Message Batches on the same client. */
-  batchApi(): AnthropicBatchApi {
-    const site: CallSite = { label: this.spec, url: this.endpoint, timeoutMs: 600_000, secrets: this.#secrets };
-    return new AnthropicBatchApi(
-      () => (this.#client ??= this.#connect()),
-      (err, mod) => fromStainlessError(err, mod, site),
-    );
+  protected send(client: Anthropic, body: unknown, timeout: number, maxReplyBytes: number | undefined): Promise<unknown> {
+    // The SDK's generic POST, not messages.create: the latter prints a deprecation notice to the console on every call of a retiring model.
+    return client.post('/v1/messages', { body: body as Record<string, unknown>, timeout, ...replyLimitOptions(maxReplyBytes) });
   }
 
-  async chat(req: ChatRequest): Promise<ChatResponse> {
-    const body = this.wire.encode(req) as Record<string, unknown>;
-    const timeout = Math.max(1, Math.round(req.timeoutMs));
-    const { client, mod } = await (this.#client ??= this.#connect());
-    const started = performance.now();
-    let json: unknown;
-    try {
-      // The SDK's generic POST, not messages.create: the latter prints a deprecation notice to the console on every call of a retiring model.
-      json = await client.post('/v1/messages', { body, timeout, ...replyLimitOptions(req.maxReplyBytes) });
-    } catch (err) {
-      const site: CallSite = { label: this.spec, url: this.endpoint, timeoutMs: req.timeoutMs, secrets: this.#secrets };
-      throw fromStainlessError(err, mod, site);
-    }
-    return this.wire.decode(json, performance.now() - started);
+  protected callError(err: unknown, mod: AnthropicModule, site: CallSite): ModelCallError {
+    return fromStainlessError(err, mod, site);
+  }
+
+  /** Anthropic Message Batches on the same client. */
+  batchApi(): AnthropicBatchApi {
+    const site = this.site(600_000);
+    return new AnthropicBatchApi(
+      () => this.connection(),
+      (err, mod) => this.callError(err, mod, site),
+    );
   }
 }

@@ -4,12 +4,12 @@
 
 import type { GenerateContentParameters, GoogleGenAI } from '@google/genai';
 import type { ChatMessage, ChatResponse } from '../../core/index.js';
-import { registerSecret } from '../../core/index.js';
 import { capabilitiesFor, type ModelCapabilities } from '../capabilities.js';
-import type { ChatModel, ChatRequest, WireFormat } from '../chat-model.js';
+import type { ChatRequest } from '../chat-model.js';
 import { messageText } from '../chat-model.js';
 import { ModelCallError } from '../call-error.js';
-import { baseUrlParts, type CallSite, malformed, parseDataUrl } from '../http.js';
+import { type CallSite, malformed, parseDataUrl } from '../http.js';
+import { SdkChatModel, type SdkConnection, type SdkTarget } from '../sdk-chat-model.js';
 import { fromGoogleError } from '../sdk-errors.js';
 import { geminiResponseSchema } from '../structured-output.js';
 import { GoogleBatchApi } from '../batch/google-batch.js';
@@ -118,67 +118,44 @@ function decodeGemini(label: string, body: unknown, latencyMs: number): ChatResp
 type GenAiModule = typeof import('@google/genai');
 
 /** `google:MODEL` (Gemini) through the official SDK (retries off: the runner owns them), with thinking budgets and response schemas. */
-export class GoogleChatModel implements ChatModel {
-  readonly spec: string;
-  readonly provider = 'google';
-  readonly model: string;
-  readonly endpoint: string;
-  readonly local = false;
-  readonly capabilities: ModelCapabilities;
-  readonly wire: WireFormat;
-  readonly #apiKey: string;
-  /** The base URL with any credentials it carries, for the SDK only. */
-  readonly #sdkUrl: string;
-  /** What every error is scrubbed of: the key and any credentials in the base URL. */
-  readonly #secrets: string[];
-  #client?: Promise<{ client: GoogleGenAI; mod: GenAiModule }>;
-
+export class GoogleChatModel extends SdkChatModel<GoogleGenAI, GenAiModule> {
   constructor(opts: GoogleOptions) {
-    this.model = opts.model;
-    const url = baseUrlParts(opts.baseUrl);
-    this.#sdkUrl = url.sdkUrl;
-    this.endpoint = url.endpoint;
-    this.spec = `google:${opts.model}`;
-    this.#apiKey = opts.apiKey;
-    this.#secrets = [opts.apiKey, ...url.secrets];
-    for (const secret of this.#secrets) registerSecret(secret);
-    this.capabilities = capabilitiesFor('google', opts.model);
-    this.wire = {
+    super({
+      provider: 'google',
+      model: opts.model,
+      baseUrl: opts.baseUrl,
+      apiKey: opts.apiKey,
+      spec: () => `google:${opts.model}`,
+      capabilities: capabilitiesFor('google', opts.model),
       api: 'generateContent',
-      encode: (req) => geminiRequest(this.model, this.capabilities, req),
-      decode: (body, latencyMs) => decodeGemini(this.spec, body, latencyMs),
-    };
+      encode: geminiRequest,
+      decode: decodeGemini,
+    });
   }
 
-  async #connect(): Promise<{ client: GoogleGenAI; mod: GenAiModule }> {
+  protected async connect({ url, apiKey }: SdkTarget): Promise<SdkConnection<GoogleGenAI, GenAiModule>> {
     const mod = await import('@google/genai');
     // vertexai false: GOOGLE_GENAI_USE_VERTEXAI in the environment must not send the key elsewhere. No retryOptions: no SDK retries.
-    const client = new mod.GoogleGenAI({ apiKey: this.#apiKey, vertexai: false, httpOptions: { baseUrl: this.#sdkUrl } });
+    const client = new mod.GoogleGenAI({ apiKey, vertexai: false, httpOptions: { baseUrl: url } });
     return { client, mod };
+  }
+
+  protected send(client: GoogleGenAI, body: unknown, timeout: number): Promise<unknown> {
+    const request = body as GenerateContentParameters;
+    return client.models.generateContent({ ...request, config: { ...request.config, httpOptions: { timeout } } });
+  }
+
+  protected callError(err: unknown, mod: GenAiModule, site: CallSite): ModelCallError {
+    return fromGoogleError(err, mod.ApiError, site);
   }
 
   /** Gemini batch mode on the same client. */
   batchApi(): GoogleBatchApi {
-    const site: CallSite = { label: this.spec, url: this.endpoint, timeoutMs: 600_000, secrets: this.#secrets };
+    const site = this.site(600_000);
     return new GoogleBatchApi(
       this.model,
-      () => (this.#client ??= this.#connect()),
-      (err, mod) => fromGoogleError(err, mod.ApiError, site),
+      () => this.connection(),
+      (err, mod) => this.callError(err, mod, site),
     );
-  }
-
-  async chat(req: ChatRequest): Promise<ChatResponse> {
-    const request = this.wire.encode(req) as GenerateContentParameters;
-    const timeout = Math.max(1, Math.round(req.timeoutMs));
-    const { client, mod } = await (this.#client ??= this.#connect());
-    const started = performance.now();
-    let json: unknown;
-    try {
-      json = await client.models.generateContent({ ...request, config: { ...request.config, httpOptions: { timeout } } });
-    } catch (err) {
-      const site: CallSite = { label: this.spec, url: this.endpoint, timeoutMs: req.timeoutMs, secrets: this.#secrets };
-      throw fromGoogleError(err, mod.ApiError, site);
-    }
-    return this.wire.decode(json, performance.now() - started);
   }
 }

@@ -4,13 +4,13 @@
 
 import type OpenAI from 'openai';
 import type { ChatMessage, ChatResponse, TokenLogprob } from '../../core/index.js';
-import { registerSecret } from '../../core/index.js';
 import { capabilitiesFor, takesSampling, type ModelCapabilities } from '../capabilities.js';
-import type { ChatModel, ChatRequest, WireFormat } from '../chat-model.js';
-import { baseUrlParts, type CallSite, malformed } from '../http.js';
+import type { ChatRequest } from '../chat-model.js';
+import { type CallSite, malformed } from '../http.js';
+import { SdkChatModel, type SdkConnection, type SdkTarget } from '../sdk-chat-model.js';
 import { leanFetch } from '../lean-fetch.js';
 import { leanClientClass } from './openai-client.js';
-import { videoUnsupported } from '../call-error.js';
+import { type ModelCallError, videoUnsupported } from '../call-error.js';
 import { fromStainlessError } from '../sdk-errors.js';
 import { boundedFetch, replyLimitOptions } from '../reply-limit.js';
 import { strictJsonSchema } from '../structured-output.js';
@@ -109,46 +109,28 @@ function decodeOpenAiChat(label: string, body: unknown, latencyMs: number): Chat
 type OpenAiModule = typeof import('openai');
 
 /** `openai:MODEL` and `openai-compatible:URL#MODEL` through the official SDK (retries off: the runner owns them), with reasoning settings and structured output. */
-export class OpenAiChatModel implements ChatModel {
-  readonly spec: string;
-  readonly provider: string;
-  readonly model: string;
-  readonly endpoint: string;
-  readonly local = false;
-  readonly capabilities: ModelCapabilities;
-  readonly wire: WireFormat;
-  readonly #apiKey?: string;
-  /** The base URL with any credentials it carries, for the SDK only. */
-  readonly #sdkUrl: string;
-  /** What every error is scrubbed of: the key and any credentials in the base URL. */
-  readonly #secrets: string[];
-  #client?: Promise<{ client: OpenAI; mod: OpenAiModule }>;
-
+export class OpenAiChatModel extends SdkChatModel<OpenAI, OpenAiModule> {
   constructor(opts: OpenAiOptions) {
-    this.provider = opts.provider;
-    this.model = opts.model;
-    const url = baseUrlParts(opts.baseUrl);
-    this.#sdkUrl = url.sdkUrl;
-    this.endpoint = url.endpoint;
-    this.spec = opts.provider === 'openai' ? `openai:${opts.model}` : `openai-compatible:${this.endpoint}#${opts.model}`;
-    this.#apiKey = opts.apiKey;
-    this.#secrets = [...(opts.apiKey ? [opts.apiKey] : []), ...url.secrets];
-    for (const secret of this.#secrets) registerSecret(secret);
-    this.capabilities = capabilitiesFor(opts.provider, opts.model, { structuredOutput: opts.structuredOutput });
-    this.wire = {
+    super({
+      provider: opts.provider,
+      model: opts.model,
+      baseUrl: opts.baseUrl,
+      apiKey: opts.apiKey,
+      spec: (endpoint) => (opts.provider === 'openai' ? `openai:${opts.model}` : `openai-compatible:${endpoint}#${opts.model}`),
+      capabilities: capabilitiesFor(opts.provider, opts.model, { structuredOutput: opts.structuredOutput }),
       api: '/v1/chat/completions',
-      encode: (req) => openAiChatBody(this.model, this.capabilities, req),
-      decode: (body, latencyMs) => decodeOpenAiChat(this.spec, body, latencyMs),
-    };
+      encode: openAiChatBody,
+      decode: decodeOpenAiChat,
+    });
   }
 
-  async #connect(): Promise<{ client: OpenAI; mod: OpenAiModule }> {
+  protected async connect({ url, apiKey }: SdkTarget): Promise<SdkConnection<OpenAI, OpenAiModule>> {
     const mod = await import('openai');
     const client = new (leanClientClass(mod))({
-      baseURL: this.#sdkUrl,
+      baseURL: url,
       // A server without keys gets no Authorization header at all (the SDK insists on a key, so one is given and removed).
-      apiKey: this.#apiKey ?? 'no-key',
-      defaultHeaders: this.#apiKey ? undefined : { Authorization: null },
+      apiKey: apiKey ?? 'no-key',
+      defaultHeaders: apiKey ? undefined : { Authorization: null },
       // Nothing from the environment reaches another server: organisation, project and admin key are ours to give.
       organization: null,
       project: null,
@@ -162,32 +144,21 @@ export class OpenAiChatModel implements ChatModel {
     return { client, mod };
   }
 
-  /** The OpenAI Batch API on the same client (OpenAI itself; a compatible server must implement /v1/files and /v1/batches). */
-  batchApi(): OpenAiBatchApi {
-    const site: CallSite = { label: this.spec, url: this.endpoint, timeoutMs: 600_000, secrets: this.#secrets };
-    return new OpenAiBatchApi(
-      () => (this.#client ??= this.#connect()),
-      (err, mod) => fromStainlessError(err, mod, site),
-    );
+  protected send(client: OpenAI, body: unknown, timeout: number, maxReplyBytes: number | undefined): Promise<unknown> {
+    const params = body as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
+    return client.chat.completions.create(params, { timeout, ...replyLimitOptions(maxReplyBytes) });
   }
 
-  async chat(req: ChatRequest): Promise<ChatResponse> {
-    const body = this.wire.encode(req) as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
-    const timeout = Math.max(1, Math.round(req.timeoutMs));
-    const { client, mod } = await (this.#client ??= this.#connect());
-    const started = performance.now();
-    let json: unknown;
-    try {
-      json = await client.chat.completions.create(body, { timeout, ...replyLimitOptions(req.maxReplyBytes) });
-    } catch (err) {
-      const site: CallSite = {
-        label: this.spec,
-        url: this.endpoint,
-        timeoutMs: req.timeoutMs,
-        secrets: this.#secrets,
-      };
-      throw fromStainlessError(err, mod, site);
-    }
-    return this.wire.decode(json, performance.now() - started);
+  protected callError(err: unknown, mod: OpenAiModule, site: CallSite): ModelCallError {
+    return fromStainlessError(err, mod, site);
+  }
+
+  /** The OpenAI Batch API on the same client (OpenAI itself; a compatible server must implement /v1/files and /v1/batches). */
+  batchApi(): OpenAiBatchApi {
+    const site = this.site(600_000);
+    return new OpenAiBatchApi(
+      () => this.connection(),
+      (err, mod) => this.callError(err, mod, site),
+    );
   }
 }

@@ -25,26 +25,9 @@ import {
   type World,
   type WorldState,
 } from '../../worlds/index.js';
-import { probeQuestion } from './probe-wording.js';
+import { type LiteralProbe, type ProbeKind, probeQuestion } from './probe-wording.js';
 
-export type ProbeKind = 'state' | 'location' | 'fact' | 'knows';
-
-/** One literal probe: who is asked, about whose mind, on what. */
-export interface LiteralProbe {
-  /** The agent asked. */
-  asked: string;
-  /** The partner whose belief or knowledge is asked about. */
-  about: string;
-  kind: ProbeKind;
-  /** goal: an epistemic node of the goal; contrast: a partner whose belief departs from the world. */
-  source: 'goal' | 'contrast';
-  /** (K about psi): the node probed. */
-  formula: Extract<Formula, { op: 'K' | 'B' }>;
-  /** state: the furniture; location: the object or agent; fact and knows: empty. */
-  subject: string;
-  /** The question in words. */
-  question: string;
-}
+export type { LiteralProbe, ProbeKind } from './probe-wording.js';
 
 /** What the end of an episode holds: the world, its state, and who knows and thinks what. */
 export interface ProbeWorld {

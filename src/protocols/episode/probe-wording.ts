@@ -4,7 +4,25 @@
 // never shows the goal language.
 
 import type { Formula } from '../../worlds/index.js';
-import type { LiteralProbe } from './literal-probes.js';
+
+export type ProbeKind = 'state' | 'location' | 'fact' | 'knows';
+
+/** One literal probe: who is asked, about whose mind, on what. */
+export interface LiteralProbe {
+  /** The agent asked. */
+  asked: string;
+  /** The partner whose belief or knowledge is asked about. */
+  about: string;
+  kind: ProbeKind;
+  /** goal: an epistemic node of the goal; contrast: a partner whose belief departs from the world. */
+  source: 'goal' | 'contrast';
+  /** (K about psi): the node probed. */
+  formula: Extract<Formula, { op: 'K' | 'B' }>;
+  /** state: the furniture; location: the object or agent; fact and knows: empty. */
+  subject: string;
+  /** The question in words. */
+  question: string;
+}
 
 /** The subject of a sentence, and its verb, as `asked` reads them: "you are" for itself. */
 function who(name: string, asked: string): { s: string; be: string; has: (verb: string) => string } {

@@ -4,7 +4,7 @@
 
 import { postgresJournalDir } from '../sql/reply-journal.js';
 import { SqlStore } from '../sql/sql-store.js';
-import { PG_MIGRATIONS } from './migrations.js';
+import { PG_MIGRATIONS } from '../sql/schema-migrations.js';
 import { PgDriver } from './pg-driver.js';
 
 /** The store on a PostgreSQL database (open with PgStore.open or openStore). */

@@ -2,7 +2,7 @@
 // shared store's (sql/sql-store.ts); this file only opens the file and migrates it.
 
 import { SqlStore } from '../sql/sql-store.js';
-import { MIGRATIONS } from './migrations.js';
+import { MIGRATIONS } from '../sql/schema-migrations.js';
 import { SqliteDriver } from './sqlite-driver.js';
 
 /** The store in one SQLite file (the default backend). */

@@ -4,7 +4,6 @@
 // exactly as `holds` (knowledge.ts) does; they only skip the name look-ups per call.
 
 import type { Formula } from './goal.js';
-import type { KnowledgeUniverse } from './knowledge.js';
 import type { World, WorldState } from './world.js';
 
 type Pred = Extract<Formula, { op: 'pred' }>;
@@ -86,6 +85,14 @@ function compileFact(world: World, f: Formula): (s: WorldState) => boolean {
   }
 }
 
+/** A knowledge atom (knowledge.ts's KnowledgeUniverse holds them). */
+export type Atom =
+  | { kind: 'task'; atom: number; pred: Extract<Formula, { op: 'pred' }> }
+  | { kind: 'loc'; object: number }
+  | { kind: 'mechanic'; index: number }
+  | { kind: 'fact'; formula: Formula }
+  | { kind: 'knows'; agent: number; inner: number };
+
 /** The universe's atoms sorted by kind, with what observation and staleness need of each. */
 export interface AtomTables {
   /** Fact atoms (an agent can observe them, and the loc atoms). */
@@ -101,8 +108,15 @@ export interface AtomTables {
   locAtom: Int32Array;
 }
 
+/** What the tables are built from: a KnowledgeUniverse (knowledge.ts). */
+interface AtomUniverse {
+  readonly world: World;
+  readonly atoms: readonly Atom[];
+  readonly entities: readonly string[][];
+}
+
 /** The tables of a universe (KnowledgeUniverse.tables builds them once). */
-export function buildAtomTables(u: KnowledgeUniverse): AtomTables {
+export function buildAtomTables(u: AtomUniverse): AtomTables {
   const { world } = u;
   const facts: number[] = [];
   const watched: number[] = [];

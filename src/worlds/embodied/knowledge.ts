@@ -14,14 +14,9 @@
 import { formatFormula, predicates, epistemicNodes, evaluateFormula, type Formula } from './goal.js';
 import { goalAtoms, type EmbodiedTask } from './task.js';
 import { type World, type WorldState, IN } from './world.js';
-import { buildAtomTables, type AtomTables } from './atom-tables.js';
+import { buildAtomTables, type Atom, type AtomTables } from './atom-tables.js';
 
-export type Atom =
-  | { kind: 'task'; atom: number; pred: Extract<Formula, { op: 'pred' }> }
-  | { kind: 'loc'; object: number }
-  | { kind: 'mechanic'; index: number }
-  | { kind: 'fact'; formula: Formula }
-  | { kind: 'knows'; agent: number; inner: number };
+export type { Atom } from './atom-tables.js';
 
 /** The finite universe of knowledge atoms a task gives rise to, with their depths and entities. */
 export class KnowledgeUniverse {

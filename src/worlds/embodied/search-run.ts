@@ -5,13 +5,60 @@
 // nodes it has already expanded.
 
 import { stripEpistemic, type Formula } from './goal.js';
-import { KnowledgeState } from './knowledge.js';
+import { KnowledgeState, type KnowledgeUniverse } from './knowledge.js';
 import { compilePredicate } from './atom-tables.js';
 import { MinHeap } from './min-heap.js';
 import { StateStore } from './state-store.js';
-import type { ActionName } from './task.js';
-import type { PlanStep, SearchOptions, SearchResult, TaskSearch } from './task-search.js';
+import type { ActionName, EmbodiedTask } from './task.js';
 import { World, type Action, type WorldState } from './world.js';
+
+export interface PlanStep {
+  round: number;
+  agent: string;
+  action: Action;
+}
+
+export interface SearchResult {
+  status: 'solved' | 'unsolvable' | 'undecided';
+  plan: PlanStep[] | null;
+  rounds: number | null;
+  nodes: number;
+}
+
+export interface SearchOptions {
+  level: number;
+  /** Check only the physical part of the goal. */
+  physicalOnly?: boolean;
+  /** Every agent starts knowing every task, location and mechanic atom. */
+  revealAll?: boolean;
+  maxNodes?: number;
+  /** Best-effort: when the goal is unreachable, return the plan to the state that satisfies most of it. */
+  bestEffort?: boolean;
+  /**
+   * Greedy: expand the deepest of the states with the fewest unmet goal parts first. Finds a plan
+   * (not the shortest) far faster where many agents make wide plateaus; its "unsolvable" is as
+   * exhaustive as the weighted search's, within the turn limit.
+   */
+  greedy?: boolean;
+  /** Start from this state (at the start of a round) instead of the task's initial state. */
+  from?: { ws: WorldState; ks: KnowledgeState; round: number };
+}
+
+/** What a run reads of the search over its task (task-search.ts's TaskSearch, which starts the runs). */
+export interface SearchSpace {
+  readonly task: EmbodiedTask;
+  readonly world: World;
+  readonly universe: KnowledgeUniverse;
+  readonly agents: number;
+  /** needs[b][i]: agent b needs atom i to act or to satisfy a K goal. */
+  readonly needs: Uint8Array[];
+  /** Every (agent, atom) need, as agent * atoms + atom. */
+  readonly needed: number[];
+  initial(level: number, revealAll?: boolean): { ws: WorldState; ks: KnowledgeState };
+  step(ws: WorldState, ks: KnowledgeState, agent: number, action: Action, told?: number[]): boolean;
+  compile(f: Formula): (ws: WorldState, ks: KnowledgeState) => boolean;
+  candidates(ws: WorldState, ks: KnowledgeState, agent: number, level: number): Array<{ action: Action; told?: number }>;
+}
 
 /** Top-level conjuncts of a goal. */
 function conjuncts(f: Formula): Formula[] {
@@ -56,7 +103,7 @@ function flat(ws: WorldState, ks: KnowledgeState): Flat {
 
 /** A best-first search of a task that can be continued with a larger node cap. */
 export class SearchRun {
-  readonly #s: TaskSearch;
+  readonly #s: SearchSpace;
   readonly #opts: SearchOptions;
   readonly #unmet: (ws: WorldState, ks: KnowledgeState) => number;
   readonly #limit: number;
@@ -76,7 +123,7 @@ export class SearchRun {
   #pending = -1;
   #done: SearchResult | null = null;
 
-  constructor(search: TaskSearch, opts: SearchOptions) {
+  constructor(search: SearchSpace, opts: SearchOptions) {
     this.#s = search;
     this.#opts = opts;
     const A = search.agents;
@@ -189,7 +236,7 @@ export class SearchRun {
  * The heuristic: unmet goal parts dominate; needed knowledge still missing breaks ties towards
  * informing; then the physical steps still needed for each unmet placement or switch.
  */
-function heuristic(s: TaskSearch, parts: Formula[]): (ws: WorldState, ks: KnowledgeState) => number {
+function heuristic(s: SearchSpace, parts: Formula[]): (ws: WorldState, ks: KnowledgeState) => number {
   const checks = parts.map((p) => s.compile(p));
   const needed = s.needs.reduce((c, n) => c + n.reduce((x, v) => x + v, 0), 0);
   const w = s.world;

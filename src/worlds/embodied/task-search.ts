@@ -12,41 +12,11 @@
 import { epistemicNodes, evaluateFormula, formatFormula, type Formula } from './goal.js';
 import { holds, KnowledgeState, KnowledgeUniverse } from './knowledge.js';
 import { compilePredicate } from './atom-tables.js';
-import { SearchRun } from './search-run.js';
+import { SearchRun, type SearchOptions, type SearchResult, type SearchSpace } from './search-run.js';
 import type { ActionName, EmbodiedTask } from './task.js';
 import { World, type Action, type WorldState } from './world.js';
 
-export interface PlanStep {
-  round: number;
-  agent: string;
-  action: Action;
-}
-
-export interface SearchResult {
-  status: 'solved' | 'unsolvable' | 'undecided';
-  plan: PlanStep[] | null;
-  rounds: number | null;
-  nodes: number;
-}
-
-export interface SearchOptions {
-  level: number;
-  /** Check only the physical part of the goal. */
-  physicalOnly?: boolean;
-  /** Every agent starts knowing every task, location and mechanic atom. */
-  revealAll?: boolean;
-  maxNodes?: number;
-  /** Best-effort: when the goal is unreachable, return the plan to the state that satisfies most of it. */
-  bestEffort?: boolean;
-  /**
-   * Greedy: expand the deepest of the states with the fewest unmet goal parts first. Finds a plan
-   * (not the shortest) far faster where many agents make wide plateaus; its "unsolvable" is as
-   * exhaustive as the weighted search's, within the turn limit.
-   */
-  greedy?: boolean;
-  /** Start from this state (at the start of a round) instead of the task's initial state. */
-  from?: { ws: WorldState; ks: KnowledgeState; round: number };
-}
+export type { PlanStep, SearchOptions, SearchResult } from './search-run.js';
 
 /** What `candidates` and the heuristic read per node, resolved once per task. */
 interface SearchTables {
@@ -62,7 +32,7 @@ interface SearchTables {
 }
 
 /** Best-first search over joint world and knowledge states of a task, at a ToM level. */
-export class TaskSearch {
+export class TaskSearch implements SearchSpace {
   readonly world: World;
   readonly universe: KnowledgeUniverse;
   readonly agents: number;

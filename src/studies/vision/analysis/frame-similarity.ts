@@ -5,7 +5,8 @@
 // (the rubric's full scale); a condition's similarity is the mean of the two, and the overall
 // figure the mean over conditions. Beside it, the mean prompt tokens a cell takes to send.
 
-import { TRIANGLE_CONDITIONS, type ClipScore } from './triangles-profiles.js';
+import { TRIANGLE_CONDITIONS } from './human-references.js';
+import type { ClipScore } from './triangles-profiles.js';
 import type { TriangleCell } from './triangles-cells.js';
 
 export interface FrameSimilarityRow {

@@ -8,6 +8,9 @@
 import { z } from 'zod';
 import { InputError } from '../../../core/index.js';
 
+/** The animated-triangles conditions, in the paper's order. */
+export const TRIANGLE_CONDITIONS = ['tom', 'goal-directed', 'random'] as const;
+
 const SourceRef = {
   /** Short human-readable source (authors, year, group, table). */
   source: z.string().optional(),

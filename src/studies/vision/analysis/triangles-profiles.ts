@@ -9,10 +9,8 @@
 // its nearest group per condition).
 
 import { profileOf, type TriangleProfile } from './vision-profiles.js';
-import type { ReferenceGroups } from './human-references.js';
+import { type ReferenceGroups, TRIANGLE_CONDITIONS } from './human-references.js';
 import type { TriangleCell } from './triangles-cells.js';
-
-export const TRIANGLE_CONDITIONS = ['tom', 'goal-directed', 'random'] as const;
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 

@@ -9,8 +9,7 @@
 
 import { decimalNumber, InputError, parseCsv } from '../../../core/index.js';
 import { spearman } from '../../../stats/index.js';
-import { nearestDirectorGroup, trianglesGroups, type ReferenceGroups } from './human-references.js';
-import { TRIANGLE_CONDITIONS } from './triangles-profiles.js';
+import { nearestDirectorGroup, TRIANGLE_CONDITIONS, trianglesGroups, type ReferenceGroups } from './human-references.js';
 
 export * from './human-references.js';
 

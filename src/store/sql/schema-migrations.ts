@@ -1,10 +1,58 @@
-// Schema migrations, applied in order from the database's PRAGMA user_version. Never edit a
-// released migration: add the next one, here and in postgres/migrations.ts under the same
-// number (a schema version means the same tables in both backends).
+// The schema of both backends, one list of migrations: each is written once and gives each
+// backend its SQL, the types that differ named through a Dialect. Migration N is the same tables
+// in both backends, applied in order from the stored schema version (SQLite: PRAGMA
+// user_version; PostgreSQL: the mindscope_schema table). Bodies are JSON text in both, so that
+// copying between the backends is lossless. Never edit a released migration (existing stores
+// have run it; tests/store-schema.test.ts holds the schema it makes): add the next one.
 
-export const MIGRATIONS: string[] = [
+/** What a migration says differently in each backend. */
+interface Dialect {
+  readonly backend: 'sqlite' | 'postgres';
+  /** A 64-bit integer (SQLite's INTEGER holds 64 bits). */
+  readonly int64: string;
+  /** A double. */
+  readonly real: string;
+  /** A 64-bit key numbered by the database (SQLite: the rowid). */
+  readonly id64: string;
+  /** A 32-bit key numbered by the database (SQLite: the rowid). */
+  readonly id32: string;
+  /** PostgreSQL's insertion-order column where SQLite has its rowid: a column line, or nothing. */
+  readonly seq: string;
+  /** After a table keyed by its primary key alone: SQLite stores it as its own index. */
+  readonly withoutRowid: string;
+}
+
+const SQLITE: Dialect = {
+  backend: 'sqlite',
+  int64: 'INTEGER',
+  real: 'REAL',
+  id64: 'INTEGER',
+  id32: 'INTEGER',
+  seq: '',
+  withoutRowid: ' WITHOUT ROWID',
+};
+
+const POSTGRES: Dialect = {
+  backend: 'postgres',
+  int64: 'BIGINT',
+  real: 'DOUBLE PRECISION',
+  id64: 'BIGSERIAL',
+  id32: 'SERIAL',
+  seq: '\n    seq BIGSERIAL,',
+  withoutRowid: '',
+};
+
+type Migration = (d: Dialect) => string;
+
+/** A migration done differently in each backend. */
+const perBackend =
+  (bodies: Record<Dialect['backend'], string>): Migration =>
+  (d) =>
+    bodies[d.backend];
+
+const SCHEMA_MIGRATIONS: readonly Migration[] = [
   // 1: the first schema.
-  `
+  (d) => `
   CREATE TABLE runs (
     id TEXT PRIMARY KEY,
     created_at TEXT NOT NULL,
@@ -33,7 +81,7 @@ export const MIGRATIONS: string[] = [
   );
   CREATE INDEX items_suite ON items(suite, item_id);
   CREATE TABLE trials (
-    id INTEGER PRIMARY KEY,
+    id ${d.id64} PRIMARY KEY,
     run_id TEXT NOT NULL REFERENCES runs(id),
     subject_id TEXT NOT NULL REFERENCES subjects(id),
     suite TEXT NOT NULL,
@@ -43,24 +91,24 @@ export const MIGRATIONS: string[] = [
     status TEXT NOT NULL CHECK (status IN ('done', 'failed')),
     error TEXT,
     attempts INTEGER NOT NULL,
-    input_tokens INTEGER NOT NULL DEFAULT 0,
-    output_tokens INTEGER NOT NULL DEFAULT 0,
-    cost_usd REAL NOT NULL DEFAULT 0,
-    latency_ms REAL NOT NULL DEFAULT 0,
+    input_tokens ${d.int64} NOT NULL DEFAULT 0,
+    output_tokens ${d.int64} NOT NULL DEFAULT 0,
+    cost_usd ${d.real} NOT NULL DEFAULT 0,
+    latency_ms ${d.real} NOT NULL DEFAULT 0,
     cached_calls INTEGER NOT NULL DEFAULT 0,
     total_calls INTEGER NOT NULL DEFAULT 0,
     finished_at TEXT NOT NULL,
     UNIQUE (run_id, subject_id, suite, item_id, replicate)
   );
   CREATE TABLE transcripts (
-    trial_id INTEGER PRIMARY KEY REFERENCES trials(id),
+    trial_id ${d.int64} PRIMARY KEY REFERENCES trials(id),
     body TEXT NOT NULL
   );
   CREATE TABLE scores (
-    trial_id INTEGER NOT NULL REFERENCES trials(id),
+    trial_id ${d.int64} NOT NULL REFERENCES trials(id),
     scorer TEXT NOT NULL,
-    value REAL NOT NULL,
-    detail TEXT NOT NULL,
+    value ${d.real} NOT NULL,
+    detail TEXT NOT NULL,${d.seq}
     PRIMARY KEY (trial_id, scorer)
   );
   CREATE TABLE call_cache (
@@ -72,22 +120,22 @@ export const MIGRATIONS: string[] = [
   );
   `,
   // 2: rubrics pinned to a run (a run scored with one rubric refuses another of the same name).
-  `
+  (d) => `
   CREATE TABLE rubric_pins (
     run_id TEXT NOT NULL REFERENCES runs(id),
     rubric TEXT NOT NULL,
-    sha256 TEXT NOT NULL,
+    sha256 TEXT NOT NULL,${d.seq}
     PRIMARY KEY (run_id, rubric)
   );
   `,
   // 3: replies cut off by the token limit, and calls of unknown price, counted per trial.
-  `
+  () => `
   ALTER TABLE trials ADD COLUMN truncated_calls INTEGER NOT NULL DEFAULT 0;
   ALTER TABLE trials ADD COLUMN unpriced_calls INTEGER NOT NULL DEFAULT 0;
   `,
   // 4: several processes on one run: trial leases, the rate limits they share, and the run's
   // specification (from which a worker rebuilds the run's tasks).
-  `
+  (d) => `
   ALTER TABLE runs ADD COLUMN spec TEXT;
   CREATE TABLE trial_leases (
     run_id TEXT NOT NULL,
@@ -96,19 +144,19 @@ export const MIGRATIONS: string[] = [
     item_id TEXT NOT NULL,
     replicate INTEGER NOT NULL,
     owner TEXT NOT NULL,
-    expires_at INTEGER NOT NULL,
+    expires_at ${d.int64} NOT NULL,
     PRIMARY KEY (run_id, subject_id, suite, item_id, replicate)
   );
   CREATE INDEX trial_leases_owner ON trial_leases(owner);
   CREATE TABLE rate_limits (
     endpoint TEXT PRIMARY KEY,
     generation INTEGER NOT NULL,
-    paused_until INTEGER NOT NULL
+    paused_until ${d.int64} NOT NULL
   );
   `,
   // 5: IRT runs (run --tiny / --adaptive): per subject and suite, the bank, the items chosen
   // and the estimates, so that reports show them without the bank file.
-  `
+  () => `
   CREATE TABLE irt_results (
     run_id TEXT NOT NULL REFERENCES runs(id),
     subject_id TEXT NOT NULL,
@@ -121,8 +169,8 @@ export const MIGRATIONS: string[] = [
   `,
   // 6: provenance of a run, one row per invocation that differed from the one before (mindscope
   // version, git commit, Node, platform, data and template hashes): never part of the run's identity.
-  `
-  CREATE TABLE run_provenance (
+  (d) => `
+  CREATE TABLE run_provenance (${d.seq}
     run_id TEXT NOT NULL,
     recorded_at TEXT NOT NULL,
     provenance TEXT NOT NULL
@@ -131,7 +179,7 @@ export const MIGRATIONS: string[] = [
   `,
   // 7: provider batch APIs (--batch): each submitted batch with the provider's id, and each call
   // it carries (by call-cache key), so a killed or second process polls instead of resubmitting.
-  `
+  (d) => `
   CREATE TABLE batches (
     id TEXT PRIMARY KEY,
     run_id TEXT NOT NULL,
@@ -142,7 +190,7 @@ export const MIGRATIONS: string[] = [
     requests INTEGER NOT NULL,
     error TEXT,
     created_at TEXT NOT NULL,
-    updated_at INTEGER NOT NULL
+    updated_at ${d.int64} NOT NULL
   );
   CREATE INDEX batches_run ON batches(run_id);
   CREATE TABLE batch_requests (
@@ -150,7 +198,7 @@ export const MIGRATIONS: string[] = [
     key TEXT NOT NULL,
     batch_id TEXT NOT NULL,
     status TEXT NOT NULL,
-    cost_usd REAL,
+    cost_usd ${d.real},
     error TEXT,
     PRIMARY KEY (run_id, key)
   );
@@ -158,22 +206,23 @@ export const MIGRATIONS: string[] = [
   `,
   // 8: prompts stored once: content-addressed blobs (paragraphs, message lists, large detail
   // fields) that packed transcripts reference; rows written before stay as they were (packed = 0).
-  `
+  (d) => `
   CREATE TABLE prompt_blobs (
     hash TEXT PRIMARY KEY,
     body TEXT NOT NULL
-  ) WITHOUT ROWID;
+  )${d.withoutRowid};
   ALTER TABLE transcripts ADD COLUMN packed INTEGER NOT NULL DEFAULT 0;
   `,
   // 9: the viewer pages through a run's trials in insertion order (ORDER BY id LIMIT n) without sorting them all.
-  `
+  () => `
   CREATE INDEX IF NOT EXISTS trials_run_order ON trials(run_id, id);
   `,
   // 10: prompt blobs in a rowid table (appended in order) with a unique index on the hash: keyed
   // by the hash itself (WITHOUT ROWID), every new blob landed on a random page of the whole
   // table, and each commit rewrote hundreds of pages to the WAL; now only the small index is
-  // touched at random.
-  `
+  // touched at random. PostgreSQL's tables are heaps with the key in a separate index already.
+  perBackend({
+    sqlite: `
   CREATE TABLE prompt_blobs_v10 (
     hash TEXT NOT NULL UNIQUE,
     body TEXT NOT NULL
@@ -182,16 +231,22 @@ export const MIGRATIONS: string[] = [
   DROP TABLE prompt_blobs;
   ALTER TABLE prompt_blobs_v10 RENAME TO prompt_blobs;
   `,
+    postgres: `
+  SELECT 1;
+  `,
+  }),
   // 11: the wait of a trial's batch-answered calls (--batch: submission to collection), kept
   // apart from latency_ms (the interactive calls') so that neither is mixed into the other.
-  `
-  ALTER TABLE trials ADD COLUMN batch_latency_ms REAL NOT NULL DEFAULT 0;
+  (d) => `
+  ALTER TABLE trials ADD COLUMN batch_latency_ms ${d.real} NOT NULL DEFAULT 0;
   `,
-  // 12: smaller call-cache rows (sql/cache-rows.ts): keyed by the SHA-256's bytes in a table
-  // that is its own index (WITHOUT ROWID: no second copy of every key), the provider and model
-  // spec named once (cache_models), created_at in milliseconds. Rows copied over keep their
-  // text (a key that is not hex, an ISO created_at, a JSON response); readers take both.
-  `
+  // 12: smaller call-cache rows (sql/cache-rows.ts): the provider and model spec named once
+  // (cache_models), created_at in milliseconds. SQLite alone keeps a hex key's bytes, in a table
+  // that is its own index (WITHOUT ROWID: no second copy of every key); rows copied over keep
+  // their text (a key that is not hex, an ISO created_at, a JSON response), and readers take
+  // both. PostgreSQL's keys stay text, its table altered in place.
+  perBackend({
+    sqlite: `
   CREATE TABLE cache_models (
     id INTEGER PRIMARY KEY,
     provider TEXT NOT NULL,
@@ -211,14 +266,37 @@ export const MIGRATIONS: string[] = [
   DROP TABLE call_cache;
   ALTER TABLE call_cache_v12 RENAME TO call_cache;
   `,
+    postgres: `
+  CREATE TABLE cache_models (
+    id SERIAL PRIMARY KEY,
+    provider TEXT NOT NULL,
+    model TEXT NOT NULL,
+    UNIQUE (provider, model)
+  );
+  INSERT INTO cache_models (provider, model) SELECT DISTINCT provider, model FROM call_cache ORDER BY provider, model;
+  ALTER TABLE call_cache ADD COLUMN model_id INTEGER REFERENCES cache_models(id);
+  UPDATE call_cache c SET model_id = m.id FROM cache_models m WHERE m.provider = c.provider AND m.model = c.model;
+  ALTER TABLE call_cache ALTER COLUMN model_id SET NOT NULL;
+  ALTER TABLE call_cache DROP COLUMN provider;
+  ALTER TABLE call_cache DROP COLUMN model;
+  ALTER TABLE call_cache ALTER COLUMN created_at TYPE BIGINT
+    USING round(extract(epoch from created_at::timestamptz) * 1000)::bigint;
+  `,
+  }),
   // 13: where a cached reply came from (the run, or the step, that paid for it), so that a run
   // can say how many of its calls another run answered: each origin named once (cache_origins),
   // as the models are. Rows written before have none.
-  `
+  (d) => `
   CREATE TABLE cache_origins (
-    id INTEGER PRIMARY KEY,
+    id ${d.id32} PRIMARY KEY,
     origin TEXT NOT NULL UNIQUE
   );
   ALTER TABLE call_cache ADD COLUMN origin_id INTEGER REFERENCES cache_origins(id);
   `,
 ];
+
+/** SQLite's migrations, applied from PRAGMA user_version. */
+export const MIGRATIONS: readonly string[] = SCHEMA_MIGRATIONS.map((m) => m(SQLITE));
+
+/** PostgreSQL's migrations, applied from the version in mindscope_schema. */
+export const PG_MIGRATIONS: readonly string[] = SCHEMA_MIGRATIONS.map((m) => m(POSTGRES));

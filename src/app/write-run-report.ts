@@ -11,7 +11,7 @@ import { ConfigError } from '../core/errors.js';
 import { makeDirectory } from '../core/make-directory.js';
 import { describeFileError, refuseOverwrite } from '../core/output-files.js';
 import { renderHtmlReport } from '../report/html-report.js';
-import type { IrtRunRow } from '../report/irt-run-report.js';
+import type { IrtRunRow } from '../report/irt-estimates.js';
 import { collect, PROTOCOL_SCORES, type ResponseRow, type Store } from '../store/store.js';
 import { defaultPlugins } from './plugin.js';
 import { suiteProtocols } from './suite-protocols.js';
@@ -80,7 +80,7 @@ export async function writeRunReport(
       : undefined;
   const irtRows = run.config.irt ? await store.irtResults(runId) : [];
   const irtSection = irtRows.length
-    ? (await import('../report/irt-run-report.js')).irtRunSection(irtRows.map((r) => r.result as unknown as IrtRunRow))
+    ? (await import('../report/irt-estimates.js')).irtRunSection(irtRows.map((r) => r.result as unknown as IrtRunRow))
     : undefined;
   const episodeSection = episodes?.episodes.length
     ? await (async () => {
