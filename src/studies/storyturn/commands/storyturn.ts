@@ -1,13 +1,12 @@
 import type { Command } from 'commander';
 import { existsSync, writeFileSync } from 'node:fs';
-import { ConfigError, openStore, writeStoryTurns } from '../../index.js';
-import type { StoryTurnStory } from '../../protocols/index.js';
-import { readText } from '../../core/index.js';
-import { readStoryTurns, REVIEW_ERRORS, reviewStory, storyTurnDatasetStats, type ReviewError } from '../../suites/index.js';
-import { judgeHumanAgreement, parseHumanLabels, storedStories, storyJudgeScorer, storyTurnMetrics } from '../../analysis/index.js';
-import { formatTextTable } from '../../report/index.js';
-import { DEFAULT_DB, intOption } from '../options.js';
-import { printResult } from '../output.js';
+import { ConfigError, openStore, writeStoryTurns } from '../../../index.js';
+import type { StoryTurnStory } from '../../../protocols/index.js';
+import { readText } from '../../../core/index.js';
+import { readStoryTurns, REVIEW_ERRORS, reviewStory, storyTurnDatasetStats, type ReviewError } from '../../../suites/index.js';
+import { judgeHumanAgreement, parseHumanLabels, storedStories, storyJudgeScorer, storyTurnMetrics } from '../../../analysis/index.js';
+import { formatTextTable } from '../../../report/index.js';
+import { DEFAULT_DB, intOption, printResult } from '../../../cli/toolkit.js';
 
 function saveStories(file: string, stories: StoryTurnStory[]): void {
   writeFileSync(
