@@ -53,7 +53,8 @@ export const ALLOWED = {
 
 // While the seed studies move into src/studies, kernel layers may still import them.
 // TRANSITION: remove this once every study is a plugin (the kernel knows no study).
-for (const layer of ['core', 'worlds', 'protocols', 'subjects', 'judges', 'suites', 'analysis', 'report', 'app']) ALLOWED[layer].push('studies');
+for (const layer of ['core', 'worlds', 'protocols', 'subjects', 'judges', 'suites', 'analysis', 'report', 'app'])
+  ALLOWED[layer].push('studies');
 
 /** The source files behind package.json's "exports": the public entry points. */
 export function publicEntries(base = src) {

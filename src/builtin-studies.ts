@@ -4,6 +4,7 @@
 // and makes them the default plugins of every registry.
 
 import type { Plugin, PluginManifest } from './app/index.js';
+import { manifest as audit } from './studies/audit/manifest.js';
 import { manifest as dialtom } from './studies/dialtom/manifest.js';
 import { manifest as enacttom } from './studies/enacttom/manifest.js';
 import { manifest as literal } from './studies/literal/manifest.js';
@@ -18,6 +19,7 @@ export interface BuiltinStudy {
 
 /** The built-in studies, in the order their suites and commands are listed. */
 export const BUILTIN_STUDIES: readonly BuiltinStudy[] = [
+  { manifest: audit, load: async () => (await import('./studies/audit/index.js')).default },
   { manifest: literal, load: async () => (await import('./studies/literal/index.js')).default },
   { manifest: dialtom, load: async () => (await import('./studies/dialtom/index.js')).default },
   { manifest: enacttom, load: async () => (await import('./studies/enacttom/index.js')).default },

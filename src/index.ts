@@ -19,6 +19,7 @@
 //   mindscope/run-report opening a store, finding a run, writing its HTML report
 //   mindscope/audit      the audit and the response-matrix files it reads, on the statistics alone
 //   mindscope/errors     the error classes, without the rest of core
+//   mindscope/cli        for command files: option parsers, the default store, --json output
 // The command line uses nothing but these entry points.
 
 import { setDefaultPlugins } from './app/index.js';

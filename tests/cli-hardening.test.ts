@@ -7,8 +7,9 @@ import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildProgram } from '../src/cli/program.js';
+import { buildProgram } from '../src/cli/command-list.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
 
 const ROOT = join(__dirname, '..');
@@ -219,16 +220,16 @@ describe('stores and outputs', () => {
 });
 
 describe('--json', () => {
-  it('every command that prints results takes --json', () => {
+  it('every command that prints results takes --json', async () => {
     const missing: string[] = [];
-    const walk = (c: ReturnType<typeof buildProgram>, path: string) => {
+    const walk = (c: Command, path: string) => {
       for (const sub of c.commands) {
         const name = `${path} ${sub.name()}`.trim();
         if (sub.commands.length) walk(sub, name);
         else if (!sub.options.some((o) => o.long === '--json')) missing.push(name);
       }
     };
-    walk(buildProgram(), '');
+    walk(await buildProgram(), '');
     expect(missing).toEqual([]);
   });
 

@@ -1,5 +1,6 @@
 // The lazy command line (issue 18): `mindscope` loads only the file of the command being run, so
-// the list of commands it shows without loading them must match what the files register.
+// the list of commands it shows without loading them must match what the files register: the
+// kernel's and every plugin's (the built-in studies' manifests, a config file's plugins).
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -9,36 +10,108 @@ import { pathToFileURL } from 'node:url';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { simulatePanel, writeMatrixCsv } from '../src/analysis/audit/index.js';
-import { buildProgramFor, COMMAND_FILES } from '../src/cli/command-list.js';
-import { buildProgram } from '../src/cli/program.js';
+import type { PluginManifest } from '../src/app/index.js';
+import { buildProgram, buildProgramFor, builtinManifests, commandDefinitions } from '../src/cli/command-list.js';
+
+const sub = (program: Command, path: readonly string[]) => path.reduce((c, name) => c.commands.find((x) => x.name() === name)!, program);
 
 describe('lazy command line', () => {
-  it('the top-level help without loading any command is the full program help', async () => {
-    expect((await buildProgramFor([])).helpInformation()).toBe(buildProgram().helpInformation());
-    expect((await buildProgramFor(['--help'])).helpInformation()).toBe(buildProgram().helpInformation());
+  it('the help without loading any command is the full program help, at the top and in a group of commands', async () => {
+    const full = await buildProgram();
+    expect((await buildProgramFor([])).helpInformation()).toBe(full.helpInformation());
+    expect((await buildProgramFor(['--help'])).helpInformation()).toBe(full.helpInformation());
+    // `analyze` lists the kernel's analyses and the studies' (dialtom, director, triangles, vision).
+    const analyze = sub(await buildProgramFor(['analyze', '--help']), ['analyze']);
+    expect(analyze.helpInformation()).toBe(sub(full, ['analyze']).helpInformation());
+    expect(analyze.commands.map((c) => c.name())).toEqual(['traces', 'dialtom', 'director', 'triangles', 'vision']);
   });
 
-  it('each command file registers the commands listed for it, with the same help term and description', async () => {
+  it('each command definition of the kernel and of every built-in study registers the commands it declares, with the same help term and description', async () => {
     const help = new Command().createHelp();
-    for (const file of COMMAND_FILES) {
-      const program = new Command();
-      (await file.load())(program);
-      expect(program.commands.map((c) => ({ term: help.subcommandTerm(c), description: c.description() }))).toEqual(file.commands);
+    const manifests = builtinManifests();
+    const declared = commandDefinitions(manifests);
+    // The studies declare commands of their own and commands in the kernel's `analyze` group.
+    expect(declared.filter((d) => d.plugin !== 'mindscope').map((d) => `${d.plugin} ${d.definition.group ?? ''}`.trim())).toEqual([
+      'audit',
+      'dialtom',
+      'dialtom analyze',
+      'enacttom',
+      'storyturn',
+      'vision analyze',
+    ]);
+    for (const { definition } of declared) {
+      const parent = new Command();
+      (await definition.load())(parent, { manifests });
+      expect(parent.commands.map((c) => ({ term: help.subcommandTerm(c), description: c.description() }))).toEqual(definition.commands);
     }
   });
 
   it('the command being run is registered in full, every other one as a stand-in', async () => {
-    const full = buildProgram();
-    for (const args of [
-      ['report', '--out', 'x'],
-      ['help', 'suites'],
-    ]) {
+    const full = await buildProgram();
+    // The words after `mindscope`, and the command they run (registered in full).
+    const cases: [string[], string[]][] = [
+      [['report', '--out', 'x'], ['report']],
+      [['help', 'suites'], ['suites']],
+      [['run', 'tomi'], ['run']],
+      [['audit'], ['audit']],
+      [
+        ['embodied', 'verify'],
+        ['embodied', 'verify'],
+      ],
+      [
+        ['analyze', 'dialtom'],
+        ['analyze', 'dialtom'],
+      ],
+      [
+        ['analyze', 'help', 'vision'],
+        ['analyze', 'vision'],
+      ],
+    ];
+    for (const [args, path] of cases) {
       const program = await buildProgramFor(args);
-      const name = args[0] === 'help' ? args[1] : args[0];
-      const real = program.commands.find((c) => c.name() === name)!;
-      expect(real.helpInformation()).toBe(full.commands.find((c) => c.name() === name)!.helpInformation());
+      for (let depth = 1; depth <= path.length; depth++)
+        expect(sub(program, path.slice(0, depth)).helpInformation()).toBe(sub(full, path.slice(0, depth)).helpInformation());
       expect(program.helpInformation()).toBe(full.helpInformation());
     }
+    // `run` in full: its options and its action, not a stand-in.
+    const run = sub(await buildProgramFor(['run']), ['run']);
+    expect(run.options.map((o) => o.long)).toEqual(sub(full, ['run']).options.map((o) => o.long));
+    expect(run.options.some((o) => o.long === '--model')).toBe(true);
+  });
+
+  it("a plugin's commands join the program, and one that takes a command's name or names no command to join is refused", async () => {
+    const hello = {
+      name: 'hello',
+      commands: [
+        {
+          commands: [{ term: 'hello', description: 'say hello' }],
+          load: async () => (program: Command) => void program.command('hello').description('say hello'),
+        },
+        {
+          group: 'analyze',
+          commands: [{ term: 'greetings', description: 'count greetings' }],
+          load: async () => (analyze: Command) => void analyze.command('greetings').description('count greetings'),
+        },
+      ],
+    } satisfies PluginManifest;
+    const manifests = [...builtinManifests(), hello];
+    const full = await buildProgram(manifests);
+    expect((await buildProgramFor([], manifests)).helpInformation()).toBe(full.helpInformation());
+    expect(full.commands.map((c) => c.name())).toContain('hello');
+    expect(
+      sub(full, ['analyze'])
+        .commands.map((c) => c.name())
+        .at(-1),
+    ).toBe('greetings');
+    const clash = { name: 'clash', commands: [{ commands: [{ term: 'run', description: 'x' }], load: hello.commands[0]!.load }] };
+    await expect(buildProgramFor([], [...builtinManifests(), clash])).rejects.toThrow(
+      'plugin clash: the command "run" is already mindscope\'s',
+    );
+    const stray = {
+      name: 'stray',
+      commands: [{ group: 'nothing', commands: [{ term: 'x', description: 'x' }], load: hello.commands[0]!.load }],
+    };
+    await expect(buildProgramFor([], [stray])).rejects.toThrow('plugin stray: no command "nothing" to add x to');
   });
 
   it('an audit of matrix files in PCA mode loads the statistics, not the record schemas, the store, the parquet writer or ml-matrix', () => {
@@ -94,6 +167,8 @@ describe('lazy command line', () => {
     expect(JSON.parse(r.stdout).convergence.cells.length).toBe(15);
     const loaded = r.stderr.split('\n').filter((l) => l.startsWith('LOADED '));
     expect(loaded.some((l) => l.includes('/analysis/audit/'))).toBe(true);
+    // The study that declares the command is read from its manifest: no study is loaded as a plugin.
+    expect(loaded.filter((l) => /\/studies\/[^/]+\/index\.js/.test(l))).toEqual([]);
     for (const heavy of [
       '/node_modules/zod/',
       'LOADED ml-matrix',

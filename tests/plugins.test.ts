@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createRegistry, evaluate, loadConfig, openStore, runAccuracy } from '../src/index.js';
 
@@ -105,5 +106,59 @@ describe('plugins and config files', () => {
       );
       expect(r.status).toBe(1);
     }
+  });
+
+  it("adds a plugin's commands from a config file: a command of its own and one in the `analyze` group, listed in the help and run", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mindscope-plugin-commands-'));
+    const dist = (file: string) => JSON.stringify(pathToFileURL(join(ROOT, 'dist', file)).href);
+    // A plugin written as a user would, on the built package's entry points (mindscope, mindscope/cli).
+    writeFileSync(
+      join(dir, 'greet.mjs'),
+      `import { definePlugin } from ${dist('index.js')};
+import { intOption, printResult } from ${dist('cli/toolkit.js')};
+export default definePlugin({
+  name: 'greet',
+  commands: [
+    {
+      commands: [{ term: 'greet [options]', description: 'say hello' }],
+      load: async () => (program, ctx) => {
+        program.command('greet').description('say hello')
+          .option('--config <file>', 'the config file that adds this command')
+          .option('--times <n>', 'how many times', intOption('--times', 1), 1)
+          .option('--json', 'print JSON')
+          .action((f) => printResult(f.json, { times: f.times, plugins: ctx.manifests.map((m) => m.name) }, 'hello'));
+      },
+    },
+    {
+      group: 'analyze',
+      commands: [{ term: 'greetings [options]', description: 'count the greetings' }],
+      load: async () => (analyze) => {
+        analyze.command('greetings').description('count the greetings')
+          .option('--config <file>', 'the config file that adds this command')
+          .action(() => process.stdout.write('3 greetings\\n'));
+      },
+    },
+  ],
+});
+`,
+    );
+    const config = join(dir, 'greet.yaml');
+    writeFileSync(config, 'plugins: [./greet.mjs]\n');
+    const help = cli(['--help', '--config', config]);
+    expect(help.status, help.stderr).toBe(0);
+    expect(help.stdout).toMatch(/\n {2}greet \[options\] +say hello\n/);
+    expect(cli(['analyze', '--help', '--config', config]).stdout).toMatch(/\n {2}greetings \[options\] +count the greetings\n/);
+    // Without the config file the commands are not there.
+    expect(cli(['--help']).stdout).not.toMatch(/greet/);
+    expect(cli(['greet']).stderr).toMatch(/unknown command 'greet'/);
+    // Run: the command is told the plugins in play (the built-in studies, then the config's).
+    const greet = cli(['greet', '--times', '2', '--json', `--config=${config}`]);
+    expect(greet.stderr).toBe('');
+    expect(JSON.parse(greet.stdout)).toEqual({ times: 2, plugins: expect.arrayContaining(['dialtom', 'greet']) });
+    expect(JSON.parse(greet.stdout).plugins.at(-1)).toBe('greet');
+    expect(cli(['greet', '--times', '0', '--config', config]).stderr).toMatch(/--times expects an integer of at least 1, got "0"/);
+    const greetings = cli(['analyze', 'greetings', '--config', config]);
+    expect(greetings.stderr).toBe('');
+    expect(greetings.stdout).toBe('3 greetings\n');
   });
 });

@@ -12,7 +12,7 @@ import type { Store } from '../store/index.js';
 import type { Suite } from '../suites/index.js';
 import type { ScorerDefinition } from './scorer.js';
 
-/** A top-level command as `mindscope --help` lists it: its help term (`name [options] <arg>`) and description. */
+/** A command as its parent's help lists it: its help term (`name [options] <arg>`) and description. */
 export interface CommandTerm {
   term: string;
   description: string;
@@ -24,14 +24,18 @@ export interface CommandContext {
 }
 
 /**
- * One or more top-level commands, registered by a function loaded only when one of them is run
- * (so `mindscope --help` starts fast). `commands` must equal what `load`'s function registers;
- * a test walks every plugin's commands to keep them equal. With `group`, the function adds
- * subcommands to an existing top-level command of that name instead (e.g. `analyze`).
+ * One or more commands, registered by a function loaded only when one of them is run, so that
+ * `mindscope --help` starts fast: `commands` must equal what that function registers (a test
+ * checks the built-in ones). The help lists the built-in studies' commands after the kernel's
+ * `analyze`, then a config file's plugins'; the latter exist only when the command line names
+ * the config (`--config FILE`), so such a command takes that option. Option parsers and output
+ * helpers for command files: `mindscope/cli`.
  */
 export interface CommandDefinition {
   commands: readonly CommandTerm[];
+  /** Add the commands under this existing top-level command (e.g. `analyze`) rather than at the top. */
   group?: string;
+  /** The function that registers the commands on their parent (the program, or the group's command). */
   load(): Promise<(parent: Command, ctx: CommandContext) => void>;
 }
 

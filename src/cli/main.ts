@@ -1,9 +1,33 @@
-// The mindscope command line. Each command lives in its own file under commands/; only the file
-// of the command being run is loaded (command-list.ts), so `--help` and `--version` start fast
-// and a command loads only the layers it uses.
+// The mindscope command line: the kernel's commands (one file each under commands/) and the
+// commands of every plugin in play: the built-in studies, and the plugins of a config file given
+// with --config. Only the file of the command being run is loaded (command-list.ts), so `--help`
+// and `--version` start fast and a command loads only the layers it uses.
 
 import { CommanderError } from 'commander';
-import { buildProgramFor } from './command-list.js';
+import type { PluginManifest } from '../app/index.js';
+import { buildProgramFor, builtinManifests } from './command-list.js';
+
+/** The value of the last `--config FILE` or `--config=FILE` among `args`, if any. */
+function configFlag(args: readonly string[]): string | undefined {
+  let path: string | undefined;
+  for (const [i, arg] of args.entries()) {
+    if (arg === '--') break;
+    if (arg === '--config' && args[i + 1] !== undefined && !args[i + 1]!.startsWith('-')) path = args[i + 1];
+    else if (arg.startsWith('--config=')) path = arg.slice('--config='.length);
+  }
+  return path || undefined;
+}
+
+/**
+ * The plugins in play: the built-in studies' manifests, and the plugins of the config file the
+ * command line names (loaded only then, so that a plain `mindscope --help` stays fast).
+ */
+async function pluginManifests(args: readonly string[]): Promise<PluginManifest[]> {
+  const config = configFlag(args);
+  if (config === undefined) return builtinManifests();
+  const { loadConfigOnce } = await import('./config-context.js');
+  return [...builtinManifests(), ...(await loadConfigOnce(config)).plugins];
+}
 
 /**
  * `mindscope run ... | head`: once the reader is gone, what is left to print has nowhere to go.
@@ -20,7 +44,8 @@ function exitQuietlyOnClosedStdout(): void {
 export async function main(argv = process.argv): Promise<void> {
   exitQuietlyOnClosedStdout();
   try {
-    await (await buildProgramFor(argv.slice(2))).parseAsync(argv);
+    const args = argv.slice(2);
+    await (await buildProgramFor(args, await pluginManifests(args))).parseAsync(argv);
   } catch (thrown) {
     if (thrown instanceof CommanderError) {
       process.exitCode = thrown.exitCode;

@@ -4,6 +4,7 @@
 
 import { ConfigError } from '../core/errors.js';
 
+/** A parser for an integer flag between `min` and `max` (commander's option argument parser); the error names the flag. */
 export function intOption(flag: string, min = 0, max = Number.MAX_SAFE_INTEGER) {
   return (value: string): number => {
     const n = /^\s*[-+]?\d+\s*$/.test(value) ? Number(value) : Number.NaN;
@@ -13,6 +14,7 @@ export function intOption(flag: string, min = 0, max = Number.MAX_SAFE_INTEGER) 
   };
 }
 
+/** A parser for a decimal flag between `min` and `max`; the error names the flag. */
 export function numberOption(flag: string, min = 0, max = Number.POSITIVE_INFINITY) {
   return (value: string): number => {
     // Number('') is 0 and Number(' 1 ') is 1: only a plain decimal literal is taken.

@@ -3,9 +3,8 @@ import { ConfigError, openStore } from '../../index.js';
 import { DEFAULT_DB } from '../options.js';
 import { traceEffect } from '../../analysis/index.js';
 import { formatPValue, formatTextTable } from '../../report/index.js';
-import { registerAnalyzeDialtom } from './analyze-dialtom.js';
-import { registerAnalyzeVision } from './analyze-vision.js';
 
+/** `analyze` and the kernel's analyses under it; the studies add theirs (their manifests' commands in the `analyze` group). */
 export function registerAnalyze(program: Command): void {
   const analyze = program.command('analyze').description('analyses of one paper family over stored runs or published rates');
   analyze
@@ -43,6 +42,4 @@ export function registerAnalyze(program: Command): void {
         await store.close();
       }
     });
-  registerAnalyzeVision(analyze);
-  registerAnalyzeDialtom(analyze);
 }

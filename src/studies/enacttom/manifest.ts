@@ -9,4 +9,10 @@ export const manifest = {
     enacttom: 'episode',
     'generated-enacttom': 'episode',
   },
+  commands: [
+    {
+      commands: [{ term: 'embodied', description: 'embodied multi-agent ToM tasks (EnactToM): verify, generate, results' }],
+      load: async () => (await import('./commands/embodied.js')).registerEmbodied,
+    },
+  ],
 } satisfies PluginManifest;

@@ -9,4 +9,10 @@ export const manifest = {
     storyturn: 'conversation',
     'generated-storyturn': 'conversation',
   },
+  commands: [
+    {
+      commands: [{ term: 'storyturn', description: 'StoryTurn conversations (CoMMET)' }],
+      load: async () => (await import('./commands/storyturn.js')).registerStoryTurn,
+    },
+  ],
 } satisfies PluginManifest;

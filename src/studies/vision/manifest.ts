@@ -13,4 +13,27 @@ export const manifest = {
     'triangles-native-video': 'describe',
     'triangles-video': 'describe',
   },
+  commands: [
+    {
+      group: 'analyze',
+      commands: [
+        {
+          term: 'director [options]',
+          description:
+            'Director Task: shares on a, b, c.Q1, c.Q2 at letter and colour level, egocentric rates on (b) and c.Q2, explicit-implicit gap, recovery, panel means, nearest human group (adult set and wide set)',
+        },
+        {
+          term: 'triangles [options]',
+          description:
+            'animated triangles: (Intent, Approp) per subject, condition and arm with distances to the human groups, strict Intent rank ToM > GD > Random, controls per arm, similarity to native video; --scorers compares rubrics (informed vs anchor-blinded) with judge cost per cell',
+        },
+        {
+          term: 'vision [options]',
+          description:
+            "joint Director / triangles analysis: nearest group per task (adult and wide sets), disagreement, Spearman, and the paper's figures",
+        },
+      ],
+      load: async () => (await import('./commands/analyze-vision.js')).registerAnalyzeVision,
+    },
+  ],
 } satisfies PluginManifest;

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { bertScoreInferences, ConfigError, InputError, judgeInferences, openStore, resolveRunId } from '../../index.js';
-import { decimalNumber, parseCsv, readJson, readText } from '../../core/index.js';
+import { bertScoreInferences, ConfigError, InputError, judgeInferences, openStore, resolveRunId } from '../../../index.js';
+import { decimalNumber, parseCsv, readJson, readText } from '../../../core/index.js';
 import {
   benchmarkInferences,
   crossDomainCorrelation,
@@ -19,10 +19,9 @@ import {
   retroProspectiveGap,
   summarizeAnnotations,
   type RateRow,
-} from '../../analysis/index.js';
-import { formatPValue, formatTextTable } from '../../report/index.js';
-import { numberOption } from '../options.js';
-import { DEFAULT_DB } from '../options.js';
+} from '../../../analysis/index.js';
+import { formatPValue, formatTextTable } from '../../../report/index.js';
+import { numberOption, DEFAULT_DB } from '../../../cli/toolkit.js';
 
 /** domain,A,B,C,D rows of chosen-position counts. */
 function readPositions(file: string): Array<{ domain: string; counts: number[] }> {

@@ -1,13 +1,12 @@
 import type { Command } from 'commander';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { authorEmbodiedTasks, ConfigError, InputError, openStore, resolveRunId } from '../../index.js';
-import { checkJsonDepth } from '../../core/index.js';
-import { evolveTasks, formatPoolComposition, generateTasks, poolComposition } from '../../suites/index.js';
-import { evolutionPool, evolutionRounds } from '../../analysis/index.js';
-import { evolutionRoundsSpec, formatTextTable, renderSvg } from '../../report/index.js';
-import { readEnactTomTasks } from '../../worlds/index.js';
-import { DEFAULT_DB, intOption, numberOption } from '../options.js';
-import { printResult } from '../output.js';
+import { authorEmbodiedTasks, ConfigError, InputError, openStore, resolveRunId } from '../../../index.js';
+import { checkJsonDepth } from '../../../core/index.js';
+import { evolveTasks, formatPoolComposition, generateTasks, poolComposition } from '../../../suites/index.js';
+import { evolutionPool, evolutionRounds } from '../../../analysis/index.js';
+import { evolutionRoundsSpec, formatTextTable, renderSvg } from '../../../report/index.js';
+import { readEnactTomTasks } from '../../../worlds/index.js';
+import { DEFAULT_DB, intOption, numberOption, printResult } from '../../../cli/toolkit.js';
 
 /**
  * `embodied author --json` prints `{ drafts, revisions, accepted, acceptanceRate, acceptedFirstTry, firstTryRate, acceptedUnsolvable, ablations,

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { ConfigError, InputError, openStore, resolveRunId } from '../../index.js';
-import { checkJsonDepth } from '../../core/index.js';
+import { ConfigError, InputError, openStore, resolveRunId } from '../../../index.js';
+import { checkJsonDepth } from '../../../core/index.js';
 import {
   formatPoolComposition,
   generateTasks,
@@ -10,7 +10,7 @@ import {
   evolveTasks,
   type GenerateTaskOptions,
   type TaskFamily,
-} from '../../suites/index.js';
+} from '../../../suites/index.js';
 import {
   evolutionPool,
   labelAgreement,
@@ -19,12 +19,11 @@ import {
   summarizeEpisodes,
   taskOfItem,
   type LabellingRow,
-} from '../../analysis/index.js';
-import type { EmbodiedTask } from '../../worlds/index.js';
-import { formatTextTable } from '../../report/index.js';
-import { formatAction, readEnactTomTasks, verifyTask } from '../../worlds/index.js';
-import { intOption, numberOption, DEFAULT_DB } from '../options.js';
-import { printResult } from '../output.js';
+} from '../../../analysis/index.js';
+import type { EmbodiedTask } from '../../../worlds/index.js';
+import { formatTextTable } from '../../../report/index.js';
+import { formatAction, readEnactTomTasks, verifyTask } from '../../../worlds/index.js';
+import { intOption, numberOption, DEFAULT_DB, printResult } from '../../../cli/toolkit.js';
 import { registerEmbodiedAuthoring } from './embodied-authoring.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { existsSync, writeFileSync } from 'node:fs';
-import { ConfigError, openStore } from '../../index.js';
-import { readText } from '../../core/index.js';
+import { ConfigError, openStore } from '../../../index.js';
+import { readText } from '../../../core/index.js';
 import {
   judgeHumanAgreement,
   parseHumanLabels,
@@ -15,10 +15,9 @@ import {
   writeStoryTurns,
   type ReviewError,
   type StoryTurnStory,
-} from '../../studies/storyturn/index.js';
-import { formatTextTable } from '../../report/index.js';
-import { DEFAULT_DB, intOption } from '../options.js';
-import { printResult } from '../output.js';
+} from '../index.js';
+import { formatTextTable } from '../../../report/index.js';
+import { DEFAULT_DB, intOption, printResult } from '../../../cli/toolkit.js';
 
 function saveStories(file: string, stories: StoryTurnStory[]): void {
   writeFileSync(

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 // Only what auditing matrix files needs is loaded up front: the store and run layers (--run-id),
 // Parquet, and the HTML report load when asked for (the whole library takes about 0.5 s to load,
 // a third of a paper-scale audit in PCA mode).
-import * as stats from '../../stats/index.js';
+import * as stats from '../../../stats/index.js';
 // The audit's own entry point, not mindscope/analysis, mindscope/store or mindscope/core: an
 // audit of matrix files loads the statistics only (about 0.1 s less at every start).
 import {
@@ -19,12 +19,11 @@ import {
   writeMatrixCsv,
   type BenchmarkAudit,
   type ResponseMatrix,
-} from '../../analysis/audit/index.js';
-import { DEFAULT_DB } from '../default-db.js';
-import { intOption, numberOption } from '../number-options.js';
+} from '../../../analysis/audit/index.js';
+import { DEFAULT_DB, intOption, numberOption } from '../../../cli/toolkit.js';
 
 /** core's file helpers, loaded when a flag needs them (core's index loads every record schema). */
-const core = () => import('../../core/index.js');
+const core = () => import('../../../core/index.js');
 /** The text tables, loaded for text output only. */
 const text = () => import('./audit-text.js');
 
@@ -36,7 +35,7 @@ const list = (v: string) =>
 
 async function readMatrixFile(path: string, opts: { anyCategory?: boolean } = {}): Promise<ResponseMatrix> {
   if (!path.endsWith('.parquet')) return readMatrixCsv(path, opts);
-  const { readMatrixParquet } = await import('../../store/index.js');
+  const { readMatrixParquet } = await import('../../../store/index.js');
   return readMatrixParquet(path, opts);
 }
 
@@ -128,7 +127,7 @@ export function registerAudit(program: Command): void {
         if (flags.matrix || flags.runId) {
           let inputs: Array<{ name: string; matrix: ResponseMatrix }>;
           if (flags.runId) {
-            const { openStore, resolveRunId, runMatricesBySuite } = await import('../../index.js');
+            const { openStore, resolveRunId, runMatricesBySuite } = await import('../../../index.js');
             const store = await openStore(flags.db);
             try {
               inputs = await runMatricesBySuite(store, await resolveRunId(store, flags.runId));
@@ -194,7 +193,7 @@ export function registerAudit(program: Command): void {
             discriminant = discriminantValidity(audit, controls, { iterations: flags.bootstrap, seed: flags.seed, method: flags.method });
           if (flags.report) {
             (await core()).makeDirectory(flags.report);
-            const { renderAuditReport } = await import('../../report/index.js');
+            const { renderAuditReport } = await import('../../../report/index.js');
             writeFileSync(join(flags.report, 'audit.html'), await renderAuditReport(audit, { discriminant }));
           }
           if (flags.exportFiltered) {
@@ -230,7 +229,7 @@ export function registerAudit(program: Command): void {
         });
         if (flags.report) {
           (await core()).makeDirectory(flags.report);
-          const { renderBenchmarkAuditReport } = await import('../../report/index.js');
+          const { renderBenchmarkAuditReport } = await import('../../../report/index.js');
           writeFileSync(join(flags.report, 'audit-scores.html'), await renderBenchmarkAuditReport(audit));
         }
         process.stdout.write(flags.json ? `${JSON.stringify(audit, null, 2)}\n` : `${(await text()).printBenchmarkAudit(audit)}\n`);

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { DEFAULT_DB } from '../options.js';
+import { DEFAULT_DB } from '../../../cli/toolkit.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, loadHumanReferences, openStore } from '../../index.js';
-import { readText, makeDirectory } from '../../core/index.js';
+import { ConfigError, loadHumanReferences, openStore } from '../../../index.js';
+import { readText, makeDirectory } from '../../../core/index.js';
 import {
   directorByFactor,
   directorFromCounts,
@@ -17,7 +17,7 @@ import {
   type DirectorModel,
   type DirectorShares,
   type TriangleProfile,
-} from '../../studies/vision/index.js';
+} from '../index.js';
 import {
   directorBarsSpec,
   FfmpegMissing,
@@ -26,7 +26,7 @@ import {
   renderJointScatter,
   renderSvg,
   svgToPng,
-} from '../../report/index.js';
+} from '../../../report/index.js';
 import { registerAnalyzeTriangles } from './analyze-triangles.js';
 
 const pct = (x: number | undefined) => (x === undefined ? '-' : (x * 100).toFixed(1));

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { DEFAULT_DB } from '../options.js';
-import { ConfigError, compareTriangleScorers, loadHumanReferences, openStore } from '../../index.js';
-import { readText } from '../../core/index.js';
+import { DEFAULT_DB } from '../../../cli/toolkit.js';
+import { ConfigError, compareTriangleScorers, loadHumanReferences, openStore } from '../../../index.js';
+import { readText } from '../../../core/index.js';
 import {
   CANONICAL_TRIANGLES_SCORER,
   strictIntentRank,
@@ -10,9 +10,9 @@ import {
   type ConditionProfile,
   type TriangleProfile,
   type TrianglesArmSummary,
-} from '../../studies/vision/index.js';
-import { ARM_TITLES, formatTextTable, formatUsd } from '../../report/index.js';
-import { loadPriceTable } from '../../runner/index.js';
+} from '../index.js';
+import { ARM_TITLES, formatTextTable, formatUsd } from '../../../report/index.js';
+import { loadPriceTable } from '../../../runner/index.js';
 
 const n2 = (x: number | null | undefined) => (x === null || x === undefined || Number.isNaN(x) ? '-' : x.toFixed(2));
 

@@ -1,0 +1,21 @@
+// The audit study's manifest: the psychometric audit of ToM benchmarks (`mindscope audit`), a
+// command and no suites. Its command loads the statistics alone (an audit of matrix files loads
+// no record schema, store or report), so nothing here loads the library.
+
+import type { PluginManifest } from '../../app/index.js';
+
+export const manifest = {
+  name: 'audit',
+  commands: [
+    {
+      commands: [
+        {
+          term: 'audit [options]',
+          description:
+            'psychometric audit of ToM benchmarks: response matrices (--matrix), a stored run (--run-id) or a score table (--scores)',
+        },
+      ],
+      load: async () => (await import('./commands/audit.js')).registerAudit,
+    },
+  ],
+} satisfies PluginManifest;
