@@ -3,5 +3,5 @@
 
 export * from './reference-agent.js';
 export * from './reference-judges.js';
-export * from './team-model.js';
+export * from '../studies/enacttom/team-model.js';
 export * from './subject-providers.js';

@@ -5,7 +5,7 @@ import { ConfigError } from '../core/index.js';
 import { defineProvider, type ProviderDefinition } from '../models/index.js';
 import type { ProtocolModule } from '../protocols/index.js';
 import { ReferenceAgent, referenceAgents } from './reference-agent.js';
-import { TeamModel } from './team-model.js';
+import { TeamModel } from '../studies/enacttom/team-model.js';
 
 /** Provider entries for `agent:` (reference subjects of these protocols) and `team:`. */
 export function referenceSubjectProviders(protocols: readonly ProtocolModule[]): ProviderDefinition[] {

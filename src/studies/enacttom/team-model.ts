@@ -2,9 +2,9 @@
 // turn (agent_i is played by member i modulo the team size), so that mixed teams run through
 // the runner, its cache and its cost accounting as one subject.
 
-import { readInfo, type ChatResponse } from '../core/index.js';
-import type { ChatModel, ChatRequest } from '../models/index.js';
-import { EPISODE_INFO } from '../protocols/index.js';
+import { readInfo, type ChatResponse } from '../../core/index.js';
+import type { ChatModel, ChatRequest } from '../../models/index.js';
+import { EPISODE_INFO } from '../../protocols/index.js';
 
 /** `team:SPEC+SPEC+...`: one subject whose members play the agents of an embodied episode in turn. */
 export class TeamModel implements ChatModel {

@@ -22,7 +22,7 @@ import {
   stripEpistemic,
   TaskSearch,
   type EmbodiedTask,
-} from '../../worlds/index.js';
+} from '../../../worlds/index.js';
 import {
   EPISODE_RECORDS,
   withInfo,
@@ -34,8 +34,8 @@ import {
   type Task,
   type TrialContext,
   type TrialModel,
-} from '../../core/index.js';
-import { defineProtocol } from '../protocol.js';
+} from '../../../core/index.js';
+import { defineProtocol } from '../../../protocols/index.js';
 import { EPISODE_INFO, EPISODE_POLICIES } from './reference-teams.js';
 import { probePrompt, systemPrompt, turnPrompt } from './episode-prompt.js';
 import { contrastProbes, goalProbes, partnerAnswer, readProbeAnswer, worldAnswer, type ProbeWorld } from './literal-probes.js';

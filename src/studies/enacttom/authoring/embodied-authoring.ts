@@ -7,14 +7,14 @@
 // every version is kept with its reasons. Three switches ablate the pipeline as the paper's Table 9 does. Calls go
 // through the runner's recording model (cached, retried, stored).
 
-import { ConfigError, DEFAULT_SETTINGS, type ChatMessage } from '../core/index.js';
-import { councilPrompt, councilVerdict, parseCouncilReply, type CouncilVerdict, type TaskCriterion } from '../judges/index.js';
-import type { ChatModel } from '../models/index.js';
-import { CallerFactory } from '../runner/index.js';
-import type { Store } from '../store/index.js';
-import { kDepth, readEnactTomTask, verifyTask } from '../worlds/index.js';
+import { ConfigError, DEFAULT_SETTINGS, type ChatMessage } from '../../../core/index.js';
+import { councilPrompt, councilVerdict, parseCouncilReply, type CouncilVerdict, type TaskCriterion } from '../../../judges/index.js';
+import type { ChatModel } from '../../../models/index.js';
+import { CallerFactory } from '../../../runner/index.js';
+import type { Store } from '../../../store/index.js';
+import { kDepth, readEnactTomTask, verifyTask } from '../../../worlds/index.js';
 import { revisionMessages, type DraftAttempt } from './authoring-revision.js';
-import { createRegistry, type Registry } from './registry.js';
+import { createRegistry, type Registry } from '../../../app/index.js';
 
 export interface AuthoringAblations {
   /** Skip the verifier's solvability and calibration checks (the paper's "no baseline calibration"). */
