@@ -145,12 +145,11 @@ export {
   scoreRun,
   validateJudgeModels,
   writeStoryTurns,
-  authorEmbodiedTasks,
-  type AuthoringResult,
   type InferenceJudgement,
   type ScoreRunOptions,
   type ScoreRunResult,
 } from './app/index.js';
+export { authorEmbodiedTasks, type AuthoringResult } from './studies/enacttom/index.js';
 
 // The seed studies (literal benchmarks, DialToM, EnactToM, StoryTurn, vision) are plugins on this
 // same API (src/studies); importing this entry point makes them the default plugins of every

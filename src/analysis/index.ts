@@ -11,7 +11,6 @@ export * from './audit/matrix-audit.js';
 export * from './paired-comparison.js';
 export * from './audit/discriminant-controls.js';
 export * from './audit/interval-coverage.js';
-export * from '../studies/enacttom/analysis/index.js';
 export * from './dialogue/index.js';
 export * from './storyturn/index.js';
 export * from './vision/index.js';

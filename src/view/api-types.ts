@@ -1,16 +1,8 @@
 // The JSON the viewer's API serves and its page reads (and a static export holds). Types only:
 // the page imports them too, so that both sides agree.
 
-import type {
-  DescribeDetail,
-  DirectorDetail,
-  EpisodeDetail,
-  EpisodeTurn,
-  JudgeDetail,
-  McqDetail,
-  StoredTranscript,
-  StoryTurnDetail,
-} from '../core/index.js';
+import type { DescribeDetail, DirectorDetail, JudgeDetail, McqDetail, StoredTranscript, StoryTurnDetail } from '../core/index.js';
+import type { EpisodeDetail, EpisodeTurn } from '../studies/enacttom/index.js';
 import type { PairedCell } from '../analysis/index.js';
 import type { RunActivity, StatusRow, TrialFacets, TrialListRow, UsageRow } from '../store/index.js';
 

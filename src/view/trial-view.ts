@@ -1,7 +1,6 @@
 // One trial as the Transcript view shows it: the calls as stored, the record read through its
 // protocol's schema (readRecord), every score (judge panels parsed with their schema), the item.
 
-import { taskOfItem } from '../analysis/index.js';
 import {
   BUILTIN_RECORDS,
   JudgeDetailSchema,
@@ -13,17 +12,28 @@ import {
   type StoredTranscript,
   type TrialKey,
 } from '../core/index.js';
+import { EPISODE_RECORDS, taskOfItem } from '../studies/enacttom/index.js';
 import { trialBrowser, type Store } from '../store/index.js';
 import type { RecordView, TrialView } from './api-types.js';
 import { replayEpisode } from './episode-replay.js';
 
+// The protocols whose records the view knows, in the order a record stored before records named
+// their protocol is recognised.
+const KNOWN_RECORDS = [
+  BUILTIN_RECORDS.mcq,
+  BUILTIN_RECORDS.conversation,
+  EPISODE_RECORDS,
+  BUILTIN_RECORDS.director,
+  BUILTIN_RECORDS.describe,
+];
+
 function recordOf(t: StoredTranscript, item: Item | undefined, where: string): RecordView {
-  const protocol = protocolOf(t, Object.values(BUILTIN_RECORDS));
+  const protocol = protocolOf(t, KNOWN_RECORDS);
   const mcq = readRecord(BUILTIN_RECORDS.mcq, t, where);
   if (mcq) return { protocol: 'mcq', mcq };
   const story = readRecord(BUILTIN_RECORDS.conversation, t, where);
   if (story) return { protocol: 'conversation', story };
-  const episode = readRecord(BUILTIN_RECORDS.episode, t, where);
+  const episode = readRecord(EPISODE_RECORDS, t, where);
   if (episode) return replayEpisode(item ? taskOfItem(item) : undefined, episode);
   const director = readRecord(BUILTIN_RECORDS.director, t, where);
   if (director) return { protocol: 'director', director };
@@ -66,7 +76,7 @@ export async function trialView(store: Store, key: TrialKey): Promise<TrialView 
           mcq: payload ? { context: payload.context, question: payload.question, options: payload.options } : null,
         }
       : null,
-    protocol: stored ? protocolOf(stored.transcript, Object.values(BUILTIN_RECORDS)) : 'unknown',
+    protocol: stored ? protocolOf(stored.transcript, KNOWN_RECORDS) : 'unknown',
     calls: stored?.transcript.calls ?? [],
     record: stored ? recordOf(stored.transcript, item, where) : null,
     scores: (await browser.scores(key)).map((s) => ({ ...s, judge: readScoreDetail(JudgeDetailSchema, s.detail) ?? null })),

@@ -9,7 +9,6 @@ import type { RecordSchemas } from '../task.js';
 import { StoryTurnDetailSchema, StoryTurnScoreDetailSchema } from './conversation.js';
 import { DescribeDetailSchema, DescribeScoreDetailSchema } from './describe.js';
 import { DirectorDetailSchema, DirectorScoreDetailSchema } from './director.js';
-import { EpisodeDetailSchema, EpisodeScoreDetailSchema } from '../../studies/enacttom/protocol/records.js';
 import { InspectDetailSchema, InspectScoreDetailSchema } from './inspect.js';
 import { McqDetailSchema, McqScoreDetailSchema } from './mcq.js';
 import type { StoredTranscript } from './transcript.js';
@@ -17,7 +16,6 @@ import type { StoredTranscript } from './transcript.js';
 export * from './conversation.js';
 export * from './describe.js';
 export * from './director.js';
-export * from '../../studies/enacttom/protocol/records.js';
 export * from './inspect.js';
 export * from './judge.js';
 export * from './mcq.js';
@@ -36,13 +34,6 @@ export const CONVERSATION_RECORDS = {
   legacy: (d) => 'storyId' in d && 'turns' in d,
   detail: StoryTurnDetailSchema,
   score: StoryTurnScoreDetailSchema,
-} satisfies RecordSchemas;
-export const EPISODE_RECORDS = {
-  protocol: 'episode',
-  scorer: 'episode-functional',
-  legacy: (d) => 'taskId' in d && 'probes' in d,
-  detail: EpisodeDetailSchema,
-  score: EpisodeScoreDetailSchema,
 } satisfies RecordSchemas;
 export const DIRECTOR_RECORDS = {
   protocol: 'director',
@@ -72,7 +63,6 @@ export const INSPECT_RECORDS = {
 export const BUILTIN_RECORDS = {
   mcq: MCQ_RECORDS,
   conversation: CONVERSATION_RECORDS,
-  episode: EPISODE_RECORDS,
   director: DIRECTOR_RECORDS,
   describe: DESCRIBE_RECORDS,
 } as const;

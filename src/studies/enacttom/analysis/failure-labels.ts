@@ -5,7 +5,7 @@
 
 import { createRng, InputError } from '../../../core/index.js';
 import { twoRaterAgreement, type TwoRaterAgreement } from '../../../stats/index.js';
-import type { EmbodiedTask } from '../../../worlds/index.js';
+import type { EmbodiedTask } from '../world/index.js';
 import type { StoredEpisode } from './episode-results.js';
 import { classifyFailure, FAILURE_MODES, type FailureMode } from './failure-modes.js';
 

@@ -20,7 +20,7 @@ import {
   stripEpistemic,
   TaskSearch,
   type EmbodiedTask,
-} from '../../../worlds/index.js';
+} from '../world/index.js';
 import type { EpisodeDetail, EpisodeTurn } from '../protocol/records.js';
 
 export const FAILURE_MODES = [

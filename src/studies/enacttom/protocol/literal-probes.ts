@@ -24,7 +24,7 @@ import {
   type KnowledgeState,
   type World,
   type WorldState,
-} from '../../../worlds/index.js';
+} from '../world/index.js';
 import { probeQuestion } from './probe-wording.js';
 
 export type ProbeKind = 'state' | 'location' | 'fact' | 'knows';

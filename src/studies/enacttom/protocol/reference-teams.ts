@@ -24,7 +24,7 @@ import {
   type KnowledgeState,
   type PlanStep,
   type WorldState,
-} from '../../../worlds/index.js';
+} from '../world/index.js';
 import type { ReferencePolicy } from '../../../protocols/index.js';
 import { partnerAnswer, probeOptions, worldAnswer, type LiteralProbe } from './literal-probes.js';
 
