@@ -2,15 +2,15 @@
 // evaluation. The building blocks behind it have entry points of their own, by layer:
 //   mindscope/core       types, record schemas, the run specification, hashing, seeded RNG, errors, file readers
 //   mindscope/stats      statistics on typed arrays (correlation, bootstrap, factor analysis, agreement, ...)
-//   mindscope/worlds     simulators: the EnactToM text world and verifier, Director scenes, triangles, belief tracker
+//   mindscope/worlds     simulators: Director scenes, triangles, belief tracker
 //   mindscope/models     the ChatModel interface and providers
 //   mindscope/store      the Store interface, SQLite and PostgreSQL, response matrices
 //   mindscope/runner     planning, limits, retries, the call cache, costs
-//   mindscope/protocols  protocol modules (mcq, conversation, episode, director, describe)
-//   mindscope/subjects   reference subjects and teams
+//   mindscope/protocols  protocol modules (mcq, conversation, director, describe)
+//   mindscope/subjects   reference subjects
 //   mindscope/judges     rubrics, judge panels, validation
 //   mindscope/suites     loaders and generators of every suite
-//   mindscope/analysis   audit, DialToM, CoMMET, EnactToM and vision analyses
+//   mindscope/analysis   audit, DialToM, CoMMET and vision analyses
 //   mindscope/report     tables, charts and HTML reports
 //   mindscope/view       the transcript viewer's server
 // and a few light ones, for commands that should start fast:

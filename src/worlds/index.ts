@@ -1,5 +1,5 @@
-// The simulators: the EnactToM text world with knowledge tracking and its verifier, the Director
-// Task's scenes, the animated triangles, and the belief tracker behind the generated stories.
+// The simulators: the Director Task's scenes, the animated triangles, and the belief tracker
+// behind the generated stories. (EnactToM's text world is its study's: mindscope/studies/enacttom.)
 
 export * from './vision/index.js';
 export * from './belief/index.js';
