@@ -13,9 +13,7 @@ import { join } from 'node:path';
 
 const m = {
   ...(await import('../dist/index.js')),
-  ...(await import('../dist/worlds/index.js')),
-  ...(await import('../dist/suites/index.js')),
-  ...(await import('../dist/analysis/index.js')),
+  ...(await import('../dist/studies/enacttom/index.js')),
 };
 const arg = (name, dflt) => (process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : dflt);
 const N = arg('--tasks', 300);

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchChromium } from './chromium.mjs';
 import { evaluate, openStore } from '../dist/index.js';
-import { generateTasks } from '../dist/suites/index.js';
+import { generateTasks } from '../dist/studies/enacttom/index.js';
 import { startViewer } from '../dist/view/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mindscope-shots-'));

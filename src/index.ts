@@ -2,12 +2,12 @@
 // evaluation. The building blocks behind it have entry points of their own, by layer:
 //   mindscope/core       types, record schemas, the run specification, hashing, seeded RNG, errors, file readers
 //   mindscope/stats      statistics on typed arrays (correlation, bootstrap, factor analysis, agreement, ...)
-//   mindscope/worlds     simulators: the EnactToM text world and verifier, belief tracker
+//   mindscope/worlds     simulators of the kernel's suites: the belief tracker behind the generated stories
 //   mindscope/models     the ChatModel interface and providers
 //   mindscope/store      the Store interface, SQLite and PostgreSQL, response matrices
 //   mindscope/runner     planning, limits, retries, the call cache, costs
 //   mindscope/protocols  the protocol contract and the multiple-choice protocol
-//   mindscope/subjects   reference subjects and teams
+//   mindscope/subjects   reference subjects
 //   mindscope/judges     rubrics, judge panels, validation
 //   mindscope/suites     the suite contract, generic MCQ files, procedural stories, data on demand
 //   mindscope/analysis   analyses of stored runs
@@ -147,13 +147,12 @@ export {
   modelDialtomWriter,
   scoreRun,
   validateJudgeModels,
-  authorEmbodiedTasks,
-  type AuthoringResult,
   type InferenceJudgement,
   type ScoreRunOptions,
   type ScoreRunResult,
 } from './app/index.js';
 export { writeStoryTurns } from './studies/storyturn/index.js';
+export { authorEmbodiedTasks, type AuthoringResult } from './studies/enacttom/index.js';
 
 // The seed studies (literal benchmarks, DialToM, EnactToM, StoryTurn, vision) are plugins on this
 // same API (src/studies); importing this entry point makes them the default plugins of every

@@ -9,8 +9,14 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { draftFeedback, revisionMessages } from '../src/app/index.js';
-import { councilPrompt, councilVerdict, parseCouncilReply, taskCriteria } from '../src/judges/index.js';
+import {
+  draftFeedback,
+  revisionMessages,
+  councilPrompt,
+  councilVerdict,
+  parseCouncilReply,
+  taskCriteria,
+} from '../src/studies/enacttom/index.js';
 
 const SERVER = fileURLToPath(new URL('./servers/author-server.mjs', import.meta.url));
 const bin = fileURLToPath(new URL('../bin/mindscope.js', import.meta.url));

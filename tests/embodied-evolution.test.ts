@@ -9,9 +9,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { evolutionPool } from '../src/analysis/index.js';
+import { evolutionPool, generateTasks } from '../src/studies/enacttom/index.js';
 import { evaluate, openStore } from '../src/index.js';
-import { generateTasks } from '../src/suites/index.js';
 
 const bin = fileURLToPath(new URL('../bin/mindscope.js', import.meta.url));
 

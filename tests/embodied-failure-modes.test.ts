@@ -1,9 +1,16 @@
 // Each of the five failure modes on a hand-built episode that shows exactly that failure, and
 // the near misses that must not fire (an agent without a private goal undoing a shared fact).
 import { describe, expect, it } from 'vitest';
-import type { EpisodeDetail, EpisodeTurn } from '../src/core/records/episode.js';
-import { classifyFailure, labelAgreement, labellingSample, type StoredEpisode } from '../src/analysis/index.js';
-import { KnowledgeUniverse, readEnactTomTask, World } from '../src/worlds/index.js';
+import type { EpisodeDetail, EpisodeTurn } from '../src/studies/enacttom/protocol/records.js';
+import {
+  classifyFailure,
+  labelAgreement,
+  labellingSample,
+  type StoredEpisode,
+  KnowledgeUniverse,
+  readEnactTomTask,
+  World,
+} from '../src/studies/enacttom/index.js';
 
 const json = {
   task_id: 'fm',

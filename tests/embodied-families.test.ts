@@ -2,8 +2,16 @@
 // calibrated plan's; every mechanic reachable in a 300-task pool; the pool's composition.
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../src/core/index.js';
-import { draftTask, formatPoolComposition, generateTask, poolComposition, poolSettings, TASK_FAMILIES } from '../src/suites/index.js';
-import { MECHANICS, readEnactTomTask } from '../src/worlds/index.js';
+import {
+  draftTask,
+  formatPoolComposition,
+  generateTask,
+  poolComposition,
+  poolSettings,
+  TASK_FAMILIES,
+  MECHANICS,
+  readEnactTomTask,
+} from '../src/studies/enacttom/index.js';
 
 describe('task families', () => {
   for (const family of TASK_FAMILIES) {

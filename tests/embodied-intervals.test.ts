@@ -5,7 +5,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { episodeMetrics, type EpisodeTrial } from '../src/analysis/index.js';
+import { episodeMetrics, type EpisodeTrial } from '../src/studies/enacttom/index.js';
 import { wilsonInterval } from '../src/stats/index.js';
 
 const trial = (taskId: string, replicate: number, functional: boolean): EpisodeTrial => ({

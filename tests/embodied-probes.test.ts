@@ -13,12 +13,15 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../src/index.js';
-import { EPISODE_RECORDS, readRecord, type ChatMessage, type TrialModel } from '../src/core/index.js';
-import { goalProbes, runEpisode } from '../src/protocols/index.js';
-import { generateTasks } from '../src/suites/index.js';
-import { episodeMetrics, episodeOutcome, summarizeEpisodes } from '../src/analysis/index.js';
-import { renderEpisodeSection } from '../src/report/index.js';
+import { readRecord, type ChatMessage, type TrialModel } from '../src/core/index.js';
 import {
+  EPISODE_RECORDS,
+  goalProbes,
+  runEpisode,
+  generateTasks,
+  episodeMetrics,
+  episodeOutcome,
+  summarizeEpisodes,
   EpisodeMinds,
   KnowledgeUniverse,
   NO_PLACE,
@@ -27,7 +30,8 @@ import {
   World,
   type Action,
   type EmbodiedTask,
-} from '../src/worlds/index.js';
+} from '../src/studies/enacttom/index.js';
+import { renderEpisodeSection } from '../src/report/index.js';
 import { evaluate } from './helpers/evaluate.js';
 
 // Sally and Anne in a household: agent_0 sees cup_1 on table_1 and goes to the hall; agent_1

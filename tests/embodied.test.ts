@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../src/index.js';
-import { generateTasks } from '../src/suites/index.js';
-import { summarizeEpisodes } from '../src/analysis/index.js';
 import {
+  generateTasks,
+  summarizeEpisodes,
   formatAction,
   formatFormula,
   kDepth,
@@ -22,7 +22,7 @@ import {
   trivialKNodes,
   verifyTask,
   World,
-} from '../src/worlds/index.js';
+} from '../src/studies/enacttom/index.js';
 import { evaluate } from './helpers/evaluate.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
 
@@ -245,7 +245,7 @@ describe('embodied CLI', () => {
 
 describe('failure modes', () => {
   it('reads withheld information, broken chains, ignored constraints, sabotage and disclosure from a trace', async () => {
-    const { classifyFailure } = await import('../src/analysis/index.js');
+    const { classifyFailure } = await import('../src/studies/enacttom/index.js');
     const g = generateTasks({ n: 1, seed: 9, depth: 1, agents: 2, category: 'mixed' })[0]!;
     const task = g.task;
     const plan = g.verify.plan!;

@@ -119,8 +119,8 @@ describe('llamacpp through the runner', () => {
 
 describe('llamacpp in an embodied episode', () => {
   it('plays every agent of a task through the local model: the protocol runs end to end', async () => {
-    const { generateTasks } = await import('../src/suites/index.js');
-    const { summarizeEpisodes } = await import('../src/analysis/index.js');
+    const { generateTasks } = await import('../src/studies/enacttom/index.js');
+    const { summarizeEpisodes } = await import('../src/studies/enacttom/index.js');
     const g = generateTasks({ n: 1, seed: 4, depth: 1, agents: 2 })[0]!;
     const file = join(dir, 'episode-task.json');
     writeFileSync(file, JSON.stringify([{ ...g.json, turn_limit: 2 }]));

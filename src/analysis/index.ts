@@ -11,6 +11,5 @@ export * from './audit/matrix-audit.js';
 export * from './paired-comparison.js';
 export * from './audit/discriminant-controls.js';
 export * from './audit/interval-coverage.js';
-export * from './embodied/index.js';
 export * from './dialogue/index.js';
 export * from './irt/index.js';

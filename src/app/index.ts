@@ -25,8 +25,6 @@ export * from './inspect-import.js';
 export * from './irt-run.js';
 export * from './irt-evaluate.js';
 export * from './irt-panel.js';
-export * from './authoring-revision.js';
-export * from './embodied-authoring.js';
 export { collectProvenance, gitCommitOf, type RunProvenance, type SuiteProvenance, type TemplateProvenance } from './provenance.js';
 export { reconcileChangedItems, type ChangedItems } from './changed-items.js';
 export * from './batch-worker.js';

@@ -61,7 +61,9 @@ export async function writeRunReport(
     status.map((r) => r.suite),
     defaultPlugins(),
   );
-  const episodes = protocols.has('episode') ? await (await import('../analysis/index.js')).summarizeEpisodes(store, runId) : undefined;
+  const episodes = protocols.has('episode')
+    ? await (await import('../studies/enacttom/index.js')).summarizeEpisodes(store, runId)
+    : undefined;
   // The three accuracy tables from counts summed in the store where they suffice (one scored row
   // of 0 or 1 per item and subject), else from one read of the responses.
   const counts = await store.accuracyCounts(runId);

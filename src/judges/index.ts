@@ -4,4 +4,3 @@ export * from './aggregate.js';
 export * from './panel.js';
 export * from './family.js';
 export * from './validation.js';
-export * from './task-council.js';

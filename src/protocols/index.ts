@@ -5,8 +5,3 @@ export * from './mcq/extract-answer.js';
 export * from './mcq/template.js';
 export * from './mcq/reasoning-trace.js';
 export * from './mcq/reference-policies.js';
-export * from './episode/episode-protocol.js';
-export * from './episode/episode-prompt.js';
-export * from './episode/literal-probes.js';
-export * from './episode/probe-wording.js';
-export * from './episode/reference-teams.js';

@@ -2,7 +2,7 @@
 // per model, and the literal-functional gap (literal Avg minus functional Avg) by depth.
 
 import type { TopLevelSpec } from 'vega-lite';
-import type { SubjectEpisodeMetrics } from '../analysis/index.js';
+import type { SubjectEpisodeMetrics } from '../studies/enacttom/index.js';
 import { renderSvg } from './charts.js';
 import { displayNames } from './subject-names.js';
 

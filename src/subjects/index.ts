@@ -1,7 +1,6 @@
-// Reference subjects and teams, built from the protocols' reference policies, and the provider
-// entries (`agent:`, `team:`) that make them model specs.
+// Reference subjects, built from the protocols' reference policies, and the provider entry
+// (`agent:`) that makes them model specs. Studies add subjects of their own (EnactToM's `team:`).
 
 export * from './reference-agent.js';
 export * from './reference-judges.js';
-export * from './team-model.js';
 export * from './subject-providers.js';

@@ -1,13 +1,11 @@
-// `agent:NAME` and `team:SPEC+SPEC+...` as model specs: the reference subjects the given
-// protocols define, and mixed teams for embodied episodes.
+// `agent:NAME` as a model spec: the reference subjects the given protocols define.
 
 import { ConfigError } from '../core/index.js';
 import { defineProvider, type ProviderDefinition } from '../models/index.js';
 import type { ProtocolModule } from '../protocols/index.js';
 import { ReferenceAgent, referenceAgents } from './reference-agent.js';
-import { TeamModel } from './team-model.js';
 
-/** Provider entries for `agent:` (reference subjects of these protocols) and `team:`. */
+/** The provider entry for `agent:` (reference subjects of these protocols). */
 export function referenceSubjectProviders(protocols: readonly ProtocolModule[]): ProviderDefinition[] {
   const agents = () => Object.keys(referenceAgents(protocols));
   return [
@@ -23,15 +21,6 @@ export function referenceSubjectProviders(protocols: readonly ProtocolModule[]):
           );
         }
         return new ReferenceAgent(name, protocols);
-      },
-    }),
-    defineProvider({
-      prefix: 'team',
-      form: 'team:SPEC+SPEC+... (embodied episodes: agent_i is played by member i)',
-      create: (rest, spec, ctx) => {
-        const members = rest.split('+').filter(Boolean);
-        if (members.length === 0) throw new ConfigError(`${spec}: expected team:SPEC+SPEC+...`);
-        return new TeamModel(members.map((m) => ctx.create(m)));
       },
     }),
   ];

@@ -11,7 +11,6 @@ export { loadBigtom } from './literal/bigtom.js';
 export { loadOpentom } from './literal/opentom.js';
 export { loadMmtomQa } from './literal/mmtom-qa.js';
 export { loadGenericMcq, readRecords, COGTOM_FIELDS } from './literal/generic-mcq.js';
-export * from './embodied/index.js';
 export * from './dialogue/dialtom-builder.js';
 export * from './raster.js';
 export * from './data/index.js';

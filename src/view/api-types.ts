@@ -1,7 +1,8 @@
 // The JSON the viewer's API serves and its page reads (and a static export holds). Types only:
 // the page imports them too, so that both sides agree.
 
-import type { EpisodeDetail, EpisodeTurn, JudgeDetail, McqDetail, StoredTranscript } from '../core/index.js';
+import type { JudgeDetail, McqDetail, StoredTranscript } from '../core/index.js';
+import type { EpisodeDetail, EpisodeTurn } from '../studies/enacttom/index.js';
 import type { StoryTurnDetail } from '../studies/storyturn/index.js';
 import type { DescribeDetail, DirectorDetail } from '../studies/vision/index.js';
 import type { PairedCell } from '../analysis/index.js';

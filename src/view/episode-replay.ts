@@ -1,9 +1,10 @@
 // An EnactToM episode replayed turn by turn: the stored turns applied to the task's world, so
 // that each step shows where things stood after it, beside what the agent said and did.
 
-import { classifyFailure, type FailureFinding } from '../analysis/index.js';
-import type { EpisodeDetail } from '../core/index.js';
 import {
+  classifyFailure,
+  type FailureFinding,
+  type EpisodeDetail,
   formatFormula,
   goalAtoms,
   IN,
@@ -12,7 +13,7 @@ import {
   type EmbodiedTask,
   type KnowledgeFact,
   type WorldState,
-} from '../worlds/index.js';
+} from '../studies/enacttom/index.js';
 import type { RecordView, ReplayStep } from './api-types.js';
 
 /** The world state as lines a reader can scan: agents' rooms and hands, objects, open furniture. */

@@ -1,7 +1,6 @@
 // One trial as the Transcript view shows it: the calls as stored, the record read through its
 // protocol's schema (readRecord), every score (judge panels parsed with their schema), the item.
 
-import { taskOfItem } from '../analysis/index.js';
 import {
   BUILTIN_RECORDS,
   JudgeDetailSchema,
@@ -13,6 +12,7 @@ import {
   type StoredTranscript,
   type TrialKey,
 } from '../core/index.js';
+import { EPISODE_RECORDS, taskOfItem } from '../studies/enacttom/index.js';
 import { trialBrowser, type Store } from '../store/index.js';
 import { STORYTURN_RECORDS } from '../studies/storyturn/index.js';
 import { DESCRIBE_RECORDS, DIRECTOR_RECORDS } from '../studies/vision/index.js';
@@ -21,7 +21,7 @@ import { replayEpisode } from './episode-replay.js';
 
 // The record schemas the view knows, in the order stores written before transcripts named their
 // protocol are recognised by (see protocolOf).
-const KNOWN_RECORDS = [BUILTIN_RECORDS.mcq, STORYTURN_RECORDS, BUILTIN_RECORDS.episode, DIRECTOR_RECORDS, DESCRIBE_RECORDS];
+const KNOWN_RECORDS = [BUILTIN_RECORDS.mcq, STORYTURN_RECORDS, EPISODE_RECORDS, DIRECTOR_RECORDS, DESCRIBE_RECORDS];
 
 function recordOf(t: StoredTranscript, item: Item | undefined, where: string): RecordView {
   const protocol = protocolOf(t, KNOWN_RECORDS);
@@ -29,7 +29,7 @@ function recordOf(t: StoredTranscript, item: Item | undefined, where: string): R
   if (mcq) return { protocol: 'mcq', mcq };
   const story = readRecord(STORYTURN_RECORDS, t, where);
   if (story) return { protocol: 'conversation', story };
-  const episode = readRecord(BUILTIN_RECORDS.episode, t, where);
+  const episode = readRecord(EPISODE_RECORDS, t, where);
   if (episode) return replayEpisode(item ? taskOfItem(item) : undefined, episode);
   const director = readRecord(DIRECTOR_RECORDS, t, where);
   if (director) return { protocol: 'director', director };

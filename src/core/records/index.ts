@@ -7,12 +7,10 @@
 import type { z } from 'zod';
 import { MindscopeError } from '../errors.js';
 import type { RecordSchemas } from '../task.js';
-import { EpisodeDetailSchema, EpisodeScoreDetailSchema } from './episode.js';
 import { InspectDetailSchema, InspectScoreDetailSchema } from './inspect.js';
 import { McqDetailSchema, McqScoreDetailSchema } from './mcq.js';
 import type { StoredTranscript } from './transcript.js';
 
-export * from './episode.js';
 export * from './inspect.js';
 export * from './judge.js';
 export * from './mcq.js';
@@ -25,13 +23,6 @@ export const MCQ_RECORDS = {
   detail: McqDetailSchema,
   score: McqScoreDetailSchema,
 } satisfies RecordSchemas;
-export const EPISODE_RECORDS = {
-  protocol: 'episode',
-  scorer: 'episode-functional',
-  legacy: (d) => 'taskId' in d && 'probes' in d,
-  detail: EpisodeDetailSchema,
-  score: EpisodeScoreDetailSchema,
-} satisfies RecordSchemas;
 /** Trials imported from Inspect AI eval logs (no protocol of ours ran them; `mindscope import inspect`). */
 export const INSPECT_RECORDS = {
   protocol: 'inspect',
@@ -43,7 +34,6 @@ export const INSPECT_RECORDS = {
 /** The built-in protocols' record schemas, by protocol name. */
 export const BUILTIN_RECORDS = {
   mcq: MCQ_RECORDS,
-  episode: EPISODE_RECORDS,
 } as const;
 
 /**

@@ -1,13 +1,31 @@
 // EnactToM: embodied multi-agent tasks with epistemic goals, run as episodes in the text world, with literal probes, failure modes and task authoring.
 
 import { definePlugin } from '../../app/index.js';
-import { episodeProtocol } from '../../protocols/index.js';
+import { episodeProtocol } from './protocol/episode-protocol.js';
 import { manifest } from './manifest.js';
 import { ENACTTOM_SUITES } from './suites.js';
+import { teamProvider } from './team-model.js';
+
+// The study's API: the episode protocol and its records, the text world and its verifier, the
+// task generators and loaders, the analyses, task authoring, and mixed teams.
+export * from './protocol/records.js';
+export * from './protocol/episode-protocol.js';
+export * from './protocol/episode-prompt.js';
+export * from './protocol/literal-probes.js';
+export * from './protocol/probe-wording.js';
+export * from './protocol/reference-teams.js';
+export * from './world/index.js';
+export * from './suites/index.js';
+export * from './analysis/index.js';
+export * from './authoring/task-council.js';
+export * from './authoring/authoring-revision.js';
+export * from './authoring/embodied-authoring.js';
+export * from './team-model.js';
 
 /** The enacttom study as a plugin. */
 export default definePlugin({
   ...manifest,
   protocols: [episodeProtocol],
   suites: [...ENACTTOM_SUITES],
+  providers: [teamProvider],
 });

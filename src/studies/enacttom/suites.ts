@@ -1,7 +1,8 @@
 // The EnactToM suites: released tasks, and procedural tasks verified by the planner.
 
-import { defineSuite, loadEnactTom, loadGeneratedEnactTom, type Suite } from '../../suites/index.js';
-import { episodeProtocol } from '../../protocols/index.js';
+import { defineSuite, type Suite } from '../../suites/index.js';
+import { episodeProtocol } from './protocol/episode-protocol.js';
+import { loadEnactTom, loadGeneratedEnactTom } from './suites/embodied-suites.js';
 
 /** The study's suites, in the order `mindscope suites` lists them. */
 export const ENACTTOM_SUITES: readonly Suite[] = [

@@ -2,10 +2,16 @@ import type { Command } from 'commander';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { authorEmbodiedTasks, ConfigError, InputError, openStore, resolveRunId } from '../../../index.js';
 import { checkJsonDepth } from '../../../core/index.js';
-import { evolveTasks, formatPoolComposition, generateTasks, poolComposition } from '../../../suites/index.js';
-import { evolutionPool, evolutionRounds } from '../../../analysis/index.js';
+import {
+  evolveTasks,
+  formatPoolComposition,
+  generateTasks,
+  poolComposition,
+  evolutionPool,
+  evolutionRounds,
+  readEnactTomTasks,
+} from '../index.js';
 import { evolutionRoundsSpec, formatTextTable, renderSvg } from '../../../report/index.js';
-import { readEnactTomTasks } from '../../../worlds/index.js';
 import { DEFAULT_DB, intOption, numberOption, printResult } from '../../../cli/toolkit.js';
 
 /**

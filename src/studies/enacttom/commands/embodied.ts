@@ -10,8 +10,6 @@ import {
   evolveTasks,
   type GenerateTaskOptions,
   type TaskFamily,
-} from '../../../suites/index.js';
-import {
   evolutionPool,
   labelAgreement,
   labellingSample,
@@ -19,10 +17,12 @@ import {
   summarizeEpisodes,
   taskOfItem,
   type LabellingRow,
-} from '../../../analysis/index.js';
-import type { EmbodiedTask } from '../../../worlds/index.js';
+  type EmbodiedTask,
+  formatAction,
+  readEnactTomTasks,
+  verifyTask,
+} from '../index.js';
 import { formatTextTable } from '../../../report/index.js';
-import { formatAction, readEnactTomTasks, verifyTask } from '../../../worlds/index.js';
 import { intOption, numberOption, DEFAULT_DB, printResult } from '../../../cli/toolkit.js';
 import { registerEmbodiedAuthoring } from './embodied-authoring.js';
 

@@ -12,7 +12,7 @@
 // entity of a goal atom conveys that atom; one that names a mechanic's objects with a word for
 // how it behaves (inverse, remote, mirror, linked...) conveys that mechanic.
 
-import { InputError } from '../../core/errors.js';
+import { InputError } from '../../../core/errors.js';
 import { formulaFromSexp, parseGoal, parseSexps, type Formula } from './goal.js';
 import {
   ACTIONS,

@@ -1,7 +1,7 @@
 // Evolution over rounds: each round of an evolving pool is its own stored run; per round, the
 // tasks evaluated and each subject's functional and literal success, in the order given.
 
-import type { Store } from '../../store/index.js';
+import type { Store } from '../../../store/index.js';
 import { episodeMetrics } from './episode-metrics.js';
 import { storedEpisodes } from './episode-results.js';
 

@@ -9,8 +9,8 @@
 // only when the verifier solves it at the requested depth, it calibrates, it needs
 // communication, and none of its K goals is trivial.
 
-import { createRng, type Rng } from '../../core/index.js';
-import { kDepth, readEnactTomTask, verifyTask, type EmbodiedTask, type VerifyResult } from '../../worlds/index.js';
+import { createRng, type Rng } from '../../../core/index.js';
+import { kDepth, readEnactTomTask, verifyTask, type EmbodiedTask, type VerifyResult } from '../world/index.js';
 import { draftFamily, TASK_FAMILIES, type TaskFamily } from './task-families.js';
 
 export type TaskDepth = 1 | 2 | 3 | 4;

@@ -10,6 +10,7 @@
 // leave their literal scores out. Fields added with the partner-belief form are optional.
 
 import { z } from 'zod';
+import type { RecordSchemas } from '../../../core/index.js';
 
 export const EpisodeTurnSchema = z.object({
   round: z.number().int(),
@@ -83,3 +84,12 @@ export const EpisodeScoreDetailSchema = z.object({
   kDepth: z.number().int(),
 });
 export type EpisodeScoreDetail = z.infer<typeof EpisodeScoreDetailSchema>;
+
+/** The episode protocol's record schemas; a record stored before records named their protocol has a taskId and probes. */
+export const EPISODE_RECORDS = {
+  protocol: 'episode',
+  scorer: 'episode-functional',
+  legacy: (d) => 'taskId' in d && 'probes' in d,
+  detail: EpisodeDetailSchema,
+  score: EpisodeScoreDetailSchema,
+} satisfies RecordSchemas;

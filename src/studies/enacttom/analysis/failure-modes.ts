@@ -20,8 +20,8 @@ import {
   stripEpistemic,
   TaskSearch,
   type EmbodiedTask,
-} from '../../worlds/index.js';
-import type { EpisodeDetail, EpisodeTurn } from '../../core/records/episode.js';
+} from '../world/index.js';
+import type { EpisodeDetail, EpisodeTurn } from '../protocol/records.js';
 
 export const FAILURE_MODES = [
   'withheld-information',

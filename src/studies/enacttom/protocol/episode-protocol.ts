@@ -22,20 +22,10 @@ import {
   stripEpistemic,
   TaskSearch,
   type EmbodiedTask,
-} from '../../worlds/index.js';
-import {
-  EPISODE_RECORDS,
-  withInfo,
-  type EpisodeDetail,
-  type EpisodeScoreDetail,
-  type EpisodeTurn,
-  type Item,
-  type ProbeResult,
-  type Task,
-  type TrialContext,
-  type TrialModel,
-} from '../../core/index.js';
-import { defineProtocol } from '../protocol.js';
+} from '../world/index.js';
+import { withInfo, type Item, type Task, type TrialContext, type TrialModel } from '../../../core/index.js';
+import { EPISODE_RECORDS, type EpisodeDetail, type EpisodeScoreDetail, type EpisodeTurn, type ProbeResult } from './records.js';
+import { defineProtocol } from '../../../protocols/index.js';
 import { EPISODE_INFO, EPISODE_POLICIES } from './reference-teams.js';
 import { probePrompt, systemPrompt, turnPrompt } from './episode-prompt.js';
 import { contrastProbes, goalProbes, partnerAnswer, readProbeAnswer, worldAnswer, type ProbeWorld } from './literal-probes.js';

@@ -3,9 +3,9 @@
 // verifier's diagnostics, each judge's per-criterion scores and required fixes) and the author
 // revises it. The feedback is a follow-up turn after the author's own previous reply.
 
-import type { ChatMessage } from '../core/index.js';
-import { COUNCIL_CRITERION_FLOOR, type CouncilVerdict, type JudgeScores } from '../judges/index.js';
-import type { VerifyResult } from '../worlds/index.js';
+import type { ChatMessage } from '../../../core/index.js';
+import { COUNCIL_CRITERION_FLOOR, type CouncilVerdict, type JudgeScores } from './task-council.js';
+import type { VerifyResult } from '../world/index.js';
 
 /** One version of a draft (revision 0 is the first try) with what its gates said. */
 export interface DraftAttempt {

@@ -24,7 +24,7 @@ import {
   type KnowledgeState,
   type World,
   type WorldState,
-} from '../../worlds/index.js';
+} from '../world/index.js';
 import { type LiteralProbe, type ProbeKind, probeQuestion } from './probe-wording.js';
 
 export type { LiteralProbe, ProbeKind } from './probe-wording.js';

@@ -1,10 +1,11 @@
 // `team:SPEC+SPEC+...`: one subject whose members play the agents of an embodied episode in
 // turn (agent_i is played by member i modulo the team size), so that mixed teams run through
-// the runner, its cache and its cost accounting as one subject.
+// the runner, its cache and its cost accounting as one subject. The study's plugin adds the
+// `team:` provider.
 
-import { readInfo, type ChatResponse } from '../core/index.js';
-import type { ChatModel, ChatRequest } from '../models/index.js';
-import { EPISODE_INFO } from '../protocols/index.js';
+import { ConfigError, readInfo, type ChatResponse } from '../../core/index.js';
+import { defineProvider, type ChatModel, type ChatRequest } from '../../models/index.js';
+import { EPISODE_INFO } from './protocol/reference-teams.js';
 
 /** `team:SPEC+SPEC+...`: one subject whose members play the agents of an embodied episode in turn. */
 export class TeamModel implements ChatModel {
@@ -32,3 +33,14 @@ export class TeamModel implements ChatModel {
     await Promise.all(this.members.map((m) => m.close?.()));
   }
 }
+
+/** The `team:SPEC+SPEC+...` provider: each member is built from its own spec. */
+export const teamProvider = defineProvider({
+  prefix: 'team',
+  form: 'team:SPEC+SPEC+... (embodied episodes: agent_i is played by member i)',
+  create: (rest, spec, ctx) => {
+    const members = rest.split('+').filter(Boolean);
+    if (members.length === 0) throw new ConfigError(`${spec}: expected team:SPEC+SPEC+...`);
+    return new TeamModel(members.map((m) => ctx.create(m)));
+  },
+});

@@ -2,7 +2,7 @@
 // K-depth, mechanic, agent count, room count and object count (and, for generated tasks, by
 // family), with mean agents, rooms and objects per task.
 
-import { kDepth, type EmbodiedTask } from '../../worlds/index.js';
+import { kDepth, type EmbodiedTask } from '../world/index.js';
 
 export interface PoolComposition {
   tasks: number;

@@ -3,10 +3,10 @@
 
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { InputError, type Item } from '../../core/index.js';
-import { kDepth, readEnactTomTasks, type EmbodiedTask } from '../../worlds/index.js';
-import type { EpisodePayload } from '../../protocols/index.js';
-import { readJson } from '../../core/index.js';
+import { InputError, type Item } from '../../../core/index.js';
+import { kDepth, readEnactTomTasks, type EmbodiedTask } from '../world/index.js';
+import type { EpisodePayload } from '../protocol/episode-protocol.js';
+import { readJson } from '../../../core/index.js';
 import { generateTasks } from './task-generator.js';
 
 /** An embodied task as an item of the episode protocol. */

@@ -2,19 +2,19 @@
 // EnactToM JSON format, shown seed tasks in context; a draft is accepted only when it reads as a
 // task, its goal's K-depth is the depth it claims, the verifier solves it within its turn limit,
 // it calibrates (solvable with every secret revealed), its secrets are needed (strict secret
-// check) and the judge council approves it (judges/task-council.ts). A failed draft goes back to
+// check) and the judge council approves it (task-council.ts). A failed draft goes back to
 // the author with the gates' feedback for up to `revisions` revisions (authoring-revision.ts);
 // every version is kept with its reasons. Three switches ablate the pipeline as the paper's Table 9 does. Calls go
 // through the runner's recording model (cached, retried, stored).
 
-import { ConfigError, DEFAULT_SETTINGS, type ChatMessage } from '../core/index.js';
-import { councilPrompt, councilVerdict, parseCouncilReply, type CouncilVerdict, type TaskCriterion } from '../judges/index.js';
-import type { ChatModel } from '../models/index.js';
-import { CallerFactory } from '../runner/index.js';
-import type { Store } from '../store/index.js';
-import { kDepth, readEnactTomTask, verifyTask } from '../worlds/index.js';
+import { ConfigError, DEFAULT_SETTINGS, type ChatMessage } from '../../../core/index.js';
+import { councilPrompt, councilVerdict, parseCouncilReply, type CouncilVerdict, type TaskCriterion } from './task-council.js';
+import type { ChatModel } from '../../../models/index.js';
+import { CallerFactory } from '../../../runner/index.js';
+import type { Store } from '../../../store/index.js';
+import { kDepth, readEnactTomTask, verifyTask } from '../world/index.js';
 import { revisionMessages, type DraftAttempt } from './authoring-revision.js';
-import { createRegistry, type Registry } from './registry.js';
+import { createRegistry, type Registry } from '../../../app/index.js';
 
 export interface AuthoringAblations {
   /** Skip the verifier's solvability and calibration checks (the paper's "no baseline calibration"). */

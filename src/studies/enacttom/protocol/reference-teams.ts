@@ -13,7 +13,7 @@
 // reports well and acts badly: the act-report gap); random picks an answer; any other agent
 // waits and, probed, reports its own view as its partner's.
 
-import { callInfoKey, createRng, deriveSeed, readInfo } from '../../core/index.js';
+import { callInfoKey, createRng, deriveSeed, readInfo } from '../../../core/index.js';
 import {
   formatAction,
   TaskSearch,
@@ -24,8 +24,8 @@ import {
   type KnowledgeState,
   type PlanStep,
   type WorldState,
-} from '../../worlds/index.js';
-import type { ReferencePolicy } from '../protocol.js';
+} from '../world/index.js';
+import type { ReferencePolicy } from '../../../protocols/index.js';
 import { partnerAnswer, probeOptions, worldAnswer, type LiteralProbe } from './literal-probes.js';
 
 /** What an episode call tells reference teams: the task, who acts, and the true state, knowledge and beliefs. */

@@ -3,7 +3,7 @@
 // kind of probe. The wording names things by their ids, as the agents' own prompts do, and
 // never shows the goal language.
 
-import type { Formula } from '../../worlds/index.js';
+import type { Formula } from '../world/index.js';
 
 export type ProbeKind = 'state' | 'location' | 'fact' | 'knows';
 

@@ -8,7 +8,7 @@
 // answer is not what the world shows (the partner's belief false or missing) get their own
 // accuracy: an agent that reports the world instead of its partner's mind scores 0 on them.
 
-import { clusteredWilsonInterval, passAtK, passHatK } from '../../stats/index.js';
+import { clusteredWilsonInterval, passAtK, passHatK } from '../../../stats/index.js';
 
 export interface EpisodeTrial {
   subject: string;

@@ -1,10 +1,11 @@
 // Episodes of a stored run: each trial's outcome (for the metrics) and its detail (for the
 // failure analysis and the report's transcripts). Episodes stored with the earlier self-fact
-// probes (episode.ts in core/records) keep their functional outcome and lose their literal one.
+// probes (protocol/records.ts) keep their functional outcome and lose their literal one.
 
-import { isEmbodiedTask, type EmbodiedTask } from '../../worlds/index.js';
-import { EPISODE_RECORDS, readRecord, type EpisodeDetail, type Item } from '../../core/index.js';
-import type { Store } from '../../store/index.js';
+import { isEmbodiedTask, type EmbodiedTask } from '../world/index.js';
+import { readRecord, type Item } from '../../../core/index.js';
+import { EPISODE_RECORDS, type EpisodeDetail } from '../protocol/records.js';
+import type { Store } from '../../../store/index.js';
 import type { EpisodeTrial } from './episode-metrics.js';
 
 export interface StoredEpisode extends EpisodeTrial {

@@ -1,8 +1,8 @@
 // Everything `embodied results` and the report show for a run's episodes: the metrics per
 // subject, and failure modes with counts and example turns.
 
-import type { EmbodiedTask } from '../../worlds/index.js';
-import type { Store } from '../../store/index.js';
+import type { EmbodiedTask } from '../world/index.js';
+import type { Store } from '../../../store/index.js';
 import { episodeMetrics, type SubjectEpisodeMetrics } from './episode-metrics.js';
 import { storedEpisodes, taskOfItem, type StoredEpisode } from './episode-results.js';
 import { classifyFailure, FAILURE_MODES, type FailureFinding, type FailureMode } from './failure-modes.js';

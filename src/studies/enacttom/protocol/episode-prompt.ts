@@ -4,7 +4,7 @@
 // small models' contexts and identical inputs hit the call cache. At the end, a literal probe
 // shows the agent its whole episode (its turns and the messages it got) before the question.
 
-import { ACTION_FORMAT, type EmbodiedTask } from '../../worlds/index.js';
+import { ACTION_FORMAT, type EmbodiedTask } from '../world/index.js';
 
 /** The system prompt an agent plays under: the task text, its secrets, actions and constraints. */
 export function systemPrompt(task: EmbodiedTask, agent: string): string {

@@ -3,9 +3,9 @@
 // starts empty), and the labels read back with agreement per mode (Cohen's kappa on
 // present/absent, with percent agreement) between the person and the classifier.
 
-import { createRng, InputError } from '../../core/index.js';
-import { twoRaterAgreement, type TwoRaterAgreement } from '../../stats/index.js';
-import type { EmbodiedTask } from '../../worlds/index.js';
+import { createRng, InputError } from '../../../core/index.js';
+import { twoRaterAgreement, type TwoRaterAgreement } from '../../../stats/index.js';
+import type { EmbodiedTask } from '../world/index.js';
 import type { StoredEpisode } from './episode-results.js';
 import { classifyFailure, FAILURE_MODES, type FailureMode } from './failure-modes.js';
 

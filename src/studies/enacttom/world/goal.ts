@@ -2,7 +2,7 @@
 // predicates and the epistemic operators (K agent phi) (knows) and (B agent phi) (believes),
 // nestable. K-depth counts epistemic nesting (K and B add one; and, or, not take the maximum).
 
-import { InputError } from '../../core/errors.js';
+import { InputError } from '../../../core/errors.js';
 
 export const PREDICATES = {
   is_on_top: ['object', 'furniture'],

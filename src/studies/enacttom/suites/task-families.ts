@@ -14,7 +14,7 @@
 // A draft is a scene, secrets, mechanics and the physical goal atoms; task-generator.ts wraps
 // the epistemic chain, the communication graph and the budgets around it.
 
-import type { Rng } from '../../core/index.js';
+import type { Rng } from '../../../core/index.js';
 
 export const TASK_FAMILIES = ['relay', 'joint-placement', 'hidden-key', 'mixed-motive', 'mirrored-state', 'remote-chain'] as const;
 export type TaskFamily = (typeof TASK_FAMILIES)[number];

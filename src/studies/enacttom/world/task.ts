@@ -5,7 +5,7 @@
 // text convey (what the verifier and the reference agents reason over). `validateTask` checks
 // every reference; the EnactToM reader (enacttom-format.ts) produces this shape.
 
-import { InputError } from '../../core/errors.js';
+import { InputError } from '../../../core/errors.js';
 import { formatFormula, PREDICATES, predicates, type Formula } from './goal.js';
 
 export const ACTIONS = ['Navigate', 'Open', 'Close', 'Pick', 'Place', 'Communicate', 'Wait', 'Done'] as const;
