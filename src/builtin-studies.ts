@@ -4,6 +4,7 @@
 // and makes them the default plugins of every registry.
 
 import type { Plugin, PluginManifest } from './app/index.js';
+import { manifest as audit } from './studies/audit/manifest.js';
 import { manifest as dialtom } from './studies/dialtom/manifest.js';
 import { manifest as enacttom } from './studies/enacttom/manifest.js';
 import { manifest as literal } from './studies/literal/manifest.js';
@@ -23,7 +24,13 @@ export const BUILTIN_STUDIES: readonly BuiltinStudy[] = [
   { manifest: enacttom, load: async () => (await import('./studies/enacttom/index.js')).default },
   { manifest: storyturn, load: async () => (await import('./studies/storyturn/index.js')).default },
   { manifest: vision, load: async () => (await import('./studies/vision/index.js')).default },
+  { manifest: audit, load: async () => (await import('./studies/audit/index.js')).default },
 ];
+
+/** The built-in studies' manifests, then `plugins`: every plugin a report or the viewer draws on, none of them loaded. */
+export function pluginManifests(plugins: readonly PluginManifest[] = []): PluginManifest[] {
+  return [...BUILTIN_STUDIES.map((s) => s.manifest), ...plugins];
+}
 
 /** Every built-in study's plugin, loaded. */
 export async function loadBuiltinPlugins(): Promise<Plugin[]> {

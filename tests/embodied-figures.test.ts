@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { episodeMetrics, type EpisodeTrial } from '../src/analysis/index.js';
-import { depthPoints, renderEpisodeFigures } from '../src/report/index.js';
+import { depthPoints, renderEpisodeFigures } from '../src/studies/enacttom/index.js';
 
 const trial = (subject: string, taskId: string, kDepth: number, functional: boolean, literal: boolean): EpisodeTrial => ({
   subject,

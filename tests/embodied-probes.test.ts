@@ -17,7 +17,7 @@ import { EPISODE_RECORDS, readRecord, type ChatMessage, type TrialModel } from '
 import { goalProbes, runEpisode } from '../src/protocols/index.js';
 import { generateTasks } from '../src/suites/index.js';
 import { episodeMetrics, episodeOutcome, summarizeEpisodes } from '../src/analysis/index.js';
-import { renderEpisodeSection } from '../src/report/index.js';
+import { renderEpisodeSection } from '../src/studies/enacttom/index.js';
 import {
   EpisodeMinds,
   KnowledgeUniverse,

@@ -3,6 +3,8 @@
 // imported (tests/cli-lazy.test.ts checks this list against the full program's help).
 
 import { Command, Option } from 'commander';
+import type { CommandContext } from '../app/index.js';
+import { commandContext } from './command-context.js';
 
 /** The program without its commands: name, description, version, errors thrown rather than exiting. */
 export function programShell(): Command {
@@ -14,7 +16,7 @@ export function programShell(): Command {
 
 /** A command file: the top-level commands it registers (help term and description) and how to load it. */
 export interface CommandFile {
-  load: () => Promise<(program: Command) => void>;
+  load: () => Promise<(program: Command, ctx?: CommandContext) => void>;
   commands: ReadonlyArray<{ term: string; description: string }>;
 }
 
@@ -183,7 +185,7 @@ export async function buildProgramFor(args: readonly string[]): Promise<Command>
   const invoked = fileOf(args[0] === 'help' ? args[1] : args[0]);
   const register = invoked ? await invoked.load() : undefined;
   for (const file of COMMAND_FILES) {
-    if (file === invoked) register!(program);
+    if (file === invoked) register!(program, await commandContext(args));
     else for (const c of file.commands) addStub(program, c.term, c.description);
   }
   return program;

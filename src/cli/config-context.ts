@@ -1,6 +1,7 @@
 // The config file a command was given (--config FILE), and the registry its plugins make.
 
-import { createRegistry, loadConfig, type LoadedConfig, type Registry } from '../index.js';
+import { createRegistry, type LoadedConfig, type Registry } from '../index.js';
+import { loadConfigOnce } from './command-context.js';
 
 export interface ConfigContext {
   config: LoadedConfig | undefined;
@@ -9,6 +10,6 @@ export interface ConfigContext {
 
 /** Load the config (when given) and build the registry with its plugins. */
 export async function configContext(path: string | undefined): Promise<ConfigContext> {
-  const config = path ? await loadConfig(path) : undefined;
+  const config = path ? await loadConfigOnce(path) : undefined;
   return { config, registry: createRegistry(config?.plugins ?? []) };
 }

@@ -11,7 +11,8 @@ import {
   type TriangleProfile,
   type TrianglesArmSummary,
 } from '../../analysis/index.js';
-import { ARM_TITLES, formatTextTable, formatUsd } from '../../report/index.js';
+import { formatTextTable, formatUsd } from '../../report/index.js';
+import { ARM_TITLES } from '../../studies/vision/index.js';
 import { loadPriceTable } from '../../runner/index.js';
 
 const n2 = (x: number | null | undefined) => (x === null || x === undefined || Number.isNaN(x) ? '-' : x.toFixed(2));

@@ -18,15 +18,8 @@ import {
   type DirectorShares,
   type TriangleProfile,
 } from '../../analysis/index.js';
-import {
-  directorBarsSpec,
-  FfmpegMissing,
-  formatTextTable,
-  profileScatterSpec,
-  renderJointScatter,
-  renderSvg,
-  svgToPng,
-} from '../../report/index.js';
+import { FfmpegMissing, formatTextTable, renderSvg, svgToPng } from '../../report/index.js';
+import { directorBarsSpec, profileScatterSpec, renderJointScatter } from '../../studies/vision/index.js';
 import { registerAnalyzeTriangles } from './analyze-triangles.js';
 
 const pct = (x: number | undefined) => (x === undefined ? '-' : (x * 100).toFixed(1));

@@ -4,7 +4,8 @@ import { authorEmbodiedTasks, ConfigError, InputError, openStore, resolveRunId }
 import { checkJsonDepth } from '../../core/index.js';
 import { evolveTasks, formatPoolComposition, generateTasks, poolComposition } from '../../suites/index.js';
 import { evolutionPool, evolutionRounds } from '../../analysis/index.js';
-import { evolutionRoundsSpec, formatTextTable, renderSvg } from '../../report/index.js';
+import { formatTextTable, renderSvg } from '../../report/index.js';
+import { evolutionRoundsSpec } from '../../studies/enacttom/index.js';
 import { readEnactTomTasks } from '../../worlds/index.js';
 import { DEFAULT_DB, intOption, numberOption } from '../options.js';
 import { printResult } from '../output.js';

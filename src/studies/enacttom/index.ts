@@ -5,6 +5,9 @@ import { episodeProtocol } from '../../protocols/index.js';
 import { manifest } from './manifest.js';
 import { ENACTTOM_SUITES } from './suites.js';
 
+export * from './report/episode-report.js';
+export * from './report/episode-charts.js';
+
 /** The enacttom study as a plugin. */
 export default definePlugin({
   ...manifest,

@@ -9,4 +9,11 @@ export const manifest = {
     enacttom: 'episode',
     'generated-enacttom': 'episode',
   },
+  reportSections: [
+    {
+      title: 'Embodied episodes',
+      protocols: ['episode'],
+      render: async (ctx) => (await import('./report/section.js')).episodeReportSection(ctx),
+    },
+  ],
 } satisfies PluginManifest;

@@ -5,6 +5,10 @@ import { directorProtocol, describeProtocol } from '../../protocols/index.js';
 import { manifest } from './manifest.js';
 import { VISION_SUITES } from './suites.js';
 
+export * from './report/vision.js';
+export * from './report/vision-report.js';
+export * from './report/vision-charts.js';
+
 /** The vision study as a plugin. */
 export default definePlugin({
   ...manifest,

@@ -13,4 +13,11 @@ export const manifest = {
     'triangles-native-video': 'describe',
     'triangles-video': 'describe',
   },
+  reportSections: [
+    {
+      title: 'Vision ToM: Director Task and animated triangles',
+      protocols: ['director', 'describe'],
+      render: async (ctx) => (await import('./report/vision.js')).visionReportSection(ctx.store, ctx.runId),
+    },
+  ],
 } satisfies PluginManifest;
