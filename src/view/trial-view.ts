@@ -1,7 +1,7 @@
-// One trial as the Transcript view shows it: the calls as stored, the record read through its
-// protocol's schema (readRecord), every score (judge panels parsed with their schema), the item.
+// One trial as the Transcript view shows it: the calls as stored, the record as its protocol's
+// panel shows it (multiple choice: read through its schema), every score (judge panels parsed
+// with their schema), the item.
 
-import { taskOfItem } from '../analysis/index.js';
 import {
   BUILTIN_RECORDS,
   JudgeDetailSchema,
@@ -15,25 +15,20 @@ import {
 } from '../core/index.js';
 import { trialBrowser, type Store } from '../store/index.js';
 import type { RecordView, TrialView } from './api-types.js';
-import { replayEpisode } from './episode-replay.js';
+import type { ServedPanels } from './panels.js';
 
-function recordOf(t: StoredTranscript, item: Item | undefined, where: string): RecordView {
+/** The record as its protocol's panel shows it; multiple choice is the kernel's own. */
+async function recordOf(t: StoredTranscript, item: Item | undefined, where: string, panels: ServedPanels): Promise<RecordView> {
   const protocol = protocolOf(t, Object.values(BUILTIN_RECORDS));
   const mcq = readRecord(BUILTIN_RECORDS.mcq, t, where);
-  if (mcq) return { protocol: 'mcq', mcq };
-  const story = readRecord(BUILTIN_RECORDS.conversation, t, where);
-  if (story) return { protocol: 'conversation', story };
-  const episode = readRecord(BUILTIN_RECORDS.episode, t, where);
-  if (episode) return replayEpisode(item ? taskOfItem(item) : undefined, episode);
-  const director = readRecord(BUILTIN_RECORDS.director, t, where);
-  if (director) return { protocol: 'director', director };
-  const describe = readRecord(BUILTIN_RECORDS.describe, t, where);
-  if (describe) return { protocol: 'describe', describe };
-  return { protocol: 'other', name: protocol, raw: t.detail };
+  if (mcq) return { protocol: 'mcq', data: mcq, raw: false };
+  const served = panels.of(protocol);
+  const data = served?.panel.record ? await served.panel.record(t, { where, item }) : undefined;
+  return { protocol, data: data ?? t.detail, raw: data === undefined, ...(served?.script ? { script: served.script } : {}) };
 }
 
 /** A trial's full view, or undefined when the run has no such trial. */
-export async function trialView(store: Store, key: TrialKey): Promise<TrialView | undefined> {
+export async function trialView(store: Store, key: TrialKey, panels: ServedPanels): Promise<TrialView | undefined> {
   const browser = trialBrowser(store);
   const row = await browser.trial(key);
   if (!row) return undefined;
@@ -68,7 +63,7 @@ export async function trialView(store: Store, key: TrialKey): Promise<TrialView 
       : null,
     protocol: stored ? protocolOf(stored.transcript, Object.values(BUILTIN_RECORDS)) : 'unknown',
     calls: stored?.transcript.calls ?? [],
-    record: stored ? recordOf(stored.transcript, item, where) : null,
+    record: stored ? await recordOf(stored.transcript, item, where, panels) : null,
     scores: (await browser.scores(key)).map((s) => ({ ...s, judge: readScoreDetail(JudgeDetailSchema, s.detail) ?? null })),
   };
 }

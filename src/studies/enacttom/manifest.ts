@@ -9,6 +9,7 @@ export const manifest = {
     enacttom: 'episode',
     'generated-enacttom': 'episode',
   },
+  viewerPanels: [{ protocol: 'episode', record: async (t, ctx) => (await import('./view/episode-replay.js')).episodeView(t, ctx) }],
   reportSections: [
     {
       title: 'Embodied episodes',

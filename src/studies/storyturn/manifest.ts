@@ -9,4 +9,5 @@ export const manifest = {
     storyturn: 'conversation',
     'generated-storyturn': 'conversation',
   },
+  viewerPanels: [{ protocol: 'conversation', record: async (t, ctx) => (await import('./view/record.js')).conversationView(t, ctx) }],
 } satisfies PluginManifest;

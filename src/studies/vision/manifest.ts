@@ -13,6 +13,10 @@ export const manifest = {
     'triangles-native-video': 'describe',
     'triangles-video': 'describe',
   },
+  viewerPanels: [
+    { protocol: 'director', record: async (t, ctx) => (await import('./view/record.js')).directorView(t, ctx) },
+    { protocol: 'describe', record: async (t, ctx) => (await import('./view/record.js')).describeView(t, ctx) },
+  ],
   reportSections: [
     {
       title: 'Vision ToM: Director Task and animated triangles',
