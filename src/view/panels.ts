@@ -2,8 +2,11 @@
 // protocol finds its panel, whose `record` hook builds the trial's view on the server; a panel's
 // script (a user plugin's browser module) is served beside the page as plugin-panels/N.js.
 
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { PluginManifest, ViewerPanel } from '../app/index.js';
+import { ConfigError } from '../core/index.js';
 
 /** The panels the viewer serves. */
 export interface ServedPanels {
@@ -13,7 +16,12 @@ export interface ServedPanels {
   scripts: ReadonlyMap<string, string>;
 }
 
-/** The panels of `manifests`, each script numbered in order. */
+/** A panel script's file: a file URL's path, or the path (relative to the working folder). */
+function scriptFile(script: string | URL): string {
+  return script instanceof URL || script.startsWith('file:') ? fileURLToPath(script) : resolve(script);
+}
+
+/** The panels of `manifests`, each script numbered in order; a script that is not there is an error naming the plugin. */
 export function servedPanels(manifests: readonly PluginManifest[]): ServedPanels {
   const byProtocol = new Map<string, { panel: ViewerPanel; script?: string }>();
   const scripts = new Map<string, string>();
@@ -22,8 +30,11 @@ export function servedPanels(manifests: readonly PluginManifest[]): ServedPanels
       if (byProtocol.has(panel.protocol)) continue;
       let script: string | undefined;
       if (panel.script) {
+        const file = scriptFile(panel.script);
+        if (!existsSync(file))
+          throw new ConfigError(`plugin ${m.name}: the viewer panel script of "${panel.protocol}", ${file}, does not exist`);
         script = `plugin-panels/${scripts.size}.js`;
-        scripts.set(script, resolve(panel.script));
+        scripts.set(script, file);
       }
       byProtocol.set(panel.protocol, { panel, script });
     }
