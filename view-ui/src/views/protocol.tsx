@@ -39,25 +39,25 @@ function Mcq({ data: r, trial: t }: PanelProps<McqDetail>) {
 }
 
 /** A user plugin's panel: its script's default export draws the data into the panel's element. */
-function ScriptPanel({ record }: { record: RecordView & { script: string } }) {
+function ScriptPanel({ protocol, script, data }: { protocol: string; script: string; data: unknown }) {
   const ref = useRef<HTMLDivElement>(null);
   const [error, setError] = useState<string | undefined>();
   useEffect(() => {
     let live = true;
     setError(undefined);
-    loadPanelScript(record.script)
+    loadPanelScript(script)
       .then((draw) => {
         if (!live || !ref.current) return;
         ref.current.replaceChildren();
-        draw(ref.current, record.data);
+        draw(ref.current, data);
       })
-      .catch((err: unknown) => live && setError(`${record.script}: ${err instanceof Error ? err.message : String(err)}`));
+      .catch((err: unknown) => live && setError(`${script}: ${err instanceof Error ? err.message : String(err)}`));
     return () => {
       live = false;
     };
-  }, [record]);
+  }, [script, data]);
   return (
-    <div class={`card protocol plugin-panel ${record.protocol}`}>
+    <div class={`card protocol plugin-panel ${protocol}`}>
       {error && <p class="error">{error}</p>}
       <div ref={ref} />
     </div>
@@ -65,7 +65,7 @@ function ScriptPanel({ record }: { record: RecordView & { script: string } }) {
 }
 
 export function ProtocolView({ t, record }: { t: TrialView; record: RecordView }) {
-  if (record.script) return <ScriptPanel record={{ ...record, script: record.script }} />;
+  if (record.script) return <ScriptPanel protocol={record.protocol} script={record.script} data={record.data} />;
   if (!record.raw && record.protocol === 'mcq') return <Mcq data={record.data as McqDetail} trial={t} />;
   const Panel = record.raw ? undefined : PANELS[record.protocol];
   if (Panel) return <Panel data={record.data} trial={t} />;
