@@ -25,7 +25,13 @@ export const BUILTIN_STUDIES: readonly BuiltinStudy[] = [
   { manifest: enacttom, load: async () => (await import('./studies/enacttom/index.js')).default },
   { manifest: storyturn, load: async () => (await import('./studies/storyturn/index.js')).default },
   { manifest: vision, load: async () => (await import('./studies/vision/index.js')).default },
+  { manifest: audit, load: async () => (await import('./studies/audit/index.js')).default },
 ];
+
+/** The built-in studies' manifests, then `plugins`: every plugin a report or the viewer draws on, none of them loaded. */
+export function pluginManifests(plugins: readonly PluginManifest[] = []): PluginManifest[] {
+  return [...BUILTIN_STUDIES.map((s) => s.manifest), ...plugins];
+}
 
 /** Every built-in study's plugin, loaded. */
 export async function loadBuiltinPlugins(): Promise<Plugin[]> {

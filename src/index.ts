@@ -59,6 +59,9 @@ export {
   type ConfigInput,
   type LoadedConfig,
   type Plugin,
+  type ReportContext,
+  type ReportSection,
+  type ViewerPanel,
   type ApplyScorerResult,
   type ScorableTrial,
   type ScorerDefinition,
@@ -112,9 +115,18 @@ export {
   type ResponseMatrix,
   type Store,
 } from './store/index.js';
-export { exportMatrix, resolveRunId, runAccuracy, runMatricesBySuite, runMatrix, writeRunReport } from './app/index.js';
+export {
+  exportMatrix,
+  resolveRunId,
+  runAccuracy,
+  runMatricesBySuite,
+  runMatrix,
+  writeRunReport,
+  type RunReportOptions,
+} from './app/index.js';
+export { reportFlags } from './app/report-sections.js';
 export { runPanel, type RunPanel, type IrtSuiteResult } from './app/index.js';
-export { compareTriangleScorers, judgeCallCost, loadHumanReferences, visionReportSection } from './app/index.js';
+export { compareTriangleScorers, judgeCallCost, loadHumanReferences, visionReportSection } from './studies/vision/index.js';
 // Exports for other tools: every trial as a row (JSONL, Parquet).
 export { exportTrials, runTrialRows, TRIAL_COLUMNS, type TrialRow } from './app/index.js';
 // Inspect AI eval logs, out and in.
@@ -157,7 +169,7 @@ export { authorEmbodiedTasks, type AuthoringResult } from './studies/enacttom/in
 // The seed studies (literal benchmarks, DialToM, EnactToM, StoryTurn, vision) are plugins on this
 // same API (src/studies); importing this entry point makes them the default plugins of every
 // registry. Each study's own API is its entry point `mindscope/studies/<study>`.
-export { BUILTIN_STUDIES, loadBuiltinPlugins, type BuiltinStudy } from './builtin-studies.js';
+export { BUILTIN_STUDIES, loadBuiltinPlugins, pluginManifests, type BuiltinStudy } from './builtin-studies.js';
 export { defaultPlugins, setDefaultPlugins, type PluginManifest } from './app/index.js';
 setDefaultPlugins(await loadBuiltinPlugins());
 

@@ -277,7 +277,7 @@ describe('packed bootstrap sums', () => {
 
 describe('audit report', () => {
   it('renders forest plots, the scree plot and the tables as one self-contained HTML file', async () => {
-    const { renderAuditReport } = await import('../src/report/index.js');
+    const { renderAuditReport } = await import('../src/studies/audit/index.js');
     const panel = simulatePanel({
       models: 12,
       benchmarks: [

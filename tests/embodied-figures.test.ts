@@ -1,8 +1,7 @@
 // The run report's embodied figures: success by depth per model and the literal-functional gap.
 
 import { describe, expect, it } from 'vitest';
-import { episodeMetrics, type EpisodeTrial } from '../src/studies/enacttom/index.js';
-import { depthPoints, renderEpisodeFigures } from '../src/report/index.js';
+import { depthPoints, episodeMetrics, renderEpisodeFigures, type EpisodeTrial } from '../src/studies/enacttom/index.js';
 
 const trial = (subject: string, taskId: string, kDepth: number, functional: boolean, literal: boolean): EpisodeTrial => ({
   subject,

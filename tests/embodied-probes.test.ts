@@ -31,7 +31,7 @@ import {
   type Action,
   type EmbodiedTask,
 } from '../src/studies/enacttom/index.js';
-import { renderEpisodeSection } from '../src/report/index.js';
+import { renderEpisodeSection } from '../src/studies/enacttom/index.js';
 import { evaluate } from './helpers/evaluate.js';
 
 // Sally and Anne in a household: agent_0 sees cup_1 on table_1 and goes to the hall; agent_1

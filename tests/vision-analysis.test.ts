@@ -27,7 +27,7 @@ import {
   trianglesFromProfiles,
   type TriangleCell,
 } from '../src/studies/vision/index.js';
-import { jointScatterSpec } from '../src/report/index.js';
+import { jointScatterSpec } from '../src/studies/vision/index.js';
 
 const TABLE2 = `model,a,b,c_q1,c_q2,egocentric_b,scenes
 opus-4.7,11,1,8,2,9,12

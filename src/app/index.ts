@@ -10,7 +10,6 @@ export * from './scoring.js';
 export * from './authoring.js';
 export * from './enqueue.js';
 export * from './worker.js';
-export * from './vision.js';
 export * from './dialtom-inferences.js';
 export * from './trace-pairs.js';
 export * from './human-import.js';

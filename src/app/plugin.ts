@@ -68,10 +68,12 @@ export interface ViewerPanel {
   /** The panel's data for one stored trial (undefined: the viewer shows the record as JSON). */
   record?(transcript: StoredTranscript, ctx: { where: string; item: unknown }): Promise<unknown> | unknown;
   /**
-   * A browser module (a file path) whose default export draws the panel: `(element, data) => void`.
-   * The built-in studies' panels are compiled into the viewer instead (view/panels.tsx in their folder).
+   * A browser module whose default export draws the panel: `(element, data) => void`; one
+   * self-contained file (a static export imports its code as is), given as an absolute path or a
+   * file URL (`new URL('./panel.js', import.meta.url)`). The built-in studies' panels are compiled
+   * into the viewer instead (view/panels.tsx in their folder).
    */
-  script?: string;
+  script?: string | URL;
 }
 
 /**

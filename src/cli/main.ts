@@ -25,7 +25,7 @@ function configFlag(args: readonly string[]): string | undefined {
 async function pluginManifests(args: readonly string[]): Promise<PluginManifest[]> {
   const config = configFlag(args);
   if (config === undefined) return builtinManifests();
-  const { loadConfigOnce } = await import('./config-context.js');
+  const { loadConfigOnce } = await import('./command-context.js');
   return [...builtinManifests(), ...(await loadConfigOnce(config)).plugins];
 }
 

@@ -33,12 +33,8 @@ export interface ReportInput {
   usage: UsageSummary[];
   status: Array<{ spec: string; suite: string; planned: number; done: number; failed: number; pending: number }>;
   failures: Array<{ subject: string; suite: string; itemId: string; error: string }>;
-  /** An audit section (HTML fragment) when the run was audited: two or more suites, three or more subjects. */
-  auditSection?: string;
-  /** Embodied episodes (HTML fragment) when the run has any. */
-  episodeSection?: string;
-  /** Director Task and animated triangles (HTML fragment) when the run has either. */
-  visionSection?: string;
+  /** The plugins' sections the run has (report sections: episodes, vision, the audit, ...), in order after the accuracy tables. */
+  sections?: ReadonlyArray<{ title: string; html: string }>;
   /** How the run was produced (store.provenance): versions, platform, data and template hashes. */
   provenance?: Array<Record<string, unknown>>;
   /** Tiny and adaptive runs: the estimated accuracies (HTML fragment). */
@@ -61,6 +57,11 @@ function accuracyTableHtml(t: AccuracyTable, groupTitle: string): string {
     return `<tr><th title="${escapeHtml(s)}">${escapeHtml(names.get(s)!)}</th>${cells.join('')}<td>${all ? `${all.parseFailures} (${pct(all.parseFailureRate)})` : '—'}</td></tr>`;
   });
   return `<table class="acc"><caption>Accuracy by ${groupTitle}: estimate, 95% interval${t.replicated ? " (Wilson with the items' effective number of trials: an item's replicates are not independent)" : ' (Wilson)'}, n items</caption>${head}${rows.join('')}</table>`;
+}
+
+/** A plugin's section under its heading; its own h2 headings become h3, below the section's. */
+function sectionHtml(s: { title: string; html: string }): string {
+  return `<h2>${escapeHtml(s.title)}</h2>${s.html.replace(/<h2>/g, '<h3>').replace(/<\/h2>/g, '</h3>')}`;
 }
 
 const CSS = `body{font-family:DejaVu Sans,Helvetica,Arial,sans-serif;margin:2em;color:#1b1b1b;max-width:1400px}
@@ -106,9 +107,7 @@ ${r.irtSection ? `<h2>Estimated full-suite accuracy (item response theory)</h2>$
 ${accuracyTableHtml(r.byCategory, 'category')}
 ${accuracyTableHtml(r.bySuite, 'suite')}
 ${r.byAbility.groups.length <= 60 ? accuracyTableHtml(r.byAbility, 'source label') : ''}
-${r.episodeSection ? `<h2>Embodied episodes</h2>${r.episodeSection}` : ''}
-${r.visionSection ? `<h2>Vision ToM: Director Task and animated triangles</h2>${r.visionSection}` : ''}
-${r.auditSection ? `<h2>Psychometric audit of the suites</h2>${r.auditSection.replace(/<h2>/g, '<h3>').replace(/<\/h2>/g, '</h3>')}` : ''}
+${(r.sections ?? []).map(sectionHtml).join('\n')}
 <h2>Progress</h2>
 <table><tr><th>subject</th><th>suite</th><th>planned</th><th>done</th><th>failed</th><th>pending</th></tr>${status}</table>
 <h2>Usage</h2>

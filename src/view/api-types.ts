@@ -1,10 +1,7 @@
 // The JSON the viewer's API serves and its page reads (and a static export holds). Types only:
 // the page imports them too, so that both sides agree.
 
-import type { JudgeDetail, McqDetail, StoredTranscript } from '../core/index.js';
-import type { EpisodeDetail, EpisodeTurn } from '../studies/enacttom/index.js';
-import type { StoryTurnDetail } from '../studies/storyturn/index.js';
-import type { DescribeDetail, DirectorDetail } from '../studies/vision/index.js';
+import type { JudgeDetail, StoredTranscript } from '../core/index.js';
 import type { PairedCell } from '../analysis/index.js';
 import type { RunActivity, StatusRow, TrialFacets, TrialListRow, UsageRow } from '../store/index.js';
 
@@ -39,28 +36,21 @@ export interface ScoreView {
   judge: JudgeDetail | null;
 }
 
-/** One step of an episode replay: the turn and the world as it stood after it. */
-export interface ReplayStep {
-  turn: EpisodeTurn;
-  /** Where each object is, who holds what, which furniture is open, after this turn (empty when the task is unknown). */
-  world: string[];
+/**
+ * A trial's record as the viewer shows it: its protocol's panel's view of it (the record parsed
+ * with the protocol's schema, an episode replayed, ...), drawn in the page by the panel of that
+ * protocol; or the record as stored, shown as JSON.
+ */
+export interface RecordView {
+  /** The protocol that wrote the record ('unknown' when no schema recognises a record stored without one). */
+  protocol: string;
+  /** What the panel's `record` hook built (for mcq: the parsed record), or the record as stored. */
+  data: unknown;
+  /** The data is the record as stored: no panel built a view of it. */
+  raw: boolean;
+  /** A plugin panel's script that draws the data: its URL, relative to the page. */
+  script?: string;
 }
-
-/** A trial's record as its protocol wrote it, parsed with that protocol's schema. */
-export type RecordView =
-  | { protocol: 'mcq'; mcq: McqDetail }
-  | { protocol: 'conversation'; story: StoryTurnDetail }
-  | {
-      protocol: 'episode';
-      episode: EpisodeDetail;
-      /** Each agent's private knowledge at the start, the public text, and the goal. */
-      start: { text: string; goal: string; agents: Array<{ name: string; knows: string[] }>; world: string[] } | null;
-      replay: ReplayStep[];
-      failures: Array<{ mode: string; explanation: string; rounds: number[] }>;
-    }
-  | { protocol: 'director'; director: DirectorDetail }
-  | { protocol: 'describe'; describe: DescribeDetail }
-  | { protocol: 'other'; name: string; raw: unknown };
 
 export interface TrialView {
   runId: string;

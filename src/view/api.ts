@@ -2,11 +2,14 @@
 // the store at request time, so the page sees trials as they land; /api/info's stamp changes
 // when they do, which the page polls to refresh.
 
+import { readFileSync } from 'node:fs';
 import { Hono } from 'hono';
+import { pluginManifests } from '../builtin-studies.js';
 import { MindscopeError } from '../core/index.js';
 import { trialBrowser, type Store, type TrialQuery, type TrialSort } from '../store/index.js';
 import type { TrialPage, ViewerInfo } from './api-types.js';
 import { compareView } from './compare-view.js';
+import { servedPanels, type ServedPanels } from './panels.js';
 import { runsView } from './runs-view.js';
 import { trialView } from './trial-view.js';
 
@@ -81,8 +84,16 @@ class StampCache {
   }
 }
 
-/** The API routes; `files` serves an audit report by name (undefined when the store has no folder). */
-export function viewerApi(store: Store, files?: (name: string) => Promise<Response | undefined>): Hono {
+/**
+ * The API routes; `files` serves an audit report by name (undefined when the store has no
+ * folder); `panels` are the plugins' viewer panels (the built-in studies' by default), whose
+ * scripts are served as plugin-panels/N.js.
+ */
+export function viewerApi(
+  store: Store,
+  files?: (name: string) => Promise<Response | undefined>,
+  panels: ServedPanels = servedPanels(pluginManifests()),
+): Hono {
   const app = new Hono();
   const cache = new StampCache(store);
   app.onError((err, c) =>
@@ -106,13 +117,17 @@ export function viewerApi(store: Store, files?: (name: string) => Promise<Respon
   app.get('/api/runs/:run/trial', async (c) => {
     const p = new URL(c.req.url).searchParams;
     const replicate = Number(p.get('replicate') ?? '0');
-    const view = await trialView(store, {
-      runId: c.req.param('run'),
-      subjectId: p.get('subject') ?? '',
-      suite: p.get('suite') ?? '',
-      itemId: p.get('item') ?? '',
-      replicate: Number.isInteger(replicate) ? replicate : 0,
-    });
+    const view = await trialView(
+      store,
+      {
+        runId: c.req.param('run'),
+        subjectId: p.get('subject') ?? '',
+        suite: p.get('suite') ?? '',
+        itemId: p.get('item') ?? '',
+        replicate: Number.isInteger(replicate) ? replicate : 0,
+      },
+      panels,
+    );
     return view ? c.json(view) : c.json({ error: 'no such trial' }, 404);
   });
   app.get('/api/runs/:run/compare', async (c) => {
@@ -123,6 +138,11 @@ export function viewerApi(store: Store, files?: (name: string) => Promise<Respon
   app.get('/files/audit/:name', async (c) => {
     const res = files ? await files(c.req.param('name')) : undefined;
     return res ?? c.json({ error: 'no such audit report' }, 404);
+  });
+  app.get('/plugin-panels/:name', (c) => {
+    const file = panels.scripts.get(`plugin-panels/${c.req.param('name')}`);
+    if (!file) return c.json({ error: 'no such panel script' }, 404);
+    return new Response(new Uint8Array(readFileSync(file)), { headers: { 'content-type': 'text/javascript; charset=utf-8' } });
   });
   return app;
 }

@@ -6,3 +6,4 @@ export { viewerApi, trialQueryOf } from './api.js';
 export { startViewer, type Viewer } from './server.js';
 export { VIEW_TOKEN_ENV } from './access-guard.js';
 export { exportViewer } from './static-export.js';
+export { servedPanels, type ServedPanels } from './panels.js';

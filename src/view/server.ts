@@ -5,11 +5,14 @@
 
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
+import type { PluginManifest } from '../app/index.js';
+import { pluginManifests } from '../builtin-studies.js';
 import { ConfigError } from '../core/index.js';
 import { openStoreForReading, type Store } from '../store/index.js';
 import { accessGuard, isLoopback, viewToken } from './access-guard.js';
 import { viewerApi } from './api.js';
 import { pageFolder, readInside } from './page-files.js';
+import { servedPanels } from './panels.js';
 import { auditFiles, storeFolder } from './runs-view.js';
 
 export interface Viewer {
@@ -24,6 +27,7 @@ export interface Viewer {
  * Serve the viewer on `host`:`port` (127.0.0.1 and 0, any free port, by default) for the store
  * at `db`. An address other than loopback needs `allowRemote`; every request then needs the
  * token (`token`, else MINDSCOPE_VIEW_TOKEN, else a random one), which the returned URL carries.
+ * Trials are drawn by the viewer panels of the built-in studies and of `plugins` (a config's).
  */
 export async function startViewer(opts: {
   db?: string;
@@ -31,6 +35,7 @@ export async function startViewer(opts: {
   host?: string;
   allowRemote?: boolean;
   token?: string;
+  plugins?: readonly PluginManifest[];
 }): Promise<Viewer> {
   const host = opts.host ?? '127.0.0.1';
   const remote = !isLoopback(host);
@@ -42,11 +47,15 @@ export async function startViewer(opts: {
   const store = await openStoreForReading(opts.db);
   const page = pageFolder();
   const folder = storeFolder(store);
-  const api = viewerApi(store, async (name) => {
-    if (!folder || !auditFiles(folder).includes(name)) return undefined;
-    const file = readInside(folder, name);
-    return file ? new Response(new Uint8Array(file.body), { headers: { 'content-type': file.type } }) : undefined;
-  });
+  const api = viewerApi(
+    store,
+    async (name) => {
+      if (!folder || !auditFiles(folder).includes(name)) return undefined;
+      const file = readInside(folder, name);
+      return file ? new Response(new Uint8Array(file.body), { headers: { 'content-type': file.type } }) : undefined;
+    },
+    servedPanels(pluginManifests(opts.plugins)),
+  );
   // The port is known once the server listens: the guard is built then, before any request is answered.
   let guard: ReturnType<typeof accessGuard> | undefined;
   const app = new Hono();

@@ -1,16 +1,20 @@
 // `mindscope view --export DIR`: the page and a snapshot of what the API would answer, as
 // script files the page loads instead of calling the API (scripts, not JSON fetched, so that the
 // export opens from file:// too). Trial lists are filtered in the page; search there covers
-// subjects, items and errors, not transcripts.
+// subjects, items and errors, not transcripts. Plugin panel scripts are copied beside the page,
+// and their code kept as snapshots too: a page opened from file:// cannot import a file.
 
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { PluginManifest } from '../app/index.js';
+import { pluginManifests } from '../builtin-studies.js';
 import { makeDirectory, refuseOverwrite } from '../core/index.js';
 import { openStoreForReading, trialBrowser } from '../store/index.js';
 import type { ViewerInfo } from './api-types.js';
 import { storeStamp } from './api.js';
 import { compareView } from './compare-view.js';
 import { pageFolder } from './page-files.js';
+import { servedPanels } from './panels.js';
 import { auditFiles, runsView, storeFolder } from './runs-view.js';
 import { trialView } from './trial-view.js';
 
@@ -23,11 +27,14 @@ function writeSnapshot(dir: string, name: string, value: unknown): void {
   writeFileSync(join(dir, snapshotFile(name)), `window.__MINDSCOPE_DATA__[${JSON.stringify(name)}]=${JSON.stringify(value)};\n`);
 }
 
-/** Write the static viewer of the store at `db` to `dir`; returns how many runs and trials it holds. */
+/**
+ * Write the static viewer of the store at `db` to `dir`; returns how many runs and trials it
+ * holds. Trials are drawn by the viewer panels of the built-in studies and of `plugins`.
+ */
 export async function exportViewer(
   db: string | undefined,
   dir: string,
-  opts: { force?: boolean } = {},
+  opts: { force?: boolean; plugins?: readonly PluginManifest[] } = {},
 ): Promise<{ runs: number; trials: number }> {
   // As `report` does: an earlier export (or anything else) in the folder is not replaced unasked.
   refuseOverwrite(join(dir, 'index.html'), opts.force, '--export');
@@ -43,6 +50,12 @@ export async function exportViewer(
         .replace(/<script type="module" crossorigin src=/g, '<script defer src='),
     );
     makeDirectory(join(dir, 'data'));
+    const panels = servedPanels(pluginManifests(opts.plugins));
+    for (const [url, file] of panels.scripts) {
+      makeDirectory(join(dir, 'plugin-panels'));
+      cpSync(file, join(dir, url));
+      writeSnapshot(dir, url, readFileSync(file, 'utf8'));
+    }
     writeSnapshot(dir, 'info', {
       location: store.location,
       backend: store.backend,
@@ -68,7 +81,7 @@ export async function exportViewer(
         if (page.length < 1000) break;
       }
       writeSnapshot(dir, `trials/${run.id}`, rows);
-      for (const [n, r] of rows.entries()) writeSnapshot(dir, `trial/${run.id}/${n}`, await trialView(store, r));
+      for (const [n, r] of rows.entries()) writeSnapshot(dir, `trial/${run.id}/${n}`, await trialView(store, r, panels));
       trials += rows.length;
       if (run.subjects.length >= 2) {
         try {

@@ -1,5 +1,6 @@
-// One trial as the Transcript view shows it: the calls as stored, the record read through its
-// protocol's schema (readRecord), every score (judge panels parsed with their schema), the item.
+// One trial as the Transcript view shows it: the calls as stored, the record as its protocol's
+// panel shows it (multiple choice: read through its schema), every score (judge panels parsed
+// with their schema), the item.
 
 import {
   BUILTIN_RECORDS,
@@ -12,34 +13,29 @@ import {
   type StoredTranscript,
   type TrialKey,
 } from '../core/index.js';
-import { EPISODE_RECORDS, taskOfItem } from '../studies/enacttom/index.js';
 import { trialBrowser, type Store } from '../store/index.js';
-import { STORYTURN_RECORDS } from '../studies/storyturn/index.js';
-import { DESCRIBE_RECORDS, DIRECTOR_RECORDS } from '../studies/vision/index.js';
 import type { RecordView, TrialView } from './api-types.js';
-import { replayEpisode } from './episode-replay.js';
+import type { ServedPanels } from './panels.js';
 
-// The record schemas the view knows, in the order stores written before transcripts named their
-// protocol are recognised by (see protocolOf).
-const KNOWN_RECORDS = [BUILTIN_RECORDS.mcq, STORYTURN_RECORDS, EPISODE_RECORDS, DIRECTOR_RECORDS, DESCRIBE_RECORDS];
-
-function recordOf(t: StoredTranscript, item: Item | undefined, where: string): RecordView {
-  const protocol = protocolOf(t, KNOWN_RECORDS);
+/** The record as its protocol's panel shows it; multiple choice is the kernel's own. */
+async function recordOf(t: StoredTranscript, item: Item | undefined, where: string, panels: ServedPanels): Promise<RecordView> {
+  const protocol = protocolOf(t, Object.values(BUILTIN_RECORDS));
   const mcq = readRecord(BUILTIN_RECORDS.mcq, t, where);
-  if (mcq) return { protocol: 'mcq', mcq };
-  const story = readRecord(STORYTURN_RECORDS, t, where);
-  if (story) return { protocol: 'conversation', story };
-  const episode = readRecord(EPISODE_RECORDS, t, where);
-  if (episode) return replayEpisode(item ? taskOfItem(item) : undefined, episode);
-  const director = readRecord(DIRECTOR_RECORDS, t, where);
-  if (director) return { protocol: 'director', director };
-  const describe = readRecord(DESCRIBE_RECORDS, t, where);
-  if (describe) return { protocol: 'describe', describe };
-  return { protocol: 'other', name: protocol, raw: t.detail };
+  if (mcq) return { protocol: 'mcq', data: mcq, raw: false };
+  // A record stored before transcripts named their protocol (mindscope 0.1) is the first panel's
+  // that reads it (each reads through its schemas, which recognise their old records).
+  const candidates = t.protocol ? [panels.of(protocol)] : panels.all();
+  for (const served of candidates) {
+    const data = served?.panel.record ? await served.panel.record(t, { where, item }) : undefined;
+    if (data !== undefined)
+      return { protocol: served!.panel.protocol, data, raw: false, ...(served!.script ? { script: served!.script } : {}) };
+  }
+  const served = panels.of(protocol);
+  return { protocol, data: t.detail, raw: true, ...(served?.script ? { script: served.script } : {}) };
 }
 
 /** A trial's full view, or undefined when the run has no such trial. */
-export async function trialView(store: Store, key: TrialKey): Promise<TrialView | undefined> {
+export async function trialView(store: Store, key: TrialKey, panels: ServedPanels): Promise<TrialView | undefined> {
   const browser = trialBrowser(store);
   const row = await browser.trial(key);
   if (!row) return undefined;
@@ -49,6 +45,7 @@ export async function trialView(store: Store, key: TrialKey): Promise<TrialView 
   const where = `${key.suite}/${key.itemId}#${key.replicate}`;
   const payload = item ? readScoreDetail(McqPayloadSchema, item.payload) : undefined;
   const label = item?.meta?.originalLabel;
+  const record = stored ? await recordOf(stored.transcript, item, where, panels) : null;
   return {
     ...key,
     spec: subjects.find((s) => s.id === key.subjectId)?.spec ?? key.subjectId,
@@ -72,9 +69,9 @@ export async function trialView(store: Store, key: TrialKey): Promise<TrialView 
           mcq: payload ? { context: payload.context, question: payload.question, options: payload.options } : null,
         }
       : null,
-    protocol: stored ? protocolOf(stored.transcript, KNOWN_RECORDS) : 'unknown',
+    protocol: record?.protocol ?? 'unknown',
     calls: stored?.transcript.calls ?? [],
-    record: stored ? recordOf(stored.transcript, item, where) : null,
+    record,
     scores: (await browser.scores(key)).map((s) => ({ ...s, judge: readScoreDetail(JudgeDetailSchema, s.detail) ?? null })),
   };
 }

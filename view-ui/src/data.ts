@@ -52,6 +52,31 @@ const run = (id: string) => encodeURIComponent(id);
 
 export const isStatic = STATIC;
 
+/** What a plugin panel's script exports as default: it draws the panel's data into the element. */
+type DrawPanel = (element: HTMLElement, data: unknown) => void;
+
+const scripts = new Map<string, Promise<DrawPanel>>();
+/**
+ * A plugin panel's drawing function, from its script (a URL relative to the page), imported once.
+ * A static export holds the script's code as a snapshot too: a page opened from file:// cannot
+ * import a file, but can import the code as a blob.
+ */
+export function loadPanelScript(script: string): Promise<DrawPanel> {
+  let p = scripts.get(script);
+  if (!p) {
+    p = (async () => {
+      const url = STATIC
+        ? URL.createObjectURL(new Blob([await snapshot<string>(script)], { type: 'text/javascript' }))
+        : new URL(script, document.baseURI).href;
+      const mod = (await import(/* @vite-ignore */ url)) as { default?: unknown };
+      if (typeof mod.default !== 'function') throw new Error('the panel script has no default export drawing the panel');
+      return mod.default as DrawPanel;
+    })();
+    scripts.set(script, p);
+  }
+  return p;
+}
+
 export function getInfo(): Promise<ViewerInfo> {
   return STATIC ? snapshot('info') : api('info');
 }

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import type { Command } from 'commander';
 import { join } from 'node:path';
 import { exportViewer, startViewer, VIEW_TOKEN_ENV } from '../../view/index.js';
+import { loadConfigOnce } from '../command-context.js';
 import { DEFAULT_DB, intOption } from '../options.js';
 import { printResult } from '../output.js';
 
@@ -24,6 +25,7 @@ export function registerView(program: Command): void {
       '--allow-remote',
       `serve a --host beyond this machine; every request then needs the token in the printed URL (from ${VIEW_TOKEN_ENV}, else a random one)`,
     )
+    .option('--config <file>', 'config file whose plugins add viewer panels')
     .option('--open', 'open the page in the default browser')
     .option('--export <dir>', 'write a static copy of the views (page and data) to a folder instead of serving')
     .option('--force', 'with --export: replace an earlier export in the folder')
@@ -34,17 +36,19 @@ export function registerView(program: Command): void {
         port: number;
         host: string;
         allowRemote?: boolean;
+        config?: string;
         open?: boolean;
         export?: string;
         force?: boolean;
         json?: boolean;
       }) => {
+        const plugins = f.config ? (await loadConfigOnce(f.config)).plugins : [];
         if (f.export) {
-          const { runs, trials } = await exportViewer(f.db, f.export, { force: f.force });
+          const { runs, trials } = await exportViewer(f.db, f.export, { force: f.force, plugins });
           printResult(f.json, { out: f.export, runs, trials }, `wrote ${join(f.export, 'index.html')}: ${runs} run(s), ${trials} trial(s)`);
           return;
         }
-        const viewer = await startViewer({ db: f.db, port: f.port, host: f.host, allowRemote: f.allowRemote });
+        const viewer = await startViewer({ db: f.db, port: f.port, host: f.host, allowRemote: f.allowRemote, plugins });
         printResult(
           f.json,
           { url: viewer.url, store: viewer.store.location },

@@ -18,4 +18,11 @@ export const manifest = {
       load: async () => (await import('./commands/audit.js')).registerAudit,
     },
   ],
+  reportSections: [
+    {
+      title: 'Psychometric audit of the suites',
+      flag: { name: 'audit', help: "add the psychometric audit of the run's suites (two or more suites, three or more subjects)" },
+      render: async (ctx) => (await import('./report/section.js')).auditReportSection(ctx),
+    },
+  ],
 } satisfies PluginManifest;

@@ -22,6 +22,9 @@ export * from './authoring/authoring-revision.js';
 export * from './authoring/embodied-authoring.js';
 export * from './team-model.js';
 
+export * from './report/episode-report.js';
+export * from './report/episode-charts.js';
+
 /** The enacttom study as a plugin. */
 export default definePlugin({
   ...manifest,

@@ -15,4 +15,12 @@ export const manifest = {
       load: async () => (await import('./commands/embodied.js')).registerEmbodied,
     },
   ],
+  viewerPanels: [{ protocol: 'episode', record: async (t, ctx) => (await import('./view/episode-replay.js')).episodeView(t, ctx) }],
+  reportSections: [
+    {
+      title: 'Embodied episodes',
+      protocols: ['episode'],
+      render: async (ctx) => (await import('./report/section.js')).episodeReportSection(ctx),
+    },
+  ],
 } satisfies PluginManifest;

@@ -15,4 +15,5 @@ export const manifest = {
       load: async () => (await import('./commands/storyturn.js')).registerStoryTurn,
     },
   ],
+  viewerPanels: [{ protocol: 'conversation', record: async (t, ctx) => (await import('./view/record.js')).conversationView(t, ctx) }],
 } satisfies PluginManifest;

@@ -14,6 +14,9 @@ export * from './world/index.js';
 export * from './suites/index.js';
 export * from './analysis/index.js';
 export { VISION_SUITES } from './suites.js';
+export * from './report/vision.js';
+export * from './report/vision-report.js';
+export * from './report/vision-charts.js';
 
 /** The vision study as a plugin. */
 export default definePlugin({

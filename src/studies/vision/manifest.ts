@@ -36,4 +36,15 @@ export const manifest = {
       load: async () => (await import('./commands/analyze-vision.js')).registerAnalyzeVision,
     },
   ],
+  viewerPanels: [
+    { protocol: 'director', record: async (t, ctx) => (await import('./view/record.js')).directorView(t, ctx) },
+    { protocol: 'describe', record: async (t, ctx) => (await import('./view/record.js')).describeView(t, ctx) },
+  ],
+  reportSections: [
+    {
+      title: 'Vision ToM: Director Task and animated triangles',
+      protocols: ['director', 'describe'],
+      render: async (ctx) => (await import('./report/vision.js')).visionReportSection(ctx.store, ctx.runId),
+    },
+  ],
 } satisfies PluginManifest;

@@ -1,39 +1,15 @@
 // Transcript: the exact messages sent (images inline), each reply raw with its reasoning, how
 // the answer was read, the gold answer, every score (judges' raw outputs with the rubric hash),
-// and the protocol's own view (StoryTurn, EnactToM replay, Director scene, frame grid).
+// and the protocol's own view, drawn by its panel (StoryTurn, EnactToM replay, Director scene, ...).
 
 import type { TrialView } from '../../../src/view/api-types.js';
 import { getTrial } from '../data.js';
+import { Content } from '../panel-kit.js';
 import type { Route } from '../route.js';
 import { useData } from '../use-data.js';
 import { ProtocolView } from './protocol.js';
 
 type Call = TrialView['calls'][number];
-type Message = NonNullable<Call['messages']>[number];
-
-/** A message's content: text as text, images and videos inline (URLs from the store are only ever used as src). */
-export function Content({ content }: { content: Message['content'] }) {
-  if (typeof content === 'string') return <pre>{content}</pre>;
-  return (
-    <>
-      {content.map((part, i) =>
-        part.type === 'text' ? (
-          <pre key={i}>{part.text}</pre>
-        ) : part.type === 'image' ? (
-          <img key={i} class="inline" src={safeUrl(part.url)} alt="image sent to the model" />
-        ) : (
-          // biome-ignore lint/a11y/useMediaCaption: a stimulus clip has no captions
-          <video key={i} class="inline" src={safeUrl(part.url)} controls />
-        ),
-      )}
-    </>
-  );
-}
-
-/** Only data:, http(s): and relative URLs as src; anything else (javascript:) is dropped. */
-function safeUrl(url: string): string {
-  return /^(data:image\/|data:video\/|https?:)/i.test(url) ? url : '';
-}
 
 function CallView({ call, n }: { call: Call; n: number }) {
   const r = call.response;

@@ -193,7 +193,7 @@ export function registerAudit(program: Command): void {
             discriminant = discriminantValidity(audit, controls, { iterations: flags.bootstrap, seed: flags.seed, method: flags.method });
           if (flags.report) {
             (await core()).makeDirectory(flags.report);
-            const { renderAuditReport } = await import('../../../report/index.js');
+            const { renderAuditReport } = await import('../index.js');
             writeFileSync(join(flags.report, 'audit.html'), await renderAuditReport(audit, { discriminant }));
           }
           if (flags.exportFiltered) {
@@ -229,7 +229,7 @@ export function registerAudit(program: Command): void {
         });
         if (flags.report) {
           (await core()).makeDirectory(flags.report);
-          const { renderBenchmarkAuditReport } = await import('../../../report/index.js');
+          const { renderBenchmarkAuditReport } = await import('../index.js');
           writeFileSync(join(flags.report, 'audit-scores.html'), await renderBenchmarkAuditReport(audit));
         }
         process.stdout.write(flags.json ? `${JSON.stringify(audit, null, 2)}\n` : `${(await text()).printBenchmarkAudit(audit)}\n`);

@@ -10,8 +10,9 @@ import {
   evolutionPool,
   evolutionRounds,
   readEnactTomTasks,
+  evolutionRoundsSpec,
 } from '../index.js';
-import { evolutionRoundsSpec, formatTextTable, renderSvg } from '../../../report/index.js';
+import { formatTextTable, renderSvg } from '../../../report/index.js';
 import { DEFAULT_DB, intOption, numberOption, printResult } from '../../../cli/toolkit.js';
 
 /**

@@ -3,6 +3,7 @@ import { DEFAULT_DB } from '../../../cli/toolkit.js';
 import { ConfigError, compareTriangleScorers, loadHumanReferences, openStore } from '../../../index.js';
 import { readText } from '../../../core/index.js';
 import {
+  ARM_TITLES,
   CANONICAL_TRIANGLES_SCORER,
   strictIntentRank,
   trianglesConditionsFromProfiles,
@@ -11,7 +12,7 @@ import {
   type TriangleProfile,
   type TrianglesArmSummary,
 } from '../index.js';
-import { ARM_TITLES, formatTextTable, formatUsd } from '../../../report/index.js';
+import { formatTextTable, formatUsd } from '../../../report/index.js';
 import { loadPriceTable } from '../../../runner/index.js';
 
 const n2 = (x: number | null | undefined) => (x === null || x === undefined || Number.isNaN(x) ? '-' : x.toFixed(2));

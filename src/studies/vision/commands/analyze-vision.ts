@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { ConfigError, loadHumanReferences, openStore } from '../../../index.js';
 import { readText, makeDirectory } from '../../../core/index.js';
 import {
+  directorBarsSpec,
+  profileScatterSpec,
+  renderJointScatter,
   directorByFactor,
   directorFromCounts,
   directorRunSummary,
@@ -18,15 +21,7 @@ import {
   type DirectorShares,
   type TriangleProfile,
 } from '../index.js';
-import {
-  directorBarsSpec,
-  FfmpegMissing,
-  formatTextTable,
-  profileScatterSpec,
-  renderJointScatter,
-  renderSvg,
-  svgToPng,
-} from '../../../report/index.js';
+import { FfmpegMissing, formatTextTable, renderSvg, svgToPng } from '../../../report/index.js';
 import { registerAnalyzeTriangles } from './analyze-triangles.js';
 
 const pct = (x: number | undefined) => (x === undefined ? '-' : (x * 100).toFixed(1));

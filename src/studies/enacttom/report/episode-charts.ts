@@ -2,9 +2,8 @@
 // per model, and the literal-functional gap (literal Avg minus functional Avg) by depth.
 
 import type { TopLevelSpec } from 'vega-lite';
-import type { SubjectEpisodeMetrics } from '../studies/enacttom/index.js';
-import { renderSvg } from './charts.js';
-import { displayNames } from './subject-names.js';
+import type { SubjectEpisodeMetrics } from '../analysis/index.js';
+import { displayNames, renderSvg } from '../../../report/index.js';
 
 const FONT = { config: { font: 'DejaVu Sans, Helvetica, Arial, sans-serif', view: { stroke: null } } };
 

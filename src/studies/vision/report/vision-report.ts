@@ -11,10 +11,9 @@ import type {
   JointRow,
   ReferenceGroups,
   TrianglesRunResult,
-} from '../studies/vision/index.js';
-import { citationOf } from '../studies/vision/index.js';
-import { renderSvg } from './charts.js';
-import { escapeHtml } from './html-report.js';
+} from '../analysis/index.js';
+import { citationOf } from '../analysis/index.js';
+import { escapeHtml, renderSvg } from '../../../report/index.js';
 import { directorBarsSpec, jointScatterSpec, profileScatterSpec } from './vision-charts.js';
 
 /** The joint scatter (Figure 4) as SVG. */

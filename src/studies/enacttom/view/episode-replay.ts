@@ -1,10 +1,10 @@
 // An EnactToM episode replayed turn by turn: the stored turns applied to the task's world, so
 // that each step shows where things stood after it, beside what the agent said and did.
 
+import { classifyFailure, taskOfItem, type FailureFinding } from '../analysis/index.js';
+import { readRecord, type Item, type StoredTranscript } from '../../../core/index.js';
+import { EPISODE_RECORDS, type EpisodeDetail, type EpisodeTurn } from '../protocol/records.js';
 import {
-  classifyFailure,
-  type FailureFinding,
-  type EpisodeDetail,
   formatFormula,
   goalAtoms,
   IN,
@@ -13,8 +13,23 @@ import {
   type EmbodiedTask,
   type KnowledgeFact,
   type WorldState,
-} from '../studies/enacttom/index.js';
-import type { RecordView, ReplayStep } from './api-types.js';
+} from '../world/index.js';
+
+/** One step of an episode replay: the turn and the world as it stood after it. */
+export interface ReplayStep {
+  turn: EpisodeTurn;
+  /** Where each object is, who holds what, which furniture is open, after this turn (empty when the task is unknown). */
+  world: string[];
+}
+
+/** An episode as the viewer's panel shows it: the record, the start, the replay and the failure modes. */
+export interface EpisodeView {
+  episode: EpisodeDetail;
+  /** Each agent's private knowledge at the start, the public text, and the goal. */
+  start: { text: string; goal: string; agents: Array<{ name: string; knows: string[] }>; world: string[] } | null;
+  replay: ReplayStep[];
+  failures: Array<{ mode: string; explanation: string; rounds: number[] }>;
+}
 
 /** The world state as lines a reader can scan: agents' rooms and hands, objects, open furniture. */
 function describeWorld(world: World, s: WorldState): string[] {
@@ -49,8 +64,8 @@ function describeFact(task: EmbodiedTask, f: KnowledgeFact): string {
 }
 
 /** Replay an episode on its task; the failure modes found in it, with the rounds that show them. */
-export function replayEpisode(task: EmbodiedTask | undefined, ep: EpisodeDetail): Extract<RecordView, { protocol: 'episode' }> {
-  if (!task) return { protocol: 'episode', episode: ep, start: null, replay: ep.turns.map((turn) => ({ turn, world: [] })), failures: [] };
+export function replayEpisode(task: EmbodiedTask | undefined, ep: EpisodeDetail): EpisodeView {
+  if (!task) return { episode: ep, start: null, replay: ep.turns.map((turn) => ({ turn, world: [] })), failures: [] };
   const world = new World(task);
   const state = world.initialState();
   const start = {
@@ -74,5 +89,11 @@ export function replayEpisode(task: EmbodiedTask | undefined, ep: EpisodeDetail)
     explanation: f.explanation,
     rounds: f.turns.map((t) => t.round),
   }));
-  return { protocol: 'episode', episode: ep, start, replay, failures };
+  return { episode: ep, start, replay, failures };
+}
+
+/** The viewer panel's data for a stored episode: replayed on its item's task. */
+export function episodeView(t: StoredTranscript, ctx: { where: string; item: unknown }): EpisodeView | undefined {
+  const episode = readRecord(EPISODE_RECORDS, t, ctx.where);
+  return episode && replayEpisode(ctx.item ? taskOfItem(ctx.item as Item) : undefined, episode);
 }

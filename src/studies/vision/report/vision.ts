@@ -13,15 +13,15 @@ import {
   trianglesFromRun,
   type JudgeCallCost,
   type ReferenceGroups,
-} from '../studies/vision/index.js';
-import { readJson } from '../core/index.js';
-import { renderVisionSection } from '../report/index.js';
-import { callCost, PriceBook, type PriceTable } from '../runner/index.js';
-import type { Store } from '../store/index.js';
+} from '../analysis/index.js';
+import { readJson } from '../../../core/index.js';
+import { renderVisionSection } from './vision-report.js';
+import { callCost, PriceBook, type PriceTable } from '../../../runner/index.js';
+import type { Store } from '../../../store/index.js';
 
 /** The human reference groups: a file of data/human-references.json's shape, or that file. */
 export function loadHumanReferences(file?: string): ReferenceGroups {
-  const path = file ?? new URL('../../data/human-references.json', import.meta.url).pathname;
+  const path = file ?? new URL('../../../../data/human-references.json', import.meta.url).pathname;
   return parseReferenceGroups(readJson(path), file ?? 'data/human-references.json');
 }
 

@@ -4,10 +4,10 @@
 // analysis, and the tables behind them.
 
 import type { TopLevelSpec } from 'vega-lite';
-import type { BenchmarkAudit, MatrixAudit } from '../analysis/index.js';
-import { renderSvg } from './charts.js';
-import { escapeHtml } from './html-report.js';
-import { formatPValue } from './p-value.js';
+import type { BenchmarkAudit, MatrixAudit } from '../../../analysis/index.js';
+import { renderSvg } from '../../../report/index.js';
+import { escapeHtml } from '../../../report/index.js';
+import { formatPValue } from '../../../report/index.js';
 
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 const CONFIG = { config: { font: 'DejaVu Sans, Helvetica, Arial, sans-serif', view: { stroke: null } } };

@@ -1,8 +1,8 @@
 // The embodied part of a run report: functional and literal metrics per subject and scope,
 // failure-mode counts with examples, and episode transcripts turn by turn (collapsed).
 
-import type { EpisodeSummary } from '../studies/enacttom/index.js';
-import { escapeHtml } from './html-report.js';
+import type { EpisodeSummary } from '../analysis/index.js';
+import { escapeHtml } from '../../../report/index.js';
 
 const pct = (x: number | null) => (x === null || Number.isNaN(x) ? '—' : `${(x * 100).toFixed(1)}%`);
 

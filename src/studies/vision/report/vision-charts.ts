@@ -4,9 +4,9 @@
 // triangles distance to TD adults (Figure 4).
 
 import type { TopLevelSpec } from 'vega-lite';
-import type { DirectorModel, JointRow, ReferenceGroups, TriangleProfile } from '../studies/vision/index.js';
-import { directorGroups } from '../studies/vision/index.js';
-import { displayNames } from './subject-names.js';
+import type { DirectorModel, JointRow, ReferenceGroups, TriangleProfile } from '../analysis/index.js';
+import { directorGroups } from '../analysis/index.js';
+import { displayNames } from '../../../report/index.js';
 
 const BASE = {
   $schema: 'https://vega.github.io/schema/vega-lite/v6.json',

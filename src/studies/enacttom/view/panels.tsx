@@ -1,0 +1,101 @@
+// The viewer's EnactToM panel: an episode replayed turn by turn (what each agent said, did and
+// was told, and the world after each turn), its failure modes, and the literal probes.
+
+import { useState } from 'preact/hooks';
+import type { PanelComponents, PanelProps } from '../../../../view-ui/src/panel-kit.js';
+import type { EpisodeView } from './episode-replay.js';
+
+function Episode({ data: r }: PanelProps<EpisodeView>) {
+  const [step, setStep] = useState(0);
+  const e = r.episode;
+  const cur = r.replay[step];
+  return (
+    <div class="card protocol episode">
+      <h3>
+        EnactToM {e.taskId} · {e.category} · K-depth {e.kDepth} · functional{' '}
+        {e.functional ? <span class="ok">yes</span> : <span class="bad">no</span>} · epistemic {e.epistemic ? 'yes' : 'no'} · literal{' '}
+        {e.literal.correct}/{e.literal.total}
+      </h3>
+      {r.failures.length > 0 && (
+        <div class="failures">
+          <b>failure mode(s):</b>
+          <ul>
+            {r.failures.map((f, i) => (
+              <li key={i}>
+                <b class="failure-mode">{f.mode}</b>: {f.explanation} {f.rounds.length ? `(rounds ${f.rounds.join(', ')})` : ''}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {r.start && (
+        <details>
+          <summary>task, goal and each agent's private knowledge</summary>
+          <pre>{r.start.text}</pre>
+          <p class="mono">goal: {r.start.goal}</p>
+          {r.start.agents.map((a) => (
+            <div key={a.name}>
+              <b>{a.name}</b> knows: {a.knows.join('; ') || 'nothing private'}
+            </div>
+          ))}
+          <pre>{r.start.world.join('\n')}</pre>
+        </details>
+      )}
+      <div class="pager replay-controls">
+        <button type="button" class="prev" disabled={step === 0} onClick={() => setStep(step - 1)}>
+          previous turn
+        </button>
+        <span class="step">
+          turn {r.replay.length ? step + 1 : 0} of {r.replay.length}
+        </span>
+        <button type="button" class="next" disabled={step >= r.replay.length - 1} onClick={() => setStep(step + 1)}>
+          next turn
+        </button>
+      </div>
+      {cur && (
+        <div class="side replay-step">
+          <div>
+            <p>
+              round {cur.turn.round} · <b class="agent">{cur.turn.agent}</b> · action{' '}
+              <span class={`mono ${cur.turn.ok ? 'ok' : 'bad'}`}>{cur.turn.action ?? '(none)'}</span>
+              {cur.turn.delivered ? ` · delivered to ${cur.turn.delivered.join(', ')}` : ''}
+            </p>
+            <div class="msg assistant">
+              <div class="role">{cur.turn.agent} said</div>
+              <pre>{cur.turn.reply}</pre>
+            </div>
+            <div class="msg user">
+              <div class="role">what {cur.turn.agent} was told (its view)</div>
+              <pre class="observation">{cur.turn.observation}</pre>
+            </div>
+            {cur.turn.conveyed?.length ? <p>conveyed: {cur.turn.conveyed.join('; ')}</p> : null}
+          </div>
+          <div>
+            <div class="role">world state after this turn</div>
+            <pre class="world">{cur.world.join('\n') || 'task not stored: state unknown'}</pre>
+          </div>
+        </div>
+      )}
+      <h3>Probes</h3>
+      <table>
+        <tbody>
+          {e.probes.map((p, i) => (
+            <tr key={i}>
+              <td>{p.agent}</td>
+              <td>{p.question}</td>
+              <td>
+                <pre>{p.reply}</pre>
+              </td>
+              <td class={p.correct ? 'ok' : 'bad'}>
+                {p.answer ?? 'none'} (expected {p.expected})
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The EnactToM study's panels, by protocol. */
+export const panels: PanelComponents = { episode: Episode };
