@@ -12,5 +12,4 @@ export * from './paired-comparison.js';
 export * from './trace-effect.js';
 export * from './audit/discriminant-controls.js';
 export * from './audit/interval-coverage.js';
-export * from './dialogue/index.js';
 export * from './irt/index.js';
