@@ -142,7 +142,7 @@ export {
 } from './app/index.js';
 export { writeStoryTurns } from './studies/storyturn/index.js';
 export { authorEmbodiedTasks, type AuthoringResult } from './studies/enacttom/index.js';
-// DialToM's written inferences and trace judging (also on its entry, mindscope/studies/dialtom).
+// DialToM's model writer, written inferences and trace judging (also on mindscope/studies/dialtom).
 export {
   bertScoreInferences,
   elicitInferences,
