@@ -145,26 +145,29 @@ export {
 
 // Scoring stored runs again, judges, and model-written items.
 export {
-  bertScoreInferences,
-  elicitInferences,
   importHumanAnswers,
-  judgeTracePairs,
-  type BertScoreSummary,
   type HumanImportResult,
-  type TracePairDimension,
-  type TracePairResult,
-  type WrittenInference,
-  type WrittenUnit,
-  judgeInferences,
-  modelDialtomWriter,
   scoreRun,
   validateJudgeModels,
-  type InferenceJudgement,
   type ScoreRunOptions,
   type ScoreRunResult,
 } from './app/index.js';
 export { writeStoryTurns } from './studies/storyturn/index.js';
 export { authorEmbodiedTasks, type AuthoringResult } from './studies/enacttom/index.js';
+// DialToM's model writer, written inferences and trace judging (also on mindscope/studies/dialtom).
+export {
+  bertScoreInferences,
+  elicitInferences,
+  judgeInferences,
+  judgeTracePairs,
+  modelDialtomWriter,
+  type BertScoreSummary,
+  type InferenceJudgement,
+  type TracePairDimension,
+  type TracePairResult,
+  type WrittenInference,
+  type WrittenUnit,
+} from './studies/dialtom/index.js';
 
 // The seed studies (literal benchmarks, DialToM, EnactToM, StoryTurn, vision) are plugins on this
 // same API (src/studies); importing this entry point makes them the default plugins of every

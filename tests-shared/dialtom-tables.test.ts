@@ -13,7 +13,7 @@ import {
   parseRateTable,
   parseWrittenInferences,
   retroProspectiveGap,
-} from '../src/analysis/index.js';
+} from '../src/studies/dialtom/index.js';
 import { DOMAINS, itemCounts, PUBLISHED_ITEMS, ratesCsv, TABLE19 } from '../tests/helpers/dialtom-paper.js';
 import { SHARED, SHARED_DATA } from './shared-dir.js';
 

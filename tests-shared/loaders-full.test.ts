@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadSuite, type Item } from '../src/index.js';
 import type { McqPayload } from '../src/core/index.js';
-import { NONE_OF_THE_ABOVE } from '../src/suites/index.js';
+import { NONE_OF_THE_ABOVE } from '../src/studies/dialtom/index.js';
 import { SHARED, SHARED_DATA } from './shared-dir.js';
 
 function byCategory(items: Item[]): Record<string, number> {

@@ -9,9 +9,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSuite, type Item } from '../src/index.js';
 import type { McqPayload } from '../src/core/index.js';
-import { dialtomDatasetStats, parseWrittenDialogues, parseWrittenInferences } from '../src/analysis/index.js';
+import {
+  dialtomDatasetStats,
+  parseWrittenDialogues,
+  parseWrittenInferences,
+  writtenInferencePrompt,
+} from '../src/studies/dialtom/index.js';
 import { buildMcqMessages, loadMcqTemplate, presentOptions } from '../src/protocols/index.js';
-import { writtenInferencePrompt } from '../src/suites/index.js';
 import { SHARED, SHARED_DATA } from './shared-dir.js';
 
 const load = async (suite: string) => (await loadSuite(suite, { data: SHARED_DATA, seed: 0 })).items as Item<McqPayload>[];

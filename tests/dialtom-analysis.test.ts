@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseRateTable, positionalBias, retroProspectiveGap } from '../src/analysis/index.js';
+import { parseRateTable, positionalBias, retroProspectiveGap } from '../src/studies/dialtom/index.js';
 import { DOMAINS, itemCounts, PUBLISHED_ITEMS, ratesCsv as ratesCsvOf, TABLE19 } from './helpers/dialtom-paper.js';
 
 // Small subsets of the released files (tests/fixtures/data/README.md).
@@ -77,7 +77,7 @@ describe('DialToM Table 19 from Table 3 and the published item counts', () => {
 
 describe('DialToM inference overlap (Table 14 on the full files: tests-shared)', () => {
   it('scores each benchmark inference against its three human references; unreferenced ones are counted apart', async () => {
-    const { benchmarkInferences, inferenceOverlap, parseWrittenInferences } = await import('../src/analysis/index.js');
+    const { benchmarkInferences, inferenceOverlap, parseWrittenInferences } = await import('../src/studies/dialtom/index.js');
     const { readFileSync } = await import('node:fs');
     const refs = parseWrittenInferences(
       readFileSync(join(DATA, 'dialtom', 'data', 'written_inference.csv'), 'utf8'),
@@ -110,7 +110,7 @@ describe('DialToM analyses of stored runs and annotation files', () => {
     const { evaluate } = await import('./helpers/evaluate.js');
     const { openStore } = await import('../src/index.js');
     const { dialtomRunResults, easyHardGap, retroProspectiveGap, summarizeAnnotations, crossDomainCorrelation } = await import(
-      '../src/analysis/index.js'
+      '../src/studies/dialtom/index.js'
     );
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-dialtom-run-'));
     const store = await openStore(join(dir, 'm.db'));
@@ -187,7 +187,7 @@ describe('reasoning-trace injection', () => {
 
     const { traceEffect } = await import('../src/analysis/index.js');
 
-    const { loadDialtom } = await import('../src/suites/index.js');
+    const { loadDialtom } = await import('../src/studies/dialtom/index.js');
     const { startModelServer } = await import('./helpers/servers.js');
     const server = await startModelServer();
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-traces-'));
@@ -308,7 +308,7 @@ describe('trace ids that match no item (issue 15, defect 1)', () => {
 
 describe('easy-hard effect size in the paper convention (issue 15, defect 2)', () => {
   it("reproduces Table 22's sign: GPT-4.1 on MI, U 17,136 and r -0.853", async () => {
-    const { easyHardGap } = await import('../src/analysis/index.js');
+    const { easyHardGap } = await import('../src/studies/dialtom/index.js');
     // 136 MI items per set; all easy items right and 20 hard ones give U = 136 x (136 - 20/2) = 17,136.
     const easy = Array.from({ length: 136 }, () => 1);
     const hard = Array.from({ length: 136 }, (_, i) => (i < 20 ? 1 : 0));

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialogueWindows, DIALTOM_STATES, loadDialtom, NONE_OF_THE_ABOVE, readDialogues } from '../src/suites/index.js';
+import { dialogueWindows, DIALTOM_STATES, loadDialtom, NONE_OF_THE_ABOVE, readDialogues } from '../src/studies/dialtom/index.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
 
 const bin = join(__dirname, '..', 'bin', 'mindscope.js');

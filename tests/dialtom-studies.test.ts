@@ -35,8 +35,8 @@ import {
   positionalBias,
   turnWords,
   type ItemWrongChoices,
-} from '../src/analysis/index.js';
-import { writtenInferencePrompt } from '../src/suites/index.js';
+  writtenInferencePrompt,
+} from '../src/studies/dialtom/index.js';
 import { wilsonInterval } from '../src/stats/index.js';
 import { evaluate } from './helpers/evaluate.js';
 

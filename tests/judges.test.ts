@@ -227,7 +227,7 @@ describe('judging open answers and free-text inferences', () => {
   });
 
   it('DialToM: the PA/CA/SA rubric judges inferences against the human references', async () => {
-    const { benchmarkInferences, parseWrittenDialogues, parseWrittenInferences } = await import('../src/analysis/index.js');
+    const { benchmarkInferences, parseWrittenDialogues, parseWrittenInferences } = await import('../src/studies/dialtom/index.js');
 
     const { judgeInferences } = await import('../src/index.js');
     const { readFileSync } = await import('node:fs');

@@ -9,7 +9,9 @@ import { parquetWriteBuffer } from 'hyparquet-writer';
 import { describe, expect, it } from 'vitest';
 import { loadSuite, type Item } from '../src/index.js';
 import type { McqPayload } from '../src/core/index.js';
-import { COGTOM_FIELDS, loadGenericMcq, NONE_OF_THE_ABOVE } from '../src/suites/index.js';
+import { loadGenericMcq } from '../src/suites/index.js';
+import { COGTOM_FIELDS } from '../src/studies/literal/index.js';
+import { NONE_OF_THE_ABOVE } from '../src/studies/dialtom/index.js';
 
 // Small subsets of the public data (tests/fixtures/data/README.md); full releases: tests-shared/.
 const DATA = join(__dirname, 'fixtures', 'data');

@@ -9,7 +9,7 @@ export * from './audit/cross-fit.js';
 export * from './audit/factor-structure.js';
 export * from './audit/matrix-audit.js';
 export * from './paired-comparison.js';
+export * from './trace-effect.js';
 export * from './audit/discriminant-controls.js';
 export * from './audit/interval-coverage.js';
-export * from './dialogue/index.js';
 export * from './irt/index.js';

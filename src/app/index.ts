@@ -10,8 +10,6 @@ export * from './scoring.js';
 export * from './authoring.js';
 export * from './enqueue.js';
 export * from './worker.js';
-export * from './dialtom-inferences.js';
-export * from './trace-pairs.js';
 export * from './human-import.js';
 export * from './trial-answer.js';
 export * from './trial-rows.js';

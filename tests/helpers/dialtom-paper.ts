@@ -2,7 +2,7 @@
 // Table 3's rates and Table 19's chi-square and Cramer's V (typed from the paper), the item counts the
 // paper reports, and the rates table the analysis reads.
 
-import { loadDialtom } from '../../src/suites/index.js';
+import { loadDialtom } from '../../src/studies/dialtom/index.js';
 
 // Table 3: retrospective MI, ESC, PFG; prospective MI, ESC, PFG (percent).
 const TABLE3: Record<string, number[]> = {

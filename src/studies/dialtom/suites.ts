@@ -1,6 +1,7 @@
 // DialToM's multiple-choice suites: retrospective (literal), prospective (functional), prospective with out-of-dialogue distractors, counterfactual.
 
-import { defineSuite, loadDialtom, type Suite } from '../../suites/index.js';
+import { defineSuite, type Suite } from '../../suites/index.js';
+import { loadDialtom } from './suites/dialtom.js';
 import { mcqProtocol } from '../../protocols/index.js';
 
 /** The study's suites, in the order `mindscope suites` lists them. */

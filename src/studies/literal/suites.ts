@@ -1,18 +1,14 @@
 // The released multiple-choice ToM benchmarks, each read from its published files.
 
-import {
-  defineSuite,
-  loadBigtom,
-  loadGenericMcq,
-  COGTOM_FIELDS,
-  loadHitom,
-  loadMmtomQa,
-  loadOpentom,
-  loadTomato,
-  loadTomBench,
-  loadTomi,
-  type Suite,
-} from '../../suites/index.js';
+import { defineSuite, loadGenericMcq, type Suite } from '../../suites/index.js';
+import { loadBigtom } from './suites/bigtom.js';
+import { COGTOM_FIELDS } from './suites/cogtom.js';
+import { loadHitom } from './suites/hitom.js';
+import { loadMmtomQa } from './suites/mmtom-qa.js';
+import { loadOpentom } from './suites/opentom.js';
+import { loadTomato } from './suites/tomato.js';
+import { loadTomBench } from './suites/tombench.js';
+import { loadTomi } from './suites/tomi.js';
 import { mcqProtocol } from '../../protocols/index.js';
 
 /** The study's suites, in the order `mindscope suites` lists them. */

@@ -1,5 +1,5 @@
 // A generic multiple-choice loader for JSON lines, JSON lists, CSV and Parquet, with a field
-// mapping. CogToM is this loader with its documented field names.
+// mapping. A benchmark released in such files is this loader with the benchmark's field map.
 
 import { extname } from 'node:path';
 import { readFileSync } from 'node:fs';
@@ -112,7 +112,7 @@ function answerIndex(raw: unknown, options: string[], file: string, line: number
   throw new InputError(`answer "${s}" is not among the options (${options.length} of them)`, file, line);
 }
 
-/** Load multiple-choice items from a file with a field mapping (the `mcq` and `cogtom` suites). */
+/** Load multiple-choice items from a file with a field mapping (the `mcq` suite, and benchmarks released as such files). */
 export async function loadGenericMcq(file: string, map: McqFieldMap, suite = 'mcq'): Promise<LoadResult> {
   const rows = await readRecords(file);
   const lowerMap = Object.fromEntries(Object.entries(map.categoryMap ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
@@ -157,27 +157,3 @@ export async function loadGenericMcq(file: string, map: McqFieldMap, suite = 'mc
   });
   return { items, warnings: [] };
 }
-
-/** CogToM's documented fields: scene, question, options{A..D}, answer, category, subcategory. */
-export const COGTOM_FIELDS: McqFieldMap = {
-  context: 'scene',
-  question: 'question',
-  options: 'options',
-  answer: 'answer',
-  category: 'category',
-  subcategory: 'subcategory',
-  categoryMap: {
-    belief: 'belief',
-    'false belief': 'belief',
-    desire: 'desire',
-    intention: 'intention',
-    emotion: 'emotion',
-    knowledge: 'knowledge',
-    percept: 'percept',
-    perception: 'percept',
-    'non-literal': 'non-literal',
-    'non-literal communication': 'non-literal',
-    'nonliteral communication': 'non-literal',
-    moral: 'moral',
-  },
-};

@@ -1,15 +1,17 @@
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { bertScoreInferences, ConfigError, InputError, judgeInferences, openStore, resolveRunId } from '../../../index.js';
+import { ConfigError, InputError, openStore, resolveRunId } from '../../../index.js';
 import { decimalNumber, parseCsv, readJson, readText } from '../../../core/index.js';
 import {
   benchmarkInferences,
+  bertScoreInferences,
   crossDomainCorrelation,
   distractorClustering,
   dialtomRunResults,
   easyHardGap,
   inferenceOverlap,
+  judgeInferences,
   parseChoices,
   parseHypotheses,
   parseRateTable,
@@ -19,7 +21,7 @@ import {
   retroProspectiveGap,
   summarizeAnnotations,
   type RateRow,
-} from '../../../analysis/index.js';
+} from '../index.js';
 import { formatPValue, formatTextTable } from '../../../report/index.js';
 import { numberOption, DEFAULT_DB } from '../../../cli/toolkit.js';
 

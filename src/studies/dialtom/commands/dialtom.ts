@@ -1,14 +1,24 @@
 import type { Command } from 'commander';
 import { existsSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { ConfigError, elicitInferences, judgeTracePairs, loadSuite, modelDialtomWriter, openStore, type Item } from '../../../index.js';
+import { ConfigError, loadSuite, openStore, type Item } from '../../../index.js';
 import { formatCsv, readJson, readText, type McqPayload, makeDirectory } from '../../../core/index.js';
-import { dialtomDatasetStats, parseWrittenDialogues, parseWrittenInferences } from '../../../analysis/index.js';
 import { readTraces } from '../../../protocols/index.js';
 import { formatPValue, formatTextTable } from '../../../report/index.js';
-import { buildDialtomItems, fileWriter, readDialogues, type BuiltItems } from '../../../suites/index.js';
-import { intOption, DEFAULT_DB, printResult } from '../../../cli/toolkit.js';
 import { DEFAULT_CONCURRENCY } from '../../../runner/index.js';
+import { intOption, DEFAULT_DB, printResult } from '../../../cli/toolkit.js';
+import {
+  buildDialtomItems,
+  dialtomDatasetStats,
+  elicitInferences,
+  fileWriter,
+  judgeTracePairs,
+  modelDialtomWriter,
+  parseWrittenDialogues,
+  parseWrittenInferences,
+  readDialogues,
+  type BuiltItems,
+} from '../index.js';
 
 /** The written-task files: given, or in the released layout under --data (DIR/dialtom/data or DIR/data or DIR). */
 function writtenFiles(f: { data?: string; references?: string; dialogues?: string }): { references: string; dialogues: string } {

@@ -3,10 +3,10 @@
 // Reads the full release format (a JSON list) and the false-belief subset alike.
 
 import { existsSync, statSync } from 'node:fs';
-import type { Category } from '../../core/index.js';
-import { InputError } from '../../core/index.js';
-import { field, listFiles, mcqItem, resolveDataDir, type LoadResult } from '../read-input.js';
-import { readJson } from '../../core/index.js';
+import type { Category } from '../../../core/index.js';
+import { InputError } from '../../../core/index.js';
+import { field, listFiles, mcqItem, resolveDataDir, type LoadResult } from '../../../suites/index.js';
+import { readJson } from '../../../core/index.js';
 
 const STATES: Record<string, Category> = {
   belief: 'belief',

@@ -4,8 +4,8 @@
 // averaged over the references, and ROUGE-L F the same way. This reproduces the paper's Table 14
 // row for the inferences the benchmark uses (GPT-4o: BLEU 9.44, ROUGE-L 0.31).
 
-import { InputError, parseCsv } from '../../core/index.js';
-import { rougeL, sentenceBleu } from '../../stats/index.js';
+import { InputError, parseCsv } from '../../../core/index.js';
+import { rougeL, sentenceBleu } from '../../../stats/index.js';
 
 export interface InferenceUnit {
   dataset: string;

@@ -11,7 +11,7 @@
 //     fits), and context-degradation variants (states only; summary + states; history + states).
 // The texts come from a writer: a file of written options, or a model (authoring.ts).
 
-import { createRng, deriveSeed, InputError } from '../../core/index.js';
+import { createRng, deriveSeed, InputError } from '../../../core/index.js';
 
 export const DIALTOM_STATES = ['Belief', 'Desires', 'Intentions', 'Emotions', 'Knowledge', 'Trust'] as const;
 export type DialtomState = (typeof DIALTOM_STATES)[number];

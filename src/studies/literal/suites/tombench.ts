@@ -4,10 +4,10 @@
 // from it, and reported.
 
 import { basename } from 'node:path';
-import type { Category } from '../../core/index.js';
-import { InputError } from '../../core/index.js';
-import { field, listFiles, mcqItem, resolveDataDir, type LoadResult } from '../read-input.js';
-import { readJsonLines } from '../../core/index.js';
+import type { Category } from '../../../core/index.js';
+import { InputError } from '../../../core/index.js';
+import { field, listFiles, mcqItem, resolveDataDir, type LoadResult } from '../../../suites/index.js';
+import { readJsonLines } from '../../../core/index.js';
 
 const ABILITY = '能力\nABILITY';
 const INDEX = '序号\nINDEX';

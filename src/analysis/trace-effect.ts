@@ -2,8 +2,8 @@
 // the masked teacher traces, paired per item (replicate 0), tested with McNemar's test
 // (continuity-corrected and exact) per subject and suite.
 
-import { mcnemar } from '../../stats/index.js';
-import { PROTOCOL_SCORES, type Store } from '../../store/index.js';
+import { mcnemar } from '../stats/index.js';
+import { PROTOCOL_SCORES, type Store } from '../store/index.js';
 
 export interface TraceEffect {
   subject: string;

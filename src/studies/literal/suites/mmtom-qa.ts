@@ -4,9 +4,9 @@
 
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { InputError } from '../../core/index.js';
-import { field, mcqItem, resolveDataDir, type LoadResult } from '../read-input.js';
-import { readJsonLines } from '../../core/index.js';
+import { InputError } from '../../../core/index.js';
+import { field, mcqItem, resolveDataDir, type LoadResult } from '../../../suites/index.js';
+import { readJsonLines } from '../../../core/index.js';
 
 /** Load MMToM-QA (text version) as two-option items. */
 export function loadMmtomQa(dataRoot: string): LoadResult {

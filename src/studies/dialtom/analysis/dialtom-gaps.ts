@@ -5,7 +5,7 @@
 // prospective-easy on per-item correctness, Mann-Whitney U with the rank-biserial r.
 // Positional bias: chi-square goodness of fit of chosen positions against a uniform null.
 
-import { chiSquareGoodnessOfFit, chiSquareIndependence, mannWhitneyU } from '../../stats/index.js';
+import { chiSquareGoodnessOfFit, chiSquareIndependence, mannWhitneyU } from '../../../stats/index.js';
 import type { RateRow } from './rate-table.js';
 
 export interface GapCell {

@@ -6,7 +6,7 @@
 // "speaker:" label; contexts are read from the retrospective items (the prospective items show
 // the states, not the dialogue).
 
-import type { Item, McqPayload } from '../../core/index.js';
+import type { Item, McqPayload } from '../../../core/index.js';
 
 export interface DialtomDomainStats {
   domain: string;

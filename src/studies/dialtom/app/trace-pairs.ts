@@ -5,13 +5,12 @@
 // are put in a seeded order per item and the scores mapped back. Per dimension the result gives
 // each source's mean, the items each scored higher, and the two-sided sign test of those wins.
 
-import { createRng, deriveSeed, InputError, type Item, type McqPayload } from '../core/index.js';
-import { aggregate, loadRubric, scoreWithPanel } from '../judges/index.js';
-import { maskOptionReferences } from '../protocols/index.js';
-import { binomialTest } from '../stats/index.js';
-import type { Store } from '../store/index.js';
-import type { Registry } from './registry.js';
-import { judgeCallers } from './scoring.js';
+import { createRng, deriveSeed, InputError, type Item, type McqPayload } from '../../../core/index.js';
+import { aggregate, loadRubric, scoreWithPanel } from '../../../judges/index.js';
+import { maskOptionReferences } from '../../../protocols/index.js';
+import { binomialTest } from '../../../stats/index.js';
+import type { Store } from '../../../store/index.js';
+import { judgeCallers, type Registry } from '../../../app/index.js';
 
 export interface TracePairDimension {
   dimension: string;

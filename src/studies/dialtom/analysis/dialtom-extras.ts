@@ -4,8 +4,8 @@
 // distractor clustering (the normalised entropy of which wrong option models pick: 1 = spread
 // evenly over the distractors, 0 = always the same one).
 
-import { decimalNumber, InputError, parseCsv } from '../../core/index.js';
-import { correlationUndefinedReason, dawidSkene, gwetAC1, normalizedEntropy, pearson, spearman } from '../../stats/index.js';
+import { decimalNumber, InputError, parseCsv } from '../../../core/index.js';
+import { correlationUndefinedReason, dawidSkene, gwetAC1, normalizedEntropy, pearson, spearman } from '../../../stats/index.js';
 import type { RateRow } from './rate-table.js';
 
 export interface DomainCorrelation {

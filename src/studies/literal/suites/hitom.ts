@@ -3,9 +3,9 @@
 // one style (VP by default). Choices come as one string "A. x, B. y, ..."; the answer is the
 // text of one choice.
 
-import { InputError } from '../../core/index.js';
-import { field, mcqItem, resolveDataDir, type LoadResult } from '../read-input.js';
-import { readJson } from '../../core/index.js';
+import { InputError } from '../../../core/index.js';
+import { field, mcqItem, resolveDataDir, type LoadResult } from '../../../suites/index.js';
+import { readJson } from '../../../core/index.js';
 import { join } from 'node:path';
 import { existsSync, statSync } from 'node:fs';
 

@@ -1,19 +1,18 @@
 // DialToM's written (free-text) inference study (the paper's Appendix G): models write a one-line
 // mental-state inference for each unit of the human reference set (benchmark.py's written
 // prompt), and the inferences are compared with the human references: BLEU and ROUGE-L
-// (analysis/dialogue/inference-overlap.ts), BERTScore with a local embedding model, and the
+// (analysis/inference-overlap.ts), BERTScore with a local embedding model, and the
 // dialogue-anchored judge (PA, CA, SA on 0-3, TA their sum) against each human reference with
 // the source dialogue. Model calls go through CallerFactory: cached, retried, costed.
 
-import { InputError } from '../core/index.js';
-import { aggregate, loadRubric, scoreWithPanel } from '../judges/index.js';
-import { openTokenEmbedder, settingsFor } from '../models/index.js';
-import { CallerFactory, DEFAULT_CONCURRENCY, runPool } from '../runner/index.js';
-import { bertScore } from '../stats/index.js';
-import type { Store } from '../store/index.js';
-import { writtenDialogue, writtenInferencePrompt } from '../suites/index.js';
-import { createRegistry, type Registry } from './registry.js';
-import { judgeCallers } from './scoring.js';
+import { InputError } from '../../../core/index.js';
+import { aggregate, loadRubric, scoreWithPanel } from '../../../judges/index.js';
+import { openTokenEmbedder, settingsFor } from '../../../models/index.js';
+import { CallerFactory, DEFAULT_CONCURRENCY, runPool } from '../../../runner/index.js';
+import { bertScore } from '../../../stats/index.js';
+import type { Store } from '../../../store/index.js';
+import { writtenDialogue, writtenInferencePrompt } from '../suites/written-inference.js';
+import { createRegistry, judgeCallers, type Registry } from '../../../app/index.js';
 
 /** One unit of the written task: a dataset (domain), a mental state and a window id. */
 export interface WrittenUnit {

@@ -6,9 +6,9 @@
 
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { createRng, deriveSeed, InputError } from '../../core/index.js';
-import { mcqItem, resolveDataDir, type LoadResult } from '../read-input.js';
-import { readText } from '../../core/index.js';
+import { createRng, deriveSeed, InputError } from '../../../core/index.js';
+import { mcqItem, resolveDataDir, type LoadResult } from '../../../suites/index.js';
+import { readText } from '../../../core/index.js';
 
 // Column positions in bigtom.csv.
 const C = {

@@ -5,10 +5,10 @@
 // places of the story's move (original and new).
 
 import { basename, join } from 'node:path';
-import type { Category } from '../../core/index.js';
-import { InputError } from '../../core/index.js';
-import { field, listFiles, mcqItem, resolveDataDir, type LoadResult } from '../read-input.js';
-import { readJson } from '../../core/index.js';
+import type { Category } from '../../../core/index.js';
+import { InputError } from '../../../core/index.js';
+import { field, listFiles, mcqItem, resolveDataDir, type LoadResult } from '../../../suites/index.js';
+import { readJson } from '../../../core/index.js';
 
 interface Meta {
   narrative?: string;

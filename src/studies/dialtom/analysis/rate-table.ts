@@ -2,7 +2,7 @@
 // model, domain, task (retrospective, prospective or prospective-easy), correct_rate (percent)
 // and items (the number of items behind the rate).
 
-import { decimalNumber, InputError, parseCsv } from '../../core/index.js';
+import { decimalNumber, InputError, parseCsv } from '../../../core/index.js';
 
 export type DialtomTaskName = 'retrospective' | 'prospective' | 'prospective-easy';
 

@@ -8,9 +8,9 @@
 // imported human participants; see distractorClustering). Imported humans (`human:NAME`) are
 // subjects like any other.
 
-import { MCQ_RECORDS, McqPayloadSchema, readRecord } from '../../core/index.js';
-import { clopperPearsonInterval, clusteredWilsonInterval } from '../../stats/index.js';
-import { PROTOCOL_SCORES, type Store } from '../../store/index.js';
+import { MCQ_RECORDS, McqPayloadSchema, readRecord } from '../../../core/index.js';
+import { clopperPearsonInterval, clusteredWilsonInterval } from '../../../stats/index.js';
+import { PROTOCOL_SCORES, type Store } from '../../../store/index.js';
 import { distractorClustering, type DistractorClustering, type ItemWrongChoices } from './dialtom-extras.js';
 import type { DialtomTaskName, RateRow } from './rate-table.js';
 

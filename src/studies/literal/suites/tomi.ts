@@ -4,10 +4,10 @@
 // mentions, in order of first mention.
 
 import { join } from 'node:path';
-import type { Category } from '../../core/index.js';
-import { InputError } from '../../core/index.js';
-import { mcqItem, resolveDataDir, type LoadResult } from '../read-input.js';
-import { readJson, readText } from '../../core/index.js';
+import type { Category } from '../../../core/index.js';
+import { InputError } from '../../../core/index.js';
+import { mcqItem, resolveDataDir, type LoadResult } from '../../../suites/index.js';
+import { readJson, readText } from '../../../core/index.js';
 
 export type TomiSplit = 'train' | 'val' | 'test';
 

@@ -11,10 +11,10 @@
 // conversation too for the context-degradation variants).
 
 import { basename, join } from 'node:path';
-import type { Category } from '../../core/index.js';
-import { createRng, deriveSeed, InputError } from '../../core/index.js';
-import { field, listFiles, mcqItem, resolveDataDir, type LoadResult } from '../read-input.js';
-import { readJson } from '../../core/index.js';
+import type { Category } from '../../../core/index.js';
+import { createRng, deriveSeed, InputError } from '../../../core/index.js';
+import { field, listFiles, mcqItem, resolveDataDir, type LoadResult } from '../../../suites/index.js';
+import { readJson } from '../../../core/index.js';
 
 export type DialtomTask = 'retrospective' | 'prospective' | 'prospective-easy' | 'counterfactual';
 

@@ -4,7 +4,7 @@
 // combined_written_data.json). The reply must begin with the state's prefix ("I believe", "I
 // want", ..., "I view the Counselor as"), as the paper's Appendix K.1 gives them.
 
-import { DIALTOM_ROLES } from '../literal/dialtom.js';
+import { DIALTOM_ROLES } from './dialtom.js';
 
 /** The sentence each state's inference begins with (utils.py AGENT2_BELIEF_STEER_PREPROMPT). */
 export const DIALTOM_STATE_PREFIX: Record<string, string> = {
