@@ -32,12 +32,12 @@ describe('lazy command line', () => {
     const declared = commandDefinitions(manifests);
     // The studies declare commands of their own and commands in the kernel's `analyze` group.
     expect(declared.filter((d) => d.plugin !== 'mindscope').map((d) => `${d.plugin} ${d.definition.group ?? ''}`.trim())).toEqual([
-      'audit',
       'dialtom',
       'dialtom analyze',
       'enacttom',
       'storyturn',
       'vision analyze',
+      'audit',
     ]);
     for (const { definition } of declared) {
       const parent = new Command();
