@@ -51,11 +51,6 @@ export const ALLOWED = {
   ],
 };
 
-// While the seed studies move into src/studies, kernel layers may still import them.
-// TRANSITION: remove this once every study is a plugin (the kernel knows no study).
-for (const layer of ['core', 'worlds', 'protocols', 'subjects', 'judges', 'suites', 'analysis', 'report', 'app'])
-  ALLOWED[layer].push('studies');
-
 /** The source files behind package.json's "exports": the public entry points. */
 export function publicEntries(base = src) {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -178,16 +173,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
 /** Cycles allowed to stay: the files in the circle (paths under src/), and why it cannot be broken. */
 export const KNOWN_CYCLES = [];
 
-/**
- * Whether an import is a kernel layer's import of a study, allowed while the seed studies move
- * into src/studies (ALLOWED's TRANSITION line): left out of the cycle check with it.
- * TRANSITION: remove this once every study is a plugin (the kernel knows no study).
- */
-function movingStudy(file, target, dir) {
-  const from = layerOf(file, dir);
-  return from !== 'studies' && from !== 'index' && layerOf(target, dir) === 'studies';
-}
-
 /** The relative static imports and re-exports of each .ts file under `dir`, as file paths. */
 function importGraph(dir) {
   const graph = new Map();
@@ -197,7 +182,7 @@ function importGraph(dir) {
     for (const m of text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/g)) {
       if (!m[1].startsWith('.')) continue;
       const target = resolve(dirname(file), m[1]).replace(/\.js$/, '.ts');
-      if (!movingStudy(file, target, dir)) targets.add(target);
+      targets.add(target);
     }
     graph.set(file, targets);
   }

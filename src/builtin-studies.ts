@@ -19,7 +19,6 @@ export interface BuiltinStudy {
 
 /** The built-in studies, in the order their suites and commands are listed. */
 export const BUILTIN_STUDIES: readonly BuiltinStudy[] = [
-  { manifest: audit, load: async () => (await import('./studies/audit/index.js')).default },
   { manifest: literal, load: async () => (await import('./studies/literal/index.js')).default },
   { manifest: dialtom, load: async () => (await import('./studies/dialtom/index.js')).default },
   { manifest: enacttom, load: async () => (await import('./studies/enacttom/index.js')).default },

@@ -32,13 +32,13 @@ describe('lazy command line', () => {
     const declared = commandDefinitions(manifests);
     // The studies declare commands of their own and commands in the kernel's `analyze` group.
     expect(declared.filter((d) => d.plugin !== 'mindscope').map((d) => `${d.plugin} ${d.definition.group ?? ''}`.trim())).toEqual([
-      'audit',
-      'audit',
       'dialtom',
       'dialtom analyze',
       'enacttom',
       'storyturn',
       'vision analyze',
+      'audit',
+      'audit',
     ]);
     for (const { definition } of declared) {
       const parent = new Command();

@@ -1,5 +1,5 @@
 // The study's one analysis: accuracy with its 95% interval per subject on true- and false-belief
-// stories, from a stored run (the kernel's accuracy table grouped by the items' categories).
+// stories, from a stored run (the kernel's accuracy table grouped by the items' ability labels).
 
 import { runAccuracy, type Store } from 'mindscope';
 
@@ -15,7 +15,7 @@ export interface BeliefRow {
 
 /** The rows of a run, false belief first. */
 export async function beliefTable(store: Store, runId: string): Promise<BeliefRow[]> {
-  const table = await runAccuracy(store, runId, 'category');
+  const table = await runAccuracy(store, runId, 'ability');
   return table.cells
     .filter((c) => c.group === 'true-belief' || c.group === 'false-belief')
     .map((c) => ({ subject: c.subject, condition: c.group, accuracy: c.accuracy, lower: c.lower, upper: c.upper, items: c.items }))

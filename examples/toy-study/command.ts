@@ -9,6 +9,7 @@ export function registerSallyAnne(program: Command): void {
   program
     .command('sally-anne')
     .description('toy study: accuracy on true- and false-belief stories of a stored run')
+    .option('--config <file>', 'the config file that adds this command')
     .option('--db <file>', 'store', 'mindscope.db')
     .option('--run-id <id>', 'run (default: the latest)')
     .option('--json', 'print JSON')

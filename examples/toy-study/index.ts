@@ -22,7 +22,11 @@ const whereTheyLook = (s: Scene) => (s.saw ? s.second : s.first);
 const RECORDS = {
   protocol: 'sally-anne',
   scorer: 'sally-anne-exact',
-  detail: z.object({ reply: z.string(), answer: z.string().nullable(), scene: z.object({ first: z.string(), second: z.string(), saw: z.boolean() }) }),
+  detail: z.object({
+    reply: z.string(),
+    answer: z.string().nullable(),
+    scene: z.object({ first: z.string(), second: z.string(), saw: z.boolean() }),
+  }),
   score: z.object({ expected: z.string() }),
 };
 const INFO = callInfoKey<Scene>('sally-anne');
@@ -37,7 +41,15 @@ const sallyAnne = defineProtocol<Scene>({
   describe: 'change-of-location false belief: where will the protagonist look first?',
   records: RECORDS,
   // agent:oracle on this protocol reads the scene from the call's side information.
-  policies: { oracle: { describe: 'answers from the scene', reply: (ctx) => { const s = readInfo(ctx.info, INFO); return s && `Answer: ${whereTheyLook(s)}`; } } },
+  policies: {
+    oracle: {
+      describe: 'answers from the scene',
+      reply: (ctx) => {
+        const s = readInfo(ctx.info, INFO);
+        return s && `Answer: ${whereTheyLook(s)}`;
+      },
+    },
+  },
   answer: (r) => {
     const d = r as z.infer<typeof RECORDS.detail>;
     return { reply: d.reply, parsed: d.answer };
@@ -75,7 +87,15 @@ const sallyAnneSuite = defineSuite<Scene>({
       const first = PLACES[k % 4]!;
       const second = PLACES[(k + 1 + (i % 3)) % 4]!;
       const scene = { name: NAMES[k % 4]!, object: OBJECTS[(k * 3) % 4]!, first, second, saw: i % 2 === 0 };
-      items.push({ suite: 'sally-anne', id: `s${i}`, category: scene.saw ? 'true-belief' : 'false-belief', payload: scene, answer: whereTheyLook(scene), meta: {} });
+      items.push({
+        suite: 'sally-anne',
+        id: `s${i}`,
+        category: 'belief',
+        ability: scene.saw ? 'true-belief' : 'false-belief',
+        payload: scene,
+        answer: whereTheyLook(scene),
+        meta: {},
+      });
     }
     return { items, warnings: [] };
   },
@@ -98,5 +118,5 @@ export default definePlugin({
       render: async (ctx) => (await import('./report-section.js')).renderSection(ctx),
     },
   ],
-  viewerPanels: [{ protocol: 'sally-anne', script: new URL('./panel.js', import.meta.url).pathname }],
+  viewerPanels: [{ protocol: 'sally-anne', record: (t) => t.detail, script: new URL('./panel.js', import.meta.url) }],
 });
