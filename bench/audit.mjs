@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { pythonInterpreter } from './python-interpreter.mjs';
 
 const { writeMatrixCsv } = await import('../dist/index.js');
-const { simulatePanel } = await import('../dist/analysis/index.js');
+const { simulatePanel } = await import('../dist/studies/audit/analysis/index.js');
 const here = fileURLToPath(new URL('.', import.meta.url));
 const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
 const python = pythonInterpreter(arg('--python', 'python3'));

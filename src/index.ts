@@ -18,6 +18,7 @@
 // and a few light ones, for commands that should start fast:
 //   mindscope/run-report opening a store, finding a run, writing its HTML report
 //   mindscope/audit      the audit and the response-matrix files it reads, on the statistics alone
+//   mindscope/matrix     the response-matrix files and the CSV readers under them, without the record schemas
 //   mindscope/errors     the error classes, without the rest of core
 //   mindscope/cli        for command files: option parsers, the default store, --json output
 // The command line uses nothing but these entry points.

@@ -11,16 +11,16 @@ import { describe, expect, it } from 'vitest';
 import * as stats from '../src/stats/index.js';
 
 import { createRng } from '../src/core/index.js';
-import { auditMatrices, flatAccuracies, flatten, PackedItems, simulatePanel } from '../src/analysis/index.js';
-import { jackknifeTau } from '../src/analysis/audit/tau-jackknife.js';
+import { auditMatrices, flatAccuracies, flatten, PackedItems, simulatePanel } from '../src/studies/audit/index.js';
+import { jackknifeTau } from '../src/studies/audit/analysis/tau-jackknife.js';
 import { pairDotsWasm, pairDotsWasmBytes } from '../src/stats/pair-dots-wasm.js';
 import {
   packedSumsKernelLoaded,
   packedSumsWasmBytes,
   resetPackedSumsKernel,
   withoutPackedSumsKernel,
-} from '../src/analysis/audit/packed-sums-wasm.js';
-import type { AuditItem } from '../src/analysis/audit/benchmark-matrix.js';
+} from '../src/studies/audit/analysis/packed-sums-wasm.js';
+import type { AuditItem } from '../src/studies/audit/analysis/benchmark-matrix.js';
 import { pairDotsJs } from '../src/stats/wide-block.js';
 
 interface Panel {
@@ -260,7 +260,7 @@ describe('packed bootstrap sums at every category size', () => {
 
   it('in the WebAssembly kernel: the assembly of packed-sums.wat; lanes kept for two owners, copied again for a third and after a larger one', async () => {
     const wabt = await (await import('wabt')).default();
-    const wat = readFileSync(join(__dirname, '..', 'src', 'analysis', 'audit', 'packed-sums.wat'), 'utf8');
+    const wat = readFileSync(join(__dirname, '..', 'src', 'studies', 'audit', 'analysis', 'packed-sums.wat'), 'utf8');
     const mod = wabt.parseWat('packed-sums.wat', wat, { simd: true });
     mod.validate();
     expect(Buffer.from(mod.toBinary({}).buffer).equals(Buffer.from(packedSumsWasmBytes()))).toBe(true);

@@ -7,7 +7,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ResponseMatrix } from '../src/index.js';
-import { auditMatrices, simulatePanel } from '../src/analysis/index.js';
+import { auditMatrices, simulatePanel } from '../src/studies/audit/index.js';
 
 const cats = { belief: 70, desire: 50, emotion: 50, intention: 50, knowledge: 50 };
 const fast = { convergence: { iterations: 200 }, crossFit: { iterations: 200 }, parallelIterations: 20 };
@@ -258,7 +258,7 @@ describe('bad matrices', () => {
 
 describe('packed bootstrap sums', () => {
   it('equal the plain per-model sums exactly', async () => {
-    const { PackedItems, flatten, flatAccuracies } = await import('../src/analysis/index.js');
+    const { PackedItems, flatten, flatAccuracies } = await import('../src/studies/audit/index.js');
 
     const { createRng } = await import('../src/core/index.js');
     const rng = createRng(4);

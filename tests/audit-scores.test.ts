@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { auditBenchmarks, parseScoreTable } from '../src/analysis/index.js';
+import { auditBenchmarks, parseScoreTable } from '../src/studies/audit/index.js';
 
 const TABLE_1 = `model,ToMBench,ToMATO,CogToM,MMLU-Pro,HellaSwag
 Gemma-3-1B,0.353,0.361,0.497,0.135,0.362

@@ -11,8 +11,15 @@ import { Matrix } from 'ml-matrix';
 import { describe, expect, it } from 'vitest';
 import * as stats from '../src/stats/index.js';
 
-import { auditMatrices, intervalCoverage, screeElbow, simulatePanel, trueStage1Tau, type MatrixAudit } from '../src/analysis/index.js';
-import { renderAuditReport } from '../src/studies/audit/index.js';
+import {
+  auditMatrices,
+  intervalCoverage,
+  renderAuditReport,
+  screeElbow,
+  simulatePanel,
+  trueStage1Tau,
+  type MatrixAudit,
+} from '../src/studies/audit/index.js';
 
 const bin = join(__dirname, '..', 'bin', 'mindscope.js');
 const fast = { convergence: { iterations: 200 }, crossFit: { iterations: 200, seeds: 2 }, parallelIterations: 6 };

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { simulatePanel, writeMatrixCsv } from '../src/analysis/audit/index.js';
+import { simulatePanel, writeMatrixCsv } from '../src/studies/audit/analysis/index.js';
 import type { PluginManifest } from '../src/app/index.js';
 import { buildProgram, buildProgramFor, builtinManifests, commandDefinitions } from '../src/cli/command-list.js';
 
@@ -37,6 +37,7 @@ describe('lazy command line', () => {
       'enacttom',
       'storyturn',
       'vision analyze',
+      'audit',
       'audit',
     ]);
     for (const { definition } of declared) {
@@ -166,7 +167,7 @@ describe('lazy command line', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).convergence.cells.length).toBe(15);
     const loaded = r.stderr.split('\n').filter((l) => l.startsWith('LOADED '));
-    expect(loaded.some((l) => l.includes('/analysis/audit/'))).toBe(true);
+    expect(loaded.some((l) => l.includes('/studies/audit/analysis/'))).toBe(true);
     // The study that declares the command is read from its manifest: no study is loaded as a plugin.
     expect(loaded.filter((l) => /\/studies\/[^/]+\/index\.js/.test(l))).toEqual([]);
     for (const heavy of [
@@ -177,7 +178,7 @@ describe('lazy command line', () => {
       '/node_modules/hyparquet-writer/',
       '/core/index.js',
       '/store/index.js',
-      '/analysis/index.js',
+      '/dist/analysis/index.js',
       '/report/',
     ])
       expect(loaded.filter((l) => l.includes(heavy))).toEqual([]);

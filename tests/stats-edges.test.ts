@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { auditBenchmarks, auditMatrices, parseScoreTable, simulatePanel } from '../src/analysis/index.js';
+import { auditBenchmarks, auditMatrices, parseScoreTable, simulatePanel } from '../src/studies/audit/index.js';
 import { easyHardGap } from '../src/studies/dialtom/index.js';
 import { formatPValue } from '../src/report/index.js';
 import * as stats from '../src/stats/index.js';

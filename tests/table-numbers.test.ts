@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { parseHumanLabels } from '../src/studies/storyturn/index.js';
 import { directorFromCounts, trianglesFromProfiles } from '../src/studies/vision/index.js';
 import { parseChoices, parseRateTable } from '../src/studies/dialtom/index.js';
-import { parseScoreTable, scoreColumn } from '../src/analysis/audit/score-table.js';
+import { parseScoreTable, scoreColumn } from '../src/studies/audit/analysis/score-table.js';
 import { decimalNumber } from '../src/core/index.js';
 import { importHumanAnswers, loadHumanReferences, openStore } from '../src/index.js';
 import { matrixFromCsv } from '../src/store/index.js';

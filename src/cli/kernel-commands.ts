@@ -45,10 +45,6 @@ export const KERNEL_COMMANDS: readonly CommandDefinition[] = [
     commands: [{ term: 'report [options]', description: 'write a self-contained HTML report of a run' }],
   },
   {
-    load: async () => (await import('./commands/simulate.js')).registerSimulate,
-    commands: [{ term: 'simulate', description: 'simulated data with known structure' }],
-  },
-  {
     load: async () => (await import('./commands/compare.js')).registerCompare,
     commands: [
       {

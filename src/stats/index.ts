@@ -27,3 +27,7 @@ export * from './symmetric-eigenvalues.js';
 export * from './clopper-pearson.js';
 export * from './cohen-kappa.js';
 export * from './bertscore.js';
+// The seeded generator the bootstraps draw with, and the loader of WebAssembly SIMD kernels:
+// for analyses built on the statistics alone (core's index loads every record schema).
+export { createRng, type Rng } from '../core/random.js';
+export * from './wasm-kernel.js';

@@ -1,6 +1,7 @@
-// The audit study's manifest: the psychometric audit of ToM benchmarks (`mindscope audit`), a
-// command and no suites. Its command loads the statistics alone (an audit of matrix files loads
-// no record schema, store or report), so nothing here loads the library.
+// The audit study's manifest: the psychometric audit of ToM benchmarks (`mindscope audit`) and
+// the simulated panels that check it (`mindscope simulate`), two commands and no suites. The
+// audit command loads the statistics alone (an audit of matrix files loads no record schema,
+// store or report), so nothing here loads the library.
 
 import type { PluginManifest } from '../../app/index.js';
 
@@ -16,6 +17,10 @@ export const manifest = {
         },
       ],
       load: async () => (await import('./commands/audit.js')).registerAudit,
+    },
+    {
+      commands: [{ term: 'simulate', description: 'simulated data with known structure' }],
+      load: async () => (await import('./commands/simulate.js')).registerSimulate,
     },
   ],
   reportSections: [

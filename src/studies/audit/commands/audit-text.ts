@@ -1,6 +1,6 @@
 // Terminal summaries of the audits.
 
-import type { BenchmarkAudit, MatrixAudit } from '../../../analysis/index.js';
+import type { BenchmarkAudit, MatrixAudit } from '../analysis/index.js';
 import { formatPValue, formatTextTable } from '../../../report/index.js';
 
 const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '-');

@@ -19,7 +19,7 @@ import {
   writeMatrixCsv,
   type BenchmarkAudit,
   type ResponseMatrix,
-} from '../../../analysis/audit/index.js';
+} from '../analysis/index.js';
 import { DEFAULT_DB, intOption, numberOption } from '../../../cli/toolkit.js';
 
 /** core's file helpers, loaded when a flag needs them (core's index loads every record schema). */

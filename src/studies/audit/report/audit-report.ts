@@ -4,7 +4,7 @@
 // analysis, and the tables behind them.
 
 import type { TopLevelSpec } from 'vega-lite';
-import type { BenchmarkAudit, MatrixAudit } from '../../../analysis/index.js';
+import type { BenchmarkAudit, MatrixAudit } from '../analysis/index.js';
 import { renderSvg } from '../../../report/index.js';
 import { escapeHtml } from '../../../report/index.js';
 import { formatPValue } from '../../../report/index.js';

@@ -1,7 +1,7 @@
 // The run report's audit section (`report --audit`): the psychometric audit of the run's suites,
 // each suite a benchmark, its subjects the models.
 
-import { auditMatrices } from '../../../analysis/audit/index.js';
+import { auditMatrices } from '../analysis/index.js';
 import { runMatricesBySuite, type ReportContext } from '../../../app/index.js';
 import { ConfigError } from '../../../core/errors.js';
 import { renderAuditSection } from './audit-report.js';

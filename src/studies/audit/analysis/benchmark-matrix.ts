@@ -1,8 +1,8 @@
 // Benchmarks as the audit sees them: the same models in the same order, binary items with a
 // category, items with a missing cell left out (and counted).
 
-import { ConfigError, InputError } from '../../core/errors.js';
-import type { ResponseMatrix } from '../../store/index.js';
+import { ConfigError, InputError } from '../../../core/errors.js';
+import type { ResponseMatrix } from '../../../store/matrix/index.js';
 import { sumDrawnWasm } from './packed-sums-wasm.js';
 
 export interface AuditItem {

@@ -1,7 +1,7 @@
 // The three-stage audit of benchmark response matrices (the audit paper, sections 2.1-2.4):
 // convergent validity, the item filter, the repeated cross-fit, and the factor structure.
 
-import type { ResponseMatrix } from '../../store/index.js';
+import type { ResponseMatrix } from '../../../store/matrix/index.js';
 import { runAuditTasks } from './audit-pool.js';
 import type { AuditTask } from './audit-tasks.js';
 import { flatten, prepareBenchmarks } from './benchmark-matrix.js';

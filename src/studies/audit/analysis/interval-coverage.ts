@@ -4,7 +4,7 @@
 // item bootstrap of every cell once, builds every interval method from the same replicates,
 // and counts how often each contains the cell's true tau (trueStage1Tau).
 
-import { INTERVAL_METHODS, type IntervalMethod } from '../../stats/index.js';
+import { INTERVAL_METHODS, type IntervalMethod } from '../../../stats/index.js';
 import { prepareBenchmarks } from './benchmark-matrix.js';
 import { cellBootstrap, cellInterval, planCells } from './convergent-validity.js';
 import { simulatePanel, trueStage1Tau } from './simulate-panel.js';

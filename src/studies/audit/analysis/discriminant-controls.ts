@@ -3,8 +3,8 @@
 // (each model's mean score over the control's items) or as columns of a score table. The
 // analysis itself is the benchmark-level one (Tables 7 and 8 of the audit paper).
 
-import { ConfigError, InputError } from '../../core/errors.js';
-import type { ResponseMatrix } from '../../store/index.js';
+import { ConfigError, InputError } from '../../../core/errors.js';
+import type { ResponseMatrix } from '../../../store/matrix/index.js';
 import { auditBenchmarks, type BenchmarkAudit } from './benchmark-level.js';
 import type { MatrixAudit } from './matrix-audit.js';
 import { scoreColumn, type ScoreTable } from './score-table.js';

@@ -6,8 +6,8 @@
 // composite r-squared (on the mean of the standardised general benchmarks) and the multiple
 // R-squared of the OLS regression on every general benchmark (with an intercept).
 
-import { ConfigError } from '../../core/errors.js';
-import { bootstrap, bootstrapPValue, kendallTauB, olsResiduals, partialKendall, pearson } from '../../stats/index.js';
+import { ConfigError } from '../../../core/errors.js';
+import { bootstrap, bootstrapPValue, kendallTauB, olsResiduals, partialKendall, pearson } from '../../../stats/index.js';
 import { scoreColumn, type ScoreTable } from './score-table.js';
 
 export interface TauCell {

@@ -16,7 +16,7 @@ import {
   pcaVarianceOfVariables,
   varimax,
   orientFactors,
-} from '../../stats/index.js';
+} from '../../../stats/index.js';
 import { flatten, type AuditItem, type AuditPanel } from './benchmark-matrix.js';
 
 export interface StructureResult {

@@ -3,9 +3,8 @@
 // `hf_id`, a family): only the columns an analysis names must be numeric, and scoreColumn says
 // which cell of a named column is not a number.
 
-import { ConfigError, InputError } from '../../core/errors.js';
-import { parseCsv } from '../../core/csv.js';
-import { decimalNumber } from '../../core/decimal-number.js';
+import { ConfigError, InputError } from '../../../core/errors.js';
+import { decimalNumber, parseCsv } from '../../../store/matrix/index.js';
 
 export interface ScoreTable {
   models: string[];

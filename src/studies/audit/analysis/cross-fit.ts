@@ -5,8 +5,7 @@
 // threshold; tau between the two benchmarks' accuracies over their held-out items is compared
 // before and after the filter. The filter is never fitted and evaluated on the same items.
 
-import { createRng } from '../../core/random.js';
-import { bootstrap, bootstrapPValue, holmWithBounds } from '../../stats/index.js';
+import { createRng, bootstrap, bootstrapPValue, holmWithBounds } from '../../../stats/index.js';
 import type { AuditPanel } from './benchmark-matrix.js';
 import { planCells, type CellData } from './convergent-validity.js';
 import { FoldScorer } from './fold-scorer.js';

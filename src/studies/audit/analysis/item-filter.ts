@@ -3,7 +3,7 @@
 // below a threshold (0.15 by default). Retention per benchmark and category.
 
 import { flatten, type AuditBenchmark, type AuditPanel } from './benchmark-matrix.js';
-import { itemRestCorrelationOfItems } from '../../stats/index.js';
+import { itemRestCorrelationOfItems } from '../../../stats/index.js';
 
 export interface ItemFlag {
   id: string;

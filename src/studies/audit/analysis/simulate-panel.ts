@@ -9,9 +9,8 @@
 // accuracy rises with ability, the true stage-1 tau of a pair and category is the tau between
 // the two benchmarks' abilities (trueStage1Tau). Everything is drawn from one seed.
 
-import { createRng, type Rng } from '../../core/random.js';
-import { kendallTau } from '../../stats/index.js';
-import type { ResponseMatrix } from '../../store/index.js';
+import { createRng, type Rng, kendallTau } from '../../../stats/index.js';
+import type { ResponseMatrix } from '../../../store/matrix/index.js';
 
 export interface SimulatedBenchmark {
   name: string;

@@ -16,8 +16,15 @@
 // the basic interval, clipped to [-1, 1]; the percentile interval is always reported beside it,
 // with a note where the percentile interval misses the estimate or would change the acceptance.
 
-import { createRng } from '../../core/random.js';
-import { bootstrapInterval, holm, jackknifeAcceleration, kendallTau, kendallTauB, type IntervalMethod } from '../../stats/index.js';
+import {
+  createRng,
+  bootstrapInterval,
+  holm,
+  jackknifeAcceleration,
+  kendallTau,
+  kendallTauB,
+  type IntervalMethod,
+} from '../../../stats/index.js';
 import { categoriesOf, flatAccuracies, PackedItems, type AuditPanel } from './benchmark-matrix.js';
 import { jackknifeTau } from './tau-jackknife.js';
 

@@ -3,7 +3,7 @@
 // point-biserial with the anchor uses the item's precomputed mean and spread; tau-b between the
 // two benchmarks' held-out accuracies before and after the filter.
 
-import { kendallTau } from '../../stats/index.js';
+import { kendallTau } from '../../../stats/index.js';
 
 export interface FoldScore {
   before: number;

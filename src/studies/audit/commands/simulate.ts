@@ -1,13 +1,12 @@
 import type { Command } from 'commander';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import * as stats from '../../stats/index.js';
-import { ConfigError, writeMatrixCsv, writeMatrixParquet } from '../../index.js';
-import { formatCsv, isCategory, makeDirectory } from '../../core/index.js';
-import { intervalCoverage, simulatePanel, trueStage1Tau } from '../../analysis/index.js';
-import { formatTextTable } from '../../report/index.js';
-import { intOption, numberOption } from '../options.js';
-import { printResult } from '../output.js';
+import * as stats from '../../../stats/index.js';
+import { ConfigError, writeMatrixCsv, writeMatrixParquet } from '../../../index.js';
+import { formatCsv, isCategory, makeDirectory } from '../../../core/index.js';
+import { intervalCoverage, simulatePanel, trueStage1Tau } from '../analysis/index.js';
+import { formatTextTable } from '../../../report/index.js';
+import { intOption, numberOption, printResult } from '../../../cli/toolkit.js';
 
 export function registerSimulate(program: Command): void {
   const sim = program.command('simulate').description('simulated data with known structure');
