@@ -39,8 +39,8 @@ afterAll(async () => {
 
 describe('the call cache keys replies by endpoint', () => {
   const db = join(dir, 'endpoints.db');
-  const run = async (runId: string, env: Record<string, string>) =>
-    await runJson(['run', 'generated-tom', '--limit', '5', '--model', 'openai:gpt-4o-mini', '--run-id', runId, '--db', db], env);
+  const run = (runId: string, env: Record<string, string>) =>
+    runJson(['run', 'generated-tom', '--limit', '5', '--model', 'openai:gpt-4o-mini', '--run-id', runId, '--db', db], env);
 
   it('a run against another server asks that server, not the first one’s replies', async () => {
     const first = await run('at-a', openAiAt(a));
