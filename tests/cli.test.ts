@@ -1,6 +1,6 @@
-// The command line as a user runs it (the built CLI, in process; in a child process where a signal stops it): items, run, status,
-// export, report, the demo, errors on bad input, and a run killed with SIGKILL part-way and
-// continued by the same command.
+// The command line as a user runs it (the built CLI, in process; in a child process where a
+// signal stops it): items, run, status, export, report, the demo, errors on bad input, and a run
+// killed with SIGKILL part-way and continued by the same command.
 
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';

@@ -1,4 +1,4 @@
-// `mindscope irt ...` as a user runs it (the built CLI in a child process): calibrate a 3PL bank
+// `mindscope irt ...` as a user runs it (the built CLI, run in process): calibrate a 3PL bank
 // with content hashes from a generic MCQ file, choose a tiny set, estimate from answers, refuse
 // the bank once an item's text changes, replay adaptive tests, simulate, chart; bad flags.
 

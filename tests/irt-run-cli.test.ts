@@ -1,5 +1,5 @@
-// `irt calibrate --run-id` and `run --tiny / --adaptive` as a user runs them (the built CLI in
-// a child process): a bank calibrated from a stored run carries the stored item hashes, tiny and
+// `irt calibrate --run-id` and `run --tiny / --adaptive` as a user runs them (the built CLI, run
+// in process): a bank calibrated from a stored run carries the stored item hashes, tiny and
 // adaptive runs print and store their estimates, bad flag combinations and mismatched banks are
 // refused with a message that says what to do.
 
