@@ -1,13 +1,13 @@
 // The three-stage audit recovers known structure from simulated 2PL panels, and bad matrices
 // get a clear error or a stated exclusion.
 
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ResponseMatrix } from '../src/index.js';
 import { auditMatrices, simulatePanel } from '../src/studies/audit/index.js';
+import { runCli } from './helpers/run-cli.js';
 
 const cats = { belief: 70, desire: 50, emotion: 50, intention: 50, knowledge: 50 };
 const fast = { convergence: { iterations: 200 }, crossFit: { iterations: 200 }, parallelIterations: 20 };
@@ -118,105 +118,82 @@ describe('bad matrices', () => {
     expect(JSON.stringify(a.convergence)).not.toMatch(/NaN|null/);
   });
 
-  it('the CLI reads CSV matrices and names a bad file', () => {
+  it('the CLI reads CSV matrices and names a bad file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-audit-m-'));
-    const bin = join(__dirname, '..', 'bin', 'mindscope.js');
-    const sim = spawnSync(process.execPath, [bin, 'simulate', 'panel', '--out', dir, '--items', '20', '--models', '12', '--seed', '5'], {
-      encoding: 'utf8',
-    });
-    expect(sim.status).toBe(0);
-    const r = spawnSync(
-      process.execPath,
-      [
-        bin,
-        'audit',
-        '--matrix',
-        `A=${join(dir, 'benchA.csv')}`,
-        `B=${join(dir, 'benchB.csv')}`,
-        '--bootstrap',
-        '50',
-        '--seeds',
-        '2',
-        '--json',
-      ],
-      { encoding: 'utf8' },
-    );
-    expect(r.status).toBe(0);
+    const sim = await runCli(['simulate', 'panel', '--out', dir, '--items', '20', '--models', '12', '--seed', '5']);
+    expect(sim.code).toBe(0);
+    const r = await runCli([
+      'audit',
+      '--matrix',
+      `A=${join(dir, 'benchA.csv')}`,
+      `B=${join(dir, 'benchB.csv')}`,
+      '--bootstrap',
+      '50',
+      '--seeds',
+      '2',
+      '--json',
+    ]);
+    expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.convergence.cells).toHaveLength(5);
     expect(out.crossFit.settings).toMatchObject({ folds: 5, seeds: 2 });
     // Worker threads (the compiled CLI has them) give the same audit as one thread in process.
-    const one = spawnSync(
-      process.execPath,
-      [
-        bin,
-        'audit',
-        '--matrix',
-        `A=${join(dir, 'benchA.csv')}`,
-        `B=${join(dir, 'benchB.csv')}`,
-        '--bootstrap',
-        '50',
-        '--seeds',
-        '2',
-        '--threads',
-        '1',
-        '--json',
-      ],
-      { encoding: 'utf8' },
-    );
+    const one = await runCli([
+      'audit',
+      '--matrix',
+      `A=${join(dir, 'benchA.csv')}`,
+      `B=${join(dir, 'benchB.csv')}`,
+      '--bootstrap',
+      '50',
+      '--seeds',
+      '2',
+      '--threads',
+      '1',
+      '--json',
+    ]);
     const strip = (text: string) => JSON.stringify({ ...JSON.parse(text), timingsMs: null, threads: null });
     expect(out.threads).toBe(Math.min(4, availableParallelism()));
     expect(JSON.parse(one.stdout).threads).toBe(1);
     expect(strip(one.stdout)).toBe(strip(r.stdout));
     // General-ability controls from the simulated score table: discriminant validity.
-    const d = spawnSync(
-      process.execPath,
-      [
-        bin,
-        'audit',
-        '--matrix',
-        `A=${join(dir, 'benchA.csv')}`,
-        `B=${join(dir, 'benchB.csv')}`,
-        '--bootstrap',
-        '50',
-        '--seeds',
-        '1',
-        '--scores',
-        join(dir, 'scores.csv'),
-        '--general',
-        'general1,general2',
-        '--json',
-      ],
-      { encoding: 'utf8' },
-    );
-    expect(d.status).toBe(0);
+    const d = await runCli([
+      'audit',
+      '--matrix',
+      `A=${join(dir, 'benchA.csv')}`,
+      `B=${join(dir, 'benchB.csv')}`,
+      '--bootstrap',
+      '50',
+      '--seeds',
+      '1',
+      '--scores',
+      join(dir, 'scores.csv'),
+      '--general',
+      'general1,general2',
+      '--json',
+    ]);
+    expect(d.code).toBe(0);
     const disc = JSON.parse(d.stdout).discriminant;
     expect(disc.withinTom[0]).toMatchObject({ a: 'A', b: 'B' });
     expect(disc.partial).toHaveLength(3);
     expect(disc.varianceDecomposition.map((v: { benchmark: string }) => v.benchmark)).toEqual(['A', 'B']);
     // The same controls as response matrices: the same scores, so the same discriminant audit.
-    const dm = spawnSync(
-      process.execPath,
-      [
-        bin,
-        'audit',
-        '--matrix',
-        `A=${join(dir, 'benchA.csv')}`,
-        `B=${join(dir, 'benchB.csv')}`,
-        '--bootstrap',
-        '50',
-        '--seeds',
-        '1',
-        '--control',
-        `general1=${join(dir, 'general1.csv')}`,
-        `general2=${join(dir, 'general2.csv')}`,
-        '--json',
-        '--report',
-        join(dir, 'report'),
-      ],
-      { encoding: 'utf8' },
-    );
-    expect(dm.status).toBe(0);
+    const dm = await runCli([
+      'audit',
+      '--matrix',
+      `A=${join(dir, 'benchA.csv')}`,
+      `B=${join(dir, 'benchB.csv')}`,
+      '--bootstrap',
+      '50',
+      '--seeds',
+      '1',
+      '--control',
+      `general1=${join(dir, 'general1.csv')}`,
+      `general2=${join(dir, 'general2.csv')}`,
+      '--json',
+      '--report',
+      join(dir, 'report'),
+    ]);
+    expect(dm.code).toBe(0);
     const html = readFileSync(join(dir, 'report', 'audit.html'), 'utf8');
     expect(html).toContain('Discriminant validity');
     expect(html.match(/<svg/g)).toHaveLength(6); // the stage-2 retention chart (Figure 2) joins the five charts
@@ -226,32 +203,25 @@ describe('bad matrices', () => {
     expect(discM.varianceDecomposition).toEqual(disc.varianceDecomposition);
     // A control matrix without some audited model is named, with the models it lacks.
     writeFileSync(join(dir, 'short.csv'), 'suite,item_id,category,original_label,model-01\ng,1,general,l,1\n');
-    const short = spawnSync(
-      process.execPath,
-      [
-        bin,
-        'audit',
-        '--matrix',
-        `A=${join(dir, 'benchA.csv')}`,
-        `B=${join(dir, 'benchB.csv')}`,
-        '--bootstrap',
-        '20',
-        '--seeds',
-        '1',
-        '--structure',
-        'pca',
-        '--control',
-        `short=${join(dir, 'short.csv')}`,
-      ],
-      { encoding: 'utf8' },
-    );
-    expect(short.status).toBe(1);
+    const short = await runCli([
+      'audit',
+      '--matrix',
+      `A=${join(dir, 'benchA.csv')}`,
+      `B=${join(dir, 'benchB.csv')}`,
+      '--bootstrap',
+      '20',
+      '--seeds',
+      '1',
+      '--structure',
+      'pca',
+      '--control',
+      `short=${join(dir, 'short.csv')}`,
+    ]);
+    expect(short.code).toBe(1);
     expect(short.stderr).toMatch(/control "short" has no responses from 11 audited model\(s\): model-02/);
     writeFileSync(join(dir, 'bad.csv'), 'suite,item_id,category,original_label,m1,m2,m3\nx,1,belief,l,1,0\n');
-    const bad = spawnSync(process.execPath, [bin, 'audit', '--matrix', join(dir, 'bad.csv'), join(dir, 'benchA.csv')], {
-      encoding: 'utf8',
-    });
-    expect(bad.status).toBe(1);
+    const bad = await runCli(['audit', '--matrix', join(dir, 'bad.csv'), join(dir, 'benchA.csv')]);
+    expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/bad\.csv:2: row has 6 fields, the header has 7/);
   });
 });

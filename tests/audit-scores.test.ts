@@ -3,12 +3,12 @@
 // The published inputs are rounded to three decimals, which moves some ties: the tolerances
 // below are what that rounding allows (checked cell by cell against the published values).
 
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { auditBenchmarks, parseScoreTable } from '../src/studies/audit/index.js';
+import { runCli } from './helpers/run-cli.js';
 
 const TABLE_1 = `model,ToMBench,ToMATO,CogToM,MMLU-Pro,HellaSwag
 Gemma-3-1B,0.353,0.361,0.497,0.135,0.362
@@ -105,16 +105,15 @@ describe("audit --scores on the paper's Table 1", () => {
     }
   });
 
-  it('is seeded and the CLI prints the same audit as JSON; bad tables get clear errors', () => {
+  it('is seeded and the CLI prints the same audit as JSON; bad tables get clear errors', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-audit-'));
     const file = join(dir, 'table1.csv');
     writeFileSync(file, TABLE_1);
-    const bin = join(__dirname, '..', 'bin', 'mindscope.js');
-    const run = (args: string[]) => spawnSync(process.execPath, [bin, 'audit', ...args], { encoding: 'utf8' });
-    const r = run(['--scores', file, '--tom', 'ToMBench,ToMATO,CogToM', '--general', 'MMLU-Pro,HellaSwag', '--seed', '1', '--json']);
-    expect(r.status).toBe(0);
+    const run = (args: string[]) => runCli(['audit', ...args]);
+    const r = await run(['--scores', file, '--tom', 'ToMBench,ToMATO,CogToM', '--general', 'MMLU-Pro,HellaSwag', '--seed', '1', '--json']);
+    expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual(JSON.parse(JSON.stringify(audit)));
-    const withReport = run([
+    const withReport = await run([
       '--scores',
       file,
       '--tom',
@@ -126,16 +125,16 @@ describe("audit --scores on the paper's Table 1", () => {
       '--report',
       join(dir, 'rep'),
     ]);
-    expect(withReport.status).toBe(0);
+    expect(withReport.code).toBe(0);
     const html = readFileSync(join(dir, 'rep', 'audit-scores.html'), 'utf8');
     expect(html.match(/<svg/g)).toHaveLength(2);
     expect(html).toContain('ToMBench ~ ToMATO | MMLU-Pro');
     writeFileSync(file, 'model,A,B\nm1,0.5,0.4\nm2,0.6\n');
-    expect(run(['--scores', file, '--tom', 'A,B']).stderr).toMatch(/table1\.csv:3: row has 2 fields, the header has 3/);
+    expect((await run(['--scores', file, '--tom', 'A,B'])).stderr).toMatch(/table1\.csv:3: row has 2 fields, the header has 3/);
     writeFileSync(file, 'model,A,B\nm1,0.5,0.4\nm2,0.6,0.3\n');
-    expect(run(['--scores', file, '--tom', 'A,B']).stderr).toMatch(/needs at least 3 models, the table has 2/);
+    expect((await run(['--scores', file, '--tom', 'A,B'])).stderr).toMatch(/needs at least 3 models, the table has 2/);
     writeFileSync(file, 'model,A,B\nm1,0.5,x\nm2,0.6,0.3\nm3,0.1,0.2\n');
-    expect(run(['--scores', file, '--tom', 'A,B']).stderr).toMatch(/table1\.csv:2: column "B": "x" is not a number/);
-    expect(run(['--scores', file, '--tom', 'A,C']).stderr).toMatch(/no column "C"|is not a number/);
+    expect((await run(['--scores', file, '--tom', 'A,B'])).stderr).toMatch(/table1\.csv:2: column "B": "x" is not a number/);
+    expect((await run(['--scores', file, '--tom', 'A,C'])).stderr).toMatch(/no column "C"|is not a number/);
   });
 });

@@ -3,7 +3,6 @@
 // tau, Table 6's sample-loss counts, Kaiser's count and the scree elbow beside parallel analysis,
 // the retention chart, and score tables with text columns.
 
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,8 +19,8 @@ import {
   trueStage1Tau,
   type MatrixAudit,
 } from '../src/studies/audit/index.js';
+import { runCli } from './helpers/run-cli.js';
 
-const bin = join(__dirname, '..', 'bin', 'mindscope.js');
 const fast = { convergence: { iterations: 200 }, crossFit: { iterations: 200, seeds: 2 }, parallelIterations: 6 };
 // The three benchmarks' categories as in the paper: non-literal in two of them, percept in one.
 const paperLike = (seed: number) =>
@@ -65,41 +64,34 @@ describe('category filter of stages 1 and 3', () => {
     expect(other.convergence.cells.some((c) => c.category === 'non-literal')).toBe(true);
   });
 
-  it('the CLI takes --categories and names categories no benchmark has', () => {
+  it('the CLI takes --categories and names categories no benchmark has', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-cats-'));
-    const sim = spawnSync(process.execPath, [bin, 'simulate', 'panel', '--out', dir, '--items', '15', '--models', '8', '--seed', '2'], {
-      encoding: 'utf8',
-    });
-    expect(sim.status).toBe(0);
+    const sim = await runCli(['simulate', 'panel', '--out', dir, '--items', '15', '--models', '8', '--seed', '2']);
+    expect(sim.code).toBe(0);
     const run = (extra: string[]) =>
-      spawnSync(
-        process.execPath,
-        [
-          bin,
-          'audit',
-          '--matrix',
-          `A=${join(dir, 'benchA.csv')}`,
-          `B=${join(dir, 'benchB.csv')}`,
-          '--bootstrap',
-          '50',
-          '--seeds',
-          '1',
-          '--structure',
-          'pca',
-          ...extra,
-        ],
-        { encoding: 'utf8' },
-      );
-    const r = run(['--categories', 'belief,desire', '--json']);
-    expect(r.status).toBe(0);
+      runCli([
+        'audit',
+        '--matrix',
+        `A=${join(dir, 'benchA.csv')}`,
+        `B=${join(dir, 'benchB.csv')}`,
+        '--bootstrap',
+        '50',
+        '--seeds',
+        '1',
+        '--structure',
+        'pca',
+        ...extra,
+      ]);
+    const r = await run(['--categories', 'belief,desire', '--json']);
+    expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.categories).toEqual({ filter: ['belief', 'desire'], source: 'given (--categories)' });
     expect(out.convergence.cells.map((c: { category: string }) => c.category)).toEqual(['belief', 'desire']);
     expect(out.convergence.pairs[0].leftOutCategories).toEqual(['emotion', 'intention', 'knowledge']);
-    const bad = run(['--categories', 'belief,percept']);
-    expect(bad.status).toBe(1);
+    const bad = await run(['--categories', 'belief,percept']);
+    expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/--categories: no benchmark has items in percept/);
-    expect(run(['--interval', 'studentized']).stderr).toMatch(/--interval must be one of percentile, basic, bc, bca/);
+    expect((await run(['--interval', 'studentized'])).stderr).toMatch(/--interval must be one of percentile, basic, bc, bca/);
   });
 });
 
@@ -244,57 +236,58 @@ describe("Table 6, Kaiser's count and the scree elbow", () => {
 });
 
 describe('score tables with text columns', () => {
-  it('load when only the named columns are numeric; naming a text column is an error with its line', () => {
+  it('load when only the named columns are numeric; naming a text column is an error with its line', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-scores-'));
     const file = join(dir, 'scores.csv');
     writeFileSync(
       file,
       'model,hf_id,family,A,B,G\nm1,org/m1,x,0.5,0.4,0.3\nm2,org/m2,y,0.6,0.5,0.5\nm3,org/m3,x,0.7,0.7,0.6\nm4,org/m4,y,0.4,0.5,0.2\n',
     );
-    const run = (args: string[]) =>
-      spawnSync(process.execPath, [bin, 'audit', '--scores', file, '--bootstrap', '20', ...args], { encoding: 'utf8' });
-    const ok = run(['--tom', 'A,B', '--general', 'G', '--json']);
-    expect(ok.status).toBe(0);
+    const run = (args: string[]) => runCli(['audit', '--scores', file, '--bootstrap', '20', ...args]);
+    const ok = await run(['--tom', 'A,B', '--general', 'G', '--json']);
+    expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout).withinTom[0]).toMatchObject({ a: 'A', b: 'B' });
-    const bad = run(['--tom', 'A,hf_id']);
-    expect(bad.status).toBe(1);
+    const bad = await run(['--tom', 'A,hf_id']);
+    expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/scores\.csv:2: column "hf_id": "org\/m1" is not a number/);
   });
 });
 
 describe('simulate panel and coverage from the CLI', () => {
-  it('writes the true tau of every pair and category, and prints the coverage table', () => {
+  it('writes the true tau of every pair and category, and prints the coverage table', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-truth-'));
-    const sim = spawnSync(
-      process.execPath,
-      [
-        bin,
-        'simulate',
-        'panel',
-        '--out',
-        dir,
-        '--items',
-        '10',
-        '--models',
-        '9',
-        '--benchmark-share',
-        '0.3',
-        '--categories',
-        'belief,desire',
-      ],
-      { encoding: 'utf8' },
-    );
-    expect(sim.status).toBe(0);
+    const sim = await runCli([
+      'simulate',
+      'panel',
+      '--out',
+      dir,
+      '--items',
+      '10',
+      '--models',
+      '9',
+      '--benchmark-share',
+      '0.3',
+      '--categories',
+      'belief,desire',
+    ]);
+    expect(sim.code).toBe(0);
     const truth = readFileSync(join(dir, 'true-tau.csv'), 'utf8').trim().split('\n');
     expect(truth[0]).toBe('benchmark_a,benchmark_b,category,true_tau');
     expect(truth).toHaveLength(1 + 3 * 2);
     expect(truth.slice(1).every((l) => Number(l.split(',')[3]) < 1)).toBe(true);
-    const cov = spawnSync(
-      process.execPath,
-      [bin, 'simulate', 'coverage', '--replications', '2', '--items', '30', '--bootstrap', '50', '--categories', 'belief'],
-      { encoding: 'utf8' },
-    );
-    expect(cov.status).toBe(0);
+    const cov = await runCli([
+      'simulate',
+      'coverage',
+      '--replications',
+      '2',
+      '--items',
+      '30',
+      '--bootstrap',
+      '50',
+      '--categories',
+      'belief',
+    ]);
+    expect(cov.code).toBe(0);
     expect(cov.stdout).toMatch(/stage-1 interval coverage: 2 panels x 1 cells/);
     expect(cov.stdout).toMatch(/basic\s+\d+\.\d%/);
   });

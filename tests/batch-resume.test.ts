@@ -4,6 +4,7 @@
 // created and every call id submitted twice. On SQLite, and on PostgreSQL where a server answers.
 // Killed while the provider was still answering a batch's creation (its id never stored), the
 // rerun finds that batch at the provider, by label or (Anthropic) by its calls: none submitted twice.
+// The killed runs have processes of their own; the reruns run in this process.
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../src/index.js';
 import { createTestDatabase, dropTestDatabases, pgAvailable, pgQuery, pgSkipNote } from './helpers/postgres.js';
+import { runCli } from './helpers/run-cli.js';
 import { providerEnv, startModelServer, type ModelServer } from './helpers/servers.js';
 
 const BIN = join(__dirname, '..', 'bin', 'mindscope.js');
@@ -43,6 +45,9 @@ function start(args: string[]) {
   );
   return { child, done, stderr: () => stderr, stdout: () => stdout };
 }
+
+/** The same command again, in this process: the rerun needs no process of its own. */
+const rerun = (args: string[]) => runCli(args, { cwd: dir, env: providerEnv(server.url) });
 
 async function until(cond: () => boolean, ms: number): Promise<void> {
   const end = Date.now() + ms;
@@ -83,8 +88,8 @@ async function killAndResume(db: string, seed: number) {
   expect(await store.trialCount(runId)).toBe(0);
   await store.close();
 
-  const second = start(args);
-  expect((await second.done).code, second.stderr()).toBe(0);
+  const second = await rerun(args);
+  expect(second.code, second.stderr).toBe(0);
   // Polled, not resubmitted: still three batches, no call id twice.
   const after = await batchStats();
   expect(after.created.openai! + after.created.anthropic! + after.created.google!).toBe(
@@ -92,9 +97,9 @@ async function killAndResume(db: string, seed: number) {
   );
   expect(after.submitted - before.submitted).toBe(15);
   expect(after.duplicates - before.duplicates).toBe(0);
-  expect(second.stderr()).not.toMatch(/: submitted/);
-  expect(second.stderr()).toMatch(/msgbatch_\d+ \(anthropic:claude-sonnet-4-5, round 1\): ended 5\/5 calls/);
-  expect(second.stdout()).toMatch(/15 done, 0 failed/);
+  expect(second.stderr).not.toMatch(/: submitted/);
+  expect(second.stderr).toMatch(/msgbatch_\d+ \(anthropic:claude-sonnet-4-5, round 1\): ended 5\/5 calls/);
+  expect(second.stdout).toMatch(/15 done, 0 failed/);
   const check = await openStore(db);
   try {
     expect(await check.trialCount(runId)).toBe(15);
@@ -160,9 +165,9 @@ describe.skipIf(!pgAvailable)(`a batch run on the queue (run --enqueue --batch)$
     expect(await store.trialCount(runId)).toBe(0);
     await store.close();
 
-    const second = start(worker);
-    expect((await second.done).code, second.stderr()).toBe(0);
-    expect(second.stderr()).toMatch(/batch run .*: trials recorded/);
+    const second = await rerun(worker);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toMatch(/batch run .*: trials recorded/);
     const after = await batchStats();
     expect(await created()).toBe(createdBefore + 3);
     expect(after.duplicates - before.duplicates).toBe(0);
@@ -246,12 +251,12 @@ describe('a batch run killed after the provider created its batch but before it 
       await store.close();
       // Started at once, the rerun says it waits for the batch (it may be another process's);
       // past the stale time (10 leases: 10 s) it looks the batch up instead of submitting it again.
-      const again = start(args);
-      expect((await again.done).code, again.stderr()).toBe(0);
-      expect(again.stderr()).toMatch(
+      const again = await rerun(args);
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stderr).toMatch(
         /is being created by another process, or was by one that died: waiting for it until \S+, then it is looked up at the provider/,
       );
-      expect(again.stderr()).toMatch(new RegExp(`found at the provider as \\S+ by its ${by}; polling it`));
+      expect(again.stderr).toMatch(new RegExp(`found at the provider as \\S+ by its ${by}; polling it`));
       const after = await stats();
       expect(after.created[api]! - before.created[api]!).toBe(1);
       expect(after.duplicates - before.duplicates).toBe(0);

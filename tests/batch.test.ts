@@ -4,17 +4,16 @@
 // cache hits are not submitted; calls a batch returns as errors are made again the normal way;
 // a multi-turn protocol goes in rounds, one turn per round.
 
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../src/index.js';
 import { collect, trialBrowser } from '../src/store/index.js';
+import { runCli } from './helpers/run-cli.js';
 import { providerEnv, startModelServer, type ModelServer } from './helpers/servers.js';
 
 const ROOT = join(__dirname, '..');
-const BIN = join(ROOT, 'bin', 'mindscope.js');
 const dir = mkdtempSync(join(tmpdir(), 'mindscope-batch-'));
 const MODELS = ['openai:gpt-4.1-mini', 'anthropic:claude-sonnet-4-5', 'google:gemini-2.5-flash'];
 
@@ -28,11 +27,7 @@ interface BatchStats {
 let server: ModelServer;
 const batchStats = async (): Promise<BatchStats> => (await fetch(`${server.url}/batch-stats`)).json();
 
-function cli(args: string[]) {
-  const env = providerEnv(server.url);
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: dir, env, encoding: 'utf8', timeout: 120_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = (args: string[]) => runCli(args, { cwd: dir, env: providerEnv(server.url) });
 
 interface RunJson {
   done: number;
@@ -74,7 +69,7 @@ describe('run --batch', () => {
     const base = ['run', 'generated-tom', '--model', ...MODELS, '--limit', '6', '--json'];
     const before = await batchStats();
     const direct0 = (await server.stats()).requests;
-    const batched = cli([...base, '--db', join(dir, 'batch.db'), '--run-id', 'b', '--batch', '--batch-poll', '0.1']);
+    const batched = await cli([...base, '--db', join(dir, 'batch.db'), '--run-id', 'b', '--batch', '--batch-poll', '0.1']);
     expect(batched.code, batched.stderr).toBe(0);
     const after = await batchStats();
     // One batch per provider, every call in it once, nothing called directly.
@@ -85,7 +80,7 @@ describe('run --batch', () => {
     expect(after.duplicates - before.duplicates).toBe(0);
     expect((await server.stats()).requests).toBe(direct0);
 
-    const normal = cli([...base, '--db', join(dir, 'normal.db'), '--run-id', 'b']);
+    const normal = await cli([...base, '--db', join(dir, 'normal.db'), '--run-id', 'b']);
     expect(normal.code, normal.stderr).toBe(0);
     const b = json(batched);
     const n = json(normal);
@@ -109,14 +104,14 @@ describe('run --batch', () => {
     server = own;
     try {
       const args = ['run', 'generated-tom', '--model', ...MODELS, '--limit', '2', '--json', '--run-id', 'x'];
-      expect(cli([...args, '--db', join(dir, 'bodies-batch.db'), '--batch', '--batch-poll', '0.05']).code).toBe(0);
+      expect((await cli([...args, '--db', join(dir, 'bodies-batch.db'), '--batch', '--batch-poll', '0.05'])).code).toBe(0);
       const viaBatch = (await own.stats()).bodies.map((b) => JSON.stringify([b.url, b.body]));
-      expect(cli([...args, '--db', join(dir, 'bodies-normal.db')]).code).toBe(0);
+      expect((await cli([...args, '--db', join(dir, 'bodies-normal.db')])).code).toBe(0);
       const direct = (await own.stats()).bodies.map((b) => JSON.stringify([b.url, b.body])).slice(viaBatch.length);
       expect(viaBatch).toHaveLength(6);
       expect([...direct].sort()).toEqual([...viaBatch].sort());
       // A normal run on the batch run's store finds every call in the cache.
-      const again = json(cli([...args, '--db', join(dir, 'bodies-batch.db'), '--run-id', 'y']));
+      const again = json(await cli([...args, '--db', join(dir, 'bodies-batch.db'), '--run-id', 'y']));
       expect(again.usage.map((u) => u.cachedCalls)).toEqual([2, 2, 2]);
     } finally {
       server = prev;
@@ -127,9 +122,9 @@ describe('run --batch', () => {
   it('never submits cache hits or finished trials', async () => {
     const db = join(dir, 'cached.db');
     const model = ['--model', 'anthropic:claude-haiku-4-5', '--data', join(ROOT, 'tests', 'fixtures', 'data', 'tombench')];
-    expect(cli(['run', 'tombench', ...model, '--limit', '3', '--db', db, '--run-id', 'first', '--json']).code).toBe(0);
+    expect((await cli(['run', 'tombench', ...model, '--limit', '3', '--db', db, '--run-id', 'first', '--json'])).code).toBe(0);
     const before = await batchStats();
-    const r = cli([
+    const r = await cli([
       'run',
       'tombench',
       ...model,
@@ -150,7 +145,7 @@ describe('run --batch', () => {
     const usage = json(r).usage[0]!;
     expect([usage.cachedCalls, usage.totalCalls]).toEqual([3, 8]);
     // Run again: every trial is done, nothing is submitted.
-    const again = cli([
+    const again = await cli([
       'run',
       'tombench',
       ...model,
@@ -173,7 +168,7 @@ describe('run --batch', () => {
     // flaky-500-1: the first attempt of each request gets HTTP 500 (inside the batch), the next succeeds.
     const db = join(dir, 'errors.db');
     const direct0 = (await server.stats()).byModel['flaky-500-1'] ?? 0;
-    const r = cli([
+    const r = await cli([
       'run',
       'generated-tom',
       '--model',
@@ -204,7 +199,7 @@ describe('run --batch', () => {
 
   it('runs a multi-turn protocol in rounds, one turn of every trial per batch', async () => {
     const args = ['run', 'generated-storyturn', '--model', 'openai:gpt-4.1-mini', '--limit', '3', '--run-id', 's', '--json'];
-    const r = cli([...args, '--db', join(dir, 'turns.db'), '--batch', '--batch-poll', '0.05']);
+    const r = await cli([...args, '--db', join(dir, 'turns.db'), '--batch', '--batch-poll', '0.05']);
     expect(r.code, r.stderr).toBe(0);
     const store = await openStore(join(dir, 'turns.db'));
     const batches = await store.runBatches('s');
@@ -212,7 +207,7 @@ describe('run --batch', () => {
     expect(batches.map((b) => [b.round, b.state])).toEqual(batches.map((_, i) => [i + 1, 'fetched']));
     expect(batches.length).toBeGreaterThan(1);
     expect(batches[0]!.requests).toBe(3);
-    const normal = cli([...args, '--db', join(dir, 'turns-normal.db')]);
+    const normal = await cli([...args, '--db', join(dir, 'turns-normal.db')]);
     expect(await responses(join(dir, 'turns.db'), 's')).toEqual(await responses(join(dir, 'turns-normal.db'), 's'));
     const [b, n] = [json(r).usage[0]!, json(normal).usage[0]!];
     expect(b.totalCalls).toBe(n.totalCalls);
@@ -222,7 +217,7 @@ describe('run --batch', () => {
   it("records a batch call's wait (submission to collection) as its latency, marked and kept apart from interactive latency", async () => {
     // The server answers a batch no sooner than BATCH_DELAY_MS (200) after its creation.
     const db = join(dir, 'latency.db');
-    const r = cli(
+    const r = await cli(
       ['run', 'generated-tom', '--model', 'anthropic:claude-sonnet-4-5', '--limit', '2', '--db', db, '--run-id', 'l', '--batch'].concat([
         '--batch-poll',
         '0.05',
@@ -252,7 +247,7 @@ describe('run --batch', () => {
       await store.close();
     }
     // A normal run has no batch wait.
-    const n = cli([
+    const n = await cli([
       'run',
       'generated-tom',
       '--model',
@@ -266,11 +261,22 @@ describe('run --batch', () => {
     expect((JSON.parse(n.stdout) as { usage: Array<{ batchLatencyMsMean: number | null }> }).usage[0]!.batchLatencyMsMean).toBeNull();
   });
 
-  it('refuses --no-cache and --max-cost with a clear message', () => {
-    const r = cli(['run', 'generated-tom', '--model', MODELS[0]!, '--limit', '1', '--db', join(dir, 'refuse.db'), '--batch', '--no-cache']);
+  it('refuses --no-cache and --max-cost with a clear message', async () => {
+    const r = await cli([
+      'run',
+      'generated-tom',
+      '--model',
+      MODELS[0]!,
+      '--limit',
+      '1',
+      '--db',
+      join(dir, 'refuse.db'),
+      '--batch',
+      '--no-cache',
+    ]);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/--batch .*cannot run with --no-cache/);
-    const m = cli([
+    const m = await cli([
       'run',
       'generated-tom',
       '--model',

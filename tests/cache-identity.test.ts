@@ -6,28 +6,24 @@
 // and the same trial run again (another run id, same spec) is answered from the cache, which
 // the summary says, naming the run the replies came from.
 
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
 import { sqliteQuery } from './helpers/sqlite.js';
+import { runCli } from './helpers/run-cli.js';
 
 const ROOT = join(__dirname, '..');
-const BIN = join(ROOT, 'bin', 'mindscope.js');
 const dir = mkdtempSync(join(tmpdir(), 'mindscope-cache-identity-'));
 
-function cli(args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 120_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = (args: string[], env: Record<string, string> = {}) => runCli(args, { cwd: dir, env });
 const openAiAt = (server: ModelServer | string) => ({
   OPENAI_API_KEY: 'sk-test',
   OPENAI_BASE_URL: `${typeof server === 'string' ? server : server.url}/v1`,
 });
-const runJson = (args: string[], env: Record<string, string>) => {
-  const r = cli([...args, '--json'], env);
+const runJson = async (args: string[], env: Record<string, string>) => {
+  const r = await cli([...args, '--json'], env);
   return { ...r, json: r.stdout.trim() ? JSON.parse(r.stdout) : undefined };
 };
 
@@ -47,17 +43,17 @@ describe('the call cache keys replies by endpoint', () => {
     runJson(['run', 'generated-tom', '--limit', '5', '--model', 'openai:gpt-4o-mini', '--run-id', runId, '--db', db], env);
 
   it('a run against another server asks that server, not the first one’s replies', async () => {
-    const first = run('at-a', openAiAt(a));
+    const first = await run('at-a', openAiAt(a));
     expect(first.code).toBe(0);
     expect((await a.stats()).requests).toBe(5);
-    const second = run('at-b', openAiAt(b));
+    const second = await run('at-b', openAiAt(b));
     expect(second.code).toBe(0);
     expect((await b.stats()).requests).toBe(5);
     expect(second.json.calls).toEqual({ made: 5, cached: 0, cachedFrom: [] });
   });
 
-  it('an unreachable server is reported, not answered from the cache', () => {
-    const r = run('nowhere', openAiAt('http://127.0.0.1:1'));
+  it('an unreachable server is reported, not answered from the cache', async () => {
+    const r = await run('nowhere', openAiAt('http://127.0.0.1:1'));
     expect(r.code).not.toBe(0);
     expect(r.json.done).toBe(0);
     expect(r.json.aborted[0].error).toMatch(/cannot reach http:\/\/127\.0\.0\.1:1\/v1/);
@@ -65,11 +61,11 @@ describe('the call cache keys replies by endpoint', () => {
 
   it('the same trials run again against the same server are answered from the cache, and the summary names the run', async () => {
     const before = (await a.stats()).requests;
-    const again = run('at-a-again', openAiAt(a));
+    const again = await run('at-a-again', openAiAt(a));
     expect(again.code).toBe(0);
     expect((await a.stats()).requests).toBe(before);
     expect(again.json.calls).toEqual({ made: 5, cached: 5, cachedFrom: [{ origin: 'at-a', calls: 5 }] });
-    const text = cli(
+    const text = await cli(
       ['run', 'generated-tom', '--limit', '5', '--model', 'openai:gpt-4o-mini', '--run-id', 'at-a-text', '--db', db],
       openAiAt(a),
     );
@@ -87,7 +83,7 @@ describe('the call cache keys replies by endpoint', () => {
     ]);
     // A copy of the store keeps them.
     const copy = join(dir, 'endpoints-copy.db');
-    expect(cli(['db', 'copy', '--from', `sqlite:${db}`, '--to', `sqlite:${copy}`]).code).toBe(0);
+    expect((await cli(['db', 'copy', '--from', `sqlite:${db}`, '--to', `sqlite:${copy}`])).code).toBe(0);
     expect(
       await sqliteQuery(
         copy,
@@ -101,7 +97,7 @@ describe('each trial and turn is a draw of its own', () => {
   it('the Director Task’s c.Q1, worded as prompt a, is asked again, not copied from a', async () => {
     const db = join(dir, 'director.db');
     const before = (await a.stats()).requests;
-    const r = runJson(['run', 'director', '--limit', '4', '--model', 'openai:gpt-4o-mini', '--run-id', 'd', '--db', db], openAiAt(a));
+    const r = await runJson(['run', 'director', '--limit', '4', '--model', 'openai:gpt-4o-mini', '--run-id', 'd', '--db', db], openAiAt(a));
     expect(r.code).toBe(0);
     // Four scenes, four calls each (a, b, c.Q1, c.Q2): every one reaches the server.
     expect(r.json.calls).toEqual({ made: 16, cached: 0, cachedFrom: [] });
@@ -114,10 +110,10 @@ describe('each trial and turn is a draw of its own', () => {
     const db = join(dir, 'replicates.db');
     const before = (await b.stats()).requests;
     const args = ['run', 'generated-tom', '--limit', '3', '--trials', '2', '--model', 'openai:gpt-4o-mini', '--db', db];
-    const first = runJson([...args, '--run-id', 'rep'], openAiAt(b));
+    const first = await runJson([...args, '--run-id', 'rep'], openAiAt(b));
     expect(first.json.calls).toEqual({ made: 6, cached: 0, cachedFrom: [] });
     expect((await b.stats()).requests - before).toBe(6);
-    const second = runJson([...args, '--run-id', 'rep-2'], openAiAt(b));
+    const second = await runJson([...args, '--run-id', 'rep-2'], openAiAt(b));
     expect(second.json.calls).toEqual({ made: 6, cached: 6, cachedFrom: [{ origin: 'rep', calls: 6 }] });
     expect((await b.stats()).requests - before).toBe(6);
   });

@@ -13,6 +13,7 @@ import { createProgress } from '../src/cli/progress.js';
 import { evaluate, openStore } from '../src/index.js';
 import { GroupCommit } from '../src/store/sql/group-commit.js';
 import { asStoreFull } from '../src/store/sql/store-full.js';
+import { runCli } from './helpers/run-cli.js';
 import { startModelServer } from './helpers/servers.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -43,39 +44,34 @@ describe('the call-limit flags', () => {
     const server = await startModelServer();
     try {
       const cli = (model: string, ...flags: string[]) =>
-        spawnSync(
-          process.execPath,
-          [
-            BIN,
-            'run',
-            'generated-tom',
-            '--model',
-            `openai-compatible:${server.url}/v1#${model}`,
-            '--limit',
-            '2',
-            '--db',
-            join(dir, `${model}.db`),
-            '--quiet',
-            ...flags,
-          ],
-          { encoding: 'utf8', timeout: 60_000 },
-        );
-      const big = cli('huge-64', '--max-reply-bytes', '10000');
-      expect(big.status).toBe(2);
+        runCli([
+          'run',
+          'generated-tom',
+          '--model',
+          `openai-compatible:${server.url}/v1#${model}`,
+          '--limit',
+          '2',
+          '--db',
+          join(dir, `${model}.db`),
+          '--quiet',
+          ...flags,
+        ]);
+      const big = await cli('huge-64', '--max-reply-bytes', '10000');
+      expect(big.code).toBe(2);
       expect(big.stdout).toMatch(/2 failed/);
-      const hung = cli('hang-100', '--timeout', '0.2', '--max-consecutive-timeouts', '2', '--concurrency', '1');
-      expect(hung.status).toBe(2);
+      const hung = await cli('hang-100', '--timeout', '0.2', '--max-consecutive-timeouts', '2', '--concurrency', '1');
+      expect(hung.code).toBe(2);
       expect(hung.stdout).toMatch(/2 calls in a row to .* got no answer within 0\.2s/);
-      const limited = cli('rl-100-200', '--max-wait', '0.5');
-      expect(limited.status).toBe(2);
+      const limited = await cli('rl-100-200', '--max-wait', '0.5');
+      expect(limited.code).toBe(2);
       expect(limited.stdout).toMatch(/still rate limited after 0\.\ds of waiting \(--max-wait 0\.5s\)/);
       // The same limits from a config file; a flag given on the command line wins over it.
       const config = join(dir, 'limits.yaml');
       writeFileSync(config, 'maxReplyBytes: 10000\nmaxWait: 0.5\n');
-      const bigFromConfig = cli('huge-64', '--config', config, '--run-id', 'cfg');
-      expect(bigFromConfig.status).toBe(2);
+      const bigFromConfig = await cli('huge-64', '--config', config, '--run-id', 'cfg');
+      expect(bigFromConfig.code).toBe(2);
       expect(bigFromConfig.stdout).toMatch(/2 failed/);
-      expect(cli('huge-64', '--config', config, '--run-id', 'flag', '--max-reply-bytes', '1000000').status).toBe(0);
+      expect((await cli('huge-64', '--config', config, '--run-id', 'flag', '--max-reply-bytes', '1000000')).code).toBe(0);
     } finally {
       await server.stop();
     }
@@ -110,33 +106,28 @@ describe('a full disk', () => {
   });
 
   // A real full file system: a 1.5 MB tmpfs, mounted for this test only (needs root; skipped where mounting is not allowed).
-  it('a run on a full disk ends with one short line naming the database file', (ctx) => {
+  it('a run on a full disk ends with one short line naming the database file', async (ctx) => {
     const tiny = join(dir, 'tiny');
     mkdirSync(tiny, { recursive: true });
     if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1500k', 'tmpfs', tiny]).status !== 0) ctx.skip();
     try {
       const db = join(tiny, 'full.db');
-      const r = spawnSync(
-        process.execPath,
-        [
-          BIN,
-          'run',
-          'generated-tom',
-          '--model',
-          'agent:oracle',
-          'agent:reality',
-          'agent:random',
-          '--limit',
-          '20',
-          '--trials',
-          '100',
-          '--db',
-          db,
-          '--quiet',
-        ],
-        { encoding: 'utf8', timeout: 120_000 },
-      );
-      expect(r.status).toBe(1);
+      const r = await runCli([
+        'run',
+        'generated-tom',
+        '--model',
+        'agent:oracle',
+        'agent:reality',
+        'agent:random',
+        '--limit',
+        '20',
+        '--trials',
+        '100',
+        '--db',
+        db,
+        '--quiet',
+      ]);
+      expect(r.code).toBe(1);
       expect(r.stderr.trim().split('\n')).toEqual([
         `mindscope: ${db}: the disk is full, nothing more can be stored: free some space (or use another --db); what was stored is kept and the same command continues the run`,
       ]);

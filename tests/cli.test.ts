@@ -1,14 +1,15 @@
-// The command line as a user runs it (the built CLI in a child process): items, run, status,
-// export, report, the demo, errors on bad input, and a run killed with SIGKILL part-way and
-// continued by the same command.
+// The command line as a user runs it (the built CLI, in process; in a child process where a
+// signal stops it): items, run, status, export, report, the demo, errors on bad input, and a run
+// killed with SIGKILL part-way and continued by the same command.
 
 import Database from 'better-sqlite3';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
+import { runCli } from './helpers/run-cli.js';
 
 const ROOT = join(__dirname, '..');
 const BIN = join(ROOT, 'bin', 'mindscope.js');
@@ -16,10 +17,7 @@ const BIN = join(ROOT, 'bin', 'mindscope.js');
 const DATA = join(ROOT, 'tests', 'fixtures', 'data');
 const dir = mkdtempSync(join(tmpdir(), 'mindscope-cli-'));
 
-function cli(args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 120_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = (args: string[], env: Record<string, string> = {}) => runCli(args, { cwd: dir, env });
 
 let server: ModelServer;
 beforeAll(async () => {
@@ -29,8 +27,8 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 describe('mindscope items', () => {
-  it('prints the documented JSON shape with the ToMBench counts of the fixture', () => {
-    const r = cli(['items', 'tombench', '--data', DATA, '--json']);
+  it('prints the documented JSON shape with the ToMBench counts of the fixture', async () => {
+    const r = await cli(['items', 'tombench', '--data', DATA, '--json']);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(Object.keys(out)).toEqual(['suite', 'count', 'byCategory', 'byAbility', 'warnings', 'first']);
@@ -41,9 +39,9 @@ describe('mindscope items', () => {
 });
 
 describe('mindscope run / status / export / report', () => {
-  it('runs, reports status as JSON, exports the matrix and writes the report', () => {
+  it('runs, reports status as JSON, exports the matrix and writes the report', async () => {
     const db = join(dir, 'flow.db');
-    const run = cli([
+    const run = await cli([
       'run',
       'generated-tom',
       '--limit',
@@ -62,7 +60,7 @@ describe('mindscope run / status / export / report', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/run flow: 90 done, 0 failed/);
     expect(run.stdout).toMatch(/agent:oracle\s+100\.0/);
-    const status = JSON.parse(cli(['status', '--db', db, '--json']).stdout);
+    const status = JSON.parse((await cli(['status', '--db', db, '--json'])).stdout);
     expect(status.runId).toBe('flow');
     expect(status.totals).toEqual({ planned: 90, done: 90, failed: 0, pending: 0, truncated: 0 });
     expect(status.rows[0]).toEqual({
@@ -75,30 +73,46 @@ describe('mindscope run / status / export / report', () => {
       pending: 0,
       truncated: 0,
     });
-    const exp = cli(['export', 'matrix', '--db', db, '--out', join(dir, 'flow.parquet')]);
+    const exp = await cli(['export', 'matrix', '--db', db, '--out', join(dir, 'flow.parquet')]);
     expect(exp.stdout).toMatch(/30 items x 3 subjects/);
-    expect(cli(['export', 'matrix', '--db', db, '--out', join(dir, 'flow.csv')]).code).toBe(0);
+    expect((await cli(['export', 'matrix', '--db', db, '--out', join(dir, 'flow.csv')])).code).toBe(0);
     const csv = readFileSync(join(dir, 'flow.csv'), 'utf8').split('\n');
     expect(csv[0]).toBe(`suite,item_id,category,original_label,agent:oracle,agent:reality,openai-compatible:${server.url}/v1#ok`);
-    const rep = cli(['report', '--db', db, '--out', join(dir, 'report')]);
+    const rep = await cli(['report', '--db', db, '--out', join(dir, 'report')]);
     expect(rep.code).toBe(0);
     const html = readFileSync(join(dir, 'report', 'index.html'), 'utf8');
     expect(html).toContain('<svg');
     expect(html).toContain('agent:reality');
     expect(html).toMatch(/parse failures/);
     // The audit section needs two suites.
-    const one = cli(['report', '--db', db, '--out', join(dir, 'report1'), '--audit']);
+    const one = await cli(['report', '--db', db, '--out', join(dir, 'report1'), '--audit']);
     expect(one.code).toBe(1);
     expect(one.stderr).toMatch(/report --audit needs a run with two or more suites .* has 1 suite\(s\)/);
   });
 
-  it('adds the psychometric audit of the suites to the report of a two-suite run', () => {
+  it('adds the psychometric audit of the suites to the report of a two-suite run', async () => {
     const db = join(dir, 'two.db');
     const agents = ['agent:oracle', 'agent:random', 'agent:first-option', 'agent:reality', 'agent:first-order'];
     expect(
-      cli(['run', 'generated-tom', 'tomi', '--data', DATA, '--limit', '60', '--shuffle', '--model', ...agents, '--db', db, '--quiet']).code,
+      (
+        await cli([
+          'run',
+          'generated-tom',
+          'tomi',
+          '--data',
+          DATA,
+          '--limit',
+          '60',
+          '--shuffle',
+          '--model',
+          ...agents,
+          '--db',
+          db,
+          '--quiet',
+        ])
+      ).code,
     ).toBe(0);
-    const rep = cli(['report', '--db', db, '--out', join(dir, 'report2'), '--audit']);
+    const rep = await cli(['report', '--db', db, '--out', join(dir, 'report2'), '--audit']);
     expect(rep.code).toBe(0);
     const html = readFileSync(join(dir, 'report2', 'index.html'), 'utf8');
     expect(html).toContain('Psychometric audit of the suites');
@@ -106,7 +120,7 @@ describe('mindscope run / status / export / report', () => {
     expect(html.match(/<svg/g)!.length).toBe(5);
   });
 
-  it('gives one clear error and a non-zero exit for bad input', () => {
+  it('gives one clear error and a non-zero exit for bad input', async () => {
     const db = join(dir, 'bad.db');
     const cases: Array<[string[], RegExp]> = [
       [['run', 'nonsense', '--model', 'agent:oracle', '--db', db], /^mindscope: unknown suite "nonsense"; known suites: /],
@@ -142,17 +156,17 @@ describe('mindscope run / status / export / report', () => {
       [['status', '--db', db, '--run-id', 'nope'], /no store at .*bad\.db \(--db\)/],
     ];
     for (const [args, re] of cases) {
-      const r = cli(args, { OPENAI_API_KEY: '' });
+      const r = await cli(args, { OPENAI_API_KEY: '' });
       expect(r.code, args.join(' ')).not.toBe(0);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr).toMatch(re);
     }
   });
 
-  it('exits 2 and names the HTTP status when a subject is stopped, and keeps the key out of everything', () => {
+  it('exits 2 and names the HTTP status when a subject is stopped, and keeps the key out of everything', async () => {
     const db = join(dir, 'key.db');
     const secret = 'sk-NEVER-PRINT-THIS-123456';
-    const r = cli(
+    const r = await cli(
       [
         'run',
         'generated-tom',
@@ -174,7 +188,7 @@ describe('mindscope run / status / export / report', () => {
     expect(readFileSync(db).toString('latin1')).not.toContain(secret);
   });
 
-  it('keeps even a piece of the key out of errors that echo it, and credentials in a URL out of everything', () => {
+  it('keeps even a piece of the key out of errors that echo it, and credentials in a URL out of everything', async () => {
     const secret = 'sk-NEVER-PRINT-THIS-123456';
     // Any six characters of the key in a row.
     const pieces = Array.from({ length: secret.length - 5 }, (_, i) => secret.slice(i, i + 6));
@@ -187,9 +201,11 @@ describe('mindscope run / status / export / report', () => {
       '--model',
       `openai-compatible:${server.url}/v1#${m}`,
     ]);
-    const r = cli(['run', 'generated-tom', '--limit', '1', ...models, '--api-key-env', 'MY_KEY', '--db', db, '--json'], { MY_KEY: secret });
+    const r = await cli(['run', 'generated-tom', '--limit', '1', ...models, '--api-key-env', 'MY_KEY', '--db', db, '--json'], {
+      MY_KEY: secret,
+    });
     expect(JSON.parse(r.stdout)).toMatchObject({ failed: 3, done: 1 });
-    const exported = cli(['export', 'trials', '--db', db, '--out', join(dir, 'echo.jsonl')]);
+    const exported = await cli(['export', 'trials', '--db', db, '--out', join(dir, 'echo.jsonl')]);
     expect(exported.code).toBe(0);
     const errors = readFileSync(join(dir, 'echo.jsonl'), 'utf8');
     expect(errors).toMatch(/\[REDACTED\] was used/);
@@ -198,7 +214,7 @@ describe('mindscope run / status / export / report', () => {
     expect(errors).toMatch(/Answer: A \(sent with \[REDACTED\]\)/);
     expect(leaks(r.stdout + r.stderr + errors + readFileSync(db).toString('latin1'))).toEqual([]);
     // A key written into a spec's URL: refused before anything is stored, the error without it.
-    const inUrl = cli([
+    const inUrl = await cli([
       'run',
       'generated-tom',
       '--model',
@@ -210,7 +226,7 @@ describe('mindscope run / status / export / report', () => {
     expect(inUrl.stderr).toMatch(/openai-compatible:http:\/\/127\.0\.0\.1:1\/v1#ok: the BASE_URL carries credentials/);
     expect(leaks(inUrl.stderr + (existsSync(join(dir, 'url.db')) ? readFileSync(join(dir, 'url.db')).toString('latin1') : ''))).toEqual([]);
     // A password holding '@' (URL parsers take the last '@'), and a key in a query string.
-    const at = cli([
+    const at = await cli([
       'run',
       'generated-tom',
       '--model',
@@ -219,7 +235,7 @@ describe('mindscope run / status / export / report', () => {
       join(dir, 'url.db'),
     ]);
     expect(at.stderr).toMatch(/openai-compatible:http:\/\/127\.0\.0\.1:1\/v1#ok: the BASE_URL carries credentials/);
-    const query = cli([
+    const query = await cli([
       'run',
       'generated-tom',
       '--model',
@@ -231,10 +247,13 @@ describe('mindscope run / status / export / report', () => {
     expect(leaks(at.stderr + query.stderr)).toEqual([]);
     // A base URL from the environment may carry them (sent as basic auth); errors show the URL without.
     const envUrl = `${server.url.replace('http://', `http://me:p@${secret}@`)}/v1`;
-    const viaEnv = cli(['run', 'generated-tom', '--limit', '1', '--model', 'openai:unknown-model', '--db', join(dir, 'env.db'), '--json'], {
-      OPENAI_API_KEY: 'sk-other-key-000',
-      OPENAI_BASE_URL: envUrl,
-    });
+    const viaEnv = await cli(
+      ['run', 'generated-tom', '--limit', '1', '--model', 'openai:unknown-model', '--db', join(dir, 'env.db'), '--json'],
+      {
+        OPENAI_API_KEY: 'sk-other-key-000',
+        OPENAI_BASE_URL: envUrl,
+      },
+    );
     expect(viaEnv.code).toBe(2);
     expect(viaEnv.stdout).toContain(`HTTP 404 from ${server.url}/v1`);
     expect(leaks(viaEnv.stdout + viaEnv.stderr + readFileSync(join(dir, 'env.db')).toString('latin1'))).toEqual([]);
@@ -280,7 +299,7 @@ describe('resumption', () => {
     expect(first.done).toBeLessThan(120);
     // Every call made was stored: none was lost in flight.
     expect(await requests()).toBe(first.done);
-    const rerun = cli(args);
+    const rerun = await cli(args);
     expect(rerun.code).toBe(0);
     expect(JSON.parse(rerun.stdout)).toMatchObject({ skipped: first.done, done: 120 - first.done, failed: 0 });
     expect(JSON.parse(rerun.stdout).interrupted).toBeUndefined();
@@ -328,7 +347,7 @@ describe('resumption', () => {
     expect(doneAtKill).toBeGreaterThanOrEqual(40);
     expect(doneAtKill).toBeLessThan(300);
 
-    const rerun = cli(args(killedDb));
+    const rerun = await cli(args(killedDb));
     expect(rerun.code).toBe(0);
     const skipped = Number(/(\d+) already done/.exec(rerun.stdout)![1]);
     const done = Number(/(\d+) done,/.exec(rerun.stdout)![1]);
@@ -350,17 +369,17 @@ describe('resumption', () => {
     db.close();
 
     const cleanDb = join(dir, 'clean.db');
-    expect(cli(args(cleanDb)).code).toBe(0);
-    cli(['export', 'matrix', '--db', killedDb, '--out', join(dir, 'killed.csv')]);
-    cli(['export', 'matrix', '--db', cleanDb, '--out', join(dir, 'clean.csv')]);
+    expect((await cli(args(cleanDb))).code).toBe(0);
+    await cli(['export', 'matrix', '--db', killedDb, '--out', join(dir, 'killed.csv')]);
+    await cli(['export', 'matrix', '--db', cleanDb, '--out', join(dir, 'clean.csv')]);
     expect(readFileSync(join(dir, 'killed.csv'), 'utf8')).toBe(readFileSync(join(dir, 'clean.csv'), 'utf8'));
   });
 });
 
 describe('mindscope demo', () => {
-  it('runs offline and writes the store, the report and a summary table', () => {
+  it('runs offline and writes the store, the report and a summary table', async () => {
     const out = join(dir, 'demo');
-    const r = cli(['demo', '--out', out]);
+    const r = await cli(['demo', '--out', out]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/1500 done, 0 failed/);
     expect(r.stdout).toMatch(/agent:oracle\s+100\.0/);

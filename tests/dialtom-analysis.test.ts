@@ -4,13 +4,13 @@
 // run's DialToM results feed the same analyses. The same tables from the released files' own
 // counts, and Table 14, are checked in tests-shared/dialtom-tables.test.ts.
 
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseRateTable, positionalBias, retroProspectiveGap } from '../src/studies/dialtom/index.js';
 import { DOMAINS, itemCounts, PUBLISHED_ITEMS, ratesCsv as ratesCsvOf, TABLE19 } from './helpers/dialtom-paper.js';
+import { runCli } from './helpers/run-cli.js';
 
 // Small subsets of the released files (tests/fixtures/data/README.md).
 const DATA = join(__dirname, 'fixtures', 'data');
@@ -54,23 +54,18 @@ describe('DialToM Table 19 from Table 3 and the published item counts', () => {
     ]);
   });
 
-  it('the CLI reads rates and positions and names bad rows', () => {
+  it('the CLI reads rates and positions and names bad rows', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-dialtom-'));
     writeFileSync(join(dir, 'rates.csv'), ratesCsv());
     writeFileSync(join(dir, 'positions.csv'), 'domain,A,B,C,D\nMI,258,194,206,242\n');
-    const bin = join(__dirname, '..', 'bin', 'mindscope.js');
-    const r = spawnSync(
-      process.execPath,
-      [bin, 'analyze', 'dialtom', '--rates', join(dir, 'rates.csv'), '--positions', join(dir, 'positions.csv'), '--json'],
-      { encoding: 'utf8' },
-    );
-    expect(r.status).toBe(0);
+    const r = await runCli(['analyze', 'dialtom', '--rates', join(dir, 'rates.csv'), '--positions', join(dir, 'positions.csv'), '--json']);
+    expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.gap).toHaveLength(39);
     expect(out.positions[0].chi2.toFixed(2)).toBe('12.00');
     writeFileSync(join(dir, 'bad.csv'), 'model,domain,task,correct_rate,items\nX,MI,retrospective,140,306\n');
-    const bad = spawnSync(process.execPath, [bin, 'analyze', 'dialtom', '--rates', join(dir, 'bad.csv')], { encoding: 'utf8' });
-    expect(bad.status).toBe(1);
+    const bad = await runCli(['analyze', 'dialtom', '--rates', join(dir, 'bad.csv')]);
+    expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/bad\.csv:2: correct_rate must be a percentage in \[0, 100\], not "140"/);
   });
 });

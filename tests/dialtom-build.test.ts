@@ -3,15 +3,13 @@
 // and degradation variants, written in the released layout that the dialtom suites read; with
 // options from a file and from a model behind a real local server; bad dialogues are named.
 
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialogueWindows, DIALTOM_STATES, loadDialtom, NONE_OF_THE_ABOVE, readDialogues } from '../src/studies/dialtom/index.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
-
-const bin = join(__dirname, '..', 'bin', 'mindscope.js');
+import { runCli } from './helpers/run-cli.js';
 
 function dialogue(id: string, lines: number): { id: string; domain: string; turns: string[] } {
   return {
@@ -42,14 +40,12 @@ describe('dialtom build', () => {
     );
   });
 
-  it('builds from written options and from a model; the dialtom suites read the result', () => {
+  it('builds from written options and from a model; the dialtom suites read the result', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-dialtom-build-'));
     const dialogues = [dialogue('d1', 40), dialogue('d2', 40), dialogue('d3', 40)];
     writeFileSync(join(dir, 'dialogues.json'), JSON.stringify(dialogues));
-    const byModel = spawnSync(
-      process.execPath,
+    const byModel = await runCli(
       [
-        bin,
         'dialtom',
         'build',
         '--dialogues',
@@ -61,9 +57,9 @@ describe('dialtom build', () => {
         '--db',
         'm.db',
       ],
-      { encoding: 'utf8', cwd: dir },
+      { cwd: dir },
     );
-    expect(byModel.status).toBe(0);
+    expect(byModel.code).toBe(0);
     expect(byModel.stdout).toMatch(
       /built from 3 dialogue\(s\): (\d+) windows, \d+ retrospective questions, \d+ prospective, \d+ easy, \d+ counterfactual profiles/,
     );
@@ -107,28 +103,14 @@ describe('dialtom build', () => {
       ]),
     );
     writeFileSync(join(dir, 'options.json'), JSON.stringify(options));
-    const byFile = spawnSync(
-      process.execPath,
-      [bin, 'dialtom', 'build', '--dialogues', 'dialogues.json', '--out', 'built2', '--options', 'options.json'],
-      { encoding: 'utf8', cwd: dir },
-    );
-    expect(byFile.status).toBe(0);
+    const byFile = await runCli(['dialtom', 'build', '--dialogues', 'dialogues.json', '--out', 'built2', '--options', 'options.json'], {
+      cwd: dir,
+    });
+    expect(byFile.code).toBe(0);
     expect(loadDialtom(join(dir, 'built2'), 'retrospective').items).toHaveLength(windows * 6);
-    const run = spawnSync(
-      process.execPath,
-      [
-        bin,
-        'run',
-        'dialtom-retrospective',
-        '--data',
-        join(dir, 'built2'),
-        '--model',
-        'agent:answer-key',
-        '--db',
-        join(dir, 'r.db'),
-        '--json',
-      ],
-      { encoding: 'utf8', cwd: dir },
+    const run = await runCli(
+      ['run', 'dialtom-retrospective', '--data', join(dir, 'built2'), '--model', 'agent:answer-key', '--db', join(dir, 'r.db'), '--json'],
+      { cwd: dir },
     );
     expect(JSON.parse(run.stdout)).toMatchObject({ done: windows * 6, failed: 0 });
   }, 60_000);

@@ -5,7 +5,6 @@
 // trace judge. Expected values are computed here from the fixture files, independently of the
 // code under test; the paper's own numbers are used where its inputs are printed.
 
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,10 +38,10 @@ import {
 } from '../src/studies/dialtom/index.js';
 import { wilsonInterval } from '../src/stats/index.js';
 import { evaluate } from './helpers/evaluate.js';
+import { runCli } from './helpers/run-cli.js';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'data');
 const DATA = join(FIXTURES, 'dialtom', 'data');
-const BIN = join(import.meta.dirname, '..', 'bin', 'mindscope.js');
 const DOMAINS = ['MI', 'ESC', 'PFG'];
 
 /** Normalised entropy over k categories, written out. */
@@ -346,26 +345,14 @@ describe('the written-inference task', () => {
     await store.close();
   }, 120_000);
 
-  it('the CLI writes the inferences and scores them, saying why BERTScore is skipped without a model', () => {
+  it('the CLI writes the inferences and scores them, saying why BERTScore is skipped without a model', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-written-'));
     const out = join(dir, 'inf.csv');
-    const r = spawnSync(
-      process.execPath,
-      [BIN, 'dialtom', 'infer', '--data', FIXTURES, '--model', 'agent:oracle', '--out', out, '--db', join(dir, 'm.db')],
-      {
-        encoding: 'utf8',
-      },
-    );
+    const r = await runCli(['dialtom', 'infer', '--data', FIXTURES, '--model', 'agent:oracle', '--out', out, '--db', join(dir, 'm.db')]);
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(/wrote 11 inference\(s\) from 1 model\(s\)/);
-    const a = spawnSync(
-      process.execPath,
-      [BIN, 'analyze', 'dialtom', '--references', join(DATA, 'written_inference.csv'), '--inferences', out],
-      {
-        encoding: 'utf8',
-      },
-    );
-    expect(a.status).toBe(0);
+    const a = await runCli(['analyze', 'dialtom', '--references', join(DATA, 'written_inference.csv'), '--inferences', out]);
+    expect(a.code).toBe(0);
     expect(a.stdout).toMatch(/agent:oracle\s+│?\s*11/);
     expect(a.stdout).toMatch(/BERTScore: not computed: no embedding model given \(--bertscore-model FILE\.gguf/);
   });

@@ -2,7 +2,7 @@
 // verifier, calibration, the secret checks and a two-judge council; ablations change acceptance;
 // failed drafts are revised with the gates' feedback (--revisions).
 
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,9 +17,9 @@ import {
   parseCouncilReply,
   taskCriteria,
 } from '../src/studies/enacttom/index.js';
+import { runCli } from './helpers/run-cli.js';
 
 const SERVER = fileURLToPath(new URL('./servers/author-server.mjs', import.meta.url));
-const bin = fileURLToPath(new URL('../bin/mindscope.js', import.meta.url));
 
 describe('judge council verdict', () => {
   it('needs every judge to reach a mean of 0.65 with no criterion below 0.5', () => {
@@ -112,13 +112,11 @@ describe('embodied author against a real model server', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const authorWith = (model: string, name: string, judges: string[], ...extra: string[]) => {
+  const authorWith = async (model: string, name: string, judges: string[], ...extra: string[]) => {
     const out = join(dir, `${name}.json`);
     const rejected = join(dir, `${name}-rejected.json`);
-    const r = spawnSync(
-      process.execPath,
+    const r = await runCli(
       [
-        bin,
         'embodied',
         'author',
         '--model',
@@ -138,10 +136,10 @@ describe('embodied author against a real model server', () => {
         '--json',
         ...extra,
       ],
-      { encoding: 'utf8', cwd: dir },
+      { cwd: dir },
     );
     expect(r.stderr).toBe('');
-    expect(r.status).toBe(0);
+    expect(r.code).toBe(0);
     return {
       summary: JSON.parse(r.stdout) as {
         revisions: number;
@@ -177,8 +175,8 @@ describe('embodied author against a real model server', () => {
   const requests = async (model: string) =>
     ((await (await fetch(`http://127.0.0.1:${port}/stats`)).json()) as { byModel: Record<string, number> }).byModel[model] ?? 0;
 
-  it('accepts the valid draft and rejects the unsolvable and the unreadable ones with reasons', () => {
-    const r = author('base', ['judge-good', 'judge-good']);
+  it('accepts the valid draft and rejects the unsolvable and the unreadable ones with reasons', async () => {
+    const r = await author('base', ['judge-good', 'judge-good']);
     expect(r.accepted.map((t) => t.task_id)).toEqual(['authored-valid-1']);
     expect(r.summary.acceptanceRate).toBeCloseTo(1 / 3, 10);
     const [unsolvable, broken] = r.rejected;
@@ -190,29 +188,29 @@ describe('embodied author against a real model server', () => {
     expect(broken!.reply).toContain('"task_id": "broken"');
   });
 
-  it('rejects a draft a judge scores below 0.5 on a criterion, naming the judge and criterion', () => {
-    const r = author('harsh', ['judge-good', 'judge-harsh']);
+  it('rejects a draft a judge scores below 0.5 on a criterion, naming the judge and criterion', async () => {
+    const r = await author('harsh', ['judge-good', 'judge-harsh']);
     expect(r.summary.accepted).toBe(0);
     const first = r.rejected.find((x) => x.draft === 1)!;
     expect(first.reasons).toContain(`council: judge ${base}#judge-harsh: secret_quality 0.30 < 0.5`);
     expect(first.reasons.some((x) => x.includes('fixes: add a secret'))).toBe(true);
   });
 
-  it('ablations: relaxed secrets pass the harsh council; no calibration admits the unsolvable draft; no seeds changes the drafts', () => {
-    const relaxed = author('relaxed', ['judge-good', 'judge-harsh'], '--relaxed-secrets');
+  it('ablations: relaxed secrets pass the harsh council; no calibration admits the unsolvable draft; no seeds changes the drafts', async () => {
+    const relaxed = await author('relaxed', ['judge-good', 'judge-harsh'], '--relaxed-secrets');
     expect(relaxed.accepted.map((t) => t.task_id)).toEqual(['authored-valid-1']);
-    const noCal = author('nocal', ['judge-good', 'judge-good'], '--no-calibration');
+    const noCal = await author('nocal', ['judge-good', 'judge-good'], '--no-calibration');
     expect(noCal.accepted.map((t) => t.task_id)).toEqual(['authored-valid-1', 'authored-unsolvable-2']);
     expect(noCal.summary.acceptanceRate).toBeCloseTo(2 / 3, 10);
     expect(noCal.summary.acceptedUnsolvable).toBe(1);
     // Without seeds the server's author claims depth 2 for a depth-1 goal: the K-depth gate rejects it.
-    const noSeeds = author('noseeds', ['judge-good', 'judge-good'], '--no-icl-seeds');
+    const noSeeds = await author('noseeds', ['judge-good', 'judge-good'], '--no-icl-seeds');
     expect(noSeeds.summary.accepted).toBe(0);
     expect(noSeeds.rejected[0]!.reasons).toContain('K-depth: the goal nests K to depth 1 but the task claims 2');
   });
 
-  it('--revisions 0 rejects each flawed draft at its first try', () => {
-    const r = authorWith('author-fix', 'fix0', ['judge-good', 'judge-good'], '--revisions', '0');
+  it('--revisions 0 rejects each flawed draft at its first try', async () => {
+    const r = await authorWith('author-fix', 'fix0', ['judge-good', 'judge-good'], '--revisions', '0');
     expect(r.summary.revisions).toBe(0);
     expect(r.summary.accepted).toBe(0);
     expect(r.summary.firstTryRate).toBe(0);
@@ -227,7 +225,7 @@ describe('embodied author against a real model server', () => {
 
   it('--revisions 2: the author fixes what the feedback names at revision 1; the unfixable draft stops after 2 revisions with every version kept', async () => {
     const before = await requests('author-fix');
-    const r = authorWith('author-fix', 'fix2', ['judge-good', 'judge-good'], '--revisions', '2');
+    const r = await authorWith('author-fix', 'fix2', ['judge-good', 'judge-good'], '--revisions', '2');
     // Draft 1 (missing secret) and draft 3 (wrong depth) pass at revision 1; draft 2 never does.
     expect(r.summary.attempts.map((d) => [d.draft, d.acceptedAt, d.versions.length])).toEqual([
       [1, 1, 2],
@@ -256,13 +254,13 @@ describe('embodied author against a real model server', () => {
     expect(r.rejected[4]!.reasons).toContain('K-depth: the goal nests K to depth 1 but the task claims 2');
     // 2 + 3 + 2 author calls, each its own request; a rerun on the same store answers all from the cache.
     expect((await requests('author-fix')) - before).toBe(7);
-    const again = authorWith('author-fix', 'fix2', ['judge-good', 'judge-good'], '--revisions', '2');
+    const again = await authorWith('author-fix', 'fix2', ['judge-good', 'judge-good'], '--revisions', '2');
     expect((await requests('author-fix')) - before).toBe(7);
     expect(again.stdout).toBe(r.stdout);
   });
 
-  it("by default (2 revisions) the council's required fix reaches the author: accepted at revision 2", () => {
-    const r = authorWith('author-fix', 'fixcouncil', ['judge-good', 'judge-fact']);
+  it("by default (2 revisions) the council's required fix reaches the author: accepted at revision 2", async () => {
+    const r = await authorWith('author-fix', 'fixcouncil', ['judge-good', 'judge-fact']);
     expect(r.summary.revisions).toBe(2);
     expect(r.summary.attempts.map((d) => d.acceptedAt)).toEqual([2, null, 2]);
     const councilVersion = r.rejected.find((x) => x.draft === 1 && x.revision === 1)!;

@@ -2,7 +2,7 @@
 // fails only the depth-3 joint-placement tasks, whose turn limit is cut to 1; the silent team
 // fails everything) evolves a pool made of the failed settings once rho is above 0.5.
 
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,8 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { evolutionPool, generateTasks } from '../src/studies/enacttom/index.js';
 import { evaluate, openStore } from '../src/index.js';
-
-const bin = fileURLToPath(new URL('../bin/mindscope.js', import.meta.url));
+import { runCli } from './helpers/run-cli.js';
 
 describe('embodied evolve', () => {
   it('takes failure ratios over the judged subjects and shifts the next round toward the failed settings', async () => {
@@ -43,11 +42,19 @@ describe('embodied evolve', () => {
     } finally {
       await store.close();
     }
-    const r = spawnSync(
-      process.execPath,
-      [bin, 'embodied', 'evolve', '--db', join(dir, 'm.db'), '--from-run', 'round0', '--out', join(dir, 'r1.json'), '--n', '6', '--json'],
-      { encoding: 'utf8' },
-    );
+    const r = await runCli([
+      'embodied',
+      'evolve',
+      '--db',
+      join(dir, 'm.db'),
+      '--from-run',
+      'round0',
+      '--out',
+      join(dir, 'r1.json'),
+      '--n',
+      '6',
+      '--json',
+    ]);
     expect(r.stderr).toBe('');
     const out = JSON.parse(r.stdout);
     expect(out).toMatchObject({ runId: 'round0', rho: 0.8, fromFailed: true });
@@ -55,11 +62,18 @@ describe('embodied evolve', () => {
     expect(out.rounds[0].failed).toMatchObject({ tasks: 4, byDepth: { 3: 4 }, byAgents: { 3: 4 } });
     // The new round: all six tasks take the failed settings (depth 3, joint placement, 3 agents).
     expect(out.rounds[1].pool).toMatchObject({ tasks: 6, byDepth: { 3: 6 }, byFamily: { 'joint-placement': 6 }, byAgents: { 3: 6 } });
-    const text = spawnSync(
-      process.execPath,
-      [bin, 'embodied', 'evolve', '--db', join(dir, 'm.db'), '--out', join(dir, 'r1b.json'), '--n', '2', '--split', 'hard'],
-      { encoding: 'utf8' },
-    );
+    const text = await runCli([
+      'embodied',
+      'evolve',
+      '--db',
+      join(dir, 'm.db'),
+      '--out',
+      join(dir, 'r1b.json'),
+      '--n',
+      '2',
+      '--split',
+      'hard',
+    ]);
     expect(text.stdout).toMatch(/4 of 8 task\(s\) at or above rho 0.9/);
     expect(text.stdout).toMatch(/round 1 \(/);
     // Round 1 evaluated: the evolved (harder) pool; rounds reads both runs and draws the figure.
@@ -72,11 +86,17 @@ describe('embodied evolve', () => {
     } finally {
       await store1.close();
     }
-    const rounds = spawnSync(
-      process.execPath,
-      [bin, 'embodied', 'rounds', 'round0', 'round1', '--db', join(dir, 'm.db'), '--chart', join(dir, 'rounds.svg'), '--json'],
-      { encoding: 'utf8' },
-    );
+    const rounds = await runCli([
+      'embodied',
+      'rounds',
+      'round0',
+      'round1',
+      '--db',
+      join(dir, 'm.db'),
+      '--chart',
+      join(dir, 'rounds.svg'),
+      '--json',
+    ]);
     expect(rounds.stderr).toBe('');
     const rr = JSON.parse(rounds.stdout) as Array<{
       round: number;
@@ -100,32 +120,27 @@ describe('embodied evolve', () => {
         createInterface({ input: server.stdout! }).once('line', (l) => resolve(JSON.parse(l).port)),
       );
       const base = `openai-compatible:http://127.0.0.1:${port}/v1`;
-      const a = spawnSync(
-        process.execPath,
-        [
-          bin,
-          'embodied',
-          'author',
-          '--model',
-          `${base}#author`,
-          '--judges',
-          `${base}#judge-good,${base}#judge-good`,
-          '--n',
-          '1',
-          '--depth',
-          '1',
-          '--seeds-from-run',
-          'round0',
-          '--db',
-          join(dir, 'm.db'),
-          '--out',
-          join(dir, 'authored.json'),
-          '--rejected',
-          join(dir, 'authored-rejected.json'),
-          '--json',
-        ],
-        { encoding: 'utf8' },
-      );
+      const a = await runCli([
+        'embodied',
+        'author',
+        '--model',
+        `${base}#author`,
+        '--judges',
+        `${base}#judge-good,${base}#judge-good`,
+        '--n',
+        '1',
+        '--depth',
+        '1',
+        '--seeds-from-run',
+        'round0',
+        '--db',
+        join(dir, 'm.db'),
+        '--out',
+        join(dir, 'authored.json'),
+        '--rejected',
+        join(dir, 'authored-rejected.json'),
+        '--json',
+      ]);
       expect(a.stderr).toBe('');
       const summary = JSON.parse(a.stdout) as { accepted: number; seeds: Array<{ generator: { family: string; depth: number } }> };
       expect(summary.accepted).toBe(1);
@@ -135,10 +150,8 @@ describe('embodied evolve', () => {
       server.kill('SIGTERM');
     }
     // The run report carries the depth figures.
-    const rep = spawnSync(process.execPath, [bin, 'report', '--db', join(dir, 'm.db'), '--run-id', 'round0', '--out', join(dir, 'rep')], {
-      encoding: 'utf8',
-    });
-    expect(rep.status).toBe(0);
+    const rep = await runCli(['report', '--db', join(dir, 'm.db'), '--run-id', 'round0', '--out', join(dir, 'rep')]);
+    expect(rep.code).toBe(0);
     const html = readFileSync(join(dir, 'rep', 'index.html'), 'utf8');
     expect(html).toContain('Functional success by ToM depth');
     expect(html).toContain('Literal − functional gap by ToM depth');

@@ -25,6 +25,7 @@ import {
 } from '../src/studies/enacttom/index.js';
 import { evaluate } from './helpers/evaluate.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
+import { runCli } from './helpers/run-cli.js';
 
 // The EnactToM release's sample task and template, whole (tests/fixtures/data/README.md).
 const DATA = join(__dirname, 'fixtures', 'data', 'enacttom');
@@ -212,33 +213,31 @@ describe('episodes through a real local server', () => {
 });
 
 describe('embodied CLI', () => {
-  it("verify prints the sample's K-depth and ToM level; generate writes verified tasks; --evolve reads a run", () => {
-    const { spawnSync } = require('node:child_process') as typeof import('node:child_process');
-    const bin = join(__dirname, '..', 'bin', 'mindscope.js');
-    const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', cwd: dir });
+  it("verify prints the sample's K-depth and ToM level; generate writes verified tasks; --evolve reads a run", async () => {
+    const run = (...args: string[]) => runCli(args, { cwd: dir });
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-embodied-cli-'));
-    const v = run('embodied', 'verify', join(DATA, 'sample_tasks.json'), '--json');
-    expect(v.status).toBe(0);
+    const v = await run('embodied', 'verify', join(DATA, 'sample_tasks.json'), '--json');
+    expect(v.code).toBe(0);
     expect(JSON.parse(v.stdout)[0]).toMatchObject({ task: '1512_laptop_on_table_19', kDepth: 0, minToMLevel: 0, solvable: true });
-    const g = run('embodied', 'generate', '--out', 'tasks.json', '--n', '6', '--seed', '4');
-    expect(g.status).toBe(0);
+    const g = await run('embodied', 'generate', '--out', 'tasks.json', '--n', '6', '--seed', '4');
+    expect(g.code).toBe(0);
     expect(g.stdout).toMatch(/wrote 6 verified task\(s\)/);
-    expect(run('run', 'enacttom', '--data', 'tasks.json', '--model', 'agent:silent', 'agent:planner', '--db', 'm.db').status).toBe(0);
-    const r = run('embodied', 'results', '--db', 'm.db', '--k', '1', '--json');
+    expect((await run('run', 'enacttom', '--data', 'tasks.json', '--model', 'agent:silent', 'agent:planner', '--db', 'm.db')).code).toBe(0);
+    const r = await run('embodied', 'results', '--db', 'm.db', '--k', '1', '--json');
     expect(JSON.parse(r.stdout).metrics.map((m: { subject: string }) => m.subject)).toEqual(['agent:planner', 'agent:silent']);
     // The paper's Pass@3 on a run of one trial a task: '-', and the table says why.
-    expect(run('embodied', 'results', '--db', 'm.db').stdout).toContain("(Pass@3 and Pass^3 are '-' where no task was run 3 times");
-    expect(run('embodied', 'results', '--db', 'm.db', '--k', '1').stdout).not.toContain('where no task was run');
-    const e = run('embodied', 'generate', '--out', 'evolved.json', '--n', '4', '--evolve', '--db', 'm.db', '--failure-ratio', '0.5');
-    expect(e.status).toBe(0);
+    expect((await run('embodied', 'results', '--db', 'm.db')).stdout).toContain("(Pass@3 and Pass^3 are '-' where no task was run 3 times");
+    expect((await run('embodied', 'results', '--db', 'm.db', '--k', '1')).stdout).not.toContain('where no task was run');
+    const e = await run('embodied', 'generate', '--out', 'evolved.json', '--n', '4', '--evolve', '--db', 'm.db', '--failure-ratio', '0.5');
+    expect(e.code).toBe(0);
     expect(e.stdout).toMatch(/evolved from run run-[0-9a-f]+: 6 task\(s\) with failure ratio >= 0.5, 0 below\)/);
-    expect(run('embodied', 'generate', '--out', 'x.json', '--evolve', '--db', 'm.db', '--split', 'medium').stderr).toMatch(
+    expect((await run('embodied', 'generate', '--out', 'x.json', '--evolve', '--db', 'm.db', '--split', 'medium')).stderr).toMatch(
       /--split must be standard or hard/,
     );
-    const c = run('embodied', 'composition', 'evolved.json', '--json');
+    const c = await run('embodied', 'composition', 'evolved.json', '--json');
     expect(JSON.parse(c.stdout)).toMatchObject({ tasks: 4 });
-    const bad = run('embodied', 'verify', join(dir, 'missing.json'));
-    expect(bad.status).toBe(1);
+    const bad = await run('embodied', 'verify', join(dir, 'missing.json'));
+    expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/missing\.json: cannot read as JSON/);
   }, 120_000);
 });

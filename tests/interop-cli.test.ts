@@ -1,30 +1,26 @@
-// The interoperability commands as a user runs them (the built CLI in a child process):
+// The interoperability commands as a user runs them (the built CLI, run in process):
 // export trials and export inspect on a run of reference agents, then import inspect of those
 // logs into another store, whose exported matrix is the run's.
 
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './helpers/run-cli.js';
 
 const ROOT = join(__dirname, '..');
-const BIN = join(ROOT, 'bin', 'mindscope.js');
 const dir = mkdtempSync(join(tmpdir(), 'mindscope-interop-cli-'));
 
-function cli(args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = (args: string[]) => runCli(args, { cwd: dir });
 
 beforeAll(() => {
   if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) throw new Error('run "npm run build" before the CLI tests (npm test does)');
 });
 
 describe('mindscope export trials / export inspect / import inspect', () => {
-  it('exports a run for other tools and imports its Inspect logs back to the same matrix', () => {
+  it('exports a run for other tools and imports its Inspect logs back to the same matrix', async () => {
     const db = join(dir, 'runs.db');
-    const run = cli([
+    const run = await cli([
       'run',
       'generated-tom',
       '--limit',
@@ -42,65 +38,67 @@ describe('mindscope export trials / export inspect / import inspect', () => {
       '--quiet',
     ]);
     expect(run.code).toBe(0);
-    const trials = cli(['export', 'trials', '--db', db, '--out', join(dir, 'gt.jsonl')]);
+    const trials = await cli(['export', 'trials', '--db', db, '--out', join(dir, 'gt.jsonl')]);
     expect(trials.stdout).toBe(`wrote ${join(dir, 'gt.jsonl')}: 90 trials (run gt)\n`);
     const lines = readFileSync(join(dir, 'gt.jsonl'), 'utf8').trimEnd().split('\n');
     expect(lines).toHaveLength(90);
-    expect(cli(['export', 'trials', '--db', db, '--out', join(dir, 'gt.parquet')]).code).toBe(0);
-    const inspect = cli(['export', 'inspect', '--db', db, '--out', join(dir, 'logs')]);
+    expect((await cli(['export', 'trials', '--db', db, '--out', join(dir, 'gt.parquet')])).code).toBe(0);
+    const inspect = await cli(['export', 'inspect', '--db', db, '--out', join(dir, 'logs')]);
     expect(inspect.stdout).toMatch(/wrote 3 Inspect eval log\(s\) with 90 samples/);
     expect(readdirSync(join(dir, 'logs'))).toHaveLength(3);
     const back = join(dir, 'back.db');
-    const imp = cli(['import', 'inspect', join(dir, 'logs'), '--db', back, '--run-id', 'gt-back']);
+    const imp = await cli(['import', 'inspect', join(dir, 'logs'), '--db', back, '--run-id', 'gt-back']);
     expect(imp.stderr).toBe('');
     expect(imp.stdout).toMatch(/imported 3 Inspect log\(s\) as run gt-back: 90 trials \(0 failed, 0 already there\)/);
-    expect(cli(['export', 'matrix', '--db', db, '--out', join(dir, 'a.csv')]).code).toBe(0);
-    expect(cli(['export', 'matrix', '--db', back, '--out', join(dir, 'b.csv')]).code).toBe(0);
+    expect((await cli(['export', 'matrix', '--db', db, '--out', join(dir, 'a.csv')])).code).toBe(0);
+    expect((await cli(['export', 'matrix', '--db', back, '--out', join(dir, 'b.csv')])).code).toBe(0);
     expect(readFileSync(join(dir, 'b.csv'), 'utf8')).toBe(readFileSync(join(dir, 'a.csv'), 'utf8'));
     // Bad input: one line naming the file and what is wrong, exit 1.
-    const bad = cli(['import', 'inspect', join(dir, 'gt.jsonl'), '--db', back]);
+    const bad = await cli(['import', 'inspect', join(dir, 'gt.jsonl'), '--db', back]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/gt\.jsonl: an Inspect log ends in \.json or \.eval/);
-    const cat = cli(['import', 'inspect', join(dir, 'logs'), '--db', back, '--category', 'feelings']);
+    const cat = await cli(['import', 'inspect', join(dir, 'logs'), '--db', back, '--category', 'feelings']);
     expect(cat.stderr).toMatch(/--category "feelings" is not a ToM category/);
   }, 240_000);
 
-  it('gives the audit the same input: the audit of an imported two-suite run equals the original', () => {
+  it('gives the audit the same input: the audit of an imported two-suite run equals the original', async () => {
     const DATA = join(ROOT, 'tests', 'fixtures', 'data');
     const db = join(dir, 'two.db');
     const agents = ['agent:oracle', 'agent:random', 'agent:first-option', 'agent:reality', 'agent:first-order'];
     expect(
-      cli([
-        'run',
-        'generated-tom',
-        'tomi',
-        '--data',
-        DATA,
-        '--limit',
-        '40',
-        '--shuffle',
-        '--model',
-        ...agents,
-        '--db',
-        db,
-        '--run-id',
-        'two',
-        '--quiet',
-      ]).code,
+      (
+        await cli([
+          'run',
+          'generated-tom',
+          'tomi',
+          '--data',
+          DATA,
+          '--limit',
+          '40',
+          '--shuffle',
+          '--model',
+          ...agents,
+          '--db',
+          db,
+          '--run-id',
+          'two',
+          '--quiet',
+        ])
+      ).code,
     ).toBe(0);
-    expect(cli(['export', 'inspect', '--db', db, '--run-id', 'two', '--out', join(dir, 'two-logs')]).stdout).toMatch(
+    expect((await cli(['export', 'inspect', '--db', db, '--run-id', 'two', '--out', join(dir, 'two-logs')])).stdout).toMatch(
       /wrote 10 Inspect eval log\(s\) with 400 samples/,
     );
     const back = join(dir, 'two-back.db');
-    expect(cli(['import', 'inspect', join(dir, 'two-logs'), '--db', back, '--run-id', 'two-back']).code).toBe(0);
-    const audit = (store: string, runId: string) => {
-      const r = cli(['audit', '--db', store, '--run-id', runId, '--bootstrap', '100', '--json']);
+    expect((await cli(['import', 'inspect', join(dir, 'two-logs'), '--db', back, '--run-id', 'two-back'])).code).toBe(0);
+    const audit = async (store: string, runId: string) => {
+      const r = await cli(['audit', '--db', store, '--run-id', runId, '--bootstrap', '100', '--json']);
       expect(r.code).toBe(0);
       const { timingsMs: _t, ...rest } = JSON.parse(r.stdout);
       return rest;
     };
-    const original = audit(db, 'two');
+    const original = await audit(db, 'two');
     expect(original.benchmarks.map((b: { name: string }) => b.name)).toEqual(['generated-tom', 'tomi']);
-    expect(audit(back, 'two-back')).toEqual(original);
+    expect(await audit(back, 'two-back')).toEqual(original);
   }, 240_000);
 });

@@ -1,8 +1,7 @@
-// `mindscope irt ...` as a user runs it (the built CLI in a child process): calibrate a 3PL bank
+// `mindscope irt ...` as a user runs it (the built CLI, run in process): calibrate a 3PL bank
 // with content hashes from a generic MCQ file, choose a tiny set, estimate from answers, refuse
 // the bank once an item's text changes, replay adaptive tests, simulate, chart; bad flags.
 
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,16 +9,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { writeMatrixCsv } from '../src/index.js';
 import { formatCsv } from '../src/core/index.js';
 import { simulateIrtPanel } from '../src/analysis/index.js';
+import { runCli } from './helpers/run-cli.js';
 
 const ROOT = join(__dirname, '..');
-const BIN = join(ROOT, 'bin', 'mindscope.js');
 const dir = mkdtempSync(join(tmpdir(), 'mindscope-irt-cli-'));
 const FIELDS = 'id=id,question=question,options=options,answer=answer,category=category';
 
-function cli(args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = (args: string[]) => runCli(args, { cwd: dir });
 
 const ids = Array.from({ length: 40 }, (_, k) => `q${k + 1}`);
 function writeItems(changedId?: string) {
@@ -56,8 +52,8 @@ beforeAll(() => {
 });
 
 describe('mindscope irt', () => {
-  it('calibrate: a 3PL bank with 1/k floors from the items and their content hashes', () => {
-    const r = cli([
+  it('calibrate: a 3PL bank with 1/k floors from the items and their content hashes', async () => {
+    const r = await cli([
       'irt',
       'calibrate',
       '--matrix',
@@ -98,16 +94,16 @@ describe('mindscope irt', () => {
     expect(bank.items.every((it: { c: number; hash: string | null }) => it.c === 0.25 && /^[0-9a-f]{64}$/.test(it.hash ?? ''))).toBe(true);
   });
 
-  it('tiny, then estimate from the tiny answers alone (checked against the current items)', () => {
-    const t = cli(['irt', 'tiny', '--bank', 'bank.json', '--k', '10', '--strategy', 'irt', '--out', 'tiny.json', '--json']);
+  it('tiny, then estimate from the tiny answers alone (checked against the current items)', async () => {
+    const t = await cli(['irt', 'tiny', '--bank', 'bank.json', '--k', '10', '--strategy', 'irt', '--out', 'tiny.json', '--json']);
     expect(t.code).toBe(0);
     const tiny = JSON.parse(t.stdout);
     expect(tiny.items).toHaveLength(10);
     // No --strategy: the default run --tiny uses (30 panel models, no --matrix: stratified; with it: correctness).
-    const plain = cli(['irt', 'tiny', '--bank', 'bank.json', '--k', '10', '--out', 'tiny-default.json', '--json']);
+    const plain = await cli(['irt', 'tiny', '--bank', 'bank.json', '--k', '10', '--out', 'tiny-default.json', '--json']);
     expect(plain.code).toBe(0);
     expect(JSON.parse(plain.stdout)).toMatchObject({ strategy: 'stratified' });
-    const withPanel = cli([
+    const withPanel = await cli([
       'irt',
       'tiny',
       '--bank',
@@ -130,7 +126,7 @@ describe('mindscope irt', () => {
       .filter((f) => keep.has(f[1]!))
       .map((f) => [f[0]!, f[1]!, f[2]!, f[3]!, f[4]!]);
     writeFileSync(join(dir, 'answers.csv'), formatCsv(header.slice(0, 5), rows));
-    const e = cli([
+    const e = await cli([
       'irt',
       'estimate',
       '--bank',
@@ -160,7 +156,7 @@ describe('mindscope irt', () => {
       expect(all[k].upper).toBeGreaterThanOrEqual(all[k].estimate);
     }
     // --data is the data root of the suites that read files: a generated suite beside them takes none (it was refused).
-    const mixed = cli(
+    const mixed = await cli(
       ['irt', 'estimate', '--bank', 'bank.json', '--answers', 'answers.csv', '--tiny', 'tiny.json'].concat([
         '--items',
         'mcq',
@@ -174,13 +170,13 @@ describe('mindscope irt', () => {
     );
     expect(mixed.stderr).toBe('');
     expect(mixed.code).toBe(0);
-    const text = cli(['irt', 'estimate', '--bank', 'bank.json', '--answers', 'answers.csv', '--tiny', 'tiny.json']);
+    const text = await cli(['irt', 'estimate', '--bank', 'bank.json', '--answers', 'answers.csv', '--tiny', 'tiny.json']);
     expect(text.stdout).toMatch(/p-IRT % \[95%\]/);
   });
 
-  it('refuses the bank once an item changed, naming it', () => {
+  it('refuses the bank once an item changed, naming it', async () => {
     writeItems('q7');
-    const e = cli([
+    const e = await cli([
       'irt',
       'estimate',
       '--bank',
@@ -199,8 +195,8 @@ describe('mindscope irt', () => {
     writeItems();
   });
 
-  it('adaptive: replays tests on recorded answers', () => {
-    const r = cli(['irt', 'adaptive', '--bank', 'bank.json', '--answers', 'panel.csv', '--se', '0.5', '--json']);
+  it('adaptive: replays tests on recorded answers', async () => {
+    const r = await cli(['irt', 'adaptive', '--bank', 'bank.json', '--answers', 'panel.csv', '--se', '0.5', '--json']);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out).toHaveLength(30);
@@ -212,28 +208,38 @@ describe('mindscope irt', () => {
     expect(out.some((s: { stopReason: string }) => s.stopReason === 'target-se')).toBe(true);
   });
 
-  it('simulate and report write their files', () => {
-    const s = cli(['irt', 'simulate', '--out', 'sim', '--models', '6', '--items', '3', '--model', '2pl', '--json']);
+  it('simulate and report write their files', async () => {
+    const s = await cli(['irt', 'simulate', '--out', 'sim', '--models', '6', '--items', '3', '--model', '2pl', '--json']);
     expect(s.code).toBe(0);
     expect(JSON.parse(s.stdout)).toMatchObject({ models: 6, items: 15 });
     const truth = JSON.parse(readFileSync(join(dir, 'sim', 'truth.json'), 'utf8'));
     expect(truth.items).toHaveLength(15);
-    const bf = cli(['irt', 'calibrate', '--matrix', join('sim', 'matrix.csv'), '--model', 'bifactor', '--out', 'bifactor.json', '--json']);
+    const bf = await cli([
+      'irt',
+      'calibrate',
+      '--matrix',
+      join('sim', 'matrix.csv'),
+      '--model',
+      'bifactor',
+      '--out',
+      'bifactor.json',
+      '--json',
+    ]);
     expect(bf.stderr).toBe('');
     expect(JSON.parse(bf.stdout)).toMatchObject({ model: 'bifactor', models: 6, items: 15 });
-    const rep = cli(['irt', 'report', '--bank', 'bank.json', '--out', 'rep']);
+    const rep = await cli(['irt', 'report', '--bank', 'bank.json', '--out', 'rep']);
     expect(rep.code).toBe(0);
     for (const f of ['item-curves.svg', 'information.svg', 'wright-map.svg'])
       expect(readFileSync(join(dir, 'rep', f), 'utf8').startsWith('<svg')).toBe(true);
   });
 
-  it('bad flags: one line naming the flag', () => {
-    const r = cli(['irt', 'calibrate', '--matrix', 'panel.csv', '--model', '4pl', '--out', 'x.json']);
+  it('bad flags: one line naming the flag', async () => {
+    const r = await cli(['irt', 'calibrate', '--matrix', 'panel.csv', '--model', '4pl', '--out', 'x.json']);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('mindscope: --model must be 1pl, 2pl, 3pl or bifactor, not "4pl"\n');
-    const t = cli(['irt', 'tiny', '--bank', 'bank.json', '--strategy', 'best', '--out', 'x.json']);
+    const t = await cli(['irt', 'tiny', '--bank', 'bank.json', '--strategy', 'best', '--out', 'x.json']);
     expect(t.stderr).toMatch(/--strategy must be one of random, stratified, correctness, irt, information/);
-    const g = cli(['irt', 'calibrate', '--matrix', 'panel.csv', '--model', '3pl', '--out', 'x.json']);
+    const g = await cli(['irt', 'calibrate', '--matrix', 'panel.csv', '--model', '3pl', '--out', 'x.json']);
     expect(g.stderr).toMatch(/--model 3pl needs --guessing/);
   });
 });

@@ -1,38 +1,34 @@
-// `irt calibrate --run-id` and `run --tiny / --adaptive` as a user runs them (the built CLI in
-// a child process): a bank calibrated from a stored run carries the stored item hashes, tiny and
+// `irt calibrate --run-id` and `run --tiny / --adaptive` as a user runs them (the built CLI, run
+// in process): a bank calibrated from a stored run carries the stored item hashes, tiny and
 // adaptive runs print and store their estimates, bad flag combinations and mismatched banks are
 // refused with a message that says what to do.
 
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readIrtBank } from '../src/analysis/index.js';
+import { runCli } from './helpers/run-cli.js';
 
 const ROOT = join(__dirname, '..');
-const BIN = join(ROOT, 'bin', 'mindscope.js');
 const dir = mkdtempSync(join(tmpdir(), 'mindscope-irt-run-cli-'));
 const DB = join(dir, 'runs.db');
 const AGENTS = ['agent:oracle', 'agent:first-order', 'agent:reality', 'agent:first-option', 'agent:random'];
 
-function cli(args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = (args: string[]) => runCli(args, { cwd: dir });
 
 let fullRunId = '';
 
-beforeAll(() => {
+beforeAll(async () => {
   if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) throw new Error('run "npm run build" before the CLI tests (npm test does)');
-  const r = cli(['run', 'generated-tom', '--limit', '100', '--model', ...AGENTS, '--db', DB, '--quiet', '--json']);
+  const r = await cli(['run', 'generated-tom', '--limit', '100', '--model', ...AGENTS, '--db', DB, '--quiet', '--json']);
   expect(r.code, r.stderr).toBe(0);
   fullRunId = JSON.parse(r.stdout).runId;
 }, 120_000);
 
 describe('irt calibrate --run-id', () => {
-  it('calibrates on the stored run, with the stored item hashes', () => {
-    const r = cli(['irt', 'calibrate', '--run-id', fullRunId, '--db', DB, '--out', 'bank.json', '--json']);
+  it('calibrates on the stored run, with the stored item hashes', async () => {
+    const r = await cli(['irt', 'calibrate', '--run-id', fullRunId, '--db', DB, '--out', 'bank.json', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const summary = JSON.parse(r.stdout);
     expect(summary.models).toBe(5);
@@ -44,18 +40,18 @@ describe('irt calibrate --run-id', () => {
     expect(bank.warnings.some((w) => /no content hash/.test(w))).toBe(false);
   });
 
-  it('refuses an unknown run and a missing panel', () => {
-    expect(cli(['irt', 'calibrate', '--run-id', 'run-nope', '--db', DB, '--out', 'x.json']).stderr).toContain('no run "run-nope"');
-    expect(cli(['irt', 'calibrate', '--out', 'x.json']).stderr).toContain(
+  it('refuses an unknown run and a missing panel', async () => {
+    expect((await cli(['irt', 'calibrate', '--run-id', 'run-nope', '--db', DB, '--out', 'x.json'])).stderr).toContain('no run "run-nope"');
+    expect((await cli(['irt', 'calibrate', '--out', 'x.json'])).stderr).toContain(
       'give the panel: --run-id ID... (stored runs) or --matrix FILE...',
     );
   });
 });
 
 describe('run --tiny and --adaptive', () => {
-  it('runs the tiny items, prints the estimate and puts it in --json and the report', () => {
+  it('runs the tiny items, prints the estimate and puts it in --json and the report', async () => {
     const args = ['run', 'generated-tom', '--limit', '100', '--model', 'agent:reality', '--db', DB, '--quiet'];
-    const json = cli([...args, '--tiny', '20', '--bank', 'bank.json', '--tiny-strategy', 'stratified', '--json']);
+    const json = await cli([...args, '--tiny', '20', '--bank', 'bank.json', '--tiny-strategy', 'stratified', '--json']);
     expect(json.code, json.stderr).toBe(0);
     const out = JSON.parse(json.stdout);
     expect(out.done).toBe(20);
@@ -71,19 +67,19 @@ describe('run --tiny and --adaptive', () => {
     });
     expect(r.items).toHaveLength(20);
     // The same command again: nothing to run, the same estimate, printed as a table.
-    const text = cli([...args, '--tiny', '20', '--bank', 'bank.json', '--tiny-strategy', 'stratified']);
+    const text = await cli([...args, '--tiny', '20', '--bank', 'bank.json', '--tiny-strategy', 'stratified']);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toContain('0 done, 0 failed, 20 already done');
     expect(text.stdout).toContain('estimated full-suite accuracy from the items asked');
     const whole = r.accuracy.find((a: { category: string | null }) => a.category === null);
     expect(text.stdout).toContain(`${(100 * whole.pIrt.estimate).toFixed(1)} [`);
-    const report = cli(['report', '--run-id', out.runId, '--db', DB, '--out', 'report']);
+    const report = await cli(['report', '--run-id', out.runId, '--db', DB, '--out', 'report']);
     expect(report.code, report.stderr).toBe(0);
     expect(readFileSync(join(dir, 'report', 'index.html'), 'utf8')).toContain('Estimated full-suite accuracy (item response theory)');
   });
 
-  it('runs an adaptive test in waves to an item budget', () => {
-    const r = cli([
+  it('runs an adaptive test in waves to an item budget', async () => {
+    const r = await cli([
       'run',
       'generated-tom',
       '--limit',
@@ -110,32 +106,34 @@ describe('run --tiny and --adaptive', () => {
     expect(out.irt[0]).toMatchObject({ mode: 'adaptive', stopReason: 'max-items', itemsAnswered: 12 });
   });
 
-  it('takes the tiny settings from a config file, the bank relative to it', () => {
+  it('takes the tiny settings from a config file, the bank relative to it', async () => {
     mkdirSync(join(dir, 'study'), { recursive: true });
     writeFileSync(
       join(dir, 'study', 'study.yaml'),
       'suites: [generated-tom]\nmodels: [agent:oracle]\nlimit: 100\nirt: { mode: tiny, bank: ../bank.json, k: 10, strategy: irt }\n',
     );
-    const r = cli(['run', '--config', join(dir, 'study', 'study.yaml'), '--db', DB, '--quiet', '--json']);
+    const r = await cli(['run', '--config', join(dir, 'study', 'study.yaml'), '--db', DB, '--quiet', '--json']);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).irt[0]).toMatchObject({ mode: 'tiny', strategy: 'irt', itemsAsked: 10 });
   });
 
-  it('refuses bad flag combinations and a bank of other items', () => {
+  it('refuses bad flag combinations and a bank of other items', async () => {
     const base = ['run', 'generated-tom', '--limit', '100', '--model', 'agent:oracle', '--db', DB, '--quiet'];
-    expect(cli([...base, '--tiny', '10']).stderr).toContain('--tiny needs an item bank: --bank bank.json');
-    expect(cli([...base, '--se', '0.3']).stderr).toContain('--se need --tiny K or --adaptive');
-    expect(cli([...base, '--tiny', '10', '--adaptive', '--bank', 'bank.json']).stderr).toContain(
+    expect((await cli([...base, '--tiny', '10'])).stderr).toContain('--tiny needs an item bank: --bank bank.json');
+    expect((await cli([...base, '--se', '0.3'])).stderr).toContain('--se need --tiny K or --adaptive');
+    expect((await cli([...base, '--tiny', '10', '--adaptive', '--bank', 'bank.json'])).stderr).toContain(
       '--tiny and --adaptive exclude each other',
     );
-    expect(cli([...base, '--tiny', '10', '--bank', 'bank.json', '--max-items', '5']).stderr).toContain('--max-items belong to --adaptive');
-    expect(cli([...base, '--tiny', '10', '--bank', 'bank.json', '--tiny-strategy', 'best']).stderr).toContain(
+    expect((await cli([...base, '--tiny', '10', '--bank', 'bank.json', '--max-items', '5'])).stderr).toContain(
+      '--max-items belong to --adaptive',
+    );
+    expect((await cli([...base, '--tiny', '10', '--bank', 'bank.json', '--tiny-strategy', 'best'])).stderr).toContain(
       '--tiny-strategy expects random, stratified, clustering',
     );
-    expect(cli([...base, '--tiny', '10', '--bank', 'bank.json', '--tiny-strategy', 'clustering']).stderr).toContain(
+    expect((await cli([...base, '--tiny', '10', '--bank', 'bank.json', '--tiny-strategy', 'clustering'])).stderr).toContain(
       'give the panel matrix with --tiny-matrix FILE',
     );
-    const other = cli([...base, '--tiny', '10', '--bank', 'bank.json', '--limit', '60']);
+    const other = await cli([...base, '--tiny', '10', '--bank', 'bank.json', '--limit', '60']);
     expect(other.code).not.toBe(0);
     expect(other.stderr).toMatch(/bank\.json: bank bank-[0-9a-f]+: \d+ item\(s\) changed since calibration/);
   });

@@ -2,7 +2,6 @@
 // it with an error naming the file and line, where the value would otherwise end the command
 // with "Maximum call stack size exceeded" (or a schema error naming nothing useful).
 
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,8 +14,8 @@ import { loadConfig } from '../src/index.js';
 import { loadRubric, parseRubric } from '../src/judges/index.js';
 import { loadAnchors } from '../src/judges/validation.js';
 import { loadMcqTemplate } from '../src/protocols/mcq/template.js';
+import { runCli } from './helpers/run-cli.js';
 
-const BIN = join(import.meta.dirname, '..', 'bin', 'mindscope.js');
 const dir = mkdtempSync(join(tmpdir(), 'mindscope-json-depth-'));
 const DEEP = 100_000;
 /** A list nested `n` deep. */
@@ -37,13 +36,13 @@ function depthOf(v: unknown): number {
 }
 
 describe('JSON nested too deep', () => {
-  it('the CLI names the file and line of a JSON line nested 100,000 deep', () => {
+  it('the CLI names the file and line of a JSON line nested 100,000 deep', async () => {
     const story = { id: 's1', mental_state: 'belief', turns: [{ story: 'Sally.', question: 'Where?', answer: 'basket', feedback: '' }] };
     const file = write(
       'stories.jsonl',
       `${JSON.stringify(story)}\n${JSON.stringify({ ...story, id: 's2' }).replace('"feedback":""', `"feedback":${nested(DEEP)}`)}\n`,
     );
-    const r = spawnSync(process.execPath, [BIN, 'items', 'storyturn', '--data', file], { encoding: 'utf8' });
+    const r = await runCli(['items', 'storyturn', '--data', file]);
     expect(r.stderr).toMatch(
       new RegExp(`^mindscope: ${file}:2: ${TOO_DEEP.source}; no data needs that depth, so the file is not read\\n$`),
     );
@@ -51,7 +50,7 @@ describe('JSON nested too deep', () => {
     const column = Number(TOO_DEEP.exec(r.stderr)![1]);
     const feedbackAt = JSON.stringify({ ...story, id: 's2' }).indexOf('"feedback":') + '"feedback":'.length;
     expect(column).toBe(feedbackAt + (MAX_JSON_DEPTH + 1 - 3));
-    expect(r.status).toBe(1);
+    expect(r.code).toBe(1);
   });
 
   it('every reader of user-given JSON names the file and the line', async () => {
@@ -73,7 +72,7 @@ describe('JSON nested too deep', () => {
     const log = write('log.json', `{"version": 2, "eval": ${nested(DEEP)}}`);
     expect(() => readInspectLog(log)).toThrow(new RegExp(`^${log}:1: ${TOO_DEEP.source}`));
     const tasks = write('tasks.json', nested(DEEP));
-    const r = spawnSync(process.execPath, [BIN, 'embodied', 'verify', tasks], { encoding: 'utf8' });
+    const r = await runCli(['embodied', 'verify', tasks]);
     expect(r.stderr).toMatch(new RegExp(`^mindscope: ${tasks}:1: ${TOO_DEEP.source}`));
   });
 

@@ -3,7 +3,6 @@
 // same-family analysis, and validation on anchors; against a real local HTTP judge server and
 // offline with the reference judges.
 
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +20,7 @@ import {
 } from '../src/judges/index.js';
 import { evaluate } from './helpers/evaluate.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
+import { runCli } from './helpers/run-cli.js';
 
 const RUBRIC = `name: correctness
 prompt: |
@@ -173,27 +173,21 @@ describe('judge panels over a real local server', () => {
     } finally {
       await store.close();
     }
-    const bin = join(__dirname, '..', 'bin', 'mindscope.js');
-    const cli = spawnSync(
-      process.execPath,
-      [
-        bin,
-        'judge',
-        'validate',
-        '--rubric',
-        join(dir, 'r.yaml'),
-        '--anchors',
-        join(dir, 'anchors.json'),
-        '--judge',
-        'agent:keyword-judge',
-        '--k',
-        '2',
-        '--db',
-        join(dir, 'c.db'),
-      ],
-      { encoding: 'utf8' },
-    );
-    expect(cli.status).toBe(0);
+    const cli = await runCli([
+      'judge',
+      'validate',
+      '--rubric',
+      join(dir, 'r.yaml'),
+      '--anchors',
+      join(dir, 'anchors.json'),
+      '--judge',
+      'agent:keyword-judge',
+      '--k',
+      '2',
+      '--db',
+      join(dir, 'c.db'),
+    ]);
+    expect(cli.code).toBe(0);
     expect(cli.stdout).toMatch(/agent:keyword-judge\s+100\.0%\s+0\s+pass/);
   });
 });

@@ -6,7 +6,7 @@
 import { getEventListeners } from 'node:events';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { leanFetch, withTimeout } from '../src/models/lean-fetch.js';
 import { boundedFetch, replyLimitOptions } from '../src/models/reply-limit.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
@@ -56,9 +56,25 @@ describe('lean fetch', () => {
   });
 
   it('stops a call after the time limit it carries (withTimeout), with the AbortError the SDK reads as a timeout', async () => {
-    const t0 = performance.now();
-    await expect(post('hang-1000', withTimeout({}, 150))).rejects.toMatchObject({ name: 'AbortError' });
-    expect(performance.now() - t0).toBeGreaterThanOrEqual(140);
+    // On a fake clock, once the server holds the call: still waiting 1 ms before the limit, stopped at it.
+    const seen = async () => (await server.stats()).byModel['hang-1000'] ?? 0;
+    const held = await seen();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      let settled = false;
+      const call = post('hang-1000', withTimeout({}, 150));
+      call.then(
+        () => (settled = true),
+        () => (settled = true),
+      );
+      while ((await seen()) === held) await new Promise((r) => setImmediate(r));
+      await vi.advanceTimersByTimeAsync(149);
+      expect(settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      await expect(call).rejects.toMatchObject({ name: 'AbortError' });
+    } finally {
+      vi.useRealTimers();
+    }
     // A call answered in time leaves no timer and no listener on its signal behind.
     const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
     const before = timers();
@@ -90,12 +106,13 @@ describe('lean fetch', () => {
   });
 
   it('stops a call its signal aborts right after it is made (before the connection pools answer)', async () => {
+    const before = (await server.stats()).byModel['hang-1000'] ?? 0;
     const ac = new AbortController();
     const call = post('hang-1000', { signal: ac.signal });
     ac.abort();
-    const t0 = performance.now();
     await expect(call).rejects.toMatchObject({ name: 'AbortError' });
-    expect(performance.now() - t0).toBeLessThan(1000);
+    // Stopped before it was sent: the server never saw it (a call it held would never be answered).
+    expect((await server.stats()).byModel['hang-1000'] ?? 0).toBe(before);
   });
 
   it('fails with the system code when the connection is reset or refused', async () => {

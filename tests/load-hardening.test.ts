@@ -2,7 +2,6 @@
 // refused at load naming both places (every loader), and StoryTurn images must be real images
 // inside the data folder.
 
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,9 +11,9 @@ import { itemHash } from '../src/runner/index.js';
 import { applePicture, readStoryTurns } from '../src/studies/storyturn/index.js';
 import { evaluate } from './helpers/evaluate.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
+import { runCli } from './helpers/run-cli.js';
 
 const DATA = join(__dirname, 'fixtures', 'data');
-const BIN = join(__dirname, '..', 'bin', 'mindscope.js');
 const load = (suite: string, data: string) => createRegistry().suite(suite).load({ data, seed: 0 });
 
 const PNG = Buffer.from(applePicture('big').split(',')[1]!, 'base64');
@@ -211,10 +210,10 @@ describe('StoryTurn images are read, checked and hashed once', () => {
     }
   });
 
-  it('storyturn review writes the image paths back, not the bytes read from them', () => {
+  it('storyturn review writes the image paths back, not the bytes read from them', async () => {
     const dir = folder(PNG);
     const file = join(dir, 'data', 's.jsonl');
-    const r = spawnSync(process.execPath, [BIN, 'storyturn', 'review', file, '--id', 's1', '--approve'], { encoding: 'utf8' });
+    const r = await runCli(['storyturn', 'review', file, '--id', 's1', '--approve']);
     expect(r.stderr).toBe('');
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject([
       { id: 's1', status: 'approved', images: { img01: 'pictures/photo.png' } },

@@ -2,15 +2,13 @@
 // path under /proc (the file system answers "not found" for a child it cannot hold); ours fails
 // at once with a line naming the folder, and `report --out` under /proc ends with exit 1.
 
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeDirectory, MindscopeError } from '../src/core/index.js';
+import { runCli } from './helpers/run-cli.js';
 
-const ROOT = join(__dirname, '..');
-const BIN = join(ROOT, 'bin', 'mindscope.js');
 const dir = mkdtempSync(join(tmpdir(), 'mindscope-mkdir-'));
 const procfs = existsSync('/proc/self');
 
@@ -37,23 +35,12 @@ describe('makeDirectory', () => {
     );
   });
 
-  it.runIf(procfs)('report --out under /proc ends with one line and exit 1', () => {
+  it.runIf(procfs)('report --out under /proc ends with one line and exit 1', async () => {
     const db = join(dir, 'runs.db');
-    const run = spawnSync(
-      process.execPath,
-      [BIN, 'run', 'generated-tom', '--limit', '4', '--model', 'agent:oracle', '--db', db, '--quiet'],
-      {
-        encoding: 'utf8',
-        timeout: 60_000,
-      },
-    );
-    expect(run.status).toBe(0);
-    const r = spawnSync(process.execPath, [BIN, 'report', '--db', db, '--out', '/proc/mindscope-test/report'], {
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
-    expect(r.signal).toBeNull();
-    expect(r.status).toBe(1);
+    const run = await runCli(['run', 'generated-tom', '--limit', '4', '--model', 'agent:oracle', '--db', db, '--quiet']);
+    expect(run.code).toBe(0);
+    const r = await runCli(['report', '--db', db, '--out', '/proc/mindscope-test/report']);
+    expect(r.code).toBe(1);
     expect(r.stderr).toContain('cannot create the folder /proc/mindscope-test');
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });

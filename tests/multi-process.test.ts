@@ -4,7 +4,7 @@
 // still record every planned trial exactly once, and the response matrix is the one a single
 // process on SQLite gets; and a 429 seen by one process slows the others down through the store.
 
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { createModel, openStore } from '../src/index.js';
 import { CallerFactory } from '../src/runner/index.js';
 import { createTestDatabase, dropTestDatabases, pgAvailable, pgQuery, pgSkipNote } from './helpers/postgres.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
+import { runCli } from './helpers/run-cli.js';
 
 const BIN = fileURLToPath(new URL('../bin/mindscope.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'mindscope-multi-'));
@@ -45,7 +46,8 @@ function start(args: string[]): {
   return { child, done };
 }
 
-const cli = (args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+/** A command that needs no process of its own (status, report, export, a single run): in this process. */
+const cli = (args: string[]) => runCli(args, { cwd: dir });
 
 describe('two processes on one SQLite file', () => {
   it('share the trials: every call made once, every trial done, none failed', async () => {
@@ -74,7 +76,7 @@ describe('two processes on one SQLite file', () => {
     expect(ra.done + rb.done).toBe(60);
     expect(Math.min(ra.done, rb.done)).toBeGreaterThan(0);
     expect((await server.stats()).byModel['slow-40']! - before).toBe(60);
-    const status = JSON.parse(cli(['status', '--db', db, '--json']).stdout);
+    const status = JSON.parse((await cli(['status', '--db', db, '--json'])).stdout);
     expect(status.totals).toEqual({ planned: 60, done: 60, failed: 0, pending: 0, truncated: 0 });
   });
 });
@@ -97,8 +99,8 @@ describe.skipIf(!pgAvailable)(`three workers on PostgreSQL, one killed with SIGK
     ];
     const planned = 30 * 2 * 2;
     const before = (await server.stats()).byModel;
-    const enq = cli(['run', ...run, '--db', url, '--enqueue', '--lease', '2', '--json']);
-    expect(enq.status, enq.stderr).toBe(0);
+    const enq = await cli(['run', ...run, '--db', url, '--enqueue', '--lease', '2', '--json']);
+    expect(enq.code, enq.stderr).toBe(0);
     const { runId, queued } = JSON.parse(enq.stdout);
     expect(queued).toBe(planned);
 
@@ -118,18 +120,18 @@ describe.skipIf(!pgAvailable)(`three workers on PostgreSQL, one killed with SIGK
     }
     workers[0]!.child.kill('SIGKILL');
     // Progress and results from anywhere while the workers run: status, the report, the matrix.
-    const during = JSON.parse(cli(['status', '--db', url, '--json']).stdout);
+    const during = JSON.parse((await cli(['status', '--db', url, '--json'])).stdout);
     expect(during.totals.planned).toBe(planned);
     expect(during.totals.done).toBeGreaterThanOrEqual(30);
-    const report = cli(['report', '--db', url, '--run-id', runId, '--out', join(dir, 'report-during')]);
-    expect(report.status, report.stderr).toBe(0);
+    const report = await cli(['report', '--db', url, '--run-id', runId, '--out', join(dir, 'report-during')]);
+    expect(report.code, report.stderr).toBe(0);
     expect(readFileSync(join(dir, 'report-during', 'index.html'), 'utf8')).toContain(runId);
-    expect(cli(['export', 'matrix', '--db', url, '--out', join(dir, 'during.csv')]).status).toBe(0);
+    expect((await cli(['export', 'matrix', '--db', url, '--out', join(dir, 'during.csv')])).code).toBe(0);
     const results = await Promise.all(workers.map((w) => w.done));
     expect(results[0]!.signal).toBe('SIGKILL');
     for (const r of results.slice(1)) expect(r.code, r.stderr).toBe(0);
 
-    const status = JSON.parse(cli(['status', '--db', url, '--json']).stdout);
+    const status = JSON.parse((await cli(['status', '--db', url, '--json'])).stdout);
     expect(status.totals).toEqual({ planned, done: planned, failed: 0, pending: 0, truncated: 0 });
     const [counts] = await pgQuery<{ trials: number; distinct_keys: number; transcripts: number; leases: number }>(
       url,
@@ -147,15 +149,15 @@ describe.skipIf(!pgAvailable)(`three workers on PostgreSQL, one killed with SIGK
 
     // The same specification in one process on SQLite: the same run id and the same matrix.
     const db = join(dir, 'single.db');
-    const single = cli(['run', ...run, '--db', db, '--json', '--quiet']);
-    expect(single.status, single.stderr).toBe(0);
+    const single = await cli(['run', ...run, '--db', db, '--json', '--quiet']);
+    expect(single.code, single.stderr).toBe(0);
     expect(JSON.parse(single.stdout).runId).toBe(runId);
     for (const [store, out] of [
       [url, 'pg.csv'],
       [db, 'sqlite.csv'],
     ] as const) {
-      const e = cli(['export', 'matrix', '--db', store, '--run-id', runId, '--out', join(dir, out)]);
-      expect(e.status, e.stderr).toBe(0);
+      const e = await cli(['export', 'matrix', '--db', store, '--run-id', runId, '--out', join(dir, out)]);
+      expect(e.code, e.stderr).toBe(0);
     }
     const pgCsv = readFileSync(join(dir, 'pg.csv'), 'utf8');
     expect(pgCsv.split('\n').length).toBe(30 + 2);

@@ -9,18 +9,21 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createRegistry, evaluate, loadConfig, openStore, runAccuracy } from '../src/index.js';
+import { runCli } from './helpers/run-cli.js';
 
 const ROOT = join(__dirname, '..');
 const BIN = join(ROOT, 'bin', 'mindscope.js');
 const CONFIG = join(__dirname, 'fixtures', 'toy-plugin', 'toy.config.yaml');
-const cli = (args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
+const cli = (args: string[]) => runCli(args);
+// A process of its own: a module that never settles is noticed when the process's event loop runs dry.
+const cliProcess = (args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
 
 describe('plugins and config files', () => {
   it('runs a toy protocol, suite and provider from a config file through the CLI, then scores with a plugin scorer', async () => {
     const db = join(mkdtempSync(join(tmpdir(), 'mindscope-plugin-')), 'm.db');
-    const run = cli(['run', '--config', CONFIG, '--db', db, '--json']);
+    const run = await cli(['run', '--config', CONFIG, '--db', db, '--json']);
     expect(run.stderr).toBe('');
-    expect(run.status).toBe(0);
+    expect(run.code).toBe(0);
     const summary = JSON.parse(run.stdout);
     // 12 items x 2 replicates x 3 subjects.
     expect(summary.done).toBe(72);
@@ -37,20 +40,20 @@ describe('plugins and config files', () => {
       await store.close();
     }
     // The same command continues the same run: nothing to do.
-    const again = JSON.parse(cli(['run', '--config', CONFIG, '--db', db, '--json']).stdout);
+    const again = JSON.parse((await cli(['run', '--config', CONFIG, '--db', db, '--json'])).stdout);
     expect(again.runId).toBe(summary.runId);
     expect(again.skipped).toBe(72);
     expect(again.done).toBe(0);
     // The plugin's scorer re-scores the stored trials without calling a model.
-    const scored = cli(['score', '--config', CONFIG, '--db', db, '--scorer', 'toy:closeness', '--json']);
-    expect(scored.status).toBe(0);
+    const scored = await cli(['score', '--config', CONFIG, '--db', db, '--scorer', 'toy:closeness', '--json']);
+    expect(scored.code).toBe(0);
     const r = JSON.parse(scored.stdout);
     expect(r).toMatchObject({ scorer: 'toy:closeness', scored: 72, skipped: 0 });
     // exact and oracle score 1; zero scores 1/(1+count) < 1.
     expect(r.mean).toBeGreaterThan(2 / 3);
     expect(r.mean).toBeLessThan(1);
     // The suite is listed with its protocol.
-    expect(cli(['suites', '--config', CONFIG]).stdout).toMatch(/letter-count\s+letter-count\s+toy: count a letter/);
+    expect((await cli(['suites', '--config', CONFIG])).stdout).toMatch(/letter-count\s+letter-count\s+toy: count a letter/);
   });
 
   it('runs the same study through the library, and refuses a config with a bad field naming the file and field', async () => {
@@ -100,7 +103,7 @@ describe('plugins and config files', () => {
       ['ts.yaml', 'stuck.ts', 'plugin'],
       ['stuck.config.mjs', 'stuck.config.mjs', 'config'],
     ]) {
-      const r = cli(['suites', '--config', join(dir, config!)]);
+      const r = cliProcess(['suites', '--config', join(dir, config!)]);
       expect(r.stderr).toBe(
         `mindscope: ${join(dir, module!)}: cannot load the ${what}: its top-level await never settles (it waits on a promise that nothing left running can resolve)\n`,
       );
@@ -144,20 +147,20 @@ export default definePlugin({
     );
     const config = join(dir, 'greet.yaml');
     writeFileSync(config, 'plugins: [./greet.mjs]\n');
-    const help = cli(['--help', '--config', config]);
+    const help = cliProcess(['--help', '--config', config]);
     expect(help.status, help.stderr).toBe(0);
     expect(help.stdout).toMatch(/\n {2}greet \[options\] +say hello\n/);
-    expect(cli(['analyze', '--help', '--config', config]).stdout).toMatch(/\n {2}greetings \[options\] +count the greetings\n/);
+    expect(cliProcess(['analyze', '--help', '--config', config]).stdout).toMatch(/\n {2}greetings \[options\] +count the greetings\n/);
     // Without the config file the commands are not there.
-    expect(cli(['--help']).stdout).not.toMatch(/greet/);
-    expect(cli(['greet']).stderr).toMatch(/unknown command 'greet'/);
+    expect(cliProcess(['--help']).stdout).not.toMatch(/greet/);
+    expect(cliProcess(['greet']).stderr).toMatch(/unknown command 'greet'/);
     // Run: the command is told the plugins in play (the built-in studies, then the config's).
-    const greet = cli(['greet', '--times', '2', '--json', `--config=${config}`]);
+    const greet = cliProcess(['greet', '--times', '2', '--json', `--config=${config}`]);
     expect(greet.stderr).toBe('');
     expect(JSON.parse(greet.stdout)).toEqual({ times: 2, plugins: expect.arrayContaining(['dialtom', 'greet']) });
     expect(JSON.parse(greet.stdout).plugins.at(-1)).toBe('greet');
-    expect(cli(['greet', '--times', '0', '--config', config]).stderr).toMatch(/--times expects an integer of at least 1, got "0"/);
-    const greetings = cli(['analyze', 'greetings', '--config', config]);
+    expect(cliProcess(['greet', '--times', '0', '--config', config]).stderr).toMatch(/--times expects an integer of at least 1, got "0"/);
+    const greetings = cliProcess(['analyze', 'greetings', '--config', config]);
     expect(greetings.stderr).toBe('');
     expect(greetings.stdout).toBe('3 greetings\n');
   });

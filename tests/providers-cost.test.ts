@@ -4,7 +4,6 @@
 // and continuing it when raised (the CLI as a user runs it, against a local server).
 
 import { createRequire } from 'node:module';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,16 +12,13 @@ import { openStore } from '../src/index.js';
 import type { TokenUsage } from '../src/core/index.js';
 import { callCost, PriceBook, type PricedModel } from '../src/runner/index.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
+import { runCli } from './helpers/run-cli.js';
 
 const ROOT = join(__dirname, '..');
-const BIN = join(ROOT, 'bin', 'mindscope.js');
 const dir = mkdtempSync(join(tmpdir(), 'mindscope-cost-'));
 const hosted = (provider: string, model: string): PricedModel => ({ spec: `${provider}:${model}`, provider, model, local: false });
 
-function cli(args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = (args: string[]) => runCli(args, { cwd: dir });
 
 let server: ModelServer;
 beforeAll(async () => {
@@ -119,15 +115,17 @@ describe('call cost', () => {
 describe('unknown prices and --max-cost (CLI)', () => {
   const spec = () => `openai-compatible:${server.url}/v1#ok`;
 
-  it('warns naming every model without a price, and shows its cost as unknown', () => {
+  it('warns naming every model without a price, and shows its cost as unknown', async () => {
     const db = join(dir, 'unknown.db');
-    const r = cli(['run', 'generated-tom', '--model', spec(), 'agent:oracle', '--limit', '3', '--db', db]);
+    const r = await cli(['run', 'generated-tom', '--model', spec(), 'agent:oracle', '--limit', '3', '--db', db]);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`warning: no price is known for ${spec()}: their cost is shown as unknown; give prices with --prices FILE`);
     expect(r.stdout).toMatch(new RegExp(`${spec().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+3\\s+120\\s+9\\s+0/3\\s+unknown`));
     expect(r.stdout).toMatch(/agent:oracle\s+3\s+0\s+0\s+0\/3\s+\$0\.0000/);
     expect(r.stdout).toContain(`cost unknown for ${spec()}`);
-    const json = JSON.parse(cli(['run', 'generated-tom', '--model', spec(), '--limit', '3', '--db', db, '--json', '--no-cache']).stdout);
+    const json = JSON.parse(
+      (await cli(['run', 'generated-tom', '--model', spec(), '--limit', '3', '--db', db, '--json', '--no-cache'])).stdout,
+    );
     expect(json.unpriced).toEqual([{ spec: spec() }]);
     expect(json.usage[0]).toMatchObject({ costUsd: null, unpricedCalls: 3 });
   });
@@ -138,7 +136,7 @@ describe('unknown prices and --max-cost (CLI)', () => {
     // 40 input + 3 output tokens a trial at $1,000 per million: $0.043 a trial.
     writeFileSync(prices, JSON.stringify({ [spec()]: { inputPerMTok: 1000, outputPerMTok: 1000 } }));
     const args = ['run', 'generated-tom', '--model', spec(), '--limit', '10', '--db', db, '--prices', prices, '--run-id', 'budget'];
-    const first = cli([...args, '--max-cost', '0.2']);
+    const first = await cli([...args, '--max-cost', '0.2']);
     expect(first.code).toBe(2);
     expect(first.stdout).toMatch(/run budget: 4 done, 0 failed, 0 already done/);
     expect(first.stdout).toContain(
@@ -147,7 +145,7 @@ describe('unknown prices and --max-cost (CLI)', () => {
     expect(first.stderr).toMatch(
       /stopping at the cost limit: \$0\.1720 spent or in flight, and the next trial could pass --max-cost \$0\.2000/,
     );
-    const second = cli([...args, '--max-cost', '1']);
+    const second = await cli([...args, '--max-cost', '1']);
     expect(second.code).toBe(0);
     expect(second.stdout).toMatch(/run budget: 6 done, 0 failed, 4 already done/);
     const store = await openStore(db);
@@ -157,7 +155,7 @@ describe('unknown prices and --max-cost (CLI)', () => {
     } finally {
       await store.close();
     }
-    const refused = cli(['run', 'generated-tom', '--model', spec(), '--limit', '2', '--db', db, '--max-cost', '1']);
+    const refused = await cli(['run', 'generated-tom', '--model', spec(), '--limit', '2', '--db', db, '--max-cost', '1']);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain(`--max-cost needs a price for every model; none is known for ${spec()}: give them in a --prices file`);
   });

@@ -8,7 +8,7 @@
 // the first process had in flight. And the journal itself: a line cut by the kill is skipped,
 // a live process's journal is left alone, a committed journal is deleted.
 
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../src/index.js';
 import { ReplyJournal } from '../src/store/sql/reply-journal.js';
 import { createTestDatabase, dropTestDatabases, pgAvailable, pgSkipNote } from './helpers/postgres.js';
+import { runCli } from './helpers/run-cli.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
 
 const ROOT = join(__dirname, '..');
@@ -63,8 +64,8 @@ async function killedWhileUncommitted(db: string, lock?: () => Promise<() => Pro
   await exited;
   const beforeRerun = await requests();
   await release();
-  const again = spawnSync(process.execPath, [BIN, ...args, ...opts, '--json'], { cwd: dir, encoding: 'utf8' });
-  expect(again.status, again.stderr).toBe(0);
+  const again = await runCli([...args, ...opts, '--json'], { cwd: dir });
+  expect(again.code, again.stderr).toBe(0);
   const summary = JSON.parse(again.stdout);
   return { paidAgain: (await requests()) - beforeRerun, answeredBeforeKill: beforeRerun - start, summary };
 }

@@ -1,13 +1,15 @@
 // `mindscope score` as several processes run it on one run: each judged trial is leased, so two
 // processes share the run's trials and every judge call is made once; a score of a scored run
-// reports the stored analysis (means and family cells), not empty means. Real CLI processes,
-// a real judge server (slow enough that the two processes overlap), one SQLite store.
+// reports the stored analysis (means and family cells), not empty means. Two real CLI processes
+// (the run before them and the score after them run in this process), a real judge server (slow
+// enough that the two processes overlap), one SQLite store.
 
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './helpers/run-cli.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
 import { sqliteQuery } from './helpers/sqlite.js';
 
@@ -48,12 +50,11 @@ describe('score shared by two processes', () => {
     const db = join(dir, 'm.db');
     const rubric = join(dir, 'correctness.yaml');
     writeFileSync(rubric, RUBRIC);
-    const made = spawnSync(
-      process.execPath,
-      [BIN, 'run', 'generated-tom', '--limit', '20', '--model', 'agent:oracle', 'agent:reality', '--run-id', 'r', '--db', db, '--quiet'],
-      { cwd: dir, encoding: 'utf8' },
+    const made = await runCli(
+      ['run', 'generated-tom', '--limit', '20', '--model', 'agent:oracle', 'agent:reality', '--run-id', 'r', '--db', db, '--quiet'],
+      { cwd: dir },
     );
-    expect(made.status).toBe(0);
+    expect(made.code).toBe(0);
     const judge = `openai-compatible:${server.url}/v1#judge-slow-300`;
     const args = ['score', '--rubric', rubric, '--judge', judge, '--run-id', 'r', '--db', db, '--json'];
     const before = (await server.stats()).requests;
@@ -76,7 +77,7 @@ describe('score shared by two processes', () => {
     expect(a.meanByField.score).toBeGreaterThan(0);
     expect(a.meanByField).toEqual(b.meanByField);
 
-    const again = JSON.parse((await cliAsync(args)).stdout);
+    const again = JSON.parse((await runCli(args, { cwd: dir })).stdout);
     expect(again).toMatchObject({ scored: 0, alreadyScored: 40, calls: { made: 0 } });
     expect(again.meanByField).toEqual(a.meanByField);
     expect(again.family).toEqual(a.family);

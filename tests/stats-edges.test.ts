@@ -3,7 +3,6 @@
 // computed from rounding noise; values equal up to rounding noise are ties; a bootstrap p-value
 // with no replicate beyond the null is reported as a bound, never as 0, in JSON and in print.
 
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,8 +11,8 @@ import { auditBenchmarks, auditMatrices, parseScoreTable, simulatePanel } from '
 import { easyHardGap } from '../src/studies/dialtom/index.js';
 import { formatPValue } from '../src/report/index.js';
 import * as stats from '../src/stats/index.js';
+import { runCli } from './helpers/run-cli.js';
 
-const BIN = join(__dirname, '..', 'bin', 'mindscope.js');
 const relClose = (actual: number, expected: number, rel = 1e-9) => expect(Math.abs(actual - expected)).toBeLessThanOrEqual(rel * expected);
 
 describe('Mann-Whitney p far in the tail', () => {
@@ -42,12 +41,12 @@ describe('Mann-Whitney p far in the tail', () => {
     expect(formatPValue(Number.NaN)).toBe('-');
   });
 
-  it('the DialToM CLI prints a positional-bias p of 1e-100 as such, not as 0.0000', () => {
+  it('the DialToM CLI prints a positional-bias p of 1e-100 as such, not as 0.0000', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-p-'));
     const file = join(dir, 'positions.csv');
     writeFileSync(file, 'domain,A,B,C,D\nMI,300,10,10,10\n');
-    const r = spawnSync(process.execPath, [BIN, 'analyze', 'dialtom', '--positions', file], { encoding: 'utf8' });
-    expect(r.status, r.stderr).toBe(0);
+    const r = await runCli(['analyze', 'dialtom', '--positions', file]);
+    expect(r.code, r.stderr).toBe(0);
     const p = stats.chiSquareGoodnessOfFit([300, 10, 10, 10]).p;
     expect(p).toBeGreaterThan(0);
     expect(p).toBeLessThan(1e-100);
@@ -131,7 +130,7 @@ describe('bootstrap p-values with no replicate beyond the null', () => {
     ),
   ].join('\n');
 
-  it('benchmark-level audit: pBootstrap is the bound 2/B, flagged, in JSON, the terminal table and the report', () => {
+  it('benchmark-level audit: pBootstrap is the bound 2/B, flagged, in JSON, the terminal table and the report', async () => {
     const audit = auditBenchmarks(parseScoreTable(table), { tom: ['A', 'B'], general: ['G'], iterations: 200, seed: 1 });
     const p = audit.partial[0]!;
     expect(p.partial).toBeGreaterThan(0.5);
@@ -141,11 +140,11 @@ describe('bootstrap p-values with no replicate beyond the null', () => {
     const file = join(dir, 'scores.csv');
     writeFileSync(file, table);
     const args = ['audit', '--scores', file, '--tom', 'A,B', '--general', 'G', '--bootstrap', '200', '--seed', '1'];
-    const json = spawnSync(process.execPath, [BIN, ...args, '--json'], { encoding: 'utf8' });
-    expect(json.status, json.stderr).toBe(0);
+    const json = await runCli([...args, '--json']);
+    expect(json.code, json.stderr).toBe(0);
     expect(JSON.parse(json.stdout).partial[0]).toMatchObject({ pBootstrap: 0.01, pBootstrapUpperBound: true });
-    const text = spawnSync(process.execPath, [BIN, ...args, '--report', join(dir, 'rep')], { encoding: 'utf8' });
-    expect(text.status, text.stderr).toBe(0);
+    const text = await runCli([...args, '--report', join(dir, 'rep')]);
+    expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toMatch(/A ~ B\s+G\s+.*< 0\.0100/);
     expect(readFileSync(join(dir, 'rep', 'audit-scores.html'), 'utf8')).toContain('<td>&lt; 0.0100</td>');
   });

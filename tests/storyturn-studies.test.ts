@@ -5,7 +5,6 @@
 // Expected values are computed here from the stored records, independently of the metrics code.
 
 import { collect } from '../src/store/index.js';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,8 +28,8 @@ import {
   type StoryTurnStory,
 } from '../src/studies/storyturn/index.js';
 import { evaluate } from './helpers/evaluate.js';
+import { runCli } from './helpers/run-cli.js';
 
-const BIN = join(import.meta.dirname, '..', 'bin', 'mindscope.js');
 // Image files must hold real images (PNG magic bytes): two different pictures stand for the cookie and the apple.
 const COOKIE = Buffer.from(applePicture('big').split(',')[1]!, 'base64');
 const APPLE = Buffer.from(applePicture('small').split(',')[1]!, 'base64');
@@ -254,13 +253,17 @@ describe("the open-answer rubric and the judge's agreement with human labels", (
     await store.close();
     // The CLI prints the same numbers.
     writeFileSync(join(dir, 'labels.csv'), lines.join('\n'));
-    const out = spawnSync(
-      process.execPath,
-      [BIN, 'storyturn', 'agreement', '--run-id', 'j', '--labels', join(dir, 'labels.csv'), '--db', join(dir, 'm.db'), '--json'],
-      {
-        encoding: 'utf8',
-      },
-    );
+    const out = await runCli([
+      'storyturn',
+      'agreement',
+      '--run-id',
+      'j',
+      '--labels',
+      join(dir, 'labels.csv'),
+      '--db',
+      join(dir, 'm.db'),
+      '--json',
+    ]);
     expect(out.stderr).toBe('');
     expect(JSON.parse(out.stdout).judge.kappa).toBeCloseTo(a.judge!.kappa, 12);
     expect(() => parseHumanLabels('subject,item,turn,label\nx,y,1,maybe\n', 'l.csv')).toThrow(/l\.csv:2: label must be 1\/0/);
@@ -294,7 +297,7 @@ describe('review tallies and dataset statistics', () => {
     expect((1976 / 591).toFixed(2)).toBe('3.34');
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-commet-stats-'));
     writeFileSync(join(dir, 's.json'), JSON.stringify(stories.map(({ state, ...x }) => ({ ...x, mental_state: state }))));
-    const out = spawnSync(process.execPath, [BIN, 'storyturn', 'stats', join(dir, 's.json')], { encoding: 'utf8' });
+    const out = await runCli(['storyturn', 'stats', join(dir, 's.json')]);
     expect(out.stdout).toMatch(/rejected stories: 2; by error type: answer-revealed 2, format 1/);
   });
 });

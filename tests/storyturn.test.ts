@@ -23,6 +23,7 @@ import {
 } from '../src/studies/storyturn/index.js';
 import { evaluate } from './helpers/evaluate.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
+import { runCli } from './helpers/run-cli.js';
 
 const base = (): StoryTurnStory => ({
   id: 'd1',
@@ -244,12 +245,10 @@ describe('StoryTurn authoring and review', () => {
   afterAll(async () => server.stop());
 
   it('writes stories with a model, rejects invalid replies with the reason, and runs only approved ones', async () => {
-    const { spawnSync } = await import('node:child_process');
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-storyturn-author-'));
     writeFileSync(join(dir, 'example.json'), JSON.stringify([{ ...base(), mental_state: 'desire' }]));
-    const bin = join(__dirname, '..', 'bin', 'mindscope.js');
-    const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', cwd: dir });
-    const good = run(
+    const run = (...args: string[]) => runCli(args, { cwd: dir });
+    const good = await run(
       'storyturn',
       'generate',
       '--example',
@@ -263,9 +262,9 @@ describe('StoryTurn authoring and review', () => {
       '--out',
       'new.json',
     );
-    expect(good.status).toBe(0);
+    expect(good.code).toBe(0);
     expect(good.stdout).toMatch(/wrote 2 generated StoryTurn\(s\) to new\.json; 0 reply\(ies\) rejected/);
-    const bad = run(
+    const bad = await run(
       'storyturn',
       'generate',
       '--example',
@@ -281,18 +280,29 @@ describe('StoryTurn authoring and review', () => {
     );
     expect(bad.stdout).toMatch(/diverse-desires-001: .*names the option "milk", which is not an answer to the previous question/);
     expect((await readStoryTurns(join(dir, 'new.json'))).map((s) => s.status)).toEqual(['generated', 'generated']);
-    expect(run('storyturn', 'review', 'new.json', '--id', 'diverse-desires-001', '--approve').stdout).toMatch(
+    expect((await run('storyturn', 'review', 'new.json', '--id', 'diverse-desires-001', '--approve')).stdout).toMatch(
       /diverse-desires-001: approved/,
     );
     expect(
-      run('storyturn', 'review', 'new.json', '--id', 'diverse-desires-002', '--reject', 'answer-revealed', '--note', 'says what Ana wants')
-        .stdout,
+      (
+        await run(
+          'storyturn',
+          'review',
+          'new.json',
+          '--id',
+          'diverse-desires-002',
+          '--reject',
+          'answer-revealed',
+          '--note',
+          'says what Ana wants',
+        )
+      ).stdout,
     ).toMatch(/rejected \(answer-revealed: says what Ana wants\)/);
-    expect(run('storyturn', 'review', 'new.json', '--id', 'diverse-desires-002', '--reject', 'boring').stderr).toMatch(
+    expect((await run('storyturn', 'review', 'new.json', '--id', 'diverse-desires-002', '--reject', 'boring')).stderr).toMatch(
       /unknown error type "boring"/,
     );
-    const r = run('run', 'storyturn', '--data', 'new.json', '--model', 'agent:oracle', '--db', 'm.db', '--json');
-    expect(r.status).toBe(0);
+    const r = await run('run', 'storyturn', '--data', 'new.json', '--model', 'agent:oracle', '--db', 'm.db', '--json');
+    expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ planned: 1, done: 1 });
   });
 });

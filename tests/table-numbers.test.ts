@@ -2,7 +2,6 @@
 // as 1, "" and " " as 0, "0b1" as 1, while "inf" is refused. Every numeric CSV reader refuses
 // them alike, naming the file, line and column.
 
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,8 +15,8 @@ import { decimalNumber } from '../src/core/index.js';
 import { importHumanAnswers, loadHumanReferences, openStore } from '../src/index.js';
 import { matrixFromCsv } from '../src/store/index.js';
 import { evaluate } from './helpers/evaluate.js';
+import { runCli } from './helpers/run-cli.js';
 
-const BIN = join(import.meta.dirname, '..', 'bin', 'mindscope.js');
 const dir = mkdtempSync(join(tmpdir(), 'mindscope-numbers-'));
 /** Spellings Number() reads as a number that no decimal numeral writes, or that are no number at all. */
 const NOT_DECIMAL = ['0x1', '0b1', '0o1', '1e', 'inf', 'Infinity', '-Infinity', '1_0', '+1', '1 0', '', ' '];
@@ -60,15 +59,15 @@ describe('response matrix cells', () => {
     );
   });
 
-  it('audit --matrix refuses a hexadecimal cell as it refuses inf', () => {
+  it('audit --matrix refuses a hexadecimal cell as it refuses inf', async () => {
     const file = join(dir, 'm.csv');
     for (const cell of ['0x1', 'inf']) {
       writeFileSync(file, wide(cell));
-      const r = spawnSync(process.execPath, [BIN, 'audit', '--matrix', file], { encoding: 'utf8' });
+      const r = await runCli(['audit', '--matrix', file]);
       expect(r.stderr).toBe(
         `mindscope: ${file}:3: column "a": "${cell}" is not a score in [0, 1] (not a decimal number; expected 1, 0, a decimal such as 0.5, true/false, or blank/NA)\n`,
       );
-      expect(r.status).toBe(1);
+      expect(r.code).toBe(1);
     }
   });
 });
@@ -127,7 +126,7 @@ describe('every numeric CSV reader', () => {
     // analyze dialtom --positions: domain,A,B,C,D counts.
     const positions = join(dir, 'positions.csv');
     writeFileSync(positions, 'domain,A,B,C,D\nMI,3,0x2,1,1\n');
-    const r = spawnSync(process.execPath, [BIN, 'analyze', 'dialtom', '--positions', positions], { encoding: 'utf8' });
+    const r = await runCli(['analyze', 'dialtom', '--positions', positions]);
     expect(r.stderr).toBe(`mindscope: ${positions}:2: position counts must be whole numbers\n`);
     // humans import: the turn column.
     const store = await openStore(':memory:');

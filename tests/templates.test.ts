@@ -5,7 +5,6 @@
 // what a run sends.
 
 import { collect } from '../src/store/index.js';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +21,7 @@ import {
   templateFile,
 } from '../src/protocols/index.js';
 import { evaluate } from './helpers/evaluate.js';
+import { runCli } from './helpers/run-cli.js';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'data');
 const ctx = { seed: 0, replicate: 0 } as never;
@@ -215,9 +215,8 @@ describe('templates in runs', () => {
     await store.close();
   });
 
-  it('the CLI takes SUITE=NAME for one suite and refuses a suite the run does not have', () => {
+  it('the CLI takes SUITE=NAME for one suite and refuses a suite the run does not have', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-tpl-cli-'));
-    const bin = join(import.meta.dirname, '..', 'bin', 'mindscope.js');
     const args = [
       'run',
       'dialtom-retrospective',
@@ -232,17 +231,11 @@ describe('templates in runs', () => {
       join(dir, 'm.db'),
       '--json',
     ];
-    const ok = spawnSync(
-      process.execPath,
-      [bin, ...args, '--template', 'dialtom-retrospective=dialtom-retrospective', '--template', 'tombench=tombench'],
-      {
-        encoding: 'utf8',
-      },
-    );
+    const ok = await runCli([...args, '--template', 'dialtom-retrospective=dialtom-retrospective', '--template', 'tombench=tombench']);
     expect(ok.stderr).not.toMatch(/mindscope:/);
     expect(JSON.parse(ok.stdout)).toMatchObject({ done: 2, failed: 0 });
-    const bad = spawnSync(process.execPath, [bin, ...args, '--template', 'tomato=tomato'], { encoding: 'utf8' });
-    expect(bad.status).toBe(1);
+    const bad = await runCli([...args, '--template', 'tomato=tomato']);
+    expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/--template tomato=tomato: suite "tomato" is not in this run \(dialtom-retrospective, tombench\)/);
   });
 });

@@ -35,6 +35,7 @@ import {
 } from '../src/studies/vision/index.js';
 import { evaluate } from './helpers/evaluate.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
+import { runCli } from './helpers/run-cli.js';
 
 const root = join(__dirname, '..');
 const refs = parseReferenceGroups(JSON.parse(readFileSync(join(root, 'data', 'human-references.json'), 'utf8')));
@@ -231,25 +232,20 @@ describe('descriptions over local servers, judged with the Castelli rubric', () 
       await store.close();
     }
     writeFileSync(join(dir, 'prices.json'), JSON.stringify({ 'judge-anchored': { inputPerMTok: 1, outputPerMTok: 2 } }));
-    const r = spawnSync(
-      process.execPath,
-      [
-        join(root, 'bin', 'mindscope.js'),
-        'analyze',
-        'triangles',
-        '--run-id',
-        'j',
-        '--db',
-        db,
-        '--scorers',
-        'judge:castelli-triangles,judge:castelli-triangles-informed',
-        '--prices',
-        join(dir, 'prices.json'),
-      ],
-      { encoding: 'utf8' },
-    );
+    const r = await runCli([
+      'analyze',
+      'triangles',
+      '--run-id',
+      'j',
+      '--db',
+      db,
+      '--scorers',
+      'judge:castelli-triangles,judge:castelli-triangles-informed',
+      '--prices',
+      join(dir, 'prices.json'),
+    ]);
     expect(r.stderr).toBe('');
-    expect(r.status).toBe(0);
+    expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/judge:castelli-triangles-informed\s+2\s+5\.0 \/ 3\.0 \/ 1\.0\s+2\/2/);
     expect(r.stdout).toMatch(/\$0\.000046/);
   }, 120_000);
@@ -363,22 +359,13 @@ describe('the run report and the joint analysis from runs', () => {
     } finally {
       await store.close();
     }
-    const bin = join(root, 'bin', 'mindscope.js');
-    const r = spawnSync(
-      process.execPath,
-      [bin, 'analyze', 'vision', '--director-run', 'both', '--triangles-run', 'both', '--db', join(dir, 'm.db'), '--json'],
-      {
-        encoding: 'utf8',
-      },
-    );
-    expect(r.status).toBe(0);
+    const r = await runCli(['analyze', 'vision', '--director-run', 'both', '--triangles-run', 'both', '--db', join(dir, 'm.db'), '--json']);
+    expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as { rows: Array<{ subject: string; directorGap: number }>; spearman: number | null };
     expect(out.rows.map((x) => x.subject).sort()).toEqual([...subjects].sort());
     expect(out.rows.find((x) => x.subject === 'agent:egocentric')!.directorGap).toBe(1);
-    const d = spawnSync(process.execPath, [bin, 'analyze', 'director', '--run-id', 'both', '--db', join(dir, 'm.db'), '--by-factor'], {
-      encoding: 'utf8',
-    });
-    expect(d.status).toBe(0);
+    const d = await runCli(['analyze', 'director', '--run-id', 'both', '--db', join(dir, 'm.db'), '--by-factor']);
+    expect(d.code).toBe(0);
     expect(d.stdout).toMatch(/canonical arm \(the headline\), colour level/);
     expect(d.stdout).toMatch(/by counterbalancing factor/);
   }, 120_000);

@@ -3,7 +3,7 @@
 // beyond loopback only when asked, with the token: through the real server, plain HTTP requests
 // that set the Host header, the CLI, and Debian's Chromium following the printed URL.
 
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,7 @@ import { startViewer, VIEW_TOKEN_ENV, type Viewer } from '../src/view/index.js';
 import { viewToken } from '../src/view/access-guard.js';
 import { launchChromium } from './helpers/browser.js';
 import { evaluate } from './helpers/evaluate.js';
+import { runCli } from './helpers/run-cli.js';
 
 const BIN = join(import.meta.dirname, '..', 'bin', 'mindscope.js');
 const TOKEN = 'test-token-0123456789abcdef';
@@ -100,9 +101,9 @@ describe('the viewer beyond loopback', () => {
     await expect(startViewer({ db, host: '0.0.0.0' })).rejects.toThrow(
       /--host 0\.0\.0\.0 is not a loopback address: .* add --allow-remote/,
     );
-    const r = spawnSync(process.execPath, [BIN, 'view', '--db', db, '--port', '0', '--host', '0.0.0.0'], { encoding: 'utf8' });
+    const r = await runCli(['view', '--db', db, '--port', '0', '--host', '0.0.0.0']);
     expect(r.stderr).toMatch(/^mindscope: --host 0\.0\.0\.0 is not a loopback address: every transcript in the store would be served/);
-    expect(r.status).toBe(1);
+    expect(r.code).toBe(1);
   });
 
   it('answers only with the token: ?token= once (then an HttpOnly SameSite=Strict cookie), or a Bearer header', async () => {

@@ -2,7 +2,7 @@
 // The viewer end to end: a store written through the real runner with reference agents (MCQ,
 // EnactToM teams, StoryTurn, Director), the real server, and Debian's Chromium.
 
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
@@ -20,6 +20,7 @@ import { artifact, launchChromium } from './helpers/browser.js';
 import { evaluate } from './helpers/evaluate.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
 import { writeHostileRun } from './helpers/hostile-run.js';
+import { runCli } from './helpers/run-cli.js';
 
 const BIN = join(import.meta.dirname, '..', 'bin', 'mindscope.js');
 const RUBRIC = `name: correctness
@@ -106,14 +107,14 @@ describe('the mindscope view command', () => {
       child.kill('SIGTERM');
     }
     const out = join(dir, 'cli-export');
-    const r = spawnSync(process.execPath, [BIN, 'view', '--db', db, '--export', out], { encoding: 'utf8' });
+    const r = await runCli(['view', '--db', db, '--export', out]);
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(/^wrote .*cli-export\/index\.html: \d+ run\(s\), \d+ trial\(s\)\n$/);
     // A second export into the same folder is refused unless asked, as report's is.
-    const again = spawnSync(process.execPath, [BIN, 'view', '--db', db, '--export', out], { encoding: 'utf8' });
+    const again = await runCli(['view', '--db', db, '--export', out]);
     expect(again.stderr).toMatch(/cli-export\/index\.html exists: refusing to overwrite it \(--export\); add --force to replace it/);
-    const forced = spawnSync(process.execPath, [BIN, 'view', '--db', db, '--export', out, '--force'], { encoding: 'utf8' });
-    expect(forced.status).toBe(0);
+    const forced = await runCli(['view', '--db', db, '--export', out, '--force']);
+    expect(forced.code).toBe(0);
   });
 });
 

@@ -6,7 +6,6 @@
 // similarity to native video and judge cost per cell against independent computations; the
 // joint analysis and its figures through the CLI.
 
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +27,7 @@ import {
   type TriangleCell,
 } from '../src/studies/vision/index.js';
 import { jointScatterSpec } from '../src/studies/vision/index.js';
+import { runCli } from './helpers/run-cli.js';
 
 const TABLE2 = `model,a,b,c_q1,c_q2,egocentric_b,scenes
 opus-4.7,11,1,8,2,9,12
@@ -304,7 +304,7 @@ describe('per-condition profiles against a computation by hand', () => {
 });
 
 describe('joint analysis', () => {
-  it('nearest group per task (adult and wide sets), disagreement, Spearman, and the figures from the CLI', () => {
+  it('nearest group per task (adult and wide sets), disagreement, Spearman, and the figures from the CLI', async () => {
     const { models } = directorFromCounts(TABLE2);
     const profiles = [
       'subject,condition,intent,approp',
@@ -338,14 +338,18 @@ describe('joint analysis', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-vision-'));
     writeFileSync(join(dir, 'counts.csv'), TABLE2);
     writeFileSync(join(dir, 'profiles.csv'), profiles);
-    const bin = join(__dirname, '..', 'bin', 'mindscope.js');
-    const r = spawnSync(
-      process.execPath,
-      [bin, 'analyze', 'vision', '--counts', join(dir, 'counts.csv'), '--profiles', join(dir, 'profiles.csv'), '--report', dir],
-      { encoding: 'utf8' },
-    );
+    const r = await runCli([
+      'analyze',
+      'vision',
+      '--counts',
+      join(dir, 'counts.csv'),
+      '--profiles',
+      join(dir, 'profiles.csv'),
+      '--report',
+      dir,
+    ]);
     expect(r.stderr).toBe('');
-    expect(r.status).toBe(0);
+    expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Spearman \(gap, distance to TD\): -?\d\.\d{3}/);
     expect(r.stdout).toMatch(/disagreements \(adult groups\): \d\/9/);
     expect(readFileSync(join(dir, 'vision-joint.svg'), 'utf8')).toMatch(/<svg[\s\S]*HF-ASD adults/);
@@ -357,23 +361,22 @@ describe('joint analysis', () => {
       ).toBe('PNG');
     // Without ffmpeg (an empty PATH): the SVGs are written and a warning says the PNGs are not.
     const bare = mkdtempSync(join(tmpdir(), 'mindscope-vision-bare-'));
-    const noFfmpeg = spawnSync(
-      process.execPath,
-      [bin, 'analyze', 'vision', '--counts', join(dir, 'counts.csv'), '--profiles', join(dir, 'profiles.csv'), '--report', bare],
-      { encoding: 'utf8', env: { ...process.env, PATH: mkdtempSync(join(tmpdir(), 'mindscope-empty-path-')) } },
+    const noFfmpeg = await runCli(
+      ['analyze', 'vision', '--counts', join(dir, 'counts.csv'), '--profiles', join(dir, 'profiles.csv'), '--report', bare],
+      { env: { PATH: mkdtempSync(join(tmpdir(), 'mindscope-empty-path-')) } },
     );
-    expect(noFfmpeg.status).toBe(0);
+    expect(noFfmpeg.code).toBe(0);
     expect(noFfmpeg.stderr).toBe(
       'warning: the charts are written as SVG only: PNG charts need ffmpeg with librsvg (Debian: apt install ffmpeg)\n',
     );
     expect(readdirSync(bare).sort()).toEqual(['vision-director.svg', 'vision-joint.svg', 'vision-profiles.svg']);
     // The Director command prints letter level and the egocentric rates, and both reference sets.
-    const d = spawnSync(process.execPath, [bin, 'analyze', 'director', '--counts', join(dir, 'counts.csv')], { encoding: 'utf8' });
-    expect(d.status).toBe(0);
+    const d = await runCli(['analyze', 'director', '--counts', join(dir, 'counts.csv')]);
+    expect(d.code).toBe(0);
     expect(d.stdout).toMatch(/nearest \(adult\)\s+nearest \(wide\)/);
     expect(d.stdout).toMatch(/gpt-5\.4 .* TD adults\s+Child I \(7\.3-9\.7 years\)/);
-    const t = spawnSync(process.execPath, [bin, 'analyze', 'triangles', '--profiles', join(dir, 'profiles.csv')], { encoding: 'utf8' });
-    expect(t.status).toBe(0);
+    const t = await runCli(['analyze', 'triangles', '--profiles', join(dir, 'profiles.csv')]);
+    expect(t.code).toBe(0);
     expect(t.stdout).toMatch(/strict Intent rank ToM > GD > Random: opus-4\.7 no/);
   }, 60_000);
 });
