@@ -31,13 +31,4 @@ describe('cycle check', () => {
     ]);
     expect(checkCycles(src, [{ files: ['report/section.ts', 'report/page.ts'], reason: 'kept' }])).toHaveLength(1);
   });
-
-  // TRANSITION: goes with the check's movingStudy once every study is a plugin.
-  it('leaves out a kernel layer importing a study that is moving out of it', () => {
-    const src = mkdtempSync(join(tmpdir(), 'mindscope-cycles-'));
-    for (const d of ['app', join('studies', 's')]) mkdirSync(join(src, d), { recursive: true });
-    writeFileSync(join(src, 'app', 'index.ts'), "export { s } from '../studies/s/index.js';\nexport const plugin = 1;\n");
-    writeFileSync(join(src, 'studies', 's', 'index.ts'), "import { plugin } from '../../app/index.js';\nexport const s = plugin;\n");
-    expect(checkCycles(src)).toEqual([]);
-  });
 });
