@@ -59,7 +59,7 @@ describe('rubrics and judge output', () => {
     );
     // A name that is no file and no built-in rubric lists the built-in ones.
     expect(() => loadRubric('castelli')).toThrow(
-      /castelli: cannot read: ENOENT \(no such file; the built-in rubrics are castelli-triangles, dialtom-inference, dialtom-trace-pair, commet-open-answer\)/,
+      /castelli: cannot read: ENOENT \(no such file; the built-in rubrics are dialtom-inference, dialtom-trace-pair, commet-open-answer, castelli-triangles\)/,
     );
   });
 

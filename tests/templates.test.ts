@@ -10,16 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSuite, openStore, parseRunSpec, runIdentity, runIdOf, type Item } from '../src/index.js';
-import type { McqPayload } from '../src/core/index.js';
-import {
-  BUILTIN_TEMPLATES,
-  buildMcqMessages,
-  createMcqTask,
-  extractAnswer,
-  loadMcqTemplate,
-  presentOptions,
-  templateFile,
-} from '../src/protocols/index.js';
+import { namedFiles, type McqPayload } from '../src/core/index.js';
+import { buildMcqMessages, createMcqTask, extractAnswer, loadMcqTemplate, presentOptions, templateFile } from '../src/protocols/index.js';
 import { evaluate } from './helpers/evaluate.js';
 import { runCli } from './helpers/run-cli.js';
 
@@ -48,7 +40,7 @@ describe('named templates', () => {
   it('ship in the package and load by name; an unknown name lists the built-in ones', () => {
     const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8'));
     expect(pkg.files).toContain('templates');
-    for (const name of BUILTIN_TEMPLATES) expect(loadMcqTemplate(name).user.length).toBeGreaterThan(20);
+    for (const name of namedFiles('template')) expect(loadMcqTemplate(name).user.length).toBeGreaterThan(20);
     expect(() => templateFile('tombnech')).toThrow(/template "tombnech": no such file or built-in template \(built-in: tombench, tomato/);
   });
 

@@ -5,7 +5,7 @@
 // powers.
 
 import type { Command } from 'commander';
-import type { StoredTranscript } from '../core/index.js';
+import { registerNamedFiles, type StoredTranscript } from '../core/index.js';
 import type { ProviderDefinition } from '../models/index.js';
 import type { ProtocolModule } from '../protocols/index.js';
 import type { Store } from '../store/index.js';
@@ -88,6 +88,10 @@ export interface PluginManifest {
   viewerPanels?: readonly ViewerPanel[];
   /** The protocol of each suite the plugin adds, so a report knows its sections without loading the suites. */
   suiteProtocols?: Readonly<Record<string, string>>;
+  /** Prompt templates by name (`run --template NAME`): name -> file. */
+  templates?: Readonly<Record<string, string>>;
+  /** Judge rubrics by name (`score --rubric NAME`): name -> file. */
+  rubrics?: Readonly<Record<string, string>>;
 }
 
 /** A plugin: its manifest, and the protocols, suites, providers and scorers a run can name. */
@@ -117,7 +121,14 @@ let defaults: readonly Plugin[] = [];
  * from the kernel (the MCQ protocol and its generic suites).
  */
 export function setDefaultPlugins(plugins: readonly Plugin[]): void {
+  for (const p of plugins) registerPluginFiles(p);
   defaults = plugins;
+}
+
+/** Register a plugin's named templates and rubrics (see core/named-files.ts). */
+export function registerPluginFiles(plugin: PluginManifest): void {
+  registerNamedFiles('template', plugin.templates ?? {}, plugin.name);
+  registerNamedFiles('rubric', plugin.rubrics ?? {}, plugin.name);
 }
 
 /** The plugins every registry starts with (see setDefaultPlugins). */

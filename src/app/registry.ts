@@ -9,7 +9,7 @@ import { BUILTIN_PROVIDERS, ProviderRegistry, type ChatModel, type ModelOptions 
 import { KERNEL_PROTOCOLS, type ProtocolModule } from '../protocols/index.js';
 import { referenceAgents, referenceSubjectProviders } from '../subjects/index.js';
 import { KERNEL_SUITES, type LoadResult, type Suite, type SuiteLoadOptions } from '../suites/index.js';
-import { defaultPlugins, type Plugin } from './plugin.js';
+import { defaultPlugins, registerPluginFiles, type Plugin } from './plugin.js';
 import type { ScorerDefinition } from './scorer.js';
 
 /** Everything a run can name: protocols, suites, model providers (reference subjects included) and scorers; plugins add to it. */
@@ -45,6 +45,7 @@ export class Registry {
       }
       this.#scorers.set(sc.name, sc);
     }
+    registerPluginFiles(plugin);
     this.plugins.push(plugin);
     return this;
   }

@@ -9,6 +9,7 @@ export * from './judge-info.js';
 export * from './csv.js';
 export * from './decimal-number.js';
 export * from './files.js';
+export * from './named-files.js';
 export * from './json-text.js';
 export * from './parquet-rows.js';
 export * from './records/index.js';

@@ -16,7 +16,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import YAML from 'yaml';
-import { checkJsonDepth, InputError, packageFile } from '../core/index.js';
+import { checkJsonDepth, InputError, namedFile, namedFiles } from '../core/index.js';
 
 export interface RubricField {
   name: string;
@@ -95,16 +95,13 @@ export function parseRubric(text: string, file: string): Rubric {
   };
 }
 
-/** The rubrics shipped with mindscope (rubrics/NAME.yaml), found by name after an npm install. */
-export const BUILTIN_RUBRICS = ['castelli-triangles', 'dialtom-inference', 'dialtom-trace-pair', 'commet-open-answer'] as const;
-
 /**
- * Load a rubric from a file, or a built-in one by name (`castelli-triangles`,
- * `dialtom-inference`, `dialtom-trace-pair`, `commet-open-answer`) when no file of that name exists.
+ * Load a rubric from a file, or one a plugin registered by name (the seed studies': e.g.
+ * `castelli-triangles`, `dialtom-inference`, `commet-open-answer`) when no file of that name exists.
  */
 export function loadRubric(pathOrName: string): Rubric {
-  const builtin = (BUILTIN_RUBRICS as readonly string[]).includes(pathOrName) && !existsSync(pathOrName);
-  const path = builtin ? packageFile('rubrics', `${pathOrName}.yaml`) : pathOrName;
+  const registered = existsSync(pathOrName) ? undefined : namedFile('rubric', pathOrName);
+  const path = registered ?? pathOrName;
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -112,7 +109,7 @@ export function loadRubric(pathOrName: string): Rubric {
     const code = (err as NodeJS.ErrnoException).code;
     // A name that is neither a file nor a built-in rubric: say which names there are.
     const names =
-      code === 'ENOENT' && !/[\\/.]/.test(pathOrName) ? ` (no such file; the built-in rubrics are ${BUILTIN_RUBRICS.join(', ')})` : '';
+      code === 'ENOENT' && !/[\\/.]/.test(pathOrName) ? ` (no such file; the built-in rubrics are ${namedFiles('rubric').join(', ')})` : '';
     throw new InputError(`cannot read: ${code ?? (err as Error).message}${names}`, path);
   }
   return parseRubric(text, path);

@@ -12,7 +12,7 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import YAML from 'yaml';
-import { checkJsonDepth, ConfigError, packageFile } from '../../core/index.js';
+import { checkJsonDepth, ConfigError, namedFile, namedFiles } from '../../core/index.js';
 import type { McqOption } from '../../core/index.js';
 
 export interface McqTemplate {
@@ -39,33 +39,21 @@ export const DEFAULT_MCQ_TEMPLATE: McqTemplate = {
 
 const CORE_PLACEHOLDERS = ['context', 'question', 'options', 'labels', 'trace'];
 
-/**
- * The published prompts shipped with mindscope (templates/NAME.yaml), usable by name wherever a
- * template file is asked for: ToMBench's English prompt (zhchen18/ToMBench prompts.py), ToMATO's
- * (nttmdlab-nlp/ToMATO run_local_llm.py), and DialToM's (Stealth-py/DialToM benchmark.py and
- * counterfactual_test.py; the paper's Appendix K.3 and K.4). Each file says where it comes from.
- */
-export const BUILTIN_TEMPLATES = [
-  'tombench',
-  'tomato',
-  'dialtom-retrospective',
-  'dialtom-prospective',
-  'dialtom-counterfactual',
-  'dialtom-trace-injection',
-  'dialtom-summary-states',
-  'dialtom-history-states',
-] as const;
-
-/** Whether a template argument names a built-in template (and no file of that name exists). */
+/** Whether a template argument names a registered template (and no file of that name exists). */
 export function isBuiltinTemplate(pathOrName: string): boolean {
-  return (BUILTIN_TEMPLATES as readonly string[]).includes(pathOrName) && !existsSync(pathOrName);
+  return namedFile('template', pathOrName) !== undefined && !existsSync(pathOrName);
 }
 
-/** The file a template argument stands for: the file itself, or the built-in template's file. */
+/**
+ * The file a template argument stands for: the file itself, or the file of a template a plugin
+ * registered under that name (the seed studies' published prompts: ToMBench, ToMATO, DialToM).
+ */
 export function templateFile(pathOrName: string): string {
-  if (isBuiltinTemplate(pathOrName)) return packageFile('templates', `${pathOrName}.yaml`);
+  if (isBuiltinTemplate(pathOrName)) return namedFile('template', pathOrName)!;
   if (!existsSync(pathOrName) && /^[a-z][a-z0-9-]*$/.test(pathOrName))
-    throw new ConfigError(`template "${pathOrName}": no such file or built-in template (built-in: ${BUILTIN_TEMPLATES.join(', ')})`);
+    throw new ConfigError(
+      `template "${pathOrName}": no such file or built-in template (built-in: ${namedFiles('template').join(', ') || 'none'})`,
+    );
   return pathOrName;
 }
 
@@ -86,7 +74,7 @@ function checkPlaceholders(text: string, declared: string[], path: string, where
   }
 }
 
-/** Read a template file, or a built-in template by name (see BUILTIN_TEMPLATES). */
+/** Read a template file, or a registered template by name (see templateFile). */
 export function loadMcqTemplate(pathOrName: string): McqTemplate {
   const path = templateFile(pathOrName);
   let text: string;

@@ -1,10 +1,26 @@
 // The dialtom study's manifest: what the command line, the report and the viewer know of it
 // without loading its suites and protocols.
 
+import { fileURLToPath } from 'node:url';
 import type { PluginManifest } from '../../app/index.js';
+
+/** A data file shipped with the package (templates/, rubrics/ at its root). */
+const packageData = (path: string) => fileURLToPath(new URL(`../../../${path}`, import.meta.url));
 
 export const manifest = {
   name: 'dialtom',
+  templates: {
+    'dialtom-retrospective': packageData('templates/dialtom-retrospective.yaml'),
+    'dialtom-prospective': packageData('templates/dialtom-prospective.yaml'),
+    'dialtom-counterfactual': packageData('templates/dialtom-counterfactual.yaml'),
+    'dialtom-trace-injection': packageData('templates/dialtom-trace-injection.yaml'),
+    'dialtom-summary-states': packageData('templates/dialtom-summary-states.yaml'),
+    'dialtom-history-states': packageData('templates/dialtom-history-states.yaml'),
+  },
+  rubrics: {
+    'dialtom-inference': packageData('rubrics/dialtom-inference.yaml'),
+    'dialtom-trace-pair': packageData('rubrics/dialtom-trace-pair.yaml'),
+  },
   suiteProtocols: {
     'dialtom-retrospective': 'mcq',
     'dialtom-prospective': 'mcq',
