@@ -11,7 +11,7 @@ import { GenerationSettingsSchema } from './records/transcript.js';
 
 const Category = z.enum(CATEGORIES);
 
-/** How the generic `mcq` suite reads a file's fields (see suites/literal/generic-mcq.ts). */
+/** How the generic `mcq` suite reads a file's fields (see suites/generic-mcq.ts). */
 export const McqFieldMapSchema = z.strictObject({
   id: z.string().optional(),
   context: z.string().optional(),

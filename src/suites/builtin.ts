@@ -4,7 +4,7 @@
 import { ConfigError } from '../core/index.js';
 import { mcqProtocol } from '../protocols/index.js';
 import { defineSuite, type Suite } from './suite.js';
-import { loadGenericMcq } from './literal/generic-mcq.js';
+import { loadGenericMcq } from './generic-mcq.js';
 import { generateTomItems } from './generated/story-generator.js';
 
 /** The kernel's suites: any MCQ file with a field mapping, and the procedural stories of the demo. */

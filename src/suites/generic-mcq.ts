@@ -3,11 +3,11 @@
 
 import { extname } from 'node:path';
 import { readFileSync } from 'node:fs';
-import type { McqFieldMap } from '../../core/index.js';
-import { InputError, isCategory, readParquetRows } from '../../core/index.js';
-import { parseCsv } from '../../core/index.js';
-import { mcqItem, type LoadResult } from '../read-input.js';
-import { readJson, readJsonLines, readText } from '../../core/index.js';
+import type { McqFieldMap } from '../core/index.js';
+import { InputError, isCategory, readParquetRows } from '../core/index.js';
+import { parseCsv } from '../core/index.js';
+import { mcqItem, type LoadResult } from './read-input.js';
+import { readJson, readJsonLines, readText } from '../core/index.js';
 
 type Row = { line: number; value: Record<string, unknown> };
 
