@@ -290,7 +290,7 @@ describe('mindscope view in Chromium', () => {
 
   it('links audit reports found beside the store from each run', async () => {
     writeFileSync(join(dir, 'audit-panel.html'), '<html><body><h1>Audit of the panel</h1></body></html>');
-    await go('#/audit/tom');
+    await go('#/reports/tom');
     await page.locator('a[href^="files/audit/"]').waitFor();
     expect(await page.locator('a[href^="files/audit/"]').innerText()).toBe('audit-panel.html');
     expect(await (await fetch(`${viewer.url}files/audit/audit-panel.html`)).text()).toContain('Audit of the panel');

@@ -76,6 +76,18 @@ export interface ViewerPanel {
   script?: string | URL;
 }
 
+/** HTML reports a study writes beside a store (e.g. audit reports), listed by the viewer from each run. */
+export interface ViewerReports {
+  /** Where the viewer serves them (files/KIND/NAME) and copies them in a static export. */
+  kind: string;
+  /** The heading they are listed under. */
+  title: string;
+  /** The file names that are such reports (in the store's folder). */
+  match: RegExp;
+  /** What to tell a user when there are none: how to write one. */
+  hint?: string;
+}
+
 /**
  * The light part of a plugin: what the command line, the report and the viewer need before (or
  * without) loading its protocols and suites. Every loader in it is lazy.
@@ -86,6 +98,7 @@ export interface PluginManifest {
   commands?: readonly CommandDefinition[];
   reportSections?: readonly ReportSection[];
   viewerPanels?: readonly ViewerPanel[];
+  viewerReports?: readonly ViewerReports[];
   /** The protocol of each suite the plugin adds, so a report knows its sections without loading the suites. */
   suiteProtocols?: Readonly<Record<string, string>>;
   /** Prompt templates by name (`run --template NAME`): name -> file. */

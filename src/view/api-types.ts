@@ -17,8 +17,8 @@ export interface RunView {
   usage: UsageRow[];
   activity: RunActivity;
   rubrics: Array<{ rubric: string; sha256: string }>;
-  /** Audit reports (HTML files) found beside the store that name this run. */
-  audits: string[];
+  /** Reports (HTML files) the plugins' studies wrote beside the store, by kind (e.g. audit reports). */
+  reports: Array<{ kind: string; title: string; hint: string | null; files: string[] }>;
 }
 
 export interface TrialPage {

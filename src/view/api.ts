@@ -4,13 +4,14 @@
 
 import { readFileSync } from 'node:fs';
 import { Hono } from 'hono';
+import type { ViewerReports } from '../app/index.js';
 import { pluginManifests } from '../builtin-studies.js';
 import { MindscopeError } from '../core/index.js';
 import { trialBrowser, type Store, type TrialQuery, type TrialSort } from '../store/index.js';
 import type { TrialPage, ViewerInfo } from './api-types.js';
 import { compareView } from './compare-view.js';
 import { servedPanels, type ServedPanels } from './panels.js';
-import { runsView } from './runs-view.js';
+import { runsView, viewerReportKinds } from './runs-view.js';
 import { trialView } from './trial-view.js';
 
 const SORTS: readonly TrialSort[] = ['order', 'item', 'subject', 'score', 'latency', 'cost', 'finished'];
@@ -85,14 +86,16 @@ class StampCache {
 }
 
 /**
- * The API routes; `files` serves an audit report by name (undefined when the store has no
- * folder); `panels` are the plugins' viewer panels (the built-in studies' by default), whose
- * scripts are served as plugin-panels/N.js.
+ * The API routes; `files` serves a report written beside the store by kind and name (undefined
+ * when the store has no folder); `panels` are the plugins' viewer panels and `reports` the kinds
+ * of reports they write (the built-in studies' by default); panel scripts are served as
+ * plugin-panels/N.js.
  */
 export function viewerApi(
   store: Store,
-  files?: (name: string) => Promise<Response | undefined>,
+  files?: (kind: string, name: string) => Promise<Response | undefined>,
   panels: ServedPanels = servedPanels(pluginManifests()),
+  reports: readonly ViewerReports[] = viewerReportKinds(pluginManifests()),
 ): Hono {
   const app = new Hono();
   const cache = new StampCache(store);
@@ -102,7 +105,7 @@ export function viewerApi(
   app.get('/api/info', async (c) =>
     c.json({ location: store.location, backend: store.backend, stamp: await cache.stamp(), static: false } satisfies ViewerInfo),
   );
-  app.get('/api/runs', async (c) => c.json(await runsView(store)));
+  app.get('/api/runs', async (c) => c.json(await runsView(store, reports)));
   app.get('/api/runs/:run/facets', async (c) =>
     c.json(await cache.get(`facets\u0000${c.req.param('run')}`, () => trialBrowser(store).facets(c.req.param('run')))),
   );
@@ -135,9 +138,9 @@ export function viewerApi(
     const subjects = p.getAll('subject').filter(Boolean);
     return c.json(await compareView(store, c.req.param('run'), subjects, Number(p.get('replicate') ?? '0') || 0));
   });
-  app.get('/files/audit/:name', async (c) => {
-    const res = files ? await files(c.req.param('name')) : undefined;
-    return res ?? c.json({ error: 'no such audit report' }, 404);
+  app.get('/files/:kind/:name', async (c) => {
+    const res = files ? await files(c.req.param('kind'), c.req.param('name')) : undefined;
+    return res ?? c.json({ error: 'no such report' }, 404);
   });
   app.get('/plugin-panels/:name', (c) => {
     const file = panels.scripts.get(`plugin-panels/${c.req.param('name')}`);

@@ -2,30 +2,38 @@
 
 import { readdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { PluginManifest, ViewerReports } from '../app/index.js';
 import { trialBrowser, type Store } from '../store/index.js';
 import type { RunView } from './api-types.js';
 
-/** Audit reports (HTML) in a folder: files whose names start with "audit" or contain "-audit". */
-export function auditFiles(folder: string): string[] {
+/** The kinds of reports the plugins in play write beside a store (see PluginManifest.viewerReports), the first declaration of a kind winning. */
+export function viewerReportKinds(manifests: readonly PluginManifest[]): ViewerReports[] {
+  const out = new Map<string, ViewerReports>();
+  for (const m of manifests) for (const r of m.viewerReports ?? []) if (!out.has(r.kind)) out.set(r.kind, r);
+  return [...out.values()];
+}
+
+/** The files of a kind of report in a folder, sorted (HTML files only: the viewer serves them as pages). */
+export function reportFiles(folder: string, kind: ViewerReports): string[] {
   try {
     return readdirSync(folder)
-      .filter((f) => /\.html$/i.test(f) && /(^|[-_.])audit/i.test(f))
+      .filter((f) => /\.html$/i.test(f) && kind.match.test(f))
       .sort();
   } catch {
     return [];
   }
 }
 
-/** The folder audit reports are looked for in: the SQLite file's; none for a database server. */
+/** The folder reports are looked for in: the SQLite file's; none for a database server. */
 export function storeFolder(store: Store): string | undefined {
   return store.backend === 'sqlite' && store.location !== ':memory:' ? dirname(store.location) : undefined;
 }
 
 /** Every run with its configuration, subjects, suites, progress and cost, newest first. */
-export async function runsView(store: Store): Promise<RunView[]> {
+export async function runsView(store: Store, kinds: readonly ViewerReports[] = []): Promise<RunView[]> {
   const browser = trialBrowser(store);
   const folder = storeFolder(store);
-  const audits = folder ? auditFiles(folder) : [];
+  const reports = kinds.map((k) => ({ kind: k.kind, title: k.title, hint: k.hint ?? null, files: folder ? reportFiles(folder, k) : [] }));
   const runs = await store.listRuns();
   const out: RunView[] = [];
   for (const run of runs.reverse()) {
@@ -42,7 +50,7 @@ export async function runsView(store: Store): Promise<RunView[]> {
       usage: await store.usage(run.id),
       activity: await browser.activity(run.id),
       rubrics: await store.pinnedRubrics(run.id),
-      audits,
+      reports,
     });
   }
   return out;

@@ -13,7 +13,7 @@ import { accessGuard, isLoopback, viewToken } from './access-guard.js';
 import { viewerApi } from './api.js';
 import { pageFolder, readInside } from './page-files.js';
 import { servedPanels } from './panels.js';
-import { auditFiles, storeFolder } from './runs-view.js';
+import { reportFiles, storeFolder, viewerReportKinds } from './runs-view.js';
 
 export interface Viewer {
   /** The URL to open; served beyond loopback, it carries the token (`?token=`). */
@@ -47,14 +47,18 @@ export async function startViewer(opts: {
   const store = await openStoreForReading(opts.db);
   const page = pageFolder();
   const folder = storeFolder(store);
+  const manifests = pluginManifests(opts.plugins);
+  const reports = viewerReportKinds(manifests);
   const api = viewerApi(
     store,
-    async (name) => {
-      if (!folder || !auditFiles(folder).includes(name)) return undefined;
+    async (kind, name) => {
+      const of = reports.find((r) => r.kind === kind);
+      if (!folder || !of || !reportFiles(folder, of).includes(name)) return undefined;
       const file = readInside(folder, name);
       return file ? new Response(new Uint8Array(file.body), { headers: { 'content-type': file.type } }) : undefined;
     },
-    servedPanels(pluginManifests(opts.plugins)),
+    servedPanels(manifests),
+    reports,
   );
   // The port is known once the server listens: the guard is built then, before any request is answered.
   let guard: ReturnType<typeof accessGuard> | undefined;

@@ -15,7 +15,7 @@ import { storeStamp } from './api.js';
 import { compareView } from './compare-view.js';
 import { pageFolder } from './page-files.js';
 import { servedPanels } from './panels.js';
-import { auditFiles, runsView, storeFolder } from './runs-view.js';
+import { reportFiles, runsView, storeFolder, viewerReportKinds } from './runs-view.js';
 import { trialView } from './trial-view.js';
 
 /** The name a snapshot is stored under (the page computes the same). */
@@ -50,7 +50,9 @@ export async function exportViewer(
         .replace(/<script type="module" crossorigin src=/g, '<script defer src='),
     );
     makeDirectory(join(dir, 'data'));
-    const panels = servedPanels(pluginManifests(opts.plugins));
+    const manifests = pluginManifests(opts.plugins);
+    const panels = servedPanels(manifests);
+    const reports = viewerReportKinds(manifests);
     for (const [url, file] of panels.scripts) {
       makeDirectory(join(dir, 'plugin-panels'));
       cpSync(file, join(dir, url));
@@ -62,14 +64,15 @@ export async function exportViewer(
       stamp: await storeStamp(store),
       static: true,
     } satisfies ViewerInfo);
-    const runs = await runsView(store);
+    const runs = await runsView(store, reports);
     writeSnapshot(dir, 'runs', runs);
     const folder = storeFolder(store);
     if (folder)
-      for (const f of auditFiles(folder)) {
-        makeDirectory(join(dir, 'audit'));
-        cpSync(join(folder, f), join(dir, 'audit', f));
-      }
+      for (const kind of reports)
+        for (const f of reportFiles(folder, kind)) {
+          makeDirectory(join(dir, kind.kind));
+          cpSync(join(folder, f), join(dir, kind.kind, f));
+        }
     const browser = trialBrowser(store);
     let trials = 0;
     for (const run of runs) {

@@ -1,4 +1,4 @@
-// The viewer's page: Runs, Trials, Transcript, Compare and Audit views over the API (or a
+// The viewer's page: Runs, Trials, Transcript, Compare and Reports views over the API (or a
 // static export's snapshot). Every string from models and data files is rendered as text by
 // Preact (escaped); nothing is ever inserted as HTML.
 
@@ -6,7 +6,7 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { getInfo, isStatic } from './data.js';
 import { href, useRoute } from './route.js';
-import { AuditView } from './views/audit.js';
+import { ReportsView } from './views/reports.js';
 import { CompareView } from './views/compare.js';
 import { RunsView } from './views/runs.js';
 import { TranscriptView } from './views/transcript.js';
@@ -47,7 +47,7 @@ function App() {
             <span class="run">{runId}</span>
             <a href={href('trials', runId)}>Trials</a>
             <a href={href('compare', runId)}>Compare</a>
-            <a href={href('audit', runId)}>Audit</a>
+            <a href={href('reports', runId)}>Reports</a>
           </nav>
         )}
         {isStatic && <span class="badge">static export</span>}
@@ -62,8 +62,8 @@ function App() {
           <TranscriptView route={route} stamp={stamp} />
         ) : view === 'compare' ? (
           <CompareView route={route} stamp={stamp} />
-        ) : view === 'audit' ? (
-          <AuditView route={route} stamp={stamp} />
+        ) : view === 'reports' ? (
+          <ReportsView route={route} stamp={stamp} />
         ) : (
           <RunsView stamp={stamp} />
         )}

@@ -1,5 +1,5 @@
 // Hash routes: #/runs, #/trials/RUN?filters, #/trial/RUN?subject&suite&item&replicate,
-// #/compare/RUN?subject=A&subject=B, #/audit/RUN. The hash keeps every view linkable, in the
+// #/compare/RUN?subject=A&subject=B, #/reports/RUN. The hash keeps every view linkable, in the
 // server and in a static export alike.
 
 import { useEffect, useState } from 'preact/hooks';

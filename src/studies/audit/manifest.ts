@@ -23,6 +23,15 @@ export const manifest = {
       load: async () => (await import('./commands/simulate.js')).registerSimulate,
     },
   ],
+  viewerReports: [
+    {
+      kind: 'audit',
+      title: 'Audit reports',
+      // Files whose names start with "audit" or contain "-audit" (audit.html, panel-audit.html).
+      match: /(^|[-_.])audit/i,
+      hint: "Write one with `mindscope audit ... --out audit.html` in the store's folder, and it shows here.",
+    },
+  ],
   reportSections: [
     {
       title: 'Psychometric audit of the suites',
