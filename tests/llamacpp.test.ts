@@ -8,12 +8,13 @@ import { describe, expect, it } from 'vitest';
 import { collect } from '../src/store/index.js';
 import { createModel, openStore, runAccuracy } from '../src/index.js';
 import { evaluate } from './helpers/evaluate.js';
+import { llamaInstalled } from './helpers/llama.js';
 
 // tests/fixtures/models/README.md: what the model is, its licences and SHA-256.
 const GGUF = join(__dirname, 'fixtures', 'models', 'stories260k-f32.gguf');
 const dir = mkdtempSync(join(tmpdir(), 'mindscope-llama-'));
 
-describe('llamacpp provider', () => {
+describe.skipIf(!llamaInstalled)('llamacpp provider', () => {
   const model = createModel(`llamacpp:${GGUF}`);
 
   it('a file that is not a GGUF model fails naming it, as an error that stops the subject (not each trial)', async () => {
@@ -62,7 +63,7 @@ describe('llamacpp provider', () => {
   }, 120_000);
 });
 
-describe('llamacpp through the runner', () => {
+describe.skipIf(!llamaInstalled)('llamacpp through the runner', () => {
   it('runs MCQ items with generation (parse failures counted) and with log-likelihood scoring', async () => {
     const store = await openStore(join(dir, 'llama.db'));
     const gen = await evaluate({
@@ -117,7 +118,7 @@ describe('llamacpp through the runner', () => {
   }, 180_000);
 });
 
-describe('llamacpp in an embodied episode', () => {
+describe.skipIf(!llamaInstalled)('llamacpp in an embodied episode', () => {
   it('plays every agent of a task through the local model: the protocol runs end to end', async () => {
     const { generateTasks } = await import('../src/studies/enacttom/index.js');
     const { summarizeEpisodes } = await import('../src/studies/enacttom/index.js');
@@ -137,7 +138,7 @@ describe('llamacpp in an embodied episode', () => {
   }, 180_000);
 });
 
-describe('llamacpp in StoryTurn conversations', () => {
+describe.skipIf(!llamaInstalled)('llamacpp in StoryTurn conversations', () => {
   it('runs the generated StoryTurns through the local model and every metric is computed', async () => {
     const { storedStories, storyTurnMetrics } = await import('../src/studies/storyturn/index.js');
     const store = await openStore(join(dir, 'llama-storyturn.db'));

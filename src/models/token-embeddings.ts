@@ -10,6 +10,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError } from '../core/index.js';
+import { loadLlamaCpp } from './optional-llama.js';
 
 export interface TokenEmbedder {
   /** The model file and what the vectors are. */
@@ -27,13 +28,7 @@ export interface TokenEmbedder {
 export async function openTokenEmbedder(path: string, opts: { threads?: number } = {}): Promise<TokenEmbedder> {
   const file = resolve(path);
   if (!existsSync(file)) throw new ConfigError(`${path}: no such GGUF file (BERTScore needs a local embedding model)`);
-  // biome-ignore lint/suspicious/noExplicitAny: node-llama-cpp is optional; its types are not needed outside this file
-  let mod: any;
-  try {
-    mod = await import('node-llama-cpp');
-  } catch {
-    throw new ConfigError('BERTScore: the optional dependency node-llama-cpp is not installed (npm i -E node-llama-cpp@3.21.1)');
-  }
+  const mod = await loadLlamaCpp('BERTScore');
   const llama = await mod.getLlama({ gpu: false, build: 'never', logLevel: 'error' });
   const model = await llama.loadModel({ modelPath: file });
   const meta = model.fileInfo?.metadata ?? {};

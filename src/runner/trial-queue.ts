@@ -6,7 +6,7 @@
 // the queue's: a job run twice finds its trial done, or leased to a live worker, and does not
 // call the model again.
 
-import type PgBoss from 'pg-boss';
+import type { PgBoss } from 'pg-boss';
 import type { TrialKey } from '../core/index.js';
 import { trialKeyString } from '../store/index.js';
 
@@ -56,7 +56,7 @@ export class TrialQueue {
   /** Connect (creating pg-boss's schema and the queue if needed). */
   static async open(url: string, opts: TrialQueueOptions = {}): Promise<TrialQueue> {
     // Loaded on first use: commands that never touch the queue do not pay for it.
-    const { default: Boss } = await import('pg-boss');
+    const { PgBoss: Boss } = await import('pg-boss');
     const boss = new Boss({
       connectionString: url,
       schema: QUEUE_SCHEMA,
@@ -69,8 +69,8 @@ export class TrialQueue {
     // next fetch or completion reports a database that stays away.
     boss.on('error', () => {});
     await boss.start();
-    await boss.createQueue(TRIAL_QUEUE, { name: TRIAL_QUEUE, policy: 'short' });
-    await boss.createQueue(BATCH_RUN_QUEUE, { name: BATCH_RUN_QUEUE, policy: 'short' });
+    await boss.createQueue(TRIAL_QUEUE, { policy: 'short' });
+    await boss.createQueue(BATCH_RUN_QUEUE, { policy: 'short' });
     return new TrialQueue(boss);
   }
 
@@ -78,7 +78,6 @@ export class TrialQueue {
   async enqueue(jobs: TrialJob[], opts: EnqueueOptions): Promise<void> {
     for (let i = 0; i < jobs.length; i += 1000) {
       const part = jobs.slice(i, i + 1000).map((data) => ({
-        name: TRIAL_QUEUE,
         data,
         singletonKey: trialKeyString(data),
         expireInSeconds: Math.max(1, Math.round(opts.expireSeconds)),
@@ -86,7 +85,7 @@ export class TrialQueue {
         retryDelay: Math.max(1, Math.round(opts.retryDelaySeconds ?? 10)),
         retryBackoff: false,
       }));
-      await this.boss.insert(part);
+      await this.boss.insert(TRIAL_QUEUE, part);
     }
   }
 
@@ -109,8 +108,13 @@ export class TrialQueue {
 
   /** Trials and batch-run steps queued, waiting for a retry, or taken and not yet acknowledged. */
   async outstanding(): Promise<number> {
-    const trials = (await this.boss.getQueueSize(TRIAL_QUEUE, { before: 'completed' })) ?? 0;
-    return trials + ((await this.boss.getQueueSize(BATCH_RUN_QUEUE, { before: 'completed' })) ?? 0);
+    // Counted from the job table itself: pg-boss's queue statistics are cached for up to a minute.
+    const { rows } = await this.boss
+      .getDb()
+      .executeSql(`SELECT count(*)::int AS n FROM ${QUEUE_SCHEMA}.job WHERE name = ANY($1) AND state < 'completed'`, [
+        [TRIAL_QUEUE, BATCH_RUN_QUEUE],
+      ]);
+    return Number((rows[0] as { n: number } | undefined)?.n ?? 0);
   }
 
   /** Queue a step of a batch run, to start after `delaySeconds` (a step already waiting is not queued twice). */
@@ -146,6 +150,6 @@ export class TrialQueue {
   }
 
   async close(): Promise<void> {
-    await this.boss.stop({ graceful: false, wait: true });
+    await this.boss.stop({ graceful: false });
   }
 }

@@ -136,7 +136,7 @@ export class GoogleChatModel extends SdkChatModel<GoogleGenAI, GenAiModule> {
   protected async connect({ url, apiKey }: SdkTarget): Promise<SdkConnection<GoogleGenAI, GenAiModule>> {
     const mod = await import('@google/genai');
     // vertexai false: GOOGLE_GENAI_USE_VERTEXAI in the environment must not send the key elsewhere. No retryOptions: no SDK retries.
-    const client = new mod.GoogleGenAI({ apiKey, vertexai: false, httpOptions: { baseUrl: url } });
+    const client = new mod.GoogleGenAI({ apiKey, vertexai: false, httpOptions: { baseUrl: url, apiVersion: 'v1beta' } });
     return { client, mod };
   }
 

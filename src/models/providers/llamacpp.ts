@@ -12,6 +12,7 @@ import { ConfigError } from '../../core/index.js';
 import type { ChatModel, ChatRequest, LoglikResult } from '../chat-model.js';
 import { messageText } from '../chat-model.js';
 import { ModelCallError } from '../call-error.js';
+import { loadLlamaCpp } from '../optional-llama.js';
 
 // The library's types are only needed inside this file; keep them loose so that the package
 // stays optional at compile time too.
@@ -35,13 +36,7 @@ function llamaThreads(): number {
 const loaded = new Map<string, Promise<Loaded>>();
 
 async function load(path: string): Promise<Loaded> {
-  // biome-ignore lint/suspicious/noExplicitAny: the optional module, loaded dynamically
-  let mod: any;
-  try {
-    mod = await import('node-llama-cpp');
-  } catch {
-    throw new ConfigError(`llamacpp:${path}: the optional dependency node-llama-cpp is not installed (npm i -E node-llama-cpp@3.21.1)`);
-  }
+  const mod = await loadLlamaCpp(`llamacpp:${path}`);
   const llama = await mod.getLlama({ gpu: false, build: 'never', logLevel: 'error' });
   let model: Loaded['model'];
   try {
