@@ -22,9 +22,9 @@ type Loaded = { model: any; sequence: any; chatWrapper: any | undefined; context
 const RAW_SOFTMAX = { temperature: 1, topK: 0, topP: 1, minP: 0 };
 
 /**
- * CPU threads for decoding: MINDSCOPE_LLAMA_THREADS, else all cores but one. Measured here (2
- * cores): with both cores the thread pool spends ~0.5 s per decode call waiting on each
- * other, with one core a 24-token greedy generation of the test model takes ~20 ms.
+ * CPU threads for decoding: MINDSCOPE_LLAMA_THREADS, else all cores but one. When the decode
+ * threads take every core they wait on the event loop and on each other at each step, which
+ * costs a small model far more than the thread it gains.
  */
 function llamaThreads(): number {
   const fromEnv = Number(process.env.MINDSCOPE_LLAMA_THREADS);
