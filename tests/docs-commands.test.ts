@@ -13,7 +13,7 @@
 // and the generated reference (docs/reference/cli.md).
 
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -53,6 +53,7 @@ const POSTGRES = /postgres(?:ql)?:\/\/[^\s'"]+/;
 let server: ModelServer;
 const ownServers: ModelServer[] = [];
 let shim = '';
+const folders: string[] = [];
 
 beforeAll(async () => {
   server = await startModelServer();
@@ -71,6 +72,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([server, ...ownServers].filter(Boolean).map((s) => s.stop()));
   await dropTestDatabases();
+  for (const dir of [shim, ...folders]) if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 interface Outcome {
@@ -123,6 +125,7 @@ describe('the documentation pages run as written', () => {
     const test = needsPostgres && !pgAvailable ? it.skip : it;
     test(`docs/${page}${needsPostgres ? pgSkipNote : ''}`, { timeout: 900_000 }, async () => {
       let cwd = mkdtempSync(join(tmpdir(), 'mindscope-docs-'));
+      folders.push(cwd);
       const env: NodeJS.ProcessEnv = {
         ...providerEnv(server.url),
         PATH: `${shim}:${process.env.PATH}`,
