@@ -1,4 +1,4 @@
-// The README's screenshots of the viewer (docs/img/view-*.png): a store written by reference
+// The viewer guide's screenshots (docs/guide/viewer.md, docs/img/view-*.png): a store written by reference
 // agents (MCQ, an EnactToM team, StoryTurn, the Director Task), the viewer, Debian's Chromium.
 //   node scripts/view-screenshots.mjs   (npm run build first)
 

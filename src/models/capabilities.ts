@@ -8,7 +8,7 @@
 import { ConfigError, DEFAULT_SETTINGS, type GenerationSettings, type ReasoningEffort } from '../core/index.js';
 
 export interface ModelCapabilities {
-  /** The table row that matched, for messages and the README. */
+  /** The table row that matched, for messages and the documentation. */
   family: string;
   /** Takes temperature and top_p (OpenAI's reasoning models take neither: they sample at temperature 1). */
   sampling: boolean;

@@ -1,5 +1,5 @@
-// The queue of trials for workers on many machines, on pg-boss (PostgreSQL; see the README
-// for why pg-boss and not graphile-worker). One job per trial, keyed by the trial (a trial
+// The queue of trials for workers on many machines, on pg-boss (PostgreSQL; docs/guide/running-at-scale.md
+// says why pg-boss and not graphile-worker). One job per trial, keyed by the trial (a trial
 // queued twice while waiting is one job). pg-boss gives each fetched job a visibility timeout
 // (`expireInSeconds`): a job whose worker died is retried by pg-boss's maintenance after it.
 // Recording a result exactly once is the store's part (leases and the record-once rule), not
