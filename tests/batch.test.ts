@@ -32,6 +32,7 @@ const cli = (args: string[]) => runCli(args, { cwd: dir, env: providerEnv(server
 interface RunJson {
   done: number;
   failed: number;
+  standardPrice: Array<{ spec: string; calls: number; reason: string }>;
   usage: Array<{
     spec: string;
     costUsd: number | null;
@@ -85,6 +86,7 @@ describe('run --batch', () => {
     const b = json(batched);
     const n = json(normal);
     expect(b.done).toBe(18);
+    expect(b.standardPrice).toEqual([]);
     expect(await responses(join(dir, 'batch.db'), 'b')).toEqual(await responses(join(dir, 'normal.db'), 'b'));
     for (const spec of MODELS) {
       const bu = b.usage.find((u) => u.spec === spec)!;
@@ -185,8 +187,34 @@ describe('run --batch', () => {
       '--json',
     ]);
     expect(r.code, r.stderr).toBe(0);
-    expect(json(r)).toMatchObject({ done: 4, failed: 0 });
+    expect(json(r)).toMatchObject({
+      done: 4,
+      failed: 0,
+      standardPrice: [{ spec: 'anthropic:flaky-500-1', calls: 4, reason: 'batch errors' }],
+    });
     expect((await server.stats()).byModel['flaky-500-1']! - direct0).toBe(4);
+    // Without --json the summary says so, with how many calls.
+    const text = await cli([
+      'run',
+      'generated-tom',
+      '--model',
+      'anthropic:flaky-500-1',
+      '--limit',
+      '3',
+      '--seed',
+      '7',
+      '--db',
+      db,
+      '--run-id',
+      'e-text',
+      '--batch',
+      '--batch-poll',
+      '0.05',
+    ]);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain(
+      '\n--batch: 3 call(s) were made one by one at the standard price, not through a batch: anthropic:flaky-500-1 3 (its batch returned them as errors, or was refused)\n',
+    );
     const store = await openStore(db);
     try {
       const rows = await store.batchRequests('e');

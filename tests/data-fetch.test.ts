@@ -3,13 +3,22 @@
 // nothing is stored; a second pull fetches nothing.
 
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureSuiteData, listDatasets, pullDataset, readManifest, selectDatasets, type DataManifest } from '../src/suites/index.js';
+import {
+  ensureSuiteData,
+  listDatasets,
+  pullDataset,
+  readManifest,
+  selectDatasets,
+  verifyDataset,
+  type DataManifest,
+} from '../src/suites/index.js';
+import { runCli } from './helpers/run-cli.js';
 
 const files: Record<string, string> = {
   'toy/items.jsonl': '{"id":1}\n{"id":2}\n',
@@ -96,6 +105,75 @@ describe('data on demand', () => {
     const env = { MINDSCOPE_CACHE: mkdtempSync(join(tmpdir(), 'mindscope-cache-')), MINDSCOPE_DATA_MIRROR: `${mirror}/nowhere` };
     await expect(pullDataset(manifest().datasets[0]!, { env })).rejects.toThrow(/\/nowhere\/toy\/items\.jsonl.*HTTP 404/);
     expect(() => selectDatasets(['nope'], false, manifest())).toThrow(/no public dataset for "nope"; known: toy/);
+  });
+
+  it('verifies a pulled dataset file by file: OK, then MISMATCH and MISSING after the cache is changed', async () => {
+    const env = { MINDSCOPE_CACHE: mkdtempSync(join(tmpdir(), 'mindscope-cache-')), MINDSCOPE_DATA_MIRROR: mirror };
+    const toy = manifest().datasets[0]!;
+    const { path } = await pullDataset(toy, { env });
+    expect((await verifyDataset(toy, env)).map((c) => [c.path, c.status])).toEqual([
+      ['items.jsonl', 'OK'],
+      ['sub dir/notes.txt', 'OK'],
+    ]);
+    appendFileSync(join(path, 'items.jsonl'), '{"id":3}\n');
+    rmSync(join(path, 'sub dir', 'notes.txt'));
+    const checks = await verifyDataset(toy, env);
+    expect(checks.map((c) => [c.path, c.status, c.bytes])).toEqual([
+      ['items.jsonl', 'MISMATCH', 27],
+      ['sub dir/notes.txt', 'MISSING', null],
+    ]);
+    expect(checks[0]!.sha256).toBe(sha(`${files['toy/items.jsonl']}{"id":3}\n`));
+  });
+
+  it('data verify: each cached file of the shipped manifest OK, MISMATCH or MISSING; exit 1 unless all OK; --json', async () => {
+    const cache = mkdtempSync(join(tmpdir(), 'mindscope-cache-'));
+    const cli = (args: string[]) => runCli(['data', ...args], { env: { MINDSCOPE_CACHE: cache } });
+    expect(await cli(['verify'])).toMatchObject({
+      code: 0,
+      stdout: `no dataset is cached in ${join(cache, 'data')} (mindscope data pull NAME fetches one)\n`,
+    });
+    // The EnactToM files of the test fixtures are the published ones, byte for byte.
+    const dir = join(cache, 'data', 'enacttom');
+    cpSync(join(import.meta.dirname, 'fixtures', 'data', 'enacttom'), dir, { recursive: true });
+    const ok = await cli(['verify']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toBe(
+      'OK        enacttom/LICENSE\nOK        enacttom/sample_tasks.json\nOK        enacttom/template.json\n3 file(s) of 1 dataset(s) checked: 3 OK, 0 MISMATCH, 0 MISSING\n',
+    );
+    appendFileSync(join(dir, 'template.json'), ' ');
+    rmSync(join(dir, 'LICENSE'));
+    const bad = await cli(['verify', 'enacttom']);
+    expect(bad.code).toBe(1);
+    const expected = readManifest()
+      .datasets.find((d) => d.id === 'enacttom')!
+      .files.find((f) => f.path === 'template.json')!;
+    const got = sha(readFileSync(join(dir, 'template.json'), 'utf8'));
+    expect(bad.stdout.split('\n')).toEqual([
+      'MISSING   enacttom/LICENSE',
+      'OK        enacttom/sample_tasks.json',
+      `MISMATCH  enacttom/template.json: ${expected.bytes + 1} bytes with SHA-256 ${got.slice(0, 12)}...; the manifest records ${expected.bytes} bytes with ${expected.sha256.slice(0, 12)}...`,
+      '3 file(s) of 1 dataset(s) checked: 1 OK, 1 MISMATCH, 1 MISSING; mindscope data pull enacttom fetches them again',
+      '',
+    ]);
+    const json = await cli(['verify', '--json']);
+    expect(json.code).toBe(1);
+    const report = JSON.parse(json.stdout);
+    expect(report).toMatchObject({ cache: join(cache, 'data'), ok: false });
+    expect(report.files.map((f: { status: string }) => f.status)).toEqual(['MISSING', 'OK', 'MISMATCH']);
+    expect(report.files[2]).toMatchObject({ expectedSha256: expected.sha256, sha256: got, bytes: expected.bytes + 1 });
+    // A dataset never pulled is checked only when named (or with --all): all MISSING.
+    const hitom = await cli(['verify', 'hitom', '--json']);
+    expect(JSON.parse(hitom.stdout).files.every((f: { status: string }) => f.status === 'MISSING')).toBe(true);
+  });
+
+  it('data list fits 100 columns, every licence, source and citation still there', async () => {
+    const r = await runCli(['data', 'list'], { env: { MINDSCOPE_CACHE: mkdtempSync(join(tmpdir(), 'mindscope-cache-')) } });
+    expect(r.code, r.stderr).toBe(0);
+    for (const line of r.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(100);
+    const flat = r.stdout.replace(/\s+/g, ' ');
+    for (const d of listDatasets()) {
+      for (const text of [d.licence, d.source, d.citation, ...d.suites]) expect(flat).toContain(text);
+    }
   });
 
   it('ships a manifest with a checksum, licence and citation for every public suite', () => {

@@ -54,6 +54,27 @@ describe('progress', () => {
     write.mockRestore();
   });
 
+  it('a terminal: no ETA until a trial of this invocation has finished, then the time left at its pace; never NFs', () => {
+    vi.useFakeTimers();
+    const { s, text } = stream(true);
+    const p = createProgress(s);
+    p.onEvent(start);
+    // Trials done before (skipped) finish at once and tell nothing of the pace.
+    p.onEvent({ type: 'skipped' } as RunEvent);
+    p.onEvent({ type: 'skipped' } as RunEvent);
+    vi.advanceTimersByTime(1_000);
+    expect(text()).toMatch(/2\/10 \| done 0/);
+    expect(text()).not.toContain('ETA');
+    vi.advanceTimersByTime(9_000);
+    p.onEvent(done);
+    p.onEvent(done);
+    vi.advanceTimersByTime(1_000);
+    // 2 done in 10 s, 6 left: 30 s.
+    expect(text()).toMatch(/4\/10 \| done 2 .*\| ETA 30s/);
+    p.stop();
+    expect(text()).not.toMatch(/NF|NULL|INF/);
+  });
+
   it('quiet shows nothing', () => {
     const { s, text } = stream(true);
     const p = createProgress(s, true);

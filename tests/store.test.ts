@@ -107,6 +107,7 @@ for (const b of [sqlite, postgres]) {
         'DROP TABLE trial_leases',
         'DROP TABLE rate_limits',
         'ALTER TABLE runs DROP COLUMN spec',
+        'ALTER TABLE runs DROP COLUMN name',
         'DROP TABLE run_provenance',
         'DROP TABLE batch_requests',
         'DROP TABLE batches',
@@ -136,6 +137,16 @@ for (const b of [sqlite, postgres]) {
         { recordedAt: '3', mindscope: '0.2.0' },
       ]);
       expect(await again.getRun('old')).toEqual({ id: 'old', createdAt: 'then', config: { a: 1 }, spec: { suites: ['x'] } });
+      // A name given later (run --name) is stored beside the spec, and replaced by the next one given.
+      await again.createRun({ id: 'old', createdAt: 'later', config: { a: 1 }, name: 'first' });
+      await again.createRun({ id: 'old', createdAt: 'later', config: { a: 1 }, spec: { suites: ['y'] }, name: 'second' });
+      expect(await again.getRun('old')).toEqual({
+        id: 'old',
+        createdAt: 'then',
+        config: { a: 1 },
+        spec: { suites: ['x'] },
+        name: 'second',
+      });
       await again.close();
     });
 

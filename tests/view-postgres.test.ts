@@ -34,7 +34,7 @@ describe('mindscope view on PostgreSQL', () => {
       await page.waitForFunction(() => document.body.dataset.trialsLoaded?.startsWith('disagree=no'));
       const belief1 = Number((await page.locator('.total').innerText()).split(' ')[0]);
       expect(belief1).toBeGreaterThan(0);
-      expect(new Set(await page.locator('table.trials tbody td:nth-child(5)').allInnerTexts())).toEqual(new Set(['belief-1']));
+      expect(new Set(await page.locator('table.trials tbody td.label').allInnerTexts())).toEqual(new Set(['belief-1']));
       await page.goto(`${viewer.url}#/trials/pg?disagree=yes`);
       await page.waitForFunction(() => document.body.dataset.trialsLoaded?.startsWith('disagree=yes'));
       expect(await page.locator('.total').innerText()).toBe('0 trials');

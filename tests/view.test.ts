@@ -3,7 +3,7 @@
 // EnactToM teams, StoryTurn, Director), the real server, and Debian's Chromium.
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,8 +11,9 @@ import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { comparePaired } from '../src/analysis/index.js';
-import { JudgeScoreDetailSchema, readRecord, readScoreDetail } from '../src/core/index.js';
-import { openStore, runMatrix, scoreRun, type Store } from '../src/index.js';
+import { BUILTIN_RECORDS, JudgeScoreDetailSchema, McqPayloadSchema, readRecord, readScoreDetail } from '../src/core/index.js';
+import { openStore, runAccuracy, runMatrix, scoreRun, type Store } from '../src/index.js';
+import { cellOf } from '../src/analysis/index.js';
 import { openStoreForReading, trialBrowser } from '../src/store/index.js';
 import { classifyFailure, EPISODE_RECORDS, generateTasks, taskOfItem } from '../src/studies/enacttom/index.js';
 import { exportViewer, startViewer, type Viewer } from '../src/view/index.js';
@@ -71,6 +72,8 @@ beforeAll(async () => {
       rubricPath: join(dir, 'correctness.yaml'),
       judges: ['agent:exact-judge', 'agent:keyword-judge'],
     });
+    // A name given with run --name is stored with the run.
+    await store.createRun({ ...(await store.getRun('graded'))!, name: 'graded by two judges' });
   } finally {
     await store.close();
   }
@@ -126,6 +129,81 @@ describe('mindscope view in Chromium', () => {
     const tom = page.locator('.run-card', { has: page.locator('h2', { hasText: /^tom$/ }) });
     expect(await tom.locator('.progress').innerText()).toBe('80 done, 0 failed, 0 pending of 80');
     await page.screenshot({ path: artifact('view-runs.png') });
+  });
+
+  it("shows each run's name, status and accuracy per subject, and the version of mindscope serving the page", async () => {
+    await go('#/runs');
+    await page.locator('.run-card').first().waitFor();
+    const version = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')).version as string;
+    expect(await page.locator('header .version').innerText()).toBe(`mindscope ${version}`);
+    const graded = page.locator('.run-card', { has: page.locator('h2', { hasText: /^graded/ }) });
+    expect(await graded.locator('.run-name').innerText()).toBe('graded by two judges');
+    expect(await graded.locator('.state').innerText()).toBe('complete');
+    const reading = await openStoreForReading(db);
+    try {
+      const table = await runAccuracy(reading, 'graded');
+      expect(await graded.locator('table.accuracy tbody tr').allInnerTexts()).toEqual(
+        ['agent:oracle', 'agent:reality'].map((s) => {
+          const c = cellOf(table, s, 'all')!;
+          return `${s}\t${(c.accuracy * 100).toFixed(1)}%\t${c.items}`;
+        }),
+      );
+    } finally {
+      await reading.close();
+    }
+  });
+
+  it("shows each trial's input, answer and gold answer in the trials table", async () => {
+    // The subject named by its spec in the URL, as compare --subjects takes it.
+    await go('#/trials/tom?subject=agent%3Arandom');
+    await page.waitForFunction(() => document.body.dataset.trialsLoaded?.includes('subject=agent'));
+    const reading = await openStoreForReading(db);
+    try {
+      const subjectId = (await reading.runSubjects('tom')).find((s) => s.spec === 'agent:random')!.id;
+      expect(await page.locator('.total').innerText()).toBe(`${await trialBrowser(reading).count({ runId: 'tom', subjectId })} trials`);
+      const first = (await trialBrowser(reading).list({ runId: 'tom', subjectId, limit: 1 }))[0]!;
+      const item = (await reading.getItem(first.itemHash))!;
+      const detail = readRecord(BUILTIN_RECORDS.mcq, (await reading.transcript(first))!.transcript, 'test')!;
+      const option = (label: string) => `${label}. ${detail.presented.find((o) => o.label === label)!.text}`;
+      const row = page.locator('table.trials tbody tr').first();
+      expect(await row.locator('td.input').innerText()).toBe(readScoreDetail(McqPayloadSchema, item.payload)!.question);
+      expect(await row.locator('td.answer').innerText()).toBe(option(detail.parsed!));
+      expect(await row.locator('td.gold').innerText()).toBe(option(detail.correctLabel));
+      expect(await page.locator('select[name=subject] option:checked').innerText()).toBe('agent:random');
+    } finally {
+      await reading.close();
+    }
+  });
+
+  it('takes a subject in trial, trial-list and compare URLs by spec, short name or id, as compare --subjects does', async () => {
+    const reading = await openStoreForReading(db);
+    const subjects = await reading.runSubjects('tom');
+    const [oracle, random] = ['agent:oracle', 'agent:random'].map((s) => subjects.find((x) => x.spec === s)!);
+    const trial = (await trialBrowser(reading).list({ runId: 'tom', subjectId: random!.id, limit: 1 }))[0]!;
+    const matrix = await runMatrix(reading, 'tom', 0);
+    const tri = await reading.runSubjects('tri');
+    const triTrials = await trialBrowser(reading).count({ runId: 'tri' });
+    await reading.close();
+    for (const name of [random!.spec, random!.id]) {
+      await go(`#/trial/tom?subject=${encodeURIComponent(name)}&suite=${trial.suite}&item=${encodeURIComponent(trial.itemId)}&replicate=0`);
+      await page.locator('.transcript .subject').waitFor();
+      expect(await page.locator('.transcript .subject').innerText()).toBe('agent:random');
+    }
+    const [a, b] = [oracle!, random!].map((s) => matrix.subjects.indexOf(s.spec)) as [number, number];
+    const onlyA = matrix.cells.filter((row) => row[a] === 1 && row[b] === 0).length;
+    await go(`#/compare/tom?subject=${oracle!.id}&subject=${encodeURIComponent(random!.spec)}`);
+    await page.locator('.only-a').waitFor();
+    expect(Number(await page.locator('.only-a').innerText())).toBe(onlyA);
+    expect(await page.locator('.compare .filters input:checked').count()).toBe(2);
+    // An openai-compatible server's model by the short name reports give it.
+    const short = `ok @127.0.0.1:${server!.port}`;
+    expect(tri[0]!.spec).toBe(`openai-compatible:${server!.url}/v1#ok`);
+    await go(`#/trials/tri?subject=${encodeURIComponent(short)}`);
+    await page.waitForFunction(() => document.body.dataset.trialsLoaded?.includes('subject=ok'));
+    expect(await page.locator('.total').innerText()).toBe(`${triTrials} trials`);
+    await go('#/trials/tom?subject=nobody');
+    await page.locator('.error').waitFor();
+    expect(await page.locator('.error').innerText()).toMatch(/^\?subject=nobody: no subject "nobody" \(a subject is named by its spec/);
   });
 
   it('filters to a failed trial, opens its transcript and shows the stored reply', async () => {
@@ -317,9 +395,14 @@ describe('mindscope view in Chromium', () => {
     await page.goto(`${pathToFileURL(join(out, 'index.html')).href}#/trials/tom`);
     await page.locator('.total').waitFor();
     expect(await page.locator('.total').innerText()).toBe('80 trials');
+    expect(await page.locator('table.trials tbody td.gold').first().innerText()).toMatch(/^[A-Z]\. ./);
     await page.selectOption('select[name=outcome]', 'correct');
     await page.locator('table.trials tbody tr').first().click();
     await page.locator('.reply-text').first().waitFor();
     expect(await page.locator('.badge').innerText()).toBe('static export');
+    // Subjects by spec in the export's URLs too.
+    await page.goto(`${pathToFileURL(join(out, 'index.html')).href}#/trials/tom?subject=agent%3Arandom`);
+    await page.waitForFunction(() => document.body.dataset.trialsLoaded?.includes('subject=agent'));
+    expect(await page.locator('.total').innerText()).toBe('40 trials');
   });
 });

@@ -14,6 +14,8 @@ import { runIdentity, runIdOf } from './run-identity.js';
 export interface EnqueueOptions {
   store: PgStore;
   runId?: string;
+  /** A name for people, stored with the run (replacing an earlier one). */
+  name?: string;
   registry?: Registry;
   apiKeyEnv?: string;
   /** Plan suites that load no item (an error otherwise). */
@@ -72,6 +74,7 @@ export async function enqueueRun(specInput: RunSpecInput, opts: EnqueueOptions):
     runId,
     config: identity,
     spec: spec as Record<string, unknown>,
+    ...(opts.name ? { name: opts.name } : {}),
     tasks,
     subjects,
     replicates: spec.trials,

@@ -14,6 +14,7 @@ import {
   type RunEvent,
   type RunSubject,
   type RunSummary,
+  type StandardPriceCalls,
 } from '../runner/index.js';
 import { referenceAgentWarnings } from './agent-checks.js';
 import { reconcileChangedItems } from './changed-items.js';
@@ -27,6 +28,8 @@ import { runIdentity, runIdOf, specSettings } from './run-identity.js';
 export interface RunOperations extends Omit<RunCallOptions, 'seed' | 'onRetry' | 'shareRateLimits'> {
   /** A run id of your choosing instead of the one derived from the specification. */
   runId?: string;
+  /** A name for people, stored with the run (replacing an earlier one): `mindscope runs` and the viewer show it. */
+  name?: string;
   /** Environment variable with the key for openai-compatible servers. */
   apiKeyEnv?: string;
   /** Where suites, protocols and providers are looked up (default: the built-in ones). */
@@ -52,6 +55,8 @@ export interface EvaluateResult extends RunSummary {
   changedItems: number;
   /** A `batch.once` step that ended with batches still in flight (nothing recorded yet). */
   pending?: boolean;
+  /** Batch runs: the calls made one by one at the standard price instead of through a batch, per subject. */
+  standardPrice?: StandardPriceCalls[];
   /** Tiny and adaptive runs: each subject's estimated accuracy per suite. */
   irt?: IrtSuiteResult[];
 }
@@ -172,6 +177,7 @@ export async function evaluate(specInput: RunSpecInput, ops: RunOperations): Pro
   const identity = runIdentity(spec);
   const {
     runId,
+    name,
     apiKeyEnv: _key,
     registry: _registry,
     onEvent,
@@ -202,6 +208,7 @@ export async function evaluate(specInput: RunSpecInput, ops: RunOperations): Pro
     runId: id,
     config: identity,
     spec: spec as Record<string, unknown>,
+    ...(name ? { name } : {}),
     replicates: spec.trials,
     seed: spec.seed,
     calls,

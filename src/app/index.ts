@@ -25,3 +25,5 @@ export * from './irt-panel.js';
 export { collectProvenance, gitCommitOf, type RunProvenance, type SuiteProvenance, type TemplateProvenance } from './provenance.js';
 export { reconcileChangedItems, type ChangedItems } from './changed-items.js';
 export * from './batch-worker.js';
+export * from './run-overview.js';
+export * from './subject-names.js';

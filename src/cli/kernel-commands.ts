@@ -30,7 +30,18 @@ export const KERNEL_COMMANDS: readonly CommandDefinition[] = [
   },
   {
     load: async () => (await import('./commands/data.js')).registerData,
-    commands: [{ term: 'data', description: 'the public ToM datasets: fetch them into the cache, list what is cached' }],
+    commands: [
+      { term: 'data', description: 'the public ToM datasets: fetch them into the cache, list what is cached, verify the cached files' },
+    ],
+  },
+  {
+    load: async () => (await import('./commands/runs.js')).registerRuns,
+    commands: [
+      {
+        term: 'runs [options]',
+        description: 'list the runs in a store: id, name, suites, models with their accuracy, status, cost and date (newest first)',
+      },
+    ],
   },
   {
     load: async () => (await import('./commands/status.js')).registerStatus,

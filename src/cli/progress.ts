@@ -1,5 +1,5 @@
 // The progress display: a bar with done, failed, retrying and cut-off counts, the running cost,
-// rate and ETA on a terminal; on anything else (CI logs, pipes), a plain line every ten seconds
+// rate and ETA (shown once a trial of this invocation has finished: before, it is unknown) on a terminal; on anything else (CI logs, pipes), a plain line every ten seconds
 // (none for a run shorter than that). Always on the stream given (stderr), never stdout, so that
 // `--json` output stays parseable; with --json the bar or the lines still show.
 // Warnings (unknown prices, the first cut-off reply of each model, the cost limit) get a line each,
@@ -46,6 +46,13 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr, quie
   const started = Date.now();
   const cost = () => `${formatUsd(costUsd)}${unknownCost ? ' + unknown' : ''}`;
   const rate = () => done / Math.max(0.001, (Date.now() - started) / 1000);
+  /** The time left at this invocation's pace so far; empty until a trial has finished, and once none is left. */
+  const timeLeft = () => {
+    const finished = done + failed;
+    const left = total - done - failed - skipped;
+    const seconds = (left * (Date.now() - started)) / 1000 / finished;
+    return finished > 0 && left > 0 && Number.isFinite(seconds) ? ` | ETA ${formatWait(seconds * 1000)}` : '';
+  };
   if (quiet) return { onEvent: () => {}, stop: () => {} };
   const tty = stream.isTTY;
   const bar = tty
@@ -53,9 +60,8 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr, quie
         {
           stream,
           format:
-            '{bar} {value}/{total} | done {done} | failed {failed} | retrying {retrying} | cut off {truncated} | {cost} | {rate}/s | ETA {eta_formatted}{waiting}',
+            '{bar} {value}/{total} | done {done} | failed {failed} | retrying {retrying} | cut off {truncated} | {cost} | {rate}/s{timeLeft}{waiting}',
           hideCursor: true,
-          etaBuffer: 200,
           fps: 5,
         },
         cliProgress.Presets.shades_classic,
@@ -65,7 +71,7 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr, quie
   let lastLine = started;
   const say = (line: string) => stream.write(`${tty ? '\r\x1b[K' : ''}${line}\n`);
   const update = () => {
-    const payload = { done, failed, retrying, truncated, cost: cost(), rate: rate().toFixed(1), waiting: waiting() };
+    const payload = { done, failed, retrying, truncated, cost: cost(), rate: rate().toFixed(1), timeLeft: timeLeft(), waiting: waiting() };
     if (bar) bar.update(done + failed + skipped, payload);
     else if (Date.now() - lastLine > 10_000) {
       lastLine = Date.now();
@@ -80,7 +86,7 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr, quie
         case 'start':
           total = e.planned;
           costUsd = e.spentUsd;
-          bar?.start(total, 0, { done, failed, retrying, truncated, cost: cost(), rate: '0.0', waiting: '' });
+          bar?.start(total, 0, { done, failed, retrying, truncated, cost: cost(), rate: '0.0', timeLeft: '', waiting: '' });
           return;
         case 'warning':
           say(`warning: ${e.message}`);

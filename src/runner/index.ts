@@ -13,3 +13,4 @@ export * from './shared-rate-limits.js';
 export { executeTrial, trialDraw, trialKeyOf, type TrialResult, type TrialRunContext } from './trial-executor.js';
 export * from './trial-queue.js';
 export * from './batch/batch-run.js';
+export type { StandardPriceCalls } from './batch/standard-calls.js';

@@ -61,6 +61,8 @@ export interface RunOptions {
   config: Record<string, unknown>;
   /** The run specification itself, stored so that workers can rebuild the run's tasks. */
   spec?: Record<string, unknown>;
+  /** A name for people, stored with the run (replacing an earlier one); not part of its identity. */
+  name?: string;
   tasks: Task[];
   subjects: RunSubject[];
   replicates: number;
@@ -142,8 +144,14 @@ export async function assertRunConfig(store: Store, runId: string, config: Recor
 }
 
 /** Start a run, or check that a resumed run asks for the same thing. */
-async function openRun(store: Store, runId: string, config: Record<string, unknown>, spec?: Record<string, unknown>): Promise<void> {
-  await store.createRun({ id: runId, createdAt: new Date().toISOString(), config, ...(spec ? { spec } : {}) });
+async function openRun(
+  store: Store,
+  runId: string,
+  config: Record<string, unknown>,
+  spec?: Record<string, unknown>,
+  name?: string,
+): Promise<void> {
+  await store.createRun({ id: runId, createdAt: new Date().toISOString(), config, ...(spec ? { spec } : {}), ...(name ? { name } : {}) });
   await assertRunConfig(store, runId, config);
 }
 
@@ -165,11 +173,11 @@ export interface PreparedRun<S extends PlanSubject = RunSubject> {
 /** Create (or check) the run and store its subjects, items and plan. */
 export async function prepareRun<S extends PlanSubject>(
   store: Store,
-  opts: Pick<RunOptions, 'runId' | 'config' | 'spec' | 'tasks' | 'replicates'> & { subjects: S[]; itemsInBackground?: boolean },
+  opts: Pick<RunOptions, 'runId' | 'config' | 'spec' | 'name' | 'tasks' | 'replicates'> & { subjects: S[]; itemsInBackground?: boolean },
 ): Promise<PreparedRun<S>> {
   const { runId, replicates } = opts;
   if (!(replicates >= 1)) throw new ConfigError(`--trials must be at least 1, got ${replicates}`);
-  await openRun(store, runId, opts.config, opts.spec);
+  await openRun(store, runId, opts.config, opts.spec, opts.name);
   const subjectIds = new Map<S, string>();
   for (const subject of opts.subjects) {
     const id = subjectIdFor(subject.model.spec, subject.settings);

@@ -17,6 +17,8 @@ export interface RunRecord {
   config: Record<string, unknown>;
   /** The run specification itself (files by path), from which a worker rebuilds the run's tasks. */
   spec?: Record<string, unknown>;
+  /** A name for people (run --name), shown beside the id; not part of the run's identity. */
+  name?: string;
 }
 
 export interface SubjectRecord {
@@ -198,7 +200,10 @@ export interface Store extends BatchLedger {
   readonly backend: 'sqlite' | 'postgres';
   getRun(id: string): Promise<RunRecord | undefined>;
   listRuns(): Promise<RunRecord[]>;
-  /** Create a run; a run with this id created meanwhile by another process is left as it is. */
+  /**
+   * Create a run; a run with this id created meanwhile by another process is left as it is,
+   * except that a `name` given replaces the stored one (when the identities agree).
+   */
   createRun(run: RunRecord): Promise<void>;
   /** Record how a run was produced (versions, platform, data and template hashes) unless it equals the last record; never part of its identity. */
   recordProvenance(runId: string, provenance: Record<string, unknown>): Promise<void>;

@@ -3,17 +3,25 @@
 
 import type { JudgeDetail, StoredTranscript } from '../core/index.js';
 import type { PairedCell } from '../analysis/index.js';
+import type { RunState } from '../app/index.js';
 import type { RunActivity, StatusRow, TrialFacets, TrialListRow, UsageRow } from '../store/index.js';
 
 /** One run as the Runs view shows it. */
 export interface RunView {
   id: string;
+  /** The name given with run --name, if any. */
+  name: string | null;
   createdAt: string;
+  /** complete, partial or failed (see RunState). */
+  state: RunState;
+  /** The mindscope version that last ran it (its provenance). */
   toolVersion: string | null;
   config: Record<string, unknown>;
   subjects: Array<{ id: string; spec: string; settings: Record<string, unknown> }>;
   suites: string[];
   status: StatusRow[];
+  /** Each subject's accuracy over its scored trials (null: none scored) and the items scored. */
+  accuracy: Array<{ spec: string; accuracy: number | null; items: number }>;
   usage: UsageRow[];
   activity: RunActivity;
   rubrics: Array<{ rubric: string; sha256: string }>;
@@ -21,10 +29,19 @@ export interface RunView {
   reports: Array<{ kind: string; title: string; hint: string | null; files: string[] }>;
 }
 
+/** A row of the Trials view: the trial, what it was asked, what the subject answered and the gold answer (each cut short). */
+export interface TrialRowView extends TrialListRow {
+  /** The first characters of the question (multiple choice), else of the first message sent. */
+  input: string | null;
+  /** The answer the protocol read from the reply, else the reply; null for a failed trial. */
+  answer: string | null;
+  gold: string | null;
+}
+
 export interface TrialPage {
   total: number;
   offset: number;
-  rows: TrialListRow[];
+  rows: TrialRowView[];
 }
 
 /** A score of a trial: the protocol's own, or a judge panel's with each judge's raw output. */
@@ -89,6 +106,8 @@ export interface CompareView {
 }
 
 export interface ViewerInfo {
+  /** The mindscope version serving (or exporting) the page. */
+  version: string;
   location: string;
   backend: 'sqlite' | 'postgres';
   /** Changes when trials land: the page refreshes what it shows when it does. */

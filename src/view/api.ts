@@ -4,14 +4,16 @@
 
 import { readFileSync } from 'node:fs';
 import { Hono } from 'hono';
-import type { ViewerReports } from '../app/index.js';
+import { matchSubject, type ViewerReports } from '../app/index.js';
 import { pluginManifests } from '../builtin-studies.js';
 import { MindscopeError } from '../core/index.js';
 import { trialBrowser, type Store, type TrialQuery, type TrialSort } from '../store/index.js';
 import type { TrialPage, ViewerInfo } from './api-types.js';
 import { compareView } from './compare-view.js';
+import { mindscopeVersion } from './page-files.js';
 import { servedPanels, type ServedPanels } from './panels.js';
 import { runsView, viewerReportKinds } from './runs-view.js';
+import { trialRowsView } from './trial-rows-view.js';
 import { trialView } from './trial-view.js';
 
 const SORTS: readonly TrialSort[] = ['order', 'item', 'subject', 'score', 'latency', 'cost', 'finished'];
@@ -103,18 +105,27 @@ export function viewerApi(
     c.json({ error: err instanceof MindscopeError ? err.message : String(err) }, err instanceof MindscopeError ? 400 : 500),
   );
   app.get('/api/info', async (c) =>
-    c.json({ location: store.location, backend: store.backend, stamp: await cache.stamp(), static: false } satisfies ViewerInfo),
+    c.json({
+      version: mindscopeVersion(),
+      location: store.location,
+      backend: store.backend,
+      stamp: await cache.stamp(),
+      static: false,
+    } satisfies ViewerInfo),
   );
   app.get('/api/runs', async (c) => c.json(await runsView(store, reports)));
   app.get('/api/runs/:run/facets', async (c) =>
     c.json(await cache.get(`facets\u0000${c.req.param('run')}`, () => trialBrowser(store).facets(c.req.param('run')))),
   );
+  /** The subject a URL's `subject` names (spec, short name or id, as compare --subjects takes) among the run's. */
+  const subjectOf = async (runId: string, name: string) => matchSubject(await store.runSubjects(runId), name, `?subject=${name}`);
   app.get('/api/runs/:run/trials', async (c) => {
     const q = trialQueryOf(c.req.param('run'), new URL(c.req.url).searchParams);
+    if (q.subjectId !== undefined) q.subjectId = (await subjectOf(q.runId, q.subjectId)).id;
     const browser = trialBrowser(store);
     const { offset: _o, limit: _l, sort: _s, descending: _d, ...filters } = q;
     const total = await cache.get(`count\u0000${JSON.stringify(filters)}`, () => browser.count(q));
-    const rows = await browser.list(q);
+    const rows = await trialRowsView(store, await browser.list(q));
     return c.json({ total, offset: q.offset ?? 0, rows } satisfies TrialPage);
   });
   app.get('/api/runs/:run/trial', async (c) => {
@@ -124,7 +135,7 @@ export function viewerApi(
       store,
       {
         runId: c.req.param('run'),
-        subjectId: p.get('subject') ?? '',
+        subjectId: (await subjectOf(c.req.param('run'), p.get('subject') ?? '')).id,
         suite: p.get('suite') ?? '',
         itemId: p.get('item') ?? '',
         replicate: Number.isInteger(replicate) ? replicate : 0,
@@ -135,8 +146,14 @@ export function viewerApi(
   });
   app.get('/api/runs/:run/compare', async (c) => {
     const p = new URL(c.req.url).searchParams;
-    const subjects = p.getAll('subject').filter(Boolean);
-    return c.json(await compareView(store, c.req.param('run'), subjects, Number(p.get('replicate') ?? '0') || 0));
+    const runId = c.req.param('run');
+    const subjects = await Promise.all(
+      p
+        .getAll('subject')
+        .filter(Boolean)
+        .map(async (name) => (await subjectOf(runId, name)).spec),
+    );
+    return c.json(await compareView(store, runId, subjects, Number(p.get('replicate') ?? '0') || 0));
   });
   app.get('/files/:kind/:name', async (c) => {
     const res = files ? await files(c.req.param('kind'), c.req.param('name')) : undefined;

@@ -1,5 +1,5 @@
-// The built page (Vite's output, dist/view-ui/), found from the package root, and a reader of
-// its files that stays inside that folder.
+// The built page (Vite's output, dist/view-ui/), found from the package root, a reader of its
+// files that stays inside that folder, and the version the package.json there gives.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, extname, join, normalize, sep } from 'node:path';
@@ -20,15 +20,30 @@ function contentType(path: string): string {
   return TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
 }
 
-/** The folder holding the built page: dist/view-ui under the package root. */
-export function pageFolder(): string {
+/** The package root: the first folder above this module with a package.json. */
+function packageRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, 'package.json'))) {
     const up = dirname(dir);
     if (up === dir) break;
     dir = up;
   }
-  const folder = join(dir, 'dist', 'view-ui');
+  return dir;
+}
+
+/** The version of mindscope serving the page, from its package.json ('unknown' when it cannot be read). */
+export function mindscopeVersion(): string {
+  try {
+    const version = (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version?: unknown }).version;
+    return typeof version === 'string' ? version : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** The folder holding the built page: dist/view-ui under the package root. */
+export function pageFolder(): string {
+  const folder = join(packageRoot(), 'dist', 'view-ui');
   if (!existsSync(join(folder, 'index.html')))
     throw new MindscopeError(`${folder}: the viewer's page is not built; run "npm run build" (npm ci does it for you)`);
   return folder;

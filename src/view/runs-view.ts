@@ -2,7 +2,7 @@
 
 import { readdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { PluginManifest, ViewerReports } from '../app/index.js';
+import { runOverview, type PluginManifest, type ViewerReports } from '../app/index.js';
 import { trialBrowser, type Store } from '../store/index.js';
 import type { RunView } from './api-types.js';
 
@@ -29,7 +29,7 @@ export function storeFolder(store: Store): string | undefined {
   return store.backend === 'sqlite' && store.location !== ':memory:' ? dirname(store.location) : undefined;
 }
 
-/** Every run with its configuration, subjects, suites, progress and cost, newest first. */
+/** Every run with its name, configuration, subjects, suites, progress, accuracy and cost, newest first. */
 export async function runsView(store: Store, kinds: readonly ViewerReports[] = []): Promise<RunView[]> {
   const browser = trialBrowser(store);
   const folder = storeFolder(store);
@@ -38,15 +38,19 @@ export async function runsView(store: Store, kinds: readonly ViewerReports[] = [
   const out: RunView[] = [];
   for (const run of runs.reverse()) {
     const status = await store.status(run.id);
-    const version = run.config.toolVersion ?? run.spec?.toolVersion;
+    const overview = await runOverview(store, run);
+    const version = (await store.provenance(run.id)).at(-1)?.mindscope ?? run.config.toolVersion ?? run.spec?.toolVersion;
     out.push({
       id: run.id,
+      name: overview.name,
       createdAt: run.createdAt,
+      state: overview.state,
       toolVersion: typeof version === 'string' ? version : null,
       config: run.config,
       subjects: await store.runSubjects(run.id),
-      suites: [...new Set(status.map((s) => s.suite))].sort(),
+      suites: overview.suites,
       status,
+      accuracy: overview.subjects.map((s) => ({ spec: s.spec, accuracy: s.accuracy, items: s.items })),
       usage: await store.usage(run.id),
       activity: await browser.activity(run.id),
       rubrics: await store.pinnedRubrics(run.id),

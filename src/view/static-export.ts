@@ -9,13 +9,15 @@ import { join } from 'node:path';
 import type { PluginManifest } from '../app/index.js';
 import { pluginManifests } from '../builtin-studies.js';
 import { makeDirectory, refuseOverwrite } from '../core/index.js';
+import { resolveRunId } from '../run-report.js';
 import { openStoreForReading, trialBrowser } from '../store/index.js';
 import type { ViewerInfo } from './api-types.js';
 import { storeStamp } from './api.js';
 import { compareView } from './compare-view.js';
-import { pageFolder } from './page-files.js';
+import { mindscopeVersion, pageFolder } from './page-files.js';
 import { servedPanels } from './panels.js';
 import { reportFiles, runsView, storeFolder, viewerReportKinds } from './runs-view.js';
+import { trialRowsView } from './trial-rows-view.js';
 import { trialView } from './trial-view.js';
 
 /** The name a snapshot is stored under (the page computes the same). */
@@ -30,16 +32,18 @@ function writeSnapshot(dir: string, name: string, value: unknown): void {
 /**
  * Write the static viewer of the store at `db` to `dir`; returns how many runs and trials it
  * holds. Trials are drawn by the viewer panels of the built-in studies and of `plugins`.
+ * `refuseEmpty`: a store without runs is refused as `report` refuses it, before anything is written.
  */
 export async function exportViewer(
   db: string | undefined,
   dir: string,
-  opts: { force?: boolean; plugins?: readonly PluginManifest[] } = {},
+  opts: { force?: boolean; plugins?: readonly PluginManifest[]; refuseEmpty?: boolean } = {},
 ): Promise<{ runs: number; trials: number }> {
   // As `report` does: an earlier export (or anything else) in the folder is not replaced unasked.
   refuseOverwrite(join(dir, 'index.html'), opts.force, '--export');
   const store = await openStoreForReading(db);
   try {
+    if (opts.refuseEmpty) await resolveRunId(store);
     cpSync(pageFolder(), dir, { recursive: true });
     // The export's page: marked static, and its script a classic one (module scripts do not load from file://).
     const index = join(dir, 'index.html');
@@ -59,6 +63,7 @@ export async function exportViewer(
       writeSnapshot(dir, url, readFileSync(file, 'utf8'));
     }
     writeSnapshot(dir, 'info', {
+      version: mindscopeVersion(),
       location: store.location,
       backend: store.backend,
       stamp: await storeStamp(store),
@@ -83,7 +88,7 @@ export async function exportViewer(
         rows.push(...page);
         if (page.length < 1000) break;
       }
-      writeSnapshot(dir, `trials/${run.id}`, rows);
+      writeSnapshot(dir, `trials/${run.id}`, await trialRowsView(store, rows));
       for (const [n, r] of rows.entries()) writeSnapshot(dir, `trial/${run.id}/${n}`, await trialView(store, r, panels));
       trials += rows.length;
       if (run.subjects.length >= 2) {

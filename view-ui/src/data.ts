@@ -1,7 +1,8 @@
 // Where the page gets its data: the viewer's API, or (static export) the snapshot scripts
 // written beside the page, filtered here.
 
-import type { CompareView, RunView, TrialFacets, TrialListRow, TrialPage, TrialView, ViewerInfo } from '../../src/view/api-types.js';
+import type { CompareView, RunView, TrialFacets, TrialPage, TrialRowView, TrialView, ViewerInfo } from '../../src/view/api-types.js';
+import { subjectNamed } from './subjects.js';
 
 declare global {
   interface Window {
@@ -87,13 +88,19 @@ export function getFacets(runId: string): Promise<TrialFacets> {
   return STATIC ? snapshot(`facets/${runId}`) : api(`runs/${run(runId)}/facets`);
 }
 
-/** The static export's filter: the API's semantics, search over subject, item and error only. */
-function filterRows(rows: TrialListRow[], q: URLSearchParams): TrialListRow[] {
+/** The subjects of a run's rows (id and spec), each once. */
+function subjectsOf(rows: readonly TrialRowView[]): Array<{ id: string; spec: string }> {
+  return [...new Map(rows.map((r) => [r.subjectId, { id: r.subjectId, spec: r.spec }])).values()];
+}
+
+/** The static export's filter: the API's semantics, search over subject, item, input, answer and error only. */
+function filterRows(rows: TrialRowView[], q: URLSearchParams): TrialRowView[] {
   const eq = (name: string, v: string | number | null) => !q.get(name) || String(v) === q.get(name);
   const text = q.get('q')?.toLowerCase().trim();
+  const subject = q.get('subject') ? (subjectNamed(subjectsOf(rows), q.get('subject')!)?.id ?? null) : undefined;
   return rows.filter(
     (r) =>
-      eq('subject', r.subjectId) &&
+      (subject === undefined || r.subjectId === subject) &&
       eq('suite', r.suite) &&
       eq('category', r.category) &&
       eq('label', r.originalLabel) &&
@@ -103,11 +110,11 @@ function filterRows(rows: TrialListRow[], q: URLSearchParams): TrialListRow[] {
       (q.get('outcome') !== 'incorrect' || (r.status === 'done' && (r.score ?? 1) < 1)) &&
       (!q.get('parse') || (r.status === 'done' && r.parseFailed === (q.get('parse') === 'yes'))) &&
       (!q.get('disagree') || r.judgesDisagree === (q.get('disagree') === 'yes')) &&
-      (!text || `${r.spec}\n${r.itemId}\n${r.error ?? ''}`.toLowerCase().includes(text)),
+      (!text || `${r.spec}\n${r.itemId}\n${r.input ?? ''}\n${r.answer ?? ''}\n${r.error ?? ''}`.toLowerCase().includes(text)),
   );
 }
 
-const SORT_KEYS: Record<string, (r: TrialListRow) => string | number> = {
+const SORT_KEYS: Record<string, (r: TrialRowView) => string | number> = {
   item: (r) => `${r.suite}\u0000${r.itemId}\u0000${String(r.replicate).padStart(6, '0')}\u0000${r.spec}`,
   subject: (r) => `${r.spec}\u0000${r.suite}\u0000${r.itemId}\u0000${String(r.replicate).padStart(6, '0')}`,
   score: (r) => r.score ?? -1,
@@ -118,7 +125,7 @@ const SORT_KEYS: Record<string, (r: TrialListRow) => string | number> = {
 
 export async function getTrials(runId: string, q: URLSearchParams): Promise<TrialPage> {
   if (!STATIC) return api(`runs/${run(runId)}/trials`, q);
-  const all = await snapshot<TrialListRow[]>(`trials/${runId}`);
+  const all = await snapshot<TrialRowView[]>(`trials/${runId}`);
   const indexed = all.map((r, n) => ({ r, n }));
   const kept = new Set(filterRows(all, q));
   let rows = indexed.filter((x) => kept.has(x.r));
@@ -134,8 +141,9 @@ export async function getTrial(runId: string, k: TrialKeyParams): Promise<TrialV
   if (!STATIC) {
     return api(`runs/${run(runId)}/trial`, new URLSearchParams({ subject: k.subject, suite: k.suite, item: k.item, replicate: String(k.replicate) }));
   }
-  const all = await snapshot<TrialListRow[]>(`trials/${runId}`);
-  const n = all.findIndex((r) => r.subjectId === k.subject && r.suite === k.suite && r.itemId === k.item && r.replicate === k.replicate);
+  const all = await snapshot<TrialRowView[]>(`trials/${runId}`);
+  const subject = subjectNamed(subjectsOf(all), k.subject)?.id;
+  const n = all.findIndex((r) => r.subjectId === subject && r.suite === k.suite && r.itemId === k.item && r.replicate === k.replicate);
   if (n < 0) throw new Error('no such trial in this export');
   return snapshot(`trial/${runId}/${n}`);
 }
@@ -147,7 +155,9 @@ export async function getCompare(runId: string, subjects: string[], replicate: n
     return api(`runs/${run(runId)}/compare`, p);
   }
   const all = await snapshot<CompareView>(`compare/${runId}`);
-  const chosen = subjects.length >= 2 ? subjects : all.subjects;
+  const runView = (await getRuns()).find((r) => r.id === runId);
+  const named = subjects.map((n) => subjectNamed(runView?.subjects ?? [], n)?.spec ?? n);
+  const chosen = named.length >= 2 ? named : all.subjects;
   const cols = chosen.map((s) => all.subjects.indexOf(s));
   const counts = { bothRight: 0, bothWrong: 0, onlyA: 0, onlyB: 0, missing: 0 };
   const items = all.items.map((it) => {

@@ -4,6 +4,7 @@
 
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import type { ViewerInfo } from '../../src/view/api-types.js';
 import { getInfo, isStatic } from './data.js';
 import { href, useRoute } from './route.js';
 import { ReportsView } from './views/reports.js';
@@ -13,14 +14,14 @@ import { TranscriptView } from './views/transcript.js';
 import { TrialsView } from './views/trials.js';
 import './style.css';
 
-/** The store's stamp, polled every two seconds: views reload when trials land. */
-function useStamp(): string {
-  const [stamp, setStamp] = useState('');
+/** What the server says of itself and the store; its stamp, polled every two seconds, changes when trials land (views reload). */
+function useInfo(): ViewerInfo | undefined {
+  const [info, setInfo] = useState<ViewerInfo>();
   useEffect(() => {
     let live = true;
     const poll = () =>
       getInfo()
-        .then((i) => live && setStamp(i.stamp))
+        .then((i) => live && setInfo((was) => (was?.stamp === i.stamp ? was : i)))
         .catch(() => {});
     poll();
     const timer = isStatic ? undefined : setInterval(poll, 2000);
@@ -29,12 +30,13 @@ function useStamp(): string {
       if (timer) clearInterval(timer);
     };
   }, []);
-  return stamp;
+  return info;
 }
 
 function App() {
   const route = useRoute();
-  const stamp = useStamp();
+  const info = useInfo();
+  const stamp = info?.stamp ?? '';
   const { view, runId } = route;
   return (
     <>
@@ -51,6 +53,7 @@ function App() {
           </nav>
         )}
         {isStatic && <span class="badge">static export</span>}
+        {info && <span class="version">mindscope {info.version}</span>}
       </header>
       <main>
         {/* Views load once the stamp is known, and again whenever it changes. */}

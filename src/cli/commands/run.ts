@@ -12,6 +12,7 @@ import {
   type RunSpecInput,
   type Store,
 } from '../../index.js';
+import { unusableSubjects } from '../../app/index.js';
 import { MAX_REPLICATES, type ReasoningEffort } from '../../core/index.js';
 import { DEFAULT_CONCURRENCY, loadPriceTable, type CallCounts } from '../../runner/index.js';
 import { MAX_CALL_TIMEOUT_MS } from '../../models/index.js';
@@ -45,6 +46,7 @@ interface RunFlags extends CallLimitFlags {
   seed: number;
   timeout: number;
   runId?: string;
+  name?: string;
   db: string;
   apiKeyEnv?: string;
   shuffle?: boolean;
@@ -165,6 +167,15 @@ export async function printRunSummary(
       )}`,
     );
   }
+  if (result.standardPrice?.length) {
+    const calls = result.standardPrice.reduce((n, s) => n + s.calls, 0);
+    const why = (r: string) => (r === 'no batch API' ? 'it has no batch API' : 'its batch returned them as errors, or was refused');
+    out(
+      `\n--batch: ${calls} call(s) were made one by one at the standard price, not through a batch: ${result.standardPrice
+        .map((s) => `${s.spec} ${s.calls} (${why(s.reason)})`)
+        .join(', ')}`,
+    );
+  }
   const cacheLine = cacheHitsLine(result.calls, result.runId);
   if (cacheLine) out(`\n${cacheLine}`);
   for (const u of result.unpriced) out(`\ncost unknown for ${u.spec}${u.note ? ` (${u.note})` : ''}: give its price with --prices FILE`);
@@ -193,6 +204,14 @@ export function cacheHitsLine(calls: CallCounts, runId: string): string | undefi
         : `${o.calls} from ${o.origin.startsWith('score ') ? o.origin : `run ${o.origin}`}`,
   );
   return `${calls.cached} of ${calls.made} model call(s) were answered from the call cache (${from.join(', ')}), not made again; --no-cache makes every call.`;
+}
+
+/** --name: one line of text, at most 200 characters. */
+function runNameOption(value: string): string {
+  const name = value.trim();
+  if (!name || /[\r\n]/.test(name) || name.length > 200)
+    throw new ConfigError(`--name expects one line of text (1 to 200 characters), got ${JSON.stringify(value.slice(0, 60))}`);
+  return name;
 }
 
 function reasoningEffortOption(value: string): ReasoningEffort {
@@ -281,6 +300,11 @@ export function registerRun(program: Command): void {
     .option('--seed <s>', 'seed for generation, shuffling and replicates', intOption('--seed', 0), 0)
     .option('--timeout <seconds>', 'time limit per model call', numberOption('--timeout', 0.001, MAX_CALL_TIMEOUT_MS / 1000), 60)
     .option('--run-id <id>', 'run id (default: derived from the configuration, so the same command continues the same run)', runIdOption)
+    .option(
+      '--name <text>',
+      'a name for the run, shown beside its id by mindscope runs and the viewer (given again, it replaces the name)',
+      runNameOption,
+    )
     .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
     .option('--api-key-env <name>', 'environment variable with the key for openai-compatible servers')
     .option('--shuffle', 'shuffle options per replicate (seeded)')
@@ -370,6 +394,7 @@ export function registerRun(program: Command): void {
             store,
             registry,
             runId: flags.runId,
+            name: flags.name,
             apiKeyEnv: flags.apiKeyEnv ?? config?.apiKeyEnv,
             leaseSeconds: flags.lease,
             allowEmpty: flags.allowEmpty,
@@ -402,6 +427,7 @@ export function registerRun(program: Command): void {
             store,
             registry,
             runId: flags.runId,
+            name: flags.name,
             concurrency: given(cmd, 'concurrency') || !config?.concurrency ? flags.concurrency : config.concurrency,
             timeoutMs: given(cmd, 'timeout') || !config?.timeoutMs ? flags.timeout * 1000 : config.timeoutMs,
             apiKeyEnv: flags.apiKeyEnv ?? config?.apiKeyEnv,
@@ -423,6 +449,14 @@ export function registerRun(program: Command): void {
             process.stdout.write(`${JSON.stringify({ ...rest, warnings: warnings.length }, null, 2)}\n`);
           } else await printRunSummary(store, result, (s) => process.stdout.write(`${s}\n`));
           if (result.aborted.length || result.failed || result.costLimit) process.exitCode = 2;
+          // A subject that gave no usable answer at all (every trial failed or was cut off) is an error, whatever else went well.
+          const unusable = unusableSubjects(await store.status(result.runId));
+          if (unusable.length) {
+            process.stderr.write(
+              `mindscope: no usable answer from ${unusable.join(', ')}: every trial failed or had its reply cut off (mindscope status --run-id ${result.runId} shows why)\n`,
+            );
+            process.exitCode = 2;
+          }
           if (result.interrupted) process.exitCode = 130;
         } finally {
           interrupts?.release();

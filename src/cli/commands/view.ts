@@ -3,6 +3,8 @@ import type { Command } from 'commander';
 import { join } from 'node:path';
 import { exportViewer, startViewer, VIEW_TOKEN_ENV } from '../../view/index.js';
 import { loadConfigOnce } from '../command-context.js';
+import { resolveRunId } from '../../run-report.js';
+import { assertStoreExists } from '../existing-store.js';
 import { DEFAULT_DB, intOption } from '../options.js';
 import { printResult } from '../output.js';
 
@@ -30,6 +32,17 @@ export function registerView(program: Command): void {
     .option('--export <dir>', 'write a static copy of the views (page and data) to a folder instead of serving')
     .option('--force', 'with --export: replace an earlier export in the folder')
     .option('--json', 'print where the viewer serves (or what the export wrote) as JSON')
+    .addHelpText(
+      'after',
+      [
+        '',
+        "The page's addresses name subjects as compare --subjects does: by spec (openai:gpt-4o),",
+        'by the short name reports show, or by id (s-...):',
+        '  #/trials/RUN?subject=S',
+        '  #/trial/RUN?subject=S&suite=X&item=I&replicate=0',
+        '  #/compare/RUN?subject=A&subject=B',
+      ].join('\n'),
+    )
     .action(
       async (f: {
         db: string;
@@ -43,12 +56,18 @@ export function registerView(program: Command): void {
         json?: boolean;
       }) => {
         const plugins = f.config ? (await loadConfigOnce(f.config)).plugins : [];
+        // As report does: a store that is not there is refused, naming the path.
+        assertStoreExists(f.db);
         if (f.export) {
-          const { runs, trials } = await exportViewer(f.db, f.export, { force: f.force, plugins });
+          const { runs, trials } = await exportViewer(f.db, f.export, { force: f.force, plugins, refuseEmpty: true });
           printResult(f.json, { out: f.export, runs, trials }, `wrote ${join(f.export, 'index.html')}: ${runs} run(s), ${trials} trial(s)`);
           return;
         }
         const viewer = await startViewer({ db: f.db, port: f.port, host: f.host, allowRemote: f.allowRemote, plugins });
+        // A store without runs (report refuses it, with this message) is served all the same: the page shows runs as they are stored.
+        await resolveRunId(viewer.store).catch((err: Error) =>
+          process.stderr.write(`note: ${err.message}; the page shows runs as they are stored\n`),
+        );
         printResult(
           f.json,
           { url: viewer.url, store: viewer.store.location },

@@ -22,6 +22,7 @@ import type { RunSubject } from '../trial-executor.js';
 import { collectRound } from './batch-collect.js';
 import { pollBatch } from './batch-poll.js';
 import { recoverLostBatches } from './batch-recover.js';
+import { StandardCallCounter, type StandardPriceCalls } from './standard-calls.js';
 
 export interface BatchRunOptions {
   /** How often batches in flight are polled (default 30 s). */
@@ -40,6 +41,8 @@ export interface BatchRunOptions {
 /** A batch run's summary; `pending`: a `once` step ended with batches still in flight (nothing recorded yet). */
 export interface BatchRunSummary extends RunSummary {
   pending: boolean;
+  /** Calls made one by one at the standard price instead of through a batch, per subject (none: every call was batched or cached). */
+  standardPrice: StandardPriceCalls[];
 }
 
 /** Whether a model's calls can go through a batch API. */
@@ -92,6 +95,7 @@ export async function runBatchEvaluation(opts: RunOptions & { batch?: BatchRunOp
       usage,
       elapsedMs: performance.now() - started,
       pending: true,
+      standardPrice: [],
     };
   };
   // A batch left in `submitting` by a dead process: looked up at the provider and polled, or
@@ -226,8 +230,10 @@ export async function runBatchEvaluation(opts: RunOptions & { batch?: BatchRunOp
   // Final pass: record every trial; the run's batch replies are charged once each, at batch prices.
   const charges = new Map<string, number | null>();
   for (const r of await store.batchRequests(runId)) if (r.status === 'done') charges.set(r.key, r.costUsd);
+  const standard = new StandardCallCounter();
   const summary = await runEvaluation({
     ...opts,
+    subjects: opts.subjects.map((s) => standard.count(s)),
     calls: {
       ...opts.calls,
       batchCharge: (key) => {
@@ -238,5 +244,5 @@ export async function runBatchEvaluation(opts: RunOptions & { batch?: BatchRunOp
       },
     },
   });
-  return { ...summary, elapsedMs: performance.now() - started, pending: false };
+  return { ...summary, elapsedMs: performance.now() - started, pending: false, standardPrice: standard.counts(new Set(models.keys())) };
 }

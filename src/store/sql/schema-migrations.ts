@@ -293,6 +293,10 @@ const SCHEMA_MIGRATIONS: readonly Migration[] = [
   );
   ALTER TABLE call_cache ADD COLUMN origin_id INTEGER REFERENCES cache_origins(id);
   `,
+  // 14: a run's name (run --name), shown beside its id; never part of its identity.
+  () => `
+  ALTER TABLE runs ADD COLUMN name TEXT;
+  `,
 ];
 
 /** SQLite's migrations, applied from PRAGMA user_version. */

@@ -65,12 +65,14 @@ interface RunRow {
   created_at: string;
   config: string;
   spec: string | null;
+  name: string | null;
 }
 const runOf = (r: RunRow): RunRecord => ({
   id: r.id,
   createdAt: r.created_at,
   config: JSON.parse(r.config),
   ...(r.spec ? { spec: JSON.parse(r.spec) } : {}),
+  ...(r.name !== null ? { name: r.name } : {}),
 });
 
 /** The Store written once in SQL over a driver (SQLite or PostgreSQL). */
@@ -132,24 +134,26 @@ export class SqlStore implements Store {
   }
 
   async getRun(id: string): Promise<RunRecord | undefined> {
-    const row = await this.db.get<RunRow>('SELECT id, created_at, config, spec FROM runs WHERE id = ?', [id]);
+    const row = await this.db.get<RunRow>('SELECT id, created_at, config, spec, name FROM runs WHERE id = ?', [id]);
     return row ? runOf(row) : undefined;
   }
 
   async listRuns(): Promise<RunRecord[]> {
     const { bytewise } = this.db.dialect;
     return (
-      await this.db.all<RunRow>(`SELECT id, created_at, config, spec FROM runs ORDER BY ${bytewise('created_at')}, ${bytewise('id')}`)
+      await this.db.all<RunRow>(`SELECT id, created_at, config, spec, name FROM runs ORDER BY ${bytewise('created_at')}, ${bytewise('id')}`)
     ).map(runOf);
   }
 
   async createRun(run: RunRecord): Promise<void> {
     await this.flush();
-    // A run planned before specifications were stored gets its spec when opened again with the same identity.
+    // A run planned before specifications were stored gets its spec when opened again with the
+    // same identity; a name given replaces the stored one (same identity only).
     await this.db.run(
-      `INSERT INTO runs (id, created_at, config, spec) VALUES (?, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET spec = excluded.spec WHERE runs.spec IS NULL AND runs.config = excluded.config`,
-      [run.id, run.createdAt, JSON.stringify(run.config), run.spec ? JSON.stringify(run.spec) : null],
+      `INSERT INTO runs (id, created_at, config, spec, name) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET spec = COALESCE(runs.spec, excluded.spec), name = COALESCE(excluded.name, runs.name)
+       WHERE runs.config = excluded.config AND ((runs.spec IS NULL AND excluded.spec IS NOT NULL) OR excluded.name IS NOT NULL)`,
+      [run.id, run.createdAt, JSON.stringify(run.config), run.spec ? JSON.stringify(run.spec) : null, run.name ?? null],
     );
   }
 

@@ -51,14 +51,15 @@ interface CacheRow {
 export async function* exportRecords(db: SqlDriver): AsyncIterable<StoreRecord> {
   const packer = new TranscriptPacker();
   const loadBlobs = blobLoader(db);
-  for (const r of await db.all<{ id: string; created_at: string; config: string; spec: string | null }>(
-    'SELECT id, created_at, config, spec FROM runs ORDER BY created_at, id',
+  for (const r of await db.all<{ id: string; created_at: string; config: string; spec: string | null; name: string | null }>(
+    'SELECT id, created_at, config, spec, name FROM runs ORDER BY created_at, id',
   )) {
     const run: RunRecord = {
       id: r.id,
       createdAt: r.created_at,
       config: JSON.parse(r.config),
       ...(r.spec ? { spec: JSON.parse(r.spec) } : {}),
+      ...(r.name !== null ? { name: r.name } : {}),
     };
     yield { kind: 'run', run };
   }
@@ -160,13 +161,16 @@ async function importOne(
       if (existing) {
         if (canonicalJson(JSON.parse(existing.config)) !== canonicalJson(r.run.config))
           throw new ConfigError(`run ${r.run.id} exists in both stores with different specifications: refusing to merge them`);
+        // A name the target lacks is taken from the source.
+        if (r.run.name !== undefined) await tx.run('UPDATE runs SET name = ? WHERE id = ? AND name IS NULL', [r.run.name, r.run.id]);
         return;
       }
-      await tx.run('INSERT INTO runs (id, created_at, config, spec) VALUES (?, ?, ?, ?)', [
+      await tx.run('INSERT INTO runs (id, created_at, config, spec, name) VALUES (?, ?, ?, ?, ?)', [
         r.run.id,
         r.run.createdAt,
         JSON.stringify(r.run.config),
         r.run.spec ? JSON.stringify(r.run.spec) : null,
+        r.run.name ?? null,
       ]);
       summary.runs++;
       return;

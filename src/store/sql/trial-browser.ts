@@ -35,6 +35,8 @@ export interface TrialQuery {
 /** One row of a trial list. */
 export interface TrialListRow extends TrialKey {
   spec: string;
+  /** The content hash of the item the trial was made with. */
+  itemHash: string;
   status: TrialStatus;
   category: string | null;
   originalLabel: string | null;
@@ -192,7 +194,7 @@ export class TrialBrowser {
       Omit<TrialListRow, 'parseFailed' | 'judgesDisagree'> & { parseFailed: unknown; judgesDisagree: unknown; id: number }
     >(
       `SELECT t.id AS id, t.run_id AS "runId", t.subject_id AS "subjectId", s.spec AS spec, t.suite AS suite, t.item_id AS "itemId",
-         t.replicate AS replicate, t.status AS status, i.category AS category,
+         t.replicate AS replicate, t.item_hash AS "itemHash", t.status AS status, i.category AS category,
          ${this.#jsonText(this.db.dialect.itemBody('i.body'), 'meta', 'originalLabel')} AS "originalLabel",
          ${this.#firstScore('value')} AS score, ${this.#jsonText(this.#firstScore('detail'), 'parseFailed')} AS "parseFailed",
          (SELECT COUNT(*) FROM scores s3 WHERE s3.trial_id = t.id) AS scorers,

@@ -4,17 +4,20 @@
 import { useState } from 'preact/hooks';
 import { getCompare, getRuns } from '../data.js';
 import { href, type Route } from '../route.js';
+import { subjectNamed } from '../subjects.js';
 import { useData } from '../use-data.js';
 
 const pc = (x: number) => (x * 100).toFixed(1);
 
 export function CompareView({ route, stamp }: { route: Route; stamp: string }) {
   const { runId, params } = route;
-  const chosen = params.getAll('subject');
+  const named = params.getAll('subject');
   const replicate = Number(params.get('replicate') ?? 0);
   const runs = useData(getRuns, [stamp]).data;
   const run = runs?.find((r) => r.id === runId);
-  const { data, error } = useData(() => getCompare(runId, chosen, replicate), [runId, params.toString(), stamp]);
+  // The URL may name subjects by spec, short name or id: the boxes tick their specs.
+  const chosen = named.map((n) => subjectNamed(run?.subjects ?? [], n)?.spec ?? n);
+  const { data, error } = useData(() => getCompare(runId, named, replicate), [runId, params.toString(), stamp]);
   const [show, setShow] = useState<'onlyA' | 'onlyB' | 'bothWrong' | 'bothRight'>('onlyA');
   const toggle = (spec: string) => {
     const next = chosen.includes(spec) ? chosen.filter((s) => s !== spec) : [...chosen, spec];

@@ -1,4 +1,4 @@
-// Runs: every run with its configuration, subjects, suites, progress and cost.
+// Runs: every run with its name, configuration, subjects, suites, progress, accuracy and cost.
 
 import type { RunView } from '../../../src/view/api-types.js';
 import { getRuns } from '../data.js';
@@ -6,6 +6,7 @@ import { href } from '../route.js';
 import { useData } from '../use-data.js';
 
 const usd = (x: number | null) => (x === null ? 'unknown' : `$${x.toFixed(4)}`);
+const percent = (x: number | null) => (x === null ? '-' : `${(x * 100).toFixed(1)}%`);
 
 function Run({ run }: { run: RunView }) {
   const planned = run.status.reduce((s, r) => s + r.planned, 0);
@@ -17,8 +18,11 @@ function Run({ run }: { run: RunView }) {
     <div class="card run-card">
       <h2>
         <a href={href('trials', run.id)}>{run.id}</a>
+        {run.name && <span class="run-name">{run.name}</span>}
       </h2>
       <dl class="kv">
+        <dt>status</dt>
+        <dd class={`state state-${run.state}`}>{run.state}</dd>
         <dt>created</dt>
         <dd>{run.createdAt}</dd>
         <dt>trials finished</dt>
@@ -42,6 +46,25 @@ function Run({ run }: { run: RunView }) {
           </>
         )}
       </dl>
+      <h3>Accuracy</h3>
+      <table class="accuracy">
+        <thead>
+          <tr>
+            <th>subject</th>
+            <th class="num">accuracy</th>
+            <th class="num">items scored</th>
+          </tr>
+        </thead>
+        <tbody>
+          {run.accuracy.map((a) => (
+            <tr key={a.spec}>
+              <td>{a.spec}</td>
+              <td class="num">{percent(a.accuracy)}</td>
+              <td class="num">{a.items}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
       <h3>Subjects</h3>
       <table>
         <thead>

@@ -4,6 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { getFacets, getTrials } from '../data.js';
 import { href, type Route } from '../route.js';
+import { subjectNamed } from '../subjects.js';
 import { useData } from '../use-data.js';
 
 const PAGE = 50;
@@ -16,11 +17,23 @@ function setParam(route: Route, name: string, value: string): void {
   location.hash = href('trials', route.runId, p);
 }
 
-function Select({ route, name, label, options }: { route: Route; name: string; label: string; options: Array<[string, string]> }) {
+function Select({
+  route,
+  name,
+  label,
+  options,
+  value,
+}: {
+  route: Route;
+  name: string;
+  label: string;
+  options: Array<[string, string]>;
+  value?: string;
+}) {
   return (
     <label>
       {label}
-      <select name={name} value={route.params.get(name) ?? ''} onChange={(e) => setParam(route, name, e.currentTarget.value)}>
+      <select name={name} value={value ?? route.params.get(name) ?? ''} onChange={(e) => setParam(route, name, e.currentTarget.value)}>
         <option value="">all</option>
         {options.map(([v, text]) => (
           <option key={v} value={v}>
@@ -71,7 +84,13 @@ export function TrialsView({ route, stamp }: { route: Route; stamp: string }) {
           setParam(route, 'q', search);
         }}
       >
-        <Select route={route} name="subject" label="subject" options={(facets?.subjects ?? []).map((s) => [s.id, s.spec])} />
+        <Select
+          route={route}
+          name="subject"
+          label="subject"
+          options={(facets?.subjects ?? []).map((s) => [s.id, s.spec])}
+          value={subjectNamed(facets?.subjects ?? [], params.get('subject') ?? '')?.id}
+        />
         <Select route={route} name="suite" label="suite" options={(facets?.suites ?? []).map((s) => [s, s])} />
         <Select route={route} name="category" label="category" options={(facets?.categories ?? []).map((s) => [s, s])} />
         <Select route={route} name="label" label="original label" options={(facets?.originalLabels ?? []).map((s) => [s, s])} />
@@ -129,6 +148,9 @@ export function TrialsView({ route, stamp }: { route: Route; stamp: string }) {
               <tr>
                 <Th col="subject">subject</Th>
                 <Th col="item">item</Th>
+                <th>input</th>
+                <th>answer</th>
+                <th>gold</th>
                 <th>rep</th>
                 <th>category</th>
                 <th>original label</th>
@@ -155,9 +177,18 @@ export function TrialsView({ route, stamp }: { route: Route; stamp: string }) {
                       {r.suite}/{r.itemId}
                     </a>
                   </td>
+                  <td class="text input" title={r.input ?? ''}>
+                    {r.input}
+                  </td>
+                  <td class="text answer" title={r.answer ?? ''}>
+                    {r.answer}
+                  </td>
+                  <td class="text gold" title={r.gold ?? ''}>
+                    {r.gold}
+                  </td>
                   <td class="num">{r.replicate}</td>
                   <td>{r.category}</td>
-                  <td>{r.originalLabel}</td>
+                  <td class="label">{r.originalLabel}</td>
                   <td class="num">
                     {r.status === 'failed' ? (
                       <span class="bad">error</span>
