@@ -210,14 +210,14 @@ describe('StoryTurn images are read, checked and hashed once', () => {
     }
   });
 
-  it('storyturn review writes the image paths back, not the bytes read from them', async () => {
+  it('storyturn review writes the image paths back, not the bytes read from them, as JSON Lines', async () => {
     const dir = folder(PNG);
     const file = join(dir, 'data', 's.jsonl');
-    const r = await runCli(['storyturn', 'review', file, '--id', 's1', '--approve']);
+    const r = await runCli(['storyturn', 'review', file, '--id', 's1', '--reviewer', 'ana', '--approve']);
     expect(r.stderr).toBe('');
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject([
-      { id: 's1', status: 'approved', images: { img01: 'pictures/photo.png' } },
-    ]);
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ id: 's1', images: { img01: 'pictures/photo.png' }, reviews: [{ reviewer: 'ana' }] });
   });
 
   it("an item's hash follows its image's bytes", async () => {

@@ -146,9 +146,14 @@ describe('generated StoryTurns with reference agents', () => {
       const oracle = m.find((x) => x.subject === 'agent:oracle')!;
       const random = m.find((x) => x.subject === 'agent:random')!;
       expect(oracle.stories).toMatchObject({ rate: 1, n: 48 });
-      expect(oracle.feedbackEffectiveness).toBeNull();
+      expect(oracle.feedbackEffectiveness.all).toBeNull();
       expect(random.stories.rate).toBeLessThan(0.5);
-      expect(random.feedbackEffectiveness!.n).toBeGreaterThan(5);
+      // The generated stories' feedback is correctness-based or answer-dependent: both kinds occur, and together make all.
+      const fe = random.feedbackEffectiveness;
+      expect(fe.all!.n).toBeGreaterThan(5);
+      expect(fe.correctness!.n).toBeGreaterThan(0);
+      expect(fe.correctness!.n + (fe.answerDependent?.n ?? 0)).toBe(fe.all!.n);
+      expect(fe.unconditional).toBeNull();
       expect(random.byState.map((s) => s.state)).toEqual(['belief', 'desire', 'non-literal', 'percept']);
       expect(random.bySetting.map((s) => s.setting)).toEqual(['image-dependent', 'text-complete']);
       // Both kinds of feedback were shown, and both branches of the desire stories were taken.
@@ -280,9 +285,9 @@ describe('StoryTurn authoring and review', () => {
     );
     expect(bad.stdout).toMatch(/diverse-desires-001: .*names the option "milk", which is not an answer to the previous question/);
     expect((await readStoryTurns(join(dir, 'new.json'))).map((s) => s.status)).toEqual(['generated', 'generated']);
-    expect((await run('storyturn', 'review', 'new.json', '--id', 'diverse-desires-001', '--approve')).stdout).toMatch(
-      /diverse-desires-001: approved/,
-    );
+    for (const reviewer of ['ana', 'ben', 'cy'])
+      await run('storyturn', 'review', 'new.json', '--id', 'diverse-desires-001', '--reviewer', reviewer, '--approve');
+    expect((await run('storyturn', 'reviews', 'new.json')).stdout).toMatch(/diverse-desires-001 +approved +approved by ana, ben, cy/);
     expect(
       (
         await run(
@@ -291,16 +296,18 @@ describe('StoryTurn authoring and review', () => {
           'new.json',
           '--id',
           'diverse-desires-002',
+          '--reviewer',
+          'ana',
           '--reject',
           'answer-revealed',
           '--note',
           'says what Ana wants',
         )
       ).stdout,
-    ).toMatch(/rejected \(answer-revealed: says what Ana wants\)/);
-    expect((await run('storyturn', 'review', 'new.json', '--id', 'diverse-desires-002', '--reject', 'boring')).stderr).toMatch(
-      /unknown error type "boring"/,
-    );
+    ).toMatch(/rejected \(rejected by ana: answer-revealed \(says what Ana wants\)\)/);
+    expect(
+      (await run('storyturn', 'review', 'new.json', '--id', 'diverse-desires-002', '--reviewer', 'ana', '--reject', 'boring')).stderr,
+    ).toMatch(/unknown error type "boring"/);
     const r = await run('run', 'storyturn', '--data', 'new.json', '--model', 'agent:oracle', '--db', 'm.db', '--json');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ planned: 1, done: 1 });

@@ -10,3 +10,4 @@ export { GoogleChatModel } from './providers/google.js';
 export { LlamaCppChatModel } from './providers/llamacpp.js';
 export * from './token-embeddings.js';
 export * from './batch/batch-api.js';
+export * from './image-generation.js';

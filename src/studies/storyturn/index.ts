@@ -12,11 +12,16 @@ export * from './protocol/storyturn.js';
 export * from './protocol/storyturn-protocol.js';
 export * from './suites/picture.js';
 export * from './suites/storyturn-authoring.js';
+export * from './suites/storyturn-file.js';
+export * from './suites/storyturn-illustrate.js';
+export * from './suites/storyturn-illustration.js';
+export * from './suites/storyturn-reviews.js';
 export * from './suites/storyturn-generator.js';
 export * from './suites/storyturn-loader.js';
 export * from './suites/storyturn-stats.js';
 export * from './suites/storyturn-writer.js';
 export * from './analysis/judge-agreement.js';
+export * from './analysis/review-agreement.js';
 export * from './analysis/storyturn-metrics.js';
 
 /** The storyturn study as a plugin. */

@@ -4,15 +4,20 @@
 // per-question accuracy, per turn position, on "why" questions and on the others, and story
 // accuracy with the final "why" turn set apart (the paper finds most errors there); text-only
 // versus text+image runs; and feedback effectiveness (of the wrong answers followed by
-// feedback, the share whose next answer is right).
+// feedback, the share whose next answer is right): CoMMET's Table 3 counts only feedback that
+// depends on the answer's correctness ("If right: ...; If wrong: ..."); feedback chosen by
+// which answer was given ("If the previous answer is A: ...") and plain feedback are reported
+// apart, and all of them together.
 // The unit of sampling is the story: a story's questions, and its replicates, are not
 // independent, so each interval is Wilson's with the stories' effective number of trials
 // (clusteredWilsonInterval; the plain Wilson interval where each story counts once).
 
-import { ConfigError, JudgedStoryDetailSchema, readRecord, readScoreDetail } from '../../../core/index.js';
+import { ConfigError, JudgedStoryDetailSchema, readRecord, readScoreDetail, type Item } from '../../../core/index.js';
 import { clusteredWilsonInterval } from '../../../stats/index.js';
 import type { Store } from '../../../store/index.js';
 import { STORYTURN_RECORDS } from '../protocol/records.js';
+import { feedbackKind } from '../protocol/storyturn.js';
+import type { StoryTurnPayload } from '../protocol/storyturn-protocol.js';
 
 export interface StoredStory {
   subject: string;
@@ -31,7 +36,22 @@ export interface StoredStory {
   questions: boolean[];
   /** Which questions ask "why". */
   why: boolean[];
-  feedbackEvents: Array<{ recovered: boolean }>;
+  feedbackEvents: Array<{ recovered: boolean; kind: FeedbackEventKind }>;
+}
+
+/** What the feedback after a wrong answer depended on (`unknown`: an old record whose item is not stored). */
+export type FeedbackEventKind = 'correctness' | 'answer' | 'unconditional' | 'unknown';
+
+/** Feedback effectiveness, labelled by what the feedback depended on. */
+export interface FeedbackEffectiveness {
+  /** CoMMET's Table 3: wrong answers followed by correctness-based feedback ("If right: ...; If wrong: ..."). */
+  correctness: Rate | null;
+  /** Wrong answers followed by feedback chosen by which answer was given ("If the previous answer is A: ..."). */
+  answerDependent: Rate | null;
+  /** Wrong answers followed by plain feedback, shown whatever the answer. */
+  unconditional: Rate | null;
+  /** Every wrong answer followed by feedback. */
+  all: Rate | null;
 }
 
 /** A "why" question: an explanation is asked for. */
@@ -70,7 +90,7 @@ export interface StoryTurnMetrics {
    * final "why" answer itself among those stories.
    */
   finalWhy: { stories: number; beforeWhy: Rate; why: Rate } | null;
-  feedbackEffectiveness: Rate | null;
+  feedbackEffectiveness: FeedbackEffectiveness;
 }
 
 /** The share right of `outcomes` (each with its story), with the interval over stories. */
@@ -117,6 +137,14 @@ export async function storyJudgeScorer(store: Store, runId: string, rubric?: str
  */
 export async function storedStories(store: Store, runId: string, judgeScorer?: string): Promise<StoredStory[]> {
   const out: StoredStory[] = [];
+  // Records written before feedback events named their kind: the kind is read from the stored item.
+  const items = new Map<string, Promise<Item | undefined>>();
+  const kindFrom = async (itemHash: string, turn: number): Promise<FeedbackEventKind> => {
+    if (!items.has(itemHash)) items.set(itemHash, store.getItem(itemHash));
+    const story = ((await items.get(itemHash))?.payload as StoryTurnPayload | undefined)?.story;
+    const kind = story?.turns[turn] ? feedbackKind(story.turns[turn].feedback) : 'none';
+    return kind === 'none' ? 'unknown' : kind;
+  };
   for await (const r of store.responses(runId, STORYTURN_RECORDS.scorer)) {
     const key = { runId, subjectId: r.subjectId, suite: r.suite, itemId: r.itemId, replicate: r.replicate };
     const t = await store.transcript(key);
@@ -139,7 +167,12 @@ export async function storedStories(store: Store, runId: string, judgeScorer?: s
       questions,
       why: d.turns.map((x) => isWhyQuestion(x.question)),
       // afterTurn is the 0-based index of the answer given after the feedback.
-      feedbackEvents: d.feedbackEvents.map((e) => ({ recovered: questions[e.afterTurn] ?? e.recovered })),
+      feedbackEvents: await Promise.all(
+        d.feedbackEvents.map(async (e) => ({
+          recovered: questions[e.afterTurn] ?? e.recovered,
+          kind: e.kind ?? (await kindFrom(r.itemHash, e.afterTurn)),
+        })),
+      ),
     });
   }
   return out;
@@ -168,7 +201,10 @@ export function storyTurnMetrics(stories: StoredStory[]): StoryTurnMetrics[] {
     const turns = Math.max(...ss.map((s) => s.questions.length));
     const byTurn = Array.from({ length: turns }, (_, t) => ({ turn: t + 1, ...rate(questionsRight(ss, (_s, i) => i === t)) }));
     const endingWhy = ss.filter((s) => s.why.length > 1 && s.why.at(-1));
-    const events = ss.flatMap((s) => s.feedbackEvents.map((e) => ({ item: s.item, right: e.recovered })));
+    const events = (keep: (k: FeedbackEventKind) => boolean) => {
+      const xs = ss.flatMap((s) => s.feedbackEvents.filter((e) => keep(e.kind)).map((e) => ({ item: s.item, right: e.recovered })));
+      return xs.length ? rate(xs) : null;
+    };
     return {
       subject,
       scorer,
@@ -190,7 +226,12 @@ export function storyTurnMetrics(stories: StoredStory[]): StoryTurnMetrics[] {
             why: rate(endingWhy.map((s) => ({ item: s.item, right: s.questions.at(-1)! }))),
           }
         : null,
-      feedbackEffectiveness: events.length ? rate(events) : null,
+      feedbackEffectiveness: {
+        correctness: events((k) => k === 'correctness'),
+        answerDependent: events((k) => k === 'answer'),
+        unconditional: events((k) => k === 'unconditional'),
+        all: events(() => true),
+      },
     };
   });
 }

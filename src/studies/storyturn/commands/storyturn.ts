@@ -1,40 +1,30 @@
 import type { Command } from 'commander';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { ConfigError, openStore } from '../../../index.js';
 import { readText } from '../../../core/index.js';
 import {
   judgeHumanAgreement,
   parseHumanLabels,
   readStoryTurns,
-  REVIEW_ERRORS,
-  reviewStory,
+  saveStoryTurns,
   storedStories,
+  storyFileFormat,
   storyJudgeScorer,
   storyTurnDatasetStats,
   storyTurnMetrics,
   writeStoryTurns,
-  type ReviewError,
-  type StoryTurnStory,
 } from '../index.js';
 import { formatTextTable } from '../../../report/index.js';
 import { DEFAULT_DB, intOption, printResult } from '../../../cli/toolkit.js';
-
-function saveStories(file: string, stories: StoryTurnStory[]): void {
-  writeFileSync(
-    file,
-    `${JSON.stringify(
-      // Local images are written back as the paths the file gave, not as the bytes read from them.
-      stories.map(({ state, imageFiles, ...s }) => ({ ...s, images: { ...s.images, ...imageFiles }, mental_state: state })),
-      null,
-      2,
-    )}\n`,
-  );
-}
+import { registerIllustrate } from './illustrate-command.js';
+import { agreementLine, registerReview } from './review-commands.js';
 
 /**
  * `storyturn results --json` prints a list of `{ subject, scorer, mode: 'text-only'|'text+image', stories, questions,
  * byState: [{ state, k, n, items, rate, lower, upper }], byCategory, byTask, bySetting, byStateSetting: [{ state, setting, ... }],
- * byTurn: [{ turn, ... }], whyQuestions, otherQuestions, finalWhy: { stories, beforeWhy, why } | null, feedbackEffectiveness }`
+ * byTurn: [{ turn, ... }], whyQuestions, otherQuestions, finalWhy: { stories, beforeWhy, why } | null,
+ * feedbackEffectiveness: { correctness, answerDependent, unconditional, all } }` (each a rate or null; `correctness`
+ * is CoMMET's Table 3: wrong answers followed by correctness-based feedback)
  * (each rate `{ k, n, items, rate, lower, upper }`: k right of n trials, stories or questions, from `items` stories;
  * the Wilson interval uses the stories' effective number of trials, as a story's questions and replicates are not independent).
  */
@@ -46,7 +36,7 @@ export function registerStoryTurn(program: Command): void {
     .requiredOption('--example <file>', 'a StoryTurn file; its first story is the format reference')
     .requiredOption('--aspect <name>', 'what the new stories test, e.g. "second-order belief"')
     .requiredOption('--model <spec>', 'the writing model')
-    .requiredOption('--out <file>', 'StoryTurn JSON file to add the new stories to')
+    .requiredOption('--out <file>', 'StoryTurn file to add the new stories to (.json: a JSON list; .jsonl: one story a line)')
     .option('--n <n>', 'stories to write', intOption('--n', 1), 5)
     .option('--db <path>', 'store, a SQLite file or postgres:// URL (call cache)', DEFAULT_DB)
     .option('--api-key-env <name>', 'environment variable with the key for an openai-compatible model')
@@ -62,6 +52,7 @@ export function registerStoryTurn(program: Command): void {
         apiKeyEnv?: string;
         json?: boolean;
       }) => {
+        storyFileFormat(f.out);
         const [example] = await readStoryTurns(f.example);
         if (!example) throw new ConfigError(`${f.example} holds no StoryTurn`);
         const store = await openStore(f.db);
@@ -75,7 +66,11 @@ export function registerStoryTurn(program: Command): void {
             apiKeyEnv: f.apiKeyEnv,
           });
           const existing = existsSync(f.out) ? await readStoryTurns(f.out) : [];
-          saveStories(f.out, [...existing, ...stories]);
+          const taken = new Set(existing.map((s) => s.id));
+          const clash = stories.filter((s) => taken.has(s.id)).map((s) => s.id);
+          if (clash.length)
+            throw new ConfigError(`${f.out} holds StoryTurn(s) ${clash.join(', ')} already: give another --aspect or --out`);
+          saveStoryTurns(f.out, [...existing, ...stories]);
           printResult(
             f.json,
             { out: f.out, written: stories.map((s) => s.id), rejected: failures },
@@ -86,31 +81,12 @@ export function registerStoryTurn(program: Command): void {
         }
       },
     );
-  cmd
-    .command('review')
-    .description(`approve a generated StoryTurn, or reject it with an error type (${Object.keys(REVIEW_ERRORS).join(', ')})`)
-    .argument('<file>', 'StoryTurn JSON file')
-    .requiredOption('--id <id>', 'story id')
-    .option('--approve', 'mark approved (runs use approved stories)')
-    .option('--reject <type>', 'mark rejected with this error type')
-    .option('--note <text>', 'with --reject: what is wrong')
-    .option('--json', 'print JSON: { id, status, review }')
-    .action(async (file: string, f: { id: string; approve?: boolean; reject?: string; note?: string; json?: boolean }) => {
-      if (!!f.approve === !!f.reject) throw new ConfigError('give exactly one of --approve and --reject TYPE');
-      const stories = await readStoryTurns(file);
-      const updated = reviewStory(stories, f.id, f.approve ? { approve: true } : { reject: f.reject as ReviewError, note: f.note });
-      saveStories(file, updated);
-      const s = updated.find((x) => x.id === f.id)!;
-      printResult(
-        f.json,
-        { id: f.id, status: s.status, review: s.review ?? [] },
-        `${f.id}: ${s.status}${s.review?.length ? ` (${s.review.join('; ')})` : ''}`,
-      );
-    });
+  registerReview(cmd);
+  registerIllustrate(cmd);
   cmd
     .command('results')
     .description(
-      'story-level and per-question accuracy, per mental state and setting, text-only vs text+image, feedback effectiveness (Wilson 95% intervals over stories)',
+      'story-level and per-question accuracy, per mental state and setting, text-only vs text+image, feedback effectiveness (correctness-based as CoMMET Table 3, and answer-dependent; Wilson 95% intervals over stories)',
     )
     .requiredOption('--run-id <id...>', 'one or more runs (e.g. a text-only and a --images run)')
     .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
@@ -139,8 +115,37 @@ export function registerStoryTurn(program: Command): void {
           process.stdout.write(`${title ? `${title}\n` : ''}${formatTextTable(head, rows)}\n\n`);
         w(
           '',
-          ['subject', 'mode', 'scored by', 'stories right %', 'questions right %', 'feedback effective %'],
-          m.map((x) => [x.subject, x.mode, x.scorer, pct(x.stories), pct(x.questions), pct(x.feedbackEffectiveness)]),
+          ['subject', 'mode', 'scored by', 'stories right %', 'questions right %'],
+          m.map((x) => [x.subject, x.mode, x.scorer, pct(x.stories), pct(x.questions)]),
+        );
+        const n = (r: { n: number } | null) => String(r?.n ?? 0);
+        w(
+          'feedback effectiveness: of the wrong answers followed by feedback, the share whose next answer is right',
+          [
+            'subject',
+            'mode',
+            'correctness-based (Table 3) %',
+            'cases',
+            'answer-dependent %',
+            'cases',
+            ...(m.some((x) => x.feedbackEffectiveness.unconditional) ? ['plain feedback %', 'cases'] : []),
+            'all feedback %',
+            'cases',
+          ],
+          m.map((x) => {
+            const e = x.feedbackEffectiveness;
+            return [
+              x.subject,
+              x.mode,
+              pct(e.correctness),
+              n(e.correctness),
+              pct(e.answerDependent),
+              n(e.answerDependent),
+              ...(m.some((y) => y.feedbackEffectiveness.unconditional) ? [pct(e.unconditional), n(e.unconditional)] : []),
+              pct(e.all),
+              n(e.all),
+            ];
+          }),
         );
         for (const [title, key, label] of [
           ['story accuracy per mental state', 'byState', 'state'],
@@ -201,7 +206,7 @@ export function registerStoryTurn(program: Command): void {
   cmd
     .command('stats')
     .description(
-      "a StoryTurn file's statistics (stories by status, setting, state, category and task; turns, questions and images per story) and its review tally (rejections by error type)",
+      "a StoryTurn file's statistics (stories by status, setting, state, category and task; turns, questions and images per story), its review tally (rejections by error type) and the reviewers' agreement",
     )
     .argument('<file>', 'StoryTurn file (JSON, JSONL, CSV or Parquet)')
     .option('--json', 'print JSON')
@@ -228,6 +233,7 @@ export function registerStoryTurn(program: Command): void {
           `images: ${spread(s.images)}`,
           `rejected stories: ${s.rejections.stories}; by error type: ${line(s.rejections.byType)}`,
           `review notes by error type: ${line(s.rejections.notesByType)}`,
+          agreementLine(s.agreement),
         ].join('\n')}\n`,
       );
     });

@@ -26,8 +26,17 @@ export const StoryTurnDetailSchema = z.object({
   withImages: z.boolean(),
   correct: z.boolean(),
   turns: z.array(StoryTurnResultSchema),
-  /** Wrong answers followed by feedback, and whether the next answer was right. */
-  feedbackEvents: z.array(z.object({ afterTurn: z.number().int(), recovered: z.boolean() })),
+  /**
+   * Wrong answers followed by feedback, and whether the next answer was right; `kind`: what the
+   * feedback depended on (records written before it was kept lack it: read from the stored item).
+   */
+  feedbackEvents: z.array(
+    z.object({
+      afterTurn: z.number().int(),
+      recovered: z.boolean(),
+      kind: z.enum(['correctness', 'answer', 'unconditional']).optional(),
+    }),
+  ),
 });
 export type StoryTurnDetail = z.infer<typeof StoryTurnDetailSchema>;
 

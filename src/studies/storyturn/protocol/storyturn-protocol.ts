@@ -4,9 +4,19 @@
 // model answers in the same conversation; each answer is scored against the turn's expected
 // answers (exact match on the normalised answer part of the reply). The story is right when
 // every question is. Feedback events (a wrong answer followed by feedback) are recorded with
-// whether the next answer was right: feedback effectiveness.
+// whether the next answer was right, and what the feedback depended on (the answer's
+// correctness, or which answer it was): feedback effectiveness.
 
-import { answerMatches, answerPart, expectedAnswers, parseFeedback, selectedBranch, turnImages, type StoryTurnStory } from './storyturn.js';
+import {
+  answerMatches,
+  answerPart,
+  expectedAnswers,
+  feedbackKind,
+  parseFeedback,
+  selectedBranch,
+  turnImages,
+  type StoryTurnStory,
+} from './storyturn.js';
 import {
   callInfoKey,
   createRng,
@@ -85,7 +95,10 @@ export async function runStoryTurn(
     messages.push({ role: 'assistant', content: response.text });
     const answer = answerPart(response.text);
     const correct = expected.some((e) => answerMatches(answer, e));
-    if (previousCorrect === false && feedbackShown) events.push({ afterTurn: i, recovered: correct });
+    if (previousCorrect === false && feedbackShown) {
+      const kind = feedbackKind(turn.feedback);
+      events.push({ afterTurn: i, recovered: correct, ...(kind === 'none' ? {} : { kind }) });
+    }
     results.push({
       turn: i + 1,
       question: turn.question,

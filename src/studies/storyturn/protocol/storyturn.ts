@@ -43,14 +43,28 @@ export interface StoryTurnStory {
   images: Record<string, string>;
   /** Image id -> the path the data file gives for a local image (kept to write the file back; not part of an item). */
   imageFiles?: Record<string, string>;
+  /** Whether runs use the story; derived from `reviews` when the story has any (see reviewStatus). */
   status: 'approved' | 'generated' | 'rejected';
-  /** Review notes (error types) for generated stories. */
+  /** Review notes (error types) of a file that records one status per story. */
   review?: string[];
+  /** Each reviewer's verdicts, in the order given (see storyturn-reviews.ts). */
+  reviews?: StoryReview[];
   source?: string;
   /** CoMMET's reporting category: NLC, NLCE, MBK (COMMET_CATEGORIES), or a state; defaults to the state. */
   category?: string;
   /** The booklet task the story instantiates (CoMMET groups its StoryTurns into 18 tasks), e.g. "diverse belief". */
   task?: string;
+}
+
+/** One reviewer's verdict on a story, as it was when the verdict was given (`content`: storyContentHash). */
+export interface StoryReview {
+  reviewer: string;
+  verdict: 'approve' | 'reject';
+  /** With a rejection: the error types found (REVIEW_ERRORS). */
+  errors?: string[];
+  note?: string;
+  /** The story's content hash when reviewed: a verdict counts only while the story is unchanged. */
+  content: string;
 }
 
 export type Feedback =
@@ -71,6 +85,18 @@ export function parseFeedback(text: string): Feedback {
   if (branches.length) return { kind: 'previous', branches };
   // Unconditional feedback: always shown.
   return { kind: 'correctness', right: t, wrong: t };
+}
+
+/**
+ * What a turn's feedback depends on: the previous answer's correctness ("If right: ...; If
+ * wrong: ..."), which answer it was ("If the previous answer is A: ..."), nothing (plain text,
+ * shown whatever the answer), or there is none.
+ */
+export function feedbackKind(text: string): 'correctness' | 'answer' | 'unconditional' | 'none' {
+  const fb = parseFeedback(text);
+  if (fb.kind === 'none') return 'none';
+  if (fb.kind === 'previous') return 'answer';
+  return /if (right|wrong)\s*:/i.test(text) ? 'correctness' : 'unconditional';
 }
 
 /** The alternatives of an answer field (separated by ';'), trimmed and non-empty. */
@@ -163,7 +189,9 @@ export function validateStoryTurn(s: StoryTurnStory, where: string): void {
     if (!t.question?.trim()) throw new InputError('the question is empty', turn);
     const branches = branchesOf(t.answer ?? '');
     if (branches.length === 0) throw new InputError('the expected answer is empty', turn);
-    for (const id of imageIds(t)) if (!s.images[id]) throw new InputError(`the image "${id}" is not among the story's images`, turn);
+    // A story awaiting review may name images not drawn yet (storyturn illustrate draws them).
+    if (s.status === 'approved')
+      for (const id of imageIds(t)) if (!s.images[id]) throw new InputError(`the image "${id}" is not among the story's images`, turn);
     const fb = parseFeedback(t.feedback ?? '');
     const ids = imageIds(t);
     if (ids.length > 1 && fb.kind === 'previous' && ids.length !== fb.branches.length)

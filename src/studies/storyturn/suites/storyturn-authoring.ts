@@ -1,8 +1,9 @@
 // Model-written StoryTurns by CoMMET's one-shot method: the prompt gives one StoryTurn as the
 // format reference and asks for a new, distinct story testing an aspect; the reply's JSON is
 // read, checked by the same validation as any StoryTurn file, and saved with status
-// `generated`. A reviewer then approves each story or records an error type from CoMMET's
-// review (runs use approved stories only).
+// `generated`. The image ids the reply gives are kept (`storyturn illustrate` draws them);
+// reviewers then approve each story or record error types from CoMMET's review
+// (storyturn-reviews.ts; runs use approved stories only).
 
 import { InputError } from '../../../core/index.js';
 import { validateStoryTurn, type StoryTurnStory } from '../protocol/storyturn.js';
@@ -47,35 +48,16 @@ export function readGeneratedStory(reply: string, id: string, fallbackState: Sto
         story: String(t.story ?? ''),
         feedback: String(t.feedback ?? ''),
         question: String(t.question ?? ''),
-        image: '',
+        image: String(t.image ?? '').trim(),
         answer: String(t.answer ?? ''),
       }))
     : [];
   const state = String(raw.mental_state ?? fallbackState)
     .toLowerCase()
     .replace(/s$/, '') as StoryTurnStory['state'];
-  // Images are described, not drawn, by a text model: the text-complete setting.
-  const story: StoryTurnStory = { id, state, setting: 'text-complete', turns, images: {}, status: 'generated', source: 'model' };
+  // A text model names images without drawing them: the story awaits its illustrations.
+  const setting = raw.setting === 'image-dependent' ? 'image-dependent' : 'text-complete';
+  const story: StoryTurnStory = { id, state, setting, turns, images: {}, status: 'generated', source: 'model' };
   validateStoryTurn(story, 'generated');
   return story;
-}
-
-/** Approve a generated story, or reject it with one of CoMMET's error types and a note. */
-export function reviewStory(
-  stories: StoryTurnStory[],
-  id: string,
-  decision: { approve: true } | { reject: ReviewError; note?: string },
-): StoryTurnStory[] {
-  const i = stories.findIndex((s) => s.id === id);
-  if (i < 0) throw new InputError(`no StoryTurn "${id}"`);
-  const updated = { ...stories[i]! };
-  if ('approve' in decision) {
-    updated.status = 'approved';
-  } else {
-    if (!(decision.reject in REVIEW_ERRORS))
-      throw new InputError(`unknown error type "${decision.reject}"; known: ${Object.keys(REVIEW_ERRORS).join(', ')}`);
-    updated.status = 'rejected';
-    updated.review = [...(updated.review ?? []), decision.note ? `${decision.reject}: ${decision.note}` : decision.reject];
-  }
-  return stories.map((s, k) => (k === i ? updated : s));
 }

@@ -5,6 +5,8 @@
 // setting, image_path). Image paths are resolved next to the file and must stay inside its folder
 // and hold real images, read once into the story (storyturn-images.ts); a story id given twice is refused. Stories are validated
 // (turn.ts): a branch without an answer, feedback naming an unknown option, a missing image.
+// A story's `reviews` (each reviewer's verdicts) decide its status (storyturn-reviews.ts); a
+// story without them keeps the `status` its file gives.
 
 import { dirname } from 'node:path';
 import { InputError, type Category, type Item } from '../../../core/index.js';
@@ -12,6 +14,7 @@ import { validateStoryTurn, type StoryTurnStory } from '../protocol/storyturn.js
 import { readRecords } from '../../../suites/index.js';
 import type { StoryTurnPayload } from '../protocol/storyturn-protocol.js';
 import { checkedImage } from './storyturn-images.js';
+import { readReviews, reviewStatus } from './storyturn-reviews.js';
 
 export interface StoryTurnColumns {
   storyId: string;
@@ -109,6 +112,11 @@ export async function readStoryTurns(file: string, columns: Partial<StoryTurnCol
         ...optional('task', String(v.task ?? '').trim() || undefined),
         ...(Array.isArray(v.review) ? { review: (v.review as unknown[]).map(String) } : {}),
       };
+      const reviews = readReviews(v.reviews, file, line);
+      if (reviews?.length) {
+        s.reviews = reviews;
+        s.status = reviewStatus(s);
+      }
       validateStoryTurn(s, `${file}:${line}`);
       stories.push(s);
     }
@@ -174,8 +182,9 @@ export async function readStoryTurns(file: string, columns: Partial<StoryTurnCol
 export function storyTurnItem(suite: string, story: StoryTurnStory): Item<StoryTurnPayload> {
   const category: Category = story.state;
   // The item is what the model is shown: the images' bytes, not where the files lie (the hash of
-  // an item must change with an image, and not with the folder it is loaded from).
-  const { imageFiles: _where, ...shown } = story;
+  // an item must change with an image, and not with the folder it is loaded from), nor who
+  // reviewed it (a further verdict does not change the item).
+  const { imageFiles: _where, reviews: _reviews, ...shown } = story;
   return {
     suite,
     id: story.id,

@@ -1,11 +1,14 @@
 // Dataset statistics and review tallies of a StoryTurn file, as CoMMET reports them (Section
 // 3.2.3: 591 StoryTurns, 1,976 questions, 844 images, 3.34 turns with questions on average, up to
 // eight; Appendix B Table 6: the errors reviewers found, by type): stories by status, setting,
-// mental state, category and task; turns, questions and images per story; "why" questions; and
-// rejected stories by error type (the type each review note starts with).
+// mental state, category and task; turns, questions and images per story; "why" questions;
+// rejected stories by error type (the types reviewers gave, or the type each review note of a
+// one-status file starts with); and the reviewers' agreement (analysis/review-agreement.ts).
 
 import { imageIds, type StoryTurnStory } from '../protocol/storyturn.js';
+import { reviewAgreement, type ReviewAgreement } from '../analysis/review-agreement.js';
 import { REVIEW_ERRORS } from './storyturn-authoring.js';
+import { currentVerdicts } from './storyturn-reviews.js';
 
 export interface Spread {
   total: number;
@@ -26,8 +29,13 @@ export interface StoryTurnDatasetStats {
   whyQuestions: number;
   /** Distinct images per story (an image used by two turns counts once). */
   images: Spread;
-  /** Rejected stories per error type (REVIEW_ERRORS; `other` for notes of no known type), and all review notes per type. */
+  /**
+   * Rejected stories per error type (REVIEW_ERRORS; `other` for notes of no known type): the
+   * types of the rejections that decide the status, and of every note and rejection given.
+   */
   rejections: { stories: number; byType: Record<string, number>; notesByType: Record<string, number> };
+  /** Reviewers and their agreement; null when no story has verdicts. */
+  agreement: ReviewAgreement | null;
 }
 
 const spread = (xs: number[]): Spread => ({
@@ -48,6 +56,10 @@ export function reviewErrorType(note: string): string {
   return type in REVIEW_ERRORS ? type : 'other';
 }
 
+/** The error types of the rejections among these verdicts. */
+const rejectionErrors = (verdicts: ReadonlyArray<{ verdict: string; errors?: string[] }>) =>
+  verdicts.flatMap((v) => (v.verdict === 'reject' ? (v.errors ?? []) : []));
+
 /** Statistics of a set of StoryTurns (all statuses; see the file comment). */
 export function storyTurnDatasetStats(stories: readonly StoryTurnStory[]): StoryTurnDatasetStats {
   const rejected = stories.filter((s) => s.status === 'rejected');
@@ -65,8 +77,11 @@ export function storyTurnDatasetStats(stories: readonly StoryTurnStory[]): Story
     rejections: {
       stories: rejected.length,
       // A story rejected for several reasons counts once per distinct type.
-      byType: tally(rejected.flatMap((s) => [...new Set((s.review ?? []).map(reviewErrorType))])),
-      notesByType: tally(stories.flatMap((s) => (s.review ?? []).map(reviewErrorType))),
+      byType: tally(
+        rejected.flatMap((s) => [...new Set([...(s.review ?? []), ...rejectionErrors(currentVerdicts(s))].map(reviewErrorType))]),
+      ),
+      notesByType: tally(stories.flatMap((s) => [...(s.review ?? []), ...rejectionErrors(s.reviews ?? [])].map(reviewErrorType))),
     },
+    agreement: reviewAgreement(stories),
   };
 }
