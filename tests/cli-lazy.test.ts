@@ -6,7 +6,6 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { simulatePanel, writeMatrixCsv } from '../src/studies/audit/analysis/index.js';
@@ -128,14 +127,11 @@ describe('lazy command line', () => {
       writeMatrixCsv(join(dir, `${name}.csv`), matrix);
       return `${name}=${join(dir, `${name}.csv`)}`;
     });
-    // A module hook that names every file the command loads.
-    writeFileSync(
-      join(dir, 'hook.mjs'),
-      "export async function resolve(s, c, next) { const r = await next(s, c); if (r.url.startsWith('file:')) process.stderr.write('LOADED ' + r.url + '\\n'); return r; }",
-    );
+    // A module hook that names every file the command loads. It runs in the main thread
+    // (registerHooks): lines written from register()'s hook thread can be lost at exit.
     writeFileSync(
       join(dir, 'register.mjs'),
-      `import { register } from 'node:module'; register(${JSON.stringify(pathToFileURL(join(dir, 'hook.mjs')).href)});`,
+      "import { registerHooks } from 'node:module'; registerHooks({ resolve(s, c, next) { const r = next(s, c); if (r.url.startsWith('file:')) process.stderr.write('LOADED ' + r.url + '\\n'); return r; } });",
     );
     // And every package required (ml-matrix is required on first use, not imported).
     writeFileSync(

@@ -3,16 +3,26 @@
 // so that the CLI starts without loading every layer: only the file of the command being run is
 // imported (tests/cli-lazy.test.ts checks the declarations against what the files register).
 
+import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import type { CommandContext, CommandDefinition, PluginManifest } from '../app/index.js';
 import { BUILTIN_STUDIES } from '../builtin-studies.js';
 import { ConfigError } from '../core/errors.js';
 import { KERNEL_COMMANDS, KERNEL_TOOL_COMMANDS } from './kernel-commands.js';
 
+/** The version in package.json, read here rather than through the core entry so that `--help` loads no schema library. */
+function packageVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
 /** The program without its commands: name, description, version, errors thrown rather than exiting. */
 function programShell(): Command {
   const program = new Command();
-  program.name('mindscope').description('Run, generate and audit Theory-of-Mind evaluations of language models').version('0.1.0');
+  program.name('mindscope').description('Run, generate and audit Theory-of-Mind evaluations of language models').version(packageVersion());
   program.exitOverride();
   return program;
 }

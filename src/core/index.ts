@@ -18,3 +18,4 @@ export * from './output-files.js';
 export * from './make-directory.js';
 export * from './image-kind.js';
 export * from './secrets.js';
+export { mindscopeVersion } from './version.js';

@@ -10,7 +10,7 @@ import { MindscopeError } from '../core/index.js';
 import { trialBrowser, type Store, type TrialQuery, type TrialSort } from '../store/index.js';
 import type { TrialPage, ViewerInfo } from './api-types.js';
 import { compareView } from './compare-view.js';
-import { mindscopeVersion } from './page-files.js';
+import { mindscopeVersion } from '../core/index.js';
 import { servedPanels, type ServedPanels } from './panels.js';
 import { runsView, viewerReportKinds } from './runs-view.js';
 import { trialRowsView } from './trial-rows-view.js';

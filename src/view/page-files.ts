@@ -31,16 +31,6 @@ function packageRoot(): string {
   return dir;
 }
 
-/** The version of mindscope serving the page, from its package.json ('unknown' when it cannot be read). */
-export function mindscopeVersion(): string {
-  try {
-    const version = (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version?: unknown }).version;
-    return typeof version === 'string' ? version : 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
-
 /** The folder holding the built page: dist/view-ui under the package root. */
 export function pageFolder(): string {
   const folder = join(packageRoot(), 'dist', 'view-ui');

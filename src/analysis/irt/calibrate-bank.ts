@@ -5,7 +5,7 @@
 // predicted accuracy on the odd-numbered items of each group is its irtMae (the procedure of the
 // tinyBenchmarks code).
 
-import { InputError } from '../../core/index.js';
+import { InputError, mindscopeVersion } from '../../core/index.js';
 import type { ResponseMatrix } from '../../store/index.js';
 import {
   type BifactorCalibration,
@@ -24,7 +24,7 @@ import {
   subsetItems,
 } from '../../stats/irt/index.js';
 import { computeBankId, type IrtBank, type IrtBankGroup, irtItemKey } from './irt-bank.js';
-import { matrixToIrtResponses, mindscopeVersion } from './matrix-responses.js';
+import { matrixToIrtResponses } from './matrix-responses.js';
 
 export interface BankCalibrationOptions extends Omit<IrtCalibrationOptions, 'guessing' | 'model'> {
   /** bifactor: a general ability plus one specific factor per category (stats/irt/bifactor.ts). */

@@ -1,7 +1,6 @@
 // Response matrices (items x subjects, cells 0..1 or null) as IRT responses (persons x items,
 // NaN for missing), and the tool version written into banks.
 
-import { readFileSync } from 'node:fs';
 import { InputError } from '../../core/index.js';
 import type { ResponseMatrix } from '../../store/index.js';
 import type { IrtResponses } from '../../stats/irt/index.js';
@@ -19,21 +18,6 @@ export function matrixToIrtResponses(matrix: ResponseMatrix): IrtResponses {
     }
   }
   return { nPersons: N, nItems: J, values };
-}
-
-let cachedVersion: string | undefined;
-
-/** mindscope's version from its package.json ('unknown' when it cannot be read). */
-export function mindscopeVersion(): string {
-  if (cachedVersion) return cachedVersion;
-  try {
-    // src/analysis/irt/ and dist/analysis/irt/ both sit three levels below the package root.
-    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string };
-    cachedVersion = pkg.version ?? 'unknown';
-  } catch {
-    cachedVersion = 'unknown';
-  }
-  return cachedVersion;
 }
 
 /**
