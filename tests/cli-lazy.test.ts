@@ -19,19 +19,30 @@ describe('lazy command line', () => {
     const full = await buildProgram();
     expect((await buildProgramFor([])).helpInformation()).toBe(full.helpInformation());
     expect((await buildProgramFor(['--help'])).helpInformation()).toBe(full.helpInformation());
-    // `analyze` lists the kernel's analyses and the studies' (dialtom, director, triangles, vision).
+    // `analyze` lists the kernel's analyses and the studies' (dialtom's, director, triangles, vision).
     const analyze = sub(await buildProgramFor(['analyze', '--help']), ['analyze']);
     expect(analyze.helpInformation()).toBe(sub(full, ['analyze']).helpInformation());
-    expect(analyze.commands.map((c) => c.name())).toEqual(['traces', 'dialtom', 'director', 'triangles', 'vision']);
+    expect(analyze.commands.map((c) => c.name())).toEqual([
+      'traces',
+      'dialtom',
+      'dialtom-cross-task',
+      'dialtom-retention',
+      'dialtom-scale',
+      'director',
+      'triangles',
+      'vision',
+    ]);
   });
 
   it('each command definition of the kernel and of every built-in study registers the commands it declares, with the same help term and description', async () => {
     const help = new Command().createHelp();
     const manifests = builtinManifests();
     const declared = commandDefinitions(manifests);
-    // The studies declare commands of their own and commands in the kernel's `analyze` group.
+    // The studies declare commands of their own, subcommands of their own commands, and commands in the kernel's `analyze` group.
     expect(declared.filter((d) => d.plugin !== 'mindscope').map((d) => `${d.plugin} ${d.definition.group ?? ''}`.trim())).toEqual([
       'dialtom',
+      'dialtom analyze',
+      'dialtom dialtom',
       'dialtom analyze',
       'enacttom',
       'storyturn',

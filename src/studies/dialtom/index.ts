@@ -14,6 +14,12 @@ export default definePlugin({
 export { loadDialtom, DIALTOM_ATTRIBUTES, DIALTOM_ROLES, NONE_OF_THE_ABOVE, type DialtomTask } from './suites/dialtom.js';
 export * from './suites/dialtom-builder.js';
 export { modelDialtomWriter } from './app/dialtom-writer.js';
+// Items written with the paper's prompts (Appendices K.1-K.2), and summaries for released items.
+export { writingPrompts } from './manifest.js';
+export * from './suites/writing-prompts.js';
+export { paperDialtomWriter, type PaperWriterOptions, type WritingPromptName } from './app/paper-writer.js';
+export type { WritingLog } from './app/ask-checked.js';
+export * from './app/released-summaries.js';
 // Written inferences: elicited from models, judged, scored by BERTScore and by n-gram overlap.
 export * from './suites/written-inference.js';
 export * from './app/dialtom-inferences.js';
@@ -26,3 +32,8 @@ export * from './analysis/dialtom-gaps.js';
 export * from './analysis/dialtom-run.js';
 export * from './analysis/dialtom-extras.js';
 export * from './analysis/dialtom-stats.js';
+// Cross-task agreement, retention after verification, performance against model scale.
+export * from './analysis/correlation-test.js';
+export * from './analysis/cross-task.js';
+export * from './analysis/retention.js';
+export * from './analysis/model-scale.js';

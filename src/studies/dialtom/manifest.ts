@@ -7,6 +7,19 @@ import type { PluginManifest } from '../../app/index.js';
 /** A data file shipped with the package (templates/, rubrics/ at its root). */
 const packageData = (path: string) => fileURLToPath(new URL(`../../../${path}`, import.meta.url));
 
+/**
+ * DialToM's item-writing prompts (the paper's Appendices K.1 and K.2), by name: the prompts of
+ * `dialtom write` and `dialtom summarize` (each replaceable with --prompt NAME=FILE). They write
+ * items rather than ask them, so they are not multiple-choice templates for `run --template`.
+ */
+export const writingPrompts = {
+  formats: packageData('templates/dialtom-write-formats.yaml'),
+  states: packageData('templates/dialtom-write-states.yaml'),
+  trajectory: packageData('templates/dialtom-write-trajectory.yaml'),
+  counterfactual: packageData('templates/dialtom-write-counterfactual.yaml'),
+  summary: packageData('templates/dialtom-write-summary.yaml'),
+} as const;
+
 export const manifest = {
   name: 'dialtom',
   templates: {
@@ -47,6 +60,60 @@ export const manifest = {
         },
       ],
       load: async () => (await import('./commands/analyze-dialtom.js')).registerAnalyzeDialtom,
+    },
+    {
+      group: 'dialtom',
+      commands: [
+        {
+          term: 'write [options]',
+          description:
+            "write item options with the paper's prompts (Appendices K.1-K.2): per window the true and three wrong states per attribute, three distractor trajectories, a contrary state per attribute (the counterfactual profile) and a summary under 50 words; a file for dialtom build --options",
+        },
+        {
+          term: 'summarize [options]',
+          description:
+            "add a conversation summary under 50 words (the paper's K.1 prompt; a longer one is asked again, then refused) to released prospective items, written as the summary+states variant the dialtom-prospective suite reads",
+        },
+      ],
+      load: async () => {
+        const [write, summarize] = await Promise.all([import('./commands/dialtom-write.js'), import('./commands/dialtom-summarize.js')]);
+        return (dialtom) => {
+          write.registerWrite(dialtom);
+          summarize.registerSummarize(dialtom);
+        };
+      },
+    },
+    {
+      group: 'analyze',
+      commands: [
+        {
+          term: 'dialtom-cross-task [options]',
+          description:
+            "DialToM cross-task agreement (section 5.3): each model's correctness per task pooled over domains (Wilson intervals), and Pearson and Spearman correlations between tasks across models (intervals, p), pooled and per domain",
+        },
+        {
+          term: 'dialtom-retention [options]',
+          description:
+            "DialToM retention after verification (section 3.5): verified items over candidates per task and domain; from verifiers' labels, Dawid-Skene per batch with each annotator's confusion matrix and error rate, weak annotators flagged",
+        },
+        {
+          term: 'dialtom-scale [options]',
+          description:
+            "DialToM performance against model scale (section 5.1): each model's parameter count (given, or published for open-weights models) and correctness with intervals, the rank correlation with scale per task, within-family inversions, and a plot",
+        },
+      ],
+      load: async () => {
+        const [crossTask, retention, scale] = await Promise.all([
+          import('./commands/analyze-cross-task.js'),
+          import('./commands/analyze-retention.js'),
+          import('./commands/analyze-scale.js'),
+        ]);
+        return (analyze) => {
+          crossTask.registerCrossTask(analyze);
+          retention.registerRetention(analyze);
+          scale.registerScale(analyze);
+        };
+      },
     },
   ],
 } satisfies PluginManifest;

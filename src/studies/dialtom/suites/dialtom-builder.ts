@@ -7,9 +7,11 @@
 //   - one prospective question: the dialogue's own next turns (up to four) against three
 //     distractor trajectories written from the distractor states;
 //   - the easy set (distractors drawn from other dialogues' continuations, seeded), the
-//     counterfactual profiles (the first wrong option of each state: only "None of the above"
-//     fits), and context-degradation variants (states only; summary + states; history + states).
-// The texts come from a writer: a file of written options, or a model (authoring.ts).
+//     counterfactual profiles (the writer's contrary states where it gives them, else the first
+//     wrong option of each state: only "None of the above" fits), and context-degradation
+//     variants (states only; summary + states; history + states).
+// The texts come from a writer: a file of written options, or a model (app/dialtom-writer.ts, or
+// the paper's prompts in app/paper-writer.ts).
 
 import { createRng, deriveSeed, InputError } from '../../../core/index.js';
 
@@ -33,9 +35,18 @@ export interface WindowTexts {
   /** Three continuations written from the distractor states. */
   distractorTrajectories: [string, string, string];
   summary?: string;
+  /** A state contrary to each true state (the counterfactual profile); absent: the first wrong options. */
+  counterfactual?: Record<DialtomState, string>;
 }
 
-export type Writer = (dialogue: Dialogue, window: { id: string; lines: string[] }) => Promise<WindowTexts>;
+/** A dialogue window: its id, its turns, and the turns after it (up to four; none for the last window). */
+export interface DialogueWindow {
+  id: string;
+  lines: string[];
+  next: string[];
+}
+
+export type Writer = (dialogue: Dialogue, window: DialogueWindow) => Promise<WindowTexts>;
 
 /** Read dialogues for `dialtom build` (JSON or JSONL with domain, roles and turns); errors name the file and line. */
 export function readDialogues(json: unknown, where: string): Dialogue[] {
@@ -110,13 +121,17 @@ export async function buildDialtomItems(
     for (const [w, [start, end]] of wins.entries()) {
       const id = `${d.id}, ${w}`;
       const lines = d.turns.slice(start, end);
-      const texts = await writer(d, { id, lines });
+      // The prospective question needs the dialogue's own continuation.
+      const next = d.turns.slice(end, end + 4);
+      const texts = await writer(d, { id, lines, next });
       const rng = createRng(deriveSeed('dialtom-build', opts.seed, id));
       const options: Record<string, Record<string, string>> = {};
       const correct: Record<string, string> = {};
       for (const s of DIALTOM_STATES) {
         if (!texts.true?.[s] || !Array.isArray(texts.wrong?.[s]) || texts.wrong[s].length !== 3)
           throw new InputError(`window ${id}: the writer gave no true state and three wrong ones for ${s}`);
+        if (texts.counterfactual && (typeof texts.counterfactual[s] !== 'string' || !texts.counterfactual[s]))
+          throw new InputError(`window ${id}: the counterfactual profile has no ${s} state`);
         const order = rng.shuffle([0, 1, 2, 3]);
         const texts4 = [texts.true[s], ...texts.wrong[s]];
         options[s] = Object.fromEntries(order.map((src, k) => [LABELS[k], texts4[src]]));
@@ -126,9 +141,7 @@ export async function buildDialtomItems(
       const record = { id, ctx: lines, correct_option: correct, options, state, topic: d.topic, task_desc: d.taskDesc, domain: d.domain };
       for (const s of DIALTOM_STATES) retrospective.push({ ...record, state: s });
       summaries.set(id, texts.summary ?? '');
-      counterfactual[`${id}_${state}`] = DIALTOM_STATES.map((s) => texts.wrong[s][0]);
-      // The prospective question needs the dialogue's own continuation.
-      const next = d.turns.slice(end, end + 4);
+      counterfactual[`${id}_${state}`] = DIALTOM_STATES.map((s) => texts.counterfactual?.[s] ?? texts.wrong[s][0]);
       if (next.length > 0) prospective.push({ ...record, correct_action: next.join('\n'), distractors: texts.distractorTrajectories });
     }
   }
@@ -159,12 +172,13 @@ export function fileWriter(json: unknown, where: string): Writer {
       wrong: t.wrong as WindowTexts['wrong'],
       distractorTrajectories: (t.distractor_trajectories ?? t.distractorTrajectories) as WindowTexts['distractorTrajectories'],
       summary: t.summary as string | undefined,
+      counterfactual: t.counterfactual as WindowTexts['counterfactual'],
     };
   };
 }
 
 /** The writing prompt of one window (the paper's method: true state first, then confusable wrong ones). */
-export function writerPrompt(d: Dialogue, window: { id: string; lines: string[] }, recipient: string): string {
+export function writerPrompt(d: Dialogue, window: Pick<DialogueWindow, 'id' | 'lines'>, recipient: string): string {
   return [
     'You are a DialToM item writer.',
     `Dialogue (${d.taskDesc || d.domain}${d.topic ? `, ${d.topic}` : ''}):`,
