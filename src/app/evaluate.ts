@@ -153,7 +153,16 @@ export function buildSubjects(
   const warnings: string[] = [];
   const subjects = spec.models.map((m) => {
     const entry = typeof m === 'string' ? { spec: m } : m;
-    const model = registry.createModel(entry.spec, { apiKeyEnv: opts.apiKeyEnv, ...(opts.env ? { env: opts.env } : {}) });
+    const contextWindow = 'contextWindow' in entry ? entry.contextWindow : undefined;
+    const model = registry.createModel(entry.spec, {
+      apiKeyEnv: opts.apiKeyEnv,
+      ...(opts.env ? { env: opts.env } : {}),
+      ...(contextWindow !== undefined ? { contextWindow } : {}),
+    });
+    if (contextWindow !== undefined && model.provider !== 'openai-compatible')
+      throw new ConfigError(
+        `${model.spec}: contextWindow applies to openai-compatible: servers (llamacpp: models cut prompts to their own window; hosted APIs take none)`,
+      );
     const explicit = { ...spec.settings, ...('settings' in entry ? entry.settings : {}) };
     const resolved = model.capabilities
       ? settingsFor(model.spec, model.capabilities, explicit)

@@ -1,7 +1,7 @@
 // `mindscope export trials`: one row per trial (see trial-rows.ts) as JSON Lines or Parquet.
 // Both are written as the rows stream out of the store: JSONL line by line (waiting for the
 // file to drain), Parquet one row group per batch, so memory stays bounded by a batch.
-// Columns are snake_case; in Parquet the nested ones (messages, judge_scores, judges) are JSON text.
+// Columns are snake_case; in Parquet the nested ones (messages, judge_scores, judges, context_truncation) are JSON text.
 
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
@@ -45,6 +45,7 @@ const COLUMNS: Array<[string, ColumnType, (r: TrialRow) => unknown]> = [
   ['calls', 'INT32', (r) => r.calls],
   ['cached_calls', 'INT32', (r) => r.cachedCalls],
   ['truncated_calls', 'INT32', (r) => r.truncatedCalls],
+  ['context_truncation', 'JSON', (r) => r.contextTruncation],
   ['attempts', 'INT32', (r) => r.attempts],
   ['finished_at', 'STRING', (r) => r.finishedAt],
 ];

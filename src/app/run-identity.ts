@@ -30,7 +30,16 @@ export function runIdentity(spec: RunSpec): Record<string, unknown> {
     suites: spec.suites.map((s) =>
       typeof s === 'string' ? s : { ...s, ...(s.template ? { template: fileHash(templateFile(s.template), 'template') } : {}) },
     ),
-    models: spec.models.map((m) => (typeof m === 'string' ? m : { spec: m.spec, settings: { ...specSettings(spec), ...m.settings } })),
+    // A context window changes what a model sees; only entries with one carry the key, so other runs keep their ids.
+    models: spec.models.map((m) =>
+      typeof m === 'string'
+        ? m
+        : {
+            spec: m.spec,
+            settings: { ...specSettings(spec), ...m.settings },
+            ...(m.contextWindow !== undefined ? { contextWindow: m.contextWindow } : {}),
+          },
+    ),
     data: spec.data ?? null,
     trials: spec.trials,
     seed: spec.seed,

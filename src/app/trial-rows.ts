@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import {
   type ChatMessage,
+  type ContextTruncation,
   JudgeDetailSchema,
   MindscopeError,
   protocolOf,
@@ -68,6 +69,8 @@ export interface TrialRow {
   calls: number;
   cachedCalls: number;
   truncatedCalls: number;
+  /** What left truncation to the context window cut from each call's prompt (calls that were cut; empty: none). */
+  contextTruncation: ContextTruncation[];
   attempts: number;
   finishedAt: string;
   /** The parsed transcript the row was read from (not an exported column); null for a failed trial. */
@@ -155,6 +158,7 @@ function toRow(t: StoredTrial, spec: string, item: ItemFields, protocols: readon
     calls: t.totalCalls,
     cachedCalls: t.cachedCalls,
     truncatedCalls: t.truncatedCalls,
+    contextTruncation: transcript?.calls.flatMap((c) => (c.response?.contextTruncation ? [c.response.contextTruncation] : [])) ?? [],
     attempts: t.attempts,
     finishedAt: t.finishedAt,
     transcript,

@@ -104,11 +104,17 @@ async function loadRunContext(opts: WorkerOptions, registry: Registry, runId: st
   );
   if (differing.length)
     throw new ConfigError(`run ${runId}: this machine's files differ from those the run was planned with (${differing.join(', ')})`);
-  // The subjects as planned: each model built here, with the settings stored with it.
+  // The subjects as planned: each model built here, with the settings stored with it (and the
+  // context window its specification gives it).
+  const windows = new Map<string, number | 'server'>();
+  for (const m of spec.models)
+    if (typeof m !== 'string' && m.contextWindow !== undefined)
+      windows.set(registry.createModel(m.spec, { apiKeyEnv: opts.apiKeyEnv, contextWindow: m.contextWindow }).spec, m.contextWindow);
   const subjects = new Map<string, RunSubject>();
   for (const s of await opts.store.runSubjects(runId)) {
+    const contextWindow = windows.get(s.spec);
     subjects.set(s.id, {
-      model: registry.createModel(s.spec, { apiKeyEnv: opts.apiKeyEnv }),
+      model: registry.createModel(s.spec, { apiKeyEnv: opts.apiKeyEnv, ...(contextWindow !== undefined ? { contextWindow } : {}) }),
       settings: s.settings as unknown as GenerationSettings,
     });
   }

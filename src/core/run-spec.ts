@@ -44,6 +44,11 @@ export type SuiteEntry = z.infer<typeof SuiteEntrySchema>;
 export const ModelEntrySchema = z.strictObject({
   spec: z.string().min(1),
   settings: GenerationSettingsSchema.partial().optional(),
+  /**
+   * `openai-compatible:` models: the context window in tokens, or 'server' (as the server reports
+   * it); prompts that would not fit with the reply's max tokens are cut from the left.
+   */
+  contextWindow: z.union([z.number().int().positive(), z.literal('server')]).optional(),
 });
 export type ModelEntry = z.infer<typeof ModelEntrySchema>;
 

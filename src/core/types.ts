@@ -117,6 +117,30 @@ export interface ChatResponse {
    * submission to the collection of its results, not a call's latency, and is kept apart from it.
    */
   batch?: boolean;
+  /** The prompt was cut from the left to fit the model's context window (openai-compatible servers with a context window). */
+  contextTruncation?: ContextTruncation;
+}
+
+/** What left truncation to the context window cut from a prompt, and how its tokens were counted. */
+export interface ContextTruncation {
+  /** The context window in tokens; 'given' in the run's specification, or 'server': reported by the server. */
+  window: number;
+  windowSource: 'given' | 'server';
+  /**
+   * How tokens were counted: 'server-chat' the server's /tokenize of the messages with its chat
+   * template (vLLM), 'server-template' its /apply-template then /tokenize (llama.cpp),
+   * 'server-text' its /tokenize of the text alone (template tokens not counted), 'estimate'
+   * 4 characters a token (no tokenizer on the server).
+   */
+  counting: 'server-chat' | 'server-template' | 'server-text' | 'estimate';
+  /** The reply's budget (max tokens), kept free in the window. */
+  maxTokens: number;
+  /** The prompt's tokens before and after the cut. */
+  promptTokens: number;
+  keptTokens: number;
+  /** Characters cut, whole messages dropped included. */
+  charsCut: number;
+  messagesDropped: number;
 }
 
 /** One model call as recorded in a transcript. */

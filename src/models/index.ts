@@ -4,6 +4,7 @@ export * from './reply-limit.js';
 export * from './provider-registry.js';
 export * from './capabilities.js';
 export * from './structured-output.js';
+export type { ContextWindowSetting } from './context-window.js';
 export { OpenAiChatModel } from './providers/openai.js';
 export { AnthropicChatModel } from './providers/anthropic.js';
 export { GoogleChatModel } from './providers/google.js';

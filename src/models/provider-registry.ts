@@ -9,6 +9,7 @@ import { GoogleChatModel } from './providers/google.js';
 import { LlamaCppChatModel } from './providers/llamacpp.js';
 import { OpenAiChatModel } from './providers/openai.js';
 import { hasUrlCredentials, withoutUrlCredentials } from './http.js';
+import type { ContextWindowSetting } from './context-window.js';
 
 export interface ModelOptions {
   /** Environment variable holding the key for `openai-compatible:` servers (none by default). */
@@ -16,12 +17,15 @@ export interface ModelOptions {
   env?: NodeJS.ProcessEnv;
   /** `openai-compatible:` servers take `response_format: json_schema` (structured judge output); hosted APIs always do. */
   structuredOutput?: boolean;
+  /** `openai-compatible:` servers: cut prompts from the left to this context window (tokens, or 'server': as reported). */
+  contextWindow?: ContextWindowSetting;
 }
 
 /** What a provider's factory gets besides the spec: the environment, and a way to build member models (teams). */
 export interface ProviderContext {
   apiKeyEnv?: string;
   structuredOutput?: boolean;
+  contextWindow?: ContextWindowSetting;
   env: NodeJS.ProcessEnv;
   create(spec: string): ChatModel;
 }
@@ -67,7 +71,7 @@ export const BUILTIN_PROVIDERS: readonly ProviderDefinition[] = [
   defineProvider({
     prefix: 'openai-compatible',
     form: 'openai-compatible:BASE_URL#MODEL',
-    create: (rest, spec, { env, apiKeyEnv, structuredOutput }) => {
+    create: (rest, spec, { env, apiKeyEnv, structuredOutput, contextWindow }) => {
       const hash = rest.lastIndexOf('#');
       if (hash <= 0 || hash === rest.length - 1) throw new ConfigError(`${spec}: expected openai-compatible:BASE_URL#MODEL`);
       const baseUrl = rest.slice(0, hash);
@@ -84,7 +88,14 @@ export const BUILTIN_PROVIDERS: readonly ProviderDefinition[] = [
           `${spec}: the BASE_URL carries credentials (user:password@); a spec is stored and shown, so give the key in the environment instead (--api-key-env NAME sends it as a bearer token)`,
         );
       const apiKey = apiKeyEnv ? requireKey(env, spec, apiKeyEnv) : undefined;
-      return new OpenAiChatModel({ provider: 'openai-compatible', model: rest.slice(hash + 1), baseUrl, apiKey, structuredOutput });
+      return new OpenAiChatModel({
+        provider: 'openai-compatible',
+        model: rest.slice(hash + 1),
+        baseUrl,
+        apiKey,
+        structuredOutput,
+        contextWindow,
+      });
     },
   }),
   defineProvider({
@@ -141,6 +152,7 @@ export class ProviderRegistry {
     const ctx: ProviderContext = {
       apiKeyEnv: opts.apiKeyEnv,
       structuredOutput: opts.structuredOutput,
+      contextWindow: opts.contextWindow,
       env: opts.env ?? process.env,
       create: (s) => this.create(s, opts),
     };

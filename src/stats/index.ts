@@ -17,6 +17,8 @@ export * from './factor-analysis.js';
 export * from './correlation-matrix.js';
 export * from './parallel-analysis.js';
 export * from './paf-wide.js';
+export * from './cfa.js';
+export * from './cfa-fit-indices.js';
 export * from './wide-block.js';
 export * from './wide-reduced.js';
 export * from './irt/index.js';

@@ -43,6 +43,18 @@ export const ChatResponseSchema = z.object({
   truncated: z.boolean().optional(),
   reasoning: z.object({ text: z.string().optional(), tokens: z.number().optional() }).optional(),
   batch: z.boolean().optional(),
+  contextTruncation: z
+    .object({
+      window: z.number(),
+      windowSource: z.enum(['given', 'server']),
+      counting: z.enum(['server-chat', 'server-template', 'server-text', 'estimate']),
+      maxTokens: z.number(),
+      promptTokens: z.number(),
+      keptTokens: z.number(),
+      charsCut: z.number(),
+      messagesDropped: z.number(),
+    })
+    .optional(),
 });
 
 export const CallRecordSchema = z.object({

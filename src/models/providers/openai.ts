@@ -15,6 +15,7 @@ import { fromStainlessError } from '../sdk-errors.js';
 import { boundedFetch, replyLimitOptions } from '../reply-limit.js';
 import { strictJsonSchema } from '../structured-output.js';
 import { OpenAiBatchApi } from '../batch/openai-batch.js';
+import { ContextFitter, type ContextWindowSetting } from '../context-window.js';
 
 export interface OpenAiOptions {
   /** `openai` for OpenAI itself, `openai-compatible` for other servers. */
@@ -24,6 +25,8 @@ export interface OpenAiOptions {
   apiKey?: string;
   /** OpenAI-compatible servers: whether the server takes `response_format: json_schema` (OpenAI itself always does). */
   structuredOutput?: boolean;
+  /** OpenAI-compatible servers: cut prompts from the left to this context window (tokens, or 'server': as the server reports it). */
+  contextWindow?: ContextWindowSetting;
 }
 
 function toOpenAiMessage(m: ChatMessage): unknown {
@@ -110,6 +113,10 @@ type OpenAiModule = typeof import('openai');
 
 /** `openai:MODEL` and `openai-compatible:URL#MODEL` through the official SDK (retries off: the runner owns them), with reasoning settings and structured output. */
 export class OpenAiChatModel extends SdkChatModel<OpenAI, OpenAiModule> {
+  /** With a context window: replies to a prompt depend on it (part of the call cache's key). */
+  readonly revision?: string;
+  readonly #fitter?: ContextFitter;
+
   constructor(opts: OpenAiOptions) {
     super({
       provider: opts.provider,
@@ -122,6 +129,18 @@ export class OpenAiChatModel extends SdkChatModel<OpenAI, OpenAiModule> {
       encode: openAiChatBody,
       decode: decodeOpenAiChat,
     });
+    if (opts.contextWindow !== undefined) {
+      this.#fitter = new ContextFitter(opts.contextWindow, opts.baseUrl, opts.model, this.spec, opts.apiKey);
+      this.revision = `context window ${opts.contextWindow}`;
+    }
+  }
+
+  /** A chat call; with a context window, the prompt is first cut from the left to fit it (see context-window.ts). */
+  override async chat(req: ChatRequest): Promise<ChatResponse> {
+    if (!this.#fitter) return super.chat(req);
+    const fitted = await this.#fitter.fit(req.messages, req.settings.maxTokens, req.timeoutMs);
+    if (!fitted.truncation) return super.chat(req);
+    return { ...(await super.chat({ ...req, messages: fitted.messages })), contextTruncation: fitted.truncation };
   }
 
   protected async connect({ url, apiKey }: SdkTarget): Promise<SdkConnection<OpenAI, OpenAiModule>> {

@@ -12,6 +12,8 @@ export type AuditTask =
       name: string;
       models: number /** responses[item * models + model] */;
       responses: Uint8Array;
+      /** Each item's category, in item order (for the common-variance share). */
+      categories?: string[];
       options: StructureOptions;
     }
   | { kind: 'convergence'; cell: CellData; options: ConvergenceOptions }
@@ -31,6 +33,7 @@ export function runAuditTask(t: AuditTask): AuditTaskResult {
     case 'structure': {
       const items = Array.from({ length: t.responses.length / t.models }, (_, k) => ({
         responses: t.responses.subarray(k * t.models, (k + 1) * t.models),
+        category: t.categories?.[k],
       }));
       return structureOf(t.name, items, t.models, t.options);
     }

@@ -11,6 +11,7 @@ import {
   factorAnalysis,
   hasFullRank,
   kmo,
+  paf,
   pafWide,
   parallelAnalysis,
   pcaVarianceOfVariables,
@@ -48,6 +49,14 @@ export interface StructureResult {
    * varimax when more than one: each factor's share of total variance.
    */
   efa: { factors: number; varianceShare: number[]; iterations: number; method: 'paf' | 'paf-wide' } | null;
+  /**
+   * The first factor's share of the common variance: its sum of squared loadings over the sum of
+   * the communalities of the unrotated principal-axis solution with one factor per category (the
+   * five-subconstruct hypothesis for the ATOMS categories; psych's "Proportion Explained" of PA1
+   * in that solution), beside its share of the total variance in the same solution. Null without
+   * item categories or with depth 'pca'.
+   */
+  commonVariance: { factors: number; totalShare: number; commonShare: number; communality: number } | null;
 }
 
 export interface StructureOptions {
@@ -75,10 +84,27 @@ export function screeElbow(eigenvalues: number[]): number | null {
   return best;
 }
 
+/**
+ * The first factor's share of the common variance of an unrotated solution: its sum of squared
+ * loadings over the sum of the communalities (every factor's squared loadings), and over the
+ * number of items (its share of the total variance).
+ */
+export function commonShareOf(loadings: ArrayLike<ArrayLike<number>>, items: number): NonNullable<StructureResult['commonVariance']> {
+  const factors = loadings[0]?.length ?? 0;
+  let first = 0;
+  let communality = 0;
+  for (let i = 0; i < loadings.length; i++) {
+    const row = loadings[i]!;
+    first += row[0]! ** 2;
+    for (let f = 0; f < factors; f++) communality += row[f]! ** 2;
+  }
+  return { factors, totalShare: first / items, commonShare: first / communality, communality: communality / items };
+}
+
 /** The structure of one matrix: items as 0/1 responses, one per model. */
 export function structureOf(
   name: string,
-  items: Array<Pick<AuditItem, 'responses'>>,
+  items: Array<Pick<AuditItem, 'responses'> & { category?: string }>,
   models: number,
   opts: StructureOptions = {},
 ): StructureResult {
@@ -112,6 +138,12 @@ export function structureOf(
     note = `${varying.length} items and ${models} models: the correlation matrix has rank at most ${models - 1}, so KMO and Bartlett are not defined and principal axes start from principal-component communalities`;
   }
   let efa: StructureResult['efa'] = null;
+  let commonVariance: StructureResult['commonVariance'] = null;
+  if (pa && varying.every((it) => it.category !== undefined)) {
+    const k = new Set(varying.map((it) => it.category)).size;
+    const loadings = varying.length < models ? paf(correlationMatrix(modelRows()), k).loadings : pafWide(modelRows(), k).loadings;
+    commonVariance = commonShareOf(loadings, varying.length);
+  }
   if (pa) {
     const k = Math.max(1, pa.nFactors);
     if (varying.length < models) {
@@ -141,6 +173,7 @@ export function structureOf(
     note,
     eigenvalues: pca.eigenvalues.slice(0, 20),
     efa,
+    commonVariance,
   };
 }
 

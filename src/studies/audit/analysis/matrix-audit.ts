@@ -15,6 +15,9 @@ import {
 import { gatherCrossFit, type CrossFitCell, type CrossFitOptions, type CrossFitResult } from './cross-fit.js';
 import { structureTasks, type StructureResult } from './factor-structure.js';
 import { filterItems, type FilterResult } from './item-filter.js';
+import { confirmatoryFactorAnalysis, type CfaStructure, type ConfirmatoryResult } from './confirmatory.js';
+import { ConfigError } from '../../../core/errors.js';
+import { scenarioVerdicts, type ScenarioVerdict } from './scenario-verdict.js';
 
 /** Models x stage-1 cell items from which the PCA-only audit uses worker threads by default. */
 const PCA_WORKERS_FROM = 1_400_000;
@@ -47,6 +50,8 @@ export interface MatrixAuditOptions {
   parallelIterations?: number;
   /** 'pca' skips parallel analysis and EFA. */
   structure?: 'full' | 'pca';
+  /** Confirmatory factor analysis of the category structure on each matrix (see confirmatory.ts). */
+  cfa?: { structure: CfaStructure; parcels?: number };
   /**
    * Worker threads for the audit's tasks (default: one per core, at most four; with structure
    * 'pca', 1 = in process unless models x stage-1 cell items reach 1,400,000).
@@ -68,7 +73,11 @@ export interface MatrixAudit {
   convergenceFiltered: ConvergenceResult;
   filter: FilterResult;
   crossFit: CrossFitResult;
+  /** The paper's Scenario A / B reading of stage 3, per category (Holm-adjusted p < 0.05). */
+  scenarios: ScenarioVerdict[];
   structure: StructureResult[];
+  /** With the cfa option: each matrix's confirmatory fit, or why none could be made. */
+  cfa?: Array<ConfirmatoryResult | { name: string; error: string }>;
   /**
    * Compute time per step (summed over its tasks, wherever they ran); 'total' is the wall
    * time of the whole audit, less than their sum when tasks ran on several threads.
@@ -111,7 +120,14 @@ export async function auditMatrices(
   const structureOptions = { iterations: opts.parallelIterations, seed, depth: opts.structure };
   const groups = {
     structure: structureTasks(panel).map(
-      (s): AuditTask => ({ kind: 'structure', name: s.name, models: M, responses: flatten(s.items, M), options: structureOptions }),
+      (s): AuditTask => ({
+        kind: 'structure',
+        name: s.name,
+        models: M,
+        responses: flatten(s.items, M),
+        categories: s.items.map((it) => it.category),
+        options: structureOptions,
+      }),
     ),
     stage1: plan.flatMap((p) => p.cells.map((cell): AuditTask => ({ kind: 'convergence', cell, options: convergenceOptions }))),
     'stage1-filtered': planFiltered.flatMap((p) =>
@@ -156,6 +172,20 @@ export async function auditMatrices(
     convergenceOptions,
   );
   const cf = gatherCrossFit(byPair(take<CrossFitCell>('stage3'), plan), crossFitOptions);
+  let cfa: MatrixAudit['cfa'];
+  if (opts.cfa) {
+    const s4 = performance.now();
+    const { structure: cfaStructure, parcels } = opts.cfa;
+    cfa = structureTasks(panel).map((task) => {
+      try {
+        return confirmatoryFactorAnalysis(task.name, task.items, M, { structure: cfaStructure, parcels, seed });
+      } catch (err) {
+        if (err instanceof ConfigError || err instanceof RangeError) return { name: task.name, error: err.message };
+        throw err;
+      }
+    });
+    t.cfa = performance.now() - s4;
+  }
   const threadsUsed = outcome.threads;
   t.total = performance.now() - start;
   return {
@@ -173,7 +203,9 @@ export async function auditMatrices(
     convergenceFiltered,
     filter: itemFilter,
     crossFit: cf,
+    scenarios: scenarioVerdicts(cf.cells),
     structure,
+    ...(cfa ? { cfa } : {}),
     timingsMs: t,
     threads: threadsUsed,
   };

@@ -137,6 +137,16 @@ export function printMatrixAudit(a: MatrixAudit): string {
   out.push(
     `aggregate delta ${f3(a.crossFit.aggregate.meanDelta)}, conservative interval [${f3(a.crossFit.aggregate.lower)}, ${f3(a.crossFit.aggregate.upper)}], mean sample loss ${pct(a.crossFit.aggregate.sampleLoss)}`,
   );
+  out.push(
+    '',
+    "scenario per category (the paper's rule: A when every pair gains significantly after filtering, B when none gains or one reverses, mixed otherwise; Holm-adjusted p < 0.05)",
+  );
+  out.push(
+    formatTextTable(
+      ['category', 'verdict', 'why'],
+      a.scenarios.map((v) => [v.category, v.verdict === 'mixed' ? 'mixed' : `Scenario ${v.verdict}`, v.reason]),
+    ),
+  );
   out.push('', "stage 3 sample loss (the paper's Table 6: held-out items per fold, means over valid folds; rate = lost / tested)");
   const f1 = (x: number) => x.toFixed(1);
   out.push(
@@ -165,8 +175,24 @@ export function printMatrixAudit(a: MatrixAudit): string {
   );
   out.push('', 'factor structure (parallel analysis beside Kaiser (eigenvalue > 1) and the scree elbow; PCA)');
   out.push(
+    'F1 total / common: the first principal-axis factor of the solution with one factor per category, its share of the total variance and of the common variance (the sum of the communalities)',
+  );
+  out.push(
     formatTextTable(
-      ['matrix', 'items', 'components', 'Kaiser', 'scree elbow', 'EFA factors', 'factor variance', 'PC1', 'PC2', 'cum. 5 PC', 'KMO'],
+      [
+        'matrix',
+        'items',
+        'components',
+        'Kaiser',
+        'scree elbow',
+        'EFA factors',
+        'factor variance',
+        'F1 total / common',
+        'PC1',
+        'PC2',
+        'cum. 5 PC',
+        'KMO',
+      ],
       a.structure.map((x) => [
         x.name,
         String(x.items),
@@ -175,6 +201,9 @@ export function printMatrixAudit(a: MatrixAudit): string {
         x.screeElbow === null ? 'n/a' : `PC${x.screeElbow}`,
         x.efa ? String(x.efa.factors) : 'n/a',
         x.efa ? x.efa.varianceShare.map(pct).join(' ') : 'n/a',
+        x.commonVariance
+          ? `${pct(x.commonVariance.totalShare)} / ${pct(x.commonVariance.commonShare)} (${x.commonVariance.factors} factors)`
+          : 'n/a',
         pct(x.pcShares[0]!),
         pct(x.pcShares[1] ?? 0),
         pct(x.cumulative5),

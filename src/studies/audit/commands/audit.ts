@@ -18,6 +18,7 @@ import {
   readMatrixCsv,
   writeMatrixCsv,
   type BenchmarkAudit,
+  type CfaStructure,
   type ResponseMatrix,
 } from '../analysis/index.js';
 import { DEFAULT_DB, intOption, numberOption } from '../../../cli/toolkit.js';
@@ -94,6 +95,16 @@ export function registerAudit(program: Command): void {
     )
     .option('--structure <depth>', 'factor structure: full (parallel analysis, EFA and PCA) or pca (PCA only, faster)', 'full')
     .option(
+      '--cfa <model>',
+      'confirmatory factor analysis of the categories on each matrix: one-per-category (correlated factors) or bifactor (a general factor and one per category), each against one factor; ML on Pearson correlations of item parcels',
+    )
+    .option(
+      '--cfa-parcels <k>',
+      'CFA indicators: item parcels per category (0: the items themselves, fewer than models)',
+      intOption('--cfa-parcels', 0),
+      3,
+    )
+    .option(
       '--threads <n>',
       'worker threads for the audit (default: one per core, at most 4; with pca, 1 (in process) unless models x stage-1 items reach 2,000,000)',
       intOption('--threads', 1),
@@ -105,6 +116,8 @@ export function registerAudit(program: Command): void {
         interval: string;
         control?: string[];
         structure: string;
+        cfa?: string;
+        cfaParcels: number;
         threads?: number;
         matrix?: string[];
         runId?: string;
@@ -142,6 +155,9 @@ export function registerAudit(program: Command): void {
             throw new ConfigError(`--structure must be full or pca, not "${flags.structure}"`);
           if (flags.method !== 'residual' && flags.method !== 'inverse')
             throw new ConfigError(`--method must be residual or inverse, not "${flags.method}"`);
+          if (flags.cfa !== undefined && flags.cfa !== 'one-per-category' && flags.cfa !== 'bifactor')
+            throw new ConfigError(`--cfa must be one-per-category or bifactor, not "${flags.cfa}"`);
+          if (flags.cfaParcels === 1) throw new ConfigError('--cfa-parcels must be 0 (the items) or at least 2, not 1');
           if (!(stats.INTERVAL_METHODS as readonly string[]).includes(flags.interval))
             throw new ConfigError(`--interval must be one of ${stats.INTERVAL_METHODS.join(', ')}, not "${flags.interval}"`);
           const categories =
@@ -179,6 +195,7 @@ export function registerAudit(program: Command): void {
             filter: { threshold: flags.threshold },
             crossFit: { folds: flags.folds, seeds: flags.seeds, threshold: flags.threshold, iterations: flags.bootstrap },
             structure: flags.structure,
+            ...(flags.cfa ? { cfa: { structure: flags.cfa as CfaStructure, parcels: flags.cfaParcels } } : {}),
             threads: flags.threads,
           });
           // Discriminant validity: the matrices' overall accuracies against general-ability controls.
@@ -212,7 +229,7 @@ export function registerAudit(program: Command): void {
           process.stdout.write(
             flags.json
               ? `${JSON.stringify({ ...rest, filter: { threshold: filter.threshold, benchmarks: filter.benchmarks.map(({ flags: f, ...b }) => ({ ...b, flagged: f.filter((x) => !x.kept) })) }, discriminant, controls: controls.map(({ name, source }) => ({ name, source })) }, null, 2)}\n`
-              : `${(await text()).printMatrixAudit(audit)}\n${discriminant ? `\ndiscriminant validity (controls: ${controls.map((c) => `${c.name}, ${c.source}`).join('; ')})\n${(await text()).printBenchmarkAudit(discriminant)}\n` : ''}`,
+              : `${(await text()).printMatrixAudit(audit)}\n${audit.cfa ? `\n${(await import('./cfa-text.js')).printConfirmatory(audit)}\n` : ''}${discriminant ? `\ndiscriminant validity (controls: ${controls.map((c) => `${c.name}, ${c.source}`).join('; ')})\n${(await text()).printBenchmarkAudit(discriminant)}\n` : ''}`,
           );
           return;
         }
