@@ -106,6 +106,27 @@ describe('context window of openai-compatible servers', () => {
     expect(log.filter((l) => l.status === 400).every((l) => l.promptTokens === 365)).toBe(true);
   });
 
+  it('--context-window on the command line gives every openai-compatible model the window', async () => {
+    const url = await startServer('vllm');
+    const db = join(dir, 'flag.db');
+    const fields = 'id=id,context=context,question=q,options=options,answer=answer,defaultCategory=belief';
+    const common = ['mcq', '--data', join(dir, 'items.jsonl'), '--fields', fields, '--db', db, '--max-tokens', '16', '--quiet', '--json'];
+    const r = await runCli(['run', ...common, '--model', `openai-compatible:${url}/v1#m`, '--context-window', 'server']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = join(dir, 'flag.jsonl');
+    expect((await runCli(['export', 'trials', '--db', db, '--out', out, '--run-id', JSON.parse(r.stdout).runId])).code).toBe(0);
+    const trials = readFileSync(out, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Trial);
+    const long = trials.find((t) => t.item_id === 'long')!;
+    expect(long.status).toBe('done');
+    expect(long.context_truncation[0]).toMatchObject({ window: 200, windowSource: 'server', promptTokens: 365 });
+    const bad = await runCli(['run', ...common, '--model', `openai-compatible:${url}/v1#m`, '--context-window', '0']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('--context-window expects a whole number of tokens (1 or more) or "server", got "0"');
+  });
+
   it("'server' (vLLM): the window from /v1/models, tokens from /tokenize with the chat template; the oldest context cut and the cut recorded", async () => {
     const url = await startServer('vllm');
     const { byId, log } = await run(url, { contextWindow: 'server' }, 'vllm');

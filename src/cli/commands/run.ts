@@ -49,6 +49,7 @@ interface RunFlags extends CallLimitFlags {
   name?: string;
   db: string;
   apiKeyEnv?: string;
+  contextWindow?: number | 'server';
   shuffle?: boolean;
   mcqScoring: McqScoring;
   template: string[];
@@ -269,7 +270,7 @@ function runSpecFrom(suites: string[], flags: RunFlags, cmd: Command, config: Lo
       const t = templates.bySuite.get(typeof s === 'string' ? s : s.id);
       return t === undefined ? s : typeof s === 'string' ? { id: s, template: t } : { ...s, template: t };
     }),
-    models: flags.model?.length ? flags.model : (fromConfig.models ?? []),
+    models: withContextWindow(flags.model?.length ? flags.model : (fromConfig.models ?? []), flags.contextWindow),
     data: flags.data ?? fromConfig.data,
     trials: pick('trials', flags.trials, fromConfig.trials),
     seed: pick('seed', flags.seed, fromConfig.seed),
@@ -284,6 +285,27 @@ function runSpecFrom(suites: string[], flags: RunFlags, cmd: Command, config: Lo
     settings,
     irt: irtFrom(flags) ?? fromConfig.irt,
   };
+}
+
+type ModelEntries = NonNullable<RunSpecInput['models']>;
+
+/** `--context-window`: every openai-compatible: model of the run gets it (an entry's own wins). */
+function withContextWindow(models: ModelEntries, contextWindow: number | 'server' | undefined): ModelEntries {
+  if (contextWindow === undefined) return models;
+  return models.map((m) => {
+    const entry = typeof m === 'string' ? { spec: m } : m;
+    if (!entry.spec.startsWith('openai-compatible:') || entry.contextWindow !== undefined) return m;
+    return { ...entry, contextWindow };
+  });
+}
+
+/** `--context-window N|server`. */
+function contextWindowOption(value: string): number | 'server' {
+  if (value === 'server') return value;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n <= 0)
+    throw new ConfigError(`--context-window expects a whole number of tokens (1 or more) or "server", got "${value}"`);
+  return n;
 }
 
 export function registerRun(program: Command): void {
@@ -307,6 +329,11 @@ export function registerRun(program: Command): void {
     )
     .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
     .option('--api-key-env <name>', 'environment variable with the key for openai-compatible servers')
+    .option(
+      '--context-window <tokens|server>',
+      'openai-compatible servers: their context window in tokens, or "server" to ask the server; the oldest context is cut from the left to fit',
+      contextWindowOption,
+    )
     .option('--shuffle', 'shuffle options per replicate (seeded)')
     .option(
       '--mcq-scoring <mode>',
