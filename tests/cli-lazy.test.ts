@@ -33,6 +33,7 @@ describe('lazy command line', () => {
     // The studies declare commands of their own and commands in the kernel's `analyze` group.
     expect(declared.filter((d) => d.plugin !== 'mindscope').map((d) => `${d.plugin} ${d.definition.group ?? ''}`.trim())).toEqual([
       'dialtom',
+      'dialtom dialtom',
       'dialtom analyze',
       'enacttom',
       'storyturn',

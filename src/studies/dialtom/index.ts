@@ -13,16 +13,21 @@ export default definePlugin({
 // The released items, and items built from dialogues (by hand-written files or a model writer).
 export { loadDialtom, DIALTOM_ATTRIBUTES, DIALTOM_ROLES, NONE_OF_THE_ABOVE, type DialtomTask } from './suites/dialtom.js';
 export * from './suites/dialtom-builder.js';
+export { readDialtomWindows } from './suites/dialtom-windows.js';
 export { modelDialtomWriter } from './app/dialtom-writer.js';
 // Written inferences: elicited from models, judged, scored by BERTScore and by n-gram overlap.
 export * from './suites/written-inference.js';
 export * from './app/dialtom-inferences.js';
 export * from './analysis/inference-overlap.js';
-// Pairwise judging of teacher traces.
+// Pairwise judging of teacher traces; teacher traces from a stored run, masked by rules or by a model.
 export * from './app/trace-pairs.js';
+export * from './app/teacher-traces.js';
+export * from './app/trace-masker.js';
 // Analyses of stored runs, of published rates and of the item set.
 export * from './analysis/rate-table.js';
 export * from './analysis/dialtom-gaps.js';
 export * from './analysis/dialtom-run.js';
 export * from './analysis/dialtom-extras.js';
 export * from './analysis/dialtom-stats.js';
+export * from './analysis/published-easy-hard.js';
+export * from './analysis/easy-hard-rates.js';
