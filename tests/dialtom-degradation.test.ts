@@ -7,6 +7,7 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadMcqTemplate } from '../src/protocols/index.js';
 import { loadDialtom } from '../src/studies/dialtom/index.js';
 import { runCli } from './helpers/run-cli.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
@@ -106,5 +107,17 @@ describe('context degradation on the released items', () => {
         expect(prompts.some((p) => p.includes(`Conversation Context Summary:\nSummary of ${domain} ${rec.id}.\n\nMental State of`))).toBe(
           true,
         );
+  });
+});
+
+describe("a template's notes on item fields", () => {
+  it('are read with the template and must name listed fields', () => {
+    expect(loadMcqTemplate('dialtom-summary-states').itemFieldNotes?.summary).toMatch(/^the item file holds no "summary"/);
+    const dir = mkdtempSync(join(tmpdir(), 'mindscope-notes-'));
+    const file = join(dir, 't.yaml');
+    writeFileSync(file, 'itemFields: ["topic"]\nitemFieldNotes:\n  summary: "not listed"\nuser: "{topic} {question}"\n');
+    expect(() => loadMcqTemplate(file)).toThrow(/t\.yaml: itemFieldNotes: "summary" is not listed under itemFields/);
+    writeFileSync(file, 'itemFields: ["topic"]\nitemFieldNotes:\n  topic: 3\nuser: "{topic} {question}"\n');
+    expect(() => loadMcqTemplate(file)).toThrow(/itemFieldNotes: the note on "topic" must be a string/);
   });
 });

@@ -161,6 +161,25 @@ describe('dialtom teacher-traces', () => {
       db,
     ]);
     expect(bad.stderr).toMatch(/prompt\.txt: the masking prompt must contain \{options\}/);
+    // A reasoning model that thinks past the limit: its cut-off reply is refused, not injected.
+    const cut = await cli([
+      'dialtom',
+      'teacher-traces',
+      '--run-id',
+      'teacher',
+      '--out',
+      out,
+      '--mask',
+      'llm',
+      '--mask-model',
+      'openai:o4-mini',
+      '--mask-max-tokens',
+      '100',
+      '--db',
+      db,
+    ]);
+    expect(cut.code).toBe(1);
+    expect(cut.stderr).toMatch(/the masking model openai:o4-mini was cut off at 100 output tokens \(give more with --mask-max-tokens\)/);
     const noModel = await cli(['dialtom', 'teacher-traces', '--run-id', 'teacher', '--out', out, '--mask', 'llm', '--db', db]);
     expect(noModel.stderr).toMatch(/masking by a model needs --mask-model SPEC/);
 

@@ -72,7 +72,7 @@ export function dropLastSentence(text: string): string {
 }
 
 /** How many sentences a drop-last setting drops: true is one, false none. */
-export function sentencesToDrop(dropLast: boolean | number | undefined): number {
+function sentencesToDrop(dropLast: boolean | number | undefined): number {
   return dropLast === true ? 1 : typeof dropLast === 'number' ? dropLast : 0;
 }
 

@@ -70,6 +70,7 @@ export async function teacherTraces(opts: {
   masking?: TraceMasking;
   maskModel?: string;
   maskPrompt?: string;
+  maskMaxTokens?: number;
   apiKeyEnv?: string;
   concurrency?: number;
   registry?: Registry;
@@ -120,6 +121,7 @@ export async function teacherTraces(opts: {
       model: opts.maskModel!,
       requests,
       prompt: opts.maskPrompt,
+      maxTokens: opts.maskMaxTokens,
       apiKeyEnv: opts.apiKeyEnv,
       concurrency: opts.concurrency,
       registry: opts.registry,

@@ -85,6 +85,11 @@ export async function maskTracesWithModel(opts: {
       Math.max(1, Math.min(opts.concurrency ?? DEFAULT_CONCURRENCY, opts.requests.length)),
       async ({ r, i }) => {
         const reply = await caller.chat([{ role: 'user', content: maskPrompt(opts.prompt ?? TRACE_MASK_PROMPT, r) }]);
+        // A reply cut off at the token limit would inject part of a trace.
+        if (reply.truncated)
+          throw new InputError(
+            `item ${r.itemId}: the masking model ${model.spec} was cut off at ${settings.maxTokens} output tokens (give more with --mask-max-tokens)`,
+          );
         const masked = maskedText(reply.text, r.itemId, model.spec);
         out[i] = { itemId: r.itemId, masked, masks: Math.max(0, count(masked) - count(r.trace)) };
       },

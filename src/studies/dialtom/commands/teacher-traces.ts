@@ -36,6 +36,12 @@ export function registerTeacherTraces(dialtom: Command): void {
     )
     .option('--mask-model <spec>', 'with --mask llm: the masking model (any provider; calls go through the call cache)')
     .option('--mask-prompt <file>', "with --mask llm: a masking prompt of your own, with {options} and {trace} (default: mindscope's)")
+    .option(
+      '--mask-max-tokens <n>',
+      "with --mask llm: the masking model's output-token limit (reasoning models think within it)",
+      intOption('--mask-max-tokens', 1),
+      8192,
+    )
     .option('--concurrency <n>', 'concurrent masking calls', intOption('--concurrency', 1), DEFAULT_CONCURRENCY)
     .option('--db <path>', 'store (the teacher run, and the call cache) (a SQLite file or postgres:// URL)', DEFAULT_DB)
     .option('--api-key-env <name>', 'environment variable with the key for an openai-compatible masking model')
@@ -51,6 +57,7 @@ export function registerTeacherTraces(dialtom: Command): void {
         mask: TraceMasking;
         maskModel?: string;
         maskPrompt?: string;
+        maskMaxTokens: number;
         concurrency: number;
         db: string;
         apiKeyEnv?: string;
@@ -68,6 +75,7 @@ export function registerTeacherTraces(dialtom: Command): void {
             masking: f.mask,
             maskModel: f.maskModel,
             maskPrompt: f.maskPrompt ? readMaskPrompt(f.maskPrompt) : undefined,
+            maskMaxTokens: f.maskMaxTokens,
             apiKeyEnv: f.apiKeyEnv,
             concurrency: f.concurrency,
           });
