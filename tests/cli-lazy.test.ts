@@ -41,6 +41,7 @@ describe('lazy command line', () => {
     // The studies declare commands of their own, subcommands of their own commands, and commands in the kernel's `analyze` group.
     expect(declared.filter((d) => d.plugin !== 'mindscope').map((d) => `${d.plugin} ${d.definition.group ?? ''}`.trim())).toEqual([
       'dialtom',
+      'dialtom dialtom',
       'dialtom analyze',
       'dialtom dialtom',
       'dialtom analyze',

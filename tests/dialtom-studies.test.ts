@@ -190,29 +190,25 @@ describe('dataset statistics (Table 2)', () => {
     for (const d of DOMAINS) {
       const raw = JSON.parse(readFileSync(join(DATA, `${d}_retrospective_verified.json`), 'utf8')) as Array<{ id: string; ctx: string[] }>;
       const windows = new Map(raw.map((r) => [r.id, r.ctx]));
-      const words = [...windows.values()].map((ctx) =>
-        ctx.reduce(
-          (s, t) =>
-            s +
-            t
-              .slice(t.indexOf(':') + 1)
-              .trim()
-              .split(/\s+/).length,
-          0,
-        ),
-      );
-      const turns = [...windows.values()].map((ctx) => ctx.length);
+      // The paper's counts: words of each "speaker: text" line, the label included; a turn is an
+      // exchange of two utterances, floor(utterances / 2) per window.
+      const words = [...windows.values()].map((ctx) => ctx.reduce((s, t) => s + t.trim().split(/\s+/).length, 0));
+      const turns = [...windows.values()].map((ctx) => Math.floor(ctx.length / 2));
       const row = stats.find((s) => s.domain === d)!;
       expect(row.contexts).toBe(windows.size);
       expect(row.wordsPerContext).toBeCloseTo(words.reduce((a, b) => a + b, 0) / windows.size, 10);
       expect(row.turnsPerContext).toBeCloseTo(turns.reduce((a, b) => a + b, 0) / windows.size, 10);
+      expect(row.utterancesPerContext).toBeCloseTo([...windows.values()].reduce((a, c) => a + c.length, 0) / windows.size, 10);
       // Table 2's identity: words per turn = words per context / turns per context.
       expect(row.wordsPerTurn).toBeCloseTo(row.wordsPerContext / row.turnsPerContext, 10);
       expect(row.retrospective).toBe(4);
       expect(row.prospective).toBe(4);
     }
     expect(stats.at(-1)!.domain).toBe('overall');
-    expect(turnWords('counselor: Okay. So, where did you')).toBe(5);
+    expect(turnWords('counselor: Okay. So, where did you')).toBe(6);
+    // The fixture's MI windows: 55 utterances, 27 turns, 781 words over 4 windows.
+    const mi = stats.find((s) => s.domain === 'MI')!;
+    expect([mi.utterancesPerContext, mi.turnsPerContext, mi.wordsPerContext]).toEqual([13.75, 6.75, 195.25]);
   });
 });
 

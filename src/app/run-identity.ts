@@ -49,7 +49,12 @@ export function runIdentity(spec: RunSpec): Record<string, unknown> {
     // A built-in template (--template tombench) counts by its content, like a file.
     template: spec.template ? fileHash(templateFile(spec.template), 'template') : 'default',
     ...(spec.traces ? { traces: fileHash(spec.traces, 'trace file') } : {}),
-    ...(spec.tracesDropLast ? { tracesDropLast: true } : {}),
+    // One sentence counts as it did when the flag took no number (true).
+    ...(spec.tracesDropLast === true || spec.tracesDropLast === 1
+      ? { tracesDropLast: true }
+      : spec.tracesDropLast
+        ? { tracesDropLast: spec.tracesDropLast }
+        : {}),
     ...(spec.images ? { images: true } : {}),
     fields: spec.fields ?? null,
     settings: specSettings(spec),

@@ -106,8 +106,8 @@ export const RunSpecSchema = z.strictObject({
   template: z.string().optional(),
   /** Reasoning-trace injection: JSONL of { item_id, trace }. */
   traces: z.string().optional(),
-  /** Reasoning-trace injection: drop each trace's last sentence too, as the DialToM paper does. */
-  tracesDropLast: z.boolean().default(false),
+  /** Reasoning-trace injection: drop each trace's last sentence (true) or last N sentences too (the DialToM paper drops five). */
+  tracesDropLast: z.union([z.boolean(), z.number().int().min(0).max(10_000)]).default(false),
   /** StoryTurn: send each turn's image (the text+image setting). */
   images: z.boolean().default(false),
   /** Field mapping of the generic `mcq` suite. */

@@ -24,8 +24,8 @@ export interface ProtocolSettings {
   template?: string;
   /** Reasoning-trace file (MCQ). */
   traces?: string;
-  /** Drop each trace's last sentence too (MCQ). */
-  tracesDropLast?: boolean;
+  /** Drop each trace's last sentence (true) or last N sentences too (MCQ). */
+  tracesDropLast?: boolean | number;
   images?: boolean;
   /** Options of protocols added by users, by protocol name. */
   options?: Record<string, unknown>;

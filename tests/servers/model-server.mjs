@@ -27,6 +27,8 @@
 //   echo-key-badjson   a 200 whose body is not JSON and holds the key sent
 //   echo-key-reply     a normal answer whose text quotes the key sent
 //   slow-MS            answer after MS milliseconds (judge-slow-MS: as judge-exact, after MS milliseconds)
+//   teacher-reasoner   answer the second option, with eight sentences of reasoning (reasoning_content) that name options
+//   masker             answer a trace-masking prompt with the trace after "Reasoning trace:", options masked as [MASK]
 // With MODEL_SERVER_KEY set, requests must carry that key (Bearer, x-api-key or x-goog-api-key)
 // or get 401. GET /stats returns the request counts and the last 50 request bodies (with the
 // headers each carried, by name in `headersSeen` and with their values in `headers`, where an
@@ -112,7 +114,49 @@ const STORY = {
   ],
 };
 
+/** The options listed in a prompt ("A. text" or "A: text" lines). */
+function listedOptions(prompt) {
+  return [...prompt.matchAll(/^([A-Z])[.:] (.+)$/gm)].map((m) => ({ label: m[1], text: m[2].trim() }));
+}
+
+/**
+ * A teacher's reasoning about a multiple-choice prompt (model teacher-reasoner): eight sentences
+ * that name options by label, by ordinal and by text, the last ones declaring its pick (B).
+ */
+function teacherReasoning(prompt) {
+  const options = listedOptions(prompt);
+  const a = options[0]?.text ?? 'the first continuation';
+  return [
+    "I read the client's mental state first.",
+    `Option A, "${a}", clashes with the stated belief.`,
+    'The second option fits the desire better.',
+    'Comparing the rest, (C) sounds too cold for the emotion.',
+    'Weighing the trust attribute once more settles it.',
+    'B matches every attribute I checked.',
+    'So the answer is B.',
+    'Final answer: B.',
+  ].join(' ');
+}
+
+/**
+ * The masking model (model masker): the trace after "Reasoning trace:" with every option text,
+ * label ("Option A", "(C)", "B matches", "answer is B", "answer: B") and ordinal replaced by [MASK].
+ */
+function maskTrace(prompt) {
+  const trace = /Reasoning trace:\n([\s\S]*?)(?:\n\nOutput only[\s\S]*)?$/.exec(prompt)?.[1] ?? '';
+  const options = listedOptions(/Answer options:\n([\s\S]*?)\n\n/.exec(prompt)?.[1] ?? '');
+  let out = trace;
+  for (const o of options) out = out.split(o.text).join('[MASK]');
+  return out
+    .replace(/\b[Oo]ption [A-Z]\b/g, '[MASK]')
+    .replace(/\([A-Z]\)/g, '[MASK]')
+    .replace(/\b(answer(?: is|:)) [A-Z]\b/g, '$1 [MASK]')
+    .replace(/\b[A-Z](?= matches)/g, '[MASK]')
+    .replace(/\bThe (first|second|third|fourth|last) option\b/g, 'The [MASK] option');
+}
+
 function answerFor(model, prompt) {
+  if (model === 'masker') return maskTrace(prompt);
   const huge = /^huge-(\d+)$/.exec(model);
   if (huge) return 'x'.repeat(Number(huge[1]) * 1024);
   if (/^judge-slow-\d+$/.test(model)) return judgeAnswer('judge-exact', prompt);
@@ -138,7 +182,7 @@ function answerFor(model, prompt) {
   if (/Answer in JSON/.test(prompt)) return '{"answer": "unknown"}';
   const labels = [...prompt.matchAll(/^([A-Z])\. /gm)].map((m) => m[1]);
   if (labels.length === 0) return 'Hello.';
-  return `Answer: ${model === 'last-option' ? labels[labels.length - 1] : labels[0]}`;
+  return `Answer: ${model === 'last-option' ? labels[labels.length - 1] : model === 'teacher-reasoner' ? (labels[1] ?? labels[0]) : labels[0]}`;
 }
 
 function fault(model, body) {
@@ -271,6 +315,7 @@ const server = createServer((req, res) => {
       const message = { role: 'assistant', content: cut ? '' : text };
       // Servers of open reasoning models return the reasoning beside the answer.
       if (/deepseek-r1|qwq/.test(model)) message.reasoning_content = 'The story says the marble was moved while she was away.';
+      if (model === 'teacher-reasoner') message.reasoning_content = teacherReasoning(lastUserText(messages));
       reply = () =>
         send(res, 200, {
           id: 'chatcmpl-test',

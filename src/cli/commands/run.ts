@@ -63,7 +63,7 @@ interface RunFlags extends CallLimitFlags {
   cache: boolean;
   images?: boolean;
   traces?: string;
-  tracesDropLast?: boolean;
+  tracesDropLast?: boolean | number;
   allowEmpty?: boolean;
   frozen?: boolean;
   json?: boolean;
@@ -371,7 +371,11 @@ export function registerRun(program: Command): void {
     .option('--traces <file>', 'reasoning-trace injection: JSONL of { item_id, trace } teacher explanations, masked before they are shown')
     .option('--allow-empty', 'run suites that load no item (an error otherwise)')
     .option('--frozen', 'refuse to continue a run whose items changed since their trials were made (by default they run again)')
-    .option('--traces-drop-last', "reasoning-trace injection: also drop each trace's last sentence (where teachers state their pick)")
+    .option(
+      '--traces-drop-last [n]',
+      "reasoning-trace injection: also drop each trace's last sentence, or last N sentences (where teachers state their pick; the DialToM paper drops 5)",
+      intOption('--traces-drop-last', 0),
+    )
     .option('--json', 'print the summary as JSON')
     .option('--quiet', 'no progress display')
     .option('--enqueue', 'PostgreSQL store: plan the run and queue its trials for `mindscope worker` processes instead of running them')

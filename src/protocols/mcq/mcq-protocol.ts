@@ -39,8 +39,8 @@ export interface McqProtocolOptions {
   template?: McqTemplate;
   /** Teacher explanations per item id, injected masked (reasoning-trace injection). */
   traces?: Map<string, string>;
-  /** Also drop each trace's last sentence, where teachers state their pick. */
-  tracesDropLast?: boolean;
+  /** Also drop each trace's last sentence (true) or last N sentences, where teachers state their pick. */
+  tracesDropLast?: boolean | number;
   /** Shuffle options with a seed drawn from the replicate's seed and the item. */
   shuffle?: boolean;
   scoring?: McqScoring;
@@ -78,7 +78,7 @@ async function runGenerate(
   options: McqOption[],
   template: McqTemplate,
   trace?: string,
-  dropLast = false,
+  dropLast: boolean | number = false,
 ): Promise<ProtocolResult<McqDetail>> {
   const masked = trace !== undefined ? maskOptionReferences(trace, item.payload.options, dropLast) : undefined;
   const masks = masked?.masks;
@@ -175,10 +175,13 @@ const SCORINGS: readonly McqScoring[] = ['generate', 'loglik', 'loglik-norm'];
 function checkTemplateFits(suite: string, items: Item<McqPayload>[], template: McqTemplate, opts: McqProtocolOptions): void {
   for (const item of items) {
     const missing = missingItemFields(template, item.meta);
-    if (missing.length)
+    if (missing.length) {
+      const lacking = items.filter((i) => missingItemFields(template, i.meta).length > 0).length;
+      const notes = missing.flatMap((f) => (template.itemFieldNotes?.[f] ? [`{${f}}: ${template.itemFieldNotes[f]}`] : []));
       throw new ConfigError(
-        `the template uses ${missing.map((f) => `{${f}}`).join(', ')}, which item ${item.id} of suite ${suite} does not have (its fields: ${Object.keys(item.meta).join(', ') || 'none'})`,
+        `the template uses ${missing.map((f) => `{${f}}`).join(', ')}, which item ${item.id} of suite ${suite} does not have (${lacking} of ${items.length} items lack a field the template uses; its fields: ${Object.keys(item.meta).join(', ') || 'none'})${notes.length ? `. ${notes.join('. ')}` : ''}`,
       );
+    }
   }
   if (placesTrace(template) && !opts.traces)
     throw new ConfigError(`suite ${suite}: the template has {trace}; give the traces (--traces FILE)`);

@@ -48,11 +48,32 @@ function maskLabels(text: string, n: number, count: () => void): string {
   return out;
 }
 
-/** The text without its last sentence (the last run ending in . ! ? or a line break), trimmed. */
-export function dropLastSentence(text: string): string {
+/** Where a text's sentences start: runs with words, ending in . ! ? (or their full-width forms), a line break or the end. */
+function sentenceStarts(text: string): number[] {
+  return [...text.matchAll(/[^.!?。！？\n]+(?:[.!?。！？]+|\n+|$)/g)].filter((m) => m[0].trim()).map((m) => m.index);
+}
+
+/**
+ * The text without its last `n` sentences (a sentence ends in . ! ? or a line break), trimmed;
+ * a text of `n` sentences or fewer becomes empty. The DialToM paper drops a teacher trace's last
+ * five sentences, where it declares its answer and sums up (Appendix L.3).
+ */
+export function dropLastSentences(text: string, n: number): string {
+  if (!Number.isInteger(n) || n < 0) throw new RangeError(`dropLastSentences: n must be a whole number >= 0, not ${n}`);
+  if (n === 0) return text;
   const t = text.trimEnd();
-  const sentences = t.match(/[^.!?。！？\n]+(?:[.!?。！？]+|\n+|$)/g) ?? [t];
-  return sentences.length > 1 ? sentences.slice(0, -1).join('').trimEnd() : t;
+  const starts = sentenceStarts(t);
+  return starts.length > n ? t.slice(0, starts[starts.length - n]).trimEnd() : '';
+}
+
+/** The text without its last sentence (dropLastSentences(text, 1)). */
+export function dropLastSentence(text: string): string {
+  return dropLastSentences(text, 1);
+}
+
+/** How many sentences a drop-last setting drops: true is one, false none. */
+function sentencesToDrop(dropLast: boolean | number | undefined): number {
+  return dropLast === true ? 1 : typeof dropLast === 'number' ? dropLast : 0;
 }
 
 function escapeRegExp(s: string): string {
@@ -63,10 +84,14 @@ function escapeRegExp(s: string): string {
  * Mask every reference to an option in a teacher's trace: option texts (and runs of four or
  * more of an option's words), labels in any phrasing ("Answer: C", "I pick C.", "B is correct",
  * "Options A and C are wrong", "**C**", "（C）", "答案是C"), and ordinals ("the second option").
- * `dropLast` also drops the trace's last sentence, where teachers state their pick (as the
- * DialToM paper does).
+ * `dropLast` also drops the trace's last sentence (true) or last N sentences, where teachers
+ * state their pick (the DialToM paper drops five).
  */
-export function maskOptionReferences(trace: string, options: string[], dropLast = false): { masked: string; masks: number } {
+export function maskOptionReferences(
+  trace: string,
+  options: string[],
+  dropLast: boolean | number = false,
+): { masked: string; masks: number } {
   let masks = 0;
   let text = trace;
   const replace = (re: RegExp, by: string | ((...m: string[]) => string)) => {
@@ -123,9 +148,13 @@ export function maskOptionReferences(trace: string, options: string[], dropLast 
   // A label opening a sentence ("D) is the answer") is masked with its bracket.
   replace(/(^|[.!?]\s+)([A-H])[).:]\s/g, (_m, lead: string) => `${lead}[MASK] `);
   text = maskLabels(text, options.length, () => masks++);
-  replace(new RegExp(`\\bthe\\s+(${ORDINALS})\\s+(option|choice|answer)\\b`, 'gi'), (_m, _o: string, w: string) => `the [MASK] ${w}`);
-  if (dropLast) {
-    const trimmed = dropLastSentence(text);
+  replace(
+    new RegExp(`\\b(the)\\s+(${ORDINALS})\\s+(option|choice|answer)\\b`, 'gi'),
+    (_m, the: string, _o: string, w: string) => `${the} [MASK] ${w}`,
+  );
+  const drop = sentencesToDrop(dropLast);
+  if (drop > 0) {
+    const trimmed = dropLastSentences(text, drop);
     if (trimmed !== text) masks++;
     text = trimmed;
   }

@@ -8,7 +8,8 @@
 // run injects traces), and the item's own fields (`item.meta`, e.g. DialToM's {topic},
 // {session}, {initiator}, {recipient}, {state}, {profile}) when the template declares them
 // under `itemFields`: an undeclared placeholder is a typo and refused when the file is read; an
-// item without a declared field is refused before the run starts.
+// item without a declared field is refused before the run starts, with the template's
+// `itemFieldNotes` on that field (why items may lack it, where to get it).
 
 import { existsSync, readFileSync } from 'node:fs';
 import YAML from 'yaml';
@@ -24,6 +25,8 @@ export interface McqTemplate {
   optionSeparator?: string;
   /** Item fields (item.meta) the template uses as placeholders. */
   itemFields?: string[];
+  /** Why an item may lack a field and where to get it, by field: added to the error that refuses such an item. */
+  itemFieldNotes?: Record<string, string>;
   /** Keep the rendered prompt's leading whitespace (published prompts reproduced byte for byte). */
   verbatim?: boolean;
   /** Regular expressions whose first group is the chosen label, tried in order before the default reading. */
@@ -62,6 +65,17 @@ function stringList(value: unknown, what: string, path: string): string[] | unde
   if (!Array.isArray(value) || value.some((v) => typeof v !== 'string'))
     throw new ConfigError(`${path}: "${what}" must be a list of strings`);
   return value as string[];
+}
+
+function itemFieldNotes(value: unknown, itemFields: string[], path: string): Record<string, string> | undefined {
+  if (value === undefined) return undefined;
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new ConfigError(`${path}: "itemFieldNotes" must map item fields to texts`);
+  for (const [k, v] of Object.entries(value)) {
+    if (!itemFields.includes(k)) throw new ConfigError(`${path}: itemFieldNotes: "${k}" is not listed under itemFields`);
+    if (typeof v !== 'string') throw new ConfigError(`${path}: itemFieldNotes: the note on "${k}" must be a string`);
+  }
+  return value as Record<string, string>;
 }
 
 function checkPlaceholders(text: string, declared: string[], path: string, where: string): void {
@@ -103,6 +117,8 @@ export function loadMcqTemplate(pathOrName: string): McqTemplate {
     if (parsed.optionSeparator !== undefined) template.optionSeparator = parsed.optionSeparator as string;
     const itemFields = stringList(parsed.itemFields, 'itemFields', path);
     if (itemFields) template.itemFields = itemFields;
+    const notes = itemFieldNotes(parsed.itemFieldNotes, itemFields ?? [], path);
+    if (notes) template.itemFieldNotes = notes;
     if (parsed.verbatim) template.verbatim = true;
     const patterns = stringList(parsed.answerPatterns, 'answerPatterns', path);
     if (patterns) {

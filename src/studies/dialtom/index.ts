@@ -13,6 +13,7 @@ export default definePlugin({
 // The released items, and items built from dialogues (by hand-written files or a model writer).
 export { loadDialtom, DIALTOM_ATTRIBUTES, DIALTOM_ROLES, NONE_OF_THE_ABOVE, type DialtomTask } from './suites/dialtom.js';
 export * from './suites/dialtom-builder.js';
+export { readDialtomWindows } from './suites/dialtom-windows.js';
 export { modelDialtomWriter } from './app/dialtom-writer.js';
 // Items written with the paper's prompts (Appendices K.1-K.2), and summaries for released items.
 export { writingPrompts } from './manifest.js';
@@ -24,8 +25,10 @@ export * from './app/released-summaries.js';
 export * from './suites/written-inference.js';
 export * from './app/dialtom-inferences.js';
 export * from './analysis/inference-overlap.js';
-// Pairwise judging of teacher traces.
+// Pairwise judging of teacher traces; teacher traces from a stored run, masked by rules or by a model.
 export * from './app/trace-pairs.js';
+export * from './app/teacher-traces.js';
+export * from './app/trace-masker.js';
 // Analyses of stored runs, of published rates and of the item set.
 export * from './analysis/rate-table.js';
 export * from './analysis/dialtom-gaps.js';
@@ -37,3 +40,6 @@ export * from './analysis/correlation-test.js';
 export * from './analysis/cross-task.js';
 export * from './analysis/retention.js';
 export * from './analysis/model-scale.js';
+// The easy-hard test from published rates (Table 22).
+export * from './analysis/published-easy-hard.js';
+export * from './analysis/easy-hard-rates.js';

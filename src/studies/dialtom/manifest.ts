@@ -51,6 +51,28 @@ export const manifest = {
       load: async () => (await import('./commands/dialtom.js')).registerDialtom,
     },
     {
+      group: 'dialtom',
+      commands: [
+        {
+          term: 'teacher-traces [options]',
+          description:
+            "a teacher run's stored reasoning as a --traces file (JSONL of { item_id, trace }) for reasoning-trace injection: its last N sentences dropped, masked by the rules or by a model (DialToM §6.3)",
+        },
+        {
+          term: 'easy-hard [options]',
+          description:
+            "the easy-hard gap from published rates (Table 22): Mann-Whitney U of the prospective-easy set's per-item correctness against the prospective set's, from the paper's Tables 3 and 6 or a rates file",
+        },
+      ],
+      load: async () => {
+        const [traces, easyHard] = await Promise.all([import('./commands/teacher-traces.js'), import('./commands/easy-hard.js')]);
+        return (dialtom) => {
+          traces.registerTeacherTraces(dialtom);
+          easyHard.registerEasyHard(dialtom);
+        };
+      },
+    },
+    {
       group: 'analyze',
       commands: [
         {

@@ -1,10 +1,16 @@
 // Descriptive statistics of a DialToM item set (the released one, or one `dialtom build` made),
 // as the paper's Tables 2 and 9 give them: per domain, the number of contexts (dialogue
-// windows), words and turns per context, words per turn (total words over total turns, so that
-// it equals words per context over turns per context, as in Table 2), and the questions per
-// task and per attribute. Words are the whitespace-separated tokens of each utterance after its
-// "speaker:" label; contexts are read from the retrospective items (the prospective items show
-// the states, not the dialogue).
+// windows), words and turns per context, words per turn (words per context over turns per
+// context, as in Table 2), and the questions per task and per attribute. Contexts are read from
+// the retrospective items (the prospective items show the states, not the dialogue).
+//
+// Counted as the paper counts them. A turn is an exchange: one utterance of each speaker, so a
+// window of n utterances ("speaker: text" lines) has floor(n / 2) turns; words are the
+// whitespace-separated tokens of each line, the speaker label included. Over the 5,943 windows
+// the benchmark was built from (the authors' original_data, MI 865, ESC 3,212, PFG 1,863) this
+// gives Table 2's turns per context (MI 5.30, ESC 4.48, PFG 5.39) and its words per context for MI
+// (188.2) and ESC (205.0); the released, human-verified items are a subset of those windows
+// (93, 100 and 111 of them), so their means differ from the paper's.
 
 import type { Item, McqPayload } from '../../../core/index.js';
 
@@ -12,7 +18,10 @@ export interface DialtomDomainStats {
   domain: string;
   contexts: number;
   wordsPerContext: number;
+  /** Exchanges (one utterance of each speaker) per context: floor(utterances / 2), as the paper counts turns. */
   turnsPerContext: number;
+  /** Utterances ("speaker: text" lines) per context. */
+  utterancesPerContext: number;
   wordsPerTurn: number;
   retrospective: number;
   prospective: number;
@@ -20,10 +29,31 @@ export interface DialtomDomainStats {
   byAttribute: Record<string, { retrospective: number; prospective: number }>;
 }
 
-/** Words of one "speaker: text" turn, the speaker label left out. */
+/** Words of one "speaker: text" utterance: its whitespace-separated tokens, the speaker label included (as the paper counts). */
 export function turnWords(turn: string): number {
-  const text = turn.replace(/^[^:\n]{1,40}:\s*/, '');
-  return text.split(/\s+/).filter(Boolean).length;
+  return turn.split(/\s+/).filter(Boolean).length;
+}
+
+/** Turns of a window as the paper counts them: exchanges of one utterance of each speaker, floor(utterances / 2). */
+export function contextTurns(utterances: number): number {
+  return Math.floor(utterances / 2);
+}
+
+/** Contexts, words, turns and utterances of dialogue windows (each a list of "speaker: text" utterances). */
+export function contextStats(
+  contexts: readonly string[][],
+): Pick<DialtomDomainStats, 'contexts' | 'wordsPerContext' | 'turnsPerContext' | 'utterancesPerContext' | 'wordsPerTurn'> {
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  const words = sum(contexts.map((turns) => sum(turns.map(turnWords))));
+  const turns = sum(contexts.map((t) => contextTurns(t.length)));
+  const n = contexts.length;
+  return {
+    contexts: n,
+    wordsPerContext: n ? words / n : Number.NaN,
+    turnsPerContext: n ? turns / n : Number.NaN,
+    utterancesPerContext: n ? sum(contexts.map((t) => t.length)) / n : Number.NaN,
+    wordsPerTurn: turns ? words / turns : Number.NaN,
+  };
 }
 
 /**
@@ -48,10 +78,6 @@ export function dialtomDatasetStats(
     return [...seen.values()];
   };
   const row = (domain: string, retro: readonly Item<McqPayload>[], pro: readonly Item<McqPayload>[]): DialtomDomainStats => {
-    const contexts = contextsOf(retro);
-    const words = contexts.map((turns) => turns.reduce((s, t) => s + turnWords(t), 0));
-    const turns = contexts.map((t) => t.length);
-    const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
     const byAttribute: DialtomDomainStats['byAttribute'] = {};
     for (const [task, items] of [
       ['retrospective', retro],
@@ -63,16 +89,7 @@ export function dialtomDatasetStats(
         byAttribute[a][task]++;
       }
     }
-    return {
-      domain,
-      contexts: contexts.length,
-      wordsPerContext: contexts.length ? sum(words) / contexts.length : Number.NaN,
-      turnsPerContext: contexts.length ? sum(turns) / contexts.length : Number.NaN,
-      wordsPerTurn: sum(turns) ? sum(words) / sum(turns) : Number.NaN,
-      retrospective: retro.length,
-      prospective: pro.length,
-      byAttribute,
-    };
+    return { domain, ...contextStats(contextsOf(retro)), retrospective: retro.length, prospective: pro.length, byAttribute };
   };
   const inDomain = (items: readonly Item<McqPayload>[], d: string) => items.filter((i) => String(i.meta.domain ?? 'all') === d);
   const rows = domains.map((d) => row(d, inDomain(retrospective, d), inDomain(prospective, d)));

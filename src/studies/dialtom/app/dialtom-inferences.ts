@@ -7,7 +7,7 @@
 
 import { InputError } from '../../../core/index.js';
 import { aggregate, loadRubric, scoreWithPanel } from '../../../judges/index.js';
-import { openTokenEmbedder, settingsFor } from '../../../models/index.js';
+import { openTokenEmbedder, settingsFor, type EmbeddingModelInfo } from '../../../models/index.js';
 import { CallerFactory, DEFAULT_CONCURRENCY, runPool } from '../../../runner/index.js';
 import { bertScore } from '../../../stats/index.js';
 import type { Store } from '../../../store/index.js';
@@ -174,13 +174,16 @@ export interface BertScoreSummary {
   f1: number;
   /** Which embeddings, and whether the baseline rescaling was applied. */
   embeddings: string;
+  /** The model that scored (the paper's is roberta-large: scores from another model are not comparable with its Table 14). */
+  embeddingModel: EmbeddingModelInfo;
   baseline: number | null;
 }
 
 /**
  * BERTScore of each inference against each of its human references with a local GGUF model's
- * token embeddings (see openTokenEmbedder), averaged over references, then over units, per
- * model. `baseline` rescales as bert-score's rescale_with_baseline does. Texts are embedded once.
+ * token embeddings (see openTokenEmbedder: decoder-only models; an encoder is refused with the
+ * reason), averaged over references, then over units, per model; each result names the model
+ * that scored. `baseline` rescales as bert-score's rescale_with_baseline does. Texts are embedded once.
  */
 export async function bertScoreInferences(opts: {
   hypotheses: WrittenInference[];
@@ -217,6 +220,7 @@ export async function bertScoreInferences(opts: {
         recall: sums.recall / units,
         f1: sums.f1 / units,
         embeddings: embedder.describe,
+        embeddingModel: embedder.model,
         baseline: opts.baseline ?? null,
       });
     }

@@ -46,7 +46,8 @@ export async function judgeTracePairs(opts: {
   judges: string[];
   rubricPath?: string;
   seed?: number;
-  dropLast?: boolean;
+  /** Drop each trace's last sentence (true) or last N sentences before it is masked and judged. */
+  dropLast?: boolean | number;
   apiKeyEnv?: string;
   registry?: Registry;
 }): Promise<TracePairResult> {

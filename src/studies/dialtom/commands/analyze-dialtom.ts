@@ -57,6 +57,10 @@ interface Flags {
 const BERTSCORE_SKIPPED =
   'BERTScore: not computed: no embedding model given (--bertscore-model FILE.gguf, a decoder-only GGUF read through node-llama-cpp; see README "DialToM analyses")';
 
+/** Which model scored, as the BERTScore heading says it. */
+const scoredBy = (m: { name: string; file: string; architecture: string; kind: string }) =>
+  `scored by ${m.name} (${m.file}; ${m.architecture}, ${m.kind === 'decoder' ? 'decoder-only: last hidden layer, one prefix per token' : m.kind})`;
+
 const f3 = (x: number | null | undefined, d = 3) => (x === null || x === undefined || Number.isNaN(x) ? '-' : x.toFixed(d));
 const pct = (x: number) => (x * 100).toFixed(1);
 
@@ -226,7 +230,7 @@ function printTables(out: Record<string, unknown>): void {
   const bs = out.bertscore as Awaited<ReturnType<typeof bertScoreInferences>> | null | undefined;
   if (bs)
     w(
-      `\nBERTScore (${bs[0]?.embeddings ?? ''}${bs[0]?.baseline !== null && bs[0] ? `, rescaled with baseline ${bs[0].baseline}` : ', not rescaled'})\n${formatTextTable(
+      `\nBERTScore (${bs[0] ? scoredBy(bs[0].embeddingModel) : ''}${bs[0]?.baseline !== null && bs[0] ? `, rescaled with baseline ${bs[0].baseline}` : ', not rescaled'}; the paper's BERTScore is roberta-large's, an encoder's: not comparable with another model's)\n${formatTextTable(
         ['model', 'units', 'P', 'R', 'F1'],
         bs.map((x) => [x.model, String(x.units), f3(x.precision), f3(x.recall), f3(x.f1)]),
       )}\n`,
@@ -265,7 +269,7 @@ function printTables(out: Record<string, unknown>): void {
  * gap: [{ model, domain, retrospective, prospective, itemsRetro, itemsPro, chi2, p, cramersV }], crossDomain,
  * easyHard?: [{ model, domain, u, p, rankBiserial, convention, hard, easy }], positions?: [{ domain, counts, chi2, df, p }] (from --positions), runPositions?: [{ model, task, domain, counts, test }],
  * distractors?: [{ model, task, domain, items, itemsUsed, incorrect, incorrectAll, normalizedEntropy }], choices?,
- * annotations?, overlap?, bertscore?: [{ model, units, precision, recall, f1, embeddings, baseline }] | null, bertscoreNote?, judged? }`.
+ * annotations?, overlap?, bertscore?: [{ model, units, precision, recall, f1, embeddings, embeddingModel: { file, name, architecture, kind }, baseline }] | null, bertscoreNote?, judged? }`.
  */
 export function registerAnalyzeDialtom(analyze: Command): void {
   analyze
@@ -290,7 +294,10 @@ export function registerAnalyzeDialtom(analyze: Command): void {
       'with --references and --inferences: a judge rubric (dialtom-inference: PA, CA, SA on 0-3 with the dialogue)',
     )
     .option('--judge <spec...>', 'with --rubric: the judge panel')
-    .option('--bertscore-model <file>', 'with --references: a decoder-only GGUF whose token embeddings BERTScore uses')
+    .option(
+      '--bertscore-model <file>',
+      "with --references: a decoder-only GGUF whose token embeddings BERTScore uses (an encoder GGUF such as the paper's roberta-large is refused with the reason: node-llama-cpp gives an encoder's vector per text, not per token)",
+    )
     .option(
       '--bertscore-baseline <b>',
       "with --bertscore-model: rescale as (s - b) / (1 - b) (bert-score's rescale_with_baseline)",

@@ -9,6 +9,7 @@ import { DEFAULT_CONCURRENCY } from '../../../runner/index.js';
 import { intOption, DEFAULT_DB, printResult } from '../../../cli/toolkit.js';
 import {
   buildDialtomItems,
+  contextStats,
   dialtomDatasetStats,
   elicitInferences,
   fileWriter,
@@ -17,7 +18,9 @@ import {
   parseWrittenDialogues,
   parseWrittenInferences,
   readDialogues,
+  readDialtomWindows,
   type BuiltItems,
+  type DialtomDomainStats,
 } from '../index.js';
 
 /** The written-task files: given, or in the released layout under --data (DIR/dialtom/data or DIR/data or DIR). */
@@ -215,7 +218,11 @@ function registerWritten(cmd: Command): void {
     .option('--data <dir>', 'data folder of the suite')
     .option('--rubric <file>', 'pairwise rubric', 'dialtom-trace-pair')
     .option('--seed <s>', 'seed of the order each pair is shown in', intOption('--seed', 0), 0)
-    .option('--traces-drop-last', "also drop each trace's last sentence")
+    .option(
+      '--traces-drop-last [n]',
+      "also drop each trace's last sentence, or last N sentences (the DialToM paper drops 5)",
+      intOption('--traces-drop-last', 0),
+    )
     .option('--db <path>', 'store file (call cache) (a SQLite file or postgres:// URL)', DEFAULT_DB)
     .option('--api-key-env <name>', 'environment variable with the key for openai-compatible judges')
     .option('--json', 'print JSON')
@@ -230,7 +237,7 @@ function registerWritten(cmd: Command): void {
         data?: string;
         rubric: string;
         seed: number;
-        tracesDropLast?: boolean;
+        tracesDropLast?: boolean | number;
         db: string;
         apiKeyEnv?: string;
         json?: boolean;
@@ -277,14 +284,29 @@ function registerWritten(cmd: Command): void {
       'descriptive statistics of a DialToM item set (Table 2): contexts, words and turns per context, words per turn, questions per task and attribute',
     )
     .option('--data <dir>', 'the data folder (the released layout, or what dialtom build wrote)')
+    .option(
+      '--windows <dir>',
+      "the dialogue windows the items were built from instead (the authors' original_data: DOMAIN/*.json of id -> { ctx })",
+    )
     .option('--json', 'print JSON')
-    .action(async (f: { data?: string; json?: boolean }) => {
-      const s = dialtomDatasetStats(await dialtomItems('dialtom-retrospective', f.data), await dialtomItems('dialtom-prospective', f.data));
+    .action(async (f: { data?: string; windows?: string; json?: boolean }) => {
+      if (f.data && f.windows) throw new ConfigError('give --data (an item set) or --windows (dialogue windows), not both');
+      const s: Array<Omit<DialtomDomainStats, 'byAttribute' | 'retrospective' | 'prospective'> & Partial<DialtomDomainStats>> = f.windows
+        ? [...readDialtomWindows(f.windows)].map(([domain, contexts]) => ({ domain, ...contextStats(contexts) }))
+        : dialtomDatasetStats(await dialtomItems('dialtom-retrospective', f.data), await dialtomItems('dialtom-prospective', f.data));
       if (f.json) {
         process.stdout.write(`${JSON.stringify(s, null, 2)}\n`);
         return;
       }
-      const attributes = [...new Set(s.flatMap((r) => Object.keys(r.byAttribute)))];
+      const attributes = [...new Set(s.flatMap((r) => Object.keys(r.byAttribute ?? {})))];
+      const questions = (r: (typeof s)[number]) =>
+        r.byAttribute
+          ? [
+              String(r.retrospective),
+              String(r.prospective),
+              ...attributes.map((a) => `${r.byAttribute![a]?.retrospective ?? 0}/${r.byAttribute![a]?.prospective ?? 0}`),
+            ]
+          : [];
       process.stdout.write(
         `${formatTextTable(
           [
@@ -292,22 +314,20 @@ function registerWritten(cmd: Command): void {
             'contexts',
             'words/context',
             'turns/context',
+            'utterances/context',
             'words/turn',
-            'retrospective',
-            'prospective',
-            ...attributes.map((a) => `${a} (retro/pro)`),
+            ...(f.windows ? [] : ['retrospective', 'prospective', ...attributes.map((a) => `${a} (retro/pro)`)]),
           ],
           s.map((r) => [
             r.domain,
             String(r.contexts),
             r.wordsPerContext.toFixed(1),
             r.turnsPerContext.toFixed(2),
+            r.utterancesPerContext.toFixed(2),
             r.wordsPerTurn.toFixed(1),
-            String(r.retrospective),
-            String(r.prospective),
-            ...attributes.map((a) => `${r.byAttribute[a]?.retrospective ?? 0}/${r.byAttribute[a]?.prospective ?? 0}`),
+            ...questions(r),
           ]),
-        )}\n`,
+        )}\nA turn is an exchange of one utterance of each speaker (floor(utterances / 2) per context); words are the tokens of each "speaker: text" line, the label included: as the paper's Table 2 counts them.\n`,
       );
     });
 }

@@ -7,8 +7,9 @@
 // Continuation options are put in a seeded order fixed per item, so the right one is not always first.
 // Items carry the fields DialToM's published prompts name (see templates/dialtom-*.yaml):
 // initiator and recipient (capitalised as the released code writes them), session (task_desc),
-// topic, state, and for the prospective sets the profile as "Belief: ..." lines (summary and
-// conversation too for the context-degradation variants).
+// topic, state, and for the prospective sets the profile as "Belief: ..." lines, the dialogue
+// window as {conversation} and, where the file holds one, its {summary} (the context-degradation
+// prompts' fields: the released files hold the windows but no summaries).
 
 import { basename, join } from 'node:path';
 import type { Category } from '../../../core/index.js';
@@ -167,8 +168,10 @@ export function loadDialtom(dataRoot: string, task: DialtomTask): LoadResult {
           meta: {
             ...base,
             profile: profileLines(states),
-            ...(mode === 'summary+states' ? { summary: String(summary ?? '') } : {}),
-            ...(mode === 'history+states' ? { conversation: rec.ctx.join('\n') } : {}),
+            // The context-degradation prompts' fields: the dialogue window the continuation
+            // follows, and its summary where the file holds one (the released files hold none).
+            conversation: rec.ctx.join('\n'),
+            ...(typeof summary === 'string' && summary.trim() ? { summary } : {}),
           },
           file: where,
         }),
