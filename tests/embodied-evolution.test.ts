@@ -2,12 +2,9 @@
 // fails only the depth-3 joint-placement tasks, whose turn limit is cut to 1; the silent team
 // fails everything) evolves a pool made of the failed settings once rho is above 0.5.
 
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { evolutionPool, generateTasks } from '../src/studies/enacttom/index.js';
 import { evaluate, openStore } from '../src/index.js';
@@ -111,44 +108,7 @@ describe('embodied evolve', () => {
     expect(rr[0]!.subjects.find((s) => s.subject === 'agent:planner')!.functional).toBe(0.5);
     expect(rr[1]!.subjects.find((s) => s.subject === 'agent:planner')!.functional).toBe(1);
     expect(readFileSync(join(dir, 'rounds.svg'), 'utf8')).toMatch(/^<svg[\s\S]*Functional success over evolution rounds/);
-    // Authoring seeded from the failed tasks: the in-context seeds carry the failed settings.
-    const server = spawn(process.execPath, [fileURLToPath(new URL('./servers/author-server.mjs', import.meta.url))], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    try {
-      const port = await new Promise<number>((resolve) =>
-        createInterface({ input: server.stdout! }).once('line', (l) => resolve(JSON.parse(l).port)),
-      );
-      const base = `openai-compatible:http://127.0.0.1:${port}/v1`;
-      const a = await runCli([
-        'embodied',
-        'author',
-        '--model',
-        `${base}#author`,
-        '--judges',
-        `${base}#judge-good,${base}#judge-good`,
-        '--n',
-        '1',
-        '--depth',
-        '1',
-        '--seeds-from-run',
-        'round0',
-        '--db',
-        join(dir, 'm.db'),
-        '--out',
-        join(dir, 'authored.json'),
-        '--rejected',
-        join(dir, 'authored-rejected.json'),
-        '--json',
-      ]);
-      expect(a.stderr).toBe('');
-      const summary = JSON.parse(a.stdout) as { accepted: number; seeds: Array<{ generator: { family: string; depth: number } }> };
-      expect(summary.accepted).toBe(1);
-      expect(summary.seeds).toHaveLength(6);
-      for (const seed of summary.seeds) expect(seed.generator).toMatchObject({ family: 'joint-placement', depth: 3 });
-    } finally {
-      server.kill('SIGTERM');
-    }
+    // Authoring seeded from a run's tasks is tested in embodied-author-agent.test.ts (--seeds-from-run).
     // The run report carries the depth figures.
     const rep = await runCli(['report', '--db', join(dir, 'm.db'), '--run-id', 'round0', '--out', join(dir, 'rep')]);
     expect(rep.code).toBe(0);

@@ -29,6 +29,7 @@ import { defineProtocol } from '../../../protocols/index.js';
 import { EPISODE_INFO, EPISODE_POLICIES } from './reference-teams.js';
 import { probePrompt, systemPrompt, turnPrompt } from './episode-prompt.js';
 import { contrastProbes, goalProbes, partnerAnswer, readProbeAnswer, worldAnswer, type ProbeWorld } from './literal-probes.js';
+import { episodeOptions, revealSecrets } from './secrets-revealed.js';
 
 export const EPISODE_SCORER = EPISODE_RECORDS.scorer;
 
@@ -173,14 +174,17 @@ export async function runEpisode(task: EmbodiedTask, model: TrialModel, ctx: Tri
   };
 }
 
-/** An episode task over a suite's embodied tasks. */
-export function createEpisodeTask(suite: string, items: Item<EpisodePayload>[]): Task<EpisodePayload> {
+/** An episode task over a suite's embodied tasks; `options.episode.secrets: revealed` plays each with every secret revealed. */
+export function createEpisodeTask(suite: string, items: Item<EpisodePayload>[], options?: Record<string, unknown>): Task<EpisodePayload> {
+  const revealed = episodeOptions(options).secrets === 'revealed';
   return {
     suite,
     items,
     records: EPISODE_RECORDS,
     async execute(item, model, ctx) {
-      const detail = await runEpisode(item.payload.task, model, ctx);
+      const task = item.payload.task;
+      const detail = await runEpisode(revealed ? revealSecrets(task) : task, model, ctx);
+      if (revealed) detail.condition = 'secrets-revealed';
       const score: EpisodeScoreDetail = {
         epistemic: detail.epistemic,
         literalCorrect: detail.literal.correct,
@@ -208,5 +212,5 @@ export const episodeProtocol = defineProtocol<EpisodePayload>({
     const probes = (r as EpisodeDetail).probes;
     return { parsed: JSON.stringify(probes.map((p) => p.answer)), gold: JSON.stringify(probes.map((p) => p.expected)) };
   },
-  createTask: (suite, items) => createEpisodeTask(suite, items),
+  createTask: (suite, items, settings) => createEpisodeTask(suite, items, settings.options),
 });

@@ -68,6 +68,8 @@ export const EpisodeDetailSchema = z.object({
   privateGoals: z.record(z.string(), z.boolean()),
   malformed: z.number().int(),
   turns: z.array(EpisodeTurnSchema),
+  /** `secrets-revealed`: played with every agent's secrets revealed to every agent (calibration); absent: secrets private. */
+  condition: z.literal('secrets-revealed').optional(),
 });
 export type EpisodeDetail = z.infer<typeof EpisodeDetailSchema>;
 
