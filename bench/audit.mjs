@@ -135,8 +135,8 @@ function pcaAgainstPeer(paths, n) {
 console.log(`bench/audit (${bin}; peer on ${python}); ${rounds} interleaved round(s) per size`);
 const rows = [];
 const pcaRow = (what, r) => ({
-  figure: `audit --structure pca, ${what}, median of ${rounds} round(s); peer: NumPy/SciPy, stages 1-3 and PCA`,
-  value: `${f2(median(r.ours))} s`,
+  figure: `audit --structure pca, ${what}, median of the rounds; peer: NumPy/SciPy, stages 1-3 and PCA`,
+  value: `${f2(median(r.ours))} s (${rounds} rounds)`,
   peer: `${f2(median(r.peer))} s`,
   ratio: median(r.ours) / median(r.peer),
 });
@@ -198,8 +198,8 @@ if (fullSizes.length) {
     }
     const limited = models === 300 && items === 10000;
     rows.push({
-      figure: `full audit, ${models} models x ${items.toLocaleString('en')} items per benchmark, best of ${fullRounds}${limited ? '; limit 60 s' : ''}`,
-      value: `${f2(best(times))} s (${a.threads} threads)`,
+      figure: `full audit, ${models} models x ${items.toLocaleString('en')} items per benchmark, best of the rounds${limited ? '; limit 60 s' : ''}`,
+      value: `${f2(best(times))} s (${a.threads} threads, ${fullRounds} round(s))`,
       peer: limited ? '60 s' : '',
       ratio: limited ? best(times) / 60 : null,
     });

@@ -137,8 +137,8 @@ async function main() {
     recordPerformance(
       'http-clients',
       MODES.filter((mode) => mode !== 'fetch').map((mode) => ({
-        figure: `client CPU per request, ${mode}, median of ${rounds} rounds (${n} requests, concurrency ${CONCURRENCY}); peer: the built-in fetch`,
-        value: `${medianCpu(mode).toFixed(3)} ms`,
+        figure: `client CPU per request, ${mode}, median of the rounds (${n} requests, concurrency ${CONCURRENCY}); peer: the built-in fetch`,
+        value: `${medianCpu(mode).toFixed(3)} ms (${rounds} rounds)`,
         peer: `${medianCpu('fetch').toFixed(3)} ms`,
         ratio: medianCpu(mode) / medianCpu('fetch'),
       })),

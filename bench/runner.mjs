@@ -249,8 +249,8 @@ async function main() {
     const ms = (x) => `${x.toFixed(2)} ms`;
     const rows = [
       {
-        figure: `MCQ trials per second, median of ${rounds} rounds (${n} trials, concurrency ${concurrency}); peer: the same-body fetch loop, target ratio >= 0.90`,
-        value: perSecond(median(results.mindscope)),
+        figure: `MCQ trials per second, median of the rounds (${n} trials, concurrency ${concurrency}); peer: the same-body fetch loop, target ratio >= 0.90`,
+        value: `${perSecond(median(results.mindscope))} (${rounds} rounds)`,
         peer: perSecond(median(results.bare)),
         ratio: median(results.mindscope) / median(results.bare),
       },

@@ -224,13 +224,19 @@ console.log(`  peak RSS of the runner: ${peakMiB.toFixed(0)} MiB (clean run ${cl
 console.log(`  final matrix identical to the clean run's: ${identical ? 'yes' : 'NO'}`);
 recordPerformance('soak', [
   {
-    figure: `${planned.toLocaleString('en')} trials through faults and ${KILLS} SIGKILLs: trials lost; limit 0`,
+    figure: `${planned.toLocaleString('en')} trials through injected faults, ${runnerKills} SIGKILLs of the runner${serverKilled ? ' and one of the server' : ''}: trials lost; limit 0`,
     value: String(planned - c.done),
     peer: '0',
   },
   { figure: 'trials stored twice; limit 0', value: String(c.n - c.distinct_n), peer: '0' },
   { figure: 'calls answered beyond the planned count', value: String(answered - planned) },
   { figure: "final response matrix identical to a clean run's", value: identical ? 'yes' : 'no', peer: 'yes' },
+  {
+    figure: `wall time through the faults (${starts} starts); peer: the clean run`,
+    value: `${chaosSeconds.toFixed(1)} s`,
+    peer: `${cleanSeconds.toFixed(1)} s`,
+    ratio: chaosSeconds / cleanSeconds,
+  },
   {
     figure: "the runner's peak RSS through the faults; peer: the clean run",
     value: `${peakMiB.toFixed(0)} MiB`,
