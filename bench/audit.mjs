@@ -18,6 +18,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { recordPerformance } from './performance-table.mjs';
 import { pythonInterpreter } from './python-interpreter.mjs';
 
 const { writeMatrixCsv } = await import('../dist/index.js');
@@ -132,6 +133,13 @@ function pcaAgainstPeer(paths, n) {
 }
 
 console.log(`bench/audit (${bin}; peer on ${python}); ${rounds} interleaved round(s) per size`);
+const rows = [];
+const pcaRow = (what, r) => ({
+  figure: `audit --structure pca, ${what}, median of the rounds; peer: NumPy/SciPy, stages 1-3 and PCA`,
+  value: `${f2(median(r.ours))} s (${rounds} rounds)`,
+  peer: `${f2(median(r.peer))} s`,
+  ratio: median(r.ours) / median(r.peer),
+});
 
 if (!process.argv.includes('--no-paper')) {
   const { dir, paths } = writePanel(27, null);
@@ -142,6 +150,7 @@ if (!process.argv.includes('--no-paper')) {
   );
   console.log(`  NumPy/SciPy peer: best ${f2(best(r.peer))} s, median ${f2(median(r.peer))} s; ${r.peerOut.split('\n').join('; ')}`);
   console.log(`  ratio (median, ours / peer): ${f2(median(r.ours) / median(r.peer))}`);
+  rows.push(pcaRow("the paper's scale (27 models; 2,860, 5,401 and 8,513 items)", r));
   console.log(
     `  stage 1 overall mean tau ${r.last.convergence.overallMeanTau.toFixed(3)}, filtered ${r.last.convergenceFiltered.overallMeanTau.toFixed(3)}; stage 3 aggregate delta ${r.last.crossFit.aggregate.meanDelta.toFixed(3)}`,
   );
@@ -149,6 +158,10 @@ if (!process.argv.includes('--no-paper')) {
     const full = timed(process.execPath, auditArgs(paths, threads ? ['--threads', threads] : []));
     const a = JSON.parse(full.stdout);
     console.log(`  mindscope audit, full (${a.threads} thread(s)): ${f2(full.seconds)} s; steps (ms): ${steps(a)}`);
+    rows.push({
+      figure: `full audit (parallel analysis, EFA, stages 1-3) at the paper's scale, ${threads ? 'in process (--threads 1)' : 'default threads'}`,
+      value: `${f2(full.seconds)} s (${a.threads} thread(s))`,
+    });
     console.log(
       `    ${a.structure.map((s) => `${s.name} ${s.items} items: ${s.nComponents} components, ${s.nFactors} factors`).join('; ')}`,
     );
@@ -167,6 +180,7 @@ if (sizes.length) {
       `${String(models).padStart(6)}  ${String(items).padStart(15)}  ${String(largest).padStart(16)}  ${f2(best(r.ours)).padStart(14)}  ${f2(median(r.ours)).padStart(6)}  ${f2(best(r.peer)).padStart(9)}  ${f2(median(r.peer)).padStart(6)}  ${f2(median(r.ours) / median(r.peer)).padStart(14)}  ${String(r.last.threads).padStart(7)}`,
     );
     console.log(`        steps (ms, last round): ${steps(r.last)}; peer: ${r.peerOut.split('\n')[0]}`);
+    rows.push(pcaRow(`${models} models x ${items.toLocaleString('en')} items per benchmark`, r));
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -182,6 +196,13 @@ if (fullSizes.length) {
       times.push(t.seconds);
       a = JSON.parse(t.stdout);
     }
+    const limited = models === 300 && items === 10000;
+    rows.push({
+      figure: `full audit, ${models} models x ${items.toLocaleString('en')} items per benchmark, best of the rounds${limited ? '; limit 60 s' : ''}`,
+      value: `${f2(best(times))} s (${a.threads} threads, ${fullRounds} round(s))`,
+      peer: limited ? '60 s' : '',
+      ratio: limited ? best(times) / 60 : null,
+    });
     console.log(
       `  ${models} models x ${items} items per benchmark (${a.threads} threads): best ${f2(best(times))} s, median ${f2(median(times))} s; steps (ms): ${steps(a)}`,
     );
@@ -191,3 +212,5 @@ if (fullSizes.length) {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+recordPerformance('audit', rows);

@@ -12,6 +12,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { recordPerformance } from './performance-table.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const bin = join(here, '..', 'bin', 'mindscope.js');
@@ -27,12 +28,18 @@ const agents = ['agent:oracle', 'agent:random', 'agent:reality', 'agent:first-op
 
 // The CLI under /usr/bin/time -v would need GNU time; Node reports its own peak RSS instead.
 const PEAK = join(here, 'peak-rss.cjs');
+const rows = [];
 function step(name, args) {
   const t0 = process.hrtime.bigint();
   const r = spawnSync(process.execPath, ['--require', PEAK, bin, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   if (r.status !== 0) throw new Error(`${name} failed: ${r.stderr}`);
   const peak = /peak-rss-mb=(\d+)/.exec(r.stderr)?.[1];
+  if (!name.startsWith('run '))
+    rows.push({
+      figure: `${name}, ${Number(items) * Number(replicates) * agents.length} trials: time and peak RSS`,
+      value: `${seconds.toFixed(1)} s, ${peak} MB`,
+    });
   console.log(
     `${name.padEnd(22)} ${seconds.toFixed(1).padStart(7)} s   peak RSS ${String(peak).padStart(5)} MB   ${r.stdout.trim().split('\n').at(-1)}`,
   );
@@ -64,4 +71,9 @@ const logs = readdirSync(join(work, 'logs')).map((f) => join(work, 'logs', f));
 console.log(
   `sizes: store ${mb(db)} MB, jsonl ${mb(join(work, 'big.jsonl'))} MB, parquet ${mb(join(work, 'big.parquet'))} MB, inspect logs ${logs.length} x ~${mb(logs[0])} MB`,
 );
+rows.push({
+  figure: `output sizes, ${Number(items) * Number(replicates) * agents.length} trials: store, JSONL, Parquet`,
+  value: `${mb(db)} MB, ${mb(join(work, 'big.jsonl'))} MB, ${mb(join(work, 'big.parquet'))} MB`,
+});
+recordPerformance('export-trials', rows);
 if (!process.argv.includes('--db')) rmSync(work, { recursive: true, force: true });

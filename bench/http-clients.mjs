@@ -11,6 +11,7 @@
 
 import { spawn } from 'node:child_process';
 import { keepAliveAgent, postJson } from './node-http-post.mjs';
+import { recordPerformance } from './performance-table.mjs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -132,6 +133,16 @@ async function main() {
       const v = [...xs].sort((a, b) => a - b);
       return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     };
+    const medianCpu = (mode) => median(results[mode].map((x) => x.cpuMs));
+    recordPerformance(
+      'http-clients',
+      MODES.filter((mode) => mode !== 'fetch').map((mode) => ({
+        figure: `client CPU per request, ${mode}, median of the rounds (${n} requests, concurrency ${CONCURRENCY}); peer: the built-in fetch`,
+        value: `${medianCpu(mode).toFixed(3)} ms (${rounds} rounds)`,
+        peer: `${medianCpu('fetch').toFixed(3)} ms`,
+        ratio: medianCpu(mode) / medianCpu('fetch'),
+      })),
+    );
     for (const mode of MODES) {
       const cpu = results[mode].map((x) => x.cpuMs);
       console.log(

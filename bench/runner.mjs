@@ -22,6 +22,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { keepAliveAgent, postJson } from './node-http-post.mjs';
+import { recordPerformance } from './performance-table.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const arg = (name, fallback) => {
@@ -244,6 +245,47 @@ async function main() {
     console.log(
       `ceiling: a node:http keep-alive loop sending the same bodies and parsing the replies, nothing else (no SDK, no store, no scoring): best ${best(results.raw).toFixed(0)}/s, median ${median(results.raw).toFixed(0)}/s, client CPU (median) ${cpu(results.raw).toFixed(2)} ms/trial; mindscope is ${(median(results.mindscope) / median(results.raw)).toFixed(2)} of it (median), the fetch loop ${(median(results.bare) / median(results.raw)).toFixed(2)}`,
     );
+    const perSecond = (x) => `${x.toFixed(0)} trials/s`;
+    const ms = (x) => `${x.toFixed(2)} ms`;
+    const rows = [
+      {
+        figure: `MCQ trials per second, median of the rounds (${n} trials, concurrency ${concurrency}); peer: the same-body fetch loop, target ratio >= 0.90`,
+        value: `${perSecond(median(results.mindscope))} (${rounds} rounds)`,
+        peer: perSecond(median(results.bare)),
+        ratio: median(results.mindscope) / median(results.bare),
+      },
+      {
+        figure: 'MCQ trials per second, best round; peer: the same-body fetch loop',
+        value: perSecond(best(results.mindscope)),
+        peer: perSecond(best(results.bare)),
+        ratio: best(results.mindscope) / best(results.bare),
+      },
+      {
+        figure: 'client CPU per trial, median; peer: the same-body fetch loop',
+        value: ms(cpu(results.mindscope)),
+        peer: ms(cpu(results.bare)),
+        ratio: cpu(results.mindscope) / cpu(results.bare),
+      },
+      {
+        figure: 'MCQ trials per second, median; peer: the node:http ceiling (sends and parses, nothing else)',
+        value: perSecond(median(results.mindscope)),
+        peer: perSecond(median(results.raw)),
+        ratio: median(results.mindscope) / median(results.raw),
+      },
+      {
+        figure: `SQLite store bytes per trial (${n} items, one trial each, median)`,
+        value: `${median(results.mindscope.map((x) => ({ perSecond: x.storeBytesPerTrial }))).toFixed(0)} B`,
+        peer: '',
+        ratio: null,
+      },
+    ];
+    if (beforeDist)
+      rows.push({
+        figure: `MCQ trials per second, median; peer: another build (${beforeDist})`,
+        value: perSecond(median(results.mindscope)),
+        peer: perSecond(median(results.before)),
+        ratio: median(results.mindscope) / median(results.before),
+      });
     if (beforeDist)
       console.log(
         `before (${beforeDist}): best ${best(results.before).toFixed(0)}/s, median ${median(results.before).toFixed(0)}/s, ratio to the loop best ${(best(results.before) / best(results.bare)).toFixed(2)}, median ${(median(results.before) / median(results.bare)).toFixed(2)}; client CPU (median) ${cpu(results.before).toFixed(2)} ms/trial`,
@@ -252,11 +294,20 @@ async function main() {
       const pf = [];
       for (let r = 0; r < Math.min(rounds, 2); r++)
         pf.push(await runChild(['promptfoo', url, String(n), '1', String(concurrency), promptfooDir]));
+      rows.push({
+        figure: `MCQ trials per second, median; peer: promptfoo ${pf[0].version}, the same requests to the same server (target ratio >= 20)`,
+        value: perSecond(median(results.mindscope)),
+        peer: `${median(pf).toFixed(1)} trials/s`,
+        ratio: median(results.mindscope) / median(pf),
+      });
       console.log(
         `promptfoo (${pf[0].version}), the same requests to the same server: best ${best(pf).toFixed(1)}/s, median ${median(pf).toFixed(1)}/s, client CPU ${cpu(pf).toFixed(2)} ms/trial; mindscope is ${(best(results.mindscope) / best(pf)).toFixed(1)}x (best), ${(median(results.mindscope) / median(pf)).toFixed(1)}x (median) (target >= 20x); the node:http ceiling is ${(median(results.raw) / median(pf)).toFixed(1)}x (median); ${load()}`,
       );
     }
-    if (quick) return;
+    if (quick) {
+      recordPerformance('runner', rows);
+      return;
+    }
     const e2e = await runChild(['mindscope-e2e', url, String(n), '1', String(concurrency)]);
     console.log(
       `end to end (generating the ${n} items included, as \`mindscope run\` does): ${e2e.perSecond.toFixed(0)} trials/s, ${((e2e.perSecond / best(results.bare)) * 100).toFixed(1)}% of the best bare loop`,
@@ -270,6 +321,27 @@ async function main() {
       `memory (heap capped at 128 MiB): ${m5.trials} trials peak heap ${m5.peakHeapMiB.toFixed(0)} MiB, RSS ${m5.peakRssMiB.toFixed(0)} MiB; ${m50.trials} trials peak heap ${m50.peakHeapMiB.toFixed(0)} MiB, RSS ${m50.peakRssMiB.toFixed(0)} MiB`,
     );
     console.log(`uncapped end-to-end run above: ${e2e.trials} trials, peak RSS ${e2e.peakRssMiB.toFixed(0)} MiB`);
+    rows.push(
+      {
+        figure: `end to end, generating the ${n} items included (as \`mindscope run\` does); peer: the best same-body fetch loop`,
+        value: perSecond(e2e.perSecond),
+        peer: perSecond(best(results.bare)),
+        ratio: e2e.perSecond / best(results.bare),
+      },
+      {
+        figure: `peak heap at ${m5.trials} trials; limit: the 128 MiB heap cap`,
+        value: `${m5.peakHeapMiB.toFixed(0)} MiB (RSS ${m5.peakRssMiB.toFixed(0)} MiB)`,
+        peer: '128 MiB',
+        ratio: m5.peakHeapMiB / 128,
+      },
+      {
+        figure: `peak heap at ${m50.trials} trials; limit: the 128 MiB heap cap`,
+        value: `${m50.peakHeapMiB.toFixed(0)} MiB (RSS ${m50.peakRssMiB.toFixed(0)} MiB)`,
+        peer: '128 MiB',
+        ratio: m50.peakHeapMiB / 128,
+      },
+    );
+    recordPerformance('runner', rows);
   } finally {
     server.kill();
   }

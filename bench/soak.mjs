@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { recordPerformance } from './performance-table.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const bin = join(here, '..', 'bin', 'mindscope.js');
@@ -221,4 +222,26 @@ console.log(`  trials duplicated: ${c.n - c.distinct_n} stored twice; requests a
 console.log(`  calls answered beyond the planned count: ${answered - planned} (${answered} answered)`);
 console.log(`  peak RSS of the runner: ${peakMiB.toFixed(0)} MiB (clean run ${clean.peakMiB.toFixed(0)} MiB)`);
 console.log(`  final matrix identical to the clean run's: ${identical ? 'yes' : 'NO'}`);
+recordPerformance('soak', [
+  {
+    figure: `${planned.toLocaleString('en')} trials through injected faults, ${runnerKills} SIGKILLs of the runner${serverKilled ? ' and one of the server' : ''}: trials lost; limit 0`,
+    value: String(planned - c.done),
+    peer: '0',
+  },
+  { figure: 'trials stored twice; limit 0', value: String(c.n - c.distinct_n), peer: '0' },
+  { figure: 'calls answered beyond the planned count', value: String(answered - planned) },
+  { figure: "final response matrix identical to a clean run's", value: identical ? 'yes' : 'no', peer: 'yes' },
+  {
+    figure: `wall time through the faults (${starts} starts); peer: the clean run`,
+    value: `${chaosSeconds.toFixed(1)} s`,
+    peer: `${cleanSeconds.toFixed(1)} s`,
+    ratio: chaosSeconds / cleanSeconds,
+  },
+  {
+    figure: "the runner's peak RSS through the faults; peer: the clean run",
+    value: `${peakMiB.toFixed(0)} MiB`,
+    peer: `${clean.peakMiB.toFixed(0)} MiB`,
+    ratio: peakMiB / clean.peakMiB,
+  },
+]);
 if (planned !== c.done || c.n !== c.distinct_n || !identical) process.exitCode = 1;

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { recordPerformance } from './performance-table.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const arg = (name, fallback) => {
@@ -46,6 +47,24 @@ try {
     `${items} items x ${subjects} subjects x ${replicates} replicates = ${r.done} MCQ trials (${dist}): ${perTrial(statSync(file).size)} B/trial in all`,
   );
   for (const t of tables) if (t.bytes / r.done >= 5) console.log(`  ${t.name.padEnd(32)} ${perTrial(t.bytes).padStart(6)} B/trial`);
+  const bytes = statSync(file).size / r.done;
+  const shape = `${items} items x ${subjects} subjects x ${replicates} replicates`;
+  const other = process.argv.includes('--dist') ? ` (${dist})` : '';
+  recordPerformance('store-size', [
+    {
+      figure: `SQLite bytes per MCQ trial${other}, ${shape}; limit 1 KB`,
+      value: `${bytes.toFixed(0)} B`,
+      peer: '1,024 B',
+      ratio: bytes / 1024,
+    },
+    {
+      figure: `SQLite bytes per MCQ trial by table${other}, ${shape} (tables of 5 B a trial or more)`,
+      value: tables
+        .filter((t) => t.bytes / r.done >= 5)
+        .map((t) => `${t.name} ${perTrial(t.bytes)}`)
+        .join(', '),
+    },
+  ]);
 } finally {
   server.kill();
   rmSync(dir, { recursive: true, force: true });

@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { launchChromium } from '../scripts/chromium.mjs';
 import { evaluate, openStore } from '../dist/index.js';
 import { startViewer } from '../dist/view/index.js';
+import { recordPerformance } from './performance-table.mjs';
 
 const { values } = parseArgs({ options: { trials: { type: 'string', default: '100000' }, db: { type: 'string' } } });
 const target = Number(values.trials);
@@ -37,6 +38,7 @@ const viewer = await startViewer({ db });
 const browser = await launchChromium();
 const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
 const ms = (t) => `${Math.round(t)} ms`;
+const rows = [];
 
 const t = performance.now();
 await page.goto(`${viewer.url}#/trials/bench`);
@@ -52,12 +54,16 @@ async function timed(label, hashQuery) {
   }, `#/trials/bench?${hashQuery}`);
   await page.waitForFunction((q) => document.body.dataset.trialsLoaded?.startsWith(q), hashQuery, { timeout: 120_000 });
   const shown = await page.locator('.total').innerText();
-  console.log(`${label.padEnd(44)} ${ms(performance.now() - start).padStart(8)}  (${shown})`);
+  const took = performance.now() - start;
+  console.log(`${label.padEnd(44)} ${ms(took).padStart(8)}  (${shown})`);
+  rows.push({ figure: `${label}, until its first page shows`, value: `${ms(took)} (${shown})` });
 }
 
 console.log(`store: ${total} in run bench (${db})`);
 for (const [name, at] of paint) console.log(`${name.padEnd(44)} ${ms(at).padStart(8)}`);
 console.log(`${'first page of trials shown'.padEnd(44)} ${ms(firstRows).padStart(8)}`);
+for (const [name, at] of paint) rows.push({ figure: `${name}, Trials view of ${total}`, value: ms(at) });
+rows.push({ figure: `first page of trials shown, ${total}`, value: ms(firstRows) });
 await timed('filter: outcome=incorrect', 'outcome=incorrect');
 await timed('filter: incorrect + category=belief', 'outcome=incorrect&category=belief');
 await timed('sort by latency, descending', 'sort=latency&desc=1');
@@ -65,3 +71,4 @@ await timed('page 1000 (offset 50,000)', 'offset=50000');
 await timed('search replies for "Answer: B"', 'q=Answer%3A+B');
 await browser.close();
 await viewer.close();
+recordPerformance('view', rows);

@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { recordPerformance } from './performance-table.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const BIN = join(here, '..', 'bin', 'mindscope.js');
@@ -27,6 +28,7 @@ const arg = (name, fallback) => {
 const ITEMS = Number(arg('items', 240));
 const OVERHEAD_TRIALS = Number(arg('overhead-trials', 3000));
 const ADMIN = process.env.MINDSCOPE_BENCH_PG || 'postgres://postgres@127.0.0.1:5432/postgres';
+const rows = [];
 
 async function admin(sql) {
   const c = new pg.Client({ connectionString: ADMIN, connectionTimeoutMillis: 3000 });
@@ -112,6 +114,16 @@ async function scaling(serverUrl) {
     );
   }
   const [one, two, four] = results.map((r) => r.perSecond);
+  for (const [n, target, rate] of [
+    [2, 1.8, two],
+    [4, 3.2, four],
+  ])
+    rows.push({
+      figure: `${n} queue workers on PostgreSQL (model answering after 200 ms, 8 in flight each), throughput; peer: 1 worker, target ratio >= ${target}`,
+      value: `${rate.toFixed(1)} trials/s`,
+      peer: `${one.toFixed(1)} trials/s`,
+      ratio: rate / one,
+    });
   console.log(
     `scaling: 2 workers x${(two / one).toFixed(2)} (target >= 1.8), 4 workers x${(four / one).toFixed(2)} (target >= 3.2); the ceiling is 8 / 0.2 s = 40 trials/s per worker`,
   );
@@ -223,6 +235,12 @@ async function overhead(pgUp) {
   for (const kind of ['sqlite', 'postgres']) {
     const r = best[kind];
     if (!r) continue;
+    rows.push({
+      figure: `${kind === 'sqlite' ? 'SQLite' : 'PostgreSQL'} store, wall time per trial in one process (model in process, 8 in flight); peer: an in-memory store`,
+      value: `${r.wallMs.toFixed(3)} ms (CPU ${r.cpuMs.toFixed(3)} ms)`,
+      peer: `${floor.wallMs.toFixed(3)} ms (CPU ${floor.cpuMs.toFixed(3)} ms)`,
+      ratio: r.wallMs / floor.wallMs,
+    });
     console.log(
       `  ${kind.padEnd(8)}: ${r.wallMs.toFixed(3)} ms/trial wall, ${r.cpuMs.toFixed(3)} ms/trial CPU; the store's own overhead: ${(r.wallMs - floor.wallMs).toFixed(3)} ms/trial wall, ${(r.cpuMs - floor.cpuMs).toFixed(3)} ms/trial CPU in this process`,
     );
@@ -250,3 +268,4 @@ async function main() {
 }
 
 await main();
+recordPerformance('workers', rows);
