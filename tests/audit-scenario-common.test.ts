@@ -157,4 +157,18 @@ describe("the first factor's share of the common variance", () => {
     expect(s.commonVariance!.totalShare).toBeCloseTo(dense.totalShare, 4);
     expect(s.commonVariance!.commonShare).toBeCloseTo(0.7558, 3);
   });
+
+  it('is not fitted, and says why, when there are as many categories as models (a stored run of reference agents)', () => {
+    const panel = simulatePanel({
+      models: 4,
+      benchmarks: [{ name: 'A', items: { belief: 6, desire: 6, intention: 6, emotion: 6, knowledge: 6 } }],
+      structure: 'independent',
+      seed: 3,
+    });
+    const m = panel.matrices[0]!.matrix;
+    const items = m.items.map((it, i) => ({ category: it.category, responses: Uint8Array.from(m.cells[i]! as number[]) }));
+    const s = structureOf('A', items, m.subjects.length, { iterations: 5 });
+    expect(s.commonVariance).toBeNull();
+    expect(s.note).toMatch(/the share of common variance needs fewer categories \(5\) than models \(4\)/);
+  });
 });

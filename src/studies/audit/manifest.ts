@@ -29,7 +29,7 @@ export const manifest = {
       title: 'Audit reports',
       // Files whose names start with "audit" or contain "-audit" (audit.html, panel-audit.html).
       match: /(^|[-_.])audit/i,
-      hint: "Write one with `mindscope audit ... --out audit.html` in the store's folder, and it shows here.",
+      hint: "Write one into the store's folder with `mindscope audit ... --report FOLDER` (it writes FOLDER/audit.html), and it shows here.",
     },
   ],
   reportSections: [

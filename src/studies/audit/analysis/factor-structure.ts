@@ -141,8 +141,14 @@ export function structureOf(
   let commonVariance: StructureResult['commonVariance'] = null;
   if (pa && varying.every((it) => it.category !== undefined)) {
     const k = new Set(varying.map((it) => it.category)).size;
-    const loadings = varying.length < models ? paf(correlationMatrix(modelRows()), k).loadings : pafWide(modelRows(), k).loadings;
-    commonVariance = commonShareOf(loadings, varying.length);
+    // One factor per category is fitted only where the data can hold that many factors.
+    if (k < models && k < varying.length) {
+      const loadings = varying.length < models ? paf(correlationMatrix(modelRows()), k).loadings : pafWide(modelRows(), k).loadings;
+      commonVariance = commonShareOf(loadings, varying.length);
+    } else {
+      const why = `the share of common variance needs fewer categories (${k}) than models (${models}) and items (${varying.length})`;
+      note = note ? `${note}; ${why}` : why;
+    }
   }
   if (pa) {
     const k = Math.max(1, pa.nFactors);
