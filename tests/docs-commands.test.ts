@@ -52,17 +52,23 @@ const POSTGRES = /postgres(?:ql)?:\/\/[^\s'"]+/;
 
 let server: ModelServer;
 const ownServers: ModelServer[] = [];
+/** A guide's server port -> the port the test serves it on. */
+const portFor = new Map<string, string>();
+/** A guide's text with its servers' ports replaced by the test's. */
+const withOwnPorts = (text: string) =>
+  text.replaceAll(OWN_SERVER, (m, port: string) => m.replace(`:${port}/`, `:${portFor.get(port) ?? port}/`));
 let shim = '';
 const folders: string[] = [];
 
 beforeAll(async () => {
   server = await startModelServer();
   const ports = new Set(PAGES.flatMap((p) => [...source(p).matchAll(OWN_SERVER)].map((m) => m[1]!)));
+  // Each port a guide names is served by a model server on a free port, put in its place in the
+  // page's commands and files (a fixed port may be taken on the machine running the tests).
   for (const port of ports) {
-    const s = await startModelServer({ PORT: port }).catch((err: Error) => {
-      throw new Error(`a guide's openai-compatible server is at 127.0.0.1:${port}, which the test serves; it is in use (${err.message})`);
-    });
+    const s = await startModelServer();
     ownServers.push(s);
+    portFor.set(port, String(s.port));
   }
   shim = mkdtempSync(join(tmpdir(), 'mindscope-docs-bin-'));
   writeFileSync(join(shim, 'mindscope'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
@@ -141,11 +147,11 @@ describe('the documentation pages run as written', () => {
             throw new Error(`docs/${page}:${block.line}: the file block's path "${block.path}" leaves the reader's folder`);
           const path = join(cwd, block.path);
           mkdirSync(dirname(path), { recursive: true });
-          writeFileSync(path, block.text);
+          writeFileSync(path, withOwnPorts(block.text));
           continue;
         }
         for (const written of block.commands) {
-          let command = written.replace(/^npx mindscope\s/, 'mindscope ');
+          let command = withOwnPorts(written).replace(/^npx mindscope\s/, 'mindscope ');
           if (/^cd\s/.test(command)) {
             cwd = resolve(cwd, command.slice(3).trim());
             continue;
