@@ -21,6 +21,9 @@ import { runCli } from './helpers/run-cli.js';
 
 const SERVER = fileURLToPath(new URL('./servers/author-server.mjs', import.meta.url));
 
+// The verifier's reason for the one-turn draft: the turn limit binds.
+const UNSOLVABLE = 'verifier: not solvable within 1 turns (turn limit too short: a plan needs 5 round(s), the limit is 1)';
+
 describe('judge council verdict', () => {
   it('needs every judge to reach a mean of 0.65 with no criterion below 0.5', () => {
     const all = (v: number) => JSON.stringify(Object.fromEntries(taskCriteria('cooperative').map((c) => [c, v])));
@@ -181,7 +184,7 @@ describe('embodied author against a real model server', () => {
     expect(r.summary.acceptanceRate).toBeCloseTo(1 / 3, 10);
     const [unsolvable, broken] = r.rejected;
     expect(unsolvable!.draft).toBe(2);
-    expect(unsolvable!.reasons).toContain('verifier: not solvable within 1 turns');
+    expect(unsolvable!.reasons).toContain(UNSOLVABLE);
     expect(unsolvable!.reasons).toContain('calibration: the physical goal is not solvable even with every secret revealed');
     expect(broken!.draft).toBe(3);
     expect(broken!.reasons[0]).toMatch(/^invalid JSON: /);
@@ -250,7 +253,7 @@ describe('embodied author against a real model server', () => {
     ]);
     expect(r.rejected[0]!.reasons).toContain('secrets: agent_1 has no secret');
     expect(r.rejected[0]!.task!.task_id).toBe('authored-fix-1');
-    for (const x of r.rejected.filter((y) => y.draft === 2)) expect(x.reasons).toContain('verifier: not solvable within 1 turns');
+    for (const x of r.rejected.filter((y) => y.draft === 2)) expect(x.reasons).toContain(UNSOLVABLE);
     expect(r.rejected[4]!.reasons).toContain('K-depth: the goal nests K to depth 1 but the task claims 2');
     // 2 + 3 + 2 author calls, each its own request; a rerun on the same store answers all from the cache.
     expect((await requests('author-fix')) - before).toBe(7);

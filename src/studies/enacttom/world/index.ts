@@ -6,6 +6,7 @@ export * from './knowledge.js';
 export * from './task-search.js';
 export * from './relaxed-reachability.js';
 export * from './verifier.js';
+export * from './unsolvable-reasons.js';
 export * from './enacttom-format.js';
 export * from './beliefs.js';
 export * from './episode-minds.js';
