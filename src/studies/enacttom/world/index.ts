@@ -10,3 +10,5 @@ export * from './unsolvable-reasons.js';
 export * from './enacttom-format.js';
 export * from './beliefs.js';
 export * from './episode-minds.js';
+export * from './find-tools.js';
+export * from './mind-snapshot.js';
