@@ -1,14 +1,17 @@
 // Metrics of embodied episodes, as the EnactToM paper reports them: per subject and scope
 // (overall, cooperative, mixed, each K-depth), functional and literal Avg (mean per-run success
-// with its binomial standard error over the fixed attempts, and beside it a 95% interval that
-// counts tasks, since a task's runs are not independent), Pass@k (some run of a task
-// succeeds) and Pass^k (all k runs succeed), over tasks with at least k runs; a literal run
-// succeeds when every probe is answered right. The act-versus-report gap is literal Avg minus
-// functional Avg, per task and on average. Probes ask what a partner thinks; those whose right
-// answer is not what the world shows (the partner's belief false or missing) get their own
-// accuracy: an agent that reports the world instead of its partner's mind scores 0 on them.
+// with its binomial standard error over the runs made, and beside it a 95% interval that counts
+// tasks, since a task's runs are not independent), Pass@k (some run of a task succeeds) and
+// Pass^k (all k runs succeed) over k planned attempts per task, a missing attempt (failed or
+// never run) counted as a non-pass, with the estimate over the attempts made beside them
+// (pass-over-planned.ts); a literal run succeeds when every probe is answered right. The
+// act-versus-report gap is literal Avg minus functional Avg, per task and on average. Probes ask
+// what a partner thinks; those whose right answer is not what the world shows (the partner's
+// belief false or missing) get their own accuracy: an agent that reports the world instead of
+// its partner's mind scores 0 on them.
 
-import { clusteredWilsonInterval, passAtK, passHatK } from '../../../stats/index.js';
+import { clusteredWilsonInterval } from '../../../stats/index.js';
+import { passOverPlanned, type PassSummary } from './pass-over-planned.js';
 
 export interface EpisodeTrial {
   subject: string;
@@ -27,7 +30,8 @@ export interface EpisodeTrial {
   legacyProbes?: boolean;
 }
 
-export interface RateSummary {
+export interface RateSummary extends PassSummary {
+  /** Mean success over the runs made. */
   avg: number;
   /** The paper's binomial standard error over the runs (runs of one task taken as independent). */
   se: number;
@@ -37,13 +41,31 @@ export interface RateSummary {
    */
   lower: number;
   upper: number;
-  passAtK: number | null;
-  passHatK: number | null;
+}
+
+/** A task planned for a subject, as the run's stored item gives it. */
+export interface PlannedTask {
+  taskId: string;
+  category: string;
+  kDepth: number;
+  /** Its episodes have literal probes (it takes part in the literal rates). */
+  probed: boolean;
+}
+
+/** What a subject was planned to run: its tasks (k attempts each), and the failed trials among them. */
+export interface SubjectPlan {
+  tasks: PlannedTask[];
+  /** Tasks planned that no trial of the run reached: all their attempts missing (counted in the overall scope). */
+  unstarted: number;
+  /** Failed trials, as `taskId#replicate`. */
+  failed: Set<string>;
 }
 
 export interface ScopeMetrics {
   scope: string;
+  /** Tasks with a run made (the planned ones: functional.attempts.tasks). */
   tasks: number;
+  /** Runs made. */
   runs: number;
   functional: RateSummary;
   literal: RateSummary;
@@ -67,42 +89,68 @@ export interface SubjectEpisodeMetrics {
   actReportGapTasks: number;
 }
 
-function rates(trials: EpisodeTrial[], pick: (t: EpisodeTrial) => boolean, k: number): RateSummary {
+function rates(
+  trials: EpisodeTrial[],
+  pick: (t: EpisodeTrial) => boolean,
+  k: number,
+  planned: string[],
+  plan: Pick<SubjectPlan, 'unstarted' | 'failed'>,
+): RateSummary {
   const n = trials.length;
   const avg = n ? trials.filter(pick).length / n : Number.NaN;
   const byTask = new Map<string, EpisodeTrial[]>();
   for (const t of trials) byTask.set(t.taskId, [...(byTask.get(t.taskId) ?? []), t]);
-  const full = [...byTask.values()]
-    .filter((runs) => runs.length >= k)
-    .map((runs) => runs.sort((a, b) => a.replicate - b.replicate).slice(0, k));
-  const at = full.map((runs) => passAtK(k, runs.filter(pick).length, k));
-  const hat = full.map((runs) => passHatK(k, runs.filter(pick).length, k));
-  const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
   const interval = clusteredWilsonInterval(
     [...byTask.values()].map((runs) => ({ sum: runs.filter(pick).length, trials: runs.length })),
     { weighting: 'trial' },
   );
-  return {
-    avg,
-    se: n ? Math.sqrt((avg * (1 - avg)) / n) : Number.NaN,
-    lower: interval.lower,
-    upper: interval.upper,
-    passAtK: mean(at),
-    passHatK: mean(hat),
-  };
+  const pass = passOverPlanned(
+    [...new Set([...planned, ...byTask.keys()])].map((taskId) => ({
+      taskId,
+      attempts: (byTask.get(taskId) ?? []).map((t) => ({ replicate: t.replicate, pass: pick(t) })),
+    })),
+    k,
+    { unstarted: plan.unstarted, failed: (taskId, r) => plan.failed.has(`${taskId}#${r}`) },
+  );
+  return { avg, se: n ? Math.sqrt((avg * (1 - avg)) / n) : Number.NaN, lower: interval.lower, upper: interval.upper, ...pass };
 }
 
-/** Functional and literal success, probe accuracy and the act-report gap of one subject's episodes, by scope. */
-export function episodeMetrics(trials: EpisodeTrial[], k = 3): SubjectEpisodeMetrics[] {
-  const subjects = [...new Set(trials.map((t) => t.subject))].sort();
+/** The plan a subject's stored episodes imply by themselves: the tasks they ran, nothing failed or unstarted. */
+function planOfTrials(trials: EpisodeTrial[]): SubjectPlan {
+  const tasks = new Map<string, PlannedTask>();
+  for (const t of trials) {
+    const known = tasks.get(t.taskId);
+    tasks.set(t.taskId, {
+      taskId: t.taskId,
+      category: t.category,
+      kDepth: t.kDepth,
+      probed: (known?.probed ?? false) || t.probesTotal > 0,
+    });
+  }
+  return { tasks: [...tasks.values()], unstarted: 0, failed: new Set() };
+}
+
+/**
+ * Functional and literal success, probe accuracy and the act-report gap of each subject's
+ * episodes, by scope. `plans` (from the store: episode-attempts.ts) give each subject's planned
+ * tasks, those no trial reached and the failed trials, so that Pass@k and Pass^k count every
+ * planned attempt; without it, the tasks are those the episodes ran.
+ */
+export function episodeMetrics(trials: EpisodeTrial[], k = 3, plans?: ReadonlyMap<string, SubjectPlan>): SubjectEpisodeMetrics[] {
+  const subjects = [...new Set([...trials.map((t) => t.subject), ...(plans?.keys() ?? [])])].sort();
   return subjects.map((subject) => {
     const mine = trials.filter((t) => t.subject === subject);
-    const depths = [...new Set(mine.map((t) => t.kDepth))].sort((a, b) => a - b);
-    const scopes: Array<[string, EpisodeTrial[]]> = [
-      ['overall', mine],
-      ['cooperative', mine.filter((t) => t.category === 'cooperative')],
-      ['mixed', mine.filter((t) => t.category === 'mixed')],
-      ...depths.map((d): [string, EpisodeTrial[]] => [`depth ${d}`, mine.filter((t) => t.kDepth === d)]),
+    const own = planOfTrials(mine);
+    const given = plans?.get(subject);
+    const plan: SubjectPlan = given
+      ? { ...given, tasks: [...given.tasks, ...own.tasks.filter((t) => !given.tasks.some((g) => g.taskId === t.taskId))] }
+      : own;
+    const depths = [...new Set(plan.tasks.map((t) => t.kDepth))].sort((a, b) => a - b);
+    const scopes: Array<[string, (t: { category: string; kDepth: number }) => boolean, number]> = [
+      ['overall', () => true, plan.unstarted],
+      ['cooperative', (t) => t.category === 'cooperative', 0],
+      ['mixed', (t) => t.category === 'mixed', 0],
+      ...depths.map((d): [string, (t: { kDepth: number }) => boolean, number] => [`depth ${d}`, (t) => t.kDepth === d, 0]),
     ];
     const byTask = new Map<string, EpisodeTrial[]>();
     for (const t of mine) byTask.set(t.taskId, [...(byTask.get(t.taskId) ?? []), t]);
@@ -114,14 +162,24 @@ export function episodeMetrics(trials: EpisodeTrial[], k = 3): SubjectEpisodeMet
       k,
       actReportGapTasks: gapTasks,
       scopes: scopes
-        .filter(([, ts]) => ts.length > 0)
-        .map(([scope, ts]) => {
-          const functional = rates(ts, (t) => t.functional, k);
+        .map(([scope, inScope, unstarted]) => ({ scope, unstarted, tasks: plan.tasks.filter(inScope), ts: mine.filter(inScope) }))
+        .filter((x) => x.tasks.length + x.unstarted > 0)
+        .map(({ scope, unstarted, tasks, ts }) => {
+          const rest = { unstarted, failed: plan.failed };
+          const functional = rates(
+            ts,
+            (t) => t.functional,
+            k,
+            tasks.map((t) => t.taskId),
+            rest,
+          );
           // Tasks without K goals have no probes: they take no part in literal rates.
           const literal = rates(
             ts.filter((t) => t.probesTotal > 0),
             (t) => t.literal,
             k,
+            tasks.filter((t) => t.probed).map((t) => t.taskId),
+            rest,
           );
           const probes = ts.reduce((s, t) => s + t.probesTotal, 0);
           const divergent = ts.reduce((s, t) => s + (t.divergentTotal ?? 0), 0);

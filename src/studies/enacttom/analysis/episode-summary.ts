@@ -3,12 +3,15 @@
 
 import type { EmbodiedTask } from '../world/index.js';
 import type { Store } from '../../../store/index.js';
+import { episodeAttemptPlan } from './episode-attempts.js';
 import { episodeMetrics, type SubjectEpisodeMetrics } from './episode-metrics.js';
 import { storedEpisodes, taskOfItem, type StoredEpisode } from './episode-results.js';
 import { classifyFailure, FAILURE_MODES, type FailureFinding, type FailureMode } from './failure-modes.js';
 
 export interface EpisodeSummary {
   metrics: SubjectEpisodeMetrics[];
+  /** The run's --trials (attempts planned per task); null when the run does not say. */
+  trialsPlanned?: number | null;
   failures: Array<{
     subject: string;
     failed: number;
@@ -18,9 +21,13 @@ export interface EpisodeSummary {
   episodes: StoredEpisode[];
 }
 
-/** A run's embodied metrics per subject and its failure-mode counts with examples. */
+/**
+ * A run's embodied metrics per subject and its failure-mode counts with examples. Pass@k and
+ * Pass^k count k planned attempts of every task the run planned, a missing one a non-pass.
+ */
 export async function summarizeEpisodes(store: Store, runId: string, k = 3): Promise<EpisodeSummary> {
   const episodes = await storedEpisodes(store, runId);
+  const plan = await episodeAttemptPlan(store, runId, episodes);
   const tasks = new Map<string, EmbodiedTask | undefined>();
   for (const e of episodes) if (!tasks.has(e.itemHash)) tasks.set(e.itemHash, taskOfItem((await store.getItem(e.itemHash))!));
   const taskOf = (e: StoredEpisode) => tasks.get(e.itemHash);
@@ -39,7 +46,7 @@ export async function summarizeEpisodes(store: Store, runId: string, k = 3): Pro
     }
     return { subject, failed: mine.length, counts, examples };
   });
-  return { metrics: episodeMetrics(episodes, k), failures, episodes };
+  return { metrics: episodeMetrics(episodes, k, plan.subjects), trialsPlanned: plan.trials, failures, episodes };
 }
 
 /** One task's failure ratio: the mean, over the subjects judged, of the share of their episodes of it that failed. */

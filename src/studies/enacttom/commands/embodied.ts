@@ -14,7 +14,6 @@ import {
   labelAgreement,
   labellingSample,
   storedEpisodes,
-  summarizeEpisodes,
   taskOfItem,
   type LabellingRow,
   type EmbodiedTask,
@@ -25,11 +24,13 @@ import {
 import { formatTextTable } from '../../../report/index.js';
 import { intOption, numberOption, DEFAULT_DB, printResult } from '../../../cli/toolkit.js';
 import { registerEmbodiedAuthoring } from './embodied-authoring.js';
+import { registerEmbodiedResults } from './embodied-results.js';
 
 /**
  * `embodied verify FILE --json` prints a list of
- * `{ task, kDepth, solvable, minToMLevel, calibrates, needsCommunication, trivialK, rounds, plan: [text], explanations, notes, nodes, ms }`;
- * `embodied results --json` prints `{ runId, metrics: [{ subject, k, scopes: [{ scope, tasks, runs, functional: { avg, se, passAtK, passHatK }, literal, probeAccuracy, gap }], actReportGapTasks }], failures: [{ subject, failed, counts, examples }] }`.
+ * `{ task, kDepth, solvable, minToMLevel, calibrates, needsCommunication, trivialK, rounds, plan: [text], explanations,
+ *   reasons: [{ kind, part?, text }], notes, nodes, ms }` (reasons, when unsolvable: world/unsolvable-reasons.ts);
+ * `embodied results --json`: see embodied-results.ts.
  */
 export function registerEmbodied(program: Command): void {
   const cmd = program.command('embodied').description('embodied multi-agent ToM tasks (EnactToM): verify, generate, results');
@@ -253,66 +254,5 @@ export function registerEmbodied(program: Command): void {
       );
     });
 
-  cmd
-    .command('results')
-    .description('functional and literal Avg, Pass@k and Pass^k per subject, category and depth; failure modes')
-    .option('--run-id <id>', 'run (default: the newest)')
-    .option('--db <path>', 'store: a SQLite file or postgres:// URL', DEFAULT_DB)
-    .option('--k <k>', 'k of Pass@k and Pass^k', intOption('--k', 1), 3)
-    .option('--json', 'print JSON')
-    .action(async (flags: { runId?: string; db: string; k: number; json?: boolean }) => {
-      const store = await openStore(flags.db);
-      try {
-        const runId = await resolveRunId(store, flags.runId);
-        const { metrics, failures } = await summarizeEpisodes(store, runId, flags.k);
-        if (metrics.length === 0) throw new ConfigError(`run ${runId} has no embodied episodes`);
-        if (flags.json) {
-          process.stdout.write(`${JSON.stringify({ runId, metrics, failures }, null, 2)}\n`);
-          return;
-        }
-        const pct = (x: number | null) => (x === null || Number.isNaN(x) ? '-' : `${(x * 100).toFixed(1)}`);
-        const interval = (r: { lower: number; upper: number }) => (Number.isNaN(r.lower) ? '-' : `[${pct(r.lower)}, ${pct(r.upper)}]`);
-        const rows = metrics.flatMap((m) =>
-          m.scopes.map((s) => [
-            m.subject,
-            s.scope,
-            String(s.tasks),
-            String(s.runs),
-            `${pct(s.functional.avg)} ± ${pct(s.functional.se)}`,
-            interval(s.functional),
-            pct(s.functional.passAtK),
-            pct(s.functional.passHatK),
-            `${pct(s.literal.avg)} ± ${pct(s.literal.se)}`,
-            interval(s.literal),
-            pct(s.literal.passAtK),
-            pct(s.literal.passHatK),
-            s.divergentProbes ? `${pct(s.divergentAccuracy)} (${s.divergentProbes})` : '-',
-          ]),
-        );
-        process.stdout.write(
-          `run ${runId}: functional (task success) and literal (all probes right), % (Avg ± binomial SE over runs, as the paper reports it; 95% CI over tasks; Pass@${flags.k}, Pass^${flags.k}); belief≠world: probes whose right answer (the partner's belief) is not the world, answered right (n)\n\n`,
-        );
-        process.stdout.write(
-          `${formatTextTable(['subject', 'scope', 'tasks', 'runs', 'func Avg', 'func 95% CI', `func Pass@${flags.k}`, `func Pass^${flags.k}`, 'lit Avg', 'lit 95% CI', `lit Pass@${flags.k}`, `lit Pass^${flags.k}`, 'belief≠world'], rows)}\n`,
-        );
-        // Pass@k and Pass^k count the tasks run at least k times: with fewer runs they are '-'; say why.
-        if (metrics.some((m) => m.scopes.some((s) => s.runs > 0 && s.functional.passAtK === null)))
-          process.stdout.write(
-            `(Pass@${flags.k} and Pass^${flags.k} are '-' where no task was run ${flags.k} times: give --k with the run's --trials, or run more trials)\n`,
-          );
-        process.stdout.write(
-          `\nfailure modes (failed episodes)\n${formatTextTable(
-            ['subject', 'failed', ...Object.keys(failures[0]?.counts ?? {})],
-            failures.map((f) => [f.subject, String(f.failed), ...Object.values(f.counts).map(String)]),
-          )}\n`,
-        );
-        for (const f of failures)
-          for (const e of f.examples.slice(0, 2))
-            process.stdout.write(
-              `\n${f.subject} ${e.taskId} #${e.replicate} ${e.mode}: ${e.explanation}${e.turns.length ? `\n  ${e.turns.map((t) => `turn ${t.round} ${t.agent}: ${t.action ?? t.reply.slice(0, 80)} -> ${t.observation}`).join('\n  ')}` : ''}\n`,
-            );
-      } finally {
-        await store.close();
-      }
-    });
+  registerEmbodiedResults(cmd);
 }

@@ -4,7 +4,7 @@
 // small models' contexts and identical inputs hit the call cache. At the end, a literal probe
 // shows the agent its whole episode (its turns and the messages it got) before the question.
 
-import { ACTION_FORMAT, type EmbodiedTask } from '../world/index.js';
+import { ACTION_FORMAT, FIND_TOOLS, type EmbodiedTask } from '../world/index.js';
 
 /** The system prompt an agent plays under: the task text, its secrets, actions and constraints. */
 export function systemPrompt(task: EmbodiedTask, agent: string): string {
@@ -16,7 +16,7 @@ export function systemPrompt(task: EmbodiedTask, agent: string): string {
     a.messageBudget !== null ? `You may send at most ${a.messageBudget} message(s) in total.` : '',
     a.messageTargets !== null ? `You may message only: ${a.messageTargets.join(', ') || 'nobody'}.` : '',
     a.barredRooms.length ? `You may not enter: ${a.barredRooms.join(', ')}.` : '',
-    `Your actions: ${a.actions.filter((x) => x !== 'Done').join(', ')}, Done.`,
+    `Your actions: ${[...a.actions.filter((x) => x !== 'Done'), ...FIND_TOOLS.map((t) => t.name)].join(', ')}, Done.`,
   ].filter(Boolean);
   return [
     `You are ${agent}, working in a household with ${others.join(', ')}.`,

@@ -5,6 +5,8 @@ import type { EpisodeSummary } from '../analysis/index.js';
 import { escapeHtml } from '../../../report/index.js';
 
 const pct = (x: number | null) => (x === null || Number.isNaN(x) ? '—' : `${(x * 100).toFixed(1)}%`);
+/** Pass@k or Pass^k over the planned attempts, starred when some are missing (counted as non-passes). */
+const pass = (r: { partial: boolean }, x: number | null) => `${pct(x)}${r.partial && x !== null ? '*' : ''}`;
 
 /** The run report's embodied section: metrics per subject and scope, and the failure modes. */
 export function renderEpisodeSection(s: EpisodeSummary, opts: { transcriptsPerSubject?: number } = {}): string {
@@ -20,10 +22,10 @@ export function renderEpisodeSection(s: EpisodeSummary, opts: { transcriptsPerSu
           String(x.tasks),
           String(x.runs),
           `${pct(x.functional.avg)} ± ${pct(x.functional.se)} [${pct(x.functional.lower)}, ${pct(x.functional.upper)}]`,
-          pct(x.functional.passAtK),
-          pct(x.functional.passHatK),
+          pass(x.functional, x.functional.passAtK),
+          pass(x.functional, x.functional.passHatK),
           `${pct(x.literal.avg)} ± ${pct(x.literal.se)} [${pct(x.literal.lower)}, ${pct(x.literal.upper)}]`,
-          pct(x.literal.passHatK),
+          pass(x.literal, x.literal.passHatK),
           pct(x.probeAccuracy),
           `${pct(x.divergentAccuracy)} (${x.divergentProbes})`,
           pct(x.gap),
@@ -76,6 +78,9 @@ ${probes ? `<table><tr><th>asked</th><th>about</th><th>question</th><th>answer</
   const legacy = s.metrics.reduce((n, m) => n + (m.scopes.find((x) => x.scope === 'overall')?.legacyRuns ?? 0), 0);
   const notes = [
     "<p>Literal probes ask an agent what a partner thinks or knows; the right answer is the partner's belief as the episode tracked it. “Belief ≠ world” is the accuracy on probes whose right answer is not what the world shows (the partner's belief false or missing), with their number: reporting the world there is wrong.</p>",
+    s.metrics.some((m) => m.scopes.some((x) => x.functional.partial || x.literal.partial))
+      ? `<p>* Partial: some of the ${k} planned attempts per task are missing (the trial failed, or never ran); Pass@${k} and Pass^${k} count them as non-passes. <code>mindscope embodied results</code> gives the figures over the attempts made.</p>`
+      : '',
     legacy
       ? `<p>${legacy} run(s) were stored with the earlier literal probes (the agent asked whether the fact itself held, graded against the world); their literal scores are left out.</p>`
       : '',

@@ -1,9 +1,55 @@
 // The viewer's EnactToM panel: an episode replayed turn by turn (what each agent said, did and
-// was told, and the world after each turn), its failure modes, and the literal probes.
+// was told, the world after each turn, and who knows and thinks what after it: knowledge gained
+// in the turn shown as new, beliefs the world contradicts as false), its failure modes, and the
+// literal probes.
 
 import { useState } from 'preact/hooks';
 import type { PanelComponents, PanelProps } from '../../../../view-ui/src/panel-kit.js';
-import type { EpisodeView } from './episode-replay.js';
+import type { EpisodeView, ReplayMind } from './episode-replay.js';
+
+/** Each agent's knowledge and beliefs after a turn: one row per agent. */
+function Minds({ minds }: { minds: ReplayMind[] }) {
+  return (
+    <div class="minds">
+      <div class="role">who knows what after this turn</div>
+      <table class="minds-table">
+        <thead>
+          <tr>
+            <th>agent</th>
+            <th>knows</th>
+            <th>thinks</th>
+          </tr>
+        </thead>
+        <tbody>
+          {minds.map((m) => (
+            <tr key={m.agent} class="mind" data-agent={m.agent}>
+              <td class="agent">{m.agent}</td>
+              <td class="knows">
+                <ul>
+                  {m.knows.map((k) => (
+                    <li key={k} class={m.learned.includes(k) ? 'learned ok' : undefined}>
+                      {m.learned.includes(k) ? `new: ${k}` : k}
+                    </li>
+                  ))}
+                </ul>
+                {m.lost.length > 0 && <p class="lost bad">no longer knows: {m.lost.join('; ')}</p>}
+              </td>
+              <td class="thinks">
+                <ul>
+                  {m.thinks.map((t) => (
+                    <li key={t.text} class={t.false ? 'false-belief bad' : undefined}>
+                      {t.false ? `${t.text} (false: ${t.false})` : t.text}
+                    </li>
+                  ))}
+                </ul>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
 
 function Episode({ data: r }: PanelProps<EpisodeView>) {
   const [step, setStep] = useState(0);
@@ -76,6 +122,7 @@ function Episode({ data: r }: PanelProps<EpisodeView>) {
           </div>
         </div>
       )}
+      {cur && cur.minds.length > 0 && <Minds minds={cur.minds} />}
       <h3>Probes</h3>
       <table>
         <tbody>

@@ -14,6 +14,7 @@
 
 import { InputError } from '../../../core/errors.js';
 import { formulaFromSexp, parseGoal, parseSexps, type Formula } from './goal.js';
+import { FIND_TOOLS } from './actions.js';
 import {
   ACTIONS,
   goalAtoms,
@@ -285,7 +286,8 @@ export function readEnactTomTask(raw: Json, where: string): EmbodiedTask {
     const listed = (raw.agent_actions as Record<string, string[]> | undefined)?.[a];
     if (!listed) return ACTIONS.slice();
     const kept = listed.filter((x): x is ActionName => (ACTIONS as readonly string[]).includes(x));
-    const dropped = listed.filter((x) => !(ACTIONS as readonly string[]).includes(x));
+    // The perception tools (FindObjectTool ...) every agent has in the text world: no note.
+    const dropped = listed.filter((x) => !(ACTIONS as readonly string[]).includes(x) && !FIND_TOOLS.some((t) => t.name === x));
     if (dropped.length)
       notes.push(
         `${a}: ${dropped.join(', ')} ha${dropped.length > 1 ? 've' : 's'} no counterpart in the text world (it describes each room to the agent in it)`,

@@ -1,13 +1,14 @@
 // verifyTask: solvable within the turn limit; the smallest ToM level at which it is; whether
 // the physical part is solvable with every secret revealed to everyone (calibration); whether
-// it needs communication at all; trivial K goals; a plan; and why, when it is not solvable.
-// Each level is first checked by relaxed reachability, then searched (task-search.ts).
+// it needs communication at all; trivial K goals; a plan; and why, when it is not solvable
+// (unsolvable-reasons.ts). Each level is first checked by relaxed reachability, then searched
+// (task-search.ts).
 
 import { epistemicNodes, formatFormula, kDepth, predicates, stripEpistemic } from './goal.js';
-import { KnowledgeState } from './knowledge.js';
 import { relaxedReachable } from './relaxed-reachability.js';
 import type { EmbodiedTask } from './task.js';
 import { TaskSearch, type PlanStep, type SearchOptions, type SearchResult } from './task-search.js';
+import { explainUnsolvable, type UnsolvableReason } from './unsolvable-reasons.js';
 import { World } from './world.js';
 
 export interface VerifyResult {
@@ -21,7 +22,10 @@ export interface VerifyResult {
   trivialK: string[];
   plan: PlanStep[] | null;
   rounds: number | null;
+  /** Why no plan was found (empty when solved): the reasons' texts. */
   explanations: string[];
+  /** The same reasons with their kind and the goal part each is about (unsolvable-reasons.ts). */
+  reasons: UnsolvableReason[];
   nodes: number;
   ms: number;
 }
@@ -46,68 +50,6 @@ export function trivialKNodes(task: EmbodiedTask): string[] {
       );
     })
     .map((node) => formatFormula(node));
-}
-
-/** Why a task cannot be solved: facts some agent needs but can never receive. */
-function explain(task: EmbodiedTask, search: TaskSearch): string[] {
-  const w = search.world;
-  const u = search.universe;
-  const s = w.initialState();
-  const out: string[] = [];
-  // Reachability in the communication graph.
-  const reaches = (from: number, to: number): boolean => {
-    const seen = new Set([from]);
-    const queue = [from];
-    while (queue.length) {
-      const x = queue.shift()!;
-      if (x === to) return true;
-      for (let y = 0; y < w.agents.length; y++) {
-        if (w.canMessage[x]![y] && task.agents[x]!.messageBudget !== 0 && w.allowed[x]!.has('Communicate') && !seen.has(y)) {
-          seen.add(y);
-          queue.push(y);
-        }
-      }
-    }
-    return false;
-  };
-  const canObserve = (a: number, names: string[]) =>
-    names.every((n) => {
-      const r = w.entityRoom(s, n);
-      return r < 0 || !w.barred[a]![r];
-    });
-  for (const node of epistemicNodes(task.goal)) {
-    const a = w.agents.indexOf(node.agent);
-    const names = u.entities[u.formulaAtom(node.arg)]!;
-    if (canObserve(a, names)) continue;
-    const sources = w.agents.map((_, b) => b).filter((b) => b !== a && canObserve(b, names));
-    if (sources.every((b) => !reaches(b, a)))
-      out.push(
-        `${node.agent} can never learn ${formatFormula(node.arg)}: no path in the communication graph from an agent who can observe it`,
-      );
-  }
-  const ks = KnowledgeState.initial(u);
-  u.taskAtoms.forEach((pred, i) => {
-    const atom = u.atoms.findIndex((x) => x.kind === 'task' && x.atom === i);
-    const knowers = w.agents.map((_, b) => b).filter((b) => ks.flags[b]![atom]);
-    const actors = w.agents
-      .map((_, b) => b)
-      .filter(
-        (b) =>
-          canObserve(
-            b,
-            pred.args.filter((n) => w.index.get(n)?.kind !== 'agent' && w.index.get(n)?.kind !== 'room'),
-          ) &&
-          (w.allowed[b]!.has('Place') || w.allowed[b]!.has('Open') || w.allowed[b]!.has('Close')),
-      );
-    if (knowers.length === 0)
-      out.push(`no agent knows that the goal needs ${formatFormula(pred)} (it is in no secret and not in the public text)`);
-    else if (actors.length === 0) out.push(`no agent can reach and act on ${formatFormula(pred)} (room restrictions or missing actions)`);
-    else if (!actors.some((b) => knowers.some((k) => k === b || reaches(k, b))))
-      out.push(
-        `the agents who could achieve ${formatFormula(pred)} (${actors.map((b) => w.agents[b]).join(', ')}) can never learn that it is needed: no path in the communication graph from ${knowers.map((b) => w.agents[b]).join(', ')}`,
-      );
-  });
-  return out;
 }
 
 /** Nodes the weighted search gets before the greedy one is tried (tasks solved within it keep their shortest-first plans). */
@@ -162,6 +104,7 @@ export function verifyTask(task: EmbodiedTask, opts: { maxNodes?: number; maxLev
     : { status: 'unsolvable', plan: null, rounds: null, nodes: 0 };
   nodes += calib.nodes;
   const solvable = found ? true : undecided ? 'undecided' : false;
+  const reasons = found ? [] : explainUnsolvable(search, { maxLevel, undecided, maxNodes: opts.maxNodes });
   return {
     task: task.id,
     kDepth: depth,
@@ -172,7 +115,8 @@ export function verifyTask(task: EmbodiedTask, opts: { maxNodes?: number; maxLev
     trivialK: trivialKNodes(task),
     plan: found?.plan ?? null,
     rounds: found?.rounds ?? null,
-    explanations: found ? [] : explain(task, search),
+    explanations: reasons.map((r) => r.text),
+    reasons,
     nodes,
     ms: performance.now() - t0,
   };

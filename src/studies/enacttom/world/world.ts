@@ -24,8 +24,13 @@ export type Action =
   | { type: 'Pick'; object: string }
   | { type: 'Place'; object: string; rel: 'on' | 'in'; furniture: string }
   | { type: 'Communicate'; to: string[] | 'all'; text: string }
+  /** A perception tool (find-tools.ts): answered from what the agent saw and was told; the world does not change. */
+  | { type: 'Find'; tool: FindTool; query: string }
   | { type: 'Wait' }
   | { type: 'Done' };
+
+/** The perception tools every agent has (EnactToM's FindObjectTool, FindReceptacleTool, FindRoomTool, FindAgentActionTool). */
+export type FindTool = 'object' | 'receptacle' | 'room' | 'agent';
 
 export interface Outcome {
   ok: boolean;
@@ -144,7 +149,7 @@ export class World {
 
   /** Apply one agent's action in place. */
   apply(s: WorldState, agent: number, action: Action): Outcome {
-    if (!this.allowed[agent]!.has(action.type) && action.type !== 'Wait' && action.type !== 'Done')
+    if (action.type !== 'Wait' && action.type !== 'Done' && action.type !== 'Find' && !this.allowed[agent]!.has(action.type))
       return no(`You cannot ${action.type}: it is not among your actions (${[...this.allowed[agent]!].join(', ')}).`);
     const here = s.agentRoom[agent]!;
     switch (action.type) {
@@ -152,6 +157,9 @@ export class World {
         return { ok: true, text: 'You wait.', changedFurniture: [], movedObjects: [] };
       case 'Done':
         return { ok: true, text: 'You are done.', changedFurniture: [], movedObjects: [] };
+      case 'Find':
+        // What the agent finds depends on what it saw and was told: EpisodeMinds answers it.
+        return { ok: true, text: 'You look through what you know.', changedFurniture: [], movedObjects: [] };
       case 'Navigate': {
         const e = this.index.get(action.target);
         if (!e) return no(`There is no ${action.target}.`);
