@@ -250,7 +250,7 @@ describe('embodied author against a real model server', () => {
     expect(hasty.transcripts[0]!.steps[0]!.result).toContain('End your reply with one JSON object {"tool": NAME, "args": {...}}');
     expect(hasty.rejected[0]!.reasons).toEqual([
       'no task accepted within 5 tool call(s)',
-      'last test_task: verifier: not solvable within 1 turns',
+      'last test_task: verifier: not solvable within 1 turns (turn limit too short: a plan needs 5 round(s), the limit is 1)',
       'last test_task: calibration: the physical goal is not solvable even with every secret revealed',
     ]);
     expect(hasty.rejected[0]!.task!.turn_limit).toBe(1);
