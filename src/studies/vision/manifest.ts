@@ -16,6 +16,7 @@ export const manifest = {
     'triangles-plain': 'describe',
     'triangles-frames': 'describe',
     'triangles-native-video': 'describe',
+    'triangles-formats': 'describe',
     'triangles-video': 'describe',
   },
   commands: [

@@ -171,7 +171,7 @@ export function registerAnalyzeTriangles(analyze: Command): void {
           if (t.similarity.length)
             out(
               `\nsimilarity to native video (%) and prompt tokens per cell\n${formatTextTable(
-                ['subject', 'arm', 'similarity', ...['tom', 'goal-directed', 'random'], 'prompt tokens'],
+                ['subject', 'arm', 'similarity', ...['tom', 'goal-directed', 'random'], 'prompt tokens', 'Pareto front'],
                 t.similarity.map((r) => [
                   r.subject,
                   ARM_TITLES[r.arm] ?? r.arm,
@@ -180,6 +180,7 @@ export function registerAnalyzeTriangles(analyze: Command): void {
                     (c) => r.byCondition.find((x) => x.condition === c)?.similarity.toFixed(1) ?? '-',
                   ),
                   r.promptTokens === null ? '-' : r.promptTokens.toFixed(0),
+                  r.pareto === null ? '-' : r.pareto ? 'yes' : 'no',
                 ]),
               )}\n`,
             );

@@ -35,8 +35,15 @@ export const ARM_TITLES: Record<string, string> = {
   still: 'single still (static key frame)',
   'static-grid': 'static (one frame repeated in a grid)',
   'plain-grid': 'plain 4x4 grid (no order badges)',
-  frames: '16 frames as separate pictures',
-  video: 'native video',
+  frames: '16 frames as separate pictures (frames_16)',
+  video: 'native video (native_video)',
+  'frames-32': '32 frames as separate pictures (frames_32)',
+  'frames-64': '64 frames as separate pictures (frames_64)',
+  'grid-4x4': 'numbered 4x4 grid, 320 x 240 a cell (grid_4x4)',
+  'grid-4x8': 'numbered 4x8 grid, 320 x 240 a cell (grid_4x8)',
+  'grid-8x8': 'numbered 8x8 grid, 320 x 240 a cell (grid_8x8)',
+  'grid-4x4-fullres': 'numbered 4x4 grid at source resolution (grid_4x4_fullres)',
+  'grid-8x8-fullres': 'numbered 8x8 grid at source resolution (grid_8x8_fullres)',
 };
 
 export interface VisionSectionInput {
@@ -134,13 +141,14 @@ function trianglesHtml(t: TrianglesRunResult): string {
     rows.length
       ? table(
           'Similarity to native video (Appendix L: 100 (1 - MAE / full scale), Intent and Approp averaged, then over conditions) and prompt tokens per cell',
-          ['subject', 'arm', 'similarity %', 'per condition', 'prompt tokens'],
+          ['subject', 'arm', 'similarity %', 'per condition', 'prompt tokens', 'Pareto front'],
           rows.map((r) => [
             r.subject,
             ARM_TITLES[r.arm] ?? r.arm,
             num(r.similarity, 1),
             r.byCondition.map((c) => `${c.condition} ${num(c.similarity, 1)}`).join(', '),
             num(r.promptTokens, 0),
+            r.pareto === null ? '—' : r.pareto ? 'yes' : 'no',
           ]),
         )
       : '';
