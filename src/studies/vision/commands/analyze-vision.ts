@@ -9,8 +9,11 @@ import {
   profileScatterSpec,
   renderJointScatter,
   directorByFactor,
+  directorFloor,
   directorFromCounts,
   directorRunSummary,
+  FLOOR_ARMS,
+  FLOOR_CRITERION,
   directorSceneOutcomes,
   jointAnalysis,
   nearestDirectorGroup,
@@ -19,6 +22,7 @@ import {
   type DirectorFactorRow,
   type DirectorModel,
   type DirectorShares,
+  type FloorRow,
   type TriangleProfile,
 } from '../index.js';
 import { FfmpegMissing, formatTextTable, renderSvg, svgToPng } from '../../../report/index.js';
@@ -96,6 +100,23 @@ function factorTable(rows: DirectorFactorRow[]): string {
   );
 }
 
+/** The floor control per subject: canonical (b) beside control (b) on each control arm, and the verdict. */
+function floorTable(rows: FloorRow[]): string {
+  const frac = (x: { right: number; scenes: number } | null | undefined) => (x ? `${x.right}/${x.scenes}` : '-');
+  return `floor control (Appendix C): (b) right at letter level >= ${FLOOR_CRITERION.right}/${FLOOR_CRITERION.of} on each control arm\n${formatTextTable(
+    ['subject', 'canonical b', ...FLOOR_ARMS.map((a) => `${a} b`), 'floor'],
+    rows.map((r) => [
+      r.subject,
+      frac(r.canonicalB),
+      ...FLOOR_ARMS.map((a) => {
+        const x = r.arms.find((y) => y.arm === a);
+        return x ? `${frac(x)} ${x.pass ? 'pass' : 'FAIL'}` : '-';
+      }),
+      r.pass === null ? 'no control arm' : r.pass ? 'pass' : 'FAIL',
+    ]),
+  )}\n`;
+}
+
 /**
  * `analyze director|triangles|vision` (the VLM paper): Director-Task shares at letter and colour
  * level with egocentric errors on (b) and c.Q2 from counts or a run; triangles profiles per
@@ -120,6 +141,7 @@ export function registerAnalyzeVision(analyze: Command): void {
       // Control arms of a run, reported beside the canonical headline (never averaged into it).
       let controls: Array<{ arm: string; models: DirectorModel[]; panel: DirectorShares }> = [];
       let byFactor: DirectorFactorRow[] = [];
+      let floor: FloorRow[] = [];
       let headlineArm = 'canonical';
       if (f.counts) d = directorFromCounts(readText(f.counts), f.counts);
       else {
@@ -133,7 +155,9 @@ export function registerAnalyzeVision(analyze: Command): void {
           controls = summary.arms.filter((a) => a !== headline).map((a) => ({ arm: a.arm, models: a.models, panel: a.panel }));
           if (!summary.headline)
             process.stderr.write(`warning: run ${f.runId} has no canonical arm; the headline is the ${headline.arm} arm\n`);
-          byFactor = directorByFactor(await directorSceneOutcomes(store, f.runId!));
+          const outcomes = await directorSceneOutcomes(store, f.runId!);
+          byFactor = directorByFactor(outcomes);
+          floor = directorFloor(outcomes);
         } finally {
           await store.close();
         }
@@ -143,13 +167,26 @@ export function registerAnalyzeVision(analyze: Command): void {
         const near = (ms: DirectorModel[]) =>
           Object.fromEntries(ms.map((m) => [m.model, { adult: nearest(m.gap, 'adult'), wide: nearest(m.gap, 'wide') }]));
         process.stdout.write(
-          `${JSON.stringify({ ...d, arm: f.counts ? undefined : headlineArm, nearest: near(d.models), panelNearest: { adult: nearest(d.panel.gap, 'adult'), wide: nearest(d.panel.gap, 'wide') }, controls, byFactor }, null, 2)}\n`,
+          `${JSON.stringify(
+            {
+              ...d,
+              arm: f.counts ? undefined : headlineArm,
+              nearest: near(d.models),
+              panelNearest: { adult: nearest(d.panel.gap, 'adult'), wide: nearest(d.panel.gap, 'wide') },
+              controls,
+              byFactor,
+              floor: f.counts ? undefined : { criterion: FLOOR_CRITERION, arms: FLOOR_ARMS, subjects: floor },
+            },
+            null,
+            2,
+          )}\n`,
         );
         return;
       }
       process.stdout.write(directorTables(f.counts ? 'Director Task' : `${headlineArm} arm (the headline)`, d.models, d.panel, nearest));
       for (const c of controls)
         process.stdout.write(`\n${directorTables(`${c.arm} arm (control, not in the panel mean above)`, c.models, c.panel, nearest)}`);
+      if (floor.length) process.stdout.write(`\n${floorTable(floor)}`);
       if (f.byFactor && byFactor.length) process.stdout.write(`\nby counterbalancing factor\n${factorTable(byFactor)}\n`);
       if (refs.egocentricReach.length)
         process.stdout.write(

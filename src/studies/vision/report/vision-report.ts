@@ -7,12 +7,13 @@
 import type {
   DirectorArmSummary,
   DirectorFactorRow,
+  FloorRow,
   FrameSimilarityRow,
   JointRow,
   ReferenceGroups,
   TrianglesRunResult,
 } from '../analysis/index.js';
-import { citationOf } from '../analysis/index.js';
+import { citationOf, FLOOR_ARMS, FLOOR_CRITERION } from '../analysis/index.js';
 import { escapeHtml, renderSvg } from '../../../report/index.js';
 import { directorBarsSpec, jointScatterSpec, profileScatterSpec } from './vision-charts.js';
 
@@ -48,9 +49,28 @@ export const ARM_TITLES: Record<string, string> = {
 
 export interface VisionSectionInput {
   refs: ReferenceGroups;
-  director?: { arms: DirectorArmSummary[]; byFactor: DirectorFactorRow[] };
+  director?: { arms: DirectorArmSummary[]; byFactor: DirectorFactorRow[]; floor?: FloorRow[] };
   triangles?: TrianglesRunResult;
   joint?: { rows: JointRow[]; spearman: number | null; disagreements: number };
+}
+
+/** The floor control (Appendix C) per subject; empty when the run has no control arm. */
+function floorHtml(rows: FloorRow[]): string {
+  if (!rows.some((r) => r.pass !== null)) return '';
+  const frac = (x: { right: number; scenes: number } | null | undefined) => (x ? `${x.right}/${x.scenes}` : '—');
+  return table(
+    `Floor control (Appendix C): (b) right at letter level on the control arms, pass at >= ${FLOOR_CRITERION.right}/${FLOOR_CRITERION.of} on each; canonical (b) beside it`,
+    ['subject', 'canonical b', ...FLOOR_ARMS.map((a) => `${a} b`), 'floor'],
+    rows.map((r) => [
+      r.subject,
+      frac(r.canonicalB),
+      ...FLOOR_ARMS.map((a) => {
+        const x = r.arms.find((y) => y.arm === a);
+        return x ? `${frac(x)} ${x.pass ? 'pass' : 'FAIL'}` : '—';
+      }),
+      r.pass === null ? 'no control arm' : r.pass ? 'pass' : 'FAIL',
+    ]),
+  );
 }
 
 function directorHtml(arms: DirectorArmSummary[], byFactor: DirectorFactorRow[]): string {
@@ -205,7 +225,7 @@ export async function renderVisionSection(v: VisionSectionInput): Promise<string
     parts.push(
       `<h3>Director Task</h3><div class="chart">${await renderSvg(directorBarsSpec(canonical.models, `Director Task, ${canonical.arm} arm: share right per sub-prompt`))}</div>`,
     );
-    parts.push(directorHtml(v.director.arms, v.director.byFactor));
+    parts.push(directorHtml(v.director.arms, v.director.byFactor), floorHtml(v.director.floor ?? []));
   }
   if (v.triangles?.byCondition.length) {
     const headline = v.triangles.byCondition.filter(
