@@ -17,6 +17,7 @@ export { VISION_SUITES } from './suites.js';
 export * from './report/vision.js';
 export * from './report/vision-report.js';
 export * from './report/vision-charts.js';
+export * from './report/director-figure.js';
 
 /** The vision study as a plugin. */
 export default definePlugin({

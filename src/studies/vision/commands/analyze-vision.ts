@@ -26,6 +26,8 @@ import {
   type TriangleProfile,
 } from '../index.js';
 import { FfmpegMissing, formatTextTable, renderSvg, svgToPng } from '../../../report/index.js';
+import { directorFigure1 } from '../report/director-figure.js';
+import { directorSceneOf } from '../report/director-scene-file.js';
 import { registerAnalyzeTriangles } from './analyze-triangles.js';
 
 const pct = (x: number | undefined) => (x === undefined ? '-' : (x * 100).toFixed(1));
@@ -100,6 +102,28 @@ function factorTable(rows: DirectorFactorRow[]): string {
   );
 }
 
+interface DirectorFlags {
+  counts?: string;
+  runId?: string;
+  db: string;
+  references?: string;
+  byFactor?: boolean;
+  figure1?: string;
+  seed: string;
+  out?: string;
+  json?: boolean;
+}
+
+/** `analyze director --figure1 SCENE`: the schematic of one scene as SVG, the picture the model is shown beside it. */
+function writeFigure1(ref: string, f: DirectorFlags): void {
+  const seed = Number(f.seed);
+  if (!Number.isInteger(seed) || seed < 0) throw new ConfigError(`--seed must be a whole number >= 0, not "${f.seed}"`);
+  const { scene, picture } = directorSceneOf(ref, seed);
+  const out = f.out ?? `director-figure1-${scene.id.replace(/[^\w.-]+/g, '_')}.svg`;
+  writeFileSync(out, directorFigure1(scene, { picture }));
+  process.stdout.write(f.json ? `${JSON.stringify({ figure: out, scene })}\n` : `wrote ${out}\n`);
+}
+
 /** The floor control per subject: canonical (b) beside control (b) on each control arm, and the verdict. */
 function floorTable(rows: FloorRow[]): string {
   const frac = (x: { right: number; scenes: number } | null | undefined) => (x ? `${x.right}/${x.scenes}` : '-');
@@ -126,16 +150,23 @@ export function registerAnalyzeVision(analyze: Command): void {
   analyze
     .command('director')
     .description(
-      'Director Task: shares on a, b, c.Q1, c.Q2 at letter and colour level, egocentric rates on (b) and c.Q2, explicit-implicit gap, recovery, panel means, nearest human group (adult set and wide set)',
+      'Director Task: shares on a, b, c.Q1, c.Q2 at letter and colour level, egocentric rates on (b) and c.Q2, explicit-implicit gap, recovery, panel means, nearest human group (adult set and wide set), the floor control on the control arms; --figure1 SCENE draws the Figure 1 schematic',
     )
     .option('--counts <file>', 'CSV with model,a,b,c_q1,c_q2,egocentric_b,scenes (optionally egocentric_c_q2)')
     .option('--run-id <id>', 'a stored run of the director suite (trials per scene combined by majority)')
     .option('--db <path>', 'store file (a SQLite file or postgres:// URL)', DEFAULT_DB)
     .option('--references <file>', 'human reference groups (default: data/human-references.json)')
     .option('--by-factor', 'also break the run down by counterbalancing factor (palette, polarity, target slot, trap slot)')
+    .option(
+      '--figure1 <scene>',
+      "draw the paper's Figure 1 schematic of a scene as SVG: a scene id of the director suite (canonical-01, same-side-03, ...) or a JSON file of a scene",
+    )
+    .option('--seed <n>', '--figure1: the seed the scene ids are generated with (as the run was)', '0')
+    .option('--out <file>', '--figure1: the SVG file to write (default director-figure1-SCENE.svg)')
     .option('--json', 'print JSON')
-    .action(async (f: { counts?: string; runId?: string; db: string; references?: string; byFactor?: boolean; json?: boolean }) => {
-      if (!!f.counts === !!f.runId) throw new ConfigError('give exactly one of --counts FILE and --run-id ID');
+    .action(async (f: DirectorFlags) => {
+      if (f.figure1) return writeFigure1(f.figure1, f);
+      if (!!f.counts === !!f.runId) throw new ConfigError('give exactly one of --counts FILE and --run-id ID (or --figure1 SCENE)');
       const refs = loadHumanReferences(f.references);
       let d: { models: DirectorModel[]; panel: DirectorShares };
       // Control arms of a run, reported beside the canonical headline (never averaged into it).
