@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
 import { DEFAULT_DB } from '../../../cli/toolkit.js';
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { ConfigError, loadHumanReferences, openStore } from '../../../index.js';
-import { readText, makeDirectory } from '../../../core/index.js';
+import { readText } from '../../../core/index.js';
 import {
   directorBarsSpec,
   profileScatterSpec,
@@ -25,10 +24,11 @@ import {
   type FloorRow,
   type TriangleProfile,
 } from '../index.js';
-import { FfmpegMissing, formatTextTable, renderSvg, svgToPng } from '../../../report/index.js';
+import { formatTextTable, renderSvg } from '../../../report/index.js';
 import { directorFigure1 } from '../report/director-figure.js';
 import { directorSceneOf } from '../report/director-scene-file.js';
 import { registerAnalyzeTriangles } from './analyze-triangles.js';
+import { readLabs, writeFigures } from './figure-files.js';
 
 const pct = (x: number | undefined) => (x === undefined ? '-' : (x * 100).toFixed(1));
 
@@ -240,6 +240,7 @@ export function registerAnalyzeVision(analyze: Command): void {
       '--report <dir>',
       'write the figures as SVG and PNG into DIR (vision-joint, vision-director, vision-profiles; the PNGs need ffmpeg)',
     )
+    .option('--labs <file>', 'JSON map of model spec (or provider) -> lab, for colouring by lab (default: from the model names)')
     .option('--json', 'print JSON')
     .action(
       async (f: {
@@ -250,6 +251,7 @@ export function registerAnalyzeVision(analyze: Command): void {
         db: string;
         references?: string;
         report?: string;
+        labs?: string;
         json?: boolean;
       }) => {
         if (!!f.counts === !!f.directorRun) throw new ConfigError('give exactly one of --counts FILE and --director-run ID');
@@ -272,18 +274,11 @@ export function registerAnalyzeVision(analyze: Command): void {
         }
         const joint = jointAnalysis(models, t, refs);
         if (f.report) {
-          makeDirectory(f.report);
           const charts: Array<[string, string]> = [['vision-joint', await renderJointScatter(joint.rows, refs)]];
           if (models.length) charts.push(['vision-director', await renderSvg(directorBarsSpec(models))]);
-          if (t.length) charts.push(['vision-profiles', await renderSvg(profileScatterSpec(t, refs))]);
-          for (const [name, svg] of charts) writeFileSync(join(f.report!, `${name}.svg`), svg);
-          // The PNG copies need ffmpeg: without it the SVGs stand, and a warning says what is missing.
-          try {
-            for (const [name, svg] of charts) writeFileSync(join(f.report!, `${name}.png`), svgToPng(svg));
-          } catch (err) {
-            if (!(err instanceof FfmpegMissing)) throw err;
-            process.stderr.write(`warning: the charts are written as SVG only: ${err.message}\n`);
-          }
+          if (t.length)
+            charts.push(['vision-profiles', await renderSvg(profileScatterSpec(t, refs, undefined, { labs: readLabs(f.labs) }))]);
+          writeFigures(f.report, charts);
         }
         if (f.json) process.stdout.write(`${JSON.stringify(joint, null, 2)}\n`);
         else

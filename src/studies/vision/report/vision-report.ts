@@ -15,7 +15,8 @@ import type {
 } from '../analysis/index.js';
 import { citationOf, FLOOR_ARMS, FLOOR_CRITERION } from '../analysis/index.js';
 import { escapeHtml, renderSvg } from '../../../report/index.js';
-import { directorBarsSpec, jointScatterSpec, profileScatterSpec } from './vision-charts.js';
+import { directorBarsSpec, jointScatterSpec } from './vision-charts.js';
+import { profileScatterSpec } from './profile-figure.js';
 
 /** The joint scatter (Figure 4) as SVG. */
 export async function renderJointScatter(rows: JointRow[], refs: ReferenceGroups, tdGroup = 'TD adults'): Promise<string> {
