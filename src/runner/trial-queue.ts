@@ -116,13 +116,11 @@ export class TrialQueue {
    */
   async outstanding(): Promise<number> {
     // Counted from the job table itself: pg-boss's queue statistics are cached for up to a minute.
-    const { rows } = await this.boss
-      .getDb()
-      .executeSql(
-        `SELECT count(*)::int AS n FROM ${QUEUE_SCHEMA}.job WHERE name = ANY($1) AND state < 'completed'
+    const { rows } = await this.boss.getDb().executeSql(
+      `SELECT count(*)::int AS n FROM ${QUEUE_SCHEMA}.job WHERE name = ANY($1) AND state < 'completed'
            AND NOT (name = $2 AND state = 'created' AND start_after > now())`,
-        [[TRIAL_QUEUE, BATCH_RUN_QUEUE], TRIAL_QUEUE],
-      );
+      [[TRIAL_QUEUE, BATCH_RUN_QUEUE], TRIAL_QUEUE],
+    );
     return Number((rows[0] as { n: number } | undefined)?.n ?? 0);
   }
 
