@@ -136,7 +136,9 @@ export { exportInspectLogs, importInspectLogs, InspectEvalLogSchema, type Inspec
 // Many processes and machines on one PostgreSQL store: a queue of trials and its workers.
 export {
   enqueueRun,
+  runSchedule,
   runWorker,
+  timeOfDayAnalysis,
   type EnqueueOptions,
   type EnqueueResult,
   type WorkerEvent,

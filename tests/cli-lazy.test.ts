@@ -19,11 +19,12 @@ describe('lazy command line', () => {
     const full = await buildProgram();
     expect((await buildProgramFor([])).helpInformation()).toBe(full.helpInformation());
     expect((await buildProgramFor(['--help'])).helpInformation()).toBe(full.helpInformation());
-    // `analyze` lists the kernel's analyses and the studies' (dialtom's, director, triangles, vision).
+    // `analyze` lists the kernel's analyses (traces, time-of-day) and the studies' (dialtom's, director, triangles, vision).
     const analyze = sub(await buildProgramFor(['analyze', '--help']), ['analyze']);
     expect(analyze.helpInformation()).toBe(sub(full, ['analyze']).helpInformation());
     expect(analyze.commands.map((c) => c.name())).toEqual([
       'traces',
+      'time-of-day',
       'dialtom',
       'dialtom-cross-task',
       'dialtom-retention',

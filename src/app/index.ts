@@ -10,6 +10,7 @@ export * from './scoring.js';
 export * from './authoring.js';
 export * from './enqueue.js';
 export * from './worker.js';
+export * from './time-of-day-run.js';
 export * from './human-import.js';
 export * from './trial-answer.js';
 export * from './trial-rows.js';

@@ -1,5 +1,7 @@
 // `mindscope worker`: take trials from the queue (any run), call the models, record the
-// results, on as many machines as there are. Per job: lease the trial in the store (a trial
+// results, on as many machines as there are. A trial of a scheduled repetition is handed out
+// only once it is due (the queue holds it until then); `untilIdle` stops when nothing due is
+// left, and the summary says how many trials wait for later and when the next is due. Per job: lease the trial in the store (a trial
 // done already is acknowledged at once; one leased by a live worker goes back to the queue for
 // later), run it with the run's task and subject rebuilt from the stored specification and the
 // stored item, wait for the result's commit, then acknowledge the job. A worker killed at any
@@ -81,6 +83,10 @@ export interface WorkerSummary {
   held: number;
   /** Jobs given back after an error (retried by the queue). */
   errors: number;
+  /** Trials of scheduled repetitions not yet due when the worker stopped. */
+  scheduled: number;
+  /** When the next of them is due (ISO), or null. */
+  nextDue: string | null;
   elapsedMs: number;
 }
 
@@ -151,7 +157,7 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerSummary> {
   const queue = await TrialQueue.open(store.url, { maintenanceSeconds: Math.max(1, Math.min(60, Math.round(leaseMs / 2000))) });
   const contexts = new Map<string, Promise<RunContext>>();
   const aborted = new Map<RunSubject, string>();
-  const summary: WorkerSummary = { done: 0, failed: 0, skipped: 0, held: 0, errors: 0, elapsedMs: 0 };
+  const summary: WorkerSummary = { done: 0, failed: 0, skipped: 0, held: 0, errors: 0, scheduled: 0, nextDue: null, elapsedMs: 0 };
   let inFlight = 0;
   /** Results not yet committed, each acknowledging its job once it is. */
   const commits = new PendingWrites();
@@ -341,6 +347,9 @@ export async function runWorker(opts: WorkerOptions): Promise<WorkerSummary> {
     await ackNow();
     await callers.settle().catch(() => {});
     await leases.stop().catch(() => {});
+    const later = await queue.scheduled().catch(() => ({ trials: 0, nextDue: null }));
+    summary.scheduled = later.trials;
+    summary.nextDue = later.nextDue;
     await queue.close().catch(() => {});
     for (const c of contexts.values()) {
       const ctx = await c.catch(() => undefined);

@@ -90,7 +90,7 @@ export const KERNEL_TOOL_COMMANDS: readonly CommandDefinition[] = [
       {
         term: 'worker [options]',
         description:
-          'take trials queued by `run --enqueue` from a PostgreSQL store, call the models and record the results (stop with Ctrl-C)',
+          'take trials queued by `run --enqueue` from a PostgreSQL store, call the models and record the results (stop with Ctrl-C); scheduled repetitions (run --repeat-at) are taken when due',
       },
     ],
   },

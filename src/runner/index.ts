@@ -14,3 +14,4 @@ export { executeTrial, trialDraw, trialKeyOf, type TrialResult, type TrialRunCon
 export * from './trial-queue.js';
 export * from './batch/batch-run.js';
 export type { StandardPriceCalls } from './batch/standard-calls.js';
+export * from './repeat-schedule.js';

@@ -43,6 +43,8 @@ export interface TrialQueueOptions {
 export interface EnqueueOptions {
   /** Visibility timeout: a fetched job not completed within it is given to another worker. */
   expireSeconds: number;
+  /** When a trial may be taken (a scheduled repetition); absent or past: at once. */
+  startAfter?: (job: TrialJob) => Date | undefined;
   /** How many times a job is handed out again after a failure (a held lease, a database error). */
   retryLimit?: number;
   /** Seconds before a failed job is handed out again. */
@@ -79,6 +81,7 @@ export class TrialQueue {
     for (let i = 0; i < jobs.length; i += 1000) {
       const part = jobs.slice(i, i + 1000).map((data) => ({
         data,
+        ...(opts.startAfter?.(data) ? { startAfter: opts.startAfter(data) } : {}),
         singletonKey: trialKeyString(data),
         expireInSeconds: Math.max(1, Math.round(opts.expireSeconds)),
         retryLimit: opts.retryLimit ?? 100,
@@ -106,15 +109,31 @@ export class TrialQueue {
     await this.boss.fail(TRIAL_QUEUE, id, { reason });
   }
 
-  /** Trials and batch-run steps queued, waiting for a retry, or taken and not yet acknowledged. */
+  /**
+   * Trials and batch-run steps queued, waiting for a retry, or taken and not yet acknowledged;
+   * trials scheduled for later (a repetition not yet due) are not counted (see `scheduled`); a
+   * batch run's next step, queued to start later, is.
+   */
   async outstanding(): Promise<number> {
     // Counted from the job table itself: pg-boss's queue statistics are cached for up to a minute.
+    const { rows } = await this.boss.getDb().executeSql(
+      `SELECT count(*)::int AS n FROM ${QUEUE_SCHEMA}.job WHERE name = ANY($1) AND state < 'completed'
+           AND NOT (name = $2 AND state = 'created' AND start_after > now())`,
+      [[TRIAL_QUEUE, BATCH_RUN_QUEUE], TRIAL_QUEUE],
+    );
+    return Number((rows[0] as { n: number } | undefined)?.n ?? 0);
+  }
+
+  /** Trials queued for later (repetitions not yet due): how many, and when the next is due (ISO). */
+  async scheduled(): Promise<{ trials: number; nextDue: string | null }> {
     const { rows } = await this.boss
       .getDb()
-      .executeSql(`SELECT count(*)::int AS n FROM ${QUEUE_SCHEMA}.job WHERE name = ANY($1) AND state < 'completed'`, [
-        [TRIAL_QUEUE, BATCH_RUN_QUEUE],
-      ]);
-    return Number((rows[0] as { n: number } | undefined)?.n ?? 0);
+      .executeSql(
+        `SELECT count(*)::int AS n, min(start_after) AS next FROM ${QUEUE_SCHEMA}.job WHERE name = $1 AND state = 'created' AND start_after > now()`,
+        [TRIAL_QUEUE],
+      );
+    const row = rows[0] as { n: number; next: Date | string | null } | undefined;
+    return { trials: Number(row?.n ?? 0), nextDue: row?.next ? new Date(row.next).toISOString() : null };
   }
 
   /** Queue a step of a batch run, to start after `delaySeconds` (a step already waiting is not queued twice). */

@@ -3,6 +3,7 @@ import { ConfigError, openStore } from '../../index.js';
 import { DEFAULT_DB } from '../options.js';
 import { traceEffect } from '../../analysis/index.js';
 import { formatPValue, formatTextTable } from '../../report/index.js';
+import { registerTimeOfDay } from './analyze-time-of-day.js';
 
 /** `analyze` and the kernel's analyses under it; the studies add theirs (their manifests' commands in the `analyze` group). */
 export function registerAnalyze(program: Command): void {
@@ -64,4 +65,5 @@ export function registerAnalyze(program: Command): void {
         await store.close();
       }
     });
+  registerTimeOfDay(analyze);
 }

@@ -20,7 +20,7 @@ function parseGates(text: string | undefined): typeof DEFAULT_GATES {
 
 /**
  * `score --json` prints `{ scorer, rubric: { name, sha256 }, scored, alreadyScored, judgeFailures, unscored, meanByField, family: [{ field, all, withoutInFamily, cells, inFamilyCells }] }`;
- * `judge validate --json` prints `{ rubric, results: [{ judge, recovery, failures, anchors: [{ id, sd, mean }], pass, reasons }] }`.
+ * `judge validate --json` prints `{ rubric, results: [{ judge, recovery, recoveryByField, failures, anchors: [{ id, sd, mean }], pass, reasons }] }`.
  */
 export function registerJudge(program: Command): void {
   program
@@ -120,7 +120,10 @@ export function registerJudge(program: Command): void {
     .command('validate')
     .description('score anchors K times with each judge: recovery and SD against gates, pass or fail per judge')
     .requiredOption('--rubric <file>', 'rubric file')
-    .requiredOption('--anchors <file>', 'anchors (JSON, JSONL or YAML): [{ id, text, vars?, expected: { field: [low, high] } }]')
+    .requiredOption(
+      '--anchors <file>',
+      'anchors (JSON, JSONL or YAML): [{ id, text, vars?, expected: { field: [low, high], ... } }] (fields left out are not counted in recovery)',
+    )
     .requiredOption('--judge <spec...>', 'judge models')
     .option('--k <k>', 'repetitions per anchor', intOption('--k', 1), 5)
     .option('--gates <g>', 'recovery=0.8,sd=0.5:0.8 (SD gate per field, in rubric order)')
@@ -156,13 +159,16 @@ export function registerJudge(program: Command): void {
           else
             process.stdout.write(
               `${formatTextTable(
-                ['judge', 'recovery', 'failures', 'verdict', 'why'],
+                ['judge', 'recovery', 'failures', 'verdict', 'why', 'recovery by field'],
                 out.results.map((r) => [
                   r.judge,
                   `${(r.recovery * 100).toFixed(1)}%`,
                   String(r.failures),
                   r.pass ? 'pass' : 'FAIL',
                   r.reasons.join('; '),
+                  Object.entries(r.recoveryByField)
+                    .map(([f, x]) => `${f} ${x === null ? '-' : `${(x * 100).toFixed(1)}%`}`)
+                    .join(', '),
                 ]),
               )}\n`,
             );

@@ -14,7 +14,14 @@ import {
 } from '../../index.js';
 import { unusableSubjects } from '../../app/index.js';
 import { MAX_REPLICATES, type ReasoningEffort } from '../../core/index.js';
-import { DEFAULT_CONCURRENCY, loadPriceTable, type CallCounts } from '../../runner/index.js';
+import {
+  checkRepeatSchedule,
+  DEFAULT_CONCURRENCY,
+  loadPriceTable,
+  parseRepeatAt,
+  type CallCounts,
+  type RepeatSchedule,
+} from '../../runner/index.js';
 import { MAX_CALL_TIMEOUT_MS } from '../../models/index.js';
 import type { McqScoring } from '../../protocols/index.js';
 import { accuracyTextTable, formatTextTable, formatUsd, irtRunTextTable } from '../../report/index.js';
@@ -81,6 +88,25 @@ interface RunFlags extends CallLimitFlags {
   maxItems?: number;
   minItems?: number;
   adaptiveWave?: number;
+  repeatAt?: string;
+  repeatDays?: number;
+  repeatFrom?: string;
+}
+
+/** `--repeat-at/--repeat-days/--repeat-from`: the schedule of the run's repetitions, or undefined. */
+function scheduleFrom(flags: RunFlags): RepeatSchedule | undefined {
+  if (flags.repeatAt === undefined) {
+    const stray = [flags.repeatDays !== undefined ? '--repeat-days' : '', flags.repeatFrom !== undefined ? '--repeat-from' : ''].filter(
+      Boolean,
+    );
+    if (stray.length) throw new ConfigError(`${stray.join(', ')} need --repeat-at TIMES`);
+    return undefined;
+  }
+  if (!flags.enqueue)
+    throw new ConfigError(
+      '--repeat-at needs --enqueue and a PostgreSQL store: workers (mindscope worker) take each repetition when it is due',
+    );
+  return checkRepeatSchedule({ at: parseRepeatAt(flags.repeatAt), days: flags.repeatDays ?? 1, from: flags.repeatFrom });
 }
 
 /** --tiny-strategy names: the library's, and the tinyBenchmarks names (clustering = correctness, anchor = IRT anchor points). */
@@ -385,6 +411,12 @@ export function registerRun(program: Command): void {
     )
     .option('--batch-poll <seconds>', '--batch: how often batches in flight are polled', numberOption('--batch-poll', 0.01), 30)
     .option(
+      '--repeat-at <times>',
+      '--enqueue: run each replicate as a repetition at a time of day, HH:MM in UTC, comma-separated (e.g. 09:00,15:00,21:00); workers take each when it is due',
+    )
+    .option('--repeat-days <n>', '--repeat-at: repeat the times over N days (replicates: times x days)', intOption('--repeat-days', 1, 366))
+    .option('--repeat-from <date>', '--repeat-at: the first day, YYYY-MM-DD (default: from now on, the next of the times first)')
+    .option(
       '--lease <seconds>',
       'lease on a trial without heartbeat: trials of a killed process are taken over after it',
       numberOption('--lease', 0.1),
@@ -412,10 +444,11 @@ export function registerRun(program: Command): void {
     )
     .action(async (suites: string[], flags: RunFlags, cmd: Command) => {
       const { config, registry } = await configContext(flags.config);
-      const spec = parseRunSpec(
-        runSpecFrom(suites, flags, cmd, config),
-        config ? `${config.file} and the command line` : 'the command line',
-      );
+      const schedule = scheduleFrom(flags);
+      const input = runSpecFrom(suites, flags, cmd, config);
+      // Each replicate is one repetition: the trials follow the schedule unless given.
+      if (schedule && !given(cmd, 'trials')) input.trials = schedule.at.length * schedule.days;
+      const spec = parseRunSpec(input, config ? `${config.file} and the command line` : 'the command line');
       // A store this command creates and then fails in before any run (a bad model spec) is removed again.
       await withStore(given(cmd, 'db') || !config?.db ? flags.db : config.db, async (store) => {
         if (flags.enqueue) {
@@ -430,14 +463,17 @@ export function registerRun(program: Command): void {
             leaseSeconds: flags.lease,
             allowEmpty: flags.allowEmpty,
             batch: flags.batch,
+            schedule,
             onWarning: (w) => process.stderr.write(`warning: ${w}\n`),
           });
           if (flags.json) process.stdout.write(`${JSON.stringify({ ...r, warnings: r.warnings.length }, null, 2)}\n`);
           else
             process.stdout.write(
-              flags.batch
-                ? `run ${r.runId}: ${r.queued} trial(s) queued as a batch run (provider batch APIs), ${r.skipped} done already; start workers with: mindscope worker --db URL\n`
-                : `run ${r.runId}: ${r.queued} trial(s) queued, ${r.skipped} done already; start workers with: mindscope worker --db URL\n`,
+              `${
+                flags.batch
+                  ? `run ${r.runId}: ${r.queued} trial(s) queued as a batch run (provider batch APIs), ${r.skipped} done already; start workers with: mindscope worker --db URL`
+                  : `run ${r.runId}: ${r.queued} trial(s) queued, ${r.skipped} done already; start workers with: mindscope worker --db URL`
+              }\n${(r.schedule ?? []).map((x) => `  replicate ${x.replicate + 1}: due ${x.due} (${x.timeOfDay} UTC)\n`).join('')}`,
             );
           return;
         }

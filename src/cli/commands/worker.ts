@@ -21,13 +21,13 @@ interface WorkerFlags extends CallLimitFlags {
   quiet?: boolean;
 }
 
-/** `mindscope worker --json` prints `{ done, failed, skipped, held, errors, elapsedMs }` when it stops. */
+/** `mindscope worker --json` prints `{ done, failed, skipped, held, errors, scheduled, nextDue, elapsedMs }` when it stops. */
 export function registerWorker(program: Command): void {
   addCallLimitOptions(
     program
       .command('worker')
       .description(
-        'take trials queued by `run --enqueue` from a PostgreSQL store, call the models and record the results (stop with Ctrl-C)',
+        'take trials queued by `run --enqueue` from a PostgreSQL store, call the models and record the results (stop with Ctrl-C); scheduled repetitions (run --repeat-at) are taken when due',
       )
       .option('--db <url>', 'the PostgreSQL store (postgres://...)', DEFAULT_DB)
       .option('--config <file>', 'config file whose plugins (protocols, suites, providers) the queued runs use')
@@ -48,7 +48,7 @@ export function registerWorker(program: Command): void {
         numberOption('--batch-poll', 0.01),
         30,
       )
-      .option('--until-idle', 'stop once the queue has nothing waiting, queued or taken')
+      .option('--until-idle', 'stop once the queue has nothing due waiting, queued or taken (repetitions scheduled for later stay queued)')
       .option('--json', 'print the summary as JSON')
       .option('--quiet', 'no progress lines')
       .action(async (flags: WorkerFlags) => {
@@ -100,7 +100,7 @@ export function registerWorker(program: Command): void {
           if (flags.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
           else
             process.stdout.write(
-              `worker: ${summary.done} done, ${summary.failed} failed, ${summary.skipped} done already, ${summary.held} held elsewhere, ${summary.errors} given back (${(summary.elapsedMs / 1000).toFixed(1)} s)\n`,
+              `worker: ${summary.done} done, ${summary.failed} failed, ${summary.skipped} done already, ${summary.held} held elsewhere, ${summary.errors} given back (${(summary.elapsedMs / 1000).toFixed(1)} s)${summary.scheduled ? `; ${summary.scheduled} trial(s) scheduled for later, the next due ${summary.nextDue}` : ''}\n`,
             );
           if (summary.failed || summary.errors) process.exitCode = 2;
         } finally {

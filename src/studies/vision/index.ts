@@ -17,6 +17,10 @@ export { VISION_SUITES } from './suites.js';
 export * from './report/vision.js';
 export * from './report/vision-report.js';
 export * from './report/vision-charts.js';
+export * from './report/director-figure.js';
+export * from './report/profile-figure.js';
+export * from './report/model-labs.js';
+export * from './report/label-layout.js';
 
 /** The vision study as a plugin. */
 export default definePlugin({

@@ -16,6 +16,7 @@ export const manifest = {
     'triangles-plain': 'describe',
     'triangles-frames': 'describe',
     'triangles-native-video': 'describe',
+    'triangles-formats': 'describe',
     'triangles-video': 'describe',
   },
   commands: [
@@ -25,7 +26,7 @@ export const manifest = {
         {
           term: 'director [options]',
           description:
-            'Director Task: shares on a, b, c.Q1, c.Q2 at letter and colour level, egocentric rates on (b) and c.Q2, explicit-implicit gap, recovery, panel means, nearest human group (adult set and wide set)',
+            'Director Task: shares on a, b, c.Q1, c.Q2 at letter and colour level, egocentric rates on (b) and c.Q2, explicit-implicit gap, recovery, panel means, nearest human group (adult set and wide set), the floor control on the control arms; --figure1 SCENE draws the Figure 1 schematic',
         },
         {
           term: 'triangles [options]',

@@ -5,7 +5,7 @@ import { readJson } from '../../core/index.js';
 import { defineSuite, type Suite } from '../../suites/index.js';
 import { describeProtocol } from './protocols/describe-protocol.js';
 import { directorProtocol } from './protocols/director-protocol.js';
-import { directorItems, parseClipList, triangleItems, videoTriangleItems } from './suites/index.js';
+import { directorItems, FRAME_FORMAT_ARMS, parseClipList, triangleItems, videoTriangleItems } from './suites/index.js';
 
 /** Clips to draw for a --limit of `count` items with `arms` items per clip (all twelve without a limit). */
 const clipsFor = (count: number | undefined, arms: number) => (count === undefined ? undefined : Math.ceil(count / arms));
@@ -61,10 +61,27 @@ export const VISION_SUITES: readonly Suite[] = [
     }),
   }),
   defineSuite({
+    id: 'triangles-formats',
+    protocol: describeProtocol,
+    describe:
+      'animated triangles, the frame-representation comparison (Appendix L): nine arms per clip: native video, 16, 32 and 64 frames as separate pictures, numbered grids 4x4, 4x8 and 8x8 at 320 x 240 a cell, and 4x4 and 8x8 at the source resolution (640 x 480); only providers that take video (google:) answer the video arm',
+    needsData: false,
+    load: (o) => ({
+      items: triangleItems({
+        seed: o.seed,
+        arms: Object.values(FRAME_FORMAT_ARMS),
+        suite: 'triangles-formats',
+        armIds: true,
+        clips: clipsFor(o.count, Object.keys(FRAME_FORMAT_ARMS).length),
+      }),
+      warnings: [],
+    }),
+  }),
+  defineSuite({
     id: 'triangles-video',
     protocol: describeProtocol,
     describe:
-      'animated triangles from your own video files: --data clips.json listing { file, condition, script } (or { clips, arms }); 16 frames sampled with ffmpeg; arms grid, reversed, still by default (also plain-grid, frames, video)',
+      'animated triangles from your own video files: --data clips.json listing { file, condition, script } (or { clips, arms }); frames sampled with ffmpeg; arms grid, reversed, still by default (also plain-grid, frames, video and the frame-representation arms frames-32, frames-64, grid-4x4, grid-4x8, grid-8x8, grid-4x4-fullres, grid-8x8-fullres)',
     needsData: true,
     load: (o) => ({
       items: videoTriangleItems(parseClipList(readJson(o.data), o.data), (p) => (isAbsolute(p) ? p : join(dirname(o.data), p))),

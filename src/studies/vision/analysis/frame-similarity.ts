@@ -3,7 +3,9 @@
 // Per subject and condition, Intent similarity is 100 (1 - MAE / 5) and Approp similarity
 // 100 (1 - MAE / 3), MAE over the condition's clips against the same clip's native-video score
 // (the rubric's full scale); a condition's similarity is the mean of the two, and the overall
-// figure the mean over conditions. Beside it, the mean prompt tokens a cell takes to send.
+// figure the mean over conditions. Beside it, the mean prompt tokens a cell takes to send, and
+// whether the arm is on the subject's Pareto front of similarity against tokens (no other arm
+// of the subject is at least as similar for at most as many tokens, and better in one).
 
 import { TRIANGLE_CONDITIONS } from './human-references.js';
 import type { ClipScore } from './triangles-profiles.js';
@@ -19,6 +21,8 @@ export interface FrameSimilarityRow {
   similarity: number;
   /** Mean prompt tokens of the subject's call per cell in this arm (null when not known). */
   promptTokens: number | null;
+  /** On the subject's Pareto front of similarity against prompt tokens (null when the tokens are not known). */
+  pareto: boolean | null;
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -33,7 +37,7 @@ export function frameSimilarity(scores: ClipScore[], cells: TriangleCell[], refe
     const k = [s.subject, s.clipSet, s.arm].join('\u0000');
     groups.set(k, [...(groups.get(k) ?? []), s]);
   }
-  return [...groups.values()].map((xs) => {
+  const rows = [...groups.values()].map((xs) => {
     const { subject, clipSet, arm } = xs[0]!;
     const conditions = [...new Set(xs.map((x) => x.condition))].sort(
       (a, b) =>
@@ -56,6 +60,22 @@ export function frameSimilarity(scores: ClipScore[], cells: TriangleCell[], refe
       byCondition,
       similarity: mean(byCondition.map((c) => c.similarity)),
       promptTokens: tokens.length ? mean(tokens) : null,
+      pareto: null as boolean | null,
     };
   });
+  for (const r of rows) {
+    if (r.promptTokens === null) continue;
+    const t = r.promptTokens;
+    r.pareto = !rows.some(
+      (o) =>
+        o !== r &&
+        o.subject === r.subject &&
+        o.clipSet === r.clipSet &&
+        o.promptTokens !== null &&
+        o.similarity >= r.similarity &&
+        o.promptTokens <= t &&
+        (o.similarity > r.similarity || o.promptTokens < t),
+    );
+  }
+  return rows;
 }

@@ -1,5 +1,6 @@
 export * from './vision-profiles.js';
 export * from './director-run.js';
+export * from './director-floor.js';
 export * from './director-balance.js';
 export * from './triangles-cells.js';
 export * from './triangles-profiles.js';

@@ -25,7 +25,7 @@ export interface TriangleCell {
   /** The clip across arms (the item id without its arm suffix). */
   clip: string;
   condition: string;
-  /** grid (numbered, forward: canonical), reversed, still, plain-grid, frames, video. */
+  /** grid (numbered, forward: canonical), reversed, still, plain-grid, frames, video, and the frame-representation arms (frames-32, grid-8x8, ...). */
   arm: string;
   replicate: number;
   judges: TriangleJudgeValue[];
@@ -33,7 +33,8 @@ export interface TriangleCell {
   promptTokens?: number;
 }
 
-const ARM_SUFFIX = /-(forward|reversed|static|still|plain-grid|frames|video|grid)$/;
+const ARM_SUFFIX =
+  /-(forward|reversed|static|still|plain-grid|frames|video|grid|frames-32|frames-64|grid-4x4|grid-4x8|grid-8x8|grid-4x4-fullres|grid-8x8-fullres)$/;
 
 /** The arm of a stored row: its meta, or (runs stored before arms) its variant. */
 function armOf(meta: Record<string, unknown>): string {

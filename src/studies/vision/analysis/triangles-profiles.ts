@@ -110,7 +110,22 @@ export interface TrianglesArmSummary {
   >;
 }
 
-const ARM_ORDER = ['grid', 'reversed', 'still', 'static-grid', 'plain-grid', 'frames', 'video'];
+const ARM_ORDER = [
+  'grid',
+  'reversed',
+  'still',
+  'static-grid',
+  'plain-grid',
+  'frames',
+  'video',
+  'frames-32',
+  'frames-64',
+  'grid-4x4',
+  'grid-4x8',
+  'grid-8x8',
+  'grid-4x4-fullres',
+  'grid-8x8-fullres',
+];
 
 /** The panel figures of every clip set and arm (the paper's Tables 6, 9 and 10), generated clips first, canonical arm first. */
 export function armSummaries(scores: ClipScore[], profiles: ConditionProfile[], refs: ReferenceGroups): TrianglesArmSummary[] {

@@ -12,7 +12,9 @@ import {
   type TriangleProfile,
   type TrianglesArmSummary,
 } from '../index.js';
-import { formatTextTable, formatUsd } from '../../../report/index.js';
+import { formatTextTable, formatUsd, renderSvg } from '../../../report/index.js';
+import { profileScatterSpec } from '../report/profile-figure.js';
+import { readLabs, writeFigures } from './figure-files.js';
 import { loadPriceTable } from '../../../runner/index.js';
 
 const n2 = (x: number | null | undefined) => (x === null || x === undefined || Number.isNaN(x) ? '-' : x.toFixed(2));
@@ -67,9 +69,16 @@ export function registerAnalyzeTriangles(analyze: Command): void {
     .option('--prices <file>', 'judge prices (JSON or YAML, US$ per million tokens) over the bundled price list, for cost per cell')
     .option('--db <path>', 'store file (a SQLite file or postgres:// URL)', DEFAULT_DB)
     .option('--references <file>', 'human reference groups (default: data/human-references.json)')
+    .option(
+      '--report <dir>',
+      'write the per-condition profile figure (canonical arm of a run) as vision-profiles.svg and .png into DIR (the PNG needs ffmpeg)',
+    )
+    .option('--labs <file>', 'JSON map of model spec (or provider) -> lab, for colouring the figure by lab (default: from the model names)')
     .option('--json', 'print JSON')
     .action(
       async (f: {
+        report?: string;
+        labs?: string;
         profiles?: string;
         runId?: string;
         scorer: string;
@@ -86,8 +95,14 @@ export function registerAnalyzeTriangles(analyze: Command): void {
         const out = (s: string): void => {
           process.stdout.write(s);
         };
+        const labs = readLabs(f.labs);
+        const figure = async (ps: TriangleProfile[]) => {
+          if (f.report && ps.length)
+            writeFigures(f.report, [['vision-profiles', await renderSvg(profileScatterSpec(ps, refs, undefined, { labs }))]]);
+        };
         if (f.profiles) {
           const ps = trianglesConditionsFromProfiles(readText(f.profiles), refs, f.profiles);
+          await figure(ps);
           const subjects = [...new Set(ps.map((p) => p.subject))];
           const ranks = Object.fromEntries(
             subjects.map((s) => [s, strictIntentRank(ps.filter((p) => p.subject === s) as ConditionProfile[])]),
@@ -151,6 +166,7 @@ export function registerAnalyzeTriangles(analyze: Command): void {
             throw new ConfigError(
               `run ${f.runId} has no descriptions judged by ${f.scorer} (score it with rubrics/castelli-triangles.yaml first)`,
             );
+          await figure(t.byCondition.filter((p) => p.arm === 'grid' && p.clipSet === t.headlineClipSet));
           if (f.json) {
             const { cells: _cells, scores: _scores, ...rest } = t;
             return out(`${JSON.stringify(rest, null, 2)}\n`);
@@ -171,7 +187,7 @@ export function registerAnalyzeTriangles(analyze: Command): void {
           if (t.similarity.length)
             out(
               `\nsimilarity to native video (%) and prompt tokens per cell\n${formatTextTable(
-                ['subject', 'arm', 'similarity', ...['tom', 'goal-directed', 'random'], 'prompt tokens'],
+                ['subject', 'arm', 'similarity', ...['tom', 'goal-directed', 'random'], 'prompt tokens', 'Pareto front'],
                 t.similarity.map((r) => [
                   r.subject,
                   ARM_TITLES[r.arm] ?? r.arm,
@@ -180,6 +196,7 @@ export function registerAnalyzeTriangles(analyze: Command): void {
                     (c) => r.byCondition.find((x) => x.condition === c)?.similarity.toFixed(1) ?? '-',
                   ),
                   r.promptTokens === null ? '-' : r.promptTokens.toFixed(0),
+                  r.pareto === null ? '-' : r.pareto ? 'yes' : 'no',
                 ]),
               )}\n`,
             );

@@ -1,16 +1,18 @@
 import type { Command } from 'commander';
 import { DEFAULT_DB } from '../../../cli/toolkit.js';
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { ConfigError, loadHumanReferences, openStore } from '../../../index.js';
-import { readText, makeDirectory } from '../../../core/index.js';
+import { readText } from '../../../core/index.js';
 import {
   directorBarsSpec,
   profileScatterSpec,
   renderJointScatter,
   directorByFactor,
+  directorFloor,
   directorFromCounts,
   directorRunSummary,
+  FLOOR_ARMS,
+  FLOOR_CRITERION,
   directorSceneOutcomes,
   jointAnalysis,
   nearestDirectorGroup,
@@ -19,10 +21,14 @@ import {
   type DirectorFactorRow,
   type DirectorModel,
   type DirectorShares,
+  type FloorRow,
   type TriangleProfile,
 } from '../index.js';
-import { FfmpegMissing, formatTextTable, renderSvg, svgToPng } from '../../../report/index.js';
+import { formatTextTable, renderSvg } from '../../../report/index.js';
+import { directorFigure1 } from '../report/director-figure.js';
+import { directorSceneOf } from '../report/director-scene-file.js';
 import { registerAnalyzeTriangles } from './analyze-triangles.js';
+import { readLabs, writeFigures } from './figure-files.js';
 
 const pct = (x: number | undefined) => (x === undefined ? '-' : (x * 100).toFixed(1));
 
@@ -96,6 +102,45 @@ function factorTable(rows: DirectorFactorRow[]): string {
   );
 }
 
+interface DirectorFlags {
+  counts?: string;
+  runId?: string;
+  db: string;
+  references?: string;
+  byFactor?: boolean;
+  figure1?: string;
+  seed: string;
+  out?: string;
+  json?: boolean;
+}
+
+/** `analyze director --figure1 SCENE`: the schematic of one scene as SVG, the picture the model is shown beside it. */
+function writeFigure1(ref: string, f: DirectorFlags): void {
+  const seed = Number(f.seed);
+  if (!Number.isInteger(seed) || seed < 0) throw new ConfigError(`--seed must be a whole number >= 0, not "${f.seed}"`);
+  const { scene, picture } = directorSceneOf(ref, seed);
+  const out = f.out ?? `director-figure1-${scene.id.replace(/[^\w.-]+/g, '_')}.svg`;
+  writeFileSync(out, directorFigure1(scene, { picture }));
+  process.stdout.write(f.json ? `${JSON.stringify({ figure: out, scene })}\n` : `wrote ${out}\n`);
+}
+
+/** The floor control per subject: canonical (b) beside control (b) on each control arm, and the verdict. */
+function floorTable(rows: FloorRow[]): string {
+  const frac = (x: { right: number; scenes: number } | null | undefined) => (x ? `${x.right}/${x.scenes}` : '-');
+  return `floor control (Appendix C): (b) right at letter level >= ${FLOOR_CRITERION.right}/${FLOOR_CRITERION.of} on each control arm\n${formatTextTable(
+    ['subject', 'canonical b', ...FLOOR_ARMS.map((a) => `${a} b`), 'floor'],
+    rows.map((r) => [
+      r.subject,
+      frac(r.canonicalB),
+      ...FLOOR_ARMS.map((a) => {
+        const x = r.arms.find((y) => y.arm === a);
+        return x ? `${frac(x)} ${x.pass ? 'pass' : 'FAIL'}` : '-';
+      }),
+      r.pass === null ? 'no control arm' : r.pass ? 'pass' : 'FAIL',
+    ]),
+  )}\n`;
+}
+
 /**
  * `analyze director|triangles|vision` (the VLM paper): Director-Task shares at letter and colour
  * level with egocentric errors on (b) and c.Q2 from counts or a run; triangles profiles per
@@ -105,21 +150,29 @@ export function registerAnalyzeVision(analyze: Command): void {
   analyze
     .command('director')
     .description(
-      'Director Task: shares on a, b, c.Q1, c.Q2 at letter and colour level, egocentric rates on (b) and c.Q2, explicit-implicit gap, recovery, panel means, nearest human group (adult set and wide set)',
+      'Director Task: shares on a, b, c.Q1, c.Q2 at letter and colour level, egocentric rates on (b) and c.Q2, explicit-implicit gap, recovery, panel means, nearest human group (adult set and wide set), the floor control on the control arms; --figure1 SCENE draws the Figure 1 schematic',
     )
     .option('--counts <file>', 'CSV with model,a,b,c_q1,c_q2,egocentric_b,scenes (optionally egocentric_c_q2)')
     .option('--run-id <id>', 'a stored run of the director suite (trials per scene combined by majority)')
     .option('--db <path>', 'store file (a SQLite file or postgres:// URL)', DEFAULT_DB)
     .option('--references <file>', 'human reference groups (default: data/human-references.json)')
     .option('--by-factor', 'also break the run down by counterbalancing factor (palette, polarity, target slot, trap slot)')
+    .option(
+      '--figure1 <scene>',
+      "draw the paper's Figure 1 schematic of a scene as SVG: a scene id of the director suite (canonical-01, same-side-03, ...) or a JSON file of a scene",
+    )
+    .option('--seed <n>', '--figure1: the seed the scene ids are generated with (as the run was)', '0')
+    .option('--out <file>', '--figure1: the SVG file to write (default director-figure1-SCENE.svg)')
     .option('--json', 'print JSON')
-    .action(async (f: { counts?: string; runId?: string; db: string; references?: string; byFactor?: boolean; json?: boolean }) => {
-      if (!!f.counts === !!f.runId) throw new ConfigError('give exactly one of --counts FILE and --run-id ID');
+    .action(async (f: DirectorFlags) => {
+      if (f.figure1) return writeFigure1(f.figure1, f);
+      if (!!f.counts === !!f.runId) throw new ConfigError('give exactly one of --counts FILE and --run-id ID (or --figure1 SCENE)');
       const refs = loadHumanReferences(f.references);
       let d: { models: DirectorModel[]; panel: DirectorShares };
       // Control arms of a run, reported beside the canonical headline (never averaged into it).
       let controls: Array<{ arm: string; models: DirectorModel[]; panel: DirectorShares }> = [];
       let byFactor: DirectorFactorRow[] = [];
+      let floor: FloorRow[] = [];
       let headlineArm = 'canonical';
       if (f.counts) d = directorFromCounts(readText(f.counts), f.counts);
       else {
@@ -133,7 +186,9 @@ export function registerAnalyzeVision(analyze: Command): void {
           controls = summary.arms.filter((a) => a !== headline).map((a) => ({ arm: a.arm, models: a.models, panel: a.panel }));
           if (!summary.headline)
             process.stderr.write(`warning: run ${f.runId} has no canonical arm; the headline is the ${headline.arm} arm\n`);
-          byFactor = directorByFactor(await directorSceneOutcomes(store, f.runId!));
+          const outcomes = await directorSceneOutcomes(store, f.runId!);
+          byFactor = directorByFactor(outcomes);
+          floor = directorFloor(outcomes);
         } finally {
           await store.close();
         }
@@ -143,13 +198,26 @@ export function registerAnalyzeVision(analyze: Command): void {
         const near = (ms: DirectorModel[]) =>
           Object.fromEntries(ms.map((m) => [m.model, { adult: nearest(m.gap, 'adult'), wide: nearest(m.gap, 'wide') }]));
         process.stdout.write(
-          `${JSON.stringify({ ...d, arm: f.counts ? undefined : headlineArm, nearest: near(d.models), panelNearest: { adult: nearest(d.panel.gap, 'adult'), wide: nearest(d.panel.gap, 'wide') }, controls, byFactor }, null, 2)}\n`,
+          `${JSON.stringify(
+            {
+              ...d,
+              arm: f.counts ? undefined : headlineArm,
+              nearest: near(d.models),
+              panelNearest: { adult: nearest(d.panel.gap, 'adult'), wide: nearest(d.panel.gap, 'wide') },
+              controls,
+              byFactor,
+              floor: f.counts ? undefined : { criterion: FLOOR_CRITERION, arms: FLOOR_ARMS, subjects: floor },
+            },
+            null,
+            2,
+          )}\n`,
         );
         return;
       }
       process.stdout.write(directorTables(f.counts ? 'Director Task' : `${headlineArm} arm (the headline)`, d.models, d.panel, nearest));
       for (const c of controls)
         process.stdout.write(`\n${directorTables(`${c.arm} arm (control, not in the panel mean above)`, c.models, c.panel, nearest)}`);
+      if (floor.length) process.stdout.write(`\n${floorTable(floor)}`);
       if (f.byFactor && byFactor.length) process.stdout.write(`\nby counterbalancing factor\n${factorTable(byFactor)}\n`);
       if (refs.egocentricReach.length)
         process.stdout.write(
@@ -172,6 +240,7 @@ export function registerAnalyzeVision(analyze: Command): void {
       '--report <dir>',
       'write the figures as SVG and PNG into DIR (vision-joint, vision-director, vision-profiles; the PNGs need ffmpeg)',
     )
+    .option('--labs <file>', 'JSON map of model spec (or provider) -> lab, for colouring by lab (default: from the model names)')
     .option('--json', 'print JSON')
     .action(
       async (f: {
@@ -182,6 +251,7 @@ export function registerAnalyzeVision(analyze: Command): void {
         db: string;
         references?: string;
         report?: string;
+        labs?: string;
         json?: boolean;
       }) => {
         if (!!f.counts === !!f.directorRun) throw new ConfigError('give exactly one of --counts FILE and --director-run ID');
@@ -204,18 +274,11 @@ export function registerAnalyzeVision(analyze: Command): void {
         }
         const joint = jointAnalysis(models, t, refs);
         if (f.report) {
-          makeDirectory(f.report);
           const charts: Array<[string, string]> = [['vision-joint', await renderJointScatter(joint.rows, refs)]];
           if (models.length) charts.push(['vision-director', await renderSvg(directorBarsSpec(models))]);
-          if (t.length) charts.push(['vision-profiles', await renderSvg(profileScatterSpec(t, refs))]);
-          for (const [name, svg] of charts) writeFileSync(join(f.report!, `${name}.svg`), svg);
-          // The PNG copies need ffmpeg: without it the SVGs stand, and a warning says what is missing.
-          try {
-            for (const [name, svg] of charts) writeFileSync(join(f.report!, `${name}.png`), svgToPng(svg));
-          } catch (err) {
-            if (!(err instanceof FfmpegMissing)) throw err;
-            process.stderr.write(`warning: the charts are written as SVG only: ${err.message}\n`);
-          }
+          if (t.length)
+            charts.push(['vision-profiles', await renderSvg(profileScatterSpec(t, refs, undefined, { labs: readLabs(f.labs) }))]);
+          writeFigures(f.report, charts);
         }
         if (f.json) process.stdout.write(`${JSON.stringify(joint, null, 2)}\n`);
         else

@@ -1,6 +1,6 @@
 // The describe protocol (animated triangles): the clip as the subject sees it, in one of five
-// representations (a numbered 4 x 4 grid, the same grid without order badges, the frames as
-// separate pictures in order, a native video, or a single still), and a neutral request to
+// representations (a numbered grid, the same grid without order badges, the frames as separate
+// pictures in order, a native video, or a single still), and a neutral request to
 // describe what happens (no condition label, no mental-state vocabulary). The two grids get
 // byte-identical text, as the paper's plain-versus-numbered ablation requires. The description
 // is stored; its Intentionality and Appropriateness come from a judge panel in the separate
@@ -19,7 +19,7 @@ export type FrameRepresentation = 'grid' | 'plain-grid' | 'frames' | 'video' | '
 
 export const FRAME_REPRESENTATIONS: readonly FrameRepresentation[] = ['grid', 'plain-grid', 'frames', 'video', 'still'];
 
-/** The request per representation; the two grids share one text. */
+/** The request per representation (for 16-frame grids); the two grids share one text. */
 export const DESCRIBE_PROMPTS: Record<FrameRepresentation, string> = {
   grid: 'The picture shows 16 frames of a short silent animation, in order: left to right, top to bottom. Describe in a few sentences what happens in it.',
   'plain-grid':
@@ -42,11 +42,21 @@ export interface DescribePayload {
   variant?: string;
   /** The informed rubric's expected Intent range (e.g. "4-5"); judges only. */
   expectedIntent?: string;
+  /** Frames in a grid (default 16): the request says how many. */
+  frameCount?: number;
+}
+
+/** The request for an item: a grid's text names its frame count (16 gives DESCRIBE_PROMPTS' text). */
+export function describePrompt(p: Pick<DescribePayload, 'representation' | 'frameCount'>): string | undefined {
+  const prompt = DESCRIBE_PROMPTS[p.representation];
+  if (prompt === undefined || p.frameCount === undefined || (p.representation !== 'grid' && p.representation !== 'plain-grid'))
+    return prompt;
+  return prompt.replace('shows 16 frames', `shows ${p.frameCount} frames`);
 }
 
 /** The content parts a subject gets for a describe item: the stimulus, then the request. */
 export function describeContent(p: DescribePayload): ContentPart[] {
-  const prompt = DESCRIBE_PROMPTS[p.representation];
+  const prompt = describePrompt(p);
   if (!prompt)
     throw new InputError(`unknown representation "${p.representation}" (known: ${FRAME_REPRESENTATIONS.join(', ')})`, '<describe item>');
   if (p.representation === 'video') {

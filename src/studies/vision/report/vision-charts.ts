@@ -1,17 +1,12 @@
 // The VLM paper's figures as Vega-Lite specs: per-model bars on the Director sub-prompts
-// (Figure 2), the (Intent, Approp) scatter of the subjects with the human groups as stars, one
-// panel per condition (Figures 3 and 5), and the joint plot of the Director gap against the
-// triangles distance to TD adults (Figure 4).
+// (Figure 2) and the joint plot of the Director gap against the triangles distance to TD adults
+// (Figure 4); the per-condition (Intent, Approp) figure (Figures 3 and 5) is profile-figure.ts.
 
 import type { TopLevelSpec } from 'vega-lite';
-import type { DirectorModel, JointRow, ReferenceGroups, TriangleProfile } from '../analysis/index.js';
+import type { DirectorModel, JointRow, ReferenceGroups } from '../analysis/index.js';
 import { directorGroups } from '../analysis/index.js';
 import { displayNames } from '../../../report/index.js';
-
-const BASE = {
-  $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-  config: { font: 'DejaVu Sans, Helvetica, Arial, sans-serif', view: { stroke: null } },
-};
+import { BASE } from './chart-base.js';
 
 /** Figure 2: each model's share right on a, b, c.Q1 and c.Q2, at letter level, and at colour level where known. */
 export function directorBarsSpec(models: DirectorModel[], title = 'Director Task: share right per sub-prompt'): TopLevelSpec {
@@ -53,80 +48,6 @@ export function directorBarsSpec(models: DirectorModel[], title = 'Director Task
       },
     },
     resolve: { scale: { x: 'independent' } },
-  } as TopLevelSpec;
-}
-
-const CONDITION_TITLES: Record<string, string> = { tom: 'ToM', 'goal-directed': 'goal-directed', random: 'random' };
-
-/** Figures 3 and 5: subjects' (Intent, Approp) per condition, human groups as stars. */
-export function profileScatterSpec(
-  profiles: TriangleProfile[],
-  refs: ReferenceGroups,
-  title = 'Animated triangles: (Intent, Approp) per condition',
-): TopLevelSpec {
-  const names = displayNames([...new Set(profiles.map((p) => p.subject))]);
-  const order = ['tom', 'goal-directed', 'random'];
-  const conditions = [...new Set(profiles.map((p) => p.condition))].sort(
-    (a, b) => (order.indexOf(a) + 1 || 9) - (order.indexOf(b) + 1 || 9),
-  );
-  const values = [
-    ...profiles.map((p) => ({
-      label: names.get(p.subject)!,
-      condition: CONDITION_TITLES[p.condition] ?? p.condition,
-      intent: p.intent,
-      approp: p.approp,
-      kind: 'model',
-      nearest: p.nearest ?? '',
-    })),
-    ...refs.triangles
-      .filter((g) => conditions.includes(g.condition))
-      .map((g) => ({
-        label: g.group,
-        condition: CONDITION_TITLES[g.condition] ?? g.condition,
-        intent: g.intent,
-        approp: g.approp,
-        kind: 'human group',
-        nearest: '',
-      })),
-  ];
-  const x = { field: 'intent', type: 'quantitative', scale: { domain: [0, 5] }, title: 'Intentionality (0-5)' };
-  const y = { field: 'approp', type: 'quantitative', scale: { domain: [0, 3] }, title: 'Appropriateness (0-3)' };
-  return {
-    ...BASE,
-    title,
-    data: { values },
-    facet: { column: { field: 'condition', type: 'nominal', title: null, sort: conditions.map((c) => CONDITION_TITLES[c] ?? c) } },
-    spec: {
-      width: 260,
-      height: 200,
-      layer: [
-        {
-          mark: { type: 'point', filled: true, size: 90, opacity: 0.85 },
-          encoding: {
-            x,
-            y,
-            shape: {
-              field: 'kind',
-              type: 'nominal',
-              scale: {
-                domain: ['model', 'human group'],
-                range: ['circle', 'M0,-1L0.29,-0.4L0.95,-0.31L0.48,0.15L0.59,0.81L0,0.5L-0.59,0.81L-0.48,0.15L-0.95,-0.31L-0.29,-0.4Z'],
-              },
-              title: null,
-            },
-            color: {
-              field: 'kind',
-              type: 'nominal',
-              scale: { domain: ['model', 'human group'], range: ['#3b6fb6', '#d1495b'] },
-              title: null,
-            },
-            size: { condition: { test: "datum.kind === 'human group'", value: 220 }, value: 90 },
-            tooltip: [{ field: 'label' }, { field: 'intent', format: '.2f' }, { field: 'approp', format: '.2f' }, { field: 'nearest' }],
-          },
-        },
-        { mark: { type: 'text', dx: 7, align: 'left', fontSize: 9 }, encoding: { x, y, text: { field: 'label' } } },
-      ],
-    },
   } as TopLevelSpec;
 }
 

@@ -7,14 +7,16 @@
 import type {
   DirectorArmSummary,
   DirectorFactorRow,
+  FloorRow,
   FrameSimilarityRow,
   JointRow,
   ReferenceGroups,
   TrianglesRunResult,
 } from '../analysis/index.js';
-import { citationOf } from '../analysis/index.js';
+import { citationOf, FLOOR_ARMS, FLOOR_CRITERION } from '../analysis/index.js';
 import { escapeHtml, renderSvg } from '../../../report/index.js';
-import { directorBarsSpec, jointScatterSpec, profileScatterSpec } from './vision-charts.js';
+import { directorBarsSpec, jointScatterSpec } from './vision-charts.js';
+import { profileScatterSpec } from './profile-figure.js';
 
 /** The joint scatter (Figure 4) as SVG. */
 export async function renderJointScatter(rows: JointRow[], refs: ReferenceGroups, tdGroup = 'TD adults'): Promise<string> {
@@ -35,15 +37,41 @@ export const ARM_TITLES: Record<string, string> = {
   still: 'single still (static key frame)',
   'static-grid': 'static (one frame repeated in a grid)',
   'plain-grid': 'plain 4x4 grid (no order badges)',
-  frames: '16 frames as separate pictures',
-  video: 'native video',
+  frames: '16 frames as separate pictures (frames_16)',
+  video: 'native video (native_video)',
+  'frames-32': '32 frames as separate pictures (frames_32)',
+  'frames-64': '64 frames as separate pictures (frames_64)',
+  'grid-4x4': 'numbered 4x4 grid, 320 x 240 a cell (grid_4x4)',
+  'grid-4x8': 'numbered 4x8 grid, 320 x 240 a cell (grid_4x8)',
+  'grid-8x8': 'numbered 8x8 grid, 320 x 240 a cell (grid_8x8)',
+  'grid-4x4-fullres': 'numbered 4x4 grid at source resolution (grid_4x4_fullres)',
+  'grid-8x8-fullres': 'numbered 8x8 grid at source resolution (grid_8x8_fullres)',
 };
 
 export interface VisionSectionInput {
   refs: ReferenceGroups;
-  director?: { arms: DirectorArmSummary[]; byFactor: DirectorFactorRow[] };
+  director?: { arms: DirectorArmSummary[]; byFactor: DirectorFactorRow[]; floor?: FloorRow[] };
   triangles?: TrianglesRunResult;
   joint?: { rows: JointRow[]; spearman: number | null; disagreements: number };
+}
+
+/** The floor control (Appendix C) per subject; empty when the run has no control arm. */
+function floorHtml(rows: FloorRow[]): string {
+  if (!rows.some((r) => r.pass !== null)) return '';
+  const frac = (x: { right: number; scenes: number } | null | undefined) => (x ? `${x.right}/${x.scenes}` : '—');
+  return table(
+    `Floor control (Appendix C): (b) right at letter level on the control arms, pass at >= ${FLOOR_CRITERION.right}/${FLOOR_CRITERION.of} on each; canonical (b) beside it`,
+    ['subject', 'canonical b', ...FLOOR_ARMS.map((a) => `${a} b`), 'floor'],
+    rows.map((r) => [
+      r.subject,
+      frac(r.canonicalB),
+      ...FLOOR_ARMS.map((a) => {
+        const x = r.arms.find((y) => y.arm === a);
+        return x ? `${frac(x)} ${x.pass ? 'pass' : 'FAIL'}` : '—';
+      }),
+      r.pass === null ? 'no control arm' : r.pass ? 'pass' : 'FAIL',
+    ]),
+  );
 }
 
 function directorHtml(arms: DirectorArmSummary[], byFactor: DirectorFactorRow[]): string {
@@ -134,13 +162,14 @@ function trianglesHtml(t: TrianglesRunResult): string {
     rows.length
       ? table(
           'Similarity to native video (Appendix L: 100 (1 - MAE / full scale), Intent and Approp averaged, then over conditions) and prompt tokens per cell',
-          ['subject', 'arm', 'similarity %', 'per condition', 'prompt tokens'],
+          ['subject', 'arm', 'similarity %', 'per condition', 'prompt tokens', 'Pareto front'],
           rows.map((r) => [
             r.subject,
             ARM_TITLES[r.arm] ?? r.arm,
             num(r.similarity, 1),
             r.byCondition.map((c) => `${c.condition} ${num(c.similarity, 1)}`).join(', '),
             num(r.promptTokens, 0),
+            r.pareto === null ? '—' : r.pareto ? 'yes' : 'no',
           ]),
         )
       : '';
@@ -197,7 +226,7 @@ export async function renderVisionSection(v: VisionSectionInput): Promise<string
     parts.push(
       `<h3>Director Task</h3><div class="chart">${await renderSvg(directorBarsSpec(canonical.models, `Director Task, ${canonical.arm} arm: share right per sub-prompt`))}</div>`,
     );
-    parts.push(directorHtml(v.director.arms, v.director.byFactor));
+    parts.push(directorHtml(v.director.arms, v.director.byFactor), floorHtml(v.director.floor ?? []));
   }
   if (v.triangles?.byCondition.length) {
     const headline = v.triangles.byCondition.filter(

@@ -5,6 +5,7 @@
 import {
   compareScorers,
   directorByFactor,
+  directorFloor,
   directorRunSummary,
   directorSceneOutcomes,
   jointAnalysis,
@@ -62,12 +63,14 @@ export async function visionReportSection(
   const director = await directorRunSummary(store, runId);
   const triangles = await trianglesFromRun(store, runId, refs);
   if (director.arms.length === 0 && triangles.cells.length === 0) return undefined;
-  const byFactor = director.arms.length ? directorByFactor(await directorSceneOutcomes(store, runId)) : [];
+  const outcomes = director.arms.length ? await directorSceneOutcomes(store, runId) : [];
+  const byFactor = directorByFactor(outcomes);
+  const floor = directorFloor(outcomes);
   const joint =
     director.headline && triangles.profiles.length ? jointAnalysis(director.headline.models, triangles.profiles, refs) : undefined;
   return renderVisionSection({
     refs,
-    director: director.arms.length ? { arms: director.arms, byFactor } : undefined,
+    director: director.arms.length ? { arms: director.arms, byFactor, floor } : undefined,
     triangles: triangles.cells.length ? triangles : undefined,
     joint,
   });

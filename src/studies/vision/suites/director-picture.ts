@@ -6,8 +6,8 @@
 import type { DirectorScene } from '../world/index.js';
 import { Canvas, type RGB } from '../../../suites/index.js';
 
-// One clearly distinct hue per word of the closed vocabulary (blue and cyan far apart).
-const COLORS: Record<string, RGB> = {
+/** The paint of each colour word of the closed vocabulary: one clearly distinct hue each (blue and cyan far apart). */
+export const BLOCK_PAINT: Readonly<Record<string, RGB>> = {
   yellow: [225, 190, 30],
   red: [210, 40, 40],
   blue: [40, 70, 210],
@@ -40,7 +40,7 @@ export function directorPicture(s: DirectorScene): string {
     const x = slotX(b.slot) - side / 2;
     const y = 170 - side;
     if (s.hidden === b.letter) c.rect(x - 6, y - 38, x + side + 6, y - 4, [60, 60, 60]); // the partition, between block and director
-    const color = COLORS[b.color];
+    const color = BLOCK_PAINT[b.color];
     if (!color) throw new Error(`no paint for the block colour "${b.color}"`);
     c.rect(x, y, x + side, y + side, color);
     const scale = Math.max(2, Math.floor(side / 12));

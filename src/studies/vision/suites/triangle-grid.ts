@@ -1,14 +1,19 @@
 // Animated-triangles frames as pictures: one frame (the field, the enclosure with its door, the
 // large and the small triangle pointing along their headings) at any size, and a clip's frames
-// tiled into a grid (4 x 4 by default), with an order badge (1-16) in each cell's corner or
-// without (the plain grid of the paper's Appendix K).
+// tiled row-major into a grid (4 x 4 of 150 x 112 cells by default; any columns and cell size),
+// with an order badge (1..N, growing with the cell) in each cell's corner or without (the plain
+// grid of the paper's Appendix K).
 
 import { FIELD, type Pose, type TriangleFrame } from '../world/index.js';
 import { Canvas } from '../../../suites/index.js';
 
-/** A grid cell's size (pixels). */
+/** A grid cell's size (pixels) in the canonical grid. */
 export const CELL_W = 150;
 export const CELL_H = 112;
+/** The per-cell size of the paper's frame-representation grids (Appendix L: grid_4x4, 4x8, 8x8). */
+export const PAPER_CELL = { width: 320, height: 240 } as const;
+/** The generated clips' source resolution: a full-resolution grid cell, and the single still. */
+export const SOURCE_FRAME = { width: 640, height: 480 } as const;
 
 const INK: [number, number, number] = [40, 40, 40];
 
@@ -59,17 +64,25 @@ export function triangleFrameRgb(f: TriangleFrame, width: number, height: number
 }
 
 /** A clip's frames tiled row-major into a grid (a PNG data URL), with order badges unless `badges` is false. */
-export function triangleGrid(frames: TriangleFrame[], opts: { columns?: number; badges?: boolean } = {}): string {
+export function triangleGrid(
+  frames: TriangleFrame[],
+  opts: { columns?: number; badges?: boolean; cellWidth?: number; cellHeight?: number } = {},
+): string {
   const cols = opts.columns ?? 4;
   const rows = Math.ceil(frames.length / cols);
-  const c = new Canvas(cols * CELL_W, rows * CELL_H);
+  const w = opts.cellWidth ?? CELL_W;
+  const h = opts.cellHeight ?? CELL_H;
+  // Badges and margins grow with the cell (the canonical cell keeps scale 1 and 5 px).
+  const scale = Math.max(1, Math.round(w / CELL_W));
+  const margin = 5 * scale;
+  const c = new Canvas(cols * w, rows * h);
   frames.forEach((f, i) => {
-    const ox = (i % cols) * CELL_W + 5;
-    const oy = Math.floor(i / cols) * CELL_H + 5;
-    drawTriangleFrame(c, ox, oy, CELL_W - 10, CELL_H - 10, f);
+    const ox = (i % cols) * w + margin;
+    const oy = Math.floor(i / cols) * h + margin;
+    drawTriangleFrame(c, ox, oy, w - 2 * margin, h - 2 * margin, f);
     if (opts.badges !== false) {
       const label = String(i + 1);
-      [...label].forEach((d, k) => c.letter(d, ox + 4 + k * 8, oy + 4, 1, INK));
+      [...label].forEach((d, k) => c.letter(d, ox + 4 * scale + k * 8 * scale, oy + 4 * scale, scale, INK));
     }
   });
   return `data:image/png;base64,${c.png().toString('base64')}`;

@@ -1,33 +1,24 @@
 // The animated-triangles suites: one clip per behaviour (twelve: four per condition) in the arms
-// of the paper. The canonical arm is the numbered 4 x 4 grid, forward; its controls are the same
-// grid time-reversed (the badges keep 1..16, the frames run backwards) and a single mid-clip
-// still (the subject is told it is one frame); the ablation arms are the plain grid (no order
-// badges), the frames as 16 separate pictures in order, and the clip as a native video. The
-// item carries the condition, the script and the informed rubric's expected Intent range for the
-// judges; the subject sees the stimulus only.
+// of the paper (triangle-arms.ts). The item carries the condition, the script and the informed
+// rubric's expected Intent range for the judges; the subject sees the stimulus only.
 
 import { createRng, InputError, type Item } from '../../../core/index.js';
-import { makeTriangleClip, TRIANGLE_BEHAVIOURS, type TriangleClip } from '../world/index.js';
-import type { DescribePayload, FrameRepresentation } from '../protocols/describe-protocol.js';
+import { makeTriangleClip, sampleFrames, TRIANGLE_BEHAVIOURS, type TriangleClip } from '../world/index.js';
+import type { DescribePayload } from '../protocols/describe-protocol.js';
 import { clipVideo } from './clip-video.js';
-import { CELL_H, CELL_W, triangleFrameImage, triangleGrid } from './triangle-grid.js';
-import { rgbImage, sampleVideoFrames, tileFrames, videoDataUrl, videoStill } from './video-frames.js';
+import { CELL_H, CELL_W, PAPER_CELL, SOURCE_FRAME, triangleFrameImage, triangleGrid } from './triangle-grid.js';
+import {
+  TRIANGLE_ARM_NAMES,
+  TRIANGLE_ARMS,
+  VARIANT_ID_ARMS,
+  type GridCell,
+  type TriangleArm,
+  type TriangleArmSpec,
+  type TriangleVariant,
+} from './triangle-arms.js';
+import { rgbImage, sampleVideoFrames, tileFrames, videoDataUrl, videoSize, videoStill } from './video-frames.js';
 
-export type TriangleVariant = 'forward' | 'reversed' | 'static';
-
-/** The arms: how the clip is shown and which way it runs. */
-export const TRIANGLE_ARMS = {
-  grid: { representation: 'grid', variant: 'forward' },
-  reversed: { representation: 'grid', variant: 'reversed' },
-  still: { representation: 'still', variant: 'static' },
-  'plain-grid': { representation: 'plain-grid', variant: 'forward' },
-  frames: { representation: 'frames', variant: 'forward' },
-  video: { representation: 'video', variant: 'forward' },
-} as const satisfies Record<string, { representation: FrameRepresentation; variant: TriangleVariant }>;
-
-export type TriangleArm = keyof typeof TRIANGLE_ARMS;
-
-export const TRIANGLE_ARM_NAMES = Object.keys(TRIANGLE_ARMS) as TriangleArm[];
+export * from './triangle-arms.js';
 
 /**
  * The informed rubric's per-clip Intent target (overlay layer iii of the paper's Appendix J). The
@@ -48,21 +39,47 @@ function scriptFor(variant: TriangleVariant, script: string): string {
   return variant === 'forward' ? script : `${variant === 'reversed' ? 'Time-reversed' : 'Static key frame of'}: ${script}`;
 }
 
+/** A procedural grid cell's size. */
+function cellSize(cell: GridCell | undefined): { width: number; height: number } {
+  return cell === 'paper' ? PAPER_CELL : cell === 'source' ? SOURCE_FRAME : { width: CELL_W, height: CELL_H };
+}
+
 function stimulus(clip: TriangleClip, arm: TriangleArm): Pick<DescribePayload, 'images' | 'video'> {
-  const { representation, variant } = TRIANGLE_ARMS[arm];
-  const frames = variant === 'reversed' ? [...clip.frames].reverse() : clip.frames;
-  switch (representation) {
+  const spec: TriangleArmSpec = TRIANGLE_ARMS[arm];
+  const n = spec.frames ?? 16;
+  const sampled = n === clip.frames.length ? clip.frames : sampleFrames(clip.trajectory, n);
+  const frames = spec.variant === 'reversed' ? [...sampled].reverse() : sampled;
+  const cell = cellSize(spec.cell);
+  switch (spec.representation) {
     case 'grid':
-      return { images: [triangleGrid(frames)] };
     case 'plain-grid':
-      return { images: [triangleGrid(frames, { badges: false })] };
+      return {
+        images: [
+          triangleGrid(frames, {
+            badges: spec.representation === 'grid',
+            ...(spec.columns !== 4 ? { columns: spec.columns } : {}),
+            ...(spec.cell !== 'canonical' ? { cellWidth: cell.width, cellHeight: cell.height } : {}),
+          }),
+        ],
+      };
     case 'frames':
       return { images: frames.map((f) => triangleFrameImage(f)) };
     case 'still':
-      return { images: [triangleFrameImage(clip.frames[Math.floor(clip.frames.length / 2)]!, { width: 640, height: 480 })] };
+      return { images: [triangleFrameImage(clip.frames[Math.floor(clip.frames.length / 2)]!, SOURCE_FRAME)] };
     case 'video':
       return { images: [], video: clipVideo(clip.trajectory) };
   }
+}
+
+/** An item's id: the arms that predate the frame-representation arms keep their variant suffix (unless `armIds`). */
+function itemId(behaviour: string, index: number, arm: TriangleArm, variant: TriangleVariant, armIds: boolean): string {
+  return !armIds && VARIANT_ID_ARMS.includes(arm) ? `${behaviour}-${index}-${variant}` : `${behaviour}-${index}-${arm}`;
+}
+
+/** The frame count a grid's request names (only for the arms added with the frame-representation comparison). */
+function frameCountOf(arm: TriangleArm): { frameCount?: number } {
+  const spec: TriangleArmSpec = TRIANGLE_ARMS[arm];
+  return VARIANT_ID_ARMS.includes(arm) || spec.frames === undefined ? {} : { frameCount: spec.frames };
 }
 
 /** Procedural clips in the given arms (default: the canonical grid and its reversed and still controls). */
@@ -73,6 +90,8 @@ export function triangleItems(opts: {
   suite?: string;
   /** Only the first N clips (in behaviour order): what `--limit` needs, without drawing the rest. */
   clips?: number;
+  /** Item ids end in the arm (a suite with several forward arms); by default the older arms end in their variant. */
+  armIds?: boolean;
 }): Item<TrianglesPayload>[] {
   const arms = opts.arms ?? ['grid', 'reversed', 'still'];
   const items: Item<TrianglesPayload>[] = [];
@@ -86,11 +105,12 @@ export function triangleItems(opts: {
           const { representation, variant } = TRIANGLE_ARMS[arm];
           items.push({
             suite: opts.suite ?? 'triangles',
-            id: `${behaviour}-${r + 1}-${variant}`,
+            id: itemId(behaviour, r + 1, arm, variant, opts.armIds ?? false),
             category: 'intention',
             ability: `${condition} ${arm}`,
             payload: {
               representation,
+              ...frameCountOf(arm),
               ...stimulus(clip, arm),
               behaviour,
               condition,
@@ -136,27 +156,38 @@ export function parseClipList(json: unknown, listFile: string): { clips: UserCli
 }
 
 /**
- * The media of each arm of a video file: frames sampled with ffmpeg at (i + 0.5) D / N (once per
- * file and size, shared by the grid arms), or the file itself.
+ * The media of each arm of a video file: N frames sampled with ffmpeg at (i + 0.5) D / N (once
+ * per file, count and size, shared by the arms that need the same), or the file itself.
  */
 function videoStimuli(): (file: string, arm: TriangleArm) => Pick<DescribePayload, 'images' | 'video'> {
   const sampled = new Map<string, Uint8Array[]>();
-  const frames = (file: string, width: number, height: number) => {
-    const key = `${file}\u0000${width}x${height}`;
+  const frames = (file: string, n: number, width: number, height: number) => {
+    const key = `${file}\u0000${n}\u0000${width}x${height}`;
     let f = sampled.get(key);
-    if (!f) sampled.set(key, (f = sampleVideoFrames(file, { width, height })));
+    if (!f) sampled.set(key, (f = sampleVideoFrames(file, { frames: n, width, height })));
     return f;
   };
   return (file, arm) => {
-    switch (arm) {
+    const spec: TriangleArmSpec = TRIANGLE_ARMS[arm];
+    const n = spec.frames ?? 16;
+    switch (spec.representation) {
       case 'grid':
-        return { images: [tileFrames(frames(file, CELL_W, CELL_H))] };
-      case 'reversed':
-        return { images: [tileFrames(frames(file, CELL_W, CELL_H), { reversed: true })] };
-      case 'plain-grid':
-        return { images: [tileFrames(frames(file, CELL_W, CELL_H), { badges: false })] };
+      case 'plain-grid': {
+        const { width, height } = spec.cell === 'source' ? videoSize(file) : cellSize(spec.cell);
+        return {
+          images: [
+            tileFrames(frames(file, n, width, height), {
+              width,
+              height,
+              columns: spec.columns,
+              badges: spec.representation === 'grid',
+              reversed: spec.variant === 'reversed',
+            }),
+          ],
+        };
+      }
       case 'frames':
-        return { images: frames(file, 320, 240).map((f) => rgbImage(f, 320, 240)) };
+        return { images: frames(file, n, 320, 240).map((f) => rgbImage(f, 320, 240)) };
       case 'still':
         return { images: [videoStill(file)] };
       case 'video':
@@ -184,6 +215,7 @@ export function videoTriangleItems(
         ability: `${condition} ${arm}`,
         payload: {
           representation,
+          ...frameCountOf(arm),
           ...media(resolve(c.file), arm),
           behaviour,
           condition,

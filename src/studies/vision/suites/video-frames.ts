@@ -53,13 +53,32 @@ function frameAt(file: string, t: number, w: number, h: number, label: string): 
   return new Uint8Array(raw);
 }
 
-/** N frames at (i + 0.5) D / N, each width x height RGB. */
+/** The first video stream's frame rate (frames a second; null when the file does not say). */
+function videoFrameRate(file: string): number | null {
+  const out = runMediaTool(
+    'ffprobe',
+    ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=r_frame_rate', '-of', 'csv=p=0', file],
+    file,
+  )
+    .toString()
+    .trim();
+  const [num, den] = out.split('/').map(Number);
+  const fps = den ? num! / den : num!;
+  return fps > 0 && Number.isFinite(fps) ? fps : null;
+}
+
+/**
+ * N frames at (i + 0.5) D / N, each width x height RGB. A time past the last frame's (dense
+ * sampling of a short clip: 64 frames of 4 s at 10 frames a second) takes the last frame.
+ */
 export function sampleVideoFrames(file: string, opts: { frames?: number; width?: number; height?: number } = {}): Uint8Array[] {
   const n = opts.frames ?? 16;
   const w = opts.width ?? CELL_W;
   const h = opts.height ?? CELL_H;
   const d = videoDuration(file);
-  return Array.from({ length: n }, (_, i) => frameAt(file, ((i + 0.5) * d) / n, w, h, `frame ${i + 1}`));
+  const fps = videoFrameRate(file);
+  const last = fps ? Math.max(0, d - 1 / fps) : d;
+  return Array.from({ length: n }, (_, i) => frameAt(file, Math.min(last, ((i + 0.5) * d) / n), w, h, `frame ${i + 1}`));
 }
 
 const png = (c: Canvas) => `data:image/png;base64,${c.png().toString('base64')}`;
@@ -75,20 +94,26 @@ export function videoGrid(file: string, opts: { frames?: number; columns?: numbe
   return tileFrames(sampleVideoFrames(file, { frames: opts.frames, width: CELL_W, height: CELL_H }), opts);
 }
 
-/** Frames of CELL_W x CELL_H RGB tiled into a grid (sampled once, tiled for several arms). */
-export function tileFrames(sampled: Uint8Array[], opts: { columns?: number; badges?: boolean; reversed?: boolean } = {}): string {
-  const w = CELL_W;
-  const h = CELL_H;
+/** Frames of width x height RGB (CELL_W x CELL_H by default) tiled into a grid (sampled once, tiled for several arms). */
+export function tileFrames(
+  sampled: Uint8Array[],
+  opts: { columns?: number; badges?: boolean; reversed?: boolean; width?: number; height?: number } = {},
+): string {
+  const w = opts.width ?? CELL_W;
+  const h = opts.height ?? CELL_H;
+  // Badges grow with the cell (scale 1 in the canonical cell).
+  const s = Math.max(1, Math.round(w / CELL_W));
   const frames = opts.reversed ? [...sampled].reverse() : sampled;
   const cols = opts.columns ?? 4;
   const c = new Canvas(cols * w, Math.ceil(frames.length / cols) * h);
   frames.forEach((f, i) => {
+    if (f.length !== w * h * 3) throw new InputError(`frame ${i + 1}: expected ${w * h * 3} bytes, got ${f.length}`, '<tiled frames>');
     const ox = (i % cols) * w;
     const oy = Math.floor(i / cols) * h;
     for (let y = 0; y < h; y++) c.px.set(f.subarray(y * w * 3, (y + 1) * w * 3), ((oy + y) * c.width + ox) * 3);
     if (opts.badges !== false) {
-      c.rect(ox + 2, oy + 2, ox + 8 + 8 * String(i + 1).length, oy + 13, [255, 255, 255]);
-      [...String(i + 1)].forEach((dgt, k) => c.letter(dgt, ox + 4 + k * 8, oy + 4, 1, [20, 20, 20]));
+      c.rect(ox + 2 * s, oy + 2 * s, ox + (8 + 8 * String(i + 1).length) * s, oy + 13 * s, [255, 255, 255]);
+      [...String(i + 1)].forEach((dgt, k) => c.letter(dgt, ox + (4 + k * 8) * s, oy + 4 * s, s, [20, 20, 20]));
     }
   });
   return png(c);

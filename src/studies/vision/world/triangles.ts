@@ -168,6 +168,12 @@ function tick(behaviour: string, t: number, f: TriangleFrame, rng: Rng, mem: Rec
   }
 }
 
+/** N frames of a trajectory, sampled at (i + 0.5) D / N. */
+export function sampleFrames(trajectory: TriangleFrame[], n: number): TriangleFrame[] {
+  const ticks = trajectory.length;
+  return Array.from({ length: n }, (_, i) => trajectory[Math.min(ticks - 1, Math.floor(((i + 0.5) * ticks) / n))]!);
+}
+
 /** A clip of a behaviour (seeded): every tick of its motion, and N frames sampled at (i + 0.5) D / N. */
 export function makeTriangleClip(behaviour: string, rng: Rng, opts: { ticks?: number; frames?: number } = {}): TriangleClip {
   const condition = (Object.keys(TRIANGLE_BEHAVIOURS) as TriangleCondition[]).find((c) =>
@@ -188,8 +194,7 @@ export function makeTriangleClip(behaviour: string, rng: Rng, opts: { ticks?: nu
   const trajectory: TriangleFrame[] = [start];
   const mem: Record<string, number> = {};
   for (let t = 1; t < ticks; t++) trajectory.push(tick(behaviour, t, trajectory[t - 1]!, rng, mem));
-  // N frames at (i + 0.5) D / N.
-  const frames = Array.from({ length: n }, (_, i) => trajectory[Math.min(ticks - 1, Math.floor(((i + 0.5) * ticks) / n))]!);
+  const frames = sampleFrames(trajectory, n);
   // SCRIPTS has one script per behaviour of TRIANGLE_BEHAVIOURS.
   return { behaviour, condition, script: SCRIPTS[behaviour]!, frames, trajectory };
 }
