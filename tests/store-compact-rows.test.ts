@@ -134,6 +134,7 @@ for (const b of backends) {
         location,
         'CREATE TABLE call_cache (key TEXT PRIMARY KEY, provider TEXT NOT NULL, model TEXT NOT NULL, response TEXT NOT NULL, created_at TEXT NOT NULL)',
       );
+      await b.sql(location, 'ALTER TABLE runs DROP COLUMN name');
       await b.sql(location, b.name === 'SQLite' ? 'PRAGMA user_version = 11' : 'UPDATE mindscope_schema SET version = 11');
       await b.sql(
         location,
@@ -144,7 +145,7 @@ for (const b of backends) {
         `INSERT INTO items (hash, suite, item_id, category, ability, answer, body) VALUES ('h-old', 'x', 'i0', 'belief', NULL, 'a', '${JSON.stringify({ ...item, id: 'i0' })}')`,
       );
       const again = (await openStore(location)) as SqlStore;
-      expect(await again.schemaVersion()).toBe(13);
+      expect(await again.schemaVersion()).toBe(14);
       expect(await again.getCached(OLD_HEX)).toEqual(response);
       expect(await again.getItem('h-old')).toEqual({ ...item, id: 'i0' });
       await again.putItems([{ hash: 'h-new', item }]);
