@@ -25,6 +25,7 @@ import {
 import { formatTextTable } from '../../../report/index.js';
 import { intOption, numberOption, DEFAULT_DB, printResult } from '../../../cli/toolkit.js';
 import { registerEmbodiedAuthoring } from './embodied-authoring.js';
+import { registerEmbodiedPool } from './embodied-pool.js';
 
 /**
  * `embodied verify FILE --json` prints a list of
@@ -173,6 +174,7 @@ export function registerEmbodied(program: Command): void {
     );
 
   registerEmbodiedAuthoring(cmd);
+  registerEmbodiedPool(cmd);
 
   cmd
     .command('composition')
