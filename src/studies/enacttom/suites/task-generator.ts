@@ -81,7 +81,7 @@ export function draftTask(opts: GenerateTaskOptions, rng: Rng, id: string): Reco
   const into = familyAllowsInto(family) && rng.next() < 0.35;
   const splitHands = family === 'relay' && !into && rng.next() < 0.4;
   draftFamily(family, d, { into, splitHands });
-  const { informer, actor } = { informer: agents[0]!, actor: agents[1]! };
+  const [informer, actor] = [agents[0]!, agents[1]!];
   const objects = Math.max(familyObjects(family), Math.min(6, opts.objects ?? familyObjects(family) + rng.int(7 - familyObjects(family))));
   // An extra mechanic on relay tasks: the source wired in reverse, or locked behind a lever.
   let mechanic: 'none' | 'inverse_state' | 'remote_control' =
