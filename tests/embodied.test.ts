@@ -111,7 +111,14 @@ describe('goal language and world', () => {
   });
 
   it('answers impossible actions with the reason, and enforces budgets and the graph', () => {
-    const { task } = generateTasks({ n: 1, seed: 5, depth: 1, agents: 3, pick: () => ({ graph: 'chain' }) })[0]!;
+    const { task } = generateTasks({
+      n: 1,
+      seed: 5,
+      depth: 1,
+      agents: 3,
+      family: 'joint-placement',
+      pick: () => ({ graph: 'chain', capabilities: 'full' }),
+    })[0]!;
     const w = new World(task);
     const s = w.initialState();
     const barred = task.agents[0]!.barredRooms[0]!;
@@ -181,7 +188,7 @@ describe('episodes through a real local server', () => {
   it('runs every turn and probe over HTTP; malformed replies are counted, not fatal', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-embodied-http-'));
     const file = join(dir, 'tasks.json');
-    const g = generateTasks({ n: 1, seed: 2, depth: 2, agents: 2 })[0]!;
+    const g = generateTasks({ n: 1, seed: 2, depth: 2, agents: 2, pick: () => ({ knowledge: 'chain', parts: [] }) })[0]!;
     writeFileSync(file, JSON.stringify([{ ...g.json, turn_limit: 3 }]));
     const store = await openStore(join(dir, 'm.db'));
     try {

@@ -24,7 +24,11 @@ import {
 import { formatTextTable } from '../../../report/index.js';
 import { intOption, numberOption, DEFAULT_DB, printResult } from '../../../cli/toolkit.js';
 import { registerEmbodiedAuthoring } from './embodied-authoring.js';
+<<<<<<< HEAD
 import { registerEmbodiedResults } from './embodied-results.js';
+=======
+import { registerEmbodiedPool } from './embodied-pool.js';
+>>>>>>> enact-gen
 
 /**
  * `embodied verify FILE --json` prints a list of
@@ -174,6 +178,7 @@ export function registerEmbodied(program: Command): void {
     );
 
   registerEmbodiedAuthoring(cmd);
+  registerEmbodiedPool(cmd);
 
   cmd
     .command('composition')
