@@ -24,11 +24,8 @@ import {
 import { formatTextTable } from '../../../report/index.js';
 import { intOption, numberOption, DEFAULT_DB, printResult } from '../../../cli/toolkit.js';
 import { registerEmbodiedAuthoring } from './embodied-authoring.js';
-<<<<<<< HEAD
-import { registerEmbodiedResults } from './embodied-results.js';
-=======
 import { registerEmbodiedPool } from './embodied-pool.js';
->>>>>>> enact-gen
+import { registerEmbodiedResults } from './embodied-results.js';
 
 /**
  * `embodied verify FILE --json` prints a list of
