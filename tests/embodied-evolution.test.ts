@@ -50,15 +50,19 @@ describe('embodied evolve', () => {
       join(dir, 'r1.json'),
       '--n',
       '6',
+      '--failed-at',
+      '0.8',
       '--json',
     ]);
     expect(r.stderr).toBe('');
     const out = JSON.parse(r.stdout);
-    expect(out).toMatchObject({ runId: 'round0', rho: 0.8, fromFailed: true });
+    // rho 0.8 of six new tasks: round(4.8) = 5 seeded from the four failed tasks, one from a passed one.
+    expect(out).toMatchObject({ runId: 'round0', rho: 0.8, failedAt: 0.8, fromFailed: 5 });
+    expect(out.failedShare).toBeCloseTo(5 / 6, 12);
     expect(out.rounds[0].pool).toMatchObject({ tasks: 8, byDepth: { 1: 4, 3: 4 }, byFamily: { relay: 4, 'joint-placement': 4 } });
     expect(out.rounds[0].failed).toMatchObject({ tasks: 4, byDepth: { 3: 4 }, byAgents: { 3: 4 } });
-    // The new round: all six tasks take the failed settings (depth 3, joint placement, 3 agents).
-    expect(out.rounds[1].pool).toMatchObject({ tasks: 6, byDepth: { 3: 6 }, byFamily: { 'joint-placement': 6 }, byAgents: { 3: 6 } });
+    // The new round: five tasks take the failed settings (depth 3, joint placement), one a passed task's (depth 1, relay).
+    expect(out.rounds[1].pool).toMatchObject({ tasks: 6, byDepth: { 1: 1, 3: 5 }, byFamily: { relay: 1, 'joint-placement': 5 } });
     const text = await runCli([
       'embodied',
       'evolve',
@@ -71,7 +75,8 @@ describe('embodied evolve', () => {
       '--split',
       'hard',
     ]);
-    expect(text.stdout).toMatch(/4 of 8 task\(s\) at or above rho 0.9/);
+    // The default threshold 0.5: the easy tasks (one of two subjects failed) count as failed too.
+    expect(text.stdout).toMatch(/8 of 8 task\(s\) failed \(ratio >= 0.5\); 2 of 2 new task\(s\) seeded from them \(rho 0.9\)/);
     expect(text.stdout).toMatch(/round 1 \(/);
     // Round 1 evaluated: the evolved (harder) pool; rounds reads both runs and draws the figure.
     const store1 = await openStore(join(dir, 'm.db'));

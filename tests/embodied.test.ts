@@ -238,9 +238,11 @@ describe('embodied CLI', () => {
       '* partial: some of the 3 planned attempts per task are missing',
     );
     expect((await run('embodied', 'results', '--db', 'm.db', '--k', '1')).stdout).not.toContain('partial');
-    const e = await run('embodied', 'generate', '--out', 'evolved.json', '--n', '4', '--evolve', '--db', 'm.db', '--failure-ratio', '0.5');
+    const e = await run('embodied', 'generate', '--out', 'evolved.json', '--n', '4', '--evolve', '--db', 'm.db', '--rho', '0.5');
     expect(e.code).toBe(0);
-    expect(e.stdout).toMatch(/evolved from run run-[0-9a-f]+: 6 task\(s\) with failure ratio >= 0.5, 0 below\)/);
+    expect(e.stdout).toMatch(
+      /evolved from run run-[0-9a-f]+: 6 task\(s\) failed \(failure ratio >= 0.5\), 0 passed; 4 of 4 seeded from failed ones, rho 0.5\)/,
+    );
     expect((await run('embodied', 'generate', '--out', 'x.json', '--evolve', '--db', 'm.db', '--split', 'medium')).stderr).toMatch(
       /--split must be standard or hard/,
     );

@@ -60,21 +60,23 @@ export interface TaskFailureRatio {
 }
 
 export interface EvolutionPool {
-  /** Generator settings of tasks whose failure ratio is >= rho (they seed the next round). */
+  /** Generator settings of tasks whose failure ratio is >= failedAt (the models failed them). */
   failed: Array<Record<string, unknown>>;
   passed: Array<Record<string, unknown>>;
-  rho: number;
+  failedAt: number;
   ratios: TaskFailureRatio[];
   /** The subjects the ratio is taken over; reference agents are left out when any other subject ran. */
   judged: string[];
 }
 
 /**
- * Difficulty evolution as the EnactToM paper does it: a task's failure ratio is taken across the
- * evaluated models (reference agents `agent:...` left out when any other subject ran), and tasks
- * with a ratio >= rho (0.8 standard split, 0.9 hard) seed the next round's settings.
+ * The evaluated pool of a difficulty-evolution round, as the EnactToM paper takes it: a task's
+ * failure ratio across the evaluated models (reference agents `agent:...` left out when any other
+ * subject ran); a task counts as failed when its ratio is >= failedAt (the paper does not say
+ * where; 0.5: the models failed it more often than not). evolveTasks then draws a share rho of
+ * the next round's seeds from the failed tasks.
  */
-export async function evolutionPool(store: Store, runId: string, rho = 0.8): Promise<EvolutionPool> {
+export async function evolutionPool(store: Store, runId: string, failedAt = 0.5): Promise<EvolutionPool> {
   const all = await storedEpisodes(store, runId);
   const evaluated = all.filter((e) => !e.subject.startsWith('agent:'));
   const episodes = evaluated.length ? evaluated : all;
@@ -103,9 +105,9 @@ export async function evolutionPool(store: Store, runId: string, rho = 0.8): Pro
   ratios.sort((a, b) => a.taskId.localeCompare(b.taskId));
   const withSettings = ratios.filter((r) => r.settings);
   return {
-    failed: withSettings.filter((r) => r.ratio >= rho).map((r) => r.settings!),
-    passed: withSettings.filter((r) => r.ratio < rho).map((r) => r.settings!),
-    rho,
+    failed: withSettings.filter((r) => r.ratio >= failedAt).map((r) => r.settings!),
+    passed: withSettings.filter((r) => r.ratio < failedAt).map((r) => r.settings!),
+    failedAt,
     ratios,
     judged: [...new Set(episodes.map((e) => e.subject))].sort(),
   };

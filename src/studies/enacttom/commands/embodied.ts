@@ -95,13 +95,14 @@ export function registerEmbodied(program: Command): void {
     .option('--evolve', 'bias new tasks towards the settings subjects failed in a stored run')
     .option('--from-run <id>', 'with --evolve: the run (default: the newest)')
     .option('--db <path>', 'with --evolve: store (SQLite file or postgres:// URL)', DEFAULT_DB)
+    .option('--rho <r>', 'with --evolve: share of the new tasks seeded from failed tasks', numberOption('--rho', 0, 1), 0.8)
+    .option('--split <s>', 'with --evolve: standard (rho 0.8) or hard (rho 0.9), as the paper')
     .option(
-      '--failure-ratio <rho>',
-      'with --evolve: tasks whose failure ratio across the evaluated models is >= rho seed the new tasks',
-      numberOption('--failure-ratio', 0, 1),
-      0.8,
+      '--failed-at <r>',
+      "with --evolve: a task counts as failed when the models' mean share of failed episodes reaches this",
+      numberOption('--failed-at', 0, 1),
+      0.5,
     )
-    .option('--split <s>', 'with --evolve: standard (failure ratio 0.8) or hard (0.9), as the paper')
     .option('--json', 'print JSON')
     .action(
       async (f: {
@@ -116,31 +117,31 @@ export function registerEmbodied(program: Command): void {
         evolve?: boolean;
         fromRun?: string;
         db: string;
-        failureRatio: number;
+        rho: number;
+        failedAt: number;
         split?: string;
       }) => {
         if (f.split !== undefined && f.split !== 'standard' && f.split !== 'hard')
           throw new ConfigError('--split must be standard or hard');
-        if (f.split) f.failureRatio = f.split === 'hard' ? 0.9 : 0.8;
+        if (f.split) f.rho = f.split === 'hard' ? 0.9 : 0.8;
         if (f.depth !== undefined && ![1, 2, 3, 4].includes(f.depth)) throw new ConfigError('--depth must be 1, 2, 3 or 4');
         if (f.agents !== undefined && ![2, 3, 4, 5, 6].includes(f.agents)) throw new ConfigError('--agents must be 2 to 6');
         if (f.family !== undefined && !(TASK_FAMILIES as readonly string[]).includes(f.family))
           throw new ConfigError(`--family must be one of ${TASK_FAMILIES.join(', ')}`);
         if (f.category !== undefined && f.category !== 'cooperative' && f.category !== 'mixed')
           throw new ConfigError('--category must be cooperative or mixed');
-        if (!(f.failureRatio >= 0 && f.failureRatio <= 1)) throw new ConfigError('--failure-ratio must lie in [0, 1]');
         let tasks: ReturnType<typeof generateTasks>;
         let evolved = '';
         if (f.evolve) {
           const store = await openStore(f.db);
           try {
             const runId = await resolveRunId(store, f.fromRun);
-            const pool = await evolutionPool(store, runId, f.failureRatio);
+            const pool = await evolutionPool(store, runId, f.failedAt);
             if (pool.failed.length + pool.passed.length === 0)
               throw new ConfigError(`run ${runId} has no episodes of generated tasks to evolve from`);
-            const next = evolveTasks(pool, f.n, f.seed);
+            const next = evolveTasks(pool, f.n, f.seed, f.rho);
             tasks = next.tasks;
-            evolved = ` (evolved from run ${runId}: ${pool.failed.length} task(s) with failure ratio >= ${f.failureRatio}, ${pool.passed.length} below${next.fromFailed ? '' : '; none reached it, so all seed the round'})`;
+            evolved = ` (evolved from run ${runId}: ${pool.failed.length} task(s) failed (failure ratio >= ${f.failedAt}), ${pool.passed.length} passed; ${next.fromFailed} of ${f.n} seeded from failed ones, rho ${f.rho})`;
           } finally {
             await store.close();
           }
