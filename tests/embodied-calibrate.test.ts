@@ -16,8 +16,26 @@ let dir: string;
 let good: Array<Record<string, unknown>>;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'ms-calibrate-'));
-  good = generateTasks({ n: 2, seed: 1, depth: 1, family: 'relay', agents: 2 }).map((t) => t.json);
-  const bad = { ...generateTasks({ n: 1, seed: 2, depth: 1, family: 'relay', agents: 2 })[0]!.json, task_id: 'bad-1', turn_limit: 1 };
+  good = generateTasks({
+    n: 2,
+    seed: 1,
+    depth: 1,
+    family: 'relay',
+    agents: 2,
+    pick: () => ({ knowledge: 'chain', parts: [], capabilities: 'full' }),
+  }).map((t) => t.json);
+  const bad = {
+    ...generateTasks({
+      n: 1,
+      seed: 2,
+      depth: 1,
+      family: 'relay',
+      agents: 2,
+      pick: () => ({ knowledge: 'chain', parts: [], capabilities: 'full' }),
+    })[0]!.json,
+    task_id: 'bad-1',
+    turn_limit: 1,
+  };
   writeFileSync(join(dir, 'tasks.json'), JSON.stringify([...good, bad]));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -104,12 +122,13 @@ describe('embodied calibrate', () => {
   it('the condition is a run option any run can take, for any team', async () => {
     const store = await openStore(join(dir, 'o.db'));
     try {
-      const spec = { suites: ['enacttom'], data: join(dir, 'tasks.json'), models: ['team:agent:silent+agent:planner'], limit: 1 };
+      const spec = { suites: ['enacttom'], data: join(dir, 'tasks.json'), models: ['team:agent:planner+agent:silent'], limit: 1 };
       const priv = await evaluate(spec, { store });
       const rev = await evaluate({ ...spec, options: { episode: { secrets: 'revealed' } } }, { store });
       expect(rev.runId).not.toBe(priv.runId);
       const c = await modelCalibration(store, priv.runId, rev.runId);
-      // agent_0 (silent) is the one who must act: it does once agent_1's secret is revealed to it.
+      // The silent member (agent_1) never says what its secret holds: the team fails with secrets
+      // private and passes once every secret is revealed.
       expect(c.tasks.map((t) => [t.taskId, t.teams[0]!.private.passed, t.teams[0]!.revealed.passed])).toEqual([[good[0]!.task_id, 0, 1]]);
       await expect(evaluate({ ...spec, options: { episode: { secrets: 'shared' } } }, { store })).rejects.toThrow(
         'options.episode.secrets must be private or revealed',

@@ -122,7 +122,13 @@ describe.skipIf(!llamaInstalled)('llamacpp in an embodied episode', () => {
   it('plays every agent of a task through the local model: the protocol runs end to end', async () => {
     const { generateTasks } = await import('../src/studies/enacttom/index.js');
     const { summarizeEpisodes } = await import('../src/studies/enacttom/index.js');
-    const g = generateTasks({ n: 1, seed: 4, depth: 1, agents: 2 })[0]!;
+    const g = generateTasks({
+      n: 1,
+      seed: 4,
+      depth: 1,
+      agents: 2,
+      pick: () => ({ knowledge: 'chain', parts: [], capabilities: 'full' }),
+    })[0]!;
     const file = join(dir, 'episode-task.json');
     writeFileSync(file, JSON.stringify([{ ...g.json, turn_limit: 2 }]));
     const store = await openStore(join(dir, 'llama-episode.db'));
