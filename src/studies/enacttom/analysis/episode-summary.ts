@@ -1,6 +1,7 @@
 // Everything `embodied results` and the report show for a run's episodes: the metrics per
 // subject, and failure modes with counts and example turns.
 
+import { failureRatios } from './failure-ratios.js';
 import type { EmbodiedTask } from '../world/index.js';
 import type { Store } from '../../../store/index.js';
 import { episodeAttemptPlan } from './episode-attempts.js';
@@ -80,27 +81,10 @@ export async function evolutionPool(store: Store, runId: string, failedAt = 0.5)
   const all = await storedEpisodes(store, runId);
   const evaluated = all.filter((e) => !e.subject.startsWith('agent:'));
   const episodes = evaluated.length ? evaluated : all;
-  const byTask = new Map<string, { taskId: string; bySubject: Map<string, { failed: number; n: number }> }>();
-  for (const e of episodes) {
-    const entry = byTask.get(e.itemHash) ?? { taskId: e.taskId, bySubject: new Map() };
-    const s = entry.bySubject.get(e.subject) ?? { failed: 0, n: 0 };
-    s.n++;
-    if (!e.functional) s.failed++;
-    entry.bySubject.set(e.subject, s);
-    byTask.set(e.itemHash, entry);
-  }
   const ratios: TaskFailureRatio[] = [];
-  for (const [itemHash, x] of byTask) {
-    const task = taskOfItem((await store.getItem(itemHash))!);
-    const shares = [...x.bySubject.values()].map((s) => s.failed / s.n);
-    ratios.push({
-      itemHash,
-      taskId: x.taskId,
-      task,
-      settings: task?.source.generator,
-      ratio: shares.reduce((a, b) => a + b, 0) / shares.length,
-      subjects: shares.length,
-    });
+  for (const r of failureRatios(episodes)) {
+    const task = taskOfItem((await store.getItem(r.itemHash))!);
+    ratios.push({ ...r, task, settings: task?.source.generator });
   }
   ratios.sort((a, b) => a.taskId.localeCompare(b.taskId));
   const withSettings = ratios.filter((r) => r.settings);

@@ -5,6 +5,7 @@
 // of their episodes of it that failed, and the task counts as failed when that ratio is at least
 // `failedAt`. The seeds are the pool's tasks themselves, written back as EnactToM JSON.
 
+import { failureRatios } from '../analysis/failure-ratios.js';
 import { ConfigError, createRng } from '../../../core/index.js';
 import type { Store } from '../../../store/index.js';
 import { storedEpisodes, taskOfItem } from '../analysis/index.js';
@@ -42,24 +43,12 @@ export async function seedPool(store: Store, runId: string, opts: { targets?: st
     throw new ConfigError(`run ${runId} has no episodes of ${missing.join(', ')} (its subjects: ${subjects.join(', ') || 'none'})`);
   const models = subjects.filter((s) => !s.startsWith('agent:'));
   const targets = opts.targets?.length ? [...opts.targets].sort() : models.length ? models : subjects;
-  const byTask = new Map<string, { taskId: string; bySubject: Map<string, { failed: number; n: number }> }>();
-  for (const e of all) {
-    if (!targets.includes(e.subject)) continue;
-    const entry = byTask.get(e.itemHash) ?? { taskId: e.taskId, bySubject: new Map() };
-    const s = entry.bySubject.get(e.subject) ?? { failed: 0, n: 0 };
-    s.n++;
-    if (!e.functional) s.failed++;
-    entry.bySubject.set(e.subject, s);
-    byTask.set(e.itemHash, entry);
-  }
   const tasks: PoolTask[] = [];
-  for (const [itemHash, x] of byTask) {
-    const item = await store.getItem(itemHash);
+  for (const r of failureRatios(all.filter((e) => targets.includes(e.subject)))) {
+    const item = await store.getItem(r.itemHash);
     const task = item ? taskOfItem(item) : undefined;
     if (!task) continue;
-    const shares = [...x.bySubject.values()].map((s) => s.failed / s.n);
-    const failureRatio = shares.reduce((a, b) => a + b, 0) / shares.length;
-    tasks.push({ taskId: x.taskId, json: writeEnactTomTask(task), failureRatio, failed: failureRatio >= failedAt });
+    tasks.push({ taskId: r.taskId, json: writeEnactTomTask(task), failureRatio: r.ratio, failed: r.ratio >= failedAt });
   }
   tasks.sort((a, b) => a.taskId.localeCompare(b.taskId));
   return { runId, targets, failedAt, failed: tasks.filter((t) => t.failed), passed: tasks.filter((t) => !t.failed) };
