@@ -2,12 +2,12 @@
 // a bench finishes it calls recordPerformance(bench, rows), which rewrites that bench's section
 // of the page and leaves every other section as it was. A row is keyed by its bench and figure:
 // measuring a figure again replaces its row, a figure not measured this time keeps its row and
-// the run line it came from. Each run line names the machine (CPU model, cores, Node version,
-// load average) and the date, so a figure is read beside the peer or limit of the same run.
+// the run line it came from. Each run line names the machine (CPU model, cores, Node version)
+// and the date, so a figure is read beside the peer or limit of the same run.
 // `--no-record` on any bench's command line leaves the page alone.
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, loadavg } from 'node:os';
+import { availableParallelism, cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 const DEFAULT_PAGE = fileURLToPath(new URL('../docs/performance.md', import.meta.url));
@@ -118,7 +118,7 @@ bench without touching this page.
 /** The machine a figure was measured on, as one line. */
 export function machineDescription() {
   const model = (cpus()[0]?.model ?? 'unknown CPU').replace(/\s+/g, ' ').trim();
-  return `${model}, ${availableParallelism()} cores, Node ${process.version}, load average ${loadavg()[0].toFixed(2)}`;
+  return `${model}, ${availableParallelism()} cores, Node ${process.version}`;
 }
 
 const escapeCell = (text) => String(text).replaceAll('|', '\\|').replaceAll('\n', ' ');

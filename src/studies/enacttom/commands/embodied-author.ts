@@ -3,9 +3,9 @@
 // share rho the target models failed (paper, Sections 4.2 and 4.4).
 
 import type { Command } from 'commander';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { authorEmbodiedTasks, ConfigError, InputError, openStore, resolveRunId } from '../../../index.js';
-import { checkJsonDepth } from '../../../core/index.js';
+import { writeFileSync } from 'node:fs';
+import { readJsonFile } from './read-json-file.js';
+import { authorEmbodiedTasks, ConfigError, openStore, resolveRunId } from '../../../index.js';
 import { generateTasks, planSeeds, readEnactTomTasks, rotateSeeds, seedPool, type Seed } from '../index.js';
 import { DEFAULT_DB, intOption, numberOption } from '../../../cli/toolkit.js';
 
@@ -48,15 +48,7 @@ const verdict = (s: { tool: string | null; result: string }) =>
 /** The seeds of every draft, and where they came from. */
 async function draftSeeds(f: AuthorFlags, rho: number): Promise<{ perDraft: Seed[][]; info: Record<string, unknown> }> {
   if (f.seeds) {
-    let json: unknown;
-    let text = '';
-    try {
-      text = readFileSync(f.seeds, 'utf8');
-      json = JSON.parse(text);
-    } catch (err) {
-      throw new InputError(`cannot read as JSON: ${(err as Error).message}`, f.seeds);
-    }
-    checkJsonDepth(text, f.seeds);
+    const json = readJsonFile(f.seeds);
     readEnactTomTasks(json, f.seeds); // validates every seed
     const seeds = ((Array.isArray(json) ? json : [json]) as Record<string, unknown>[]).map((j) => ({ json: j }));
     return { perDraft: rotateSeeds(seeds, f.n, f.seedsPerDraft), info: { source: 'file', file: f.seeds } };

@@ -4,9 +4,9 @@
 // flagged as a bad task; --out keeps the rest.
 
 import type { Command } from 'commander';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { ConfigError, evaluate, InputError, openStore } from '../../../index.js';
-import { checkJsonDepth } from '../../../core/index.js';
+import { writeFileSync } from 'node:fs';
+import { readJsonFile } from './read-json-file.js';
+import { ConfigError, evaluate, openStore } from '../../../index.js';
 import { modelCalibration, readEnactTomTasks } from '../index.js';
 import { formatTextTable } from '../../../report/index.js';
 import { DEFAULT_DB, intOption } from '../../../cli/toolkit.js';
@@ -52,15 +52,7 @@ export function registerEmbodiedCalibrate(cmd: Command): void {
       ) => {
         const models = f.model ?? [];
         if (models.length === 0) throw new ConfigError('give at least one team with --model SPEC');
-        let json: unknown;
-        let text = '';
-        try {
-          text = readFileSync(file, 'utf8');
-          json = JSON.parse(text);
-        } catch (err) {
-          throw new InputError(`cannot read as JSON: ${(err as Error).message}`, file);
-        }
-        checkJsonDepth(text, file);
+        const json = readJsonFile(file);
         readEnactTomTasks(json, file); // validates every task before anything runs
         const raw = (Array.isArray(json) ? json : [json]) as Array<Record<string, unknown>>;
         const store = await openStore(f.db);

@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, InputError, openStore, resolveRunId } from '../../../index.js';
-import { checkJsonDepth } from '../../../core/index.js';
 import {
   buildPool,
   difficultySeeds,
@@ -18,19 +17,7 @@ import {
 } from '../index.js';
 import { formatTextTable } from '../../../report/index.js';
 import { DEFAULT_DB, intOption, numberOption, printResult } from '../../../cli/toolkit.js';
-
-function readJsonFile(file: string): unknown {
-  let text = '';
-  let json: unknown;
-  try {
-    text = readFileSync(file, 'utf8');
-    json = JSON.parse(text);
-  } catch (err) {
-    throw new InputError(`cannot read as JSON: ${(err as Error).message}`, file);
-  }
-  checkJsonDepth(text, file);
-  return json;
-}
+import { readJsonFile } from './read-json-file.js';
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined || Number.isNaN(x) ? '-' : (100 * x).toFixed(1));
 

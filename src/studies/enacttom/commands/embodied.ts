@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { ConfigError, InputError, openStore, resolveRunId } from '../../../index.js';
-import { checkJsonDepth } from '../../../core/index.js';
 import {
   formatPoolComposition,
   generateTasks,
@@ -23,6 +22,7 @@ import {
 } from '../index.js';
 import { formatTextTable } from '../../../report/index.js';
 import { intOption, numberOption, DEFAULT_DB, printResult } from '../../../cli/toolkit.js';
+import { readJsonFile } from './read-json-file.js';
 import { registerEmbodiedAuthoring } from './embodied-authoring.js';
 import { registerEmbodiedPool } from './embodied-pool.js';
 import { registerEmbodiedResults } from './embodied-results.js';
@@ -42,15 +42,7 @@ export function registerEmbodied(program: Command): void {
     .argument('<file>', 'EnactToM task JSON (one task or a list)')
     .option('--json', 'print JSON')
     .action(async (file: string, flags: { json?: boolean }) => {
-      let json: unknown;
-      let text = '';
-      try {
-        text = readFileSync(file, 'utf8');
-        json = JSON.parse(text);
-      } catch (err) {
-        throw new InputError(`cannot read as JSON: ${(err as Error).message}`, file);
-      }
-      checkJsonDepth(text, file);
+      const json = readJsonFile(file);
       const results = readEnactTomTasks(json, file).map((task) => {
         const v = verifyTask(task);
         return {
@@ -186,15 +178,7 @@ export function registerEmbodied(program: Command): void {
     .argument('<file>', 'EnactToM task JSON (one task or a list)')
     .option('--json', 'print JSON')
     .action((file: string, flags: { json?: boolean }) => {
-      let json: unknown;
-      let text = '';
-      try {
-        text = readFileSync(file, 'utf8');
-        json = JSON.parse(text);
-      } catch (err) {
-        throw new InputError(`cannot read as JSON: ${(err as Error).message}`, file);
-      }
-      checkJsonDepth(text, file);
+      const json = readJsonFile(file);
       const c = poolComposition(readEnactTomTasks(json, file));
       process.stdout.write(flags.json ? `${JSON.stringify(c, null, 2)}\n` : `${formatPoolComposition(c)}\n`);
     });
@@ -233,15 +217,7 @@ export function registerEmbodied(program: Command): void {
     .argument('<file>', 'the file label-export wrote, with labels filled in')
     .option('--json', 'print JSON')
     .action((file: string, flags: { json?: boolean }) => {
-      let rows: LabellingRow[];
-      let text = '';
-      try {
-        text = readFileSync(file, 'utf8');
-        rows = JSON.parse(text) as LabellingRow[];
-      } catch (err) {
-        throw new InputError(`cannot read as JSON: ${(err as Error).message}`, file);
-      }
-      checkJsonDepth(text, file);
+      const rows = readJsonFile(file) as LabellingRow[];
       if (!Array.isArray(rows)) throw new InputError('expected the list of rows label-export wrote', file);
       const a = labelAgreement(rows, file);
       if (flags.json) {
