@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { evaluate, openStore, writeRunReport } from '../../index.js';
 import { intOption } from '../options.js';
 import { createProgress } from '../progress.js';
-import { printRunSummary } from './run.js';
+import { printRunSummary } from './run-summary.js';
 
 /** The reference agents the demo contrasts: each fails in its own, known way. */
 const DEMO_AGENTS = ['agent:oracle', 'agent:first-order', 'agent:reality', 'agent:first-option', 'agent:random'];
