@@ -57,3 +57,20 @@ export function directorFloor(outcomes: DirectorSceneOutcome[], criterion: { rig
     };
   });
 }
+
+/** The floor as a table, the same for text and HTML: its header and a row of cells per subject; `none` marks a missing count. */
+export function floorTableCells(rows: FloorRow[], none: string): { header: string[]; cells: string[][] } {
+  const frac = (x: { right: number; scenes: number } | null | undefined) => (x ? `${x.right}/${x.scenes}` : none);
+  return {
+    header: ['subject', 'canonical b', ...FLOOR_ARMS.map((a) => `${a} b`), 'floor'],
+    cells: rows.map((r) => [
+      r.subject,
+      frac(r.canonicalB),
+      ...FLOOR_ARMS.map((a) => {
+        const x = r.arms.find((y) => y.arm === a);
+        return x ? `${frac(x)} ${x.pass ? 'pass' : 'FAIL'}` : none;
+      }),
+      r.pass === null ? 'no control arm' : r.pass ? 'pass' : 'FAIL',
+    ]),
+  };
+}

@@ -13,6 +13,7 @@ import {
   directorRunSummary,
   FLOOR_ARMS,
   FLOOR_CRITERION,
+  floorTableCells,
   directorSceneOutcomes,
   jointAnalysis,
   nearestDirectorGroup,
@@ -126,19 +127,8 @@ function writeFigure1(ref: string, f: DirectorFlags): void {
 
 /** The floor control per subject: canonical (b) beside control (b) on each control arm, and the verdict. */
 function floorTable(rows: FloorRow[]): string {
-  const frac = (x: { right: number; scenes: number } | null | undefined) => (x ? `${x.right}/${x.scenes}` : '-');
-  return `floor control (Appendix C): (b) right at letter level >= ${FLOOR_CRITERION.right}/${FLOOR_CRITERION.of} on each control arm\n${formatTextTable(
-    ['subject', 'canonical b', ...FLOOR_ARMS.map((a) => `${a} b`), 'floor'],
-    rows.map((r) => [
-      r.subject,
-      frac(r.canonicalB),
-      ...FLOOR_ARMS.map((a) => {
-        const x = r.arms.find((y) => y.arm === a);
-        return x ? `${frac(x)} ${x.pass ? 'pass' : 'FAIL'}` : '-';
-      }),
-      r.pass === null ? 'no control arm' : r.pass ? 'pass' : 'FAIL',
-    ]),
-  )}\n`;
+  const { header, cells } = floorTableCells(rows, '-');
+  return `floor control (Appendix C): (b) right at letter level >= ${FLOOR_CRITERION.right}/${FLOOR_CRITERION.of} on each control arm\n${formatTextTable(header, cells)}\n`;
 }
 
 /**

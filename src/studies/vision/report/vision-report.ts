@@ -13,7 +13,7 @@ import type {
   ReferenceGroups,
   TrianglesRunResult,
 } from '../analysis/index.js';
-import { citationOf, FLOOR_ARMS, FLOOR_CRITERION } from '../analysis/index.js';
+import { citationOf, FLOOR_CRITERION, floorTableCells } from '../analysis/index.js';
 import { escapeHtml, renderSvg } from '../../../report/index.js';
 import { directorBarsSpec, jointScatterSpec } from './vision-charts.js';
 import { profileScatterSpec } from './profile-figure.js';
@@ -58,19 +58,11 @@ export interface VisionSectionInput {
 /** The floor control (Appendix C) per subject; empty when the run has no control arm. */
 function floorHtml(rows: FloorRow[]): string {
   if (!rows.some((r) => r.pass !== null)) return '';
-  const frac = (x: { right: number; scenes: number } | null | undefined) => (x ? `${x.right}/${x.scenes}` : '—');
+  const { header, cells } = floorTableCells(rows, '—');
   return table(
     `Floor control (Appendix C): (b) right at letter level on the control arms, pass at >= ${FLOOR_CRITERION.right}/${FLOOR_CRITERION.of} on each; canonical (b) beside it`,
-    ['subject', 'canonical b', ...FLOOR_ARMS.map((a) => `${a} b`), 'floor'],
-    rows.map((r) => [
-      r.subject,
-      frac(r.canonicalB),
-      ...FLOOR_ARMS.map((a) => {
-        const x = r.arms.find((y) => y.arm === a);
-        return x ? `${frac(x)} ${x.pass ? 'pass' : 'FAIL'}` : '—';
-      }),
-      r.pass === null ? 'no control arm' : r.pass ? 'pass' : 'FAIL',
-    ]),
+    header,
+    cells,
   );
 }
 
