@@ -210,8 +210,13 @@ describe('mindscope view in Chromium', () => {
     await go('#/trials/tom');
     await page.locator('table.trials tbody tr').first().waitFor();
     await page.selectOption('select[name=subject]', { label: 'agent:random' });
+    // One filter at a time, as a reader sets them: the subject's page is loaded before the outcome is chosen.
+    await page.waitForFunction(() => document.body.dataset.trialsLoaded?.includes('subject='));
     await page.selectOption('select[name=outcome]', 'incorrect');
-    await page.waitForFunction(() => document.body.dataset.trialsLoaded?.includes('outcome=incorrect'));
+    await page.waitForFunction(() => {
+      const loaded = document.body.dataset.trialsLoaded ?? '';
+      return loaded.includes('outcome=incorrect') && loaded.includes('subject=');
+    });
     const reading = await openStoreForReading(db);
     let expectedReply: string;
     let expectedTotal: number;
