@@ -38,6 +38,13 @@ export const BENCHES = [
     beside: 'the same estimator as vectorised NumPy with one BLAS thread (`bench/irt_peer.py`), whose estimates are compared with ours.',
   },
   {
+    id: 'irt-multidim',
+    command: 'node bench/irt-multidim.mjs [--smoke]',
+    measures:
+      'tiny-benchmark and adaptive accuracy estimates from a multidimensional (M2PL) bank, k chosen by held-out likelihood, on one- and two-dimensional simulated panels of ToMBench’s size (200 models calibrate, 100 held out): mean and max absolute error, 95% interval coverage.',
+    beside: 'the one-dimensional 2PL bank’s estimates on the same split, the mean of k random items, and the bound set by the true parameters.',
+  },
+  {
     id: 'report',
     command: 'node bench/report.mjs [--items 20000] [--rounds 5]',
     measures: '`mindscope report` on a run of 100,000 trials (20,000 generated-tom items x 5 reference agents).',

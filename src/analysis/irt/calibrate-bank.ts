@@ -65,7 +65,7 @@ export function bankGroups(
 }
 
 /** Mean over persons of the variance of their answers on the members (p (1 - p) for 0/1 answers). */
-function meanPersonVariance(values: Float64Array, N: number, J: number, members: readonly number[]): number {
+export function meanPersonVariance(values: Float64Array, N: number, J: number, members: readonly number[]): number {
   let total = 0;
   let persons = 0;
   for (let j = 0; j < N; j++) {

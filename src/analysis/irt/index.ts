@@ -7,3 +7,4 @@ export * from './tiny-estimate.js';
 export * from './adaptive-session.js';
 export * from './tiny-validation.js';
 export * from './irt-curves.js';
+export * from './mirt-bank.js';

@@ -4,6 +4,10 @@
 // so two banks with the same id hold the same calibration; `formatVersion` is the file
 // format's version, and readers refuse newer ones. No timestamps: the same panel and settings
 // give the same bytes.
+// Version 2 adds multidimensional (M2PL) banks: `dimensions` (k, how k was chosen, the rotation)
+// and per item its `slopes` (dimension 1 the general one) and `intercept`; their a and b are the
+// general dimension's marginal curve, so readers of version 1 fields keep working. Banks
+// without dimensions are still written as version 1, and both versions are read.
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
@@ -11,7 +15,7 @@ import { checkJsonDepth, contentHash, InputError } from '../../core/index.js';
 import type { IrtItems } from '../../stats/irt/index.js';
 
 export const IRT_BANK_FORMAT = 'mindscope-irt-bank';
-export const IRT_BANK_FORMAT_VERSION = 1;
+export const IRT_BANK_FORMAT_VERSION = 2;
 
 const nullableNumber = z.number().nullable();
 
@@ -29,6 +33,9 @@ const bankItemSchema = z.object({
   c: z.number().min(0).lt(1),
   /** Bifactor: slope on the item's category factor. */
   aSpecific: z.number().optional(),
+  /** M2PL: slopes on each dimension (fixed zeros are 0) and the intercept. */
+  slopes: z.array(z.number()).optional(),
+  intercept: z.number().optional(),
   se: z.object({ a: nullableNumber, b: nullableNumber, c: nullableNumber, aSpecific: nullableNumber.optional() }),
   fit: z.object({ infit: nullableNumber, outfit: nullableNumber, infitT: nullableNumber, outfitT: nullableNumber }),
   /** Panel answers to the item and their mean. */
@@ -49,15 +56,15 @@ const groupSchema = z.object({
 
 export const irtBankSchema = z.object({
   format: z.literal(IRT_BANK_FORMAT),
-  formatVersion: z.literal(IRT_BANK_FORMAT_VERSION),
+  formatVersion: z.union([z.literal(1), z.literal(IRT_BANK_FORMAT_VERSION)]),
   bankId: z.string(),
   tool: z.object({ name: z.string(), version: z.string() }),
-  model: z.enum(['1pl', '2pl', '3pl', 'bifactor']),
+  model: z.enum(['1pl', '2pl', '3pl', 'bifactor', 'm2pl']),
   settings: z.record(z.string(), z.unknown()),
   panel: z.object({
     source: z.string(),
     models: z.array(z.string()),
-    abilities: z.array(z.object({ model: z.string(), theta: z.number(), se: z.number() })),
+    abilities: z.array(z.object({ model: z.string(), theta: z.number(), se: z.number(), thetas: z.array(z.number()).optional() })),
   }),
   convergence: z.object({
     iterations: z.number().int(),
@@ -67,6 +74,21 @@ export const irtBankSchema = z.object({
   }),
   groups: z.array(groupSchema),
   items: z.array(bankItemSchema).min(1),
+  /** M2PL: the dimensions (version 2). */
+  dimensions: z
+    .object({
+      k: z.number().int().positive(),
+      /** 'exploratory', 'category' (general + one per category) or 'pattern' (given by the user). */
+      structure: z.enum(['exploratory', 'category', 'pattern']),
+      rotation: z.enum(['principal-axes', 'pattern']),
+      names: z.array(z.string()),
+      /** How k was chosen: held-out log likelihood per cell for each k tried; null when k was given. */
+      choice: z
+        .object({ heldOutCells: z.number().int(), scores: z.array(z.object({ k: z.number().int(), heldOutLogLik: z.number() })) })
+        .nullable(),
+      nodes: z.string(),
+    })
+    .optional(),
   /** Bifactor: the category factors, in order. */
   specificFactors: z.array(z.string()).optional(),
   dropped: z.array(z.object({ suite: z.string(), id: z.string(), reason: z.string() })),
@@ -127,6 +149,14 @@ export function parseIrtBank(value: unknown, file = '<bank>'): IrtBank {
   const parsed = irtBankSchema.safeParse(value);
   if (!parsed.success) throw new InputError(`invalid item bank: ${describeIssues(parsed.error)}`, file);
   const bank = parsed.data;
+  if (bank.model === 'm2pl') {
+    const dims = bank.dimensions;
+    if (!dims || bank.formatVersion < 2) throw new InputError('an m2pl bank needs formatVersion 2 and its dimensions', file);
+    bank.items.forEach((it, k) => {
+      if (it.slopes?.length !== dims.k || it.intercept === undefined)
+        throw new InputError(`items.${k}: an m2pl bank item needs ${dims.k} slopes and an intercept`, file);
+    });
+  }
   const id = computeBankId(bank);
   if (id !== bank.bankId)
     throw new InputError(`bankId ${bank.bankId} does not match the bank's contents (${id}): was it edited by hand?`, file);

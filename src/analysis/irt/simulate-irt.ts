@@ -1,6 +1,10 @@
 // Simulated panels from known IRT models, to check calibration, tiny benchmarks and adaptive
 // testing against the truth: 1PL, 2PL or 3PL items, or a bifactor model (a general ability plus
-// one specific ability per category, each item loading on the general one and its category's).
+// one specific ability per category, each item loading on the general one and its category's),
+// or a compensatory M2PL with `dimensions` k (a dominant general dimension plus k - 1
+// category dimensions: categories, in sorted order, go round-robin to "general only", dimension
+// 2, ..., dimension k; an item of a category on dimension d loads on the general dimension and,
+// with slope specificRatio x a lognormal draw, on d).
 // Abilities ~ N(mean, sd^2); log a ~ N(meanLog, sdLog^2) (1PL: a = exp(meanLog)); b ~ N(mean,
 // sd^2); 3PL c fixed. A share of cells can be left missing at random. One seed draws everything.
 
@@ -11,7 +15,9 @@ export interface IrtSimulationOptions {
   models: number;
   /** Suites with their item counts per category. */
   suites: Array<{ name: string; items: Record<string, number> }>;
-  model: '1pl' | '2pl' | '3pl' | 'bifactor';
+  model: '1pl' | '2pl' | '3pl' | 'bifactor' | 'm2pl';
+  /** m2pl: number of latent dimensions (default 2). */
+  dimensions?: number;
   discrimination?: { meanLog: number; sdLog: number };
   difficulty?: { mean: number; sd: number };
   /** 3PL guessing floor (default 0.25). */
@@ -37,6 +43,10 @@ export interface SimulatedIrtPanel {
     c: number[];
     /** Bifactor: the specific slope per item. */
     aSpecific?: number[];
+    /** m2pl: every model's ability vector and every item's slopes (dimension 1 general) and intercept. */
+    abilities?: number[][];
+    slopes?: number[][];
+    intercepts?: number[];
     /** Expected accuracy of each model on each suite's items: mean of P over the suite. */
   };
 }
@@ -60,6 +70,11 @@ export function simulateIrtPanel(opts: IrtSimulationOptions): SimulatedIrtPanel 
   const categories = [...new Set(opts.suites.flatMap((s) => Object.keys(s.items)))].sort();
   const specific: Record<string, number[]> | undefined =
     opts.model === 'bifactor' ? Object.fromEntries(categories.map((c) => [c, subjects.map(() => normal(rng))])) : undefined;
+  const dims = opts.model === 'm2pl' ? (opts.dimensions ?? 2) : 1;
+  if (!(Number.isInteger(dims) && dims >= 1 && dims <= 10)) throw new Error(`simulateIrtPanel: dimensions must be 1..10, got ${dims}`);
+  const abilities = opts.model === 'm2pl' ? theta.map((t) => [t, ...Array.from({ length: dims - 1 }, () => normal(rng))]) : undefined;
+  const slopes: number[][] = [];
+  const intercepts: number[] = [];
   const items: MatrixItem[] = [];
   const a: number[] = [];
   const b: number[] = [];
@@ -74,6 +89,14 @@ export function simulateIrtPanel(opts: IrtSimulationOptions): SimulatedIrtPanel 
         const ai = opts.model === '1pl' ? Math.exp(disc.meanLog) : Math.exp(disc.meanLog + disc.sdLog * normal(rng));
         const bi = diff.mean + diff.sd * normal(rng);
         const si = opts.model === 'bifactor' ? ratio * Math.exp(disc.meanLog + disc.sdLog * normal(rng)) : 0;
+        const on = categories.indexOf(category) % dims;
+        const slope = abilities
+          ? Array.from({ length: dims }, (_, d) => (d === 0 ? ai : d === on ? ratio * Math.exp(disc.meanLog + disc.sdLog * normal(rng)) : 0))
+          : [];
+        if (abilities) {
+          slopes.push(slope);
+          intercepts.push(-ai * bi);
+        }
         items.push({ suite: suite.name, itemId: `${category}-${String(k + 1).padStart(4, '0')}`, category, originalLabel: '' });
         a.push(ai);
         b.push(bi);
@@ -82,7 +105,8 @@ export function simulateIrtPanel(opts: IrtSimulationOptions): SimulatedIrtPanel 
         const spec = specific?.[category];
         cells.push(
           theta.map((t, m) => {
-            const z = ai * (t - bi) + (spec ? si * spec[m]! : 0);
+            let z = ai * (t - bi) + (spec ? si * spec[m]! : 0);
+            if (abilities) for (let d = 1; d < dims; d++) z += slope[d]! * abilities[m]![d]!;
             const p = guess + (1 - guess) / (1 + Math.exp(-z));
             const y = rng.next() < p ? 1 : 0;
             return missing > 0 && rng.next() < missing ? null : y;
@@ -93,6 +117,6 @@ export function simulateIrtPanel(opts: IrtSimulationOptions): SimulatedIrtPanel 
   }
   return {
     matrix: { subjects, items, cells },
-    truth: { theta, a, b, c, ...(specific ? { specific, aSpecific } : {}) },
+    truth: { theta, a, b, c, ...(specific ? { specific, aSpecific } : {}), ...(abilities ? { abilities, slopes, intercepts } : {}) },
   };
 }

@@ -8,6 +8,9 @@
 //   correctness  k-means on the items' correctness vectors across the panel (missing cells at the
 //                item's mean); anchors are the items nearest the centres, weighted by cluster share
 //   irt          the same on the items' IRT parameters (a, b)
+// On a multidimensional (m2pl) bank, 'information' and 'irt' use every dimension
+// (stats/irt/mirt-design.ts): the c-optimal design for the accuracy, and k-means on the items'
+// predicted-correctness profiles over the panel's abilities.
 //   information  not in the paper: a greedy design for estimating ability over the panel's
 //                range: each step adds the item that most increases sum_q w_q log(1 + I(theta_q)),
 //                I the information of the items chosen so far, theta_q, w_q an N(0, 1) grid (the
@@ -21,8 +24,9 @@
 
 import { createRng, InputError } from '../../core/index.js';
 import type { ResponseMatrix } from '../../store/index.js';
-import { irtItemInformation, kMeans, normalQuadrature } from '../../stats/irt/index.js';
+import { irtItemInformation, kMeans, normalQuadrature, selectMirtItems } from '../../stats/irt/index.js';
 import { type IrtBank, irtItemKey } from './irt-bank.js';
+import { bankMirtAbilities, bankMirtItems } from './mirt-bank.js';
 
 export type TinyStrategy = 'random' | 'stratified' | 'correctness' | 'irt' | 'information';
 export const TINY_STRATEGIES: readonly TinyStrategy[] = ['random', 'stratified', 'correctness', 'irt', 'information'];
@@ -151,6 +155,11 @@ function chooseInUnit(
     }
     return out;
   }
+  if (bank.model === 'm2pl' && (strategy === 'information' || strategy === 'irt'))
+    return selectMirtItems(bankMirtItems(bank), members, k, bankMirtAbilities(bank), {
+      method: strategy === 'information' ? 'information' : 'profiles',
+      seed: rng.int(2 ** 31),
+    }).map(({ item, weight }) => ({ item, weight: share * weight }));
   if (strategy === 'information') return informationDesign(bank, members, k, share);
   let points: Float64Array;
   let d: number;

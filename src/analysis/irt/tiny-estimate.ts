@@ -7,6 +7,8 @@ import { InputError } from '../../core/index.js';
 import { estimateTinyAccuracy, type TinyGroup, type TinyPointEstimate } from '../../stats/irt/index.js';
 import { bankItemParams, type IrtBank, irtItemKey } from './irt-bank.js';
 import type { TinySet } from './tiny-benchmark.js';
+import { bankMirtAccuracyModel } from './mirt-bank.js';
+import { estimateMirtAccuracy } from '../../stats/irt/index.js';
 
 export interface TinyAccuracyRow {
   suite: string;
@@ -87,6 +89,22 @@ export function estimateAccuracyFromAnswers(
       irtMae: opts.tiny?.strategy === 'information' ? null : g.irtMae,
       meanVariance: g.meanVariance,
     });
+  }
+  if (bank.model === 'm2pl') {
+    // Multidimensional: the posterior over every dimension (stats/irt/mirt-accuracy.ts); no parameter draws.
+    const est = estimateMirtAccuracy(bankMirtAccuracyModel(bank, groups), y, { level: opts.level });
+    return {
+      bankId: bank.bankId,
+      theta: est.mean[0]!,
+      thetaSd: Math.sqrt(est.cov[0]!),
+      answered: est.answered,
+      unknownItems,
+      rows: bank.groups.map((g, k) => {
+        const r = est.groups[k]!;
+        return { suite: g.suite, category: g.category, items: r.items, answered: r.answered, anchors: groups[k]!.anchors.length,
+          anchor: r.anchor, irt: r.irt, pIrt: r.pIrt, gpIrt: r.gpIrt, lambdaGp: r.lambdaGp };
+      }),
+    };
   }
   const hasSe = bank.items.some((it) => it.se.a !== null || it.se.b !== null);
   const draws = hasSe ? (opts.parameterDraws ?? 20) : 0;
