@@ -26,14 +26,24 @@ const argv = process.argv.slice(2);
 const smoke = argv.includes('--smoke');
 const TOMBENCH = { belief: 882, desire: 180, emotion: 420, intention: 340, knowledge: 290, 'non-literal': 748 };
 const SIZE = smoke
-  ? { models: 60, calibrate: 40, items: { belief: 16, desire: 16, emotion: 16, intention: 16, knowledge: 16 }, ks: [20], adaptive: 4, maxItems: 20 }
+  ? {
+      models: 60,
+      calibrate: 40,
+      items: { belief: 16, desire: 16, emotion: 16, intention: 16, knowledge: 16 },
+      ks: [20],
+      adaptive: 4,
+      maxItems: 20,
+    }
   : { models: 300, calibrate: 200, items: TOMBENCH, ks: [50, 100], adaptive: 60, maxItems: 40 };
 const cpuS = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1e6;
 };
 const pts = (x) => (100 * x).toFixed(2);
-const load = () => loadavg().map((v) => v.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((v) => v.toFixed(2))
+    .join(' ');
 
 function summarise(pairs) {
   const abs = pairs.map((p) => Math.abs(p.e - p.t));
@@ -65,7 +75,11 @@ for (const dims of [1, 2]) {
   const J = matrix.items.length;
   const calIdx = Array.from({ length: SIZE.calibrate }, (_, j) => j);
   const testIdx = Array.from({ length: SIZE.models - SIZE.calibrate }, (_, t) => SIZE.calibrate + t);
-  const train = { subjects: calIdx.map((j) => matrix.subjects[j]), items: matrix.items, cells: matrix.cells.map((row) => calIdx.map((j) => row[j])) };
+  const train = {
+    subjects: calIdx.map((j) => matrix.subjects[j]),
+    items: matrix.items,
+    cells: matrix.cells.map((row) => calIdx.map((j) => row[j])),
+  };
   const truthAcc = testIdx.map((j) => matrix.cells.reduce((s, row) => s + row[j], 0) / J);
   const label = `${dims}-D panel`;
   console.log(`\n${label}: ${SIZE.models} models (${SIZE.calibrate} calibrate, ${testIdx.length} test) x ${J} items`);
@@ -75,15 +89,26 @@ for (const dims of [1, 2]) {
   c0 = cpuS();
   const bankM = lib.calibrateMirtBank(train, { dims: 'auto', maxDims: 2, source: 'train' });
   const choice = bankM.dimensions.choice.scores.map((s) => `k=${s.k}: ${s.heldOutLogLik.toFixed(5)}`).join(', ');
-  console.log(`  M2PL bank: k = ${bankM.dimensions.k} chosen by held-out log likelihood per cell (${choice}); ${(cpuS() - c0).toFixed(1)} s CPU, load ${load()}`);
-  table.push({ panel: label, strategy: `dimensions chosen: ${bankM.dimensions.k}`, k: '-', mean: null, max: null, coverage: null, note: choice });
+  console.log(
+    `  M2PL bank: k = ${bankM.dimensions.k} chosen by held-out log likelihood per cell (${choice}); ${(cpuS() - c0).toFixed(1)} s CPU, load ${load()}`,
+  );
+  table.push({
+    panel: label,
+    strategy: `dimensions chosen: ${bankM.dimensions.k}`,
+    k: '-',
+    mean: null,
+    max: null,
+    coverage: null,
+    note: choice,
+  });
   // The true model, for the bound.
   const trueItems = truth.slopes
     ? lib.mirtItems(truth.slopes, truth.intercepts)
-    : lib.mirtItems(truth.a.map((a) => [a]), truth.a.map((a, i) => -a * truth.b[i]));
-  const trueAbilities = Float64Array.from(
-    evenSample(calIdx, 60).flatMap((j) => (truth.abilities ? truth.abilities[j] : [truth.theta[j]])),
-  );
+    : lib.mirtItems(
+        truth.a.map((a) => [a]),
+        truth.a.map((a, i) => -a * truth.b[i]),
+      );
+  const trueAbilities = Float64Array.from(evenSample(calIdx, 60).flatMap((j) => (truth.abilities ? truth.abilities[j] : [truth.theta[j]])));
   const all = Array.from({ length: J }, (_, i) => i);
   const keyOf = (i) => lib.irtItemKey(matrix.items[i].suite, matrix.items[i].itemId);
   const answersFor = (j, keys) => {
@@ -120,7 +145,13 @@ for (const dims of [1, 2]) {
     run('M2PL stratified, gp-IRT', bankM, 'stratified', 'gpIrt');
     // The bound: true parameters and abilities.
     const chosen = lib.selectMirtItems(trueItems, all, k, trueAbilities, { method: 'information' });
-    const group = { items: all, anchors: chosen.map((c) => c.item), anchorWeights: chosen.map((c) => c.weight), irtMae: null, meanVariance: 0 };
+    const group = {
+      items: all,
+      anchors: chosen.map((c) => c.item),
+      anchorWeights: chosen.map((c) => c.weight),
+      irtMae: null,
+      meanVariance: 0,
+    };
     const model = lib.mirtAccuracyModel(trueItems, [group]);
     const boundPairs = testIdx.map((j, t) => {
       const y = new Float64Array(J).fill(Number.NaN);
@@ -158,7 +189,7 @@ console.log('\n| panel | strategy | items | mean abs error (points) | max | 95% 
 console.log('| --- | --- | --- | --- | --- | --- |');
 for (const r of table)
   console.log(
-    `| ${r.panel} | ${r.strategy} | ${r.k} | ${r.mean === null ? r.note ?? '' : pts(r.mean)} | ${r.max === null ? '' : pts(r.max)} | ${r.coverage === null || r.coverage === undefined ? '' : `${(100 * r.coverage).toFixed(0)}%`} |`,
+    `| ${r.panel} | ${r.strategy} | ${r.k} | ${r.mean === null ? (r.note ?? '') : pts(r.mean)} | ${r.max === null ? '' : pts(r.max)} | ${r.coverage === null || r.coverage === undefined ? '' : `${(100 * r.coverage).toFixed(0)}%`} |`,
   );
 console.log(`load average ${load()}`);
 

@@ -42,7 +42,8 @@ export const BENCHES = [
     command: 'node bench/irt-multidim.mjs [--smoke]',
     measures:
       'tiny-benchmark and adaptive accuracy estimates from a multidimensional (M2PL) bank, k chosen by held-out likelihood, on one- and two-dimensional simulated panels of ToMBench’s size (200 models calibrate, 100 held out): mean and max absolute error, 95% interval coverage.',
-    beside: 'the one-dimensional 2PL bank’s estimates on the same split, the mean of k random items, and the bound set by the true parameters.',
+    beside:
+      'the one-dimensional 2PL bank’s estimates on the same split, the mean of k random items, and the bound set by the true parameters.',
   },
   {
     id: 'report',

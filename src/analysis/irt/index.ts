@@ -8,3 +8,4 @@ export * from './adaptive-session.js';
 export * from './tiny-validation.js';
 export * from './irt-curves.js';
 export * from './mirt-bank.js';
+export * from './mirt-adaptive-bank.js';

@@ -56,7 +56,8 @@ function patternFor(categories: readonly string[], k: number, structure: MirtBan
     if (structure === 'category') mask[i * k + 1 + names.indexOf(c)] = 1;
     else
       for (const d of structure[c] ?? []) {
-        if (!(Number.isInteger(d) && d >= 2 && d <= k)) throw new InputError(`pattern: category "${c}" names dimension ${d}, not one of 2..${k}`);
+        if (!(Number.isInteger(d) && d >= 2 && d <= k))
+          throw new InputError(`pattern: category "${c}" names dimension ${d}, not one of 2..${k}`);
         mask[i * k + d - 1] = 1;
       }
   });
@@ -130,7 +131,8 @@ export function calibrateMirtBank(matrix: ResponseMatrix, opts: MirtBankOptions)
   if (!fit.converged) warnings.push(`EM stopped after ${fit.iterations} iterations without converging`);
   const abilities = mirtAbilities(fit.items, responses);
   const groupDefs = bankGroups(items);
-  const irtMae = opts.validate === false || N < 10 ? groupDefs.map(() => null) : validateMirt(responses, groupDefs, k, pattern, fit.items, fitOpts);
+  const irtMae =
+    opts.validate === false || N < 10 ? groupDefs.map(() => null) : validateMirt(responses, groupDefs, k, pattern, fit.items, fitOpts);
   if (opts.validate !== false && N < 10) warnings.push('fewer than 10 models: no hold-out validation, so gp-IRT is unavailable');
   const bankItems = items.map((it, i) => {
     let n = 0;
@@ -167,7 +169,9 @@ export function calibrateMirtBank(matrix: ResponseMatrix, opts: MirtBankOptions)
     if (missing > 0) warnings.push(`${missing} item(s) have no content hash (not among the items given to hash)`);
   } else warnings.push('no item contents were given, so items carry no content hash and the bank cannot detect changed items');
   const names =
-    structure === 'category' ? ['general', ...categoryNames] : Array.from({ length: k }, (_, d) => (d === 0 ? 'general' : `dimension ${d + 1}`));
+    structure === 'category'
+      ? ['general', ...categoryNames]
+      : Array.from({ length: k }, (_, d) => (d === 0 ? 'general' : `dimension ${d + 1}`));
   const body: Omit<IrtBank, 'bankId' | 'format' | 'formatVersion'> = {
     tool: { name: 'mindscope', version: mindscopeVersion() },
     model: 'm2pl',
@@ -182,7 +186,12 @@ export function calibrateMirtBank(matrix: ResponseMatrix, opts: MirtBankOptions)
         thetas: Array.from(abilities.mean.subarray(j * k, (j + 1) * k)),
       })),
     },
-    convergence: { iterations: fit.iterations, converged: fit.converged, logLikelihood: fit.logLikelihood, logPosterior: fit.logLikelihood },
+    convergence: {
+      iterations: fit.iterations,
+      converged: fit.converged,
+      logLikelihood: fit.logLikelihood,
+      logPosterior: fit.logLikelihood,
+    },
     groups: groupDefs.map((g, t) => ({
       suite: g.suite,
       category: g.category,
@@ -197,7 +206,8 @@ export function calibrateMirtBank(matrix: ResponseMatrix, opts: MirtBankOptions)
       rotation: fit.rotation,
       names,
       choice,
-      nodes: k <= MIRT_MAX_GRID_DIMS ? `${fit.nodes.weights.length}-node product grid` : `${fit.nodes.weights.length} quasi-Monte-Carlo nodes`,
+      nodes:
+        k <= MIRT_MAX_GRID_DIMS ? `${fit.nodes.weights.length}-node product grid` : `${fit.nodes.weights.length} quasi-Monte-Carlo nodes`,
     },
     dropped,
     warnings,

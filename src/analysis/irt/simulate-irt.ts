@@ -91,7 +91,9 @@ export function simulateIrtPanel(opts: IrtSimulationOptions): SimulatedIrtPanel 
         const si = opts.model === 'bifactor' ? ratio * Math.exp(disc.meanLog + disc.sdLog * normal(rng)) : 0;
         const on = categories.indexOf(category) % dims;
         const slope = abilities
-          ? Array.from({ length: dims }, (_, d) => (d === 0 ? ai : d === on ? ratio * Math.exp(disc.meanLog + disc.sdLog * normal(rng)) : 0))
+          ? Array.from({ length: dims }, (_, d) =>
+              d === 0 ? ai : d === on ? ratio * Math.exp(disc.meanLog + disc.sdLog * normal(rng)) : 0,
+            )
           : [];
         if (abilities) {
           slopes.push(slope);

@@ -101,8 +101,18 @@ export function estimateAccuracyFromAnswers(
       unknownItems,
       rows: bank.groups.map((g, k) => {
         const r = est.groups[k]!;
-        return { suite: g.suite, category: g.category, items: r.items, answered: r.answered, anchors: groups[k]!.anchors.length,
-          anchor: r.anchor, irt: r.irt, pIrt: r.pIrt, gpIrt: r.gpIrt, lambdaGp: r.lambdaGp };
+        return {
+          suite: g.suite,
+          category: g.category,
+          items: r.items,
+          answered: r.answered,
+          anchors: groups[k]!.anchors.length,
+          anchor: r.anchor,
+          irt: r.irt,
+          pIrt: r.pIrt,
+          gpIrt: r.gpIrt,
+          lambdaGp: r.lambdaGp,
+        };
       }),
     };
   }

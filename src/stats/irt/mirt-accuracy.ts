@@ -39,7 +39,11 @@ export function mirtAccuracyModel(items: MirtItems, groups: readonly TinyGroup[]
 }
 
 /** Posterior mode and Cholesky factor (lower, k x k) of the inverse Hessian there, from the answered items. */
-export function mirtPosteriorMode(items: MirtItems, answers: ArrayLike<number>, answered: readonly number[]): { mode: Float64Array; chol: Float64Array } {
+export function mirtPosteriorMode(
+  items: MirtItems,
+  answers: ArrayLike<number>,
+  answered: readonly number[],
+): { mode: Float64Array; chol: Float64Array } {
   const k = items.k;
   const theta = new Float64Array(k);
   const H = new Float64Array(k * k);
@@ -171,7 +175,11 @@ function interval(estimate: number, center: number, variance: number, z: number)
 }
 
 /** Estimate the accuracy on each group of the model from answers (NaN = not given); see the file comment. */
-export function estimateMirtAccuracy(model: MirtAccuracyModel, answers: ArrayLike<number>, opts: { level?: number } = {}): MirtAccuracyResult {
+export function estimateMirtAccuracy(
+  model: MirtAccuracyModel,
+  answers: ArrayLike<number>,
+  opts: { level?: number } = {},
+): MirtAccuracyResult {
   const { items, groups } = model;
   const J = items.intercepts.length;
   if (answers.length !== J) throw new Error(`estimateMirtAccuracy: ${answers.length} answers for ${J} items`);

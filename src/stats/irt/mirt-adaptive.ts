@@ -52,23 +52,44 @@ export function runMirtAdaptiveTest(
   const answers = new Float64Array(J).fill(Number.NaN);
   const members = Array.from(group.items);
   const given: number[] = [];
+  const n = members.length;
+  const finish = (stopReason: MirtAdaptiveResult['stopReason']): MirtAdaptiveResult => {
+    const g = estimateMirtAccuracy(model, answers).groups[gi]!;
+    return { items: given, estimate: g, se: g.pIrt.rmse, stopReason };
+  };
   for (;;) {
-    const est = estimateMirtAccuracy(model, answers);
-    const g = est.groups[gi]!;
-    const se = g.pIrt.rmse;
-    if (given.length >= minItems && se <= targetSe) return { items: given, estimate: g, se, stopReason: 'se' };
-    if (given.length >= maxItems) return { items: given, estimate: g, se, stopReason: 'max-items' };
     const open = members.filter((i) => Number.isNaN(answers[i]!));
-    if (open.length === 0) return { items: given, estimate: g, se, stopReason: 'exhausted' };
     const post = mirtPersonPosterior(model, answers, given);
     const Q = post.weights.length;
-    // Per node: the unanswered members' predicted number correct; and the gradient of their mean P at the posterior mean.
+    // Per node: the unanswered members' predicted number correct S and its Bernoulli variance V.
     const S = new Float64Array(Q);
+    const V = new Float64Array(Q);
+    for (const i of open)
+      for (let q = 0; q < Q; q++) {
+        const p = 1 / (1 + Math.exp(-mirtLogit(items, i, post.nodes, q * k)));
+        S[q]! += p;
+        V[q]! += p * (1 - p);
+      }
+    let mS = 0;
+    let mS2 = 0;
+    let mV = 0;
+    const mean = new Float64Array(k);
+    for (let q = 0; q < Q; q++) {
+      const w = post.weights[q]!;
+      mS += w * S[q]!;
+      mS2 += w * S[q]! ** 2;
+      mV += w * V[q]!;
+      for (let d = 0; d < k; d++) mean[d]! += w * post.nodes[q * k + d]!;
+    }
+    const se = Math.sqrt(Math.max(0, mS2 - mS * mS) + mV) / n;
+    if (given.length >= minItems && se <= targetSe) return finish('se');
+    if (given.length >= maxItems) return finish('max-items');
+    if (open.length === 0) return finish('exhausted');
+    // Gradient of the unanswered members' mean P at the posterior mean.
     const grad = new Float64Array(k);
     const pAt = new Map<number, number>();
     for (const i of open) {
-      for (let q = 0; q < Q; q++) S[q]! += 1 / (1 + Math.exp(-mirtLogit(items, i, post.nodes, q * k)));
-      const p = 1 / (1 + Math.exp(-mirtLogit(items, i, est.mean)));
+      const p = 1 / (1 + Math.exp(-mirtLogit(items, i, mean)));
       pAt.set(i, p);
       for (let d = 0; d < k; d++) grad[d]! += p * (1 - p) * items.slopes[i * k + d]!;
     }

@@ -241,15 +241,17 @@ function startValues(r: IrtResponses, k: number, mask: Uint8Array, confirmatory:
     const T = new Float64Array(N * k);
     for (let it = 0; it < 25; it++) {
       T.fill(0);
-      for (let j = 0; j < N; j++) for (let i = 0; i < J; i++) {
-        const xv = x(j, i);
-        if (xv !== 0) for (let d = 0; d < k; d++) T[j * k + d]! += xv * V[i * k + d]!;
-      }
+      for (let j = 0; j < N; j++)
+        for (let i = 0; i < J; i++) {
+          const xv = x(j, i);
+          if (xv !== 0) for (let d = 0; d < k; d++) T[j * k + d]! += xv * V[i * k + d]!;
+        }
       const W = new Float64Array(J * k);
-      for (let j = 0; j < N; j++) for (let i = 0; i < J; i++) {
-        const xv = x(j, i);
-        if (xv !== 0) for (let d = 0; d < k; d++) W[i * k + d]! += xv * T[j * k + d]!;
-      }
+      for (let j = 0; j < N; j++)
+        for (let i = 0; i < J; i++) {
+          const xv = x(j, i);
+          if (xv !== 0) for (let d = 0; d < k; d++) W[i * k + d]! += xv * T[j * k + d]!;
+        }
       // Gram-Schmidt on the columns.
       for (let d = 0; d < k; d++) {
         for (let e = 0; e < d; e++) {
@@ -339,7 +341,7 @@ export function calibrateMirt(responses: IrtResponses, opts: MirtCalibrationOpti
   const slopeSd = opts.slopeSd ?? 1.5;
   const interceptSd = opts.interceptSd ?? 3;
   const tol = opts.tolerance ?? 1e-3;
-  const maxIt = opts.maxIterations ?? 300;
+  const maxIt = opts.maxIterations ?? 1000;
   let it = 0;
   let converged = false;
   for (; it < maxIt; it++) {

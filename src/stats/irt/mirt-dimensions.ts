@@ -70,7 +70,10 @@ export function mirtHeldOutLogLik(fit: MirtCalibration, train: IrtResponses, ful
 /** Choose the number of dimensions (1..maxK) by held-out likelihood (see the file comment). */
 export function chooseMirtDimensions(
   r: IrtResponses,
-  opts: { maxK?: number; holdOut?: number; seed?: number; tolerance?: number } & Omit<MirtCalibrationOptions, 'k' | 'pattern' | 'nodes' | 'start'> = {},
+  opts: { maxK?: number; holdOut?: number; seed?: number; tolerance?: number } & Omit<
+    MirtCalibrationOptions,
+    'k' | 'pattern' | 'nodes' | 'start'
+  > = {},
 ): MirtDimensionChoice {
   const { maxK = 3, holdOut = 0.1, seed = 1, tolerance = 0.001, ...fitOpts } = opts;
   const rng = createRng(`mirt-dimensions:${seed}`);

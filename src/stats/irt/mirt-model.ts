@@ -30,11 +30,20 @@ export interface MirtNodes {
 export const MIRT_MAX_GRID_DIMS = 3;
 
 /** Item parameters from plain rows of slopes and intercepts; mask defaults to all free. */
-export function mirtItems(slopes: ReadonlyArray<ArrayLike<number>>, intercepts: ArrayLike<number>, mask?: ReadonlyArray<ArrayLike<number>>): MirtItems {
+export function mirtItems(
+  slopes: ReadonlyArray<ArrayLike<number>>,
+  intercepts: ArrayLike<number>,
+  mask?: ReadonlyArray<ArrayLike<number>>,
+): MirtItems {
   const J = slopes.length;
   if (intercepts.length !== J) throw new Error(`mirtItems: ${J} slope rows, ${intercepts.length} intercepts`);
   const k = J > 0 ? slopes[0]!.length : 1;
-  const out: MirtItems = { k, slopes: new Float64Array(J * k), intercepts: Float64Array.from(intercepts), mask: new Uint8Array(J * k).fill(1) };
+  const out: MirtItems = {
+    k,
+    slopes: new Float64Array(J * k),
+    intercepts: Float64Array.from(intercepts),
+    mask: new Uint8Array(J * k).fill(1),
+  };
   for (let i = 0; i < J; i++) {
     if (slopes[i]!.length !== k) throw new Error(`mirtItems: item ${i} has ${slopes[i]!.length} slopes, item 0 has ${k}`);
     for (let d = 0; d < k; d++) {
@@ -73,7 +82,8 @@ export function mirtNodeProbabilities(items: MirtItems, nodes: MirtNodes): Float
   const J = items.intercepts.length;
   const Q = nodes.weights.length;
   const out = new Float64Array(J * Q);
-  for (let i = 0; i < J; i++) for (let q = 0; q < Q; q++) out[i * Q + q] = 1 / (1 + Math.exp(-mirtLogit(items, i, nodes.nodes, q * items.k)));
+  for (let i = 0; i < J; i++)
+    for (let q = 0; q < Q; q++) out[i * Q + q] = 1 / (1 + Math.exp(-mirtLogit(items, i, nodes.nodes, q * items.k)));
   return out;
 }
 

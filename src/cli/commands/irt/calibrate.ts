@@ -3,14 +3,15 @@
 
 import type { Command } from 'commander';
 import { ConfigError, openStore, runPanel, type ResponseMatrix } from '../../../index.js';
-import { calibrateBank, combineMatrices, writeIrtBank } from '../../../analysis/index.js';
+import { calibrateBank, calibrateMirtBank, combineMatrices, type IrtBank, writeIrtBank } from '../../../analysis/index.js';
+import { readFileSync } from 'node:fs';
 import { DEFAULT_DB, intOption, numberOption } from '../../options.js';
 import { print, readMatrixFile, suiteItems } from './shared.js';
 
 export function registerCalibrate(irt: Command): void {
   irt
     .command('calibrate')
-    .description('fit a 1PL, 2PL, 3PL or bifactor model to response matrices and write an item bank')
+    .description('fit a 1PL, 2PL, 3PL, bifactor or multidimensional (M2PL) model to response matrices and write an item bank')
     .option('--matrix <file...>', 'response matrices (CSV or Parquet, wide or long); subjects are the panel models')
     .option(
       '--run-id <id...>',
@@ -29,6 +30,14 @@ export function registerCalibrate(irt: Command): void {
     .option('--quadrature <n>', 'quadrature nodes', intOption('--quadrature', 3), 41)
     .option('--tolerance <t>', 'EM convergence tolerance on parameters', numberOption('--tolerance'), 1e-4)
     .option('--no-validate', 'skip the hold-out validation that gp-IRT needs')
+    .option('--dims <k>', 'multidimensional (M2PL) bank with K dimensions, or "auto" to choose K by held-out likelihood')
+    .option('--max-dims <k>', 'largest K that --dims auto tries', intOption('--max-dims', 1), 3)
+    .option(
+      '--structure <s>',
+      'M2PL loadings: exploratory, category (general + one dimension per category) or a JSON file mapping category to extra dimensions (2..K)',
+      'exploratory',
+    )
+    .option('--seed <s>', 'M2PL: seed of start values, held-out cells and quasi-Monte-Carlo nodes', intOption('--seed', 0), 1)
     .option('--json', 'print a JSON summary')
     .action(
       async (f: {
@@ -47,6 +56,10 @@ export function registerCalibrate(irt: Command): void {
         quadrature: number;
         tolerance: number;
         validate: boolean;
+        dims?: string;
+        maxDims: number;
+        structure: string;
+        seed: number;
         json?: boolean;
       }) => {
         if (f.model !== '1pl' && f.model !== '2pl' && f.model !== '3pl' && f.model !== 'bifactor')
@@ -85,17 +98,48 @@ export function registerCalibrate(irt: Command): void {
             guessing = g;
           }
         }
-        const bank = calibrateBank(matrix, {
-          model: f.model,
-          guessing,
-          estimateGuessing: f.estimateGuessing,
-          hashes,
-          source: [...(f.runId ?? []).map((r) => `run ${r}`), ...(f.matrix ?? [])].join(', '),
-          priors: { logA: { mean: 0, sd: f.priorASd }, b: { mean: 0, sd: f.priorBSd } },
-          quadraturePoints: f.quadrature,
-          tolerance: f.tolerance,
-          validate: f.validate,
-        });
+        const source = [...(f.runId ?? []).map((r) => `run ${r}`), ...(f.matrix ?? [])].join(', ');
+        let bank: IrtBank;
+        if (f.dims !== undefined) {
+          const dims = f.dims === 'auto' ? 'auto' : Number(f.dims);
+          if (dims !== 'auto' && !(Number.isInteger(dims) && dims >= 1 && dims <= 20))
+            throw new ConfigError(`--dims must be an integer in 1..20 or "auto", not "${f.dims}"`);
+          if (f.model !== '2pl') throw new ConfigError('--dims fits an M2PL (2PL on K dimensions): leave --model at 2pl');
+          let structure: 'exploratory' | 'category' | Record<string, number[]>;
+          if (f.structure === 'exploratory' || f.structure === 'category') structure = f.structure;
+          else {
+            let parsed: unknown;
+            try {
+              parsed = JSON.parse(readFileSync(f.structure, 'utf8'));
+            } catch (err) {
+              throw new ConfigError(
+                `--structure ${f.structure}: not exploratory, category or a readable JSON file (${(err as Error).message})`,
+              );
+            }
+            if (
+              !parsed ||
+              typeof parsed !== 'object' ||
+              Array.isArray(parsed) ||
+              !Object.values(parsed).every((v) => Array.isArray(v) && v.every(Number.isInteger))
+            )
+              throw new ConfigError(
+                `--structure ${f.structure}: expected a JSON object mapping each category to a list of dimension numbers`,
+              );
+            structure = parsed as Record<string, number[]>;
+          }
+          bank = calibrateMirtBank(matrix, { dims, maxDims: f.maxDims, structure, hashes, source, validate: f.validate, seed: f.seed });
+        } else
+          bank = calibrateBank(matrix, {
+            model: f.model,
+            guessing,
+            estimateGuessing: f.estimateGuessing,
+            hashes,
+            source,
+            priors: { logA: { mean: 0, sd: f.priorASd }, b: { mean: 0, sd: f.priorBSd } },
+            quadraturePoints: f.quadrature,
+            tolerance: f.tolerance,
+            validate: f.validate,
+          });
         writeIrtBank(f.out, bank);
         const misfit = bank.items.filter((it) => Math.abs(it.fit.infitT ?? 0) > 2 || Math.abs(it.fit.outfitT ?? 0) > 2).length;
         const summary = {
@@ -105,6 +149,7 @@ export function registerCalibrate(irt: Command): void {
           models: bank.panel.models.length,
           items: bank.items.length,
           dropped: bank.dropped.length,
+          dimensions: bank.dimensions ?? null,
           converged: bank.convergence.converged,
           iterations: bank.convergence.iterations,
           logLikelihood: bank.convergence.logLikelihood,
@@ -114,10 +159,12 @@ export function registerCalibrate(irt: Command): void {
         };
         if (f.json) return print(summary);
         process.stdout.write(
-          `${bank.bankId}: ${bank.model.toUpperCase()} on ${summary.models} models x ${summary.items} items ` +
+          `${bank.bankId}: ${bank.model.toUpperCase()}${bank.dimensions ? ` (${bank.dimensions.k} dimension${bank.dimensions.k === 1 ? '' : 's'}, ${bank.dimensions.structure})` : ''} on ${summary.models} models x ${summary.items} items ` +
             `(${summary.converged ? 'converged' : 'NOT converged'} in ${summary.iterations} EM iterations), written to ${f.out}\n` +
             `items with |infit t| or |outfit t| > 2: ${misfit}\n`,
         );
+        for (const s of bank.dimensions?.choice?.scores ?? [])
+          process.stdout.write(`held-out log likelihood per answer, ${s.k} dimension(s): ${s.heldOutLogLik.toFixed(4)}\n`);
         for (const w of bank.warnings) process.stdout.write(`warning: ${w}\n`);
       },
     );

@@ -19,7 +19,14 @@ export function registerSimulate(irt: Command): void {
     .option('--items <n>', 'items per suite and category', intOption('--items', 1), 100)
     .option('--suites <names>', 'suite names', 'sim')
     .option('--categories <list>', 'categories', 'belief,desire,emotion,intention,knowledge')
-    .option('--model <m>', '1pl, 2pl, 3pl or bifactor', '2pl')
+    .option('--model <m>', '1pl, 2pl, 3pl, bifactor or m2pl (a general dimension plus category dimensions)', '2pl')
+    .option('--dims <k>', 'm2pl: dimensions (categories go round-robin to general only, dimension 2, ...)', intOption('--dims', 1), 2)
+    .option(
+      '--specific-ratio <r>',
+      'bifactor and m2pl: scale of the category slopes relative to the general',
+      numberOption('--specific-ratio', 0),
+      0.6,
+    )
     .option('--mean-log-a <m>', 'mean of log a', numberOption('--mean-log-a', Number.NEGATIVE_INFINITY), 0.3)
     .option('--sd-log-a <s>', 'SD of log a', numberOption('--sd-log-a'), 0.4)
     .option('--sd-b <s>', 'SD of b', numberOption('--sd-b'), 1.2)
@@ -36,6 +43,8 @@ export function registerSimulate(irt: Command): void {
         suites: string;
         categories: string;
         model: string;
+        dims: number;
+        specificRatio: number;
         meanLogA: number;
         sdLogA: number;
         sdB: number;
@@ -45,8 +54,9 @@ export function registerSimulate(irt: Command): void {
         format: string;
         json?: boolean;
       }) => {
-        if (!['1pl', '2pl', '3pl', 'bifactor'].includes(f.model))
-          throw new ConfigError(`--model must be 1pl, 2pl, 3pl or bifactor, not "${f.model}"`);
+        if (!['1pl', '2pl', '3pl', 'bifactor', 'm2pl'].includes(f.model))
+          throw new ConfigError(`--model must be 1pl, 2pl, 3pl, bifactor or m2pl, not "${f.model}"`);
+        if (f.dims > 10) throw new ConfigError(`--dims must be at most 10, not ${f.dims}`);
         if (f.format !== 'csv' && f.format !== 'parquet') throw new ConfigError(`--format must be csv or parquet, not "${f.format}"`);
         if (!(f.missing < 1)) throw new ConfigError('--missing must be below 1');
         const categories = f.categories
@@ -58,7 +68,9 @@ export function registerSimulate(irt: Command): void {
           suites: f.suites
             .split(',')
             .map((name) => ({ name: name.trim(), items: Object.fromEntries(categories.map((c) => [c, f.items])) })),
-          model: f.model as '1pl' | '2pl' | '3pl' | 'bifactor',
+          model: f.model as '1pl' | '2pl' | '3pl' | 'bifactor' | 'm2pl',
+          dimensions: f.dims,
+          specificRatio: f.specificRatio,
           discrimination: { meanLog: f.meanLogA, sdLog: f.sdLogA },
           difficulty: { mean: 0, sd: f.sdB },
           guessing: f.guessing,
@@ -76,7 +88,11 @@ export function registerSimulate(irt: Command): void {
             {
               model: f.model,
               seed: f.seed,
-              models: panel.matrix.subjects.map((m, j) => ({ model: m, theta: panel.truth.theta[j] })),
+              models: panel.matrix.subjects.map((m, j) => ({
+                model: m,
+                theta: panel.truth.theta[j],
+                ...(panel.truth.abilities ? { thetas: panel.truth.abilities[j] } : {}),
+              })),
               items: panel.matrix.items.map((it, i) => ({
                 suite: it.suite,
                 id: it.itemId,
@@ -85,6 +101,7 @@ export function registerSimulate(irt: Command): void {
                 b: panel.truth.b[i],
                 c: panel.truth.c[i],
                 ...(panel.truth.aSpecific ? { aSpecific: panel.truth.aSpecific[i] } : {}),
+                ...(panel.truth.slopes ? { slopes: panel.truth.slopes[i], intercept: panel.truth.intercepts![i] } : {}),
               })),
               ...(panel.truth.specific ? { specific: panel.truth.specific } : {}),
             },
