@@ -149,7 +149,7 @@ export function registerCalibrate(irt: Command): void {
           models: bank.panel.models.length,
           items: bank.items.length,
           dropped: bank.dropped.length,
-          dimensions: bank.dimensions ?? null,
+          ...(bank.dimensions ? { dimensions: bank.dimensions } : {}),
           converged: bank.convergence.converged,
           iterations: bank.convergence.iterations,
           logLikelihood: bank.convergence.logLikelihood,
