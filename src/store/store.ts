@@ -298,6 +298,11 @@ export interface Store extends BatchLedger {
   putIrtResult(row: IrtResultRow): Promise<void>;
   /** The IRT estimates of a run, by subject and suite. */
   irtResults(runId: string): Promise<IrtResultRow[]>;
+  /**
+   * A run's trials (done and failed) with their transcripts and scores, in the order they were
+   * stored, read `batchSize` rows a query (500 unless given): memory stays bounded by a batch.
+   */
+  runTrials(runId: string, options?: { batchSize?: number }): AsyncIterable<StoredTrial>;
   /** Everything the store holds, row by row (db copy, merge). */
   exportRecords(): AsyncIterable<StoreRecord>;
   /**

@@ -30,6 +30,7 @@ import {
   type StatusRow,
   type Store,
   type StoreRecord,
+  type StoredTrial,
   type SubjectRecord,
   type TrialStatus,
   type UsageRow,
@@ -51,7 +52,7 @@ import {
   packResponse,
   unpackResponse,
 } from './cache-rows.js';
-import { exportRecords, importRecords } from './transfer.js';
+import { exportRecords, importRecords, trialPages } from './transfer.js';
 import { claimTrialLeases, releaseTrialLeases, renewTrialLeases, trialLeaseOwners } from './lease-sql.js';
 import { runAccuracyCounts, runFailures, runResponses, runStatus, runUsage } from './run-queries-sql.js';
 import { endpointRateLimits, reportEndpointRateLimit } from './rate-limits-sql.js';
@@ -503,6 +504,11 @@ export class SqlStore implements Store {
   /** Page-by-page queries over a run's trials (filters, search, counts), for the viewer. */
   browser(): TrialBrowser {
     return new TrialBrowser(this.db);
+  }
+
+  async *runTrials(runId: string, options: { batchSize?: number } = {}): AsyncIterable<StoredTrial> {
+    await this.flush();
+    yield* trialPages(this.db, runId, options.batchSize);
   }
 
   async *exportRecords(): AsyncIterable<StoreRecord> {

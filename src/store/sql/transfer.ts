@@ -47,10 +47,57 @@ interface CacheRow {
   origin: string | null;
 }
 
-/** Every row of a store, in dependency order (runs and items before the trials that name them). */
-export async function* exportRecords(db: SqlDriver): AsyncIterable<StoreRecord> {
+/**
+ * Trials with their transcripts (whole) and scores, in the order they were stored, read in
+ * keyset pages of `batchSize` (by trial id: no OFFSET, no cursor held between pages): every
+ * trial of the store, or one run's.
+ */
+export async function* trialPages(db: SqlDriver, runId?: string, batchSize = PAGE): AsyncIterable<StoredTrial> {
+  if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batch size ${batchSize}: a positive integer`);
   const packer = new TranscriptPacker();
   const loadBlobs = blobLoader(db);
+  const run = runId === undefined ? '' : 't.run_id = ? AND ';
+  for (let after = 0; ; ) {
+    const page = await db.all<TrialRow>(
+      `SELECT t.id AS id, t.run_id AS "runId", t.subject_id AS "subjectId", t.suite AS suite, t.item_id AS "itemId",
+         t.replicate AS replicate, t.item_hash AS "itemHash", t.status AS status, t.error AS error, t.attempts AS attempts,
+         t.input_tokens AS "inputTokens", t.output_tokens AS "outputTokens", t.cost_usd AS "costUsd", t.latency_ms AS "latencyMs",
+         t.batch_latency_ms AS "batchLatencyMs", t.cached_calls AS "cachedCalls", t.total_calls AS "totalCalls", t.truncated_calls AS "truncatedCalls",
+         t.unpriced_calls AS "unpricedCalls", t.finished_at AS "finishedAt", tr.body AS transcript,
+         tr.packed AS packed
+       FROM trials t LEFT JOIN transcripts tr ON tr.trial_id = t.id WHERE ${run}t.id > ? ORDER BY t.id LIMIT ?`,
+      runId === undefined ? [after, batchSize] : [runId, after, batchSize],
+    );
+    if (page.length === 0) break;
+    // A run's trials are not contiguous in a store of several runs: scores by the page's ids.
+    const ids = page.map((t) => t.id);
+    const scores = await db.all<{ trial_id: number; scorer: string; value: number; detail: string }>(
+      runId === undefined
+        ? `SELECT trial_id, scorer, value, detail FROM scores WHERE trial_id >= ? AND trial_id <= ? ORDER BY trial_id, ${db.dialect.insertionOrder}`
+        : `SELECT trial_id, scorer, value, detail FROM scores WHERE trial_id IN (SELECT id FROM trials WHERE run_id = ? AND id >= ? AND id <= ?)
+           ORDER BY trial_id, ${db.dialect.insertionOrder}`,
+      runId === undefined ? [ids[0], ids.at(-1)] : [runId, ids[0], ids.at(-1)],
+    );
+    const byTrial = new Map<number, StoredTrial['scores']>();
+    for (const s of scores) {
+      let list = byTrial.get(s.trial_id);
+      if (!list) byTrial.set(s.trial_id, (list = []));
+      list.push({ scorer: s.scorer, value: s.value, detail: s.detail });
+    }
+    const stored = page.filter((t) => t.transcript !== null) as Array<TrialRow & { transcript: string }>;
+    const whole = await packer.unpack(
+      stored.map((t) => ({ body: t.transcript, packed: t.packed ?? 0 })),
+      loadBlobs,
+    );
+    stored.forEach((t, i) => (t.transcript = whole[i]!));
+    for (const { id, packed: _, ...t } of page) yield { ...t, scores: byTrial.get(id) ?? [] };
+    if (page.length < batchSize) break;
+    after = page[page.length - 1]!.id;
+  }
+}
+
+/** Every row of a store, in dependency order (runs and items before the trials that name them). */
+export async function* exportRecords(db: SqlDriver): AsyncIterable<StoreRecord> {
   for (const r of await db.all<{ id: string; created_at: string; config: string; spec: string | null; name: string | null }>(
     'SELECT id, created_at, config, spec, name FROM runs ORDER BY created_at, id',
   )) {
@@ -91,38 +138,7 @@ export async function* exportRecords(db: SqlDriver): AsyncIterable<StoreRecord> 
     if (page.length < PAGE) break;
     after = page[page.length - 1]!.hash;
   }
-  for (let after = 0; ; ) {
-    const page = await db.all<TrialRow>(
-      `SELECT t.id AS id, t.run_id AS "runId", t.subject_id AS "subjectId", t.suite AS suite, t.item_id AS "itemId",
-         t.replicate AS replicate, t.item_hash AS "itemHash", t.status AS status, t.error AS error, t.attempts AS attempts,
-         t.input_tokens AS "inputTokens", t.output_tokens AS "outputTokens", t.cost_usd AS "costUsd", t.latency_ms AS "latencyMs",
-         t.batch_latency_ms AS "batchLatencyMs", t.cached_calls AS "cachedCalls", t.total_calls AS "totalCalls", t.truncated_calls AS "truncatedCalls",
-         t.unpriced_calls AS "unpricedCalls", t.finished_at AS "finishedAt", tr.body AS transcript,
-         tr.packed AS packed
-       FROM trials t LEFT JOIN transcripts tr ON tr.trial_id = t.id WHERE t.id > ? ORDER BY t.id LIMIT ?`,
-      [after, PAGE],
-    );
-    if (page.length === 0) break;
-    const scores = await db.all<{ trial_id: number; scorer: string; value: number; detail: string }>(
-      `SELECT trial_id, scorer, value, detail FROM scores WHERE trial_id >= ? AND trial_id <= ? ORDER BY trial_id, ${db.dialect.insertionOrder}`,
-      [page[0]!.id, page[page.length - 1]!.id],
-    );
-    const byTrial = new Map<number, StoredTrial['scores']>();
-    for (const s of scores) {
-      let list = byTrial.get(s.trial_id);
-      if (!list) byTrial.set(s.trial_id, (list = []));
-      list.push({ scorer: s.scorer, value: s.value, detail: s.detail });
-    }
-    const stored = page.filter((t) => t.transcript !== null) as Array<TrialRow & { transcript: string }>;
-    const whole = await packer.unpack(
-      stored.map((t) => ({ body: t.transcript, packed: t.packed ?? 0 })),
-      loadBlobs,
-    );
-    stored.forEach((t, i) => (t.transcript = whole[i]!));
-    for (const { id, packed: _, ...t } of page) yield { kind: 'trial', trial: { ...t, scores: byTrial.get(id) ?? [] } };
-    if (page.length < PAGE) break;
-    after = page[page.length - 1]!.id;
-  }
+  for await (const trial of trialPages(db)) yield { kind: 'trial', trial };
   for (let after: string | Buffer = ''; ; ) {
     const page: CacheRow[] = await db.all<CacheRow>(
       `SELECT c.key AS key, m.provider AS provider, m.model AS model, c.response AS response, c.created_at AS created_at, o.origin AS origin
