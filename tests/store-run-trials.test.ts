@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exportInspectLogs, exportTrials, openStore, runTrialRows } from '../src/index.js';
 import type { Item, TrialKey, TrialOutcome } from '../src/core/index.js';
-import { collect, copyStore, type Store, type StoredTrial } from '../src/store/index.js';
+import { collect, copyStore, type RunTrial, type Store } from '../src/store/index.js';
 import { createTestSchema, dropTestDatabases, pgAvailable, pgSkipNote } from './helpers/postgres.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mindscope-run-trials-'));
@@ -71,8 +71,13 @@ async function fill(store: Store, n: number): Promise<void> {
   await Promise.all(writes);
 }
 
-const fromExport = async (store: Store, runId: string): Promise<StoredTrial[]> =>
-  (await collect(store.exportRecords())).flatMap((r) => (r.kind === 'trial' && r.trial.runId === runId ? [r.trial] : []));
+/** The run's trials as the whole-store export holds them, transcripts parsed (as runTrials gives them). */
+const fromExport = async (store: Store, runId: string): Promise<RunTrial[]> =>
+  (await collect(store.exportRecords())).flatMap((r) =>
+    r.kind === 'trial' && r.trial.runId === runId
+      ? [{ ...r.trial, transcript: r.trial.transcript === null ? null : (JSON.parse(r.trial.transcript) as unknown) }]
+      : [],
+  );
 
 interface Backend {
   name: string;

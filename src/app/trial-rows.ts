@@ -15,7 +15,7 @@ import {
   type StoredTranscript,
   StoredTranscriptSchema,
 } from '../core/index.js';
-import type { StoredTrial, Store } from '../store/index.js';
+import type { RunTrial, Store } from '../store/index.js';
 import type { ProtocolModule } from '../protocols/index.js';
 import { createRegistry } from './registry.js';
 import { trialAnswer } from './trial-answer.js';
@@ -104,7 +104,7 @@ function parseJson(text: string, where: string): unknown {
 }
 
 /** A stored trial as a row; `spec` is its subject's spec, `item` the fields read from its item. */
-function toRow(t: StoredTrial, spec: string, item: ItemFields, protocols: readonly ProtocolModule[]): TrialRow {
+function toRow(t: RunTrial, spec: string, item: ItemFields, protocols: readonly ProtocolModule[]): TrialRow {
   const where = `trial ${t.suite}/${t.itemId}#${t.replicate} of ${spec} in run ${t.runId}`;
   let messages: ChatMessage[][] = [];
   let answer = { reply: null as string | null, parsed: null as string | null, gold: null as string | null };
@@ -112,7 +112,7 @@ function toRow(t: StoredTrial, spec: string, item: ItemFields, protocols: readon
   let protocol: string | null = null;
   let transcript: StoredTranscript | null = null;
   if (t.transcript !== null) {
-    const parsed = StoredTranscriptSchema.safeParse(parseJson(t.transcript, where));
+    const parsed = StoredTranscriptSchema.safeParse(t.transcript);
     if (!parsed.success) throw new MindscopeError(`${where}: the transcript does not parse: ${parsed.error.issues[0]?.message ?? ''}`);
     const tr = parsed.data;
     transcript = tr;

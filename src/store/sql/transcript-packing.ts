@@ -182,6 +182,15 @@ export class TranscriptPacker {
     rows: ReadonlyArray<{ body: string; packed: number | boolean }>,
     load: (hashes: string[]) => Promise<Array<{ hash: string; body: string }>>,
   ): Promise<string[]> {
+    const values = await this.unpackValues(rows, load);
+    return rows.map((r, i) => (Number(r.packed) ? JSON.stringify(values[i]) : r.body));
+  }
+
+  /** unpack's transcripts as values (what JSON.parse of its text gives), for readers that would parse the text again. */
+  async unpackValues(
+    rows: ReadonlyArray<{ body: string; packed: number | boolean }>,
+    load: (hashes: string[]) => Promise<Array<{ hash: string; body: string }>>,
+  ): Promise<unknown[]> {
     const rowValues = rows.map((r) => (Number(r.packed) ? (JSON.parse(r.body) as unknown[]) : undefined));
     const fetchAll = async (hashes: Iterable<string>) => {
       const got = new Map<string, string>();
@@ -230,7 +239,13 @@ export class TranscriptPacker {
     const level2 = await fetchAll(paragraphs);
     return rows.map((r, i) => {
       const t = parsed[i];
-      if (!t) return r.body;
+      if (!t) {
+        try {
+          return JSON.parse(r.body) as unknown;
+        } catch (err) {
+          throw new MindscopeError(`a stored transcript does not parse: ${(err as Error).message}`);
+        }
+      }
       for (const c of t.calls as Array<{ messages?: unknown }>) {
         if (typeof c.messages !== 'string') continue;
         c.messages = lists
@@ -247,7 +262,7 @@ export class TranscriptPacker {
         for (const [k, h] of Object.entries(blobs)) detail[k] = JSON.parse(level1.get(h)!);
         delete t.blobs;
       }
-      return JSON.stringify(t);
+      return t;
     });
   }
 }

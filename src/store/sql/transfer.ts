@@ -12,11 +12,12 @@
 // core's files, not its index: the index loads every record schema (zod), which `report` does without.
 import { ConfigError } from '../../core/errors.js';
 import { canonicalJson } from '../../core/hash.js';
-import type { ImportSummary, RunRecord, StoredTrial, StoreRecord } from '../store.js';
+import type { ImportSummary, RunRecord, RunTrial, StoredTrial, StoreRecord } from '../store.js';
 import type { SqlDriver, SqlExecutor } from './driver.js';
 import { exportBatchLedger, importLedgerRecord } from './batch-ledger-transfer.js';
 import { blobLoader, insertBlobs, TranscriptPacker } from './transcript-packing.js';
 import { itemBodyParam, itemBodyText } from './item-bodies.js';
+import { insertNames, keyNames, TRIAL_KEY_COLUMNS, TRIAL_KEY_VALUES, TRIAL_UNIQUE } from './trial-writes.js';
 import {
   createdAtParam,
   createdAtText,
@@ -52,7 +53,7 @@ interface CacheRow {
  * keyset pages of `batchSize` (by trial id: no OFFSET, no cursor held between pages): every
  * trial of the store, or one run's.
  */
-export async function* trialPages(db: SqlDriver, runId?: string, batchSize = PAGE): AsyncIterable<StoredTrial> {
+export async function* trialPages(db: SqlDriver, runId?: string, batchSize = PAGE): AsyncIterable<RunTrial> {
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batch size ${batchSize}: a positive integer`);
   const packer = new TranscriptPacker();
   const loadBlobs = blobLoader(db);
@@ -85,12 +86,12 @@ export async function* trialPages(db: SqlDriver, runId?: string, batchSize = PAG
       list.push({ scorer: s.scorer, value: s.value, detail: s.detail });
     }
     const stored = page.filter((t) => t.transcript !== null) as Array<TrialRow & { transcript: string }>;
-    const whole = await packer.unpack(
+    const whole = await packer.unpackValues(
       stored.map((t) => ({ body: t.transcript, packed: t.packed ?? 0 })),
       loadBlobs,
     );
-    stored.forEach((t, i) => (t.transcript = whole[i]!));
-    for (const { id, packed: _, ...t } of page) yield { ...t, scores: byTrial.get(id) ?? [] };
+    const values = new Map(stored.map((t, i) => [t.id, whole[i]]));
+    for (const { id, packed: _, transcript: __, ...t } of page) yield { ...t, transcript: values.get(id) ?? null, scores: byTrial.get(id) ?? [] };
     if (page.length < batchSize) break;
     after = page[page.length - 1]!.id;
   }
@@ -138,7 +139,8 @@ export async function* exportRecords(db: SqlDriver): AsyncIterable<StoreRecord> 
     if (page.length < PAGE) break;
     after = page[page.length - 1]!.hash;
   }
-  for await (const trial of trialPages(db)) yield { kind: 'trial', trial };
+  for await (const t of trialPages(db))
+    yield { kind: 'trial', trial: { ...t, transcript: t.transcript === null ? null : JSON.stringify(t.transcript) } };
   for (let after: string | Buffer = ''; ; ) {
     const page: CacheRow[] = await db.all<CacheRow>(
       `SELECT c.key AS key, m.provider AS provider, m.model AS model, c.response AS response, c.created_at AS created_at, o.origin AS origin
@@ -256,17 +258,18 @@ async function importOne(
     case 'trial': {
       const t = r.trial;
       // A new trial goes in; a done one replaces a failed one; anything else is a duplicate.
+      await insertNames(tx, keyNames(t));
       const row = await tx.get<{ id: number }>(
-        `INSERT INTO trials (run_id, subject_id, suite, item_id, replicate, item_hash, status, error, attempts,
+        `INSERT INTO trial_rows (${TRIAL_KEY_COLUMNS}, status, error, attempts,
            input_tokens, output_tokens, cost_usd, latency_ms, batch_latency_ms, cached_calls, total_calls, truncated_calls,
            unpriced_calls, finished_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (run_id, subject_id, suite, item_id, replicate) DO UPDATE SET item_hash = excluded.item_hash,
+         VALUES (${TRIAL_KEY_VALUES}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (${TRIAL_UNIQUE}) DO UPDATE SET item_ref = excluded.item_ref,
            status = excluded.status, error = excluded.error, attempts = excluded.attempts, input_tokens = excluded.input_tokens,
            output_tokens = excluded.output_tokens, cost_usd = excluded.cost_usd, latency_ms = excluded.latency_ms,
            batch_latency_ms = excluded.batch_latency_ms, cached_calls = excluded.cached_calls, total_calls = excluded.total_calls, truncated_calls = excluded.truncated_calls,
            unpriced_calls = excluded.unpriced_calls, finished_at = excluded.finished_at
-         WHERE trials.status = 'failed' AND excluded.status = 'done'
+         WHERE trial_rows.status = 'failed' AND excluded.status = 'done'
          RETURNING id`,
         [
           t.runId,
