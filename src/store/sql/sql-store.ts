@@ -121,7 +121,7 @@ export class SqlStore implements Store {
         if (names.length) await insertNames(tx, names);
         const blobs = new Map<string, string>();
         for (const w of writes) if (w.blobs) for (const [h, body] of w.blobs) blobs.set(h, body);
-        if (blobs.size) await insertBlobs(tx, [...blobs]);
+        if (blobs.size) await insertBlobs(tx, db.backend, [...blobs]);
         // Then the cache's models, likewise.
         const models = new Map<string, [string, string]>();
         for (const w of writes) if (w.model) models.set(w.model.join('\u0000'), w.model);

@@ -300,7 +300,7 @@ async function importOne(
       summary.trials++;
       if (t.transcript !== null) {
         const packed = packer.pack(JSON.parse(t.transcript));
-        await insertBlobs(tx, packed.blobs);
+        await insertBlobs(tx, backend, packed.blobs);
         packer.markStored(packed.blobs);
         await tx.run(
           'INSERT INTO transcripts (trial_id, body, packed) VALUES (?, ?, 1) ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body, packed = excluded.packed',
