@@ -80,7 +80,21 @@ const scan = (run) => ['-e', SCAN, db, run, join(work, `${run}.scan`)];
 if (!existsSync(db)) {
   for (const r of runs) {
     const built = step(
-      cli('run', 'generated-tom', '--limit', String(r.items), '--trials', String(replicates), '--model', ...agents, '--db', db, '--run-id', r.id, '--quiet'),
+      cli(
+        'run',
+        'generated-tom',
+        '--limit',
+        String(r.items),
+        '--trials',
+        String(replicates),
+        '--model',
+        ...agents,
+        '--db',
+        db,
+        '--run-id',
+        r.id,
+        '--quiet',
+      ),
       `run ${r.id}`,
     );
     console.log(`built run ${r.id} (${r.trials} trials) in ${built.seconds.toFixed(1)} s`);

@@ -28,7 +28,11 @@ const arg = (name, fallback) => {
 const dist = resolve(arg('dist', join(here, '..', 'dist')));
 const LIMIT = 8;
 const shapes = [
-  { items: Number(arg('items', smoke ? 20 : 500)), subjects: Number(arg('subjects', 2)), replicates: Number(arg('replicates', smoke ? 2 : 3)) },
+  {
+    items: Number(arg('items', smoke ? 20 : 500)),
+    subjects: Number(arg('subjects', 2)),
+    replicates: Number(arg('replicates', smoke ? 2 : 3)),
+  },
   { items: Number(arg('single', smoke ? 40 : 3000)), subjects: 1, replicates: 1 },
 ];
 

@@ -82,7 +82,10 @@ const expected = {
 
 describe('schema 15 on a store written at schema 14', () => {
   it('the fixture holds every kind of row an export reads', () => {
-    const rows = expected.jsonl.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const rows = expected.jsonl
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(rows).toHaveLength(TRIALS);
     expect(new Set(rows.map((r) => r.status))).toEqual(new Set(['done', 'failed']));
     expect(rows.some((r) => Object.keys(r.judge_scores as object).length > 0)).toBe(true);

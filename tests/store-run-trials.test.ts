@@ -59,7 +59,13 @@ async function fill(store: Store, n: number): Promise<void> {
   await store.putItems(items.map((it, i) => ({ hash: `h${i}`, item: it })));
   for (const runId of ['a', 'b']) await store.createRun({ id: runId, createdAt: '2026-01-01T00:00:00.000Z', config: { runId } });
   await store.upsertSubject({ id: 's1', spec: 'agent:oracle', settings: {} });
-  const key = (runId: string, i: number): TrialKey => ({ runId, subjectId: 's1', suite: 'toy', itemId: `i${i % items.length}`, replicate: i });
+  const key = (runId: string, i: number): TrialKey => ({
+    runId,
+    subjectId: 's1',
+    suite: 'toy',
+    itemId: `i${i % items.length}`,
+    replicate: i,
+  });
   // Queued together (one group commit): the order stored is the order recorded.
   const writes: Array<Promise<void>> = [];
   for (let i = 0; i < n; i++) {

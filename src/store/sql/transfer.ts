@@ -91,7 +91,8 @@ export async function* trialPages(db: SqlDriver, runId?: string, batchSize = PAG
       loadBlobs,
     );
     const values = new Map(stored.map((t, i) => [t.id, whole[i]]));
-    for (const { id, packed: _, transcript: __, ...t } of page) yield { ...t, transcript: values.get(id) ?? null, scores: byTrial.get(id) ?? [] };
+    for (const { id, packed: _, transcript: __, ...t } of page)
+      yield { ...t, transcript: values.get(id) ?? null, scores: byTrial.get(id) ?? [] };
     if (page.length < batchSize) break;
     after = page[page.length - 1]!.id;
   }
