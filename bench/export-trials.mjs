@@ -1,79 +1,149 @@
-// bench/export-trials: time and peak memory of `export trials` (JSONL, Parquet), `export
-// inspect` and `import inspect` on a store of 100,000 trials written by a real run of reference
-// agents (generated-tom, 2,000 items x 5 agents x 10 replicates).
+// bench/export-trials: `export trials` (JSONL) and `export inspect` on a store of 100,000 trials
+// written by a real run of reference agents (generated-tom, 2,000 items x 5 agents x 10
+// replicates), beside a plain scan of the same rows: the run's trial rows with their transcript
+// and scores as stored, read with better-sqlite3's iterate() and written one JSON.stringify a
+// line (the limit: 2x its CPU). Rounds are interleaved (export, export inspect, scan; best and
+// median of --rounds), each step a child process of its own, so its CPU time and peak RSS are
+// its own. Peak RSS is also measured on a run of 20,000 trials of the same store: flat memory
+// means no more at 100,000.
 //
-//   npm run build && node bench/export-trials.mjs [--items 2000] [--replicates 10] [--db FILE]
+//   npm run build && node bench/export-trials.mjs [--items 2000] [--replicates 10] [--rounds 3] [--db FILE] [--dist OTHER/dist] [--smoke]
 //
-// Each step runs in a child process of its own, so its peak RSS is its own. The store is built
-// once (about 2-5 minutes on 2 cores) and kept when --db names a file.
+// The store is built once (about 2-5 minutes on 2 cores) and kept when --db names a file.
+// --smoke: tiny runs, a few seconds, nothing written to docs/performance.md.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { recordPerformance } from './performance-table.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const bin = join(here, '..', 'bin', 'mindscope.js');
+const smoke = process.argv.includes('--smoke');
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : fallback;
 };
-const items = arg('items', '2000');
-const replicates = arg('replicates', '10');
+// --dist: another build's dist/ (an older checkout's) to compare with.
+const dist = resolve(arg('dist', join(here, '..', 'dist')));
+const CLI = `import(${JSON.stringify(pathToFileURL(join(dist, 'cli', 'main.js')).href)}).then((m) => m.main())`;
+const items = Number(arg('items', smoke ? 20 : 2000));
+const replicates = Number(arg('replicates', smoke ? 2 : 10));
+const rounds = Number(arg('rounds', smoke ? 1 : 3));
 const work = mkdtempSync(join(tmpdir(), 'mindscope-bench-export-'));
 const db = arg('db', join(work, 'runs.db'));
 const agents = ['agent:oracle', 'agent:random', 'agent:reality', 'agent:first-option', 'agent:first-order'];
+const LIMIT = 2;
+const runs = [
+  { id: 'big', items, trials: items * replicates * agents.length },
+  { id: 'small', items: Math.max(1, Math.round(items / 5)), trials: Math.max(1, Math.round(items / 5)) * replicates * agents.length },
+];
 
-// The CLI under /usr/bin/time -v would need GNU time; Node reports its own peak RSS instead.
+// The peer: the same rows as stored, scanned and stringified (no parsing, no unpacking).
+const SCAN = `
+const Database = require('better-sqlite3');
+const { openSync, writeSync, closeSync } = require('node:fs');
+const [db, runId, out] = process.argv.slice(1);
+const d = new Database(db, { readonly: true });
+const rows = d.prepare(\`SELECT t.*, tr.body AS transcript, tr.packed AS packed,
+  (SELECT json_group_array(json_array(s.scorer, s.value, s.detail)) FROM scores s WHERE s.trial_id = t.id) AS scores
+  FROM trials t LEFT JOIN transcripts tr ON tr.trial_id = t.id WHERE t.run_id = ? ORDER BY t.id\`);
+const fd = openSync(out, 'w');
+let buf = '', n = 0;
+for (const r of rows.iterate(runId)) {
+  buf += JSON.stringify(r) + '\\n';
+  n++;
+  if (buf.length > 1 << 20) { writeSync(fd, buf); buf = ''; }
+}
+writeSync(fd, buf);
+closeSync(fd);
+console.log(n + ' rows');
+`;
+
+// Node reports its own peak RSS and CPU time on exit (peak-rss.cjs).
 const PEAK = join(here, 'peak-rss.cjs');
-const rows = [];
-function step(name, args) {
+function step(args, name) {
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, ['--require', PEAK, bin, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const r = spawnSync(process.execPath, ['--require', PEAK, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   if (r.status !== 0) throw new Error(`${name} failed: ${r.stderr}`);
-  const peak = /peak-rss-mb=(\d+)/.exec(r.stderr)?.[1];
-  if (!name.startsWith('run '))
-    rows.push({
-      figure: `${name}, ${Number(items) * Number(replicates) * agents.length} trials: time and peak RSS`,
-      value: `${seconds.toFixed(1)} s, ${peak} MB`,
-    });
-  console.log(
-    `${name.padEnd(22)} ${seconds.toFixed(1).padStart(7)} s   peak RSS ${String(peak).padStart(5)} MB   ${r.stdout.trim().split('\n').at(-1)}`,
-  );
+  const peak = Number(/peak-rss-mb=(\d+)/.exec(r.stderr)?.[1]);
+  const cpu = Number(/cpu-ms=(\d+)/.exec(r.stderr)?.[1]) / 1000;
+  return { seconds, peak, cpu, last: r.stdout.trim().split('\n').at(-1) };
 }
+const cli = (...args) => ['--input-type=module', '-e', CLI, '--', 'mindscope', ...args];
+const exportJsonl = (run) => cli('export', 'trials', '--db', db, '--run-id', run, '--out', join(work, `${run}.jsonl`));
+const exportInspect = (run) => cli('export', 'inspect', '--db', db, '--run-id', run, '--out', join(work, `${run}-logs`));
+const scan = (run) => ['-e', SCAN, db, run, join(work, `${run}.scan`)];
 
 if (!existsSync(db)) {
-  step('run (build the store)', [
-    'run',
-    'generated-tom',
-    '--limit',
-    items,
-    '--trials',
-    replicates,
-    '--model',
-    ...agents,
-    '--db',
-    db,
-    '--run-id',
-    'big',
-    '--quiet',
-  ]);
+  for (const r of runs) {
+    const built = step(
+      cli(
+        'run',
+        'generated-tom',
+        '--limit',
+        String(r.items),
+        '--trials',
+        String(replicates),
+        '--model',
+        ...agents,
+        '--db',
+        db,
+        '--run-id',
+        r.id,
+        '--quiet',
+      ),
+      `run ${r.id}`,
+    );
+    console.log(`built run ${r.id} (${r.trials} trials) in ${built.seconds.toFixed(1)} s`);
+  }
 }
-step('export trials .jsonl', ['export', 'trials', '--db', db, '--run-id', 'big', '--out', join(work, 'big.jsonl')]);
-step('export trials .parquet', ['export', 'trials', '--db', db, '--run-id', 'big', '--out', join(work, 'big.parquet')]);
-step('export inspect', ['export', 'inspect', '--db', db, '--run-id', 'big', '--out', join(work, 'logs')]);
-step('import inspect', ['import', 'inspect', join(work, 'logs'), '--db', join(work, 'back.db'), '--run-id', 'big-back']);
-const mb = (p) => (statSync(p).size / 2 ** 20).toFixed(1);
-const logs = readdirSync(join(work, 'logs')).map((f) => join(work, 'logs', f));
-console.log(
-  `sizes: store ${mb(db)} MB, jsonl ${mb(join(work, 'big.jsonl'))} MB, parquet ${mb(join(work, 'big.parquet'))} MB, inspect logs ${logs.length} x ~${mb(logs[0])} MB`,
-);
-rows.push({
-  figure: `output sizes, ${Number(items) * Number(replicates) * agents.length} trials: store, JSONL, Parquet`,
-  value: `${mb(db)} MB, ${mb(join(work, 'big.jsonl'))} MB, ${mb(join(work, 'big.parquet'))} MB`,
-});
-recordPerformance('export-trials', rows);
+
+const best = (xs) => Math.min(...xs);
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const steps = { 'export trials .jsonl': exportJsonl, 'export inspect': exportInspect, 'plain scan': scan };
+const seen = Object.fromEntries(Object.keys(steps).map((k) => [k, []]));
+for (let i = 0; i < rounds; i++) {
+  for (const [name, args] of Object.entries(steps)) {
+    const s = step(args('big'), name);
+    seen[name].push(s);
+    console.log(
+      `round ${i + 1} ${name.padEnd(22)} cpu ${s.cpu.toFixed(2).padStart(6)} s  wall ${s.seconds.toFixed(2).padStart(6)} s  peak RSS ${String(s.peak).padStart(5)} MB  ${s.last}`,
+    );
+  }
+}
+const scanCpu = seen['plain scan'].map((s) => s.cpu);
+const rows = [];
+const big = runs[0].trials;
+for (const name of ['export trials .jsonl', 'export inspect']) {
+  const cpu = seen[name].map((s) => s.cpu);
+  const line = `${name}, ${big} trials: CPU best ${best(cpu).toFixed(2)} s, median ${median(cpu).toFixed(2)} s; plain scan best ${best(scanCpu).toFixed(2)} s, median ${median(scanCpu).toFixed(2)} s: ${(median(cpu) / median(scanCpu)).toFixed(2)}x (limit ${LIMIT}x)`;
+  console.log(line);
+  rows.push({
+    figure: `${name}, ${big} trials: CPU time (best, median of ${rounds} interleaved rounds) beside a plain scan-and-stringify of the same rows; limit ${LIMIT}x`,
+    value: `${best(cpu).toFixed(2)} s, ${median(cpu).toFixed(2)} s`,
+    peer: `${best(scanCpu).toFixed(2)} s, ${median(scanCpu).toFixed(2)} s`,
+    ratio: median(cpu) / median(scanCpu),
+  });
+}
+// Peak memory at two sizes of run: flat means the larger costs no more.
+for (const name of ['export trials .jsonl', 'export inspect']) {
+  const small = step(steps[name]('small'), name).peak;
+  const large = median(seen[name].map((s) => s.peak));
+  console.log(`${name}: peak RSS ${small} MB at ${runs[1].trials} trials, ${large} MB at ${big} trials`);
+  rows.push({
+    figure: `${name}: peak RSS at ${big} trials beside ${runs[1].trials} trials of the same store (flat: ratio near 1)`,
+    value: `${large} MB`,
+    peer: `${small} MB`,
+    ratio: large / small,
+  });
+}
+const scanPeak = median(seen['plain scan'].map((s) => s.peak));
+console.log(`plain scan: peak RSS ${scanPeak} MB; store ${(statSync(db).size / 2 ** 20).toFixed(1)} MB`);
+if (!smoke) recordPerformance('export-trials', rows);
 if (!process.argv.includes('--db')) rmSync(work, { recursive: true, force: true });

@@ -60,16 +60,18 @@ export const BENCHES = [
   },
   {
     id: 'export-trials',
-    command: 'node bench/export-trials.mjs [--items 2000] [--replicates 10]',
+    command: 'node bench/export-trials.mjs [--items 2000] [--replicates 10] [--rounds 3] [--dist OTHER/dist] [--smoke]',
     measures:
-      '`export trials` (JSONL, Parquet), `export inspect` and `import inspect` on 100,000 trials of reference agents: time and peak memory of each.',
-    beside: 'each other: every step runs in a child process of its own.',
+      '`export trials` (JSONL) and `export inspect` on 100,000 trials of reference agents: CPU time (best and median of interleaved rounds) and peak memory, also at 20,000 trials.',
+    beside:
+      'a plain scan of the same rows (the run’s trial rows with transcript and scores as stored, one JSON.stringify a line; limit 2x), in the same rounds; peak memory at 20,000 trials beside 100,000 (flat: no more).',
   },
   {
     id: 'store-size',
-    command: 'node bench/store-size.mjs [--items 500] [--subjects 2] [--replicates 3] [--dist OTHER/dist]',
-    measures: 'SQLite bytes per MCQ trial, in all and by table.',
-    beside: 'the target of 1 KB a trial; another build with `--dist`.',
+    command: 'node bench/store-size.mjs [--items 500] [--subjects 2] [--replicates 3] [--single 3000] [--dist OTHER/dist] [--smoke]',
+    measures: 'SQLite bytes per MCQ trial, in all and by table, at 500 items x 2 subjects x 3 replicates and at one trial per item.',
+    beside:
+      'the same run as gzipped JSONL (`export trials` through gzip; limit 8x) and as zipped Inspect logs; another build with `--dist`.',
   },
   {
     id: 'item-search',

@@ -52,7 +52,7 @@ it.skipIf(!pgAvailable)(`a full disk on PostgreSQL (SQLSTATE 53100) is one line 
     const admin = await PgDriver.open(url, PG_MIGRATIONS);
     await admin.run(`CREATE FUNCTION disk_full() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = '53100'; END $$`);
-    await admin.run('CREATE TRIGGER disk_full BEFORE INSERT ON trials FOR EACH ROW EXECUTE FUNCTION disk_full()');
+    await admin.run('CREATE TRIGGER disk_full BEFORE INSERT ON trial_rows FOR EACH ROW EXECUTE FUNCTION disk_full()');
     await admin.close();
     const err = await evaluate({ suites: ['generated-tom'], limit: 20, models: ['agent:oracle'] }, { store, runId: 'full' }).then(
       () => undefined,

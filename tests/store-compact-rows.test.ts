@@ -9,9 +9,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../src/index.js';
 import type { Item } from '../src/core/index.js';
-import { collect, copyStore, type SqlStore, type StoreRecord } from '../src/store/index.js';
+import { collect, copyStore, MIGRATIONS, type SqlStore, type StoreRecord } from '../src/store/index.js';
 import { minimalOutcome } from './helpers/outcomes.js';
 import { sqliteQuery } from './helpers/sqlite.js';
+import { backToSchema14 } from './helpers/schema-14.js';
 import { createTestSchema, dropTestDatabases, pgAvailable, pgQuery, pgSkipNote } from './helpers/postgres.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mindscope-compact-rows-'));
@@ -127,6 +128,7 @@ for (const b of backends) {
         createdAt: '2026-01-02T03:04:05.678Z',
       };
       // Back to schema 11's call cache, with a row as an older mindscope wrote it; then migrate again.
+      for (const stmt of backToSchema14(b.name === 'SQLite' ? 'sqlite' : 'postgres')) await b.sql(location, stmt);
       await b.sql(location, 'DROP TABLE call_cache');
       await b.sql(location, 'DROP TABLE cache_models');
       await b.sql(location, 'DROP TABLE cache_origins');
@@ -145,7 +147,7 @@ for (const b of backends) {
         `INSERT INTO items (hash, suite, item_id, category, ability, answer, body) VALUES ('h-old', 'x', 'i0', 'belief', NULL, 'a', '${JSON.stringify({ ...item, id: 'i0' })}')`,
       );
       const again = (await openStore(location)) as SqlStore;
-      expect(await again.schemaVersion()).toBe(14);
+      expect(await again.schemaVersion()).toBe(MIGRATIONS.length);
       expect(await again.getCached(OLD_HEX)).toEqual(response);
       expect(await again.getItem('h-old')).toEqual({ ...item, id: 'i0' });
       await again.putItems([{ hash: 'h-new', item }]);

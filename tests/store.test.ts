@@ -23,6 +23,7 @@ import {
 import { minimalOutcome } from './helpers/outcomes.js';
 import { evaluate } from './helpers/evaluate.js';
 import { sqliteQuery } from './helpers/sqlite.js';
+import { backToSchema14 } from './helpers/schema-14.js';
 import { createTestSchema, dropTestDatabases, pgAvailable, pgQuery, pgSkipNote } from './helpers/postgres.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mindscope-store-'));
@@ -100,6 +101,7 @@ for (const b of [sqlite, postgres]) {
       await s.close();
       // Back to version 1, as a store written before rubric pins, truncation counts, leases, stored specs, the batch ledger and batch waits.
       for (const stmt of [
+        ...backToSchema14(b.name === 'SQLite' ? 'sqlite' : 'postgres'),
         'DROP TABLE irt_results',
         'DROP TABLE rubric_pins',
         'ALTER TABLE trials DROP COLUMN truncated_calls',
@@ -156,11 +158,11 @@ for (const b of [sqlite, postgres]) {
       await expect(
         s.recordDone(key('i1'), 'h1', { ...outcome('kept'), score: { scorer: 'mcq', value: Number.NaN, detail: {} } }, 1),
       ).rejects.toThrow(/score NaN is not a finite number/);
-      // One good trial and one the database refuses (its item is unknown: a foreign key) in one batch.
+      // One good trial and one the database refuses (its item is unknown) in one batch.
       const good = s.recordDone(key('i1'), 'h1', outcome('kept'), 1);
       const bad = s.recordDone(key('i2'), 'no-such-item', outcome('lost'), 1);
       await expect(s.flush()).rejects.toThrow(
-        /could not store 1 write\(s\): trial x\/i2#0: .*(FOREIGN KEY constraint failed|foreign key constraint)/,
+        /could not store 1 write\(s\): trial x\/i2#0: .*(FOREIGN KEY constraint failed|foreign key constraint|NOT NULL constraint failed: trial_rows.item_ref|null value in column "item_ref")/,
       );
       await expect(good).resolves.toBeUndefined();
       await expect(bad).rejects.toThrow(/trial x\/i2#0/);

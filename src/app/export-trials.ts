@@ -60,6 +60,9 @@ export function trialRecord(r: TrialRow): Record<string, unknown> {
 
 const BATCH = 1000;
 
+/** Lines are written in chunks of about this many characters (one write each, not one a line). */
+const CHUNK_CHARS = 1 << 20;
+
 async function writeJsonl(rows: AsyncIterable<TrialRow>, path: string): Promise<number> {
   const out = createWriteStream(path);
   const failed = once(out, 'error').then(([err]) => {
@@ -67,11 +70,19 @@ async function writeJsonl(rows: AsyncIterable<TrialRow>, path: string): Promise<
   });
   failed.catch(() => {}); // observed by the races below
   let n = 0;
+  let chunk = '';
+  const write = async () => {
+    const text = chunk;
+    chunk = '';
+    if (!out.write(text)) await Promise.race([once(out, 'drain'), failed]);
+  };
   try {
     for await (const r of rows) {
-      if (!out.write(`${JSON.stringify(trialRecord(r))}\n`)) await Promise.race([once(out, 'drain'), failed]);
+      chunk += `${JSON.stringify(trialRecord(r))}\n`;
       n++;
+      if (chunk.length >= CHUNK_CHARS) await write();
     }
+    if (chunk) await write();
   } finally {
     out.end();
   }

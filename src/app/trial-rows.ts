@@ -15,7 +15,7 @@ import {
   type StoredTranscript,
   StoredTranscriptSchema,
 } from '../core/index.js';
-import type { StoredTrial, Store } from '../store/index.js';
+import type { RunTrial, Store } from '../store/index.js';
 import type { ProtocolModule } from '../protocols/index.js';
 import { createRegistry } from './registry.js';
 import { trialAnswer } from './trial-answer.js';
@@ -104,7 +104,7 @@ function parseJson(text: string, where: string): unknown {
 }
 
 /** A stored trial as a row; `spec` is its subject's spec, `item` the fields read from its item. */
-function toRow(t: StoredTrial, spec: string, item: ItemFields, protocols: readonly ProtocolModule[]): TrialRow {
+function toRow(t: RunTrial, spec: string, item: ItemFields, protocols: readonly ProtocolModule[]): TrialRow {
   const where = `trial ${t.suite}/${t.itemId}#${t.replicate} of ${spec} in run ${t.runId}`;
   let messages: ChatMessage[][] = [];
   let answer = { reply: null as string | null, parsed: null as string | null, gold: null as string | null };
@@ -112,7 +112,7 @@ function toRow(t: StoredTrial, spec: string, item: ItemFields, protocols: readon
   let protocol: string | null = null;
   let transcript: StoredTranscript | null = null;
   if (t.transcript !== null) {
-    const parsed = StoredTranscriptSchema.safeParse(parseJson(t.transcript, where));
+    const parsed = StoredTranscriptSchema.safeParse(t.transcript);
     if (!parsed.success) throw new MindscopeError(`${where}: the transcript does not parse: ${parsed.error.issues[0]?.message ?? ''}`);
     const tr = parsed.data;
     transcript = tr;
@@ -166,32 +166,34 @@ function toRow(t: StoredTrial, spec: string, item: ItemFields, protocols: readon
 }
 
 /**
- * The trials of a run (done and failed), one row each, streamed in the order they were stored.
+ * The trials of a run (done and failed), one row each, streamed in the order they were stored,
+ * `batchSize` trials a read (the store's default unless given).
  * A stored record that does not parse is a MindscopeError naming the trial.
  */
 export async function* runTrialRows(
   store: Store,
   runId: string,
   protocols: readonly ProtocolModule[] = createRegistry().protocols,
+  batchSize?: number,
 ): AsyncIterable<TrialRow> {
   const specs = new Map<string, string>();
-  const items = new Map<string, ItemFields>();
+  // The subjects (a few rows: they come before everything else a store exports).
   for await (const r of store.exportRecords()) {
     if (r.kind === 'subject') specs.set(r.subject.id, r.subject.spec);
-    else if (r.kind === 'trial') {
-      const t = r.trial;
-      if (t.runId !== runId) continue;
-      let item = items.get(t.itemHash);
-      if (!item) {
-        const full = await store.getItem(t.itemHash);
-        item = {
-          category: full?.category ?? '',
-          originalLabel: String(full?.meta.originalLabel ?? full?.ability ?? ''),
-          answer: full?.answer ?? '',
-        };
-        items.set(t.itemHash, item);
-      }
-      yield toRow(t, specs.get(t.subjectId) ?? t.subjectId, item, protocols);
-    } else if (r.kind === 'cache') break; // the call cache comes after every trial
+    else if (r.kind !== 'run') break;
+  }
+  const items = new Map<string, ItemFields>();
+  for await (const t of store.runTrials(runId, batchSize === undefined ? {} : { batchSize })) {
+    let item = items.get(t.itemHash);
+    if (!item) {
+      const full = await store.getItem(t.itemHash);
+      item = {
+        category: full?.category ?? '',
+        originalLabel: String(full?.meta.originalLabel ?? full?.ability ?? ''),
+        answer: full?.answer ?? '',
+      };
+      items.set(t.itemHash, item);
+    }
+    yield toRow(t, specs.get(t.subjectId) ?? t.subjectId, item, protocols);
   }
 }

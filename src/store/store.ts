@@ -175,6 +175,11 @@ export interface StoredTrial extends TrialKey {
   scores: Array<{ scorer: string; value: number; detail: string }>;
 }
 
+/** A stored trial as `runTrials` reads it: its transcript parsed (what JSON.parse of StoredTrial's text gives), null when it has none. */
+export interface RunTrial extends Omit<StoredTrial, 'transcript'> {
+  transcript: unknown;
+}
+
 /** What an import found: rows added, and trials left as they were because the target had them already. */
 export interface ImportSummary {
   runs: number;
@@ -298,6 +303,11 @@ export interface Store extends BatchLedger {
   putIrtResult(row: IrtResultRow): Promise<void>;
   /** The IRT estimates of a run, by subject and suite. */
   irtResults(runId: string): Promise<IrtResultRow[]>;
+  /**
+   * A run's trials (done and failed) with their transcripts and scores, in the order they were
+   * stored, read `batchSize` rows a query (500 unless given): memory stays bounded by a batch.
+   */
+  runTrials(runId: string, options?: { batchSize?: number }): AsyncIterable<RunTrial>;
   /** Everything the store holds, row by row (db copy, merge). */
   exportRecords(): AsyncIterable<StoreRecord>;
   /**

@@ -35,9 +35,13 @@ export async function claimTrialLeases(
         part.flatMap((k) => [...keyParams(k), owner, Math.round(ttlMs)]),
       );
       for (const k of won) claimed.add(trialKeyString(k));
+      // Each key looked up by its names (trials is a view over numbered rows).
       const finished = await tx.all<TrialKey>(
-        `SELECT run_id AS "runId", subject_id AS "subjectId", suite, item_id AS "itemId", replicate FROM trials
-         WHERE status = 'done' AND (${KEY_COLUMNS}) IN (VALUES ${valuesList(part.length, 0, '(?, ?, ?, ?, CAST(? AS INTEGER))')})`,
+        `SELECT t.run_id AS "runId", t.subject_id AS "subjectId", t.suite AS suite, t.item_id AS "itemId", t.replicate AS replicate
+         FROM (VALUES ${valuesList(part.length, 0, '(?, ?, ?, ?, CAST(? AS INTEGER))')}) AS k
+         JOIN trials t ON t.run_id = k.column1 AND t.subject_id = k.column2 AND t.suite = k.column3 AND t.item_id = k.column4
+           AND t.replicate = k.column5
+         WHERE t.status = 'done'`,
         part.flatMap(keyParams),
       );
       for (const k of finished) {

@@ -30,6 +30,7 @@ import {
   type StatusRow,
   type Store,
   type StoreRecord,
+  type RunTrial,
   type SubjectRecord,
   type TrialStatus,
   type UsageRow,
@@ -51,13 +52,13 @@ import {
   packResponse,
   unpackResponse,
 } from './cache-rows.js';
-import { exportRecords, importRecords } from './transfer.js';
+import { exportRecords, importRecords, trialPages } from './transfer.js';
 import { claimTrialLeases, releaseTrialLeases, renewTrialLeases, trialLeaseOwners } from './lease-sql.js';
 import { runAccuracyCounts, runFailures, runResponses, runStatus, runUsage } from './run-queries-sql.js';
 import { endpointRateLimits, reportEndpointRateLimit } from './rate-limits-sql.js';
 import { pinRunRubric, putRunIrtResult, runIrtResults, runRubricPins } from './run-annotations-sql.js';
 import { KEY_WHERE, keyParams } from './trial-key-sql.js';
-import { doneTrialWrite, failedTrialWrite, type Write } from './trial-writes.js';
+import { doneTrialWrite, failedTrialWrite, insertNames, keyNames, type Write } from './trial-writes.js';
 import { TrialBrowser } from './trial-browser.js';
 
 interface RunRow {
@@ -88,6 +89,8 @@ export class SqlStore implements Store {
   readonly #cacheModels = new Set<string>();
   /** Cache origins known committed. */
   readonly #cacheOrigins = new Set<string>();
+  /** Names (trial_rows' runs, subjects, suites, item ids) known committed. */
+  readonly #names = new Set<string>();
   readonly #loadBlobs: ReturnType<typeof blobLoader>;
   /** SQLite: lookups of calls of models with no cache entries answered without a query. */
   readonly #absence: CacheAbsence | undefined;
@@ -112,11 +115,13 @@ export class SqlStore implements Store {
     this.#commits = new GroupCommit<Write>(async (writes) => {
       await this.#itemsSettled;
       await db.transaction(async (tx) => {
-        // The group's blobs first, in one order for every process: concurrent transactions
-        // inserting the same blobs then wait for each other instead of deadlocking.
+        // The group's names and blobs first, each in one order for every process: concurrent
+        // transactions inserting the same ones then wait for each other instead of deadlocking.
+        const names = writes.flatMap((w) => w.names ?? []);
+        if (names.length) await insertNames(tx, names);
         const blobs = new Map<string, string>();
         for (const w of writes) if (w.blobs) for (const [h, body] of w.blobs) blobs.set(h, body);
-        if (blobs.size) await insertBlobs(tx, [...blobs]);
+        if (blobs.size) await insertBlobs(tx, db.backend, [...blobs]);
         // Then the cache's models, likewise.
         const models = new Map<string, [string, string]>();
         for (const w of writes) if (w.model) models.set(w.model.join('\u0000'), w.model);
@@ -199,7 +204,7 @@ export class SqlStore implements Store {
         const key = [runId, suite, itemId];
         await tx.run(`DELETE FROM scores WHERE trial_id IN (${ids})`, key);
         await tx.run(`DELETE FROM transcripts WHERE trial_id IN (${ids})`, key);
-        n += await tx.run('DELETE FROM trials WHERE run_id = ? AND suite = ? AND item_id = ?', key);
+        n += await tx.run(`DELETE FROM trial_rows WHERE id IN (${ids})`, key);
       }
       return n;
     });
@@ -305,9 +310,13 @@ export class SqlStore implements Store {
     const id = trialKeyString(k);
     this.#queuedStatus.set(id, 'done');
     if (packed.blobs.length) write.blobs = packed.blobs;
-    const committed = this.#commits.add(`trial ${k.suite}/${k.itemId}#${k.replicate}`, write, () => {
-      if (this.#queuedStatus.get(id) === 'done') this.#queuedStatus.delete(id);
-    });
+    this.#nameTrial(write, k);
+    const committed = this.#namesCommitted(
+      write,
+      this.#commits.add(`trial ${k.suite}/${k.itemId}#${k.replicate}`, write, () => {
+        if (this.#queuedStatus.get(id) === 'done') this.#queuedStatus.delete(id);
+      }),
+    );
     // Only blobs committed may be left out of later transcripts' writes.
     if (packed.blobs.length)
       committed.then(
@@ -320,9 +329,35 @@ export class SqlStore implements Store {
   recordFailed(k: TrialKey, itemHash: string, error: string, attempts: number): Promise<void> {
     const id = trialKeyString(k);
     if (this.#queuedStatus.get(id) !== 'done') this.#queuedStatus.set(id, 'failed');
-    return this.#commits.add(`failed trial ${k.suite}/${k.itemId}#${k.replicate}`, failedTrialWrite(k, itemHash, error, attempts), () => {
-      if (this.#queuedStatus.get(id) === 'failed') this.#queuedStatus.delete(id);
-    });
+    const write = failedTrialWrite(k, itemHash, error, attempts);
+    this.#nameTrial(write, k);
+    return this.#namesCommitted(
+      write,
+      this.#commits.add(`failed trial ${k.suite}/${k.itemId}#${k.replicate}`, write, () => {
+        if (this.#queuedStatus.get(id) === 'failed') this.#queuedStatus.delete(id);
+      }),
+    );
+  }
+
+  /** The trial's names not known committed go with its write. */
+  #nameTrial(write: Write, k: TrialKey): void {
+    const names = keyNames(k).filter((n) => !this.#names.has(n));
+    if (names.length) write.names = names;
+  }
+
+  /** Once the write has committed, its names are known: later writes need not insert them. */
+  #namesCommitted(write: Write, committed: Promise<void>): Promise<void> {
+    const names = write.names;
+    if (names)
+      committed.then(
+        () => {
+          // Bounded: a store of many runs and items is named again after this many, not held in memory.
+          if (this.#names.size > 100_000) this.#names.clear();
+          for (const n of names) this.#names.add(n);
+        },
+        () => {},
+      );
+    return committed;
   }
 
   async getCached(key: string, provider?: string, model?: string): Promise<unknown> {
@@ -503,6 +538,11 @@ export class SqlStore implements Store {
   /** Page-by-page queries over a run's trials (filters, search, counts), for the viewer. */
   browser(): TrialBrowser {
     return new TrialBrowser(this.db);
+  }
+
+  async *runTrials(runId: string, options: { batchSize?: number } = {}): AsyncIterable<RunTrial> {
+    await this.flush();
+    yield* trialPages(this.db, runId, options.batchSize);
   }
 
   async *exportRecords(): AsyncIterable<StoreRecord> {

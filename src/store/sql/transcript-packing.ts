@@ -12,10 +12,12 @@
 // transcript: `messages` holds a hash (a string where the transcript has a list), a blobbed
 // detail field holds null and its hash is in `blobs`. Unpacking gives back the same JSON text.
 // Rows written before packing existed (packed = 0) hold the transcript as it was.
+// SQLite keeps a long blob deflated (a BLOB); shorter ones, and PostgreSQL's, are text: readers take both.
 
 // core's errors file, not its index: the index loads every record schema (zod), which `report` does without.
 import { MindscopeError } from '../../core/errors.js';
 import { sha256 } from '../../core/hash.js';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { SqlDriver, SqlExecutor } from './driver.js';
 
 /**
@@ -115,6 +117,8 @@ export class TranscriptPacker {
   readonly #stored = new BoundedMap<string, true>();
   /** Blobs read back, by hash. */
   readonly #read = new BoundedMap<string, string>();
+  /** Shapes read back, parsed (fillShape makes new objects from them, never changes them). */
+  readonly #shapes = new BoundedMap<string, unknown>();
 
   #hash(text: string): string {
     // Remembered for short texts only (a template's paragraphs, a transcript's shape): looking
@@ -182,6 +186,15 @@ export class TranscriptPacker {
     rows: ReadonlyArray<{ body: string; packed: number | boolean }>,
     load: (hashes: string[]) => Promise<Array<{ hash: string; body: string }>>,
   ): Promise<string[]> {
+    const values = await this.unpackValues(rows, load);
+    return rows.map((r, i) => (Number(r.packed) ? JSON.stringify(values[i]) : r.body));
+  }
+
+  /** unpack's transcripts as values (what JSON.parse of its text gives), for readers that would parse the text again. */
+  async unpackValues(
+    rows: ReadonlyArray<{ body: string; packed: number | boolean }>,
+    load: (hashes: string[]) => Promise<Array<{ hash: string; body: string }>>,
+  ): Promise<unknown[]> {
     const rowValues = rows.map((r) => (Number(r.packed) ? (JSON.parse(r.body) as unknown[]) : undefined));
     const fetchAll = async (hashes: Iterable<string>) => {
       const got = new Map<string, string>();
@@ -206,7 +219,10 @@ export class TranscriptPacker {
     const parsed = rowValues.map((v) => {
       if (!v) return undefined;
       const at = { i: 1 };
-      const t = fillShape(JSON.parse(shapes.get(v[0] as string)!), v, at) as Record<string, unknown>;
+      const h = v[0] as string;
+      let shape = this.#shapes.get(h);
+      if (shape === undefined) this.#shapes.set(h, (shape = JSON.parse(shapes.get(h)!) as unknown));
+      const t = fillShape(shape, v, at) as Record<string, unknown>;
       if (at.i !== v.length) throw new MindscopeError(`a packed transcript holds ${v.length - 1} values where its shape has ${at.i - 1}`);
       return t;
     });
@@ -228,18 +244,29 @@ export class TranscriptPacker {
         if (Array.isArray(m.content) && typeof m.content[0] === 'string') paragraphs.push(...(m.content as string[]));
     }
     const level2 = await fetchAll(paragraphs);
+    // Each message list put together once (its paragraphs joined); every row gets its own copies.
+    const built = new Map<string, PackedMessage[]>();
+    for (const [h, list] of lists)
+      built.set(
+        h,
+        list.map((m) =>
+          Array.isArray(m.content) && typeof m.content[0] === 'string'
+            ? { ...m, content: (m.content as string[]).map((p) => level2.get(p)!).join('\n\n') }
+            : m,
+        ),
+      );
     return rows.map((r, i) => {
       const t = parsed[i];
-      if (!t) return r.body;
+      if (!t) {
+        try {
+          return JSON.parse(r.body) as unknown;
+        } catch (err) {
+          throw new MindscopeError(`a stored transcript does not parse: ${(err as Error).message}`);
+        }
+      }
       for (const c of t.calls as Array<{ messages?: unknown }>) {
         if (typeof c.messages !== 'string') continue;
-        c.messages = lists
-          .get(c.messages)!
-          .map((m) =>
-            Array.isArray(m.content) && typeof m.content[0] === 'string'
-              ? { ...m, content: (m.content as string[]).map((p) => level2.get(p)!).join('\n\n') }
-              : m,
-          );
+        c.messages = built.get(c.messages)!.map((m) => ({ ...m }));
       }
       const blobs = t.blobs as Record<string, string> | undefined;
       if (blobs) {
@@ -247,17 +274,30 @@ export class TranscriptPacker {
         for (const [k, h] of Object.entries(blobs)) detail[k] = JSON.parse(level1.get(h)!);
         delete t.blobs;
       }
-      return JSON.stringify(t);
+      return t;
     });
   }
 }
 
+/**
+ * Blobs at least this long are stored deflated in SQLite (a story's paragraph, an option list):
+ * about half their text. Shorter ones gain little and cost a deflate each.
+ */
+const DEFLATE_MIN_CHARS = 200;
+
+/** A blob's body as the database keeps it: SQLite deflates a long one (raw DEFLATE of its UTF-8, a BLOB); PostgreSQL keeps text. */
+function blobBodyParam(backend: SqlDriver['backend'], body: string): string | Buffer {
+  if (backend !== 'sqlite' || body.length < DEFLATE_MIN_CHARS) return body;
+  const deflated = deflateRawSync(body);
+  return deflated.length < Buffer.byteLength(body) ? deflated : body;
+}
+
 /** `INSERT` of blobs, each once (a blob stored already is left as it is); null when there are none. */
-function insertBlobsSql(blobs: ReadonlyArray<[string, string]>): { sql: string; params: string[] } | null {
+function insertBlobsSql(backend: SqlDriver['backend'], blobs: ReadonlyArray<[string, string]>): { sql: string; params: unknown[] } | null {
   if (blobs.length === 0) return null;
   return {
     sql: `INSERT INTO prompt_blobs (hash, body) VALUES ${Array(blobs.length).fill('(?, ?)').join(', ')} ON CONFLICT (hash) DO NOTHING`,
-    params: blobs.flat(),
+    params: blobs.flatMap(([hash, body]) => [hash, blobBodyParam(backend, body)]),
   };
 }
 
@@ -265,27 +305,30 @@ function insertBlobsSql(blobs: ReadonlyArray<[string, string]>): { sql: string; 
  * Store blobs in a transaction, in hash order: concurrent transactions inserting the same
  * blobs then wait for each other instead of deadlocking.
  */
-export async function insertBlobs(tx: SqlExecutor, unordered: ReadonlyArray<[string, string]>): Promise<void> {
+export async function insertBlobs(
+  tx: SqlExecutor,
+  backend: SqlDriver['backend'],
+  unordered: ReadonlyArray<[string, string]>,
+): Promise<void> {
   const blobs = [...unordered].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   // Two parameters a blob: stay far below either backend's limit.
   for (let i = 0; i < blobs.length; i += 500) {
-    const q = insertBlobsSql(blobs.slice(i, i + 500));
+    const q = insertBlobsSql(backend, blobs.slice(i, i + 500));
     if (q) await tx.run(q.sql, q.params);
   }
 }
 
-/** Reads blobs by hash from a database, a bounded number of hashes per statement. */
+/** Reads blobs by hash from a database (text, or deflated in SQLite), a bounded number of hashes per statement. */
 export function blobLoader(db: SqlDriver): (hashes: string[]) => Promise<Array<{ hash: string; body: string }>> {
   return async (hashes) => {
     const out: Array<{ hash: string; body: string }> = [];
     for (let i = 0; i < hashes.length; i += 500) {
       const part = hashes.slice(i, i + 500);
-      out.push(
-        ...(await db.all<{ hash: string; body: string }>(
-          `SELECT hash, body FROM prompt_blobs WHERE hash IN (${Array(part.length).fill('?').join(', ')})`,
-          part,
-        )),
+      const rows = await db.all<{ hash: string; body: string | Uint8Array }>(
+        `SELECT hash, body FROM prompt_blobs WHERE hash IN (${Array(part.length).fill('?').join(', ')})`,
+        part,
       );
+      for (const r of rows) out.push({ hash: r.hash, body: typeof r.body === 'string' ? r.body : inflateRawSync(r.body).toString('utf8') });
     }
     return out;
   };

@@ -12,11 +12,12 @@
 // core's files, not its index: the index loads every record schema (zod), which `report` does without.
 import { ConfigError } from '../../core/errors.js';
 import { canonicalJson } from '../../core/hash.js';
-import type { ImportSummary, RunRecord, StoredTrial, StoreRecord } from '../store.js';
+import type { ImportSummary, RunRecord, RunTrial, StoredTrial, StoreRecord } from '../store.js';
 import type { SqlDriver, SqlExecutor } from './driver.js';
 import { exportBatchLedger, importLedgerRecord } from './batch-ledger-transfer.js';
 import { blobLoader, insertBlobs, TranscriptPacker } from './transcript-packing.js';
 import { itemBodyParam, itemBodyText } from './item-bodies.js';
+import { insertNames, keyNames, TRIAL_KEY_COLUMNS, TRIAL_KEY_VALUES, TRIAL_UNIQUE } from './trial-writes.js';
 import {
   createdAtParam,
   createdAtText,
@@ -47,10 +48,58 @@ interface CacheRow {
   origin: string | null;
 }
 
-/** Every row of a store, in dependency order (runs and items before the trials that name them). */
-export async function* exportRecords(db: SqlDriver): AsyncIterable<StoreRecord> {
+/**
+ * Trials with their transcripts (whole) and scores, in the order they were stored, read in
+ * keyset pages of `batchSize` (by trial id: no OFFSET, no cursor held between pages): every
+ * trial of the store, or one run's.
+ */
+export async function* trialPages(db: SqlDriver, runId?: string, batchSize = PAGE): AsyncIterable<RunTrial> {
+  if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batch size ${batchSize}: a positive integer`);
   const packer = new TranscriptPacker();
   const loadBlobs = blobLoader(db);
+  const run = runId === undefined ? '' : 't.run_id = ? AND ';
+  for (let after = 0; ; ) {
+    const page = await db.all<TrialRow>(
+      `SELECT t.id AS id, t.run_id AS "runId", t.subject_id AS "subjectId", t.suite AS suite, t.item_id AS "itemId",
+         t.replicate AS replicate, t.item_hash AS "itemHash", t.status AS status, t.error AS error, t.attempts AS attempts,
+         t.input_tokens AS "inputTokens", t.output_tokens AS "outputTokens", t.cost_usd AS "costUsd", t.latency_ms AS "latencyMs",
+         t.batch_latency_ms AS "batchLatencyMs", t.cached_calls AS "cachedCalls", t.total_calls AS "totalCalls", t.truncated_calls AS "truncatedCalls",
+         t.unpriced_calls AS "unpricedCalls", t.finished_at AS "finishedAt", tr.body AS transcript,
+         tr.packed AS packed
+       FROM trials t LEFT JOIN transcripts tr ON tr.trial_id = t.id WHERE ${run}t.id > ? ORDER BY t.id LIMIT ?`,
+      runId === undefined ? [after, batchSize] : [runId, after, batchSize],
+    );
+    if (page.length === 0) break;
+    // A run's trials are not contiguous in a store of several runs: scores by the page's ids.
+    const ids = page.map((t) => t.id);
+    const scores = await db.all<{ trial_id: number; scorer: string; value: number; detail: string }>(
+      runId === undefined
+        ? `SELECT trial_id, scorer, value, detail FROM scores WHERE trial_id >= ? AND trial_id <= ? ORDER BY trial_id, ${db.dialect.insertionOrder}`
+        : `SELECT trial_id, scorer, value, detail FROM scores WHERE trial_id IN (SELECT id FROM trials WHERE run_id = ? AND id >= ? AND id <= ?)
+           ORDER BY trial_id, ${db.dialect.insertionOrder}`,
+      runId === undefined ? [ids[0], ids.at(-1)] : [runId, ids[0], ids.at(-1)],
+    );
+    const byTrial = new Map<number, StoredTrial['scores']>();
+    for (const s of scores) {
+      let list = byTrial.get(s.trial_id);
+      if (!list) byTrial.set(s.trial_id, (list = []));
+      list.push({ scorer: s.scorer, value: s.value, detail: s.detail });
+    }
+    const stored = page.filter((t) => t.transcript !== null) as Array<TrialRow & { transcript: string }>;
+    const whole = await packer.unpackValues(
+      stored.map((t) => ({ body: t.transcript, packed: t.packed ?? 0 })),
+      loadBlobs,
+    );
+    const values = new Map(stored.map((t, i) => [t.id, whole[i]]));
+    for (const { id, packed: _, transcript: __, ...t } of page)
+      yield { ...t, transcript: values.get(id) ?? null, scores: byTrial.get(id) ?? [] };
+    if (page.length < batchSize) break;
+    after = page[page.length - 1]!.id;
+  }
+}
+
+/** Every row of a store, in dependency order (runs and items before the trials that name them). */
+export async function* exportRecords(db: SqlDriver): AsyncIterable<StoreRecord> {
   for (const r of await db.all<{ id: string; created_at: string; config: string; spec: string | null; name: string | null }>(
     'SELECT id, created_at, config, spec, name FROM runs ORDER BY created_at, id',
   )) {
@@ -91,38 +140,8 @@ export async function* exportRecords(db: SqlDriver): AsyncIterable<StoreRecord> 
     if (page.length < PAGE) break;
     after = page[page.length - 1]!.hash;
   }
-  for (let after = 0; ; ) {
-    const page = await db.all<TrialRow>(
-      `SELECT t.id AS id, t.run_id AS "runId", t.subject_id AS "subjectId", t.suite AS suite, t.item_id AS "itemId",
-         t.replicate AS replicate, t.item_hash AS "itemHash", t.status AS status, t.error AS error, t.attempts AS attempts,
-         t.input_tokens AS "inputTokens", t.output_tokens AS "outputTokens", t.cost_usd AS "costUsd", t.latency_ms AS "latencyMs",
-         t.batch_latency_ms AS "batchLatencyMs", t.cached_calls AS "cachedCalls", t.total_calls AS "totalCalls", t.truncated_calls AS "truncatedCalls",
-         t.unpriced_calls AS "unpricedCalls", t.finished_at AS "finishedAt", tr.body AS transcript,
-         tr.packed AS packed
-       FROM trials t LEFT JOIN transcripts tr ON tr.trial_id = t.id WHERE t.id > ? ORDER BY t.id LIMIT ?`,
-      [after, PAGE],
-    );
-    if (page.length === 0) break;
-    const scores = await db.all<{ trial_id: number; scorer: string; value: number; detail: string }>(
-      `SELECT trial_id, scorer, value, detail FROM scores WHERE trial_id >= ? AND trial_id <= ? ORDER BY trial_id, ${db.dialect.insertionOrder}`,
-      [page[0]!.id, page[page.length - 1]!.id],
-    );
-    const byTrial = new Map<number, StoredTrial['scores']>();
-    for (const s of scores) {
-      let list = byTrial.get(s.trial_id);
-      if (!list) byTrial.set(s.trial_id, (list = []));
-      list.push({ scorer: s.scorer, value: s.value, detail: s.detail });
-    }
-    const stored = page.filter((t) => t.transcript !== null) as Array<TrialRow & { transcript: string }>;
-    const whole = await packer.unpack(
-      stored.map((t) => ({ body: t.transcript, packed: t.packed ?? 0 })),
-      loadBlobs,
-    );
-    stored.forEach((t, i) => (t.transcript = whole[i]!));
-    for (const { id, packed: _, ...t } of page) yield { kind: 'trial', trial: { ...t, scores: byTrial.get(id) ?? [] } };
-    if (page.length < PAGE) break;
-    after = page[page.length - 1]!.id;
-  }
+  for await (const t of trialPages(db))
+    yield { kind: 'trial', trial: { ...t, transcript: t.transcript === null ? null : JSON.stringify(t.transcript) } };
   for (let after: string | Buffer = ''; ; ) {
     const page: CacheRow[] = await db.all<CacheRow>(
       `SELECT c.key AS key, m.provider AS provider, m.model AS model, c.response AS response, c.created_at AS created_at, o.origin AS origin
@@ -240,17 +259,18 @@ async function importOne(
     case 'trial': {
       const t = r.trial;
       // A new trial goes in; a done one replaces a failed one; anything else is a duplicate.
+      await insertNames(tx, keyNames(t));
       const row = await tx.get<{ id: number }>(
-        `INSERT INTO trials (run_id, subject_id, suite, item_id, replicate, item_hash, status, error, attempts,
+        `INSERT INTO trial_rows (${TRIAL_KEY_COLUMNS}, status, error, attempts,
            input_tokens, output_tokens, cost_usd, latency_ms, batch_latency_ms, cached_calls, total_calls, truncated_calls,
            unpriced_calls, finished_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (run_id, subject_id, suite, item_id, replicate) DO UPDATE SET item_hash = excluded.item_hash,
+         VALUES (${TRIAL_KEY_VALUES}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (${TRIAL_UNIQUE}) DO UPDATE SET item_ref = excluded.item_ref,
            status = excluded.status, error = excluded.error, attempts = excluded.attempts, input_tokens = excluded.input_tokens,
            output_tokens = excluded.output_tokens, cost_usd = excluded.cost_usd, latency_ms = excluded.latency_ms,
            batch_latency_ms = excluded.batch_latency_ms, cached_calls = excluded.cached_calls, total_calls = excluded.total_calls, truncated_calls = excluded.truncated_calls,
            unpriced_calls = excluded.unpriced_calls, finished_at = excluded.finished_at
-         WHERE trials.status = 'failed' AND excluded.status = 'done'
+         WHERE trial_rows.status = 'failed' AND excluded.status = 'done'
          RETURNING id`,
         [
           t.runId,
@@ -281,7 +301,7 @@ async function importOne(
       summary.trials++;
       if (t.transcript !== null) {
         const packed = packer.pack(JSON.parse(t.transcript));
-        await insertBlobs(tx, packed.blobs);
+        await insertBlobs(tx, backend, packed.blobs);
         packer.markStored(packed.blobs);
         await tx.run(
           'INSERT INTO transcripts (trial_id, body, packed) VALUES (?, ?, 1) ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body, packed = excluded.packed',

@@ -6,27 +6,60 @@
 import type { TrialKey, TrialOutcome } from '../../core/index.js';
 import type { TrialStatus } from '../store.js';
 import type { SqlExecutor } from './driver.js';
-import { KEY_COLUMNS, KEY_WHERE, keyParams } from './trial-key-sql.js';
+import { KEY_WHERE, keyParams } from './trial-key-sql.js';
 
-/** A queued write: statements run in the group's transaction, and the prompt blobs and cache model (provider, spec) it needs. */
-export type Write = ((tx: SqlExecutor) => Promise<void>) & { blobs?: Array<[string, string]>; model?: [string, string]; origin?: string };
+/**
+ * A queued write: statements run in the group's transaction, and what they need named first:
+ * prompt blobs, the cache model (provider, spec) and origin, the names a trial row refers to.
+ */
+export type Write = ((tx: SqlExecutor) => Promise<void>) & {
+  blobs?: Array<[string, string]>;
+  model?: [string, string];
+  origin?: string;
+  names?: string[];
+};
+
+/** A trial key's names (run, subject, suite, item id): each is stored once, in names, and a trial row refers to it by number. */
+export const keyNames = (k: TrialKey): string[] => [k.runId, k.subjectId, k.suite, k.itemId];
+
+/** The number of a name in names, as a value in a statement. */
+const NAME_ID = '(SELECT id FROM names WHERE name = ?)';
+
+/** A trial row's key and item (by number) as a VALUES list's first six entries: run, subject, suite, item id, replicate, item hash. */
+export const TRIAL_KEY_VALUES = `${NAME_ID}, ${NAME_ID}, ${NAME_ID}, ${NAME_ID}, ?, (SELECT id FROM items WHERE hash = ?)`;
+
+/** The trial row columns TRIAL_KEY_VALUES fills, and the row's unique key. */
+export const TRIAL_KEY_COLUMNS = 'run_key, subject_key, suite_key, item_key, replicate, item_ref';
+export const TRIAL_UNIQUE = 'run_key, subject_key, suite_key, item_key, replicate';
+
+/** Name these in names, each once, in one order for every process (as insertCacheModels does). */
+export async function insertNames(tx: SqlExecutor, names: Iterable<string>): Promise<void> {
+  const sorted = [...new Set(names)].sort();
+  for (let i = 0; i < sorted.length; i += 500) {
+    const part = sorted.slice(i, i + 500);
+    await tx.run(`INSERT INTO names (name) VALUES ${Array(part.length).fill('(?)').join(', ')} ON CONFLICT (name) DO NOTHING`, part);
+  }
+}
 
 /**
  * Insert or update a trial row, replacing an existing row only when it is a failure (a done
  * trial is kept as it is). The statement returns the row's id when it wrote it, nothing when it
- * kept the existing row.
+ * kept the existing row. The trial's names must be in names (insertNames) first.
  */
-const UPSERT_TRIAL = `INSERT INTO trials (${KEY_COLUMNS}, item_hash, status, error, attempts,
+const UPSERT_TRIAL = `INSERT INTO trial_rows (${TRIAL_KEY_COLUMNS}, status, error, attempts,
          input_tokens, output_tokens, cost_usd, latency_ms, batch_latency_ms, cached_calls, total_calls, truncated_calls, unpriced_calls,
          finished_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (${KEY_COLUMNS}) DO UPDATE SET item_hash = excluded.item_hash, status = excluded.status,
-         error = excluded.error, attempts = trials.attempts + excluded.attempts, input_tokens = excluded.input_tokens,
+       VALUES (${TRIAL_KEY_VALUES}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (${TRIAL_UNIQUE}) DO UPDATE SET item_ref = excluded.item_ref, status = excluded.status,
+         error = excluded.error, attempts = trial_rows.attempts + excluded.attempts, input_tokens = excluded.input_tokens,
          output_tokens = excluded.output_tokens, cost_usd = excluded.cost_usd, latency_ms = excluded.latency_ms,
          batch_latency_ms = excluded.batch_latency_ms, cached_calls = excluded.cached_calls, total_calls = excluded.total_calls,
          truncated_calls = excluded.truncated_calls, unpriced_calls = excluded.unpriced_calls, finished_at = excluded.finished_at
-       WHERE trials.status = 'failed'
+       WHERE trial_rows.status = 'failed'
        RETURNING id`;
+
+/** A time in milliseconds to the microsecond: what a clock measures; the rest of a double's digits are noise that costs bytes. */
+const toMicroseconds = (ms: number): number => (Number.isFinite(ms) ? Math.round(ms * 1000) / 1000 : ms);
 
 function trialParams(
   k: TrialKey,
@@ -43,8 +76,8 @@ function trialParams(
     o?.usage.inputTokens ?? 0,
     o?.usage.outputTokens ?? 0,
     o?.costUsd ?? 0,
-    o?.latencyMs ?? 0,
-    o?.batchLatencyMs ?? 0,
+    toMicroseconds(o?.latencyMs ?? 0),
+    toMicroseconds(o?.batchLatencyMs ?? 0),
     o?.cachedCalls ?? 0,
     o?.totalCalls ?? 0,
     o?.truncatedCalls ?? 0,

@@ -1,0 +1,33 @@
+// An empty store's trial tables taken back to schema 14 (before trial rows named their run,
+// subject, suite and item by number): for tests that make a store look as if an older
+// mindscope wrote it, dropping further what later migrations added.
+
+/** The statements, one at a time, for SQLite or PostgreSQL. */
+export function backToSchema14(backend: 'sqlite' | 'postgres'): string[] {
+  const pg = backend === 'postgres';
+  const id = pg ? 'BIGSERIAL' : 'INTEGER';
+  const int64 = pg ? 'BIGINT' : 'INTEGER';
+  const real = pg ? 'DOUBLE PRECISION' : 'REAL';
+  return [
+    'DROP VIEW trials',
+    'DROP TABLE scores',
+    'DROP TABLE transcripts',
+    'DROP TABLE trial_rows',
+    'DROP TABLE names',
+    'DROP TABLE items',
+    `CREATE TABLE items (hash TEXT PRIMARY KEY, suite TEXT NOT NULL, item_id TEXT NOT NULL, category TEXT NOT NULL, ability TEXT,
+       answer TEXT NOT NULL, body TEXT NOT NULL)`,
+    'CREATE INDEX items_suite ON items(suite, item_id)',
+    `CREATE TABLE trials (id ${id} PRIMARY KEY, run_id TEXT NOT NULL REFERENCES runs(id), subject_id TEXT NOT NULL REFERENCES subjects(id),
+       suite TEXT NOT NULL, item_id TEXT NOT NULL, replicate INTEGER NOT NULL, item_hash TEXT NOT NULL REFERENCES items(hash),
+       status TEXT NOT NULL CHECK (status IN ('done', 'failed')), error TEXT, attempts INTEGER NOT NULL,
+       input_tokens ${int64} NOT NULL DEFAULT 0, output_tokens ${int64} NOT NULL DEFAULT 0, cost_usd ${real} NOT NULL DEFAULT 0,
+       latency_ms ${real} NOT NULL DEFAULT 0, cached_calls INTEGER NOT NULL DEFAULT 0, total_calls INTEGER NOT NULL DEFAULT 0,
+       finished_at TEXT NOT NULL, truncated_calls INTEGER NOT NULL DEFAULT 0, unpriced_calls INTEGER NOT NULL DEFAULT 0,
+       batch_latency_ms ${real} NOT NULL DEFAULT 0, UNIQUE (run_id, subject_id, suite, item_id, replicate))`,
+    'CREATE INDEX trials_run_order ON trials(run_id, id)',
+    `CREATE TABLE transcripts (trial_id ${int64} PRIMARY KEY REFERENCES trials(id), body TEXT NOT NULL, packed INTEGER NOT NULL DEFAULT 0)`,
+    `CREATE TABLE scores (trial_id ${int64} NOT NULL REFERENCES trials(id), scorer TEXT NOT NULL, value ${real} NOT NULL,
+       detail TEXT NOT NULL,${pg ? ' seq BIGSERIAL,' : ''} PRIMARY KEY (trial_id, scorer))`,
+  ];
+}
