@@ -2,7 +2,7 @@
 // into a SQLite store with the reference agents: each probe family separates what it should.
 
 import fc from 'fast-check';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -63,7 +63,9 @@ describe('sensitivity alterations: the tracker gives the altered answer', () => 
     const unseen = alterStory(sally, q1, 'unseen-move', render(sally))!;
     expect(answerWorldQuestion(unseen.story, { kind: 'reality', object: 'marble' })).toBe('jar');
     expect(unseen.sentences.at(-1)).toMatch(/nobody was watching, a cleaner moved the marble to the jar/);
-    expect(alterStory(sally, q1, 'told', render(sally))!.sentences.at(-1)).toBe('Anne told Sally in private that the marble is in the box.');
+    expect(alterStory(sally, q1, 'told', render(sally))!.sentences.at(-1)).toBe(
+      'Anne told Sally in private that the marble is in the box.',
+    );
     // Nobody but Anne knows where the marble is: nobody can tell Anne about Sally's belief.
     expect(alterStory(sally, { kind: 'belief', chain: ['Anne', 'Sally'], object: 'marble' }, 'told', render(sally))).toBeUndefined();
   });
@@ -165,14 +167,34 @@ describe('mindscope probe with the reference agents', () => {
     const dir = mkdtempSync(join(tmpdir(), 'probes-flags-'));
     const flagsFile = join(dir, 'flags.json');
     const data = 'tests/fixtures/data/tomi';
-    const { runs } = await probe(['--family', 'shortcut', '--suite', 'tomi', '--data', data, '--limit', '30', '--trials', '2', '--flags-out', flagsFile]);
+    const { runs } = await probe([
+      '--family',
+      'shortcut',
+      '--suite',
+      'tomi',
+      '--data',
+      data,
+      '--limit',
+      '30',
+      '--trials',
+      '2',
+      '--flags-out',
+      flagsFile,
+    ]);
     const s = runs[0]!.shortcut!;
     const { items } = await loadSuite('tomi', { data, seed: 0 }, 30);
     // Longest option with ties to the alphabetically first text: the agent's rule.
     const longest = (p: McqPayload) => [...p.options].sort((a, b) => b.length - a.length || (a < b ? -1 : 1))[0];
-    const expected = items.filter((i) => longest(i.payload as McqPayload) === i.answer).map((i) => i.id).sort();
+    const expected = items
+      .filter((i) => longest(i.payload as McqPayload) === i.answer)
+      .map((i) => i.id)
+      .sort();
     const tomi = s.suites.find((x) => x.suite === 'tomi')!;
-    const flaggedBy = (subject: string) => s.flags.filter((f) => f.subject === subject).map((f) => f.id).sort();
+    const flaggedBy = (subject: string) =>
+      s.flags
+        .filter((f) => f.subject === subject)
+        .map((f) => f.id)
+        .sort();
     expect(flaggedBy('agent:options-only')).toEqual(expected);
     expect(expected.length).toBeGreaterThan(0);
     expect(expected.length).toBeLessThan(30);
@@ -183,19 +205,51 @@ describe('mindscope probe with the reference agents', () => {
     // The flag file lists the flagged items; irt calibrate and the audit leave them out.
     const file = JSON.parse(readFileSync(flagsFile, 'utf8')) as { items: Array<{ suite: string; id: string }> };
     expect(file.items.map((i) => i.id).sort()).toEqual(expected);
-    const panel = simulatePanel({ models: 12, benchmarks: [{ name: 'tomi', items: { belief: 30 } }], structure: 'single', seed: 2 }).matrices[0]!.matrix;
+    const panel = simulatePanel({ models: 12, benchmarks: [{ name: 'tomi', items: { belief: 30 } }], structure: 'single', seed: 2 })
+      .matrices[0]!.matrix;
     const matrix = { ...panel, items: panel.items.map((it, k) => ({ ...it, suite: 'tomi', itemId: items[k]!.id })) };
     writeMatrixCsv(join(dir, 'm.csv'), matrix);
-    const cal = await runCli(['irt', 'calibrate', '--matrix', join(dir, 'm.csv'), '--model', '1pl', '--no-validate', '--out', join(dir, 'bank.json'), '--exclude-items', flagsFile, '--json']);
+    const cal = await runCli([
+      'irt',
+      'calibrate',
+      '--matrix',
+      join(dir, 'm.csv'),
+      '--model',
+      '1pl',
+      '--no-validate',
+      '--out',
+      join(dir, 'bank.json'),
+      '--exclude-items',
+      flagsFile,
+      '--json',
+    ]);
     expect(cal.code, cal.stderr).toBe(0);
-    expect((JSON.parse(cal.stdout) as { items: number; dropped: number }).items + (JSON.parse(cal.stdout) as { dropped: number }).dropped).toBe(30 - expected.length);
+    expect(
+      (JSON.parse(cal.stdout) as { items: number; dropped: number }).items + (JSON.parse(cal.stdout) as { dropped: number }).dropped,
+    ).toBe(30 - expected.length);
     expect(cal.stderr).toContain(`${expected.length} of 30 items left out`);
-    const audit = await runCli(['audit', '--matrix', `tomi=${join(dir, 'm.csv')}`, '--exclude-items', flagsFile, '--structure', 'pca', '--bootstrap', '20', '--seeds', '1', '--json']);
+    const audit = await runCli([
+      'audit',
+      '--matrix',
+      `tomi=${join(dir, 'm.csv')}`,
+      '--exclude-items',
+      flagsFile,
+      '--structure',
+      'pca',
+      '--bootstrap',
+      '20',
+      '--seeds',
+      '1',
+      '--json',
+    ]);
     expect(audit.code, audit.stderr).toBe(0);
     expect(audit.stderr).toContain(`tomi: ${expected.length} of 30 items left out`);
     // 6 of 6 right on 2-option items at chance 1/2 gives 1/64.
     expect(binomialUpperTail(6, 6, 0.5)).toBeCloseTo(1 / 64, 12);
-    expect(lengthOnly({ context: '', question: '', options: ['ab', 'abc', 'a'], answerIndex: 1 })).toEqual({ longest: true, shortest: false });
+    expect(lengthOnly({ context: '', question: '', options: ['ab', 'abc', 'a'], answerIndex: 1 })).toEqual({
+      longest: true,
+      shortest: false,
+    });
   });
 
   it('explicit belief tracking: agent:oracle lists the tracked state, agent:reality misses the false beliefs; the report has the tables', async () => {

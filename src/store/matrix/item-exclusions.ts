@@ -35,8 +35,14 @@ export function readItemExclusions(path: string): { reason: string; keys: Set<st
  * The matrix without the excluded items (an item matches by its suite and id, or, for a matrix
  * read as the benchmark `benchmark`, by that name and its id), and how many were dropped.
  */
-export function excludeMatrixItems(matrix: ResponseMatrix, keys: ReadonlySet<string>, benchmark?: string): { matrix: ResponseMatrix; dropped: number } {
-  const keep = matrix.items.map((it) => !keys.has(key(it.suite, it.itemId)) && !(benchmark !== undefined && keys.has(key(benchmark, it.itemId))));
+export function excludeMatrixItems(
+  matrix: ResponseMatrix,
+  keys: ReadonlySet<string>,
+  benchmark?: string,
+): { matrix: ResponseMatrix; dropped: number } {
+  const keep = matrix.items.map(
+    (it) => !keys.has(key(it.suite, it.itemId)) && !(benchmark !== undefined && keys.has(key(benchmark, it.itemId))),
+  );
   return {
     matrix: { subjects: matrix.subjects, items: matrix.items.filter((_, i) => keep[i]), cells: matrix.cells.filter((_, i) => keep[i]) },
     dropped: keep.filter((k) => !k).length,

@@ -30,7 +30,12 @@ export function probeSuiteId(family: ProbeFamily, base: string): string {
 }
 
 /** The probe items of a family: over the base items (invariance, shortcut) or generated stories (sensitivity, beliefs). */
-export function probeItems(family: ProbeFamily, base: string, items: readonly Item<McqPayload>[], opts: ProbeOptions): Item<ProbePayload>[] {
+export function probeItems(
+  family: ProbeFamily,
+  base: string,
+  items: readonly Item<McqPayload>[],
+  opts: ProbeOptions,
+): Item<ProbePayload>[] {
   const suite = probeSuiteId(family, base);
   switch (family) {
     case 'invariance':

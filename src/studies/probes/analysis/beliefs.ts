@@ -17,9 +17,12 @@ interface Counts {
 const empty = (): Counts => ({ listed: 0, gold: 0, hits: 0, labelled: 0 });
 
 /** The counts of one checkpoint, by order. */
-export function checkpointCounts(c: CheckpointResult): Map<number, Counts> {
+function checkpointCounts(c: CheckpointResult): Map<number, Counts> {
   const out = new Map<number, Counts>();
-  const at = (k: number) => out.get(k) ?? (out.set(k, empty()), out.get(k)!);
+  const at = (k: number): Counts => {
+    if (!out.has(k)) out.set(k, empty());
+    return out.get(k)!;
+  };
   const gold = new Map(c.gold.map((p) => [propositionKey(p), p]));
   for (const p of c.gold) at(p.order).gold++;
   const seen = new Set<string>();
@@ -41,7 +44,11 @@ export function checkpointCounts(c: CheckpointResult): Map<number, Counts> {
 export function beliefRecall(checkpoints: readonly CheckpointResult[]): number {
   let hits = 0;
   let gold = 0;
-  for (const c of checkpoints) for (const k of checkpointCounts(c).values()) (hits += k.hits), (gold += k.gold);
+  for (const c of checkpoints)
+    for (const k of checkpointCounts(c).values()) {
+      hits += k.hits;
+      gold += k.gold;
+    }
   return gold > 0 ? hits / gold : 0;
 }
 

@@ -11,5 +11,11 @@ export type ItemFlagFile = ItemExclusionFile & { test: string; flags: ShortcutSu
 /** The flag file of a shortcut summary: every item some subject answers above chance without its story. */
 export function itemFlagFile(s: ShortcutSummary): ItemFlagFile {
   const items = [...new Map(s.flags.map((f) => [`${f.suite}\u0000${f.id}`, { suite: f.suite, id: f.id }])).values()];
-  return { kind: 'mindscope-item-exclusions', reason: 'answerable without the story (shortcut baselines)', items, test: s.test, flags: s.flags };
+  return {
+    kind: 'mindscope-item-exclusions',
+    reason: 'answerable without the story (shortcut baselines)',
+    items,
+    test: s.test,
+    flags: s.flags,
+  };
 }

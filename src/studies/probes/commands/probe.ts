@@ -55,7 +55,8 @@ function families(v: string): ProbeFamily[] {
 
 function orders(v: string): number[] {
   const out = list(v).map(Number);
-  if (!out.length || out.some((k) => !Number.isInteger(k) || k < 1 || k > 4)) throw new ConfigError(`--orders must list orders 1 to 4, not "${v}"`);
+  if (!out.length || out.some((k) => !Number.isInteger(k) || k < 1 || k > 4))
+    throw new ConfigError(`--orders must list orders 1 to 4, not "${v}"`);
   return out;
 }
 
@@ -67,7 +68,11 @@ function alterations(v: string): Alteration[] {
 }
 
 /** Run one family and return its run id. */
-async function runFamily(family: ProbeFamily, f: ProbeFlags, store: Awaited<ReturnType<typeof openStore>>): Promise<{ runId: string; items: number }> {
+async function runFamily(
+  family: ProbeFamily,
+  f: ProbeFlags,
+  store: Awaited<ReturnType<typeof openStore>>,
+): Promise<{ runId: string; items: number }> {
   const needsBase = family === 'invariance' || family === 'shortcut';
   let base: Item<McqPayload>[] = [];
   if (needsBase) {
@@ -140,7 +145,12 @@ export function registerProbe(program: Command): void {
     .option('--concurrency <n>', 'calls in flight per endpoint', intOption('--concurrency', 1), 4)
     .option('--db <path>', 'store, a SQLite file or postgres:// URL', DEFAULT_DB)
     .option('--run-id <id...>', 'summarise these stored probe runs instead of running')
-    .option('--alpha <a>', 'level of the shortcut test (one-sided exact binomial, per item and subject)', numberOption('--alpha', 0, 1), 0.05)
+    .option(
+      '--alpha <a>',
+      'level of the shortcut test (one-sided exact binomial, per item and subject)',
+      numberOption('--alpha', 0, 1),
+      0.05,
+    )
     .option('--flags-out <file>', 'write the items answerable without their story (an item exclusion file for audit and irt calibrate)')
     .option('--json', 'print JSON')
     .action(async (f: ProbeFlags) => {
@@ -148,7 +158,8 @@ export function registerProbe(program: Command): void {
       try {
         let runIds = f.runId ?? [];
         if (!runIds.length) {
-          if (!f.model?.length) throw new ConfigError('give the subjects with --model SPEC... (or --run-id to summarise stored probe runs)');
+          if (!f.model?.length)
+            throw new ConfigError('give the subjects with --model SPEC... (or --run-id to summarise stored probe runs)');
           for (const family of families(f.family)) runIds.push((await runFamily(family, f, store)).runId);
         } else runIds = [...runIds];
         const summaries: ProbeSummary[] = [];

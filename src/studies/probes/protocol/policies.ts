@@ -13,7 +13,7 @@ import type { BeliefProposition } from './records.js';
 import { BELIEF_INFO, PROBE_INFO, type BeliefCallInfo } from './call-info.js';
 
 /** The longest option's label; ties go to the alphabetically first text, so that the order shown does not matter. */
-export function longestOption(options: readonly McqOption[]): string | undefined {
+function longestOption(options: readonly McqOption[]): string | undefined {
   const sorted = [...options].sort((a, b) => b.text.length - a.text.length || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
   return sorted[0]?.label;
 }

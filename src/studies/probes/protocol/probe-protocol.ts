@@ -24,7 +24,7 @@ import { PROBE_RECORDS, type CheckpointResult, type ProbeDetail, type VariantRes
 const LABELS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
 /** A variant as the multiple-choice item the reference subjects read. */
-export function variantItem(base: Item<ProbePayload>, v: ProbeVariant): Item<McqPayload> {
+function variantItem(base: Item<ProbePayload>, v: ProbeVariant): Item<McqPayload> {
   return {
     suite: base.payload.baseSuite,
     id: `${base.payload.baseId}~${v.name}`,

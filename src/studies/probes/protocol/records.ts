@@ -10,7 +10,7 @@ export type ProbeFamily = (typeof PROBE_FAMILIES)[number];
 
 const OptionSchema = z.object({ label: z.string(), text: z.string() });
 
-export const VariantResultSchema = z.object({
+const VariantResultSchema = z.object({
   /** The variant's name: `original`, `permutation-2`, `names-1`, `paraphrase-3`, `transparent`, `question-only`, ... */
   name: z.string(),
   /** Its kind: original, permutation, names, objects, paraphrase; an alteration; a shortcut baseline. */
@@ -45,7 +45,7 @@ export const BeliefPropositionSchema = z.object({
 });
 export type BeliefProposition = z.infer<typeof BeliefPropositionSchema>;
 
-export const CheckpointResultSchema = z.object({
+const CheckpointResultSchema = z.object({
   /** How many of the story's sentences the subject had read. */
   sentences: z.number().int(),
   context: z.string(),
@@ -56,7 +56,7 @@ export const CheckpointResultSchema = z.object({
 });
 export type CheckpointResult = z.infer<typeof CheckpointResultSchema>;
 
-export const ProbeDetailSchema = z.object({
+const ProbeDetailSchema = z.object({
   family: z.enum(PROBE_FAMILIES),
   baseSuite: z.string(),
   baseId: z.string(),
@@ -67,7 +67,7 @@ export const ProbeDetailSchema = z.object({
 });
 export type ProbeDetail = z.infer<typeof ProbeDetailSchema>;
 
-export const ProbeScoreDetailSchema = z.object({
+const ProbeScoreDetailSchema = z.object({
   family: z.enum(PROBE_FAMILIES),
   variants: z.number().int(),
   correct: z.number().int(),

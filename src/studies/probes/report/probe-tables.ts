@@ -22,7 +22,7 @@ export function probeTables(s: ProbeSummary): ProbeTable[] {
     const kinds = [...new Set(s.invariance.subjects.flatMap((x) => Object.keys(x.byKind)))].filter((k) => k !== 'original');
     out.push({
       title: `Invariance (run ${s.runId})`,
-      note: 'robust: right on every variant; flip rate: variants answered with another option than the original; consistency: share of an item\'s variants given its most common answer; spread: max - min accuracy over the question templates',
+      note: "robust: right on every variant; flip rate: variants answered with another option than the original; consistency: share of an item's variants given its most common answer; spread: max - min accuracy over the question templates",
       header: ['subject', 'trials', 'original', ...kinds, 'robust', 'flip rate', 'consistency', 'template spread'],
       rows: s.invariance.subjects.map((x) => [
         x.subject,
@@ -37,10 +37,17 @@ export function probeTables(s: ProbeSummary): ProbeTable[] {
     });
     out.push({
       title: 'Positional bias over the option rotations',
-      note: 'positions chosen over each item\'s rotations (original and permutations) against a uniform spread: chi-square goodness of fit',
+      note: "positions chosen over each item's rotations (original and permutations) against a uniform spread: chi-square goodness of fit",
       header: ['subject', 'options', 'picks by position', 'chi-square', 'df', 'p'],
       rows: s.invariance.subjects.flatMap((x) =>
-        x.positional.map((b) => [x.subject, String(b.options), b.counts.join(' / '), num(b.statistic), String(b.df), Number.isFinite(b.p) ? formatPValue(b.p) : '-']),
+        x.positional.map((b) => [
+          x.subject,
+          String(b.options),
+          b.counts.join(' / '),
+          num(b.statistic),
+          String(b.df),
+          Number.isFinite(b.p) ? formatPValue(b.p) : '-',
+        ]),
       ),
     });
   }
@@ -65,7 +72,12 @@ export function probeTables(s: ProbeSummary): ProbeTable[] {
       title: 'Sensitivity by belief order',
       header: ['subject', 'alteration', 'flips', ...orders.map((k) => `order ${k}`)],
       rows: s.sensitivity.flatMap((x) =>
-        x.alterations.map((a) => [x.subject, a.alteration, `${a.flips}/${a.n}`, ...orders.map((k) => (a.byOrder[k] ? pct(a.byOrder[k].accuracy) : '-'))]),
+        x.alterations.map((a) => [
+          x.subject,
+          a.alteration,
+          `${a.flips}/${a.n}`,
+          ...orders.map((k) => (a.byOrder[k] ? pct(a.byOrder[k].accuracy) : '-')),
+        ]),
       ),
     });
   }

@@ -13,7 +13,9 @@ export async function probeReportSection(store: Store, runId: string): Promise<s
       (t) =>
         `<h3>${escapeHtml(t.title)}</h3>${t.note ? `<p class="note">${escapeHtml(t.note)}</p>` : ''}<table class="probe"><thead><tr>${t.header
           .map((h) => `<th>${escapeHtml(h)}</th>`)
-          .join('')}</tr></thead><tbody>${t.rows.map((r) => `<tr>${r.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`).join('')}</tbody></table>`,
+          .join(
+            '',
+          )}</tr></thead><tbody>${t.rows.map((r) => `<tr>${r.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`).join('')}</tbody></table>`,
     )
     .join('\n');
 }

@@ -15,7 +15,7 @@ export interface BeliefOptions {
 }
 
 /** Checkpoints: midway between the first placement and the end, and the end. */
-export function checkpointsOf(story: WorldStory): number[] {
+function checkpointsOf(story: WorldStory): number[] {
   const placed = story.events.findIndex((e) => e.kind === 'place') + 1;
   const end = story.events.length;
   const mid = placed + Math.floor((end - placed) / 2);

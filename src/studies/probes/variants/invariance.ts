@@ -11,7 +11,7 @@ import { findNames, replaceWords, SWAP_NAMES, SWAP_OBJECTS } from './names.js';
 import { probeItem } from './probe-item.js';
 
 /** Paraphrases of the question's frame; the first is the question as written. */
-export const PARAPHRASES: readonly ((q: string) => string)[] = [
+const PARAPHRASES: readonly ((q: string) => string)[] = [
   (q) => q,
   (q) => `Based only on the text above, answer this question: ${q}`,
   (q) => `${q} Think about what each person saw before you answer.`,
@@ -76,7 +76,7 @@ function freshMap(from: readonly string[], pool: readonly string[], text: string
 }
 
 /** The variants of one item. */
-export function invarianceVariants(base: Item<McqPayload>, opts: InvarianceOptions): ProbeVariant[] {
+function invarianceVariants(base: Item<McqPayload>, opts: InvarianceOptions): ProbeVariant[] {
   const mcq = base.payload;
   const variants: ProbeVariant[] = [{ name: 'original', kind: 'original', mcq }];
   const k = mcq.options.length;

@@ -4,8 +4,26 @@
 
 /** Replacement names, none of them a name the story generator uses. */
 export const SWAP_NAMES = [
-  'Avery', 'Blake', 'Casey', 'Devon', 'Emery', 'Finley', 'Harper', 'Jordan', 'Kendall', 'Logan',
-  'Morgan', 'Parker', 'Reese', 'Riley', 'Rowan', 'Sawyer', 'Skyler', 'Taylor', 'Teagan', 'Wren',
+  'Avery',
+  'Blake',
+  'Casey',
+  'Devon',
+  'Emery',
+  'Finley',
+  'Harper',
+  'Jordan',
+  'Kendall',
+  'Logan',
+  'Morgan',
+  'Parker',
+  'Reese',
+  'Riley',
+  'Rowan',
+  'Sawyer',
+  'Skyler',
+  'Taylor',
+  'Teagan',
+  'Wren',
 ];
 
 /** Replacement objects for generated stories. */
@@ -27,11 +45,11 @@ export function findNames(context: string, question: string): string[] {
   return [...words(question)].filter((w) => inStory.has(w) && !NOT_NAMES.has(w)).sort();
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Replace whole words and phrases at once (a replacement is never replaced again). */
 export function replaceWords(text: string, map: ReadonlyMap<string, string>): string {
   if (map.size === 0) return text;
-  const keys = [...map.keys()].sort((a, b) => b.length - a.length).map(escape);
+  const keys = [...map.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
   return text.replace(new RegExp(`\\b(?:${keys.join('|')})\\b`, 'g'), (m) => map.get(m) ?? m);
 }

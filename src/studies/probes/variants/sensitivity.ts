@@ -18,7 +18,7 @@ export interface SensitivityOptions {
 }
 
 /** Belief items of the given orders from the generator, half of them false-belief. */
-export function beliefQuestions(perOrder: number, seed: number, orders: readonly number[]): Item<McqPayload>[] {
+function beliefQuestions(perOrder: number, seed: number, orders: readonly number[]): Item<McqPayload>[] {
   const none = { reality: 0, memory: 0, knowledge: 0, perception: 0, 'belief-1': 0, 'belief-2': 0, 'belief-3': 0, 'belief-4': 0 };
   return orders.flatMap((order) =>
     generateTomItems({ count: perOrder, seed: seed * 10 + order, mix: { ...none, [`belief-${order}`]: 1 }, falseBeliefShare: 0.5 }),

@@ -17,7 +17,9 @@ const OPTIONS_ONLY_QUESTION = 'Which option is correct?';
 
 /** The story's sentences (lines, else sentence ends) in a seeded order that differs from the original when it can. */
 function shuffledStory(context: string, seed: number): string {
-  const lines = context.includes('\n') ? context.split('\n').filter((l) => l.trim()) : (context.match(/[^.!?]+[.!?]+["')\]]*\s*/g) ?? [context]);
+  const lines = context.includes('\n')
+    ? context.split('\n').filter((l) => l.trim())
+    : (context.match(/[^.!?]+[.!?]+["')\]]*\s*/g) ?? [context]);
   const parts = lines.map((l) => l.trim());
   const rng = createRng(seed);
   for (let attempt = 0; attempt < 5; attempt++) {
@@ -28,7 +30,7 @@ function shuffledStory(context: string, seed: number): string {
 }
 
 /** The baselines of one item (the original first). */
-export function shortcutVariants(base: Item<McqPayload>, seed: number): ProbeVariant[] {
+function shortcutVariants(base: Item<McqPayload>, seed: number): ProbeVariant[] {
   const { world: _world, ...mcq } = base.payload;
   const k = mcq.options.length;
   const rotated = { ...mcq, options: mcq.options.map((_, i) => mcq.options[(i + 1) % k]!), answerIndex: (mcq.answerIndex - 1 + k) % k };

@@ -74,7 +74,12 @@ function Variants({ data: d }: PanelProps<ProbeDetail>) {
       )}
       {d.lengthOnly && (
         <p>
-          answer-length-only baseline: the answer is {d.lengthOnly.longest ? 'the unique longest option' : d.lengthOnly.shortest ? 'the unique shortest option' : 'neither the longest nor the shortest option'}
+          answer-length-only baseline: the answer is{' '}
+          {d.lengthOnly.longest
+            ? 'the unique longest option'
+            : d.lengthOnly.shortest
+              ? 'the unique shortest option'
+              : 'neither the longest nor the shortest option'}
         </p>
       )}
       {(d.checkpoints ?? []).map((c) => {

@@ -113,7 +113,11 @@ export function alterStory(
       for (const e of story.events) {
         if (e.kind === 'move' && e.object === object) {
           const absent = holders.filter((a) => !s.present.has(a));
-          events.push(...absent.map((agent): WorldEvent => ({ kind: 'enter', agent })), e, ...absent.map((agent): WorldEvent => ({ kind: 'exit', agent })));
+          events.push(
+            ...absent.map((agent): WorldEvent => ({ kind: 'enter', agent })),
+            e,
+            ...absent.map((agent): WorldEvent => ({ kind: 'exit', agent })),
+          );
         } else events.push(e);
         apply(s, e);
       }
@@ -128,7 +132,10 @@ export function alterStory(
       if (alteration === 'untrustworthy')
         return {
           story,
-          sentences: [...original, `${speaker}, who ${listener} knows to be a liar, told ${listener} in private that ${said}. ${listener} did not believe ${speaker}.`],
+          sentences: [
+            ...original,
+            `${speaker}, who ${listener} knows to be a liar, told ${listener} in private that ${said}. ${listener} did not believe ${speaker}.`,
+          ],
         };
       const events = [...story.events, ...privately(scene, [speaker, listener], [{ kind: 'place', object, container: truth }])];
       return { story: { ...story, events }, sentences: [...original, `${speaker} told ${listener} in private that ${said}.`] };
