@@ -32,6 +32,7 @@ interface ProbeFlags {
   seed: number;
   maxTokens?: number;
   template?: string;
+  mcqScoring: string;
   concurrency: number;
   db: string;
   runId?: string[];
@@ -100,6 +101,7 @@ async function runFamily(
     trials: f.trials,
     seed: f.seed,
     ...(f.template ? { template: f.template } : {}),
+    ...(f.mcqScoring !== 'generate' ? { scoring: f.mcqScoring as 'loglik' | 'loglik-norm' } : {}),
     ...(f.maxTokens ? { settings: { maxTokens: f.maxTokens } } : {}),
   };
   // The run's identity: what it runs, the variants' settings and the items themselves.
@@ -142,6 +144,11 @@ export function registerProbe(program: Command): void {
     .option('--seed <s>', 'seed of the generated stories and the variants', intOption('--seed', 0), 0)
     .option('--max-tokens <n>', 'output budget per call', intOption('--max-tokens', 1))
     .option('--template <file>', 'multiple-choice prompt template (file or built-in name)')
+    .option(
+      '--mcq-scoring <mode>',
+      'generate (read the chosen letter from the reply), loglik or loglik-norm (rank the options by log-likelihood; llamacpp: models)',
+      'generate',
+    )
     .option('--concurrency <n>', 'calls in flight per endpoint', intOption('--concurrency', 1), 4)
     .option('--db <path>', 'store, a SQLite file or postgres:// URL', DEFAULT_DB)
     .option('--run-id <id...>', 'summarise these stored probe runs instead of running')

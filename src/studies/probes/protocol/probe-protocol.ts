@@ -5,7 +5,7 @@
 // answered right (robust), its detail the counts.
 
 import type { Item, McqOption, McqPayload, TrialContext, TrialModel } from '../../../core/index.js';
-import { withInfo } from '../../../core/index.js';
+import { ConfigError, withInfo } from '../../../core/index.js';
 import {
   buildMcqMessages,
   defineProtocol,
@@ -36,18 +36,37 @@ function variantItem(base: Item<ProbePayload>, v: ProbeVariant): Item<McqPayload
   };
 }
 
+/** How a variant is answered: a reply read for its label, or the options ranked by log-likelihood (per byte with `norm`). */
+type Scoring = { kind: 'generate'; template: McqTemplate } | { kind: 'loglik'; norm: boolean };
+
+/** The label of the option with the highest log-likelihood as the answer's continuation (as the multiple-choice protocol's loglik scoring). */
+async function loglikLabel(mcq: McqPayload, presented: McqOption[], model: TrialModel, norm: boolean): Promise<string> {
+  if (!model.loglik) throw new ConfigError(`${model.spec} cannot score log-likelihoods; use --mcq-scoring generate`);
+  const context = `${mcq.context ? `${mcq.context}\n\n` : ''}Question: ${mcq.question}\nAnswer:`;
+  const continuations = presented.map((o) => ` ${o.text}`);
+  const { logprobs } = await model.loglik(context, continuations);
+  const score = logprobs.map((lp, i) => (norm ? lp / Math.max(1, Buffer.byteLength(continuations[i]!)) : lp));
+  return presented[score.reduce((best, x, i) => (x > score[best]! ? i : best), 0)]!.label;
+}
+
 async function runVariant(
   base: Item<ProbePayload>,
   v: ProbeVariant,
   model: TrialModel,
   ctx: TrialContext,
-  template: McqTemplate,
+  scoring: Scoring,
 ): Promise<VariantResult> {
   const item = variantItem(base, v);
   const presented: McqOption[] = v.mcq.options.map((text, i) => ({ label: LABELS[i]!, text }));
-  const messages = buildMcqMessages(item, presented, template);
-  const r = await model.chat(messages, {}, { replicateSeed: ctx.seed, info: withInfo(PROBE_INFO, { item, presentedOptions: presented }) });
-  const parsed = extractAnswer(r.text, presented, template.answerPatterns).label;
+  let reply = '';
+  let parsed: string | null;
+  if (scoring.kind === 'loglik') parsed = await loglikLabel(v.mcq, presented, model, scoring.norm);
+  else {
+    const messages = buildMcqMessages(item, presented, scoring.template);
+    const r = await model.chat(messages, {}, { replicateSeed: ctx.seed, info: withInfo(PROBE_INFO, { item, presentedOptions: presented }) });
+    reply = r.text;
+    parsed = extractAnswer(r.text, presented, scoring.template.answerPatterns).label;
+  }
   const position = parsed === null ? -1 : presented.findIndex((o) => o.label === parsed);
   const expected = presented[v.mcq.answerIndex]!;
   return {
@@ -58,7 +77,7 @@ async function runVariant(
     presented,
     expectedLabel: expected.label,
     expectedText: expected.text,
-    reply: r.text,
+    reply,
     parsed,
     chosenText: position >= 0 ? presented[position]!.text : null,
     chosenPosition: position >= 0 ? position : null,
@@ -102,7 +121,13 @@ export const probeProtocol = defineProtocol<ProbePayload>({
     };
   },
   createTask(suite, items, settings) {
-    const template = settings.template ? loadMcqTemplate(settings.template) : DEFAULT_MCQ_TEMPLATE;
+    const kind = settings.scoring ?? 'generate';
+    if (kind !== 'generate' && kind !== 'loglik' && kind !== 'loglik-norm')
+      throw new ConfigError(`--mcq-scoring must be generate, loglik or loglik-norm, not "${kind}"`);
+    const scoring: Scoring =
+      kind === 'generate'
+        ? { kind, template: settings.template ? loadMcqTemplate(settings.template) : DEFAULT_MCQ_TEMPLATE }
+        : { kind: 'loglik', norm: kind === 'loglik-norm' };
     return {
       suite,
       items,
@@ -110,7 +135,7 @@ export const probeProtocol = defineProtocol<ProbePayload>({
       async execute(item, model, ctx) {
         const p = item.payload;
         const variants: VariantResult[] = [];
-        for (const v of p.variants) variants.push(await runVariant(item, v, model, ctx, template));
+        for (const v of p.variants) variants.push(await runVariant(item, v, model, ctx, scoring));
         const checkpoints: CheckpointResult[] = [];
         for (const at of p.beliefs?.checkpoints ?? []) checkpoints.push(await runCheckpoint(p.beliefs!, at, model, ctx));
         const original = p.variants.find((v) => v.kind === 'original');
