@@ -175,14 +175,14 @@ describe('mindscope probe with the reference agents', () => {
       '--data',
       data,
       '--limit',
-      '30',
+      '60',
       '--trials',
       '2',
       '--flags-out',
       flagsFile,
     ]);
     const s = runs[0]!.shortcut!;
-    const { items } = await loadSuite('tomi', { data, seed: 0 }, 30);
+    const { items } = await loadSuite('tomi', { data, seed: 0 });
     // Longest option with ties to the alphabetically first text: the agent's rule.
     const longest = (p: McqPayload) => [...p.options].sort((a, b) => b.length - a.length || (a < b ? -1 : 1))[0];
     const expected = items
@@ -197,15 +197,15 @@ describe('mindscope probe with the reference agents', () => {
         .sort();
     expect(flaggedBy('agent:options-only')).toEqual(expected);
     expect(expected.length).toBeGreaterThan(0);
-    expect(expected.length).toBeLessThan(30);
+    expect(expected.length).toBeLessThan(60);
     for (const a of ['agent:oracle', 'agent:reality', 'agent:first-option']) expect(flaggedBy(a)).toEqual([]);
-    expect(tomi.items).toBe(30);
+    expect(tomi.items).toBe(60);
     expect(tomi.flagged).toBe(expected.length);
     expect(tomi.subjects.find((x) => x.subject === 'agent:oracle')!.byKind['question-only']).toBe(0);
     // The flag file lists the flagged items; irt calibrate and the audit leave them out.
     const file = JSON.parse(readFileSync(flagsFile, 'utf8')) as { items: Array<{ suite: string; id: string }> };
     expect(file.items.map((i) => i.id).sort()).toEqual(expected);
-    const panel = simulatePanel({ models: 12, benchmarks: [{ name: 'tomi', items: { belief: 30 } }], structure: 'single', seed: 2 })
+    const panel = simulatePanel({ models: 12, benchmarks: [{ name: 'tomi', items: { belief: 60 } }], structure: 'single', seed: 2 })
       .matrices[0]!.matrix;
     const matrix = { ...panel, items: panel.items.map((it, k) => ({ ...it, suite: 'tomi', itemId: items[k]!.id })) };
     writeMatrixCsv(join(dir, 'm.csv'), matrix);
@@ -226,8 +226,8 @@ describe('mindscope probe with the reference agents', () => {
     expect(cal.code, cal.stderr).toBe(0);
     expect(
       (JSON.parse(cal.stdout) as { items: number; dropped: number }).items + (JSON.parse(cal.stdout) as { dropped: number }).dropped,
-    ).toBe(30 - expected.length);
-    expect(cal.stderr).toContain(`${expected.length} of 30 items left out`);
+    ).toBe(60 - expected.length);
+    expect(cal.stderr).toContain(`${expected.length} of 60 items left out`);
     const audit = await runCli([
       'audit',
       '--matrix',
@@ -243,7 +243,7 @@ describe('mindscope probe with the reference agents', () => {
       '--json',
     ]);
     expect(audit.code, audit.stderr).toBe(0);
-    expect(audit.stderr).toContain(`tomi: ${expected.length} of 30 items left out`);
+    expect(audit.stderr).toContain(`tomi: ${expected.length} of 60 items left out`);
     // 6 of 6 right on 2-option items at chance 1/2 gives 1/64.
     expect(binomialUpperTail(6, 6, 0.5)).toBeCloseTo(1 / 64, 12);
     expect(lengthOnly({ context: '', question: '', options: ['ab', 'abc', 'a'], answerIndex: 1 })).toEqual({
@@ -275,6 +275,40 @@ describe('mindscope probe with the reference agents', () => {
     } finally {
       await store.close();
     }
+  });
+});
+
+describe('the registered probe suites', () => {
+  it('mindscope run probe-sensitivity, then the run report has the probe section', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'probes-run-'));
+    const db = join(dir, 'r.db');
+    const run = await runCli([
+      'run',
+      'probe-sensitivity',
+      '--limit',
+      '8',
+      '--model',
+      'agent:oracle',
+      'agent:reality',
+      '--db',
+      db,
+      '--run-id',
+      'sens',
+      '--quiet',
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    const report = await runCli(['report', '--db', db, '--run-id', 'sens', '--out', join(dir, 'report'), '--json']);
+    expect(report.code, report.stderr).toBe(0);
+    const html = readFileSync((JSON.parse(report.stdout) as { path: string }).path, 'utf8');
+    expect(html).toContain('Validity probes');
+    expect(html).toContain('Sensitivity: accuracy on the altered stories');
+    // The oracle is robust on every probe item: its probe score is 1 on all 8.
+    const summary = await runCli(['probe', '--db', db, '--run-id', 'sens', '--json']);
+    const oracle = (JSON.parse(summary.stdout) as { runs: ProbeSummary[] }).runs[0]!.sensitivity!.find(
+      (x) => x.subject === 'agent:oracle',
+    )!;
+    expect(oracle.items).toBe(8);
+    expect(oracle.alterations.every((a) => a.accuracy === 1)).toBe(true);
   });
 });
 

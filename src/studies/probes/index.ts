@@ -6,6 +6,7 @@
 import { definePlugin } from '../../app/index.js';
 import { manifest } from './manifest.js';
 import { probeProtocol } from './protocol/probe-protocol.js';
+import { PROBE_SUITES } from './suites.js';
 
 export * from './analysis/index.js';
 export { probeProtocol, lengthOnly } from './protocol/probe-protocol.js';
@@ -15,5 +16,5 @@ export { trackedBeliefs } from './protocol/belief-listing.js';
 export { ALTERATIONS, alterStory, type Alteration } from './world/alterations.js';
 export { probeItems, probeSuite, probeSuiteId, type ProbeOptions } from './suites.js';
 
-/** The probes study as a plugin: the probe protocol (and its reference agent agent:options-only), a command, a report section and a viewer panel. */
-export default definePlugin({ ...manifest, protocols: [probeProtocol] });
+/** The probes study as a plugin: the probe protocol (and its reference agent agent:options-only), two generated probe suites, a command, a report section and a viewer panel. */
+export default definePlugin({ ...manifest, protocols: [probeProtocol], suites: [...PROBE_SUITES] });

@@ -5,6 +5,7 @@ import type { PluginManifest } from '../../app/index.js';
 
 export const manifest = {
   name: 'probes',
+  suiteProtocols: { 'probe-sensitivity': 'probe', 'probe-beliefs': 'probe' },
   commands: [
     {
       commands: [

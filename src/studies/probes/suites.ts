@@ -24,9 +24,9 @@ export interface ProbeOptions extends InvarianceOptions {
   maxOrder?: number;
 }
 
-/** The suite id of a probe family on a base suite (sensitivity and belief probes generate their own stories). */
+/** The suite id of a probe family's run on a base suite (sensitivity and belief probes generate their stories: generated-tom). */
 export function probeSuiteId(family: ProbeFamily, base: string): string {
-  return family === 'sensitivity' || family === 'beliefs' ? `probe-${family}` : `probe-${family}-${base}`;
+  return `probe-${family}-${family === 'sensitivity' || family === 'beliefs' ? 'generated-tom' : base}`;
 }
 
 /** The probe items of a family: over the base items (invariance, shortcut) or generated stories (sensitivity, beliefs). */
@@ -59,3 +59,28 @@ export function probeSuite(id: string, items: readonly Item<ProbePayload>[]): Su
     load: () => ({ items: [...items], warnings: [] }),
   });
 }
+
+/**
+ * The probes' registered suites, with their default settings, for `mindscope run`: the
+ * sensitivity probes of `--limit` generated belief questions (orders 1-4 in turn, every
+ * alteration), and belief tracking on `--limit` generated stories (orders 1 and 2).
+ */
+export const PROBE_SUITES: readonly Suite[] = [
+  defineSuite<ProbePayload>({
+    id: 'probe-sensitivity',
+    describe: 'validity probes: generated belief questions of orders 1-4 with the alterations that should (and should not) change the answer',
+    protocol: probeProtocol,
+    needsData: false,
+    load: ({ seed, count }) => {
+      const n = count ?? 16;
+      return { items: sensitivityItems('probe-sensitivity', { perOrder: Math.ceil(n / 4), seed }).slice(0, n), warnings: [] };
+    },
+  }),
+  defineSuite<ProbePayload>({
+    id: 'probe-beliefs',
+    describe: 'validity probes: explicit belief tracking on generated stories (beliefs of orders 1 and 2 listed at checkpoints)',
+    protocol: probeProtocol,
+    needsData: false,
+    load: ({ seed, count }) => ({ items: beliefItems('probe-beliefs', { count: count ?? 8, seed, maxOrder: 2 }), warnings: [] }),
+  }),
+];

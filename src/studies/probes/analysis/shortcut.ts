@@ -6,7 +6,7 @@
 // some subject flags it. The answer-length-only baseline needs no subject: the share of items
 // whose answer is the unique longest option, against its chance share.
 
-import { binomialPmf } from '../../../stats/index.js';
+import { binomialPmf, normalCdf } from '../../../stats/index.js';
 import { NO_STORY_KINDS } from '../variants/shortcut.js';
 import { bySubject, share, type ProbeRow } from './probe-rows.js';
 
@@ -31,7 +31,14 @@ export interface ShortcutSuite {
   suite: string;
   items: number;
   /** By subject: the items flagged and their share. */
-  subjects: Array<{ subject: string; flagged: number; share: number; byKind: Record<string, number> }>;
+  subjects: Array<{
+    subject: string;
+    flagged: number;
+    share: number;
+    byKind: Record<string, number>;
+    /** The suite as a whole without its story: accuracy on the no-story trials, the chance accuracy, and the one-sided p of the excess (normal approximation over items of different option counts). */
+    noStory: { accuracy: number; chance: number; p: number };
+  }>;
   /** Items flagged by some subject. */
   flagged: number;
   share: number;
@@ -83,7 +90,21 @@ export function shortcutSummary(rows: readonly ProbeRow[], alpha = 0.05): Shortc
           return [k, share(vs.filter((v) => v.correct).length, vs.length)];
         }),
       );
-      return { subject, flagged, share: share(flagged, ids.size), byKind };
+      const noStory = variants.filter((v) => isNoStory(v.kind));
+      const right = noStory.filter((v) => v.correct).length;
+      const expected = noStory.reduce((a, v) => a + 1 / v.presented.length, 0);
+      const variance = noStory.reduce((a, v) => a + (1 / v.presented.length) * (1 - 1 / v.presented.length), 0);
+      return {
+        subject,
+        flagged,
+        share: share(flagged, ids.size),
+        byKind,
+        noStory: {
+          accuracy: share(right, noStory.length),
+          chance: share(expected, noStory.length),
+          p: variance > 0 ? 1 - normalCdf((right - expected) / Math.sqrt(variance)) : Number.NaN,
+        },
+      };
     });
     const flagged = new Set(flags.filter((f) => f.suite === suite).map((f) => f.id)).size;
     const firsts = [...firstOf.values()];

@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { ConfigError, createRegistry, definePlugin, evaluate, loadSuite, openStore, type Item } from '../../../index.js';
-import type { McqPayload } from '../../../core/index.js';
+import { createRng, deriveSeed, type McqPayload } from '../../../core/index.js';
 import { DEFAULT_DB, intOption, numberOption, printResult } from '../../../cli/toolkit.js';
 import { itemFlagFile, probeSummary, type ProbeSummary } from '../analysis/index.js';
 import { PROBE_FAMILIES, type ProbeFamily } from '../protocol/records.js';
@@ -68,6 +68,17 @@ function alterations(v: string): Alteration[] {
   return out as Alteration[];
 }
 
+/** `n` of the items, a seeded sample in the suite's order (all of them when there are no more). */
+function sample<T>(items: readonly T[], n: number, seed: number): T[] {
+  if (items.length <= n) return [...items];
+  const keep = new Set(
+    createRng(seed)
+      .shuffle(items.map((_, i) => i))
+      .slice(0, n),
+  );
+  return items.filter((_, i) => keep.has(i));
+}
+
 /** Run one family and return its run id. */
 async function runFamily(
   family: ProbeFamily,
@@ -77,8 +88,8 @@ async function runFamily(
   const needsBase = family === 'invariance' || family === 'shortcut';
   let base: Item<McqPayload>[] = [];
   if (needsBase) {
-    const loaded = await loadSuite(f.suite, { data: f.data, seed: f.seed, count: f.limit }, f.limit);
-    base = loaded.items as Item<McqPayload>[];
+    const loaded = await loadSuite(f.suite, { data: f.data, seed: f.seed, count: f.limit });
+    base = sample(loaded.items as Item<McqPayload>[], f.limit, deriveSeed('probe-sample', f.suite, f.seed));
     const notMcq = base.find((it) => !Array.isArray((it.payload as Partial<McqPayload>).options));
     if (notMcq) throw new ConfigError(`suite ${f.suite} is not a multiple-choice suite (item ${notMcq.id} has no options)`);
   }
@@ -131,7 +142,7 @@ export function registerProbe(program: Command): void {
     .option('--family <list>', `probe families, comma-separated: ${PROBE_FAMILIES.join(', ')}`, 'invariance,sensitivity,shortcut,beliefs')
     .option('--suite <id>', 'the multiple-choice suite the invariance and shortcut probes vary', 'generated-tom')
     .option('--data <path>', "the suite's data (a released benchmark's folder or file)")
-    .option('--limit <n>', 'base items of the suite', intOption('--limit', 1), 20)
+    .option('--limit <n>', 'base items of the suite (a seeded sample of a larger suite)', intOption('--limit', 1), 20)
     .option('--count <n>', 'generated questions per belief order (sensitivity), stories (beliefs)', intOption('--count', 1), 4)
     .option('--orders <list>', 'belief orders of the sensitivity probes', '1,2,3,4')
     .option('--alterations <list>', `sensitivity alterations: ${ALTERATIONS.join(', ')}`, ALTERATIONS.join(','))

@@ -63,7 +63,11 @@ async function runVariant(
   if (scoring.kind === 'loglik') parsed = await loglikLabel(v.mcq, presented, model, scoring.norm);
   else {
     const messages = buildMcqMessages(item, presented, scoring.template);
-    const r = await model.chat(messages, {}, { replicateSeed: ctx.seed, info: withInfo(PROBE_INFO, { item, presentedOptions: presented }) });
+    const r = await model.chat(
+      messages,
+      {},
+      { replicateSeed: ctx.seed, info: withInfo(PROBE_INFO, { item, presentedOptions: presented }) },
+    );
     reply = r.text;
     parsed = extractAnswer(r.text, presented, scoring.template.answerPatterns).label;
   }

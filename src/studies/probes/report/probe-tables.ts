@@ -86,12 +86,13 @@ export function probeTables(s: ProbeSummary): ProbeTable[] {
     out.push({
       title: `Shortcut baselines (run ${s.runId})`,
       note: `${s.shortcut.test}; answerable: share of items flagged; longest answer: share of items whose answer is the unique longest option (chance in brackets)`,
-      header: ['suite', 'subject', ...kinds, 'answerable without story', 'longest answer'],
+      header: ['suite', 'subject', ...kinds, 'no story vs chance (p)', 'answerable without story', 'longest answer'],
       rows: s.shortcut.suites.flatMap((x) =>
         x.subjects.map((y) => [
           x.suite,
           y.subject,
           ...kinds.map((k) => (y.byKind[k] !== undefined ? pct(y.byKind[k]) : '-')),
+          `${pct(y.noStory.accuracy)} vs ${pct(y.noStory.chance)} (${Number.isFinite(y.noStory.p) ? formatPValue(y.noStory.p) : '-'})`,
           `${y.flagged}/${x.items} (${pct(y.share)})`,
           `${pct(x.longestAnswer)} (${pct(x.longestChance)})`,
         ]),
