@@ -68,7 +68,8 @@ export function probeSuite(id: string, items: readonly Item<ProbePayload>[]): Su
 export const PROBE_SUITES: readonly Suite[] = [
   defineSuite<ProbePayload>({
     id: 'probe-sensitivity',
-    describe: 'validity probes: generated belief questions of orders 1-4 with the alterations that should (and should not) change the answer',
+    describe:
+      'validity probes: generated belief questions of orders 1-4 with the alterations that should (and should not) change the answer',
     protocol: probeProtocol,
     needsData: false,
     load: ({ seed, count }) => {
