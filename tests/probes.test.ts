@@ -266,6 +266,9 @@ describe('mindscope probe with the reference agents', () => {
     // What reality lists right it labels right (it calls every belief true, and those it gets are).
     expect(reality.byOrder.every((o) => Number.isNaN(o.labelling) || o.labelling === 1)).toBe(true);
     expect(Object.values(reality.missedByHolder).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    // It misses only false beliefs: every true one it lists.
+    expect(reality.byOrder.every((o) => o.missedTrue === 0 && o.missedFalse > 0)).toBe(true);
+    expect(of('agent:oracle').byOrder.every((o) => o.missedTrue + o.missedFalse === 0)).toBe(true);
     expect(of('agent:first-option').unreadable).toBe(of('agent:first-option').checkpoints);
     const store = await openStore(db);
     try {

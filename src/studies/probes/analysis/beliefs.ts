@@ -56,7 +56,17 @@ export interface BeliefSubject {
   subject: string;
   checkpoints: number;
   unreadable: number;
-  byOrder: Array<{ order: number; listed: number; gold: number; precision: number; recall: number; labelling: number }>;
+  byOrder: Array<{
+    order: number;
+    listed: number;
+    gold: number;
+    precision: number;
+    recall: number;
+    labelling: number;
+    /** Tracked beliefs not listed: false ones (the belief differs from the truth) and true ones. */
+    missedFalse: number;
+    missedTrue: number;
+  }>;
   /** Tracked beliefs not listed, by their holder (the chain's first agent). */
   missedByHolder: Record<string, number>;
 }
@@ -68,14 +78,19 @@ export function beliefSummary(rows: readonly ProbeRow[]): BeliefSubject[] {
     const cps = rs.flatMap((r) => r.detail.checkpoints ?? []);
     const total = new Map<number, Counts>();
     const missedByHolder: Record<string, number> = {};
+    const missed = new Map<number, { false: number; true: number }>();
     for (const c of cps) {
       for (const [k, n] of checkpointCounts(c)) {
         const t = total.get(k) ?? empty();
         total.set(k, { listed: t.listed + n.listed, gold: t.gold + n.gold, hits: t.hits + n.hits, labelled: t.labelled + n.labelled });
       }
       const listed = new Set((c.listed ?? []).map(propositionKey));
-      for (const g of c.gold.filter((p: BeliefProposition) => !listed.has(propositionKey(p))))
+      for (const g of c.gold.filter((p: BeliefProposition) => !listed.has(propositionKey(p)))) {
         missedByHolder[g.holder[0]!] = (missedByHolder[g.holder[0]!] ?? 0) + 1;
+        const m = missed.get(g.order) ?? { false: 0, true: 0 };
+        m[g.true ? 'true' : 'false']++;
+        missed.set(g.order, m);
+      }
     }
     return {
       subject,
@@ -90,6 +105,8 @@ export function beliefSummary(rows: readonly ProbeRow[]): BeliefSubject[] {
           precision: share(t.hits, t.listed),
           recall: share(t.hits, t.gold),
           labelling: share(t.labelled, t.hits),
+          missedFalse: missed.get(order)?.false ?? 0,
+          missedTrue: missed.get(order)?.true ?? 0,
         })),
       missedByHolder,
     };

@@ -102,8 +102,8 @@ export function probeTables(s: ProbeSummary): ProbeTable[] {
   if (s.beliefs) {
     out.push({
       title: `Explicit belief tracking (run ${s.runId})`,
-      note: 'extraction: precision and recall of the listed (holder, object, container) propositions against the tracker; labelling: right truth status among those extracted right',
-      header: ['subject', 'order', 'listed', 'tracked', 'precision', 'recall', 'labelling', 'unreadable', 'missed by holder'],
+      note: 'extraction: precision and recall of the listed (holder, object, container) propositions against the tracker; labelling: right truth status among those extracted right; the missed beliefs by holder are in --json (missedByHolder)',
+      header: ['subject', 'order', 'listed', 'tracked', 'precision', 'recall', 'labelling', 'missed false / true beliefs', 'unreadable'],
       rows: s.beliefs.flatMap((x) =>
         x.byOrder.map((o) => [
           x.subject,
@@ -113,10 +113,8 @@ export function probeTables(s: ProbeSummary): ProbeTable[] {
           pct(o.precision),
           pct(o.recall),
           pct(o.labelling),
+          `${o.missedFalse} / ${o.missedTrue}`,
           `${x.unreadable}/${x.checkpoints}`,
-          Object.entries(x.missedByHolder)
-            .map(([h, n]) => `${h} ${n}`)
-            .join(', ') || '-',
         ]),
       ),
     });
