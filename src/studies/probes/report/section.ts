@@ -5,9 +5,10 @@ import type { Store } from '../../../store/index.js';
 import { probeSummary } from '../analysis/index.js';
 import { probeTables } from './probe-tables.js';
 
-/** The probe section of a run's report (empty when the run has no probe trial). */
-export async function probeReportSection(store: Store, runId: string): Promise<string> {
+/** The probe section of a run's report (none when the run has no probe trial). */
+export async function probeReportSection(store: Store, runId: string): Promise<string | undefined> {
   const tables = probeTables(await probeSummary(store, runId));
+  if (tables.length === 0) return undefined;
   return tables
     .map(
       (t) =>
