@@ -8,6 +8,7 @@ import { manifest as audit } from './studies/audit/manifest.js';
 import { manifest as dialtom } from './studies/dialtom/manifest.js';
 import { manifest as enacttom } from './studies/enacttom/manifest.js';
 import { manifest as literal } from './studies/literal/manifest.js';
+import { manifest as probes } from './studies/probes/manifest.js';
 import { manifest as storyturn } from './studies/storyturn/manifest.js';
 import { manifest as vision } from './studies/vision/manifest.js';
 
@@ -25,6 +26,7 @@ export const BUILTIN_STUDIES: readonly BuiltinStudy[] = [
   { manifest: storyturn, load: async () => (await import('./studies/storyturn/index.js')).default },
   { manifest: vision, load: async () => (await import('./studies/vision/index.js')).default },
   { manifest: audit, load: async () => (await import('./studies/audit/index.js')).default },
+  { manifest: probes, load: async () => (await import('./studies/probes/index.js')).default },
 ];
 
 /** The built-in studies' manifests, then `plugins`: every plugin a report or the viewer draws on, none of them loaded. */

@@ -51,6 +51,7 @@ describe('lazy command line', () => {
       'vision analyze',
       'audit',
       'audit',
+      'probes',
     ]);
     for (const { definition } of declared) {
       const parent = new Command();

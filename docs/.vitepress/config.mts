@@ -32,6 +32,7 @@ const guide = [
       { text: 'DialToM', link: '/studies/dialtom' },
       { text: 'EnactToM', link: '/studies/enacttom' },
       { text: 'Vision', link: '/studies/vision' },
+      { text: 'Validity probes', link: '/studies/probes' },
     ],
   },
   {

@@ -11,3 +11,4 @@ export * from './trial-queries.js';
 export * from './transfer-stores.js';
 export * from './matrix/response-matrix.js';
 export * from './matrix/parquet.js';
+export * from './matrix/item-exclusions.js';

@@ -5,3 +5,4 @@
 export * from './response-matrix.js';
 export { parseCsv, type CsvRow } from '../../core/csv.js';
 export { decimalNumber } from '../../core/decimal-number.js';
+export * from './item-exclusions.js';

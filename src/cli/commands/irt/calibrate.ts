@@ -3,6 +3,7 @@
 
 import type { Command } from 'commander';
 import { ConfigError, openStore, runPanel, type ResponseMatrix } from '../../../index.js';
+import { excludeMatrixItems, readItemExclusions } from '../../../store/index.js';
 import { calibrateBank, calibrateMirtBank, combineMatrices, type IrtBank, writeIrtBank } from '../../../analysis/index.js';
 import { readFileSync } from 'node:fs';
 import { DEFAULT_DB, intOption, numberOption } from '../../options.js';
@@ -22,6 +23,10 @@ export function registerCalibrate(irt: Command): void {
     .option('--model <m>', '1pl, 2pl, 3pl or bifactor (general + one factor per category)', '2pl')
     .option('--guessing <g>', '3PL guessing floor: a number, or "options" for 1/k from the items (needs --items)')
     .option('--estimate-guessing', '3PL: estimate the floor with a Beta prior at it')
+    .option(
+      '--exclude-items <file>',
+      'leave out the items an item exclusion file lists (suite and id), e.g. the flags of `mindscope probe --family shortcut --flags-out FILE`',
+    )
     .option('--items <suite...>', 'suites whose items to hash (and count options of), so that the bank can detect changed items')
     .option('--data <path>', 'data folder for --items')
     .option('--fields <map>', 'field mapping for --items mcq')
@@ -49,6 +54,7 @@ export function registerCalibrate(irt: Command): void {
         guessing?: string;
         estimateGuessing?: boolean;
         items?: string[];
+        excludeItems?: string;
         data?: string;
         fields?: string;
         priorASd: number;
@@ -80,7 +86,13 @@ export function registerCalibrate(irt: Command): void {
             await store.close();
           }
         }
-        const matrix = parts.length === 1 ? parts[0]! : combineMatrices(parts);
+        let matrix = parts.length === 1 ? parts[0]! : combineMatrices(parts);
+        if (f.excludeItems) {
+          const { keys, reason } = readItemExclusions(f.excludeItems);
+          const out = excludeMatrixItems(matrix, keys);
+          process.stderr.write(`${out.dropped} of ${matrix.items.length} items left out (${reason}, ${f.excludeItems})\n`);
+          matrix = out.matrix;
+        }
         for (const suite of f.items ?? []) {
           const got = await suiteItems(suite, f.data, f.fields);
           hashes = new Map([...(hashes ?? []), ...got.hashes]);

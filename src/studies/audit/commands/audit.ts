@@ -54,6 +54,20 @@ async function readNamedMatrix(spec: string, opts: { anyCategory?: boolean } = {
   return { name, matrix: await readMatrixFile(eq > 0 ? spec.slice(eq + 1) : spec, opts) };
 }
 
+/** The benchmarks without the items an exclusion file lists; says on stderr how many each lost. */
+async function withoutExcludedItems(
+  inputs: Array<{ name: string; matrix: ResponseMatrix }>,
+  file: string,
+): Promise<Array<{ name: string; matrix: ResponseMatrix }>> {
+  const { readItemExclusions, excludeMatrixItems } = await import('../../../store/matrix/index.js');
+  const { keys, reason } = readItemExclusions(file);
+  return inputs.map((b) => {
+    const { matrix, dropped } = excludeMatrixItems(b.matrix, keys, b.name);
+    process.stderr.write(`${b.name}: ${dropped} of ${b.matrix.items.length} items left out (${reason}, ${file})\n`);
+    return { name: b.name, matrix };
+  });
+}
+
 export function registerAudit(program: Command): void {
   program
     .command('audit')
@@ -69,6 +83,10 @@ export function registerAudit(program: Command): void {
     .option(
       '--report <dir>',
       'also write the audit as a self-contained HTML report (DIR/audit.html; with --scores alone DIR/audit-scores.html)',
+    )
+    .option(
+      '--exclude-items <file>',
+      'leave out the items an item exclusion file lists (suite and id), e.g. the flags of `mindscope probe --family shortcut --flags-out FILE`',
     )
     .option('--export-filtered <dir>', 'write each benchmark matrix restricted to the items the stage-2 filter keeps (CSV)')
     .option(
@@ -124,6 +142,7 @@ export function registerAudit(program: Command): void {
         db: string;
         report?: string;
         exportFiltered?: string;
+        excludeItems?: string;
         folds: number;
         seeds: number;
         threshold: number;
@@ -151,6 +170,7 @@ export function registerAudit(program: Command): void {
             inputs = [];
             for (const spec of flags.matrix!) inputs.push(uniquelyNamed('--matrix', spec, await readNamedMatrix(spec), inputs));
           }
+          if (flags.excludeItems) inputs = await withoutExcludedItems(inputs, flags.excludeItems);
           if (flags.structure !== 'full' && flags.structure !== 'pca')
             throw new ConfigError(`--structure must be full or pca, not "${flags.structure}"`);
           if (flags.method !== 'residual' && flags.method !== 'inverse')
