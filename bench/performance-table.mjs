@@ -4,7 +4,7 @@
 // measuring a figure again replaces its row, a figure not measured this time keeps its row and
 // the run line it came from. Each run line names the machine (CPU model, cores, Node version)
 // and the date, so a figure is read beside the peer or limit of the same run.
-// `--no-record` on any bench's command line leaves the page alone.
+// `--no-record` (or `--smoke`, the benches' check that they run) on any bench's command line leaves the page alone.
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
@@ -202,10 +202,11 @@ export function renderPerformancePage(sections) {
 /**
  * Writes one run of `bench` into the page: rows of { figure, value, peer, ratio } (value and
  * peer as printed, with units; ratio a number or text, mindscope's value over the peer's unless
- * the figure says otherwise). Skipped with --no-record.
+ * the figure says otherwise). Skipped with --no-record and --smoke.
  */
 export function recordPerformance(bench, rows, options = {}) {
-  if (process.argv.includes('--no-record') || rows.length === 0) return;
+  // --smoke: a bench run at tiny sizes to check that it works; its figures mean nothing.
+  if (process.argv.includes('--no-record') || process.argv.includes('--smoke') || rows.length === 0) return;
   const page = options.page ?? DEFAULT_PAGE;
   const args = process.argv
     .slice(2)
