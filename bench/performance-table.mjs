@@ -20,7 +20,7 @@ export const BENCHES = [
     measures:
       'MCQ trials per second through the runner (store and call cache on) against a local OpenAI-compatible server that answers at once; client CPU per trial; store bytes per trial; peak memory at 5,000 and 50,000 trials (not with `--quick`).',
     beside:
-      'a loop sending byte-identical requests with the built-in fetch at the same concurrency (target: mindscope at 0.90 of it or more), a bare node:http loop (the ceiling: the most any client gets from this server here), another build (`--before`), promptfoo (`--promptfoo DIR`).',
+      'a loop sending byte-identical requests with the built-in fetch at the same concurrency (target: mindscope at 0.90 of it or more), a bare node:http loop (the ceiling: the most any client gets from this server here; target: client CPU per trial at most 2x its), another build (`--before`), promptfoo (`--promptfoo DIR`), each an arm of every interleaved round.',
   },
   {
     id: 'audit',
@@ -42,6 +42,12 @@ export const BENCHES = [
     command: 'node bench/report.mjs [--items 20000] [--rounds 5]',
     measures: '`mindscope report` on a run of 100,000 trials (20,000 generated-tom items x 5 reference agents).',
     beside: 'the 1 s limit, and the CLI’s start-up alone (`mindscope --help`) in the same rounds.',
+  },
+  {
+    id: 'startup',
+    command: 'node bench/startup.mjs [--rounds 10]',
+    measures: 'CPU time of `mindscope suites` and `mindscope data list`, commands that only print what mindscope knows.',
+    beside: '`mindscope --help` in the same interleaved rounds (target: at most 1.5x its CPU).',
   },
   {
     id: 'view',
