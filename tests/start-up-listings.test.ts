@@ -12,7 +12,7 @@ import { definePlugin } from '../src/app/index.js';
 import { builtinSuiteListing } from '../src/builtin-studies.js';
 import { listDatasets as lightListDatasets } from '../src/datasets.js';
 import { createRegistry } from '../src/index.js';
-import { defineSuite, KERNEL_SUITES, listDatasets, readManifest } from '../src/suites/index.js';
+import { KERNEL_SUITES, listDatasets, readManifest } from '../src/suites/index.js';
 
 const root = join(import.meta.dirname, '..');
 
@@ -42,7 +42,7 @@ describe('listings printed at start-up', () => {
 
   it("a plugin whose suiteSummaries differ from its suite's own is refused", () => {
     const [generated] = KERNEL_SUITES.filter((s) => s.id === 'generated-tom');
-    const suite = defineSuite({ ...generated!, id: 'mine' });
+    const suite = { ...generated!, id: 'mine' };
     expect(() =>
       definePlugin({ name: 'p', suites: [suite], suiteSummaries: { mine: { describe: 'something else', needsData: false } } }),
     ).toThrow(/plugin p: suiteSummaries says of mine what the suite does not/);
