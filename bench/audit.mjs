@@ -34,7 +34,9 @@ const python = pythonInterpreter(arg('--python', 'python3'));
 /** Why the peer cannot run (its interpreter lacks NumPy or SciPy), or undefined when it can. */
 const peerMissing = (() => {
   const r = spawnSync(python, ['-c', 'import numpy, scipy'], { encoding: 'utf8' });
-  return r.status === 0 ? undefined : `${python} cannot import numpy and scipy (${(r.stderr || r.error?.message || '').trim().split('\n').at(-1)})`;
+  return r.status === 0
+    ? undefined
+    : `${python} cannot import numpy and scipy (${(r.stderr || r.error?.message || '').trim().split('\n').at(-1)})`;
 })();
 const rounds = Number(arg('--rounds', smoke ? '1' : '3'));
 const fullRounds = Number(arg('--full-rounds', '1'));

@@ -17,7 +17,10 @@ const arg = (name, dflt) => (process.argv.includes(name) ? process.argv[process.
 const smoke = process.argv.includes('--smoke');
 const ITEMS = Number(arg('--items', smoke ? 100 : 20000));
 const ROUNDS = Number(arg('--rounds', smoke ? 1 : 5));
-const DIR = arg('--dir', smoke ? mkdtempSync(join(tmpdir(), 'mindscope-bench-report-')) : join(tmpdir(), `mindscope-bench-report-${ITEMS}`));
+const DIR = arg(
+  '--dir',
+  smoke ? mkdtempSync(join(tmpdir(), 'mindscope-bench-report-')) : join(tmpdir(), `mindscope-bench-report-${ITEMS}`),
+);
 const CLI = new URL('../bin/mindscope.js', import.meta.url).pathname;
 const DB = join(DIR, 'report.db');
 const AGENTS = ['agent:oracle', 'agent:random', 'agent:reality', 'agent:first-order', 'agent:first-option'];

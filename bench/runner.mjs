@@ -236,7 +236,9 @@ async function main() {
             : mode === 'mindscope' || mode === 'before'
               ? `; store ${res.storeBytesPerTrial.toFixed(0)} B/trial`
               : '';
-        const label = { bare: 'fetch loop', mindscope: 'mindscope ', before: 'before    ', raw: 'http loop ', promptfoo: 'promptfoo ' }[mode];
+        const label = { bare: 'fetch loop', mindscope: 'mindscope ', before: 'before    ', raw: 'http loop ', promptfoo: 'promptfoo ' }[
+          mode
+        ];
         console.log(
           `  ${label} ${res.trials} trials in ${res.seconds.toFixed(2)} s = ${res.perSecond.toFixed(0)} trials/s, client CPU ${res.cpuMsPerTrial.toFixed(2)} ms/trial, peak RSS ${res.peakRssMiB.toFixed(0)} MiB${note}`,
         );

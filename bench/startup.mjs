@@ -50,8 +50,7 @@ const load = () =>
 console.log(`bench/startup: ${rounds} interleaved rounds of ${COMMANDS.map((c) => `mindscope ${c.name}`).join(', ')}; ${load()}`);
 const results = Object.fromEntries(COMMANDS.map((c) => [c.name, []]));
 timed(['--help']); // the first start reads files from disk: untimed
-for (let r = 0; r < rounds; r++)
-  for (const c of r % 2 === 0 ? COMMANDS : [...COMMANDS].reverse()) results[c.name].push(timed(c.args));
+for (let r = 0; r < rounds; r++) for (const c of r % 2 === 0 ? COMMANDS : [...COMMANDS].reverse()) results[c.name].push(timed(c.args));
 rmSync(cache, { recursive: true, force: true });
 
 const median = (xs) => {
@@ -65,7 +64,10 @@ for (const { name } of COMMANDS) {
   const cpu = of(name, 'cpu');
   const best = Math.min(...cpu);
   const med = median(cpu);
-  const ratio = name === '--help' ? '' : `; ratio to --help best ${(best / help.best).toFixed(2)}, median ${(med / help.median).toFixed(2)} (target <= ${TARGET})`;
+  const ratio =
+    name === '--help'
+      ? ''
+      : `; ratio to --help best ${(best / help.best).toFixed(2)}, median ${(med / help.median).toFixed(2)} (target <= ${TARGET})`;
   console.log(
     `  mindscope ${name.padEnd(9)} CPU best ${best.toFixed(0)} ms, median ${med.toFixed(0)} ms; wall median ${median(of(name, 'wall')).toFixed(0)} ms${ratio}`,
   );

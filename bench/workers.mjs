@@ -81,7 +81,9 @@ async function throughput(url, runId) {
 }
 
 async function scaling(serverUrl) {
-  console.log(`workers: ${ITEMS} items x N replicates (${ITEMS} trials per worker), model answering after 200 ms, --concurrency 8 per worker`);
+  console.log(
+    `workers: ${ITEMS} items x N replicates (${ITEMS} trials per worker), model answering after 200 ms, --concurrency 8 per worker`,
+  );
   const results = [];
   for (const n of smoke ? [1, 2] : [1, 2, 4]) {
     const r = await withDatabase(async (url) => {

@@ -145,7 +145,13 @@ export function leanClientClass(mod: OpenAiModule): LeanClass {
       const options = { method: 'post', path, body, timeout, __security: BEARER };
       // As buildRequest: the auth headers made first, for the builder to merge (a cached object here).
       const authenticationHeaders = await this.authHeaders(options as never, BEARER);
-      const headers = await this.#headers({ options, method: 'post', bodyHeaders: JSON_BODY_HEADERS, authenticationHeaders, retryCount: 0 });
+      const headers = await this.#headers({
+        options,
+        method: 'post',
+        bodyHeaders: JSON_BODY_HEADERS,
+        authenticationHeaders,
+        retryCount: 0,
+      });
       const init = { method: 'POST', headers, body: JSON.stringify(body), ...fetchOptions } as RequestInit;
       let response: Response;
       try {
