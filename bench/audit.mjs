@@ -5,7 +5,11 @@
 //   npm run build && node bench/audit.mjs [--python python3] [--rounds 3]
 //       [--sizes 27x3000,100x3000,...]   scaling table, PCA mode against the peer (models x items per benchmark)
 //       [--full 27x3000,300x10000]       the full structure (parallel analysis and EFA), ours only
-//       [--full-rounds 1] [--no-paper] [--bin PATH/TO/bin/mindscope.js]
+//       [--full-rounds 1] [--no-paper] [--bin PATH/TO/bin/mindscope.js] [--smoke]
+//
+// --smoke: one round at 27 models x 300 items per benchmark (PCA against the peer, then the full
+// structure), no paper scale: a check that the bench runs; it records nothing. A peer whose
+// interpreter lacks NumPy or SciPy is skipped, saying so.
 //
 // The matrices are simulated (simulatePanel, single latent ToM factor, seed 1): three benchmarks
 // with the paper's category proportions (appendix C: ToMBench with non-literal, ToMATO five
@@ -25,8 +29,16 @@ const { writeMatrixCsv } = await import('../dist/index.js');
 const { simulatePanel } = await import('../dist/studies/audit/analysis/index.js');
 const here = fileURLToPath(new URL('.', import.meta.url));
 const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
+const smoke = process.argv.includes('--smoke');
 const python = pythonInterpreter(arg('--python', 'python3'));
-const rounds = Number(arg('--rounds', '3'));
+/** Why the peer cannot run (its interpreter lacks NumPy or SciPy), or undefined when it can. */
+const peerMissing = (() => {
+  const r = spawnSync(python, ['-c', 'import numpy, scipy'], { encoding: 'utf8' });
+  return r.status === 0
+    ? undefined
+    : `${python} cannot import numpy and scipy (${(r.stderr || r.error?.message || '').trim().split('\n').at(-1)})`;
+})();
+const rounds = Number(arg('--rounds', smoke ? '1' : '3'));
 const fullRounds = Number(arg('--full-rounds', '1'));
 const bin = arg('--bin', join(here, '..', 'bin', 'mindscope.js'));
 const parseSizes = (s) =>
@@ -36,8 +48,10 @@ const parseSizes = (s) =>
         return { models: m, items: i };
       })
     : [];
-const sizes = parseSizes(arg('--sizes', '27x3000,27x10000,27x30000,100x3000,100x10000,100x30000,300x3000,300x10000,300x30000'));
-const fullSizes = parseSizes(arg('--full', '27x3000,300x10000'));
+const sizes = parseSizes(
+  arg('--sizes', smoke ? '27x300' : '27x3000,27x10000,27x30000,100x3000,100x10000,100x30000,300x3000,300x10000,300x30000'),
+);
+const fullSizes = parseSizes(arg('--full', smoke ? '27x300' : '27x3000,300x10000'));
 
 // The paper's per-category counts (appendix C); the rest of each benchmark is other categories.
 const PAPER = [
@@ -117,6 +131,7 @@ function pcaAgainstPeer(paths, n) {
       last = JSON.parse(t.stdout);
     };
     const runPeer = () => {
+      if (peerMissing) return;
       const t = timed(python, peerArgs(paths));
       peer.push(t.seconds);
       peerOut = t.stdout.trim();
@@ -129,10 +144,11 @@ function pcaAgainstPeer(paths, n) {
       runOurs();
     }
   }
-  return { ours, peer, last, peerOut };
+  return { ours, peer: peer.length ? peer : [Number.NaN], last, peerOut: peerOut ?? `not run: ${peerMissing}` };
 }
 
 console.log(`bench/audit (${bin}; peer on ${python}); ${rounds} interleaved round(s) per size`);
+if (peerMissing) console.log(`the NumPy/SciPy peer is skipped: ${peerMissing}`);
 const rows = [];
 const pcaRow = (what, r) => ({
   figure: `audit --structure pca, ${what}, median of the rounds; peer: NumPy/SciPy, stages 1-3 and PCA`,
@@ -141,7 +157,7 @@ const pcaRow = (what, r) => ({
   ratio: median(r.ours) / median(r.peer),
 });
 
-if (!process.argv.includes('--no-paper')) {
+if (!process.argv.includes('--no-paper') && !smoke) {
   const { dir, paths } = writePanel(27, null);
   console.log(`\npaper scale: 27 models; ${paths.map((p) => `${p.name} ${p.items}`).join(', ')} items`);
   const r = pcaAgainstPeer(paths, rounds);

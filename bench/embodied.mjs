@@ -5,7 +5,10 @@
 // plans, with and without who-knows-what tracking; and the reference teams on 100 generated
 // tasks x 3 trials through the runner (functional and literal Avg, Pass@3, Pass^3).
 //
-//   npm run build && node bench/embodied.mjs [--tasks 300] [--team-tasks 100 (0: skip)]
+//   npm run build && node bench/embodied.mjs [--tasks 300] [--team-tasks 100 (0: skip)] [--smoke]
+//
+// --smoke: 12 tasks, one stress task, 0.2 s of replay, 4 tasks for the teams: a check that the
+// bench runs; it records nothing.
 
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -17,8 +20,11 @@ const m = {
   ...(await import('../dist/studies/enacttom/index.js')),
 };
 const arg = (name, dflt) => (process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : dflt);
-const N = arg('--tasks', 300);
-const TEAM_TASKS = arg('--team-tasks', 100);
+const smoke = process.argv.includes('--smoke');
+const N = arg('--tasks', smoke ? 12 : 300);
+const TEAM_TASKS = arg('--team-tasks', smoke ? 4 : 100);
+const STRESS_TASKS = smoke ? 1 : 6;
+const REPLAY_MS = smoke ? 200 : 2000;
 
 const load = () =>
   loadavg()
@@ -88,7 +94,7 @@ for (const [key, xs] of [...cells].sort())
 
 // 2b. Stress: six agents at K-depth 5, beyond the pool's 1-4 (six generated tasks, verified again).
 {
-  const stress = m.generateTasks({ n: 6, seed: 2026, depth: 5, agents: 6 }).map((g) => {
+  const stress = m.generateTasks({ n: STRESS_TASKS, seed: 2026, depth: 5, agents: 6 }).map((g) => {
     const c = process.cpuUsage();
     const s = performance.now();
     m.verifyTask(g.task);
@@ -110,7 +116,7 @@ const plans = generated.map((g) => ({ task: g.task, plan: m.verifyTask(g.task).p
 for (const tracking of [false, true]) {
   let actions = 0;
   t = performance.now();
-  while (performance.now() - t < 2000) {
+  while (performance.now() - t < REPLAY_MS) {
     for (const { task, plan } of plans) {
       const search = new m.TaskSearch(task);
       const ws = search.world.initialState();

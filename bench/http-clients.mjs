@@ -7,7 +7,9 @@
 // what a model call costs the runner before its own work (cache, store, protocol).
 // Each in a child process of its own, in interleaved rounds; best and median of each.
 //
-//   npm run build && node bench/http-clients.mjs [--requests 10000] [--rounds 3]
+//   npm run build && node bench/http-clients.mjs [--requests 10000] [--rounds 3] [--smoke]
+//
+// --smoke: 300 requests, one round: a check that the bench runs; it records nothing.
 
 import { spawn } from 'node:child_process';
 import { keepAliveAgent, postJson } from './node-http-post.mjs';
@@ -110,8 +112,9 @@ function runChild(args) {
 }
 
 async function main() {
-  const n = Number(arg('requests', 10_000));
-  const rounds = Number(arg('rounds', 3));
+  const smoke = process.argv.includes('--smoke');
+  const n = Number(arg('requests', smoke ? 300 : 10_000));
+  const rounds = Number(arg('rounds', smoke ? 1 : 3));
   const server = spawn(process.execPath, [join(here, '..', 'tests', 'servers', 'model-server.mjs')], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -3,21 +3,26 @@
 // in a row on one connection, as a user typing in the viewer makes them. The first search
 // inflates every item; later ones find them remembered.
 //
-//   npm run build && node bench/item-search.mjs [--items 5000] [--db FILE]
+//   npm run build && node bench/item-search.mjs [--items 5000] [--db FILE] [--smoke]
 //
-// The store (generated-tom items x 2 reference agents) is built once and kept.
+// The store (generated-tom items x 2 reference agents) is built once and kept. --smoke: 100
+// items in a store made afresh and removed, a check that the bench runs; it records nothing.
 
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { evaluate, openStore } from '../dist/index.js';
 import { openStoreForReading } from '../dist/store/index.js';
 import { recordPerformance } from './performance-table.mjs';
 
-const { values } = parseArgs({ options: { items: { type: 'string', default: '5000' }, db: { type: 'string' } } });
-const items = Number(values.items);
-mkdirSync('bench/out', { recursive: true });
-const db = values.db ?? join('bench/out', `item-search-${items}.db`);
+const { values } = parseArgs({
+  options: { items: { type: 'string' }, db: { type: 'string' }, smoke: { type: 'boolean', default: false } },
+});
+const items = Number(values.items ?? (values.smoke ? 100 : 5000));
+const scratch = values.smoke ? mkdtempSync(join(tmpdir(), 'mindscope-bench-item-search-')) : undefined;
+if (!scratch) mkdirSync('bench/out', { recursive: true });
+const db = values.db ?? join(scratch ?? 'bench/out', `item-search-${items}.db`);
 if (!existsSync(db)) {
   const store = await openStore(db);
   await evaluate(
@@ -43,4 +48,5 @@ for (const [k, search] of ['kitchen', 'basket', 'no-such-text', 'kitchen'].entri
   });
 }
 await store.close();
+if (scratch) rmSync(scratch, { recursive: true, force: true });
 recordPerformance('item-search', rows);

@@ -4,7 +4,7 @@
 // measuring a figure again replaces its row, a figure not measured this time keeps its row and
 // the run line it came from. Each run line names the machine (CPU model, cores, Node version)
 // and the date, so a figure is read beside the peer or limit of the same run.
-// `--no-record` on any bench's command line leaves the page alone.
+// `--no-record` (or `--smoke`, the benches' check that they run) on any bench's command line leaves the page alone.
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
@@ -20,7 +20,7 @@ export const BENCHES = [
     measures:
       'MCQ trials per second through the runner (store and call cache on) against a local OpenAI-compatible server that answers at once; client CPU per trial; store bytes per trial; peak memory at 5,000 and 50,000 trials (not with `--quick`).',
     beside:
-      'a loop sending byte-identical requests with the built-in fetch at the same concurrency (target: mindscope at 0.90 of it or more), a bare node:http loop (the ceiling: the most any client gets from this server here), another build (`--before`), promptfoo (`--promptfoo DIR`).',
+      'a loop sending byte-identical requests with the built-in fetch at the same concurrency (target: mindscope at 0.90 of it or more), a bare node:http loop (the ceiling: the most any client gets from this server here; target: client CPU per trial at most 2x its), another build (`--before`), promptfoo (`--promptfoo DIR`), each an arm of every interleaved round.',
   },
   {
     id: 'audit',
@@ -50,6 +50,12 @@ export const BENCHES = [
     command: 'node bench/report.mjs [--items 20000] [--rounds 5]',
     measures: '`mindscope report` on a run of 100,000 trials (20,000 generated-tom items x 5 reference agents).',
     beside: 'the 1 s limit, and the CLI’s start-up alone (`mindscope --help`) in the same rounds.',
+  },
+  {
+    id: 'startup',
+    command: 'node bench/startup.mjs [--rounds 10]',
+    measures: 'CPU time of `mindscope suites` and `mindscope data list`, commands that only print what mindscope knows.',
+    beside: '`mindscope --help` in the same interleaved rounds (target: at most 1.5x its CPU).',
   },
   {
     id: 'view',
@@ -212,10 +218,11 @@ export function renderPerformancePage(sections) {
 /**
  * Writes one run of `bench` into the page: rows of { figure, value, peer, ratio } (value and
  * peer as printed, with units; ratio a number or text, mindscope's value over the peer's unless
- * the figure says otherwise). Skipped with --no-record.
+ * the figure says otherwise). Skipped with --no-record and --smoke.
  */
 export function recordPerformance(bench, rows, options = {}) {
-  if (process.argv.includes('--no-record') || rows.length === 0) return;
+  // --smoke: a bench run at tiny sizes to check that it works; its figures mean nothing.
+  if (process.argv.includes('--no-record') || process.argv.includes('--smoke') || rows.length === 0) return;
   const page = options.page ?? DEFAULT_PAGE;
   const args = process.argv
     .slice(2)

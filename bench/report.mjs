@@ -2,18 +2,25 @@
 // reference agents), wall and CPU time per round against the 1 s limit; the startup of the CLI
 // alone (`mindscope --help`) is measured beside it, in the same rounds.
 //
-//   npm run build && node bench/report.mjs [--items 20000] [--rounds 5] [--dir DIR]
+//   npm run build && node bench/report.mjs [--items 20000] [--rounds 5] [--dir DIR] [--smoke]
+//
+// --smoke: 100 items, one round, in a folder made afresh and removed: a check that the bench
+// runs; it records nothing.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { recordPerformance } from './performance-table.mjs';
 
 const arg = (name, dflt) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : dflt);
-const ITEMS = Number(arg('--items', 20000));
-const ROUNDS = Number(arg('--rounds', 5));
-const DIR = arg('--dir', join(tmpdir(), `mindscope-bench-report-${ITEMS}`));
+const smoke = process.argv.includes('--smoke');
+const ITEMS = Number(arg('--items', smoke ? 100 : 20000));
+const ROUNDS = Number(arg('--rounds', smoke ? 1 : 5));
+const DIR = arg(
+  '--dir',
+  smoke ? mkdtempSync(join(tmpdir(), 'mindscope-bench-report-')) : join(tmpdir(), `mindscope-bench-report-${ITEMS}`),
+);
 const CLI = new URL('../bin/mindscope.js', import.meta.url).pathname;
 const DB = join(DIR, 'report.db');
 const AGENTS = ['agent:oracle', 'agent:random', 'agent:reality', 'agent:first-order', 'agent:first-option'];
@@ -21,7 +28,7 @@ const AGENTS = ['agent:oracle', 'agent:random', 'agent:reality', 'agent:first-or
 mkdirSync(DIR, { recursive: true });
 if (!existsSync(DB)) {
   const t = performance.now();
-  const r = spawnSync('node', [CLI, 'run', 'generated-tom', '--limit', String(ITEMS), '--model', ...AGENTS, '--db', DB], {
+  const r = spawnSync(process.execPath, [CLI, 'run', 'generated-tom', '--limit', String(ITEMS), '--model', ...AGENTS, '--db', DB], {
     encoding: 'utf8',
   });
   if (r.status !== 0) throw new Error(`building the store failed:\n${r.stderr}`);
@@ -33,7 +40,7 @@ if (!existsSync(DB)) {
 /** One command's wall and CPU (user + system) seconds, from the child's resource usage. */
 function timed(args) {
   const t = performance.now();
-  const r = spawnSync('/usr/bin/time', ['-f', '%U %S', 'node', CLI, ...args], { encoding: 'utf8' });
+  const r = spawnSync('/usr/bin/time', ['-f', '%U %S', process.execPath, CLI, ...args], { encoding: 'utf8' });
   const wall = (performance.now() - t) / 1000;
   if (r.status !== 0) throw new Error(`${args.join(' ')} failed:\n${r.stderr}`);
   const [user, sys] = r.stderr.trim().split('\n').at(-1).split(' ').map(Number);
@@ -56,6 +63,7 @@ console.log(`${ITEMS * AGENTS.length} trials, ${ROUNDS} interleaved rounds, ${cp
 console.log(row('mindscope report', report));
 console.log(row('CLI startup (--help)', startup));
 console.log(`report wall best ${best(report, 'wall').toFixed(2)} s against the 1 s limit: ${best(report, 'wall') < 1 ? 'within' : 'over'}`);
+if (smoke && !process.argv.includes('--dir')) rmSync(DIR, { recursive: true, force: true });
 recordPerformance('report', [
   {
     figure: `mindscope report on ${(ITEMS * AGENTS.length).toLocaleString('en')} trials, wall time, best of the rounds; limit 1 s`,

@@ -7,16 +7,20 @@
 // then peak memory at 5,000 and 50,000 trials. mindscope makes one call through its model
 // before its clock starts, as the loop's check of the server's last requests (a fetch) warms
 // the built-in fetch: neither side times loading its HTTP client (and mindscope its SDK).
-// promptfoo is timed as it comes. With --promptfoo DIR (a folder where promptfoo
-// is installed, outside the repository), promptfoo sends the same requests to the same server.
+// With --promptfoo DIR (a folder where promptfoo is installed, outside the repository), promptfoo
+// sends the same requests to the same server as one more arm of each round (its loading and
+// set-up are not timed, as mindscope's are not); a folder without promptfoo is skipped, saying so.
 //
-//   npm run build && node bench/runner.mjs [--trials 5000] [--concurrency 64] [--rounds 3] [--quick] [--promptfoo /tmp/pf] [--before OTHER/dist]
+//   npm run build && node bench/runner.mjs [--trials 5000] [--concurrency 64] [--rounds 3] [--quick] [--promptfoo /tmp/pf] [--before OTHER/dist] [--smoke]
+//
+// --smoke: 200 trials, one round, no end-to-end or memory runs: a check that the bench runs
+// (seconds); it records nothing.
 //
 // Each measurement runs in a child process of its own so that peak RSS is its own. The machine's
 // load (uptime) is printed beside the figures: on a shared machine they move with it.
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -167,7 +171,7 @@ async function promptfooChild(url, n, concurrency, dir) {
   const ok = results.filter((r) => !r.error && r.response?.output).length;
   if (ok !== n) throw new Error(`promptfoo: ${ok} of ${n} requests answered`);
   process.stdout.write(
-    `${JSON.stringify({ mode: 'promptfoo', version, trials: n, seconds: elapsed / 1000, perSecond: (n / elapsed) * 1000, cpuMsPerTrial: (cpu.user + cpu.system) / 1000 / n })}\n`,
+    `${JSON.stringify({ mode: 'promptfoo', version, trials: n, seconds: elapsed / 1000, perSecond: (n / elapsed) * 1000, cpuMsPerTrial: (cpu.user + cpu.system) / 1000 / n, peakRssMiB: process.resourceUsage().maxRSS / 1024 })}\n`,
   );
   process.exit(0);
 }
@@ -194,11 +198,16 @@ function runChild(args, nodeFlags = []) {
 }
 
 async function main() {
-  const n = Number(arg('trials', 5000));
+  const smoke = process.argv.includes('--smoke');
+  const n = Number(arg('trials', smoke ? 200 : 5000));
   const concurrency = Number(arg('concurrency', 64));
-  const rounds = Number(arg('rounds', 3));
-  const quick = process.argv.includes('--quick');
-  const promptfooDir = arg('promptfoo', undefined);
+  const rounds = Number(arg('rounds', smoke ? 1 : 3));
+  const quick = smoke || process.argv.includes('--quick');
+  let promptfooDir = arg('promptfoo', undefined);
+  if (promptfooDir && !existsSync(join(promptfooDir, 'node_modules', 'promptfoo', 'package.json'))) {
+    console.log(`promptfoo is skipped: it is not installed in ${promptfooDir} (npm i --prefix ${promptfooDir} promptfoo)`);
+    promptfooDir = undefined;
+  }
   const beforeDist = arg('before', undefined);
   const server = spawn(process.execPath, [join(here, '..', 'tests', 'servers', 'model-server.mjs')], {
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -213,12 +222,13 @@ async function main() {
     console.log(
       `bench/runner: ${n} MCQ trials, concurrency ${concurrency}, local OpenAI-compatible server, ${rounds} rounds (alternating); ${load()}`,
     );
-    const results = { bare: [], mindscope: [], before: [], raw: [] };
-    const modes = beforeDist ? ['bare', 'mindscope', 'raw', 'before'] : ['bare', 'mindscope', 'raw'];
+    const results = { bare: [], mindscope: [], before: [], raw: [], promptfoo: [] };
+    const modes = ['bare', 'mindscope', 'raw', ...(beforeDist ? ['before'] : []), ...(promptfooDir ? ['promptfoo'] : [])];
     let previous;
     for (let r = 0; r < rounds; r++) {
       for (const mode of r % 2 === 0 ? modes : [...modes].reverse()) {
-        const res = await runChild([mode, url, String(n), '1', String(concurrency), ...(mode === 'before' ? [beforeDist] : [])]);
+        const dirArg = mode === 'before' ? [beforeDist] : mode === 'promptfoo' ? [promptfooDir] : [];
+        const res = await runChild([mode, url, String(n), '1', String(concurrency), ...dirArg]);
         results[mode].push(res);
         const note =
           (mode === 'bare' || mode === 'raw') && previous === 'mindscope'
@@ -226,8 +236,11 @@ async function main() {
             : mode === 'mindscope' || mode === 'before'
               ? `; store ${res.storeBytesPerTrial.toFixed(0)} B/trial`
               : '';
+        const label = { bare: 'fetch loop', mindscope: 'mindscope ', before: 'before    ', raw: 'http loop ', promptfoo: 'promptfoo ' }[
+          mode
+        ];
         console.log(
-          `  ${{ bare: 'fetch loop', mindscope: 'mindscope ', before: 'before    ', raw: 'http loop ' }[mode]} ${res.trials} trials in ${res.seconds.toFixed(2)} s = ${res.perSecond.toFixed(0)} trials/s, client CPU ${res.cpuMsPerTrial.toFixed(2)} ms/trial, peak RSS ${res.peakRssMiB.toFixed(0)} MiB${note}`,
+          `  ${label} ${res.trials} trials in ${res.seconds.toFixed(2)} s = ${res.perSecond.toFixed(0)} trials/s, client CPU ${res.cpuMsPerTrial.toFixed(2)} ms/trial, peak RSS ${res.peakRssMiB.toFixed(0)} MiB${note}`,
         );
         previous = mode;
       }
@@ -244,6 +257,10 @@ async function main() {
     );
     console.log(
       `ceiling: a node:http keep-alive loop sending the same bodies and parsing the replies, nothing else (no SDK, no store, no scoring): best ${best(results.raw).toFixed(0)}/s, median ${median(results.raw).toFixed(0)}/s, client CPU (median) ${cpu(results.raw).toFixed(2)} ms/trial; mindscope is ${(median(results.mindscope) / median(results.raw)).toFixed(2)} of it (median), the fetch loop ${(median(results.bare) / median(results.raw)).toFixed(2)}`,
+    );
+    const cpuBest = (xs) => Math.min(...xs.map((x) => x.cpuMsPerTrial));
+    console.log(
+      `client CPU per trial against the ceiling's (target <= 2): median ${(cpu(results.mindscope) / cpu(results.raw)).toFixed(2)}x (${cpu(results.mindscope).toFixed(3)} vs ${cpu(results.raw).toFixed(3)} ms), best ${(cpuBest(results.mindscope) / cpuBest(results.raw)).toFixed(2)}x (${cpuBest(results.mindscope).toFixed(3)} vs ${cpuBest(results.raw).toFixed(3)} ms)`,
     );
     const perSecond = (x) => `${x.toFixed(0)} trials/s`;
     const ms = (x) => `${x.toFixed(2)} ms`;
@@ -265,6 +282,12 @@ async function main() {
         value: ms(cpu(results.mindscope)),
         peer: ms(cpu(results.bare)),
         ratio: cpu(results.mindscope) / cpu(results.bare),
+      },
+      {
+        figure: 'client CPU per trial, median; peer: the node:http ceiling (sends and parses, nothing else), target ratio <= 2',
+        value: ms(cpu(results.mindscope)),
+        peer: ms(cpu(results.raw)),
+        ratio: cpu(results.mindscope) / cpu(results.raw),
       },
       {
         figure: 'MCQ trials per second, median; peer: the node:http ceiling (sends and parses, nothing else)',
@@ -291,9 +314,7 @@ async function main() {
         `before (${beforeDist}): best ${best(results.before).toFixed(0)}/s, median ${median(results.before).toFixed(0)}/s, ratio to the loop best ${(best(results.before) / best(results.bare)).toFixed(2)}, median ${(median(results.before) / median(results.bare)).toFixed(2)}; client CPU (median) ${cpu(results.before).toFixed(2)} ms/trial`,
       );
     if (promptfooDir) {
-      const pf = [];
-      for (let r = 0; r < Math.min(rounds, 2); r++)
-        pf.push(await runChild(['promptfoo', url, String(n), '1', String(concurrency), promptfooDir]));
+      const pf = results.promptfoo;
       rows.push({
         figure: `MCQ trials per second, median; peer: promptfoo ${pf[0].version}, the same requests to the same server (target ratio >= 20)`,
         value: perSecond(median(results.mindscope)),
@@ -301,7 +322,7 @@ async function main() {
         ratio: median(results.mindscope) / median(pf),
       });
       console.log(
-        `promptfoo (${pf[0].version}), the same requests to the same server: best ${best(pf).toFixed(1)}/s, median ${median(pf).toFixed(1)}/s, client CPU ${cpu(pf).toFixed(2)} ms/trial; mindscope is ${(best(results.mindscope) / best(pf)).toFixed(1)}x (best), ${(median(results.mindscope) / median(pf)).toFixed(1)}x (median) (target >= 20x); the node:http ceiling is ${(median(results.raw) / median(pf)).toFixed(1)}x (median); ${load()}`,
+        `promptfoo (${pf[0].version}), the same requests to the same server, ${rounds} interleaved rounds: best ${best(pf).toFixed(1)}/s, median ${median(pf).toFixed(1)}/s, client CPU ${cpu(pf).toFixed(2)} ms/trial; mindscope is ${(best(results.mindscope) / best(pf)).toFixed(1)}x (best), ${(median(results.mindscope) / median(pf)).toFixed(1)}x (median) (target >= 20x); the node:http ceiling is ${(median(results.raw) / median(pf)).toFixed(1)}x (median); ${load()}`,
       );
     }
     if (quick) {

@@ -6,7 +6,10 @@
 // response matrix is identical to a clean run's. Not part of npm test.
 //
 //   npm run build && node bench/soak.mjs [--items 10000] [--trials 5] [--kills 3] [--seed 7]
-//                                        [--concurrency 64] [--timeout 2]
+//                                        [--concurrency 64] [--timeout 2] [--smoke]
+//
+// --smoke: 200 trials, one runner kill, a 1 s time limit: a check that the bench runs (its
+// invariants still hold: nothing lost, nothing stored twice); it records nothing.
 
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -22,12 +25,13 @@ const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 };
-const ITEMS = arg('items', 10_000);
-const TRIALS = arg('trials', 5);
-const KILLS = arg('kills', 3);
+const smoke = process.argv.includes('--smoke');
+const ITEMS = arg('items', smoke ? 200 : 10_000);
+const TRIALS = arg('trials', smoke ? 1 : 5);
+const KILLS = arg('kills', smoke ? 1 : 3);
 const SEED = arg('seed', 7);
 const CONCURRENCY = arg('concurrency', 64);
-const TIMEOUT = arg('timeout', 2);
+const TIMEOUT = arg('timeout', smoke ? 1 : 2);
 const planned = ITEMS * TRIALS;
 const dir = mkdtempSync(join(tmpdir(), 'mindscope-soak-'));
 
@@ -113,7 +117,7 @@ function counts(db) {
   const sql = `SELECT COUNT(*) AS n, COUNT(DISTINCT subject_id || '|' || suite || '|' || item_id || '|' || replicate) AS distinct_n,
     SUM(status = 'done') AS done, SUM(status = 'failed') AS failed FROM trials`;
   const r = spawnSync(
-    'node',
+    process.execPath,
     [
       '-e',
       `const D=require('better-sqlite3');const d=new D(${JSON.stringify(db)},{readonly:true});console.log(JSON.stringify(d.prepare(${JSON.stringify(sql)}).get()))`,

@@ -1,11 +1,14 @@
 // biome-ignore-all lint/performance/useDomNodeTextContent: Playwright locators' innerText, not DOM nodes
 // The viewer on a 100,000-trial store: first paint of the Trials view and the time a filter
 // and a search take to show their first page, measured in Debian's Chromium.
-//   node bench/view.mjs [--trials 100000] [--db FILE]   (npm run build first)
+//   node bench/view.mjs [--trials 100000] [--db FILE] [--smoke]   (npm run build first)
+// --smoke: 400 trials in a store made afresh and removed, every step once: a check that the bench
+// runs (seconds); it records nothing.
 // The store is built through the real runner with reference agents (generated-tom items x 4
 // subjects x replicates) and kept, so that a second run measures the viewer only.
 
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { launchChromium } from '../scripts/chromium.mjs';
@@ -13,13 +16,17 @@ import { evaluate, openStore } from '../dist/index.js';
 import { startViewer } from '../dist/view/index.js';
 import { recordPerformance } from './performance-table.mjs';
 
-const { values } = parseArgs({ options: { trials: { type: 'string', default: '100000' }, db: { type: 'string' } } });
-const target = Number(values.trials);
+const { values } = parseArgs({
+  options: { trials: { type: 'string' }, db: { type: 'string' }, smoke: { type: 'boolean', default: false } },
+});
+const smoke = values.smoke;
+const target = Number(values.trials ?? (smoke ? 400 : 100000));
 const subjects = ['agent:oracle', 'agent:random', 'agent:reality', 'agent:first-option'];
 const replicates = 5;
 const items = Math.ceil(target / subjects.length / replicates);
-mkdirSync('bench/out', { recursive: true });
-const db = values.db ?? join('bench/out', `view-${target}.db`);
+const scratch = smoke ? mkdtempSync(join(tmpdir(), 'mindscope-bench-view-')) : undefined;
+if (!scratch) mkdirSync('bench/out', { recursive: true });
+const db = values.db ?? join(scratch ?? 'bench/out', `view-${target}.db`);
 
 if (!existsSync(db)) {
   const t0 = performance.now();
@@ -67,8 +74,10 @@ rows.push({ figure: `first page of trials shown, ${total}`, value: ms(firstRows)
 await timed('filter: outcome=incorrect', 'outcome=incorrect');
 await timed('filter: incorrect + category=belief', 'outcome=incorrect&category=belief');
 await timed('sort by latency, descending', 'sort=latency&desc=1');
-await timed('page 1000 (offset 50,000)', 'offset=50000');
+const deep = smoke ? 100 : 50_000;
+await timed(`page ${deep / 50} (offset ${deep.toLocaleString('en')})`, `offset=${deep}`);
 await timed('search replies for "Answer: B"', 'q=Answer%3A+B');
 await browser.close();
 await viewer.close();
+if (scratch) rmSync(scratch, { recursive: true, force: true });
 recordPerformance('view', rows);

@@ -4,7 +4,10 @@
 // 4); then the store's own overhead per trial, SQLite and PostgreSQL, measured against an
 // in-memory stand-in store with a model that answers at once (in process, no HTTP).
 //
-//   npm run build && node bench/workers.mjs [--items 240] [--overhead-trials 3000]
+//   npm run build && node bench/workers.mjs [--items 240] [--overhead-trials 3000] [--smoke]
+//
+// --smoke: 8 items, 1 and 2 workers, 60 trials of overhead, one round: it checks that the bench runs (seconds), and
+// records nothing.
 //
 // PostgreSQL: MINDSCOPE_BENCH_PG (default postgres://postgres@127.0.0.1:5432/postgres); the
 // bench creates databases named mindscope_bench_<random> and drops them.
@@ -25,8 +28,9 @@ const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : fallback;
 };
-const ITEMS = Number(arg('items', 240));
-const OVERHEAD_TRIALS = Number(arg('overhead-trials', 3000));
+const smoke = process.argv.includes('--smoke');
+const ITEMS = Number(arg('items', smoke ? 8 : 240));
+const OVERHEAD_TRIALS = Number(arg('overhead-trials', smoke ? 60 : 3000));
 const ADMIN = process.env.MINDSCOPE_BENCH_PG || 'postgres://postgres@127.0.0.1:5432/postgres';
 const rows = [];
 
@@ -77,9 +81,11 @@ async function throughput(url, runId) {
 }
 
 async function scaling(serverUrl) {
-  console.log(`workers: ${ITEMS} items x N replicates (240 trials per worker), model answering after 200 ms, --concurrency 8 per worker`);
+  console.log(
+    `workers: ${ITEMS} items x N replicates (${ITEMS} trials per worker), model answering after 200 ms, --concurrency 8 per worker`,
+  );
   const results = [];
-  for (const n of [1, 2, 4]) {
+  for (const n of smoke ? [1, 2] : [1, 2, 4]) {
     const r = await withDatabase(async (url) => {
       const model = `openai-compatible:${serverUrl}/v1#slow-200`;
       const enq = JSON.parse(
@@ -113,7 +119,7 @@ async function scaling(serverUrl) {
       `  ${n} worker(s): ${r.trials} trials, ${r.perSecond.toFixed(1)} trials/s (first to last result; ${(r.trials / r.wall).toFixed(1)}/s over ${r.wall.toFixed(1)} s wall, start-up included), x${ratio.toFixed(2)} of 1 worker; per worker ${r.done.join(', ')}`,
     );
   }
-  const [one, two, four] = results.map((r) => r.perSecond);
+  const [one, two, four = Number.NaN] = results.map((r) => r.perSecond);
   for (const [n, target, rate] of [
     [2, 1.8, two],
     [4, 3.2, four],
@@ -204,7 +210,7 @@ async function overhead(pgUp) {
     parseRunSpec({ suites: ['generated-tom'], models: ['agent:first-option'], limit: OVERHEAD_TRIALS, seed: 2 }),
   );
   console.log(`\nstore overhead: ${OVERHEAD_TRIALS} trials in one process, agent:first-option (in process, answers at once), 8 in flight`);
-  const rounds = 3;
+  const rounds = smoke ? 1 : 3;
   const best = {};
   const dir = mkdtempSync(join(tmpdir(), 'mindscope-bench-workers-'));
   try {

@@ -11,6 +11,7 @@ import { manifest as literal } from './studies/literal/manifest.js';
 import { manifest as probes } from './studies/probes/manifest.js';
 import { manifest as storyturn } from './studies/storyturn/manifest.js';
 import { manifest as vision } from './studies/vision/manifest.js';
+import { KERNEL_SUITE_SUMMARIES } from './suites/kernel-summaries.js';
 
 /** A built-in study: its manifest, and its plugin loaded on demand. */
 export interface BuiltinStudy {
@@ -37,4 +38,28 @@ export function pluginManifests(plugins: readonly PluginManifest[] = []): Plugin
 /** Every built-in study's plugin, loaded. */
 export async function loadBuiltinPlugins(): Promise<Plugin[]> {
   return Promise.all(BUILTIN_STUDIES.map((s) => s.load()));
+}
+
+/** A suite as `mindscope suites` lists it. */
+export interface SuiteListing {
+  id: string;
+  protocol: string;
+  describe: string;
+  needsData: boolean;
+}
+
+/**
+ * The suites mindscope ships as `mindscope suites` lists them (the studies', then the kernel's),
+ * read from the manifests without loading a suite: what a registry of the built-in plugins lists.
+ */
+export function builtinSuiteListing(): SuiteListing[] {
+  const studies = BUILTIN_STUDIES.flatMap(({ manifest }) =>
+    Object.entries(manifest.suiteProtocols ?? {}).map(([id, protocol]) => {
+      const summary = manifest.suiteSummaries?.[id];
+      if (!summary) throw new Error(`plugin ${manifest.name}: no suiteSummaries entry for its suite ${id}`);
+      return { id, protocol, describe: summary.describe, needsData: summary.needsData };
+    }),
+  );
+  const kernel = Object.entries(KERNEL_SUITE_SUMMARIES).map(([id, s]) => ({ id, ...s }));
+  return [...studies, ...kernel];
 }

@@ -65,7 +65,7 @@ describe('openai-compatible servers through the SDK', () => {
     }
   });
 
-  it("sends the headers the SDK's own client sends (its User-Agent, the key as a bearer), call after call", async () => {
+  it("sends the headers and body the SDK's own client sends (its User-Agent, the key as a bearer), call after call", async () => {
     const env = { TEST_KEY: 'sk-test-headers-0000' };
     const m = createModel(`openai-compatible:${server.url}/v1#ok`, { apiKeyEnv: 'TEST_KEY', env });
     // The stock client over the same fetch: any difference is the lighter header handling's.
@@ -85,10 +85,12 @@ describe('openai-compatible servers through the SDK', () => {
       const before = headerBuilds;
       await m.chat({ messages: MCQ, settings: { temperature: 0, maxTokens: 16 }, timeoutMs });
       builds.push(headerBuilds - before);
-      const ours = (await lastBody()).headers;
-      await stock.chat.completions.create({ model: 'ok', messages: MCQ, max_tokens: 16 }, { timeout: timeoutMs });
-      const theirs = (await lastBody()).headers;
+      const { headers: ours, body: ourBody } = await lastBody();
+      await stock.chat.completions.create({ model: 'ok', messages: MCQ, temperature: 0, max_tokens: 16 }, { timeout: timeoutMs });
+      const { headers: theirs, body: theirBody } = await lastBody();
       expect(withoutLength(ours)).toEqual(withoutLength(theirs));
+      // The body too, key for key in the same order (the server keeps it parsed).
+      expect(JSON.stringify(ourBody)).toBe(JSON.stringify(theirBody));
       expect(ours['x-stainless-timeout']).toBe(String(timeoutMs / 1000));
       expect(ours['user-agent']).toMatch(/^OpenAI\/JS \d/);
       expect(ours.authorization).toBe(`<${'Bearer '.length + env.TEST_KEY.length} characters>`);

@@ -101,10 +101,21 @@ export interface PluginManifest {
   viewerReports?: readonly ViewerReports[];
   /** The protocol of each suite the plugin adds, so a report knows its sections without loading the suites. */
   suiteProtocols?: Readonly<Record<string, string>>;
+  /**
+   * What `mindscope suites` lists of each suite the plugin adds (beside its protocol), so the
+   * list is printed without loading the suites; a suite of the plugin takes them from here.
+   */
+  suiteSummaries?: Readonly<Record<string, SuiteSummary>>;
   /** Prompt templates by name (`run --template NAME`): name -> file. */
   templates?: Readonly<Record<string, string>>;
   /** Judge rubrics by name (`score --rubric NAME`): name -> file. */
   rubrics?: Readonly<Record<string, string>>;
+}
+
+/** What a suite listing shows of a suite besides its id and protocol. */
+export interface SuiteSummary {
+  describe: string;
+  needsData: boolean;
 }
 
 /** A plugin: its manifest, and the protocols, suites, providers and scorers a run can name. */
@@ -122,6 +133,9 @@ export function definePlugin(plugin: Plugin): Plugin {
     const declared = plugin.suiteProtocols?.[s.id];
     if (declared !== undefined && declared !== s.protocol)
       throw new Error(`plugin ${plugin.name}: suiteProtocols says ${s.id} runs on "${declared}", the suite says "${s.protocol}"`);
+    const summary = plugin.suiteSummaries?.[s.id];
+    if (summary !== undefined && (summary.describe !== s.describe || summary.needsData !== s.needsData))
+      throw new Error(`plugin ${plugin.name}: suiteSummaries says of ${s.id} what the suite does not (describe, needsData)`);
   }
   return plugin;
 }

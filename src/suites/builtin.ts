@@ -6,14 +6,15 @@ import { mcqProtocol } from '../protocols/index.js';
 import { defineSuite, type Suite } from './suite.js';
 import { loadGenericMcq } from './generic-mcq.js';
 import { generateTomItems } from './generated/story-generator.js';
+import { KERNEL_SUITE_SUMMARIES } from './kernel-summaries.js';
 
 /** The kernel's suites: any MCQ file with a field mapping, and the procedural stories of the demo. */
 export const KERNEL_SUITES: readonly Suite[] = [
   defineSuite({
     id: 'mcq',
     protocol: mcqProtocol,
-    describe: 'generic MCQ file (JSONL, JSON, CSV, Parquet) with a field mapping; --data FILE',
-    needsData: true,
+    describe: KERNEL_SUITE_SUMMARIES.mcq.describe,
+    needsData: KERNEL_SUITE_SUMMARIES.mcq.needsData,
     load: (o) => {
       if (!o.fields) throw new ConfigError('suite mcq needs a field mapping (--fields question=...,options=...,answer=...)');
       return loadGenericMcq(o.data, o.fields, 'mcq');
@@ -22,8 +23,8 @@ export const KERNEL_SUITES: readonly Suite[] = [
   defineSuite({
     id: 'generated-tom',
     protocol: mcqProtocol,
-    describe: 'procedural false-belief, knowledge, perception and 2nd-4th order stories (seeded)',
-    needsData: false,
+    describe: KERNEL_SUITE_SUMMARIES['generated-tom'].describe,
+    needsData: KERNEL_SUITE_SUMMARIES['generated-tom'].needsData,
     load: (o) => ({ items: generateTomItems({ count: o.count ?? 300, seed: o.seed }), warnings: [] }),
   }),
 ];

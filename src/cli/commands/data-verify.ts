@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { dataRoot, isCached, readManifest, selectDatasets, verifyDataset, type FileCheck } from '../../suites/index.js';
+import type { FileCheck } from '../../suites/index.js';
 import { printResult } from '../output.js';
 
 const short = (sha: string | null) => (sha ? `${sha.slice(0, 12)}...` : '-');
@@ -26,6 +26,8 @@ export function registerDataVerify(data: Command): void {
     .option('--all', 'every dataset in the manifest, cached or not')
     .option('--json', 'print JSON')
     .action(async (names: string[], f: { all?: boolean; json?: boolean }) => {
+      // Loaded here, not with the command: `data list` registers this command too.
+      const { dataRoot, isCached, readManifest, selectDatasets, verifyDataset } = await import('../../suites/index.js');
       const manifest = readManifest();
       const datasets =
         names.length || f.all ? selectDatasets(names, f.all ?? false, manifest) : manifest.datasets.filter((d) => isCached(d));

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { dataRoot, listDatasets, pullDataset, readManifest, selectDatasets, type DatasetStatus } from '../../suites/index.js';
+import { type DatasetStatus, dataRoot, listDatasets } from '../../datasets.js';
 import { fitTable, wrapText } from '../fit-table.js';
 import { registerDataVerify } from './data-verify.js';
 
@@ -48,6 +48,8 @@ export function registerData(program: Command): void {
     .option('--all', 'every dataset in the manifest')
     .option('--json', 'print JSON')
     .action(async (names: string[], f: { all?: boolean; json?: boolean }) => {
+      // The suites entry (the manifest's schema, the fetcher) is loaded here: `data list` needs none of it.
+      const { pullDataset, readManifest, selectDatasets } = await import('../../suites/index.js');
       const datasets = selectDatasets(names, f.all ?? false, readManifest());
       const out = [];
       for (const d of datasets) {

@@ -1,7 +1,10 @@
 import type { Command } from 'commander';
-import { formatTextTable } from '../../report/index.js';
-import { configContext } from '../config-context.js';
-import { intOption, parseFieldMap } from '../options.js';
+import { builtinSuiteListing } from '../../builtin-studies.js';
+import { fitTable } from '../fit-table.js';
+import { intOption } from '../number-options.js';
+
+// The library is loaded in the actions, not here: `mindscope suites` without --config prints the
+// built-in suites from the plugins' manifests and loads none of it.
 
 /**
  * `mindscope items SUITE --json` prints
@@ -20,6 +23,11 @@ export function registerItems(program: Command): void {
     .option('--json', 'print JSON')
     .action(
       async (suite: string, flags: { data?: string; seed: number; limit?: number; fields?: string; config?: string; json?: boolean }) => {
+        const [{ configContext }, { parseFieldMap }, { formatTextTable }] = await Promise.all([
+          import('../config-context.js'),
+          import('../options.js'),
+          import('../../report/index.js'),
+        ]);
         const { registry } = await configContext(flags.config);
         const definition = registry.suite(suite);
         if (flags.data !== undefined) registry.refuseGeneratedData(suite, flags.data);
@@ -59,17 +67,20 @@ export function registerItems(program: Command): void {
     .option('--config <file>', 'config file whose plugins add suites')
     .option('--json', 'print JSON: [{ id, protocol, describe, needsData }]')
     .action(async (flags: { config?: string; json?: boolean }) => {
-      const { registry } = await configContext(flags.config);
+      const suites = flags.config
+        ? (await (await import('../config-context.js')).configContext(flags.config)).registry.suites()
+        : builtinSuiteListing();
+      const list = suites.map((s) => ({ id: s.id, protocol: s.protocol, describe: s.describe, needsData: s.needsData }));
       if (flags.json) {
-        const list = registry.suites().map((s) => ({ id: s.id, protocol: s.protocol, describe: s.describe, needsData: s.needsData }));
         process.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
         return;
       }
+      const columns = [{ header: 'suite' }, { header: 'protocol' }, { header: 'description', shrink: 'wrap' as const }];
       process.stdout.write(
-        `${formatTextTable(
-          ['suite', 'protocol', 'description'],
-          registry.suites().map((s) => [s.id, s.protocol, s.describe]),
-          { leftAligned: true },
+        `${fitTable(
+          columns,
+          list.map((s) => [s.id, s.protocol, s.describe]),
+          100,
         )}\n`,
       );
     });

@@ -1,18 +1,45 @@
 // The openai SDK's client with lighter per-call work, for mindscope's OpenAI provider
-// (openai.ts): its headers built once per kind of call, and no AbortController, listener and
-// timer per call. The same requests on the wire (tests/providers-openai.test.ts).
+// (openai.ts): its headers built once per kind of call, no AbortController, listener and timer
+// per call, and a direct path for JSON POSTs (postJson) that skips the SDK's request pipeline.
+// The same requests on the wire (tests/providers-openai.test.ts).
 
+import type { OpenAI as StockClient } from 'openai';
 import { withTimeout } from '../lean-fetch.js';
 
 type OpenAiModule = typeof import('openai');
 
-let leanClient: OpenAiModule['OpenAI'] | undefined;
+/** The lean client: the SDK's, with a direct JSON POST. */
+export interface LeanOpenAi extends StockClient {
+  /**
+   * POST `body` as JSON to `path` (e.g. `/chat/completions`) and resolve to the parsed reply, as
+   * the SDK's resource method does with retries off; its errors are the SDK's own classes.
+   */
+  postJson(path: string, body: unknown, timeout: number, fetchOptions: object | undefined): Promise<unknown>;
+}
+type LeanClass = new (...args: ConstructorParameters<OpenAiModule['OpenAI']>) => LeanOpenAi;
+
+let leanClient: LeanClass | undefined;
+
+/** What the SDK's JSON encoder adds to a request's headers. */
+const JSON_BODY_HEADERS = { 'content-type': 'application/json' };
+/** The security options the SDK's resource methods pass: a bearer key when there is one. */
+const BEARER = { bearerAuth: true };
+
+/** A JSON parse that yields undefined on bad input (the SDK's safeJSON). */
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
 
 /** What the SDK's (private) header builder takes. */
 interface HeaderBuild {
   options: { headers?: unknown; timeout?: number; __security?: unknown };
   method: string;
   bodyHeaders: Record<string, string> | undefined;
+  authenticationHeaders?: unknown;
   retryCount: number;
 }
 type BuildHeaders = (this: unknown, args: HeaderBuild) => Promise<unknown>;
@@ -33,7 +60,7 @@ const BUILD_HEADERS: string = 'buildHeaders';
  * their own, and clients that send idempotency keys (OpenAI's does not), go through the builder
  * every time. Made once, from the module loaded on first use.
  */
-export function leanClientClass(mod: OpenAiModule): OpenAiModule['OpenAI'] {
+export function leanClientClass(mod: OpenAiModule): LeanClass {
   if (leanClient) return leanClient;
   const stock = (mod.OpenAI.prototype as unknown as Record<string, BuildHeaders>)[BUILD_HEADERS];
   if (typeof stock !== 'function') throw new Error('openai SDK: no buildHeaders method to wrap (a new SDK version?)');
@@ -42,6 +69,8 @@ export function leanClientClass(mod: OpenAiModule): OpenAiModule['OpenAI'] {
     #bearer: { key: string; header: { Authorization: string } } | undefined;
     /** Built headers by kind of call (at most 64 kinds: timeouts of every size start it afresh). */
     #built = new Map<string, Record<string, string>>();
+    /** Full URLs by API path. */
+    #urls = new Map<string, string>();
 
     // As the SDK's: a bearer header when asked for one (this client has no admin key, and
     // workload identity, which the SDK excludes beside a key, is never set up); a keyless
@@ -57,8 +86,12 @@ export function leanClientClass(mod: OpenAiModule): OpenAiModule['OpenAI'] {
 
     /** The headers of a call: the SDK's builder's, built once per kind of call (see above). */
     async [BUILD_HEADERS](args: HeaderBuild): Promise<unknown> {
+      return this.#headers(args);
+    }
+
+    async #headers(args: HeaderBuild): Promise<Record<string, string> | Headers> {
       const { options, method, bodyHeaders, retryCount } = args;
-      if (options.headers !== undefined || this.idempotencyHeader) return stock.call(this, args);
+      if (options.headers !== undefined || this.idempotencyHeader) return (await stock.call(this, args)) as Headers;
       const kind = JSON.stringify([
         method,
         retryCount,
@@ -94,6 +127,55 @@ export function leanClientClass(mod: OpenAiModule): OpenAiModule['OpenAI'] {
       if (!fetch || init.signal || typeof init.body !== 'string') return super.fetchWithAuth(url, init, timeout, controller, schemes);
       if (init.method) init.method = init.method.toUpperCase();
       return fetch(url, withTimeout(init, timeout));
+    }
+
+    // The SDK's create() runs a pipeline per call (options resolved through promises, the body
+    // watched while it is encoded, a request log id, log lines formatted with logging off, an
+    // APIPromise, the reply parsed through hooks): about a tenth of the runner's thread. This is
+    // what that pipeline does for a JSON POST on this client (no retries, no hooks, no
+    // workload identity, no idempotency keys): the same URL, headers (the SDK's own builder's,
+    // as above) and body, and the same errors. Anything else goes through the SDK.
+    async postJson(path: string, body: unknown, timeout: number, fetchOptions: object | undefined): Promise<unknown> {
+      const fetch = this._options.fetch;
+      const hooked = (this as unknown as { _provider?: unknown })._provider !== undefined;
+      if (!fetch || hooked || this.idempotencyHeader || this.fetchOptions || this.maxRetries !== 0)
+        return this.post(path, { body, timeout, ...(fetchOptions && { fetchOptions }) } as never);
+      let url = this.#urls.get(path);
+      if (url === undefined) this.#urls.set(path, (url = this.buildURL(path, undefined)));
+      const options = { method: 'post', path, body, timeout, __security: BEARER };
+      // As buildRequest: the auth headers made first, for the builder to merge (a cached object here).
+      const authenticationHeaders = await this.authHeaders(options as never, BEARER);
+      const headers = await this.#headers({
+        options,
+        method: 'post',
+        bodyHeaders: JSON_BODY_HEADERS,
+        authenticationHeaders,
+        retryCount: 0,
+      });
+      const init = { method: 'POST', headers, body: JSON.stringify(body), ...fetchOptions } as RequestInit;
+      let response: Response;
+      try {
+        response = await fetch(url, withTimeout(init, timeout));
+      } catch (err) {
+        // As the SDK's makeRequest: an abort or a message about a timeout is a timeout, anything else a connection error.
+        const e = err instanceof Error ? err : new Error(String(err));
+        const cause = (e as { cause?: unknown }).cause;
+        if (e.name === 'AbortError' || /timed? ?out/i.test(String(e) + (cause === undefined ? '' : String(cause))))
+          throw Object.assign(new mod.APIConnectionTimeoutError(), { cause: e });
+        throw new mod.APIConnectionError({ message: undefined, cause: e });
+      }
+      if (!response.ok) {
+        const text = await response.text().catch((err: unknown) => (err instanceof Error ? err.message : String(err)));
+        const json = safeJson(text);
+        throw this.makeStatusError(response.status, json as never, json ? undefined : text, response.headers);
+      }
+      // As the SDK's defaultParseResponse: JSON by its content type, otherwise the text.
+      if (response.status === 204) return null;
+      const mediaType = response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
+      if (!(mediaType?.includes('application/json') || mediaType?.endsWith('+json'))) return response.text();
+      if (response.headers.get('content-length') === '0') return undefined;
+      const text = await response.text();
+      return text ? JSON.parse(text) : undefined;
     }
   };
   return leanClient;

@@ -9,7 +9,7 @@ import type { ChatRequest } from '../chat-model.js';
 import { type CallSite, malformed } from '../http.js';
 import { SdkChatModel, type SdkConnection, type SdkTarget } from '../sdk-chat-model.js';
 import { leanFetch } from '../lean-fetch.js';
-import { leanClientClass } from './openai-client.js';
+import { type LeanOpenAi, leanClientClass } from './openai-client.js';
 import { type ModelCallError, videoUnsupported } from '../call-error.js';
 import { fromStainlessError } from '../sdk-errors.js';
 import { boundedFetch, replyLimitOptions } from '../reply-limit.js';
@@ -164,8 +164,7 @@ export class OpenAiChatModel extends SdkChatModel<OpenAI, OpenAiModule> {
   }
 
   protected send(client: OpenAI, body: unknown, timeout: number, maxReplyBytes: number | undefined): Promise<unknown> {
-    const params = body as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
-    return client.chat.completions.create(params, { timeout, ...replyLimitOptions(maxReplyBytes) });
+    return (client as LeanOpenAi).postJson('/chat/completions', body, timeout, replyLimitOptions(maxReplyBytes).fetchOptions);
   }
 
   protected callError(err: unknown, mod: OpenAiModule, site: CallSite): ModelCallError {

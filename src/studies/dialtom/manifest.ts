@@ -40,6 +40,24 @@ export const manifest = {
     'dialtom-prospective-easy': 'mcq',
     'dialtom-counterfactual': 'mcq',
   },
+  suiteSummaries: {
+    'dialtom-retrospective': {
+      describe: 'DialToM retrospective (literal), 999 items',
+      needsData: true,
+    },
+    'dialtom-prospective': {
+      describe: 'DialToM prospective (functional), 523 items',
+      needsData: true,
+    },
+    'dialtom-prospective-easy': {
+      describe: 'DialToM prospective with out-of-dialogue distractors, 523 items',
+      needsData: true,
+    },
+    'dialtom-counterfactual': {
+      describe: 'DialToM counterfactual profiles with "None of the above"',
+      needsData: true,
+    },
+  },
   commands: [
     {
       commands: [

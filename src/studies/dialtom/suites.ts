@@ -1,5 +1,6 @@
 // DialToM's multiple-choice suites: retrospective (literal), prospective (functional), prospective with out-of-dialogue distractors, counterfactual.
 
+import { manifest } from './manifest.js';
 import { defineSuite, type Suite } from '../../suites/index.js';
 import { loadDialtom } from './suites/dialtom.js';
 import { mcqProtocol } from '../../protocols/index.js';
@@ -9,29 +10,25 @@ export const DIALTOM_SUITES: readonly Suite[] = [
   defineSuite({
     id: 'dialtom-retrospective',
     protocol: mcqProtocol,
-    describe: 'DialToM retrospective (literal), 999 items',
-    needsData: true,
+    ...manifest.suiteSummaries['dialtom-retrospective'],
     load: (o) => loadDialtom(o.data, 'retrospective'),
   }),
   defineSuite({
     id: 'dialtom-prospective',
     protocol: mcqProtocol,
-    describe: 'DialToM prospective (functional), 523 items',
-    needsData: true,
+    ...manifest.suiteSummaries['dialtom-prospective'],
     load: (o) => loadDialtom(o.data, 'prospective'),
   }),
   defineSuite({
     id: 'dialtom-prospective-easy',
     protocol: mcqProtocol,
-    describe: 'DialToM prospective with out-of-dialogue distractors, 523 items',
-    needsData: true,
+    ...manifest.suiteSummaries['dialtom-prospective-easy'],
     load: (o) => loadDialtom(o.data, 'prospective-easy'),
   }),
   defineSuite({
     id: 'dialtom-counterfactual',
     protocol: mcqProtocol,
-    describe: 'DialToM counterfactual profiles with "None of the above"',
-    needsData: true,
+    ...manifest.suiteSummaries['dialtom-counterfactual'],
     load: (o) => loadDialtom(o.data, 'counterfactual'),
   }),
 ];

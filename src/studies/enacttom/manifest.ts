@@ -9,6 +9,17 @@ export const manifest = {
     enacttom: 'episode',
     'generated-enacttom': 'episode',
   },
+  suiteSummaries: {
+    enacttom: {
+      describe: 'EnactToM embodied tasks (task JSON; --data FILE or the shared data root), run as multi-agent episodes',
+      needsData: true,
+    },
+    'generated-enacttom': {
+      describe:
+        'procedural EnactToM-style embodied tasks, verified (depths 1-4, both categories, 2-6 agents; seeded; --limit N, default 30)',
+      needsData: false,
+    },
+  },
   commands: [
     {
       commands: [{ term: 'embodied', description: 'embodied multi-agent ToM tasks (EnactToM): verify, generate, results' }],

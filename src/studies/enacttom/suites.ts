@@ -1,5 +1,6 @@
 // The EnactToM suites: released tasks, and procedural tasks verified by the planner.
 
+import { manifest } from './manifest.js';
 import { defineSuite, type Suite } from '../../suites/index.js';
 import { episodeProtocol } from './protocol/episode-protocol.js';
 import { loadEnactTom, loadGeneratedEnactTom } from './suites/embodied-suites.js';
@@ -9,15 +10,13 @@ export const ENACTTOM_SUITES: readonly Suite[] = [
   defineSuite({
     id: 'enacttom',
     protocol: episodeProtocol,
-    describe: 'EnactToM embodied tasks (task JSON; --data FILE or the shared data root), run as multi-agent episodes',
-    needsData: true,
+    ...manifest.suiteSummaries.enacttom,
     load: (o) => loadEnactTom(o.data),
   }),
   defineSuite({
     id: 'generated-enacttom',
     protocol: episodeProtocol,
-    describe: 'procedural EnactToM-style embodied tasks, verified (depths 1-4, both categories, 2-6 agents; seeded; --limit N, default 30)',
-    needsData: false,
+    ...manifest.suiteSummaries['generated-enacttom'],
     load: (o) => loadGeneratedEnactTom(o.count ?? 30, o.seed),
   }),
 ];

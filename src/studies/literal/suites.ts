@@ -1,5 +1,6 @@
 // The released multiple-choice ToM benchmarks, each read from its published files.
 
+import { manifest } from './manifest.js';
 import { defineSuite, loadGenericMcq, type Suite } from '../../suites/index.js';
 import { loadBigtom } from './suites/bigtom.js';
 import { COGTOM_FIELDS } from './suites/cogtom.js';
@@ -16,57 +17,49 @@ export const LITERAL_SUITES: readonly Suite[] = [
   defineSuite({
     id: 'tombench',
     protocol: mcqProtocol,
-    describe: 'ToMBench, 2,860 items in 20 tasks',
-    needsData: true,
+    ...manifest.suiteSummaries.tombench,
     load: (o) => loadTomBench(o.data),
   }),
   defineSuite({
     id: 'tomato',
     protocol: mcqProtocol,
-    describe: 'ToMATO (full format; the shared data has the false-belief subset)',
-    needsData: true,
+    ...manifest.suiteSummaries.tomato,
     load: (o) => loadTomato(o.data),
   }),
   defineSuite({
     id: 'hitom',
     protocol: mcqProtocol,
-    describe: 'Hi-ToM, orders 0-4 (VP prompting records)',
-    needsData: true,
+    ...manifest.suiteSummaries.hitom,
     load: (o) => loadHitom(o.data),
   }),
   defineSuite({
     id: 'tomi',
     protocol: mcqProtocol,
-    describe: 'ToMi test split',
-    needsData: true,
+    ...manifest.suiteSummaries.tomi,
     load: (o) => loadTomi(o.data),
   }),
   defineSuite({
     id: 'bigtom',
     protocol: mcqProtocol,
-    describe: 'BigToM, 6 conditions x 200 stories',
-    needsData: true,
+    ...manifest.suiteSummaries.bigtom,
     load: (o) => loadBigtom(o.data),
   }),
   defineSuite({
     id: 'opentom',
     protocol: mcqProtocol,
-    describe: 'OpenToM, closed-label questions',
-    needsData: true,
+    ...manifest.suiteSummaries.opentom,
     load: (o) => loadOpentom(o.data),
   }),
   defineSuite({
     id: 'mmtom-qa',
     protocol: mcqProtocol,
-    describe: 'MMToM-QA, text version',
-    needsData: true,
+    ...manifest.suiteSummaries['mmtom-qa'],
     load: (o) => loadMmtomQa(o.data),
   }),
   defineSuite({
     id: 'cogtom',
     protocol: mcqProtocol,
-    describe: 'CogToM (fields scene, question, options, answer, category, subcategory); --data FILE',
-    needsData: true,
+    ...manifest.suiteSummaries.cogtom,
     load: (o) => loadGenericMcq(o.data, COGTOM_FIELDS, 'cogtom'),
   }),
 ];

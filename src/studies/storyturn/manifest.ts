@@ -14,6 +14,17 @@ export const manifest = {
     storyturn: 'conversation',
     'generated-storyturn': 'conversation',
   },
+  suiteSummaries: {
+    storyturn: {
+      describe: 'StoryTurn conversations (CoMMET format; JSON/JSONL stories or a CSV/Parquet table of turns; --data FILE); approved items',
+      needsData: true,
+    },
+    'generated-storyturn': {
+      describe:
+        'procedural booklet-style StoryTurns with feedback branches (belief, perspective with a picture, second-order why, sarcasm, desires; seeded; --limit N, default 60)',
+      needsData: false,
+    },
+  },
   commands: [
     {
       commands: [{ term: 'storyturn', description: 'StoryTurn conversations (CoMMET)' }],

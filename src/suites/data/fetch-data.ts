@@ -7,6 +7,9 @@ import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync }
 import { dirname, join } from 'node:path';
 import { ConfigError, InputError, makeDirectory } from '../../core/index.js';
 import { dataRoot } from './cache.js';
+import { isComplete, STAMP } from './dataset-status.js';
+
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 import { datasetForSuite, fileUrl, readManifest, type DataFile, type DataManifest, type Dataset } from './manifest.js';
 
 export interface DataOptions {
@@ -15,39 +18,6 @@ export interface DataOptions {
   /** Per-file time limit in milliseconds (default 120,000). */
   timeoutMs?: number;
   onFile?: (dataset: string, file: string, action: 'fetched' | 'present') => void;
-}
-
-export interface DatasetStatus {
-  id: string;
-  suites: string[];
-  licence: string;
-  citation: string;
-  source: string;
-  files: number;
-  bytes: number;
-  /** complete: every file present and verified at its last pull; partial: some present; absent: none. */
-  cached: 'complete' | 'partial' | 'absent';
-  path: string;
-}
-
-const STAMP = '.mindscope-verified.json';
-const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-
-function stampOf(dir: string): Record<string, string> | undefined {
-  try {
-    return JSON.parse(readFileSync(join(dir, STAMP), 'utf8')) as Record<string, string>;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Whether every file is in the cache as the manifest says (verified at its last pull, size unchanged since). */
-function isComplete(dataset: Dataset, dir: string): boolean {
-  const stamp = stampOf(dir);
-  return dataset.files.every((f) => {
-    const p = join(dir, f.path);
-    return stamp?.[f.path] === f.sha256 && existsSync(p) && statSync(p).size === f.bytes;
-  });
 }
 
 async function download(url: string, timeoutMs: number): Promise<Buffer> {
@@ -125,26 +95,6 @@ export async function ensureSuiteData(suite: string, opts: DataOptions = {}): Pr
   const dir = join(dataRoot(opts.env), dataset.id);
   if (!isComplete(dataset, dir)) await pullDataset(dataset, opts);
   return dataRoot(opts.env);
-}
-
-/** What the manifest lists and what the cache holds, with licences and citations. */
-export function listDatasets(opts: DataOptions = {}): DatasetStatus[] {
-  const manifest = opts.manifest ?? readManifest();
-  return manifest.datasets.map((d) => {
-    const dir = join(dataRoot(opts.env), d.id);
-    const here = d.files.filter((f) => existsSync(join(dir, f.path))).length;
-    return {
-      id: d.id,
-      suites: d.suites,
-      licence: d.licence,
-      citation: d.citation,
-      source: `${d.source.kind === 'mirror-only' ? 'mirror only; ' : ''}${d.source.repo}@${d.source.revision}`,
-      files: d.files.length,
-      bytes: d.files.reduce((n, f) => n + f.bytes, 0),
-      cached: isComplete(d, dir) ? 'complete' : here > 0 ? 'partial' : 'absent',
-      path: dir,
-    };
-  });
 }
 
 /** Remove a dataset's cached files. */
