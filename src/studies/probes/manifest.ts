@@ -6,6 +6,17 @@ import type { PluginManifest } from '../../app/index.js';
 export const manifest = {
   name: 'probes',
   suiteProtocols: { 'probe-sensitivity': 'probe', 'probe-beliefs': 'probe' },
+  suiteSummaries: {
+    'probe-sensitivity': {
+      describe:
+        'validity probes: generated belief questions of orders 1-4 with the alterations that should (and should not) change the answer',
+      needsData: false,
+    },
+    'probe-beliefs': {
+      describe: 'validity probes: explicit belief tracking on generated stories (beliefs of orders 1 and 2 listed at checkpoints)',
+      needsData: false,
+    },
+  },
   commands: [
     {
       commands: [

@@ -8,6 +8,7 @@ import { defineSuite, type Suite } from '../../suites/index.js';
 import type { Alteration } from './world/alterations.js';
 import type { ProbePayload } from './protocol/payload.js';
 import { probeProtocol } from './protocol/probe-protocol.js';
+import { manifest } from './manifest.js';
 import type { ProbeFamily } from './protocol/records.js';
 import { beliefItems } from './variants/beliefs.js';
 import { invarianceItems, type InvarianceOptions } from './variants/invariance.js';
@@ -68,10 +69,8 @@ export function probeSuite(id: string, items: readonly Item<ProbePayload>[]): Su
 export const PROBE_SUITES: readonly Suite[] = [
   defineSuite<ProbePayload>({
     id: 'probe-sensitivity',
-    describe:
-      'validity probes: generated belief questions of orders 1-4 with the alterations that should (and should not) change the answer',
+    ...manifest.suiteSummaries['probe-sensitivity'],
     protocol: probeProtocol,
-    needsData: false,
     load: ({ seed, count }) => {
       const n = count ?? 16;
       return { items: sensitivityItems('probe-sensitivity', { perOrder: Math.ceil(n / 4), seed }).slice(0, n), warnings: [] };
@@ -79,9 +78,8 @@ export const PROBE_SUITES: readonly Suite[] = [
   }),
   defineSuite<ProbePayload>({
     id: 'probe-beliefs',
-    describe: 'validity probes: explicit belief tracking on generated stories (beliefs of orders 1 and 2 listed at checkpoints)',
+    ...manifest.suiteSummaries['probe-beliefs'],
     protocol: probeProtocol,
-    needsData: false,
     load: ({ seed, count }) => ({ items: beliefItems('probe-beliefs', { count: count ?? 8, seed, maxOrder: 2 }), warnings: [] }),
   }),
 ];
