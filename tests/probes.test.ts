@@ -16,6 +16,7 @@ import {
   ALTERATIONS,
   alterStory,
   binomialUpperTail,
+  chanceFlagRate,
   lengthOnly,
   probeItems,
   trackedBeliefs,
@@ -164,17 +165,14 @@ describe('mindscope probe with the reference agents', () => {
     expect(reality.alterations.find((a) => a.alteration === 'untrustworthy')!.accuracy).toBeLessThan(1);
   });
 
-  it('shortcut baselines: agent:options-only flagged exactly on the items whose answer is the longest option; flags feed irt calibrate and the audit', async () => {
+  it('shortcut baselines: agent:options-only flagged exactly on the items whose answer is the longest option (three options); two-option items never flagged per item; flags feed irt calibrate and the audit', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'probes-flags-'));
     const flagsFile = join(dir, 'flags.json');
-    const data = 'tests/fixtures/data/tomi';
     const { runs } = await probe([
       '--family',
       'shortcut',
       '--suite',
-      'tomi',
-      '--data',
-      data,
+      'generated-tom',
       '--limit',
       '60',
       '--trials',
@@ -183,14 +181,18 @@ describe('mindscope probe with the reference agents', () => {
       flagsFile,
     ]);
     const s = runs[0]!.shortcut!;
-    const { items } = await loadSuite('tomi', { data, seed: 0 });
+    const { items } = await loadSuite('generated-tom', { seed: 0, count: 60 });
+    const threeOptions = (i: (typeof items)[number]) => (i.payload as McqPayload).options.length === 3;
+    expect(items.filter(threeOptions).length).toBe(45);
     // Longest option with ties to the alphabetically first text: the agent's rule.
     const longest = (p: McqPayload) => [...p.options].sort((a, b) => b.length - a.length || (a < b ? -1 : 1))[0];
     const expected = items
-      .filter((i) => longest(i.payload as McqPayload) === i.answer)
+      .filter((i) => threeOptions(i) && longest(i.payload as McqPayload) === i.answer)
       .map((i) => i.id)
       .sort();
-    const tomi = s.suites.find((x) => x.suite === 'tomi')!;
+    // Two-option items the agent gets right are not flagged: three variants cannot reach p < 0.05.
+    expect(items.some((i) => !threeOptions(i) && longest(i.payload as McqPayload) === i.answer)).toBe(true);
+    const tom = s.suites.find((x) => x.suite === 'generated-tom')!;
     const flaggedBy = (subject: string) =>
       s.flags
         .filter((f) => f.subject === subject)
@@ -200,15 +202,17 @@ describe('mindscope probe with the reference agents', () => {
     expect(expected.length).toBeGreaterThan(0);
     expect(expected.length).toBeLessThan(60);
     for (const a of ['agent:oracle', 'agent:reality', 'agent:first-option']) expect(flaggedBy(a)).toEqual([]);
-    expect(tomi.items).toBe(60);
-    expect(tomi.flagged).toBe(expected.length);
-    expect(tomi.subjects.find((x) => x.subject === 'agent:oracle')!.byKind['question-only']).toBe(0);
+    expect(tom.items).toBe(60);
+    expect(tom.flagged).toBe(expected.length);
+    // Three variants: a uniform guesser is flagged on 1/27 of the 45 three-option items, never on the 15 two-option ones.
+    expect(tom.subjects.find((x) => x.subject === 'agent:options-only')!.chanceShare).toBeCloseTo(45 / 27 / 60, 12);
+    expect(tom.subjects.find((x) => x.subject === 'agent:oracle')!.byKind['question-only']).toBe(0);
     // The flag file lists the flagged items; irt calibrate and the audit leave them out.
     const file = JSON.parse(readFileSync(flagsFile, 'utf8')) as { items: Array<{ suite: string; id: string }> };
     expect(file.items.map((i) => i.id).sort()).toEqual(expected);
     const panel = simulatePanel({ models: 12, benchmarks: [{ name: 'tomi', items: { belief: 60 } }], structure: 'single', seed: 2 })
       .matrices[0]!.matrix;
-    const matrix = { ...panel, items: panel.items.map((it, k) => ({ ...it, suite: 'tomi', itemId: items[k]!.id })) };
+    const matrix = { ...panel, items: panel.items.map((it, k) => ({ ...it, suite: 'generated-tom', itemId: items[k]!.id })) };
     writeMatrixCsv(join(dir, 'm.csv'), matrix);
     const cal = await runCli([
       'irt',
@@ -232,7 +236,7 @@ describe('mindscope probe with the reference agents', () => {
     const audit = await runCli([
       'audit',
       '--matrix',
-      `tomi=${join(dir, 'm.csv')}`,
+      `generated-tom=${join(dir, 'm.csv')}`,
       '--exclude-items',
       flagsFile,
       '--structure',
@@ -244,9 +248,30 @@ describe('mindscope probe with the reference agents', () => {
       '--json',
     ]);
     expect(audit.code, audit.stderr).toBe(0);
-    expect(audit.stderr).toContain(`tomi: ${expected.length} of 60 items left out`);
-    // 6 of 6 right on 2-option items at chance 1/2 gives 1/64.
-    expect(binomialUpperTail(6, 6, 0.5)).toBeCloseTo(1 / 64, 12);
+    expect(audit.stderr).toContain(`generated-tom: ${expected.length} of 60 items left out`);
+    // 3 of 3 right at chance 1/3 gives 1/27; a two-option item of three variants cannot reach 0.05.
+    expect(binomialUpperTail(3, 3, 1 / 3)).toBeCloseTo(1 / 27, 12);
+    expect(chanceFlagRate(3, 3, 0.05)).toBeCloseTo(1 / 27, 12);
+    expect(chanceFlagRate(3, 2, 0.05)).toBe(0);
+    // Two-option items (ToMi): replicates do not add evidence, so nothing is flagged per item,
+    // however often the deterministic subject repeats its right answer.
+    const two = await probe([
+      '--family',
+      'shortcut',
+      '--suite',
+      'tomi',
+      '--data',
+      'tests/fixtures/data/tomi',
+      '--limit',
+      '20',
+      '--trials',
+      '3',
+    ]);
+    const twoSummary = two.runs[0]!.shortcut!;
+    expect(twoSummary.flags).toEqual([]);
+    const optionsOnly = twoSummary.suites[0]!.subjects.find((x) => x.subject === 'agent:options-only')!;
+    expect(optionsOnly.byKind['options-only']).toBeGreaterThan(0);
+    expect(optionsOnly.chanceShare).toBe(0);
     expect(lengthOnly({ context: '', question: '', options: ['ab', 'abc', 'a'], answerIndex: 1 })).toEqual({
       longest: true,
       shortest: false,

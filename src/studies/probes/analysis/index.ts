@@ -11,7 +11,14 @@ export { beliefRecall, beliefSummary, type BeliefSubject } from './beliefs.js';
 export { invarianceSummary, type InvarianceItem, type InvarianceSubject, type PositionalBias } from './invariance.js';
 export { probeRows, type ProbeRow } from './probe-rows.js';
 export { sensitivitySummary, type AlterationResult, type SensitivitySubject } from './sensitivity.js';
-export { binomialUpperTail, shortcutSummary, type ShortcutFlag, type ShortcutSuite, type ShortcutSummary } from './shortcut.js';
+export {
+  binomialUpperTail,
+  chanceFlagRate,
+  shortcutSummary,
+  type ShortcutFlag,
+  type ShortcutSuite,
+  type ShortcutSummary,
+} from './shortcut.js';
 export { itemFlagFile, type ItemFlagFile } from './flag-file.js';
 
 /** Every probe family's summary of a run (a family without trials is left out). */

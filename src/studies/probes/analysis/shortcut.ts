@@ -1,10 +1,15 @@
 // Shortcut baselines: accuracy of each subject on every baseline, and the items answerable
-// without their story. The test, per item and subject: the trials of the no-story baselines
-// (question-only, options-only in two orders, over every replicate) are right k times of n; the
-// item is flagged when P(X >= k) < alpha for X ~ Binomial(n, 1/options), chance being a uniform
-// guess among the options (a one-sided exact binomial test). An item is flagged for the run when
-// some subject flags it. The answer-length-only baseline needs no subject: the share of items
-// whose answer is the unique longest option, against its chance share.
+// without their story. The test, per item and subject: each no-story variant (question-only,
+// options-only in two orders) counts once, right when most of its replicates are right (a
+// replicate repeats its variant: a deterministic subject answers it alike every time, so
+// replicates are not independent evidence and pooling them would flag every item it gets right).
+// The item is flagged when P(X >= k) < alpha for X ~ Binomial(variants, 1/options), chance being a
+// uniform guess among the options (a one-sided exact binomial test, uncorrected; the share of
+// items a uniform guesser would get flagged is reported beside the flags). With three no-story
+// variants a two-option item cannot be flagged (at best p = 1/8): the suite-level test is the
+// evidence there. An item is flagged for the run when some subject flags it. The
+// answer-length-only baseline needs no subject: the share of items whose answer is the unique
+// longest option, against its chance share.
 
 import { binomialPmf, normalCdf } from '../../../stats/index.js';
 import { NO_STORY_KINDS } from '../variants/shortcut.js';
@@ -15,6 +20,12 @@ export function binomialUpperTail(k: number, n: number, p: number): number {
   let sum = 0;
   for (let i = k; i <= n; i++) sum += binomialPmf(i, n, p);
   return Math.min(1, sum);
+}
+
+/** The probability that a uniform guesser is flagged on an item of n variants and `options` options at level alpha. */
+export function chanceFlagRate(n: number, options: number, alpha: number): number {
+  for (let k = 0; k <= n; k++) if (binomialUpperTail(k, n, 1 / options) < alpha) return binomialUpperTail(k, n, 1 / options);
+  return 0;
 }
 
 export interface ShortcutFlag {
@@ -35,6 +46,8 @@ export interface ShortcutSuite {
     subject: string;
     flagged: number;
     share: number;
+    /** The share of items a subject guessing uniformly would get flagged (the test's false-flag rate on this suite's items). */
+    chanceShare: number;
     byKind: Record<string, number>;
     /** The suite as a whole without its story: accuracy on the no-story trials, the chance accuracy, and the one-sided p of the excess (normal approximation over items of different option counts). */
     noStory: { accuracy: number; chance: number; p: number };
@@ -60,21 +73,32 @@ const isNoStory = (kind: string) => (NO_STORY_KINDS as readonly string[]).includ
 export function shortcutSummary(rows: readonly ProbeRow[], alpha = 0.05): ShortcutSummary {
   const trials = rows.filter((r) => r.detail.family === 'shortcut');
   const flags: ShortcutFlag[] = [];
-  const tested = new Map<string, { suite: string; id: string; subject: string; k: number; n: number; options: number }>();
+  // Per (subject, item): per no-story variant, its replicates' right answers and count.
+  const tested = new Map<
+    string,
+    { suite: string; id: string; subject: string; variants: Map<number, { right: number; n: number }>; options: number }
+  >();
   for (const r of trials) {
     const key = `${r.subject}\u0000${r.detail.baseSuite}\u0000${r.detail.baseId}`;
-    const t = tested.get(key) ?? { suite: r.detail.baseSuite, id: r.detail.baseId, subject: r.subject, k: 0, n: 0, options: 0 };
-    for (const v of r.detail.variants.filter((x) => isNoStory(x.kind))) {
-      t.n++;
-      if (v.correct) t.k++;
+    const t = tested.get(key) ?? { suite: r.detail.baseSuite, id: r.detail.baseId, subject: r.subject, variants: new Map(), options: 0 };
+    r.detail.variants.forEach((v, index) => {
+      if (!isNoStory(v.kind)) return;
+      const c = t.variants.get(index) ?? { right: 0, n: 0 };
+      c.n++;
+      if (v.correct) c.right++;
+      t.variants.set(index, c);
       t.options = v.presented.length;
-    }
+    });
     tested.set(key, t);
   }
+  const chanceRate = new Map<string, number>();
   for (const t of tested.values()) {
+    const n = t.variants.size;
+    const k = [...t.variants.values()].filter((c) => c.right * 2 > c.n).length;
     const chance = 1 / t.options;
-    const p = binomialUpperTail(t.k, t.n, chance);
-    if (t.n > 0 && p < alpha) flags.push({ suite: t.suite, id: t.id, subject: t.subject, correct: t.k, trials: t.n, chance, p });
+    const p = binomialUpperTail(k, n, chance);
+    chanceRate.set(`${t.subject}\u0000${t.suite}\u0000${t.id}`, n > 0 ? chanceFlagRate(n, t.options, alpha) : 0);
+    if (n > 0 && p < alpha) flags.push({ suite: t.suite, id: t.id, subject: t.subject, correct: k, trials: n, chance, p });
   }
   const suites = [...new Set(trials.map((r) => r.detail.baseSuite))].sort().map((suite): ShortcutSuite => {
     const rs = trials.filter((r) => r.detail.baseSuite === suite);
@@ -94,10 +118,12 @@ export function shortcutSummary(rows: readonly ProbeRow[], alpha = 0.05): Shortc
       const right = noStory.filter((v) => v.correct).length;
       const expected = noStory.reduce((a, v) => a + 1 / v.presented.length, 0);
       const variance = noStory.reduce((a, v) => a + (1 / v.presented.length) * (1 - 1 / v.presented.length), 0);
+      const chanceFlags = [...ids].reduce((a, id) => a + (chanceRate.get(`${subject}\u0000${suite}\u0000${id}`) ?? 0), 0);
       return {
         subject,
         flagged,
         share: share(flagged, ids.size),
+        chanceShare: share(chanceFlags, ids.size),
         byKind,
         noStory: {
           accuracy: share(right, noStory.length),
@@ -120,7 +146,7 @@ export function shortcutSummary(rows: readonly ProbeRow[], alpha = 0.05): Shortc
   });
   return {
     alpha,
-    test: `one-sided exact binomial test per item and subject: right answers on the no-story baselines (${NO_STORY_KINDS.join(', ')}) over all replicates against a uniform guess (1/options), flagged at p < ${alpha}`,
+    test: `one-sided exact binomial test per item and subject: the no-story variants (${NO_STORY_KINDS.join(', ')}) right on most of their replicates, against a uniform guess (1/options), flagged at p < ${alpha} (uncorrected; chanceShare is the share a uniform guesser would get flagged)`,
     suites,
     flags,
   };

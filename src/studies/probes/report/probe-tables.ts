@@ -85,7 +85,7 @@ export function probeTables(s: ProbeSummary): ProbeTable[] {
     const kinds = [...new Set(s.shortcut.suites.flatMap((x) => x.subjects.flatMap((y) => Object.keys(y.byKind))))];
     out.push({
       title: `Shortcut baselines (run ${s.runId})`,
-      note: `${s.shortcut.test}; answerable: share of items flagged; longest answer: share of items whose answer is the unique longest option (chance in brackets)`,
+      note: `${s.shortcut.test}; answerable: share of items flagged (in brackets: the share a uniform guesser would get flagged); longest answer: share of items whose answer is the unique longest option (chance in brackets)`,
       header: ['suite', 'subject', ...kinds, 'no story vs chance (p)', 'answerable without story', 'longest answer'],
       rows: s.shortcut.suites.flatMap((x) =>
         x.subjects.map((y) => [
@@ -93,7 +93,7 @@ export function probeTables(s: ProbeSummary): ProbeTable[] {
           y.subject,
           ...kinds.map((k) => (y.byKind[k] !== undefined ? pct(y.byKind[k]) : '-')),
           `${pct(y.noStory.accuracy)} vs ${pct(y.noStory.chance)} (${Number.isFinite(y.noStory.p) ? formatPValue(y.noStory.p) : '-'})`,
-          `${y.flagged}/${x.items} (${pct(y.share)})`,
+          `${y.flagged}/${x.items} (${pct(y.share)}; ${pct(y.chanceShare)})`,
           `${pct(x.longestAnswer)} (${pct(x.longestChance)})`,
         ]),
       ),
