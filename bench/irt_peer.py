@@ -2,7 +2,8 @@
 
 2PL and 3PL (c fixed): Bock-Aitkin EM over 41 equally spaced nodes on [-6, 6] with N(0, 1)
 weights; E-step as two dense matrix products over the grid (N x J by J x Q, J x N by N x Q);
-M-step: three Fisher-scoring steps in (log a, b) for all items at once, with lognormal(., 0.5^2)
+M-step: Fisher-scoring steps in (log a, b) for all items at once (3 for the 2PL, up to 25 for the
+3PL, an item stopping once it moves by less than 1e-7), with lognormal(., 0.5^2)
 and normal(., 2^2) priors whose centres float to the items' means; after each M-step the items
 are rescaled so that the panel's posterior ability mean and SD are 0 and 1.
 Bifactor 2PL: the Gibbons-Hedeker EM over a 21 x 15 grid on [-5, 5]^2 with the priors and
@@ -57,7 +58,10 @@ def unidimensional(Y, tol, guessing):
         sd = np.sqrt((post * nodes**2).sum() / N - mu**2)
         m_la, m_b = np.log(a).mean(), b.mean()
         la = np.log(a)
-        for _ in range(3):
+        # Fisher-scoring steps: 3 for the 2PL, for the 3PL up to 25, each item stopping once it
+        # moves by less than 1e-7 (as src/stats/irt/item-step.ts does).
+        moving = np.ones(J, dtype=bool)
+        for _ in range(3 if c == 0 else 25):
             aa = np.exp(la)
             Z = aa[:, None] * (nodes[None, :] - b[:, None])
             ps = 1 / (1 + np.exp(-Z))
@@ -70,9 +74,13 @@ def unidimensional(Y, tol, guessing):
             i12 = -aa * (w * Z).sum(1)
             i22 = aa**2 * w.sum(1) + 1 / sd_b**2
             det = i11 * i22 - i12**2
-            d1 = np.clip((i22 * g1 - i12 * g2) / det, -1, 1)
-            d2 = np.clip((-i12 * g1 + i11 * g2) / det, -2, 2)
-            la, b = la + d1, b + d2
+            d1 = np.where(moving, np.clip((i22 * g1 - i12 * g2) / det, -1, 1), 0)
+            d2 = np.where(moving, np.clip((-i12 * g1 + i11 * g2) / det, -2, 2), 0)
+            la_new, b_new = la + d1, b + d2
+            moving &= np.maximum(np.abs(np.exp(la_new) - aa), np.abs(d2)) >= 1e-7
+            la, b = la_new, b_new
+            if not moving.any():
+                break
         a = np.exp(la) * sd
         b = (b - mu) / sd
         if max(np.abs(a - a_old).max(), np.abs(b - b_old).max()) < tol:

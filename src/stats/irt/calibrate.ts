@@ -52,7 +52,11 @@ export interface IrtCalibrationOptions {
   /** Stop when no parameter moves by more than this in an iteration (default 1e-4). */
   tolerance?: number;
   maxIterations?: number;
-  /** Fisher-scoring steps per item and M-step (default 3). */
+  /**
+   * Fisher-scoring steps per item and M-step, fewer where an item's step falls below 1e-7 (default
+   * 3; 25 for the 3PL, whose items at the floor otherwise alternate between two points from one
+   * EM iteration to the next and never settle).
+   */
   mStepIterations?: number;
   /**
    * Rescale the items to the panel's posterior ability moments after each M-step (default true;
@@ -270,7 +274,7 @@ export function calibrateIrt(responses: IrtResponses, opts: IrtCalibrationOption
   if (items.a.length !== J) throw new Error(`IRT calibration: start values for ${items.a.length} items, data has ${J}`);
   const tol = opts.tolerance ?? 1e-4;
   const maxIter = opts.maxIterations ?? 500;
-  const mSteps = opts.mStepIterations ?? 3;
+  const mSteps = opts.mStepIterations ?? (opts.model === '3pl' ? 25 : 3);
   const expand = opts.parameterExpansion !== false;
   const previous: IrtItems = { a: new Float64Array(J), b: new Float64Array(J), c: new Float64Array(J) };
   const s = newEStepState(packed, quad, !active.c && items.c.every((c) => c === 0));
