@@ -94,9 +94,22 @@ const median = (x) => {
 const fmtItems = (n) => n.toLocaleString('en-US');
 function speedCase(kind, models, nItems) {
   const perCat = Math.floor(nItems / 6);
-  const items = { belief: nItems - 5 * perCat, desire: perCat, emotion: perCat, intention: perCat, knowledge: perCat, 'non-literal': perCat };
+  const items = {
+    belief: nItems - 5 * perCat,
+    desire: perCat,
+    emotion: perCat,
+    intention: perCat,
+    knowledge: perCat,
+    'non-literal': perCat,
+  };
   const model = kind === '2pl' ? '2pl' : kind === '3pl' ? '3pl' : 'bifactor';
-  const panel = lib.simulateIrtPanel({ models, suites: [{ name: 'sim', items }], model, seed: 1, ...(kind === '3pl' ? { guessing: 0.25 } : {}) });
+  const panel = lib.simulateIrtPanel({
+    models,
+    suites: [{ name: 'sim', items }],
+    model,
+    seed: 1,
+    ...(kind === '3pl' ? { guessing: 0.25 } : {}),
+  });
   const responses = lib.matrixToIrtResponses(panel.matrix);
   const cats = Object.keys(items);
   const categories = panel.matrix.items.map((it) => cats.indexOf(it.category));
@@ -141,7 +154,11 @@ if (want(1)) {
   const rounds = smoke ? 1 : Number(argValue('--rounds', '3'));
   const peerReason = argv.includes('--no-peer') ? '--no-peer' : numpyMissing();
   if (peerReason) console.log(`   NumPy peer skipped: ${peerReason}`);
-  console.log(`1. Calibration CPU time, one thread, ${rounds} interleaved round(s) beside the NumPy peer (load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})`);
+  console.log(
+    `1. Calibration CPU time, one thread, ${rounds} interleaved round(s) beside the NumPy peer (load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')})`,
+  );
   for (const kind of kinds)
     for (const nItems of kind === 'bifactor' && !smoke ? sizes.filter((n) => n <= 2860) : sizes) {
       const c = speedCase(kind, models, nItems);
@@ -196,11 +213,21 @@ if (want(1)) {
   lib.itemFit(fit.items, c.responses, abilities.theta);
   const diagCpu = cpuMs() - t;
   const truth = standardised(c.panel.truth);
-  console.log(`   2PL, ${models} x ${fmtItems(c.nItems)}: EM and standard errors ${sec(emCpu + seCpu)} CPU; the panel's EAP abilities and item fit ${sec(diagCpu)} CPU`);
-  console.log(`   a: ${stats(fit.items.a, truth.a)}; b: ${stats(fit.items.b, truth.b)}; theta (EAP): ${stats(abilities.theta, truth.theta)}`);
+  console.log(
+    `   2PL, ${models} x ${fmtItems(c.nItems)}: EM and standard errors ${sec(emCpu + seCpu)} CPU; the panel's EAP abilities and item fit ${sec(diagCpu)} CPU`,
+  );
+  console.log(
+    `   a: ${stats(fit.items.a, truth.a)}; b: ${stats(fit.items.b, truth.b)}; theta (EAP): ${stats(abilities.theta, truth.theta)}`,
+  );
   rows.push(
-    { figure: `2PL EM and standard errors (Louis blocks), ${models} models x ${fmtItems(c.nItems)} items (CPU time)`, value: `${sec(emCpu + seCpu)} CPU` },
-    { figure: `the panel's EAP abilities and item fit, ${models} models x ${fmtItems(c.nItems)} items (CPU time)`, value: `${sec(diagCpu)} CPU` },
+    {
+      figure: `2PL EM and standard errors (Louis blocks), ${models} models x ${fmtItems(c.nItems)} items (CPU time)`,
+      value: `${sec(emCpu + seCpu)} CPU`,
+    },
+    {
+      figure: `the panel's EAP abilities and item fit, ${models} models x ${fmtItems(c.nItems)} items (CPU time)`,
+      value: `${sec(diagCpu)} CPU`,
+    },
   );
 }
 
@@ -258,7 +285,9 @@ else if (want(3)) {
 // ---- 4. Adaptive tests ----
 if (want(4)) {
   const nModels = smoke ? 20 : 300;
-  console.log(`\n4. Adaptive tests on ${nModels} models x ${Object.values(TOMBENCH).reduce((s, v) => s + v, 0)} items (randomesque 5, content balancing)`);
+  console.log(
+    `\n4. Adaptive tests on ${nModels} models x ${Object.values(TOMBENCH).reduce((s, v) => s + v, 0)} items (randomesque 5, content balancing)`,
+  );
   const panel = lib.simulateIrtPanel({ models: nModels, suites: [{ name: 'tombench', items: TOMBENCH }], model: '2pl', seed: 4 });
   const bank = lib.calibrateBank(panel.matrix, { model: '2pl', source: 'bench', diagnostics: false, validate: false });
   const params = lib.bankItemParams(bank);

@@ -146,7 +146,7 @@ export function calibrateBifactor(responses: IrtResponses, opts: BifactorOptions
           const z = ag * xg[g]! + as * xs[s]! + di;
           const eNeg = product ? Eg[g]! * Es[s]! : Math.exp(-z);
           // -softplus(z) = -(max(z, 0) + log1p(exp(-|z|))).
-          const lm = -((z > 0 ? z : 0) + Math.log1p(z > 0 ? eNeg : 1 / eNeg));
+          const lm = -(Math.max(z, 0) + Math.log1p(z > 0 ? eNeg : 1 / eNeg));
           if (hasMissing) l1m[o + g * Qs + s] = lm;
           base[ko + g * Qs + s]! += lm;
         }
@@ -279,7 +279,7 @@ export function calibrateBifactor(responses: IrtResponses, opts: BifactorOptions
         const e = z > 0 ? eNeg : 1 / eNeg; // exp(-|z|)
         const inv = 1 / (1 + e);
         const p = z > 0 ? inv : e * inv;
-        ll -= n * ((z > 0 ? z : 0) + Math.log1p(e));
+        ll -= n * (Math.max(z, 0) + Math.log1p(e));
         const np = n * p;
         const w = np * (z > 0 ? e * inv : inv);
         const v0 = xg[g]!;

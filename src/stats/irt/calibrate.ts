@@ -24,7 +24,7 @@ import { type IrtItems, type IrtModelType, softplus } from './irt-model.js';
 import { type EStepState, eStep, newEStepState } from './e-step.js';
 import { type ItemCounts, newQuadStats } from './item-quad-stats.js';
 import { type ActiveParams, fitItemStep, type IrtPriors } from './item-step.js';
-import { normalQuadrature, type Quadrature } from './quadrature.js';
+import { autoQuadraturePoints, normalQuadrature, type Quadrature } from './quadrature.js';
 import { checkResponses, type IrtResponses, type PackedResponses, packResponses } from './responses.js';
 import { itemStandardErrors, type ItemStandardErrors } from './item-standard-errors.js';
 
@@ -46,8 +46,12 @@ export interface IrtCalibrationOptions {
    * shared a keeps its prior centre.
    */
   floatPriors?: boolean;
-  /** Quadrature nodes (default 41) on [-range, range] (default 6). */
-  quadraturePoints?: number;
+  /**
+   * Quadrature nodes (default 41) on [-range, range] (default 6), or 'auto': enough for the
+   * panel's longest test (autoQuadraturePoints), which long suites need: 41 nodes are coarser
+   * than a model's posterior once it answered a few hundred items.
+   */
+  quadraturePoints?: number | 'auto';
   quadratureRange?: number;
   /** Stop when no parameter moves by more than this in an iteration (default 1e-4). */
   tolerance?: number;
@@ -259,7 +263,10 @@ export function calibrateIrt(responses: IrtResponses, opts: IrtCalibrationOption
   const J = packed.nItems;
   const N = packed.nPersons;
   if (N < 2) throw new Error(`IRT calibration needs at least 2 persons (models), got ${N}`);
-  const quad = normalQuadrature(opts.quadraturePoints ?? 41, opts.quadratureRange ?? 6);
+  let longest = 0;
+  for (let j = 0; j < N; j++) longest = Math.max(longest, J - (packed.missStart[j + 1]! - packed.missStart[j]!));
+  const points = opts.quadraturePoints === 'auto' ? autoQuadraturePoints(longest) : (opts.quadraturePoints ?? 41);
+  const quad = normalQuadrature(points, opts.quadratureRange ?? 6);
   const Q = quad.nodes.length;
   const guessing = guessingVector(opts, J);
   const { of: priorsOf, base: basePriors } = resolvePriors(opts, guessing);
@@ -278,7 +285,16 @@ export function calibrateIrt(responses: IrtResponses, opts: IrtCalibrationOption
   const expand = opts.parameterExpansion !== false;
   const previous: IrtItems = { a: new Float64Array(J), b: new Float64Array(J), c: new Float64Array(J) };
   const s = newEStepState(packed, quad, !active.c && items.c.every((c) => c === 0));
-  const counts: ItemCounts = { nodes: quad.nodes, equallySpaced: true, n: new Float64Array(Q), nOffset: 0, r: s.r, rOffset: 0, R0: 0, R1: 0 };
+  const counts: ItemCounts = {
+    nodes: quad.nodes,
+    equallySpaced: true,
+    n: new Float64Array(Q),
+    nOffset: 0,
+    r: s.r,
+    rOffset: 0,
+    R0: 0,
+    R1: 0,
+  };
   const params = new Float64Array(3);
   const scratch = { cur: newQuadStats(), next: newQuadStats(), step: new Float64Array(3) };
   let iterations = 0;

@@ -101,7 +101,7 @@ export function eStep(packed: PackedResponses, items: IrtItems, quad: Quadrature
       const z = a * (nodes[q]! - b);
       const e = geometric ? (z > 0 ? E : 1 / E) : Math.exp(z > 0 ? -z : z);
       // log(1 - P) = log(1 - c) - softplus(z), softplus(z) = max(z, 0) + log1p(exp(-|z|)).
-      const lm = lc - ((z > 0 ? z : 0) + Math.log1p(e));
+      const lm = lc - (Math.max(z, 0) + Math.log1p(e));
       if (keepL1m) l1m[o + q] = lm;
       if (!s.logistic) s.d[o + q] = c > 0 ? Math.log(c + (1 - c) / (1 + Math.exp(-z))) - lm : z;
       base[q]! += lm;

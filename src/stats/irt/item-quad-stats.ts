@@ -118,7 +118,6 @@ function writeStats(
   return out;
 }
 
-
 /**
  * The logistic item's statistics from R0, R1 and n. On equally spaced nodes exp(-z_q) is a
  * geometric sequence (ratio exp(-a h)), so one item costs two exponentials and one log1p per
@@ -146,7 +145,7 @@ function logisticStats(a: number, b: number, counts: ItemCounts, out: ItemQuadSt
     const e = geometric ? (z > 0 ? E : 1 / E) : Math.exp(z > 0 ? -z : z);
     const inv = 1 / (1 + e);
     const p = z > 0 ? inv : e * inv;
-    sp += nq * ((z > 0 ? z : 0) + Math.log1p(e));
+    sp += nq * (Math.max(z, 0) + Math.log1p(e));
     const np = nq * p;
     snp += np;
     snpz += np * z;
