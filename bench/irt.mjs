@@ -232,7 +232,7 @@ if (want(1)) {
 }
 
 // ---- 2. Recovery ----
-if (want(2)) console.log('\n2. Recovery, 2PL, 1,000 items (truth rescaled to the panel)');
+if (want(2)) console.log(`\n2. Recovery, 2PL, ${smoke ? 100 : '1,000'} items (truth rescaled to the panel)`);
 for (const models of want(2) ? (smoke ? [27] : [27, 100, 300]) : []) {
   const half = smoke ? 50 : 500;
   const panel = lib.simulateIrtPanel({ models, suites: [{ name: 'sim', items: { belief: half, desire: half } }], model: '2pl', seed: 2 });
@@ -254,7 +254,8 @@ for (const models of want(2) ? (smoke ? [27] : [27, 100, 300]) : []) {
 }
 
 // ---- 3. Leave-one-model-out tiny benchmarks ----
-if (want(3)) console.log('\n3. Leave-one-model-out: full-suite accuracy from 100 of 2,860 items (ToMBench categories)');
+const suiteSize = Object.values(TOMBENCH).reduce((s, v) => s + v, 0);
+if (want(3)) console.log(`\n3. Leave-one-model-out: full-suite accuracy from ${smoke ? 20 : 100} of ${suiteSize.toLocaleString('en-US')} items (ToMBench categories)`);
 function lomo(models, strategies, heldOut) {
   const panel = lib.simulateIrtPanel({ models, suites: [{ name: 'tombench', items: TOMBENCH }], model: '2pl', seed: 3 });
   const t = performance.now();
