@@ -329,7 +329,7 @@ if (want(4)) {
       ratio: `1/${(2860 / mean(used)).toFixed(0)}`,
     });
     console.log(
-      `   SE ${targetSe}: ${mean(used).toFixed(1)} items on average (max ${Math.max(...used)}; ${(2860 / mean(used)).toFixed(0)}x fewer than 2,860), r with full-suite ability ${corr(theta, full).toFixed(3)}, accuracy MAE ${pp(mean(accErr))} points, interval coverage ${((100 * covered) / nModels).toFixed(0)}%, largest item exposure ${((100 * Math.max(...exposure.values())) / nModels).toFixed(0)}% (${sec(performance.now() - t)} for ${nModels} tests)`,
+      `   SE ${targetSe}: ${mean(used).toFixed(1)} items on average (max ${Math.max(...used)}; ${(suiteSize / mean(used)).toFixed(0)}x fewer than ${suiteSize.toLocaleString('en-US')}), r with full-suite ability ${corr(theta, full).toFixed(3)}, accuracy MAE ${pp(mean(accErr))} points, interval coverage ${((100 * covered) / nModels).toFixed(0)}%, largest item exposure ${((100 * Math.max(...exposure.values())) / nModels).toFixed(0)}% (${sec(performance.now() - t)} for ${nModels} tests)`,
     );
   }
 }
