@@ -255,7 +255,10 @@ for (const models of want(2) ? (smoke ? [27] : [27, 100, 300]) : []) {
 
 // ---- 3. Leave-one-model-out tiny benchmarks ----
 const suiteSize = Object.values(TOMBENCH).reduce((s, v) => s + v, 0);
-if (want(3)) console.log(`\n3. Leave-one-model-out: full-suite accuracy from ${smoke ? 20 : 100} of ${suiteSize.toLocaleString('en-US')} items (ToMBench categories)`);
+if (want(3))
+  console.log(
+    `\n3. Leave-one-model-out: full-suite accuracy from ${smoke ? 20 : 100} of ${suiteSize.toLocaleString('en-US')} items (ToMBench categories)`,
+  );
 function lomo(models, strategies, heldOut) {
   const panel = lib.simulateIrtPanel({ models, suites: [{ name: 'tombench', items: TOMBENCH }], model: '2pl', seed: 3 });
   const t = performance.now();
