@@ -17,7 +17,6 @@
 // priors dominate them; the general slopes are as well determined as a 2PL's.
 
 import type { IrtItems } from './irt-model.js';
-import { softplus } from './irt-model.js';
 import { type ActiveParams, invertActive, type NormalPrior } from './item-step.js';
 import { normalQuadrature } from './quadrature.js';
 import { checkResponses, type IrtResponses, packResponses } from './responses.js';
@@ -88,18 +87,33 @@ export function calibrateBifactor(responses: IrtResponses, opts: BifactorOptions
     const p = Math.min(0.98, Math.max(0.02, (sums[i]! + 0.5) / (packed.observedPerItem[i]! + 1)));
     d[i] = Math.log(p / (1 - p)) * 1.3;
   }
-  // Work arrays: per item over the product grid (g-major: index g * Qs + s).
-  const dz = new Float64Array(J * Q2); // log P - log(1 - P) = z
-  const l1m = new Float64Array(J * Q2);
+  // Work arrays: per category (and, where cells are missing, per item) over the product grid
+  // (g-major: index g * Qs + s). The logit z = aG theta + aS eta + d is linear in the nodes, so a
+  // person's log likelihood on category k's grid needs only the sums SG, SS, SD of aG, aS and d
+  // over the person's correct answers in k, and an item's expected correct answers enter its
+  // M-step only through R0 = sum_j y, RG = sum_j y E[theta_j], RS = sum_j y E[eta_jk] (the same
+  // exponential-family reduction as e-step.ts).
+  const hasMissing = packed.missItem.length > 0;
+  const l1m = new Float64Array(hasMissing ? J * Q2 : 0);
   const base = new Float64Array(K * Q2);
-  const r = new Float64Array(J * Q2);
-  const miss = new Float64Array(J * Q2);
+  const miss = new Float64Array(hasMissing ? J * Q2 : 0);
   const nk = new Float64Array(K * Q2); // expected persons per category grid point
   const llk = new Float64Array(K * Q2);
+  const sk = new Float64Array(3 * K);
+  const etaMean = new Float64Array(K);
+  const R0 = new Float64Array(J);
+  const RG = new Float64Array(J);
+  const RS = new Float64Array(J);
+  for (let p = 0; p < packed.posItem.length; p++) R0[packed.posItem[p]!]! += packed.posValue[p]!;
+  const nItem = new Float64Array(Q2);
   const barLog = new Float64Array(K * Qg);
   const postG = new Float64Array(Qg);
   const logwG = gq.weights.map(Math.log);
   const logwS = sq.weights.map(Math.log);
+  const xg = gq.nodes;
+  const xs = sq.nodes;
+  const Eg = new Float64Array(Qg);
+  const Es = new Float64Array(Qs);
   const tol = opts.tolerance ?? 1e-4;
   const maxIter = opts.maxIterations ?? 500;
   const mSteps = opts.mStepIterations ?? 3;
@@ -110,21 +124,35 @@ export function calibrateBifactor(responses: IrtResponses, opts: BifactorOptions
   const momentsS = new Float64Array(2 * K);
   const massS = new Float64Array(K);
 
+  /** exp(-z) on the grid as the product exp(-aG x_g - d) exp(-aS x_s) into Eg, Es; false where it could overflow. */
+  const expGrid = (ag: number, as: number, di: number): boolean => {
+    if (ag * 5 + as * 5 + Math.abs(di) >= 600) return false;
+    for (let g = 0; g < Qg; g++) Eg[g] = Math.exp(-ag * xg[g]! - di);
+    for (let s = 0; s < Qs; s++) Es[s] = Math.exp(-as * xs[s]!);
+    return true;
+  };
+
   const eStep = (): number => {
     base.fill(0);
     for (let i = 0; i < J; i++) {
       const o = i * Q2;
       const ko = cat[i]! * Q2;
+      const ag = aG[i]!;
+      const as = aS[i]!;
+      const di = d[i]!;
+      const product = expGrid(ag, as, di);
       for (let g = 0; g < Qg; g++)
         for (let s = 0; s < Qs; s++) {
-          const z = aG[i]! * gq.nodes[g]! + aS[i]! * sq.nodes[s]! + d[i]!;
-          const lm = -softplus(z);
-          dz[o + g * Qs + s] = z;
-          l1m[o + g * Qs + s] = lm;
+          const z = ag * xg[g]! + as * xs[s]! + di;
+          const eNeg = product ? Eg[g]! * Es[s]! : Math.exp(-z);
+          // -softplus(z) = -(max(z, 0) + log1p(exp(-|z|))).
+          const lm = -(Math.max(z, 0) + Math.log1p(z > 0 ? eNeg : 1 / eNeg));
+          if (hasMissing) l1m[o + g * Qs + s] = lm;
           base[ko + g * Qs + s]! += lm;
         }
     }
-    r.fill(0);
+    RG.fill(0);
+    RS.fill(0);
     miss.fill(0);
     nk.fill(0);
     momentsG[0] = momentsG[1] = 0;
@@ -132,13 +160,25 @@ export function calibrateBifactor(responses: IrtResponses, opts: BifactorOptions
     massS.fill(0);
     let total = 0;
     for (let j = 0; j < N; j++) {
-      llk.set(base);
+      sk.fill(0);
       for (let p = packed.posStart[j]!; p < packed.posStart[j + 1]!; p++) {
         const i = packed.posItem[p]!;
         const y = packed.posValue[p]!;
-        const o = i * Q2;
-        const ko = cat[i]! * Q2;
-        for (let q = 0; q < Q2; q++) llk[ko + q]! += y * dz[o + q]!;
+        const k3 = 3 * cat[i]!;
+        sk[k3]! += y * aG[i]!;
+        sk[k3 + 1]! += y * aS[i]!;
+        sk[k3 + 2]! += y * d[i]!;
+      }
+      for (let k = 0; k < K; k++) {
+        const ko = k * Q2;
+        const sg = sk[3 * k]!;
+        const ss = sk[3 * k + 1]!;
+        const sd = sk[3 * k + 2]!;
+        for (let g = 0; g < Qg; g++) {
+          const off = ko + g * Qs;
+          const cg = xg[g]! * sg + sd;
+          for (let s = 0; s < Qs; s++) llk[off + s] = base[off + s]! + cg + xs[s]! * ss;
+        }
       }
       for (let m = packed.missStart[j]!; m < packed.missStart[j + 1]!; m++) {
         const i = packed.missItem[m]!;
@@ -167,13 +207,17 @@ export function calibrateBifactor(responses: IrtResponses, opts: BifactorOptions
         sum += postG[g]!;
       }
       total += mx + Math.log(sum);
+      let thetaMean = 0;
       for (let g = 0; g < Qg; g++) {
         postG[g]! /= sum;
-        momentsG[0]! += postG[g]! * gq.nodes[g]!;
-        momentsG[1]! += postG[g]! * gq.nodes[g]! ** 2;
+        thetaMean += postG[g]! * xg[g]!;
+        momentsG[1]! += postG[g]! * xg[g]! ** 2;
       }
-      // Joint posterior of (theta, eta_k), overwriting llk.
-      for (let k = 0; k < K; k++)
+      momentsG[0]! += thetaMean;
+      // Joint posterior of (theta, eta_k), overwriting llk; the posterior mean of each eta_k.
+      for (let k = 0; k < K; k++) {
+        let m1 = 0;
+        let m2 = 0;
         for (let g = 0; g < Qg; g++) {
           const o = k * Q2 + g * Qs;
           const lb = barLog[k * Qg + g]!;
@@ -181,17 +225,20 @@ export function calibrateBifactor(responses: IrtResponses, opts: BifactorOptions
             const w = postG[g]! * Math.exp(llk[o + s]! + logwS[s]! - lb);
             llk[o + s] = w;
             nk[o + s]! += w;
-            momentsS[2 * k]! += w * sq.nodes[s]!;
-            momentsS[2 * k + 1]! += w * sq.nodes[s]! ** 2;
+            m1 += w * xs[s]!;
+            m2 += w * xs[s]! ** 2;
           }
         }
+        etaMean[k] = m1;
+        momentsS[2 * k]! += m1;
+        momentsS[2 * k + 1]! += m2;
+      }
       for (let k = 0; k < K; k++) massS[k]!++;
       for (let p = packed.posStart[j]!; p < packed.posStart[j + 1]!; p++) {
         const i = packed.posItem[p]!;
         const y = packed.posValue[p]!;
-        const o = i * Q2;
-        const ko = cat[i]! * Q2;
-        for (let q = 0; q < Q2; q++) r[o + q]! += y * llk[ko + q]!;
+        RG[i]! += y * thetaMean;
+        RS[i]! += y * etaMean[cat[i]!]!;
       }
       for (let m = packed.missStart[j]!; m < packed.missStart[j + 1]!; m++) {
         const i = packed.missItem[m]!;
@@ -206,55 +253,69 @@ export function calibrateBifactor(responses: IrtResponses, opts: BifactorOptions
   // One item's expected complete-data log posterior, gradient and Fisher information in (log aG, log aS, d).
   const g3 = new Float64Array(3);
   const I9 = new Float64Array(9);
-  const itemStats = (i: number, ag: number, as: number, di: number, withDerivs: boolean): number => {
+  const itemStats = (i: number, ag: number, as: number, di: number): number => {
     const o = i * Q2;
     const ko = cat[i]! * Q2;
-    let ll = 0;
-    if (withDerivs) {
-      g3.fill(0);
-      I9.fill(0);
-    }
+    for (let q = 0; q < Q2; q++) nItem[q] = hasMissing ? nk[ko + q]! - miss[o + q]! : nk[ko + q]!;
+    const product = expGrid(ag, as, di);
+    // sum_q r_q z_q from the sufficient statistics; the nodes add -n softplus(z) and the n P terms.
+    let ll = ag * RG[i]! + as * RS[i]! + di * R0[i]!;
+    let sp0 = 0;
+    let sp1 = 0;
+    let sp2 = 0;
+    let i00 = 0;
+    let i01 = 0;
+    let i02 = 0;
+    let i11 = 0;
+    let i12 = 0;
+    let i22 = 0;
     for (let g = 0; g < Qg; g++)
       for (let s = 0; s < Qs; s++) {
         const q = g * Qs + s;
-        const n = nk[ko + q]! - miss[o + q]!;
+        const n = nItem[q]!;
         if (n <= 1e-300) continue;
-        const rq = r[o + q]!;
-        const z = ag * gq.nodes[g]! + as * sq.nodes[s]! + di;
-        ll -= rq * softplus(-z) + (n - rq) * softplus(z);
-        if (!withDerivs) continue;
-        const p = 1 / (1 + Math.exp(-z));
-        const e = rq - n * p;
-        const w = n * p * (1 - p);
-        const v0 = ag * gq.nodes[g]!;
-        const v1 = as * sq.nodes[s]!;
-        g3[0]! += e * v0;
-        g3[1]! += e * v1;
-        g3[2]! += e;
-        I9[0]! += w * v0 * v0;
-        I9[1]! += w * v0 * v1;
-        I9[2]! += w * v0;
-        I9[4]! += w * v1 * v1;
-        I9[5]! += w * v1;
-        I9[8]! += w;
+        const z = ag * xg[g]! + as * xs[s]! + di;
+        const eNeg = product ? Eg[g]! * Es[s]! : Math.exp(-z);
+        const e = z > 0 ? eNeg : 1 / eNeg; // exp(-|z|)
+        const inv = 1 / (1 + e);
+        const p = z > 0 ? inv : e * inv;
+        ll -= n * (Math.max(z, 0) + Math.log1p(e));
+        const np = n * p;
+        const w = np * (z > 0 ? e * inv : inv);
+        const v0 = xg[g]!;
+        const v1 = xs[s]!;
+        sp0 += np * v0;
+        sp1 += np * v1;
+        sp2 += np;
+        i00 += w * v0 * v0;
+        i01 += w * v0 * v1;
+        i02 += w * v0;
+        i11 += w * v1 * v1;
+        i12 += w * v1;
+        i22 += w;
       }
+    g3[0] = ag * (RG[i]! - sp0);
+    g3[1] = as * (RS[i]! - sp1);
+    g3[2] = R0[i]! - sp2;
+    I9[0] = ag * ag * i00;
+    I9[1] = ag * as * i01;
+    I9[2] = ag * i02;
+    I9[4] = as * as * i11;
+    I9[5] = as * i12;
+    I9[8] = i22;
     const add = (idx: number, x: number, prior: NormalPrior | null) => {
       if (!prior) return;
       const s2 = prior.sd * prior.sd;
       ll -= (x - prior.mean) ** 2 / (2 * s2);
-      if (withDerivs) {
-        g3[idx]! -= (x - prior.mean) / s2;
-        I9[idx * 4]! += 1 / s2;
-      }
+      g3[idx]! -= (x - prior.mean) / s2;
+      I9[idx * 4]! += 1 / s2;
     };
     add(0, Math.log(ag), pr.logAGeneral);
     add(1, Math.log(as), pr.logASpecific);
     add(2, di, pr.d);
-    if (withDerivs) {
-      I9[3] = I9[1]!;
-      I9[6] = I9[2]!;
-      I9[7] = I9[5]!;
-    }
+    I9[3] = I9[1]!;
+    I9[6] = I9[2]!;
+    I9[7] = I9[5]!;
     return ll;
   };
   const all: ActiveParams = { a: true, b: true, c: true };
@@ -271,24 +332,30 @@ export function calibrateBifactor(responses: IrtResponses, opts: BifactorOptions
       let ag = aG[i]!;
       let as = aS[i]!;
       let di = d[i]!;
+      let f0 = itemStats(i, ag, as, di);
       for (let it = 0; it < mSteps; it++) {
-        const f0 = itemStats(i, ag, as, di, true);
         const cov = invertActive(I9, all);
         if (Number.isNaN(cov[0]!)) break;
         const step = [0, 1, 2].map((u) => cov[u * 3]! * g3[0]! + cov[u * 3 + 1]! * g3[1]! + cov[u * 3 + 2]! * g3[2]!);
         const clip = (x: number, m: number) => Math.max(-m, Math.min(m, x));
         let t = 1;
+        let accepted = false;
         for (let h = 0; h < 12; h++, t /= 2) {
           const na = ag * Math.exp(clip(t * step[0]!, 1));
           const ns = as * Math.exp(clip(t * step[1]!, 1));
           const nd = di + clip(t * step[2]!, 3);
-          if (itemStats(i, na, ns, nd, false) >= f0 - 1e-12 * Math.abs(f0)) {
+          // The candidate's derivatives are the next step's when it is accepted.
+          const f1 = itemStats(i, na, ns, nd);
+          if (f1 >= f0 - 1e-12 * Math.abs(f0)) {
             ag = na;
             as = ns;
             di = nd;
+            f0 = f1;
+            accepted = true;
             break;
           }
         }
+        if (!accepted) break;
       }
       aG[i] = ag;
       aS[i] = as;
@@ -329,7 +396,7 @@ export function calibrateBifactor(responses: IrtResponses, opts: BifactorOptions
   logLik = eStep();
   const se = { aGeneral: new Float64Array(J), aSpecific: new Float64Array(J), d: new Float64Array(J) };
   for (let i = 0; i < J; i++) {
-    itemStats(i, aG[i]!, aS[i]!, d[i]!, true);
+    itemStats(i, aG[i]!, aS[i]!, d[i]!);
     const cov = invertActive(I9, all);
     se.aGeneral[i] = aG[i]! * Math.sqrt(cov[0]!);
     se.aSpecific[i] = aS[i]! * Math.sqrt(cov[4]!);

@@ -21,8 +21,10 @@
 // Standard errors come from item-standard-errors.ts.
 
 import { type IrtItems, type IrtModelType, softplus } from './irt-model.js';
-import { type ActiveParams, fitItemStep, type IrtPriors, newQuadStats } from './item-step.js';
-import { normalQuadrature, type Quadrature } from './quadrature.js';
+import { type EStepState, eStep, newEStepState } from './e-step.js';
+import { type ItemCounts, newQuadStats } from './item-quad-stats.js';
+import { type ActiveParams, fitItemStep, type IrtPriors } from './item-step.js';
+import { autoQuadraturePoints, normalQuadrature, type Quadrature } from './quadrature.js';
 import { checkResponses, type IrtResponses, type PackedResponses, packResponses } from './responses.js';
 import { itemStandardErrors, type ItemStandardErrors } from './item-standard-errors.js';
 
@@ -44,13 +46,21 @@ export interface IrtCalibrationOptions {
    * shared a keeps its prior centre.
    */
   floatPriors?: boolean;
-  /** Quadrature nodes (default 41) on [-range, range] (default 6). */
-  quadraturePoints?: number;
+  /**
+   * Quadrature nodes (default 41) on [-range, range] (default 6), or 'auto': enough for the
+   * panel's longest test (autoQuadraturePoints), which long suites need: 41 nodes are coarser
+   * than a model's posterior once it answered a few hundred items.
+   */
+  quadraturePoints?: number | 'auto';
   quadratureRange?: number;
   /** Stop when no parameter moves by more than this in an iteration (default 1e-4). */
   tolerance?: number;
   maxIterations?: number;
-  /** Fisher-scoring steps per item and M-step (default 3). */
+  /**
+   * Fisher-scoring steps per item and M-step, fewer where an item's step falls below 1e-7 (default
+   * 3; 25 for the 3PL, whose items at the floor otherwise alternate between two points from one
+   * EM iteration to the next and never settle).
+   */
   mStepIterations?: number;
   /**
    * Rescale the items to the panel's posterior ability moments after each M-step (default true;
@@ -158,129 +168,6 @@ function startValues(packed: PackedResponses, guessing: Float64Array): IrtItems 
   return items;
 }
 
-/** Work arrays of one E-step. */
-interface EStepState {
-  Q: number;
-  logw: Float64Array;
-  d: Float64Array;
-  l1m: Float64Array;
-  base: Float64Array;
-  r: Float64Array;
-  miss: Float64Array;
-  Nq: Float64Array;
-  post: Float64Array;
-  ll: Float64Array;
-  moments: [number, number];
-}
-
-function newEStepState(J: number, N: number, quad: Quadrature): EStepState {
-  const Q = quad.nodes.length;
-  return {
-    Q,
-    logw: quad.weights.map(Math.log),
-    d: new Float64Array(J * Q),
-    l1m: new Float64Array(J * Q),
-    base: new Float64Array(Q),
-    r: new Float64Array(J * Q),
-    miss: new Float64Array(J * Q),
-    Nq: new Float64Array(Q),
-    post: new Float64Array(N * Q),
-    ll: new Float64Array(Q),
-    moments: [0, 1],
-  };
-}
-
-/** E-step; returns the marginal log likelihood. Fills r, miss, Nq, post and the posterior moments. */
-function eStep(packed: PackedResponses, items: IrtItems, quad: Quadrature, s: EStepState): number {
-  const { Q, d, l1m, base, r, miss, Nq, post, ll, logw } = s;
-  const nodes = quad.nodes;
-  const J = packed.nItems;
-  base.set(logw);
-  for (let i = 0; i < J; i++) {
-    const a = items.a[i]!;
-    const b = items.b[i]!;
-    const c = items.c[i]!;
-    const lc = c > 0 ? Math.log1p(-c) : 0;
-    const o = i * Q;
-    for (let q = 0; q < Q; q++) {
-      const z = a * (nodes[q]! - b);
-      const lm = lc - softplus(z);
-      l1m[o + q] = lm;
-      // log P - log(1 - P): z itself for the 2PL.
-      d[o + q] = c > 0 ? Math.log(c + (1 - c) / (1 + Math.exp(-z))) - lm : z;
-      base[q]! += lm;
-    }
-  }
-  r.fill(0);
-  miss.fill(0);
-  Nq.fill(0);
-  let total = 0;
-  let m1 = 0;
-  let m2 = 0;
-  const { posStart, posItem, posValue, missStart, missItem, binary } = packed;
-  for (let j = 0; j < packed.nPersons; j++) {
-    ll.set(base);
-    const p0 = posStart[j]!;
-    const p1 = posStart[j + 1]!;
-    const m0 = missStart[j]!;
-    const mEnd = missStart[j + 1]!;
-    if (binary) {
-      for (let k = p0; k < p1; k++) {
-        const o = posItem[k]! * Q;
-        for (let q = 0; q < Q; q++) ll[q]! += d[o + q]!;
-      }
-    } else {
-      for (let k = p0; k < p1; k++) {
-        const o = posItem[k]! * Q;
-        const y = posValue[k]!;
-        for (let q = 0; q < Q; q++) ll[q]! += y * d[o + q]!;
-      }
-    }
-    for (let k = m0; k < mEnd; k++) {
-      const o = missItem[k]! * Q;
-      for (let q = 0; q < Q; q++) ll[q]! -= l1m[o + q]!;
-    }
-    let max = Number.NEGATIVE_INFINITY;
-    for (let q = 0; q < Q; q++) if (ll[q]! > max) max = ll[q]!;
-    let sum = 0;
-    const po = j * Q;
-    for (let q = 0; q < Q; q++) {
-      const e = Math.exp(ll[q]! - max);
-      post[po + q] = e;
-      sum += e;
-    }
-    total += max + Math.log(sum);
-    const inv = 1 / sum;
-    for (let q = 0; q < Q; q++) {
-      const w = post[po + q]! * inv;
-      post[po + q] = w;
-      Nq[q]! += w;
-      m1 += w * nodes[q]!;
-      m2 += w * nodes[q]! * nodes[q]!;
-    }
-    if (binary) {
-      for (let k = p0; k < p1; k++) {
-        const o = posItem[k]! * Q;
-        for (let q = 0; q < Q; q++) r[o + q]! += post[po + q]!;
-      }
-    } else {
-      for (let k = p0; k < p1; k++) {
-        const o = posItem[k]! * Q;
-        const y = posValue[k]!;
-        for (let q = 0; q < Q; q++) r[o + q]! += y * post[po + q]!;
-      }
-    }
-    for (let k = m0; k < mEnd; k++) {
-      const o = missItem[k]! * Q;
-      for (let q = 0; q < Q; q++) miss[o + q]! += post[po + q]!;
-    }
-  }
-  const N = packed.nPersons;
-  const mean = m1 / N;
-  s.moments = [mean, Math.sqrt(Math.max(1e-12, m2 / N - mean * mean))];
-  return total;
-}
-
 /** Sum of the log priors of all items. */
 function logPriorTotal(items: IrtItems, priorsOf: (i: number) => IrtPriors, active: ActiveParams, model: IrtModelType): number {
   let lp = 0;
@@ -299,25 +186,30 @@ function logPriorTotal(items: IrtItems, priorsOf: (i: number) => IrtPriors, acti
   return lp;
 }
 
-/** 1PL: one Fisher-scoring step (with halving) on the shared log a, b fixed. */
-function sharedSlopeStep(items: IrtItems, quad: Quadrature, s: EStepState, nObs: Float64Array, priors: IrtPriors): number {
+/** 1PL: one Fisher-scoring step (with halving) on the shared log a, b fixed; logistic counts (e-step.ts). */
+function sharedSlopeStep(items: IrtItems, quad: Quadrature, s: EStepState, counts: ItemCounts, priors: IrtPriors): number {
   const Q = s.Q;
   const J = items.a.length;
+  const nodes = quad.nodes;
   const objective = (a: number): { ll: number; g: number; info: number } => {
     let ll = 0;
     let g = 0;
     let info = 0;
     for (let i = 0; i < J; i++) {
       const b = items.b[i]!;
-      const o = i * Q;
+      const n = observedCounts(s, i, counts);
+      const o = counts.nOffset;
+      // sum_q r_q z_q = a (R1 - b R0); the nodes add -n softplus(z) and the n p terms.
+      const rz = a * (s.R1[i]! - b * s.R0[i]!);
+      ll += rz;
+      g += rz;
       for (let q = 0; q < Q; q++) {
-        const nq = nObs[o + q]!;
+        const nq = n[o + q]!;
         if (nq <= 0) continue;
-        const rq = s.r[o + q]!;
-        const z = a * (quad.nodes[q]! - b);
+        const z = a * (nodes[q]! - b);
         const ps = 1 / (1 + Math.exp(-z));
-        ll -= rq * softplus(-z) + (nq - rq) * softplus(z);
-        g += (rq - nq * ps) * z;
+        ll -= nq * softplus(z);
+        g -= nq * ps * z;
         info += nq * ps * (1 - ps) * z * z;
       }
     }
@@ -344,6 +236,24 @@ function sharedSlopeStep(items: IrtItems, quad: Quadrature, s: EStepState, nObs:
 }
 
 /**
+ * Point `counts` at item i's expected observed answers per node: the shared N_q when nothing is
+ * missing, else N_q less the item's missing mass (written into counts' own buffer). Returns counts.n.
+ */
+function observedCounts(s: EStepState, i: number, counts: ItemCounts): Float64Array {
+  if (!s.hasMissing) {
+    counts.n = s.Nq;
+    counts.nOffset = 0;
+    return s.Nq;
+  }
+  const Q = s.Q;
+  const o = i * Q;
+  const n = counts.n === s.Nq ? (counts.n = new Float64Array(Q)) : counts.n;
+  for (let q = 0; q < Q; q++) n[q] = s.Nq[q]! - s.miss[o + q]!;
+  counts.nOffset = 0;
+  return n;
+}
+
+/**
  * Calibrate item parameters on a persons x items response matrix (NaN = missing). Persons are
  * the models of a panel. See the file comment for the method.
  */
@@ -353,7 +263,10 @@ export function calibrateIrt(responses: IrtResponses, opts: IrtCalibrationOption
   const J = packed.nItems;
   const N = packed.nPersons;
   if (N < 2) throw new Error(`IRT calibration needs at least 2 persons (models), got ${N}`);
-  const quad = normalQuadrature(opts.quadraturePoints ?? 41, opts.quadratureRange ?? 6);
+  let longest = 0;
+  for (let j = 0; j < N; j++) longest = Math.max(longest, J - (packed.missStart[j + 1]! - packed.missStart[j]!));
+  const points = opts.quadraturePoints === 'auto' ? autoQuadraturePoints(longest) : (opts.quadraturePoints ?? 41);
+  const quad = normalQuadrature(points, opts.quadratureRange ?? 6);
   const Q = quad.nodes.length;
   const guessing = guessingVector(opts, J);
   const { of: priorsOf, base: basePriors } = resolvePriors(opts, guessing);
@@ -368,11 +281,20 @@ export function calibrateIrt(responses: IrtResponses, opts: IrtCalibrationOption
   if (items.a.length !== J) throw new Error(`IRT calibration: start values for ${items.a.length} items, data has ${J}`);
   const tol = opts.tolerance ?? 1e-4;
   const maxIter = opts.maxIterations ?? 500;
-  const mSteps = opts.mStepIterations ?? 3;
+  const mSteps = opts.mStepIterations ?? (opts.model === '3pl' ? 25 : 3);
   const expand = opts.parameterExpansion !== false;
   const previous: IrtItems = { a: new Float64Array(J), b: new Float64Array(J), c: new Float64Array(J) };
-  const s = newEStepState(J, N, quad);
-  const nObs = new Float64Array(J * Q);
+  const s = newEStepState(packed, quad, !active.c && items.c.every((c) => c === 0));
+  const counts: ItemCounts = {
+    nodes: quad.nodes,
+    equallySpaced: true,
+    n: new Float64Array(Q),
+    nOffset: 0,
+    r: s.r,
+    rOffset: 0,
+    R0: 0,
+    R1: 0,
+  };
   const params = new Float64Array(3);
   const scratch = { cur: newQuadStats(), next: newQuadStats(), step: new Float64Array(3) };
   let iterations = 0;
@@ -381,10 +303,6 @@ export function calibrateIrt(responses: IrtResponses, opts: IrtCalibrationOption
   for (; iterations < maxIter; ) {
     eStep(packed, items, quad, s);
     iterations++;
-    for (let i = 0; i < J; i++) {
-      const o = i * Q;
-      for (let q = 0; q < Q; q++) nObs[o + q] = s.Nq[q]! - s.miss[o + q]!;
-    }
     if (floating) floatPriors(items, basePriors, opts.model !== '1pl');
     previous.a.set(items.a);
     previous.b.set(items.b);
@@ -394,12 +312,16 @@ export function calibrateIrt(responses: IrtResponses, opts: IrtCalibrationOption
       params[0] = items.a[i]!;
       params[1] = items.b[i]!;
       params[2] = items.c[i]!;
-      fitItemStep(params, itemActive, priorsOf(i), quad.nodes, s.r, nObs, i * Q, mSteps, scratch);
+      observedCounts(s, i, counts);
+      counts.rOffset = i * Q;
+      counts.R0 = s.R0[i]!;
+      counts.R1 = s.R1[i]!;
+      fitItemStep(params, itemActive, priorsOf(i), counts, mSteps, scratch);
       items.a[i] = params[0]!;
       items.b[i] = params[1]!;
       items.c[i] = params[2]!;
     }
-    if (opts.model === '1pl') sharedSlopeStep(items, quad, s, nObs, priorsOf(0));
+    if (opts.model === '1pl') sharedSlopeStep(items, quad, s, counts, priorsOf(0));
     if (expand) {
       const [mu, sd] = s.moments;
       for (let i = 0; i < J; i++) {

@@ -3,6 +3,7 @@ export * from './quadrature.js';
 export * from './responses.js';
 export type { ActiveParams, IrtPriors, NormalPrior } from './item-step.js';
 export * from './calibrate.js';
+export * from './estimators.js';
 export * from './item-standard-errors.js';
 export * from './ability.js';
 export * from './item-fit.js';

@@ -1,9 +1,11 @@
 // One item's M-step of the Bock-Aitkin EM: maximise the expected complete-data log posterior
 //   sum_q [ r_q log P(theta_q) + (n_q - r_q) log(1 - P(theta_q)) ] + log prior
 // over (alpha = log a, b, gamma = logit c) by Fisher scoring with step halving, where r_q and
-// n_q are the expected numbers of correct and of observed answers at node q.
+// n_q are the expected numbers of correct and of observed answers at node q (item-quad-stats.ts).
 // Priors: alpha ~ N(mu, sd^2) (lognormal on a), b ~ N(mu, sd^2), c ~ Beta(alpha, beta) (its
 // mode, without the logit Jacobian, so the optimum over gamma is the MAP of c).
+
+import { type ItemCounts, type ItemQuadStats, itemQuadStats } from './item-quad-stats.js';
 
 export interface NormalPrior {
   mean: number;
@@ -24,111 +26,6 @@ export interface ActiveParams {
   a: boolean;
   b: boolean;
   c: boolean;
-}
-
-/** Sufficient statistics of one item's expected log likelihood at given parameters. */
-export interface ItemQuadStats {
-  ll: number;
-  /** Gradient in (alpha, b, gamma). */
-  g: Float64Array;
-  /** Fisher information in (alpha, b, gamma), row-major 3 x 3. */
-  info: Float64Array;
-}
-
-export function newQuadStats(): ItemQuadStats {
-  return { ll: 0, g: new Float64Array(3), info: new Float64Array(9) };
-}
-
-function softplus(x: number): number {
-  return x > 0 ? x + Math.log1p(Math.exp(-x)) : Math.log1p(Math.exp(x));
-}
-
-/**
- * Expected log likelihood, gradient and Fisher information of one item over the quadrature
- * nodes. r and n are read at [offset, offset + Q). `general` selects the 3PL formulas (c > 0 or
- * c estimated); otherwise the 2PL ones, which stay finite for extreme z.
- */
-function itemQuadStats(
-  a: number,
-  b: number,
-  c: number,
-  general: boolean,
-  nodes: Float64Array,
-  r: Float64Array,
-  n: Float64Array,
-  offset: number,
-  out: ItemQuadStats,
-): ItemQuadStats {
-  let ll = 0;
-  let ga = 0;
-  let gb = 0;
-  let gc = 0;
-  let iaa = 0;
-  let iab = 0;
-  let ibb = 0;
-  let iac = 0;
-  let ibc = 0;
-  let icc = 0;
-  const Q = nodes.length;
-  if (!general) {
-    for (let q = 0; q < Q; q++) {
-      const rq = r[offset + q]!;
-      const nq = n[offset + q]!;
-      if (nq <= 0) continue;
-      const z = a * (nodes[q]! - b);
-      const ps = 1 / (1 + Math.exp(-z));
-      ll -= rq * softplus(-z) + (nq - rq) * softplus(z);
-      const e = rq - nq * ps;
-      const w = nq * ps * (1 - ps);
-      ga += e * z;
-      gb -= e * a;
-      iaa += w * z * z;
-      iab -= w * z * a;
-      ibb += w * a * a;
-    }
-  } else {
-    const lc = Math.log1p(-c);
-    const dc = c * (1 - c);
-    for (let q = 0; q < Q; q++) {
-      const rq = r[offset + q]!;
-      const nq = n[offset + q]!;
-      if (nq <= 0) continue;
-      const z = a * (nodes[q]! - b);
-      const ps = 1 / (1 + Math.exp(-z));
-      const P = c + (1 - c) * ps;
-      ll += rq * Math.log(P) + (nq - rq) * (lc - softplus(z));
-      const res = rq - nq * P;
-      const uz = (res * ps) / P;
-      const uc = res / (P * (1 - c));
-      const wzz = (nq * (1 - c) * ps * ps * (1 - ps)) / P;
-      const wzc = (nq * ps * (1 - ps)) / P;
-      const wcc = (nq * (1 - ps)) / (P * (1 - c));
-      ga += uz * z;
-      gb -= uz * a;
-      gc += uc * dc;
-      iaa += wzz * z * z;
-      iab -= wzz * z * a;
-      ibb += wzz * a * a;
-      iac += wzc * z * dc;
-      ibc -= wzc * a * dc;
-      icc += wcc * dc * dc;
-    }
-  }
-  out.ll = ll;
-  out.g[0] = ga;
-  out.g[1] = gb;
-  out.g[2] = gc;
-  const I = out.info;
-  I[0] = iaa;
-  I[1] = iab;
-  I[2] = iac;
-  I[3] = iab;
-  I[4] = ibb;
-  I[5] = ibc;
-  I[6] = iac;
-  I[7] = ibc;
-  I[8] = icc;
-  return out;
 }
 
 /** Log prior density (up to a constant) of one item's parameters, adding its gradient and information to stats. */
@@ -163,20 +60,25 @@ function addItemPrior(a: number, b: number, c: number, active: ActiveParams, pri
   return lp;
 }
 
+const SOLVE_IDX = new Int32Array(3);
+const SOLVE_L = new Float64Array(9);
+const SOLVE_Y = new Float64Array(3);
+
 /**
  * Solve info[active] x = g[active] for the active coordinates (Cholesky with a small ridge);
  * writes the step into `step` (zeros for inactive ones). Returns false when not positive definite.
  */
 function solveActive(info: Float64Array, g: Float64Array, active: ActiveParams, step: Float64Array): boolean {
-  const idx: number[] = [];
-  if (active.a) idx.push(0);
-  if (active.b) idx.push(1);
-  if (active.c) idx.push(2);
+  // Module-level work arrays: this runs several times per item and EM iteration.
+  const idx = SOLVE_IDX;
+  let k = 0;
+  if (active.a) idx[k++] = 0;
+  if (active.b) idx[k++] = 1;
+  if (active.c) idx[k++] = 2;
   step.fill(0);
-  const k = idx.length;
   if (k === 0) return true;
   // Cholesky of the k x k block.
-  const L = new Float64Array(9);
+  const L = SOLVE_L.fill(0);
   for (let i = 0; i < k; i++) {
     for (let j = 0; j <= i; j++) {
       let s = info[idx[i]! * 3 + idx[j]!]!;
@@ -188,7 +90,7 @@ function solveActive(info: Float64Array, g: Float64Array, active: ActiveParams, 
       } else L[i * 3 + j] = s / L[j * 3 + j]!;
     }
   }
-  const y = new Float64Array(3);
+  const y = SOLVE_Y;
   for (let i = 0; i < k; i++) {
     let s = g[idx[i]!]!;
     for (let m = 0; m < i; m++) s -= L[i * 3 + m]! * y[m]!;
@@ -229,10 +131,7 @@ export function fitItemStep(
   params: Float64Array,
   active: ActiveParams,
   priors: IrtPriors,
-  nodes: Float64Array,
-  r: Float64Array,
-  n: Float64Array,
-  offset: number,
+  counts: ItemCounts,
   maxSteps: number,
   scratch: { cur: ItemQuadStats; next: ItemQuadStats; step: Float64Array },
 ): number {
@@ -243,7 +142,7 @@ export function fitItemStep(
   const a0 = a;
   const b0 = b;
   const c0 = c;
-  let cur = itemQuadStats(a, b, c, general, nodes, r, n, offset, scratch.cur);
+  let cur = itemQuadStats(a, b, c, general, counts, scratch.cur);
   let obj = cur.ll + addItemPrior(a, b, c, active, priors, cur);
   for (let it = 0; it < maxSteps; it++) {
     if (!solveActive(cur.info, cur.g, active, scratch.step)) break;
@@ -258,7 +157,7 @@ export function fitItemStep(
         const g = Math.log(c / (1 - c)) + t * scratch.step[2]!;
         nc = Math.min(1 - 1e-6, Math.max(1e-6, 1 / (1 + Math.exp(-g))));
       }
-      const nxt = itemQuadStats(na, nb, nc, general, nodes, r, n, offset, scratch.next);
+      const nxt = itemQuadStats(na, nb, nc, general, counts, scratch.next);
       const nobj = nxt.ll + addItemPrior(na, nb, nc, active, priors, nxt);
       if (nobj >= obj - 1e-12 * Math.abs(obj) || !Number.isFinite(obj)) {
         const moved = Math.max(Math.abs(na - a), Math.abs(nb - b), Math.abs(nc - c));

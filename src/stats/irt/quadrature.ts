@@ -24,3 +24,16 @@ export function normalQuadrature(points = 41, range = 6, mean = 0, sd = 1): Quad
   for (let q = 0; q < points; q++) weights[q]! /= total;
   return { nodes, weights };
 }
+
+/**
+ * Nodes enough for a panel whose longest test has `items` answers: the posterior of a model that
+ * answered n items has an SD near 2 / sqrt(n) or less, and the rectangle rule is exact to
+ * rounding once the spacing is under about that SD. Measured on simulated 2PL panels of 2,860
+ * items (27 to 300 models), 41 nodes on [-6, 6] moved a by up to 0.55 from a 241-node grid and
+ * 121 by up to 0.08; 241 nodes moved a by 5e-4 from a 961-node grid, 321 by less than 1e-4; at
+ * 200 items 41 nodes moved a by 0.02 and 121 by nothing measurable. This gives max(41, about 4.5 sqrt(items)) nodes, odd: 65 at 200
+ * items, 243 at 2,860, 585 at 16,774.
+ */
+export function autoQuadraturePoints(items: number): number {
+  return Math.max(41, 2 * Math.ceil((4.5 * Math.sqrt(Math.max(0, items))) / 2) + 1);
+}

@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { ConfigError, openStore, runPanel, type ResponseMatrix } from '../../../index.js';
 import { excludeMatrixItems, readItemExclusions } from '../../../store/index.js';
 import { calibrateBank, calibrateMirtBank, combineMatrices, type IrtBank, writeIrtBank } from '../../../analysis/index.js';
+import { IRT_ESTIMATORS, type IrtEstimator, irtEstimatorOptions } from '../../../stats/index.js';
 import { readFileSync } from 'node:fs';
 import { DEFAULT_DB, intOption, numberOption } from '../../options.js';
 import { print, readMatrixFile, suiteItems } from './shared.js';
@@ -32,7 +33,16 @@ export function registerCalibrate(irt: Command): void {
     .option('--fields <map>', 'field mapping for --items mcq')
     .option('--prior-a-sd <s>', 'SD of the normal prior on log a', numberOption('--prior-a-sd'), 0.5)
     .option('--prior-b-sd <s>', 'SD of the normal prior on b', numberOption('--prior-b-sd'), 2)
-    .option('--quadrature <n>', 'quadrature nodes', intOption('--quadrature', 3), 41)
+    .option(
+      '--quadrature <n>',
+      'quadrature nodes on [-6, 6], or "auto": enough for the longest test (about 4.5 sqrt(items); 41 is coarse past a few hundred items)',
+      '41',
+    )
+    .option(
+      '--estimator <e>',
+      "penalised (floating prior centres, the panel's scale), map (exact marginal MAP under fixed priors) or ml (no priors on a, b)",
+      'penalised',
+    )
     .option('--tolerance <t>', 'EM convergence tolerance on parameters', numberOption('--tolerance'), 1e-4)
     .option('--no-validate', 'skip the hold-out validation that gp-IRT needs')
     .option('--dims <k>', 'multidimensional (M2PL) bank with K dimensions, or "auto" to choose K by held-out likelihood')
@@ -59,7 +69,8 @@ export function registerCalibrate(irt: Command): void {
         fields?: string;
         priorASd: number;
         priorBSd: number;
-        quadrature: number;
+        quadrature: string;
+        estimator: string;
         tolerance: number;
         validate: boolean;
         dims?: string;
@@ -72,6 +83,10 @@ export function registerCalibrate(irt: Command): void {
           throw new ConfigError(`--model must be 1pl, 2pl, 3pl or bifactor, not "${f.model}"`);
         if (!f.matrix?.length && !f.runId?.length)
           throw new ConfigError('give the panel: --run-id ID... (stored runs) or --matrix FILE...');
+        if (!IRT_ESTIMATORS.includes(f.estimator as IrtEstimator))
+          throw new ConfigError(`--estimator must be ${IRT_ESTIMATORS.join(', ')}, not "${f.estimator}"`);
+        const quadrature = f.quadrature === 'auto' ? 'auto' : intOption('--quadrature', 3)(f.quadrature);
+        const estimator = irtEstimatorOptions(f.estimator as IrtEstimator);
         const parts: ResponseMatrix[] = f.matrix?.length ? await Promise.all(f.matrix.map(readMatrixFile)) : [];
         let hashes: Map<string, string> | undefined;
         let options: Map<string, number> | undefined;
@@ -117,6 +132,10 @@ export function registerCalibrate(irt: Command): void {
           if (dims !== 'auto' && !(Number.isInteger(dims) && dims >= 1 && dims <= 20))
             throw new ConfigError(`--dims must be an integer in 1..20 or "auto", not "${f.dims}"`);
           if (f.model !== '2pl') throw new ConfigError('--dims fits an M2PL (2PL on K dimensions): leave --model at 2pl');
+          if (f.estimator !== 'penalised' || f.quadrature !== '41')
+            throw new ConfigError(
+              '--estimator and --quadrature set the one-dimensional fit; an M2PL (--dims) chooses its own grid: leave them out',
+            );
           let structure: 'exploratory' | 'category' | Record<string, number[]>;
           if (f.structure === 'exploratory' || f.structure === 'category') structure = f.structure;
           else {
@@ -147,8 +166,10 @@ export function registerCalibrate(irt: Command): void {
             estimateGuessing: f.estimateGuessing,
             hashes,
             source,
-            priors: { logA: { mean: 0, sd: f.priorASd }, b: { mean: 0, sd: f.priorBSd } },
-            quadraturePoints: f.quadrature,
+            priors: estimator.priors ?? { logA: { mean: 0, sd: f.priorASd }, b: { mean: 0, sd: f.priorBSd } },
+            floatPriors: estimator.floatPriors,
+            parameterExpansion: estimator.parameterExpansion,
+            quadraturePoints: quadrature,
             tolerance: f.tolerance,
             validate: f.validate,
           });
