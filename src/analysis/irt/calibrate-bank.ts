@@ -64,6 +64,20 @@ export function bankGroups(
   return out;
 }
 
+/** An item's answered count and sum of answers over the N persons (missing answers are NaN). */
+export function itemAnswerSums(values: Float64Array, N: number, J: number, i: number): { n: number; s: number } {
+  let n = 0;
+  let s = 0;
+  for (let j = 0; j < N; j++) {
+    const y = values[j * J + i]!;
+    if (!Number.isNaN(y)) {
+      n++;
+      s += y;
+    }
+  }
+  return { n, s };
+}
+
 /** Mean over persons of the variance of their answers on the members (p (1 - p) for 0/1 answers). */
 export function meanPersonVariance(values: Float64Array, N: number, J: number, members: readonly number[]): number {
   let total = 0;
@@ -223,15 +237,7 @@ export function calibrateBank(matrix: ResponseMatrix, opts: BankCalibrationOptio
     irtMae: maes[k] ?? null,
   }));
   const bankItems = items.map((it, i) => {
-    let n = 0;
-    let s = 0;
-    for (let j = 0; j < N; j++) {
-      const y = responses.values[j * J + i]!;
-      if (!Number.isNaN(y)) {
-        n++;
-        s += y;
-      }
-    }
+    const { n, s } = itemAnswerSums(responses.values, N, J, i);
     return {
       suite: it.suite,
       id: it.itemId,

@@ -26,7 +26,7 @@ import {
   selectPersons,
   type TinyGroup,
 } from '../../stats/irt/index.js';
-import { bankGroups, meanPersonVariance } from './calibrate-bank.js';
+import { bankGroups, itemAnswerSums, meanPersonVariance } from './calibrate-bank.js';
 import { computeBankId, type IrtBank, irtItemKey } from './irt-bank.js';
 import { matrixToIrtResponses } from './matrix-responses.js';
 
@@ -135,15 +135,7 @@ export function calibrateMirtBank(matrix: ResponseMatrix, opts: MirtBankOptions)
     opts.validate === false || N < 10 ? groupDefs.map(() => null) : validateMirt(responses, groupDefs, k, pattern, fit.items, fitOpts);
   if (opts.validate !== false && N < 10) warnings.push('fewer than 10 models: no hold-out validation, so gp-IRT is unavailable');
   const bankItems = items.map((it, i) => {
-    let n = 0;
-    let s = 0;
-    for (let j = 0; j < N; j++) {
-      const y = responses.values[j * J + i]!;
-      if (!Number.isNaN(y)) {
-        n++;
-        s += y;
-      }
-    }
+    const { n, s } = itemAnswerSums(responses.values, N, J, i);
     const slopes = Array.from(fit.items.slopes.subarray(i * k, (i + 1) * k));
     const a1 = slopes[0]!;
     const rest = slopes.slice(1).reduce((t, v) => t + v * v, 0);

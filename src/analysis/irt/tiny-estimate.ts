@@ -34,6 +34,27 @@ export interface TinyAccuracyEstimate {
   rows: TinyAccuracyRow[];
 }
 
+type EstimatedGroup = Pick<TinyAccuracyRow, 'items' | 'answered' | 'anchor' | 'irt' | 'pIrt' | 'gpIrt' | 'lambdaGp'>;
+
+/** The bank's groups (suite, category) beside their estimates, one row each. */
+function accuracyRows(bank: IrtBank, groups: readonly TinyGroup[], estimated: readonly EstimatedGroup[]): TinyAccuracyRow[] {
+  return bank.groups.map((g, k) => {
+    const r = estimated[k]!;
+    return {
+      suite: g.suite,
+      category: g.category,
+      items: r.items,
+      answered: r.answered,
+      anchors: groups[k]!.anchors.length,
+      anchor: r.anchor,
+      irt: r.irt,
+      pIrt: r.pIrt,
+      gpIrt: r.gpIrt,
+      lambdaGp: r.lambdaGp,
+    };
+  });
+}
+
 /**
  * Estimate accuracies from answers keyed by irtItemKey(suite, id). Anchor weights come from the
  * tiny set when given; otherwise every answered item of a group weighs the same. gp-IRT is left
@@ -99,21 +120,7 @@ export function estimateAccuracyFromAnswers(
       thetaSd: Math.sqrt(est.cov[0]!),
       answered: est.answered,
       unknownItems,
-      rows: bank.groups.map((g, k) => {
-        const r = est.groups[k]!;
-        return {
-          suite: g.suite,
-          category: g.category,
-          items: r.items,
-          answered: r.answered,
-          anchors: groups[k]!.anchors.length,
-          anchor: r.anchor,
-          irt: r.irt,
-          pIrt: r.pIrt,
-          gpIrt: r.gpIrt,
-          lambdaGp: r.lambdaGp,
-        };
-      }),
+      rows: accuracyRows(bank, groups, est.groups),
     };
   }
   const hasSe = bank.items.some((it) => it.se.a !== null || it.se.b !== null);
@@ -137,20 +144,6 @@ export function estimateAccuracyFromAnswers(
     thetaSd: result.thetaSd,
     answered: result.answered,
     unknownItems,
-    rows: bank.groups.map((g, k) => {
-      const r = result.groups[k]!;
-      return {
-        suite: g.suite,
-        category: g.category,
-        items: r.items,
-        answered: r.answered,
-        anchors: groups[k]!.anchors.length,
-        anchor: r.anchor,
-        irt: r.irt,
-        pIrt: r.pIrt,
-        gpIrt: r.gpIrt,
-        lambdaGp: r.lambdaGp,
-      };
-    }),
+    rows: accuracyRows(bank, groups, result.groups),
   };
 }
