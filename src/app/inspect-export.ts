@@ -8,12 +8,13 @@
 // Samples stream from the store into one spool file per log; each log is then written header
 // first and its samples copied after, so memory holds per-item sums, never the transcripts.
 
-import { closeSync, openSync, readSync, rmSync, writeSync, appendFileSync } from 'node:fs';
+import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, MCQ_RECORDS, readRecord, makeDirectory } from '../core/index.js';
 import type { Store } from '../store/index.js';
 import { callsToInspect } from './inspect-messages.js';
 import type { InspectModelUsage, InspectSample } from './inspect-log-schema.js';
+import { TextFileWriter } from './text-file-writer.js';
 import { runTrialRows, type TrialRow } from './trial-rows.js';
 
 /** The Inspect log format version written (EvalLog.version). */
@@ -141,7 +142,12 @@ const SPOOL_CHARS = 1 << 20;
 
 function spoolFlush(g: LogGroup): void {
   if (g.buffer.length === 0) return;
-  appendFileSync(g.spool, g.buffer.join(''));
+  const out = new TextFileWriter(g.spool, true);
+  try {
+    for (const text of g.buffer) out.write(text);
+  } finally {
+    out.close();
+  }
   g.buffer = [];
   g.bufferedChars = 0;
 }
