@@ -113,9 +113,16 @@ describe('the text file writer', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-text-writer-'));
     fc.assert(
       fc.property(
-        fc.array(fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.nat({ max: 400_000 }).map((n) => 'é'.repeat(n))), {
-          maxLength: 20,
-        }),
+        fc.array(
+          fc.oneof(
+            fc.string(),
+            fc.string({ unit: 'grapheme' }),
+            fc.nat({ max: 400_000 }).map((n) => 'é'.repeat(n)),
+          ),
+          {
+            maxLength: 20,
+          },
+        ),
         (pieces) => {
           const path = join(dir, 'out.txt');
           const out = new TextFileWriter(path);

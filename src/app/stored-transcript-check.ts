@@ -62,10 +62,10 @@ const settings = object(
   ['temperature', 'maxTokens'],
 );
 
-const usage = object(
-  { inputTokens: isNumber, outputTokens: isNumber, cachedInputTokens: isNumber, cacheWriteInputTokens: isNumber },
-  ['inputTokens', 'outputTokens'],
-);
+const usage = object({ inputTokens: isNumber, outputTokens: isNumber, cachedInputTokens: isNumber, cacheWriteInputTokens: isNumber }, [
+  'inputTokens',
+  'outputTokens',
+]);
 
 const response = object(
   {

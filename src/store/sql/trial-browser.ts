@@ -259,8 +259,7 @@ export class TrialBrowser {
     const more = keyed.length > limit;
     const shown = keyed.slice(0, limit);
     if (backwards) shown.reverse();
-    const cursorOf = (r: Record<string, string | number> | undefined) =>
-      r ? encodeCursor(columns.map((_, i) => r[`k${i}`]!)) : null;
+    const cursorOf = (r: Record<string, string | number> | undefined) => (r ? encodeCursor(columns.map((_, i) => r[`k${i}`]!)) : null);
     const next = backwards ? cursorOf(shown.at(-1)) : more ? cursorOf(shown.at(-1)) : null;
     const prev = backwards ? (more ? cursorOf(shown[0]) : null) : cursor !== undefined ? cursorOf(shown[0]) : null;
     const page = shown.map((r) => Number(r[`k${columns.length - 1}`]));
