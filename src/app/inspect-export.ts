@@ -138,7 +138,13 @@ interface LogGroup {
   completedAt: string;
 }
 
-const SPOOL_CHARS = 1 << 20;
+/**
+ * Samples a log keeps as text before they go to its spool: little, since text held longer
+ * outlives the young generation's collections and the heap grows with the run.
+ */
+const SPOOL_CHARS = 1 << 16;
+/** The spool is copied into its log this many bytes a read. */
+const COPY_BYTES = 1 << 20;
 
 function spoolFlush(g: LogGroup): void {
   if (g.buffer.length === 0) return;
@@ -289,7 +295,7 @@ export async function exportInspectLogs(store: Store, runId: string, dir: string
         writeSync(fd, `${head.slice(0, -1)},"samples":[`);
         const src = openSync(g.spool, 'a+');
         try {
-          const chunk = Buffer.alloc(SPOOL_CHARS);
+          const chunk = Buffer.alloc(COPY_BYTES);
           for (let pos = 0; ; ) {
             const n = readSync(src, chunk, 0, chunk.length, pos);
             if (n === 0) break;
