@@ -429,6 +429,16 @@ describe('mindscope view in Chromium', () => {
     await page.locator('.total').waitFor();
     expect(await page.locator('.total').innerText()).toBe('80 trials');
     expect(await page.locator('table.trials tbody td.gold').first().innerText()).toMatch(/^[A-Z]\. ./);
+    // Its pager turns pages as the served viewer's does.
+    const rows = page.locator('table.trials tbody tr');
+    const first = await rows.allInnerTexts();
+    await page.locator('.pager button', { hasText: 'next' }).click();
+    await page.waitForFunction(() => document.body.dataset.trialsLoaded?.includes('after='));
+    expect(await rows.count()).toBe(30);
+    expect(await page.locator('.pager span').nth(1).innerText()).toBe('51-80');
+    await page.locator('.pager button', { hasText: 'previous' }).click();
+    await page.waitForFunction(() => document.body.dataset.trialsLoaded?.includes('before='));
+    expect(await rows.allInnerTexts()).toEqual(first);
     await page.selectOption('select[name=outcome]', 'correct');
     await page.locator('table.trials tbody tr').first().click();
     await page.locator('.reply-text').first().waitFor();
