@@ -36,8 +36,8 @@ export function registerExport(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (flags: { out: string; runId?: string; db: string; json?: boolean }) => {
       await withExistingRun(flags.db, flags.runId, async (store, runId) => {
-        // The app's entry only: the export loads no more than it uses.
-        const { exportTrials } = await import('../../app/index.js');
+        // The exporters' own entry: the export loads no more than it uses.
+        const { exportTrials } = await import('../../exports.js');
         const { rows } = await exportTrials(store, runId, flags.out);
         printResult(flags.json, { runId, path: flags.out, trials: rows }, `wrote ${flags.out}: ${rows} trials (run ${runId})`);
       });
@@ -51,7 +51,7 @@ export function registerExport(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (flags: { out: string; runId?: string; db: string; json?: boolean }) => {
       await withExistingRun(flags.db, flags.runId, async (store, runId) => {
-        const { exportInspectLogs } = await import('../../app/index.js');
+        const { exportInspectLogs } = await import('../../exports.js');
         const { files } = await exportInspectLogs(store, runId, flags.out);
         const samples = files.reduce((a, f) => a + f.samples, 0);
         printResult(
