@@ -14,7 +14,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { recordPerformance } from './performance-table.mjs';
@@ -101,6 +101,11 @@ if (!existsSync(db)) {
   }
 }
 
+const load = () =>
+  `load average ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(', ')} on ${availableParallelism()} CPUs`;
+console.log(`bench/export-trials: ${rounds} interleaved rounds; ${load()}`);
 const best = (xs) => Math.min(...xs);
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -144,6 +149,6 @@ for (const name of ['export trials .jsonl', 'export inspect']) {
   });
 }
 const scanPeak = median(seen['plain scan'].map((s) => s.peak));
-console.log(`plain scan: peak RSS ${scanPeak} MB; store ${(statSync(db).size / 2 ** 20).toFixed(1)} MB`);
+console.log(`plain scan: peak RSS ${scanPeak} MB; store ${(statSync(db).size / 2 ** 20).toFixed(1)} MB; ${load()}`);
 if (!smoke) recordPerformance('export-trials', rows);
 if (!process.argv.includes('--db')) rmSync(work, { recursive: true, force: true });

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { launchChromium } from '../scripts/chromium.mjs';
 import { evaluate, openStore } from '../dist/index.js';
+import { openStoreForReading, trialBrowser } from '../dist/store/index.js';
 import { startViewer } from '../dist/view/index.js';
 import { recordPerformance } from './performance-table.mjs';
 
@@ -74,8 +75,17 @@ rows.push({ figure: `first page of trials shown, ${total}`, value: ms(firstRows)
 await timed('filter: outcome=incorrect', 'outcome=incorrect');
 await timed('filter: incorrect + category=belief', 'outcome=incorrect&category=belief');
 await timed('sort by latency, descending', 'sort=latency&desc=1');
+// A deep page by its cursor (as the pager's next gives it): the rows after row `deep`.
 const deep = smoke ? 100 : 50_000;
-await timed(`page ${deep / 50} (offset ${deep.toLocaleString('en')})`, `offset=${deep}`);
+const reading = await openStoreForReading(db);
+let cursor;
+// Pages hold at most 1,000 rows: walk to row `deep` a page at a time.
+for (let row = 0; row < deep; row += 1000) {
+  const page = await trialBrowser(reading).page({ runId: 'bench', limit: Math.min(1000, deep - row), after: cursor });
+  cursor = page.next;
+}
+await reading.close();
+await timed(`page ${deep / 50 + 1} (after row ${deep.toLocaleString('en')}, by cursor)`, `after=${cursor}`);
 await timed('search replies for "Answer: B"', 'q=Answer%3A+B');
 await browser.close();
 await viewer.close();

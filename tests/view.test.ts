@@ -175,6 +175,34 @@ describe('mindscope view in Chromium', () => {
     }
   });
 
+  it('pages through a run by cursor: the next page holds the rest of the list, previous gives the first page back', async () => {
+    await go('#/trials/tom?sort=item');
+    await page.waitForFunction(() => document.body.dataset.trialsLoaded?.startsWith('sort=item|'));
+    const rows = page.locator('table.trials tbody tr');
+    const reading = await openStoreForReading(db);
+    try {
+      const whole = await trialBrowser(reading).list({ runId: 'tom', sort: 'item', limit: 1000 });
+      expect(whole.length).toBeGreaterThan(50);
+      const first = await rows.allInnerTexts();
+      expect(first).toHaveLength(50);
+      expect(await page.locator('.pager span').nth(1).innerText()).toBe('1-50');
+      expect(await page.locator('.pager button', { hasText: 'previous' }).isDisabled()).toBe(true);
+      await page.locator('.pager button', { hasText: 'next' }).click();
+      await page.waitForFunction(() => document.body.dataset.trialsLoaded?.includes('after='));
+      expect(await rows.count()).toBe(whole.length - 50);
+      expect(await page.locator('.pager span').nth(1).innerText()).toBe(`51-${whole.length}`);
+      expect(await page.locator('.pager button', { hasText: 'next' }).isDisabled()).toBe(true);
+      // The second page's first row is the list's 51st.
+      expect(await rows.first().locator('td').nth(1).innerText()).toBe(`${whole[50]!.suite}/${whole[50]!.itemId}`);
+      await page.locator('.pager button', { hasText: 'previous' }).click();
+      await page.waitForFunction(() => document.body.dataset.trialsLoaded?.includes('before='));
+      expect(await rows.allInnerTexts()).toEqual(first);
+      expect(await page.locator('.pager span').nth(1).innerText()).toBe('1-50');
+    } finally {
+      await reading.close();
+    }
+  });
+
   it('takes a subject in trial, trial-list and compare URLs by spec, short name or id, as compare --subjects does', async () => {
     const reading = await openStoreForReading(db);
     const subjects = await reading.runSubjects('tom');
@@ -401,6 +429,16 @@ describe('mindscope view in Chromium', () => {
     await page.locator('.total').waitFor();
     expect(await page.locator('.total').innerText()).toBe('80 trials');
     expect(await page.locator('table.trials tbody td.gold').first().innerText()).toMatch(/^[A-Z]\. ./);
+    // Its pager turns pages as the served viewer's does.
+    const rows = page.locator('table.trials tbody tr');
+    const first = await rows.allInnerTexts();
+    await page.locator('.pager button', { hasText: 'next' }).click();
+    await page.waitForFunction(() => document.body.dataset.trialsLoaded?.includes('after='));
+    expect(await rows.count()).toBe(30);
+    expect(await page.locator('.pager span').nth(1).innerText()).toBe('51-80');
+    await page.locator('.pager button', { hasText: 'previous' }).click();
+    await page.waitForFunction(() => document.body.dataset.trialsLoaded?.includes('before='));
+    expect(await rows.allInnerTexts()).toEqual(first);
     await page.selectOption('select[name=outcome]', 'correct');
     await page.locator('table.trials tbody tr').first().click();
     await page.locator('.reply-text').first().waitFor();

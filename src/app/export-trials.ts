@@ -1,13 +1,12 @@
 // `mindscope export trials`: one row per trial (see trial-rows.ts) as JSON Lines or Parquet.
-// Both are written as the rows stream out of the store: JSONL line by line (waiting for the
-// file to drain), Parquet one row group per batch, so memory stays bounded by a batch.
+// Both are written as the rows stream out of the store: JSONL line by line (through one reused
+// buffer), Parquet one row group per batch, so memory stays bounded by a batch.
 // Columns are snake_case; in Parquet the nested ones (messages, judge_scores, judges, context_truncation) are JSON text.
 
-import { createWriteStream } from 'node:fs';
-import { once } from 'node:events';
 import { fileWriter, ParquetWriter, schemaFromColumnData } from 'hyparquet-writer';
 import { ConfigError } from '../core/index.js';
 import type { Store } from '../store/index.js';
+import { TextFileWriter } from './text-file-writer.js';
 import { runTrialRows, type TrialRow } from './trial-rows.js';
 
 type ColumnType = 'STRING' | 'JSON' | 'INT32' | 'DOUBLE' | 'BOOLEAN';
@@ -50,43 +49,63 @@ const COLUMNS: Array<[string, ColumnType, (r: TrialRow) => unknown]> = [
   ['finished_at', 'STRING', (r) => r.finishedAt],
 ];
 
-/** The names of the exported columns, in file order. */
+/** The names of the exported columns, in file order (trialRecord's keys). */
 export const TRIAL_COLUMNS: readonly string[] = COLUMNS.map(([name]) => name);
 
-/** A trial row as the exported object (snake_case keys, nested values kept as values). */
+/** A trial row as the exported object (snake_case keys, nested values kept as values), keys in file order. */
 export function trialRecord(r: TrialRow): Record<string, unknown> {
-  return Object.fromEntries(COLUMNS.map(([name, , get]) => [name, get(r)]));
+  return {
+    run_id: r.runId,
+    subject: r.subject,
+    subject_id: r.subjectId,
+    suite: r.suite,
+    item_id: r.itemId,
+    item_hash: r.itemHash,
+    category: r.category,
+    original_label: r.originalLabel,
+    replicate: r.replicate,
+    status: r.status,
+    error: r.error,
+    protocol: r.protocol,
+    messages: r.messages,
+    reply: r.reply,
+    reasoning: r.reasoning,
+    reasoning_tokens: r.reasoningTokens,
+    parsed_answer: r.parsedAnswer,
+    gold: r.gold,
+    scorer: r.scorer,
+    score: r.score,
+    parse_failed: r.parseFailed,
+    judge_scores: r.judgeScores,
+    judges: r.judges,
+    input_tokens: r.inputTokens,
+    output_tokens: r.outputTokens,
+    cost_usd: r.costUsd,
+    latency_ms: r.latencyMs,
+    batch_latency_ms: r.batchLatencyMs,
+    calls: r.calls,
+    cached_calls: r.cachedCalls,
+    truncated_calls: r.truncatedCalls,
+    context_truncation: r.contextTruncation,
+    attempts: r.attempts,
+    finished_at: r.finishedAt,
+  };
 }
 
 const BATCH = 1000;
 
-/** Lines are written in chunks of about this many characters (one write each, not one a line). */
-const CHUNK_CHARS = 1 << 20;
-
 async function writeJsonl(rows: AsyncIterable<TrialRow>, path: string): Promise<number> {
-  const out = createWriteStream(path);
-  const failed = once(out, 'error').then(([err]) => {
-    throw err;
-  });
-  failed.catch(() => {}); // observed by the races below
+  const out = new TextFileWriter(path);
   let n = 0;
-  let chunk = '';
-  const write = async () => {
-    const text = chunk;
-    chunk = '';
-    if (!out.write(text)) await Promise.race([once(out, 'drain'), failed]);
-  };
   try {
     for await (const r of rows) {
-      chunk += `${JSON.stringify(trialRecord(r))}\n`;
+      out.write(JSON.stringify(trialRecord(r)));
+      out.write('\n');
       n++;
-      if (chunk.length >= CHUNK_CHARS) await write();
     }
-    if (chunk) await write();
   } finally {
-    out.end();
+    out.close();
   }
-  await Promise.race([once(out, 'finish'), failed]);
   return n;
 }
 

@@ -8,12 +8,13 @@
 // Samples stream from the store into one spool file per log; each log is then written header
 // first and its samples copied after, so memory holds per-item sums, never the transcripts.
 
-import { closeSync, openSync, readSync, rmSync, writeSync, appendFileSync } from 'node:fs';
+import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, MCQ_RECORDS, readRecord, makeDirectory } from '../core/index.js';
 import type { Store } from '../store/index.js';
 import { callsToInspect } from './inspect-messages.js';
 import type { InspectModelUsage, InspectSample } from './inspect-log-schema.js';
+import { TextFileWriter } from './text-file-writer.js';
 import { runTrialRows, type TrialRow } from './trial-rows.js';
 
 /** The Inspect log format version written (EvalLog.version). */
@@ -137,11 +138,22 @@ interface LogGroup {
   completedAt: string;
 }
 
-const SPOOL_CHARS = 1 << 20;
+/**
+ * Samples a log keeps as text before they go to its spool: little, since text held longer
+ * outlives the young generation's collections and the heap grows with the run.
+ */
+const SPOOL_CHARS = 1 << 16;
+/** The spool is copied into its log this many bytes a read. */
+const COPY_BYTES = 1 << 20;
 
 function spoolFlush(g: LogGroup): void {
   if (g.buffer.length === 0) return;
-  appendFileSync(g.spool, g.buffer.join(''));
+  const out = new TextFileWriter(g.spool, true);
+  try {
+    for (const text of g.buffer) out.write(text);
+  } finally {
+    out.close();
+  }
   g.buffer = [];
   g.bufferedChars = 0;
 }
@@ -283,7 +295,7 @@ export async function exportInspectLogs(store: Store, runId: string, dir: string
         writeSync(fd, `${head.slice(0, -1)},"samples":[`);
         const src = openSync(g.spool, 'a+');
         try {
-          const chunk = Buffer.alloc(SPOOL_CHARS);
+          const chunk = Buffer.alloc(COPY_BYTES);
           for (let pos = 0; ; ) {
             const n = readSync(src, chunk, 0, chunk.length, pos);
             if (n === 0) break;

@@ -13,11 +13,11 @@ import {
   protocolOf,
   readScoreDetail,
   type StoredTranscript,
-  StoredTranscriptSchema,
 } from '../core/index.js';
 import type { RunTrial, Store } from '../store/index.js';
 import type { ProtocolModule } from '../protocols/index.js';
 import { createRegistry } from './registry.js';
+import { readStoredTranscript } from './stored-transcript-check.js';
 import { trialAnswer } from './trial-answer.js';
 
 /** One judge's reading of a trial (a panel member), as its score detail stores it. */
@@ -112,7 +112,7 @@ function toRow(t: RunTrial, spec: string, item: ItemFields, protocols: readonly 
   let protocol: string | null = null;
   let transcript: StoredTranscript | null = null;
   if (t.transcript !== null) {
-    const parsed = StoredTranscriptSchema.safeParse(t.transcript);
+    const parsed = readStoredTranscript(t.transcript);
     if (!parsed.success) throw new MindscopeError(`${where}: the transcript does not parse: ${parsed.error.issues[0]?.message ?? ''}`);
     const tr = parsed.data;
     transcript = tr;
@@ -166,8 +166,14 @@ function toRow(t: RunTrial, spec: string, item: ItemFields, protocols: readonly 
 }
 
 /**
+ * Trials read a page: small enough that what a page holds is gone before the young generation's
+ * next collection (larger pages survive it, and the heap grows with the number of trials read).
+ */
+const ROWS_PER_READ = 100;
+
+/**
  * The trials of a run (done and failed), one row each, streamed in the order they were stored,
- * `batchSize` trials a read (the store's default unless given).
+ * `batchSize` trials a read (ROWS_PER_READ unless given).
  * A stored record that does not parse is a MindscopeError naming the trial.
  */
 export async function* runTrialRows(
@@ -183,7 +189,7 @@ export async function* runTrialRows(
     else if (r.kind !== 'run') break;
   }
   const items = new Map<string, ItemFields>();
-  for await (const t of store.runTrials(runId, batchSize === undefined ? {} : { batchSize })) {
+  for await (const t of store.runTrials(runId, { batchSize: batchSize ?? ROWS_PER_READ })) {
     let item = items.get(t.itemHash);
     if (!item) {
       const full = await store.getItem(t.itemHash);

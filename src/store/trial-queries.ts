@@ -6,7 +6,7 @@ import { SqlStore } from './sql/sql-store.js';
 import type { TrialBrowser } from './sql/trial-browser.js';
 import type { Store } from './store.js';
 
-export type { RunActivity, TrialBrowser, TrialFacets, TrialListRow, TrialQuery, TrialSort } from './sql/trial-browser.js';
+export type { RunActivity, TrialBrowser, TrialFacets, TrialListRow, TrialPageRows, TrialQuery, TrialSort } from './sql/trial-browser.js';
 
 /** Page-by-page trial queries (filters, search, counts, facets) over a SQLite or PostgreSQL store. */
 export function trialBrowser(store: Store): TrialBrowser {

@@ -38,10 +38,12 @@ export interface TrialRowView extends TrialListRow {
   gold: string | null;
 }
 
+/** A page of the Trials view; `next` and `prev` are the cursors of the pages beside it (`after`, `before`), null at either end. */
 export interface TrialPage {
   total: number;
-  offset: number;
   rows: TrialRowView[];
+  next: string | null;
+  prev: string | null;
 }
 
 /** A score of a trial: the protocol's own, or a judge panel's with each judge's raw output. */

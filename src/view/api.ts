@@ -45,7 +45,8 @@ export function trialQueryOf(runId: string, p: URLSearchParams): TrialQuery {
     search: text('q'),
     sort: sort as TrialSort,
     descending: p.get('desc') === '1',
-    offset: int('offset') ?? 0,
+    after: text('after'),
+    before: text('before'),
     limit: int('limit') ?? 50,
   };
 }
@@ -123,10 +124,10 @@ export function viewerApi(
     const q = trialQueryOf(c.req.param('run'), new URL(c.req.url).searchParams);
     if (q.subjectId !== undefined) q.subjectId = (await subjectOf(q.runId, q.subjectId)).id;
     const browser = trialBrowser(store);
-    const { offset: _o, limit: _l, sort: _s, descending: _d, ...filters } = q;
+    const { after: _a, before: _b, limit: _l, sort: _s, descending: _d, ...filters } = q;
     const total = await cache.get(`count\u0000${JSON.stringify(filters)}`, () => browser.count(q));
-    const rows = await trialRowsView(store, await browser.list(q));
-    return c.json({ total, offset: q.offset ?? 0, rows } satisfies TrialPage);
+    const page = await browser.page(q);
+    return c.json({ total, rows: await trialRowsView(store, page.rows), next: page.next, prev: page.prev } satisfies TrialPage);
   });
   app.get('/api/runs/:run/trial', async (c) => {
     const p = new URL(c.req.url).searchParams;

@@ -83,10 +83,11 @@ export async function exportViewer(
     for (const run of runs) {
       writeSnapshot(dir, `facets/${run.id}`, await browser.facets(run.id));
       const rows = [];
-      for (let offset = 0; ; offset += 1000) {
-        const page = await browser.list({ runId: run.id, offset, limit: 1000 });
-        rows.push(...page);
-        if (page.length < 1000) break;
+      for (let after: string | undefined; ; ) {
+        const page = await browser.page({ runId: run.id, limit: 1000, ...(after !== undefined && { after }) });
+        rows.push(...page.rows);
+        if (page.next === null) break;
+        after = page.next;
       }
       writeSnapshot(dir, `trials/${run.id}`, await trialRowsView(store, rows));
       for (const [n, r] of rows.entries()) writeSnapshot(dir, `trial/${run.id}/${n}`, await trialView(store, r, panels));

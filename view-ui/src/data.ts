@@ -132,9 +132,19 @@ export async function getTrials(runId: string, q: URLSearchParams): Promise<Tria
   const key = SORT_KEYS[q.get('sort') ?? ''];
   if (key) rows = [...rows].sort((a, b) => (key(a.r) < key(b.r) ? -1 : key(a.r) > key(b.r) ? 1 : a.n - b.n));
   if (q.get('desc') === '1') rows.reverse();
-  const offset = Number(q.get('offset') ?? 0);
-  const page = rows.slice(offset, offset + Number(q.get('limit') ?? 50));
-  return { total: rows.length, offset, rows: page.map((x) => x.r) };
+  // A snapshot's cursors are positions in the sorted list: `after` the first row of the next
+  // page, `before` the end of the previous one.
+  const limit = Number(q.get('limit') ?? 50);
+  const before = q.get('before');
+  const after = q.get('after');
+  const end = before !== null ? Number(before) : Math.min(rows.length, (after !== null ? Number(after) : 0) + limit);
+  const start = before !== null ? Math.max(0, end - limit) : after !== null ? Number(after) : 0;
+  return {
+    total: rows.length,
+    rows: rows.slice(start, end).map((x) => x.r),
+    next: end < rows.length ? String(end) : null,
+    prev: start > 0 ? String(start) : null,
+  };
 }
 
 export async function getTrial(runId: string, k: TrialKeyParams): Promise<TrialView> {

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { exportInspectLogs, exportMatrix, exportTrials } from '../../index.js';
 import { withExistingRun } from '../existing-store.js';
 import { intOption, DEFAULT_DB } from '../options.js';
 import { printResult } from '../output.js';
@@ -17,6 +16,7 @@ export function registerExport(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (flags: { out: string; runId?: string; db: string; replicate?: number; json?: boolean }) => {
       await withExistingRun(flags.db, flags.runId, async (store, runId) => {
+        const { exportMatrix } = await import('../../app/index.js');
         const m = await exportMatrix(store, runId, flags.out, flags.replicate);
         process.stdout.write(
           flags.json
@@ -36,6 +36,8 @@ export function registerExport(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (flags: { out: string; runId?: string; db: string; json?: boolean }) => {
       await withExistingRun(flags.db, flags.runId, async (store, runId) => {
+        // The exporters' own entry: the export loads no more than it uses.
+        const { exportTrials } = await import('../../exports.js');
         const { rows } = await exportTrials(store, runId, flags.out);
         printResult(flags.json, { runId, path: flags.out, trials: rows }, `wrote ${flags.out}: ${rows} trials (run ${runId})`);
       });
@@ -49,6 +51,7 @@ export function registerExport(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (flags: { out: string; runId?: string; db: string; json?: boolean }) => {
       await withExistingRun(flags.db, flags.runId, async (store, runId) => {
+        const { exportInspectLogs } = await import('../../exports.js');
         const { files } = await exportInspectLogs(store, runId, flags.out);
         const samples = files.reduce((a, f) => a + f.samples, 0);
         printResult(

@@ -91,10 +91,44 @@ export async function* trialPages(db: SqlDriver, runId?: string, batchSize = PAG
       loadBlobs,
     );
     const values = new Map(stored.map((t, i) => [t.id, whole[i]]));
-    for (const { id, packed: _, transcript: __, ...t } of page)
-      yield { ...t, transcript: values.get(id) ?? null, scores: byTrial.get(id) ?? [] };
+    whole.length = 0;
+    stored.length = 0;
+    // Written out rather than spread from the row: a run's export makes one of these a trial.
+    // Each row is let go once yielded, so that what a reader has done with is garbage before the
+    // page ends (less survives each young-generation collection: the heap stays small).
+    for (let i = 0; i < page.length; i++) {
+      const t = page[i]!;
+      const transcript = values.get(t.id) ?? null;
+      values.delete(t.id);
+      const scores = byTrial.get(t.id) ?? [];
+      byTrial.delete(t.id);
+      (page as Array<TrialRow | undefined>)[i] = undefined;
+      yield {
+        runId: t.runId,
+        subjectId: t.subjectId,
+        suite: t.suite,
+        itemId: t.itemId,
+        replicate: t.replicate,
+        itemHash: t.itemHash,
+        status: t.status,
+        error: t.error,
+        attempts: t.attempts,
+        inputTokens: t.inputTokens,
+        outputTokens: t.outputTokens,
+        costUsd: t.costUsd,
+        latencyMs: t.latencyMs,
+        batchLatencyMs: t.batchLatencyMs,
+        cachedCalls: t.cachedCalls,
+        totalCalls: t.totalCalls,
+        truncatedCalls: t.truncatedCalls,
+        unpricedCalls: t.unpricedCalls,
+        finishedAt: t.finishedAt,
+        transcript,
+        scores,
+      };
+    }
     if (page.length < batchSize) break;
-    after = page[page.length - 1]!.id;
+    after = ids[ids.length - 1]!;
   }
 }
 

@@ -1,9 +1,11 @@
 // Queries for browsing a run's trials one page at a time (the viewer): filters, free-text
 // search over prompts and replies, sorting, counts and the values each filter can take. Written
-// once in SQL for both backends; every page is a LIMIT/OFFSET query, so a run of 100,000
-// trials is never read whole. A trial's own score is its protocol's, the first score it got;
+// once in SQL for both backends; pages are read by keyset (a cursor holds the sort values of
+// the row a page starts after or ends before, ties broken by trial id), so the page after
+// row 50,000 costs what the first one does and a run of 100,000 trials is never read whole. A trial's own score is its protocol's, the first score it got;
 // judge panels' scores come later (`mindscope score`).
 
+import { MindscopeError } from '../../core/errors.js';
 import type { TrialKey } from '../../core/index.js';
 import type { TrialStatus } from '../store.js';
 import type { SqlDriver } from './driver.js';
@@ -28,8 +30,20 @@ export interface TrialQuery {
   search?: string;
   sort?: TrialSort;
   descending?: boolean;
-  offset?: number;
+  /** A cursor (TrialPageRows.next): the page of rows after the row it was taken from. */
+  after?: string;
+  /** A cursor (TrialPageRows.prev): the page of rows before the row it was taken from. */
+  before?: string;
   limit?: number;
+}
+
+/** One page of a trial list, with the cursors of the pages beside it (null: none). */
+export interface TrialPageRows {
+  rows: TrialListRow[];
+  /** The query's `after` for the next page. */
+  next: string | null;
+  /** The query's `before` for the previous page. */
+  prev: string | null;
 }
 
 /** One row of a trial list. */
@@ -75,15 +89,43 @@ export interface RunActivity {
 
 /** Sort columns; text columns (compared byte by byte in both databases) are marked. */
 const TEXT_COLUMNS = new Set(['t.suite', 't.item_id', 's.spec', 't.finished_at']);
+/** Sort columns; each list ends with the trial id, so that every row has a place of its own (a cursor). */
 const ORDER: Record<TrialSort, string[]> = {
   order: ['t.id'],
-  item: ['t.suite', 't.item_id', 't.replicate', 's.spec'],
-  subject: ['s.spec', 't.suite', 't.item_id', 't.replicate'],
+  item: ['t.suite', 't.item_id', 't.replicate', 's.spec', 't.id'],
+  subject: ['s.spec', 't.suite', 't.item_id', 't.replicate', 't.id'],
   score: ['score', 't.id'],
   latency: ['t.latency_ms', 't.id'],
   cost: ['t.cost_usd', 't.id'],
   finished: ['t.finished_at', 't.id'],
 };
+
+/**
+ * A failed trial's score in the sort (it has none): below every score, where SQLite puts a
+ * NULL ascending; a value, not a NULL, so that a cursor compares with it in both databases.
+ */
+const NO_SCORE = -1e300;
+
+/** A cursor: the sort values of a row, the trial id last (base64url JSON). */
+function encodeCursor(values: ReadonlyArray<string | number>): string {
+  return Buffer.from(JSON.stringify(values)).toString('base64url');
+}
+
+function decodeCursor(cursor: string, columns: number, name: string): Array<string | number> {
+  let values: unknown;
+  try {
+    values = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    values = undefined;
+  }
+  if (
+    !Array.isArray(values) ||
+    values.length !== columns ||
+    !values.every((v) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)))
+  )
+    throw new MindscopeError(`?${name}=${cursor}: not a cursor of this list (take it from the page's next or prev)`);
+  return values as Array<string | number>;
+}
 
 /** `%text%` for LIKE, with the wildcards in the text itself escaped. */
 const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -168,15 +210,42 @@ export class TrialBrowser {
   static readonly #FROM = `FROM trials t JOIN subjects s ON s.id = t.subject_id LEFT JOIN items i ON i.hash = t.item_hash
     LEFT JOIN transcripts tr ON tr.trial_id = t.id`;
 
-  /** One page of a run's trials matching the query (sorted, offset, at most `limit`, default 50). */
+  /** One page of a run's trials matching the query (sorted, after or before a cursor, at most `limit`, default 50). */
   async list(q: TrialQuery): Promise<TrialListRow[]> {
+    return (await this.page(q)).rows;
+  }
+
+  /** One page of a run's trials matching the query, with the cursors of the pages after and before it. */
+  async page(q: TrialQuery): Promise<TrialPageRows> {
     const { sql, params } = this.#where(q);
     const { bytewise } = this.db.dialect;
-    const dir = q.descending ? 'DESC' : 'ASC';
     const sort = q.sort ?? 'order';
-    const order = ORDER[sort].map((c) => `${TEXT_COLUMNS.has(c) ? bytewise(c) : c} ${dir}`);
+    const limit = Math.max(1, Math.min(q.limit ?? 50, 1000));
+    if (q.after !== undefined && q.before !== undefined) throw new MindscopeError('?after and ?before: give one of them');
+    // Going back reads the rows before the cursor in the opposite order, then turns them round.
+    const backwards = q.before !== undefined;
+    const ascending = !q.descending !== backwards;
+    const columns = ORDER[sort].map((c) => (c === 'score' ? `COALESCE(${this.#firstScore('value')}, ${NO_SCORE})` : c));
+    const sortable = columns.map((c) => (TEXT_COLUMNS.has(c) ? bytewise(c) : c));
+    const order = sortable.map((c) => `${c} ${ascending ? 'ASC' : 'DESC'}`);
+    const where = [sql];
+    const keyParams: unknown[] = [];
+    const cursor = q.after ?? q.before;
+    if (cursor !== undefined) {
+      // (a, b, id) past the cursor's (x, y, z): a > x OR (a = x AND (b > y OR (b = y AND id > z))).
+      const values = decodeCursor(cursor, columns.length, backwards ? 'before' : 'after');
+      const past = ascending ? '>' : '<';
+      let clause = '';
+      for (let i = sortable.length - 1; i >= 0; i--) {
+        const beyond = `${sortable[i]} ${past} ?`;
+        clause = clause ? `(${beyond} OR (${sortable[i]} = ? AND ${clause}))` : beyond;
+      }
+      // Parameters in the order the clause reads them: a, a, b, b, ..., id.
+      for (let i = 0; i < values.length; i++) keyParams.push(...(i < values.length - 1 ? [values[i], values[i]] : [values[i]]));
+      where.push(clause);
+    }
     // The page's ids first (only the columns the filter and sort need), then the rows' columns
-    // for those ids alone: an offset of 50,000 skips ids, not computed rows.
+    // for those ids alone. One row more than the page tells whether another page follows.
     const needsItems = q.category !== undefined;
     const from = [
       'FROM trials t',
@@ -184,11 +253,21 @@ export class TrialBrowser {
       needsItems ? 'LEFT JOIN items i ON i.hash = t.item_hash' : '',
       q.search?.trim() ? 'LEFT JOIN transcripts tr ON tr.trial_id = t.id' : '',
     ].join(' ');
-    const ids = `SELECT t.id AS id${sort === 'score' ? `, ${this.#firstScore('value')} AS score` : ''} ${from} WHERE ${sql}
-      ORDER BY ${order.join(', ')} LIMIT ? OFFSET ?`;
-    const page = (
-      await this.db.all<{ id: number }>(ids, [...params, Math.max(1, Math.min(q.limit ?? 50, 1000)), Math.max(0, q.offset ?? 0)])
-    ).map((r) => Number(r.id));
+    const ids = `SELECT ${columns.map((c, i) => `${c} AS k${i}`).join(', ')} ${from} WHERE ${where.join(' AND ')}
+      ORDER BY ${order.join(', ')} LIMIT ?`;
+    const keyed = await this.db.all<Record<string, string | number>>(ids, [...params, ...keyParams, limit + 1]);
+    const more = keyed.length > limit;
+    const shown = keyed.slice(0, limit);
+    if (backwards) shown.reverse();
+    const cursorOf = (r: Record<string, string | number> | undefined) => (r ? encodeCursor(columns.map((_, i) => r[`k${i}`]!)) : null);
+    const next = backwards ? cursorOf(shown.at(-1)) : more ? cursorOf(shown.at(-1)) : null;
+    const prev = backwards ? (more ? cursorOf(shown[0]) : null) : cursor !== undefined ? cursorOf(shown[0]) : null;
+    const page = shown.map((r) => Number(r[`k${columns.length - 1}`]));
+    return { rows: await this.#rows(page), next, prev };
+  }
+
+  /** The list rows of trials by id, in the order given. */
+  async #rows(page: number[]): Promise<TrialListRow[]> {
     if (!page.length) return [];
     const rows = await this.db.all<
       Omit<TrialListRow, 'parseFailed' | 'judgesDisagree'> & { parseFailed: unknown; judgesDisagree: unknown; id: number }

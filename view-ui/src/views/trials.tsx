@@ -13,7 +13,18 @@ function setParam(route: Route, name: string, value: string): void {
   const p = new URLSearchParams(route.params);
   if (value) p.set(name, value);
   else p.delete(name);
-  if (name !== 'offset') p.delete('offset');
+  // Any other change starts the list again from its first page.
+  for (const paging of ['after', 'before', 'start']) p.delete(paging);
+  location.hash = href('trials', route.runId, p);
+}
+
+/** Another page: the cursor of the page (after the last row shown or before the first) and where it starts. */
+function turnPage(route: Route, cursor: 'after' | 'before', value: string, start: number): void {
+  const p = new URLSearchParams(route.params);
+  p.delete(cursor === 'after' ? 'before' : 'after');
+  p.set(cursor, value);
+  if (start > 0) p.set('start', String(start));
+  else p.delete('start');
   location.hash = href('trials', route.runId, p);
 }
 
@@ -49,6 +60,7 @@ export function TrialsView({ route, stamp }: { route: Route; stamp: string }) {
   const { runId, params } = route;
   const facets = useData(() => getFacets(runId), [runId, stamp]).data;
   const query = new URLSearchParams(params);
+  query.delete('start');
   query.set('limit', String(PAGE));
   const started = performance.now();
   const { data, error } = useData(() => getTrials(runId, query), [runId, params.toString(), stamp]);
@@ -57,9 +69,11 @@ export function TrialsView({ route, stamp }: { route: Route; stamp: string }) {
   useEffect(() => {
     if (data) document.body.dataset.trialsLoaded = `${params.toString()}|${Math.round(performance.now() - started)}`;
   }, [data]);
-  const offset = Number(params.get('offset') ?? 0);
+  // Where the page starts in the list (shown only: pages are read by cursor).
+  const start = Number(params.get('start') ?? 0);
   const sortBy = (col: string) => {
     const p = new URLSearchParams(params);
+    for (const paging of ['after', 'before', 'start']) p.delete(paging);
     p.set('sort', col);
     if (params.get('sort') === col && params.get('desc') !== '1') p.set('desc', '1');
     else p.delete('desc');
@@ -133,13 +147,21 @@ export function TrialsView({ route, stamp }: { route: Route; stamp: string }) {
         <>
           <div class="pager">
             <span class="total">{data.total} trials</span>
-            <button type="button" disabled={offset === 0} onClick={() => setParam(route, 'offset', String(Math.max(0, offset - PAGE)))}>
+            <button
+              type="button"
+              disabled={data.prev === null}
+              onClick={() => data.prev !== null && turnPage(route, 'before', data.prev, Math.max(0, start - PAGE))}
+            >
               previous
             </button>
             <span>
-              {data.total ? offset + 1 : 0}-{Math.min(offset + PAGE, data.total)}
+              {data.rows.length ? start + 1 : 0}-{start + data.rows.length}
             </span>
-            <button type="button" disabled={offset + PAGE >= data.total} onClick={() => setParam(route, 'offset', String(offset + PAGE))}>
+            <button
+              type="button"
+              disabled={data.next === null}
+              onClick={() => data.next !== null && turnPage(route, 'after', data.next, start + data.rows.length)}
+            >
               next
             </button>
           </div>
