@@ -127,6 +127,12 @@ describe('run --tiny and --adaptive', () => {
     expect((await cli([...base, '--tiny', '10', '--bank', 'bank.json', '--max-items', '5'])).stderr).toContain(
       '--max-items belong to --adaptive',
     );
+    expect((await cli([...base, '--tiny', '10', '--bank', 'bank.json', '--accuracy-se', '0.02'])).stderr).toContain(
+      '--accuracy-se belong to --adaptive',
+    );
+    expect((await cli([...base, '--adaptive', '--bank', 'bank.json', '--accuracy-se', '2'])).stderr).toContain(
+      '--accuracy-se expects a number between',
+    );
     expect((await cli([...base, '--tiny', '10', '--bank', 'bank.json', '--tiny-strategy', 'best'])).stderr).toContain(
       '--tiny-strategy expects random, stratified, clustering',
     );
