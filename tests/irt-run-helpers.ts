@@ -79,12 +79,15 @@ export async function buildSetting(store: Store, dir: string, model: '2pl' | '3p
     model === 'm2pl'
       ? calibrateMirtBank(panel, { dims: 2, hashes, source: 'mixture panel' })
       : model === '3pl'
-      ? calibrateBank(panel, { model: '3pl', guessing: new Map([...options].map(([k, n]) => [k, 1 / n])), hashes, source: 'mixture panel' })
-      : calibrateBank(panel, { model: '2pl', hashes, source: 'mixture panel' });
+        ? calibrateBank(panel, {
+            model: '3pl',
+            guessing: new Map([...options].map(([k, n]) => [k, 1 / n])),
+            hashes,
+            source: 'mixture panel',
+          })
+        : calibrateBank(panel, { model: '2pl', hashes, source: 'mixture panel' });
   const bankPath = join(dir, `bank-${model}.json`);
   writeIrtBank(bankPath, bank);
-  const answers = new Map(
-    matrix.subjects.map((s, j) => [s, new Map(matrix.items.map((it, i) => [it.itemId, matrix.cells[i]![j] ?? 0]))]),
-  );
+  const answers = new Map(matrix.subjects.map((s, j) => [s, new Map(matrix.items.map((it, i) => [it.itemId, matrix.cells[i]![j] ?? 0]))]));
   return { fullRunId: full.runId, full: accuracy, answers, fullByCategory: byCategory, bank, bankPath, panelPath };
 }

@@ -78,7 +78,8 @@ describe('run --adaptive on an M2PL bank', () => {
     const x = result.irt!.find((r) => r.subject === 'agent:first-order')!;
     const session = createAdaptiveSession(setting.bank, { suite: SUITE, accuracySe: 0.03, maxItems: 60, seed: 0 });
     const scores = new Map(setting.answers.get('agent:first-order')!);
-    for (let ids = session.nextWave(4); ids.length > 0; ids = session.nextWave(4)) for (const id of ids) session.record(id, scores.get(id)!);
+    for (let ids = session.nextWave(4); ids.length > 0; ids = session.nextWave(4))
+      for (const id of ids) session.record(id, scores.get(id)!);
     const r = session.result();
     expect(r.items).toEqual(x.items);
     expect(r.accuracySe).toBeCloseTo(x.accuracySe!, 12);

@@ -115,7 +115,10 @@ export function registerRun(program: Command): void {
       'how --tiny chooses: stratified | clustering (of the panel answers; needs --tiny-matrix) | anchor (IRT anchor points) | information | random (default by panel size)',
     )
     .option('--tiny-matrix <file...>', "the bank's panel response matrices, for --tiny-strategy clustering")
-    .option('--adaptive', 'adaptive test per subject and suite on --bank: each next item by information at the current ability (m2pl banks: by the expected shrinkage of the accuracy\'s variance)')
+    .option(
+      '--adaptive',
+      "adaptive test per subject and suite on --bank: each next item by information at the current ability (m2pl banks: by the expected shrinkage of the accuracy's variance)",
+    )
     .option('--se <s>', '--adaptive: stop at this standard error of ability (default 0.25)', numberOption('--se', 0.001))
     .option(
       '--accuracy-se <s>',
