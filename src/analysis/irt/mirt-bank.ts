@@ -23,6 +23,7 @@ import {
   mirtAbilities,
   mirtAccuracyModel,
   mirtItemFit,
+  mirtItemStandardErrors,
   selectItems,
   selectPersons,
   type TinyGroup,
@@ -134,6 +135,7 @@ export function calibrateMirtBank(matrix: ResponseMatrix, opts: MirtBankOptions)
   if (!fit.converged) warnings.push(`EM stopped after ${fit.iterations} iterations without converging`);
   const abilities = mirtAbilities(fit.items, responses);
   const itemFits = mirtItemFit(fit.items, responses, abilities.mean);
+  const itemSe = mirtItemStandardErrors(fit.items, responses, { slopeSd: 1.5, interceptSd: 3 });
   const groupDefs = bankGroups(items);
   const irtMae =
     opts.validate === false || N < 10 ? groupDefs.map(() => null) : validateMirt(responses, groupDefs, k, pattern, fit.items, fitOpts);
@@ -154,7 +156,13 @@ export function calibrateMirtBank(matrix: ResponseMatrix, opts: MirtBankOptions)
       c: 0,
       slopes,
       intercept: d,
-      se: { a: null, b: null, c: null },
+      se: {
+        a: null,
+        b: null,
+        c: null,
+        slopes: Array.from(itemSe.slopes.subarray(i * k, (i + 1) * k), (v) => finiteOrNull(v)),
+        intercept: finiteOrNull(itemSe.intercepts[i]),
+      },
       fit: {
         infit: finiteOrNull(itemFits.infit[i]),
         outfit: finiteOrNull(itemFits.outfit[i]),
