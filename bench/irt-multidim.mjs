@@ -13,7 +13,8 @@
 //   itself expects of it (sqrt(2/pi) x the posterior SD) and the plug-in P(posterior mean) beside
 //   it; oracle: items chosen at each test model's TRUE ability (what no fixed set can beat);
 //   floor: the ability known exactly, so only the unasked items' Bernoulli noise is left.
-//   Adaptive: M2PL adaptive tests stopping at an accuracy SE of 2 points or 40 items.
+//   Adaptive: M2PL adaptive tests stopping at an accuracy SE of 2 points or 40 items, and ones
+//   asking every test model as many items as the largest tiny set (beside its rows).
 //
 //   npm run build && node bench/irt-multidim.mjs [--smoke] [--no-record]
 
@@ -231,20 +232,35 @@ for (const dims of [1, 2]) {
   const group = { items: all, anchors: [], anchorWeights: [], irtMae: null, meanVariance: 0 };
   const model = lib.mirtAccuracyModel(items, [group]);
   const adaptiveIdx = evenSample(testIdx, SIZE.adaptive);
-  const used = [];
-  const pairs = adaptiveIdx.map((j) => {
-    const res = lib.runMirtAdaptiveTest(model, (i) => matrix.cells[i][j], { targetSe: 0.02, maxItems: SIZE.maxItems });
-    used.push(res.items.length);
-    const t = testIdx.indexOf(j);
-    return { e: res.estimate.pIrt.estimate, t: truthAcc[t], lo: res.estimate.pIrt.lower, hi: res.estimate.pIrt.upper };
-  });
-  const meanUsed = used.reduce((s, v) => s + v, 0) / used.length;
-  table.push({
-    panel: label,
-    strategy: `M2PL adaptive (SE 2 points, at most ${SIZE.maxItems})`,
-    k: `${meanUsed.toFixed(1)} (max ${Math.max(...used)})`,
-    ...summarise(pairs),
-  });
+  // The accuracy-targeted test at 2 points and the tiny sets' budget; the second asks every
+  // held-out model the same number of items as a tiny set of k = 100 (no earlier stop).
+  const tests = [
+    { idx: adaptiveIdx, targetSe: 0.02, maxItems: SIZE.maxItems, name: `M2PL adaptive (SE 2 points, at most ${SIZE.maxItems})` },
+    {
+      idx: testIdx,
+      targetSe: 1e-6,
+      maxItems: SIZE.ks.at(-1),
+      peerK: SIZE.ks.at(-1),
+      name: `M2PL adaptive, ${SIZE.ks.at(-1)} items, all test models`,
+    },
+  ];
+  for (const spec of tests) {
+    const used = [];
+    const pairs = spec.idx.map((j) => {
+      const res = lib.runMirtAdaptiveTest(model, (i) => matrix.cells[i][j], { targetSe: spec.targetSe, maxItems: spec.maxItems });
+      used.push(res.items.length);
+      const t = testIdx.indexOf(j);
+      return { e: res.estimate.pIrt.estimate, t: truthAcc[t], lo: res.estimate.pIrt.lower, hi: res.estimate.pIrt.upper };
+    });
+    const meanUsed = used.reduce((s, v) => s + v, 0) / used.length;
+    table.push({
+      panel: label,
+      strategy: spec.name,
+      k: `${meanUsed.toFixed(1)} (max ${Math.max(...used)})`,
+      ...(spec.peerK ? { peerK: spec.peerK } : {}),
+      ...summarise(pairs),
+    });
+  }
   console.log(`  adaptive: ${adaptiveIdx.length} tests, ${(cpuS() - c0).toFixed(1)} s CPU`);
 }
 
@@ -260,10 +276,10 @@ const fmt = (r) =>
   `${pts(r.mean)}${r.max === null ? '' : ` / ${pts(r.max)}`} points${r.coverage === null || r.coverage === undefined ? '' : `, ${(100 * r.coverage).toFixed(0)}%`}`;
 for (const r of table) {
   if (r.mean === null || r.strategy.startsWith('2PL') || r.strategy.startsWith('random')) continue;
-  const peer = r.strategy.includes('adaptive')
+  const peer = r.strategy.includes('adaptive (SE')
     ? null
-    : table.find((p) => p.panel === r.panel && p.k === r.k && p.strategy === '2PL information, p-IRT');
-  const bound = table.find((p) => p.panel === r.panel && p.k === r.k && p.strategy.startsWith('bound: '));
+    : table.find((p) => p.panel === r.panel && p.k === (r.peerK ?? r.k) && p.strategy === '2PL information, p-IRT');
+  const bound = table.find((p) => p.panel === r.panel && p.k === (r.peerK ?? r.k) && p.strategy.startsWith('bound: '));
   records.push({
     figure: `${r.panel}, ${r.strategy}, k = ${r.k}: mean / max abs error, 95% coverage`,
     value: fmt(r),
