@@ -187,6 +187,18 @@ describe('tiny sets and adaptive tests on a train/test split', () => {
     expect(errs.reduce((s, v) => s + v, 0) / errs.length).toBeLessThan(0.035);
     expect(Math.max(...used)).toBeLessThanOrEqual(40);
   }, 60_000);
+
+  it('adaptive tests do not stop on the SE while every answer is the same', () => {
+    for (const y of [0, 1]) {
+      const r = runBankMirtAdaptive(bankM, () => y, { targetSe: 0.05, maxItems: 25 });
+      expect(r.stopReason, `all ${y}`).toBe('max-items');
+      expect(r.itemsUsed).toBe(25);
+    }
+    // One answer different, and the same SE target stops it early.
+    let n = 0;
+    const r = runBankMirtAdaptive(bankM, () => (n++ === 0 ? 0 : 1), { targetSe: 0.05, maxItems: 25 });
+    expect(r.stopReason).toBe('se');
+  });
 });
 
 describe('what limits a tiny set: the bound, the oracle and the floor (true parameters, 2-D panel)', () => {

@@ -7,7 +7,10 @@
 //     (averaged over its two answers, each weighted by its predictive probability); the lowest
 //     is given.
 //   Stop: the accuracy's posterior SD (sqrt(Var[Z]), which includes the Bernoulli noise of the
-//     unanswered items) is at most `targetSe` after `minItems`, or `maxItems` were given.
+//     unanswered items) is at most `targetSe` after `minItems`, or `maxItems` were given. While
+//     every answer is the same (all right or all wrong) the SD does not stop the test: the
+//     posterior then rests on the prior's tail, and a subject beyond the panel (a model that
+//     gets everything right) would be stopped early at an estimate and interval below its own.
 // MirtAdaptiveTest is driven item by item or in waves (next() several times before record():
 // items given but not yet answered are skipped, and the posterior is the answered items'), so a
 // runner can ask a wave at once; runMirtAdaptiveTest drives it with an answer function.
@@ -124,7 +127,8 @@ export class MirtAdaptiveTest {
     }
     const se = Math.sqrt(Math.max(0, mS2 - mS * mS) + mV) / this.#members.length;
     // Stop on the answered items only: a pending wave is asked in full.
-    if (this.#pending.size === 0 && answered.length >= this.#minItems && se <= this.#targetSe) this.#stop = 'se';
+    const mixed = answered.some((i) => answers[i]! > 0) && answered.some((i) => answers[i]! < 1);
+    if (this.#pending.size === 0 && answered.length >= this.#minItems && se <= this.#targetSe && mixed) this.#stop = 'se';
     else if (this.#given.length >= this.#maxItems) this.#stop = 'max-items';
     const candidates = open.filter((i) => !this.#pending.has(i));
     if (!this.#stop && candidates.length === 0) this.#stop = 'exhausted';
