@@ -9,8 +9,12 @@
 //   answers to the k chosen items; mean and max absolute error (points) and the share of
 //   test models whose accuracy lies in the 95% interval. Baselines: the mean of k random items,
 //   and the 2PL bank's designs; bound: the M2PL information design with the TRUE parameters and
-//   abilities (no estimator can do better on average with that design).
-//   Adaptive: M2PL adaptive tests stopping at an accuracy SE of 2 points or 40 items.
+//   abilities (no estimator can do better on average with that design), with the error the model
+//   itself expects of it (sqrt(2/pi) x the posterior SD) and the plug-in P(posterior mean) beside
+//   it; oracle: items chosen at each test model's TRUE ability (what no fixed set can beat);
+//   floor: the ability known exactly, so only the unasked items' Bernoulli noise is left.
+//   Adaptive: M2PL adaptive tests stopping at an accuracy SE of 2 points or 40 items, and ones
+//   asking every test model as many items as the largest tiny set (beside its rows).
 //
 //   npm run build && node bench/irt-multidim.mjs [--smoke] [--no-record]
 
@@ -50,7 +54,7 @@ function summarise(pairs) {
   const covered = pairs.filter((p) => p.lo !== undefined && p.t >= p.lo && p.t <= p.hi).length;
   return {
     mean: abs.reduce((s, v) => s + v, 0) / abs.length,
-    max: Math.max(...abs),
+    max: abs.length ? Math.max(...abs) : null,
     coverage: pairs[0]?.lo === undefined ? null : covered / pairs.length,
   };
 }
@@ -153,13 +157,73 @@ for (const dims of [1, 2]) {
       meanVariance: 0,
     };
     const model = lib.mirtAccuracyModel(trueItems, [group]);
-    const boundPairs = testIdx.map((j, t) => {
+    const trueEstimate = (j, asked) => {
       const y = new Float64Array(J).fill(Number.NaN);
-      for (const c of chosen) y[c.item] = matrix.cells[c.item][j];
-      const e = lib.estimateMirtAccuracy(model, y).groups[0].pIrt;
-      return { e: e.estimate, t: truthAcc[t], lo: e.lower, hi: e.upper };
+      for (const i of asked) y[i] = matrix.cells[i][j];
+      return lib.estimateMirtAccuracy(model, y);
+    };
+    const boundEst = testIdx.map((j) =>
+      trueEstimate(
+        j,
+        chosen.map((c) => c.item),
+      ),
+    );
+    const boundPairs = boundEst.map((r, t) => {
+      const e = r.groups[0].pIrt;
+      return { e: e.estimate, t: truthAcc[t], lo: e.lower, hi: e.upper, rmse: e.rmse };
     });
     table.push({ panel: label, strategy: 'bound: true M2PL, information, p-IRT', k, ...summarise(boundPairs) });
+    // What the model itself expects of that design: E|error| = sqrt(2/pi) x the posterior SD, averaged.
+    const expected = (Math.sqrt(2 / Math.PI) * boundPairs.reduce((s, p) => s + p.rmse, 0)) / boundPairs.length;
+    table.push({
+      panel: label,
+      strategy: 'bound, its expected mean error (sqrt(2/pi) x posterior SD)',
+      k,
+      mean: expected,
+      max: null,
+      coverage: null,
+    });
+    // The plug-in: P at the posterior mean ability instead of the posterior mean of P (same design and parameters).
+    const plugPairs = boundEst.map((r, t) => {
+      const j = testIdx[t];
+      const asked = new Set(chosen.map((c) => c.item));
+      let s = 0;
+      for (let i = 0; i < J; i++) s += asked.has(i) ? matrix.cells[i][j] : lib.mirtProbability(trueItems, i, r.mean);
+      return { e: s / J, t: truthAcc[t] };
+    });
+    table.push({ panel: label, strategy: 'bound design, plug-in P(posterior mean ability)', k, ...summarise(plugPairs) });
+    // An oracle design: the c-optimal items at each test model's TRUE ability (an adaptive test that
+    // knew the answer; no fixed set can do better on average), then the same estimator.
+    const oraclePairs = testIdx.map((j, t) => {
+      const own = lib.selectMirtItems(trueItems, all, k, Float64Array.from(truth.abilities ? truth.abilities[j] : [truth.theta[j]]), {
+        method: 'information',
+      });
+      const e = trueEstimate(
+        j,
+        own.map((c) => c.item),
+      ).groups[0].pIrt;
+      return { e: e.estimate, t: truthAcc[t], lo: e.lower, hi: e.upper };
+    });
+    table.push({
+      panel: label,
+      strategy: "oracle: items chosen at each test model's true ability, true M2PL",
+      k,
+      ...summarise(oraclePairs),
+    });
+    // The floor: ability known exactly; only the unasked items' own coin flips remain.
+    const floorPairs = testIdx.map((j, t) => {
+      const th = truth.abilities ? truth.abilities[j] : [truth.theta[j]];
+      const asked = new Set(chosen.map((c) => c.item));
+      let s = 0;
+      for (let i = 0; i < J; i++) s += asked.has(i) ? matrix.cells[i][j] : lib.mirtProbability(trueItems, i, th);
+      return { e: s / J, t: truthAcc[t] };
+    });
+    table.push({
+      panel: label,
+      strategy: 'floor: true ability and parameters (Bernoulli noise of unasked items)',
+      k,
+      ...summarise(floorPairs),
+    });
     console.log(`  k = ${k}: ${(cpuS() - c0).toFixed(1)} s CPU`);
   }
   // Adaptive tests on the M2PL bank.
@@ -168,20 +232,35 @@ for (const dims of [1, 2]) {
   const group = { items: all, anchors: [], anchorWeights: [], irtMae: null, meanVariance: 0 };
   const model = lib.mirtAccuracyModel(items, [group]);
   const adaptiveIdx = evenSample(testIdx, SIZE.adaptive);
-  const used = [];
-  const pairs = adaptiveIdx.map((j) => {
-    const res = lib.runMirtAdaptiveTest(model, (i) => matrix.cells[i][j], { targetSe: 0.02, maxItems: SIZE.maxItems });
-    used.push(res.items.length);
-    const t = testIdx.indexOf(j);
-    return { e: res.estimate.pIrt.estimate, t: truthAcc[t], lo: res.estimate.pIrt.lower, hi: res.estimate.pIrt.upper };
-  });
-  const meanUsed = used.reduce((s, v) => s + v, 0) / used.length;
-  table.push({
-    panel: label,
-    strategy: `M2PL adaptive (SE 2 points, at most ${SIZE.maxItems})`,
-    k: `${meanUsed.toFixed(1)} (max ${Math.max(...used)})`,
-    ...summarise(pairs),
-  });
+  // The accuracy-targeted test at 2 points and the tiny sets' budget; the second asks every
+  // held-out model the same number of items as a tiny set of k = 100 (no earlier stop).
+  const tests = [
+    { idx: adaptiveIdx, targetSe: 0.02, maxItems: SIZE.maxItems, name: `M2PL adaptive (SE 2 points, at most ${SIZE.maxItems})` },
+    {
+      idx: testIdx,
+      targetSe: 1e-6,
+      maxItems: SIZE.ks.at(-1),
+      peerK: SIZE.ks.at(-1),
+      name: `M2PL adaptive, ${SIZE.ks.at(-1)} items, all test models`,
+    },
+  ];
+  for (const spec of tests) {
+    const used = [];
+    const pairs = spec.idx.map((j) => {
+      const res = lib.runMirtAdaptiveTest(model, (i) => matrix.cells[i][j], { targetSe: spec.targetSe, maxItems: spec.maxItems });
+      used.push(res.items.length);
+      const t = testIdx.indexOf(j);
+      return { e: res.estimate.pIrt.estimate, t: truthAcc[t], lo: res.estimate.pIrt.lower, hi: res.estimate.pIrt.upper };
+    });
+    const meanUsed = used.reduce((s, v) => s + v, 0) / used.length;
+    table.push({
+      panel: label,
+      strategy: spec.name,
+      k: `${meanUsed.toFixed(1)} (max ${Math.max(...used)})`,
+      ...(spec.peerK ? { peerK: spec.peerK } : {}),
+      ...summarise(pairs),
+    });
+  }
   console.log(`  adaptive: ${adaptiveIdx.length} tests, ${(cpuS() - c0).toFixed(1)} s CPU`);
 }
 
@@ -193,16 +272,20 @@ for (const r of table)
   );
 console.log(`load average ${load()}`);
 
-const fmt = (r) => `${pts(r.mean)} / ${pts(r.max)} points${r.coverage === null ? '' : `, ${(100 * r.coverage).toFixed(0)}%`}`;
+const fmt = (r) =>
+  `${pts(r.mean)}${r.max === null ? '' : ` / ${pts(r.max)}`} points${r.coverage === null || r.coverage === undefined ? '' : `, ${(100 * r.coverage).toFixed(0)}%`}`;
 for (const r of table) {
   if (r.mean === null || r.strategy.startsWith('2PL') || r.strategy.startsWith('random')) continue;
-  const peer = r.strategy.includes('adaptive')
+  const peer = r.strategy.includes('adaptive (SE')
     ? null
-    : table.find((p) => p.panel === r.panel && p.k === r.k && p.strategy === '2PL information, p-IRT');
+    : table.find((p) => p.panel === r.panel && p.k === (r.peerK ?? r.k) && p.strategy === '2PL information, p-IRT');
+  const bound = table.find((p) => p.panel === r.panel && p.k === (r.peerK ?? r.k) && p.strategy.startsWith('bound: '));
   records.push({
     figure: `${r.panel}, ${r.strategy}, k = ${r.k}: mean / max abs error, 95% coverage`,
     value: fmt(r),
-    peer: peer ? `2PL information p-IRT: ${fmt(peer)}` : 'target: mean <= 2 points with <= 40 items',
+    peer: peer
+      ? `2PL information p-IRT: ${fmt(peer)}${bound && bound !== r ? `; bound: ${fmt(bound)}` : ''}; target: <= 1.50 / 4.00 points, >= 90%`
+      : 'target: mean <= 2 points with <= 40 items',
     ratio: peer ? r.mean / peer.mean : null,
   });
 }

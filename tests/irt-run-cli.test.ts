@@ -106,6 +106,23 @@ describe('run --tiny and --adaptive', () => {
     expect(out.irt[0]).toMatchObject({ mode: 'adaptive', stopReason: 'max-items', itemsAnswered: 12 });
   });
 
+  it('runs the accuracy-targeted test on a multidimensional bank (--accuracy-se)', async () => {
+    const cal = await cli(['irt', 'calibrate', '--run-id', fullRunId, '--db', DB, '--out', 'bank2.json', '--dims', '2', '--json']);
+    expect(cal.code, cal.stderr).toBe(0);
+    expect(readIrtBank(join(dir, 'bank2.json')).model).toBe('m2pl');
+    const args = ['run', 'generated-tom', '--limit', '100', '--model', 'agent:first-order', '--db', DB, '--quiet', '--adaptive'];
+    const r = await cli([...args, '--json', '--bank', 'bank2.json', '--accuracy-se', '0.001', '--max-items', '8', '--adaptive-wave', '4']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.done).toBe(8);
+    expect(out.irt[0]).toMatchObject({ mode: 'adaptive', stopReason: 'max-items', itemsAnswered: 8 });
+    expect(out.irt[0].accuracySe).toBeGreaterThan(0.001);
+    // Ability's SE is the one-dimensional stop; a 2PL bank refuses the accuracy's.
+    expect((await cli([...args, '--bank', 'bank.json', '--accuracy-se', '0.05'])).stderr).toContain(
+      '--accuracy-se needs a multidimensional bank',
+    );
+  });
+
   it('takes the tiny settings from a config file, the bank relative to it', async () => {
     mkdirSync(join(dir, 'study'), { recursive: true });
     writeFileSync(
@@ -126,6 +143,12 @@ describe('run --tiny and --adaptive', () => {
     );
     expect((await cli([...base, '--tiny', '10', '--bank', 'bank.json', '--max-items', '5'])).stderr).toContain(
       '--max-items belong to --adaptive',
+    );
+    expect((await cli([...base, '--tiny', '10', '--bank', 'bank.json', '--accuracy-se', '0.02'])).stderr).toContain(
+      '--accuracy-se belong to --adaptive',
+    );
+    expect((await cli([...base, '--adaptive', '--bank', 'bank.json', '--accuracy-se', '2'])).stderr).toContain(
+      '--accuracy-se expects a number between',
     );
     expect((await cli([...base, '--tiny', '10', '--bank', 'bank.json', '--tiny-strategy', 'best'])).stderr).toContain(
       '--tiny-strategy expects random, stratified, clustering',

@@ -3,10 +3,11 @@
 // answers: each panel model answers each item as one of the agents would, drawn (seeded) with
 // weights centred on the model's skill, so the panel varies in ability and the items keep the
 // structure the agents give them (false-belief items are what the reality agent fails, ...).
-// A 2PL bank is calibrated on that panel with the items' stored content hashes.
+// A 2PL bank (or a two-dimensional M2PL one) is calibrated on that panel with the items' stored
+// content hashes.
 
 import { join } from 'node:path';
-import { calibrateBank, type IrtBank, writeIrtBank } from '../src/analysis/index.js';
+import { calibrateBank, calibrateMirtBank, type IrtBank, writeIrtBank } from '../src/analysis/index.js';
 import { createRng } from '../src/core/index.js';
 import { evaluate, type ResponseMatrix, runMatrix, runPanel, type Store, writeMatrixCsv } from '../src/index.js';
 
@@ -20,6 +21,8 @@ export interface IrtRunSetting {
   full: Map<string, number>;
   /** Full-suite accuracy per category of each agent. */
   fullByCategory: Map<string, Map<string, number>>;
+  /** Each agent's score per item id, on all 300 items. */
+  answers: Map<string, Map<string, number>>;
   bank: IrtBank;
   bankPath: string;
   panelPath: string;
@@ -48,7 +51,7 @@ function mixturePanel(agents: ResponseMatrix, models: number, seed: number): Res
 }
 
 /** Run the agents on the full suite, build the panel and calibrate the bank (written under dir). */
-export async function buildSetting(store: Store, dir: string, model: '2pl' | '3pl' = '2pl'): Promise<IrtRunSetting> {
+export async function buildSetting(store: Store, dir: string, model: '2pl' | '3pl' | 'm2pl' = '2pl'): Promise<IrtRunSetting> {
   const full = await evaluate({ suites: [SUITE], models: AGENTS, limit: ITEMS }, { store });
   const matrix = await runMatrix(store, full.runId);
   const accuracy = new Map<string, number>();
@@ -73,10 +76,18 @@ export async function buildSetting(store: Store, dir: string, model: '2pl' | '3p
   const panelPath = join(dir, 'panel.csv');
   writeMatrixCsv(panelPath, panel);
   const bank =
-    model === '3pl'
-      ? calibrateBank(panel, { model: '3pl', guessing: new Map([...options].map(([k, n]) => [k, 1 / n])), hashes, source: 'mixture panel' })
-      : calibrateBank(panel, { model: '2pl', hashes, source: 'mixture panel' });
+    model === 'm2pl'
+      ? calibrateMirtBank(panel, { dims: 2, hashes, source: 'mixture panel' })
+      : model === '3pl'
+        ? calibrateBank(panel, {
+            model: '3pl',
+            guessing: new Map([...options].map(([k, n]) => [k, 1 / n])),
+            hashes,
+            source: 'mixture panel',
+          })
+        : calibrateBank(panel, { model: '2pl', hashes, source: 'mixture panel' });
   const bankPath = join(dir, `bank-${model}.json`);
   writeIrtBank(bankPath, bank);
-  return { fullRunId: full.runId, full: accuracy, fullByCategory: byCategory, bank, bankPath, panelPath };
+  const answers = new Map(matrix.subjects.map((s, j) => [s, new Map(matrix.items.map((it, i) => [it.itemId, matrix.cells[i]![j] ?? 0]))]));
+  return { fullRunId: full.runId, full: accuracy, answers, fullByCategory: byCategory, bank, bankPath, panelPath };
 }

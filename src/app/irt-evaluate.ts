@@ -5,9 +5,11 @@
 //             seed alone, so a resumed run asks the same items and skips the done ones.
 //   adaptive  each subject and suite runs an adaptive test: a wave of items chosen by
 //             information at the current ability, run, their stored scores recorded, and so on
-//             until the target SE or the item budget. The choice depends only on the seed and
-//             the answers, so a resumed run replays the stored answers (the runner skips their
-//             trials) and continues where the killed one stopped, reaching the same result.
+//             until the target SE or the item budget (a multidimensional bank: the items expected
+//             to shrink the accuracy's variance most, until the accuracy's SE reaches its target).
+//             The choice depends only on the seed and the answers, so a resumed run replays the
+//             stored answers (the runner skips their trials) and continues where the killed one
+//             stopped, reaching the same result.
 
 import {
   createAdaptiveSession,
@@ -137,6 +139,10 @@ export async function runAdaptive(
 ): Promise<{ summary: RunSummary; irt: IrtSuiteResult[]; warnings: string[] }> {
   const bank = loadRunBank(irt);
   checkBankAgainstTasks(bank, tasks, irt.bank);
+  if (irt.accuracySe !== undefined && bank.model !== 'm2pl')
+    throw new ConfigError(
+      `--accuracy-se needs a multidimensional bank (irt calibrate --dims); ${irt.bank} is ${bank.model}: stop on ability with --se`,
+    );
   const store = base.calls.store;
   const results: IrtSuiteResult[] = [];
   let summary: RunSummary | undefined;
@@ -147,6 +153,7 @@ export async function runAdaptive(
         const session = createAdaptiveSession(bank, {
           suite: task.suite,
           targetSe: irt.se,
+          accuracySe: irt.accuracySe,
           maxItems: irt.maxItems,
           minItems: irt.minItems,
           seed: spec.seed,
@@ -184,6 +191,7 @@ export async function runAdaptive(
           itemsAnswered: res.itemsUsed,
           theta: res.theta,
           thetaSd: res.se,
+          ...(res.accuracySe !== undefined ? { accuracySe: res.accuracySe } : {}),
           stopReason: complete ? res.stopReason : null,
           items: res.items,
           accuracy: res.accuracy,

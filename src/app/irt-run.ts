@@ -33,6 +33,8 @@ export interface IrtSuiteResult {
   /** Ability on the bank's scale (EAP) and its posterior SD. */
   theta: number;
   thetaSd: number;
+  /** Adaptive on a multidimensional bank: the standard error of the accuracy estimate (what it stops on). */
+  accuracySe?: number;
   /** Adaptive: why the test stopped (null: interrupted, run the same command to continue). */
   stopReason?: 'target-se' | 'max-items' | 'bank-exhausted' | null;
   /** The items asked, in order. */

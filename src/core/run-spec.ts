@@ -56,7 +56,8 @@ export type ModelEntry = z.infer<typeof ModelEntrySchema>;
  * An IRT run: only some items of each suite, chosen from a calibrated item bank, and the
  * full-suite accuracy estimated from them (see analysis/irt). `tiny`: k items per suite chosen
  * once by a tinyBenchmarks strategy; `adaptive`: items picked one wave at a time by information
- * at the current ability estimate, until the ability's SE reaches `se` or `maxItems` were asked.
+ * at the current ability estimate, until the ability's SE reaches `se` (multidimensional banks:
+ * the accuracy's SE reaches `accuracySe`) or `maxItems` were asked.
  */
 export const IrtRunSchema = z.discriminatedUnion('mode', [
   z.strictObject({
@@ -73,8 +74,10 @@ export const IrtRunSchema = z.discriminatedUnion('mode', [
   z.strictObject({
     mode: z.literal('adaptive'),
     bank: z.string().min(1),
-    /** Stop when the ability's posterior SD is at most this. */
+    /** Stop when the ability's posterior SD is at most this (one-dimensional banks). */
     se: z.number().positive().default(0.25),
+    /** Multidimensional banks: stop when the accuracy estimate's standard error is at most this (default 0.02). */
+    accuracySe: z.number().positive().max(1).optional(),
     maxItems: z.number().int().positive().optional(),
     minItems: z.number().int().positive().default(5),
     /** Items asked at once (chosen at the same ability estimate). */

@@ -36,7 +36,15 @@ const bankItemSchema = z.object({
   /** M2PL: slopes on each dimension (fixed zeros are 0) and the intercept. */
   slopes: z.array(z.number()).optional(),
   intercept: z.number().optional(),
-  se: z.object({ a: nullableNumber, b: nullableNumber, c: nullableNumber, aSpecific: nullableNumber.optional() }),
+  /** M2PL: `slopes` (null where fixed at zero) and `intercept` have SEs of their own; a and b have none. */
+  se: z.object({
+    a: nullableNumber,
+    b: nullableNumber,
+    c: nullableNumber,
+    aSpecific: nullableNumber.optional(),
+    slopes: z.array(nullableNumber).optional(),
+    intercept: nullableNumber.optional(),
+  }),
   fit: z.object({ infit: nullableNumber, outfit: nullableNumber, infitT: nullableNumber, outfitT: nullableNumber }),
   /** Panel answers to the item and their mean. */
   n: z.number().int().nonnegative(),

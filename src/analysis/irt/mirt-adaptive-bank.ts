@@ -16,7 +16,7 @@ export interface BankMirtAdaptiveResult {
   estimate: TinyPointEstimate;
   /** Standard error of the accuracy estimate when the test stopped. */
   se: number;
-  stopReason: 'se' | 'max-items' | 'exhausted';
+  stopReason: 'se' | 'max-items' | 'exhausted' | null;
 }
 
 /** Run an accuracy-targeted adaptive test on a version 2 bank; `score(suite, id)` answers an item of the suite (0..1). */

@@ -22,6 +22,8 @@ import {
   MIRT_MAX_GRID_DIMS,
   mirtAbilities,
   mirtAccuracyModel,
+  mirtItemFit,
+  mirtItemStandardErrors,
   selectItems,
   selectPersons,
   type TinyGroup,
@@ -29,6 +31,8 @@ import {
 import { bankGroups, itemAnswerSums, meanPersonVariance } from './calibrate-bank.js';
 import { computeBankId, type IrtBank, irtItemKey } from './irt-bank.js';
 import { matrixToIrtResponses } from './matrix-responses.js';
+
+const finiteOrNull = (v: number | undefined): number | null => (v !== undefined && Number.isFinite(v) ? v : null);
 
 export interface MirtBankOptions {
   /** Number of dimensions, or 'auto' (held-out likelihood over 1..maxDims). */
@@ -130,6 +134,8 @@ export function calibrateMirtBank(matrix: ResponseMatrix, opts: MirtBankOptions)
   const fit = calibrateMirt(responses, { k, pattern, ...fitOpts });
   if (!fit.converged) warnings.push(`EM stopped after ${fit.iterations} iterations without converging`);
   const abilities = mirtAbilities(fit.items, responses);
+  const itemFits = mirtItemFit(fit.items, responses, abilities.mean);
+  const itemSe = mirtItemStandardErrors(fit.items, responses, { slopeSd: 1.5, interceptSd: 3 });
   const groupDefs = bankGroups(items);
   const irtMae =
     opts.validate === false || N < 10 ? groupDefs.map(() => null) : validateMirt(responses, groupDefs, k, pattern, fit.items, fitOpts);
@@ -150,8 +156,19 @@ export function calibrateMirtBank(matrix: ResponseMatrix, opts: MirtBankOptions)
       c: 0,
       slopes,
       intercept: d,
-      se: { a: null, b: null, c: null },
-      fit: { infit: null, outfit: null, infitT: null, outfitT: null },
+      se: {
+        a: null,
+        b: null,
+        c: null,
+        slopes: Array.from(itemSe.slopes.subarray(i * k, (i + 1) * k), (v) => finiteOrNull(v)),
+        intercept: finiteOrNull(itemSe.intercepts[i]),
+      },
+      fit: {
+        infit: finiteOrNull(itemFits.infit[i]),
+        outfit: finiteOrNull(itemFits.outfit[i]),
+        infitT: finiteOrNull(itemFits.infitT[i]),
+        outfitT: finiteOrNull(itemFits.outfitT[i]),
+      },
       n,
       pCorrect: n > 0 ? s / n : null,
     };

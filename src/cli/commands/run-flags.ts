@@ -52,6 +52,7 @@ export interface RunFlags extends CallLimitFlags {
   bank?: string;
   adaptive?: boolean;
   se?: number;
+  accuracySe?: number;
   maxItems?: number;
   minItems?: number;
   adaptiveWave?: number;
@@ -89,7 +90,7 @@ const TINY_STRATEGY_NAMES: Record<string, IrtTinyStrategy> = {
 
 /** The IRT part of the spec from --tiny / --adaptive and their companions; undefined for a full run. */
 function irtFrom(flags: RunFlags): RunSpecInput['irt'] {
-  const adaptiveOnly = (['se', 'maxItems', 'minItems', 'adaptiveWave'] as const).filter((k) => flags[k] !== undefined);
+  const adaptiveOnly = (['se', 'accuracySe', 'maxItems', 'minItems', 'adaptiveWave'] as const).filter((k) => flags[k] !== undefined);
   const tinyOnly = (['tinyStrategy', 'tinyMatrix'] as const).filter((k) => flags[k] !== undefined);
   const flag = (k: string) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
   if (flags.tiny !== undefined && flags.adaptive) throw new ConfigError('--tiny and --adaptive exclude each other: choose one');
@@ -123,6 +124,7 @@ function irtFrom(flags: RunFlags): RunSpecInput['irt'] {
     mode: 'adaptive',
     bank: flags.bank,
     ...(flags.se !== undefined ? { se: flags.se } : {}),
+    ...(flags.accuracySe !== undefined ? { accuracySe: flags.accuracySe } : {}),
     ...(flags.maxItems !== undefined ? { maxItems: flags.maxItems } : {}),
     ...(flags.minItems !== undefined ? { minItems: flags.minItems } : {}),
     ...(flags.adaptiveWave !== undefined ? { wave: flags.adaptiveWave } : {}),

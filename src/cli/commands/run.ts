@@ -115,8 +115,16 @@ export function registerRun(program: Command): void {
       'how --tiny chooses: stratified | clustering (of the panel answers; needs --tiny-matrix) | anchor (IRT anchor points) | information | random (default by panel size)',
     )
     .option('--tiny-matrix <file...>', "the bank's panel response matrices, for --tiny-strategy clustering")
-    .option('--adaptive', 'adaptive test per subject and suite on --bank: each next item by information at the current ability')
+    .option(
+      '--adaptive',
+      "adaptive test per subject and suite on --bank: each next item by information at the current ability (m2pl banks: by the expected shrinkage of the accuracy's variance)",
+    )
     .option('--se <s>', '--adaptive: stop at this standard error of ability (default 0.25)', numberOption('--se', 0.001))
+    .option(
+      '--accuracy-se <s>',
+      '--adaptive on a multidimensional (m2pl) bank: stop at this standard error of the accuracy estimate (default 0.02 = 2 points)',
+      numberOption('--accuracy-se', 0.0001, 1),
+    )
     .option('--max-items <n>', '--adaptive: item budget per subject and suite', intOption('--max-items', 1))
     .option('--min-items <n>', '--adaptive: never stop before this many answers (default 5)', intOption('--min-items', 1))
     .option(

@@ -17,3 +17,4 @@ export * from './mirt-dimensions.js';
 export * from './mirt-accuracy.js';
 export * from './mirt-design.js';
 export * from './mirt-adaptive.js';
+export * from './mirt-standard-errors.js';

@@ -5,9 +5,11 @@
 // Masters 1982), t = (MS^(1/3) - 1) (3 / q) + q / 3, where q^2 is the variance of the mean square
 // from the Bernoulli fourth moment C = P (1 - P) ((1 - P)^3 + P^3). Plugging in estimated
 // abilities makes the mean squares slightly conservative, and with 20-60 models each rests on
-// that few answers: read |t| > 2 as "look at this item", not as a test.
+// that few answers: read |t| > 2 as "look at this item", not as a test. The M2PL's (mirtItemFit)
+// are the same at each person's EAP ability vector.
 
 import type { IrtItems } from './irt-model.js';
+import { type MirtItems, mirtProbability } from './mirt-model.js';
 import type { IrtResponses } from './responses.js';
 
 export interface ItemFitStatistics {
@@ -26,8 +28,23 @@ function wilsonHilferty(ms: number, q: number): number {
 
 /** Infit and outfit mean squares (and their t) of every item at the given abilities. */
 export function itemFit(items: IrtItems, responses: IrtResponses, theta: ArrayLike<number>): ItemFitStatistics {
+  if (theta.length !== responses.nPersons) throw new Error(`itemFit: ${theta.length} abilities for ${responses.nPersons} persons`);
+  return fitAt(responses, (i, j) => {
+    const c = items.c[i]!;
+    return c + (1 - c) / (1 + Math.exp(-items.a[i]! * (theta[j]! - items.b[i]!)));
+  });
+}
+
+/** The same under an M2PL, at each person's ability vector (`abilities`: persons x k, person-major). */
+export function mirtItemFit(items: MirtItems, responses: IrtResponses, abilities: ArrayLike<number>): ItemFitStatistics {
+  const k = items.k;
+  if (abilities.length !== responses.nPersons * k)
+    throw new Error(`mirtItemFit: ${abilities.length} ability values for ${responses.nPersons} persons x ${k} dimensions`);
+  return fitAt(responses, (i, j) => mirtProbability(items, i, abilities, j * k));
+}
+
+function fitAt(responses: IrtResponses, prob: (item: number, person: number) => number): ItemFitStatistics {
   const { nPersons: N, nItems: J, values } = responses;
-  if (theta.length !== N) throw new Error(`itemFit: ${theta.length} abilities for ${N} persons`);
   const out: ItemFitStatistics = {
     infit: new Float64Array(J),
     outfit: new Float64Array(J),
@@ -41,13 +58,11 @@ export function itemFit(items: IrtItems, responses: IrtResponses, theta: ArrayLi
   const sumCW2 = new Float64Array(J);
   const sumCmW2 = new Float64Array(J);
   for (let j = 0; j < N; j++) {
-    const t = theta[j]!;
     const row = j * J;
     for (let i = 0; i < J; i++) {
       const y = values[row + i]!;
       if (Number.isNaN(y)) continue;
-      const c = items.c[i]!;
-      const P = c + (1 - c) / (1 + Math.exp(-items.a[i]! * (t - items.b[i]!)));
+      const P = prob(i, j);
       const W = Math.max(P * (1 - P), 1e-12);
       const C = W * ((1 - P) ** 3 + P ** 3);
       const r2 = (y - P) * (y - P);
