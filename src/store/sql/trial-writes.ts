@@ -6,6 +6,7 @@
 import type { TrialKey, TrialOutcome } from '../../core/index.js';
 import type { TrialStatus } from '../store.js';
 import type { SqlExecutor } from './driver.js';
+import type { TextCodec } from './text-codec.js';
 import { KEY_WHERE, keyParams } from './trial-key-sql.js';
 
 /**
@@ -86,7 +87,10 @@ function trialParams(
   ];
 }
 
-/** The write of a done trial with its packed transcript; everything is serialised now (the caller may reuse its objects). */
+/**
+ * The write of a done trial with its packed transcript; everything is serialised now (the caller
+ * may reuse its objects), and encoded by `codec` in the transaction (after its dictionaries).
+ */
 export function doneTrialWrite(
   backend: 'sqlite' | 'postgres',
   k: TrialKey,
@@ -94,9 +98,11 @@ export function doneTrialWrite(
   outcome: TrialOutcome,
   attempts: number,
   transcript: string,
+  codec: TextCodec,
 ): Write {
   const trial = trialParams(k, itemHash, { status: 'done', error: null, attempts, o: outcome });
-  const score = [outcome.score.scorer, outcome.score.value, JSON.stringify(outcome.score.detail)];
+  const detail = JSON.stringify(outcome.score.detail);
+  const score = [outcome.score.scorer, outcome.score.value, detail];
   if (backend === 'postgres')
     // One statement, one round trip: the trial, its lease given back, its transcript and score.
     return async (tx) => {
@@ -116,11 +122,11 @@ export function doneTrialWrite(
     if (!row) return;
     await tx.run(
       'INSERT INTO transcripts (trial_id, body, packed) VALUES (?, ?, 1) ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body, packed = excluded.packed',
-      [row.id, transcript],
+      [row.id, codec.encode('transcript', transcript)],
     );
     await tx.run(
       'INSERT INTO scores (trial_id, scorer, value, detail) VALUES (?, ?, ?, ?) ON CONFLICT (trial_id, scorer) DO UPDATE SET value = excluded.value, detail = excluded.detail',
-      [row.id, ...score],
+      [row.id, outcome.score.scorer, outcome.score.value, codec.encode('score', detail)],
     );
   };
 }
