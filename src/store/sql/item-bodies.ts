@@ -68,8 +68,8 @@ const WORKER_CHUNK = 1000;
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const { deflateRawSync } = require('node:zlib');
-parentPort.on('message', ({ texts, dictionary }) => {
-  const parts = texts.map((t) => (dictionary ? deflateRawSync(t, { dictionary }) : deflateRawSync(t)));
+parentPort.on('message', ({ texts, options }) => {
+  const parts = texts.map((t) => (options ? deflateRawSync(t, options) : deflateRawSync(t)));
   const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   const ends = new Uint32Array(parts.length);
   let at = 0;
@@ -78,14 +78,17 @@ parentPort.on('message', ({ texts, dictionary }) => {
 });
 `;
 
-/** Deflate on a worker thread (against a dictionary, when given), a chunk at a time; rejects if the worker cannot run. */
-export function deflateOnWorker(texts: string[], dictionary?: Uint8Array): Promise<Buffer[]> {
+/** Deflate on a worker thread (with these options: a dictionary), a chunk at a time; rejects if the worker cannot run. */
+export function deflateOnWorker(
+  texts: string[],
+  options?: { dictionary: Uint8Array; windowBits: number; memLevel: number },
+): Promise<Buffer[]> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER_SOURCE, { eval: true });
     const bodies: Buffer[] = [];
     let sent = 0;
     const send = () => {
-      worker.postMessage({ texts: texts.slice(sent, sent + WORKER_CHUNK), dictionary });
+      worker.postMessage({ texts: texts.slice(sent, sent + WORKER_CHUNK), options });
       sent += WORKER_CHUNK;
     };
     worker.on('message', ({ all, ends }: { all: Uint8Array; ends: Uint32Array }) => {
@@ -117,7 +120,7 @@ async function itemBodyParams(db: SqlDriver, jsons: string[]): Promise<Array<str
   const dictionary = codec.dictionaryOf('item');
   if (jsons.length >= WORKER_MIN_ITEMS && dictionary) {
     // A worker that cannot start (resource limits) is no reason to fail: deflate here instead.
-    const bodies = await deflateOnWorker(jsons, dictionary.dict).catch(() => undefined);
+    const bodies = await deflateOnWorker(jsons, dictionary.options).catch(() => undefined);
     if (bodies) return bodies.map((b, i) => codec.framed(dictionary.id, b, jsons[i]!));
   }
   return jsons.map((j) => codec.encode('item', j));

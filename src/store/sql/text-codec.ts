@@ -24,14 +24,29 @@ export type TextKind = 'transcript' | 'score' | 'cache' | 'blob' | 'item';
 /** The SQLite function that gives a stored value's text (any of the three forms). */
 export const TEXT_SQL_FUNCTION = 'mindscope_text';
 
-/** Bytes of a kind's dictionary, and of the first rows it is trained from: small rows need few. */
+/**
+ * Bytes of a kind's dictionary, and of the first rows it is trained from. Each value deflated
+ * loads its kind's dictionary first (about 2 ns a byte, most of a short value's cost), so the
+ * dictionaries are as small as keeps most of the gain: a few KiB for the small rows written with
+ * every trial, more for prompt blobs, most for item bodies (deflated once an item, on a worker thread).
+ */
 const DICTIONARY_BYTES: Record<TextKind, number> = {
-  transcript: 8192,
-  score: 4096,
-  cache: 4096,
-  blob: 32_768,
-  item: 32_768,
+  transcript: 4096,
+  score: 2048,
+  cache: 2048,
+  blob: 4096,
+  item: 16_384,
 };
+
+/** DEFLATE's window as small as the dictionary (less to set up a value), and a small hash table for short values. */
+const deflateOptions = (dict: Buffer) => ({
+  dictionary: dict,
+  windowBits: Math.max(9, Math.ceil(Math.log2(Math.max(dict.length, 1)))),
+  memLevel: 5,
+});
+
+/** Score details repeat (a protocol's few outcomes): the last ones encoded are remembered, by text. */
+const MEMO_MAX = 256;
 
 /** Without a dictionary, a prompt blob at least this long is deflated alone (as before schema 16). */
 const PLAIN_DEFLATE_MIN_CHARS = 200;
@@ -69,6 +84,7 @@ function readFrame(b: Uint8Array): { id: number; at: number } {
 interface Trained {
   id: number;
   dict: Buffer;
+  options: ReturnType<typeof deflateOptions>;
 }
 
 /**
@@ -80,6 +96,7 @@ export class TextCodec {
   readonly #dicts = new Map<number, Buffer>();
   readonly #active = new Map<TextKind, Trained>();
   readonly #samples = new Map<TextKind, { texts: string[]; chars: number }>();
+  readonly #scores = new Map<string, string | Buffer>();
   #loaded: Promise<void> | undefined;
 
   constructor(
@@ -95,7 +112,7 @@ export class TextCodec {
       for (const r of rows) {
         const dict = inflateRawSync(r.body);
         this.#dicts.set(Number(r.id), dict);
-        this.#active.set(r.kind, { id: Number(r.id), dict });
+        this.#active.set(r.kind, { id: Number(r.id), dict, options: deflateOptions(dict) });
         this.#samples.delete(r.kind);
       }
     })();
@@ -139,7 +156,8 @@ export class TextCodec {
           kind,
           deflateRawSync(dict),
         ]);
-        out.push([kind, { id: Number(row!.id), dict: Buffer.from(dict) }]);
+        const copy = Buffer.from(dict);
+        out.push([kind, { id: Number(row!.id), dict: copy, options: deflateOptions(copy) }]);
       }
       return out;
     });
@@ -158,11 +176,18 @@ export class TextCodec {
       if (this.#gathering(kind)) this.#sample(kind, text);
       return this.#plain(kind, text);
     }
-    return this.framed(t.id, deflateRawSync(text, { dictionary: t.dict }), text);
+    if (kind !== 'score') return this.framed(t.id, deflateRawSync(text, t.options), text);
+    let stored = this.#scores.get(text);
+    if (stored === undefined) {
+      stored = this.framed(t.id, deflateRawSync(text, t.options), text);
+      if (this.#scores.size >= MEMO_MAX) this.#scores.clear();
+      this.#scores.set(text, stored);
+    }
+    return stored;
   }
 
-  /** The kind's dictionary for writing, if it has one (to deflate with elsewhere: a worker thread). */
-  dictionaryOf(kind: TextKind): { id: number; dict: Buffer } | undefined {
+  /** The kind's dictionary for writing and DEFLATE's options with it, if it has one (to deflate with elsewhere: a worker thread). */
+  dictionaryOf(kind: TextKind): Trained | undefined {
     return this.#active.get(kind);
   }
 
