@@ -98,6 +98,7 @@ export class TextCodec {
   readonly #samples = new Map<TextKind, { texts: string[]; chars: number }>();
   readonly #scores = new Map<string, string | Buffer>();
   #loaded: Promise<void> | undefined;
+  #training: Promise<void> | undefined;
 
   constructor(
     readonly compress: boolean,
@@ -145,8 +146,22 @@ export class TextCodec {
    * finds nearer matches cheaper), cut to its size.
    */
   async train(db: { transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> }): Promise<void> {
+    // One training at a time (the group commit's and putItems' may overlap): a kind is trained once.
+    while (this.#training) await this.#training.catch(() => {});
     const ready = [...this.#samples].filter(([kind, s]) => s.chars >= DICTIONARY_BYTES[kind] && !this.#active.has(kind));
     if (!ready.length) return;
+    this.#training = this.#store(db, ready);
+    try {
+      await this.#training;
+    } finally {
+      this.#training = undefined;
+    }
+  }
+
+  async #store(
+    db: { transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> },
+    ready: Array<[TextKind, { texts: string[]; chars: number }]>,
+  ): Promise<void> {
     const made = await db.transaction(async (tx) => {
       const out: Array<[TextKind, Trained]> = [];
       for (const [kind, s] of ready) {

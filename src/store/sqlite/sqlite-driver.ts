@@ -28,6 +28,9 @@ const SQLITE_DIALECT: Dialect = {
   text: (column) => `${TEXT_SQL_FUNCTION}(${column})`,
 };
 
+/** Characters a connection remembers of the values mindscope_text gave. */
+const TEXT_MEMO_CHARS = 2 ** 20;
+
 /** A connection with the store's own SQL functions. */
 function withFunctions(db: Database.Database, codec: TextCodec): Database.Database {
   const decode = (stored: Uint8Array) => codec.decode(stored);
@@ -35,9 +38,9 @@ function withFunctions(db: Database.Database, codec: TextCodec): Database.Databa
   db.function(ITEM_BODY_SQL_FUNCTION, { deterministic: true }, (body: unknown) =>
     body === null || body === undefined ? null : bodyText(body as string | Uint8Array),
   );
-  // Transcripts, scores and replies: many rows, each read once a query; remembered by bytes too
-  // (a score's detail repeats), within the same bound.
-  const text = memoizedItemBodyText(undefined, decode);
+  // Transcripts, scores and replies: many rows, most read once a query; remembered by bytes
+  // within a smaller bound (a score's detail repeats, and is encoded to the same bytes).
+  const text = memoizedItemBodyText(TEXT_MEMO_CHARS, decode);
   db.function(TEXT_SQL_FUNCTION, { deterministic: true }, (stored: unknown) =>
     stored === null || stored === undefined ? null : text(stored as string | Uint8Array),
   );
