@@ -3,7 +3,7 @@
 // exports byte for byte what a store of text (PostgreSQL, or the same rows before compression)
 // exports; a store migrated from schema 15 exports as it did, and keeps doing so once new,
 // compressed rows sit beside its old ones; the viewer's search finds text inside compressed
-// transcripts; and the codec gives back any text it is given.
+// transcripts; and the codec gives back any text it is given, its DEFLATE read by zlib.
 
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
@@ -16,6 +16,8 @@ import type { Item, TrialKey, TrialOutcome } from '../src/core/index.js';
 import { copyStore, type SqlStore } from '../src/store/index.js';
 import { MIGRATIONS } from '../src/store/index.js';
 import { SqliteDriver } from '../src/store/sqlite/sqlite-driver.js';
+import { DictionaryDeflater } from '../src/store/sql/dictionary-deflate.js';
+import { inflateRawSync } from 'node:zlib';
 import { backToSchema15 } from './helpers/schema-14.js';
 import { createTestSchema, dropTestDatabases, pgAvailable, pgQuery, pgSkipNote } from './helpers/postgres.js';
 
@@ -167,6 +169,27 @@ describe('values compressed against dictionaries (SQLite)', () => {
     const count = async (s: Store) => (s as SqlStore).browser().count({ runId: 'a', search: 'reply-7)' });
     expect(await count(stores[1]!)).toBe(await count(stores[0]!));
     for (const s of stores) await s.close();
+  });
+
+  it('deflates any bytes against any dictionary into DEFLATE that zlib inflates back', () => {
+    const bytes = (max: number) =>
+      fc.oneof(
+        fc.uint8Array({ maxLength: max }),
+        // Repetitive text, with matches near and far, long and short.
+        fc
+          .array(fc.constantFrom('ab', 'abc', 'Answer: A', '"ok-0"', '\n\n', 'x'.repeat(300), '0123456789'), { maxLength: max / 8 })
+          .map((parts) => new Uint8Array(Buffer.from(parts.join('')))),
+      );
+    fc.assert(
+      fc.property(bytes(9000), fc.array(bytes(2000), { minLength: 1, maxLength: 8 }), (dictionary, values) => {
+        const deflater = new DictionaryDeflater(dictionary);
+        for (const v of values) {
+          const back = inflateRawSync(deflater.deflate(v), { dictionary: dictionary.length ? dictionary : undefined });
+          expect(Buffer.compare(back, Buffer.from(v))).toBe(0);
+        }
+      }),
+      { seed: 17, numRuns: 150 },
+    );
   });
 
   it('gives back any text it encodes, with or without a dictionary', async () => {

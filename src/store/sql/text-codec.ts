@@ -16,6 +16,7 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 // core's errors file, not its index: the index loads every record schema (zod), which `report` does without.
 import { MindscopeError } from '../../core/errors.js';
+import { DictionaryDeflater } from './dictionary-deflate.js';
 import type { SqlExecutor } from './driver.js';
 
 /** What a value is: each kind has its own dictionary. */
@@ -25,20 +26,20 @@ export type TextKind = 'transcript' | 'score' | 'cache' | 'blob' | 'item';
 export const TEXT_SQL_FUNCTION = 'mindscope_text';
 
 /**
- * Bytes of a kind's dictionary, and of the first rows it is trained from. Each value deflated
- * loads its kind's dictionary first (about 2 ns a byte, most of a short value's cost), so the
- * dictionaries are as small as keeps most of the gain: a few KiB for the small rows written with
- * every trial, more for prompt blobs, most for item bodies (deflated once an item, on a worker thread).
+ * Bytes of a kind's dictionary, and of the first rows it is trained from: a few KiB for the
+ * small rows written with every trial (past that they gain a byte or two), more for prompt
+ * blobs, most for item bodies (deflated once an item, on a worker thread, by zlib, which sets
+ * the dictionary up for each body: about 2 ns a byte).
  */
 const DICTIONARY_BYTES: Record<TextKind, number> = {
   transcript: 4096,
   score: 2048,
   cache: 2048,
-  blob: 4096,
+  blob: 8192,
   item: 16_384,
 };
 
-/** DEFLATE's window as small as the dictionary (less to set up a value), and a small hash table for short values. */
+/** zlib's options: DEFLATE's window as small as the dictionary (less to set up a value), and a small hash table. */
 const deflateOptions = (dict: Buffer) => ({
   dictionary: dict,
   windowBits: Math.max(9, Math.ceil(Math.log2(Math.max(dict.length, 1)))),
@@ -85,6 +86,8 @@ interface Trained {
   id: number;
   dict: Buffer;
   options: ReturnType<typeof deflateOptions>;
+  /** The dictionary indexed once, for short values (all kinds but item bodies, which zlib deflates on a worker). */
+  deflater?: DictionaryDeflater;
 }
 
 /**
@@ -191,14 +194,21 @@ export class TextCodec {
       if (this.#gathering(kind)) this.#sample(kind, text);
       return this.#plain(kind, text);
     }
-    if (kind !== 'score') return this.framed(t.id, deflateRawSync(text, t.options), text);
+    if (kind !== 'score') return this.framed(t.id, this.#deflate(kind, t, text), text);
     let stored = this.#scores.get(text);
     if (stored === undefined) {
-      stored = this.framed(t.id, deflateRawSync(text, t.options), text);
+      stored = this.framed(t.id, this.#deflate(kind, t, text), text);
       if (this.#scores.size >= MEMO_MAX) this.#scores.clear();
       this.#scores.set(text, stored);
     }
     return stored;
+  }
+
+  /** A value deflated against the kind's dictionary: short rows by the indexed dictionary, item bodies by zlib (dynamic codes pay off on them). */
+  #deflate(kind: TextKind, t: Trained, text: string): Uint8Array {
+    if (kind === 'item') return deflateRawSync(text, t.options);
+    t.deflater ??= new DictionaryDeflater(t.dict);
+    return t.deflater.deflate(Buffer.from(text, 'utf8'));
   }
 
   /** The kind's dictionary for writing and DEFLATE's options with it, if it has one (to deflate with elsewhere: a worker thread). */
