@@ -243,7 +243,7 @@ for (const b of backends) {
       await fill(store, 'old', 12);
       const before = await exported(store, 'old');
       await store.close();
-      for (const stmt of backToSchema15()) await b.sql(location, stmt);
+      for (const stmt of backToSchema15(b.name === 'SQLite' ? 'sqlite' : 'postgres')) await b.sql(location, stmt);
       await b.sql(location, b.name === 'SQLite' ? 'PRAGMA user_version = 15' : 'UPDATE mindscope_schema SET version = 15');
       const again = await openStore(location);
       expect(await (again as SqlStore).schemaVersion()).toBe(16);

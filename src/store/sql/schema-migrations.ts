@@ -24,7 +24,7 @@ import { FIRST_SCHEMA } from './migrations/m01-first-schema.js';
 import { PROMPT_BLOBS_ROWID } from './migrations/m10-prompt-blobs-rowid.js';
 import { COMPACT_CACHE_ROWS } from './migrations/m12-compact-cache-rows.js';
 import { NAME_KEYS } from './migrations/m15-name-keys.js';
-import { DICTIONARIES } from './migrations/m16-dictionaries.js';
+import { COMPRESSED_VALUES } from './migrations/m16-dictionaries.js';
 
 /** Migration N is entry N - 1. */
 const SCHEMA_MIGRATIONS: readonly Migration[] = [
@@ -43,7 +43,7 @@ const SCHEMA_MIGRATIONS: readonly Migration[] = [
   CACHE_ORIGINS,
   RUN_NAMES,
   NAME_KEYS,
-  DICTIONARIES,
+  COMPRESSED_VALUES,
 ];
 
 /** SQLite's migrations, applied from PRAGMA user_version. */

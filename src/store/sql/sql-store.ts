@@ -58,7 +58,7 @@ import { runAccuracyCounts, runFailures, runResponses, runStatus, runUsage } fro
 import { endpointRateLimits, reportEndpointRateLimit } from './rate-limits-sql.js';
 import { pinRunRubric, putRunIrtResult, runIrtResults, runRubricPins } from './run-annotations-sql.js';
 import { KEY_WHERE, keyParams } from './trial-key-sql.js';
-import { doneTrialWrite, failedTrialWrite, insertNames, keyNames, type Write } from './trial-writes.js';
+import { doneTrialWrite, failedTrialWrite, insertNames, keyNames, upsertScore, type Write } from './trial-writes.js';
 import { TrialBrowser } from './trial-browser.js';
 
 interface RunRow {
@@ -459,10 +459,13 @@ export class SqlStore implements Store {
     const row = await this.db.get<{ id: number }>(`SELECT id FROM trials WHERE ${KEY_WHERE}`, keyParams(k));
     if (!row) throw new ConfigError(`no trial ${k.suite}/${k.itemId} #${k.replicate} of ${k.subjectId} in run ${k.runId}`);
     await this.db.codec.ready(this.db);
-    await this.db.run(
-      'INSERT INTO scores (trial_id, scorer, value, detail) VALUES (?, ?, ?, ?) ON CONFLICT (trial_id, scorer) DO UPDATE SET value = excluded.value, detail = excluded.detail',
-      [row.id, score.scorer, score.value, this.db.codec.encode('score', JSON.stringify(score.detail ?? {}))],
-    );
+    const q = upsertScore(this.db.backend, [
+      row.id,
+      score.scorer,
+      score.value,
+      this.db.codec.encode('score', JSON.stringify(score.detail ?? {})),
+    ]);
+    await this.db.run(q.sql, q.params);
   }
 
   async scoreOf(k: TrialKey, scorer: string): Promise<Score | undefined> {

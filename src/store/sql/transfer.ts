@@ -17,7 +17,7 @@ import type { SqlDriver, SqlExecutor } from './driver.js';
 import { exportBatchLedger, importLedgerRecord } from './batch-ledger-transfer.js';
 import { blobLoader, insertBlobs, TranscriptPacker } from './transcript-packing.js';
 import type { TextCodec } from './text-codec.js';
-import { insertNames, keyNames, TRIAL_KEY_COLUMNS, TRIAL_KEY_VALUES, TRIAL_UNIQUE } from './trial-writes.js';
+import { insertNames, keyNames, TRIAL_KEY_COLUMNS, TRIAL_KEY_VALUES, TRIAL_UNIQUE, upsertScore } from './trial-writes.js';
 import {
   createdAtParam,
   createdAtText,
@@ -310,11 +310,10 @@ async function importOne(
           [row.id, codec.encode('transcript', packed.body)],
         );
       }
-      for (const s of t.scores)
-        await tx.run(
-          'INSERT INTO scores (trial_id, scorer, value, detail) VALUES (?, ?, ?, ?) ON CONFLICT (trial_id, scorer) DO UPDATE SET value = excluded.value, detail = excluded.detail',
-          [row.id, s.scorer, s.value, codec.encode('score', s.detail)],
-        );
+      for (const s of t.scores) {
+        const q = upsertScore(backend, [row.id, s.scorer, s.value, codec.encode('score', s.detail)]);
+        await tx.run(q.sql, q.params);
+      }
       return;
     }
   }

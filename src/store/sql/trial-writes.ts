@@ -59,6 +59,24 @@ const UPSERT_TRIAL = `INSERT INTO trial_rows (${TRIAL_KEY_COLUMNS}, status, erro
        WHERE trial_rows.status = 'failed'
        RETURNING id`;
 
+/**
+ * Insert or update a score: trial id, scorer, value, detail. SQLite's scores number a trial's
+ * scores in the order they came (the column rowid, schema 16): the protocol's score first.
+ */
+export function upsertScore(
+  backend: 'sqlite' | 'postgres',
+  row: [number, string, number, string | Buffer],
+): { sql: string; params: unknown[] } {
+  const update = 'ON CONFLICT (trial_id, scorer) DO UPDATE SET value = excluded.value, detail = excluded.detail';
+  if (backend === 'postgres')
+    return { sql: `INSERT INTO scores (trial_id, scorer, value, detail) VALUES (?, ?, ?, ?) ${update}`, params: row };
+  return {
+    sql: `INSERT INTO scores (trial_id, scorer, value, detail, rowid)
+      VALUES (?, ?, ?, ?, COALESCE((SELECT MAX(rowid) FROM scores WHERE trial_id = ?), 0) + 1) ${update}`,
+    params: [...row, row[0]],
+  };
+}
+
 /** A time in milliseconds to the microsecond: what a clock measures; the rest of a double's digits are noise that costs bytes. */
 const toMicroseconds = (ms: number): number => (Number.isFinite(ms) ? Math.round(ms * 1000) / 1000 : ms);
 
@@ -124,10 +142,8 @@ export function doneTrialWrite(
       'INSERT INTO transcripts (trial_id, body, packed) VALUES (?, ?, 1) ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body, packed = excluded.packed',
       [row.id, codec.encode('transcript', transcript)],
     );
-    await tx.run(
-      'INSERT INTO scores (trial_id, scorer, value, detail) VALUES (?, ?, ?, ?) ON CONFLICT (trial_id, scorer) DO UPDATE SET value = excluded.value, detail = excluded.detail',
-      [row.id, outcome.score.scorer, outcome.score.value, codec.encode('score', detail)],
-    );
+    const q = upsertScore('sqlite', [row.id, outcome.score.scorer, outcome.score.value, codec.encode('score', detail)]);
+    await tx.run(q.sql, q.params);
   };
 }
 

@@ -8,8 +8,6 @@ export interface Dialect {
   readonly int64: string;
   /** A double. */
   readonly real: string;
-  /** Bytes. */
-  readonly bytes: string;
   /** A 64-bit key numbered by the database (SQLite: the rowid). */
   readonly id64: string;
   /** A 32-bit key numbered by the database (SQLite: the rowid). */
@@ -24,7 +22,6 @@ export const SQLITE: Dialect = {
   backend: 'sqlite',
   int64: 'INTEGER',
   real: 'REAL',
-  bytes: 'BLOB',
   id64: 'INTEGER',
   id32: 'INTEGER',
   seq: '',
@@ -35,7 +32,6 @@ export const POSTGRES: Dialect = {
   backend: 'postgres',
   int64: 'BIGINT',
   real: 'DOUBLE PRECISION',
-  bytes: 'BYTEA',
   id64: 'BIGSERIAL',
   id32: 'SERIAL',
   seq: '\n    seq BIGSERIAL,',
