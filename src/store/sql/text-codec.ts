@@ -35,7 +35,7 @@ const DICTIONARY_BYTES: Record<TextKind, number> = {
   transcript: 4096,
   score: 2048,
   cache: 2048,
-  blob: 8192,
+  blob: 16_384,
   item: 16_384,
 };
 
