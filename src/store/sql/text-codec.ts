@@ -17,7 +17,13 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 // core's errors file, not its index: the index loads every record schema (zod), which `report` does without.
 import { MindscopeError } from '../../core/errors.js';
 import { DictionaryDeflater } from './dictionary-deflate.js';
-import type { SqlExecutor } from './driver.js';
+
+/** The statements the codec runs (a driver or a transaction; declared here, as driver.ts names the codec). */
+interface Statements {
+  all<T>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  get<T>(sql: string, params?: readonly unknown[]): Promise<T | undefined>;
+}
+type Transactions = { transaction<T>(fn: (tx: Statements) => Promise<T>): Promise<T> };
 
 /** What a value is: each kind has its own dictionary. */
 export type TextKind = 'transcript' | 'score' | 'cache' | 'blob' | 'item';
@@ -109,7 +115,7 @@ export class TextCodec {
   ) {}
 
   /** Take the store's dictionaries (the newest of each kind is used for writing); once. */
-  ready(db: SqlExecutor): Promise<void> {
+  ready(db: Statements): Promise<void> {
     if (!this.compress) return Promise.resolve();
     this.#loaded ??= (async () => {
       const rows = await db.all<{ id: number; kind: TextKind; body: Uint8Array }>('SELECT id, kind, body FROM dictionaries ORDER BY id');
@@ -148,7 +154,7 @@ export class TextCodec {
    * before any row uses it). The dictionary is the samples end to end, the latest last (DEFLATE
    * finds nearer matches cheaper), cut to its size.
    */
-  async train(db: { transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> }): Promise<void> {
+  async train(db: Transactions): Promise<void> {
     // One training at a time (the group commit's and putItems' may overlap): a kind is trained once.
     while (this.#training) await this.#training.catch(() => {});
     const ready = [...this.#samples].filter(([kind, s]) => s.chars >= DICTIONARY_BYTES[kind] && !this.#active.has(kind));
@@ -161,10 +167,7 @@ export class TextCodec {
     }
   }
 
-  async #store(
-    db: { transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> },
-    ready: Array<[TextKind, { texts: string[]; chars: number }]>,
-  ): Promise<void> {
+  async #store(db: Transactions, ready: Array<[TextKind, { texts: string[]; chars: number }]>): Promise<void> {
     const made = await db.transaction(async (tx) => {
       const out: Array<[TextKind, Trained]> = [];
       for (const [kind, s] of ready) {
