@@ -92,6 +92,7 @@ export class DictionaryDeflater {
   readonly #valueHead = new Int32Array(1 << HASH_BITS);
   readonly #stamp = new Uint32Array(1 << HASH_BITS);
   #value = 0;
+  #window = new Uint8Array(0);
 
   constructor(dictionary: Uint8Array) {
     this.#dict = dictionary.subarray(Math.max(0, dictionary.length - MAX_DISTANCE));
@@ -107,9 +108,13 @@ export class DictionaryDeflater {
   /** `input` as one raw DEFLATE block (fixed codes) that inflates, with the dictionary, back to it. */
   deflate(input: Uint8Array): Uint8Array {
     const d = this.#dict.length;
-    const all = new Uint8Array(d + input.length);
-    all.set(this.#dict);
-    all.set(input, d);
+    // The dictionary and the value end to end, in a buffer kept between values (the dictionary copied once).
+    if (this.#window.length < d + input.length) {
+      this.#window = new Uint8Array(d + Math.max(input.length, 2 * (this.#window.length - d)));
+      this.#window.set(this.#dict);
+    }
+    this.#window.set(input, d);
+    const all = this.#window.subarray(0, d + input.length);
     if (++this.#value > 0xffff_ffff) {
       this.#value = 1;
       this.#stamp.fill(0);
