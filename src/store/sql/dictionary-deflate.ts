@@ -4,7 +4,8 @@
 // that is most of the cost, and the store deflates several rows a trial. This encoder indexes
 // the dictionary once and writes one block with DEFLATE's fixed Huffman codes (what zlib
 // chooses itself for values this short), so that any inflater given the same dictionary
-// (inflateRawSync with { dictionary }) reads it back.
+// (inflateRawSync with { dictionary }) reads it back; DictionaryInflater reads such values
+// without setting the dictionary up again either.
 
 /** Hash bits of the 3-byte match index. */
 const HASH_BITS = 12;
@@ -176,5 +177,90 @@ export class DictionaryDeflater {
     }
     out.write(LIT_CODE[256]!, LIT_BITS[256]!);
     return out.finish();
+  }
+}
+
+/** The fixed literal/length code of the next 9 bits (read low first): symbol << 4 | code length. */
+const FIXED_LIT = new Int32Array(512);
+for (let s = 0; s < 288; s++)
+  for (let high = 0; high < 1 << (9 - LIT_BITS[s]!); high++) FIXED_LIT[LIT_CODE[s]! | (high << LIT_BITS[s]!)] = (s << 4) | LIT_BITS[s]!;
+const FIXED_DIST = new Int32Array(32).fill(-1);
+for (let d = 0; d < 30; d++) FIXED_DIST[DIST_CODE[d]!] = d;
+
+/**
+ * Inflates what DictionaryDeflater writes (one final block of fixed codes) against the same
+ * dictionary, which sits once at the start of a buffer kept between values: zlib would copy it
+ * into a new window for every value. Anything else (zlib's dynamic codes, several blocks) gives
+ * undefined, for zlib to read.
+ */
+export class DictionaryInflater {
+  readonly #d: number;
+  #window: Uint8Array;
+
+  constructor(dictionary: Uint8Array) {
+    const dict = dictionary.subarray(Math.max(0, dictionary.length - MAX_DISTANCE));
+    this.#d = dict.length;
+    this.#window = new Uint8Array(this.#d + 1024);
+    this.#window.set(dict);
+  }
+
+  inflate(data: Uint8Array): Buffer | undefined {
+    let acc = 0;
+    let n = 0;
+    let at = 0;
+    /** The next `bits` bits (at most 24), or -1 past the end of the data. */
+    const need = (bits: number): boolean => {
+      while (n < bits) {
+        if (at >= data.length) return false;
+        acc |= data[at++]! << n;
+        n += 8;
+      }
+      return true;
+    };
+    const take = (bits: number): number => {
+      const v = acc & ((1 << bits) - 1);
+      acc >>>= bits;
+      n -= bits;
+      return v;
+    };
+    if (!need(3) || take(3) !== 0b011) return undefined; // a final block (1) of fixed codes (01)
+    const d = this.#d;
+    let out = this.#window;
+    let o = d;
+    for (;;) {
+      // The last code may end within the last byte: fewer than 9 bits left is fine if they decode.
+      need(9);
+      const entry = FIXED_LIT[acc & 511]!;
+      const bits = entry & 15;
+      if (n < bits) return undefined;
+      take(bits);
+      const sym = entry >> 4;
+      if (sym === 256) break;
+      if (sym < 256) {
+        if (o === out.length) out = this.#grow(o);
+        out[o++] = sym;
+        continue;
+      }
+      const lc = sym - 257;
+      if (lc >= 29) return undefined;
+      if (!need(LENGTH_EXTRA[lc]!)) return undefined;
+      const len = LENGTH_BASE[lc]! + take(LENGTH_EXTRA[lc]!);
+      if (!need(5)) return undefined;
+      const dc = FIXED_DIST[take(5)]!;
+      if (dc < 0 || !need(DIST_EXTRA[dc]!)) return undefined;
+      const dist = DIST_BASE[dc]! + take(DIST_EXTRA[dc]!);
+      if (dist > o) return undefined;
+      while (o + len > out.length) out = this.#grow(o);
+      for (let k = 0; k < len; k++, o++) out[o] = out[o - dist]!;
+    }
+    return Buffer.from(out.subarray(d, o));
+  }
+
+  /** A larger buffer, the dictionary and the value so far kept. */
+  #grow(used: number): Uint8Array {
+    const bigger = new Uint8Array(this.#window.length * 2);
+    bigger.set(this.#window.subarray(0, used));
+    this.#window = bigger;
+    return bigger;
   }
 }

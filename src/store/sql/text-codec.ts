@@ -16,7 +16,7 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 // core's errors file, not its index: the index loads every record schema (zod), which `report` does without.
 import { MindscopeError } from '../../core/errors.js';
-import { DictionaryDeflater } from './dictionary-deflate.js';
+import { DictionaryDeflater, DictionaryInflater } from './dictionary-deflate.js';
 
 /** The statements the codec runs (a driver or a transaction; declared here, as driver.ts names the codec). */
 interface Statements {
@@ -103,6 +103,7 @@ interface Trained {
  */
 export class TextCodec {
   readonly #dicts = new Map<number, Buffer>();
+  readonly #inflaters = new Map<number, DictionaryInflater>();
   readonly #active = new Map<TextKind, Trained>();
   readonly #samples = new Map<TextKind, { texts: string[]; chars: number }>();
   readonly #scores = new Map<string, string | Buffer>();
@@ -240,7 +241,11 @@ export class TextCodec {
     if (!isFramed(stored)) return inflateRawSync(stored).toString('utf8');
     const { id, at } = readFrame(stored);
     const dict = this.#dictionary(id);
-    return inflateRawSync(stored.subarray(at), { dictionary: dict }).toString('utf8');
+    let inflater = this.#inflaters.get(id);
+    if (!inflater) this.#inflaters.set(id, (inflater = new DictionaryInflater(dict)));
+    const data = stored.subarray(at);
+    // The indexed encoder's values read here; zlib's (item bodies) by zlib.
+    return (inflater.inflate(data) ?? inflateRawSync(data, { dictionary: dict })).toString('utf8');
   }
 
   #dictionary(id: number): Buffer {
