@@ -40,18 +40,21 @@ const runs = [
   { id: 'small', items: Math.max(1, Math.round(items / 5)), trials: Math.max(1, Math.round(items / 5)) * replicates * agents.length },
 ];
 
-// The peer: the same rows as stored, scanned and stringified (no parsing, no unpacking).
+// The peer: the same rows as stored, scanned and stringified (no parsing, no unpacking; values
+// kept compressed are written as their bytes: scores' in hex, transcripts' in base64).
 const SCAN = `
 const Database = require('better-sqlite3');
 const { openSync, writeSync, closeSync } = require('node:fs');
 const [db, runId, out] = process.argv.slice(1);
 const d = new Database(db, { readonly: true });
 const rows = d.prepare(\`SELECT t.*, tr.body AS transcript, tr.packed AS packed,
-  (SELECT json_group_array(json_array(s.scorer, s.value, s.detail)) FROM scores s WHERE s.trial_id = t.id) AS scores
+  (SELECT json_group_array(json_array(s.scorer, s.value, CASE WHEN typeof(s.detail) = 'blob' THEN hex(s.detail) ELSE s.detail END))
+    FROM scores s WHERE s.trial_id = t.id) AS scores
   FROM trials t LEFT JOIN transcripts tr ON tr.trial_id = t.id WHERE t.run_id = ? ORDER BY t.id\`);
 const fd = openSync(out, 'w');
 let buf = '', n = 0;
 for (const r of rows.iterate(runId)) {
+  if (r.transcript instanceof Uint8Array) r.transcript = r.transcript.toString('base64');
   buf += JSON.stringify(r) + '\\n';
   n++;
   if (buf.length > 1 << 20) { writeSync(fd, buf); buf = ''; }

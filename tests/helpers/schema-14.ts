@@ -1,6 +1,25 @@
-// An empty store's trial tables taken back to schema 14 (before trial rows named their run,
+// An empty store taken back to schema 15, or its trial tables to schema 14 (before trial rows named their run,
 // subject, suite and item by number): for tests that make a store look as if an older
 // mindscope wrote it, dropping further what later migrations added.
+
+/**
+ * A store taken back to schema 15 (before values were kept compressed against dictionaries),
+ * for SQLite or PostgreSQL: right for a store that has trained no dictionary yet (its rows are
+ * then as schema 15 wrote them).
+ */
+export function backToSchema15(backend: 'sqlite' | 'postgres'): string[] {
+  const common = ['DROP TABLE dictionaries', 'CREATE INDEX items_suite ON items(suite, item_id)'];
+  if (backend === 'postgres') return common;
+  // SQLite's scores as a rowid table again, in the order they were numbered.
+  return [
+    ...common,
+    `CREATE TABLE scores_v15 (trial_id INTEGER NOT NULL REFERENCES trial_rows(id), scorer TEXT NOT NULL, value REAL NOT NULL,
+       detail TEXT NOT NULL, PRIMARY KEY (trial_id, scorer))`,
+    'INSERT INTO scores_v15 (trial_id, scorer, value, detail) SELECT trial_id, scorer, value, detail FROM scores ORDER BY trial_id, rowid',
+    'DROP TABLE scores',
+    'ALTER TABLE scores_v15 RENAME TO scores',
+  ];
+}
 
 /** The statements, one at a time, for SQLite or PostgreSQL. */
 export function backToSchema14(backend: 'sqlite' | 'postgres'): string[] {
@@ -9,6 +28,7 @@ export function backToSchema14(backend: 'sqlite' | 'postgres'): string[] {
   const int64 = pg ? 'BIGINT' : 'INTEGER';
   const real = pg ? 'DOUBLE PRECISION' : 'REAL';
   return [
+    ...backToSchema15(backend),
     'DROP VIEW trials',
     'DROP TABLE scores',
     'DROP TABLE transcripts',

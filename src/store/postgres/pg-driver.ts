@@ -9,6 +9,7 @@ import type pg from 'pg';
 import { MindscopeError } from '../../core/errors.js';
 import type { Dialect, SqlDriver, SqlExecutor } from '../sql/driver.js';
 import { asStoreFull } from '../sql/store-full.js';
+import { TextCodec } from '../sql/text-codec.js';
 
 /** Attempts of a transaction that PostgreSQL aborted for a deadlock or a serialisation failure. */
 const TRANSACTION_ATTEMPTS = 5;
@@ -20,6 +21,7 @@ const PG_DIALECT: Dialect = {
   insertionOrder: 'seq',
   bytewise: (expr) => `${expr} COLLATE "C"`,
   itemBody: (column) => column,
+  text: (column) => column,
 };
 
 const INT8 = 20;
@@ -69,6 +71,8 @@ function executor(client: pg.Pool | pg.PoolClient): SqlExecutor {
 export class PgDriver implements SqlDriver {
   readonly backend = 'postgres' as const;
   readonly dialect = PG_DIALECT;
+  /** PostgreSQL keeps text: it compresses large values itself. */
+  readonly codec = new TextCodec(false);
   readonly maxParams = 60_000;
   readonly location: string;
   readonly #pool: pg.Pool;

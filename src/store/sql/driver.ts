@@ -2,6 +2,8 @@
 // streamed reads, and the few fragments where SQLite and PostgreSQL spell things differently.
 // The store's SQL is written once (sql-store.ts) against this; each backend is a driver.
 
+import type { TextCodec } from './text-codec.js';
+
 export interface SqlExecutor {
   all<T>(sql: string, params?: readonly unknown[]): Promise<T[]>;
   get<T>(sql: string, params?: readonly unknown[]): Promise<T | undefined>;
@@ -23,6 +25,8 @@ export interface Dialect {
   bytewise(expr: string): string;
   /** An item's body column as its JSON text (item-bodies.ts). */
   itemBody(column: string): string;
+  /** A transcript's body, a score's detail or a cached reply as its text (text-codec.ts). */
+  text(column: string): string;
 }
 
 export interface SqlDriver extends SqlExecutor {
@@ -30,6 +34,8 @@ export interface SqlDriver extends SqlExecutor {
   /** A file path, or a database URL without its password. */
   readonly location: string;
   readonly dialect: Dialect;
+  /** How values are kept: compressed against dictionaries (SQLite) or as text (PostgreSQL). */
+  readonly codec: TextCodec;
   /** Largest number of `?` parameters one statement may take. */
   readonly maxParams: number;
   /** Run `fn` in one transaction: committed when it resolves, rolled back when it throws. */

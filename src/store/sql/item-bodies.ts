@@ -1,25 +1,21 @@
-// Item bodies (schema 12 on): SQLite keeps an item's JSON deflated (raw DEFLATE of its UTF-8,
-// a BLOB), a third of its text: a generated story carries its whole world, and at one trial
-// an item the bodies were most of the file. SQL that reads into a body goes through the
-// dialect's itemBody (SQLite: the function ITEM_BODY_SQL_FUNCTION, registered on each
-// connection). PostgreSQL keeps the text (it compresses large values itself). Bodies written
-// before stay text: readers take both.
+// Item bodies (schema 12 on): SQLite keeps an item's JSON deflated, against the store's item
+// dictionary once it has one (text-codec.ts; raw DEFLATE alone before), a fifth to a third of
+// its text: a generated story carries its whole world, and at one trial an item the bodies were
+// most of the file. SQL that reads into a body goes through the dialect's itemBody (SQLite: the
+// function ITEM_BODY_SQL_FUNCTION, registered on each connection). PostgreSQL keeps the text
+// (it compresses large values itself). Bodies written before stay as they are: readers take all forms.
 
 import { Worker } from 'node:worker_threads';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { inflateRawSync } from 'node:zlib';
 import type { Item } from '../../core/index.js';
 import type { SqlDriver } from './driver.js';
+import type { TextCodec } from './text-codec.js';
 import { valuesList } from './trial-key-sql.js';
 
 /** The SQLite function that gives a stored body's JSON text. */
 export const ITEM_BODY_SQL_FUNCTION = 'mindscope_item_body';
 
-/** A body as the database keeps it. */
-export function itemBodyParam(backend: SqlDriver['backend'], json: string): string | Buffer {
-  return backend === 'sqlite' ? deflateRawSync(json) : json;
-}
-
-/** A stored body's JSON text (deflated or text). */
+/** A stored body's JSON text (deflated alone, or text): what bodies written before schema 16 are. */
 export function itemBodyText(stored: string | Uint8Array): string {
   return typeof stored === 'string' ? stored : inflateRawSync(stored).toString('utf8');
 }
@@ -67,12 +63,13 @@ const WORKER_MIN_ITEMS = 256;
 const WORKER_CHUNK = 1000;
 
 // The worker as a script (eval): it runs from the TypeScript sources in tests and from dist/ alike.
-// Each message is a list of texts; each reply their deflated bytes end to end, and where each ends.
+// Each message is a list of texts and a dictionary (or none); each reply their deflated bytes end
+// to end, and where each ends.
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const { deflateRawSync } = require('node:zlib');
-parentPort.on('message', (texts) => {
-  const parts = texts.map((t) => deflateRawSync(t));
+parentPort.on('message', ({ texts, options }) => {
+  const parts = texts.map((t) => (options ? deflateRawSync(t, options) : deflateRawSync(t)));
   const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   const ends = new Uint32Array(parts.length);
   let at = 0;
@@ -81,14 +78,17 @@ parentPort.on('message', (texts) => {
 });
 `;
 
-/** Deflate on a worker thread, a chunk at a time; rejects if the worker cannot run. */
-export function deflateOnWorker(texts: string[]): Promise<Buffer[]> {
+/** Deflate on a worker thread (with these options: a dictionary), a chunk at a time; rejects if the worker cannot run. */
+export function deflateOnWorker(
+  texts: string[],
+  options?: { dictionary: Uint8Array; windowBits: number; memLevel: number },
+): Promise<Buffer[]> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER_SOURCE, { eval: true });
     const bodies: Buffer[] = [];
     let sent = 0;
     const send = () => {
-      worker.postMessage(texts.slice(sent, sent + WORKER_CHUNK));
+      worker.postMessage({ texts: texts.slice(sent, sent + WORKER_CHUNK), options });
       sent += WORKER_CHUNK;
     };
     worker.on('message', ({ all, ends }: { all: Uint8Array; ends: Uint32Array }) => {
@@ -107,15 +107,23 @@ export function deflateOnWorker(texts: string[]): Promise<Buffer[]> {
   });
 }
 
-/** Bodies as the database keeps them, in order: deflated for SQLite (many at once on a worker thread), text for PostgreSQL. */
-async function itemBodyParams(backend: SqlDriver['backend'], jsons: string[]): Promise<Array<string | Buffer>> {
-  if (backend !== 'sqlite') return jsons;
-  if (jsons.length >= WORKER_MIN_ITEMS) {
+/**
+ * Bodies as the database keeps them, in order (codec.encode's): many at once deflated on a
+ * worker thread. A store with no item dictionary yet trains one from these bodies first.
+ */
+async function itemBodyParams(db: SqlDriver, jsons: string[]): Promise<Array<string | Buffer>> {
+  const codec: TextCodec = db.codec;
+  if (!codec.compress) return jsons;
+  await codec.ready(db);
+  codec.sample('item', jsons);
+  await codec.train(db);
+  const dictionary = codec.dictionaryOf('item');
+  if (jsons.length >= WORKER_MIN_ITEMS && dictionary) {
     // A worker that cannot start (resource limits) is no reason to fail: deflate here instead.
-    const bodies = await deflateOnWorker(jsons).catch(() => undefined);
-    if (bodies) return bodies;
+    const bodies = await deflateOnWorker(jsons, dictionary.options).catch(() => undefined);
+    if (bodies) return bodies.map((b, i) => codec.framed(dictionary.id, b, jsons[i]!));
   }
-  return jsons.map((j) => deflateRawSync(j));
+  return jsons.map((j) => codec.encode('item', j));
 }
 
 /**
@@ -138,7 +146,7 @@ export async function storeItems(db: SqlDriver, items: ReadonlyArray<{ hash: str
   }
   if (fresh.length === 0) return;
   const bodies = await itemBodyParams(
-    db.backend,
+    db,
     fresh.map((i) => i.json ?? JSON.stringify(i.item)),
   );
   // Several rows a statement: a networked database pays a round trip per statement.

@@ -55,11 +55,11 @@ export function runFailures(db: SqlDriver, runId: string, limit = 20): Promise<F
 
 /** Score sums and counts per subject, suite, category and ability: accuracy tables without reading every row. */
 export async function runAccuracyCounts(db: SqlDriver, runId: string): Promise<AccuracyCountRow[]> {
-  const { jsonField, bytewise } = db.dialect;
+  const { jsonField, bytewise, text } = db.dialect;
   const rows = await db.all<AccuracyCountRow>(
     `SELECT s.spec AS spec, t.suite AS suite, i.category AS category, i.ability AS ability, COUNT(*) AS "rows",
        SUM(sc.value) AS correct,
-       SUM(CASE WHEN CAST(${jsonField('sc.detail', 'parseFailed')} AS TEXT) IN ('1', 'true') THEN 1 ELSE 0 END) AS "parseFailures",
+       SUM(CASE WHEN CAST(${jsonField(text('sc.detail'), 'parseFailed')} AS TEXT) IN ('1', 'true') THEN 1 ELSE 0 END) AS "parseFailures",
        SUM(CASE WHEN sc.value = 0 OR sc.value = 1 THEN 0 ELSE 1 END) AS "nonBinary", MAX(t.replicate) AS "maxReplicate", MIN(${bytewise('t.item_id')}) AS "firstItemId"
      FROM trials t JOIN subjects s ON s.id = t.subject_id JOIN items i ON i.hash = t.item_hash
      JOIN scores sc ON sc.trial_id = t.id
@@ -80,7 +80,7 @@ export async function runAccuracyCounts(db: SqlDriver, runId: string): Promise<A
 
 /** One row per score of each done trial (or only `scorer`'s, or each trial's protocol score: PROTOCOL_SCORES), with item metadata. */
 export async function* runResponses(db: SqlDriver, runId: string, scorer?: string): AsyncIterable<ResponseRow> {
-  const { jsonField, bytewise, insertionOrder, itemBody } = db.dialect;
+  const { jsonField, bytewise, insertionOrder, itemBody, text } = db.dialect;
   // Item metadata is read once per item, not once per trial: an item's body can be large (a
   // generated story carries its whole world) and a run has many trials per item.
   const metas = new Map<string, Record<string, unknown>>();
@@ -94,7 +94,7 @@ export async function* runResponses(db: SqlDriver, runId: string, scorer?: strin
   const rows = db.iterate<Omit<ResponseRow, 'meta' | 'parseFailed'> & { parseFailed: unknown }>(
     `SELECT t.subject_id AS "subjectId", s.spec AS spec, t.suite AS suite, t.item_id AS "itemId", t.item_hash AS "itemHash",
        i.category AS category, i.ability AS ability, t.replicate AS replicate, sc.value AS value,
-       ${jsonField('sc.detail', 'parseFailed')} AS "parseFailed"
+       ${jsonField(text('sc.detail'), 'parseFailed')} AS "parseFailed"
      FROM trials t JOIN subjects s ON s.id = t.subject_id JOIN items i ON i.hash = t.item_hash
      JOIN scores sc ON sc.trial_id = t.id
      WHERE t.run_id = ? AND t.status = 'done' ${

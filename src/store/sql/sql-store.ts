@@ -40,7 +40,7 @@ import { GroupCommit } from './group-commit.js';
 import { SqlBatchLedger } from './batch-ledger-sql.js';
 import type { BatchLedger } from '../batch-ledger.js';
 import { blobLoader, insertBlobs, TranscriptPacker } from './transcript-packing.js';
-import { itemBodyText, storeItems } from './item-bodies.js';
+import { storeItems } from './item-bodies.js';
 import { CacheAbsence } from './cache-absence.js';
 import { ReplyJournal } from './reply-journal.js';
 import {
@@ -58,7 +58,7 @@ import { runAccuracyCounts, runFailures, runResponses, runStatus, runUsage } fro
 import { endpointRateLimits, reportEndpointRateLimit } from './rate-limits-sql.js';
 import { pinRunRubric, putRunIrtResult, runIrtResults, runRubricPins } from './run-annotations-sql.js';
 import { KEY_WHERE, keyParams } from './trial-key-sql.js';
-import { doneTrialWrite, failedTrialWrite, insertNames, keyNames, type Write } from './trial-writes.js';
+import { doneTrialWrite, failedTrialWrite, insertNames, keyNames, upsertScore, type Write } from './trial-writes.js';
 import { TrialBrowser } from './trial-browser.js';
 
 interface RunRow {
@@ -84,7 +84,7 @@ export class SqlStore implements Store {
   readonly #queuedStatus = new Map<string, TrialStatus>();
   readonly #commits: GroupCommit<Write>;
   readonly #batches: SqlBatchLedger;
-  readonly #packer = new TranscriptPacker();
+  readonly #packer: TranscriptPacker;
   /** Cache models (provider and spec) known committed. */
   readonly #cacheModels = new Set<string>();
   /** Cache origins known committed. */
@@ -111,9 +111,13 @@ export class SqlStore implements Store {
     this.backend = db.backend;
     this.#batches = new SqlBatchLedger(db);
     this.#loadBlobs = blobLoader(db);
+    this.#packer = new TranscriptPacker(db.codec);
     this.#absence = db.backend === 'sqlite' ? new CacheAbsence(db) : undefined;
     this.#commits = new GroupCommit<Write>(async (writes) => {
       await this.#itemsSettled;
+      // The store's dictionaries known, and any this process has gathered enough rows for stored, before rows use them.
+      await db.codec.ready(db);
+      await db.codec.train(db);
       await db.transaction(async (tx) => {
         // The group's names and blobs first, each in one order for every process: concurrent
         // transactions inserting the same ones then wait for each other instead of deadlocking.
@@ -121,7 +125,7 @@ export class SqlStore implements Store {
         if (names.length) await insertNames(tx, names);
         const blobs = new Map<string, string>();
         for (const w of writes) if (w.blobs) for (const [h, body] of w.blobs) blobs.set(h, body);
-        if (blobs.size) await insertBlobs(tx, db.backend, [...blobs]);
+        if (blobs.size) await insertBlobs(tx, db.codec, [...blobs]);
         // Then the cache's models, likewise.
         const models = new Map<string, [string, string]>();
         for (const w of writes) if (w.model) models.set(w.model.join('\u0000'), w.model);
@@ -255,7 +259,7 @@ export class SqlStore implements Store {
     // No flush (a worker reads one a trial): items are never queued, only waited for while stored.
     await this.#itemsSettled;
     const row = await this.db.get<{ body: string | Uint8Array }>('SELECT body FROM items WHERE hash = ?', [hash]);
-    return row ? (JSON.parse(itemBodyText(row.body)) as Item) : undefined;
+    return row ? (JSON.parse(this.db.codec.decode(row.body)) as Item) : undefined;
   }
 
   async trialStatus(k: TrialKey): Promise<TrialStatus | undefined> {
@@ -306,7 +310,7 @@ export class SqlStore implements Store {
       );
     }
     const packed = this.#packer.pack(outcome.transcript);
-    const write = doneTrialWrite(this.db.backend, k, itemHash, outcome, attempts, packed.body);
+    const write = doneTrialWrite(this.db.backend, k, itemHash, outcome, attempts, packed.body, this.db.codec);
     const id = trialKeyString(k);
     this.#queuedStatus.set(id, 'done');
     if (packed.blobs.length) write.blobs = packed.blobs;
@@ -370,11 +374,11 @@ export class SqlStore implements Store {
     if (queued !== undefined) return { value: unpackResponse(queued.body), origin: queued.origin };
     if (this.#absence && provider !== undefined && model !== undefined && (await this.#absence.surelyMissing(key, provider, model)))
       return undefined;
-    const row = await this.db.get<{ response: string; origin: string | null }>(
+    const row = await this.db.get<{ response: string | Uint8Array; origin: string | null }>(
       `SELECT c.response AS response, o.origin AS origin FROM call_cache c ${CACHE_ORIGIN_JOIN} WHERE c.key = ?`,
       [keyParam(this.db.backend, key)],
     );
-    return row ? { value: unpackResponse(row.response), origin: row.origin } : undefined;
+    return row ? { value: unpackResponse(this.db.codec.decode(row.response)), origin: row.origin } : undefined;
   }
 
   putCached(key: string, provider: string, model: string, response: unknown, origin?: string): Promise<void> {
@@ -384,6 +388,7 @@ export class SqlStore implements Store {
     this.#queuedCache.set(key, queued);
     const params = [keyParam(this.db.backend, key), provider, model, body, Date.now(), origin ?? null];
     const write: Write = async (tx) => {
+      params[3] = this.db.codec.encode('cache', body);
       await tx.run(INSERT_CACHE_ENTRY, params);
     };
     const named = `${provider}\u0000${model}`;
@@ -413,6 +418,7 @@ export class SqlStore implements Store {
     if (!files.length) return 0;
     let stored = 0;
     const chunk = 500;
+    await this.db.codec.ready(this.db);
     for (let i = 0; i < entries.length; i += chunk) {
       const part = entries.slice(i, i + chunk);
       await this.db.transaction(async (tx) => {
@@ -425,7 +431,14 @@ export class SqlStore implements Store {
         );
         for (const e of part) {
           this.#absence?.writing(e.key, e.provider, e.model);
-          stored += await tx.run(INSERT_CACHE_ENTRY, [keyParam(this.db.backend, e.key), e.provider, e.model, e.body, Date.now(), e.origin]);
+          stored += await tx.run(INSERT_CACHE_ENTRY, [
+            keyParam(this.db.backend, e.key),
+            e.provider,
+            e.model,
+            this.db.codec.encode('cache', e.body),
+            Date.now(),
+            e.origin,
+          ]);
         }
       });
     }
@@ -445,20 +458,24 @@ export class SqlStore implements Store {
     await this.flush();
     const row = await this.db.get<{ id: number }>(`SELECT id FROM trials WHERE ${KEY_WHERE}`, keyParams(k));
     if (!row) throw new ConfigError(`no trial ${k.suite}/${k.itemId} #${k.replicate} of ${k.subjectId} in run ${k.runId}`);
-    await this.db.run(
-      'INSERT INTO scores (trial_id, scorer, value, detail) VALUES (?, ?, ?, ?) ON CONFLICT (trial_id, scorer) DO UPDATE SET value = excluded.value, detail = excluded.detail',
-      [row.id, score.scorer, score.value, JSON.stringify(score.detail ?? {})],
-    );
+    await this.db.codec.ready(this.db);
+    const q = upsertScore(this.db.backend, [
+      row.id,
+      score.scorer,
+      score.value,
+      this.db.codec.encode('score', JSON.stringify(score.detail ?? {})),
+    ]);
+    await this.db.run(q.sql, q.params);
   }
 
   async scoreOf(k: TrialKey, scorer: string): Promise<Score | undefined> {
     await this.flush();
-    const row = await this.db.get<{ value: number; detail: string }>(
+    const row = await this.db.get<{ value: number; detail: string | Uint8Array }>(
       `SELECT sc.value AS value, sc.detail AS detail FROM trials t JOIN scores sc ON sc.trial_id = t.id
        WHERE t.run_id = ? AND t.subject_id = ? AND t.suite = ? AND t.item_id = ? AND t.replicate = ? AND sc.scorer = ?`,
       [...keyParams(k), scorer],
     );
-    return row ? { scorer, value: row.value, detail: JSON.parse(row.detail) } : undefined;
+    return row ? { scorer, value: row.value, detail: JSON.parse(this.db.codec.decode(row.detail)) } : undefined;
   }
 
   async pinRubric(runId: string, rubric: string, sha256: string): Promise<void> {
@@ -516,7 +533,13 @@ export class SqlStore implements Store {
   async transcript(k: TrialKey): Promise<{ transcript: StoredTranscript; score: Score } | undefined> {
     await this.flush();
     // The protocol's own score is the trial's first; judges' scores come later (scoreOf reads them).
-    const row = await this.db.get<{ body: string; packed: number; scorer: string; value: number; detail: string }>(
+    const row = await this.db.get<{
+      body: string | Uint8Array;
+      packed: number;
+      scorer: string;
+      value: number;
+      detail: string | Uint8Array;
+    }>(
       `SELECT tr.body AS body, tr.packed AS packed, sc.scorer AS scorer, sc.value AS value, sc.detail AS detail FROM trials t
        JOIN transcripts tr ON tr.trial_id = t.id JOIN scores sc ON sc.trial_id = t.id
        WHERE t.run_id = ? AND t.subject_id = ? AND t.suite = ? AND t.item_id = ? AND t.replicate = ?
@@ -532,7 +555,10 @@ export class SqlStore implements Store {
         `${this.location}: the transcript of ${k.suite}/${k.itemId}#${k.replicate} does not parse: ${parsed.error.issues[0]?.message}`,
       );
     }
-    return { transcript: parsed.data, score: { scorer: row.scorer, value: row.value, detail: JSON.parse(row.detail) } };
+    return {
+      transcript: parsed.data,
+      score: { scorer: row.scorer, value: row.value, detail: JSON.parse(this.db.codec.decode(row.detail)) },
+    };
   }
 
   /** Page-by-page queries over a run's trials (filters, search, counts), for the viewer. */

@@ -12,13 +12,14 @@
 // transcript: `messages` holds a hash (a string where the transcript has a list), a blobbed
 // detail field holds null and its hash is in `blobs`. Unpacking gives back the same JSON text.
 // Rows written before packing existed (packed = 0) hold the transcript as it was.
-// SQLite keeps a long blob deflated (a BLOB); shorter ones, and PostgreSQL's, are text: readers take both.
+// SQLite keeps rows and blobs deflated against the store's dictionaries where that is shorter
+// (text-codec.ts; long blobs deflated alone before schema 16); PostgreSQL's are text: readers take all forms.
 
 // core's errors file, not its index: the index loads every record schema (zod), which `report` does without.
 import { MindscopeError } from '../../core/errors.js';
 import { sha256 } from '../../core/hash.js';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { SqlDriver, SqlExecutor } from './driver.js';
+import type { TextCodec } from './text-codec.js';
 
 /**
  * A blob's content address: SHA-256, base64url, 96 bits (16 characters; 22 before schema 12,
@@ -120,6 +121,16 @@ export class TranscriptPacker {
   /** Shapes read back, parsed (fillShape makes new objects from them, never changes them). */
   readonly #shapes = new BoundedMap<string, unknown>();
 
+  /** `codec` reads rows kept compressed (without one, rows must be text). */
+  constructor(private readonly codec?: TextCodec) {}
+
+  /** A row's body as text. */
+  #text(body: string | Uint8Array): string {
+    if (typeof body === 'string') return body;
+    if (!this.codec) throw new MindscopeError('a compressed transcript row needs the store to read it');
+    return this.codec.decode(body);
+  }
+
   #hash(text: string): string {
     // Remembered for short texts only (a template's paragraphs, a transcript's shape): looking
     // a long one up costs about what hashing it does.
@@ -183,18 +194,19 @@ export class TranscriptPacker {
    * with `load` (hashes in, rows out); a missing blob is an error naming it.
    */
   async unpack(
-    rows: ReadonlyArray<{ body: string; packed: number | boolean }>,
+    rows: ReadonlyArray<{ body: string | Uint8Array; packed: number | boolean }>,
     load: (hashes: string[]) => Promise<Array<{ hash: string; body: string }>>,
   ): Promise<string[]> {
     const values = await this.unpackValues(rows, load);
-    return rows.map((r, i) => (Number(r.packed) ? JSON.stringify(values[i]) : r.body));
+    return rows.map((r, i) => (Number(r.packed) ? JSON.stringify(values[i]) : this.#text(r.body)));
   }
 
   /** unpack's transcripts as values (what JSON.parse of its text gives), for readers that would parse the text again. */
   async unpackValues(
-    rows: ReadonlyArray<{ body: string; packed: number | boolean }>,
+    stored: ReadonlyArray<{ body: string | Uint8Array; packed: number | boolean }>,
     load: (hashes: string[]) => Promise<Array<{ hash: string; body: string }>>,
   ): Promise<unknown[]> {
+    const rows = stored.map((r) => ({ body: this.#text(r.body), packed: r.packed }));
     const rowValues = rows.map((r) => (Number(r.packed) ? (JSON.parse(r.body) as unknown[]) : undefined));
     const fetchAll = async (hashes: Iterable<string>) => {
       const got = new Map<string, string>();
@@ -279,46 +291,29 @@ export class TranscriptPacker {
   }
 }
 
-/**
- * Blobs at least this long are stored deflated in SQLite (a story's paragraph, an option list):
- * about half their text. Shorter ones gain little and cost a deflate each.
- */
-const DEFLATE_MIN_CHARS = 200;
-
-/** A blob's body as the database keeps it: SQLite deflates a long one (raw DEFLATE of its UTF-8, a BLOB); PostgreSQL keeps text. */
-function blobBodyParam(backend: SqlDriver['backend'], body: string): string | Buffer {
-  if (backend !== 'sqlite' || body.length < DEFLATE_MIN_CHARS) return body;
-  const deflated = deflateRawSync(body);
-  return deflated.length < Buffer.byteLength(body) ? deflated : body;
-}
-
 /** `INSERT` of blobs, each once (a blob stored already is left as it is); null when there are none. */
-function insertBlobsSql(backend: SqlDriver['backend'], blobs: ReadonlyArray<[string, string]>): { sql: string; params: unknown[] } | null {
+function insertBlobsSql(codec: TextCodec, blobs: ReadonlyArray<[string, string]>): { sql: string; params: unknown[] } | null {
   if (blobs.length === 0) return null;
   return {
     sql: `INSERT INTO prompt_blobs (hash, body) VALUES ${Array(blobs.length).fill('(?, ?)').join(', ')} ON CONFLICT (hash) DO NOTHING`,
-    params: blobs.flatMap(([hash, body]) => [hash, blobBodyParam(backend, body)]),
+    params: blobs.flatMap(([hash, body]) => [hash, codec.encode('blob', body)]),
   };
 }
 
 /**
  * Store blobs in a transaction, in hash order: concurrent transactions inserting the same
- * blobs then wait for each other instead of deadlocking.
+ * blobs then wait for each other instead of deadlocking. Bodies as `codec` keeps them.
  */
-export async function insertBlobs(
-  tx: SqlExecutor,
-  backend: SqlDriver['backend'],
-  unordered: ReadonlyArray<[string, string]>,
-): Promise<void> {
+export async function insertBlobs(tx: SqlExecutor, codec: TextCodec, unordered: ReadonlyArray<[string, string]>): Promise<void> {
   const blobs = [...unordered].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   // Two parameters a blob: stay far below either backend's limit.
   for (let i = 0; i < blobs.length; i += 500) {
-    const q = insertBlobsSql(backend, blobs.slice(i, i + 500));
+    const q = insertBlobsSql(codec, blobs.slice(i, i + 500));
     if (q) await tx.run(q.sql, q.params);
   }
 }
 
-/** Reads blobs by hash from a database (text, or deflated in SQLite), a bounded number of hashes per statement. */
+/** Reads blobs by hash from a database (in any form its codec reads), a bounded number of hashes per statement. */
 export function blobLoader(db: SqlDriver): (hashes: string[]) => Promise<Array<{ hash: string; body: string }>> {
   return async (hashes) => {
     const out: Array<{ hash: string; body: string }> = [];
@@ -328,7 +323,7 @@ export function blobLoader(db: SqlDriver): (hashes: string[]) => Promise<Array<{
         `SELECT hash, body FROM prompt_blobs WHERE hash IN (${Array(part.length).fill('?').join(', ')})`,
         part,
       );
-      for (const r of rows) out.push({ hash: r.hash, body: typeof r.body === 'string' ? r.body : inflateRawSync(r.body).toString('utf8') });
+      for (const r of rows) out.push({ hash: r.hash, body: db.codec.decode(r.body) });
     }
     return out;
   };

@@ -16,8 +16,8 @@ import type { ImportSummary, RunRecord, RunTrial, StoredTrial, StoreRecord } fro
 import type { SqlDriver, SqlExecutor } from './driver.js';
 import { exportBatchLedger, importLedgerRecord } from './batch-ledger-transfer.js';
 import { blobLoader, insertBlobs, TranscriptPacker } from './transcript-packing.js';
-import { itemBodyParam, itemBodyText } from './item-bodies.js';
-import { insertNames, keyNames, TRIAL_KEY_COLUMNS, TRIAL_KEY_VALUES, TRIAL_UNIQUE } from './trial-writes.js';
+import type { TextCodec } from './text-codec.js';
+import { insertNames, keyNames, TRIAL_KEY_COLUMNS, TRIAL_KEY_VALUES, TRIAL_UNIQUE, upsertScore } from './trial-writes.js';
 import {
   createdAtParam,
   createdAtText,
@@ -35,7 +35,7 @@ const PAGE = 500;
 
 interface TrialRow extends Omit<StoredTrial, 'scores' | 'transcript'> {
   id: number;
-  transcript: string | null;
+  transcript: string | Uint8Array | null;
   packed: number | null;
 }
 
@@ -43,7 +43,7 @@ interface CacheRow {
   key: string | Buffer;
   provider: string;
   model: string;
-  response: string;
+  response: string | Uint8Array;
   created_at: number | string;
   origin: string | null;
 }
@@ -55,7 +55,7 @@ interface CacheRow {
  */
 export async function* trialPages(db: SqlDriver, runId?: string, batchSize = PAGE): AsyncIterable<RunTrial> {
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batch size ${batchSize}: a positive integer`);
-  const packer = new TranscriptPacker();
+  const packer = new TranscriptPacker(db.codec);
   const loadBlobs = blobLoader(db);
   const run = runId === undefined ? '' : 't.run_id = ? AND ';
   for (let after = 0; ; ) {
@@ -72,7 +72,7 @@ export async function* trialPages(db: SqlDriver, runId?: string, batchSize = PAG
     if (page.length === 0) break;
     // A run's trials are not contiguous in a store of several runs: scores by the page's ids.
     const ids = page.map((t) => t.id);
-    const scores = await db.all<{ trial_id: number; scorer: string; value: number; detail: string }>(
+    const scores = await db.all<{ trial_id: number; scorer: string; value: number; detail: string | Uint8Array }>(
       runId === undefined
         ? `SELECT trial_id, scorer, value, detail FROM scores WHERE trial_id >= ? AND trial_id <= ? ORDER BY trial_id, ${db.dialect.insertionOrder}`
         : `SELECT trial_id, scorer, value, detail FROM scores WHERE trial_id IN (SELECT id FROM trials WHERE run_id = ? AND id >= ? AND id <= ?)
@@ -83,9 +83,9 @@ export async function* trialPages(db: SqlDriver, runId?: string, batchSize = PAG
     for (const s of scores) {
       let list = byTrial.get(s.trial_id);
       if (!list) byTrial.set(s.trial_id, (list = []));
-      list.push({ scorer: s.scorer, value: s.value, detail: s.detail });
+      list.push({ scorer: s.scorer, value: s.value, detail: db.codec.decode(s.detail) });
     }
-    const stored = page.filter((t) => t.transcript !== null) as Array<TrialRow & { transcript: string }>;
+    const stored = page.filter((t) => t.transcript !== null) as Array<TrialRow & { transcript: string | Uint8Array }>;
     const whole = await packer.unpackValues(
       stored.map((t) => ({ body: t.transcript, packed: t.packed ?? 0 })),
       loadBlobs,
@@ -170,7 +170,7 @@ export async function* exportRecords(db: SqlDriver): AsyncIterable<StoreRecord> 
       'SELECT hash, body FROM items WHERE hash > ? ORDER BY hash LIMIT ?',
       [after, PAGE],
     );
-    for (const i of page) yield { kind: 'item', hash: i.hash, body: itemBodyText(i.body) };
+    for (const i of page) yield { kind: 'item', hash: i.hash, body: db.codec.decode(i.body) };
     if (page.length < PAGE) break;
     after = page[page.length - 1]!.hash;
   }
@@ -183,16 +183,18 @@ export async function* exportRecords(db: SqlDriver): AsyncIterable<StoreRecord> 
       [after, PAGE],
     );
     // Records carry the row as it was before schema 12 (packed rows are unpacked, keys are text).
-    for (const c of page)
+    for (const c of page) {
+      const response = db.codec.decode(c.response);
       yield {
         kind: 'cache',
         key: keyText(c.key),
         provider: c.provider,
         model: c.model,
-        response: c.response.startsWith('[') ? JSON.stringify(unpackResponse(c.response)) : c.response,
+        response: response.startsWith('[') ? JSON.stringify(unpackResponse(response)) : response,
         createdAt: createdAtText(c.created_at),
         ...(c.origin !== null ? { origin: c.origin } : {}),
       };
+    }
     if (page.length < PAGE) break;
     // The last key as stored: SQLite orders text keys (written before schema 12) before blobs.
     after = page[page.length - 1]!.key;
@@ -202,7 +204,7 @@ export async function* exportRecords(db: SqlDriver): AsyncIterable<StoreRecord> 
 
 async function importOne(
   tx: SqlExecutor,
-  backend: SqlDriver['backend'],
+  { backend, codec }: { backend: SqlDriver['backend']; codec: TextCodec },
   r: StoreRecord,
   summary: ImportSummary,
   packer: TranscriptPacker,
@@ -266,7 +268,7 @@ async function importOne(
       const item = JSON.parse(r.body) as { suite: string; id: string; category: string; ability?: string; answer: string };
       summary.items += await tx.run(
         'INSERT INTO items (hash, suite, item_id, category, ability, answer, body) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING',
-        [r.hash, item.suite, item.id, item.category, item.ability ?? null, item.answer, itemBodyParam(backend, r.body)],
+        [r.hash, item.suite, item.id, item.category, item.ability ?? null, item.answer, codec.encode('item', r.body)],
       );
       return;
     }
@@ -285,7 +287,7 @@ async function importOne(
         keyParam(backend, r.key),
         r.provider,
         r.model,
-        packResponse(JSON.parse(r.response)),
+        codec.encode('cache', packResponse(JSON.parse(r.response))),
         createdAtParam(backend, r.createdAt),
         r.origin ?? null,
       ]);
@@ -335,18 +337,17 @@ async function importOne(
       summary.trials++;
       if (t.transcript !== null) {
         const packed = packer.pack(JSON.parse(t.transcript));
-        await insertBlobs(tx, backend, packed.blobs);
+        await insertBlobs(tx, codec, packed.blobs);
         packer.markStored(packed.blobs);
         await tx.run(
           'INSERT INTO transcripts (trial_id, body, packed) VALUES (?, ?, 1) ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body, packed = excluded.packed',
-          [row.id, packed.body],
+          [row.id, codec.encode('transcript', packed.body)],
         );
       }
-      for (const s of t.scores)
-        await tx.run(
-          'INSERT INTO scores (trial_id, scorer, value, detail) VALUES (?, ?, ?, ?) ON CONFLICT (trial_id, scorer) DO UPDATE SET value = excluded.value, detail = excluded.detail',
-          [row.id, s.scorer, s.value, s.detail],
-        );
+      for (const s of t.scores) {
+        const q = upsertScore(backend, [row.id, s.scorer, s.value, codec.encode('score', s.detail)]);
+        await tx.run(q.sql, q.params);
+      }
       return;
     }
   }
@@ -360,10 +361,13 @@ export async function importRecords(db: SqlDriver, records: AsyncIterable<StoreR
     const rows = batch;
     batch = [];
     // A fresh packer a batch: a blob counts as stored only once its batch has committed.
-    const packer = new TranscriptPacker();
+    const packer = new TranscriptPacker(db.codec);
     const models = new Set<string>();
+    // Dictionaries trained from the batches before, stored before this batch's rows use them.
+    await db.codec.ready(db);
+    await db.codec.train(db);
     await db.transaction(async (tx) => {
-      for (const r of rows) await importOne(tx, db.backend, r, summary, packer, models);
+      for (const r of rows) await importOne(tx, db, r, summary, packer, models);
     });
   };
   for await (const r of records) {

@@ -146,14 +146,15 @@ export class TrialBrowser {
 
   /** The trial's own (first) score, as a scalar subquery on `t`. */
   #firstScore(column: 'value' | 'detail'): string {
-    return `(SELECT s1.${column} FROM scores s1 WHERE s1.trial_id = t.id ORDER BY s1.${this.db.dialect.insertionOrder} LIMIT 1)`;
+    const value = column === 'detail' ? this.db.dialect.text('s1.detail') : 's1.value';
+    return `(SELECT ${value} FROM scores s1 WHERE s1.trial_id = t.id ORDER BY s1.${this.db.dialect.insertionOrder} LIMIT 1)`;
   }
 
   /** Whether some judge panel on trial `t` has judges whose values differ (a panel's detail lists `judges`, each with `values`). */
   #judgesDisagree(): string {
     const distinctValues =
       this.db.backend === 'sqlite'
-        ? `(SELECT COUNT(DISTINCT json_extract(j.value, '$.values')) FROM json_each(sj.detail, '$.judges') j)`
+        ? `(SELECT COUNT(DISTINCT json_extract(j.value, '$.values')) FROM json_each(${this.db.dialect.text('sj.detail')}, '$.judges') j)`
         : `(SELECT COUNT(DISTINCT (j ->> 'values')) FROM json_array_elements(CASE WHEN json_typeof(sj.detail::json -> 'judges') = 'array' THEN sj.detail::json -> 'judges' END) j)`;
     return `EXISTS (SELECT 1 FROM scores sj WHERE sj.trial_id = t.id AND ${distinctValues} > 1)`;
   }
@@ -196,7 +197,7 @@ export class TrialBrowser {
     if (q.search?.trim()) {
       const p = likePattern(q.search.trim());
       add(
-        `(LOWER(COALESCE(tr.body, '')) LIKE ? ESCAPE '\\' OR ${this.#runItemsWhere(`LOWER(${this.db.dialect.itemBody('ib.body')}) LIKE ? ESCAPE '\\'`)}
+        `(LOWER(COALESCE(${this.db.dialect.text('tr.body')}, '')) LIKE ? ESCAPE '\\' OR ${this.#runItemsWhere(`LOWER(${this.db.dialect.itemBody('ib.body')}) LIKE ? ESCAPE '\\'`)}
           OR LOWER(COALESCE(t.error, '')) LIKE ? ESCAPE '\\')`,
         p,
         q.runId,
@@ -376,13 +377,13 @@ export class TrialBrowser {
 
   /** Every score a trial has (the protocol's first, then judge panels'), with details as stored JSON. */
   async scores(k: TrialKey): Promise<Array<{ scorer: string; value: number; detail: unknown }>> {
-    const rows = await this.db.all<{ scorer: string; value: number; detail: string }>(
+    const rows = await this.db.all<{ scorer: string; value: number; detail: string | Uint8Array }>(
       `SELECT sc.scorer AS scorer, sc.value AS value, sc.detail AS detail FROM trials t JOIN scores sc ON sc.trial_id = t.id
        WHERE t.run_id = ? AND t.subject_id = ? AND t.suite = ? AND t.item_id = ? AND t.replicate = ?
        ORDER BY sc.${this.db.dialect.insertionOrder}`,
       [k.runId, k.subjectId, k.suite, k.itemId, k.replicate],
     );
-    return rows.map((r) => ({ scorer: r.scorer, value: r.value, detail: JSON.parse(r.detail) }));
+    return rows.map((r) => ({ scorer: r.scorer, value: r.value, detail: JSON.parse(this.db.codec.decode(r.detail)) }));
   }
 
   /** A trial's stored row: status, error, attempts, item hash, usage. */

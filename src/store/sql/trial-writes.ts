@@ -6,6 +6,7 @@
 import type { TrialKey, TrialOutcome } from '../../core/index.js';
 import type { TrialStatus } from '../store.js';
 import type { SqlExecutor } from './driver.js';
+import type { TextCodec } from './text-codec.js';
 import { KEY_WHERE, keyParams } from './trial-key-sql.js';
 
 /**
@@ -58,6 +59,24 @@ const UPSERT_TRIAL = `INSERT INTO trial_rows (${TRIAL_KEY_COLUMNS}, status, erro
        WHERE trial_rows.status = 'failed'
        RETURNING id`;
 
+/**
+ * Insert or update a score: trial id, scorer, value, detail. SQLite's scores number a trial's
+ * scores in the order they came (the column rowid, schema 16): the protocol's score first.
+ */
+export function upsertScore(
+  backend: 'sqlite' | 'postgres',
+  row: [number, string, number, string | Buffer],
+): { sql: string; params: unknown[] } {
+  const update = 'ON CONFLICT (trial_id, scorer) DO UPDATE SET value = excluded.value, detail = excluded.detail';
+  if (backend === 'postgres')
+    return { sql: `INSERT INTO scores (trial_id, scorer, value, detail) VALUES (?, ?, ?, ?) ${update}`, params: row };
+  return {
+    sql: `INSERT INTO scores (trial_id, scorer, value, detail, rowid)
+      VALUES (?, ?, ?, ?, COALESCE((SELECT MAX(rowid) FROM scores WHERE trial_id = ?), 0) + 1) ${update}`,
+    params: [...row, row[0]],
+  };
+}
+
 /** A time in milliseconds to the microsecond: what a clock measures; the rest of a double's digits are noise that costs bytes. */
 const toMicroseconds = (ms: number): number => (Number.isFinite(ms) ? Math.round(ms * 1000) / 1000 : ms);
 
@@ -86,7 +105,10 @@ function trialParams(
   ];
 }
 
-/** The write of a done trial with its packed transcript; everything is serialised now (the caller may reuse its objects). */
+/**
+ * The write of a done trial with its packed transcript; everything is serialised now (the caller
+ * may reuse its objects), and encoded by `codec` in the transaction (after its dictionaries).
+ */
 export function doneTrialWrite(
   backend: 'sqlite' | 'postgres',
   k: TrialKey,
@@ -94,9 +116,11 @@ export function doneTrialWrite(
   outcome: TrialOutcome,
   attempts: number,
   transcript: string,
+  codec: TextCodec,
 ): Write {
   const trial = trialParams(k, itemHash, { status: 'done', error: null, attempts, o: outcome });
-  const score = [outcome.score.scorer, outcome.score.value, JSON.stringify(outcome.score.detail)];
+  const detail = JSON.stringify(outcome.score.detail);
+  const score = [outcome.score.scorer, outcome.score.value, detail];
   if (backend === 'postgres')
     // One statement, one round trip: the trial, its lease given back, its transcript and score.
     return async (tx) => {
@@ -116,12 +140,10 @@ export function doneTrialWrite(
     if (!row) return;
     await tx.run(
       'INSERT INTO transcripts (trial_id, body, packed) VALUES (?, ?, 1) ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body, packed = excluded.packed',
-      [row.id, transcript],
+      [row.id, codec.encode('transcript', transcript)],
     );
-    await tx.run(
-      'INSERT INTO scores (trial_id, scorer, value, detail) VALUES (?, ?, ?, ?) ON CONFLICT (trial_id, scorer) DO UPDATE SET value = excluded.value, detail = excluded.detail',
-      [row.id, ...score],
-    );
+    const q = upsertScore('sqlite', [row.id, outcome.score.scorer, outcome.score.value, codec.encode('score', detail)]);
+    await tx.run(q.sql, q.params);
   };
 }
 

@@ -14,6 +14,7 @@ import type { Dialect, SqlDriver, SqlExecutor } from '../sql/driver.js';
 import { asStoreFull, isDiskFull } from '../sql/store-full.js';
 import { BACKSTOP_PAGES, WalCheckpointer } from './wal-checkpointer.js';
 import { ITEM_BODY_SQL_FUNCTION, memoizedItemBodyText } from '../sql/item-bodies.js';
+import { TEXT_SQL_FUNCTION, TextCodec } from '../sql/text-codec.js';
 
 type Stmt = Database.Statement;
 
@@ -24,13 +25,24 @@ const SQLITE_DIALECT: Dialect = {
   insertionOrder: 'rowid',
   bytewise: (expr) => expr,
   itemBody: (column) => `${ITEM_BODY_SQL_FUNCTION}(${column})`,
+  text: (column) => `${TEXT_SQL_FUNCTION}(${column})`,
 };
 
+/** Characters a connection remembers of the values mindscope_text gave. */
+const TEXT_MEMO_CHARS = 2 ** 20;
+
 /** A connection with the store's own SQL functions. */
-function withFunctions(db: Database.Database): Database.Database {
-  const bodyText = memoizedItemBodyText();
+function withFunctions(db: Database.Database, codec: TextCodec): Database.Database {
+  const decode = (stored: Uint8Array) => codec.decode(stored);
+  const bodyText = memoizedItemBodyText(undefined, decode);
   db.function(ITEM_BODY_SQL_FUNCTION, { deterministic: true }, (body: unknown) =>
     body === null || body === undefined ? null : bodyText(body as string | Uint8Array),
+  );
+  // Transcripts, scores and replies: many rows, most read once a query; remembered by bytes
+  // within a smaller bound (a score's detail repeats, and is encoded to the same bytes).
+  const text = memoizedItemBodyText(TEXT_MEMO_CHARS, decode);
+  db.function(TEXT_SQL_FUNCTION, { deterministic: true }, (stored: unknown) =>
+    stored === null || stored === undefined ? null : text(stored as string | Uint8Array),
   );
   return db;
 }
@@ -51,6 +63,9 @@ export class SqliteDriver implements SqlDriver {
   readonly dialect = SQLITE_DIALECT;
   readonly maxParams = 30_000;
   readonly location: string;
+  readonly codec: TextCodec;
+  /** A read-only connection of its own that reads a dictionary a value needs (from inside another query, too). */
+  #dictionaries: Database.Database | undefined;
   readonly #db: Database.Database;
   readonly #stmts = new Map<string, Stmt>();
   #reader: Database.Database | undefined;
@@ -63,10 +78,12 @@ export class SqliteDriver implements SqlDriver {
   /** With `readonly`, the file must exist and be migrated already: nothing is written (a viewer beside a running writer). */
   constructor(path: string, migrations: readonly string[], options: { readonly?: boolean } = {}) {
     this.location = path === ':memory:' ? path : resolve(path);
+    // In memory, every dictionary is this connection's own (trained here).
+    this.codec = new TextCodec(true, path === ':memory:' ? undefined : (id) => this.#dictionary(id));
     if (options.readonly) {
       this.#readonly = true;
       try {
-        this.#db = withFunctions(new Database(this.location, { readonly: true, fileMustExist: true }));
+        this.#db = withFunctions(new Database(this.location, { readonly: true, fileMustExist: true }), this.codec);
         this.#db.pragma('busy_timeout = 5000');
         this.#db.pragma(`mmap_size = ${MMAP_BYTES}`);
       } catch (err) {
@@ -81,7 +98,7 @@ export class SqliteDriver implements SqlDriver {
         // An older file: migrate it once (as any command would), then read it read-only.
         this.#db.close();
         new SqliteDriver(path, migrations).#db.close();
-        this.#db = withFunctions(new Database(this.location, { readonly: true, fileMustExist: true }));
+        this.#db = withFunctions(new Database(this.location, { readonly: true, fileMustExist: true }), this.codec);
         this.#db.pragma('busy_timeout = 5000');
         this.#db.pragma(`mmap_size = ${MMAP_BYTES}`);
       }
@@ -89,7 +106,7 @@ export class SqliteDriver implements SqlDriver {
     }
     if (path !== ':memory:') makeDirectory(dirname(this.location));
     try {
-      this.#db = withFunctions(new Database(this.location));
+      this.#db = withFunctions(new Database(this.location), this.codec);
       this.#db.pragma('journal_mode = WAL');
       this.#db.pragma('synchronous = NORMAL');
       // Checkpoint the WAL into the main file less often than the default 1,000 pages (until a
@@ -126,6 +143,14 @@ export class SqliteDriver implements SqlDriver {
       }
     });
     migrateFrom.immediate();
+  }
+
+  #dictionary(id: number): Uint8Array | undefined {
+    if (!this.#dictionaries) {
+      this.#dictionaries = new Database(this.location, { readonly: true, fileMustExist: true });
+      this.#dictionaries.pragma('busy_timeout = 5000');
+    }
+    return (this.#dictionaries.prepare('SELECT body FROM dictionaries WHERE id = ?').get(id) as { body: Uint8Array } | undefined)?.body;
   }
 
   /** Prepared statements, compiled once. */
@@ -209,7 +234,7 @@ export class SqliteDriver implements SqlDriver {
       return;
     }
     if (!this.#reader) {
-      this.#reader = withFunctions(new Database(this.location, { readonly: true, fileMustExist: true }));
+      this.#reader = withFunctions(new Database(this.location, { readonly: true, fileMustExist: true }), this.codec);
       this.#reader.pragma('busy_timeout = 5000');
       this.#reader.pragma(`mmap_size = ${MMAP_BYTES}`);
     }
@@ -220,6 +245,7 @@ export class SqliteDriver implements SqlDriver {
     await this.#tail;
     await this.#checkpointer?.stop();
     this.#reader?.close();
+    this.#dictionaries?.close();
     this.#db.close();
   }
 }

@@ -1,0 +1,266 @@
+// Raw DEFLATE of short values against a preset dictionary, with the dictionary's match index
+// built once. zlib (node:zlib) sets a dictionary up again for every value it deflates (its
+// allocation, then every position of the dictionary hashed): for a row of a few hundred bytes
+// that is most of the cost, and the store deflates several rows a trial. This encoder indexes
+// the dictionary once and writes one block with DEFLATE's fixed Huffman codes (what zlib
+// chooses itself for values this short), so that any inflater given the same dictionary
+// (inflateRawSync with { dictionary }) reads it back; DictionaryInflater reads such values
+// without setting the dictionary up again either.
+
+/** Hash bits of the 3-byte match index. */
+const HASH_BITS = 12;
+/** Candidates tried for each position: enough for rows this short. */
+const MAX_CHAIN = 24;
+const MIN_MATCH = 3;
+const MAX_MATCH = 258;
+/** DEFLATE's largest distance. */
+const MAX_DISTANCE = 32_768;
+
+const hash3 = (b: Uint8Array, i: number): number =>
+  (Math.imul((b[i]! << 16) | (b[i + 1]! << 8) | b[i + 2]!, 0x9e3779b1) >>> (32 - HASH_BITS)) | 0;
+
+// Length codes 257..285: base lengths and extra bits (RFC 1951, 3.2.5).
+const LENGTH_BASE = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258];
+const LENGTH_EXTRA = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0];
+const DIST_BASE = [
+  1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385,
+  24577,
+];
+const DIST_EXTRA = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13];
+
+/** The length code (index into LENGTH_BASE) of each match length 3..258. */
+const LENGTH_CODE = new Uint8Array(MAX_MATCH + 1);
+for (let c = 0; c < LENGTH_BASE.length; c++) {
+  const end = c + 1 < LENGTH_BASE.length ? LENGTH_BASE[c + 1]! : MAX_MATCH + 1;
+  for (let l = LENGTH_BASE[c]!; l < end; l++) LENGTH_CODE[l] = c;
+}
+LENGTH_CODE[MAX_MATCH] = 28;
+
+const reverse = (code: number, bits: number): number => {
+  let r = 0;
+  for (let i = 0; i < bits; i++) r = (r << 1) | ((code >>> i) & 1);
+  return r;
+};
+
+// Fixed Huffman codes of the literal/length alphabet, bit-reversed (DEFLATE sends a code's high bit first).
+const LIT_CODE = new Uint16Array(288);
+const LIT_BITS = new Uint8Array(288);
+for (let s = 0; s < 288; s++) {
+  const [code, bits] = s < 144 ? [0x30 + s, 8] : s < 256 ? [0x190 + s - 144, 9] : s < 280 ? [s - 256, 7] : [0xc0 + s - 280, 8];
+  LIT_CODE[s] = reverse(code, bits);
+  LIT_BITS[s] = bits;
+}
+const DIST_CODE = Array.from({ length: 30 }, (_, d) => reverse(d, 5));
+
+/** Bits written low first, as DEFLATE packs them. */
+class BitWriter {
+  #out: Uint8Array;
+  #at = 0;
+  #acc = 0;
+  #n = 0;
+
+  constructor(capacity: number) {
+    this.#out = new Uint8Array(capacity);
+  }
+
+  write(value: number, bits: number): void {
+    this.#acc |= value << this.#n;
+    this.#n += bits;
+    while (this.#n >= 8) {
+      if (this.#at === this.#out.length) {
+        const bigger = new Uint8Array(this.#out.length * 2);
+        bigger.set(this.#out);
+        this.#out = bigger;
+      }
+      this.#out[this.#at++] = this.#acc & 0xff;
+      this.#acc >>>= 8;
+      this.#n -= 8;
+    }
+  }
+
+  finish(): Uint8Array {
+    if (this.#n > 0) this.write(0, 8 - this.#n);
+    return this.#out.subarray(0, this.#at);
+  }
+}
+
+/** Deflates values against one dictionary (its last 32 KiB at most), indexed once. */
+export class DictionaryDeflater {
+  readonly #dict: Uint8Array;
+  readonly #head: Int32Array;
+  readonly #prev: Int32Array;
+  /** The value's own positions, by hash: an entry counts only when stamped with the current value's number (no clearing between values). */
+  readonly #valueHead = new Int32Array(1 << HASH_BITS);
+  readonly #stamp = new Uint32Array(1 << HASH_BITS);
+  #value = 0;
+  #window = new Uint8Array(0);
+
+  constructor(dictionary: Uint8Array) {
+    this.#dict = dictionary.subarray(Math.max(0, dictionary.length - MAX_DISTANCE));
+    this.#head = new Int32Array(1 << HASH_BITS).fill(-1);
+    this.#prev = new Int32Array(this.#dict.length);
+    for (let i = 0; i + MIN_MATCH <= this.#dict.length; i++) {
+      const h = hash3(this.#dict, i);
+      this.#prev[i] = this.#head[h]!;
+      this.#head[h] = i;
+    }
+  }
+
+  /** `input` as one raw DEFLATE block (fixed codes) that inflates, with the dictionary, back to it. */
+  deflate(input: Uint8Array): Uint8Array {
+    const d = this.#dict.length;
+    // The dictionary and the value end to end, in a buffer kept between values (the dictionary copied once).
+    if (this.#window.length < d + input.length) {
+      this.#window = new Uint8Array(d + Math.max(input.length, 2 * (this.#window.length - d)));
+      this.#window.set(this.#dict);
+    }
+    this.#window.set(input, d);
+    const all = this.#window.subarray(0, d + input.length);
+    if (++this.#value > 0xffff_ffff) {
+      this.#value = 1;
+      this.#stamp.fill(0);
+    }
+    const value = this.#value;
+    const valueHead = this.#valueHead;
+    const stamp = this.#stamp;
+    const dictHead = this.#head;
+    const dictPrev = this.#prev;
+    // Chains of the value's positions (offset by d); they continue into the dictionary's.
+    const prev = new Int32Array(input.length);
+    const headOf = (h: number) => (stamp[h] === value ? valueHead[h]! : dictHead[h]!);
+    const prevOf = (p: number) => (p >= d ? prev[p - d]! : dictPrev[p]!);
+    const insert = (i: number) => {
+      if (i + MIN_MATCH > all.length) return;
+      const h = hash3(all, i);
+      prev[i - d] = headOf(h);
+      valueHead[h] = i;
+      stamp[h] = value;
+    };
+    const out = new BitWriter(input.length + 16);
+    out.write(1, 1); // the last block
+    out.write(1, 2); // fixed Huffman codes
+    let i = d;
+    while (i < all.length) {
+      let bestLen = 0;
+      let bestDist = 0;
+      if (i + MIN_MATCH <= all.length) {
+        const max = Math.min(MAX_MATCH, all.length - i);
+        let cand = headOf(hash3(all, i));
+        for (let chain = 0; cand >= 0 && chain < MAX_CHAIN && i - cand <= MAX_DISTANCE; chain++) {
+          if (all[cand + bestLen] === all[i + bestLen]) {
+            let len = 0;
+            while (len < max && all[cand + len] === all[i + len]) len++;
+            if (len > bestLen) {
+              bestLen = len;
+              bestDist = i - cand;
+              if (len === max) break;
+            }
+          }
+          cand = prevOf(cand);
+        }
+      }
+      if (bestLen >= MIN_MATCH) {
+        const lc = LENGTH_CODE[bestLen]!;
+        out.write(LIT_CODE[257 + lc]!, LIT_BITS[257 + lc]!);
+        if (LENGTH_EXTRA[lc]) out.write(bestLen - LENGTH_BASE[lc]!, LENGTH_EXTRA[lc]!);
+        let dc = 0;
+        while (dc + 1 < DIST_BASE.length && DIST_BASE[dc + 1]! <= bestDist) dc++;
+        out.write(DIST_CODE[dc]!, 5);
+        if (DIST_EXTRA[dc]) out.write(bestDist - DIST_BASE[dc]!, DIST_EXTRA[dc]!);
+        for (let k = 0; k < bestLen; k++) insert(i + k);
+        i += bestLen;
+      } else {
+        out.write(LIT_CODE[all[i]!]!, LIT_BITS[all[i]!]!);
+        insert(i);
+        i++;
+      }
+    }
+    out.write(LIT_CODE[256]!, LIT_BITS[256]!);
+    return out.finish();
+  }
+}
+
+/** The fixed literal/length code of the next 9 bits (read low first): symbol << 4 | code length. */
+const FIXED_LIT = new Int32Array(512);
+for (let s = 0; s < 288; s++)
+  for (let high = 0; high < 1 << (9 - LIT_BITS[s]!); high++) FIXED_LIT[LIT_CODE[s]! | (high << LIT_BITS[s]!)] = (s << 4) | LIT_BITS[s]!;
+const FIXED_DIST = new Int32Array(32).fill(-1);
+for (let d = 0; d < 30; d++) FIXED_DIST[DIST_CODE[d]!] = d;
+
+/**
+ * Inflates what DictionaryDeflater writes (one final block of fixed codes) against the same
+ * dictionary, which sits once at the start of a buffer kept between values: zlib would copy it
+ * into a new window for every value. Anything else (zlib's dynamic codes, several blocks) gives
+ * undefined, for zlib to read.
+ */
+export class DictionaryInflater {
+  readonly #d: number;
+  #window: Uint8Array;
+
+  constructor(dictionary: Uint8Array) {
+    const dict = dictionary.subarray(Math.max(0, dictionary.length - MAX_DISTANCE));
+    this.#d = dict.length;
+    this.#window = new Uint8Array(this.#d + 1024);
+    this.#window.set(dict);
+  }
+
+  inflate(data: Uint8Array): Buffer | undefined {
+    let acc = 0;
+    let n = 0;
+    let at = 0;
+    /** The next `bits` bits (at most 24), or -1 past the end of the data. */
+    const need = (bits: number): boolean => {
+      while (n < bits) {
+        if (at >= data.length) return false;
+        acc |= data[at++]! << n;
+        n += 8;
+      }
+      return true;
+    };
+    const take = (bits: number): number => {
+      const v = acc & ((1 << bits) - 1);
+      acc >>>= bits;
+      n -= bits;
+      return v;
+    };
+    if (!need(3) || take(3) !== 0b011) return undefined; // a final block (1) of fixed codes (01)
+    const d = this.#d;
+    let out = this.#window;
+    let o = d;
+    for (;;) {
+      // The last code may end within the last byte: fewer than 9 bits left is fine if they decode.
+      need(9);
+      const entry = FIXED_LIT[acc & 511]!;
+      const bits = entry & 15;
+      if (n < bits) return undefined;
+      take(bits);
+      const sym = entry >> 4;
+      if (sym === 256) break;
+      if (sym < 256) {
+        if (o === out.length) out = this.#grow(o);
+        out[o++] = sym;
+        continue;
+      }
+      const lc = sym - 257;
+      if (lc >= 29) return undefined;
+      if (!need(LENGTH_EXTRA[lc]!)) return undefined;
+      const len = LENGTH_BASE[lc]! + take(LENGTH_EXTRA[lc]!);
+      if (!need(5)) return undefined;
+      const dc = FIXED_DIST[take(5)]!;
+      if (dc < 0 || !need(DIST_EXTRA[dc]!)) return undefined;
+      const dist = DIST_BASE[dc]! + take(DIST_EXTRA[dc]!);
+      if (dist > o) return undefined;
+      while (o + len > out.length) out = this.#grow(o);
+      for (let k = 0; k < len; k++, o++) out[o] = out[o - dist]!;
+    }
+    return Buffer.from(out.subarray(d, o));
+  }
+
+  /** A larger buffer, the dictionary and the value so far kept. */
+  #grow(used: number): Uint8Array {
+    const bigger = new Uint8Array(this.#window.length * 2);
+    bigger.set(this.#window.subarray(0, used));
+    this.#window = bigger;
+    return bigger;
+  }
+}

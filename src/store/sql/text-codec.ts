@@ -1,0 +1,261 @@
+// Text that SQLite keeps deflated against a dictionary trained on the store's own rows (schema
+// 16 on). A transcript, a score's detail or a cached reply is short and much like the last one:
+// deflated alone it barely shrinks, deflated with a dictionary of earlier rows of its kind it
+// keeps little but what differs (a fifth to a tenth of its text). Each kind (transcripts,
+// scores, cached replies, prompt blobs, item bodies) has its own dictionary, trained from the
+// first rows a process writes while the store has none, and stored (deflated) in `dictionaries`
+// before any row uses it; later processes take the newest of each kind.
+//
+// A stored value is one of:
+// - text: as written (rows written before, PostgreSQL's, and values that did not shrink);
+// - a BLOB framed [FRAME_TAG, varint dictionary id, raw DEFLATE with that dictionary];
+// - any other BLOB: raw DEFLATE with no dictionary (item bodies and prompt blobs before schema
+//   16). FRAME_TAG cannot start one: its block type bits are 11, which DEFLATE reserves.
+// decode() reads all three; SQL reads them through the function TEXT_SQL_FUNCTION.
+
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+// core's errors file, not its index: the index loads every record schema (zod), which `report` does without.
+import { MindscopeError } from '../../core/errors.js';
+import { DictionaryDeflater, DictionaryInflater } from './dictionary-deflate.js';
+
+/** The statements the codec runs (a driver or a transaction; declared here, as driver.ts names the codec). */
+interface Statements {
+  all<T>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  get<T>(sql: string, params?: readonly unknown[]): Promise<T | undefined>;
+}
+type Transactions = { transaction<T>(fn: (tx: Statements) => Promise<T>): Promise<T> };
+
+/** What a value is: each kind has its own dictionary. */
+export type TextKind = 'transcript' | 'score' | 'cache' | 'blob' | 'item';
+
+/** The SQLite function that gives a stored value's text (any of the three forms). */
+export const TEXT_SQL_FUNCTION = 'mindscope_text';
+
+/**
+ * Bytes of a kind's dictionary, and of the first rows it is trained from: a few KiB for the
+ * small rows written with every trial (past that they gain a byte or two), more for prompt
+ * blobs, most for item bodies (deflated once an item, on a worker thread, by zlib, which sets
+ * the dictionary up for each body: about 2 ns a byte).
+ */
+const DICTIONARY_BYTES: Record<TextKind, number> = {
+  transcript: 4096,
+  score: 2048,
+  cache: 2048,
+  blob: 16_384,
+  item: 16_384,
+};
+
+/** zlib's options: DEFLATE's window as small as the dictionary (less to set up a value), and a small hash table. */
+const deflateOptions = (dict: Buffer) => ({
+  dictionary: dict,
+  windowBits: Math.max(9, Math.ceil(Math.log2(Math.max(dict.length, 1)))),
+  memLevel: 5,
+});
+
+/** Score details repeat (a protocol's few outcomes): the last ones encoded are remembered, by text. */
+const MEMO_MAX = 256;
+
+/** Without a dictionary, a prompt blob at least this long is deflated alone (as before schema 16). */
+const PLAIN_DEFLATE_MIN_CHARS = 200;
+
+const FRAME_TAG = 0x06;
+
+/** The first byte of a framed value. */
+const isFramed = (b: Uint8Array): boolean => b.length > 0 && b[0] === FRAME_TAG;
+
+/** A dictionary id as a varint (7 bits a byte, low first). */
+function varint(n: number): number[] {
+  const out: number[] = [];
+  while (n >= 0x80) {
+    out.push((n & 0x7f) | 0x80);
+    n = Math.floor(n / 128);
+  }
+  out.push(n);
+  return out;
+}
+
+/** A framed value's dictionary id and where its DEFLATE data starts. */
+function readFrame(b: Uint8Array): { id: number; at: number } {
+  let id = 0;
+  let scale = 1;
+  let at = 1;
+  for (;;) {
+    const byte = b[at++];
+    if (byte === undefined) throw new MindscopeError('a stored compressed value is cut short');
+    id += (byte & 0x7f) * scale;
+    if (byte < 0x80) return { id, at };
+    scale *= 128;
+  }
+}
+
+interface Trained {
+  id: number;
+  dict: Buffer;
+  options: ReturnType<typeof deflateOptions>;
+  /** The dictionary indexed once, for short values (all kinds but item bodies, which zlib deflates on a worker). */
+  deflater?: DictionaryDeflater;
+}
+
+/**
+ * Encodes and decodes a store's values. `compress` false (PostgreSQL, which compresses large
+ * values itself): values stay text. `loadSync` reads a dictionary another connection or process
+ * wrote (by id) when a value needs one this codec has not seen.
+ */
+export class TextCodec {
+  readonly #dicts = new Map<number, Buffer>();
+  readonly #inflaters = new Map<number, DictionaryInflater>();
+  readonly #active = new Map<TextKind, Trained>();
+  readonly #samples = new Map<TextKind, { texts: string[]; chars: number }>();
+  readonly #scores = new Map<string, string | Buffer>();
+  #loaded: Promise<void> | undefined;
+  #training: Promise<void> | undefined;
+
+  constructor(
+    readonly compress: boolean,
+    private readonly loadSync?: (id: number) => Uint8Array | undefined,
+  ) {}
+
+  /** Take the store's dictionaries (the newest of each kind is used for writing); once. */
+  ready(db: Statements): Promise<void> {
+    if (!this.compress) return Promise.resolve();
+    this.#loaded ??= (async () => {
+      const rows = await db.all<{ id: number; kind: TextKind; body: Uint8Array }>('SELECT id, kind, body FROM dictionaries ORDER BY id');
+      for (const r of rows) {
+        const dict = inflateRawSync(r.body);
+        this.#dicts.set(Number(r.id), dict);
+        this.#active.set(r.kind, { id: Number(r.id), dict, options: deflateOptions(dict) });
+        this.#samples.delete(r.kind);
+      }
+    })();
+    return this.#loaded;
+  }
+
+  /** Whether a kind still gathers the rows its dictionary is to be trained from. */
+  #gathering(kind: TextKind): boolean {
+    return this.compress && this.#loaded !== undefined && !this.#active.has(kind);
+  }
+
+  /** Note text of a kind that has no dictionary yet, as a sample to train one from. */
+  #sample(kind: TextKind, text: string): void {
+    let s = this.#samples.get(kind);
+    if (!s) this.#samples.set(kind, (s = { texts: [], chars: 0 }));
+    if (s.chars >= DICTIONARY_BYTES[kind]) return;
+    s.texts.push(text);
+    s.chars += text.length;
+  }
+
+  /** Note texts of a kind as samples (a batch of items, before they are encoded). */
+  sample(kind: TextKind, texts: Iterable<string>): void {
+    if (!this.#gathering(kind)) return;
+    for (const t of texts) this.#sample(kind, t);
+  }
+
+  /**
+   * Store a dictionary for each kind whose samples fill one, in its own transaction (committed
+   * before any row uses it). The dictionary is the samples end to end, the latest last (DEFLATE
+   * finds nearer matches cheaper), cut to its size.
+   */
+  async train(db: Transactions): Promise<void> {
+    // One training at a time (the group commit's and putItems' may overlap): a kind is trained once.
+    while (this.#training) await this.#training.catch(() => {});
+    const ready = [...this.#samples].filter(([kind, s]) => s.chars >= DICTIONARY_BYTES[kind] && !this.#active.has(kind));
+    if (!ready.length) return;
+    this.#training = this.#store(db, ready);
+    try {
+      await this.#training;
+    } finally {
+      this.#training = undefined;
+    }
+  }
+
+  async #store(db: Transactions, ready: Array<[TextKind, { texts: string[]; chars: number }]>): Promise<void> {
+    const made = await db.transaction(async (tx) => {
+      const out: Array<[TextKind, Trained]> = [];
+      for (const [kind, s] of ready) {
+        const all = Buffer.from(s.texts.join(''), 'utf8');
+        const dict = all.subarray(Math.max(0, all.length - DICTIONARY_BYTES[kind]));
+        const row = await tx.get<{ id: number }>('INSERT INTO dictionaries (kind, body) VALUES (?, ?) RETURNING id', [
+          kind,
+          deflateRawSync(dict),
+        ]);
+        const copy = Buffer.from(dict);
+        out.push([kind, { id: Number(row!.id), dict: copy, options: deflateOptions(copy) }]);
+      }
+      return out;
+    });
+    for (const [kind, t] of made) {
+      this.#dicts.set(t.id, t.dict);
+      this.#active.set(kind, t);
+      this.#samples.delete(kind);
+    }
+  }
+
+  /** A value as the database is to keep it: framed with the kind's dictionary when that is shorter, else as before schema 16. */
+  encode(kind: TextKind, text: string): string | Buffer {
+    if (!this.compress) return text;
+    const t = this.#active.get(kind);
+    if (!t) {
+      if (this.#gathering(kind)) this.#sample(kind, text);
+      return this.#plain(kind, text);
+    }
+    if (kind !== 'score') return this.framed(t.id, this.#deflate(kind, t, text), text);
+    let stored = this.#scores.get(text);
+    if (stored === undefined) {
+      stored = this.framed(t.id, this.#deflate(kind, t, text), text);
+      if (this.#scores.size >= MEMO_MAX) this.#scores.clear();
+      this.#scores.set(text, stored);
+    }
+    return stored;
+  }
+
+  /** A value deflated against the kind's dictionary: short rows by the indexed dictionary, item bodies by zlib (dynamic codes pay off on them). */
+  #deflate(kind: TextKind, t: Trained, text: string): Uint8Array {
+    if (kind === 'item') return deflateRawSync(text, t.options);
+    t.deflater ??= new DictionaryDeflater(t.dict);
+    return t.deflater.deflate(Buffer.from(text, 'utf8'));
+  }
+
+  /** The kind's dictionary for writing and DEFLATE's options with it, if it has one (to deflate with elsewhere: a worker thread). */
+  dictionaryOf(kind: TextKind): Trained | undefined {
+    return this.#active.get(kind);
+  }
+
+  /** Text deflated against dictionary `id`, framed; the text itself when that is no longer. */
+  framed(id: number, deflated: Uint8Array, text: string): string | Buffer {
+    const head = varint(id);
+    if (1 + head.length + deflated.length >= Buffer.byteLength(text)) return text;
+    return Buffer.concat([Buffer.from([FRAME_TAG, ...head]), deflated]);
+  }
+
+  /** Without a dictionary, as before schema 16: item bodies deflated alone, prompt blobs when long and that is shorter, the rest text. */
+  #plain(kind: TextKind, text: string): string | Buffer {
+    if (kind === 'item') return deflateRawSync(text);
+    if (kind !== 'blob' || text.length < PLAIN_DEFLATE_MIN_CHARS) return text;
+    const deflated = deflateRawSync(text);
+    return deflated.length < Buffer.byteLength(text) ? deflated : text;
+  }
+
+  /** A stored value's text, in any of its forms. */
+  decode(stored: string | Uint8Array): string {
+    if (typeof stored === 'string') return stored;
+    if (!isFramed(stored)) return inflateRawSync(stored).toString('utf8');
+    const { id, at } = readFrame(stored);
+    const dict = this.#dictionary(id);
+    let inflater = this.#inflaters.get(id);
+    if (!inflater) this.#inflaters.set(id, (inflater = new DictionaryInflater(dict)));
+    const data = stored.subarray(at);
+    // The indexed encoder's values read here; zlib's (item bodies) by zlib.
+    return (inflater.inflate(data) ?? inflateRawSync(data, { dictionary: dict })).toString('utf8');
+  }
+
+  #dictionary(id: number): Buffer {
+    let dict = this.#dicts.get(id);
+    if (dict === undefined) {
+      const stored = this.loadSync?.(id);
+      if (stored === undefined) throw new MindscopeError(`compression dictionary ${id} is missing from the store's dictionaries`);
+      dict = inflateRawSync(stored);
+      this.#dicts.set(id, dict);
+    }
+    return dict;
+  }
+}
