@@ -5,25 +5,30 @@
 
 import { closeSync, openSync, writeSync } from 'node:fs';
 
-const BUFFER_BYTES = 1 << 18;
+/** The buffer a writer makes for itself when given none. */
+export const BUFFER_BYTES = 1 << 18;
 
 export class TextFileWriter {
   readonly #fd: number;
-  readonly #buffer = Buffer.allocUnsafe(BUFFER_BYTES);
+  readonly #buffer: Buffer;
   #used = 0;
   #closed = false;
 
-  /** Opens `path` for writing (`append`: after what it holds), truncating it otherwise. */
-  constructor(path: string, append = false) {
+  /**
+   * Opens `path` for writing (`append`: after what it holds), truncating it otherwise. `buffer`:
+   * one to encode into (a writer opened often can reuse one; no two open writers may share it).
+   */
+  constructor(path: string, append = false, buffer?: Buffer) {
+    this.#buffer = buffer ?? Buffer.allocUnsafe(BUFFER_BYTES);
     this.#fd = openSync(path, append ? 'a' : 'w');
   }
 
   /** Queue `text`; it reaches the file when the buffer fills, on flush() or close(). */
   write(text: string): void {
     // A UTF-16 unit takes at most 3 bytes of UTF-8.
-    if (text.length * 3 > BUFFER_BYTES - this.#used) {
+    if (text.length * 3 > this.#buffer.length - this.#used) {
       this.flush();
-      if (text.length * 3 > BUFFER_BYTES) {
+      if (text.length * 3 > this.#buffer.length) {
         this.#writeAll(Buffer.from(text, 'utf8'));
         return;
       }

@@ -31,6 +31,7 @@ import {
   type Store,
   type StoreRecord,
   type RunTrial,
+  type RunTrialSummary,
   type SubjectRecord,
   type TrialStatus,
   type UsageRow,
@@ -60,6 +61,7 @@ import { pinRunRubric, putRunIrtResult, runIrtResults, runRubricPins } from './r
 import { KEY_WHERE, keyParams } from './trial-key-sql.js';
 import { doneTrialWrite, failedTrialWrite, insertNames, keyNames, type Write } from './trial-writes.js';
 import { TrialBrowser } from './trial-browser.js';
+import { trialSummaryPages } from './trial-summaries.js';
 
 interface RunRow {
   id: string;
@@ -553,6 +555,11 @@ export class SqlStore implements Store {
     } finally {
       if (mapped > 0) await this.db.all(`PRAGMA mmap_size = ${mapped}`);
     }
+  }
+
+  async *runTrialSummaries(runId: string): AsyncIterable<RunTrialSummary> {
+    await this.flush();
+    yield* trialSummaryPages(this.db, runId);
   }
 
   async *exportRecords(): AsyncIterable<StoreRecord> {
