@@ -16,7 +16,7 @@ import type { RunRecord, Store } from '../store/index.js';
 import { callsToInspect } from './inspect-messages.js';
 import type { InspectModelUsage, InspectSample } from './inspect-log-schema.js';
 import { inspectModelName, type LogTally, logHead, newTally, tallyTrial } from './inspect-log-header.js';
-import { BUFFER_BYTES, TextFileWriter } from './text-file-writer.js';
+import { TextFileWriter } from './text-file-writer.js';
 import { runTrialRows, type TrialRow } from './trial-rows.js';
 
 export { INSPECT_LOG_VERSION, inspectModelName } from './inspect-log-header.js';
@@ -106,32 +106,18 @@ interface LogFile extends LogTally {
   /** Bytes of the header written before the samples. */
   headBytes: number;
   started: boolean;
-  /** Sample texts not yet written (with their separating commas), and their length in UTF-16 units. */
-  pending: string[];
-  pendingChars: number;
+  out: TextFileWriter | null;
   written: number;
 }
 
 /**
- * Sample text a log keeps before it goes to the file: little, since text held longer outlives
- * the young generation's collections and the heap grows with the run. Each write opens the file
- * (a run may have more logs than a process may hold files open) and encodes into one buffer.
+ * Logs whose files stay open while their samples are written; a run with more (subjects x
+ * suites) writes each log through a smaller buffer, opening its file for each write.
  */
-const PENDING_CHARS = 1 << 16;
+const OPEN_LOGS = 16;
+const SMALL_BUFFER_BYTES = 1 << 16;
 /** Bytes moved a read when a header grows after its samples were written. */
 const MOVE_BYTES = 1 << 20;
-
-function writePending(g: LogFile, buffer: Buffer): void {
-  if (g.pending.length === 0) return;
-  const out = new TextFileWriter(g.file, true, buffer);
-  try {
-    for (const text of g.pending) out.write(text);
-  } finally {
-    out.close();
-  }
-  g.pending = [];
-  g.pendingChars = 0;
-}
 
 /**
  * Put a longer header before the samples (reasoning tokens are known only from the
@@ -197,7 +183,7 @@ async function startLogs(store: Store, run: RunRecord, dir: string, settings: Ma
     if (!g) {
       const subject = specs.get(t.subjectId) ?? t.subjectId;
       const file = join(dir, `${stamp}_${safeName(t.suite)}_${safeName(subject)}_${t.subjectId}.json`);
-      g = { ...newTally(subject, t.subjectId, t.suite), file, headBytes: 0, started: false, pending: [], pendingChars: 0, written: 0 };
+      g = { ...newTally(subject, t.subjectId, t.suite), file, headBytes: 0, started: false, out: null, written: 0 };
       logs.set(key, g);
     }
     tallyTrial(g, t);
@@ -219,31 +205,39 @@ export async function exportInspectLogs(store: Store, runId: string, dir: string
   makeDirectory(dir);
   const settings = new Map((await store.runSubjects(runId)).map((s) => [s.id, s.settings]));
   const logs = await startLogs(store, run, dir, settings);
-  const buffer = Buffer.allocUnsafe(BUFFER_BYTES);
+  const many = logs.size > OPEN_LOGS;
   try {
+    for (const g of logs.values())
+      g.out = new TextFileWriter(g.file, { append: true, holdOpen: !many, ...(many ? { bufferBytes: SMALL_BUFFER_BYTES } : {}) });
     for await (const r of runTrialRows(store, runId)) {
       const g = logs.get(`${r.subjectId}\u0000${r.suite}`);
       // A trial stored after the first pass is not in the header's tally: the log leaves it out.
       if (!g || g.written === g.total) continue;
-      const text = JSON.stringify(trialToSample(r));
-      if (g.written++ > 0) g.pending.push(',');
-      g.pending.push(text);
-      g.pendingChars += text.length;
-      if (g.pendingChars > PENDING_CHARS) writePending(g, buffer);
+      if (g.written++ > 0) g.out!.write(',');
+      // The sample's text is encoded into the log's buffer at once (no text outlives its trial).
+      g.out!.write(JSON.stringify(trialToSample(r)));
       if (r.status === 'done' && r.reasoningTokens !== null) g.reasoningTokens = (g.reasoningTokens ?? 0) + r.reasoningTokens;
     }
     const files: InspectExportResult['files'] = [];
     for (const g of logs.values()) {
       if (g.written !== g.total)
         throw new MindscopeError(`run ${runId} changed while it was exported (${g.subject} on ${g.suite}): export it again`);
-      g.pending.push(']}');
-      writePending(g, buffer);
+      g.out!.write(']}');
+      g.out!.close();
       if (g.reasoningTokens !== null) replaceHead(g, logHead(g, run, settings.get(g.subjectId) ?? {}, g.started));
       files.push({ path: g.file, subject: g.subject, suite: g.suite, samples: g.total });
     }
     return { files };
   } catch (err) {
-    for (const g of logs.values()) rmSync(g.file, { force: true });
+    // No half-written log is left; the error reported is the first one.
+    for (const g of logs.values()) {
+      try {
+        g.out?.close();
+      } catch {
+        // closing is best effort here
+      }
+      rmSync(g.file, { force: true });
+    }
     throw err;
   }
 }

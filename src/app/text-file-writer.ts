@@ -5,22 +5,38 @@
 
 import { closeSync, openSync, writeSync } from 'node:fs';
 
-/** The buffer a writer makes for itself when given none. */
-export const BUFFER_BYTES = 1 << 18;
+const BUFFER_BYTES = 1 << 18;
+
+export interface TextFileWriterOptions {
+  /** Write after what the file holds (else it is truncated). */
+  append?: boolean;
+  /** The buffer's size (256 KiB unless given). */
+  bufferBytes?: number;
+  /**
+   * Keep the file open between writes (the default); false: open it for each write of the
+   * buffer, for a process writing more files at once than it may hold open.
+   */
+  holdOpen?: boolean;
+}
 
 export class TextFileWriter {
-  readonly #fd: number;
+  readonly #path: string;
+  readonly #holdOpen: boolean;
+  #fd: number;
   readonly #buffer: Buffer;
   #used = 0;
   #closed = false;
 
-  /**
-   * Opens `path` for writing (`append`: after what it holds), truncating it otherwise. `buffer`:
-   * one to encode into (a writer opened often can reuse one; no two open writers may share it).
-   */
-  constructor(path: string, append = false, buffer?: Buffer) {
-    this.#buffer = buffer ?? Buffer.allocUnsafe(BUFFER_BYTES);
-    this.#fd = openSync(path, append ? 'a' : 'w');
+  /** Opens `path` for writing. */
+  constructor(path: string, options: TextFileWriterOptions = {}) {
+    this.#path = path;
+    this.#holdOpen = options.holdOpen ?? true;
+    this.#buffer = Buffer.allocUnsafe(options.bufferBytes ?? BUFFER_BYTES);
+    this.#fd = openSync(path, options.append ? 'a' : 'w');
+    if (!this.#holdOpen) {
+      closeSync(this.#fd);
+      this.#fd = -1;
+    }
   }
 
   /** Queue `text`; it reaches the file when the buffer fills, on flush() or close(). */
@@ -50,11 +66,16 @@ export class TextFileWriter {
     try {
       this.flush();
     } finally {
-      closeSync(this.#fd);
+      if (this.#fd >= 0) closeSync(this.#fd);
     }
   }
 
   #writeAll(bytes: Uint8Array): void {
-    for (let at = 0; at < bytes.length; ) at += writeSync(this.#fd, bytes, at, bytes.length - at);
+    const fd = this.#fd >= 0 ? this.#fd : openSync(this.#path, 'a');
+    try {
+      for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+    } finally {
+      if (fd !== this.#fd) closeSync(fd);
+    }
   }
 }
