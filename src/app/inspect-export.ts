@@ -9,7 +9,7 @@
 // header (inspect-log-header.ts), which is written first; the second streams the samples after
 // it, straight into the log. Memory holds per-item sums, never the transcripts.
 
-import { closeSync, openSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, MCQ_RECORDS, MindscopeError, readRecord, makeDirectory } from '../core/index.js';
 import type { RunRecord, Store } from '../store/index.js';
@@ -128,11 +128,9 @@ function replaceHead(g: LogFile, head: string): void {
   const shift = bytes.length - g.headBytes;
   const fd = openSync(g.file, 'r+');
   try {
-    if (shift !== 0) {
+    if (shift > 0) {
       const chunk = Buffer.allocUnsafe(MOVE_BYTES);
-      let end = g.headBytes;
-      for (let n; (n = readSync(fd, chunk, 0, chunk.length, end)) > 0; ) end += n;
-      for (let at = end; at > g.headBytes; ) {
+      for (let at = fstatSync(fd).size; at > g.headBytes; ) {
         const from = Math.max(g.headBytes, at - MOVE_BYTES);
         const n = readSync(fd, chunk, 0, at - from, from);
         writeSync(fd, chunk, 0, n, from + shift);

@@ -117,12 +117,7 @@ function usage(g: LogTally): InspectModelUsage {
 }
 
 /** A log's JSON text up to its samples: the header object opened for a last `samples` field, `"samples":[` included. */
-export function logHead(
-  g: LogTally,
-  run: RunRecord,
-  settings: Record<string, unknown>,
-  started: boolean,
-): string {
+export function logHead(g: LogTally, run: RunRecord, settings: Record<string, unknown>, started: boolean): string {
   const s = settings;
   const model = inspectModelName(g.subject);
   const header = {

@@ -177,7 +177,10 @@ export interface StoredTrial extends TrialKey {
 
 /** A stored trial without its transcript, as `runTrialSummaries` reads it: usage and score values only. */
 export interface RunTrialSummary
-  extends Pick<StoredTrial, 'subjectId' | 'suite' | 'itemId' | 'replicate' | 'status' | 'inputTokens' | 'outputTokens' | 'costUsd' | 'unpricedCalls' | 'finishedAt'> {
+  extends Pick<
+    StoredTrial,
+    'subjectId' | 'suite' | 'itemId' | 'replicate' | 'status' | 'inputTokens' | 'outputTokens' | 'costUsd' | 'unpricedCalls' | 'finishedAt'
+  > {
   /** The trial's scores in the order they were recorded (the protocol's first). */
   scores: Array<{ scorer: string; value: number }>;
 }
