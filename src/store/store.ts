@@ -318,8 +318,11 @@ export interface Store extends BatchLedger {
    * stored, read `batchSize` rows a query (500 unless given): memory stays bounded by a batch.
    */
   runTrials(runId: string, options?: { batchSize?: number }): AsyncIterable<RunTrial>;
-  /** A run's trials as `runTrials` orders them, without transcripts or score details (a cheap pass over the run). */
-  runTrialSummaries(runId: string): AsyncIterable<RunTrialSummary>;
+  /**
+   * A run's trials as `runTrials` orders them, without transcripts or score details (a cheap
+   * pass over the run), read `batchSize` rows a query (5,000 unless given).
+   */
+  runTrialSummaries(runId: string, options?: { batchSize?: number }): AsyncIterable<RunTrialSummary>;
   /** Everything the store holds, row by row (db copy, merge). */
   exportRecords(): AsyncIterable<StoreRecord>;
   /**

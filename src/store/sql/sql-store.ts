@@ -557,14 +557,14 @@ export class SqlStore implements Store {
     }
   }
 
-  async *runTrialSummaries(runId: string): AsyncIterable<RunTrialSummary> {
+  async *runTrialSummaries(runId: string, options: { batchSize?: number } = {}): AsyncIterable<RunTrialSummary> {
     await this.flush();
     // Read without the map, as runTrials reads (pages read stay resident while mapped).
     const mapped =
       this.db.backend === 'sqlite' ? Number((await this.db.all<{ mmap_size: number }>('PRAGMA mmap_size'))[0]?.mmap_size ?? 0) : 0;
     if (mapped > 0) await this.db.all('PRAGMA mmap_size = 0');
     try {
-      yield* trialSummaryPages(this.db, runId);
+      yield* trialSummaryPages(this.db, runId, options.batchSize);
     } finally {
       if (mapped > 0) await this.db.all(`PRAGMA mmap_size = ${mapped}`);
     }

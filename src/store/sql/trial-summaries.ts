@@ -7,14 +7,15 @@ import type { SqlDriver } from './driver.js';
 
 const PAGE = 5000;
 
-export async function* trialSummaryPages(db: SqlDriver, runId: string): AsyncIterable<RunTrialSummary> {
+export async function* trialSummaryPages(db: SqlDriver, runId: string, batchSize = PAGE): AsyncIterable<RunTrialSummary> {
+  if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batch size ${batchSize}: a positive integer`);
   for (let after = 0; ; ) {
     const page = await db.all<Omit<RunTrialSummary, 'scores'> & { id: number }>(
       `SELECT t.id AS id, t.subject_id AS "subjectId", t.suite AS suite, t.item_id AS "itemId", t.replicate AS replicate,
          t.status AS status, t.input_tokens AS "inputTokens", t.output_tokens AS "outputTokens", t.cost_usd AS "costUsd",
          t.unpriced_calls AS "unpricedCalls", t.finished_at AS "finishedAt"
        FROM trials t WHERE t.run_id = ? AND t.id > ? ORDER BY t.id LIMIT ?`,
-      [runId, after, PAGE],
+      [runId, after, batchSize],
     );
     if (page.length === 0) break;
     const scores = await db.all<{ trial_id: number; scorer: string; value: number }>(
