@@ -61,26 +61,28 @@ export function tallyTrial(g: LogTally, t: RunTrialSummary): void {
   if (t.finishedAt > g.completedAt) g.completedAt = t.finishedAt;
   if (t.status !== 'done') return;
   g.completed++;
-  const [first, ...later] = t.scores;
+  const first = t.scores[0];
+  const later = t.scores.length > 1 ? t.scores.slice(1) : [];
   g.protocol ??= first?.scorer ?? null;
   g.inputTokens += t.inputTokens;
   g.outputTokens += t.outputTokens;
   const cost = t.unpricedCalls > 0 ? null : t.costUsd;
   g.costUsd = g.costUsd !== null && cost !== null ? g.costUsd + cost : null;
+  if (first && first.value !== null) addScore(g, first.scorer, t.itemId, first.value);
+  if (later.length === 0) return;
   // Later scores by scorer name, as a sample's scores hold them (a name scored twice: its last value).
-  const values: Array<[string, number]> = [
-    ...(first && first.value !== null ? [[first.scorer, first.value] as [string, number]] : []),
-    ...Object.entries(Object.fromEntries(later.map((s) => [s.scorer, s.value]))),
-  ];
-  for (const [scorer, value] of values) {
-    let byItem = g.sums.get(scorer);
-    if (!byItem) g.sums.set(scorer, (byItem = new Map()));
-    const c = byItem.get(t.itemId);
-    if (c) {
-      c.sum += value;
-      c.n++;
-    } else byItem.set(t.itemId, { sum: value, n: 1 });
-  }
+  for (const [scorer, value] of Object.entries(Object.fromEntries(later.map((s) => [s.scorer, s.value]))))
+    addScore(g, scorer, t.itemId, value);
+}
+
+function addScore(g: LogTally, scorer: string, itemId: string, value: number): void {
+  let byItem = g.sums.get(scorer);
+  if (!byItem) g.sums.set(scorer, (byItem = new Map()));
+  const c = byItem.get(itemId);
+  if (c) {
+    c.sum += value;
+    c.n++;
+  } else byItem.set(itemId, { sum: value, n: 1 });
 }
 
 function metric(name: string, value: number) {
