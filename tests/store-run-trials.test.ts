@@ -1,7 +1,8 @@
-// A run's trials streamed in keyset pages (Store.runTrials, and the exports built on it), on
-// both backends: every batch size gives exactly the run's N trials, in the order stored, the
-// same records the whole-store export holds, whatever other runs are interleaved with it; and a
-// run copied from SQLite to PostgreSQL exports byte for byte the same JSONL and Inspect logs.
+// A run's trials streamed in keyset pages (Store.runTrials, runTrialSummaries and the exports
+// built on them), on both backends: every batch size gives exactly the run's N trials, in the
+// order stored (with their transcripts, or as summaries without), the same records the
+// whole-store export holds, whatever other runs are interleaved with it; and a run copied from
+// SQLite to PostgreSQL exports byte for byte the same JSONL and Inspect logs.
 
 import fc from 'fast-check';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -118,6 +119,22 @@ for (const b of backends) {
               expect(rows.map((r) => [r.itemId, r.replicate, r.status, r.score])).toEqual(
                 streamed.map((t) => [t.itemId, t.replicate, t.status, t.scores[0]?.value ?? null]),
               );
+              // The same trials without transcripts or score details.
+              expect(await collect(store.runTrialSummaries('a', { batchSize }))).toEqual(
+                streamed.map((t) => ({
+                  subjectId: t.subjectId,
+                  suite: t.suite,
+                  itemId: t.itemId,
+                  replicate: t.replicate,
+                  status: t.status,
+                  inputTokens: t.inputTokens,
+                  outputTokens: t.outputTokens,
+                  costUsd: t.costUsd,
+                  unpricedCalls: t.unpricedCalls,
+                  finishedAt: t.finishedAt,
+                  scores: t.scores.map((s) => ({ scorer: s.scorer, value: s.value })),
+                })),
+              );
             } finally {
               await store.close();
             }
@@ -131,6 +148,7 @@ for (const b of backends) {
       const store = await openStore(await b.fresh('bad'));
       try {
         await expect(collect(store.runTrials('a', { batchSize: 0 }))).rejects.toThrow(/batch size 0/);
+        await expect(collect(store.runTrialSummaries('a', { batchSize: 0 }))).rejects.toThrow(/batch size 0/);
       } finally {
         await store.close();
       }

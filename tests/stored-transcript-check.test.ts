@@ -130,7 +130,7 @@ describe('the text file writer', () => {
           out.close();
           expect(readFileSync(path, 'utf8')).toBe(pieces.join(''));
           // Appending keeps what the file holds.
-          const more = new TextFileWriter(path, true);
+          const more = new TextFileWriter(path, { append: true });
           more.write('tail');
           more.close();
           expect(readFileSync(path, 'utf8')).toBe(`${pieces.join('')}tail`);

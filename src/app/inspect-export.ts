@@ -5,25 +5,21 @@
 // Results follow Inspect's metrics: per-sample scores reduced over epochs by their mean, then
 // accuracy (the mean) and stderr (sample SD / sqrt(n)).
 //
-// Samples stream from the store into one spool file per log; each log is then written header
-// first and its samples copied after, so memory holds per-item sums, never the transcripts.
+// The run is read twice: a first pass over its trials without transcripts tallies each log's
+// header (inspect-log-header.ts), which is written first; the second streams the samples after
+// it, straight into the log. Memory holds per-item sums, never the transcripts.
 
-import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, MCQ_RECORDS, readRecord, makeDirectory } from '../core/index.js';
-import type { Store } from '../store/index.js';
+import { ConfigError, MCQ_RECORDS, MindscopeError, readRecord, makeDirectory } from '../core/index.js';
+import type { RunRecord, Store } from '../store/index.js';
 import { callsToInspect } from './inspect-messages.js';
 import type { InspectModelUsage, InspectSample } from './inspect-log-schema.js';
+import { inspectModelName, type LogTally, logHead, newTally, tallyTrial } from './inspect-log-header.js';
 import { TextFileWriter } from './text-file-writer.js';
 import { runTrialRows, type TrialRow } from './trial-rows.js';
 
-/** The Inspect log format version written (EvalLog.version). */
-export const INSPECT_LOG_VERSION = 2;
-
-/** The model name Inspect shows: the subject spec with its provider separated by "/" as Inspect writes it. */
-export function inspectModelName(spec: string): string {
-  return spec.replace(':', '/');
-}
+export { INSPECT_LOG_VERSION, inspectModelName } from './inspect-log-header.js';
 
 /** A score value as Inspect's accuracy reads it: C / I for a 0/1 score, else the number. */
 function inspectValue(v: number): string | number {
@@ -38,19 +34,6 @@ function usageOf(r: TrialRow): InspectModelUsage {
     ...(r.reasoningTokens !== null ? { reasoning_tokens: r.reasoningTokens } : {}),
     ...(r.costUsd !== null ? { total_cost: r.costUsd } : {}),
   };
-}
-
-function addUsage(a: InspectModelUsage, b: InspectModelUsage): InspectModelUsage {
-  const out: InspectModelUsage = {
-    input_tokens: a.input_tokens + b.input_tokens,
-    output_tokens: a.output_tokens + b.output_tokens,
-    total_tokens: a.total_tokens + b.total_tokens,
-  };
-  if (a.reasoning_tokens != null || b.reasoning_tokens != null)
-    out.reasoning_tokens = (a.reasoning_tokens ?? 0) + (b.reasoning_tokens ?? 0);
-  // The cost is known only while every sample's is.
-  if (a.total_cost != null && b.total_cost != null) out.total_cost = a.total_cost + b.total_cost;
-  return out;
 }
 
 /** One trial as an Inspect sample. */
@@ -118,67 +101,46 @@ export function trialToSample(r: TrialRow): InspectSample {
   };
 }
 
-interface LogGroup {
+interface LogFile extends LogTally {
   file: string;
-  spool: string;
-  subject: string;
-  subjectId: string;
-  suite: string;
-  protocol: string | null;
-  firstSample: boolean;
-  buffer: string[];
-  bufferedChars: number;
-  total: number;
-  completed: number;
-  replicates: number;
-  /** Per scorer, per item: the sum and count of its values (Inspect reduces epochs by their mean). */
-  sums: Map<string, Map<string, { sum: number; n: number }>>;
-  itemIds: Set<string>;
-  usage: InspectModelUsage;
-  completedAt: string;
+  /** Bytes of the header written before the samples. */
+  headBytes: number;
+  started: boolean;
+  out: TextFileWriter | null;
+  written: number;
 }
 
 /**
- * Samples a log keeps as text before they go to its spool: little, since text held longer
- * outlives the young generation's collections and the heap grows with the run.
+ * Logs whose files stay open while their samples are written; a run with more (subjects x
+ * suites) writes each log through a smaller buffer, opening its file for each write.
  */
-const SPOOL_CHARS = 1 << 16;
-/** The spool is copied into its log this many bytes a read. */
-const COPY_BYTES = 1 << 20;
+const OPEN_LOGS = 16;
+const SMALL_BUFFER_BYTES = 1 << 16;
+/** Bytes moved a read when a header grows after its samples were written. */
+const MOVE_BYTES = 1 << 20;
 
-function spoolFlush(g: LogGroup): void {
-  if (g.buffer.length === 0) return;
-  const out = new TextFileWriter(g.spool, true);
+/**
+ * Put a longer header before the samples (reasoning tokens are known only from the
+ * transcripts): the bytes after the old header move to the end, last chunk first.
+ */
+function replaceHead(g: LogFile, head: string): void {
+  const bytes = Buffer.from(head, 'utf8');
+  const shift = bytes.length - g.headBytes;
+  const fd = openSync(g.file, 'r+');
   try {
-    for (const text of g.buffer) out.write(text);
+    if (shift > 0) {
+      const chunk = Buffer.allocUnsafe(MOVE_BYTES);
+      for (let at = fstatSync(fd).size; at > g.headBytes; ) {
+        const from = Math.max(g.headBytes, at - MOVE_BYTES);
+        const n = readSync(fd, chunk, 0, at - from, from);
+        writeSync(fd, chunk, 0, n, from + shift);
+        at = from;
+      }
+    }
+    writeSync(fd, bytes, 0, bytes.length, 0);
   } finally {
-    out.close();
+    closeSync(fd);
   }
-  g.buffer = [];
-  g.bufferedChars = 0;
-}
-
-function metric(name: string, value: number) {
-  return { name, value, params: {} };
-}
-
-function resultScores(g: LogGroup) {
-  return [...g.sums].map(([scorer, byItem]) => {
-    const values = [...byItem.values()].map((c) => c.sum / c.n);
-    const n = values.length;
-    const mean = n ? values.reduce((a, b) => a + b, 0) / n : 0;
-    const sd = n > 1 ? Math.sqrt(values.reduce((a, v) => a + (v - mean) ** 2, 0) / (n - 1)) : 0;
-    const metricName = scorer === g.protocol ? 'accuracy' : 'mean';
-    return {
-      name: scorer,
-      scorer,
-      ...(g.replicates > 1 ? { reducer: 'mean' } : {}),
-      scored_samples: n,
-      unscored_samples: g.itemIds.size - n,
-      params: {},
-      metrics: { [metricName]: metric(metricName, mean), stderr: metric('stderr', n ? sd / Math.sqrt(n) : 0) },
-    };
-  });
 }
 
 function safeName(s: string): string {
@@ -192,127 +154,88 @@ export interface InspectExportResult {
   files: Array<{ path: string; subject: string; suite: string; samples: number }>;
 }
 
+/** The subjects' specs and the run's plan (a few rows: they come first in a store's records). */
+async function specsAndPlan(store: Store, runId: string) {
+  const specs = new Map<string, string>();
+  const planned = new Map<string, number>();
+  for await (const r of store.exportRecords()) {
+    if (r.kind === 'subject') specs.set(r.subject.id, r.subject.spec);
+    else if (r.kind === 'plan') {
+      if (r.runId === runId) planned.set(`${r.row.subjectId}\u0000${r.row.suite}`, r.row.planned);
+    } else if (r.kind !== 'run') break;
+  }
+  return { specs, planned };
+}
+
+/** The logs of a run, tallied and their headers written: the first pass. */
+async function startLogs(store: Store, run: RunRecord, dir: string, settings: Map<string, Record<string, unknown>>) {
+  const { specs, planned } = await specsAndPlan(store, run.id);
+  const stamp = run.createdAt
+    .replace(/\.\d+Z$/, 'Z')
+    .replace(/:/g, '-')
+    .replace('Z', '+00-00');
+  const logs = new Map<string, LogFile>();
+  for await (const t of store.runTrialSummaries(run.id)) {
+    const key = `${t.subjectId}\u0000${t.suite}`;
+    let g = logs.get(key);
+    if (!g) {
+      const subject = specs.get(t.subjectId) ?? t.subjectId;
+      const file = join(dir, `${stamp}_${safeName(t.suite)}_${safeName(subject)}_${t.subjectId}.json`);
+      g = { ...newTally(subject, t.subjectId, t.suite), file, headBytes: 0, started: false, out: null, written: 0 };
+      logs.set(key, g);
+    }
+    tallyTrial(g, t);
+  }
+  for (const [key, g] of logs) {
+    // Planned trials neither done nor failed: the log is of an evaluation still under way.
+    g.started = (planned.get(key) ?? 0) - g.total > 0;
+    const head = logHead(g, run, settings.get(g.subjectId) ?? {}, g.started);
+    writeFileSync(g.file, head);
+    g.headBytes = Buffer.byteLength(head, 'utf8');
+  }
+  return logs;
+}
+
 /** Write a run as Inspect eval logs into DIR (one `.json` per subject x suite); returns the files written. */
 export async function exportInspectLogs(store: Store, runId: string, dir: string): Promise<InspectExportResult> {
   const run = await store.getRun(runId);
   if (!run) throw new ConfigError(`no run "${runId}" in ${store.location}`);
   makeDirectory(dir);
   const settings = new Map((await store.runSubjects(runId)).map((s) => [s.id, s.settings]));
-  const pending = new Set((await store.status(runId)).filter((s) => s.pending > 0).map((s) => `${s.subjectId}\u0000${s.suite}`));
-  const stamp = run.createdAt
-    .replace(/\.\d+Z$/, 'Z')
-    .replace(/:/g, '-')
-    .replace('Z', '+00-00');
-  const groups = new Map<string, LogGroup>();
+  const logs = await startLogs(store, run, dir, settings);
+  const many = logs.size > OPEN_LOGS;
   try {
+    for (const g of logs.values())
+      g.out = new TextFileWriter(g.file, { append: true, holdOpen: !many, ...(many ? { bufferBytes: SMALL_BUFFER_BYTES } : {}) });
     for await (const r of runTrialRows(store, runId)) {
-      const key = `${r.subjectId}\u0000${r.suite}`;
-      let g = groups.get(key);
-      if (!g) {
-        const file = join(dir, `${stamp}_${safeName(r.suite)}_${safeName(r.subject)}_${r.subjectId}.json`);
-        g = {
-          file,
-          spool: `${file}.samples.tmp`,
-          subject: r.subject,
-          subjectId: r.subjectId,
-          suite: r.suite,
-          protocol: null,
-          firstSample: true,
-          buffer: [],
-          bufferedChars: 0,
-          total: 0,
-          completed: 0,
-          replicates: 0,
-          sums: new Map(),
-          itemIds: new Set(),
-          usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0, total_cost: 0 },
-          completedAt: '',
-        };
-        rmSync(g.spool, { force: true });
-        groups.set(key, g);
-      }
-      const sample = trialToSample(r);
-      const text = `${g.firstSample ? '' : ','}${JSON.stringify(sample)}`;
-      g.firstSample = false;
-      g.buffer.push(text);
-      g.bufferedChars += text.length;
-      if (g.bufferedChars > SPOOL_CHARS) spoolFlush(g);
-      g.total++;
-      g.itemIds.add(r.itemId);
-      g.replicates = Math.max(g.replicates, r.replicate + 1);
-      if (r.finishedAt > g.completedAt) g.completedAt = r.finishedAt;
-      if (r.status !== 'done') continue;
-      g.completed++;
-      g.protocol ??= r.scorer;
-      g.usage = addUsage(g.usage, usageOf(r));
-      const values: Array<[string, number]> = [
-        ...(r.scorer !== null && r.score !== null ? [[r.scorer, r.score] as [string, number]] : []),
-        ...Object.entries(r.judgeScores),
-      ];
-      for (const [scorer, value] of values) {
-        let byItem = g.sums.get(scorer);
-        if (!byItem) g.sums.set(scorer, (byItem = new Map()));
-        const c = byItem.get(r.itemId) ?? { sum: 0, n: 0 };
-        c.sum += value;
-        c.n++;
-        byItem.set(r.itemId, c);
-      }
+      const g = logs.get(`${r.subjectId}\u0000${r.suite}`);
+      // A trial stored after the first pass is not in the header's tally: the log leaves it out.
+      if (!g || g.written === g.total) continue;
+      if (g.written++ > 0) g.out!.write(',');
+      // The sample's text is encoded into the log's buffer at once (no text outlives its trial).
+      g.out!.write(JSON.stringify(trialToSample(r)));
+      if (r.status === 'done' && r.reasoningTokens !== null) g.reasoningTokens = (g.reasoningTokens ?? 0) + r.reasoningTokens;
     }
     const files: InspectExportResult['files'] = [];
-    for (const g of groups.values()) {
-      spoolFlush(g);
-      const s = settings.get(g.subjectId) ?? {};
-      const model = inspectModelName(g.subject);
-      const header = {
-        version: INSPECT_LOG_VERSION,
-        status: pending.has(`${g.subjectId}\u0000${g.suite}`) ? 'started' : 'success',
-        eval: {
-          eval_id: `${runId}-${g.subjectId}-${g.suite}`,
-          run_id: runId,
-          created: run.createdAt,
-          task: `mindscope/${g.suite}`,
-          task_id: g.suite,
-          task_version: 0,
-          dataset: { name: g.suite, samples: g.itemIds.size, sample_ids: [...g.itemIds] },
-          model,
-          model_generate_config: {
-            ...(typeof s.temperature === 'number' ? { temperature: s.temperature } : {}),
-            ...(typeof s.maxTokens === 'number' ? { max_tokens: s.maxTokens } : {}),
-            ...(typeof s.topP === 'number' ? { top_p: s.topP } : {}),
-            ...(typeof s.seed === 'number' ? { seed: s.seed } : {}),
-          },
-          config: { epochs: g.replicates, epochs_reducer: ['mean'], fail_on_error: false },
-          packages: { mindscope: '0.1.0' },
-          metadata: { mindscope: { run_id: runId, subject: g.subject, subject_id: g.subjectId, suite: g.suite } },
-        },
-        plan: { name: 'plan', steps: [{ solver: `mindscope/${g.protocol ?? 'protocol'}`, params: {} }], config: {} },
-        results: { total_samples: g.total, completed_samples: g.completed, scores: resultScores(g) },
-        stats: { started_at: run.createdAt, completed_at: g.completedAt, model_usage: { [model]: g.usage } },
-      };
-      const head = JSON.stringify(header);
-      const fd = openSync(g.file, 'w');
-      try {
-        writeSync(fd, `${head.slice(0, -1)},"samples":[`);
-        const src = openSync(g.spool, 'a+');
-        try {
-          const chunk = Buffer.alloc(COPY_BYTES);
-          for (let pos = 0; ; ) {
-            const n = readSync(src, chunk, 0, chunk.length, pos);
-            if (n === 0) break;
-            writeSync(fd, chunk.subarray(0, n));
-            pos += n;
-          }
-        } finally {
-          closeSync(src);
-        }
-        writeSync(fd, ']}');
-      } finally {
-        closeSync(fd);
-      }
+    for (const g of logs.values()) {
+      if (g.written !== g.total)
+        throw new MindscopeError(`run ${runId} changed while it was exported (${g.subject} on ${g.suite}): export it again`);
+      g.out!.write(']}');
+      g.out!.close();
+      if (g.reasoningTokens !== null) replaceHead(g, logHead(g, run, settings.get(g.subjectId) ?? {}, g.started));
       files.push({ path: g.file, subject: g.subject, suite: g.suite, samples: g.total });
     }
     return { files };
-  } finally {
-    for (const g of groups.values()) rmSync(g.spool, { force: true });
+  } catch (err) {
+    // No half-written log is left; the error reported is the first one.
+    for (const g of logs.values()) {
+      try {
+        g.out?.close();
+      } catch {
+        // closing is best effort here
+      }
+      rmSync(g.file, { force: true });
+    }
+    throw err;
   }
 }

@@ -7,23 +7,44 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 
 const BUFFER_BYTES = 1 << 18;
 
+export interface TextFileWriterOptions {
+  /** Write after what the file holds (else it is truncated). */
+  append?: boolean;
+  /** The buffer's size (256 KiB unless given). */
+  bufferBytes?: number;
+  /**
+   * Keep the file open between writes (the default); false: open it for each write of the
+   * buffer, for a process writing more files at once than it may hold open.
+   */
+  holdOpen?: boolean;
+}
+
 export class TextFileWriter {
-  readonly #fd: number;
-  readonly #buffer = Buffer.allocUnsafe(BUFFER_BYTES);
+  readonly #path: string;
+  readonly #holdOpen: boolean;
+  #fd: number;
+  readonly #buffer: Buffer;
   #used = 0;
   #closed = false;
 
-  /** Opens `path` for writing (`append`: after what it holds), truncating it otherwise. */
-  constructor(path: string, append = false) {
-    this.#fd = openSync(path, append ? 'a' : 'w');
+  /** Opens `path` for writing. */
+  constructor(path: string, options: TextFileWriterOptions = {}) {
+    this.#path = path;
+    this.#holdOpen = options.holdOpen ?? true;
+    this.#buffer = Buffer.allocUnsafe(options.bufferBytes ?? BUFFER_BYTES);
+    this.#fd = openSync(path, options.append ? 'a' : 'w');
+    if (!this.#holdOpen) {
+      closeSync(this.#fd);
+      this.#fd = -1;
+    }
   }
 
   /** Queue `text`; it reaches the file when the buffer fills, on flush() or close(). */
   write(text: string): void {
     // A UTF-16 unit takes at most 3 bytes of UTF-8.
-    if (text.length * 3 > BUFFER_BYTES - this.#used) {
+    if (text.length * 3 > this.#buffer.length - this.#used) {
       this.flush();
-      if (text.length * 3 > BUFFER_BYTES) {
+      if (text.length * 3 > this.#buffer.length) {
         this.#writeAll(Buffer.from(text, 'utf8'));
         return;
       }
@@ -45,11 +66,16 @@ export class TextFileWriter {
     try {
       this.flush();
     } finally {
-      closeSync(this.#fd);
+      if (this.#fd >= 0) closeSync(this.#fd);
     }
   }
 
   #writeAll(bytes: Uint8Array): void {
-    for (let at = 0; at < bytes.length; ) at += writeSync(this.#fd, bytes, at, bytes.length - at);
+    const fd = this.#fd >= 0 ? this.#fd : openSync(this.#path, 'a');
+    try {
+      for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+    } finally {
+      if (fd !== this.#fd) closeSync(fd);
+    }
   }
 }

@@ -175,6 +175,16 @@ export interface StoredTrial extends TrialKey {
   scores: Array<{ scorer: string; value: number; detail: string }>;
 }
 
+/** A stored trial without its transcript, as `runTrialSummaries` reads it: usage and score values only. */
+export interface RunTrialSummary
+  extends Pick<
+    StoredTrial,
+    'subjectId' | 'suite' | 'itemId' | 'replicate' | 'status' | 'inputTokens' | 'outputTokens' | 'costUsd' | 'unpricedCalls' | 'finishedAt'
+  > {
+  /** The trial's scores in the order they were recorded (the protocol's first). */
+  scores: Array<{ scorer: string; value: number }>;
+}
+
 /** A stored trial as `runTrials` reads it: its transcript parsed (what JSON.parse of StoredTrial's text gives), null when it has none. */
 export interface RunTrial extends Omit<StoredTrial, 'transcript'> {
   transcript: unknown;
@@ -308,6 +318,11 @@ export interface Store extends BatchLedger {
    * stored, read `batchSize` rows a query (500 unless given): memory stays bounded by a batch.
    */
   runTrials(runId: string, options?: { batchSize?: number }): AsyncIterable<RunTrial>;
+  /**
+   * A run's trials as `runTrials` orders them, without transcripts or score details (a cheap
+   * pass over the run), read `batchSize` rows a query (5,000 unless given).
+   */
+  runTrialSummaries(runId: string, options?: { batchSize?: number }): AsyncIterable<RunTrialSummary>;
   /** Everything the store holds, row by row (db copy, merge). */
   exportRecords(): AsyncIterable<StoreRecord>;
   /**

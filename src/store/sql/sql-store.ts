@@ -31,6 +31,7 @@ import {
   type Store,
   type StoreRecord,
   type RunTrial,
+  type RunTrialSummary,
   type SubjectRecord,
   type TrialStatus,
   type UsageRow,
@@ -60,6 +61,7 @@ import { pinRunRubric, putRunIrtResult, runIrtResults, runRubricPins } from './r
 import { KEY_WHERE, keyParams } from './trial-key-sql.js';
 import { doneTrialWrite, failedTrialWrite, insertNames, keyNames, upsertScore, type Write } from './trial-writes.js';
 import { TrialBrowser } from './trial-browser.js';
+import { trialSummaryPages } from './trial-summaries.js';
 
 interface RunRow {
   id: string;
@@ -576,6 +578,19 @@ export class SqlStore implements Store {
     if (mapped > 0) await this.db.all('PRAGMA mmap_size = 0');
     try {
       yield* trialPages(this.db, runId, options.batchSize);
+    } finally {
+      if (mapped > 0) await this.db.all(`PRAGMA mmap_size = ${mapped}`);
+    }
+  }
+
+  async *runTrialSummaries(runId: string, options: { batchSize?: number } = {}): AsyncIterable<RunTrialSummary> {
+    await this.flush();
+    // Read without the map, as runTrials reads (pages read stay resident while mapped).
+    const mapped =
+      this.db.backend === 'sqlite' ? Number((await this.db.all<{ mmap_size: number }>('PRAGMA mmap_size'))[0]?.mmap_size ?? 0) : 0;
+    if (mapped > 0) await this.db.all('PRAGMA mmap_size = 0');
+    try {
+      yield* trialSummaryPages(this.db, runId, options.batchSize);
     } finally {
       if (mapped > 0) await this.db.all(`PRAGMA mmap_size = ${mapped}`);
     }
