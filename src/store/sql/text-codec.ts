@@ -34,8 +34,8 @@ export const TEXT_SQL_FUNCTION = 'mindscope_text';
 /**
  * Bytes of a kind's dictionary, and of the first rows it is trained from: a few KiB for the
  * small rows written with every trial (past that they gain a byte or two), more for prompt
- * blobs, most for item bodies (deflated once an item, on a worker thread, by zlib, which sets
- * the dictionary up for each body: about 2 ns a byte).
+ * blobs, most for item bodies (deflated once an item; the indexed encoder builds its match
+ * index of a dictionary once, so its size costs nothing a body).
  */
 const DICTIONARY_BYTES: Record<TextKind, number> = {
   transcript: 4096,
@@ -198,24 +198,27 @@ export class TextCodec {
       if (this.#gathering(kind)) this.#sample(kind, text);
       return this.#plain(kind, text);
     }
-    if (kind !== 'score') return this.framed(t.id, this.#deflate(kind, t, text), text);
+    if (kind !== 'score') return this.framed(t.id, this.#deflate(t, text), text);
     let stored = this.#scores.get(text);
     if (stored === undefined) {
-      stored = this.framed(t.id, this.#deflate(kind, t, text), text);
+      stored = this.framed(t.id, this.#deflate(t, text), text);
       if (this.#scores.size >= MEMO_MAX) this.#scores.clear();
       this.#scores.set(text, stored);
     }
     return stored;
   }
 
-  /** A value deflated against the kind's dictionary: short rows by the indexed dictionary, item bodies by zlib (dynamic codes pay off on them). */
-  #deflate(kind: TextKind, t: Trained, text: string): Uint8Array {
-    if (kind === 'item') return deflateRawSync(text, t.options);
+  /**
+   * A value deflated against the kind's dictionary by the indexed encoder (its match index built
+   * once a dictionary). Item bodies too: zlib's dynamic codes made them about 7% smaller, but
+   * zlib sets the dictionary up again for each body, more than twice the CPU an item.
+   */
+  #deflate(t: Trained, text: string): Uint8Array {
     t.deflater ??= new DictionaryDeflater(t.dict);
     return t.deflater.deflate(Buffer.from(text, 'utf8'));
   }
 
-  /** The kind's dictionary for writing and DEFLATE's options with it, if it has one (to deflate with elsewhere: a worker thread). */
+  /** The kind's dictionary for writing and DEFLATE's options with it, if it has one. */
   dictionaryOf(kind: TextKind): Trained | undefined {
     return this.#active.get(kind);
   }
@@ -244,7 +247,7 @@ export class TextCodec {
     let inflater = this.#inflaters.get(id);
     if (!inflater) this.#inflaters.set(id, (inflater = new DictionaryInflater(dict)));
     const data = stored.subarray(at);
-    // The indexed encoder's values read here; zlib's (item bodies) by zlib.
+    // The indexed encoder's values read here; zlib's (item bodies written before) by zlib.
     return (inflater.inflate(data) ?? inflateRawSync(data, { dictionary: dict })).toString('utf8');
   }
 
