@@ -53,7 +53,7 @@ const backends = [
 
 for (const b of backends) {
   describe.skipIf(b.skip)(`items stored beside the first trials on ${b.name}`, () => {
-    it('stores many items (on a worker thread in SQLite) as they are, each once', async () => {
+    it('stores many items (deflated against the item dictionary in SQLite) as they are, each once', async () => {
       const location = await b.fresh('many');
       const s = await openStore(location);
       const items = Array.from({ length: 700 }, (_, i) => ({ hash: `h${i}`, item: item(i) }));

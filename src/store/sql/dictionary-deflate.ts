@@ -116,8 +116,11 @@ export class DictionaryDeflater {
     }
   }
 
-  /** `input` as one raw DEFLATE block (fixed codes) that inflates, with the dictionary, back to it. */
-  deflate(input: Uint8Array): Uint8Array {
+  /**
+   * `input` as one raw DEFLATE block (fixed codes) that inflates, with the dictionary, back to
+   * it; after `prefix` (a frame's head), when given, in the same buffer.
+   */
+  deflate(input: Uint8Array, prefix?: Uint8Array): Uint8Array {
     const d = this.#dict.length;
     // The dictionary and the value end to end, in a buffer kept between values (the dictionary copied once).
     if (this.#window.length < d + input.length) {
@@ -149,6 +152,7 @@ export class DictionaryDeflater {
     };
     if (this.#out.length < input.length + 16) this.#out = new Uint8Array(Math.max(input.length + 16, 2 * this.#out.length));
     const out = new BitWriter(this.#out);
+    if (prefix) for (const b of prefix) out.write(b, 8);
     out.write(1, 1); // the last block
     out.write(1, 2); // fixed Huffman codes
     let i = d;
