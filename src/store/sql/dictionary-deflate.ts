@@ -51,36 +51,43 @@ for (let s = 0; s < 288; s++) {
   LIT_BITS[s] = bits;
 }
 const DIST_CODE = Array.from({ length: 30 }, (_, d) => reverse(d, 5));
+/** The distance code (index into DIST_BASE) of each distance 1..32768: a lookup, not a search a match. */
+const DIST_CODE_OF = new Uint8Array(MAX_DISTANCE + 1);
+for (let c = 0; c < DIST_BASE.length; c++) {
+  const end = c + 1 < DIST_BASE.length ? DIST_BASE[c + 1]! : MAX_DISTANCE + 1;
+  for (let dist = DIST_BASE[c]!; dist < end; dist++) DIST_CODE_OF[dist] = c;
+}
 
-/** Bits written low first, as DEFLATE packs them. */
+/** Bits written low first, as DEFLATE packs them, into a buffer kept between values (grown when full). */
 class BitWriter {
-  #out: Uint8Array;
+  out: Uint8Array<ArrayBuffer>;
   #at = 0;
   #acc = 0;
   #n = 0;
 
-  constructor(capacity: number) {
-    this.#out = new Uint8Array(capacity);
+  constructor(out: Uint8Array<ArrayBuffer>) {
+    this.out = out;
   }
 
   write(value: number, bits: number): void {
     this.#acc |= value << this.#n;
     this.#n += bits;
     while (this.#n >= 8) {
-      if (this.#at === this.#out.length) {
-        const bigger = new Uint8Array(this.#out.length * 2);
-        bigger.set(this.#out);
-        this.#out = bigger;
+      if (this.#at === this.out.length) {
+        const bigger = new Uint8Array(Math.max(64, this.out.length * 2));
+        bigger.set(this.out);
+        this.out = bigger;
       }
-      this.#out[this.#at++] = this.#acc & 0xff;
+      this.out[this.#at++] = this.#acc & 0xff;
       this.#acc >>>= 8;
       this.#n -= 8;
     }
   }
 
+  /** The bytes written, copied out of the kept buffer. */
   finish(): Uint8Array {
     if (this.#n > 0) this.write(0, 8 - this.#n);
-    return this.#out.subarray(0, this.#at);
+    return this.out.slice(0, this.#at);
   }
 }
 
@@ -94,6 +101,9 @@ export class DictionaryDeflater {
   readonly #stamp = new Uint32Array(1 << HASH_BITS);
   #value = 0;
   #window = new Uint8Array(0);
+  /** Kept between values, grown as needed: the value's match chains (each entry written before it is read) and the output. */
+  #chains = new Int32Array(0);
+  #out = new Uint8Array(0);
 
   constructor(dictionary: Uint8Array) {
     this.#dict = dictionary.subarray(Math.max(0, dictionary.length - MAX_DISTANCE));
@@ -106,8 +116,11 @@ export class DictionaryDeflater {
     }
   }
 
-  /** `input` as one raw DEFLATE block (fixed codes) that inflates, with the dictionary, back to it. */
-  deflate(input: Uint8Array): Uint8Array {
+  /**
+   * `input` as one raw DEFLATE block (fixed codes) that inflates, with the dictionary, back to
+   * it; after `prefix` (a frame's head), when given, in the same buffer.
+   */
+  deflate(input: Uint8Array, prefix?: Uint8Array): Uint8Array {
     const d = this.#dict.length;
     // The dictionary and the value end to end, in a buffer kept between values (the dictionary copied once).
     if (this.#window.length < d + input.length) {
@@ -126,7 +139,8 @@ export class DictionaryDeflater {
     const dictHead = this.#head;
     const dictPrev = this.#prev;
     // Chains of the value's positions (offset by d); they continue into the dictionary's.
-    const prev = new Int32Array(input.length);
+    if (this.#chains.length < input.length) this.#chains = new Int32Array(Math.max(input.length, 2 * this.#chains.length));
+    const prev = this.#chains;
     const headOf = (h: number) => (stamp[h] === value ? valueHead[h]! : dictHead[h]!);
     const prevOf = (p: number) => (p >= d ? prev[p - d]! : dictPrev[p]!);
     const insert = (i: number) => {
@@ -136,7 +150,9 @@ export class DictionaryDeflater {
       valueHead[h] = i;
       stamp[h] = value;
     };
-    const out = new BitWriter(input.length + 16);
+    if (this.#out.length < input.length + 16) this.#out = new Uint8Array(Math.max(input.length + 16, 2 * this.#out.length));
+    const out = new BitWriter(this.#out);
+    if (prefix) for (const b of prefix) out.write(b, 8);
     out.write(1, 1); // the last block
     out.write(1, 2); // fixed Huffman codes
     let i = d;
@@ -163,8 +179,7 @@ export class DictionaryDeflater {
         const lc = LENGTH_CODE[bestLen]!;
         out.write(LIT_CODE[257 + lc]!, LIT_BITS[257 + lc]!);
         if (LENGTH_EXTRA[lc]) out.write(bestLen - LENGTH_BASE[lc]!, LENGTH_EXTRA[lc]!);
-        let dc = 0;
-        while (dc + 1 < DIST_BASE.length && DIST_BASE[dc + 1]! <= bestDist) dc++;
+        const dc = DIST_CODE_OF[bestDist]!;
         out.write(DIST_CODE[dc]!, 5);
         if (DIST_EXTRA[dc]) out.write(bestDist - DIST_BASE[dc]!, DIST_EXTRA[dc]!);
         for (let k = 0; k < bestLen; k++) insert(i + k);
@@ -176,7 +191,9 @@ export class DictionaryDeflater {
       }
     }
     out.write(LIT_CODE[256]!, LIT_BITS[256]!);
-    return out.finish();
+    const bytes = out.finish();
+    this.#out = out.out;
+    return bytes;
   }
 }
 

@@ -5,7 +5,6 @@
 // function ITEM_BODY_SQL_FUNCTION, registered on each connection). PostgreSQL keeps the text
 // (it compresses large values itself). Bodies written before stay as they are: readers take all forms.
 
-import { Worker } from 'node:worker_threads';
 import { inflateRawSync } from 'node:zlib';
 import type { Item } from '../../core/index.js';
 import type { SqlDriver } from './driver.js';
@@ -51,65 +50,14 @@ export function memoizedItemBodyText(
 }
 
 /**
- * Bodies from this many on are deflated on a worker thread. Deflating costs about 25 us an item
- * whatever the level (zlib's setup, mostly): at one trial an item that was 4% of a run's
- * main-thread time, and a run goes on with its trials while the worker deflates. Starting a
- * worker costs about 30 ms of CPU (most of it on its own thread): below a few hundred items,
- * deflating here is as cheap.
+ * Bodies encoded between yields to the event loop: a run's trials go on while its items are
+ * encoded (about 30 us an item with the store's indexed encoder, text-codec.ts).
  */
-const WORKER_MIN_ITEMS = 256;
-
-/** Items a message to the worker carries: its heap, and the memory its zlib takes, stay small. */
-const WORKER_CHUNK = 1000;
-
-// The worker as a script (eval): it runs from the TypeScript sources in tests and from dist/ alike.
-// Each message is a list of texts and a dictionary (or none); each reply their deflated bytes end
-// to end, and where each ends.
-const WORKER_SOURCE = `
-const { parentPort } = require('node:worker_threads');
-const { deflateRawSync } = require('node:zlib');
-parentPort.on('message', ({ texts, options }) => {
-  const parts = texts.map((t) => (options ? deflateRawSync(t, options) : deflateRawSync(t)));
-  const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  const ends = new Uint32Array(parts.length);
-  let at = 0;
-  parts.forEach((p, i) => { all.set(p, at); at += p.length; ends[i] = at; });
-  parentPort.postMessage({ all, ends }, [all.buffer, ends.buffer]);
-});
-`;
-
-/** Deflate on a worker thread (with these options: a dictionary), a chunk at a time; rejects if the worker cannot run. */
-export function deflateOnWorker(
-  texts: string[],
-  options?: { dictionary: Uint8Array; windowBits: number; memLevel: number },
-): Promise<Buffer[]> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_SOURCE, { eval: true });
-    const bodies: Buffer[] = [];
-    let sent = 0;
-    const send = () => {
-      worker.postMessage({ texts: texts.slice(sent, sent + WORKER_CHUNK), options });
-      sent += WORKER_CHUNK;
-    };
-    worker.on('message', ({ all, ends }: { all: Uint8Array; ends: Uint32Array }) => {
-      let start = 0;
-      for (const end of ends) {
-        bodies.push(Buffer.from(all.buffer, all.byteOffset + start, end - start));
-        start = end;
-      }
-      if (sent < texts.length) return send();
-      resolve(bodies);
-      void worker.terminate();
-    });
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`the deflating worker exited (${code})`)));
-    send();
-  });
-}
+const ENCODE_CHUNK = 200;
 
 /**
- * Bodies as the database keeps them, in order (codec.encode's): many at once deflated on a
- * worker thread. A store with no item dictionary yet trains one from these bodies first.
+ * Bodies as the database keeps them, in order (codec.encode's), a chunk at a time. A store
+ * with no item dictionary yet trains one from these bodies first.
  */
 async function itemBodyParams(db: SqlDriver, jsons: string[]): Promise<Array<string | Buffer>> {
   const codec: TextCodec = db.codec;
@@ -117,13 +65,12 @@ async function itemBodyParams(db: SqlDriver, jsons: string[]): Promise<Array<str
   await codec.ready(db);
   codec.sample('item', jsons);
   await codec.train(db);
-  const dictionary = codec.dictionaryOf('item');
-  if (jsons.length >= WORKER_MIN_ITEMS && dictionary) {
-    // A worker that cannot start (resource limits) is no reason to fail: deflate here instead.
-    const bodies = await deflateOnWorker(jsons, dictionary.options).catch(() => undefined);
-    if (bodies) return bodies.map((b, i) => codec.framed(dictionary.id, b, jsons[i]!));
+  const bodies: Array<string | Buffer> = [];
+  for (let i = 0; i < jsons.length; i += ENCODE_CHUNK) {
+    if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    for (let j = i; j < Math.min(i + ENCODE_CHUNK, jsons.length); j++) bodies.push(codec.encode('item', jsons[j]!));
   }
-  return jsons.map((j) => codec.encode('item', j));
+  return bodies;
 }
 
 /**

@@ -34,8 +34,8 @@ export const TEXT_SQL_FUNCTION = 'mindscope_text';
 /**
  * Bytes of a kind's dictionary, and of the first rows it is trained from: a few KiB for the
  * small rows written with every trial (past that they gain a byte or two), more for prompt
- * blobs, most for item bodies (deflated once an item, on a worker thread, by zlib, which sets
- * the dictionary up for each body: about 2 ns a byte).
+ * blobs, most for item bodies (deflated once an item; the indexed encoder builds its match
+ * index of a dictionary once, so its size costs nothing a body).
  */
 const DICTIONARY_BYTES: Record<TextKind, number> = {
   transcript: 4096,
@@ -92,8 +92,10 @@ interface Trained {
   id: number;
   dict: Buffer;
   options: ReturnType<typeof deflateOptions>;
-  /** The dictionary indexed once, for short values (all kinds but item bodies, which zlib deflates on a worker). */
+  /** The dictionary indexed once. */
   deflater?: DictionaryDeflater;
+  /** The frame's head of values deflated against it: FRAME_TAG and the dictionary's id. */
+  head?: Uint8Array;
 }
 
 /**
@@ -198,33 +200,33 @@ export class TextCodec {
       if (this.#gathering(kind)) this.#sample(kind, text);
       return this.#plain(kind, text);
     }
-    if (kind !== 'score') return this.framed(t.id, this.#deflate(kind, t, text), text);
+    if (kind !== 'score') return this.#framedDeflate(t, text);
     let stored = this.#scores.get(text);
     if (stored === undefined) {
-      stored = this.framed(t.id, this.#deflate(kind, t, text), text);
+      stored = this.#framedDeflate(t, text);
       if (this.#scores.size >= MEMO_MAX) this.#scores.clear();
       this.#scores.set(text, stored);
     }
     return stored;
   }
 
-  /** A value deflated against the kind's dictionary: short rows by the indexed dictionary, item bodies by zlib (dynamic codes pay off on them). */
-  #deflate(kind: TextKind, t: Trained, text: string): Uint8Array {
-    if (kind === 'item') return deflateRawSync(text, t.options);
+  /**
+   * A value deflated against the kind's dictionary by the indexed encoder (its match index built
+   * once a dictionary), framed (the frame's head written with it: one buffer a value); the text
+   * itself when that is no shorter. Item bodies too: zlib's dynamic codes made them about 7%
+   * smaller, but zlib sets the dictionary up again for each body, more than twice the CPU an item.
+   */
+  #framedDeflate(t: Trained, text: string): string | Buffer {
     t.deflater ??= new DictionaryDeflater(t.dict);
-    return t.deflater.deflate(Buffer.from(text, 'utf8'));
+    t.head ??= Uint8Array.from([FRAME_TAG, ...varint(t.id)]);
+    const input = Buffer.from(text, 'utf8');
+    const out = t.deflater.deflate(input, t.head);
+    return out.length >= input.length ? text : Buffer.from(out.buffer, out.byteOffset, out.length);
   }
 
-  /** The kind's dictionary for writing and DEFLATE's options with it, if it has one (to deflate with elsewhere: a worker thread). */
+  /** The kind's dictionary for writing and DEFLATE's options with it, if it has one. */
   dictionaryOf(kind: TextKind): Trained | undefined {
     return this.#active.get(kind);
-  }
-
-  /** Text deflated against dictionary `id`, framed; the text itself when that is no longer. */
-  framed(id: number, deflated: Uint8Array, text: string): string | Buffer {
-    const head = varint(id);
-    if (1 + head.length + deflated.length >= Buffer.byteLength(text)) return text;
-    return Buffer.concat([Buffer.from([FRAME_TAG, ...head]), deflated]);
   }
 
   /** Without a dictionary, as before schema 16: item bodies deflated alone, prompt blobs when long and that is shorter, the rest text. */
@@ -244,7 +246,7 @@ export class TextCodec {
     let inflater = this.#inflaters.get(id);
     if (!inflater) this.#inflaters.set(id, (inflater = new DictionaryInflater(dict)));
     const data = stored.subarray(at);
-    // The indexed encoder's values read here; zlib's (item bodies) by zlib.
+    // The indexed encoder's values read here; zlib's (item bodies written before) by zlib.
     return (inflater.inflate(data) ?? inflateRawSync(data, { dictionary: dict })).toString('utf8');
   }
 
