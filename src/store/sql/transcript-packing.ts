@@ -120,6 +120,8 @@ export class TranscriptPacker {
   readonly #read = new BoundedMap<string, string>();
   /** Shapes read back, parsed (fillShape makes new objects from them, never changes them). */
   readonly #shapes = new BoundedMap<string, unknown>();
+  /** Message lists read back, their paragraphs joined (unpackValues copies them for each row, never changes them). */
+  readonly #built = new BoundedMap<string, PackedMessage[]>();
 
   /** `codec` reads rows kept compressed (without one, rows must be text). */
   constructor(private readonly codec?: TextCodec) {}
@@ -245,28 +247,33 @@ export class TranscriptPacker {
       for (const h of Object.values((t.blobs as Record<string, string>) ?? {})) first.push(h);
     }
     const level1 = await fetchAll(first);
-    const lists = new Map<string, PackedMessage[]>();
     const paragraphs: string[] = [];
+    const lists: Array<[string, PackedMessage[]]> = [];
+    const built = new Map<string, PackedMessage[]>();
     for (const h of new Set(first)) {
-      if (lists.has(h)) continue;
+      const known = this.#built.get(h);
+      if (known) {
+        built.set(h, known);
+        continue;
+      }
       const v = JSON.parse(level1.get(h)!);
       if (!Array.isArray(v)) continue;
-      lists.set(h, v as PackedMessage[]);
+      lists.push([h, v as PackedMessage[]]);
       for (const m of v as PackedMessage[])
         if (Array.isArray(m.content) && typeof m.content[0] === 'string') paragraphs.push(...(m.content as string[]));
     }
     const level2 = await fetchAll(paragraphs);
-    // Each message list put together once (its paragraphs joined); every row gets its own copies.
-    const built = new Map<string, PackedMessage[]>();
-    for (const [h, list] of lists)
-      built.set(
-        h,
-        list.map((m) =>
-          Array.isArray(m.content) && typeof m.content[0] === 'string'
-            ? { ...m, content: (m.content as string[]).map((p) => level2.get(p)!).join('\n\n') }
-            : m,
-        ),
+    // Each message list put together once (its paragraphs joined) and remembered across pages
+    // (prompts repeat across subjects and replicates); every row gets its own copies.
+    for (const [h, list] of lists) {
+      const joined = list.map((m) =>
+        Array.isArray(m.content) && typeof m.content[0] === 'string'
+          ? { ...m, content: (m.content as string[]).map((p) => level2.get(p)!).join('\n\n') }
+          : m,
       );
+      built.set(h, joined);
+      this.#built.set(h, joined);
+    }
     return rows.map((r, i) => {
       const t = parsed[i];
       if (!t) {
