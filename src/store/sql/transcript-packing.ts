@@ -264,13 +264,19 @@ export class TranscriptPacker {
     }
     const level2 = await fetchAll(paragraphs);
     // Each message list put together once (its paragraphs joined) and remembered across pages
-    // (prompts repeat across subjects and replicates); every row gets its own copies.
+    // (prompts repeat across subjects and replicates). Rows that sent the same prompt share its
+    // list, frozen (a reader cannot change another row's messages), so that readers can also
+    // remember what they made of a list (its JSON text, its check) by identity.
     for (const [h, list] of lists) {
-      const joined = list.map((m) =>
-        Array.isArray(m.content) && typeof m.content[0] === 'string'
-          ? { ...m, content: (m.content as string[]).map((p) => level2.get(p)!).join('\n\n') }
-          : m,
-      );
+      const joined = Object.freeze(
+        list.map((m) =>
+          Object.freeze(
+            Array.isArray(m.content) && typeof m.content[0] === 'string'
+              ? { ...m, content: (m.content as string[]).map((p) => level2.get(p)!).join('\n\n') }
+              : m,
+          ),
+        ),
+      ) as PackedMessage[];
       built.set(h, joined);
       this.#built.set(h, joined);
     }
@@ -285,7 +291,7 @@ export class TranscriptPacker {
       }
       for (const c of t.calls as Array<{ messages?: unknown }>) {
         if (typeof c.messages !== 'string') continue;
-        c.messages = built.get(c.messages)!.map((m) => ({ ...m }));
+        c.messages = built.get(c.messages)!;
       }
       const blobs = t.blobs as Record<string, string> | undefined;
       if (blobs) {
