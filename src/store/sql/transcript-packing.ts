@@ -105,6 +105,15 @@ function fillShape(shape: unknown, values: readonly unknown[], at: { i: number }
   return values[at.i++];
 }
 
+/** A JSON value frozen through and through (shared by the transcripts that hold it). */
+function deepFreeze<T>(v: T): T {
+  if (v !== null && typeof v === 'object') {
+    for (const x of Object.values(v)) deepFreeze(x);
+    Object.freeze(v);
+  }
+  return v;
+}
+
 /** A transcript packed for storage: the row's JSON and the blobs it references (hash, body). */
 export interface PackedTranscript {
   body: string;
@@ -122,6 +131,8 @@ export class TranscriptPacker {
   readonly #shapes = new BoundedMap<string, unknown>();
   /** Message lists read back, their paragraphs joined (unpackValues copies them for each row, never changes them). */
   readonly #built = new BoundedMap<string, PackedMessage[]>();
+  /** Detail fields read back from blobs, parsed and frozen. */
+  readonly #detailValues = new BoundedMap<string, unknown>();
 
   /** `codec` reads rows kept compressed (without one, rows must be text). */
   constructor(private readonly codec?: TextCodec) {}
@@ -294,12 +305,18 @@ export class TranscriptPacker {
         c.messages = built.get(c.messages)!;
       }
       const blobs = t.blobs as Record<string, string> | undefined;
-      if (blobs) {
-        const detail = t.detail as Record<string, unknown>;
-        for (const [k, h] of Object.entries(blobs)) detail[k] = JSON.parse(level1.get(h)!);
-        delete t.blobs;
+      if (!blobs) return t;
+      const detail = t.detail as Record<string, unknown>;
+      for (const k of Object.keys(blobs)) {
+        const h = blobs[k]!;
+        // Parsed once and shared by the rows that hold it (an item's options), frozen as message lists are.
+        let v = this.#detailValues.get(h);
+        if (v === undefined) this.#detailValues.set(h, (v = deepFreeze(JSON.parse(level1.get(h)!))));
+        detail[k] = v;
       }
-      return t;
+      // Without `blobs` (a new object: deleting a key would leave the transcript slow to read).
+      const { blobs: _, ...rest } = t;
+      return rest;
     });
   }
 }
