@@ -89,20 +89,38 @@ function splitShape(v: unknown, values: unknown[]): string {
   return '0';
 }
 
-/** The value a shape and its values describe (splitShape's inverse); `at` counts values used. */
-function fillShape(shape: unknown, values: readonly unknown[], at: { i: number }): unknown {
-  if (Array.isArray(shape)) return shape.map((s) => fillShape(s, values, at));
-  if (shape !== null && typeof shape === 'object') {
-    const o: Record<string, unknown> = {};
-    for (const k of Object.keys(shape)) {
-      const v = fillShape((shape as Record<string, unknown>)[k], values, at);
-      // An own key even when it is named __proto__, as JSON.parse makes it.
-      if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
-      else o[k] = v;
-    }
-    return o;
+/** A filler for one shape: the value it describes from `values`, `at` counting values used. */
+type Filler = (values: readonly unknown[], at: { i: number }) => unknown;
+
+/**
+ * splitShape's inverse, made once for a shape (its keys listed once, not for every row it fills):
+ * the filler gives the value a shape and its values describe.
+ */
+function shapeFiller(shape: unknown): Filler {
+  if (Array.isArray(shape)) {
+    const parts = shape.map(shapeFiller);
+    return (values, at) => {
+      const out: unknown[] = [];
+      for (let i = 0; i < parts.length; i++) out.push(parts[i]!(values, at));
+      return out;
+    };
   }
-  return values[at.i++];
+  if (shape !== null && typeof shape === 'object') {
+    const keys = Object.keys(shape);
+    const parts = keys.map((k) => shapeFiller((shape as Record<string, unknown>)[k]));
+    return (values, at) => {
+      const o: Record<string, unknown> = {};
+      for (let j = 0; j < keys.length; j++) {
+        const k = keys[j]!;
+        const v = parts[j]!(values, at);
+        // An own key even when it is named __proto__, as JSON.parse makes it.
+        if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+        else o[k] = v;
+      }
+      return o;
+    };
+  }
+  return (values, at) => values[at.i++];
 }
 
 /** A JSON value frozen through and through (shared by the transcripts that hold it). */
@@ -127,8 +145,8 @@ export class TranscriptPacker {
   readonly #stored = new BoundedMap<string, true>();
   /** Blobs read back, by hash. */
   readonly #read = new BoundedMap<string, string>();
-  /** Shapes read back, parsed (fillShape makes new objects from them, never changes them). */
-  readonly #shapes = new BoundedMap<string, unknown>();
+  /** Shapes read back, as fillers. */
+  readonly #shapes = new BoundedMap<string, Filler>();
   /** Message lists read back, their paragraphs joined (unpackValues copies them for each row, never changes them). */
   readonly #built = new BoundedMap<string, PackedMessage[]>();
   /** Detail fields read back from blobs, parsed and frozen. */
@@ -245,9 +263,9 @@ export class TranscriptPacker {
       if (!v) return undefined;
       const at = { i: 1 };
       const h = v[0] as string;
-      let shape = this.#shapes.get(h);
-      if (shape === undefined) this.#shapes.set(h, (shape = JSON.parse(shapes.get(h)!) as unknown));
-      const t = fillShape(shape, v, at) as Record<string, unknown>;
+      let fill = this.#shapes.get(h);
+      if (fill === undefined) this.#shapes.set(h, (fill = shapeFiller(JSON.parse(shapes.get(h)!))));
+      const t = fill(v, at) as Record<string, unknown>;
       if (at.i !== v.length) throw new MindscopeError(`a packed transcript holds ${v.length - 1} values where its shape has ${at.i - 1}`);
       return t;
     });
