@@ -85,15 +85,18 @@ interface ItemFields {
 
 const ParseFailedSchema = z.object({ parseFailed: z.boolean() });
 
-/** parseFailed of a score detail's text, by the text: a protocol's score details repeat (a few texts for a run). */
+/** parseFailed of short score details' texts, by the text: an MCQ's score details repeat (a few texts for a run). */
 const parseFailedOf = new Map<string, boolean | null>();
+const REMEMBERED_DETAIL_CHARS = 256;
 
 function parseFailed(detail: string, where: string): boolean | null {
   let v = parseFailedOf.get(detail);
   if (v === undefined) {
     v = readScoreDetail(ParseFailedSchema, parseJson(detail, where))?.parseFailed ?? null;
-    if (parseFailedOf.size >= 10_000) parseFailedOf.clear();
-    parseFailedOf.set(detail, v);
+    if (detail.length <= REMEMBERED_DETAIL_CHARS) {
+      if (parseFailedOf.size >= 10_000) parseFailedOf.clear();
+      parseFailedOf.set(detail, v);
+    }
   }
   return v;
 }

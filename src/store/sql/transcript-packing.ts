@@ -147,7 +147,7 @@ export class TranscriptPacker {
   readonly #read = new BoundedMap<string, string>();
   /** Shapes read back, as fillers. */
   readonly #shapes = new BoundedMap<string, Filler>();
-  /** Message lists read back, their paragraphs joined (unpackValues copies them for each row, never changes them). */
+  /** Message lists read back, their paragraphs joined, frozen (shared by the rows that sent them). */
   readonly #built = new BoundedMap<string, PackedMessage[]>();
   /** Detail fields read back from blobs, parsed and frozen. */
   readonly #detailValues = new BoundedMap<string, unknown>();
@@ -297,15 +297,13 @@ export class TranscriptPacker {
     // list, frozen (a reader cannot change another row's messages), so that readers can also
     // remember what they made of a list (its JSON text, its check) by identity.
     for (const [h, list] of lists) {
-      const joined = Object.freeze(
+      const joined = deepFreeze(
         list.map((m) =>
-          Object.freeze(
-            Array.isArray(m.content) && typeof m.content[0] === 'string'
-              ? { ...m, content: (m.content as string[]).map((p) => level2.get(p)!).join('\n\n') }
-              : m,
-          ),
+          Array.isArray(m.content) && typeof m.content[0] === 'string'
+            ? { ...m, content: (m.content as string[]).map((p) => level2.get(p)!).join('\n\n') }
+            : m,
         ),
-      ) as PackedMessage[];
+      );
       built.set(h, joined);
       this.#built.set(h, joined);
     }

@@ -55,6 +55,9 @@ class KeyedNames {
   constructor(private readonly db: SqlDriver) {}
 
   async resolve(page: readonly KeyedTrialRow[]): Promise<void> {
+    // Memory stays bounded in a store of many runs: a map this large starts again (before a page, never during one).
+    if (this.#names.size > 100_000) this.#names.clear();
+    if (this.#hashes.size > 100_000) this.#hashes.clear();
     const names = new Set<number>();
     const items = new Set<number>();
     for (const t of page) {
@@ -72,8 +75,6 @@ class KeyedNames {
       for (const r of await this.db.all<{ id: number; value: string }>(`${select} WHERE id IN (${part.map(() => '?').join(', ')})`, part))
         into.set(Number(r.id), r.value);
     }
-    // Memory stays bounded in a store of many runs: a map this large starts again.
-    if (into.size > 100_000) into.clear();
   }
 
   name(key: number): string {
