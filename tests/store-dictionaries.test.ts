@@ -189,6 +189,8 @@ describe('values compressed against dictionaries (SQLite)', () => {
           const back = inflateRawSync(deflated, { dictionary: dictionary.length ? dictionary : undefined });
           expect(Buffer.compare(back, Buffer.from(v))).toBe(0);
           expect(Buffer.compare(inflater.inflate(deflated)!, Buffer.from(v))).toBe(0);
+          // As text, decoded in place: what the bytes decode to (and the window left as it was for the next value).
+          expect(inflater.inflateText(deflated)).toBe(Buffer.from(v).toString('utf8'));
           // zlib's own DEFLATE of the same bytes: read the same, or left to zlib (dynamic codes).
           const zlibs = deflateRawSync(v, dictionary.length ? { dictionary } : {});
           const mine = inflater.inflate(zlibs);

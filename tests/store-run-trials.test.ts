@@ -144,6 +144,28 @@ for (const b of backends) {
       );
     });
 
+    it('gives trials that sent the same prompt one message list, frozen: no reader changes another trial’s', async () => {
+      const store = await openStore(await b.fresh('shared'));
+      try {
+        await fill(store, 6);
+        // Items i0..i5 once each in run "a"; run "b" sent i0 and i3 again: the same prompts.
+        const a = await collect(store.runTrials('a', { batchSize: 2 }));
+        const bs = await collect(store.runTrials('b', { batchSize: 1 }));
+        type Calls = { calls: Array<{ messages: Array<{ content: string }> }> };
+        const messagesOf = (t: RunTrial) => (t.transcript as Calls).calls[0]!.messages;
+        const a0 = messagesOf(a.find((t) => t.itemId === 'i0')!);
+        expect(messagesOf(bs.find((t) => t.itemId === 'i0')!)).toEqual(a0);
+        expect(Object.isFrozen(a0) && a0.every((m) => Object.isFrozen(m))).toBe(true);
+        expect(() => {
+          a0[0]!.content = 'changed';
+        }).toThrow(TypeError);
+        expect(() => a0.push({ content: 'more' })).toThrow(TypeError);
+        expect(a0[0]!.content).toBe('Answer with a letter.');
+      } finally {
+        await store.close();
+      }
+    });
+
     it('refuses a batch size that is not a positive integer', async () => {
       const store = await openStore(await b.fresh('bad'));
       try {

@@ -94,12 +94,75 @@ export function trialRecord(r: TrialRow): Record<string, unknown> {
 
 const BATCH = 1000;
 
+/** JSON text of message lists shared by rows (the same prompt sent by many trials): written once each. */
+const listJson = new WeakMap<object, string>();
+
+function messagesJson(messages: TrialRow['messages']): string {
+  let s = '[';
+  for (let i = 0; i < messages.length; i++) {
+    const list = messages[i]!;
+    let j = listJson.get(list);
+    if (j === undefined) {
+      j = JSON.stringify(list);
+      if (Object.isFrozen(list)) listJson.set(list, j);
+    }
+    s += i ? `,${j}` : j;
+  }
+  return `${s}]`;
+}
+
+/**
+ * JSON.stringify(trialRecord(r)), byte for byte, with the messages (most of a line, and the
+ * same for every subject and replicate of an item) spliced in as remembered text.
+ */
+function jsonLine(r: TrialRow): string {
+  const head = JSON.stringify({
+    run_id: r.runId,
+    subject: r.subject,
+    subject_id: r.subjectId,
+    suite: r.suite,
+    item_id: r.itemId,
+    item_hash: r.itemHash,
+    category: r.category,
+    original_label: r.originalLabel,
+    replicate: r.replicate,
+    status: r.status,
+    error: r.error,
+    protocol: r.protocol,
+  });
+  const tail = JSON.stringify({
+    reply: r.reply,
+    reasoning: r.reasoning,
+    reasoning_tokens: r.reasoningTokens,
+    parsed_answer: r.parsedAnswer,
+    gold: r.gold,
+    scorer: r.scorer,
+    score: r.score,
+    parse_failed: r.parseFailed,
+    judge_scores: r.judgeScores,
+    judges: r.judges,
+    input_tokens: r.inputTokens,
+    output_tokens: r.outputTokens,
+    cost_usd: r.costUsd,
+    latency_ms: r.latencyMs,
+    batch_latency_ms: r.batchLatencyMs,
+    calls: r.calls,
+    cached_calls: r.cachedCalls,
+    truncated_calls: r.truncatedCalls,
+    context_truncation: r.contextTruncation,
+    attempts: r.attempts,
+    finished_at: r.finishedAt,
+  });
+  // Both halves hold keys whose values are never undefined (run_id, finished_at): neither is "{}".
+  return `${head.slice(0, -1)},"messages":${messagesJson(r.messages)},${tail.slice(1)}`;
+}
+
 async function writeJsonl(rows: AsyncIterable<TrialRow>, path: string): Promise<number> {
   const out = new TextFileWriter(path);
   let n = 0;
   try {
     for await (const r of rows) {
-      out.write(JSON.stringify(trialRecord(r)));
+      out.write(jsonLine(r));
       out.write('\n');
       n++;
     }

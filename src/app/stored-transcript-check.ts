@@ -50,6 +50,15 @@ const arrayOf =
 
 const message = object({ role: oneOf('system', 'user', 'assistant'), content: isString }, ['role', 'content']);
 
+/** Message lists that passed, frozen with their messages (rows that sent the same prompt share one: checked once). */
+const passedLists = new WeakSet<object>();
+const messages: Check = (v) => {
+  if (typeof v === 'object' && v !== null && passedLists.has(v)) return true;
+  if (!arrayOf(message)(v)) return false;
+  if (Object.isFrozen(v) && (v as unknown[]).every((m) => Object.isFrozen(m))) passedLists.add(v as object);
+  return true;
+};
+
 const settings = object(
   {
     temperature: isNumber,
@@ -84,7 +93,7 @@ const response = object(
 const call = object(
   {
     kind: oneOf('chat', 'loglik'),
-    messages: arrayOf(message),
+    messages,
     settings,
     response,
     cached: isBoolean,

@@ -85,6 +85,22 @@ interface ItemFields {
 
 const ParseFailedSchema = z.object({ parseFailed: z.boolean() });
 
+/** parseFailed of short score details' texts, by the text: an MCQ's score details repeat (a few texts for a run). */
+const parseFailedOf = new Map<string, boolean | null>();
+const REMEMBERED_DETAIL_CHARS = 256;
+
+function parseFailed(detail: string, where: string): boolean | null {
+  let v = parseFailedOf.get(detail);
+  if (v === undefined) {
+    v = readScoreDetail(ParseFailedSchema, parseJson(detail, where))?.parseFailed ?? null;
+    if (detail.length <= REMEMBERED_DETAIL_CHARS) {
+      if (parseFailedOf.size >= 10_000) parseFailedOf.clear();
+      parseFailedOf.set(detail, v);
+    }
+  }
+  return v;
+}
+
 function judgeRows(scorer: string, detail: unknown): TrialJudgeRow[] {
   const d = readScoreDetail(JudgeDetailSchema, detail);
   if (!d) return [];
@@ -104,7 +120,13 @@ function parseJson(text: string, where: string): unknown {
 }
 
 /** A stored trial as a row; `spec` is its subject's spec, `item` the fields read from its item. */
-function toRow(t: RunTrial, spec: string, item: ItemFields, protocols: readonly ProtocolModule[]): TrialRow {
+function toRow(
+  t: RunTrial,
+  spec: string,
+  item: ItemFields,
+  protocols: readonly ProtocolModule[],
+  records: ReadonlyArray<ProtocolModule['records']>,
+): TrialRow {
   const where = `trial ${t.suite}/${t.itemId}#${t.replicate} of ${spec} in run ${t.runId}`;
   let messages: ChatMessage[][] = [];
   let answer = { reply: null as string | null, parsed: null as string | null, gold: null as string | null };
@@ -116,17 +138,13 @@ function toRow(t: RunTrial, spec: string, item: ItemFields, protocols: readonly 
     if (!parsed.success) throw new MindscopeError(`${where}: the transcript does not parse: ${parsed.error.issues[0]?.message ?? ''}`);
     const tr = parsed.data;
     transcript = tr;
-    protocol = protocolOf(
-      tr,
-      protocols.map((p) => p.records),
-    );
+    protocol = protocolOf(tr, records);
     messages = tr.calls.flatMap((c) => (c.kind === 'chat' && c.messages ? [c.messages] : []));
     const a = trialAnswer(tr, where, protocols);
     answer = a;
     reasoning = { reasoning: a.reasoning, reasoningTokens: a.reasoningTokens };
   }
   const [first, ...later] = t.scores;
-  const firstDetail = first ? parseJson(first.detail, where) : undefined;
   return {
     runId: t.runId,
     subject: spec,
@@ -147,7 +165,7 @@ function toRow(t: RunTrial, spec: string, item: ItemFields, protocols: readonly 
     gold: answer.gold ?? (t.status === 'done' ? item.answer : null),
     scorer: first?.scorer ?? null,
     score: first?.value ?? null,
-    parseFailed: first ? (readScoreDetail(ParseFailedSchema, firstDetail)?.parseFailed ?? null) : null,
+    parseFailed: first ? parseFailed(first.detail, where) : null,
     judgeScores: Object.fromEntries(later.map((s) => [s.scorer, s.value])),
     judges: later.flatMap((s) => judgeRows(s.scorer, parseJson(s.detail, where))),
     inputTokens: t.inputTokens,
@@ -189,6 +207,7 @@ export async function* runTrialRows(
     else if (r.kind !== 'run') break;
   }
   const items = new Map<string, ItemFields>();
+  const records = protocols.map((p) => p.records);
   for await (const t of store.runTrials(runId, { batchSize: batchSize ?? ROWS_PER_READ })) {
     let item = items.get(t.itemHash);
     if (!item) {
@@ -200,6 +219,6 @@ export async function* runTrialRows(
       };
       items.set(t.itemHash, item);
     }
-    yield toRow(t, specs.get(t.subjectId) ?? t.subjectId, item, protocols);
+    yield toRow(t, specs.get(t.subjectId) ?? t.subjectId, item, protocols, records);
   }
 }

@@ -222,6 +222,20 @@ export class DictionaryInflater {
   }
 
   inflate(data: Uint8Array): Buffer | undefined {
+    const end = this.#inflate(data);
+    return end === undefined ? undefined : Buffer.from(this.#window.subarray(this.#d, end));
+  }
+
+  /** inflate's value as UTF-8 text, decoded from the window in place (no copy of the bytes). */
+  inflateText(data: Uint8Array): string | undefined {
+    const end = this.#inflate(data);
+    if (end === undefined) return undefined;
+    const w = this.#window;
+    return Buffer.from(w.buffer, w.byteOffset, w.byteLength).toString('utf8', this.#d, end);
+  }
+
+  /** Inflate into the window after the dictionary; the end of the value there, or undefined. */
+  #inflate(data: Uint8Array): number | undefined {
     let acc = 0;
     let n = 0;
     let at = 0;
@@ -270,7 +284,7 @@ export class DictionaryInflater {
       while (o + len > out.length) out = this.#grow(o);
       for (let k = 0; k < len; k++, o++) out[o] = out[o - dist]!;
     }
-    return Buffer.from(out.subarray(d, o));
+    return o;
   }
 
   /** A larger buffer, the dictionary and the value so far kept. */

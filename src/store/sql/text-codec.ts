@@ -247,7 +247,7 @@ export class TextCodec {
     if (!inflater) this.#inflaters.set(id, (inflater = new DictionaryInflater(dict)));
     const data = stored.subarray(at);
     // The indexed encoder's values read here; zlib's (item bodies written before) by zlib.
-    return (inflater.inflate(data) ?? inflateRawSync(data, { dictionary: dict })).toString('utf8');
+    return inflater.inflateText(data) ?? inflateRawSync(data, { dictionary: dict }).toString('utf8');
   }
 
   #dictionary(id: number): Buffer {

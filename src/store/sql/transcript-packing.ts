@@ -89,20 +89,47 @@ function splitShape(v: unknown, values: unknown[]): string {
   return '0';
 }
 
-/** The value a shape and its values describe (splitShape's inverse); `at` counts values used. */
-function fillShape(shape: unknown, values: readonly unknown[], at: { i: number }): unknown {
-  if (Array.isArray(shape)) return shape.map((s) => fillShape(s, values, at));
-  if (shape !== null && typeof shape === 'object') {
-    const o: Record<string, unknown> = {};
-    for (const k of Object.keys(shape)) {
-      const v = fillShape((shape as Record<string, unknown>)[k], values, at);
-      // An own key even when it is named __proto__, as JSON.parse makes it.
-      if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
-      else o[k] = v;
-    }
-    return o;
+/** A filler for one shape: the value it describes from `values`, `at` counting values used. */
+type Filler = (values: readonly unknown[], at: { i: number }) => unknown;
+
+/**
+ * splitShape's inverse, made once for a shape (its keys listed once, not for every row it fills):
+ * the filler gives the value a shape and its values describe.
+ */
+function shapeFiller(shape: unknown): Filler {
+  if (Array.isArray(shape)) {
+    const parts = shape.map(shapeFiller);
+    return (values, at) => {
+      const out: unknown[] = [];
+      for (let i = 0; i < parts.length; i++) out.push(parts[i]!(values, at));
+      return out;
+    };
   }
-  return values[at.i++];
+  if (shape !== null && typeof shape === 'object') {
+    const keys = Object.keys(shape);
+    const parts = keys.map((k) => shapeFiller((shape as Record<string, unknown>)[k]));
+    return (values, at) => {
+      const o: Record<string, unknown> = {};
+      for (let j = 0; j < keys.length; j++) {
+        const k = keys[j]!;
+        const v = parts[j]!(values, at);
+        // An own key even when it is named __proto__, as JSON.parse makes it.
+        if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+        else o[k] = v;
+      }
+      return o;
+    };
+  }
+  return (values, at) => values[at.i++];
+}
+
+/** A JSON value frozen through and through (shared by the transcripts that hold it). */
+function deepFreeze<T>(v: T): T {
+  if (v !== null && typeof v === 'object') {
+    for (const x of Object.values(v)) deepFreeze(x);
+    Object.freeze(v);
+  }
+  return v;
 }
 
 /** A transcript packed for storage: the row's JSON and the blobs it references (hash, body). */
@@ -118,8 +145,12 @@ export class TranscriptPacker {
   readonly #stored = new BoundedMap<string, true>();
   /** Blobs read back, by hash. */
   readonly #read = new BoundedMap<string, string>();
-  /** Shapes read back, parsed (fillShape makes new objects from them, never changes them). */
-  readonly #shapes = new BoundedMap<string, unknown>();
+  /** Shapes read back, as fillers. */
+  readonly #shapes = new BoundedMap<string, Filler>();
+  /** Message lists read back, their paragraphs joined, frozen (shared by the rows that sent them). */
+  readonly #built = new BoundedMap<string, PackedMessage[]>();
+  /** Detail fields read back from blobs, parsed and frozen. */
+  readonly #detailValues = new BoundedMap<string, unknown>();
 
   /** `codec` reads rows kept compressed (without one, rows must be text). */
   constructor(private readonly codec?: TextCodec) {}
@@ -232,9 +263,9 @@ export class TranscriptPacker {
       if (!v) return undefined;
       const at = { i: 1 };
       const h = v[0] as string;
-      let shape = this.#shapes.get(h);
-      if (shape === undefined) this.#shapes.set(h, (shape = JSON.parse(shapes.get(h)!) as unknown));
-      const t = fillShape(shape, v, at) as Record<string, unknown>;
+      let fill = this.#shapes.get(h);
+      if (fill === undefined) this.#shapes.set(h, (fill = shapeFiller(JSON.parse(shapes.get(h)!))));
+      const t = fill(v, at) as Record<string, unknown>;
       if (at.i !== v.length) throw new MindscopeError(`a packed transcript holds ${v.length - 1} values where its shape has ${at.i - 1}`);
       return t;
     });
@@ -245,28 +276,37 @@ export class TranscriptPacker {
       for (const h of Object.values((t.blobs as Record<string, string>) ?? {})) first.push(h);
     }
     const level1 = await fetchAll(first);
-    const lists = new Map<string, PackedMessage[]>();
     const paragraphs: string[] = [];
+    const lists: Array<[string, PackedMessage[]]> = [];
+    const built = new Map<string, PackedMessage[]>();
     for (const h of new Set(first)) {
-      if (lists.has(h)) continue;
+      const known = this.#built.get(h);
+      if (known) {
+        built.set(h, known);
+        continue;
+      }
       const v = JSON.parse(level1.get(h)!);
       if (!Array.isArray(v)) continue;
-      lists.set(h, v as PackedMessage[]);
+      lists.push([h, v as PackedMessage[]]);
       for (const m of v as PackedMessage[])
         if (Array.isArray(m.content) && typeof m.content[0] === 'string') paragraphs.push(...(m.content as string[]));
     }
     const level2 = await fetchAll(paragraphs);
-    // Each message list put together once (its paragraphs joined); every row gets its own copies.
-    const built = new Map<string, PackedMessage[]>();
-    for (const [h, list] of lists)
-      built.set(
-        h,
+    // Each message list put together once (its paragraphs joined) and remembered across pages
+    // (prompts repeat across subjects and replicates). Rows that sent the same prompt share its
+    // list, frozen (a reader cannot change another row's messages), so that readers can also
+    // remember what they made of a list (its JSON text, its check) by identity.
+    for (const [h, list] of lists) {
+      const joined = deepFreeze(
         list.map((m) =>
           Array.isArray(m.content) && typeof m.content[0] === 'string'
             ? { ...m, content: (m.content as string[]).map((p) => level2.get(p)!).join('\n\n') }
             : m,
         ),
       );
+      built.set(h, joined);
+      this.#built.set(h, joined);
+    }
     return rows.map((r, i) => {
       const t = parsed[i];
       if (!t) {
@@ -278,15 +318,21 @@ export class TranscriptPacker {
       }
       for (const c of t.calls as Array<{ messages?: unknown }>) {
         if (typeof c.messages !== 'string') continue;
-        c.messages = built.get(c.messages)!.map((m) => ({ ...m }));
+        c.messages = built.get(c.messages)!;
       }
       const blobs = t.blobs as Record<string, string> | undefined;
-      if (blobs) {
-        const detail = t.detail as Record<string, unknown>;
-        for (const [k, h] of Object.entries(blobs)) detail[k] = JSON.parse(level1.get(h)!);
-        delete t.blobs;
+      if (!blobs) return t;
+      const detail = t.detail as Record<string, unknown>;
+      for (const k of Object.keys(blobs)) {
+        const h = blobs[k]!;
+        // Parsed once and shared by the rows that hold it (an item's options), frozen as message lists are.
+        let v = this.#detailValues.get(h);
+        if (v === undefined) this.#detailValues.set(h, (v = deepFreeze(JSON.parse(level1.get(h)!))));
+        detail[k] = v;
       }
-      return t;
+      // Without `blobs` (a new object: deleting a key would leave the transcript slow to read).
+      const { blobs: _, ...rest } = t;
+      return rest;
     });
   }
 }
