@@ -316,6 +316,8 @@ export interface Store extends BatchLedger {
   /**
    * A run's trials (done and failed) with their transcripts and scores, in the order they were
    * stored, read `batchSize` rows a query (500 unless given): memory stays bounded by a batch.
+   * Trials that sent the same prompt share one frozen list of its messages: copy a list before
+   * changing it.
    */
   runTrials(runId: string, options?: { batchSize?: number }): AsyncIterable<RunTrial>;
   /**
