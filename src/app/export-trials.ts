@@ -52,8 +52,9 @@ const COLUMNS: Array<[string, ColumnType, (r: TrialRow) => unknown]> = [
 /** The names of the exported columns, in file order (trialRecord's keys). */
 export const TRIAL_COLUMNS: readonly string[] = COLUMNS.map(([name]) => name);
 
-/** A trial row as the exported object (snake_case keys, nested values kept as values), keys in file order. */
-export function trialRecord(r: TrialRow): Record<string, unknown> {
+// An exported trial's keys in file order: the fields before its messages, the messages, the
+// fields after. jsonLine writes the messages between the two as remembered text.
+function recordHead(r: TrialRow) {
   return {
     run_id: r.runId,
     subject: r.subject,
@@ -67,7 +68,11 @@ export function trialRecord(r: TrialRow): Record<string, unknown> {
     status: r.status,
     error: r.error,
     protocol: r.protocol,
-    messages: r.messages,
+  };
+}
+
+function recordTail(r: TrialRow) {
+  return {
     reply: r.reply,
     reasoning: r.reasoning,
     reasoning_tokens: r.reasoningTokens,
@@ -90,6 +95,11 @@ export function trialRecord(r: TrialRow): Record<string, unknown> {
     attempts: r.attempts,
     finished_at: r.finishedAt,
   };
+}
+
+/** A trial row as the exported object (snake_case keys, nested values kept as values), keys in file order. */
+export function trialRecord(r: TrialRow): Record<string, unknown> {
+  return { ...recordHead(r), messages: r.messages, ...recordTail(r) };
 }
 
 const BATCH = 1000;
@@ -116,43 +126,8 @@ function messagesJson(messages: TrialRow['messages']): string {
  * same for every subject and replicate of an item) spliced in as remembered text.
  */
 function jsonLine(r: TrialRow): string {
-  const head = JSON.stringify({
-    run_id: r.runId,
-    subject: r.subject,
-    subject_id: r.subjectId,
-    suite: r.suite,
-    item_id: r.itemId,
-    item_hash: r.itemHash,
-    category: r.category,
-    original_label: r.originalLabel,
-    replicate: r.replicate,
-    status: r.status,
-    error: r.error,
-    protocol: r.protocol,
-  });
-  const tail = JSON.stringify({
-    reply: r.reply,
-    reasoning: r.reasoning,
-    reasoning_tokens: r.reasoningTokens,
-    parsed_answer: r.parsedAnswer,
-    gold: r.gold,
-    scorer: r.scorer,
-    score: r.score,
-    parse_failed: r.parseFailed,
-    judge_scores: r.judgeScores,
-    judges: r.judges,
-    input_tokens: r.inputTokens,
-    output_tokens: r.outputTokens,
-    cost_usd: r.costUsd,
-    latency_ms: r.latencyMs,
-    batch_latency_ms: r.batchLatencyMs,
-    calls: r.calls,
-    cached_calls: r.cachedCalls,
-    truncated_calls: r.truncatedCalls,
-    context_truncation: r.contextTruncation,
-    attempts: r.attempts,
-    finished_at: r.finishedAt,
-  });
+  const head = JSON.stringify(recordHead(r));
+  const tail = JSON.stringify(recordTail(r));
   // Both halves hold keys whose values are never undefined (run_id, finished_at): neither is "{}".
   return `${head.slice(0, -1)},"messages":${messagesJson(r.messages)},${tail.slice(1)}`;
 }
