@@ -25,6 +25,7 @@ import { PROMPT_BLOBS_ROWID } from './migrations/m10-prompt-blobs-rowid.js';
 import { COMPACT_CACHE_ROWS } from './migrations/m12-compact-cache-rows.js';
 import { NAME_KEYS } from './migrations/m15-name-keys.js';
 import { COMPRESSED_VALUES } from './migrations/m16-dictionaries.js';
+import { COMPACT_TRIALS } from './migrations/m17-compact-trials.js';
 
 /** Migration N is entry N - 1. */
 const SCHEMA_MIGRATIONS: readonly Migration[] = [
@@ -44,6 +45,7 @@ const SCHEMA_MIGRATIONS: readonly Migration[] = [
   RUN_NAMES,
   NAME_KEYS,
   COMPRESSED_VALUES,
+  COMPACT_TRIALS,
 ];
 
 /** SQLite's migrations, applied from PRAGMA user_version. */

@@ -40,7 +40,8 @@ import type { SqlDriver } from './driver.js';
 import { GroupCommit } from './group-commit.js';
 import { SqlBatchLedger } from './batch-ledger-sql.js';
 import type { BatchLedger } from '../batch-ledger.js';
-import { blobLoader, insertBlobs, TranscriptPacker } from './transcript-packing.js';
+import { blobLoader, insertBlobs } from './blob-rows.js';
+import { TranscriptPacker } from './transcript-packing.js';
 import { storeItems } from './item-bodies.js';
 import { CacheAbsence } from './cache-absence.js';
 import { ReplyJournal } from './reply-journal.js';
@@ -335,7 +336,7 @@ export class SqlStore implements Store {
   recordFailed(k: TrialKey, itemHash: string, error: string, attempts: number): Promise<void> {
     const id = trialKeyString(k);
     if (this.#queuedStatus.get(id) !== 'done') this.#queuedStatus.set(id, 'failed');
-    const write = failedTrialWrite(k, itemHash, error, attempts);
+    const write = failedTrialWrite(this.db.backend, k, itemHash, error, attempts);
     this.#nameTrial(write, k);
     return this.#namesCommitted(
       write,

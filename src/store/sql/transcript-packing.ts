@@ -1,5 +1,5 @@
-// Compact transcripts: what many trials share is stored once, content-addressed, in
-// prompt_blobs, and a transcript row keeps only references and what differs.
+// Compact transcripts: what many trials share is stored once, content-addressed, as prompt
+// blobs (blob-rows.ts), and a transcript row keeps only references and what differs.
 //
 // - Each message's text is cut into paragraphs ("\n\n"); each paragraph is a blob, so a
 //   template's instructions are stored once for every item, and an item's story once for
@@ -17,18 +17,9 @@
 
 // core's errors file, not its index: the index loads every record schema (zod), which `report` does without.
 import { MindscopeError } from '../../core/errors.js';
-import { sha256 } from '../../core/hash.js';
-import type { SqlDriver, SqlExecutor } from './driver.js';
+import { blobRef } from './blob-rows.js';
 import type { TextCodec } from './text-codec.js';
 
-/**
- * A blob's content address: SHA-256, base64url, 96 bits (16 characters; 22 before schema 12,
- * and such blobs stay as they are). Every packed transcript holds a few: at a billion blobs in
- * one store the chance that two texts share one is about 1 in 10^11.
- */
-function blobHash(text: string): string {
-  return sha256(text, 'base64url').slice(0, 16);
-}
 
 /** Detail fields whose JSON is at least this long are stored as blobs. */
 const DETAIL_BLOB_MIN = 48;
@@ -165,10 +156,10 @@ export class TranscriptPacker {
   #hash(text: string): string {
     // Remembered for short texts only (a template's paragraphs, a transcript's shape): looking
     // a long one up costs about what hashing it does.
-    if (text.length > HASH_CACHE_MAX_CHARS) return blobHash(text);
+    if (text.length > HASH_CACHE_MAX_CHARS) return blobRef(text);
     let h = this.#hashOf.get(text);
     if (h === undefined) {
-      h = blobHash(text);
+      h = blobRef(text);
       this.#hashOf.set(text, h);
     }
     return h;
@@ -253,7 +244,7 @@ export class TranscriptPacker {
           got.set(b.hash, b.body);
           this.#read.set(b.hash, b.body);
         }
-        for (const h of missing) if (!got.has(h)) throw new MindscopeError(`transcript blob ${h} is missing from prompt_blobs`);
+        for (const h of missing) if (!got.has(h)) throw new MindscopeError(`transcript blob ${h} is missing from the store's prompt blobs`);
       }
       return got;
     };
@@ -335,42 +326,4 @@ export class TranscriptPacker {
       return rest;
     });
   }
-}
-
-/** `INSERT` of blobs, each once (a blob stored already is left as it is); null when there are none. */
-function insertBlobsSql(codec: TextCodec, blobs: ReadonlyArray<[string, string]>): { sql: string; params: unknown[] } | null {
-  if (blobs.length === 0) return null;
-  return {
-    sql: `INSERT INTO prompt_blobs (hash, body) VALUES ${Array(blobs.length).fill('(?, ?)').join(', ')} ON CONFLICT (hash) DO NOTHING`,
-    params: blobs.flatMap(([hash, body]) => [hash, codec.encode('blob', body)]),
-  };
-}
-
-/**
- * Store blobs in a transaction, in hash order: concurrent transactions inserting the same
- * blobs then wait for each other instead of deadlocking. Bodies as `codec` keeps them.
- */
-export async function insertBlobs(tx: SqlExecutor, codec: TextCodec, unordered: ReadonlyArray<[string, string]>): Promise<void> {
-  const blobs = [...unordered].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  // Two parameters a blob: stay far below either backend's limit.
-  for (let i = 0; i < blobs.length; i += 500) {
-    const q = insertBlobsSql(codec, blobs.slice(i, i + 500));
-    if (q) await tx.run(q.sql, q.params);
-  }
-}
-
-/** Reads blobs by hash from a database (in any form its codec reads), a bounded number of hashes per statement. */
-export function blobLoader(db: SqlDriver): (hashes: string[]) => Promise<Array<{ hash: string; body: string }>> {
-  return async (hashes) => {
-    const out: Array<{ hash: string; body: string }> = [];
-    for (let i = 0; i < hashes.length; i += 500) {
-      const part = hashes.slice(i, i + 500);
-      const rows = await db.all<{ hash: string; body: string | Uint8Array }>(
-        `SELECT hash, body FROM prompt_blobs WHERE hash IN (${Array(part.length).fill('?').join(', ')})`,
-        part,
-      );
-      for (const r of rows) out.push({ hash: r.hash, body: db.codec.decode(r.body) });
-    }
-    return out;
-  };
 }

@@ -15,9 +15,19 @@ import { canonicalJson } from '../../core/hash.js';
 import type { ImportSummary, RunRecord, RunTrial, StoredTrial, StoreRecord } from '../store.js';
 import type { SqlDriver, SqlExecutor } from './driver.js';
 import { exportBatchLedger, importLedgerRecord } from './batch-ledger-transfer.js';
-import { blobLoader, insertBlobs, TranscriptPacker } from './transcript-packing.js';
+import { blobLoader, insertBlobs } from './blob-rows.js';
+import { TranscriptPacker } from './transcript-packing.js';
 import type { TextCodec } from './text-codec.js';
-import { insertNames, keyNames, TRIAL_KEY_COLUMNS, TRIAL_KEY_VALUES, TRIAL_UNIQUE, upsertScore } from './trial-writes.js';
+import {
+  finishedAtParam,
+  finishedAtText,
+  insertNames,
+  keyNames,
+  TRIAL_KEY_COLUMNS,
+  TRIAL_KEY_VALUES,
+  TRIAL_UNIQUE,
+  upsertScore,
+} from './trial-writes.js';
 import {
   createdAtParam,
   createdAtText,
@@ -179,7 +189,7 @@ export async function* trialPages(db: SqlDriver, runId?: string, batchSize = PAG
         totalCalls: t.totalCalls,
         truncatedCalls: t.truncatedCalls,
         unpricedCalls: t.unpricedCalls,
-        finishedAt: t.finishedAt,
+        finishedAt: finishedAtText(t.finishedAt),
         transcript,
         scores,
       };
@@ -384,7 +394,7 @@ async function importOne(
           t.totalCalls,
           t.truncatedCalls,
           t.unpricedCalls,
-          t.finishedAt,
+          finishedAtParam(backend, t.finishedAt),
         ],
       );
       if (!row) {

@@ -80,7 +80,24 @@ export function upsertScore(
 /** A time in milliseconds to the microsecond: what a clock measures; the rest of a double's digits are noise that costs bytes. */
 const toMicroseconds = (ms: number): number => (Number.isFinite(ms) ? Math.round(ms * 1000) / 1000 : ms);
 
+/**
+ * A trial's finished_at as the database keeps it: SQLite milliseconds since the epoch when they
+ * give the same ISO text back (schema 17; the view "trials" gives the text), else the text;
+ * PostgreSQL the text.
+ */
+export function finishedAtParam(backend: 'sqlite' | 'postgres', iso: string): string | number {
+  if (backend !== 'sqlite') return iso;
+  const ms = Date.parse(iso);
+  return Number.isFinite(ms) && new Date(ms).toISOString() === iso ? ms : iso;
+}
+
+/** A finished_at read from trial_rows (not the view) as ISO text: milliseconds or the text kept. */
+export function finishedAtText(stored: string | number | bigint): string {
+  return typeof stored === 'string' ? stored : new Date(Number(stored)).toISOString();
+}
+
 function trialParams(
+  backend: 'sqlite' | 'postgres',
   k: TrialKey,
   itemHash: string,
   f: { status: TrialStatus; error: string | null; attempts: number; o?: TrialOutcome },
@@ -101,7 +118,7 @@ function trialParams(
     o?.totalCalls ?? 0,
     o?.truncatedCalls ?? 0,
     o?.unpricedCalls ?? 0,
-    new Date().toISOString(),
+    backend === 'sqlite' ? Date.now() : new Date().toISOString(),
   ];
 }
 
@@ -118,7 +135,7 @@ export function doneTrialWrite(
   transcript: string,
   codec: TextCodec,
 ): Write {
-  const trial = trialParams(k, itemHash, { status: 'done', error: null, attempts, o: outcome });
+  const trial = trialParams(backend, k, itemHash, { status: 'done', error: null, attempts, o: outcome });
   const detail = JSON.stringify(outcome.score.detail);
   const score = [outcome.score.scorer, outcome.score.value, detail];
   if (backend === 'postgres')
@@ -148,8 +165,14 @@ export function doneTrialWrite(
 }
 
 /** The write of a failed trial: never replaces a done one. */
-export function failedTrialWrite(k: TrialKey, itemHash: string, error: string, attempts: number): Write {
-  const trial = trialParams(k, itemHash, { status: 'failed', error, attempts });
+export function failedTrialWrite(
+  backend: 'sqlite' | 'postgres',
+  k: TrialKey,
+  itemHash: string,
+  error: string,
+  attempts: number,
+): Write {
+  const trial = trialParams(backend, k, itemHash, { status: 'failed', error, attempts });
   return async (tx) => {
     await tx.run(UPSERT_TRIAL, trial);
     await tx.run(`DELETE FROM trial_leases WHERE ${KEY_WHERE}`, keyParams(k));

@@ -1,0 +1,97 @@
+// Where prompt blobs (transcript-packing.ts) are kept, and how a packed transcript names one.
+//
+// A blob is named by its content: the first 63 bits of its SHA-256, written in a transcript as
+// 11 base64url characters and kept as the integer key of prompt_texts (schema 17): the table is
+// its own index, so no second copy of every key. Blobs written before schema 17 stay in
+// prompt_blobs, keyed by a 16-character (22 before schema 12) base64url hash, and transcripts
+// written then name them so: a reference's length says which table holds it. Two texts whose
+// keys agree in all 63 bits are refused when the second is stored (the first is kept as it is),
+// never confused.
+
+import { hash } from 'node:crypto';
+// core's errors file, not its index: the index loads every record schema (zod), which `report` does without.
+import { MindscopeError } from '../../core/errors.js';
+import type { SqlDriver, SqlExecutor } from './driver.js';
+import type { TextCodec } from './text-codec.js';
+
+/** Characters of a reference to a prompt_texts row (8 bytes in base64url). */
+const REF_CHARS = 11;
+
+/** A blob's reference: the first 63 bits of its text's SHA-256, as 8 bytes in base64url. */
+export function blobRef(text: string): string {
+  const digest = hash('sha256', text, 'buffer');
+  const key = Buffer.from(digest.subarray(0, 8));
+  key[0] = key[0]! & 0x7f;
+  return key.toString('base64url');
+}
+
+/** A prompt_texts reference's key as decimal text (either backend reads it as its 64-bit integer). */
+const refKey = (ref: string): string => Buffer.from(ref, 'base64url').readBigUInt64BE(0).toString();
+
+/** A key read back (decimal text) as its reference. */
+function keyRef(key: string): string {
+  const b = Buffer.alloc(8);
+  b.writeBigUInt64BE(BigInt(key));
+  return b.toString('base64url');
+}
+
+const placeholders = (n: number, each: string): string => Array(n).fill(each).join(', ');
+
+/**
+ * Store blobs in a transaction, in key order: concurrent transactions inserting the same blobs
+ * then wait for each other instead of deadlocking. Bodies as `codec` keeps them. A blob whose key
+ * is held by another text stops the transaction with an error naming it.
+ */
+export async function insertBlobs(tx: SqlExecutor, codec: TextCodec, unordered: ReadonlyArray<[string, string]>): Promise<void> {
+  const blobs = unordered.map(([ref, body]) => ({ key: refKey(ref), ref, body }));
+  blobs.sort((a, b) => (BigInt(a.key) < BigInt(b.key) ? -1 : BigInt(a.key) > BigInt(b.key) ? 1 : 0));
+  // Two parameters a blob: stay far below either backend's limit.
+  for (let i = 0; i < blobs.length; i += 500) {
+    const part = blobs.slice(i, i + 500);
+    const inserted = await tx.all<{ key: string }>(
+      `INSERT INTO prompt_texts (id, body) VALUES ${placeholders(part.length, '(?, ?)')} ON CONFLICT (id) DO NOTHING
+       RETURNING CAST(id AS TEXT) AS key`,
+      part.flatMap((b) => [b.key, codec.encode('blob', b.body)]),
+    );
+    if (inserted.length === part.length) continue;
+    // Stored before (another process, or a blob this one no longer remembers): the same text, or a collision.
+    const fresh = new Set(inserted.map((r) => String(r.key)));
+    const old = part.filter((b) => !fresh.has(b.key));
+    const rows = await tx.all<{ key: string; body: string | Uint8Array }>(
+      `SELECT CAST(id AS TEXT) AS key, body FROM prompt_texts WHERE id IN (${placeholders(old.length, '?')})`,
+      old.map((b) => b.key),
+    );
+    const stored = new Map(rows.map((r) => [String(r.key), r.body]));
+    for (const b of old) {
+      const body = stored.get(b.key);
+      if (body !== undefined && codec.decode(body) !== b.body)
+        throw new MindscopeError(`prompt blob ${b.ref}: another text in prompt_texts has the same key; this one cannot be stored`);
+    }
+  }
+}
+
+/** Reads blobs by reference from a database (in any form its codec reads), a bounded number of keys per statement. */
+export function blobLoader(db: SqlDriver): (refs: string[]) => Promise<Array<{ hash: string; body: string }>> {
+  return async (refs) => {
+    const out: Array<{ hash: string; body: string }> = [];
+    const current = refs.filter((r) => r.length === REF_CHARS);
+    const before = refs.filter((r) => r.length !== REF_CHARS);
+    for (let i = 0; i < current.length; i += 500) {
+      const part = current.slice(i, i + 500).map(refKey);
+      const rows = await db.all<{ key: string; body: string | Uint8Array }>(
+        `SELECT CAST(id AS TEXT) AS key, body FROM prompt_texts WHERE id IN (${placeholders(part.length, '?')})`,
+        part,
+      );
+      for (const r of rows) out.push({ hash: keyRef(String(r.key)), body: db.codec.decode(r.body) });
+    }
+    for (let i = 0; i < before.length; i += 500) {
+      const part = before.slice(i, i + 500);
+      const rows = await db.all<{ hash: string; body: string | Uint8Array }>(
+        `SELECT hash, body FROM prompt_blobs WHERE hash IN (${placeholders(part.length, '?')})`,
+        part,
+      );
+      for (const r of rows) out.push({ hash: r.hash, body: db.codec.decode(r.body) });
+    }
+    return out;
+  };
+}

@@ -1,0 +1,105 @@
+import { type Migration, perBackend } from './dialect.js';
+
+/** An ISO time that new Date(ms).toISOString() gives back exactly, as milliseconds since the epoch; any other text as it is. */
+const FINISHED_MS = `CASE WHEN finished_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9].[0-9][0-9][0-9]Z'
+      AND strftime('%Y-%m-%dT%H:%M:%fZ', CAST(round(unixepoch(finished_at, 'subsec') * 1000) AS INTEGER) / 1000.0, 'unixepoch') = finished_at
+    THEN CAST(round(unixepoch(finished_at, 'subsec') * 1000) AS INTEGER) ELSE finished_at END`;
+
+/** A trial's finished_at as ISO text, whether kept in milliseconds or as text. */
+const FINISHED_TEXT = `CASE WHEN typeof(t.finished_at) = 'integer'
+      THEN strftime('%Y-%m-%dT%H:%M:%fZ', t.finished_at / 1000.0, 'unixepoch') ELSE t.finished_at END`;
+
+const TRIALS_VIEW = (finishedAt: string) => `
+  CREATE VIEW trials AS
+    SELECT t.id AS id, r.name AS run_id, s.name AS subject_id, su.name AS suite, it.name AS item_id, t.replicate AS replicate,
+      i.hash AS item_hash, t.status AS status, t.error AS error, t.attempts AS attempts, t.input_tokens AS input_tokens,
+      t.output_tokens AS output_tokens, t.cost_usd AS cost_usd, t.latency_ms AS latency_ms, t.cached_calls AS cached_calls,
+      t.total_calls AS total_calls, ${finishedAt} AS finished_at, t.truncated_calls AS truncated_calls,
+      t.unpriced_calls AS unpriced_calls, t.batch_latency_ms AS batch_latency_ms
+    FROM trial_rows t LEFT JOIN names r ON r.id = t.run_key LEFT JOIN names s ON s.id = t.subject_key
+      LEFT JOIN names su ON su.id = t.suite_key LEFT JOIN names it ON it.id = t.item_key LEFT JOIN items i ON i.id = t.item_ref;
+`;
+
+const PROMPT_TEXTS = (int64: string) => `
+  CREATE TABLE prompt_texts (
+    id ${int64} PRIMARY KEY,
+    body TEXT NOT NULL
+  );
+`;
+
+/**
+ * 17: smaller rows for every trial. Prompt blobs are written to prompt_texts, keyed by a 63-bit
+ * integer taken from their hash (sql/blob-rows.ts): the table is its own index, where
+ * prompt_blobs kept every hash twice (row and unique index); blobs written before stay in
+ * prompt_blobs, where the transcripts written before find them. SQLite keeps a trial's
+ * finished_at as milliseconds since the epoch where that gives the same ISO text back (any other
+ * text stays as it was), and the view "trials" gives it as ISO text: trial_rows is rebuilt for
+ * the column's type, and transcripts and scores with it (their references). PostgreSQL adds
+ * the table; its finished_at stays text.
+ */
+export const COMPACT_TRIALS: Migration = perBackend({
+  sqlite: `${PROMPT_TABLES_SQLITE()}`,
+  postgres: `${PROMPT_TEXTS('BIGINT')}`,
+});
+
+function PROMPT_TABLES_SQLITE(): string {
+  return `${PROMPT_TEXTS('INTEGER')}
+  CREATE TABLE trial_rows_v17 (
+    id INTEGER PRIMARY KEY,
+    run_key INTEGER NOT NULL REFERENCES names(id),
+    subject_key INTEGER NOT NULL REFERENCES names(id),
+    suite_key INTEGER NOT NULL REFERENCES names(id),
+    item_key INTEGER NOT NULL REFERENCES names(id),
+    replicate INTEGER NOT NULL,
+    item_ref INTEGER NOT NULL REFERENCES items(id),
+    status TEXT NOT NULL CHECK (status IN ('done', 'failed')),
+    error TEXT,
+    attempts INTEGER NOT NULL,
+    input_tokens INTEGER NOT NULL DEFAULT 0,
+    output_tokens INTEGER NOT NULL DEFAULT 0,
+    cost_usd REAL NOT NULL DEFAULT 0,
+    latency_ms REAL NOT NULL DEFAULT 0,
+    cached_calls INTEGER NOT NULL DEFAULT 0,
+    total_calls INTEGER NOT NULL DEFAULT 0,
+    finished_at INTEGER NOT NULL,
+    truncated_calls INTEGER NOT NULL DEFAULT 0,
+    unpriced_calls INTEGER NOT NULL DEFAULT 0,
+    batch_latency_ms REAL NOT NULL DEFAULT 0,
+    UNIQUE (run_key, subject_key, suite_key, item_key, replicate)
+  );
+  INSERT INTO trial_rows_v17 (id, run_key, subject_key, suite_key, item_key, replicate, item_ref, status, error, attempts,
+      input_tokens, output_tokens, cost_usd, latency_ms, cached_calls, total_calls, finished_at, truncated_calls,
+      unpriced_calls, batch_latency_ms)
+    SELECT id, run_key, subject_key, suite_key, item_key, replicate, item_ref, status, error, attempts,
+      input_tokens, output_tokens, cost_usd, latency_ms, cached_calls, total_calls, ${FINISHED_MS}, truncated_calls,
+      unpriced_calls, batch_latency_ms
+    FROM trial_rows ORDER BY id;
+  CREATE TEMPORARY TABLE migration_check (copied INTEGER NOT NULL CHECK (copied = 1));
+  INSERT INTO migration_check (copied)
+    SELECT CASE WHEN (SELECT COUNT(*) FROM trial_rows_v17) = (SELECT COUNT(*) FROM trial_rows) THEN 1 ELSE 0 END;
+  DROP TABLE migration_check;
+  CREATE TABLE transcripts_v17 (
+    trial_id INTEGER PRIMARY KEY REFERENCES trial_rows_v17(id),
+    body TEXT NOT NULL,
+    packed INTEGER NOT NULL DEFAULT 0
+  );
+  INSERT INTO transcripts_v17 (trial_id, body, packed) SELECT trial_id, body, packed FROM transcripts ORDER BY trial_id;
+  CREATE TABLE scores_v17 (
+    trial_id INTEGER NOT NULL REFERENCES trial_rows_v17(id),
+    scorer TEXT NOT NULL,
+    value REAL NOT NULL,
+    detail TEXT NOT NULL,
+    rowid INTEGER NOT NULL,
+    PRIMARY KEY (trial_id, scorer)
+  ) WITHOUT ROWID;
+  INSERT INTO scores_v17 (trial_id, scorer, value, detail, rowid) SELECT trial_id, scorer, value, detail, rowid FROM scores;
+  DROP VIEW trials;
+  DROP TABLE scores;
+  DROP TABLE transcripts;
+  DROP TABLE trial_rows;
+  ALTER TABLE trial_rows_v17 RENAME TO trial_rows;
+  ALTER TABLE transcripts_v17 RENAME TO transcripts;
+  ALTER TABLE scores_v17 RENAME TO scores;
+  CREATE INDEX trials_run_order ON trial_rows(run_key, id);
+  ${TRIALS_VIEW(FINISHED_TEXT)}`;
+}
