@@ -8,6 +8,7 @@
 import { inflateRawSync } from 'node:zlib';
 import type { Item } from '../../core/index.js';
 import type { SqlDriver } from './driver.js';
+import { ITEM_KEY, itemConflict, itemHashParam, itemHashText, itemKeyParam } from './item-keys.js';
 import type { TextCodec } from './text-codec.js';
 import { valuesList } from './trial-key-sql.js';
 
@@ -82,8 +83,13 @@ export async function storeItems(db: SqlDriver, items: ReadonlyArray<{ hash: str
   const hashes = [...new Set(items.map((i) => i.hash))];
   for (let i = 0; i < hashes.length; i += 500) {
     const part = hashes.slice(i, i + 500);
-    const rows = await db.all<{ hash: string }>(`SELECT hash FROM items WHERE hash IN (${valuesList(part.length, 0, '?')})`, part);
-    for (const r of rows) known.add(r.hash);
+    const rows = await db.all<{ hash: string | Uint8Array }>(
+      db.backend === 'sqlite'
+        ? `SELECT hash FROM items WHERE ${ITEM_KEY('hash')} IN (${valuesList(part.length, 0, '?')})`
+        : `SELECT hash FROM items WHERE hash IN (${valuesList(part.length, 0, '?')})`,
+      db.backend === 'sqlite' ? part.map(itemKeyParam) : part,
+    );
+    for (const r of rows) known.add(itemHashText(r.hash));
   }
   const fresh: Array<{ hash: string; item: Item; json?: string }> = [];
   for (const i of items) {
@@ -102,8 +108,8 @@ export async function storeItems(db: SqlDriver, items: ReadonlyArray<{ hash: str
     for (let i = 0; i < fresh.length; i += chunk) {
       const part = fresh.slice(i, i + chunk);
       await tx.run(
-        `INSERT INTO items (hash, suite, item_id, category, ability, answer, body) VALUES ${valuesList(part.length, 7)} ON CONFLICT (hash) DO NOTHING`,
-        part.flatMap(({ hash, item }, j) => [hash, item.suite, item.id, item.category, item.ability ?? null, item.answer, bodies[i + j]]),
+        `INSERT INTO items (hash, suite, item_id, category, ability, answer, body) VALUES ${valuesList(part.length, 7)} ${itemConflict(db.backend)}`,
+        part.flatMap(({ hash, item }, j) => [itemHashParam(db.backend, hash), item.suite, item.id, item.category, item.ability ?? null, item.answer, bodies[i + j]]),
       );
     }
   });

@@ -61,7 +61,7 @@ export async function runAccuracyCounts(db: SqlDriver, runId: string): Promise<A
        SUM(sc.value) AS correct,
        SUM(CASE WHEN CAST(${jsonField(text('sc.detail'), 'parseFailed')} AS TEXT) IN ('1', 'true') THEN 1 ELSE 0 END) AS "parseFailures",
        SUM(CASE WHEN sc.value = 0 OR sc.value = 1 THEN 0 ELSE 1 END) AS "nonBinary", MAX(t.replicate) AS "maxReplicate", MIN(${bytewise('t.item_id')}) AS "firstItemId"
-     FROM trials t JOIN subjects s ON s.id = t.subject_id JOIN items i ON i.hash = t.item_hash
+     FROM trials t JOIN subjects s ON s.id = t.subject_id JOIN items i ON i.id = t.item_ref
      JOIN scores sc ON sc.trial_id = t.id
      WHERE t.run_id = ? AND t.status = 'done'
      GROUP BY s.spec, t.suite, i.category, i.ability`,
@@ -85,8 +85,8 @@ export async function* runResponses(db: SqlDriver, runId: string, scorer?: strin
   // generated story carries its whole world) and a run has many trials per item.
   const metas = new Map<string, Record<string, unknown>>();
   for await (const m of db.iterate<{ hash: string; meta: string | null }>(
-    `SELECT i.hash AS hash, ${jsonField(itemBody('i.body'), 'meta')} AS meta FROM items i
-     WHERE i.hash IN (SELECT DISTINCT item_hash FROM trials WHERE run_id = ? AND status = 'done')`,
+    `SELECT t.item_hash AS hash, ${jsonField(itemBody('i.body'), 'meta')} AS meta
+     FROM (SELECT DISTINCT item_ref, item_hash FROM trials WHERE run_id = ? AND status = 'done') t JOIN items i ON i.id = t.item_ref`,
     [runId],
   )) {
     metas.set(m.hash, m.meta && m.meta !== 'null' ? JSON.parse(m.meta) : {});
@@ -95,7 +95,7 @@ export async function* runResponses(db: SqlDriver, runId: string, scorer?: strin
     `SELECT t.subject_id AS "subjectId", s.spec AS spec, t.suite AS suite, t.item_id AS "itemId", t.item_hash AS "itemHash",
        i.category AS category, i.ability AS ability, t.replicate AS replicate, sc.value AS value,
        ${jsonField(text('sc.detail'), 'parseFailed')} AS "parseFailed"
-     FROM trials t JOIN subjects s ON s.id = t.subject_id JOIN items i ON i.hash = t.item_hash
+     FROM trials t JOIN subjects s ON s.id = t.subject_id JOIN items i ON i.id = t.item_ref
      JOIN scores sc ON sc.trial_id = t.id
      WHERE t.run_id = ? AND t.status = 'done' ${
        scorer === PROTOCOL_SCORES

@@ -16,6 +16,7 @@ import type { ImportSummary, RunRecord, RunTrial, StoredTrial, StoreRecord } fro
 import type { SqlDriver, SqlExecutor } from './driver.js';
 import { exportBatchLedger, importLedgerRecord } from './batch-ledger-transfer.js';
 import { blobLoader, insertBlobs } from './blob-rows.js';
+import { itemConflict, itemHashParam, itemHashText } from './item-keys.js';
 import { TranscriptPacker } from './transcript-packing.js';
 import type { TextCodec } from './text-codec.js';
 import {
@@ -24,7 +25,7 @@ import {
   insertNames,
   keyNames,
   TRIAL_KEY_COLUMNS,
-  TRIAL_KEY_VALUES,
+  trialKeyValues,
   TRIAL_UNIQUE,
   upsertScore,
 } from './trial-writes.js';
@@ -75,15 +76,23 @@ class KeyedNames {
       if (!this.#hashes.has(Number(t.itemRef))) items.add(Number(t.itemRef));
     }
     await this.#read(names, 'SELECT id, name AS value FROM names', this.#names);
-    await this.#read(items, 'SELECT id, hash AS value FROM items', this.#hashes);
+    await this.#read(items, 'SELECT id, hash AS value FROM items', this.#hashes, itemHashText);
   }
 
-  async #read(ids: Set<number>, select: string, into: Map<number, string>): Promise<void> {
+  async #read(
+    ids: Set<number>,
+    select: string,
+    into: Map<number, string>,
+    text: (v: string | Uint8Array) => string = (v) => v as string,
+  ): Promise<void> {
     const all = [...ids];
     for (let i = 0; i < all.length; i += 500) {
       const part = all.slice(i, i + 500);
-      for (const r of await this.db.all<{ id: number; value: string }>(`${select} WHERE id IN (${part.map(() => '?').join(', ')})`, part))
-        into.set(Number(r.id), r.value);
+      const rows = await this.db.all<{ id: number; value: string | Uint8Array }>(
+        `${select} WHERE id IN (${part.map(() => '?').join(', ')})`,
+        part,
+      );
+      for (const r of rows) into.set(Number(r.id), text(r.value));
     }
   }
 
@@ -232,12 +241,13 @@ export async function* exportRecords(db: SqlDriver): AsyncIterable<StoreRecord> 
     const row = { runId: r.run_id, subjectId: r.subject_id, suite: r.suite, bankId: r.bank_id, result: JSON.parse(r.result) };
     yield { kind: 'irt', row: { ...row, mode: r.mode as 'tiny' | 'adaptive' } };
   }
-  for (let after = ''; ; ) {
-    const page = await db.all<{ hash: string; body: string | Uint8Array }>(
+  // In hash order (SQLite: text hashes kept from before schema 17 first, then the hashes kept as bytes).
+  for (let after: string | Uint8Array = ''; ; ) {
+    const page: Array<{ hash: string | Uint8Array; body: string | Uint8Array }> = await db.all(
       'SELECT hash, body FROM items WHERE hash > ? ORDER BY hash LIMIT ?',
       [after, PAGE],
     );
-    for (const i of page) yield { kind: 'item', hash: i.hash, body: db.codec.decode(i.body) };
+    for (const i of page) yield { kind: 'item', hash: itemHashText(i.hash), body: db.codec.decode(i.body) };
     if (page.length < PAGE) break;
     after = page[page.length - 1]!.hash;
   }
@@ -334,8 +344,8 @@ async function importOne(
     case 'item': {
       const item = JSON.parse(r.body) as { suite: string; id: string; category: string; ability?: string; answer: string };
       summary.items += await tx.run(
-        'INSERT INTO items (hash, suite, item_id, category, ability, answer, body) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING',
-        [r.hash, item.suite, item.id, item.category, item.ability ?? null, item.answer, codec.encode('item', r.body)],
+        `INSERT INTO items (hash, suite, item_id, category, ability, answer, body) VALUES (?, ?, ?, ?, ?, ?, ?) ${itemConflict(backend)}`,
+        [itemHashParam(backend, r.hash), item.suite, item.id, item.category, item.ability ?? null, item.answer, codec.encode('item', r.body)],
       );
       return;
     }
@@ -367,7 +377,7 @@ async function importOne(
         `INSERT INTO trial_rows (${TRIAL_KEY_COLUMNS}, status, error, attempts,
            input_tokens, output_tokens, cost_usd, latency_ms, batch_latency_ms, cached_calls, total_calls, truncated_calls,
            unpriced_calls, finished_at)
-         VALUES (${TRIAL_KEY_VALUES}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         VALUES (${trialKeyValues(backend)}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (${TRIAL_UNIQUE}) DO UPDATE SET item_ref = excluded.item_ref,
            status = excluded.status, error = excluded.error, attempts = excluded.attempts, input_tokens = excluded.input_tokens,
            output_tokens = excluded.output_tokens, cost_usd = excluded.cost_usd, latency_ms = excluded.latency_ms,
@@ -381,7 +391,7 @@ async function importOne(
           t.suite,
           t.itemId,
           t.replicate,
-          t.itemHash,
+          itemHashParam(backend, t.itemHash),
           t.status,
           t.error,
           t.attempts,

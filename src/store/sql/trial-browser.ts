@@ -165,7 +165,7 @@ export class TrialBrowser {
    * inflates it).
    */
   #runItemsWhere(condition: string): string {
-    return `t.item_hash IN (SELECT ib.hash FROM items ib WHERE ib.hash IN (SELECT item_hash FROM trials WHERE run_id = ?) AND ${condition})`;
+    return `t.item_ref IN (SELECT ib.id FROM items ib WHERE ib.id IN (SELECT item_ref FROM trials WHERE run_id = ?) AND ${condition})`;
   }
 
   #where(q: TrialQuery): { sql: string; params: unknown[] } {
@@ -208,7 +208,7 @@ export class TrialBrowser {
     return { sql: clauses.join(' AND '), params };
   }
 
-  static readonly #FROM = `FROM trials t JOIN subjects s ON s.id = t.subject_id LEFT JOIN items i ON i.hash = t.item_hash
+  static readonly #FROM = `FROM trials t JOIN subjects s ON s.id = t.subject_id LEFT JOIN items i ON i.id = t.item_ref
     LEFT JOIN transcripts tr ON tr.trial_id = t.id`;
 
   /** One page of a run's trials matching the query (sorted, after or before a cursor, at most `limit`, default 50). */
@@ -251,7 +251,7 @@ export class TrialBrowser {
     const from = [
       'FROM trials t',
       sort === 'item' || sort === 'subject' ? 'JOIN subjects s ON s.id = t.subject_id' : '',
-      needsItems ? 'LEFT JOIN items i ON i.hash = t.item_hash' : '',
+      needsItems ? 'LEFT JOIN items i ON i.id = t.item_ref' : '',
       q.search?.trim() ? 'LEFT JOIN transcripts tr ON tr.trial_id = t.id' : '',
     ].join(' ');
     const ids = `SELECT ${columns.map((c, i) => `${c} AS k${i}`).join(', ')} ${from} WHERE ${where.join(' AND ')}
@@ -281,7 +281,7 @@ export class TrialBrowser {
          CASE WHEN ${this.#judgesDisagree()} THEN 1 ELSE 0 END AS "judgesDisagree",
          t.error AS error, t.latency_ms AS "latencyMs", t.batch_latency_ms AS "batchLatencyMs", t.cost_usd AS "costUsd",
          t.finished_at AS "finishedAt"
-       FROM trials t JOIN subjects s ON s.id = t.subject_id LEFT JOIN items i ON i.hash = t.item_hash
+       FROM trials t JOIN subjects s ON s.id = t.subject_id LEFT JOIN items i ON i.id = t.item_ref
        WHERE t.id IN (${page.map(() => '?').join(', ')})`,
       page,
     );
@@ -304,7 +304,7 @@ export class TrialBrowser {
   async count(q: TrialQuery): Promise<number> {
     const { sql, params } = this.#where(q);
     // The transcript join only when searching: counting 100,000 rows should not touch their bodies.
-    const from = q.search?.trim() ? TrialBrowser.#FROM : 'FROM trials t LEFT JOIN items i ON i.hash = t.item_hash';
+    const from = q.search?.trim() ? TrialBrowser.#FROM : 'FROM trials t LEFT JOIN items i ON i.id = t.item_ref';
     const row = await this.db.get<{ n: number }>(`SELECT COUNT(*) AS n ${from} WHERE ${sql}`, params);
     return Number(row?.n ?? 0);
   }
@@ -324,7 +324,7 @@ export class TrialBrowser {
     const itemsOf = async (expr: string) =>
       (
         await this.db.all<{ v: string | null }>(
-          `SELECT DISTINCT ${expr} AS v FROM items i WHERE i.hash IN (SELECT DISTINCT item_hash FROM trials WHERE run_id = ?) ORDER BY v`,
+          `SELECT DISTINCT ${expr} AS v FROM items i WHERE i.id IN (SELECT DISTINCT item_ref FROM trials WHERE run_id = ?) ORDER BY v`,
           [runId],
         )
       )

@@ -7,6 +7,7 @@ import type { TrialKey, TrialOutcome } from '../../core/index.js';
 import type { TrialStatus } from '../store.js';
 import type { SqlExecutor } from './driver.js';
 import type { TextCodec } from './text-codec.js';
+import { itemHashParam, itemIdByHash } from './item-keys.js';
 import { KEY_WHERE, keyParams } from './trial-key-sql.js';
 
 /**
@@ -26,10 +27,14 @@ export const keyNames = (k: TrialKey): string[] => [k.runId, k.subjectId, k.suit
 /** The number of a name in names, as a value in a statement. */
 const NAME_ID = '(SELECT id FROM names WHERE name = ?)';
 
-/** A trial row's key and item (by number) as a VALUES list's first six entries: run, subject, suite, item id, replicate, item hash. */
-export const TRIAL_KEY_VALUES = `${NAME_ID}, ${NAME_ID}, ${NAME_ID}, ${NAME_ID}, ?, (SELECT id FROM items WHERE hash = ?)`;
+/**
+ * A trial row's key and item (by number) as a VALUES list's first six entries: run, subject,
+ * suite, item id, replicate, item hash (as itemHashParam gives it).
+ */
+export const trialKeyValues = (backend: 'sqlite' | 'postgres'): string =>
+  `${NAME_ID}, ${NAME_ID}, ${NAME_ID}, ${NAME_ID}, ?, ${itemIdByHash(backend)}`;
 
-/** The trial row columns TRIAL_KEY_VALUES fills, and the row's unique key. */
+/** The trial row columns trialKeyValues fills, and the row's unique key. */
 export const TRIAL_KEY_COLUMNS = 'run_key, subject_key, suite_key, item_key, replicate, item_ref';
 export const TRIAL_UNIQUE = 'run_key, subject_key, suite_key, item_key, replicate';
 
@@ -47,10 +52,10 @@ export async function insertNames(tx: SqlExecutor, names: Iterable<string>): Pro
  * trial is kept as it is). The statement returns the row's id when it wrote it, nothing when it
  * kept the existing row. The trial's names must be in names (insertNames) first.
  */
-const UPSERT_TRIAL = `INSERT INTO trial_rows (${TRIAL_KEY_COLUMNS}, status, error, attempts,
+const upsertTrial = (backend: 'sqlite' | 'postgres'): string => `INSERT INTO trial_rows (${TRIAL_KEY_COLUMNS}, status, error, attempts,
          input_tokens, output_tokens, cost_usd, latency_ms, batch_latency_ms, cached_calls, total_calls, truncated_calls, unpriced_calls,
          finished_at)
-       VALUES (${TRIAL_KEY_VALUES}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       VALUES (${trialKeyValues(backend)}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (${TRIAL_UNIQUE}) DO UPDATE SET item_ref = excluded.item_ref, status = excluded.status,
          error = excluded.error, attempts = trial_rows.attempts + excluded.attempts, input_tokens = excluded.input_tokens,
          output_tokens = excluded.output_tokens, cost_usd = excluded.cost_usd, latency_ms = excluded.latency_ms,
@@ -105,7 +110,7 @@ function trialParams(
   const o = f.o;
   return [
     ...keyParams(k),
-    itemHash,
+    itemHashParam(backend, itemHash),
     f.status,
     f.error,
     f.attempts,
@@ -142,7 +147,7 @@ export function doneTrialWrite(
     // One statement, one round trip: the trial, its lease given back, its transcript and score.
     return async (tx) => {
       await tx.run(
-        `WITH t AS (${UPSERT_TRIAL}),
+        `WITH t AS (${upsertTrial(backend)}),
            l AS (DELETE FROM trial_leases WHERE ${KEY_WHERE}),
            tr AS (INSERT INTO transcripts (trial_id, body, packed) SELECT id, ?, 1 FROM t
              ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body, packed = excluded.packed)
@@ -152,7 +157,7 @@ export function doneTrialWrite(
       );
     };
   return async (tx) => {
-    const row = await tx.get<{ id: number }>(UPSERT_TRIAL, trial);
+    const row = await tx.get<{ id: number }>(upsertTrial(backend), trial);
     await tx.run(`DELETE FROM trial_leases WHERE ${KEY_WHERE}`, keyParams(k));
     if (!row) return;
     await tx.run(
@@ -174,7 +179,7 @@ export function failedTrialWrite(
 ): Write {
   const trial = trialParams(backend, k, itemHash, { status: 'failed', error, attempts });
   return async (tx) => {
-    await tx.run(UPSERT_TRIAL, trial);
+    await tx.run(upsertTrial(backend), trial);
     await tx.run(`DELETE FROM trial_leases WHERE ${KEY_WHERE}`, keyParams(k));
   };
 }

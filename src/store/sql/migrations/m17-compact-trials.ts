@@ -9,13 +9,13 @@ const FINISHED_MS = `CASE WHEN finished_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]
 const FINISHED_TEXT = `CASE WHEN typeof(t.finished_at) = 'integer'
       THEN strftime('%Y-%m-%dT%H:%M:%fZ', t.finished_at / 1000.0, 'unixepoch') ELSE t.finished_at END`;
 
-const TRIALS_VIEW = (finishedAt: string) => `
+const TRIALS_VIEW = (itemHash: string, finishedAt: string) => `
   CREATE VIEW trials AS
     SELECT t.id AS id, r.name AS run_id, s.name AS subject_id, su.name AS suite, it.name AS item_id, t.replicate AS replicate,
-      i.hash AS item_hash, t.status AS status, t.error AS error, t.attempts AS attempts, t.input_tokens AS input_tokens,
+      ${itemHash} AS item_hash, t.status AS status, t.error AS error, t.attempts AS attempts, t.input_tokens AS input_tokens,
       t.output_tokens AS output_tokens, t.cost_usd AS cost_usd, t.latency_ms AS latency_ms, t.cached_calls AS cached_calls,
       t.total_calls AS total_calls, ${finishedAt} AS finished_at, t.truncated_calls AS truncated_calls,
-      t.unpriced_calls AS unpriced_calls, t.batch_latency_ms AS batch_latency_ms
+      t.unpriced_calls AS unpriced_calls, t.batch_latency_ms AS batch_latency_ms, t.item_ref AS item_ref
     FROM trial_rows t LEFT JOIN names r ON r.id = t.run_key LEFT JOIN names s ON s.id = t.subject_key
       LEFT JOIN names su ON su.id = t.suite_key LEFT JOIN names it ON it.id = t.item_key LEFT JOIN items i ON i.id = t.item_ref;
 `;
@@ -28,22 +28,42 @@ const PROMPT_TEXTS = (int64: string) => `
 `;
 
 /**
- * 17: smaller rows for every trial. Prompt blobs are written to prompt_texts, keyed by a 63-bit
- * integer taken from their hash (sql/blob-rows.ts): the table is its own index, where
+ * 17: smaller rows for every trial and item. Prompt blobs are written to prompt_texts, keyed by
+ * a 63-bit integer taken from their hash (sql/blob-rows.ts): the table is its own index, where
  * prompt_blobs kept every hash twice (row and unique index); blobs written before stay in
- * prompt_blobs, where the transcripts written before find them. SQLite keeps a trial's
- * finished_at as milliseconds since the epoch where that gives the same ISO text back (any other
- * text stays as it was), and the view "trials" gives it as ISO text: trial_rows is rebuilt for
- * the column's type, and transcripts and scores with it (their references). PostgreSQL adds
- * the table; its finished_at stays text.
+ * prompt_blobs, where the transcripts written before find them. SQLite keeps an item's SHA-256
+ * hex hash as its 32 bytes, indexed (uniquely) by its first 8 (sql/item-keys.ts; another hash
+ * stays text, indexed whole), and a trial's finished_at as milliseconds since the epoch where
+ * that gives the same ISO text back (any other text stays as it was): items and trial_rows are
+ * rebuilt for the columns' types, transcripts and scores with them (their references). The view
+ * "trials" gives the hash as hex text and the time as ISO text, as before, and the trial's item
+ * by number (item_ref) for joins with items. PostgreSQL adds the table and the view's column;
+ * its hashes and times stay text.
  */
 export const COMPACT_TRIALS: Migration = perBackend({
-  sqlite: `${PROMPT_TABLES_SQLITE()}`,
-  postgres: `${PROMPT_TEXTS('BIGINT')}`,
+  sqlite: SQLITE_REBUILD(),
+  postgres: `${PROMPT_TEXTS('BIGINT')}
+  DROP VIEW trials;
+  ${TRIALS_VIEW('i.hash', 't.finished_at')}`,
 });
 
-function PROMPT_TABLES_SQLITE(): string {
+function SQLITE_REBUILD(): string {
   return `${PROMPT_TEXTS('INTEGER')}
+  CREATE TABLE items_v17 (
+    id INTEGER PRIMARY KEY,
+    hash BLOB NOT NULL,
+    suite TEXT NOT NULL,
+    item_id TEXT NOT NULL,
+    category TEXT NOT NULL,
+    ability TEXT,
+    answer TEXT NOT NULL,
+    body TEXT NOT NULL
+  );
+  INSERT INTO items_v17 (id, hash, suite, item_id, category, ability, answer, body)
+    SELECT id, CASE WHEN length(hash) = 64 AND hash NOT GLOB '*[^0-9a-f]*' THEN unhex(hash) ELSE hash END,
+      suite, item_id, category, ability, answer, body
+    FROM items ORDER BY id;
+  CREATE UNIQUE INDEX items_hash ON items_v17(CASE WHEN typeof(hash) = 'blob' THEN substr(hash, 1, 8) ELSE hash END);
   CREATE TABLE trial_rows_v17 (
     id INTEGER PRIMARY KEY,
     run_key INTEGER NOT NULL REFERENCES names(id),
@@ -51,7 +71,7 @@ function PROMPT_TABLES_SQLITE(): string {
     suite_key INTEGER NOT NULL REFERENCES names(id),
     item_key INTEGER NOT NULL REFERENCES names(id),
     replicate INTEGER NOT NULL,
-    item_ref INTEGER NOT NULL REFERENCES items(id),
+    item_ref INTEGER NOT NULL REFERENCES items_v17(id),
     status TEXT NOT NULL CHECK (status IN ('done', 'failed')),
     error TEXT,
     attempts INTEGER NOT NULL,
@@ -97,9 +117,11 @@ function PROMPT_TABLES_SQLITE(): string {
   DROP TABLE scores;
   DROP TABLE transcripts;
   DROP TABLE trial_rows;
+  DROP TABLE items;
+  ALTER TABLE items_v17 RENAME TO items;
   ALTER TABLE trial_rows_v17 RENAME TO trial_rows;
   ALTER TABLE transcripts_v17 RENAME TO transcripts;
   ALTER TABLE scores_v17 RENAME TO scores;
   CREATE INDEX trials_run_order ON trial_rows(run_key, id);
-  ${TRIALS_VIEW(FINISHED_TEXT)}`;
+  ${TRIALS_VIEW("CASE WHEN typeof(i.hash) = 'blob' THEN lower(hex(i.hash)) ELSE i.hash END", FINISHED_TEXT)}`;
 }
