@@ -1,7 +1,8 @@
 // Compact call-cache rows (schema 12). A chat response with only the usual keys is stored as a
 // JSON array of its values ([mask, ...values]: the mask says which keys it has) rather than an
 // object, its latency rounded to microseconds; anything else (log-likelihood results, unusual
-// responses) stays a JSON object. SQLite keeps a SHA-256 key as its 32 bytes, created_at is
+// responses) stays a JSON object. SQLite keeps a SHA-256 key as bytes (its first 16 from schema
+// 17: keyParam), created_at is
 // milliseconds since the epoch, and the provider and model spec are named once, in
 // cache_models. Rows copied over by the migration keep their text: readers take both forms.
 
@@ -65,11 +66,17 @@ export function unpackResponse(text: string): unknown {
   return out;
 }
 
-const HEX_KEY = /^[0-9a-f]{64}$/;
+/** A SHA-256 hex key, or the 128 bits of one that a store keeps (schema 17). */
+const HEX_KEY = /^(?:[0-9a-f]{32}){1,2}$/;
 
-/** A cache key as the database holds it: SQLite keeps a SHA-256 hex key as its bytes. */
+/**
+ * A cache key as the database holds it (schema 17): a SHA-256 hex key's first 128 bits, as
+ * bytes in SQLite, as hex text in PostgreSQL (two requests sharing them: about 1 in 10^19 at
+ * ten billion entries in one store); any other key as it is.
+ */
 export function keyParam(backend: SqlDriver['backend'], key: string): string | Buffer {
-  return backend === 'sqlite' && HEX_KEY.test(key) ? Buffer.from(key, 'hex') : key;
+  if (!HEX_KEY.test(key)) return key;
+  return backend === 'sqlite' ? Buffer.from(key.slice(0, 32), 'hex') : key.slice(0, 32);
 }
 
 /** A stored cache key as text (what callers and exports use). */

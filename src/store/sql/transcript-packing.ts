@@ -6,7 +6,7 @@
 //   every subject and replicate (and once for every later turn of a conversation).
 // - Each call's message list becomes a blob of paragraph references (a prompt, stored once
 //   for every subject and replicate that sent it); the call keeps its hash in place.
-// - Large object fields of the protocol's detail (an MCQ's presented options) are blobs too.
+// - Large object fields of the protocol's detail (an MCQ's presented options, when long) are blobs too.
 //
 // The packed row (transcripts.packed = 1) is JSON with the same keys in the same order as the
 // transcript: `messages` holds a hash (a string where the transcript has a list), a blobbed
@@ -21,8 +21,13 @@ import { blobRef } from './blob-rows.js';
 import type { TextCodec } from './text-codec.js';
 
 
-/** Detail fields whose JSON is at least this long are stored as blobs. */
-const DETAIL_BLOB_MIN = 48;
+/**
+ * Detail fields whose JSON is at least this long are stored as blobs. A shorter one (an MCQ's
+ * few short options) is kept in the row: deflated with the transcripts' dictionary it takes
+ * fewer bytes than a blob's reference and row (schema 17; rows written before hold such fields
+ * as blobs, and readers take both).
+ */
+const DETAIL_BLOB_MIN = 320;
 /** The longest text whose hash is remembered. */
 const HASH_CACHE_MAX_CHARS = 160;
 /** Entries a bounded cache holds before it starts again empty. */

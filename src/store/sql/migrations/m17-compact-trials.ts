@@ -31,18 +31,20 @@ const PROMPT_TEXTS = (int64: string) => `
  * 17: smaller rows for every trial and item. Prompt blobs are written to prompt_texts, keyed by
  * a 63-bit integer taken from their hash (sql/blob-rows.ts): the table is its own index, where
  * prompt_blobs kept every hash twice (row and unique index); blobs written before stay in
- * prompt_blobs, where the transcripts written before find them. SQLite keeps an item's SHA-256
- * hex hash as its 32 bytes, indexed (uniquely) by its first 8 (sql/item-keys.ts; another hash
- * stays text, indexed whole), and a trial's finished_at as milliseconds since the epoch where
- * that gives the same ISO text back (any other text stays as it was): items and trial_rows are
- * rebuilt for the columns' types, transcripts and scores with them (their references). The view
- * "trials" gives the hash as hex text and the time as ISO text, as before, and the trial's item
- * by number (item_ref) for joins with items. PostgreSQL adds the table and the view's column;
- * its hashes and times stay text.
+ * prompt_blobs, where the transcripts written before find them. A cache entry's key is its
+ * request hash's first 128 bits (sql/cache-rows.ts). SQLite keeps an item's SHA-256 hex hash as
+ * its 32 bytes, indexed (uniquely) by its first 8 (sql/item-keys.ts; another hash stays text,
+ * indexed whole), and a trial's finished_at as milliseconds since the epoch where that gives
+ * the same ISO text back (any other text stays as it was): items, trial_rows and call_cache
+ * are rebuilt, transcripts and scores with them (their references). The view "trials" gives
+ * the hash as hex text and the time as ISO text, as before, and the trial's item by number
+ * (item_ref) for joins with items. PostgreSQL adds the table and the view's column and cuts its
+ * cache keys (hex text); its item hashes and times stay text.
  */
 export const COMPACT_TRIALS: Migration = perBackend({
   sqlite: SQLITE_REBUILD(),
   postgres: `${PROMPT_TEXTS('BIGINT')}
+  UPDATE call_cache SET key = substr(key, 1, 32) WHERE key ~ '^[0-9a-f]{64}$';
   DROP VIEW trials;
   ${TRIALS_VIEW('i.hash', 't.finished_at')}`,
 });
@@ -123,5 +125,19 @@ function SQLITE_REBUILD(): string {
   ALTER TABLE transcripts_v17 RENAME TO transcripts;
   ALTER TABLE scores_v17 RENAME TO scores;
   CREATE INDEX trials_run_order ON trial_rows(run_key, id);
+  CREATE TABLE call_cache_v17 (
+    key BLOB PRIMARY KEY,
+    model_id INTEGER NOT NULL REFERENCES cache_models(id),
+    response TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    origin_id INTEGER REFERENCES cache_origins(id)
+  ) WITHOUT ROWID;
+  INSERT OR IGNORE INTO call_cache_v17 (key, model_id, response, created_at, origin_id)
+    SELECT CASE WHEN typeof(key) = 'blob' AND length(key) = 32 THEN substr(key, 1, 16)
+        WHEN length(key) = 64 AND key NOT GLOB '*[^0-9a-f]*' THEN unhex(substr(key, 1, 32)) ELSE key END,
+      model_id, response, created_at, origin_id
+    FROM call_cache ORDER BY key;
+  DROP TABLE call_cache;
+  ALTER TABLE call_cache_v17 RENAME TO call_cache;
   ${TRIALS_VIEW("CASE WHEN typeof(i.hash) = 'blob' THEN lower(hex(i.hash)) ELSE i.hash END", FINISHED_TEXT)}`;
 }
