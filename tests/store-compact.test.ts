@@ -164,7 +164,7 @@ for (const b of [sqlite, postgres]) {
           }
       await s.close();
       // 8 trials of 2 stories: the system prompt's paragraphs, each story, each message list once.
-      const blobs = await b.sql(location, 'SELECT body FROM prompt_blobs');
+      const blobs = await b.sql(location, 'SELECT body FROM prompt_texts');
       const bodies = blobs.map((r) => String(r.body));
       expect(bodies.filter((x) => x === 'You are taking a test.')).toHaveLength(1);
       expect(bodies.filter((x) => x === 'Ann put the ball in the box.\nAnn left.')).toHaveLength(1);
@@ -199,7 +199,7 @@ for (const b of [sqlite, postgres]) {
         await t.close();
         // Both trials are packed in the target, their blobs with them.
         expect((await other.sql(target, 'SELECT packed FROM transcripts')).map((r) => Number(r.packed))).toEqual([1, 1]);
-        const stories = (await other.sql(target, 'SELECT body FROM prompt_blobs'))
+        const stories = (await other.sql(target, 'SELECT body FROM prompt_texts'))
           .map((r) => String(r.body))
           .filter((x) => x.endsWith('story.'));
         expect(stories.sort()).toEqual(['New story.', 'Old story.']);
@@ -225,7 +225,7 @@ describe('store size of MCQ trials', () => {
     for (const m of sent) expect(read).toContain(m);
     const wholeBytes = texts.reduce((n, t) => n + Buffer.byteLength(t!), 0);
     const [packed] = await sqlite.sql(location, 'SELECT SUM(LENGTH(CAST(body AS BLOB))) AS n FROM transcripts');
-    const [blobs] = await sqlite.sql(location, 'SELECT SUM(LENGTH(CAST(body AS BLOB)) + LENGTH(hash)) AS n FROM prompt_blobs');
+    const [blobs] = await sqlite.sql(location, 'SELECT SUM(LENGTH(CAST(body AS BLOB)) + 8) AS n FROM prompt_texts');
     const perTrial = (Number(packed!.n) + Number(blobs!.n)) / r.done;
     expect(wholeBytes / r.done).toBeGreaterThan(1000);
     expect(perTrial).toBeLessThan(400);

@@ -1,6 +1,21 @@
-// An empty store taken back to schema 15, or its trial tables to schema 14 (before trial rows named their run,
+// An empty store taken back to schema 16 or 15, or its trial tables to schema 14 (before trial rows named their run,
 // subject, suite and item by number): for tests that make a store look as if an older
 // mindscope wrote it, dropping further what later migrations added.
+
+/**
+ * A store taken back to schema 16 (before item hashes and finish times were kept compactly), for
+ * SQLite or PostgreSQL, as far as migration 17 reads it: item hashes and finish times as text
+ * again. Prompt texts and cache keys stay as they are (migration 17 keeps them).
+ */
+export function backToSchema16(backend: 'sqlite' | 'postgres'): string[] {
+  if (backend === 'postgres') return [];
+  return [
+    "UPDATE items SET hash = lower(hex(hash)) WHERE typeof(hash) = 'blob'",
+    'DROP INDEX items_hash_key',
+    'CREATE UNIQUE INDEX items_hash_v16 ON items(hash)',
+    "UPDATE trial_rows SET finished_at = strftime('%Y-%m-%dT%H:%M:%fZ', finished_at / 1000.0, 'unixepoch') WHERE typeof(finished_at) = 'integer'",
+  ];
+}
 
 /**
  * A store taken back to schema 15 (before values were kept compressed against dictionaries),
@@ -8,7 +23,7 @@
  * then as schema 15 wrote them).
  */
 export function backToSchema15(backend: 'sqlite' | 'postgres'): string[] {
-  const common = ['DROP TABLE dictionaries', 'CREATE INDEX items_suite ON items(suite, item_id)'];
+  const common = [...backToSchema16(backend), 'DROP TABLE dictionaries', 'CREATE INDEX items_suite ON items(suite, item_id)'];
   if (backend === 'postgres') return common;
   // SQLite's scores as a rowid table again, in the order they were numbered.
   return [

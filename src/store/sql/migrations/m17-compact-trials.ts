@@ -21,7 +21,7 @@ const TRIALS_VIEW = (itemHash: string, finishedAt: string) => `
 `;
 
 const PROMPT_TEXTS = (int64: string) => `
-  CREATE TABLE prompt_texts (
+  CREATE TABLE IF NOT EXISTS prompt_texts (
     id ${int64} PRIMARY KEY,
     body TEXT NOT NULL
   );
@@ -65,7 +65,7 @@ function SQLITE_REBUILD(): string {
     SELECT id, CASE WHEN length(hash) = 64 AND hash NOT GLOB '*[^0-9a-f]*' THEN unhex(hash) ELSE hash END,
       suite, item_id, category, ability, answer, body
     FROM items ORDER BY id;
-  CREATE UNIQUE INDEX items_hash ON items_v17(CASE WHEN typeof(hash) = 'blob' THEN substr(hash, 1, 8) ELSE hash END);
+  CREATE UNIQUE INDEX items_hash_key ON items_v17(CASE WHEN typeof(hash) = 'blob' THEN substr(hash, 1, 8) ELSE hash END);
   CREATE TABLE trial_rows_v17 (
     id INTEGER PRIMARY KEY,
     run_key INTEGER NOT NULL REFERENCES names(id),
