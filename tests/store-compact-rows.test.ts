@@ -175,7 +175,9 @@ for (const b of backends) {
       for (const other of backends.filter((o) => !o.skip)) {
         const target = await other.fresh('copy');
         await copyStore(location, target);
-        expect(await cacheRecords(target)).toEqual([{ kind: 'cache', ...old, key: OLD_HEX.slice(0, 32), response: JSON.stringify(rounded) }]);
+        expect(await cacheRecords(target)).toEqual([
+          { kind: 'cache', ...old, key: OLD_HEX.slice(0, 32), response: JSON.stringify(rounded) },
+        ]);
         const t = await openStore(target);
         expect(await t.getCached(OLD_HEX)).toEqual(rounded);
         expect(await t.getItem('h-new')).toEqual(item);

@@ -7,7 +7,7 @@
  * SQLite or PostgreSQL, as far as migration 17 reads it: item hashes and finish times as text
  * again. Prompt texts and cache keys stay as they are (migration 17 keeps them).
  */
-export function backToSchema16(backend: 'sqlite' | 'postgres'): string[] {
+function backToSchema16(backend: 'sqlite' | 'postgres'): string[] {
   if (backend === 'postgres') return [];
   return [
     "UPDATE items SET hash = lower(hex(hash)) WHERE typeof(hash) = 'blob'",

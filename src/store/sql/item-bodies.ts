@@ -109,7 +109,15 @@ export async function storeItems(db: SqlDriver, items: ReadonlyArray<{ hash: str
       const part = fresh.slice(i, i + chunk);
       await tx.run(
         `INSERT INTO items (hash, suite, item_id, category, ability, answer, body) VALUES ${valuesList(part.length, 7)} ${itemConflict(db.backend)}`,
-        part.flatMap(({ hash, item }, j) => [itemHashParam(db.backend, hash), item.suite, item.id, item.category, item.ability ?? null, item.answer, bodies[i + j]]),
+        part.flatMap(({ hash, item }, j) => [
+          itemHashParam(db.backend, hash),
+          item.suite,
+          item.id,
+          item.category,
+          item.ability ?? null,
+          item.answer,
+          bodies[i + j],
+        ]),
       );
     }
   });

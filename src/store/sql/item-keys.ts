@@ -24,8 +24,7 @@ export function itemHashText(stored: string | Uint8Array): string {
  * SQLite: what the unique index of items holds of a hash, `ITEM_KEY('hash')` (the first 8 bytes of
  * a hash kept as bytes, a text hash whole); the migration that made the index spells it so too.
  */
-export const ITEM_KEY = (column: string): string =>
-  `CASE WHEN typeof(${column}) = 'blob' THEN substr(${column}, 1, 8) ELSE ${column} END`;
+export const ITEM_KEY = (column: string): string => `CASE WHEN typeof(${column}) = 'blob' THEN substr(${column}, 1, 8) ELSE ${column} END`;
 
 /** SQLite: ITEM_KEY of a hash, as a parameter. */
 export function itemKeyParam(hash: string): string | Buffer {

@@ -20,7 +20,6 @@ import { MindscopeError } from '../../core/errors.js';
 import { blobRef } from './blob-rows.js';
 import type { TextCodec } from './text-codec.js';
 
-
 /**
  * Detail fields whose JSON is at least this long are stored as blobs. A shorter one (an MCQ's
  * few short options) is kept in the row: deflated with the transcripts' dictionary it takes

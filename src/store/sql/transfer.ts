@@ -345,7 +345,15 @@ async function importOne(
       const item = JSON.parse(r.body) as { suite: string; id: string; category: string; ability?: string; answer: string };
       summary.items += await tx.run(
         `INSERT INTO items (hash, suite, item_id, category, ability, answer, body) VALUES (?, ?, ?, ?, ?, ?, ?) ${itemConflict(backend)}`,
-        [itemHashParam(backend, r.hash), item.suite, item.id, item.category, item.ability ?? null, item.answer, codec.encode('item', r.body)],
+        [
+          itemHashParam(backend, r.hash),
+          item.suite,
+          item.id,
+          item.category,
+          item.ability ?? null,
+          item.answer,
+          codec.encode('item', r.body),
+        ],
       );
       return;
     }

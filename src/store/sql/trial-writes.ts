@@ -170,13 +170,7 @@ export function doneTrialWrite(
 }
 
 /** The write of a failed trial: never replaces a done one. */
-export function failedTrialWrite(
-  backend: 'sqlite' | 'postgres',
-  k: TrialKey,
-  itemHash: string,
-  error: string,
-  attempts: number,
-): Write {
+export function failedTrialWrite(backend: 'sqlite' | 'postgres', k: TrialKey, itemHash: string, error: string, attempts: number): Write {
   const trial = trialParams(backend, k, itemHash, { status: 'failed', error, attempts });
   return async (tx) => {
     await tx.run(upsertTrial(backend), trial);
