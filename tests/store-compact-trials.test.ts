@@ -12,6 +12,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exportInspectLogs, exportTrials, openStore } from '../src/index.js';
 import { copyStore, MIGRATIONS, type SqlStore } from '../src/store/index.js';
+import { SqliteDriver } from '../src/store/sqlite/sqlite-driver.js';
+import { blobLoader, blobRef, insertBlobs } from '../src/store/sql/blob-rows.js';
 import { minimalOutcome } from './helpers/outcomes.js';
 import { createTestSchema, dropTestDatabases, pgAvailable, pgSkipNote } from './helpers/postgres.js';
 import { sqliteQuery } from './helpers/sqlite.js';
@@ -142,5 +144,24 @@ describe('schema 17 on a store written at schema 16', () => {
     const store = await openStore(url);
     for (const key of fixtureFacts().keys) expect(await store.getCached(key)).toMatchObject({ text: expect.any(String) });
     await store.close();
+  });
+});
+
+describe('prompt blobs keyed by number', () => {
+  it('stores a text once under its reference, reads it back, and refuses another text under the same key', async () => {
+    const db = new SqliteDriver(':memory:', MIGRATIONS);
+    try {
+      const ref = blobRef('Ann put the ball in the box.');
+      expect(ref).toMatch(/^[A-Za-z0-9_-]{11}$/);
+      await db.transaction((tx) => insertBlobs(tx, db.codec, [[ref, 'Ann put the ball in the box.']]));
+      // The same text again (another process wrote it first): nothing changes.
+      await db.transaction((tx) => insertBlobs(tx, db.codec, [[ref, 'Ann put the ball in the box.']]));
+      expect(await blobLoader(db)([ref])).toEqual([{ hash: ref, body: 'Ann put the ball in the box.' }]);
+      // Another text whose key is the same (as if its hash began with the same 63 bits) is refused, naming it.
+      await expect(db.transaction((tx) => insertBlobs(tx, db.codec, [[ref, 'Bob took the ball.']]))).rejects.toThrow(ref);
+      expect(await db.all('SELECT COUNT(*) AS n FROM prompt_texts')).toEqual([{ n: 1 }]);
+    } finally {
+      await db.close();
+    }
   });
 });

@@ -38,13 +38,15 @@ function keyRef(key: string): string {
 const placeholders = (n: number, each: string): string => Array(n).fill(each).join(', ');
 
 /**
- * Store blobs in a transaction, in key order: concurrent transactions inserting the same blobs
+ * Store blobs in a transaction, in one order: concurrent transactions inserting the same blobs
  * then wait for each other instead of deadlocking. Bodies as `codec` keeps them. A blob whose key
  * is held by another text stops the transaction with an error naming it.
  */
 export async function insertBlobs(tx: SqlExecutor, codec: TextCodec, unordered: ReadonlyArray<[string, string]>): Promise<void> {
-  const blobs = unordered.map(([ref, body]) => ({ key: refKey(ref), ref, body }));
-  blobs.sort((a, b) => (BigInt(a.key) < BigInt(b.key) ? -1 : BigInt(a.key) > BigInt(b.key) ? 1 : 0));
+  // Any one order for every process does: the references' (a key's reference is unique to it).
+  const blobs = [...unordered]
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .map(([ref, body]) => ({ key: refKey(ref), ref, body }));
   // Two parameters a blob: stay far below either backend's limit.
   for (let i = 0; i < blobs.length; i += 500) {
     const part = blobs.slice(i, i + 500);
