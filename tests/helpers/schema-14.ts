@@ -3,9 +3,10 @@
 // mindscope wrote it, dropping further what later migrations added.
 
 /**
- * A store taken back to schema 16 (before item hashes and finish times were kept compactly), for
+ * A store taken back to schema 16 (before item hashes and trial values were kept compactly), for
  * SQLite or PostgreSQL, as far as migration 17 reads it: item hashes and finish times as text
- * again. Prompt texts and cache keys stay as they are (migration 17 keeps them).
+ * again, latencies in milliseconds. Statuses (which migration 17 reads in either form), prompt
+ * texts and cache keys stay as they are.
  */
 function backToSchema16(backend: 'sqlite' | 'postgres'): string[] {
   if (backend === 'postgres') return [];
@@ -13,7 +14,10 @@ function backToSchema16(backend: 'sqlite' | 'postgres'): string[] {
     "UPDATE items SET hash = lower(hex(hash)) WHERE typeof(hash) = 'blob'",
     'DROP INDEX items_hash_key',
     'CREATE UNIQUE INDEX items_hash_v16 ON items(hash)',
-    "UPDATE trial_rows SET finished_at = strftime('%Y-%m-%dT%H:%M:%fZ', finished_at / 1000.0, 'unixepoch') WHERE typeof(finished_at) = 'integer'",
+    `UPDATE trial_rows SET latency_ms = CASE WHEN typeof(latency_ms) = 'integer' THEN latency_ms / 1000.0 ELSE latency_ms END,
+       batch_latency_ms = CASE WHEN typeof(batch_latency_ms) = 'integer' THEN batch_latency_ms / 1000.0 ELSE batch_latency_ms END,
+       finished_at = CASE WHEN typeof(finished_at) = 'integer'
+         THEN strftime('%Y-%m-%dT%H:%M:%fZ', finished_at / 1000.0, 'unixepoch') ELSE finished_at END`,
   ];
 }
 

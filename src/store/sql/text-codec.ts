@@ -41,8 +41,8 @@ const DICTIONARY_BYTES: Record<TextKind, number> = {
   transcript: 4096,
   score: 2048,
   cache: 2048,
-  blob: 16_384,
-  item: 16_384,
+  blob: 32_768,
+  item: 32_768,
 };
 
 /** zlib's options: DEFLATE's window as small as the dictionary (less to set up a value), and a small hash table. */

@@ -17,18 +17,10 @@ import type { SqlDriver, SqlExecutor } from './driver.js';
 import { exportBatchLedger, importLedgerRecord } from './batch-ledger-transfer.js';
 import { blobLoader, insertBlobs } from './blob-rows.js';
 import { itemConflict, itemHashParam, itemHashText } from './item-keys.js';
+import { finishedAtParam, finishedAtText, latencyMs, latencyParam, statusParam, statusSql, statusText } from './trial-values.js';
 import { TranscriptPacker } from './transcript-packing.js';
 import type { TextCodec } from './text-codec.js';
-import {
-  finishedAtParam,
-  finishedAtText,
-  insertNames,
-  keyNames,
-  TRIAL_KEY_COLUMNS,
-  trialKeyValues,
-  TRIAL_UNIQUE,
-  upsertScore,
-} from './trial-writes.js';
+import { insertNames, keyNames, TRIAL_KEY_COLUMNS, trialKeyValues, TRIAL_UNIQUE, upsertScore } from './trial-writes.js';
 import {
   createdAtParam,
   createdAtText,
@@ -136,9 +128,9 @@ export async function* trialPages(db: SqlDriver, runId?: string, batchSize = PAG
   for (let after = 0; ; ) {
     const page = await db.all<KeyedTrialRow>(
       `SELECT t.id AS id, t.run_key AS "runKey", t.subject_key AS "subjectKey", t.suite_key AS "suiteKey", t.item_key AS "itemKey",
-         t.replicate AS replicate, t.item_ref AS "itemRef", t.status AS status, t.error AS error, t.attempts AS attempts,
-         t.input_tokens AS "inputTokens", t.output_tokens AS "outputTokens", t.cost_usd AS "costUsd", t.latency_ms AS "latencyMs",
-         t.batch_latency_ms AS "batchLatencyMs", t.cached_calls AS "cachedCalls", t.total_calls AS "totalCalls", t.truncated_calls AS "truncatedCalls",
+         t.replicate AS replicate, t.item_ref AS "itemRef", ${statusText(db.backend, 't.status')} AS status, t.error AS error,
+         t.attempts AS attempts, t.input_tokens AS "inputTokens", t.output_tokens AS "outputTokens", t.cost_usd AS "costUsd",
+         ${latencyMs(db.backend, 't.latency_ms')} AS "latencyMs", ${latencyMs(db.backend, 't.batch_latency_ms')} AS "batchLatencyMs", t.cached_calls AS "cachedCalls", t.total_calls AS "totalCalls", t.truncated_calls AS "truncatedCalls",
          t.unpriced_calls AS "unpricedCalls", t.finished_at AS "finishedAt", tr.body AS transcript,
          tr.packed AS packed
        FROM trial_rows t LEFT JOIN transcripts tr ON tr.trial_id = t.id WHERE ${run}t.id > ? ORDER BY t.id LIMIT ?`,
@@ -391,7 +383,7 @@ async function importOne(
            output_tokens = excluded.output_tokens, cost_usd = excluded.cost_usd, latency_ms = excluded.latency_ms,
            batch_latency_ms = excluded.batch_latency_ms, cached_calls = excluded.cached_calls, total_calls = excluded.total_calls, truncated_calls = excluded.truncated_calls,
            unpriced_calls = excluded.unpriced_calls, finished_at = excluded.finished_at
-         WHERE trial_rows.status = 'failed' AND excluded.status = 'done'
+         WHERE trial_rows.status = ${statusSql(backend, 'failed')} AND excluded.status = ${statusSql(backend, 'done')}
          RETURNING id`,
         [
           t.runId,
@@ -400,14 +392,14 @@ async function importOne(
           t.itemId,
           t.replicate,
           itemHashParam(backend, t.itemHash),
-          t.status,
+          statusParam(backend, t.status),
           t.error,
           t.attempts,
           t.inputTokens,
           t.outputTokens,
           t.costUsd,
-          t.latencyMs,
-          t.batchLatencyMs ?? 0,
+          latencyParam(backend, t.latencyMs),
+          latencyParam(backend, t.batchLatencyMs ?? 0),
           t.cachedCalls,
           t.totalCalls,
           t.truncatedCalls,

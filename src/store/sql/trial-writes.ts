@@ -9,6 +9,7 @@ import type { SqlExecutor } from './driver.js';
 import type { TextCodec } from './text-codec.js';
 import { itemHashParam, itemIdByHash } from './item-keys.js';
 import { KEY_WHERE, keyParams } from './trial-key-sql.js';
+import { finishedNow, latencyParam, statusParam, statusSql } from './trial-values.js';
 
 /**
  * A queued write: statements run in the group's transaction, and what they need named first:
@@ -61,7 +62,7 @@ const upsertTrial = (backend: 'sqlite' | 'postgres'): string => `INSERT INTO tri
          output_tokens = excluded.output_tokens, cost_usd = excluded.cost_usd, latency_ms = excluded.latency_ms,
          batch_latency_ms = excluded.batch_latency_ms, cached_calls = excluded.cached_calls, total_calls = excluded.total_calls,
          truncated_calls = excluded.truncated_calls, unpriced_calls = excluded.unpriced_calls, finished_at = excluded.finished_at
-       WHERE trial_rows.status = 'failed'
+       WHERE trial_rows.status = ${statusSql(backend, 'failed')}
        RETURNING id`;
 
 /**
@@ -85,22 +86,6 @@ export function upsertScore(
 /** A time in milliseconds to the microsecond: what a clock measures; the rest of a double's digits are noise that costs bytes. */
 const toMicroseconds = (ms: number): number => (Number.isFinite(ms) ? Math.round(ms * 1000) / 1000 : ms);
 
-/**
- * A trial's finished_at as the database keeps it: SQLite milliseconds since the epoch when they
- * give the same ISO text back (schema 17; the view "trials" gives the text), else the text;
- * PostgreSQL the text.
- */
-export function finishedAtParam(backend: 'sqlite' | 'postgres', iso: string): string | number {
-  if (backend !== 'sqlite') return iso;
-  const ms = Date.parse(iso);
-  return Number.isFinite(ms) && new Date(ms).toISOString() === iso ? ms : iso;
-}
-
-/** A finished_at read from trial_rows (not the view) as ISO text: milliseconds or the text kept. */
-export function finishedAtText(stored: string | number | bigint): string {
-  return typeof stored === 'string' ? stored : new Date(Number(stored)).toISOString();
-}
-
 function trialParams(
   backend: 'sqlite' | 'postgres',
   k: TrialKey,
@@ -111,19 +96,19 @@ function trialParams(
   return [
     ...keyParams(k),
     itemHashParam(backend, itemHash),
-    f.status,
+    statusParam(backend, f.status),
     f.error,
     f.attempts,
     o?.usage.inputTokens ?? 0,
     o?.usage.outputTokens ?? 0,
     o?.costUsd ?? 0,
-    toMicroseconds(o?.latencyMs ?? 0),
-    toMicroseconds(o?.batchLatencyMs ?? 0),
+    latencyParam(backend, toMicroseconds(o?.latencyMs ?? 0)),
+    latencyParam(backend, toMicroseconds(o?.batchLatencyMs ?? 0)),
     o?.cachedCalls ?? 0,
     o?.totalCalls ?? 0,
     o?.truncatedCalls ?? 0,
     o?.unpricedCalls ?? 0,
-    backend === 'sqlite' ? Date.now() : new Date().toISOString(),
+    finishedNow(backend),
   ];
 }
 

@@ -9,13 +9,29 @@ const FINISHED_MS = `CASE WHEN finished_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]
 const FINISHED_TEXT = `CASE WHEN typeof(t.finished_at) = 'integer'
       THEN strftime('%Y-%m-%dT%H:%M:%fZ', t.finished_at / 1000.0, 'unixepoch') ELSE t.finished_at END`;
 
-const TRIALS_VIEW = (itemHash: string, finishedAt: string) => `
+/** A latency column (ms) in microseconds where that is exact, else the double as it is. */
+const MICROSECONDS = (c: string) => `CASE WHEN abs(${c}) < 9e12 AND CAST(round(${c} * 1000) AS INTEGER) / 1000.0 = ${c}
+      THEN CAST(round(${c} * 1000) AS INTEGER) ELSE ${c} END`;
+
+/** A trial_rows latency column (ms), kept in microseconds or as a double. */
+const LATENCY_MS = (c: string) => `CASE WHEN typeof(${c}) = 'integer' THEN ${c} / 1000.0 ELSE ${c} END`;
+
+/** The view "trials": the columns that differ between the backends given. */
+interface ViewColumns {
+  itemHash: string;
+  status: string;
+  latencyMs: string;
+  batchLatencyMs: string;
+  finishedAt: string;
+}
+
+const TRIALS_VIEW = ({ itemHash, status, latencyMs, batchLatencyMs, finishedAt }: ViewColumns) => `
   CREATE VIEW trials AS
     SELECT t.id AS id, r.name AS run_id, s.name AS subject_id, su.name AS suite, it.name AS item_id, t.replicate AS replicate,
-      ${itemHash} AS item_hash, t.status AS status, t.error AS error, t.attempts AS attempts, t.input_tokens AS input_tokens,
-      t.output_tokens AS output_tokens, t.cost_usd AS cost_usd, t.latency_ms AS latency_ms, t.cached_calls AS cached_calls,
+      ${itemHash} AS item_hash, ${status} AS status, t.error AS error, t.attempts AS attempts, t.input_tokens AS input_tokens,
+      t.output_tokens AS output_tokens, t.cost_usd AS cost_usd, ${latencyMs} AS latency_ms, t.cached_calls AS cached_calls,
       t.total_calls AS total_calls, ${finishedAt} AS finished_at, t.truncated_calls AS truncated_calls,
-      t.unpriced_calls AS unpriced_calls, t.batch_latency_ms AS batch_latency_ms, t.item_ref AS item_ref
+      t.unpriced_calls AS unpriced_calls, ${batchLatencyMs} AS batch_latency_ms, t.item_ref AS item_ref
     FROM trial_rows t LEFT JOIN names r ON r.id = t.run_key LEFT JOIN names s ON s.id = t.subject_key
       LEFT JOIN names su ON su.id = t.suite_key LEFT JOIN names it ON it.id = t.item_key LEFT JOIN items i ON i.id = t.item_ref;
 `;
@@ -34,10 +50,12 @@ const PROMPT_TEXTS = (int64: string) => `
  * prompt_blobs, where the transcripts written before find them. A cache entry's key is its
  * request hash's first 128 bits (sql/cache-rows.ts). SQLite keeps an item's SHA-256 hex hash as
  * its 32 bytes, indexed (uniquely) by its first 8 (sql/item-keys.ts; another hash stays text,
- * indexed whole), and a trial's finished_at as milliseconds since the epoch where that gives
- * the same ISO text back (any other text stays as it was): items, trial_rows and call_cache
+ * indexed whole), a trial's status as 1 (done) or 0 (failed), its latencies in microseconds
+ * where that is exact (a double otherwise, as before) and its finished_at as milliseconds since
+ * the epoch where that gives the same ISO text back (any other text stays as it was)
+ * (sql/trial-values.ts): items, trial_rows and call_cache
  * are rebuilt, transcripts and scores with them (their references). The view "trials" gives
- * the hash as hex text and the time as ISO text, as before, and the trial's item by number
+ * every value as it was written, as before, and the trial's item by number
  * (item_ref) for joins with items. PostgreSQL adds the table and the view's column and cuts its
  * cache keys (hex text); its item hashes and times stay text.
  */
@@ -46,7 +64,13 @@ export const COMPACT_TRIALS: Migration = perBackend({
   postgres: `${PROMPT_TEXTS('BIGINT')}
   UPDATE call_cache SET key = substr(key, 1, 32) WHERE key ~ '^[0-9a-f]{64}$';
   DROP VIEW trials;
-  ${TRIALS_VIEW('i.hash', 't.finished_at')}`,
+  ${TRIALS_VIEW({
+    itemHash: 'i.hash',
+    status: 't.status',
+    latencyMs: 't.latency_ms',
+    batchLatencyMs: 't.batch_latency_ms',
+    finishedAt: 't.finished_at',
+  })}`,
 });
 
 function SQLITE_REBUILD(): string {
@@ -74,27 +98,27 @@ function SQLITE_REBUILD(): string {
     item_key INTEGER NOT NULL REFERENCES names(id),
     replicate INTEGER NOT NULL,
     item_ref INTEGER NOT NULL REFERENCES items_v17(id),
-    status TEXT NOT NULL CHECK (status IN ('done', 'failed')),
+    status INTEGER NOT NULL CHECK (status IN (0, 1)),
     error TEXT,
     attempts INTEGER NOT NULL,
     input_tokens INTEGER NOT NULL DEFAULT 0,
     output_tokens INTEGER NOT NULL DEFAULT 0,
     cost_usd REAL NOT NULL DEFAULT 0,
-    latency_ms REAL NOT NULL DEFAULT 0,
+    latency_ms INTEGER NOT NULL DEFAULT 0,
     cached_calls INTEGER NOT NULL DEFAULT 0,
     total_calls INTEGER NOT NULL DEFAULT 0,
     finished_at INTEGER NOT NULL,
     truncated_calls INTEGER NOT NULL DEFAULT 0,
     unpriced_calls INTEGER NOT NULL DEFAULT 0,
-    batch_latency_ms REAL NOT NULL DEFAULT 0,
+    batch_latency_ms INTEGER NOT NULL DEFAULT 0,
     UNIQUE (run_key, subject_key, suite_key, item_key, replicate)
   );
   INSERT INTO trial_rows_v17 (id, run_key, subject_key, suite_key, item_key, replicate, item_ref, status, error, attempts,
       input_tokens, output_tokens, cost_usd, latency_ms, cached_calls, total_calls, finished_at, truncated_calls,
       unpriced_calls, batch_latency_ms)
-    SELECT id, run_key, subject_key, suite_key, item_key, replicate, item_ref, status, error, attempts,
-      input_tokens, output_tokens, cost_usd, latency_ms, cached_calls, total_calls, ${FINISHED_MS}, truncated_calls,
-      unpriced_calls, batch_latency_ms
+    SELECT id, run_key, subject_key, suite_key, item_key, replicate, item_ref, CASE WHEN status IN ('done', 1) THEN 1 ELSE 0 END, error,
+      attempts, input_tokens, output_tokens, cost_usd, ${MICROSECONDS('latency_ms')}, cached_calls, total_calls, ${FINISHED_MS},
+      truncated_calls, unpriced_calls, ${MICROSECONDS('batch_latency_ms')}
     FROM trial_rows ORDER BY id;
   CREATE TEMPORARY TABLE migration_check (copied INTEGER NOT NULL CHECK (copied = 1));
   INSERT INTO migration_check (copied)
@@ -139,5 +163,11 @@ function SQLITE_REBUILD(): string {
     FROM call_cache ORDER BY key;
   DROP TABLE call_cache;
   ALTER TABLE call_cache_v17 RENAME TO call_cache;
-  ${TRIALS_VIEW("CASE WHEN typeof(i.hash) = 'blob' THEN lower(hex(i.hash)) ELSE i.hash END", FINISHED_TEXT)}`;
+  ${TRIALS_VIEW({
+    itemHash: "CASE WHEN typeof(i.hash) = 'blob' THEN lower(hex(i.hash)) ELSE i.hash END",
+    status: "CASE t.status WHEN 1 THEN 'done' ELSE 'failed' END",
+    latencyMs: LATENCY_MS('t.latency_ms'),
+    batchLatencyMs: LATENCY_MS('t.batch_latency_ms'),
+    finishedAt: FINISHED_TEXT,
+  })}`;
 }
