@@ -33,9 +33,10 @@ export const TEXT_SQL_FUNCTION = 'mindscope_text';
 
 /**
  * Bytes of a kind's dictionary, and of the first rows it is trained from: a few KiB for the
- * small rows written with every trial (past that they gain a byte or two), more for prompt
- * blobs, most for item bodies (deflated once an item; the indexed encoder builds its match
- * index of a dictionary once, so its size costs nothing a body).
+ * small rows written with every trial (past that they gain a byte or two), DEFLATE's whole
+ * window (32 KiB) for prompt blobs and item bodies, stories whose names, places and objects a
+ * larger sample covers better (deflated once each; the indexed encoder builds its match index of
+ * a dictionary once, so its size costs nothing a value).
  */
 const DICTIONARY_BYTES: Record<TextKind, number> = {
   transcript: 4096,
