@@ -122,14 +122,15 @@ describe('schema 17 on a store written at schema 16', () => {
       await store.recordDone(
         { runId: 'new', subjectId: 's', suite: item!.suite, itemId: item!.itemId, replicate: i },
         item!.itemHash,
-        minimalOutcome(1, { options: ['x', 'y', `${i}`] }),
+        minimalOutcome(1, { options: ['x', 'y', `${i}`], ms: 20.780693000000156 + i / 7, whole: 3281403374 }),
         1,
       );
     await store.close();
     expect(await exportsOf(location, RUN)).toEqual(expected);
     const again = await openStore(location);
     const read = await again.transcript({ runId: 'new', subjectId: 's', suite: item!.suite, itemId: item!.itemId, replicate: 7 });
-    expect(read?.transcript.detail).toEqual({ options: ['x', 'y', '7'] });
+    // A long number (kept as its 8 bytes) comes back as the same double.
+    expect(read?.transcript.detail).toEqual({ options: ['x', 'y', '7'], ms: 20.780693000000156 + 7 / 7, whole: 3281403374 });
     await again.close();
   });
 

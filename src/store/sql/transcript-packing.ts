@@ -63,7 +63,8 @@ function quoted(k: string): string {
 
 /**
  * A JSON value's shape: its JSON text with each value (anything but a plain object or array)
- * written 0 and pushed onto `values`, in order. Keys JSON leaves out are left out.
+ * written 0 and pushed onto `values`, in order (a long number written 1, its bytes pushed:
+ * LONG_NUMBER_CHARS). Keys JSON leaves out are left out.
  */
 function splitShape(v: unknown, values: unknown[]): string {
   if (Array.isArray(v)) {
@@ -80,8 +81,33 @@ function splitShape(v: unknown, values: unknown[]): string {
     }
     return `${s}}`;
   }
+  if (typeof v === 'number' && !Number.isInteger(v) && Number.isFinite(v) && JSON.stringify(v).length > LONG_NUMBER_CHARS) {
+    values.push(doubleText(v));
+    return '1';
+  }
   values.push(v);
   return '0';
+}
+
+/**
+ * A number whose JSON is longer than this (a latency measured to the last bit of a double, in
+ * 15 to 18 digits) is kept as its 8 bytes in base64url, 11 characters: its shape holds 1 where
+ * other values have 0 (schema 17; shapes written before hold no 1).
+ */
+const LONG_NUMBER_CHARS = 13;
+
+const doubleBytes = Buffer.alloc(8);
+
+/** A double's 8 bytes as base64url text. */
+function doubleText(v: number): string {
+  doubleBytes.writeDoubleBE(v);
+  return doubleBytes.toString('base64url');
+}
+
+/** doubleText's inverse. */
+function textDouble(t: unknown): number {
+  if (typeof t !== 'string' || t.length !== 11) throw new MindscopeError('a packed transcript holds a malformed number');
+  return Buffer.from(t, 'base64url').readDoubleBE(0);
 }
 
 /** A filler for one shape: the value it describes from `values`, `at` counting values used. */
@@ -115,6 +141,7 @@ function shapeFiller(shape: unknown): Filler {
       return o;
     };
   }
+  if (shape === 1) return (values, at) => textDouble(values[at.i++]);
   return (values, at) => values[at.i++];
 }
 
