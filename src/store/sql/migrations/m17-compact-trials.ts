@@ -43,38 +43,8 @@ const PROMPT_TEXTS = (int64: string) => `
   );
 `;
 
-/**
- * 17: smaller rows for every trial and item. Prompt blobs are written to prompt_texts, keyed by
- * a 63-bit integer taken from their hash (sql/blob-rows.ts): the table is its own index, where
- * prompt_blobs kept every hash twice (row and unique index); blobs written before stay in
- * prompt_blobs, where the transcripts written before find them. A cache entry's key is its
- * request hash's first 128 bits (sql/cache-rows.ts). SQLite keeps an item's SHA-256 hex hash as
- * its 32 bytes, indexed (uniquely) by its first 8 (sql/item-keys.ts; another hash stays text,
- * indexed whole), a trial's status as 1 (done) or 0 (failed), its latencies in microseconds
- * where that is exact (a double otherwise, as before) and its finished_at as milliseconds since
- * the epoch where that gives the same ISO text back (any other text stays as it was)
- * (sql/trial-values.ts): items, trial_rows and call_cache
- * are rebuilt, transcripts and scores with them (their references). The view "trials" gives
- * every value as it was written, as before, and the trial's item by number
- * (item_ref) for joins with items. PostgreSQL adds the table and the view's column and cuts its
- * cache keys (hex text); its item hashes and times stay text.
- */
-export const COMPACT_TRIALS: Migration = perBackend({
-  sqlite: SQLITE_REBUILD(),
-  postgres: `${PROMPT_TEXTS('BIGINT')}
-  UPDATE call_cache SET key = substr(key, 1, 32) WHERE key ~ '^[0-9a-f]{64}$';
-  DROP VIEW trials;
-  ${TRIALS_VIEW({
-    itemHash: 'i.hash',
-    status: 't.status',
-    latencyMs: 't.latency_ms',
-    batchLatencyMs: 't.batch_latency_ms',
-    finishedAt: 't.finished_at',
-  })}`,
-});
-
-function SQLITE_REBUILD(): string {
-  return `${PROMPT_TEXTS('INTEGER')}
+/** SQLite: the tables rebuilt for their columns' types, each copied whole or the migration stops. */
+const SQLITE_REBUILD = `${PROMPT_TEXTS('INTEGER')}
   CREATE TABLE items_v17 (
     id INTEGER PRIMARY KEY,
     hash BLOB NOT NULL,
@@ -170,4 +140,33 @@ function SQLITE_REBUILD(): string {
     batchLatencyMs: LATENCY_MS('t.batch_latency_ms'),
     finishedAt: FINISHED_TEXT,
   })}`;
-}
+
+/**
+ * 17: smaller rows for every trial and item. Prompt blobs are written to prompt_texts, keyed by
+ * a 63-bit integer taken from their hash (sql/blob-rows.ts): the table is its own index, where
+ * prompt_blobs kept every hash twice (row and unique index); blobs written before stay in
+ * prompt_blobs, where the transcripts written before find them (a store that has prompt_texts
+ * already keeps it and its rows). A cache entry's key is its request hash's first 128 bits
+ * (sql/cache-rows.ts). SQLite keeps an item's SHA-256 hex hash as its 32 bytes, indexed
+ * (uniquely) by its first 8 (sql/item-keys.ts; another hash stays text, indexed whole), a
+ * trial's status as 1 (done) or 0 (failed), its latencies in microseconds where that is exact
+ * (a double otherwise) and its finished_at as milliseconds since the epoch where that gives the
+ * same ISO text back (any other text stays as it was; sql/trial-values.ts): items, trial_rows
+ * and call_cache are rebuilt, transcripts and scores with them (their references). The view
+ * "trials" gives every value as it was written, and the trial's item by number (item_ref) for
+ * joins with items. PostgreSQL adds the table and the view's column and cuts its cache keys
+ * (hex text); its item hashes, statuses, latencies and times stay as they were.
+ */
+export const COMPACT_TRIALS: Migration = perBackend({
+  sqlite: SQLITE_REBUILD,
+  postgres: `${PROMPT_TEXTS('BIGINT')}
+  UPDATE call_cache SET key = substr(key, 1, 32) WHERE key ~ '^[0-9a-f]{64}$';
+  DROP VIEW trials;
+  ${TRIALS_VIEW({
+    itemHash: 'i.hash',
+    status: 't.status',
+    latencyMs: 't.latency_ms',
+    batchLatencyMs: 't.batch_latency_ms',
+    finishedAt: 't.finished_at',
+  })}`,
+});
