@@ -118,20 +118,38 @@ describe('schema 17 on a store written at schema 16', () => {
     await store.createRun({ id: 'new', createdAt: 'now', config: {} });
     await store.upsertSubject({ id: 's', spec: 'agent:oracle', settings: {} });
     const [item] = await store.trialItemHashes(RUN);
-    for (let i = 0; i < 40; i++)
-      await store.recordDone(
-        { runId: 'new', subjectId: 's', suite: item!.suite, itemId: item!.itemId, replicate: i },
-        item!.itemHash,
-        minimalOutcome(1, { options: ['x', 'y', `${i}`], ms: 20.780693000000156 + i / 7, whole: 3281403374 }),
-        1,
-      );
+    // Recorded at once: the store commits them together.
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        store.recordDone(
+          { runId: 'new', subjectId: 's', suite: item!.suite, itemId: item!.itemId, replicate: i },
+          item!.itemHash,
+          minimalOutcome(1, { options: ['x', 'y', `${i}`], ms: 20.780693000000156 + i / 7, whole: 3281403374, note: `needle-${i}.` }),
+          1,
+        ),
+      ),
+    );
     await store.close();
     expect(await exportsOf(location, RUN)).toEqual(expected);
     const again = await openStore(location);
     const read = await again.transcript({ runId: 'new', subjectId: 's', suite: item!.suite, itemId: item!.itemId, replicate: 7 });
     // A long number (kept as its 8 bytes) comes back as the same double.
-    expect(read?.transcript.detail).toEqual({ options: ['x', 'y', '7'], ms: 20.780693000000156 + 7 / 7, whole: 3281403374 });
+    expect(read?.transcript.detail).toEqual({
+      options: ['x', 'y', '7'],
+      ms: 20.780693000000156 + 7 / 7,
+      whole: 3281403374,
+      note: 'needle-7.',
+    });
+    // Written together, the transcripts are kept in blocks, each row its place in one; the viewer's search reads them.
+    expect(await (again as SqlStore).browser().count({ runId: 'new', search: 'needle-7.' })).toBe(1);
     await again.close();
+    const [blocks] = await sqliteQuery(location, 'SELECT COUNT(*) AS n FROM transcript_blocks');
+    expect(Number(blocks!.n)).toBeGreaterThan(0);
+    const [members] = await sqliteQuery(
+      location,
+      "SELECT COUNT(*) AS n FROM transcripts WHERE typeof(body) = 'blob' AND substr(hex(body), 1, 2) = '07'",
+    );
+    expect(Number(members!.n)).toBeGreaterThan(20);
   });
 
   it.skipIf(!pgAvailable)(`PostgreSQL: the migrated store copied there and back exports the same bytes${pgSkipNote}`, async () => {

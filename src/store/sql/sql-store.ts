@@ -61,7 +61,7 @@ import { runAccuracyCounts, runFailures, runResponses, runStatus, runUsage } fro
 import { endpointRateLimits, reportEndpointRateLimit } from './rate-limits-sql.js';
 import { pinRunRubric, putRunIrtResult, runIrtResults, runRubricPins } from './run-annotations-sql.js';
 import { KEY_WHERE, keyParams } from './trial-key-sql.js';
-import { doneTrialWrite, failedTrialWrite, insertNames, keyNames, upsertScore, type Write } from './trial-writes.js';
+import { blockTranscripts, doneTrialWrite, failedTrialWrite, insertNames, keyNames, upsertScore, type Write } from './trial-writes.js';
 import { TrialBrowser } from './trial-browser.js';
 import { trialSummaryPages } from './trial-summaries.js';
 
@@ -136,6 +136,7 @@ export class SqlStore implements Store {
         if (models.size) await insertCacheModels(tx, [...models.values()]);
         const origins = writes.flatMap((w) => (w.origin === undefined ? [] : [w.origin]));
         if (origins.length) await insertCacheOrigins(tx, origins);
+        await blockTranscripts(tx, db.codec, writes);
         for (const w of writes) await w(tx);
       });
     }, this.location);

@@ -9,8 +9,10 @@
 // A stored value is one of:
 // - text: as written (rows written before, PostgreSQL's, and values that did not shrink);
 // - a BLOB framed [FRAME_TAG, varint dictionary id, raw DEFLATE with that dictionary];
+// - a BLOB [BLOCK_MEMBER_TAG, varint block id, varint index]: a transcript written in a block with
+//   others (schema 17, blockOf), the block a row of transcript_blocks in one of the forms here;
 // - any other BLOB: raw DEFLATE with no dictionary (item bodies and prompt blobs before schema
-//   16). FRAME_TAG cannot start one: its block type bits are 11, which DEFLATE reserves.
+//   16). Neither tag can start one: their block type bits are 11, which DEFLATE reserves.
 // decode() reads all three; SQL reads them through the function TEXT_SQL_FUNCTION.
 
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
@@ -60,6 +62,10 @@ const MEMO_MAX = 256;
 const PLAIN_DEFLATE_MIN_CHARS = 200;
 
 const FRAME_TAG = 0x06;
+/** A transcript kept in a block of transcripts: [BLOCK_MEMBER_TAG, varint block id, varint index]. */
+const BLOCK_MEMBER_TAG = 0x07;
+/** Blocks read back, remembered (a run's trials are read in the order they were written, block by block). */
+const BLOCK_CACHE_MAX = 64;
 
 /** The first byte of a framed value. */
 const isFramed = (b: Uint8Array): boolean => b.length > 0 && b[0] === FRAME_TAG;
@@ -75,11 +81,11 @@ function varint(n: number): number[] {
   return out;
 }
 
-/** A framed value's dictionary id and where its DEFLATE data starts. */
-function readFrame(b: Uint8Array): { id: number; at: number } {
+/** The varint at `at` and where the bytes after it start. */
+function readVarint(b: Uint8Array, from: number): { id: number; at: number } {
   let id = 0;
   let scale = 1;
-  let at = 1;
+  let at = from;
   for (;;) {
     const byte = b[at++];
     if (byte === undefined) throw new MindscopeError('a stored compressed value is cut short');
@@ -88,6 +94,9 @@ function readFrame(b: Uint8Array): { id: number; at: number } {
     scale *= 128;
   }
 }
+
+/** A framed value's dictionary id and where its DEFLATE data starts. */
+const readFrame = (b: Uint8Array): { id: number; at: number } => readVarint(b, 1);
 
 interface Trained {
   id: number;
@@ -113,10 +122,59 @@ export class TextCodec {
   #loaded: Promise<void> | undefined;
   #training: Promise<void> | undefined;
 
+  readonly #blocks = new Map<number, string[]>();
+
+  /**
+   * `loadBlockSync` reads a block of transcripts (by id) for a value that is one of them; without
+   * it, transcripts are not written in blocks.
+   */
   constructor(
     readonly compress: boolean,
     private readonly loadSync?: (id: number) => Uint8Array | undefined,
+    private readonly loadBlockSync?: (id: number) => Uint8Array | string | undefined,
   ) {}
+
+  /** Whether transcripts written together are kept in blocks (blockOf, member). */
+  get blocksTranscripts(): boolean {
+    return this.compress && this.loadBlockSync !== undefined;
+  }
+
+  /**
+   * Transcripts written together as one block: their JSON texts (which hold no line break) one a
+   * line, deflated with the transcripts' dictionary and DEFLATE's whole window, so that what
+   * repeats from one trial to the next (an item's other subjects and replicates) is kept once.
+   * Each transcript row then holds its place in the block (member).
+   */
+  blockOf(texts: readonly string[]): Buffer {
+    for (const t of texts) if (t.includes('\n')) throw new MindscopeError('a transcript block holds one-line texts only');
+    if (this.#gathering('transcript')) for (const t of texts) this.#sample('transcript', t);
+    const joined = texts.join('\n');
+    const t = this.#active.get('transcript');
+    if (!t) return deflateRawSync(joined);
+    return Buffer.concat([Uint8Array.from([FRAME_TAG, ...varint(t.id)]), deflateRawSync(joined, { dictionary: t.dict })]);
+  }
+
+  /** A transcript row's value for the `index`th text of block `id`. */
+  member(id: number, index: number): Buffer {
+    return Buffer.from([BLOCK_MEMBER_TAG, ...varint(id), ...varint(index)]);
+  }
+
+  /** The `index`th text of block `id`. */
+  #memberText(stored: Uint8Array): string {
+    const { id, at } = readVarint(stored, 1);
+    const { id: index } = readVarint(stored, at);
+    let texts = this.#blocks.get(id);
+    if (texts === undefined) {
+      const block = this.loadBlockSync?.(id);
+      if (block === undefined) throw new MindscopeError(`transcript block ${id} is missing from the store's transcript_blocks`);
+      texts = this.decode(block).split('\n');
+      if (this.#blocks.size >= BLOCK_CACHE_MAX) this.#blocks.delete(this.#blocks.keys().next().value!);
+      this.#blocks.set(id, texts);
+    }
+    const text = texts[index];
+    if (text === undefined) throw new MindscopeError(`transcript block ${id} holds no transcript ${index}`);
+    return text;
+  }
 
   /** Take the store's dictionaries (the newest of each kind is used for writing); once. */
   ready(db: Statements): Promise<void> {
@@ -241,13 +299,14 @@ export class TextCodec {
   /** A stored value's text, in any of its forms. */
   decode(stored: string | Uint8Array): string {
     if (typeof stored === 'string') return stored;
+    if (stored.length > 0 && stored[0] === BLOCK_MEMBER_TAG) return this.#memberText(stored);
     if (!isFramed(stored)) return inflateRawSync(stored).toString('utf8');
     const { id, at } = readFrame(stored);
     const dict = this.#dictionary(id);
     let inflater = this.#inflaters.get(id);
     if (!inflater) this.#inflaters.set(id, (inflater = new DictionaryInflater(dict)));
     const data = stored.subarray(at);
-    // The indexed encoder's values read here; zlib's (item bodies written before) by zlib.
+    // The indexed encoder's values read here; zlib's (item bodies written before, blocks) by zlib.
     return inflater.inflateText(data) ?? inflateRawSync(data, { dictionary: dict }).toString('utf8');
   }
 

@@ -17,6 +17,9 @@ import { finishedNow, latencyParam, statusParam, statusSql } from './trial-value
  */
 export type Write = ((tx: SqlExecutor) => Promise<void>) & {
   blobs?: Array<[string, string]>;
+  /** A done trial's packed transcript (SQLite), and its value once the group has put it in a block. */
+  transcript?: string;
+  storedTranscript?: Buffer;
   model?: [string, string];
   origin?: string;
   names?: string[];
@@ -141,17 +144,43 @@ export function doneTrialWrite(
         [...trial, ...keyParams(k), transcript, ...score],
       );
     };
-  return async (tx) => {
+  const write: Write = async (tx) => {
     const row = await tx.get<{ id: number }>(upsertTrial(backend), trial);
     await tx.run(`DELETE FROM trial_leases WHERE ${KEY_WHERE}`, keyParams(k));
     if (!row) return;
     await tx.run(
       'INSERT INTO transcripts (trial_id, body, packed) VALUES (?, ?, 1) ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body, packed = excluded.packed',
-      [row.id, codec.encode('transcript', transcript)],
+      [row.id, write.storedTranscript ?? codec.encode('transcript', transcript)],
     );
     const q = upsertScore('sqlite', [row.id, outcome.score.scorer, outcome.score.value, codec.encode('score', detail)]);
     await tx.run(q.sql, q.params);
   };
+  if (codec.blocksTranscripts) write.transcript = transcript;
+  return write;
+}
+
+/** Transcripts a block holds at most (a reader of one inflates its whole block). */
+const BLOCK_MAX = 64;
+
+/**
+ * Put the done trials' transcripts of a group of writes in blocks (SQLite, text-codec.ts), before
+ * the writes run: each block a row of transcript_blocks, each write given its transcript's place.
+ */
+export async function blockTranscripts(tx: SqlExecutor, codec: TextCodec, writes: readonly Write[]): Promise<void> {
+  // Places in a block of an attempt rolled back are forgotten (the group is tried again one write at a time).
+  for (const w of writes) w.storedTranscript = undefined;
+  const done = writes.filter((w) => w.transcript !== undefined);
+  // A lone transcript is kept in its row, as before.
+  if (done.length < 2) return;
+  for (let i = 0; i < done.length; i += BLOCK_MAX) {
+    const part = done.slice(i, i + BLOCK_MAX);
+    const row = await tx.get<{ id: number }>('INSERT INTO transcript_blocks (body) VALUES (?) RETURNING id', [
+      codec.blockOf(part.map((w) => w.transcript!)),
+    ]);
+    part.forEach((w, j) => {
+      w.storedTranscript = codec.member(Number(row!.id), j);
+    });
+  }
 }
 
 /** The write of a failed trial: never replaces a done one. */

@@ -81,7 +81,14 @@ export class SqliteDriver implements SqlDriver {
   constructor(path: string, migrations: readonly string[], options: { readonly?: boolean } = {}) {
     this.location = path === ':memory:' ? path : resolve(path);
     // In memory, every dictionary is this connection's own (trained here).
-    this.codec = new TextCodec(true, path === ':memory:' ? undefined : (id) => this.#dictionary(id));
+    this.codec =
+      path === ':memory:'
+        ? new TextCodec(true)
+        : new TextCodec(
+            true,
+            (id) => this.#dictionary(id),
+            (id) => this.#transcriptBlock(id),
+          );
     if (options.readonly) {
       this.#readonly = true;
       try {
@@ -152,11 +159,21 @@ export class SqliteDriver implements SqlDriver {
   }
 
   #dictionary(id: number): Uint8Array | undefined {
+    return (this.#lookups().prepare('SELECT body FROM dictionaries WHERE id = ?').get(id) as { body: Uint8Array } | undefined)?.body;
+  }
+
+  /** A block of transcripts (committed), for a transcript row that is one of them. */
+  #transcriptBlock(id: number): Uint8Array | string | undefined {
+    return (this.#lookups().prepare('SELECT body FROM transcript_blocks WHERE id = ?').get(id) as { body: Uint8Array } | undefined)?.body;
+  }
+
+  /** The read-only connection that the codec's lookups go through (a SQL function cannot query its own connection). */
+  #lookups(): Database.Database {
     if (!this.#dictionaries) {
       this.#dictionaries = new Database(this.location, { readonly: true, fileMustExist: true });
       this.#dictionaries.pragma('busy_timeout = 5000');
     }
-    return (this.#dictionaries.prepare('SELECT body FROM dictionaries WHERE id = ?').get(id) as { body: Uint8Array } | undefined)?.body;
+    return this.#dictionaries;
   }
 
   /** Prepared statements, compiled once. */

@@ -36,15 +36,19 @@ const TRIALS_VIEW = ({ itemHash, status, latencyMs, batchLatencyMs, finishedAt }
       LEFT JOIN names su ON su.id = t.suite_key LEFT JOIN names it ON it.id = t.item_key LEFT JOIN items i ON i.id = t.item_ref;
 `;
 
-const PROMPT_TEXTS = (int64: string) => `
+const PROMPT_TEXTS = (int64: string, id64: string, bytes: string) => `
   CREATE TABLE IF NOT EXISTS prompt_texts (
     id ${int64} PRIMARY KEY,
     body TEXT NOT NULL
   );
+  CREATE TABLE IF NOT EXISTS transcript_blocks (
+    id ${id64} PRIMARY KEY,
+    body ${bytes} NOT NULL
+  );
 `;
 
 /** SQLite: the tables rebuilt for their columns' types, each copied whole or the migration stops. */
-const SQLITE_REBUILD = `${PROMPT_TEXTS('INTEGER')}
+const SQLITE_REBUILD = `${PROMPT_TEXTS('INTEGER', 'INTEGER', 'BLOB')}
   CREATE TABLE items_v17 (
     id INTEGER PRIMARY KEY,
     hash BLOB NOT NULL,
@@ -145,8 +149,10 @@ const SQLITE_REBUILD = `${PROMPT_TEXTS('INTEGER')}
  * 17: smaller rows for every trial and item. Prompt blobs are written to prompt_texts, keyed by
  * a 63-bit integer taken from their hash (sql/blob-rows.ts): the table is its own index, where
  * prompt_blobs kept every hash twice (row and unique index); blobs written before stay in
- * prompt_blobs, where the transcripts written before find them (a store that has prompt_texts
- * already keeps it and its rows). A cache entry's key is its request hash's first 128 bits
+ * prompt_blobs, where the transcripts written before find them (a store that has these tables
+ * already keeps them and their rows). SQLite keeps the transcripts written together in blocks
+ * (transcript_blocks, sql/text-codec.ts), each transcript row holding its place in one; rows
+ * written before keep their form. A cache entry's key is its request hash's first 128 bits
  * (sql/cache-rows.ts). SQLite keeps an item's SHA-256 hex hash as its 32 bytes, indexed
  * (uniquely) by its first 8 (sql/item-keys.ts; another hash stays text, indexed whole), a
  * trial's status as 1 (done) or 0 (failed), its latencies in microseconds where that is exact
@@ -154,12 +160,12 @@ const SQLITE_REBUILD = `${PROMPT_TEXTS('INTEGER')}
  * same ISO text back (any other text stays as it was; sql/trial-values.ts): items, trial_rows
  * and call_cache are rebuilt, transcripts and scores with them (their references). The view
  * "trials" gives every value as it was written, and the trial's item by number (item_ref) for
- * joins with items. PostgreSQL adds the table and the view's column and cuts its cache keys
+ * joins with items. PostgreSQL adds the tables and the view's column and cuts its cache keys
  * (hex text); its item hashes, statuses, latencies and times stay as they were.
  */
 export const COMPACT_TRIALS: Migration = perBackend({
   sqlite: SQLITE_REBUILD,
-  postgres: `${PROMPT_TEXTS('BIGINT')}
+  postgres: `${PROMPT_TEXTS('BIGINT', 'BIGSERIAL', 'BYTEA')}
   UPDATE call_cache SET key = substr(key, 1, 32) WHERE key ~ '^[0-9a-f]{64}$';
   DROP VIEW trials;
   ${TRIALS_VIEW({
