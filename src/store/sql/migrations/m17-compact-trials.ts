@@ -149,10 +149,10 @@ const SQLITE_REBUILD = `${PROMPT_TEXTS('INTEGER', 'INTEGER', 'BLOB')}
  * 17: smaller rows for every trial and item. Prompt blobs are written to prompt_texts, keyed by
  * a 63-bit integer taken from their hash (sql/blob-rows.ts): the table is its own index, where
  * prompt_blobs kept every hash twice (row and unique index); blobs written before stay in
- * prompt_blobs, where the transcripts written before find them (a store that has these tables
- * already keeps them and their rows). SQLite keeps the transcripts written together in blocks
- * (transcript_blocks, sql/text-codec.ts), each transcript row holding its place in one; rows
- * written before keep their form. A cache entry's key is its request hash's first 128 bits
+ * prompt_blobs, where the transcripts written before find them. SQLite keeps the transcripts
+ * written together in blocks (transcript_blocks, sql/text-codec.ts), each transcript row holding
+ * its place in one; rows written before keep their form. (A store that has either table already
+ * keeps it and its rows.) A cache entry's key is its request hash's first 128 bits
  * (sql/cache-rows.ts). SQLite keeps an item's SHA-256 hex hash as its 32 bytes, indexed
  * (uniquely) by its first 8 (sql/item-keys.ts; another hash stays text, indexed whole), a
  * trial's status as 1 (done) or 0 (failed), its latencies in microseconds where that is exact
