@@ -3,7 +3,6 @@
 // buffer), Parquet one row group per batch, so memory stays bounded by a batch.
 // Columns are snake_case; in Parquet the nested ones (messages, judge_scores, judges, context_truncation) are JSON text.
 
-import { fileWriter, ParquetWriter, schemaFromColumnData } from 'hyparquet-writer';
 import { ConfigError } from '../core/index.js';
 import type { Store } from '../store/index.js';
 import { TextFileWriter } from './text-file-writer.js';
@@ -104,32 +103,40 @@ export function trialRecord(r: TrialRow): Record<string, unknown> {
 
 const BATCH = 1000;
 
-/** JSON text of message lists shared by rows (the same prompt sent by many trials): written once each. */
-const listJson = new WeakMap<object, string>();
+/** The UTF-8 JSON of message lists shared by rows (the same prompt sent by many trials): encoded once each. */
+const listBytes = new WeakMap<object, Uint8Array>();
 
-function messagesJson(messages: TrialRow['messages']): string {
-  let s = '[';
-  for (let i = 0; i < messages.length; i++) {
-    const list = messages[i]!;
-    let j = listJson.get(list);
-    if (j === undefined) {
-      j = JSON.stringify(list);
-      if (Object.isFrozen(list)) listJson.set(list, j);
-    }
-    s += i ? `,${j}` : j;
+function listJsonBytes(list: TrialRow['messages'][number]): Uint8Array {
+  let b = listBytes.get(list);
+  if (b === undefined) {
+    b = Buffer.from(JSON.stringify(list), 'utf8');
+    if (Object.isFrozen(list)) listBytes.set(list, b);
   }
-  return `${s}]`;
+  return b;
 }
 
+const MESSAGES_KEY = Buffer.from(',"messages":[', 'utf8');
+const COMMA = Buffer.from(',', 'utf8');
+const CLOSE_COMMA = Buffer.from('],', 'utf8');
+
 /**
- * JSON.stringify(trialRecord(r)), byte for byte, with the messages (most of a line, and the
- * same for every subject and replicate of an item) spliced in as remembered text.
+ * JSON.stringify(trialRecord(r)) and a newline, byte for byte, with the messages (most of a
+ * line, and the same for every subject and replicate of an item) copied in as bytes encoded once.
  */
-function jsonLine(r: TrialRow): string {
+function writeJsonLine(out: TextFileWriter, r: TrialRow): void {
   const head = JSON.stringify(recordHead(r));
   const tail = JSON.stringify(recordTail(r));
   // Both halves hold keys whose values are never undefined (run_id, finished_at): neither is "{}".
-  return `${head.slice(0, -1)},"messages":${messagesJson(r.messages)},${tail.slice(1)}`;
+  out.write(head.slice(0, -1));
+  out.writeBytes(MESSAGES_KEY);
+  const messages = r.messages;
+  for (let i = 0; i < messages.length; i++) {
+    if (i) out.writeBytes(COMMA);
+    out.writeBytes(listJsonBytes(messages[i]!));
+  }
+  out.writeBytes(CLOSE_COMMA);
+  out.write(tail.slice(1));
+  out.write('\n');
 }
 
 async function writeJsonl(rows: AsyncIterable<TrialRow>, path: string): Promise<number> {
@@ -137,8 +144,7 @@ async function writeJsonl(rows: AsyncIterable<TrialRow>, path: string): Promise<
   let n = 0;
   try {
     for await (const r of rows) {
-      out.write(jsonLine(r));
-      out.write('\n');
+      writeJsonLine(out, r);
       n++;
     }
   } finally {
@@ -159,6 +165,8 @@ function columnData(batch: TrialRow[]) {
 }
 
 async function writeParquet(rows: AsyncIterable<TrialRow>, path: string): Promise<number> {
+  // Loaded for Parquet only: a JSONL export does without it.
+  const { fileWriter, ParquetWriter, schemaFromColumnData } = await import('hyparquet-writer');
   const writer = new ParquetWriter({
     writer: fileWriter(path),
     // JSON columns hold text: STRING keeps the file readable by every Parquet reader.

@@ -11,95 +11,15 @@
 
 import { closeSync, fstatSync, openSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, MCQ_RECORDS, MindscopeError, readRecord, makeDirectory } from '../core/index.js';
+import { ConfigError, MindscopeError, makeDirectory } from '../core/index.js';
 import type { RunRecord, Store } from '../store/index.js';
-import { callsToInspect } from './inspect-messages.js';
-import type { InspectModelUsage, InspectSample } from './inspect-log-schema.js';
-import { inspectModelName, type LogTally, logHead, newTally, tallyTrial } from './inspect-log-header.js';
+import { type LogTally, logHead, newTally, tallyTrial } from './inspect-log-header.js';
+import { writeSample } from './inspect-sample.js';
 import { TextFileWriter } from './text-file-writer.js';
-import { runTrialRows, type TrialRow } from './trial-rows.js';
+import { runTrialRows } from './trial-rows.js';
 
 export { INSPECT_LOG_VERSION, inspectModelName } from './inspect-log-header.js';
-
-/** A score value as Inspect's accuracy reads it: C / I for a 0/1 score, else the number. */
-function inspectValue(v: number): string | number {
-  return v === 1 ? 'C' : v === 0 ? 'I' : v;
-}
-
-function usageOf(r: TrialRow): InspectModelUsage {
-  return {
-    input_tokens: r.inputTokens,
-    output_tokens: r.outputTokens,
-    total_tokens: r.inputTokens + r.outputTokens,
-    ...(r.reasoningTokens !== null ? { reasoning_tokens: r.reasoningTokens } : {}),
-    ...(r.costUsd !== null ? { total_cost: r.costUsd } : {}),
-  };
-}
-
-/** One trial as an Inspect sample. */
-export function trialToSample(r: TrialRow): InspectSample {
-  const model = inspectModelName(r.subject);
-  const { input, messages } = callsToInspect(r.transcript?.calls ?? [], model);
-  const usage = usageOf(r);
-  const lastCall = r.transcript?.calls.at(-1)?.response;
-  // Multiple-choice trials carry the options in the order presented (the target is their letter).
-  const mcq = r.transcript
-    ? readRecord(MCQ_RECORDS, r.transcript, `trial ${r.suite}/${r.itemId}#${r.replicate} of ${r.subject}`)
-    : undefined;
-  const scores: NonNullable<InspectSample['scores']> = {};
-  if (r.scorer !== null && r.score !== null) {
-    scores[r.scorer] = {
-      value: inspectValue(r.score),
-      answer: r.parsedAnswer,
-      ...(r.parseFailed ? { explanation: 'the reply could not be read as an answer' } : {}),
-      metadata: { gold: r.gold, parse_failed: r.parseFailed },
-    };
-  }
-  for (const [scorer, value] of Object.entries(r.judgeScores)) {
-    scores[scorer] = { value, metadata: { judges: r.judges.filter((j) => j.scorer === scorer) } };
-  }
-  return {
-    id: r.itemId,
-    epoch: r.replicate + 1,
-    input: input.length ? input : `(item ${r.itemId}: no call was recorded${r.error ? `; the trial failed: ${r.error}` : ''})`,
-    ...(mcq ? { choices: mcq.presented.map((o) => o.text) } : {}),
-    target: r.gold ?? '',
-    messages,
-    output: {
-      model,
-      choices:
-        r.reply !== null
-          ? [
-              {
-                message: { role: 'assistant', content: r.reply, source: 'generate', model },
-                stop_reason: lastCall?.truncated ? 'max_tokens' : 'stop',
-              },
-            ]
-          : [],
-      completion: r.reply ?? '',
-      usage,
-      time: r.latencyMs / 1000,
-    },
-    scores,
-    metadata: {
-      suite: r.suite,
-      category: r.category,
-      original_label: r.originalLabel,
-      item_hash: r.itemHash,
-      replicate: r.replicate,
-      protocol: r.protocol,
-      parse_failed: r.parseFailed,
-      cached_calls: r.cachedCalls,
-      calls: r.calls,
-      // `time` is the interactive calls' latency; a batch's wait (submission to collection) is told apart.
-      ...(r.batchLatencyMs > 0 ? { batch_latency_ms: r.batchLatencyMs } : {}),
-    },
-    model_usage: { [model]: usage },
-    completed_at: r.finishedAt,
-    total_time: r.latencyMs / 1000,
-    ...(r.status === 'failed' ? { error: { message: r.error ?? 'failed', traceback: '', traceback_ansi: '' } } : {}),
-  };
-}
+export { trialToSample } from './inspect-sample.js';
 
 interface LogFile extends LogTally {
   file: string;
@@ -213,7 +133,7 @@ export async function exportInspectLogs(store: Store, runId: string, dir: string
       if (!g || g.written === g.total) continue;
       if (g.written++ > 0) g.out!.write(',');
       // The sample's text is encoded into the log's buffer at once (no text outlives its trial).
-      g.out!.write(JSON.stringify(trialToSample(r)));
+      writeSample(g.out!, r);
       if (r.status === 'done' && r.reasoningTokens !== null) g.reasoningTokens = (g.reasoningTokens ?? 0) + r.reasoningTokens;
     }
     const files: InspectExportResult['files'] = [];

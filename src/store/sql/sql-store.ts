@@ -53,7 +53,8 @@ import {
   packResponse,
   unpackResponse,
 } from './cache-rows.js';
-import { exportRecords, importRecords, trialPages } from './transfer.js';
+import { exportRecords, importRecords } from './transfer.js';
+import { trialPages } from './trial-pages.js';
 import { claimTrialLeases, releaseTrialLeases, renewTrialLeases, trialLeaseOwners } from './lease-sql.js';
 import { runAccuracyCounts, runFailures, runResponses, runStatus, runUsage } from './run-queries-sql.js';
 import { endpointRateLimits, reportEndpointRateLimit } from './rate-limits-sql.js';

@@ -1,0 +1,64 @@
+// The names (runs, subjects, suites, item ids) and item hashes that trial_rows refer to by
+// number, for readers that stream trial rows: a run's rows name few of them, each read once.
+
+import type { SqlDriver } from './driver.js';
+
+/** A run's key in trial_rows (its name's number); undefined when no trial or run ever named it. */
+export async function runKeyOf(db: SqlDriver, runId: string): Promise<number | undefined> {
+  const key = await db.get<{ id: number }>('SELECT id FROM names WHERE name = ?', [runId]);
+  return key ? Number(key.id) : undefined;
+}
+
+/** What a page of trial rows refers to by number. */
+export interface KeyedRow {
+  runKey?: number;
+  subjectKey: number;
+  suiteKey: number;
+  itemKey: number;
+  itemRef?: number;
+}
+
+/** Names and item hashes by number, each read once (500 a statement at most). */
+export class TrialNames {
+  readonly #names = new Map<number, string>();
+  readonly #hashes = new Map<number, string>();
+  constructor(private readonly db: SqlDriver) {}
+
+  /** Read what the page's rows refer to and is not known yet. */
+  async resolve(page: readonly KeyedRow[]): Promise<void> {
+    // Memory stays bounded in a store of many runs: a map this large starts again (before a page, never during one).
+    if (this.#names.size > 100_000) this.#names.clear();
+    if (this.#hashes.size > 100_000) this.#hashes.clear();
+    const names = new Set<number>();
+    const items = new Set<number>();
+    const name = (k: number | undefined) => {
+      if (k !== undefined && !this.#names.has(Number(k))) names.add(Number(k));
+    };
+    for (const t of page) {
+      name(t.runKey);
+      name(t.subjectKey);
+      name(t.suiteKey);
+      name(t.itemKey);
+      if (t.itemRef !== undefined && !this.#hashes.has(Number(t.itemRef))) items.add(Number(t.itemRef));
+    }
+    if (names.size) await this.#read(names, 'SELECT id, name AS value FROM names', this.#names);
+    if (items.size) await this.#read(items, 'SELECT id, hash AS value FROM items', this.#hashes);
+  }
+
+  async #read(ids: Set<number>, select: string, into: Map<number, string>): Promise<void> {
+    const all = [...ids];
+    for (let i = 0; i < all.length; i += 500) {
+      const part = all.slice(i, i + 500);
+      for (const r of await this.db.all<{ id: number; value: string }>(`${select} WHERE id IN (${part.map(() => '?').join(', ')})`, part))
+        into.set(Number(r.id), r.value);
+    }
+  }
+
+  name(key: number): string {
+    return this.#names.get(Number(key))!;
+  }
+
+  itemHash(ref: number): string {
+    return this.#hashes.get(Number(ref))!;
+  }
+}
