@@ -4,10 +4,11 @@
 // for every subject and replicate of an item, and most of a sample) copied in as bytes encoded
 // once per prompt.
 
-import { MCQ_RECORDS, readRecord } from '../core/index.js';
+import { MCQ_RECORDS, type McqDetail } from '../core/index.js';
 import { callsToInspect, promptToInspect, replyToInspect } from './inspect-messages.js';
 import type { InspectChatMessage, InspectModelUsage, InspectSample } from './inspect-log-schema.js';
 import { inspectModelName } from './inspect-log-header.js';
+import { readRecordAgain } from './stored-record.js';
 import type { TextFileWriter } from './text-file-writer.js';
 import type { TrialRow } from './trial-rows.js';
 
@@ -32,7 +33,7 @@ function sampleWith(r: TrialRow, model: string, input: InspectSample['input'], m
   const lastCall = r.transcript?.calls.at(-1)?.response;
   // Multiple-choice trials carry the options in the order presented (the target is their letter).
   const mcq = r.transcript
-    ? readRecord(MCQ_RECORDS, r.transcript, `trial ${r.suite}/${r.itemId}#${r.replicate} of ${r.subject}`)
+    ? (readRecordAgain(MCQ_RECORDS, r.transcript, `trial ${r.suite}/${r.itemId}#${r.replicate} of ${r.subject}`) as McqDetail | undefined)
     : undefined;
   const scores: NonNullable<InspectSample['scores']> = {};
   if (r.scorer !== null && r.score !== null) {
