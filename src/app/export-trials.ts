@@ -51,9 +51,8 @@ const COLUMNS: Array<[string, ColumnType, (r: TrialRow) => unknown]> = [
 /** The names of the exported columns, in file order (trialRecord's keys). */
 export const TRIAL_COLUMNS: readonly string[] = COLUMNS.map(([name]) => name);
 
-// An exported trial's keys in file order: the fields before its messages, the messages, the
-// fields after. jsonLine writes the messages between the two as remembered text.
-function recordHead(r: TrialRow) {
+/** An exported trial (snake_case keys in file order) with `messages` as given. */
+function recordWith(r: TrialRow, messages: unknown) {
   return {
     run_id: r.runId,
     subject: r.subject,
@@ -67,11 +66,7 @@ function recordHead(r: TrialRow) {
     status: r.status,
     error: r.error,
     protocol: r.protocol,
-  };
-}
-
-function recordTail(r: TrialRow) {
-  return {
+    messages,
     reply: r.reply,
     reasoning: r.reasoning,
     reasoning_tokens: r.reasoningTokens,
@@ -98,7 +93,7 @@ function recordTail(r: TrialRow) {
 
 /** A trial row as the exported object (snake_case keys, nested values kept as values), keys in file order. */
 export function trialRecord(r: TrialRow): Record<string, unknown> {
-  return { ...recordHead(r), messages: r.messages, ...recordTail(r) };
+  return recordWith(r, r.messages);
 }
 
 const BATCH = 1000;
@@ -115,27 +110,27 @@ function listJsonBytes(list: TrialRow['messages'][number]): Uint8Array {
   return b;
 }
 
-const MESSAGES_KEY = Buffer.from(',"messages":[', 'utf8');
 const COMMA = Buffer.from(',', 'utf8');
-const CLOSE_COMMA = Buffer.from('],', 'utf8');
+/** The messages' place in a line written with none: the key cannot occur earlier as text (quotes inside JSON strings are escaped). */
+const MESSAGES_PLACE = '"messages":0,';
+const MESSAGES_AT = MESSAGES_PLACE.length - 2;
 
 /**
  * JSON.stringify(trialRecord(r)) and a newline, byte for byte, with the messages (most of a
  * line, and the same for every subject and replicate of an item) copied in as bytes encoded once.
  */
 function writeJsonLine(out: TextFileWriter, r: TrialRow): void {
-  const head = JSON.stringify(recordHead(r));
-  const tail = JSON.stringify(recordTail(r));
-  // Both halves hold keys whose values are never undefined (run_id, finished_at): neither is "{}".
-  out.write(head.slice(0, -1));
-  out.writeBytes(MESSAGES_KEY);
+  const json = JSON.stringify(recordWith(r, 0));
+  const at = json.indexOf(MESSAGES_PLACE) + MESSAGES_AT;
+  out.write(json.slice(0, at));
+  out.write('[');
   const messages = r.messages;
   for (let i = 0; i < messages.length; i++) {
     if (i) out.writeBytes(COMMA);
     out.writeBytes(listJsonBytes(messages[i]!));
   }
-  out.writeBytes(CLOSE_COMMA);
-  out.write(tail.slice(1));
+  out.write(']');
+  out.write(json.slice(at + 1));
   out.write('\n');
 }
 

@@ -16,7 +16,7 @@ import {
 } from '../core/index.js';
 import type { RunTrial, Store } from '../store/index.js';
 import type { ProtocolModule } from '../protocols/index.js';
-import { createRegistry } from './registry.js';
+import { defaultProtocols } from './default-protocols.js';
 import { readStoredTranscript } from './stored-transcript-check.js';
 import { trialAnswer, type TrialAnswer } from './trial-answer.js';
 
@@ -203,7 +203,7 @@ function toRow(
  * Trials read a page: small enough that what a page holds is gone before the young generation's
  * next collection (larger pages survive it, and the heap grows with the number of trials read).
  */
-const ROWS_PER_READ = 1000;
+const ROWS_PER_READ = 250;
 
 /**
  * The trials of a run (done and failed), one row each, streamed in the order they were stored,
@@ -213,7 +213,7 @@ const ROWS_PER_READ = 1000;
 export async function* runTrialRows(
   store: Store,
   runId: string,
-  protocols: readonly ProtocolModule[] = createRegistry().protocols,
+  protocols: readonly ProtocolModule[] = defaultProtocols(),
   batchSize?: number,
 ): AsyncIterable<TrialRow> {
   const specs = new Map<string, string>();

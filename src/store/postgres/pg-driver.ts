@@ -62,6 +62,8 @@ function numbered(sql: string): string {
 function executor(client: pg.Pool | pg.PoolClient): SqlExecutor {
   return {
     all: async <T>(sql: string, params: readonly unknown[] = []) => (await client.query(numbered(sql), params as unknown[])).rows as T[],
+    rows: async (sql: string, params: readonly unknown[] = []) =>
+      (await client.query({ text: numbered(sql), values: params as unknown[], rowMode: 'array' })).rows as unknown[][],
     get: async <T>(sql: string, params: readonly unknown[] = []) =>
       (await client.query(numbered(sql), params as unknown[])).rows[0] as T | undefined,
     run: async (sql: string, params: readonly unknown[] = []) => (await client.query(numbered(sql), params as unknown[])).rowCount ?? 0,
@@ -132,6 +134,10 @@ export class PgDriver implements SqlDriver {
     return this.#exec.get<T>(sql, params);
   }
 
+  rows(sql: string, params?: readonly unknown[]): Promise<unknown[][]> {
+    return this.#exec.rows(sql, params);
+  }
+
   run(sql: string, params?: readonly unknown[]): Promise<number> {
     return this.#exec.run(sql, params);
   }
@@ -170,6 +176,11 @@ export class PgDriver implements SqlDriver {
     } finally {
       client.release();
     }
+  }
+
+  /** PostgreSQL's memory is the server's: the pass runs as it is. */
+  async *readOnce<T>(pass: () => AsyncIterable<T>): AsyncIterable<T> {
+    yield* pass();
   }
 
   async *iterate<T>(sql: string, params: readonly unknown[] = []): AsyncIterable<T> {

@@ -6,6 +6,11 @@ import type { TextCodec } from './text-codec.js';
 
 export interface SqlExecutor {
   all<T>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  /**
+   * A query's rows as arrays of their values in the order selected: for readers of many rows
+   * (an array is smaller and quicker to make than an object with a property a column).
+   */
+  rows(sql: string, params?: readonly unknown[]): Promise<unknown[][]>;
   get<T>(sql: string, params?: readonly unknown[]): Promise<T | undefined>;
   /** Run a statement; returns the number of rows it changed. */
   run(sql: string, params?: readonly unknown[]): Promise<number>;
@@ -40,6 +45,11 @@ export interface SqlDriver extends SqlExecutor {
   readonly maxParams: number;
   /** Run `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  /**
+   * A pass that reads much of the store once (a run's trials, page by page): memory stays what
+   * it is whatever the pass reads (SQLite: its file map off and a small page cache meanwhile).
+   */
+  readOnce<T>(pass: () => AsyncIterable<T>): AsyncIterable<T>;
   /** Stream a query's rows without holding them all (the writer stays free meanwhile). */
   iterate<T>(sql: string, params?: readonly unknown[]): AsyncIterable<T>;
   /** The schema version after migrating (the number of migrations applied). */

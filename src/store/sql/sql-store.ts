@@ -571,28 +571,12 @@ export class SqlStore implements Store {
 
   async *runTrials(runId: string, options: { batchSize?: number } = {}): AsyncIterable<RunTrial> {
     await this.flush();
-    yield* this.#unmapped(() => trialPages(this.db, runId, options.batchSize));
+    yield* this.db.readOnce(() => trialPages(this.db, runId, options.batchSize));
   }
 
   async *runTrialSummaries(runId: string, options: { batchSize?: number } = {}): AsyncIterable<RunTrialSummary> {
     await this.flush();
-    yield* this.#unmapped(() => trialSummaryPages(this.db, runId, options.batchSize));
-  }
-
-  /**
-   * A streamed pass with SQLite's file map off. SQLite maps the file for reads (report queries
-   * read pages in place); a pass over a whole run would leave every page it read mapped and
-   * resident, memory growing with the run. The map comes back after.
-   */
-  async *#unmapped<T>(pages: () => AsyncIterable<T>): AsyncIterable<T> {
-    const mapped =
-      this.db.backend === 'sqlite' ? Number((await this.db.all<{ mmap_size: number }>('PRAGMA mmap_size'))[0]?.mmap_size ?? 0) : 0;
-    if (mapped > 0) await this.db.all('PRAGMA mmap_size = 0');
-    try {
-      yield* pages();
-    } finally {
-      if (mapped > 0) await this.db.all(`PRAGMA mmap_size = ${mapped}`);
-    }
+    yield* this.db.readOnce(() => trialSummaryPages(this.db, runId, options.batchSize));
   }
 
   async *exportRecords(): AsyncIterable<StoreRecord> {

@@ -9,37 +9,31 @@ export async function runKeyOf(db: SqlDriver, runId: string): Promise<number | u
   return key ? Number(key.id) : undefined;
 }
 
-/** What a page of trial rows refers to by number. */
-export interface KeyedRow {
-  runKey?: number;
-  subjectKey: number;
-  suiteKey: number;
-  itemKey: number;
-  itemRef?: number;
-}
-
 /** Names and item hashes by number, each read once (500 a statement at most). */
 export class TrialNames {
   readonly #names = new Map<number, string>();
   readonly #hashes = new Map<number, string>();
   constructor(private readonly db: SqlDriver) {}
 
-  /** Read what the page's rows refer to and is not known yet. */
-  async resolve(page: readonly KeyedRow[]): Promise<void> {
+  /**
+   * Read what a page of rows (arrays of values) refers to and is not known yet: names in the
+   * `nameColumns`, an item in `itemColumn`.
+   */
+  async resolve(page: readonly unknown[][], nameColumns: readonly number[], itemColumn?: number): Promise<void> {
     // Memory stays bounded in a store of many runs: a map this large starts again (before a page, never during one).
     if (this.#names.size > 100_000) this.#names.clear();
     if (this.#hashes.size > 100_000) this.#hashes.clear();
     const names = new Set<number>();
     const items = new Set<number>();
-    const name = (k: number | undefined) => {
-      if (k !== undefined && !this.#names.has(Number(k))) names.add(Number(k));
-    };
-    for (const t of page) {
-      name(t.runKey);
-      name(t.subjectKey);
-      name(t.suiteKey);
-      name(t.itemKey);
-      if (t.itemRef !== undefined && !this.#hashes.has(Number(t.itemRef))) items.add(Number(t.itemRef));
+    for (const row of page) {
+      for (const c of nameColumns) {
+        const k = Number(row[c]);
+        if (!this.#names.has(k)) names.add(k);
+      }
+      if (itemColumn !== undefined) {
+        const k = Number(row[itemColumn]);
+        if (!this.#hashes.has(k)) items.add(k);
+      }
     }
     if (names.size) await this.#read(names, 'SELECT id, name AS value FROM names', this.#names);
     if (items.size) await this.#read(items, 'SELECT id, hash AS value FROM items', this.#hashes);
@@ -54,11 +48,11 @@ export class TrialNames {
     }
   }
 
-  name(key: number): string {
+  name(key: unknown): string {
     return this.#names.get(Number(key))!;
   }
 
-  itemHash(ref: number): string {
+  itemHash(ref: unknown): string {
     return this.#hashes.get(Number(ref))!;
   }
 }

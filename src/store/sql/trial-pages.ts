@@ -17,38 +17,33 @@ const UNPACK = 100;
 /** Score details at most this long are decoded once per distinct stored value (a protocol's details repeat). */
 const REMEMBERED_DETAIL_BYTES = 256;
 
-/** A trial_rows row as trialPages reads it: names and the item by number. */
-interface KeyedTrialRow {
-  id: number;
-  runKey: number;
-  subjectKey: number;
-  suiteKey: number;
-  itemKey: number;
-  itemRef: number;
-  replicate: number;
-  status: StoredTrial['status'];
-  error: string | null;
-  attempts: number;
-  inputTokens: number;
-  outputTokens: number;
-  costUsd: number;
-  latencyMs: number;
-  batchLatencyMs: number;
-  cachedCalls: number;
-  totalCalls: number;
-  truncatedCalls: number;
-  unpricedCalls: number;
-  finishedAt: string;
-  transcript: string | Uint8Array | null;
-  packed: number | null;
-}
-
-const TRIAL_COLUMNS = `t.id AS id, t.run_key AS "runKey", t.subject_key AS "subjectKey", t.suite_key AS "suiteKey", t.item_key AS "itemKey",
-  t.item_ref AS "itemRef", t.replicate AS replicate, t.status AS status, t.error AS error, t.attempts AS attempts,
-  t.input_tokens AS "inputTokens", t.output_tokens AS "outputTokens", t.cost_usd AS "costUsd", t.latency_ms AS "latencyMs",
-  t.batch_latency_ms AS "batchLatencyMs", t.cached_calls AS "cachedCalls", t.total_calls AS "totalCalls",
-  t.truncated_calls AS "truncatedCalls", t.unpriced_calls AS "unpricedCalls", t.finished_at AS "finishedAt",
-  tr.body AS transcript, tr.packed AS packed`;
+/** The columns trialPages reads of trial_rows (names and the item by number) and transcripts, in order; rows come as arrays. */
+const TRIAL_COLUMNS = `t.id, t.run_key, t.subject_key, t.suite_key, t.item_key, t.item_ref, t.replicate, t.status, t.error, t.attempts,
+  t.input_tokens, t.output_tokens, t.cost_usd, t.latency_ms, t.batch_latency_ms, t.cached_calls, t.total_calls,
+  t.truncated_calls, t.unpriced_calls, t.finished_at, tr.body, tr.packed`;
+const ID = 0;
+const RUN = 1;
+const SUBJECT = 2;
+const SUITE = 3;
+const ITEM = 4;
+const ITEM_REF = 5;
+const REPLICATE = 6;
+const STATUS = 7;
+const ERROR = 8;
+const ATTEMPTS = 9;
+const INPUT_TOKENS = 10;
+const OUTPUT_TOKENS = 11;
+const COST_USD = 12;
+const LATENCY_MS = 13;
+const BATCH_LATENCY_MS = 14;
+const CACHED_CALLS = 15;
+const TOTAL_CALLS = 16;
+const TRUNCATED_CALLS = 17;
+const UNPRICED_CALLS = 18;
+const FINISHED_AT = 19;
+const BODY = 20;
+const PACKED = 21;
+const NAME_COLUMNS = [RUN, SUBJECT, SUITE, ITEM];
 
 /** Decodes score details, remembering short ones by their stored bytes. */
 function detailDecoder(db: SqlDriver): (stored: string | Uint8Array) => string {
@@ -85,17 +80,17 @@ export async function* trialPages(db: SqlDriver, runId?: string, batchSize = PAG
   const names = new TrialNames(db);
   const run = runKey === undefined ? '' : 't.run_key = ? AND ';
   for (let after = 0; ; ) {
-    const page = await db.all<KeyedTrialRow>(
+    const page = await db.rows(
       `SELECT ${TRIAL_COLUMNS} FROM trial_rows t LEFT JOIN transcripts tr ON tr.trial_id = t.id
        WHERE ${run}t.id > ? ORDER BY t.id LIMIT ?`,
       runKey === undefined ? [after, batchSize] : [runKey, after, batchSize],
     );
     if (page.length === 0) break;
-    await names.resolve(page);
-    const first = Number(page[0]!.id);
-    const last = Number(page[page.length - 1]!.id);
+    await names.resolve(page, NAME_COLUMNS, ITEM_REF);
+    const first = Number(page[0]![ID]);
+    const last = Number(page[page.length - 1]![ID]);
     // The scores of the page's id range, in trial order: those of other runs' trials in the range are passed over.
-    const scores = await db.all<{ trial_id: number; scorer: string; value: number; detail: string | Uint8Array }>(
+    const scores = await db.rows(
       `SELECT trial_id, scorer, value, detail FROM scores WHERE trial_id >= ? AND trial_id <= ?
        ORDER BY trial_id, ${db.dialect.insertionOrder}`,
       [first, last],
@@ -106,7 +101,7 @@ export async function* trialPages(db: SqlDriver, runId?: string, batchSize = PAG
       const stored: Array<{ body: string | Uint8Array; packed: number }> = [];
       for (let i = from; i < to; i++) {
         const t = page[i]!;
-        if (t.transcript !== null) stored.push({ body: t.transcript, packed: t.packed ?? 0 });
+        if (t[BODY] !== null) stored.push({ body: t[BODY] as string | Uint8Array, packed: Number(t[PACKED] ?? 0) });
       }
       const whole = stored.length ? await packer.unpackValues(stored, loadBlobs) : [];
       stored.length = 0;
@@ -114,40 +109,39 @@ export async function* trialPages(db: SqlDriver, runId?: string, batchSize = PAG
       for (let i = from; i < to; i++) {
         const t = page[i]!;
         // Each row is let go once yielded (what a reader has done with is garbage at once).
-        (page as Array<KeyedTrialRow | undefined>)[i] = undefined;
-        const id = Number(t.id);
-        while (s < scores.length && Number(scores[s]!.trial_id) < id) s++;
+        (page as Array<unknown[] | undefined>)[i] = undefined;
+        const id = Number(t[ID]);
+        while (s < scores.length && Number(scores[s]![0]) < id) s++;
         const own: StoredTrial['scores'] = [];
-        for (; s < scores.length && Number(scores[s]!.trial_id) === id; s++) {
+        for (; s < scores.length && Number(scores[s]![0]) === id; s++) {
           const sc = scores[s]!;
-          own.push({ scorer: sc.scorer, value: sc.value, detail: decodeDetail(sc.detail) });
+          own.push({ scorer: sc[1] as string, value: sc[2] as number, detail: decodeDetail(sc[3] as string | Uint8Array) });
         }
         let transcript: unknown = null;
-        if (t.transcript !== null) {
+        if (t[BODY] !== null) {
           transcript = whole[w];
           whole[w++] = undefined;
         }
-        // Written out rather than spread from the row: a run's export makes one of these a trial.
         yield {
-          runId: names.name(t.runKey),
-          subjectId: names.name(t.subjectKey),
-          suite: names.name(t.suiteKey),
-          itemId: names.name(t.itemKey),
-          replicate: t.replicate,
-          itemHash: names.itemHash(t.itemRef),
-          status: t.status,
-          error: t.error,
-          attempts: t.attempts,
-          inputTokens: t.inputTokens,
-          outputTokens: t.outputTokens,
-          costUsd: t.costUsd,
-          latencyMs: t.latencyMs,
-          batchLatencyMs: t.batchLatencyMs,
-          cachedCalls: t.cachedCalls,
-          totalCalls: t.totalCalls,
-          truncatedCalls: t.truncatedCalls,
-          unpricedCalls: t.unpricedCalls,
-          finishedAt: t.finishedAt,
+          runId: names.name(t[RUN]),
+          subjectId: names.name(t[SUBJECT]),
+          suite: names.name(t[SUITE]),
+          itemId: names.name(t[ITEM]),
+          replicate: t[REPLICATE] as number,
+          itemHash: names.itemHash(t[ITEM_REF]),
+          status: t[STATUS] as StoredTrial['status'],
+          error: t[ERROR] as string | null,
+          attempts: t[ATTEMPTS] as number,
+          inputTokens: t[INPUT_TOKENS] as number,
+          outputTokens: t[OUTPUT_TOKENS] as number,
+          costUsd: t[COST_USD] as number,
+          latencyMs: t[LATENCY_MS] as number,
+          batchLatencyMs: t[BATCH_LATENCY_MS] as number,
+          cachedCalls: t[CACHED_CALLS] as number,
+          totalCalls: t[TOTAL_CALLS] as number,
+          truncatedCalls: t[TRUNCATED_CALLS] as number,
+          unpricedCalls: t[UNPRICED_CALLS] as number,
+          finishedAt: t[FINISHED_AT] as string,
           transcript,
           scores: own,
         };

@@ -8,21 +8,13 @@ import type { RunTrialSummary } from '../store.js';
 import type { SqlDriver } from './driver.js';
 import { runKeyOf, TrialNames } from './trial-names.js';
 
-const PAGE = 5000;
+// Small enough that a page is garbage before the young generation's next collection (what survives one grows it).
+const PAGE = 1000;
 
-interface SummaryRow {
-  id: number;
-  subjectKey: number;
-  suiteKey: number;
-  itemKey: number;
-  replicate: number;
-  status: RunTrialSummary['status'];
-  inputTokens: number;
-  outputTokens: number;
-  costUsd: number;
-  unpricedCalls: number;
-  finishedAt: string;
-}
+/** The columns read of trial_rows, in order (rows come as arrays). */
+const COLUMNS = `t.id, t.subject_key, t.suite_key, t.item_key, t.replicate, t.status, t.input_tokens, t.output_tokens,
+  t.cost_usd, t.unpriced_calls, t.finished_at`;
+const NAME_COLUMNS = [1, 2, 3];
 
 export async function* trialSummaryPages(db: SqlDriver, runId: string, batchSize = PAGE): AsyncIterable<RunTrialSummary> {
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batch size ${batchSize}: a positive integer`);
@@ -30,39 +22,37 @@ export async function* trialSummaryPages(db: SqlDriver, runId: string, batchSize
   if (runKey === undefined) return;
   const names = new TrialNames(db);
   for (let after = 0; ; ) {
-    const page = await db.all<SummaryRow>(
-      `SELECT t.id AS id, t.subject_key AS "subjectKey", t.suite_key AS "suiteKey", t.item_key AS "itemKey", t.replicate AS replicate,
-         t.status AS status, t.input_tokens AS "inputTokens", t.output_tokens AS "outputTokens", t.cost_usd AS "costUsd",
-         t.unpriced_calls AS "unpricedCalls", t.finished_at AS "finishedAt"
-       FROM trial_rows t WHERE t.run_key = ? AND t.id > ? ORDER BY t.id LIMIT ?`,
-      [runKey, after, batchSize],
-    );
+    const page = await db.rows(`SELECT ${COLUMNS} FROM trial_rows t WHERE t.run_key = ? AND t.id > ? ORDER BY t.id LIMIT ?`, [
+      runKey,
+      after,
+      batchSize,
+    ]);
     if (page.length === 0) break;
-    await names.resolve(page);
-    const first = Number(page[0]!.id);
-    const last = Number(page[page.length - 1]!.id);
+    await names.resolve(page, NAME_COLUMNS);
+    const first = Number(page[0]![0]);
+    const last = Number(page[page.length - 1]![0]);
     // The scores of the page's id range, in trial order: those of other runs' trials in the range are passed over.
-    const scores = await db.all<{ trial_id: number; scorer: string; value: number }>(
+    const scores = await db.rows(
       `SELECT trial_id, scorer, value FROM scores WHERE trial_id >= ? AND trial_id <= ? ORDER BY trial_id, ${db.dialect.insertionOrder}`,
       [first, last],
     );
     let s = 0;
     for (const t of page) {
-      const id = Number(t.id);
+      const id = Number(t[0]);
       const own: RunTrialSummary['scores'] = [];
-      while (s < scores.length && Number(scores[s]!.trial_id) < id) s++;
-      for (; s < scores.length && Number(scores[s]!.trial_id) === id; s++) own.push({ scorer: scores[s]!.scorer, value: scores[s]!.value });
+      while (s < scores.length && Number(scores[s]![0]) < id) s++;
+      for (; s < scores.length && Number(scores[s]![0]) === id; s++) own.push({ scorer: scores[s]![1] as string, value: scores[s]![2] as number });
       yield {
-        subjectId: names.name(t.subjectKey),
-        suite: names.name(t.suiteKey),
-        itemId: names.name(t.itemKey),
-        replicate: t.replicate,
-        status: t.status,
-        inputTokens: t.inputTokens,
-        outputTokens: t.outputTokens,
-        costUsd: t.costUsd,
-        unpricedCalls: t.unpricedCalls,
-        finishedAt: t.finishedAt,
+        subjectId: names.name(t[1]),
+        suite: names.name(t[2]),
+        itemId: names.name(t[3]),
+        replicate: t[4] as number,
+        status: t[5] as RunTrialSummary['status'],
+        inputTokens: t[6] as number,
+        outputTokens: t[7] as number,
+        costUsd: t[8] as number,
+        unpricedCalls: t[9] as number,
+        finishedAt: t[10] as string,
         scores: own,
       };
     }
