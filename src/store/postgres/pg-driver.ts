@@ -22,6 +22,7 @@ const PG_DIALECT: Dialect = {
   bytewise: (expr) => `${expr} COLLATE "C"`,
   itemBody: (column) => column,
   text: (column) => column,
+  tagged: (column) => `'t' || ${column}`,
 };
 
 const INT8 = 20;

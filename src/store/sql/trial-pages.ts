@@ -4,7 +4,7 @@
 // name few subjects, suites and items, each looked up once (trial-names.ts).
 
 import type { RunTrial, StoredTrial } from '../store.js';
-import type { SqlDriver } from './driver.js';
+import { type SqlDriver, untaggedValue } from './driver.js';
 import { blobLoader, TranscriptPacker } from './transcript-packing.js';
 import { runKeyOf, TrialNames } from './trial-names.js';
 
@@ -14,13 +14,13 @@ const PAGE = 500;
  * young generation's next collection, whatever the page's size.
  */
 const UNPACK = 100;
-/** Score details at most this long are decoded once per distinct stored value (a protocol's details repeat). */
-const REMEMBERED_DETAIL_BYTES = 256;
+/** Score details at most this long (tagged) are decoded once per distinct stored value (a protocol's details repeat). */
+const REMEMBERED_DETAIL_CHARS = 512;
 
 /** The columns trialPages reads of trial_rows (names and the item by number) and transcripts, in order; rows come as arrays. */
-const TRIAL_COLUMNS = `t.id, t.run_key, t.subject_key, t.suite_key, t.item_key, t.item_ref, t.replicate, t.status, t.error, t.attempts,
-  t.input_tokens, t.output_tokens, t.cost_usd, t.latency_ms, t.batch_latency_ms, t.cached_calls, t.total_calls,
-  t.truncated_calls, t.unpriced_calls, t.finished_at, tr.body, tr.packed`;
+const trialColumns = (db: SqlDriver) => `t.id, t.run_key, t.subject_key, t.suite_key, t.item_key, t.item_ref, t.replicate, t.status,
+  t.error, t.attempts, t.input_tokens, t.output_tokens, t.cost_usd, t.latency_ms, t.batch_latency_ms, t.cached_calls, t.total_calls,
+  t.truncated_calls, t.unpriced_calls, t.finished_at, ${db.dialect.tagged('tr.body')}, tr.packed`;
 const ID = 0;
 const RUN = 1;
 const SUBJECT = 2;
@@ -45,18 +45,17 @@ const BODY = 20;
 const PACKED = 21;
 const NAME_COLUMNS = [RUN, SUBJECT, SUITE, ITEM];
 
-/** Decodes score details, remembering short ones by their stored bytes. */
-function detailDecoder(db: SqlDriver): (stored: string | Uint8Array) => string {
+/** Decodes score details (read tagged: Dialect.tagged), remembering short ones (a protocol's details repeat). */
+function detailDecoder(db: SqlDriver): (tagged: string) => string {
   const known = new Map<string, string>();
-  return (stored) => {
-    if (typeof stored === 'string') return stored;
-    if (stored.length > REMEMBERED_DETAIL_BYTES) return db.codec.decode(stored);
-    const key = Buffer.from(stored.buffer, stored.byteOffset, stored.length).toString('latin1');
-    let text = known.get(key);
+  return (tagged) => {
+    let text = known.get(tagged);
     if (text === undefined) {
-      text = db.codec.decode(stored);
-      if (known.size >= 10_000) known.clear();
-      known.set(key, text);
+      text = db.codec.decode(untaggedValue(tagged)!);
+      if (tagged.length <= REMEMBERED_DETAIL_CHARS) {
+        if (known.size >= 10_000) known.clear();
+        known.set(tagged, text);
+      }
     }
     return text;
   };
@@ -79,9 +78,10 @@ export async function* trialPages(db: SqlDriver, runId?: string, batchSize = PAG
   }
   const names = new TrialNames(db);
   const run = runKey === undefined ? '' : 't.run_key = ? AND ';
+  const columns = trialColumns(db);
   for (let after = 0; ; ) {
     const page = await db.rows(
-      `SELECT ${TRIAL_COLUMNS} FROM trial_rows t LEFT JOIN transcripts tr ON tr.trial_id = t.id
+      `SELECT ${columns} FROM trial_rows t LEFT JOIN transcripts tr ON tr.trial_id = t.id
        WHERE ${run}t.id > ? ORDER BY t.id LIMIT ?`,
       runKey === undefined ? [after, batchSize] : [runKey, after, batchSize],
     );
@@ -91,7 +91,7 @@ export async function* trialPages(db: SqlDriver, runId?: string, batchSize = PAG
     const last = Number(page[page.length - 1]![ID]);
     // The scores of the page's id range, in trial order: those of other runs' trials in the range are passed over.
     const scores = await db.rows(
-      `SELECT trial_id, scorer, value, detail FROM scores WHERE trial_id >= ? AND trial_id <= ?
+      `SELECT trial_id, scorer, value, ${db.dialect.tagged('detail')} FROM scores WHERE trial_id >= ? AND trial_id <= ?
        ORDER BY trial_id, ${db.dialect.insertionOrder}`,
       [first, last],
     );
@@ -101,7 +101,7 @@ export async function* trialPages(db: SqlDriver, runId?: string, batchSize = PAG
       const stored: Array<{ body: string | Uint8Array; packed: number }> = [];
       for (let i = from; i < to; i++) {
         const t = page[i]!;
-        if (t[BODY] !== null) stored.push({ body: t[BODY] as string | Uint8Array, packed: Number(t[PACKED] ?? 0) });
+        if (t[BODY] !== null) stored.push({ body: untaggedValue(t[BODY])!, packed: Number(t[PACKED] ?? 0) });
       }
       const whole = stored.length ? await packer.unpackValues(stored, loadBlobs) : [];
       stored.length = 0;
@@ -115,7 +115,7 @@ export async function* trialPages(db: SqlDriver, runId?: string, batchSize = PAG
         const own: StoredTrial['scores'] = [];
         for (; s < scores.length && Number(scores[s]![0]) === id; s++) {
           const sc = scores[s]!;
-          own.push({ scorer: sc[1] as string, value: sc[2] as number, detail: decodeDetail(sc[3] as string | Uint8Array) });
+          own.push({ scorer: sc[1] as string, value: sc[2] as number, detail: decodeDetail(sc[3] as string) });
         }
         let transcript: unknown = null;
         if (t[BODY] !== null) {

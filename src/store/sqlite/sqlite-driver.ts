@@ -26,6 +26,8 @@ const SQLITE_DIALECT: Dialect = {
   bytewise: (expr) => expr,
   itemBody: (column) => `${ITEM_BODY_SQL_FUNCTION}(${column})`,
   text: (column) => `${TEXT_SQL_FUNCTION}(${column})`,
+  // A blob read as hex text costs a string, where better-sqlite3 makes a Buffer of its own for each blob (several times the CPU).
+  tagged: (column) => `CASE typeof(${column}) WHEN 'blob' THEN 'x' || hex(${column}) ELSE 't' || ${column} END`,
 };
 
 /** Characters a connection remembers of the values mindscope_text gave. */
