@@ -5,7 +5,7 @@
 
 import type { RunTrial, StoredTrial } from '../store.js';
 import { type SqlDriver, untaggedValue } from './driver.js';
-import { blobLoader, TranscriptPacker } from './transcript-packing.js';
+import { TranscriptPacker } from './transcript-packing.js';
 import { runKeyOf, TrialNames } from './trial-names.js';
 
 const PAGE = 500;
@@ -45,6 +45,29 @@ const BODY = 20;
 const PACKED = 21;
 const NAME_COLUMNS = [RUN, SUBJECT, SUITE, ITEM];
 
+/** The numbers of hashes a blob read asks for: a read of fewer asks again for its last (the same few statements serve every read). */
+const BLOB_READS = [1, 2, 4, 8, 16, 32, 64, 128, 256];
+
+/**
+ * Reads prompt blobs by hash for TranscriptPacker.unpackValues (blobLoader's rows, read tagged:
+ * Dialect.tagged), in statements of a few fixed sizes, each compiled once.
+ */
+function blobReader(db: SqlDriver): (hashes: string[]) => Promise<Array<{ hash: string; body: string }>> {
+  const largest = BLOB_READS[BLOB_READS.length - 1]!;
+  const sql = (n: number) =>
+    `SELECT hash, ${db.dialect.tagged('body')} FROM prompt_blobs WHERE hash IN (${Array(n).fill('?').join(', ')})`;
+  return async (hashes) => {
+    const out: Array<{ hash: string; body: string }> = [];
+    for (let i = 0; i < hashes.length; i += largest) {
+      const part = hashes.slice(i, i + largest);
+      const n = BLOB_READS.find((size) => size >= part.length)!;
+      while (part.length < n) part.push(part[part.length - 1]!);
+      for (const [hash, body] of await db.rows(sql(n), part)) out.push({ hash: hash as string, body: db.codec.decode(untaggedValue(body)!) });
+    }
+    return out;
+  };
+}
+
 /** Decodes score details (read tagged: Dialect.tagged), remembering short ones (a protocol's details repeat). */
 function detailDecoder(db: SqlDriver): (tagged: string) => string {
   const known = new Map<string, string>();
@@ -69,7 +92,7 @@ function detailDecoder(db: SqlDriver): (tagged: string) => string {
 export async function* trialPages(db: SqlDriver, runId?: string, batchSize = PAGE): AsyncIterable<RunTrial> {
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batch size ${batchSize}: a positive integer`);
   const packer = new TranscriptPacker(db.codec);
-  const loadBlobs = blobLoader(db);
+  const loadBlobs = blobReader(db);
   const decodeDetail = detailDecoder(db);
   let runKey: number | undefined;
   if (runId !== undefined) {
