@@ -101,7 +101,7 @@ export function trialToSample(r: TrialRow): InspectSample {
 /** The prompt of a trial of one chat call that sent a shared (frozen) list of messages; undefined otherwise. */
 function sharedPrompt(r: TrialRow): { messages: NonNullable<TrialRow['messages'][number]> } | undefined {
   const calls = r.transcript?.calls;
-  if (!calls || calls.length !== 1) return undefined;
+  if (calls?.length !== 1) return undefined;
   const c = calls[0]!;
   if (c.kind !== 'chat' || !c.messages || c.messages.length === 0 || !Object.isFrozen(c.messages)) return undefined;
   return { messages: c.messages };

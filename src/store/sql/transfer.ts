@@ -12,11 +12,11 @@
 // core's files, not its index: the index loads every record schema (zod), which `report` does without.
 import { ConfigError } from '../../core/errors.js';
 import { canonicalJson } from '../../core/hash.js';
-import type { ImportSummary, RunRecord, RunTrial, StoredTrial, StoreRecord } from '../store.js';
+import type { ImportSummary, RunRecord, StoreRecord } from '../store.js';
 import type { SqlDriver, SqlExecutor } from './driver.js';
 import { exportBatchLedger, importLedgerRecord } from './batch-ledger-transfer.js';
 import { trialPages } from './trial-pages.js';
-import { blobLoader, insertBlobs, TranscriptPacker } from './transcript-packing.js';
+import { insertBlobs, TranscriptPacker } from './transcript-packing.js';
 import type { TextCodec } from './text-codec.js';
 import { insertNames, keyNames, TRIAL_KEY_COLUMNS, TRIAL_KEY_VALUES, TRIAL_UNIQUE, upsertScore } from './trial-writes.js';
 import {

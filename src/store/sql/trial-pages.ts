@@ -54,15 +54,15 @@ const BLOB_READS = [1, 2, 4, 8, 16, 32, 64, 128, 256];
  */
 function blobReader(db: SqlDriver): (hashes: string[]) => Promise<Array<{ hash: string; body: string }>> {
   const largest = BLOB_READS[BLOB_READS.length - 1]!;
-  const sql = (n: number) =>
-    `SELECT hash, ${db.dialect.tagged('body')} FROM prompt_blobs WHERE hash IN (${Array(n).fill('?').join(', ')})`;
+  const sql = (n: number) => `SELECT hash, ${db.dialect.tagged('body')} FROM prompt_blobs WHERE hash IN (${Array(n).fill('?').join(', ')})`;
   return async (hashes) => {
     const out: Array<{ hash: string; body: string }> = [];
     for (let i = 0; i < hashes.length; i += largest) {
       const part = hashes.slice(i, i + largest);
       const n = BLOB_READS.find((size) => size >= part.length)!;
       while (part.length < n) part.push(part[part.length - 1]!);
-      for (const [hash, body] of await db.rows(sql(n), part)) out.push({ hash: hash as string, body: db.codec.decode(untaggedValue(body)!) });
+      for (const [hash, body] of await db.rows(sql(n), part))
+        out.push({ hash: hash as string, body: db.codec.decode(untaggedValue(body)!) });
     }
     return out;
   };

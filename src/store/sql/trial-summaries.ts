@@ -41,7 +41,8 @@ export async function* trialSummaryPages(db: SqlDriver, runId: string, batchSize
       const id = Number(t[0]);
       const own: RunTrialSummary['scores'] = [];
       while (s < scores.length && Number(scores[s]![0]) < id) s++;
-      for (; s < scores.length && Number(scores[s]![0]) === id; s++) own.push({ scorer: scores[s]![1] as string, value: scores[s]![2] as number });
+      for (; s < scores.length && Number(scores[s]![0]) === id; s++)
+        own.push({ scorer: scores[s]![1] as string, value: scores[s]![2] as number });
       yield {
         subjectId: names.name(t[1]),
         suite: names.name(t[2]),
