@@ -179,9 +179,9 @@ export class PgDriver implements SqlDriver {
     }
   }
 
-  /** PostgreSQL's memory is the server's: the pass runs as it is. */
-  async *readOnce<T>(pass: () => AsyncIterable<T>): AsyncIterable<T> {
-    yield* pass();
+  /** PostgreSQL's memory is the server's: a pass runs as any read does. */
+  beginPass(): () => void {
+    return () => {};
   }
 
   async *iterate<T>(sql: string, params: readonly unknown[] = []): AsyncIterable<T> {

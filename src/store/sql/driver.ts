@@ -51,10 +51,11 @@ export interface SqlDriver extends SqlExecutor {
   /** Run `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
   /**
-   * A pass that reads much of the store once (a run's trials, page by page): memory stays what
-   * it is whatever the pass reads (SQLite: its file map off and a small page cache meanwhile).
+   * Start a pass that reads much of the store once (a run's trials, page by page); the function
+   * returned ends it. Memory stays what it is whatever the pass reads (SQLite: its file map off
+   * and a small page cache meanwhile).
    */
-  readOnce<T>(pass: () => AsyncIterable<T>): AsyncIterable<T>;
+  beginPass(): () => void;
   /** Stream a query's rows without holding them all (the writer stays free meanwhile). */
   iterate<T>(sql: string, params?: readonly unknown[]): AsyncIterable<T>;
   /** The schema version after migrating (the number of migrations applied). */
@@ -67,4 +68,22 @@ export function untaggedValue(tagged: unknown): string | Uint8Array | null {
   if (tagged === null || tagged === undefined) return null;
   const s = tagged as string;
   return s.charCodeAt(0) === 0x78 /* x */ ? Buffer.from(s.slice(1), 'hex') : s.slice(1);
+}
+
+/**
+ * `make()`'s items once `before` has settled, its iterator's promises handed on as they are (no
+ * generator between: a run's rows pass through without a promise more each).
+ */
+export function streamAfter<T>(before: () => Promise<void>, make: () => AsyncIterable<T>): AsyncIterable<T> {
+  return {
+    [Symbol.asyncIterator](): AsyncIterator<T> {
+      let inner: AsyncIterator<T> | undefined;
+      let starting: Promise<AsyncIterator<T>> | undefined;
+      return {
+        next: () =>
+          inner ? inner.next() : (starting ??= before().then(() => (inner = make()[Symbol.asyncIterator]()))).then((it) => it.next()),
+        return: async (value?: unknown) => (await inner?.return?.(value)) ?? { done: true, value: undefined },
+      };
+    },
+  };
 }

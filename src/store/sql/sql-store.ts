@@ -36,7 +36,7 @@ import {
   type TrialStatus,
   type UsageRow,
 } from '../store.js';
-import type { SqlDriver } from './driver.js';
+import { type SqlDriver, streamAfter } from './driver.js';
 import { GroupCommit } from './group-commit.js';
 import { SqlBatchLedger } from './batch-ledger-sql.js';
 import type { BatchLedger } from '../batch-ledger.js';
@@ -569,14 +569,18 @@ export class SqlStore implements Store {
     return new TrialBrowser(this.db);
   }
 
-  async *runTrials(runId: string, options: { batchSize?: number } = {}): AsyncIterable<RunTrial> {
-    await this.flush();
-    yield* this.db.readOnce(() => trialPages(this.db, runId, options.batchSize));
+  runTrials(runId: string, options: { batchSize?: number } = {}): AsyncIterable<RunTrial> {
+    return streamAfter(
+      () => this.flush(),
+      () => trialPages(this.db, runId, options.batchSize),
+    );
   }
 
-  async *runTrialSummaries(runId: string, options: { batchSize?: number } = {}): AsyncIterable<RunTrialSummary> {
-    await this.flush();
-    yield* this.db.readOnce(() => trialSummaryPages(this.db, runId, options.batchSize));
+  runTrialSummaries(runId: string, options: { batchSize?: number } = {}): AsyncIterable<RunTrialSummary> {
+    return streamAfter(
+      () => this.flush(),
+      () => trialSummaryPages(this.db, runId, options.batchSize),
+    );
   }
 
   async *exportRecords(): AsyncIterable<StoreRecord> {

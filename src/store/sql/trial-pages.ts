@@ -102,75 +102,81 @@ export async function* trialPages(db: SqlDriver, runId?: string, batchSize = PAG
   const names = new TrialNames(db);
   const run = runKey === undefined ? '' : 't.run_key = ? AND ';
   const columns = trialColumns(db);
-  for (let after = 0; ; ) {
-    const page = await db.rows(
-      `SELECT ${columns} FROM trial_rows t LEFT JOIN transcripts tr ON tr.trial_id = t.id
-       WHERE ${run}t.id > ? ORDER BY t.id LIMIT ?`,
-      runKey === undefined ? [after, batchSize] : [runKey, after, batchSize],
-    );
-    if (page.length === 0) break;
-    await names.resolve(page, NAME_COLUMNS, ITEM_REF);
-    const first = Number(page[0]![ID]);
-    const last = Number(page[page.length - 1]![ID]);
-    // The scores of the page's id range, in trial order: those of other runs' trials in the range are passed over.
-    const scores = await db.rows(
-      `SELECT trial_id, scorer, value, ${db.dialect.tagged('detail')} FROM scores WHERE trial_id >= ? AND trial_id <= ?
-       ORDER BY trial_id, ${db.dialect.insertionOrder}`,
-      [first, last],
-    );
-    let s = 0;
-    for (let from = 0; from < page.length; from += UNPACK) {
-      const to = Math.min(page.length, from + UNPACK);
-      const stored: Array<{ body: string | Uint8Array; packed: number }> = [];
-      for (let i = from; i < to; i++) {
-        const t = page[i]!;
-        if (t[BODY] !== null) stored.push({ body: untaggedValue(t[BODY])!, packed: Number(t[PACKED] ?? 0) });
-      }
-      const whole = stored.length ? await packer.unpackValues(stored, loadBlobs) : [];
-      stored.length = 0;
-      let w = 0;
-      for (let i = from; i < to; i++) {
-        const t = page[i]!;
-        // Each row is let go once yielded (what a reader has done with is garbage at once).
-        (page as Array<unknown[] | undefined>)[i] = undefined;
-        const id = Number(t[ID]);
-        while (s < scores.length && Number(scores[s]![0]) < id) s++;
-        const own: StoredTrial['scores'] = [];
-        for (; s < scores.length && Number(scores[s]![0]) === id; s++) {
-          const sc = scores[s]!;
-          own.push({ scorer: sc[1] as string, value: sc[2] as number, detail: decodeDetail(sc[3] as string) });
+  // The pass reads the run once (its pages are not kept in memory): see SqlDriver.beginPass.
+  const endPass = db.beginPass();
+  try {
+    for (let after = 0; ; ) {
+      const page = await db.rows(
+        `SELECT ${columns} FROM trial_rows t LEFT JOIN transcripts tr ON tr.trial_id = t.id
+         WHERE ${run}t.id > ? ORDER BY t.id LIMIT ?`,
+        runKey === undefined ? [after, batchSize] : [runKey, after, batchSize],
+      );
+      if (page.length === 0) break;
+      await names.resolve(page, NAME_COLUMNS, ITEM_REF);
+      const first = Number(page[0]![ID]);
+      const last = Number(page[page.length - 1]![ID]);
+      // The scores of the page's id range, in trial order: those of other runs' trials in the range are passed over.
+      const scores = await db.rows(
+        `SELECT trial_id, scorer, value, ${db.dialect.tagged('detail')} FROM scores WHERE trial_id >= ? AND trial_id <= ?
+         ORDER BY trial_id, ${db.dialect.insertionOrder}`,
+        [first, last],
+      );
+      let s = 0;
+      for (let from = 0; from < page.length; from += UNPACK) {
+        const to = Math.min(page.length, from + UNPACK);
+        const stored: Array<{ body: string | Uint8Array; packed: number }> = [];
+        for (let i = from; i < to; i++) {
+          const t = page[i]!;
+          if (t[BODY] !== null) stored.push({ body: untaggedValue(t[BODY])!, packed: Number(t[PACKED] ?? 0) });
         }
-        let transcript: unknown = null;
-        if (t[BODY] !== null) {
-          transcript = whole[w];
-          whole[w++] = undefined;
+        const whole = stored.length ? await packer.unpackValues(stored, loadBlobs) : [];
+        stored.length = 0;
+        let w = 0;
+        for (let i = from; i < to; i++) {
+          const t = page[i]!;
+          // Each row is let go once yielded (what a reader has done with is garbage at once).
+          (page as Array<unknown[] | undefined>)[i] = undefined;
+          const id = Number(t[ID]);
+          while (s < scores.length && Number(scores[s]![0]) < id) s++;
+          const own: StoredTrial['scores'] = [];
+          for (; s < scores.length && Number(scores[s]![0]) === id; s++) {
+            const sc = scores[s]!;
+            own.push({ scorer: sc[1] as string, value: sc[2] as number, detail: decodeDetail(sc[3] as string) });
+          }
+          let transcript: unknown = null;
+          if (t[BODY] !== null) {
+            transcript = whole[w];
+            whole[w++] = undefined;
+          }
+          yield {
+            runId: names.name(t[RUN]),
+            subjectId: names.name(t[SUBJECT]),
+            suite: names.name(t[SUITE]),
+            itemId: names.name(t[ITEM]),
+            replicate: t[REPLICATE] as number,
+            itemHash: names.itemHash(t[ITEM_REF]),
+            status: t[STATUS] as StoredTrial['status'],
+            error: t[ERROR] as string | null,
+            attempts: t[ATTEMPTS] as number,
+            inputTokens: t[INPUT_TOKENS] as number,
+            outputTokens: t[OUTPUT_TOKENS] as number,
+            costUsd: t[COST_USD] as number,
+            latencyMs: t[LATENCY_MS] as number,
+            batchLatencyMs: t[BATCH_LATENCY_MS] as number,
+            cachedCalls: t[CACHED_CALLS] as number,
+            totalCalls: t[TOTAL_CALLS] as number,
+            truncatedCalls: t[TRUNCATED_CALLS] as number,
+            unpricedCalls: t[UNPRICED_CALLS] as number,
+            finishedAt: t[FINISHED_AT] as string,
+            transcript,
+            scores: own,
+          };
         }
-        yield {
-          runId: names.name(t[RUN]),
-          subjectId: names.name(t[SUBJECT]),
-          suite: names.name(t[SUITE]),
-          itemId: names.name(t[ITEM]),
-          replicate: t[REPLICATE] as number,
-          itemHash: names.itemHash(t[ITEM_REF]),
-          status: t[STATUS] as StoredTrial['status'],
-          error: t[ERROR] as string | null,
-          attempts: t[ATTEMPTS] as number,
-          inputTokens: t[INPUT_TOKENS] as number,
-          outputTokens: t[OUTPUT_TOKENS] as number,
-          costUsd: t[COST_USD] as number,
-          latencyMs: t[LATENCY_MS] as number,
-          batchLatencyMs: t[BATCH_LATENCY_MS] as number,
-          cachedCalls: t[CACHED_CALLS] as number,
-          totalCalls: t[TOTAL_CALLS] as number,
-          truncatedCalls: t[TRUNCATED_CALLS] as number,
-          unpricedCalls: t[UNPRICED_CALLS] as number,
-          finishedAt: t[FINISHED_AT] as string,
-          transcript,
-          scores: own,
-        };
       }
+      if (page.length < batchSize) break;
+      after = last;
     }
-    if (page.length < batchSize) break;
-    after = last;
+  } finally {
+    endPass();
   }
 }

@@ -21,43 +21,49 @@ export async function* trialSummaryPages(db: SqlDriver, runId: string, batchSize
   const runKey = await runKeyOf(db, runId);
   if (runKey === undefined) return;
   const names = new TrialNames(db);
-  for (let after = 0; ; ) {
-    const page = await db.rows(`SELECT ${COLUMNS} FROM trial_rows t WHERE t.run_key = ? AND t.id > ? ORDER BY t.id LIMIT ?`, [
-      runKey,
-      after,
-      batchSize,
-    ]);
-    if (page.length === 0) break;
-    await names.resolve(page, NAME_COLUMNS);
-    const first = Number(page[0]![0]);
-    const last = Number(page[page.length - 1]![0]);
-    // The scores of the page's id range, in trial order: those of other runs' trials in the range are passed over.
-    const scores = await db.rows(
-      `SELECT trial_id, scorer, value FROM scores WHERE trial_id >= ? AND trial_id <= ? ORDER BY trial_id, ${db.dialect.insertionOrder}`,
-      [first, last],
-    );
-    let s = 0;
-    for (const t of page) {
-      const id = Number(t[0]);
-      const own: RunTrialSummary['scores'] = [];
-      while (s < scores.length && Number(scores[s]![0]) < id) s++;
-      for (; s < scores.length && Number(scores[s]![0]) === id; s++)
-        own.push({ scorer: scores[s]![1] as string, value: scores[s]![2] as number });
-      yield {
-        subjectId: names.name(t[1]),
-        suite: names.name(t[2]),
-        itemId: names.name(t[3]),
-        replicate: t[4] as number,
-        status: t[5] as RunTrialSummary['status'],
-        inputTokens: t[6] as number,
-        outputTokens: t[7] as number,
-        costUsd: t[8] as number,
-        unpricedCalls: t[9] as number,
-        finishedAt: t[10] as string,
-        scores: own,
-      };
+  // The pass reads the run once (its pages are not kept in memory): see SqlDriver.beginPass.
+  const endPass = db.beginPass();
+  try {
+    for (let after = 0; ; ) {
+      const page = await db.rows(`SELECT ${COLUMNS} FROM trial_rows t WHERE t.run_key = ? AND t.id > ? ORDER BY t.id LIMIT ?`, [
+        runKey,
+        after,
+        batchSize,
+      ]);
+      if (page.length === 0) break;
+      await names.resolve(page, NAME_COLUMNS);
+      const first = Number(page[0]![0]);
+      const last = Number(page[page.length - 1]![0]);
+      // The scores of the page's id range, in trial order: those of other runs' trials in the range are passed over.
+      const scores = await db.rows(
+        `SELECT trial_id, scorer, value FROM scores WHERE trial_id >= ? AND trial_id <= ? ORDER BY trial_id, ${db.dialect.insertionOrder}`,
+        [first, last],
+      );
+      let s = 0;
+      for (const t of page) {
+        const id = Number(t[0]);
+        const own: RunTrialSummary['scores'] = [];
+        while (s < scores.length && Number(scores[s]![0]) < id) s++;
+        for (; s < scores.length && Number(scores[s]![0]) === id; s++)
+          own.push({ scorer: scores[s]![1] as string, value: scores[s]![2] as number });
+        yield {
+          subjectId: names.name(t[1]),
+          suite: names.name(t[2]),
+          itemId: names.name(t[3]),
+          replicate: t[4] as number,
+          status: t[5] as RunTrialSummary['status'],
+          inputTokens: t[6] as number,
+          outputTokens: t[7] as number,
+          costUsd: t[8] as number,
+          unpricedCalls: t[9] as number,
+          finishedAt: t[10] as string,
+          scores: own,
+        };
+      }
+      if (page.length < batchSize) break;
+      after = last;
     }
-    if (page.length < batchSize) break;
-    after = last;
+  } finally {
+    endPass();
   }
 }

@@ -259,7 +259,7 @@ export class SqliteDriver implements SqlDriver {
   #passes = 0;
   #kept: { mmap: number; cache: number } | undefined;
 
-  async *readOnce<T>(pass: () => AsyncIterable<T>): AsyncIterable<T> {
+  beginPass(): () => void {
     if (this.#passes++ === 0) {
       this.#kept = {
         mmap: this.#db.pragma('mmap_size', { simple: true }) as number,
@@ -268,14 +268,15 @@ export class SqliteDriver implements SqlDriver {
       this.#db.pragma('mmap_size = 0');
       this.#db.pragma(`cache_size = ${PASS_CACHE_KIB}`);
     }
-    try {
-      yield* pass();
-    } finally {
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
       if (--this.#passes === 0 && this.#kept && this.#db.open) {
         this.#db.pragma(`mmap_size = ${this.#kept.mmap}`);
         this.#db.pragma(`cache_size = ${this.#kept.cache}`);
       }
-    }
+    };
   }
 
   async *iterate<T>(sql: string, params: readonly unknown[] = []): AsyncIterable<T> {
