@@ -1,8 +1,8 @@
-// `export inspect` writes each log's header from a first pass over the run (no transcripts) and
-// streams the samples after it: every number of the header must be what the samples themselves
-// give, for a run of several subjects x suites, including reasoning tokens (known only from the
-// transcripts: the header grows after the samples are written), and the file must be exactly
-// one JSON text as JSON.stringify writes it.
+// `export inspect` streams each log's samples in one pass over the run, tallying its header as
+// it goes, and puts the header before them at the end: every number of the header must be what
+// the samples themselves give, for a run of several subjects x suites, including reasoning
+// tokens (known only from the transcripts), and the file must be exactly one JSON text as
+// JSON.stringify writes it.
 
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
