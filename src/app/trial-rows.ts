@@ -203,7 +203,7 @@ function toRow(
  * Trials read a page: small enough that what a page holds is gone before the young generation's
  * next collection (larger pages survive it, and the heap grows with the number of trials read).
  */
-const ROWS_PER_READ = 250;
+const ROWS_PER_READ = 100;
 
 /**
  * The trials of a run (done and failed), one row each, streamed in the order they were stored,
