@@ -1,15 +1,16 @@
-// `export inspect` writes each log's header from a first pass over the run (no transcripts) and
-// streams the samples after it: every number of the header must be what the samples themselves
-// give, for a run of several subjects x suites, including reasoning tokens (known only from the
-// transcripts: the header grows after the samples are written), and the file must be exactly
-// one JSON text as JSON.stringify writes it.
+// `export inspect` streams each log's samples in one pass over the run, tallying its header as
+// it goes, and puts the header before them at the end: every number of the header must be what
+// the samples themselves give, for a run of several subjects x suites, including reasoning
+// tokens (known only from the transcripts), and the file must be exactly one JSON text as
+// JSON.stringify writes it.
 
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { trialToSample, writeSample } from '../src/app/inspect-sample.js';
 import { TextFileWriter } from '../src/app/text-file-writer.js';
-import { exportInspectLogs, openStore, type Store } from '../src/index.js';
+import { exportInspectLogs, openStore, runTrialRows, type Store } from '../src/index.js';
 import { evaluate } from './helpers/evaluate.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
 
@@ -132,5 +133,25 @@ describe('TextFileWriter', () => {
     for (const p of pieces) for (const w of writers) w.write(p);
     for (const w of writers) w.close();
     for (const path of paths) expect(readFileSync(path, 'utf8')).toBe(pieces.join(''));
+  });
+});
+
+describe('an Inspect sample written into a log', () => {
+  it('is JSON.stringify of the sample, byte for byte: shared prompts spliced in, multi-call conversations, reasoning, failures', async () => {
+    const path = join(dir, 'samples.txt');
+    const out = new TextFileWriter(path);
+    const expected: string[] = [];
+    let spliced = 0;
+    for await (const r of runTrialRows(store, 'r')) {
+      const calls = r.transcript?.calls ?? [];
+      if (calls.length === 1 && calls[0]!.messages && Object.isFrozen(calls[0]!.messages)) spliced++;
+      writeSample(out, r);
+      out.write('\n');
+      expected.push(`${JSON.stringify(trialToSample(r))}\n`);
+    }
+    out.close();
+    expect(spliced).toBeGreaterThan(0);
+    expect(spliced).toBeLessThan(expected.length);
+    expect(readFileSync(path, 'utf8')).toBe(expected.join(''));
   });
 });

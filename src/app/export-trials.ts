@@ -3,7 +3,6 @@
 // buffer), Parquet one row group per batch, so memory stays bounded by a batch.
 // Columns are snake_case; in Parquet the nested ones (messages, judge_scores, judges, context_truncation) are JSON text.
 
-import { fileWriter, ParquetWriter, schemaFromColumnData } from 'hyparquet-writer';
 import { ConfigError } from '../core/index.js';
 import type { Store } from '../store/index.js';
 import { TextFileWriter } from './text-file-writer.js';
@@ -52,9 +51,8 @@ const COLUMNS: Array<[string, ColumnType, (r: TrialRow) => unknown]> = [
 /** The names of the exported columns, in file order (trialRecord's keys). */
 export const TRIAL_COLUMNS: readonly string[] = COLUMNS.map(([name]) => name);
 
-// An exported trial's keys in file order: the fields before its messages, the messages, the
-// fields after. jsonLine writes the messages between the two as remembered text.
-function recordHead(r: TrialRow) {
+/** An exported trial (snake_case keys in file order) with `messages` as given. */
+function recordWith(r: TrialRow, messages: unknown) {
   return {
     run_id: r.runId,
     subject: r.subject,
@@ -68,11 +66,7 @@ function recordHead(r: TrialRow) {
     status: r.status,
     error: r.error,
     protocol: r.protocol,
-  };
-}
-
-function recordTail(r: TrialRow) {
-  return {
+    messages,
     reply: r.reply,
     reasoning: r.reasoning,
     reasoning_tokens: r.reasoningTokens,
@@ -99,37 +93,45 @@ function recordTail(r: TrialRow) {
 
 /** A trial row as the exported object (snake_case keys, nested values kept as values), keys in file order. */
 export function trialRecord(r: TrialRow): Record<string, unknown> {
-  return { ...recordHead(r), messages: r.messages, ...recordTail(r) };
+  return recordWith(r, r.messages);
 }
 
 const BATCH = 1000;
 
-/** JSON text of message lists shared by rows (the same prompt sent by many trials): written once each. */
-const listJson = new WeakMap<object, string>();
+/** The UTF-8 JSON of message lists shared by rows (the same prompt sent by many trials): encoded once each. */
+const listBytes = new WeakMap<object, Uint8Array>();
 
-function messagesJson(messages: TrialRow['messages']): string {
-  let s = '[';
-  for (let i = 0; i < messages.length; i++) {
-    const list = messages[i]!;
-    let j = listJson.get(list);
-    if (j === undefined) {
-      j = JSON.stringify(list);
-      if (Object.isFrozen(list)) listJson.set(list, j);
-    }
-    s += i ? `,${j}` : j;
+function listJsonBytes(list: TrialRow['messages'][number]): Uint8Array {
+  let b = listBytes.get(list);
+  if (b === undefined) {
+    b = Buffer.from(JSON.stringify(list), 'utf8');
+    if (Object.isFrozen(list)) listBytes.set(list, b);
   }
-  return `${s}]`;
+  return b;
 }
 
+const COMMA = Buffer.from(',', 'utf8');
+/** The messages' place in a line written with none: the key cannot occur earlier as text (quotes inside JSON strings are escaped). */
+const MESSAGES_PLACE = '"messages":0,';
+const MESSAGES_AT = MESSAGES_PLACE.length - 2;
+
 /**
- * JSON.stringify(trialRecord(r)), byte for byte, with the messages (most of a line, and the
- * same for every subject and replicate of an item) spliced in as remembered text.
+ * JSON.stringify(trialRecord(r)) and a newline, byte for byte, with the messages (most of a
+ * line, and the same for every subject and replicate of an item) copied in as bytes encoded once.
  */
-function jsonLine(r: TrialRow): string {
-  const head = JSON.stringify(recordHead(r));
-  const tail = JSON.stringify(recordTail(r));
-  // Both halves hold keys whose values are never undefined (run_id, finished_at): neither is "{}".
-  return `${head.slice(0, -1)},"messages":${messagesJson(r.messages)},${tail.slice(1)}`;
+function writeJsonLine(out: TextFileWriter, r: TrialRow): void {
+  const json = JSON.stringify(recordWith(r, 0));
+  const at = json.indexOf(MESSAGES_PLACE) + MESSAGES_AT;
+  out.write(json.slice(0, at));
+  out.write('[');
+  const messages = r.messages;
+  for (let i = 0; i < messages.length; i++) {
+    if (i) out.writeBytes(COMMA);
+    out.writeBytes(listJsonBytes(messages[i]!));
+  }
+  out.write(']');
+  out.write(json.slice(at + 1));
+  out.write('\n');
 }
 
 async function writeJsonl(rows: AsyncIterable<TrialRow>, path: string): Promise<number> {
@@ -137,8 +139,7 @@ async function writeJsonl(rows: AsyncIterable<TrialRow>, path: string): Promise<
   let n = 0;
   try {
     for await (const r of rows) {
-      out.write(jsonLine(r));
-      out.write('\n');
+      writeJsonLine(out, r);
       n++;
     }
   } finally {
@@ -159,6 +160,8 @@ function columnData(batch: TrialRow[]) {
 }
 
 async function writeParquet(rows: AsyncIterable<TrialRow>, path: string): Promise<number> {
+  // Loaded for Parquet only: a JSONL export does without it.
+  const { fileWriter, ParquetWriter, schemaFromColumnData } = await import('hyparquet-writer');
   const writer = new ParquetWriter({
     writer: fileWriter(path),
     // JSON columns hold text: STRING keeps the file readable by every Parquet reader.

@@ -5,137 +5,48 @@
 // Results follow Inspect's metrics: per-sample scores reduced over epochs by their mean, then
 // accuracy (the mean) and stderr (sample SD / sqrt(n)).
 //
-// The run is read twice: a first pass over its trials without transcripts tallies each log's
-// header (inspect-log-header.ts), which is written first; the second streams the samples after
-// it, straight into the log. Memory holds per-item sums, never the transcripts.
+// The run is read once: each trial's sample is written straight into its log as the trials
+// stream out, and tallied for the log's header (inspect-log-header.ts), which is put before the
+// samples once the last is written. Memory holds per-item sums, never the transcripts.
 
-import { closeSync, fstatSync, openSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, MCQ_RECORDS, MindscopeError, readRecord, makeDirectory } from '../core/index.js';
-import type { RunRecord, Store } from '../store/index.js';
-import { callsToInspect } from './inspect-messages.js';
-import type { InspectModelUsage, InspectSample } from './inspect-log-schema.js';
-import { inspectModelName, type LogTally, logHead, newTally, tallyTrial } from './inspect-log-header.js';
+import { ConfigError, makeDirectory } from '../core/index.js';
+import type { Store } from '../store/index.js';
+import { type LogTally, logHead, newTally, tallyTrial } from './inspect-log-header.js';
+import { writeSample } from './inspect-sample.js';
 import { TextFileWriter } from './text-file-writer.js';
-import { runTrialRows, type TrialRow } from './trial-rows.js';
+import { runTrialRows } from './trial-rows.js';
 
 export { INSPECT_LOG_VERSION, inspectModelName } from './inspect-log-header.js';
-
-/** A score value as Inspect's accuracy reads it: C / I for a 0/1 score, else the number. */
-function inspectValue(v: number): string | number {
-  return v === 1 ? 'C' : v === 0 ? 'I' : v;
-}
-
-function usageOf(r: TrialRow): InspectModelUsage {
-  return {
-    input_tokens: r.inputTokens,
-    output_tokens: r.outputTokens,
-    total_tokens: r.inputTokens + r.outputTokens,
-    ...(r.reasoningTokens !== null ? { reasoning_tokens: r.reasoningTokens } : {}),
-    ...(r.costUsd !== null ? { total_cost: r.costUsd } : {}),
-  };
-}
-
-/** One trial as an Inspect sample. */
-export function trialToSample(r: TrialRow): InspectSample {
-  const model = inspectModelName(r.subject);
-  const { input, messages } = callsToInspect(r.transcript?.calls ?? [], model);
-  const usage = usageOf(r);
-  const lastCall = r.transcript?.calls.at(-1)?.response;
-  // Multiple-choice trials carry the options in the order presented (the target is their letter).
-  const mcq = r.transcript
-    ? readRecord(MCQ_RECORDS, r.transcript, `trial ${r.suite}/${r.itemId}#${r.replicate} of ${r.subject}`)
-    : undefined;
-  const scores: NonNullable<InspectSample['scores']> = {};
-  if (r.scorer !== null && r.score !== null) {
-    scores[r.scorer] = {
-      value: inspectValue(r.score),
-      answer: r.parsedAnswer,
-      ...(r.parseFailed ? { explanation: 'the reply could not be read as an answer' } : {}),
-      metadata: { gold: r.gold, parse_failed: r.parseFailed },
-    };
-  }
-  for (const [scorer, value] of Object.entries(r.judgeScores)) {
-    scores[scorer] = { value, metadata: { judges: r.judges.filter((j) => j.scorer === scorer) } };
-  }
-  return {
-    id: r.itemId,
-    epoch: r.replicate + 1,
-    input: input.length ? input : `(item ${r.itemId}: no call was recorded${r.error ? `; the trial failed: ${r.error}` : ''})`,
-    ...(mcq ? { choices: mcq.presented.map((o) => o.text) } : {}),
-    target: r.gold ?? '',
-    messages,
-    output: {
-      model,
-      choices:
-        r.reply !== null
-          ? [
-              {
-                message: { role: 'assistant', content: r.reply, source: 'generate', model },
-                stop_reason: lastCall?.truncated ? 'max_tokens' : 'stop',
-              },
-            ]
-          : [],
-      completion: r.reply ?? '',
-      usage,
-      time: r.latencyMs / 1000,
-    },
-    scores,
-    metadata: {
-      suite: r.suite,
-      category: r.category,
-      original_label: r.originalLabel,
-      item_hash: r.itemHash,
-      replicate: r.replicate,
-      protocol: r.protocol,
-      parse_failed: r.parseFailed,
-      cached_calls: r.cachedCalls,
-      calls: r.calls,
-      // `time` is the interactive calls' latency; a batch's wait (submission to collection) is told apart.
-      ...(r.batchLatencyMs > 0 ? { batch_latency_ms: r.batchLatencyMs } : {}),
-    },
-    model_usage: { [model]: usage },
-    completed_at: r.finishedAt,
-    total_time: r.latencyMs / 1000,
-    ...(r.status === 'failed' ? { error: { message: r.error ?? 'failed', traceback: '', traceback_ansi: '' } } : {}),
-  };
-}
+export { trialToSample } from './inspect-sample.js';
 
 interface LogFile extends LogTally {
   file: string;
-  /** Bytes of the header written before the samples. */
-  headBytes: number;
-  started: boolean;
-  out: TextFileWriter | null;
+  out: TextFileWriter;
   written: number;
 }
 
 /**
  * Logs whose files stay open while their samples are written; a run with more (subjects x
- * suites) writes each log through a smaller buffer, opening its file for each write.
+ * suites) writes the others through a smaller buffer, opening the file for each write.
  */
 const OPEN_LOGS = 16;
 const SMALL_BUFFER_BYTES = 1 << 16;
-/** Bytes moved a read when a header grows after its samples were written. */
+/** Bytes moved a read when the header is put before the samples. */
 const MOVE_BYTES = 1 << 20;
 
-/**
- * Put a longer header before the samples (reasoning tokens are known only from the
- * transcripts): the bytes after the old header move to the end, last chunk first.
- */
-function replaceHead(g: LogFile, head: string): void {
+/** Put the header before the samples written: they move along by its length, last chunk first. */
+function prependHead(file: string, head: string): void {
   const bytes = Buffer.from(head, 'utf8');
-  const shift = bytes.length - g.headBytes;
-  const fd = openSync(g.file, 'r+');
+  const fd = openSync(file, 'r+');
   try {
-    if (shift > 0) {
-      const chunk = Buffer.allocUnsafe(MOVE_BYTES);
-      for (let at = fstatSync(fd).size; at > g.headBytes; ) {
-        const from = Math.max(g.headBytes, at - MOVE_BYTES);
-        const n = readSync(fd, chunk, 0, at - from, from);
-        writeSync(fd, chunk, 0, n, from + shift);
-        at = from;
-      }
+    const chunk = Buffer.allocUnsafe(MOVE_BYTES);
+    for (let at = fstatSync(fd).size; at > 0; ) {
+      const from = Math.max(0, at - MOVE_BYTES);
+      const n = readSync(fd, chunk, 0, at - from, from);
+      writeSync(fd, chunk, 0, n, from + bytes.length);
+      at = from;
     }
     writeSync(fd, bytes, 0, bytes.length, 0);
   } finally {
@@ -167,62 +78,43 @@ async function specsAndPlan(store: Store, runId: string) {
   return { specs, planned };
 }
 
-/** The logs of a run, tallied and their headers written: the first pass. */
-async function startLogs(store: Store, run: RunRecord, dir: string, settings: Map<string, Record<string, unknown>>) {
-  const { specs, planned } = await specsAndPlan(store, run.id);
-  const stamp = run.createdAt
-    .replace(/\.\d+Z$/, 'Z')
-    .replace(/:/g, '-')
-    .replace('Z', '+00-00');
-  const logs = new Map<string, LogFile>();
-  for await (const t of store.runTrialSummaries(run.id)) {
-    const key = `${t.subjectId}\u0000${t.suite}`;
-    let g = logs.get(key);
-    if (!g) {
-      const subject = specs.get(t.subjectId) ?? t.subjectId;
-      const file = join(dir, `${stamp}_${safeName(t.suite)}_${safeName(subject)}_${t.subjectId}.json`);
-      g = { ...newTally(subject, t.subjectId, t.suite), file, headBytes: 0, started: false, out: null, written: 0 };
-      logs.set(key, g);
-    }
-    tallyTrial(g, t);
-  }
-  for (const [key, g] of logs) {
-    // Planned trials neither done nor failed: the log is of an evaluation still under way.
-    g.started = (planned.get(key) ?? 0) - g.total > 0;
-    const head = logHead(g, run, settings.get(g.subjectId) ?? {}, g.started);
-    writeFileSync(g.file, head);
-    g.headBytes = Buffer.byteLength(head, 'utf8');
-  }
-  return logs;
-}
-
 /** Write a run as Inspect eval logs into DIR (one `.json` per subject x suite); returns the files written. */
 export async function exportInspectLogs(store: Store, runId: string, dir: string): Promise<InspectExportResult> {
   const run = await store.getRun(runId);
   if (!run) throw new ConfigError(`no run "${runId}" in ${store.location}`);
   makeDirectory(dir);
   const settings = new Map((await store.runSubjects(runId)).map((s) => [s.id, s.settings]));
-  const logs = await startLogs(store, run, dir, settings);
-  const many = logs.size > OPEN_LOGS;
+  const { specs, planned } = await specsAndPlan(store, run.id);
+  const stamp = run.createdAt
+    .replace(/\.\d+Z$/, 'Z')
+    .replace(/:/g, '-')
+    .replace('Z', '+00-00');
+  const logs = new Map<string, LogFile>();
   try {
-    for (const g of logs.values())
-      g.out = new TextFileWriter(g.file, { append: true, holdOpen: !many, ...(many ? { bufferBytes: SMALL_BUFFER_BYTES } : {}) });
     for await (const r of runTrialRows(store, runId)) {
-      const g = logs.get(`${r.subjectId}\u0000${r.suite}`);
-      // A trial stored after the first pass is not in the header's tally: the log leaves it out.
-      if (!g || g.written === g.total) continue;
-      if (g.written++ > 0) g.out!.write(',');
+      const key = `${r.subjectId}\u0000${r.suite}`;
+      let g = logs.get(key);
+      if (!g) {
+        const subject = specs.get(r.subjectId) ?? r.subjectId;
+        const file = join(dir, `${stamp}_${safeName(r.suite)}_${safeName(subject)}_${r.subjectId}.json`);
+        const holdOpen = logs.size < OPEN_LOGS;
+        const out = new TextFileWriter(file, { holdOpen, ...(holdOpen ? {} : { bufferBytes: SMALL_BUFFER_BYTES }) });
+        g = { ...newTally(subject, r.subjectId, r.suite), file, out, written: 0 };
+        logs.set(key, g);
+      }
+      tallyTrial(g, r);
+      if (g.written++ > 0) g.out.write(',');
       // The sample's text is encoded into the log's buffer at once (no text outlives its trial).
-      g.out!.write(JSON.stringify(trialToSample(r)));
+      writeSample(g.out, r);
       if (r.status === 'done' && r.reasoningTokens !== null) g.reasoningTokens = (g.reasoningTokens ?? 0) + r.reasoningTokens;
     }
     const files: InspectExportResult['files'] = [];
-    for (const g of logs.values()) {
-      if (g.written !== g.total)
-        throw new MindscopeError(`run ${runId} changed while it was exported (${g.subject} on ${g.suite}): export it again`);
-      g.out!.write(']}');
-      g.out!.close();
-      if (g.reasoningTokens !== null) replaceHead(g, logHead(g, run, settings.get(g.subjectId) ?? {}, g.started));
+    for (const [key, g] of logs) {
+      g.out.write(']}');
+      g.out.close();
+      // Planned trials neither done nor failed: the log is of an evaluation still under way.
+      const started = (planned.get(key) ?? 0) - g.total > 0;
+      prependHead(g.file, logHead(g, run, settings.get(g.subjectId) ?? {}, started));
       files.push({ path: g.file, subject: g.subject, suite: g.suite, samples: g.total });
     }
     return { files };
@@ -230,7 +122,7 @@ export async function exportInspectLogs(store: Store, runId: string, dir: string
     // No half-written log is left; the error reported is the first one.
     for (const g of logs.values()) {
       try {
-        g.out?.close();
+        g.out.close();
       } catch {
         // closing is best effort here
       }

@@ -1,8 +1,9 @@
 // The header of an Inspect eval log (everything before its samples: eval, plan, results, stats),
-// tallied from a run's trial summaries (no transcripts), so that a log can be written header first
-// and its samples streamed after. The tally keeps per-item sums, never the trials.
+// tallied from a run's trials as their samples are written, and put before them once the last is.
+// The tally keeps per-item sums, never the trials.
 
-import type { RunRecord, RunTrialSummary } from '../store/index.js';
+import type { RunRecord } from '../store/index.js';
+import type { TrialRow } from './trial-rows.js';
 import type { InspectModelUsage } from './inspect-log-schema.js';
 
 /** The Inspect log format version written (EvalLog.version). */
@@ -53,26 +54,27 @@ export function newTally(subject: string, subjectId: string, suite: string): Log
   };
 }
 
+/** What the tally reads of a trial (a trial row's fields: an unpriced trial's cost is null). */
+export type TalliedTrial = Pick<
+  TrialRow,
+  'itemId' | 'replicate' | 'finishedAt' | 'status' | 'inputTokens' | 'outputTokens' | 'costUsd' | 'scorer' | 'score' | 'judgeScores'
+>;
+
 /** Add one trial (in the order the run stored them: the sums are of floating-point values). */
-export function tallyTrial(g: LogTally, t: RunTrialSummary): void {
+export function tallyTrial(g: LogTally, t: TalliedTrial): void {
   g.total++;
   g.itemIds.add(t.itemId);
   g.replicates = Math.max(g.replicates, t.replicate + 1);
   if (t.finishedAt > g.completedAt) g.completedAt = t.finishedAt;
   if (t.status !== 'done') return;
   g.completed++;
-  const first = t.scores[0];
-  const later = t.scores.length > 1 ? t.scores.slice(1) : [];
-  g.protocol ??= first?.scorer ?? null;
+  g.protocol ??= t.scorer;
   g.inputTokens += t.inputTokens;
   g.outputTokens += t.outputTokens;
-  const cost = t.unpricedCalls > 0 ? null : t.costUsd;
-  g.costUsd = g.costUsd !== null && cost !== null ? g.costUsd + cost : null;
-  if (first && first.value !== null) addScore(g, first.scorer, t.itemId, first.value);
-  if (later.length === 0) return;
+  g.costUsd = g.costUsd !== null && t.costUsd !== null ? g.costUsd + t.costUsd : null;
+  if (t.scorer !== null && t.score !== null) addScore(g, t.scorer, t.itemId, t.score);
   // Later scores by scorer name, as a sample's scores hold them (a name scored twice: its last value).
-  for (const [scorer, value] of Object.entries(Object.fromEntries(later.map((s) => [s.scorer, s.value]))))
-    addScore(g, scorer, t.itemId, value);
+  for (const scorer in t.judgeScores) addScore(g, scorer, t.itemId, t.judgeScores[scorer]!);
 }
 
 function addScore(g: LogTally, scorer: string, itemId: string, value: number): void {

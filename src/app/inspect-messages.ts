@@ -38,6 +38,16 @@ function assistant(text: string, reasoning: string | undefined, model: string): 
   };
 }
 
+/** A prompt's messages as Inspect input messages. */
+export function promptToInspect(messages: readonly ChatMessage[]): InspectChatMessage[] {
+  return messages.map((m) => toInspectMessage(m, 'input'));
+}
+
+/** A call's reply as the Inspect assistant message that follows its prompt. */
+export function replyToInspect(response: NonNullable<CallRecord['response']>, model: string): InspectChatMessage {
+  return assistant(response.text, response.reasoning?.text, model);
+}
+
 /**
  * A trial's calls as one Inspect conversation: the first call's messages are the input; a later
  * call that continues the conversation so far adds only its new messages; each reply follows.
@@ -51,12 +61,12 @@ export function callsToInspect(calls: CallRecord[], model: string): { input: Ins
     const continues = c.messages.length >= sent.length && sent.every((m, i) => JSON.stringify(m) === JSON.stringify(c.messages![i]));
     const fresh = continues ? c.messages.slice(sent.length) : c.messages;
     if (!continues) sent.length = 0;
-    const converted = fresh.map((m) => toInspectMessage(m, 'input'));
+    const converted = promptToInspect(fresh);
     if (input.length === 0) input = converted;
     messages.push(...converted);
     sent.push(...fresh);
     if (c.response) {
-      messages.push(assistant(c.response.text, c.response.reasoning?.text, model));
+      messages.push(replyToInspect(c.response, model));
       sent.push({ role: 'assistant', content: c.response.text });
     }
   }

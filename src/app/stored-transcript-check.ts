@@ -29,7 +29,8 @@ function object(fields: Record<string, Check>, required: readonly string[] = [])
     if (v === null || typeof v !== 'object' || Array.isArray(v) || Object.getPrototypeOf(v) !== Object.prototype) return false;
     const o = v as Record<string, unknown>;
     let at = 0;
-    for (const k of Object.keys(o)) {
+    // for-in: the object's own keys in order (its prototype is Object.prototype), without an array of them.
+    for (const k in o) {
       while (at < names.length && names[at] !== k) at++;
       if (at === names.length) return false;
       const x = o[k];
@@ -52,9 +53,10 @@ const message = object({ role: oneOf('system', 'user', 'assistant'), content: is
 
 /** Message lists that passed, frozen with their messages (rows that sent the same prompt share one: checked once). */
 const passedLists = new WeakSet<object>();
+const messageList = arrayOf(message);
 const messages: Check = (v) => {
   if (typeof v === 'object' && v !== null && passedLists.has(v)) return true;
-  if (!arrayOf(message)(v)) return false;
+  if (!messageList(v)) return false;
   if (Object.isFrozen(v) && (v as unknown[]).every((m) => Object.isFrozen(m))) passedLists.add(v as object);
   return true;
 };

@@ -52,6 +52,19 @@ export class TextFileWriter {
     this.#used += this.#buffer.write(text, this.#used, 'utf8');
   }
 
+  /** Queue bytes as they are (text encoded once and kept, written many times). */
+  writeBytes(bytes: Uint8Array): void {
+    if (bytes.length > this.#buffer.length - this.#used) {
+      this.flush();
+      if (bytes.length > this.#buffer.length) {
+        this.#writeAll(bytes);
+        return;
+      }
+    }
+    this.#buffer.set(bytes, this.#used);
+    this.#used += bytes.length;
+  }
+
   /** Write what is queued to the file. */
   flush(): void {
     if (this.#used === 0) return;

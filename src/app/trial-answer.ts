@@ -4,7 +4,7 @@
 
 import { INSPECT_RECORDS, readRecord, type StoredTranscript } from '../core/index.js';
 import type { ProtocolModule } from '../protocols/index.js';
-import { createRegistry } from './registry.js';
+import { defaultProtocols } from './default-protocols.js';
 import { storedRecord } from './stored-record.js';
 
 export interface TrialAnswer {
@@ -39,11 +39,7 @@ function reasoningOf(t: StoredTranscript): { reasoning: string | null; reasoning
 }
 
 /** The reply, parsed answer and gold of a stored trial, read by the protocol that wrote it; `where` names the trial in errors. */
-export function trialAnswer(
-  t: StoredTranscript,
-  where: string,
-  protocols: readonly ProtocolModule[] = createRegistry().protocols,
-): TrialAnswer {
+export function trialAnswer(t: StoredTranscript, where: string, protocols: readonly ProtocolModule[] = defaultProtocols()): TrialAnswer {
   const base = { reply: lastReply(t), parsed: null, gold: null, ...reasoningOf(t) };
   const imported = readRecord(INSPECT_RECORDS, t, where);
   if (imported)

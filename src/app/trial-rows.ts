@@ -16,9 +16,9 @@ import {
 } from '../core/index.js';
 import type { RunTrial, Store } from '../store/index.js';
 import type { ProtocolModule } from '../protocols/index.js';
-import { createRegistry } from './registry.js';
+import { defaultProtocols } from './default-protocols.js';
 import { readStoredTranscript } from './stored-transcript-check.js';
-import { trialAnswer } from './trial-answer.js';
+import { trialAnswer, type TrialAnswer } from './trial-answer.js';
 
 /** One judge's reading of a trial (a panel member), as its score detail stores it. */
 export interface TrialJudgeRow {
@@ -119,6 +119,20 @@ function parseJson(text: string, where: string): unknown {
   }
 }
 
+/** The message lists of a transcript's chat calls, in call order. */
+function chatMessages(tr: StoredTranscript): ChatMessage[][] {
+  const out: ChatMessage[][] = [];
+  for (const c of tr.calls) if (c.kind === 'chat' && c.messages) out.push(c.messages);
+  return out;
+}
+
+/** What truncation to the context window cut from each call's prompt (calls that were cut). */
+function contextTruncations(tr: StoredTranscript | null): ContextTruncation[] {
+  const out: ContextTruncation[] = [];
+  if (tr) for (const c of tr.calls) if (c.response?.contextTruncation) out.push(c.response.contextTruncation);
+  return out;
+}
+
 /** A stored trial as a row; `spec` is its subject's spec, `item` the fields read from its item. */
 function toRow(
   t: RunTrial,
@@ -129,8 +143,7 @@ function toRow(
 ): TrialRow {
   const where = `trial ${t.suite}/${t.itemId}#${t.replicate} of ${spec} in run ${t.runId}`;
   let messages: ChatMessage[][] = [];
-  let answer = { reply: null as string | null, parsed: null as string | null, gold: null as string | null };
-  let reasoning: { reasoning: string | null; reasoningTokens: number | null } = { reasoning: null, reasoningTokens: null };
+  let answer: TrialAnswer | undefined;
   let protocol: string | null = null;
   let transcript: StoredTranscript | null = null;
   if (t.transcript !== null) {
@@ -139,12 +152,14 @@ function toRow(
     const tr = parsed.data;
     transcript = tr;
     protocol = protocolOf(tr, records);
-    messages = tr.calls.flatMap((c) => (c.kind === 'chat' && c.messages ? [c.messages] : []));
-    const a = trialAnswer(tr, where, protocols);
-    answer = a;
-    reasoning = { reasoning: a.reasoning, reasoningTokens: a.reasoningTokens };
+    messages = chatMessages(tr);
+    answer = trialAnswer(tr, where, protocols);
   }
-  const [first, ...later] = t.scores;
+  const scores = t.scores;
+  const first = scores[0];
+  const later = scores.length > 1 ? scores.slice(1) : [];
+  const judgeScores: Record<string, number> = later.length ? Object.fromEntries(later.map((s) => [s.scorer, s.value])) : {};
+  const judges = later.length ? later.flatMap((s) => judgeRows(s.scorer, parseJson(s.detail, where))) : [];
   return {
     runId: t.runId,
     subject: spec,
@@ -159,15 +174,16 @@ function toRow(
     error: t.error,
     protocol,
     messages,
-    reply: answer.reply,
-    ...reasoning,
-    parsedAnswer: answer.parsed,
-    gold: answer.gold ?? (t.status === 'done' ? item.answer : null),
+    reply: answer ? answer.reply : null,
+    reasoning: answer ? answer.reasoning : null,
+    reasoningTokens: answer ? answer.reasoningTokens : null,
+    parsedAnswer: answer ? answer.parsed : null,
+    gold: (answer ? answer.gold : null) ?? (t.status === 'done' ? item.answer : null),
     scorer: first?.scorer ?? null,
     score: first?.value ?? null,
     parseFailed: first ? parseFailed(first.detail, where) : null,
-    judgeScores: Object.fromEntries(later.map((s) => [s.scorer, s.value])),
-    judges: later.flatMap((s) => judgeRows(s.scorer, parseJson(s.detail, where))),
+    judgeScores,
+    judges,
     inputTokens: t.inputTokens,
     outputTokens: t.outputTokens,
     costUsd: t.unpricedCalls > 0 ? null : t.costUsd,
@@ -176,7 +192,7 @@ function toRow(
     calls: t.totalCalls,
     cachedCalls: t.cachedCalls,
     truncatedCalls: t.truncatedCalls,
-    contextTruncation: transcript?.calls.flatMap((c) => (c.response?.contextTruncation ? [c.response.contextTruncation] : [])) ?? [],
+    contextTruncation: contextTruncations(transcript),
     attempts: t.attempts,
     finishedAt: t.finishedAt,
     transcript,
@@ -197,7 +213,7 @@ const ROWS_PER_READ = 100;
 export async function* runTrialRows(
   store: Store,
   runId: string,
-  protocols: readonly ProtocolModule[] = createRegistry().protocols,
+  protocols: readonly ProtocolModule[] = defaultProtocols(),
   batchSize?: number,
 ): AsyncIterable<TrialRow> {
   const specs = new Map<string, string>();

@@ -322,7 +322,7 @@ export interface Store extends BatchLedger {
   runTrials(runId: string, options?: { batchSize?: number }): AsyncIterable<RunTrial>;
   /**
    * A run's trials as `runTrials` orders them, without transcripts or score details (a cheap
-   * pass over the run), read `batchSize` rows a query (5,000 unless given).
+   * pass over the run), read `batchSize` rows a query (1,000 unless given).
    */
   runTrialSummaries(runId: string, options?: { batchSize?: number }): AsyncIterable<RunTrialSummary>;
   /** Everything the store holds, row by row (db copy, merge). */

@@ -12,7 +12,7 @@
 // `itemFieldNotes` on that field (why items may lack it, where to get it).
 
 import { existsSync, readFileSync } from 'node:fs';
-import YAML from 'yaml';
+import { createRequire } from 'node:module';
 import { checkJsonDepth, ConfigError, namedFile, namedFiles } from '../../core/index.js';
 import type { McqOption } from '../../core/index.js';
 
@@ -88,6 +88,13 @@ function checkPlaceholders(text: string, declared: string[], path: string, where
   }
 }
 
+/** The YAML parser, loaded when a YAML template is first read (readers of stored trials load this protocol without reading one). */
+let yaml: typeof import('yaml') | undefined;
+function parseYaml(text: string): unknown {
+  yaml ??= createRequire(import.meta.url)('yaml') as typeof import('yaml');
+  return yaml.parse(text);
+}
+
 /** Read a template file, or a registered template by name (see templateFile). */
 export function loadMcqTemplate(pathOrName: string): McqTemplate {
   const path = templateFile(pathOrName);
@@ -101,7 +108,7 @@ export function loadMcqTemplate(pathOrName: string): McqTemplate {
   if (/\.(ya?ml|json)$/i.test(path)) {
     let parsed: Record<string, unknown> | null;
     try {
-      parsed = (path.endsWith('.json') ? JSON.parse(text) : YAML.parse(text)) as Record<string, unknown> | null;
+      parsed = (path.endsWith('.json') ? JSON.parse(text) : parseYaml(text)) as Record<string, unknown> | null;
     } catch (err) {
       throw new ConfigError(`${path}: not valid ${path.endsWith('.json') ? 'JSON' : 'YAML'}: ${(err as Error).message}`);
     }

@@ -22,6 +22,7 @@ const PG_DIALECT: Dialect = {
   bytewise: (expr) => `${expr} COLLATE "C"`,
   itemBody: (column) => column,
   text: (column) => column,
+  tagged: (column) => `'t' || ${column}`,
 };
 
 const INT8 = 20;
@@ -62,6 +63,8 @@ function numbered(sql: string): string {
 function executor(client: pg.Pool | pg.PoolClient): SqlExecutor {
   return {
     all: async <T>(sql: string, params: readonly unknown[] = []) => (await client.query(numbered(sql), params as unknown[])).rows as T[],
+    rows: async (sql: string, params: readonly unknown[] = []) =>
+      (await client.query({ text: numbered(sql), values: params as unknown[], rowMode: 'array' })).rows as unknown[][],
     get: async <T>(sql: string, params: readonly unknown[] = []) =>
       (await client.query(numbered(sql), params as unknown[])).rows[0] as T | undefined,
     run: async (sql: string, params: readonly unknown[] = []) => (await client.query(numbered(sql), params as unknown[])).rowCount ?? 0,
@@ -132,6 +135,10 @@ export class PgDriver implements SqlDriver {
     return this.#exec.get<T>(sql, params);
   }
 
+  rows(sql: string, params?: readonly unknown[]): Promise<unknown[][]> {
+    return this.#exec.rows(sql, params);
+  }
+
   run(sql: string, params?: readonly unknown[]): Promise<number> {
     return this.#exec.run(sql, params);
   }
@@ -170,6 +177,11 @@ export class PgDriver implements SqlDriver {
     } finally {
       client.release();
     }
+  }
+
+  /** PostgreSQL's memory is the server's: a pass runs as any read does. */
+  beginPass(): () => void {
+    return () => {};
   }
 
   async *iterate<T>(sql: string, params: readonly unknown[] = []): AsyncIterable<T> {

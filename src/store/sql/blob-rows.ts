@@ -15,7 +15,7 @@ import type { SqlDriver, SqlExecutor } from './driver.js';
 import type { TextCodec } from './text-codec.js';
 
 /** Characters of a reference to a prompt_texts row (8 bytes in base64url). */
-const REF_CHARS = 11;
+export const REF_CHARS = 11;
 
 /** A blob's reference: the first 63 bits of its text's SHA-256, as 8 bytes in base64url. */
 export function blobRef(text: string): string {
@@ -26,10 +26,10 @@ export function blobRef(text: string): string {
 }
 
 /** A prompt_texts reference's key as decimal text (either backend reads it as its 64-bit integer). */
-const refKey = (ref: string): string => Buffer.from(ref, 'base64url').readBigUInt64BE(0).toString();
+export const refKey = (ref: string): string => Buffer.from(ref, 'base64url').readBigUInt64BE(0).toString();
 
 /** A key read back (decimal text) as its reference. */
-function keyRef(key: string): string {
+export function keyRef(key: string): string {
   const b = Buffer.alloc(8);
   b.writeBigUInt64BE(BigInt(key));
   return b.toString('base64url');

@@ -36,7 +36,7 @@ import {
   type TrialStatus,
   type UsageRow,
 } from '../store.js';
-import type { SqlDriver } from './driver.js';
+import { type SqlDriver, streamAfter } from './driver.js';
 import { GroupCommit } from './group-commit.js';
 import { SqlBatchLedger } from './batch-ledger-sql.js';
 import type { BatchLedger } from '../batch-ledger.js';
@@ -55,7 +55,8 @@ import {
   packResponse,
   unpackResponse,
 } from './cache-rows.js';
-import { exportRecords, importRecords, trialPages } from './transfer.js';
+import { exportRecords, importRecords } from './transfer.js';
+import { trialPages } from './trial-pages.js';
 import { claimTrialLeases, releaseTrialLeases, renewTrialLeases, trialLeaseOwners } from './lease-sql.js';
 import { runAccuracyCounts, runFailures, runResponses, runStatus, runUsage } from './run-queries-sql.js';
 import { endpointRateLimits, reportEndpointRateLimit } from './rate-limits-sql.js';
@@ -573,30 +574,18 @@ export class SqlStore implements Store {
     return new TrialBrowser(this.db);
   }
 
-  async *runTrials(runId: string, options: { batchSize?: number } = {}): AsyncIterable<RunTrial> {
-    await this.flush();
-    yield* this.#unmapped(() => trialPages(this.db, runId, options.batchSize));
+  runTrials(runId: string, options: { batchSize?: number } = {}): AsyncIterable<RunTrial> {
+    return streamAfter(
+      () => this.flush(),
+      () => trialPages(this.db, runId, options.batchSize),
+    );
   }
 
-  async *runTrialSummaries(runId: string, options: { batchSize?: number } = {}): AsyncIterable<RunTrialSummary> {
-    await this.flush();
-    yield* this.#unmapped(() => trialSummaryPages(this.db, runId, options.batchSize));
-  }
-
-  /**
-   * A streamed pass with SQLite's file map off. SQLite maps the file for reads (report queries
-   * read pages in place); a pass over a whole run would leave every page it read mapped and
-   * resident, memory growing with the run. The map comes back after.
-   */
-  async *#unmapped<T>(pages: () => AsyncIterable<T>): AsyncIterable<T> {
-    const mapped =
-      this.db.backend === 'sqlite' ? Number((await this.db.all<{ mmap_size: number }>('PRAGMA mmap_size'))[0]?.mmap_size ?? 0) : 0;
-    if (mapped > 0) await this.db.all('PRAGMA mmap_size = 0');
-    try {
-      yield* pages();
-    } finally {
-      if (mapped > 0) await this.db.all(`PRAGMA mmap_size = ${mapped}`);
-    }
+  runTrialSummaries(runId: string, options: { batchSize?: number } = {}): AsyncIterable<RunTrialSummary> {
+    return streamAfter(
+      () => this.flush(),
+      () => trialSummaryPages(this.db, runId, options.batchSize),
+    );
   }
 
   async *exportRecords(): AsyncIterable<StoreRecord> {

@@ -12,13 +12,14 @@
 // core's files, not its index: the index loads every record schema (zod), which `report` does without.
 import { ConfigError } from '../../core/errors.js';
 import { canonicalJson } from '../../core/hash.js';
-import type { ImportSummary, RunRecord, RunTrial, StoredTrial, StoreRecord } from '../store.js';
+import type { ImportSummary, RunRecord, StoreRecord } from '../store.js';
 import type { SqlDriver, SqlExecutor } from './driver.js';
 import { exportBatchLedger, importLedgerRecord } from './batch-ledger-transfer.js';
-import { blobLoader, insertBlobs } from './blob-rows.js';
+import { insertBlobs } from './blob-rows.js';
 import { itemConflict, itemHashParam, itemHashText } from './item-keys.js';
-import { finishedAtParam, finishedAtText, latencyMs, latencyParam, statusParam, statusSql, statusText } from './trial-values.js';
+import { finishedAtParam, latencyParam, statusParam, statusSql } from './trial-values.js';
 import { TranscriptPacker } from './transcript-packing.js';
+import { trialPages } from './trial-pages.js';
 import type { TextCodec } from './text-codec.js';
 import { insertNames, keyNames, TRIAL_KEY_COLUMNS, trialKeyValues, TRIAL_UNIQUE, upsertScore } from './trial-writes.js';
 import {
@@ -36,67 +37,6 @@ import {
 
 const PAGE = 500;
 
-interface TrialRow extends Omit<StoredTrial, 'scores' | 'transcript'> {
-  id: number;
-  transcript: string | Uint8Array | null;
-  packed: number | null;
-}
-
-/** A trial_rows row as trialPages reads it: names and the item by number. */
-interface KeyedTrialRow extends Omit<TrialRow, 'runId' | 'subjectId' | 'suite' | 'itemId' | 'itemHash'> {
-  runKey: number;
-  subjectKey: number;
-  suiteKey: number;
-  itemKey: number;
-  itemRef: number;
-}
-
-/** The names and item hashes trial rows refer to by number, each read once (a few hundred statements' parameters at most a read). */
-class KeyedNames {
-  readonly #names = new Map<number, string>();
-  readonly #hashes = new Map<number, string>();
-  constructor(private readonly db: SqlDriver) {}
-
-  async resolve(page: readonly KeyedTrialRow[]): Promise<void> {
-    // Memory stays bounded in a store of many runs: a map this large starts again (before a page, never during one).
-    if (this.#names.size > 100_000) this.#names.clear();
-    if (this.#hashes.size > 100_000) this.#hashes.clear();
-    const names = new Set<number>();
-    const items = new Set<number>();
-    for (const t of page) {
-      for (const k of [t.runKey, t.subjectKey, t.suiteKey, t.itemKey]) if (!this.#names.has(Number(k))) names.add(Number(k));
-      if (!this.#hashes.has(Number(t.itemRef))) items.add(Number(t.itemRef));
-    }
-    await this.#read(names, 'SELECT id, name AS value FROM names', this.#names);
-    await this.#read(items, 'SELECT id, hash AS value FROM items', this.#hashes, itemHashText);
-  }
-
-  async #read(
-    ids: Set<number>,
-    select: string,
-    into: Map<number, string>,
-    text: (v: string | Uint8Array) => string = (v) => v as string,
-  ): Promise<void> {
-    const all = [...ids];
-    for (let i = 0; i < all.length; i += 500) {
-      const part = all.slice(i, i + 500);
-      const rows = await this.db.all<{ id: number; value: string | Uint8Array }>(
-        `${select} WHERE id IN (${part.map(() => '?').join(', ')})`,
-        part,
-      );
-      for (const r of rows) into.set(Number(r.id), text(r.value));
-    }
-  }
-
-  name(key: number): string {
-    return this.#names.get(Number(key))!;
-  }
-
-  itemHash(ref: number): string {
-    return this.#hashes.get(Number(ref))!;
-  }
-}
-
 interface CacheRow {
   key: string | Buffer;
   provider: string;
@@ -104,100 +44,6 @@ interface CacheRow {
   response: string | Uint8Array;
   created_at: number | string;
   origin: string | null;
-}
-
-/**
- * Trials with their transcripts (whole) and scores, in the order they were stored, read in
- * keyset pages of `batchSize` (by trial id: no OFFSET, no cursor held between pages): every
- * trial of the store, or one run's.
- */
-export async function* trialPages(db: SqlDriver, runId?: string, batchSize = PAGE): AsyncIterable<RunTrial> {
-  if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batch size ${batchSize}: a positive integer`);
-  const packer = new TranscriptPacker(db.codec);
-  const loadBlobs = blobLoader(db);
-  // trial_rows read directly (not the view "trials", which joins names and items for every row):
-  // a run's rows name few subjects, suites and items, each looked up once.
-  let runKey: number | undefined;
-  if (runId !== undefined) {
-    const key = await db.get<{ id: number }>('SELECT id FROM names WHERE name = ?', [runId]);
-    if (!key) return;
-    runKey = Number(key.id);
-  }
-  const names = new KeyedNames(db);
-  const run = runKey === undefined ? '' : 't.run_key = ? AND ';
-  for (let after = 0; ; ) {
-    const page = await db.all<KeyedTrialRow>(
-      `SELECT t.id AS id, t.run_key AS "runKey", t.subject_key AS "subjectKey", t.suite_key AS "suiteKey", t.item_key AS "itemKey",
-         t.replicate AS replicate, t.item_ref AS "itemRef", ${statusText(db.backend, 't.status')} AS status, t.error AS error,
-         t.attempts AS attempts, t.input_tokens AS "inputTokens", t.output_tokens AS "outputTokens", t.cost_usd AS "costUsd",
-         ${latencyMs(db.backend, 't.latency_ms')} AS "latencyMs", ${latencyMs(db.backend, 't.batch_latency_ms')} AS "batchLatencyMs", t.cached_calls AS "cachedCalls", t.total_calls AS "totalCalls", t.truncated_calls AS "truncatedCalls",
-         t.unpriced_calls AS "unpricedCalls", t.finished_at AS "finishedAt", tr.body AS transcript,
-         tr.packed AS packed
-       FROM trial_rows t LEFT JOIN transcripts tr ON tr.trial_id = t.id WHERE ${run}t.id > ? ORDER BY t.id LIMIT ?`,
-      runKey === undefined ? [after, batchSize] : [runKey, after, batchSize],
-    );
-    if (page.length === 0) break;
-    await names.resolve(page);
-    const ids = page.map((t) => t.id);
-    const scores = await db.all<{ trial_id: number; scorer: string; value: number; detail: string | Uint8Array }>(
-      runId === undefined
-        ? `SELECT trial_id, scorer, value, detail FROM scores WHERE trial_id >= ? AND trial_id <= ? ORDER BY trial_id, ${db.dialect.insertionOrder}`
-        : `SELECT s.trial_id AS trial_id, s.scorer AS scorer, s.value AS value, s.detail AS detail
-           FROM trial_rows t JOIN scores s ON s.trial_id = t.id WHERE t.run_key = ? AND t.id >= ? AND t.id <= ?
-           ORDER BY s.trial_id, s.${db.dialect.insertionOrder}`,
-      runKey === undefined ? [ids[0], ids.at(-1)] : [runKey, ids[0], ids.at(-1)],
-    );
-    const byTrial = new Map<number, StoredTrial['scores']>();
-    for (const s of scores) {
-      let list = byTrial.get(s.trial_id);
-      if (!list) byTrial.set(s.trial_id, (list = []));
-      list.push({ scorer: s.scorer, value: s.value, detail: db.codec.decode(s.detail) });
-    }
-    const stored = page.filter((t) => t.transcript !== null) as Array<KeyedTrialRow & { transcript: string | Uint8Array }>;
-    const whole = await packer.unpackValues(
-      stored.map((t) => ({ body: t.transcript, packed: t.packed ?? 0 })),
-      loadBlobs,
-    );
-    const values = new Map(stored.map((t, i) => [t.id, whole[i]]));
-    whole.length = 0;
-    stored.length = 0;
-    // Written out rather than spread from the row: a run's export makes one of these a trial.
-    // Each row is let go once yielded, so that what a reader has done with is garbage before the
-    // page ends (less survives each young-generation collection: the heap stays small).
-    for (let i = 0; i < page.length; i++) {
-      const t = page[i]!;
-      const transcript = values.get(t.id) ?? null;
-      values.delete(t.id);
-      const scores = byTrial.get(t.id) ?? [];
-      byTrial.delete(t.id);
-      (page as Array<KeyedTrialRow | undefined>)[i] = undefined;
-      yield {
-        runId: names.name(t.runKey),
-        subjectId: names.name(t.subjectKey),
-        suite: names.name(t.suiteKey),
-        itemId: names.name(t.itemKey),
-        replicate: t.replicate,
-        itemHash: names.itemHash(t.itemRef),
-        status: t.status,
-        error: t.error,
-        attempts: t.attempts,
-        inputTokens: t.inputTokens,
-        outputTokens: t.outputTokens,
-        costUsd: t.costUsd,
-        latencyMs: t.latencyMs,
-        batchLatencyMs: t.batchLatencyMs,
-        cachedCalls: t.cachedCalls,
-        totalCalls: t.totalCalls,
-        truncatedCalls: t.truncatedCalls,
-        unpricedCalls: t.unpricedCalls,
-        finishedAt: finishedAtText(t.finishedAt),
-        transcript,
-        scores,
-      };
-    }
-    if (page.length < batchSize) break;
-    after = ids[ids.length - 1]!;
-  }
 }
 
 /** Every row of a store, in dependency order (runs and items before the trials that name them). */

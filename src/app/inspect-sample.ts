@@ -1,0 +1,156 @@
+// One trial as an Inspect AI sample (id: the item id; epoch: replicate + 1), with the
+// conversation, the output, the protocol's score as C/I (or its value when it is not 0/1) and
+// every judge score; and its JSON written straight into a log, the prompt's messages (the same
+// for every subject and replicate of an item, and most of a sample) copied in as bytes encoded
+// once per prompt.
+
+import { MCQ_RECORDS, type McqDetail } from '../core/index.js';
+import { callsToInspect, promptToInspect, replyToInspect } from './inspect-messages.js';
+import type { InspectChatMessage, InspectModelUsage, InspectSample } from './inspect-log-schema.js';
+import { inspectModelName } from './inspect-log-header.js';
+import { readRecordAgain } from './stored-record.js';
+import type { TextFileWriter } from './text-file-writer.js';
+import type { TrialRow } from './trial-rows.js';
+
+/** A score value as Inspect's accuracy reads it: C / I for a 0/1 score, else the number. */
+function inspectValue(v: number): string | number {
+  return v === 1 ? 'C' : v === 0 ? 'I' : v;
+}
+
+function usageOf(r: TrialRow): InspectModelUsage {
+  return {
+    input_tokens: r.inputTokens,
+    output_tokens: r.outputTokens,
+    total_tokens: r.inputTokens + r.outputTokens,
+    ...(r.reasoningTokens !== null ? { reasoning_tokens: r.reasoningTokens } : {}),
+    ...(r.costUsd !== null ? { total_cost: r.costUsd } : {}),
+  };
+}
+
+/** The sample of a trial whose conversation, converted, is `input` (a note when there is none) and `messages`. */
+function sampleWith(r: TrialRow, model: string, input: InspectSample['input'], messages: InspectChatMessage[]): InspectSample {
+  const usage = usageOf(r);
+  const lastCall = r.transcript?.calls.at(-1)?.response;
+  // Multiple-choice trials carry the options in the order presented (the target is their letter).
+  const mcq = r.transcript
+    ? (readRecordAgain(MCQ_RECORDS, r.transcript, `trial ${r.suite}/${r.itemId}#${r.replicate} of ${r.subject}`) as McqDetail | undefined)
+    : undefined;
+  const scores: NonNullable<InspectSample['scores']> = {};
+  if (r.scorer !== null && r.score !== null) {
+    scores[r.scorer] = {
+      value: inspectValue(r.score),
+      answer: r.parsedAnswer,
+      ...(r.parseFailed ? { explanation: 'the reply could not be read as an answer' } : {}),
+      metadata: { gold: r.gold, parse_failed: r.parseFailed },
+    };
+  }
+  for (const [scorer, value] of Object.entries(r.judgeScores)) {
+    scores[scorer] = { value, metadata: { judges: r.judges.filter((j) => j.scorer === scorer) } };
+  }
+  return {
+    id: r.itemId,
+    epoch: r.replicate + 1,
+    input,
+    ...(mcq ? { choices: mcq.presented.map((o) => o.text) } : {}),
+    target: r.gold ?? '',
+    messages,
+    output: {
+      model,
+      choices:
+        r.reply !== null
+          ? [
+              {
+                message: { role: 'assistant', content: r.reply, source: 'generate', model },
+                stop_reason: lastCall?.truncated ? 'max_tokens' : 'stop',
+              },
+            ]
+          : [],
+      completion: r.reply ?? '',
+      usage,
+      time: r.latencyMs / 1000,
+    },
+    scores,
+    metadata: {
+      suite: r.suite,
+      category: r.category,
+      original_label: r.originalLabel,
+      item_hash: r.itemHash,
+      replicate: r.replicate,
+      protocol: r.protocol,
+      parse_failed: r.parseFailed,
+      cached_calls: r.cachedCalls,
+      calls: r.calls,
+      // `time` is the interactive calls' latency; a batch's wait (submission to collection) is told apart.
+      ...(r.batchLatencyMs > 0 ? { batch_latency_ms: r.batchLatencyMs } : {}),
+    },
+    model_usage: { [model]: usage },
+    completed_at: r.finishedAt,
+    total_time: r.latencyMs / 1000,
+    ...(r.status === 'failed' ? { error: { message: r.error ?? 'failed', traceback: '', traceback_ansi: '' } } : {}),
+  };
+}
+
+/** One trial as an Inspect sample. */
+export function trialToSample(r: TrialRow): InspectSample {
+  const model = inspectModelName(r.subject);
+  const { input, messages } = callsToInspect(r.transcript?.calls ?? [], model);
+  const note = `(item ${r.itemId}: no call was recorded${r.error ? `; the trial failed: ${r.error}` : ''})`;
+  return sampleWith(r, model, input.length ? input : note, messages);
+}
+
+/** The prompt of a trial of one chat call that sent a shared (frozen) list of messages; undefined otherwise. */
+function sharedPrompt(r: TrialRow): { messages: NonNullable<TrialRow['messages'][number]> } | undefined {
+  const calls = r.transcript?.calls;
+  if (calls?.length !== 1) return undefined;
+  const c = calls[0]!;
+  if (c.kind !== 'chat' || !c.messages || c.messages.length === 0 || !Object.isFrozen(c.messages)) return undefined;
+  return { messages: c.messages };
+}
+
+/** The UTF-8 JSON of a shared prompt's messages as Inspect input messages, without the closing "]": encoded once per prompt. */
+const promptBytes = new WeakMap<object, Uint8Array>();
+
+function promptJsonOpen(messages: TrialRow['messages'][number]): Uint8Array {
+  let b = promptBytes.get(messages);
+  if (b === undefined) {
+    const json = JSON.stringify(promptToInspect(messages));
+    b = Buffer.from(json.slice(0, -1), 'utf8');
+    promptBytes.set(messages, b);
+  }
+  return b;
+}
+
+const INPUT_KEY = ',"input":';
+const MESSAGES_KEY = ',"messages":';
+/** The empty input and messages lists of the sample written, each followed by the key after it (or its quote). */
+const EMPTY_INPUT = `${INPUT_KEY}[],"`;
+const EMPTY_MESSAGES = `${MESSAGES_KEY}[],"output":`;
+const CLOSE = Buffer.from(']', 'utf8');
+
+/**
+ * JSON.stringify(trialToSample(r)) written to `out`, byte for byte. A trial of one chat call that
+ * sent a shared prompt is written with its input and messages spliced in: the prompt's converted
+ * messages as bytes remembered, the reply after them.
+ */
+export function writeSample(out: TextFileWriter, r: TrialRow): void {
+  const prompt = sharedPrompt(r);
+  if (!prompt) {
+    out.write(JSON.stringify(trialToSample(r)));
+    return;
+  }
+  const model = inspectModelName(r.subject);
+  const json = JSON.stringify(sampleWith(r, model, [], []));
+  // Neither key can occur earlier as text: quotes inside JSON strings are escaped.
+  const i = json.indexOf(EMPTY_INPUT) + INPUT_KEY.length;
+  const j = json.indexOf(EMPTY_MESSAGES, i) + MESSAGES_KEY.length;
+  const open = promptJsonOpen(prompt.messages);
+  const response = r.transcript!.calls[0]!.response;
+  out.write(json.slice(0, i));
+  out.writeBytes(open);
+  out.writeBytes(CLOSE);
+  out.write(json.slice(i + 2, j));
+  out.writeBytes(open);
+  if (response) out.write(`,${JSON.stringify(replyToInspect(response, model))}`);
+  out.writeBytes(CLOSE);
+  out.write(json.slice(j + 2));
+}

@@ -1,0 +1,67 @@
+// The names (runs, subjects, suites, item ids) and item hashes that trial_rows refer to by
+// number, for readers that stream trial rows: a run's rows name few of them, each read once.
+
+import type { SqlDriver } from './driver.js';
+import { itemHashText } from './item-keys.js';
+
+/** A run's key in trial_rows (its name's number); undefined when no trial or run ever named it. */
+export async function runKeyOf(db: SqlDriver, runId: string): Promise<number | undefined> {
+  const key = await db.get<{ id: number }>('SELECT id FROM names WHERE name = ?', [runId]);
+  return key ? Number(key.id) : undefined;
+}
+
+/** Names and item hashes by number, each read once (500 a statement at most). */
+export class TrialNames {
+  readonly #names = new Map<number, string>();
+  readonly #hashes = new Map<number, string>();
+  constructor(private readonly db: SqlDriver) {}
+
+  /**
+   * Read what a page of rows (arrays of values) refers to and is not known yet: names in the
+   * `nameColumns`, an item in `itemColumn`.
+   */
+  async resolve(page: readonly unknown[][], nameColumns: readonly number[], itemColumn?: number): Promise<void> {
+    // Memory stays bounded in a store of many runs: a map this large starts again (before a page, never during one).
+    if (this.#names.size > 100_000) this.#names.clear();
+    if (this.#hashes.size > 100_000) this.#hashes.clear();
+    const names = new Set<number>();
+    const items = new Set<number>();
+    for (const row of page) {
+      for (const c of nameColumns) {
+        const k = Number(row[c]);
+        if (!this.#names.has(k)) names.add(k);
+      }
+      if (itemColumn !== undefined) {
+        const k = Number(row[itemColumn]);
+        if (!this.#hashes.has(k)) items.add(k);
+      }
+    }
+    if (names.size) await this.#read(names, 'SELECT id, name AS value FROM names', this.#names);
+    if (items.size) await this.#read(items, 'SELECT id, hash AS value FROM items', this.#hashes, itemHashText);
+  }
+
+  async #read(
+    ids: Set<number>,
+    select: string,
+    into: Map<number, string>,
+    text: (v: string | Uint8Array) => string = (v) => v as string,
+  ): Promise<void> {
+    const all = [...ids];
+    for (let i = 0; i < all.length; i += 500) {
+      const part = all.slice(i, i + 500);
+      const rows = await this.db.all<{ id: number; value: string | Uint8Array }>(
+        `${select} WHERE id IN (${part.map(() => '?').join(', ')})`,
+        part,
+      );
+      for (const r of rows) into.set(Number(r.id), text(r.value));
+    }
+  }
+
+  name(key: unknown): string {
+    return this.#names.get(Number(key))!;
+  }
+
+  itemHash(ref: unknown): string {
+    return this.#hashes.get(Number(ref))!;
+  }
+}

@@ -1,0 +1,190 @@
+// A run's trials (or every trial of a store) streamed with their transcripts and scores, in the
+// order they were stored: what exports, the viewer and store copies read. trial_rows is read
+// directly (not the view "trials", which joins names and items for every row): a run's rows
+// name few subjects, suites and items, each looked up once (trial-names.ts).
+
+import type { RunTrial, StoredTrial } from '../store.js';
+import { type SqlDriver, untaggedValue } from './driver.js';
+import { blobLoader, keyRef, REF_CHARS, refKey } from './blob-rows.js';
+import { TranscriptPacker } from './transcript-packing.js';
+import { runKeyOf, TrialNames } from './trial-names.js';
+import { finishedAtText, latencyMs, statusText } from './trial-values.js';
+
+const PAGE = 500;
+/**
+ * Transcripts unpacked at a time: what a reader of a page has done with is garbage before the
+ * young generation's next collection, whatever the page's size.
+ */
+const UNPACK = 100;
+/** Score details at most this long (tagged) are decoded once per distinct stored value (a protocol's details repeat). */
+const REMEMBERED_DETAIL_CHARS = 512;
+
+/** The columns trialPages reads of trial_rows (names and the item by number) and transcripts, in order; rows come as arrays. */
+const trialColumns = (db: SqlDriver) => `t.id, t.run_key, t.subject_key, t.suite_key, t.item_key, t.item_ref, t.replicate,
+  ${statusText(db.backend, 't.status')}, t.error, t.attempts, t.input_tokens, t.output_tokens, t.cost_usd,
+  ${latencyMs(db.backend, 't.latency_ms')}, ${latencyMs(db.backend, 't.batch_latency_ms')}, t.cached_calls, t.total_calls,
+  t.truncated_calls, t.unpriced_calls, t.finished_at, ${db.dialect.tagged('tr.body')}, tr.packed`;
+const ID = 0;
+const RUN = 1;
+const SUBJECT = 2;
+const SUITE = 3;
+const ITEM = 4;
+const ITEM_REF = 5;
+const REPLICATE = 6;
+const STATUS = 7;
+const ERROR = 8;
+const ATTEMPTS = 9;
+const INPUT_TOKENS = 10;
+const OUTPUT_TOKENS = 11;
+const COST_USD = 12;
+const LATENCY_MS = 13;
+const BATCH_LATENCY_MS = 14;
+const CACHED_CALLS = 15;
+const TOTAL_CALLS = 16;
+const TRUNCATED_CALLS = 17;
+const UNPRICED_CALLS = 18;
+const FINISHED_AT = 19;
+const BODY = 20;
+const PACKED = 21;
+const NAME_COLUMNS = [RUN, SUBJECT, SUITE, ITEM];
+
+/** The numbers of hashes a blob read asks for: a read of fewer asks again for its last (the same few statements serve every read). */
+const BLOB_READS = [1, 2, 4, 8, 16, 32, 64, 128, 256];
+
+/**
+ * Reads prompt blobs by reference for TranscriptPacker.unpackValues: those of prompt_texts
+ * (blob-rows.ts) read tagged (Dialect.tagged) in statements of a few fixed sizes, each compiled
+ * once; those a transcript written before schema 17 names, from prompt_blobs (blobLoader).
+ */
+function blobReader(db: SqlDriver): (refs: string[]) => Promise<Array<{ hash: string; body: string }>> {
+  const largest = BLOB_READS[BLOB_READS.length - 1]!;
+  const sql = (n: number) =>
+    `SELECT CAST(id AS TEXT), ${db.dialect.tagged('body')} FROM prompt_texts WHERE id IN (${Array(n).fill('?').join(', ')})`;
+  const older = blobLoader(db);
+  return async (refs) => {
+    const current = refs.filter((r) => r.length === REF_CHARS).map(refKey);
+    const before = refs.filter((r) => r.length !== REF_CHARS);
+    const out = before.length ? await older(before) : [];
+    for (let i = 0; i < current.length; i += largest) {
+      const part = current.slice(i, i + largest);
+      const n = BLOB_READS.find((size) => size >= part.length)!;
+      while (part.length < n) part.push(part[part.length - 1]!);
+      for (const [key, body] of await db.rows(sql(n), part))
+        out.push({ hash: keyRef(String(key)), body: db.codec.decode(untaggedValue(body)!) });
+    }
+    return out;
+  };
+}
+
+/** Decodes score details (read tagged: Dialect.tagged), remembering short ones (a protocol's details repeat). */
+function detailDecoder(db: SqlDriver): (tagged: string) => string {
+  const known = new Map<string, string>();
+  return (tagged) => {
+    let text = known.get(tagged);
+    if (text === undefined) {
+      text = db.codec.decode(untaggedValue(tagged)!);
+      if (tagged.length <= REMEMBERED_DETAIL_CHARS) {
+        if (known.size >= 10_000) known.clear();
+        known.set(tagged, text);
+      }
+    }
+    return text;
+  };
+}
+
+/**
+ * Trials with their transcripts (parsed, whole) and scores, in the order they were stored, read
+ * in keyset pages of `batchSize` (by trial id: no OFFSET, no cursor held between pages): every
+ * trial of the store, or one run's.
+ */
+export async function* trialPages(db: SqlDriver, runId?: string, batchSize = PAGE): AsyncIterable<RunTrial> {
+  if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batch size ${batchSize}: a positive integer`);
+  const packer = new TranscriptPacker(db.codec);
+  const loadBlobs = blobReader(db);
+  const decodeDetail = detailDecoder(db);
+  let runKey: number | undefined;
+  if (runId !== undefined) {
+    runKey = await runKeyOf(db, runId);
+    if (runKey === undefined) return;
+  }
+  const names = new TrialNames(db);
+  const run = runKey === undefined ? '' : 't.run_key = ? AND ';
+  const columns = trialColumns(db);
+  // The pass reads the run once (its pages are not kept in memory): see SqlDriver.beginPass.
+  const endPass = db.beginPass();
+  try {
+    for (let after = 0; ; ) {
+      const page = await db.rows(
+        `SELECT ${columns} FROM trial_rows t LEFT JOIN transcripts tr ON tr.trial_id = t.id
+         WHERE ${run}t.id > ? ORDER BY t.id LIMIT ?`,
+        runKey === undefined ? [after, batchSize] : [runKey, after, batchSize],
+      );
+      if (page.length === 0) break;
+      await names.resolve(page, NAME_COLUMNS, ITEM_REF);
+      const first = Number(page[0]![ID]);
+      const last = Number(page[page.length - 1]![ID]);
+      // The scores of the page's id range, in trial order: those of other runs' trials in the range are passed over.
+      const scores = await db.rows(
+        `SELECT trial_id, scorer, value, ${db.dialect.tagged('detail')} FROM scores WHERE trial_id >= ? AND trial_id <= ?
+         ORDER BY trial_id, ${db.dialect.insertionOrder}`,
+        [first, last],
+      );
+      let s = 0;
+      for (let from = 0; from < page.length; from += UNPACK) {
+        const to = Math.min(page.length, from + UNPACK);
+        const stored: Array<{ body: string | Uint8Array; packed: number }> = [];
+        for (let i = from; i < to; i++) {
+          const t = page[i]!;
+          if (t[BODY] !== null) stored.push({ body: untaggedValue(t[BODY])!, packed: Number(t[PACKED] ?? 0) });
+        }
+        const whole = stored.length ? await packer.unpackValues(stored, loadBlobs) : [];
+        stored.length = 0;
+        let w = 0;
+        for (let i = from; i < to; i++) {
+          const t = page[i]!;
+          // Each row is let go once yielded (what a reader has done with is garbage at once).
+          (page as Array<unknown[] | undefined>)[i] = undefined;
+          const id = Number(t[ID]);
+          while (s < scores.length && Number(scores[s]![0]) < id) s++;
+          const own: StoredTrial['scores'] = [];
+          for (; s < scores.length && Number(scores[s]![0]) === id; s++) {
+            const sc = scores[s]!;
+            own.push({ scorer: sc[1] as string, value: sc[2] as number, detail: decodeDetail(sc[3] as string) });
+          }
+          let transcript: unknown = null;
+          if (t[BODY] !== null) {
+            transcript = whole[w];
+            whole[w++] = undefined;
+          }
+          yield {
+            runId: names.name(t[RUN]),
+            subjectId: names.name(t[SUBJECT]),
+            suite: names.name(t[SUITE]),
+            itemId: names.name(t[ITEM]),
+            replicate: t[REPLICATE] as number,
+            itemHash: names.itemHash(t[ITEM_REF]),
+            status: t[STATUS] as StoredTrial['status'],
+            error: t[ERROR] as string | null,
+            attempts: t[ATTEMPTS] as number,
+            inputTokens: t[INPUT_TOKENS] as number,
+            outputTokens: t[OUTPUT_TOKENS] as number,
+            costUsd: t[COST_USD] as number,
+            latencyMs: t[LATENCY_MS] as number,
+            batchLatencyMs: t[BATCH_LATENCY_MS] as number,
+            cachedCalls: t[CACHED_CALLS] as number,
+            totalCalls: t[TOTAL_CALLS] as number,
+            truncatedCalls: t[TRUNCATED_CALLS] as number,
+            unpricedCalls: t[UNPRICED_CALLS] as number,
+            finishedAt: finishedAtText(t[FINISHED_AT] as string | number),
+            transcript,
+            scores: own,
+          };
+        }
+      }
+      if (page.length < batchSize) break;
+      after = last;
+    }
+  } finally {
+    endPass();
+  }
+}
