@@ -58,7 +58,8 @@ const RUN = runOf(expected.jsonl);
 
 /** The fixture's cache keys (SHA-256 hex) and the rows' forms before migration. */
 function fixtureFacts(): { keys: string[]; framed: number } {
-  const db = new Database(join(FIXTURE, 'store-v16.sqlite'), { readonly: true });
+  // A copy: opening the fixture itself would leave SQLite's shared-memory file beside it.
+  const db = new Database(sqliteV16('facts'), { readonly: true });
   try {
     const keys = (db.prepare('SELECT lower(hex(key)) AS k FROM call_cache ORDER BY key').all() as Array<{ k: string }>).map((r) => r.k);
     const { n } = db.prepare("SELECT COUNT(*) AS n FROM transcripts WHERE typeof(body) = 'blob'").get() as { n: number };
