@@ -159,8 +159,12 @@ export function doneTrialWrite(
   return write;
 }
 
-/** Transcripts a block holds at most (a reader of one inflates its whole block). */
-const BLOCK_MAX = 64;
+/**
+ * Transcripts a block holds at most (a reader of one inflates its whole block). Blocks of a few
+ * dozen MCQ transcripts (about 1 KB deflated) would each fill a 2 KiB page alone, half of it
+ * empty; a larger block spills into overflow pages, which SQLite fills.
+ */
+const BLOCK_MAX = 256;
 
 /**
  * Put the done trials' transcripts of a group of writes in blocks (SQLite, text-codec.ts), before
