@@ -20,7 +20,7 @@ import { itemConflict, itemHashParam, itemHashText } from './item-keys.js';
 import { finishedAtParam, finishedAtText, latencyMs, latencyParam, statusParam, statusSql, statusText } from './trial-values.js';
 import { TranscriptPacker } from './transcript-packing.js';
 import type { TextCodec } from './text-codec.js';
-import { insertNames, keyNames, TRIAL_KEY_COLUMNS, trialKeyValues, TRIAL_UNIQUE, upsertScore } from './trial-writes.js';
+import { insertNames, keyNames, scoreNames, TRIAL_KEY_COLUMNS, trialKeyValues, TRIAL_UNIQUE, upsertScore } from './trial-writes.js';
 import {
   createdAtParam,
   createdAtText,
@@ -372,7 +372,7 @@ async function importOne(
     case 'trial': {
       const t = r.trial;
       // A new trial goes in; a done one replaces a failed one; anything else is a duplicate.
-      await insertNames(tx, keyNames(t));
+      await insertNames(tx, [...keyNames(t), ...scoreNames(backend, t.scores.map((s) => s.scorer))]);
       const row = await tx.get<{ id: number }>(
         `INSERT INTO trial_rows (${TRIAL_KEY_COLUMNS}, status, error, attempts,
            input_tokens, output_tokens, cost_usd, latency_ms, batch_latency_ms, cached_calls, total_calls, truncated_calls,

@@ -31,6 +31,10 @@ export const keyNames = (k: TrialKey): string[] => [k.runId, k.subjectId, k.suit
 /** The number of a name in names, as a value in a statement. */
 const NAME_ID = '(SELECT id FROM names WHERE name = ?)';
 
+/** The names a trial's scores refer to by number (SQLite), to be in names before they are written. */
+export const scoreNames = (backend: 'sqlite' | 'postgres', scorers: Iterable<string>): string[] =>
+  backend === 'sqlite' ? [...scorers] : [];
+
 /**
  * A trial row's key and item (by number) as a VALUES list's first six entries: run, subject,
  * suite, item id, replicate, item hash (as itemHashParam gives it).
@@ -69,8 +73,9 @@ const upsertTrial = (backend: 'sqlite' | 'postgres'): string => `INSERT INTO tri
        RETURNING id`;
 
 /**
- * Insert or update a score: trial id, scorer, value, detail. SQLite's scores number a trial's
- * scores in the order they came (the column rowid, schema 16): the protocol's score first.
+ * Insert or update a score: trial id, scorer, value, detail. SQLite keeps the scorer by number
+ * (score_rows, schema 17: its name must be in names first, as scoreNames gives them) and numbers
+ * a trial's scores in the order they came (the column rowid): the protocol's score first.
  */
 export function upsertScore(
   backend: 'sqlite' | 'postgres',
@@ -80,8 +85,9 @@ export function upsertScore(
   if (backend === 'postgres')
     return { sql: `INSERT INTO scores (trial_id, scorer, value, detail) VALUES (?, ?, ?, ?) ${update}`, params: row };
   return {
-    sql: `INSERT INTO scores (trial_id, scorer, value, detail, rowid)
-      VALUES (?, ?, ?, ?, COALESCE((SELECT MAX(rowid) FROM scores WHERE trial_id = ?), 0) + 1) ${update}`,
+    sql: `INSERT INTO score_rows (trial_id, scorer_key, value, detail, rowid)
+      VALUES (?, ${NAME_ID}, ?, ?, COALESCE((SELECT MAX(rowid) FROM score_rows WHERE trial_id = ?), 0) + 1)
+      ON CONFLICT (trial_id, scorer_key) DO UPDATE SET value = excluded.value, detail = excluded.detail`,
     params: [...row, row[0]],
   };
 }
