@@ -372,7 +372,13 @@ async function importOne(
     case 'trial': {
       const t = r.trial;
       // A new trial goes in; a done one replaces a failed one; anything else is a duplicate.
-      await insertNames(tx, [...keyNames(t), ...scoreNames(backend, t.scores.map((s) => s.scorer))]);
+      await insertNames(tx, [
+        ...keyNames(t),
+        ...scoreNames(
+          backend,
+          t.scores.map((s) => s.scorer),
+        ),
+      ]);
       const row = await tx.get<{ id: number }>(
         `INSERT INTO trial_rows (${TRIAL_KEY_COLUMNS}, status, error, attempts,
            input_tokens, output_tokens, cost_usd, latency_ms, batch_latency_ms, cached_calls, total_calls, truncated_calls,
