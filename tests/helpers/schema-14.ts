@@ -24,6 +24,7 @@ function backToSchema16(backend: 'sqlite' | 'postgres'): string[] {
     'INSERT INTO scores_v16 (trial_id, scorer, value, detail, rowid) SELECT trial_id, scorer, value, detail, rowid FROM scores',
     'DROP VIEW scores',
     'DROP TABLE score_rows',
+    'DROP TABLE score_details',
     'ALTER TABLE scores_v16 RENAME TO scores',
   ];
 }

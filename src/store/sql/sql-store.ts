@@ -477,13 +477,15 @@ export class SqlStore implements Store {
     await this.db.codec.ready(this.db);
     const names = scoreNames(this.db.backend, [score.scorer]);
     if (names.length) await insertNames(this.db, names);
-    const q = upsertScore(this.db.backend, [
+    const statements = upsertScore(this.db.backend, [
       row.id,
       score.scorer,
       score.value,
       this.db.codec.encode('score', JSON.stringify(score.detail ?? {})),
     ]);
-    await this.db.run(q.sql, q.params);
+    await this.db.transaction(async (tx) => {
+      for (const q of statements) await tx.run(q.sql, q.params);
+    });
   }
 
   async scoreOf(k: TrialKey, scorer: string): Promise<Score | undefined> {

@@ -428,8 +428,7 @@ async function importOne(
         );
       }
       for (const s of t.scores) {
-        const q = upsertScore(backend, [row.id, s.scorer, s.value, codec.encode('score', s.detail)]);
-        await tx.run(q.sql, q.params);
+        for (const q of upsertScore(backend, [row.id, s.scorer, s.value, codec.encode('score', s.detail)])) await tx.run(q.sql, q.params);
       }
       return;
     }

@@ -105,11 +105,15 @@ const SQLITE_REBUILD = `${PROMPT_TEXTS('INTEGER', 'INTEGER', 'BLOB')}
   );
   INSERT INTO transcripts_v17 (trial_id, body, packed) SELECT trial_id, body, packed FROM transcripts ORDER BY trial_id;
   INSERT INTO names (name) SELECT DISTINCT scorer FROM scores ORDER BY scorer ON CONFLICT (name) DO NOTHING;
+  CREATE TABLE score_details (
+    id INTEGER PRIMARY KEY,
+    body BLOB NOT NULL UNIQUE
+  );
   CREATE TABLE score_rows (
     trial_id INTEGER NOT NULL REFERENCES trial_rows_v17(id),
     scorer_key INTEGER NOT NULL REFERENCES names(id),
     value REAL NOT NULL,
-    detail TEXT NOT NULL,
+    detail BLOB NOT NULL,
     rowid INTEGER NOT NULL,
     PRIMARY KEY (trial_id, scorer_key)
   ) WITHOUT ROWID;
@@ -128,7 +132,9 @@ const SQLITE_REBUILD = `${PROMPT_TEXTS('INTEGER', 'INTEGER', 'BLOB')}
   ALTER TABLE trial_rows_v17 RENAME TO trial_rows;
   ALTER TABLE transcripts_v17 RENAME TO transcripts;
   CREATE VIEW scores AS
-    SELECT s.trial_id AS trial_id, n.name AS scorer, s.value AS value, s.detail AS detail, s.rowid AS rowid
+    SELECT s.trial_id AS trial_id, n.name AS scorer, s.value AS value,
+      CASE WHEN typeof(s.detail) = 'integer' THEN (SELECT d.body FROM score_details d WHERE d.id = s.detail) ELSE s.detail END AS detail,
+      s.rowid AS rowid
     FROM score_rows s JOIN names n ON n.id = s.scorer_key;
   CREATE INDEX trials_run_order ON trial_rows(run_key, id);
   CREATE TABLE call_cache_v17 (
@@ -168,7 +174,8 @@ const SQLITE_REBUILD = `${PROMPT_TEXTS('INTEGER', 'INTEGER', 'BLOB')}
  * same ISO text back (any other text stays as it was; sql/trial-values.ts): items, trial_rows
  * and call_cache are rebuilt, transcripts and scores with them (their references); a score's
  * scorer is kept by number in names (the table score_rows, written through sql/trial-writes.ts),
- * and the view "scores" gives it by name, as the table of that name did. The view
+ * a short detail once in score_details (the row holding its number; details written before stay
+ * in their rows), and the view "scores" gives both as the table of that name did. The view
  * "trials" gives every value as it was written, and the trial's item by number (item_ref) for
  * joins with items. PostgreSQL adds the tables and the view's column and cuts its cache keys
  * (hex text); its item hashes, statuses, latencies and times stay as they were.
