@@ -53,10 +53,17 @@ describe('store schema', () => {
     const pg = JSON.parse(readFileSync(fixture('postgres.json'), 'utf8')) as PgSchema;
     // PostgreSQL's seq columns keep insertion order where SQLite has its rowid; mindscope_schema holds its version.
     // Views (trials) are compared by name: PostgreSQL lists their columns, SQLite's record does not.
+    // SQLite's scores are a view of score_rows, which keeps the scorer by number (scorer_key) and
+    // short details once (score_details, SQLite's alone): PostgreSQL's table scores is compared with score_rows.
     const views = lite.objects.filter((o) => o.type === 'view').map((o) => o.name);
-    expect(views).toEqual(['trials']);
+    expect(views).toEqual(['scores', 'trials']);
+    const sqliteOnly: Record<string, [string, Record<string, string>]> = { scores: ['score_rows', { scorer: 'scorer_key' }] };
     const pgColumns = Object.fromEntries(
       Object.entries(pg.columns)
+        .map(([table, cols]): [string, typeof cols] => {
+          const [liteTable, renamed] = sqliteOnly[table] ?? [table, {}];
+          return [liteTable, cols.map((c) => ({ ...c, column_name: renamed[String(c.column_name)] ?? c.column_name }))];
+        })
         .filter(([table]) => table !== 'mindscope_schema' && !views.includes(table))
         .map(([table, cols]) => [
           table,
@@ -69,13 +76,15 @@ describe('store schema', () => {
     // SQLite's insertion order is the rowid, PostgreSQL's the seq column: a SQLite table that is
     // its own index (scores) declares its rowid as a column, PostgreSQL's seq is left out above.
     const liteColumns = Object.fromEntries(
-      Object.entries(lite.columns).map(([table, cols]) => [
-        table,
-        cols
-          .map((c) => c.name)
-          .filter((c) => c !== 'rowid')
-          .sort(),
-      ]),
+      Object.entries(lite.columns)
+        .filter(([table]) => table !== 'score_details')
+        .map(([table, cols]) => [
+          table,
+          cols
+            .map((c) => c.name)
+            .filter((c) => c !== 'rowid')
+            .sort(),
+        ]),
     );
     expect(pgColumns).toEqual(liteColumns);
     const named = (names: string[]) =>

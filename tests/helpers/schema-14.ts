@@ -5,8 +5,8 @@
 /**
  * A store taken back to schema 16 (before item hashes and trial values were kept compactly), for
  * SQLite or PostgreSQL, as far as migration 17 reads it: item hashes and finish times as text
- * again, latencies in milliseconds. Statuses (which migration 17 reads in either form), prompt
- * texts and cache keys stay as they are.
+ * again, latencies in milliseconds, scores a table naming their scorer. Statuses (which
+ * migration 17 reads in either form), prompt texts and cache keys stay as they are.
  */
 function backToSchema16(backend: 'sqlite' | 'postgres'): string[] {
   if (backend === 'postgres') return [];
@@ -18,6 +18,14 @@ function backToSchema16(backend: 'sqlite' | 'postgres'): string[] {
        batch_latency_ms = CASE WHEN typeof(batch_latency_ms) = 'integer' THEN batch_latency_ms / 1000.0 ELSE batch_latency_ms END,
        finished_at = CASE WHEN typeof(finished_at) = 'integer'
          THEN strftime('%Y-%m-%dT%H:%M:%fZ', finished_at / 1000.0, 'unixepoch') ELSE finished_at END`,
+    // Scores as a table again, the scorer by name.
+    `CREATE TABLE scores_v16 (trial_id INTEGER NOT NULL REFERENCES trial_rows(id), scorer TEXT NOT NULL, value REAL NOT NULL,
+       detail TEXT NOT NULL, rowid INTEGER NOT NULL, PRIMARY KEY (trial_id, scorer)) WITHOUT ROWID`,
+    'INSERT INTO scores_v16 (trial_id, scorer, value, detail, rowid) SELECT trial_id, scorer, value, detail, rowid FROM scores',
+    'DROP VIEW scores',
+    'DROP TABLE score_rows',
+    'DROP TABLE score_details',
+    'ALTER TABLE scores_v16 RENAME TO scores',
   ];
 }
 

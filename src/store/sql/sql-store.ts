@@ -62,7 +62,16 @@ import { runAccuracyCounts, runFailures, runResponses, runStatus, runUsage } fro
 import { endpointRateLimits, reportEndpointRateLimit } from './rate-limits-sql.js';
 import { pinRunRubric, putRunIrtResult, runIrtResults, runRubricPins } from './run-annotations-sql.js';
 import { KEY_WHERE, keyParams } from './trial-key-sql.js';
-import { blockTranscripts, doneTrialWrite, failedTrialWrite, insertNames, keyNames, upsertScore, type Write } from './trial-writes.js';
+import {
+  blockTranscripts,
+  doneTrialWrite,
+  failedTrialWrite,
+  insertNames,
+  keyNames,
+  scoreNames,
+  upsertScore,
+  type Write,
+} from './trial-writes.js';
 import { TrialBrowser } from './trial-browser.js';
 import { trialSummaryPages } from './trial-summaries.js';
 
@@ -212,7 +221,7 @@ export class SqlStore implements Store {
       const ids = 'SELECT id FROM trials WHERE run_id = ? AND suite = ? AND item_id = ?';
       for (const { suite, itemId } of items) {
         const key = [runId, suite, itemId];
-        await tx.run(`DELETE FROM scores WHERE trial_id IN (${ids})`, key);
+        await tx.run(`DELETE FROM ${this.db.backend === 'sqlite' ? 'score_rows' : 'scores'} WHERE trial_id IN (${ids})`, key);
         await tx.run(`DELETE FROM transcripts WHERE trial_id IN (${ids})`, key);
         n += await tx.run(`DELETE FROM trial_rows WHERE id IN (${ids})`, key);
       }
@@ -322,7 +331,7 @@ export class SqlStore implements Store {
     const id = trialKeyString(k);
     this.#queuedStatus.set(id, 'done');
     if (packed.blobs.length) write.blobs = packed.blobs;
-    this.#nameTrial(write, k);
+    this.#nameTrial(write, k, scoreNames(this.db.backend, [outcome.score.scorer]));
     const committed = this.#namesCommitted(
       write,
       this.#commits.add(`trial ${k.suite}/${k.itemId}#${k.replicate}`, write, () => {
@@ -352,8 +361,8 @@ export class SqlStore implements Store {
   }
 
   /** The trial's names not known committed go with its write. */
-  #nameTrial(write: Write, k: TrialKey): void {
-    const names = keyNames(k).filter((n) => !this.#names.has(n));
+  #nameTrial(write: Write, k: TrialKey, more: string[] = []): void {
+    const names = [...keyNames(k), ...more].filter((n) => !this.#names.has(n));
     if (names.length) write.names = names;
   }
 
@@ -467,13 +476,17 @@ export class SqlStore implements Store {
     const row = await this.db.get<{ id: number }>(`SELECT id FROM trials WHERE ${KEY_WHERE}`, keyParams(k));
     if (!row) throw new ConfigError(`no trial ${k.suite}/${k.itemId} #${k.replicate} of ${k.subjectId} in run ${k.runId}`);
     await this.db.codec.ready(this.db);
-    const q = upsertScore(this.db.backend, [
+    const names = scoreNames(this.db.backend, [score.scorer]);
+    if (names.length) await insertNames(this.db, names);
+    const statements = upsertScore(this.db.backend, [
       row.id,
       score.scorer,
       score.value,
       this.db.codec.encode('score', JSON.stringify(score.detail ?? {})),
     ]);
-    await this.db.run(q.sql, q.params);
+    await this.db.transaction(async (tx) => {
+      for (const q of statements) await tx.run(q.sql, q.params);
+    });
   }
 
   async scoreOf(k: TrialKey, scorer: string): Promise<Score | undefined> {

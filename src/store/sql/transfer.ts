@@ -21,7 +21,7 @@ import { finishedAtParam, latencyParam, statusParam, statusSql } from './trial-v
 import { TranscriptPacker } from './transcript-packing.js';
 import { trialPages } from './trial-pages.js';
 import type { TextCodec } from './text-codec.js';
-import { insertNames, keyNames, TRIAL_KEY_COLUMNS, trialKeyValues, TRIAL_UNIQUE, upsertScore } from './trial-writes.js';
+import { insertNames, keyNames, scoreNames, TRIAL_KEY_COLUMNS, trialKeyValues, TRIAL_UNIQUE, upsertScore } from './trial-writes.js';
 import {
   createdAtParam,
   createdAtText,
@@ -218,7 +218,13 @@ async function importOne(
     case 'trial': {
       const t = r.trial;
       // A new trial goes in; a done one replaces a failed one; anything else is a duplicate.
-      await insertNames(tx, keyNames(t));
+      await insertNames(tx, [
+        ...keyNames(t),
+        ...scoreNames(
+          backend,
+          t.scores.map((s) => s.scorer),
+        ),
+      ]);
       const row = await tx.get<{ id: number }>(
         `INSERT INTO trial_rows (${TRIAL_KEY_COLUMNS}, status, error, attempts,
            input_tokens, output_tokens, cost_usd, latency_ms, batch_latency_ms, cached_calls, total_calls, truncated_calls,
@@ -268,8 +274,7 @@ async function importOne(
         );
       }
       for (const s of t.scores) {
-        const q = upsertScore(backend, [row.id, s.scorer, s.value, codec.encode('score', s.detail)]);
-        await tx.run(q.sql, q.params);
+        for (const q of upsertScore(backend, [row.id, s.scorer, s.value, codec.encode('score', s.detail)])) await tx.run(q.sql, q.params);
       }
       return;
     }

@@ -31,6 +31,10 @@ export const keyNames = (k: TrialKey): string[] => [k.runId, k.subjectId, k.suit
 /** The number of a name in names, as a value in a statement. */
 const NAME_ID = '(SELECT id FROM names WHERE name = ?)';
 
+/** The names a trial's scores refer to by number (SQLite), to be in names before they are written. */
+export const scoreNames = (backend: 'sqlite' | 'postgres', scorers: Iterable<string>): string[] =>
+  backend === 'sqlite' ? [...scorers] : [];
+
 /**
  * A trial row's key and item (by number) as a VALUES list's first six entries: run, subject,
  * suite, item id, replicate, item hash (as itemHashParam gives it).
@@ -68,22 +72,39 @@ const upsertTrial = (backend: 'sqlite' | 'postgres'): string => `INSERT INTO tri
        WHERE trial_rows.status = ${statusSql(backend, 'failed')}
        RETURNING id`;
 
+/** Encoded details (bytes or characters) up to this long are kept once in score_details (SQLite). */
+const SHARED_DETAIL_MAX = 32;
+
 /**
- * Insert or update a score: trial id, scorer, value, detail. SQLite's scores number a trial's
- * scores in the order they came (the column rowid, schema 16): the protocol's score first.
+ * The statements that insert or update a score: trial id, scorer, value, detail (encoded).
+ * SQLite keeps the scorer by number (score_rows, schema 17: its name must be in names first, as
+ * scoreNames gives them), a short detail once in score_details (an MCQ scorer's few outcomes),
+ * the row holding its number, and numbers a trial's scores in the order they came (the column
+ * rowid): the protocol's score first. The view scores gives every value as it was written.
  */
 export function upsertScore(
   backend: 'sqlite' | 'postgres',
   row: [number, string, number, string | Buffer],
-): { sql: string; params: unknown[] } {
-  const update = 'ON CONFLICT (trial_id, scorer) DO UPDATE SET value = excluded.value, detail = excluded.detail';
+): Array<{ sql: string; params: unknown[] }> {
   if (backend === 'postgres')
-    return { sql: `INSERT INTO scores (trial_id, scorer, value, detail) VALUES (?, ?, ?, ?) ${update}`, params: row };
-  return {
-    sql: `INSERT INTO scores (trial_id, scorer, value, detail, rowid)
-      VALUES (?, ?, ?, ?, COALESCE((SELECT MAX(rowid) FROM scores WHERE trial_id = ?), 0) + 1) ${update}`,
-    params: [...row, row[0]],
+    return [
+      {
+        sql: `INSERT INTO scores (trial_id, scorer, value, detail) VALUES (?, ?, ?, ?)
+          ON CONFLICT (trial_id, scorer) DO UPDATE SET value = excluded.value, detail = excluded.detail`,
+        params: row,
+      },
+    ];
+  const [trialId, scorer, value, detail] = row;
+  const shared = detail.length <= SHARED_DETAIL_MAX;
+  const upsert = {
+    sql: `INSERT INTO score_rows (trial_id, scorer_key, value, detail, rowid)
+      VALUES (?, ${NAME_ID}, ?, ${shared ? '(SELECT id FROM score_details WHERE body = ?)' : '?'},
+        COALESCE((SELECT MAX(rowid) FROM score_rows WHERE trial_id = ?), 0) + 1)
+      ON CONFLICT (trial_id, scorer_key) DO UPDATE SET value = excluded.value, detail = excluded.detail`,
+    params: [trialId, scorer, value, detail, trialId],
   };
+  if (!shared) return [upsert];
+  return [{ sql: 'INSERT INTO score_details (body) VALUES (?) ON CONFLICT (body) DO NOTHING', params: [detail] }, upsert];
 }
 
 /** A time in milliseconds to the microsecond: what a clock measures; the rest of a double's digits are noise that costs bytes. */
@@ -152,15 +173,19 @@ export function doneTrialWrite(
       'INSERT INTO transcripts (trial_id, body, packed) VALUES (?, ?, 1) ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body, packed = excluded.packed',
       [row.id, write.storedTranscript ?? codec.encode('transcript', transcript)],
     );
-    const q = upsertScore('sqlite', [row.id, outcome.score.scorer, outcome.score.value, codec.encode('score', detail)]);
-    await tx.run(q.sql, q.params);
+    for (const q of upsertScore('sqlite', [row.id, outcome.score.scorer, outcome.score.value, codec.encode('score', detail)]))
+      await tx.run(q.sql, q.params);
   };
   if (codec.blocksTranscripts) write.transcript = transcript;
   return write;
 }
 
-/** Transcripts a block holds at most (a reader of one inflates its whole block). */
-const BLOCK_MAX = 64;
+/**
+ * Transcripts a block holds at most (a reader of one inflates its whole block). Blocks of a few
+ * dozen MCQ transcripts (about 1 KB deflated) would each fill a 2 KiB page alone, half of it
+ * empty; a larger block spills into overflow pages, which SQLite fills.
+ */
+const BLOCK_MAX = 256;
 
 /**
  * Put the done trials' transcripts of a group of writes in blocks (SQLite, text-codec.ts), before

@@ -104,15 +104,25 @@ const SQLITE_REBUILD = `${PROMPT_TEXTS('INTEGER', 'INTEGER', 'BLOB')}
     packed INTEGER NOT NULL DEFAULT 0
   );
   INSERT INTO transcripts_v17 (trial_id, body, packed) SELECT trial_id, body, packed FROM transcripts ORDER BY trial_id;
-  CREATE TABLE scores_v17 (
+  INSERT INTO names (name) SELECT DISTINCT scorer FROM scores ORDER BY scorer ON CONFLICT (name) DO NOTHING;
+  CREATE TABLE score_details (
+    id INTEGER PRIMARY KEY,
+    body BLOB NOT NULL UNIQUE
+  );
+  CREATE TABLE score_rows (
     trial_id INTEGER NOT NULL REFERENCES trial_rows_v17(id),
-    scorer TEXT NOT NULL,
+    scorer_key INTEGER NOT NULL REFERENCES names(id),
     value REAL NOT NULL,
-    detail TEXT NOT NULL,
+    detail BLOB NOT NULL,
     rowid INTEGER NOT NULL,
-    PRIMARY KEY (trial_id, scorer)
+    PRIMARY KEY (trial_id, scorer_key)
   ) WITHOUT ROWID;
-  INSERT INTO scores_v17 (trial_id, scorer, value, detail, rowid) SELECT trial_id, scorer, value, detail, rowid FROM scores;
+  INSERT INTO score_rows (trial_id, scorer_key, value, detail, rowid)
+    SELECT s.trial_id, n.id, s.value, s.detail, s.rowid FROM scores s JOIN names n ON n.name = s.scorer ORDER BY s.trial_id, n.id;
+  CREATE TEMPORARY TABLE migration_check (copied INTEGER NOT NULL CHECK (copied = 1));
+  INSERT INTO migration_check (copied)
+    SELECT CASE WHEN (SELECT COUNT(*) FROM score_rows) = (SELECT COUNT(*) FROM scores) THEN 1 ELSE 0 END;
+  DROP TABLE migration_check;
   DROP VIEW trials;
   DROP TABLE scores;
   DROP TABLE transcripts;
@@ -121,7 +131,11 @@ const SQLITE_REBUILD = `${PROMPT_TEXTS('INTEGER', 'INTEGER', 'BLOB')}
   ALTER TABLE items_v17 RENAME TO items;
   ALTER TABLE trial_rows_v17 RENAME TO trial_rows;
   ALTER TABLE transcripts_v17 RENAME TO transcripts;
-  ALTER TABLE scores_v17 RENAME TO scores;
+  CREATE VIEW scores AS
+    SELECT s.trial_id AS trial_id, n.name AS scorer, s.value AS value,
+      CASE WHEN typeof(s.detail) = 'integer' THEN (SELECT d.body FROM score_details d WHERE d.id = s.detail) ELSE s.detail END AS detail,
+      s.rowid AS rowid
+    FROM score_rows s JOIN names n ON n.id = s.scorer_key;
   CREATE INDEX trials_run_order ON trial_rows(run_key, id);
   CREATE TABLE call_cache_v17 (
     key BLOB PRIMARY KEY,
@@ -158,7 +172,10 @@ const SQLITE_REBUILD = `${PROMPT_TEXTS('INTEGER', 'INTEGER', 'BLOB')}
  * trial's status as 1 (done) or 0 (failed), its latencies in microseconds where that is exact
  * (a double otherwise) and its finished_at as milliseconds since the epoch where that gives the
  * same ISO text back (any other text stays as it was; sql/trial-values.ts): items, trial_rows
- * and call_cache are rebuilt, transcripts and scores with them (their references). The view
+ * and call_cache are rebuilt, transcripts and scores with them (their references); a score's
+ * scorer is kept by number in names (the table score_rows, written through sql/trial-writes.ts),
+ * a short detail once in score_details (the row holding its number; details written before stay
+ * in their rows), and the view "scores" gives both as the table of that name did. The view
  * "trials" gives every value as it was written, and the trial's item by number (item_ref) for
  * joins with items. PostgreSQL adds the tables and the view's column and cuts its cache keys
  * (hex text); its item hashes, statuses, latencies and times stay as they were.
