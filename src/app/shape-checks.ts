@@ -24,6 +24,7 @@ export const nullable =
  */
 export function object(fields: Record<string, Check>, required: readonly string[] = []): Check {
   const names = Object.keys(fields);
+  const checks = names.map((k) => fields[k]!);
   return (v) => {
     if (v === null || typeof v !== 'object' || Array.isArray(v) || Object.getPrototypeOf(v) !== Object.prototype) return false;
     const o = v as Record<string, unknown>;
@@ -33,7 +34,7 @@ export function object(fields: Record<string, Check>, required: readonly string[
       while (at < names.length && names[at] !== k) at++;
       if (at === names.length) return false;
       const x = o[k];
-      if (x !== undefined && !fields[k]!(x)) return false;
+      if (x !== undefined && !checks[at]!(x)) return false;
     }
     for (const k of required) if (o[k] === undefined) return false;
     return true;
