@@ -41,7 +41,10 @@ const runs = [
 ];
 
 // The peer: the same rows as stored, scanned and stringified (no parsing, no unpacking; values
-// kept compressed are written as their bytes: scores' in hex, transcripts' in base64).
+// kept compressed are written as their bytes: scores' in hex, transcripts' in base64). A
+// transcript kept in a block of transcripts (schema 17: its row holds the block's id and its
+// place) is read as stored too: the block's row, read once where the run's rows first name it
+// and written on that line in base64, so the scan reads every stored byte the export reads.
 const SCAN = `
 const Database = require('better-sqlite3');
 const { openSync, writeSync, closeSync } = require('node:fs');
@@ -51,10 +54,28 @@ const rows = d.prepare(\`SELECT t.*, tr.body AS transcript, tr.packed AS packed,
   (SELECT json_group_array(json_array(s.scorer, s.value, CASE WHEN typeof(s.detail) = 'blob' THEN hex(s.detail) ELSE s.detail END))
     FROM scores s WHERE s.trial_id = t.id) AS scores
   FROM trials t LEFT JOIN transcripts tr ON tr.trial_id = t.id WHERE t.run_id = ? ORDER BY t.id\`);
+const hasBlocks = d.prepare("SELECT 1 FROM sqlite_master WHERE name = 'transcript_blocks'").get() !== undefined;
+const blockRow = hasBlocks ? d.prepare('SELECT body FROM transcript_blocks WHERE id = ?').pluck() : undefined;
 const fd = openSync(out, 'w');
-let buf = '', n = 0;
+let buf = '', n = 0, lastBlock = -1;
 for (const r of rows.iterate(runId)) {
-  if (r.transcript instanceof Uint8Array) r.transcript = r.transcript.toString('base64');
+  const t = r.transcript;
+  if (t instanceof Uint8Array) {
+    // [7, varint block id, varint place]: a member of a block of transcripts.
+    if (blockRow && t[0] === 7) {
+      let id = 0, scale = 1;
+      for (let i = 1; i < t.length; i++, scale *= 128) {
+        id += (t[i] & 0x7f) * scale;
+        if (t[i] < 0x80) break;
+      }
+      if (id !== lastBlock) {
+        const block = blockRow.get(id);
+        r.block = block instanceof Uint8Array ? block.toString('base64') : block;
+        lastBlock = id;
+      }
+    }
+    r.transcript = t.toString('base64');
+  }
   buf += JSON.stringify(r) + '\\n';
   n++;
   if (buf.length > 1 << 20) { writeSync(fd, buf); buf = ''; }

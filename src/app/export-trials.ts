@@ -5,7 +5,7 @@
 
 import { ConfigError } from '../core/index.js';
 import type { Store } from '../store/index.js';
-import { TextFileWriter } from './text-file-writer.js';
+import { keptBytes, TextFileWriter } from './text-file-writer.js';
 import { runTrialRows, type TrialRow } from './trial-rows.js';
 
 type ColumnType = 'STRING' | 'JSON' | 'INT32' | 'DOUBLE' | 'BOOLEAN';
@@ -104,7 +104,7 @@ const listBytes = new WeakMap<object, Uint8Array>();
 function listJsonBytes(list: TrialRow['messages'][number]): Uint8Array {
   let b = listBytes.get(list);
   if (b === undefined) {
-    b = Buffer.from(JSON.stringify(list), 'utf8');
+    b = keptBytes(JSON.stringify(list));
     if (Object.isFrozen(list)) listBytes.set(list, b);
   }
   return b;

@@ -9,7 +9,7 @@ import { callsToInspect, promptToInspect, replyToInspect } from './inspect-messa
 import type { InspectChatMessage, InspectModelUsage, InspectSample } from './inspect-log-schema.js';
 import { inspectModelName } from './inspect-log-header.js';
 import { readRecordAgain } from './stored-record.js';
-import type { TextFileWriter } from './text-file-writer.js';
+import { keptBytes, type TextFileWriter } from './text-file-writer.js';
 import type { TrialRow } from './trial-rows.js';
 
 /** A score value as Inspect's accuracy reads it: C / I for a 0/1 score, else the number. */
@@ -114,7 +114,7 @@ function promptJsonOpen(messages: TrialRow['messages'][number]): Uint8Array {
   let b = promptBytes.get(messages);
   if (b === undefined) {
     const json = JSON.stringify(promptToInspect(messages));
-    b = Buffer.from(json.slice(0, -1), 'utf8');
+    b = keptBytes(json.slice(0, -1));
     promptBytes.set(messages, b);
   }
   return b;

@@ -7,47 +7,7 @@
 // always what the schema's parse gives.
 
 import { type StoredTranscript, StoredTranscriptSchema } from '../core/index.js';
-
-type Check = (v: unknown) => boolean;
-
-const isString: Check = (v) => typeof v === 'string';
-const isNumber: Check = (v) => typeof v === 'number' && Number.isFinite(v);
-const isInt: Check = (v) => Number.isSafeInteger(v);
-const isBoolean: Check = (v) => typeof v === 'boolean';
-const oneOf =
-  (...values: string[]): Check =>
-  (v) =>
-    typeof v === 'string' && values.includes(v);
-
-/**
- * An object whose keys are all among `fields`, in the order listed (the order the schema's
- * parse writes them), each passing its check; required fields present. Anything else: false.
- */
-function object(fields: Record<string, Check>, required: readonly string[] = []): Check {
-  const names = Object.keys(fields);
-  return (v) => {
-    if (v === null || typeof v !== 'object' || Array.isArray(v) || Object.getPrototypeOf(v) !== Object.prototype) return false;
-    const o = v as Record<string, unknown>;
-    let at = 0;
-    // for-in: the object's own keys in order (its prototype is Object.prototype), without an array of them.
-    for (const k in o) {
-      while (at < names.length && names[at] !== k) at++;
-      if (at === names.length) return false;
-      const x = o[k];
-      if (x !== undefined && !fields[k]!(x)) return false;
-    }
-    for (const k of required) if (o[k] === undefined) return false;
-    return true;
-  };
-}
-
-const arrayOf =
-  (item: Check): Check =>
-  (v) => {
-    if (!Array.isArray(v)) return false;
-    for (const x of v) if (!item(x)) return false;
-    return true;
-  };
+import { arrayOf, type Check, isBoolean, isInt, isNumber, isString, object, oneOf } from './shape-checks.js';
 
 const message = object({ role: oneOf('system', 'user', 'assistant'), content: isString }, ['role', 'content']);
 

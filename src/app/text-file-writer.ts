@@ -7,6 +7,17 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 
 const BUFFER_BYTES = 1 << 18;
 
+/**
+ * Text's UTF-8 bytes to keep (encoded once, written many times: writeBytes) in a buffer of
+ * their own: a short one from Buffer.from shares an 8 KiB slab of Node's pool with the
+ * short-lived buffers made after it, and keeping it keeps the whole slab.
+ */
+export function keptBytes(text: string): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text, 'utf8'));
+  bytes.write(text, 0, 'utf8');
+  return bytes;
+}
+
 export interface TextFileWriterOptions {
   /** Write after what the file holds (else it is truncated). */
   append?: boolean;

@@ -64,8 +64,13 @@ const PLAIN_DEFLATE_MIN_CHARS = 200;
 const FRAME_TAG = 0x06;
 /** A transcript kept in a block of transcripts: [BLOCK_MEMBER_TAG, varint block id, varint index]. */
 const BLOCK_MEMBER_TAG = 0x07;
-/** Blocks read back, remembered (a run's trials are read in the order they were written, block by block). */
-const BLOCK_CACHE_MAX = 64;
+/**
+ * Blocks read back and remembered: the last one only (a run's trials are read in the order they
+ * were written, block by block). A remembered block's texts outlive the young generation's
+ * collections while it is kept: a pass that kept more carried its transcripts into the old
+ * generation, and its peak memory grew with the number of trials read.
+ */
+const BLOCK_CACHE_MAX = 1;
 
 /** The first byte of a framed value. */
 const isFramed = (b: Uint8Array): boolean => b.length > 0 && b[0] === FRAME_TAG;

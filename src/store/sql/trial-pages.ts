@@ -48,6 +48,31 @@ const BODY = 20;
 const PACKED = 21;
 const NAME_COLUMNS = [RUN, SUBJECT, SUITE, ITEM];
 
+/** Milliseconds after 9999-12-31T23:59:59.999Z: ISO text of another form (six-digit years). */
+const FOUR_DIGIT_YEARS_MS = 253_402_300_800_000;
+/** '.000Z' to '.999Z': the end of an ISO time by its milliseconds. */
+const MS_ENDS = Array.from({ length: 1000 }, (_, i) => `${String(i).padStart(3, '0')}Z`);
+
+/**
+ * finishedAtText for a pass's rows: a run's trials finish many to a second, so the ISO text of
+ * each second is made once and its milliseconds appended.
+ */
+function finishTimes(): (stored: string | number) => string {
+  let second = Number.NaN;
+  let prefix = '';
+  return (stored) => {
+    if (typeof stored !== 'number' || !(stored >= 0 && stored < FOUR_DIGIT_YEARS_MS) || !Number.isInteger(stored))
+      return finishedAtText(stored);
+    const s = Math.floor(stored / 1000);
+    if (s !== second) {
+      second = s;
+      // 'YYYY-MM-DDTHH:MM:SS.' of the second.
+      prefix = new Date(s * 1000).toISOString().slice(0, 20);
+    }
+    return prefix + MS_ENDS[stored - s * 1000]!;
+  };
+}
+
 /** The numbers of hashes a blob read asks for: a read of fewer asks again for its last (the same few statements serve every read). */
 const BLOB_READS = [1, 2, 4, 8, 16, 32, 64, 128, 256];
 
@@ -102,6 +127,7 @@ export async function* trialPages(db: SqlDriver, runId?: string, batchSize = PAG
   const packer = new TranscriptPacker(db.codec);
   const loadBlobs = blobReader(db);
   const decodeDetail = detailDecoder(db);
+  const finishedAt = finishTimes();
   let runKey: number | undefined;
   if (runId !== undefined) {
     runKey = await runKeyOf(db, runId);
@@ -175,7 +201,7 @@ export async function* trialPages(db: SqlDriver, runId?: string, batchSize = PAG
             totalCalls: t[TOTAL_CALLS] as number,
             truncatedCalls: t[TRUNCATED_CALLS] as number,
             unpricedCalls: t[UNPRICED_CALLS] as number,
-            finishedAt: finishedAtText(t[FINISHED_AT] as string | number),
+            finishedAt: finishedAt(t[FINISHED_AT] as string | number),
             transcript,
             scores: own,
           };

@@ -170,9 +170,13 @@ export class SqliteDriver implements SqlDriver {
     return (this.#lookups().prepare('SELECT body FROM dictionaries WHERE id = ?').get(id) as { body: Uint8Array } | undefined)?.body;
   }
 
+  /** The statement that reads a block of transcripts, compiled once (a run's pass reads a block every few dozen trials). */
+  #blockRead: Stmt | undefined;
+
   /** A block of transcripts (committed), for a transcript row that is one of them. */
   #transcriptBlock(id: number): Uint8Array | string | undefined {
-    return (this.#lookups().prepare('SELECT body FROM transcript_blocks WHERE id = ?').get(id) as { body: Uint8Array } | undefined)?.body;
+    this.#blockRead ??= this.#lookups().prepare('SELECT body FROM transcript_blocks WHERE id = ?').pluck();
+    return this.#blockRead.get(id) as Uint8Array | string | undefined;
   }
 
   /** The read-only connection that the codec's lookups go through (a SQL function cannot query its own connection). */
