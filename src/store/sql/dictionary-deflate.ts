@@ -76,6 +76,8 @@ export class DictionaryDeflater {
    * position in it: the dictionary's filled once, the value's written before they are read.
    */
   #window = new Uint8Array(0);
+  /** The window as a Buffer, for text written into it in place. */
+  #windowText = Buffer.alloc(0);
   #prev = new Int32Array(0);
   /** The output, kept between values and sized for the worst case before each value. */
   #out = new Uint8Array(0);
@@ -105,6 +107,7 @@ export class DictionaryDeflater {
     const prev = new Int32Array(size);
     if (this.#prev.length) prev.set(this.#prev.subarray(0, d));
     this.#window = window;
+    this.#windowText = Buffer.from(window.buffer, window.byteOffset, window.byteLength);
     this.#prev = prev;
     this.#touched = new Int32Array(n);
   }
@@ -113,12 +116,34 @@ export class DictionaryDeflater {
    * `input` as one raw DEFLATE block (fixed codes) that inflates, with the dictionary, back to
    * it; after `prefix` (a frame's head), when given, in the same buffer.
    */
-  deflate(input: Uint8Array, prefix?: Uint8Array): Uint8Array {
-    const d = this.#d;
+  deflate(input: Uint8Array, prefix?: Uint8Array): Buffer {
     const n = input.length;
-    if (this.#window.length < d + n) this.#grow(Math.max(n, 2 * (this.#window.length - d)));
+    this.#room(n);
+    this.#window.set(input, this.#d);
+    return this.#deflate(n, prefix);
+  }
+
+  /**
+   * `text`'s UTF-8 bytes deflated as deflate() does (written into the window in place, without a
+   * buffer of their own); undefined when that, with `prefix`, is no shorter than the bytes.
+   */
+  deflateText(text: string, prefix?: Uint8Array): Buffer | undefined {
+    // At most three bytes a UTF-16 unit.
+    this.#room(3 * text.length);
+    const n = this.#windowText.write(text, this.#d, 'utf8');
+    const out = this.#deflate(n, prefix);
+    return out.length >= n ? undefined : out;
+  }
+
+  /** Room for a value of `n` bytes after the dictionary. */
+  #room(n: number): void {
+    if (this.#window.length < this.#d + n) this.#grow(Math.max(n, 2 * (this.#window.length - this.#d)));
+  }
+
+  /** The value of `n` bytes after the dictionary in the window, deflated. */
+  #deflate(n: number, prefix: Uint8Array | undefined): Buffer {
+    const d = this.#d;
     const all = this.#window;
-    all.set(input, d);
     const end = d + n;
     const head = this.#head;
     const prev = this.#prev;
