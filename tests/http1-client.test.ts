@@ -160,6 +160,7 @@ describe('HTTP/1.1 client (plain http)', () => {
       socket.write('HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n');
     });
     await expect(post(server.url, '{}', { 'x-bad': 'a\r\nx-injected: 1' })).rejects.toThrow(/invalid header "x-bad"/);
+    await expect(post(server.url, '{}', { 'x bad': '1' })).rejects.toThrow(/invalid header name "x bad"/);
     expect(server.requests).toEqual([]);
   });
 });

@@ -47,20 +47,33 @@ const protocolError = (why: string) => Object.assign(new Error(`bad HTTP reply: 
 
 /** A header value must not break the request's head (what undici and node:http refuse too). */
 const BAD_VALUE = /[\r\n\0]/;
-const BAD_NAME = /[^!#$%&'*+\-.^_`|~0-9A-Za-z]/;
+const BAD_TOKEN = /[^!#$%&'*+\-.^_`|~0-9A-Za-z]/;
 /** Headers the client writes itself. */
 const OWN = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'host']);
+/** Header names seen, checked and in lower case (an SDK sends the same few on every call). */
+const NAMES = new Map<string, string>();
+
+function lowerName(name: string): string {
+  let lower = NAMES.get(name);
+  if (lower === undefined) {
+    if (name === '' || BAD_TOKEN.test(name)) throw new TypeError(`invalid header name ${JSON.stringify(name)}`);
+    lower = name.toLowerCase();
+    if (NAMES.size < 1000) NAMES.set(name, lower);
+  }
+  return lower;
+}
 
 /** A request's head: the request line, the caller's headers, host and length. */
 function head(o: CallOptions, host: string): string {
+  if (o.method === '' || BAD_TOKEN.test(o.method)) throw new TypeError(`invalid method ${JSON.stringify(o.method)}`);
   let h = `${o.method} ${o.path} HTTP/1.1\r\n`;
   let hostGiven = false;
   for (const name in o.headers) {
     const value = o.headers[name];
     if (value === undefined || value === null) continue;
+    const lower = lowerName(name);
     const v = String(value);
-    if (BAD_NAME.test(name) || BAD_VALUE.test(v)) throw new TypeError(`invalid header ${JSON.stringify(name)}`);
-    const lower = name.toLowerCase();
+    if (BAD_VALUE.test(v)) throw new TypeError(`invalid header ${JSON.stringify(name)}`);
     if (OWN.has(lower)) {
       if (lower !== 'host') continue;
       hostGiven = true;
