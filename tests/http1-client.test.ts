@@ -121,6 +121,15 @@ describe('HTTP/1.1 client (plain http)', () => {
     expect(server.connections()).toBe(3);
   });
 
+  it("closes a connection the server's keep-alive timeout would close within a second", async () => {
+    server = await rawServer((_req, socket) => {
+      socket.write('HTTP/1.1 200 OK\r\nkeep-alive: timeout=1\r\ncontent-length: 2\r\n\r\nok');
+    });
+    expect(await (await post(server.url)).text()).toBe('ok');
+    expect(await (await post(server.url)).text()).toBe('ok');
+    expect(server.connections()).toBe(2);
+  });
+
   it('skips an interim 100 reply; a reply of no body (204) ends at its head', async () => {
     server = await rawServer((_req, socket, n) => {
       if (n === 1) socket.write('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nhi');

@@ -11,7 +11,8 @@
 // request bodies other than a string, proxies. A connection the server closes before its reply
 // is whole fails with code ECONNRESET ("socket hang up"), as node:http's; connecting fails with
 // the system's error (ECONNREFUSED, ENOTFOUND, ...). An idle connection is closed after
-// IDLE_MS, or when the server closes it, and never keeps the process alive.
+// IDLE_MS (or a second before the server's own keep-alive timeout, when it names a shorter one),
+// or when the server closes it, and never keeps the process alive.
 
 import { connect, type Socket } from 'node:net';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -103,6 +104,8 @@ class Call implements CallControl {
   /** Body bytes still to come (Length), or of the current chunk (ChunkData). */
   left = 0;
   keepAlive = true;
+  /** How long the connection may stay idle after this reply. */
+  idleMs = IDLE_MS;
   settled = false;
 
   constructor(
@@ -244,6 +247,13 @@ class Call implements CallControl {
     }
     const connection = String(headers.connection ?? '').toLowerCase();
     this.keepAlive = m[1] === '1' ? !connection.includes('close') : connection.includes('keep-alive');
+    // The server's keep-alive timeout (Keep-Alive: timeout=N): the connection goes a second before it.
+    const hint = headers['keep-alive'];
+    if (hint !== undefined) {
+      const t = /timeout=(\d+)/i.exec(String(hint));
+      if (t) this.idleMs = Math.min(IDLE_MS, Math.max(0, Number(t[1]) * 1000 - 1000));
+      if (this.idleMs === 0) this.keepAlive = false;
+    }
     this.handler.onResponseStart?.(this, status, headers, m[3] ?? '');
     if (this.settled) return false;
     const te = String(headers['transfer-encoding'] ?? '').toLowerCase();
@@ -276,7 +286,7 @@ class Call implements CallControl {
     if (this.settled) return;
     this.stage = Stage.Done;
     this.settled = true;
-    this.conn.done(this.keepAlive);
+    this.conn.done(this.keepAlive, this.idleMs);
     this.handler.onResponseEnd?.(this, {});
   }
 
@@ -339,14 +349,14 @@ class Connection {
   }
 
   /** The call's reply is whole: back to the pool, or closed. */
-  done(keepAlive: boolean): void {
+  done(keepAlive: boolean, idleMs = IDLE_MS): void {
     this.call = undefined;
     if (!keepAlive || !this.alive) {
       this.destroy();
       return;
     }
     this.socket.unref();
-    this.idleTimer = setTimeout(() => this.destroy(), IDLE_MS);
+    this.idleTimer = setTimeout(() => this.destroy(), idleMs);
     this.idleTimer.unref();
     this.pool.idle(this);
   }
