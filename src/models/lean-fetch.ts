@@ -15,7 +15,8 @@
 
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Agent, Dispatcher } from 'undici';
-import { type CallControl, type CallOptions, Http1Agent, type ReplyHandler } from './http1-client.js';
+import { type CallOptions, Http1Agent } from './http1-client.js';
+import type { CallControl, ReplyHandler } from './http1-reply.js';
 import { ReplyOverLimit, replyLimitOf } from './reply-limit.js';
 
 /** Connections a pool keeps open per origin: the most calls the runner has in flight to one endpoint. */
