@@ -165,7 +165,7 @@ export class DictionaryDeflater {
       let bestDist = 0;
       let h = -1;
       if (i <= lastHashable) {
-        const max = end - i < MAX_MATCH ? end - i : MAX_MATCH;
+        const max = Math.min(end - i, MAX_MATCH);
         h = (Math.imul((all[i]! << 16) | (all[i + 1]! << 8) | all[i + 2]!, 0x9e3779b1) >>> (32 - HASH_BITS)) | 0;
         let cand = head[h]!;
         for (let chain = 0; cand >= 0 && chain < MAX_CHAIN && i - cand <= MAX_DISTANCE; chain++) {
