@@ -1,7 +1,8 @@
 // bench/http-clients: client CPU per request of the ways mindscope could send a model call, each
 // sending the bench's MCQ bodies with the openai SDK's headers to the same local
 // OpenAI-compatible server at concurrency 64: the built-in fetch, node:http with a keep-alive
-// agent, the lean fetch the SDK clients use (src/models/lean-fetch.ts: undici's pools), the
+// agent, undici's pools (its request API), the lean fetch the SDK clients use
+// (src/models/lean-fetch.ts: over plain http, its HTTP/1.1 client, http1-client.ts), the
 // stock openai SDK client over the lean fetch, and mindscope's openai provider (the SDK client
 // with its lighter header handling, the reply cap, encoding the request and decoding the reply):
 // what a model call costs the runner before its own work (cache, store, protocol).
@@ -24,7 +25,7 @@ const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : fallback;
 };
-const MODES = ['fetch', 'node-http', 'lean-fetch', 'openai-sdk', 'provider'];
+const MODES = ['fetch', 'node-http', 'undici', 'lean-fetch', 'openai-sdk', 'provider'];
 const CONCURRENCY = 64;
 
 async function child(mode, base, n) {
@@ -61,6 +62,11 @@ async function child(mode, base, n) {
     // node:http with a keep-alive agent, the reply read whole (the lean fetch before undici).
     const agent = keepAliveAgent(256);
     send = (body) => postJson(agent, url, headers, body);
+  } else if (mode === 'undici') {
+    // undici's pools through its request API (what the lean fetch uses for https).
+    const { Agent, request } = await import('undici');
+    const dispatcher = new Agent({ connections: 256 });
+    send = async (body) => (await request(url, { method: 'POST', headers, body, dispatcher })).body.json();
   } else if (mode === 'lean-fetch') send = async (body) => (await leanFetch(url, { method: 'POST', headers, body })).json();
   else if (mode === 'provider') {
     let k = 0;

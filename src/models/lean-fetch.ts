@@ -1,5 +1,6 @@
-// A lean `fetch` for the SDK clients: a JSON request with a string body goes through undici's
-// keep-alive connection pools (the HTTP client Node's own fetch is built on, called directly),
+// A lean `fetch` for the SDK clients: a JSON request with a string body goes over keep-alive
+// connections (https: undici's pools, the HTTP client Node's own fetch is built on, called
+// directly; plain http, a local model server: the smaller HTTP/1.1 client of http1-client.ts),
 // and the whole reply is read before the promise resolves. It skips what the built-in fetch
 // does per call that a model call never needs (a Request and a Response with web streams, body
 // cloning kept for redirects, a stream per body): bench/http-clients.mjs measured the built-in
@@ -14,12 +15,15 @@
 
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Agent, Dispatcher } from 'undici';
+import { type CallOptions, Http1Agent } from './http1-client.js';
+import type { CallControl, ReplyHandler } from './http1-reply.js';
 import { ReplyOverLimit, replyLimitOf } from './reply-limit.js';
 
 /** Connections a pool keeps open per origin: the most calls the runner has in flight to one endpoint. */
 const MAX_CONNECTIONS = 256;
 
 let agent: Promise<Agent> | undefined;
+let plain: Promise<Http1Agent> | undefined;
 /** The connection pools, made on first use (loading undici costs a few milliseconds). */
 function pools(): Promise<Agent> {
   agent ??= import('undici').then(
@@ -179,11 +183,18 @@ export function leanFetch(input: string | URL | Request, init?: RequestInit): Pr
   }
   const signal = init?.signal ?? undefined;
   if (signal?.aborted) return Promise.reject(abortError());
-  return pools().then((dispatcher) => send(dispatcher, href, body, init, signal));
+  // Plain http (a local server) through the small HTTP/1.1 client, https through undici's pools.
+  const dispatcher: Promise<Dispatch> = href.startsWith('http:') ? (plain ??= Promise.resolve(new Http1Agent(MAX_CONNECTIONS))) : pools();
+  return dispatcher.then((d) => send(d, href, body, init, signal));
+}
+
+/** What send() calls of a dispatcher: undici's dispatch, in the form both clients take. */
+interface Dispatch {
+  dispatch(options: CallOptions, handler: ReplyHandler): unknown;
 }
 
 function send(
-  dispatcher: Agent,
+  dispatcher: Dispatch,
   href: string,
   body: string,
   init: RequestInit | undefined,
@@ -197,7 +208,7 @@ function send(
   if (basic && !Object.keys(headers).some((k) => k.toLowerCase() === 'authorization')) headers = { ...headers, authorization: basic };
   return new Promise<Response>((resolve, reject) => {
     let settled = false;
-    let call: Dispatcher.DispatchController | undefined;
+    let call: CallControl | undefined;
     const chunks: Buffer[] = [];
     let total = 0;
     let status = 0;
@@ -238,7 +249,7 @@ function send(
           const declared = Number(h['content-length'] ?? Number.NaN);
           if (limit !== undefined && declared > limit) fail(new ReplyOverLimit(limit, declared, true));
         },
-        onResponseData(_controller, chunk: Buffer) {
+        onResponseData(_controller, chunk) {
           if (settled) return;
           total += chunk.length;
           if (limit !== undefined && total > limit) return fail(new ReplyOverLimit(limit, total, false));

@@ -222,7 +222,7 @@ export async function runEvaluation(opts: RunOptions): Promise<RunSummary> {
   // What a resumed run has spent already, read before its items are handed to the store (a read
   // after would wait for them).
   const prior = await store.usage(runId);
-  // Items are stored (deflated on a worker thread) while the first trials run. If they cannot
+  // Items are stored (encoded a chunk at a time between trials) while the first trials run. If they cannot
   // be, no further trial starts and the run fails with their error (trials already started fail
   // to commit; their calls stay cached).
   const run = await prepareRun(store, { ...opts, itemsInBackground: true });

@@ -58,110 +58,116 @@ for (let c = 0; c < DIST_BASE.length; c++) {
   for (let dist = DIST_BASE[c]!; dist < end; dist++) DIST_CODE_OF[dist] = c;
 }
 
-/** Bits written low first, as DEFLATE packs them, into a buffer kept between values (grown when full). */
-class BitWriter {
-  out: Uint8Array<ArrayBuffer>;
-  #at = 0;
-  #acc = 0;
-  #n = 0;
-
-  constructor(out: Uint8Array<ArrayBuffer>) {
-    this.out = out;
-  }
-
-  write(value: number, bits: number): void {
-    this.#acc |= value << this.#n;
-    this.#n += bits;
-    while (this.#n >= 8) {
-      if (this.#at === this.out.length) {
-        const bigger = new Uint8Array(Math.max(64, this.out.length * 2));
-        bigger.set(this.out);
-        this.out = bigger;
-      }
-      this.out[this.#at++] = this.#acc & 0xff;
-      this.#acc >>>= 8;
-      this.#n -= 8;
-    }
-  }
-
-  /** The bytes written, copied out of the kept buffer. */
-  finish(): Uint8Array {
-    if (this.#n > 0) this.write(0, 8 - this.#n);
-    return this.out.slice(0, this.#at);
-  }
-}
-
 /** Deflates values against one dictionary (its last 32 KiB at most), indexed once. */
 export class DictionaryDeflater {
-  readonly #dict: Uint8Array;
+  readonly #d: number;
+  /** The dictionary's chain heads, by hash: what `#head` holds again after each value. */
+  readonly #dictHead: Int32Array;
+  /**
+   * The chain heads while a value is deflated: the dictionary's, then the value's positions as
+   * they are indexed; each bucket a value changed is put back afterwards (`#touched`), so the
+   * next value starts from the dictionary's heads without a copy of the whole table.
+   */
   readonly #head: Int32Array;
-  readonly #prev: Int32Array;
-  /** The value's own positions, by hash: an entry counts only when stamped with the current value's number (no clearing between values). */
-  readonly #valueHead = new Int32Array(1 << HASH_BITS);
-  readonly #stamp = new Uint32Array(1 << HASH_BITS);
-  #value = 0;
+  /** Hashes the current value wrote into `#head`, in order (to put back). */
+  #touched = new Int32Array(0);
+  /**
+   * The dictionary and the value end to end (the dictionary copied once), and the chain of each
+   * position in it: the dictionary's filled once, the value's written before they are read.
+   */
   #window = new Uint8Array(0);
-  /** Kept between values, grown as needed: the value's match chains (each entry written before it is read) and the output. */
-  #chains = new Int32Array(0);
+  /** The window as a Buffer, for text written into it in place. */
+  #windowText = Buffer.alloc(0);
+  #prev = new Int32Array(0);
+  /** The output, kept between values and sized for the worst case before each value. */
   #out = new Uint8Array(0);
+  readonly #dict: Uint8Array;
 
   constructor(dictionary: Uint8Array) {
-    this.#dict = dictionary.subarray(Math.max(0, dictionary.length - MAX_DISTANCE));
-    this.#head = new Int32Array(1 << HASH_BITS).fill(-1);
-    this.#prev = new Int32Array(this.#dict.length);
-    for (let i = 0; i + MIN_MATCH <= this.#dict.length; i++) {
-      const h = hash3(this.#dict, i);
-      this.#prev[i] = this.#head[h]!;
-      this.#head[h] = i;
+    const dict = dictionary.subarray(Math.max(0, dictionary.length - MAX_DISTANCE));
+    this.#dict = dict;
+    this.#d = dict.length;
+    this.#dictHead = new Int32Array(1 << HASH_BITS).fill(-1);
+    this.#grow(256);
+    const prev = this.#prev;
+    for (let i = 0; i + MIN_MATCH <= dict.length; i++) {
+      const h = hash3(dict, i);
+      prev[i] = this.#dictHead[h]!;
+      this.#dictHead[h] = i;
     }
+    this.#head = this.#dictHead.slice();
+  }
+
+  /** Room for a value of `n` bytes after the dictionary (the dictionary's chains kept). */
+  #grow(n: number): void {
+    const d = this.#d;
+    const size = d + n;
+    const window = new Uint8Array(size);
+    window.set(this.#dict);
+    const prev = new Int32Array(size);
+    if (this.#prev.length) prev.set(this.#prev.subarray(0, d));
+    this.#window = window;
+    this.#windowText = Buffer.from(window.buffer, window.byteOffset, window.byteLength);
+    this.#prev = prev;
+    this.#touched = new Int32Array(n);
   }
 
   /**
    * `input` as one raw DEFLATE block (fixed codes) that inflates, with the dictionary, back to
    * it; after `prefix` (a frame's head), when given, in the same buffer.
    */
-  deflate(input: Uint8Array, prefix?: Uint8Array): Uint8Array {
-    const d = this.#dict.length;
-    // The dictionary and the value end to end, in a buffer kept between values (the dictionary copied once).
-    if (this.#window.length < d + input.length) {
-      this.#window = new Uint8Array(d + Math.max(input.length, 2 * (this.#window.length - d)));
-      this.#window.set(this.#dict);
-    }
-    this.#window.set(input, d);
-    const all = this.#window.subarray(0, d + input.length);
-    if (++this.#value > 0xffff_ffff) {
-      this.#value = 1;
-      this.#stamp.fill(0);
-    }
-    const value = this.#value;
-    const valueHead = this.#valueHead;
-    const stamp = this.#stamp;
-    const dictHead = this.#head;
-    const dictPrev = this.#prev;
-    // Chains of the value's positions (offset by d); they continue into the dictionary's.
-    if (this.#chains.length < input.length) this.#chains = new Int32Array(Math.max(input.length, 2 * this.#chains.length));
-    const prev = this.#chains;
-    const headOf = (h: number) => (stamp[h] === value ? valueHead[h]! : dictHead[h]!);
-    const prevOf = (p: number) => (p >= d ? prev[p - d]! : dictPrev[p]!);
-    const insert = (i: number) => {
-      if (i + MIN_MATCH > all.length) return;
-      const h = hash3(all, i);
-      prev[i - d] = headOf(h);
-      valueHead[h] = i;
-      stamp[h] = value;
-    };
-    if (this.#out.length < input.length + 16) this.#out = new Uint8Array(Math.max(input.length + 16, 2 * this.#out.length));
-    const out = new BitWriter(this.#out);
-    if (prefix) for (const b of prefix) out.write(b, 8);
-    out.write(1, 1); // the last block
-    out.write(1, 2); // fixed Huffman codes
+  deflate(input: Uint8Array, prefix?: Uint8Array): Buffer {
+    const n = input.length;
+    this.#room(n);
+    this.#window.set(input, this.#d);
+    return this.#deflate(n, prefix);
+  }
+
+  /**
+   * `text`'s UTF-8 bytes deflated as deflate() does (written into the window in place, without a
+   * buffer of their own); undefined when that, with `prefix`, is no shorter than the bytes.
+   */
+  deflateText(text: string, prefix?: Uint8Array): Buffer | undefined {
+    // At most three bytes a UTF-16 unit.
+    this.#room(3 * text.length);
+    const n = this.#windowText.write(text, this.#d, 'utf8');
+    const out = this.#deflate(n, prefix);
+    return out.length >= n ? undefined : out;
+  }
+
+  /** Room for a value of `n` bytes after the dictionary. */
+  #room(n: number): void {
+    if (this.#window.length < this.#d + n) this.#grow(Math.max(n, 2 * (this.#window.length - this.#d)));
+  }
+
+  /** The value of `n` bytes after the dictionary in the window, deflated. */
+  #deflate(n: number, prefix: Uint8Array | undefined): Buffer {
+    const d = this.#d;
+    const all = this.#window;
+    const end = d + n;
+    const head = this.#head;
+    const prev = this.#prev;
+    const touched = this.#touched;
+    let nTouched = 0;
+    // At most 9 bits a literal and 31 a match of 3 or more bytes: under 11 bits a byte, plus the block's head and end.
+    const room = (prefix?.length ?? 0) + Math.ceil((n * 11) / 8) + 8;
+    if (this.#out.length < room) this.#out = new Uint8Array(Math.max(room, 2 * this.#out.length));
+    const out = this.#out;
+    let at = 0;
+    if (prefix) for (let k = 0; k < prefix.length; k++) out[at++] = prefix[k]!;
+    // Bits written low first, as DEFLATE packs them: the last block (1), fixed Huffman codes (01).
+    let acc = 0b011;
+    let bits = 3;
+    const lastHashable = end - MIN_MATCH;
     let i = d;
-    while (i < all.length) {
+    while (i < end) {
       let bestLen = 0;
       let bestDist = 0;
-      if (i + MIN_MATCH <= all.length) {
-        const max = Math.min(MAX_MATCH, all.length - i);
-        let cand = headOf(hash3(all, i));
+      let h = -1;
+      if (i <= lastHashable) {
+        const max = Math.min(end - i, MAX_MATCH);
+        h = (Math.imul((all[i]! << 16) | (all[i + 1]! << 8) | all[i + 2]!, 0x9e3779b1) >>> (32 - HASH_BITS)) | 0;
+        let cand = head[h]!;
         for (let chain = 0; cand >= 0 && chain < MAX_CHAIN && i - cand <= MAX_DISTANCE; chain++) {
           if (all[cand + bestLen] === all[i + bestLen]) {
             let len = 0;
@@ -172,27 +178,82 @@ export class DictionaryDeflater {
               if (len === max) break;
             }
           }
-          cand = prevOf(cand);
+          cand = prev[cand]!;
         }
       }
       if (bestLen >= MIN_MATCH) {
         const lc = LENGTH_CODE[bestLen]!;
-        out.write(LIT_CODE[257 + lc]!, LIT_BITS[257 + lc]!);
-        if (LENGTH_EXTRA[lc]) out.write(bestLen - LENGTH_BASE[lc]!, LENGTH_EXTRA[lc]!);
+        acc |= LIT_CODE[257 + lc]! << bits;
+        bits += LIT_BITS[257 + lc]!;
+        const lx = LENGTH_EXTRA[lc]!;
+        if (lx) {
+          acc |= (bestLen - LENGTH_BASE[lc]!) << bits;
+          bits += lx;
+        }
+        while (bits >= 8) {
+          out[at++] = acc & 0xff;
+          acc >>>= 8;
+          bits -= 8;
+        }
         const dc = DIST_CODE_OF[bestDist]!;
-        out.write(DIST_CODE[dc]!, 5);
-        if (DIST_EXTRA[dc]) out.write(bestDist - DIST_BASE[dc]!, DIST_EXTRA[dc]!);
-        for (let k = 0; k < bestLen; k++) insert(i + k);
-        i += bestLen;
+        acc |= DIST_CODE[dc]! << bits;
+        bits += 5;
+        const dx = DIST_EXTRA[dc]!;
+        if (dx) {
+          acc |= (bestDist - DIST_BASE[dc]!) << bits;
+          bits += dx;
+        }
+        while (bits >= 8) {
+          out[at++] = acc & 0xff;
+          acc >>>= 8;
+          bits -= 8;
+        }
+        // Every position of the match indexed (the first one's hash is known already).
+        prev[i] = head[h]!;
+        head[h] = i;
+        touched[nTouched++] = h;
+        const stop = i + bestLen;
+        for (let k = i + 1; k < stop; k++) {
+          if (k > lastHashable) break;
+          const hk = (Math.imul((all[k]! << 16) | (all[k + 1]! << 8) | all[k + 2]!, 0x9e3779b1) >>> (32 - HASH_BITS)) | 0;
+          prev[k] = head[hk]!;
+          head[hk] = k;
+          touched[nTouched++] = hk;
+        }
+        i = stop;
       } else {
-        out.write(LIT_CODE[all[i]!]!, LIT_BITS[all[i]!]!);
-        insert(i);
+        const b = all[i]!;
+        acc |= LIT_CODE[b]! << bits;
+        bits += LIT_BITS[b]!;
+        while (bits >= 8) {
+          out[at++] = acc & 0xff;
+          acc >>>= 8;
+          bits -= 8;
+        }
+        if (h >= 0) {
+          prev[i] = head[h]!;
+          head[h] = i;
+          touched[nTouched++] = h;
+        }
         i++;
       }
     }
-    out.write(LIT_CODE[256]!, LIT_BITS[256]!);
-    const bytes = out.finish();
-    this.#out = out.out;
+    // The value's chain heads back to the dictionary's.
+    const dictHead = this.#dictHead;
+    for (let k = 0; k < nTouched; k++) {
+      const t = touched[k]!;
+      head[t] = dictHead[t]!;
+    }
+    acc |= LIT_CODE[256]! << bits;
+    bits += LIT_BITS[256]!;
+    while (bits > 0) {
+      out[at++] = acc & 0xff;
+      acc >>>= 8;
+      bits -= 8;
+    }
+    // A copy from Node's pool of small buffers: cheaper than a typed array of its own (slice).
+    const bytes = Buffer.allocUnsafe(at);
+    for (let k = 0; k < at; k++) bytes[k] = out[k]!;
     return bytes;
   }
 }

@@ -283,9 +283,7 @@ export class TextCodec {
   #framedDeflate(t: Trained, text: string): string | Buffer {
     t.deflater ??= new DictionaryDeflater(t.dict);
     t.head ??= Uint8Array.from([FRAME_TAG, ...varint(t.id)]);
-    const input = Buffer.from(text, 'utf8');
-    const out = t.deflater.deflate(input, t.head);
-    return out.length >= input.length ? text : Buffer.from(out.buffer, out.byteOffset, out.length);
+    return t.deflater.deflateText(text, t.head) ?? text;
   }
 
   /** The kind's dictionary for writing and DEFLATE's options with it, if it has one. */
