@@ -9,8 +9,9 @@
 // A stored value is one of:
 // - text: as written (rows written before, PostgreSQL's, and values that did not shrink);
 // - a BLOB framed [FRAME_TAG, varint dictionary id, raw DEFLATE with that dictionary];
-// - a BLOB [BLOCK_MEMBER_TAG, varint block id, varint index]: a transcript written in a block with
-//   others (schema 17, blockOf), the block a row of transcript_blocks in one of the forms here;
+// - a BLOB [BLOCK_MEMBER_TAG, varint block id, varint index]: a transcript or an item body written
+//   in a block with others (schema 17, blockOf), the block a row of transcript_blocks in one of
+//   the forms here;
 // - any other BLOB: raw DEFLATE with no dictionary (item bodies and prompt blobs before schema
 //   16). Neither tag can start one: their block type bits are 11, which DEFLATE reserves.
 // decode() reads all three; SQL reads them through the function TEXT_SQL_FUNCTION.
@@ -143,13 +144,15 @@ export class TextCodec {
    * Transcripts written together as one block: their JSON texts (which hold no line break) one a
    * line, deflated with the transcripts' dictionary and DEFLATE's whole window, so that what
    * repeats from one trial to the next (an item's other subjects and replicates) is kept once.
-   * Each transcript row then holds its place in the block (member).
+   * Each transcript row then holds its place in the block (member). Item bodies written together
+   * are kept the same way (kind 'item', with the items' dictionary): the stories of a suite share
+   * most of their words.
    */
-  blockOf(texts: readonly string[]): Buffer {
-    for (const t of texts) if (t.includes('\n')) throw new MindscopeError('a transcript block holds one-line texts only');
-    if (this.#gathering('transcript')) for (const t of texts) this.#sample('transcript', t);
+  blockOf(texts: readonly string[], kind: 'transcript' | 'item' = 'transcript'): Buffer {
+    for (const t of texts) if (t.includes('\n')) throw new MindscopeError(`a block of ${kind}s holds one-line texts only`);
+    if (this.#gathering(kind)) for (const t of texts) this.#sample(kind, t);
     const joined = texts.join('\n');
-    const t = this.#active.get('transcript');
+    const t = this.#active.get(kind);
     if (!t) return deflateRawSync(joined);
     return Buffer.concat([Uint8Array.from([FRAME_TAG, ...varint(t.id)]), deflateRawSync(joined, { dictionary: t.dict })]);
   }
@@ -166,13 +169,13 @@ export class TextCodec {
     let texts = this.#blocks.get(id);
     if (texts === undefined) {
       const block = this.loadBlockSync?.(id);
-      if (block === undefined) throw new MindscopeError(`transcript block ${id} is missing from the store's transcript_blocks`);
+      if (block === undefined) throw new MindscopeError(`block ${id} is missing from the store's transcript_blocks`);
       texts = this.decode(block).split('\n');
       if (this.#blocks.size >= BLOCK_CACHE_MAX) this.#blocks.delete(this.#blocks.keys().next().value!);
       this.#blocks.set(id, texts);
     }
     const text = texts[index];
-    if (text === undefined) throw new MindscopeError(`transcript block ${id} holds no transcript ${index}`);
+    if (text === undefined) throw new MindscopeError(`block ${id} of transcript_blocks holds no text ${index}`);
     return text;
   }
 
