@@ -10,7 +10,7 @@ import { inflateRawSync } from 'node:zlib';
 import type { Item } from '../../core/index.js';
 import type { SqlDriver, SqlExecutor } from './driver.js';
 import { ITEM_KEY, itemConflict, itemHashParam, itemHashText, itemKeyParam } from './item-keys.js';
-import type { TextCodec } from './text-codec.js';
+import { blockGroups, type TextCodec } from './text-codec.js';
 import { valuesList } from './trial-key-sql.js';
 
 /** The SQLite function that gives a stored body's JSON text. */
@@ -79,8 +79,8 @@ async function itemBodyParams(db: SqlDriver, jsons: string[]): Promise<Array<str
  * Items written together (SQLite) are kept in blocks of this many, each a row of
  * transcript_blocks (text-codec.ts, blockOf) and each item's body its place in one: a suite's
  * stories share most of their words, which a block keeps once (a body deflated alone against
- * the dictionary keeps them in every row). Reading a body inflates its block (a few hundred
- * KiB of JSON at most), which the codec remembers for the next body of the block.
+ * the dictionary keeps them in every row). Reading a body inflates its block (256 KiB of JSON
+ * at most; a longer body is kept alone), which the codec remembers for the next body of the block.
  */
 const ITEM_BLOCK_MAX = 64;
 
@@ -92,20 +92,15 @@ async function blockPrepared(db: SqlDriver, jsons: string[]): Promise<string[]> 
   return jsons;
 }
 
-/** Bodies as the database keeps them, blocked (inside the transaction that writes the items): a body with a line break is kept alone. */
+/** Bodies as the database keeps them, blocked (inside the transaction that writes the items): a long body, or one with a line break, is kept alone. */
 async function blockBodies(tx: SqlExecutor, codec: TextCodec, jsons: string[]): Promise<Array<string | Buffer>> {
   const bodies: Array<string | Buffer> = [];
-  const oneLine: number[] = [];
-  jsons.forEach((json, i) => {
-    if (json.includes('\n')) bodies[i] = codec.encode('item', json);
-    else oneLine.push(i);
-  });
-  for (let i = 0; i < oneLine.length; i += ITEM_BLOCK_MAX) {
-    const part = oneLine.slice(i, i + ITEM_BLOCK_MAX);
-    if (part.length < 2) {
-      for (const j of part) bodies[j] = codec.encode('item', jsons[j]!);
-      continue;
-    }
+  const { blocks, alone } = blockGroups(
+    jsons.map((j) => (j.includes('\n') ? Number.POSITIVE_INFINITY : j.length)),
+    ITEM_BLOCK_MAX,
+  );
+  for (const j of alone) bodies[j] = codec.encode('item', jsons[j]!);
+  for (const part of blocks) {
     const row = await tx.get<{ id: number }>('INSERT INTO transcript_blocks (body) VALUES (?) RETURNING id', [
       codec.blockOf(
         part.map((j) => jsons[j]!),

@@ -11,10 +11,11 @@
 // - a BLOB framed [FRAME_TAG, varint dictionary id, raw DEFLATE with that dictionary];
 // - a BLOB [BLOCK_MEMBER_TAG, varint block id, varint index]: a transcript or an item body written
 //   in a block with others (schema 17, blockOf), the block a row of transcript_blocks in one of
-//   the forms here;
+//   the forms here; or [BLOCK_QUOTED_TAG, ...] likewise, a prompt blob kept in its block as its
+//   JSON string;
 // - any other BLOB: raw DEFLATE with no dictionary (item bodies and prompt blobs before schema
 //   16). Neither tag can start one: their block type bits are 11, which DEFLATE reserves.
-// decode() reads all three; SQL reads them through the function TEXT_SQL_FUNCTION.
+// decode() reads them all; SQL reads them through the function TEXT_SQL_FUNCTION.
 
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 // core's errors file, not its index: the index loads every record schema (zod), which `report` does without.
@@ -65,6 +66,11 @@ const PLAIN_DEFLATE_MIN_CHARS = 200;
 const FRAME_TAG = 0x06;
 /** A transcript kept in a block of transcripts: [BLOCK_MEMBER_TAG, varint block id, varint index]. */
 const BLOCK_MEMBER_TAG = 0x07;
+/**
+ * A text kept in a block as its JSON string, one a line (a prompt's text may hold line breaks):
+ * [BLOCK_QUOTED_TAG, varint block id, varint index]. Its block type bits are 11 as well.
+ */
+const BLOCK_QUOTED_TAG = 0x0e;
 /** Blocks read back, remembered (a run's trials are read in the order they were written, block by block). */
 const BLOCK_CACHE_MAX = 64;
 
@@ -109,6 +115,38 @@ interface Trained {
   head?: Uint8Array;
 }
 
+/** Characters of text a block holds at most (reading one of its texts inflates them all), and of a text kept in one. */
+const BLOCK_MAX_CHARS = 256 * 1024;
+const BLOCK_TEXT_MAX_CHARS = 64 * 1024;
+
+/**
+ * Texts (by their lengths) in blocks of at most `maxCount` and BLOCK_MAX_CHARS, in order: the
+ * indices of each block of two or more, and those of texts kept alone (a long one, or one left over).
+ */
+export function blockGroups(lengths: readonly number[], maxCount: number): { blocks: number[][]; alone: number[] } {
+  const blocks: number[][] = [];
+  const alone: number[] = [];
+  let open: number[] = [];
+  let chars = 0;
+  const close = () => {
+    if (open.length >= 2) blocks.push(open);
+    else alone.push(...open);
+    open = [];
+    chars = 0;
+  };
+  lengths.forEach((n, i) => {
+    if (n > BLOCK_TEXT_MAX_CHARS) {
+      alone.push(i);
+      return;
+    }
+    if (open.length >= maxCount || chars + n > BLOCK_MAX_CHARS) close();
+    open.push(i);
+    chars += n;
+  });
+  close();
+  return { blocks, alone };
+}
+
 /**
  * Encodes and decodes a store's values. `compress` false (PostgreSQL, which compresses large
  * values itself): values stay text. `loadSync` reads a dictionary another connection or process
@@ -151,10 +189,29 @@ export class TextCodec {
   blockOf(texts: readonly string[], kind: 'transcript' | 'item' = 'transcript'): Buffer {
     for (const t of texts) if (t.includes('\n')) throw new MindscopeError(`a block of ${kind}s holds one-line texts only`);
     if (this.#gathering(kind)) for (const t of texts) this.#sample(kind, t);
+    return this.#deflateBlock(texts, kind);
+  }
+
+  /** One-line texts joined, deflated with the kind's dictionary (framed) or alone. */
+  #deflateBlock(texts: readonly string[], kind: TextKind): Buffer {
     const joined = texts.join('\n');
     const t = this.#active.get(kind);
     if (!t) return deflateRawSync(joined);
     return Buffer.concat([Uint8Array.from([FRAME_TAG, ...varint(t.id)]), deflateRawSync(joined, { dictionary: t.dict })]);
+  }
+
+  /** Texts of a kind that may hold line breaks as one block, each its JSON string a line (a row's value: quotedMember). */
+  quotedBlockOf(texts: readonly string[], kind: 'blob'): Buffer {
+    if (this.#gathering(kind)) for (const t of texts) this.#sample(kind, t);
+    return this.#deflateBlock(
+      texts.map((t) => JSON.stringify(t)),
+      kind,
+    );
+  }
+
+  /** A row's value for the `index`th text of a block made by quotedBlockOf. */
+  quotedMember(id: number, index: number): Buffer {
+    return Buffer.from([BLOCK_QUOTED_TAG, ...varint(id), ...varint(index)]);
   }
 
   /** A transcript row's value for the `index`th text of block `id`. */
@@ -303,6 +360,7 @@ export class TextCodec {
   decode(stored: string | Uint8Array): string {
     if (typeof stored === 'string') return stored;
     if (stored.length > 0 && stored[0] === BLOCK_MEMBER_TAG) return this.#memberText(stored);
+    if (stored.length > 0 && stored[0] === BLOCK_QUOTED_TAG) return JSON.parse(this.#memberText(stored)) as string;
     if (!isFramed(stored)) return inflateRawSync(stored).toString('utf8');
     const { id, at } = readFrame(stored);
     const dict = this.#dictionary(id);
