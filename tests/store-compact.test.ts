@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../src/index.js';
 import { StoredTranscriptSchema, type TrialKey, type TrialOutcome } from '../src/core/index.js';
@@ -47,6 +48,47 @@ const sqlite: Backend = {
     }
   },
 };
+/** Varints (7 bits a byte, low first) from `at`. */
+function varints(b: Buffer, at: number, n: number): number[] {
+  const out: number[] = [];
+  while (out.length < n) {
+    let v = 0;
+    let scale = 1;
+    for (;;) {
+      const byte = b[at++]!;
+      v += (byte & 0x7f) * scale;
+      scale *= 128;
+      if (byte < 0x80) break;
+    }
+    out.push(v);
+  }
+  return out;
+}
+
+/**
+ * The texts of prompt_texts as stored: SQLite keeps blobs written together in a block of
+ * transcript_blocks, each its JSON string a line (deflated alone while the store has no blob
+ * dictionary, as in these small stores), each row holding [0x0e, block id, index].
+ */
+async function promptTexts(backend: Backend, location: string): Promise<string[]> {
+  const rows = await backend.sql(location, 'SELECT body FROM prompt_texts');
+  const out: string[] = [];
+  for (const r of rows) {
+    const body = r.body;
+    if (!Buffer.isBuffer(body) || body[0] !== 0x0e) {
+      out.push(String(body));
+      continue;
+    }
+    const [id, index] = varints(body, 1, 2);
+    const [block] = await backend.sql(location, 'SELECT body FROM transcript_blocks WHERE id = ?', [id]);
+    const lines = inflateRawSync(block!.body as Buffer)
+      .toString('utf8')
+      .split('\n');
+    out.push(JSON.parse(lines[index!]!) as string);
+  }
+  return out;
+}
+
 const postgres: Backend = {
   name: `PostgreSQL${pgSkipNote}`,
   skip: !pgAvailable,
@@ -164,8 +206,7 @@ for (const b of [sqlite, postgres]) {
           }
       await s.close();
       // 8 trials of 2 stories: the system prompt's paragraphs, each story, each message list once.
-      const blobs = await b.sql(location, 'SELECT body FROM prompt_texts');
-      const bodies = blobs.map((r) => String(r.body));
+      const bodies = await promptTexts(b, location);
       expect(bodies.filter((x) => x === 'You are taking a test.')).toHaveLength(1);
       expect(bodies.filter((x) => x === 'Ann put the ball in the box.\nAnn left.')).toHaveLength(1);
       // No transcript row holds a prompt's text.
@@ -199,9 +240,7 @@ for (const b of [sqlite, postgres]) {
         await t.close();
         // Both trials are packed in the target, their blobs with them.
         expect((await other.sql(target, 'SELECT packed FROM transcripts')).map((r) => Number(r.packed))).toEqual([1, 1]);
-        const stories = (await other.sql(target, 'SELECT body FROM prompt_texts'))
-          .map((r) => String(r.body))
-          .filter((x) => x.endsWith('story.'));
+        const stories = (await promptTexts(other, target)).filter((x) => x.endsWith('story.'));
         expect(stories.sort()).toEqual(['New story.', 'Old story.']);
       }
     });

@@ -141,8 +141,12 @@ describe('item bodies', () => {
     for (const i of [0, 199, 200, 1999, 2000, 2499]) expect(await s.getItem(`h${i}`)).toEqual(items[i]);
     await s.close();
     const rows = await sqliteQuery(location, "SELECT body FROM items WHERE hash IN ('h0', 'h2499')");
-    // Framed with the dictionary trained from these bodies (tag 6), not deflated alone.
-    for (const r of rows) expect((r.body as Buffer)[0]).toBe(6);
+    // Each body a place in a block of item bodies (tag 0x0f) of 64 written together ...
+    for (const r of rows) expect((r.body as Buffer)[0]).toBe(0x0f);
+    const blocks = await sqliteQuery(location, 'SELECT body FROM transcript_blocks');
+    expect(blocks).toHaveLength(Math.ceil(2500 / 64));
+    // ... each block framed with the dictionary trained from these bodies (tag 6), not deflated alone.
+    for (const b of blocks) expect((b.body as Buffer)[0]).toBe(6);
     const again = await openStore(location);
     expect(await again.getItem('h1234')).toEqual(items[1234]);
     await again.close();

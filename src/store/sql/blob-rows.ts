@@ -12,7 +12,7 @@ import { hash } from 'node:crypto';
 // core's errors file, not its index: the index loads every record schema (zod), which `report` does without.
 import { MindscopeError } from '../../core/errors.js';
 import type { SqlDriver, SqlExecutor } from './driver.js';
-import type { TextCodec } from './text-codec.js';
+import { blockGroups, type TextCodec } from './text-codec.js';
 
 /** Characters of a reference to a prompt_texts row (8 bytes in base64url). */
 export const REF_CHARS = 11;
@@ -38,6 +38,37 @@ export function keyRef(key: string): string {
 const placeholders = (n: number, each: string): string => Array(n).fill(each).join(', ');
 
 /**
+ * Blobs written together (SQLite) are kept in blocks of this many, each a row of
+ * transcript_blocks (text-codec.ts, quotedBlockOf), each prompt_texts row holding its place in
+ * one: an item's prompts for each subject and replicate differ in little. A reader of one blob
+ * inflates its block (remembered by the codec for the next).
+ */
+const BLOB_BLOCK_MAX = 256;
+
+/** Bodies as the database keeps them: in blocks where the codec keeps blocks (a block row written first), else each encoded alone. */
+async function storedBodies(tx: SqlExecutor, codec: TextCodec, part: ReadonlyArray<{ body: string }>): Promise<Array<string | Buffer>> {
+  if (!codec.blocksTranscripts || part.length < 2) return part.map((b) => codec.encode('blob', b.body));
+  const bodies: Array<string | Buffer> = [];
+  const { blocks, alone } = blockGroups(
+    part.map((b) => b.body.length),
+    BLOB_BLOCK_MAX,
+  );
+  for (const j of alone) bodies[j] = codec.encode('blob', part[j]!.body);
+  for (const chunk of blocks) {
+    const row = await tx.get<{ id: number }>('INSERT INTO transcript_blocks (body) VALUES (?) RETURNING id', [
+      codec.quotedBlockOf(
+        chunk.map((j) => part[j]!.body),
+        'blob',
+      ),
+    ]);
+    chunk.forEach((j, k) => {
+      bodies[j] = codec.quotedMember(Number(row!.id), k);
+    });
+  }
+  return bodies;
+}
+
+/**
  * Store blobs in a transaction, in one order: concurrent transactions inserting the same blobs
  * then wait for each other instead of deadlocking. Bodies as `codec` keeps them. A blob whose key
  * is held by another text stops the transaction with an error naming it.
@@ -50,10 +81,11 @@ export async function insertBlobs(tx: SqlExecutor, codec: TextCodec, unordered: 
   // Two parameters a blob: stay far below either backend's limit.
   for (let i = 0; i < blobs.length; i += 500) {
     const part = blobs.slice(i, i + 500);
+    const bodies = await storedBodies(tx, codec, part);
     const inserted = await tx.all<{ key: string }>(
       `INSERT INTO prompt_texts (id, body) VALUES ${placeholders(part.length, '(?, ?)')} ON CONFLICT (id) DO NOTHING
        RETURNING CAST(id AS TEXT) AS key`,
-      part.flatMap((b) => [b.key, codec.encode('blob', b.body)]),
+      part.flatMap((b, j) => [b.key, bodies[j]]),
     );
     if (inserted.length === part.length) continue;
     // Stored before (another process, or a blob this one no longer remembers): the same text, or a collision.

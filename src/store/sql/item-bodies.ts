@@ -1,15 +1,16 @@
 // Item bodies (schema 12 on): SQLite keeps an item's JSON deflated, against the store's item
 // dictionary once it has one (text-codec.ts; raw DEFLATE alone before), a fifth to a third of
 // its text: a generated story carries its whole world, and at one trial an item the bodies were
-// most of the file. SQL that reads into a body goes through the dialect's itemBody (SQLite: the
+// most of the file. Items written together are kept in blocks (ITEM_BLOCK_MAX below), each
+// body its place in one. SQL that reads into a body goes through the dialect's itemBody (SQLite: the
 // function ITEM_BODY_SQL_FUNCTION, registered on each connection). PostgreSQL keeps the text
 // (it compresses large values itself). Bodies written before stay as they are: readers take all forms.
 
 import { inflateRawSync } from 'node:zlib';
 import type { Item } from '../../core/index.js';
-import type { SqlDriver } from './driver.js';
+import type { SqlDriver, SqlExecutor } from './driver.js';
 import { ITEM_KEY, itemConflict, itemHashParam, itemHashText, itemKeyParam } from './item-keys.js';
-import type { TextCodec } from './text-codec.js';
+import { blockGroups, type TextCodec } from './text-codec.js';
 import { valuesList } from './trial-key-sql.js';
 
 /** The SQLite function that gives a stored body's JSON text. */
@@ -75,6 +76,45 @@ async function itemBodyParams(db: SqlDriver, jsons: string[]): Promise<Array<str
 }
 
 /**
+ * Items written together (SQLite) are kept in blocks of this many, each a row of
+ * transcript_blocks (text-codec.ts, blockOf) and each item's body its place in one: a suite's
+ * stories share most of their words, which a block keeps once (a body deflated alone against
+ * the dictionary keeps them in every row). Reading a body inflates its block (256 KiB of JSON
+ * at most; a longer body is kept alone), which the codec remembers for the next body of the block.
+ */
+const ITEM_BLOCK_MAX = 64;
+
+/** The items' dictionary trained from these bodies first when the store has none (as itemBodyParams does); the bodies unchanged. */
+async function blockPrepared(db: SqlDriver, jsons: string[]): Promise<string[]> {
+  await db.codec.ready(db);
+  db.codec.sample('item', jsons);
+  await db.codec.train(db);
+  return jsons;
+}
+
+/** Bodies as the database keeps them, blocked (inside the transaction that writes the items): a long body, or one with a line break, is kept alone. */
+async function blockBodies(tx: SqlExecutor, codec: TextCodec, jsons: string[]): Promise<Array<string | Buffer>> {
+  const bodies: Array<string | Buffer> = [];
+  const { blocks, alone } = blockGroups(
+    jsons.map((j) => (j.includes('\n') ? Number.POSITIVE_INFINITY : j.length)),
+    ITEM_BLOCK_MAX,
+  );
+  for (const j of alone) bodies[j] = codec.encode('item', jsons[j]!);
+  for (const part of blocks) {
+    const row = await tx.get<{ id: number }>('INSERT INTO transcript_blocks (body) VALUES (?) RETURNING id', [
+      codec.blockOf(
+        part.map((j) => jsons[j]!),
+        'item',
+      ),
+    ]);
+    part.forEach((j, k) => {
+      bodies[j] = codec.itemMember(Number(row!.id), k);
+    });
+  }
+  return bodies;
+}
+
+/**
  * Store items by content hash. Items stored already (another subject's run of the same suite, a
  * resumed run) are not serialised, deflated or sent again.
  */
@@ -98,13 +138,13 @@ export async function storeItems(db: SqlDriver, items: ReadonlyArray<{ hash: str
     fresh.push(i);
   }
   if (fresh.length === 0) return;
-  const bodies = await itemBodyParams(
-    db,
-    fresh.map((i) => i.json ?? JSON.stringify(i.item)),
-  );
+  const jsons = fresh.map((i) => i.json ?? JSON.stringify(i.item));
+  const blocked = db.codec.blocksTranscripts && fresh.length >= 2;
+  let bodies = blocked ? await blockPrepared(db, jsons) : await itemBodyParams(db, jsons);
   // Several rows a statement: a networked database pays a round trip per statement.
   const chunk = 200;
   await db.transaction(async (tx) => {
+    if (blocked) bodies = await blockBodies(tx, db.codec, jsons);
     for (let i = 0; i < fresh.length; i += chunk) {
       const part = fresh.slice(i, i + chunk);
       await tx.run(

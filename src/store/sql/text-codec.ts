@@ -9,11 +9,13 @@
 // A stored value is one of:
 // - text: as written (rows written before, PostgreSQL's, and values that did not shrink);
 // - a BLOB framed [FRAME_TAG, varint dictionary id, raw DEFLATE with that dictionary];
-// - a BLOB [BLOCK_MEMBER_TAG, varint block id, varint index]: a transcript written in a block with
-//   others (schema 17, blockOf), the block a row of transcript_blocks in one of the forms here;
+// - a BLOB [BLOCK_MEMBER_TAG, varint block id, varint index]: a transcript written in a block
+//   with others (schema 17, blockOf), the block a row of transcript_blocks in one of the forms
+//   here; [BLOCK_ITEM_TAG, ...] likewise, an item body; [BLOCK_QUOTED_TAG, ...] likewise, a
+//   prompt blob kept in its block as its JSON string;
 // - any other BLOB: raw DEFLATE with no dictionary (item bodies and prompt blobs before schema
-//   16). Neither tag can start one: their block type bits are 11, which DEFLATE reserves.
-// decode() reads all three; SQL reads them through the function TEXT_SQL_FUNCTION.
+//   16). No tag can start one: their block type bits are 11, which DEFLATE reserves.
+// decode() reads them all; SQL reads them through the function TEXT_SQL_FUNCTION.
 
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 // core's errors file, not its index: the index loads every record schema (zod), which `report` does without.
@@ -65,12 +67,20 @@ const FRAME_TAG = 0x06;
 /** A transcript kept in a block of transcripts: [BLOCK_MEMBER_TAG, varint block id, varint index]. */
 const BLOCK_MEMBER_TAG = 0x07;
 /**
- * Blocks read back and remembered: the last one only (a run's trials are read in the order they
- * were written, block by block). A remembered block's texts outlive the young generation's
- * collections while it is kept: a pass that kept more carried its transcripts into the old
- * generation, and its peak memory grew with the number of trials read.
+ * A text kept in a block as its JSON string, one a line (a prompt's text may hold line breaks):
+ * [BLOCK_QUOTED_TAG, varint block id, varint index]. Its block type bits are 11 as well.
  */
-const BLOCK_CACHE_MAX = 1;
+const BLOCK_QUOTED_TAG = 0x0e;
+/** An item body kept in a block of item bodies: [BLOCK_ITEM_TAG, varint block id, varint index]. Block type bits 11. */
+const BLOCK_ITEM_TAG = 0x0f;
+/**
+ * The block last read of each form (transcripts, item bodies, prompt texts), remembered: a run's
+ * trials are read in the order they were written, block by block, and a reader of a trial reads
+ * its item and prompts between its transcripts. One block a form and no more: a remembered
+ * block's texts outlive the young generation's collections while it is kept, and a pass that kept
+ * more carried its transcripts into the old generation (its peak memory grew with the trials read).
+ */
+type BlockForm = 0 | 1 | 2;
 
 /** The first byte of a framed value. */
 const isFramed = (b: Uint8Array): boolean => b.length > 0 && b[0] === FRAME_TAG;
@@ -113,6 +123,38 @@ interface Trained {
   head?: Uint8Array;
 }
 
+/** Characters of text a block holds at most (reading one of its texts inflates them all), and of a text kept in one. */
+const BLOCK_MAX_CHARS = 256 * 1024;
+const BLOCK_TEXT_MAX_CHARS = 64 * 1024;
+
+/**
+ * Texts (by their lengths) in blocks of at most `maxCount` and BLOCK_MAX_CHARS, in order: the
+ * indices of each block of two or more, and those of texts kept alone (a long one, or one left over).
+ */
+export function blockGroups(lengths: readonly number[], maxCount: number): { blocks: number[][]; alone: number[] } {
+  const blocks: number[][] = [];
+  const alone: number[] = [];
+  let open: number[] = [];
+  let chars = 0;
+  const close = () => {
+    if (open.length >= 2) blocks.push(open);
+    else alone.push(...open);
+    open = [];
+    chars = 0;
+  };
+  lengths.forEach((n, i) => {
+    if (n > BLOCK_TEXT_MAX_CHARS) {
+      alone.push(i);
+      return;
+    }
+    if (open.length >= maxCount || chars + n > BLOCK_MAX_CHARS) close();
+    open.push(i);
+    chars += n;
+  });
+  close();
+  return { blocks, alone };
+}
+
 /**
  * Encodes and decodes a store's values. `compress` false (PostgreSQL, which compresses large
  * values itself): values stay text. `loadSync` reads a dictionary another connection or process
@@ -127,7 +169,7 @@ export class TextCodec {
   #loaded: Promise<void> | undefined;
   #training: Promise<void> | undefined;
 
-  readonly #blocks = new Map<number, string[]>();
+  readonly #lastBlock: Array<{ id: number; texts: string[] } | undefined> = [undefined, undefined, undefined];
 
   /**
    * `loadBlockSync` reads a block of transcripts (by id) for a value that is one of them; without
@@ -148,15 +190,36 @@ export class TextCodec {
    * Transcripts written together as one block: their JSON texts (which hold no line break) one a
    * line, deflated with the transcripts' dictionary and DEFLATE's whole window, so that what
    * repeats from one trial to the next (an item's other subjects and replicates) is kept once.
-   * Each transcript row then holds its place in the block (member).
+   * Each transcript row then holds its place in the block (member). Item bodies written together
+   * are kept the same way (kind 'item', with the items' dictionary): the stories of a suite share
+   * most of their words.
    */
-  blockOf(texts: readonly string[]): Buffer {
-    for (const t of texts) if (t.includes('\n')) throw new MindscopeError('a transcript block holds one-line texts only');
-    if (this.#gathering('transcript')) for (const t of texts) this.#sample('transcript', t);
+  blockOf(texts: readonly string[], kind: 'transcript' | 'item' = 'transcript'): Buffer {
+    for (const t of texts) if (t.includes('\n')) throw new MindscopeError(`a block of ${kind}s holds one-line texts only`);
+    if (this.#gathering(kind)) for (const t of texts) this.#sample(kind, t);
+    return this.#deflateBlock(texts, kind);
+  }
+
+  /** One-line texts joined, deflated with the kind's dictionary (framed) or alone. */
+  #deflateBlock(texts: readonly string[], kind: TextKind): Buffer {
     const joined = texts.join('\n');
-    const t = this.#active.get('transcript');
+    const t = this.#active.get(kind);
     if (!t) return deflateRawSync(joined);
     return Buffer.concat([Uint8Array.from([FRAME_TAG, ...varint(t.id)]), deflateRawSync(joined, { dictionary: t.dict })]);
+  }
+
+  /** Texts of a kind that may hold line breaks as one block, each its JSON string a line (a row's value: quotedMember). */
+  quotedBlockOf(texts: readonly string[], kind: 'blob'): Buffer {
+    if (this.#gathering(kind)) for (const t of texts) this.#sample(kind, t);
+    return this.#deflateBlock(
+      texts.map((t) => JSON.stringify(t)),
+      kind,
+    );
+  }
+
+  /** A row's value for the `index`th text of a block made by quotedBlockOf. */
+  quotedMember(id: number, index: number): Buffer {
+    return Buffer.from([BLOCK_QUOTED_TAG, ...varint(id), ...varint(index)]);
   }
 
   /** A transcript row's value for the `index`th text of block `id`. */
@@ -164,20 +227,24 @@ export class TextCodec {
     return Buffer.from([BLOCK_MEMBER_TAG, ...varint(id), ...varint(index)]);
   }
 
+  /** An item row's body for the `index`th text of block `id` (a block made by blockOf with kind 'item'). */
+  itemMember(id: number, index: number): Buffer {
+    return Buffer.from([BLOCK_ITEM_TAG, ...varint(id), ...varint(index)]);
+  }
+
   /** The `index`th text of block `id`. */
-  #memberText(stored: Uint8Array): string {
+  #memberText(stored: Uint8Array, form: BlockForm): string {
     const { id, at } = readVarint(stored, 1);
     const { id: index } = readVarint(stored, at);
-    let texts = this.#blocks.get(id);
-    if (texts === undefined) {
+    let last = this.#lastBlock[form];
+    if (last?.id !== id) {
       const block = this.loadBlockSync?.(id);
-      if (block === undefined) throw new MindscopeError(`transcript block ${id} is missing from the store's transcript_blocks`);
-      texts = this.decode(block).split('\n');
-      if (this.#blocks.size >= BLOCK_CACHE_MAX) this.#blocks.delete(this.#blocks.keys().next().value!);
-      this.#blocks.set(id, texts);
+      if (block === undefined) throw new MindscopeError(`block ${id} is missing from the store's transcript_blocks`);
+      last = { id, texts: this.decode(block).split('\n') };
+      this.#lastBlock[form] = last;
     }
-    const text = texts[index];
-    if (text === undefined) throw new MindscopeError(`transcript block ${id} holds no transcript ${index}`);
+    const text = last.texts[index];
+    if (text === undefined) throw new MindscopeError(`block ${id} of transcript_blocks holds no text ${index}`);
     return text;
   }
 
@@ -302,7 +369,9 @@ export class TextCodec {
   /** A stored value's text, in any of its forms. */
   decode(stored: string | Uint8Array): string {
     if (typeof stored === 'string') return stored;
-    if (stored.length > 0 && stored[0] === BLOCK_MEMBER_TAG) return this.#memberText(stored);
+    if (stored.length > 0 && stored[0] === BLOCK_MEMBER_TAG) return this.#memberText(stored, 0);
+    if (stored.length > 0 && stored[0] === BLOCK_ITEM_TAG) return this.#memberText(stored, 1);
+    if (stored.length > 0 && stored[0] === BLOCK_QUOTED_TAG) return JSON.parse(this.#memberText(stored, 2)) as string;
     if (!isFramed(stored)) return inflateRawSync(stored).toString('utf8');
     const { id, at } = readFrame(stored);
     const dict = this.#dictionary(id);
