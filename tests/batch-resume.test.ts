@@ -10,11 +10,15 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openStore } from '../src/index.js';
 import { createTestDatabase, dropTestDatabases, pgAvailable, pgQuery, pgSkipNote } from './helpers/postgres.js';
 import { runCli } from './helpers/run-cli.js';
 import { providerEnv, startModelServer, type ModelServer } from './helpers/servers.js';
+
+// Each test runs the CLI in two or three processes that wait on 4-second batches and 1-second
+// leases: on a machine busy with the rest of the suite a test takes far longer than alone.
+vi.setConfig({ testTimeout: 180_000 });
 
 const BIN = join(__dirname, '..', 'bin', 'mindscope.js');
 const dir = mkdtempSync(join(tmpdir(), 'mindscope-batch-resume-'));
