@@ -110,7 +110,13 @@ function resultScores(g: LogTally) {
   });
 }
 
-function usage(g: LogTally): InspectModelUsage {
+/** Token counts and cost as Inspect's model usage: a trial's (its sample) or a log's tally (its stats). */
+export function inspectUsage(g: {
+  inputTokens: number;
+  outputTokens: number;
+  reasoningTokens: number | null;
+  costUsd: number | null;
+}): InspectModelUsage {
   return {
     input_tokens: g.inputTokens,
     output_tokens: g.outputTokens,
@@ -148,7 +154,7 @@ export function logHead(g: LogTally, run: RunRecord, settings: Record<string, un
     },
     plan: { name: 'plan', steps: [{ solver: `mindscope/${g.protocol ?? 'protocol'}`, params: {} }], config: {} },
     results: { total_samples: g.total, completed_samples: g.completed, scores: resultScores(g) },
-    stats: { started_at: run.createdAt, completed_at: g.completedAt, model_usage: { [model]: usage(g) } },
+    stats: { started_at: run.createdAt, completed_at: g.completedAt, model_usage: { [model]: inspectUsage(g) } },
   };
   const head = JSON.stringify(header);
   return `${head.slice(0, -1)},"samples":[`;

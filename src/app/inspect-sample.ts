@@ -6,8 +6,8 @@
 
 import { MCQ_RECORDS, type McqDetail } from '../core/index.js';
 import { callsToInspect, promptToInspect, replyToInspect } from './inspect-messages.js';
-import type { InspectChatMessage, InspectModelUsage, InspectSample } from './inspect-log-schema.js';
-import { inspectModelName } from './inspect-log-header.js';
+import type { InspectChatMessage, InspectSample } from './inspect-log-schema.js';
+import { inspectModelName, inspectUsage } from './inspect-log-header.js';
 import { readRecordAgain } from './stored-record.js';
 import { keptBytes, type TextFileWriter } from './text-file-writer.js';
 import type { TrialRow } from './trial-rows.js';
@@ -17,19 +17,9 @@ function inspectValue(v: number): string | number {
   return v === 1 ? 'C' : v === 0 ? 'I' : v;
 }
 
-function usageOf(r: TrialRow): InspectModelUsage {
-  return {
-    input_tokens: r.inputTokens,
-    output_tokens: r.outputTokens,
-    total_tokens: r.inputTokens + r.outputTokens,
-    ...(r.reasoningTokens !== null ? { reasoning_tokens: r.reasoningTokens } : {}),
-    ...(r.costUsd !== null ? { total_cost: r.costUsd } : {}),
-  };
-}
-
 /** The sample of a trial whose conversation, converted, is `input` (a note when there is none) and `messages`. */
 function sampleWith(r: TrialRow, model: string, input: InspectSample['input'], messages: InspectChatMessage[]): InspectSample {
-  const usage = usageOf(r);
+  const usage = inspectUsage(r);
   const lastCall = r.transcript?.calls.at(-1)?.response;
   // Multiple-choice trials carry the options in the order presented (the target is their letter).
   const mcq = r.transcript
