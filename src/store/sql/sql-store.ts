@@ -14,7 +14,6 @@ import type { Item, Score, StoredTranscript, TrialKey, TrialOutcome } from '../.
 // core's files, not its index: the index loads every record schema (zod), which `report` does without;
 // the transcript schema is loaded when a transcript is read.
 import { ConfigError, MindscopeError } from '../../core/errors.js';
-import { canonicalJson } from '../../core/hash.js';
 import {
   trialKeyString,
   type AccuracyCountRow,
@@ -73,22 +72,18 @@ import {
   type Write,
 } from './trial-writes.js';
 import { TrialBrowser } from './trial-browser.js';
+import {
+  appendProvenance,
+  insertRun,
+  insertSubject,
+  runItemHashes,
+  runProvenance,
+  runRecord,
+  runRecords,
+  runSubjectRecords,
+  upsertRunPlan,
+} from './run-records-sql.js';
 import { trialSummaryPages } from './trial-summaries.js';
-
-interface RunRow {
-  id: string;
-  created_at: string;
-  config: string;
-  spec: string | null;
-  name: string | null;
-}
-const runOf = (r: RunRow): RunRecord => ({
-  id: r.id,
-  createdAt: r.created_at,
-  config: JSON.parse(r.config),
-  ...(r.spec ? { spec: JSON.parse(r.spec) } : {}),
-  ...(r.name !== null ? { name: r.name } : {}),
-});
 
 /** The Store written once in SQL over a driver (SQLite or PostgreSQL). */
 export class SqlStore implements Store {
@@ -158,60 +153,31 @@ export class SqlStore implements Store {
   }
 
   async getRun(id: string): Promise<RunRecord | undefined> {
-    const row = await this.db.get<RunRow>('SELECT id, created_at, config, spec, name FROM runs WHERE id = ?', [id]);
-    return row ? runOf(row) : undefined;
+    return runRecord(this.db, id);
   }
 
   async listRuns(): Promise<RunRecord[]> {
-    const { bytewise } = this.db.dialect;
-    return (
-      await this.db.all<RunRow>(`SELECT id, created_at, config, spec, name FROM runs ORDER BY ${bytewise('created_at')}, ${bytewise('id')}`)
-    ).map(runOf);
+    return runRecords(this.db);
   }
 
   async createRun(run: RunRecord): Promise<void> {
     await this.flush();
-    // A run planned before specifications were stored gets its spec when opened again with the
-    // same identity; a name given replaces the stored one (same identity only).
-    await this.db.run(
-      `INSERT INTO runs (id, created_at, config, spec, name) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET spec = COALESCE(runs.spec, excluded.spec), name = COALESCE(excluded.name, runs.name)
-       WHERE runs.config = excluded.config AND ((runs.spec IS NULL AND excluded.spec IS NOT NULL) OR excluded.name IS NOT NULL)`,
-      [run.id, run.createdAt, JSON.stringify(run.config), run.spec ? JSON.stringify(run.spec) : null, run.name ?? null],
-    );
+    await insertRun(this.db, run);
   }
 
   async recordProvenance(runId: string, provenance: Record<string, unknown>): Promise<void> {
     await this.flush();
-    const { recordedAt: _at, ...what } = provenance;
-    const last = (await this.provenance(runId)).at(-1);
-    if (last) {
-      const { recordedAt: _before, ...was } = last;
-      if (canonicalJson(was) === canonicalJson(what)) return;
-    }
-    await this.db.run('INSERT INTO run_provenance (run_id, recorded_at, provenance) VALUES (?, ?, ?)', [
-      runId,
-      String(provenance.recordedAt ?? new Date().toISOString()),
-      JSON.stringify(provenance),
-    ]);
+    await appendProvenance(this.db, runId, provenance);
   }
 
   async provenance(runId: string): Promise<Array<Record<string, unknown>>> {
     await this.flush();
-    const rows = await this.db.all<{ provenance: string }>(
-      `SELECT provenance FROM run_provenance WHERE run_id = ? ORDER BY recorded_at, ${this.db.dialect.insertionOrder}`,
-      [runId],
-    );
-    return rows.map((r) => JSON.parse(r.provenance) as Record<string, unknown>);
+    return runProvenance(this.db, runId);
   }
 
   async trialItemHashes(runId: string): Promise<Array<{ suite: string; itemId: string; itemHash: string }>> {
     await this.flush();
-    const rows = await this.db.all<{ suite: string; item_id: string; item_hash: string }>(
-      'SELECT DISTINCT suite, item_id, item_hash FROM trials WHERE run_id = ?',
-      [runId],
-    );
-    return rows.map((r) => ({ suite: r.suite, itemId: r.item_id, itemHash: r.item_hash }));
+    return runItemHashes(this.db, runId);
   }
 
   async discardItemTrials(runId: string, items: Array<{ suite: string; itemId: string }>): Promise<number> {
@@ -231,33 +197,17 @@ export class SqlStore implements Store {
 
   async setPlan(runId: string, rows: PlanRow[]): Promise<void> {
     await this.flush();
-    await this.db.transaction(async (tx) => {
-      for (const r of rows) {
-        await tx.run(
-          'INSERT INTO run_plan (run_id, subject_id, suite, planned) VALUES (?, ?, ?, ?) ON CONFLICT (run_id, subject_id, suite) DO UPDATE SET planned = excluded.planned',
-          [runId, r.subjectId, r.suite, r.planned],
-        );
-      }
-    });
+    await upsertRunPlan(this.db, runId, rows);
   }
 
   async upsertSubject(s: SubjectRecord): Promise<void> {
     await this.flush();
-    await this.db.run('INSERT INTO subjects (id, spec, settings) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING', [
-      s.id,
-      s.spec,
-      JSON.stringify(s.settings),
-    ]);
+    await insertSubject(this.db, s);
   }
 
   async runSubjects(runId: string): Promise<SubjectRecord[]> {
     await this.flush();
-    const rows = await this.db.all<{ id: string; spec: string; settings: string }>(
-      `SELECT DISTINCT s.id AS id, s.spec AS spec, s.settings AS settings FROM run_plan p JOIN subjects s ON s.id = p.subject_id
-       WHERE p.run_id = ? ORDER BY s.id`,
-      [runId],
-    );
-    return rows.map((r) => ({ id: r.id, spec: r.spec, settings: JSON.parse(r.settings) }));
+    return runSubjectRecords(this.db, runId);
   }
 
   putItems(items: Array<{ hash: string; item: Item; json?: string }>): Promise<void> {
