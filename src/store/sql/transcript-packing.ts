@@ -174,6 +174,10 @@ export class TranscriptPacker {
   /** Detail fields read back from blobs, parsed and frozen. */
   readonly #detailValues = new BoundedMap<string, unknown>();
 
+  /** The last transcript's shape and its reference. */
+  #lastShape: string | undefined;
+  #lastShapeRef = '';
+
   /** `codec` reads rows kept compressed (without one, rows must be text). */
   constructor(private readonly codec?: TextCodec) {}
 
@@ -201,14 +205,16 @@ export class TranscriptPacker {
     for (const [h] of blobs) this.#stored.set(h, true);
   }
 
+  /** A blob's reference, the blob noted among `blobs` unless known stored. */
+  #keep(blobs: Map<string, string>, text: string, h: string): string {
+    if (!this.#stored.has(h)) blobs.set(h, text);
+    return h;
+  }
+
   /** Pack a transcript; blobs already known stored are left out of `blobs`. */
   pack(transcript: { calls: unknown[]; detail?: unknown }): PackedTranscript {
     const blobs = new Map<string, string>();
-    const add = (text: string): string => {
-      const h = this.#hash(text);
-      if (!this.#stored.has(h)) blobs.set(h, text);
-      return h;
-    };
+    const add = (text: string): string => this.#keep(blobs, text, this.#hash(text));
     const calls = transcript.calls.map((call) => {
       const c = call as { messages?: unknown };
       if (!Array.isArray(c.messages)) return call;
@@ -238,7 +244,12 @@ export class TranscriptPacker {
     // blob, and the row holds the shape's hash and the values in order.
     const values: unknown[] = [''];
     const shape = splitShape({ ...transcript, calls, detail, ...(detailBlobs ? { blobs: detailBlobs } : {}) }, values);
-    values[0] = add(shape);
+    // A run's transcripts share a few shapes, most often the last one's: compared whole, not hashed again.
+    if (shape !== this.#lastShape) {
+      this.#lastShape = shape;
+      this.#lastShapeRef = this.#hash(shape);
+    }
+    values[0] = this.#keep(blobs, shape, this.#lastShapeRef);
     return { body: JSON.stringify(values), blobs: [...blobs] };
   }
 
