@@ -17,12 +17,19 @@ import { blockGroups, type TextCodec } from './text-codec.js';
 /** Characters of a reference to a prompt_texts row (8 bytes in base64url). */
 export const REF_CHARS = 11;
 
-/** A blob's reference: the first 63 bits of its text's SHA-256, as 8 bytes in base64url. */
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+/** A base64url character's 6 bits, by character code. */
+const SEXTET = new Uint8Array(128);
+for (let i = 0; i < 64; i++) SEXTET[BASE64URL.charCodeAt(i)] = i;
+
+/**
+ * A blob's reference: the first 63 bits of its text's SHA-256, as 8 bytes in base64url. Taken
+ * from the digest's own base64url text (no buffers): its first 10 characters are the first 60
+ * bits (the very first bit cleared), the 11th the next 4 and two zero bits.
+ */
 export function blobRef(text: string): string {
-  const digest = hash('sha256', text, 'buffer');
-  const key = Buffer.from(digest.subarray(0, 8));
-  key[0] = key[0]! & 0x7f;
-  return key.toString('base64url');
+  const digest = hash('sha256', text, 'base64url');
+  return BASE64URL[SEXTET[digest.charCodeAt(0)]! & 0x1f]! + digest.slice(1, 10) + BASE64URL[SEXTET[digest.charCodeAt(10)]! & 0x3c]!;
 }
 
 /** A prompt_texts reference's key as decimal text (either backend reads it as its 64-bit integer). */

@@ -67,6 +67,8 @@ import {
   failedTrialWrite,
   insertNames,
   keyNames,
+  nameIds,
+  type GroupWrites,
   scoreNames,
   upsertScore,
   type Write,
@@ -98,8 +100,8 @@ export class SqlStore implements Store {
   readonly #cacheModels = new Set<string>();
   /** Cache origins known committed. */
   readonly #cacheOrigins = new Set<string>();
-  /** Names (trial_rows' runs, subjects, suites, item ids) known committed. */
-  readonly #names = new Set<string>();
+  /** Names (trial_rows' runs, subjects, suites, item ids, scorers) known committed, with their numbers (SQLite). */
+  readonly #names = new Map<string, number | undefined>();
   readonly #loadBlobs: ReturnType<typeof blobLoader>;
   /** SQLite: lookups of calls of models with no cache entries answered without a query. */
   readonly #absence: CacheAbsence | undefined;
@@ -123,6 +125,7 @@ export class SqlStore implements Store {
     this.#packer = new TranscriptPacker(db.codec);
     this.#absence = db.backend === 'sqlite' ? new CacheAbsence(db) : undefined;
     this.#commits = new GroupCommit<Write>(async (writes) => {
+      let groupNames: Map<string, number> | undefined;
       await this.#itemsSettled;
       // The store's dictionaries known, and any this process has gathered enough rows for stored, before rows use them.
       await db.codec.ready(db);
@@ -132,6 +135,19 @@ export class SqlStore implements Store {
         // transactions inserting the same ones then wait for each other instead of deadlocking.
         const names = writes.flatMap((w) => w.names ?? []);
         if (names.length) await insertNames(tx, names);
+        let group: GroupWrites | undefined;
+        if (db.backend === 'sqlite') {
+          const fresh = new Map<string, number>();
+          if (names.length) for (const [name, id] of await nameIds(tx, names)) fresh.set(name, id);
+          groupNames = fresh;
+          const known = this.#names;
+          const top = await tx.get<{ id: number | null }>('SELECT MAX(id) AS id FROM trial_rows');
+          group = {
+            nameId: (name) => fresh.get(name) ?? known.get(name),
+            trialIdsAbove: Number(top?.id ?? 0),
+            details: new Set(),
+          };
+        }
         const blobs = new Map<string, string>();
         for (const w of writes) if (w.blobs) for (const [h, body] of w.blobs) blobs.set(h, body);
         if (blobs.size) await insertBlobs(tx, db.codec, [...blobs]);
@@ -142,8 +158,10 @@ export class SqlStore implements Store {
         const origins = writes.flatMap((w) => (w.origin === undefined ? [] : [w.origin]));
         if (origins.length) await insertCacheOrigins(tx, origins);
         await blockTranscripts(tx, db.codec, writes);
-        for (const w of writes) await w(tx);
+        for (const w of writes) await w(tx, group);
       });
+      // Committed: the names' numbers read in the group hold from now on.
+      if (groupNames) for (const [name, id] of groupNames) this.#names.set(name, id);
     }, this.location);
   }
 
@@ -324,7 +342,7 @@ export class SqlStore implements Store {
         () => {
           // Bounded: a store of many runs and items is named again after this many, not held in memory.
           if (this.#names.size > 100_000) this.#names.clear();
-          for (const n of names) this.#names.add(n);
+          for (const n of names) if (!this.#names.has(n)) this.#names.set(n, undefined);
         },
         () => {},
       );

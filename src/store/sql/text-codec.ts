@@ -96,6 +96,34 @@ function varint(n: number): number[] {
   return out;
 }
 
+/** Bytes of a varint of n. */
+function varintBytes(n: number): number {
+  let bytes = 1;
+  while (n >= 0x80) {
+    n = Math.floor(n / 128);
+    bytes++;
+  }
+  return bytes;
+}
+
+/** Write n as a varint at `at`; returns where the bytes after it start. */
+function writeVarint(out: Buffer, n: number, at: number): number {
+  while (n >= 0x80) {
+    out[at++] = (n & 0x7f) | 0x80;
+    n = Math.floor(n / 128);
+  }
+  out[at++] = n;
+  return at;
+}
+
+/** A row's value for a text's place in a block: [tag, varint block id, varint index] (varint's bytes, written in place). */
+function placeInBlock(tag: number, id: number, index: number): Buffer {
+  const out = Buffer.allocUnsafe(1 + varintBytes(id) + varintBytes(index));
+  out[0] = tag;
+  writeVarint(out, index, writeVarint(out, id, 1));
+  return out;
+}
+
 /** The varint at `at` and where the bytes after it start. */
 function readVarint(b: Uint8Array, from: number): { id: number; at: number } {
   let id = 0;
@@ -219,17 +247,17 @@ export class TextCodec {
 
   /** A row's value for the `index`th text of a block made by quotedBlockOf. */
   quotedMember(id: number, index: number): Buffer {
-    return Buffer.from([BLOCK_QUOTED_TAG, ...varint(id), ...varint(index)]);
+    return placeInBlock(BLOCK_QUOTED_TAG, id, index);
   }
 
   /** A transcript row's value for the `index`th text of block `id`. */
   member(id: number, index: number): Buffer {
-    return Buffer.from([BLOCK_MEMBER_TAG, ...varint(id), ...varint(index)]);
+    return placeInBlock(BLOCK_MEMBER_TAG, id, index);
   }
 
   /** An item row's body for the `index`th text of block `id` (a block made by blockOf with kind 'item'). */
   itemMember(id: number, index: number): Buffer {
-    return Buffer.from([BLOCK_ITEM_TAG, ...varint(id), ...varint(index)]);
+    return placeInBlock(BLOCK_ITEM_TAG, id, index);
   }
 
   /** The `index`th text of block `id`. */

@@ -89,6 +89,66 @@ function splitShape(v: unknown, values: unknown[]): string {
   return '0';
 }
 
+/** A shape as splitShape walks it: a value (0), a long number (1), an array's parts, an object's kept keys and their parts. */
+type ShapeTree = 0 | 1 | ShapeTree[] | { keys: string[]; parts: ShapeTree[] };
+
+/** A number splitShape keeps as its bytes (1 in its shape). */
+const isLongNumber = (v: unknown): v is number =>
+  typeof v === 'number' && !Number.isInteger(v) && Number.isFinite(v) && JSON.stringify(v).length > LONG_NUMBER_CHARS;
+
+/** Whether splitShape keeps an object's key (JSON leaves the others out). */
+const kept = (x: unknown): boolean => x !== undefined && typeof x !== 'function' && typeof x !== 'symbol';
+
+/** splitShape's walk of a value as a tree (no text). */
+function shapeTree(v: unknown): ShapeTree {
+  if (Array.isArray(v)) return v.map(shapeTree);
+  if (v !== null && typeof v === 'object' && isPlainObject(v)) {
+    const keys: string[] = [];
+    const parts: ShapeTree[] = [];
+    for (const k of Object.keys(v)) {
+      const x = (v as Record<string, unknown>)[k];
+      if (!kept(x)) continue;
+      keys.push(k);
+      parts.push(shapeTree(x));
+    }
+    return { keys, parts };
+  }
+  return isLongNumber(v) ? 1 : 0;
+}
+
+/**
+ * Push v's values onto `values` as splitShape would, when v has the shape `t` (splitShape would
+ * write the same text): false as soon as it differs, `values` then holding some of them.
+ */
+function fitShape(v: unknown, t: ShapeTree, values: unknown[]): boolean {
+  if (t === 0) {
+    if (v !== null && typeof v === 'object' && (Array.isArray(v) || isPlainObject(v))) return false;
+    if (isLongNumber(v)) return false;
+    values.push(v);
+    return true;
+  }
+  if (t === 1) {
+    if (!isLongNumber(v)) return false;
+    values.push(doubleText(v));
+    return true;
+  }
+  if (Array.isArray(t)) {
+    if (!Array.isArray(v) || v.length !== t.length) return false;
+    for (let i = 0; i < t.length; i++) if (!fitShape(v[i], t[i]!, values)) return false;
+    return true;
+  }
+  if (v === null || typeof v !== 'object' || Array.isArray(v) || !isPlainObject(v)) return false;
+  const { keys, parts } = t;
+  let j = 0;
+  for (const k of Object.keys(v)) {
+    const x = (v as Record<string, unknown>)[k];
+    if (!kept(x)) continue;
+    if (keys[j] !== k || !fitShape(x, parts[j]!, values)) return false;
+    j++;
+  }
+  return j === keys.length;
+}
+
 /**
  * A number whose JSON is longer than this (a latency measured to the last bit of a double, in
  * 15 to 18 digits) is kept as its 8 bytes in base64url, 11 characters: its shape holds 1 where
@@ -174,6 +234,11 @@ export class TranscriptPacker {
   /** Detail fields read back from blobs, parsed and frozen. */
   readonly #detailValues = new BoundedMap<string, unknown>();
 
+  /** The last transcript's shape and its reference. */
+  #lastShape: string | undefined;
+  #lastShapeRef = '';
+  #lastTree: ShapeTree | undefined;
+
   /** `codec` reads rows kept compressed (without one, rows must be text). */
   constructor(private readonly codec?: TextCodec) {}
 
@@ -201,14 +266,16 @@ export class TranscriptPacker {
     for (const [h] of blobs) this.#stored.set(h, true);
   }
 
+  /** A blob's reference, the blob noted among `blobs` unless known stored. */
+  #keep(blobs: Map<string, string>, text: string, h: string): string {
+    if (!this.#stored.has(h)) blobs.set(h, text);
+    return h;
+  }
+
   /** Pack a transcript; blobs already known stored are left out of `blobs`. */
   pack(transcript: { calls: unknown[]; detail?: unknown }): PackedTranscript {
     const blobs = new Map<string, string>();
-    const add = (text: string): string => {
-      const h = this.#hash(text);
-      if (!this.#stored.has(h)) blobs.set(h, text);
-      return h;
-    };
+    const add = (text: string): string => this.#keep(blobs, text, this.#hash(text));
     const calls = transcript.calls.map((call) => {
       const c = call as { messages?: unknown };
       if (!Array.isArray(c.messages)) return call;
@@ -237,8 +304,19 @@ export class TranscriptPacker {
     // What is left differs little from trial to trial but its keys: the keys (the shape) are a
     // blob, and the row holds the shape's hash and the values in order.
     const values: unknown[] = [''];
-    const shape = splitShape({ ...transcript, calls, detail, ...(detailBlobs ? { blobs: detailBlobs } : {}) }, values);
-    values[0] = add(shape);
+    const whole = { ...transcript, calls, detail, ...(detailBlobs ? { blobs: detailBlobs } : {}) };
+    // A run's transcripts share a few shapes, most often the last one's: checked against it
+    // without writing it again; another is written, and hashed when it is not the last one's.
+    if (!this.#lastTree || !fitShape(whole, this.#lastTree, values)) {
+      values.length = 1;
+      const shape = splitShape(whole, values);
+      if (shape !== this.#lastShape) {
+        this.#lastShape = shape;
+        this.#lastShapeRef = this.#hash(shape);
+        this.#lastTree = shapeTree(whole);
+      }
+    }
+    values[0] = this.#keep(blobs, this.#lastShape!, this.#lastShapeRef);
     return { body: JSON.stringify(values), blobs: [...blobs] };
   }
 

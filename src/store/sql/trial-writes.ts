@@ -15,7 +15,7 @@ import { finishedNow, latencyParam, statusParam, statusSql } from './trial-value
  * A queued write: statements run in the group's transaction, and what they need named first:
  * prompt blobs, the cache model (provider, spec) and origin, the names a trial row refers to.
  */
-export type Write = ((tx: SqlExecutor) => Promise<void>) & {
+export type Write = ((tx: SqlExecutor, group?: GroupWrites) => Promise<void>) & {
   blobs?: Array<[string, string]>;
   /** A done trial's packed transcript (SQLite), and its value once the group has put it in a block. */
   transcript?: string;
@@ -24,6 +24,17 @@ export type Write = ((tx: SqlExecutor) => Promise<void>) & {
   origin?: string;
   names?: string[];
 };
+
+/**
+ * What a group commit's writes share (SQLite): the numbers of names known, so that a row gives
+ * them as numbers rather than looking each up; the largest trial id before the group, above which
+ * a trial row is new and so holds no scores yet; the short score details inserted already.
+ */
+export interface GroupWrites {
+  nameId: (name: string) => number | undefined;
+  trialIdsAbove: number;
+  details: Set<string | Buffer>;
+}
 
 /** A trial key's names (run, subject, suite, item id): each is stored once, in names, and a trial row refers to it by number. */
 export const keyNames = (k: TrialKey): string[] => [k.runId, k.subjectId, k.suite, k.itemId];
@@ -55,6 +66,21 @@ export async function insertNames(tx: SqlExecutor, names: Iterable<string>): Pro
   }
 }
 
+/** The numbers of names in names (SQLite), read in the transaction that inserted them. */
+export async function nameIds(tx: SqlExecutor, names: Iterable<string>): Promise<Array<[string, number]>> {
+  const unique = [...new Set(names)];
+  const out: Array<[string, number]> = [];
+  for (let i = 0; i < unique.length; i += 500) {
+    const part = unique.slice(i, i + 500);
+    const rows = await tx.all<{ id: number; name: string }>(
+      `SELECT id, name FROM names WHERE name IN (${Array(part.length).fill('?').join(', ')})`,
+      part,
+    );
+    for (const r of rows) out.push([r.name, Number(r.id)]);
+  }
+  return out;
+}
+
 /**
  * Insert or update a trial row, replacing an existing row only when it is a failure (a done
  * trial is kept as it is). The statement returns the row's id when it wrote it, nothing when it
@@ -71,6 +97,10 @@ const upsertTrial = (backend: 'sqlite' | 'postgres'): string => `INSERT INTO tri
          truncated_calls = excluded.truncated_calls, unpriced_calls = excluded.unpriced_calls, finished_at = excluded.finished_at
        WHERE trial_rows.status = ${statusSql(backend, 'failed')}
        RETURNING id`;
+
+/** upsertTrial's SQLite statement, and the same with the key's names given as their numbers. */
+const UPSERT_TRIAL_SQLITE = upsertTrial('sqlite');
+const UPSERT_TRIAL_BY_IDS = UPSERT_TRIAL_SQLITE.replace(trialKeyValues('sqlite'), `?, ?, ?, ?, ?, ${itemIdByHash('sqlite')}`);
 
 /** Encoded details (bytes or characters) up to this long are kept once in score_details (SQLite). */
 const SHARED_DETAIL_MAX = 32;
@@ -104,6 +134,30 @@ export function upsertScore(
     params: [trialId, scorer, value, detail, trialId],
   };
   if (!shared) return [upsert];
+  return [{ sql: 'INSERT INTO score_details (body) VALUES (?) ON CONFLICT (body) DO NOTHING', params: [detail] }, upsert];
+}
+
+/** A trial's first score: it numbers 1 (a row new in this group holds no scores before it). */
+const FIRST_SCORE = (shared: boolean) => `INSERT INTO score_rows (trial_id, scorer_key, value, detail, rowid)
+  VALUES (?, ?, ?, ${shared ? '(SELECT id FROM score_details WHERE body = ?)' : '?'}, 1)
+  ON CONFLICT (trial_id, scorer_key) DO UPDATE SET value = excluded.value, detail = excluded.detail`;
+const FIRST_SHARED = FIRST_SCORE(true);
+const FIRST_OWN = FIRST_SCORE(false);
+
+/**
+ * upsertScore's statements within a group commit (SQLite): the scorer by number where known, a
+ * shared detail inserted once a group, and a trial row new in the group (its id above
+ * group.trialIdsAbove: ids only grow, and a trial's scores go before it may be deleted) numbering
+ * its first score 1 without looking for others. The same rows as upsertScore's.
+ */
+function groupScore(group: GroupWrites, row: [number, string, number, string | Buffer]): Array<{ sql: string; params: unknown[] }> {
+  const [trialId, scorer, value, detail] = row;
+  const scorerId = group.nameId(scorer);
+  if (scorerId === undefined || trialId <= group.trialIdsAbove) return upsertScore('sqlite', row);
+  const shared = detail.length <= SHARED_DETAIL_MAX;
+  const upsert = { sql: shared ? FIRST_SHARED : FIRST_OWN, params: [trialId, scorerId, value, detail] };
+  if (!shared || group.details.has(detail)) return [upsert];
+  group.details.add(detail);
   return [{ sql: 'INSERT INTO score_details (body) VALUES (?) ON CONFLICT (body) DO NOTHING', params: [detail] }, upsert];
 }
 
@@ -165,16 +219,21 @@ export function doneTrialWrite(
         [...trial, ...keyParams(k), transcript, ...score],
       );
     };
-  const write: Write = async (tx) => {
-    const row = await tx.get<{ id: number }>(upsertTrial(backend), trial);
-    await tx.run(`DELETE FROM trial_leases WHERE ${KEY_WHERE}`, keyParams(k));
+  const write: Write = async (tx, group) => {
+    const row = await tx.get<{ id: number }>(...trialUpsert(k, trial, group));
+    await tx.run(DELETE_LEASE, keyParams(k));
     if (!row) return;
     await tx.run(
       'INSERT INTO transcripts (trial_id, body, packed) VALUES (?, ?, 1) ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body, packed = excluded.packed',
       [row.id, write.storedTranscript ?? codec.encode('transcript', transcript)],
     );
-    for (const q of upsertScore('sqlite', [row.id, outcome.score.scorer, outcome.score.value, codec.encode('score', detail)]))
-      await tx.run(q.sql, q.params);
+    const score: [number, string, number, string | Buffer] = [
+      row.id,
+      outcome.score.scorer,
+      outcome.score.value,
+      codec.encode('score', detail),
+    ];
+    for (const q of group ? groupScore(group, score) : upsertScore('sqlite', score)) await tx.run(q.sql, q.params);
   };
   if (codec.blocksTranscripts) write.transcript = transcript;
   return write;
@@ -208,11 +267,22 @@ export async function blockTranscripts(tx: SqlExecutor, codec: TextCodec, writes
   }
 }
 
+const DELETE_LEASE = `DELETE FROM trial_leases WHERE ${KEY_WHERE}`;
+
+/** A trial row's upsert (SQLite): by its names' numbers where the group knows them all. */
+function trialUpsert(k: TrialKey, params: unknown[], group: GroupWrites | undefined): [string, unknown[]] {
+  if (!group) return [UPSERT_TRIAL_SQLITE, params];
+  const ids = [group.nameId(k.runId), group.nameId(k.subjectId), group.nameId(k.suite), group.nameId(k.itemId)];
+  if (ids.some((id) => id === undefined)) return [UPSERT_TRIAL_SQLITE, params];
+  return [UPSERT_TRIAL_BY_IDS, [...ids, ...params.slice(4)]];
+}
+
 /** The write of a failed trial: never replaces a done one. */
 export function failedTrialWrite(backend: 'sqlite' | 'postgres', k: TrialKey, itemHash: string, error: string, attempts: number): Write {
   const trial = trialParams(backend, k, itemHash, { status: 'failed', error, attempts });
-  return async (tx) => {
-    await tx.run(upsertTrial(backend), trial);
+  return async (tx, group) => {
+    if (backend === 'sqlite') await tx.run(...trialUpsert(k, trial, group));
+    else await tx.run(upsertTrial(backend), trial);
     await tx.run(`DELETE FROM trial_leases WHERE ${KEY_WHERE}`, keyParams(k));
   };
 }

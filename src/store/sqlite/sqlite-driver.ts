@@ -202,7 +202,9 @@ export class SqliteDriver implements SqlDriver {
     const key = raw ? `\u0000${sql}` : sql;
     let s = this.#stmts.get(key);
     if (s) {
-      // Most recently used last: the first one is the one to let go.
+      // Most recently used last, the first one being the one to let go: kept in that order once
+      // the map is full (until then nothing is let go, and a statement stays where it was).
+      if (this.#stmts.size < STATEMENTS_KEPT) return s;
       this.#stmts.delete(key);
     } else {
       s = this.#db.prepare(sql);
