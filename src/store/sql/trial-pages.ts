@@ -8,6 +8,7 @@ import { type SqlDriver, untaggedValue } from './driver.js';
 import { blobLoader, keyRef, REF_CHARS, refKey } from './blob-rows.js';
 import { TranscriptPacker } from './transcript-packing.js';
 import { runKeyOf, TrialNames } from './trial-names.js';
+import { TrialScores } from './trial-scores.js';
 import { finishedAtText, latencyMs, statusText } from './trial-values.js';
 
 const PAGE = 500;
@@ -16,8 +17,6 @@ const PAGE = 500;
  * young generation's next collection, whatever the page's size.
  */
 const UNPACK = 100;
-/** Score details at most this long (tagged) are decoded once per distinct stored value (a protocol's details repeat). */
-const REMEMBERED_DETAIL_CHARS = 512;
 
 /** The columns trialPages reads of trial_rows (names and the item by number) and transcripts, in order; rows come as arrays. */
 const trialColumns = (db: SqlDriver) => `t.id, t.run_key, t.subject_key, t.suite_key, t.item_key, t.item_ref, t.replicate,
@@ -94,26 +93,13 @@ function blobReader(db: SqlDriver): (refs: string[]) => Promise<Array<{ hash: st
       const part = current.slice(i, i + largest);
       const n = BLOB_READS.find((size) => size >= part.length)!;
       while (part.length < n) part.push(part[part.length - 1]!);
-      for (const [key, body] of await db.rows(sql(n), part))
-        out.push({ hash: keyRef(String(key)), body: db.codec.decode(untaggedValue(body)!) });
+      // In the order of their stored values: a block's members (one prefix of tag, block id) one
+      // after another, so that each block is inflated once (the codec remembers the last one).
+      const rows = (await db.rows(sql(n), part)) as Array<[unknown, string]>;
+      rows.sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+      for (const [key, body] of rows) out.push({ hash: keyRef(String(key)), body: db.codec.decode(untaggedValue(body)!) });
     }
     return out;
-  };
-}
-
-/** Decodes score details (read tagged: Dialect.tagged), remembering short ones (a protocol's details repeat). */
-function detailDecoder(db: SqlDriver): (tagged: string) => string {
-  const known = new Map<string, string>();
-  return (tagged) => {
-    let text = known.get(tagged);
-    if (text === undefined) {
-      text = db.codec.decode(untaggedValue(tagged)!);
-      if (tagged.length <= REMEMBERED_DETAIL_CHARS) {
-        if (known.size >= 10_000) known.clear();
-        known.set(tagged, text);
-      }
-    }
-    return text;
   };
 }
 
@@ -126,7 +112,6 @@ export async function* trialPages(db: SqlDriver, runId?: string, batchSize = PAG
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batch size ${batchSize}: a positive integer`);
   const packer = new TranscriptPacker(db.codec);
   const loadBlobs = blobReader(db);
-  const decodeDetail = detailDecoder(db);
   const finishedAt = finishTimes();
   let runKey: number | undefined;
   if (runId !== undefined) {
@@ -134,6 +119,7 @@ export async function* trialPages(db: SqlDriver, runId?: string, batchSize = PAG
     if (runKey === undefined) return;
   }
   const names = new TrialNames(db);
+  const scoreRows = new TrialScores(db, names, true);
   const run = runKey === undefined ? '' : 't.run_key = ? AND ';
   const columns = trialColumns(db);
   // The pass reads the run once (its pages are not kept in memory): see SqlDriver.beginPass.
@@ -146,15 +132,12 @@ export async function* trialPages(db: SqlDriver, runId?: string, batchSize = PAG
         runKey === undefined ? [after, batchSize] : [runKey, after, batchSize],
       );
       if (page.length === 0) break;
+      names.startPage();
       await names.resolve(page, NAME_COLUMNS, ITEM_REF);
       const first = Number(page[0]![ID]);
       const last = Number(page[page.length - 1]![ID]);
       // The scores of the page's id range, in trial order: those of other runs' trials in the range are passed over.
-      const scores = await db.rows(
-        `SELECT trial_id, scorer, value, ${db.dialect.tagged('detail')} FROM scores WHERE trial_id >= ? AND trial_id <= ?
-         ORDER BY trial_id, ${db.dialect.insertionOrder}`,
-        [first, last],
-      );
+      const scores = await scoreRows.range(first, last);
       let s = 0;
       for (let from = 0; from < page.length; from += UNPACK) {
         const to = Math.min(page.length, from + UNPACK);
@@ -171,11 +154,11 @@ export async function* trialPages(db: SqlDriver, runId?: string, batchSize = PAG
           // Each row is let go once yielded (what a reader has done with is garbage at once).
           (page as Array<unknown[] | undefined>)[i] = undefined;
           const id = Number(t[ID]);
-          while (s < scores.length && Number(scores[s]![0]) < id) s++;
+          while (s < scores.length && scores[s]!.trialId < id) s++;
           const own: StoredTrial['scores'] = [];
-          for (; s < scores.length && Number(scores[s]![0]) === id; s++) {
+          for (; s < scores.length && scores[s]!.trialId === id; s++) {
             const sc = scores[s]!;
-            own.push({ scorer: sc[1] as string, value: sc[2] as number, detail: decodeDetail(sc[3] as string) });
+            own.push({ scorer: sc.scorer, value: sc.value, detail: sc.detail });
           }
           let transcript: unknown = null;
           if (t[BODY] !== null) {
