@@ -9,7 +9,7 @@ import { blobLoader, keyRef, REF_CHARS, refKey } from './blob-rows.js';
 import { TranscriptPacker } from './transcript-packing.js';
 import { runKeyOf, TrialNames } from './trial-names.js';
 import { TrialScores } from './trial-scores.js';
-import { finishedAtText, latencyMs, statusText } from './trial-values.js';
+import { finishedAtText, latencyMs, statusOf } from './trial-values.js';
 
 const PAGE = 500;
 /**
@@ -23,7 +23,7 @@ const UNPACK = 25;
 
 /** The columns trialPages reads of trial_rows (names and the item by number) and transcripts, in order; rows come as arrays. */
 const trialColumns = (db: SqlDriver) => `t.id, t.run_key, t.subject_key, t.suite_key, t.item_key, t.item_ref, t.replicate,
-  ${statusText(db.backend, 't.status')}, t.error, t.attempts, t.input_tokens, t.output_tokens, t.cost_usd,
+  t.status, t.error, t.attempts, t.input_tokens, t.output_tokens, t.cost_usd,
   ${latencyMs(db.backend, 't.latency_ms')}, ${latencyMs(db.backend, 't.batch_latency_ms')}, t.cached_calls, t.total_calls,
   t.truncated_calls, t.unpriced_calls, t.finished_at, ${db.dialect.tagged('tr.body')}, tr.packed`;
 const ID = 0;
@@ -175,7 +175,7 @@ export async function* trialPages(db: SqlDriver, runId?: string, batchSize = PAG
             itemId: names.name(t[ITEM]),
             replicate: t[REPLICATE] as number,
             itemHash: names.itemHash(t[ITEM_REF]),
-            status: t[STATUS] as StoredTrial['status'],
+            status: statusOf(t[STATUS]),
             error: t[ERROR] as string | null,
             attempts: t[ATTEMPTS] as number,
             inputTokens: t[INPUT_TOKENS] as number,

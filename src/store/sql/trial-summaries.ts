@@ -8,13 +8,13 @@ import type { RunTrialSummary } from '../store.js';
 import type { SqlDriver } from './driver.js';
 import { runKeyOf, TrialNames } from './trial-names.js';
 import { TrialScores } from './trial-scores.js';
-import { finishedAtText, statusText } from './trial-values.js';
+import { finishedAtText, statusOf } from './trial-values.js';
 
 // Small enough that a page is garbage before the young generation's next collection (what survives one grows it).
 const PAGE = 1000;
 
 /** The columns read of trial_rows, in order (rows come as arrays). */
-const columns = (db: SqlDriver) => `t.id, t.subject_key, t.suite_key, t.item_key, t.replicate, ${statusText(db.backend, 't.status')},
+const COLUMNS = `t.id, t.subject_key, t.suite_key, t.item_key, t.replicate, t.status,
   t.input_tokens, t.output_tokens, t.cost_usd, t.unpriced_calls, t.finished_at`;
 const NAME_COLUMNS = [1, 2, 3];
 
@@ -28,7 +28,7 @@ export async function* trialSummaryPages(db: SqlDriver, runId: string, batchSize
   const endPass = db.beginPass();
   try {
     for (let after = 0; ; ) {
-      const page = await db.rows(`SELECT ${columns(db)} FROM trial_rows t WHERE t.run_key = ? AND t.id > ? ORDER BY t.id LIMIT ?`, [
+      const page = await db.rows(`SELECT ${COLUMNS} FROM trial_rows t WHERE t.run_key = ? AND t.id > ? ORDER BY t.id LIMIT ?`, [
         runKey,
         after,
         batchSize,
@@ -51,7 +51,7 @@ export async function* trialSummaryPages(db: SqlDriver, runId: string, batchSize
           suite: names.name(t[2]),
           itemId: names.name(t[3]),
           replicate: t[4] as number,
-          status: t[5] as RunTrialSummary['status'],
+          status: statusOf(t[5]),
           inputTokens: t[6] as number,
           outputTokens: t[7] as number,
           costUsd: t[8] as number,
