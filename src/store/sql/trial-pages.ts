@@ -85,11 +85,18 @@ const BLOB_READS = [1, 2, 4, 8, 16, 32, 64, 128, 256];
  */
 function blobReader(db: SqlDriver): (refs: string[]) => Promise<Array<{ hash: string; body: string }>> {
   const largest = BLOB_READS[BLOB_READS.length - 1]!;
-  const sql = (n: number) =>
-    `SELECT CAST(id AS TEXT), ${db.dialect.tagged('body')} FROM prompt_texts WHERE id IN (${Array(n).fill('?').join(', ')})`;
+  const sql = new Map(
+    BLOB_READS.map((n) => [
+      n,
+      `SELECT CAST(id AS TEXT), ${db.dialect.tagged('body')} FROM prompt_texts WHERE id IN (${Array(n).fill('?').join(', ')})`,
+    ]),
+  );
   const older = blobLoader(db);
   return async (refs) => {
-    const current = refs.filter((r) => r.length === REF_CHARS).map(refKey);
+    // Each key asked for and its reference (a row read back is named by the reference asked for, not made again from its key).
+    const refOf = new Map<string, string>();
+    for (const r of refs) if (r.length === REF_CHARS) refOf.set(refKey(r), r);
+    const current = [...refOf.keys()];
     const before = refs.filter((r) => r.length !== REF_CHARS);
     const out = before.length ? await older(before) : [];
     for (let i = 0; i < current.length; i += largest) {
@@ -98,9 +105,12 @@ function blobReader(db: SqlDriver): (refs: string[]) => Promise<Array<{ hash: st
       while (part.length < n) part.push(part[part.length - 1]!);
       // In the order of their stored values: a block's members (one prefix of tag, block id) one
       // after another, so that each block is inflated once (the codec remembers the last one).
-      const rows = (await db.rows(sql(n), part)) as Array<[unknown, string]>;
+      const rows = (await db.rows(sql.get(n)!, part)) as Array<[unknown, string]>;
       rows.sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
-      for (const [key, body] of rows) out.push({ hash: keyRef(String(key)), body: db.codec.decode(untaggedValue(body)!) });
+      for (const [key, body] of rows) {
+        const k = String(key);
+        out.push({ hash: refOf.get(k) ?? keyRef(k), body: db.codec.decode(untaggedValue(body)!) });
+      }
     }
     return out;
   };
