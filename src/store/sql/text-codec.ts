@@ -20,6 +20,7 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 // core's errors file, not its index: the index loads every record schema (zod), which `report` does without.
 import { MindscopeError } from '../../core/errors.js';
+import { BlockInflater } from './block-inflate.js';
 import { DictionaryDeflater, DictionaryInflater } from './dictionary-deflate.js';
 
 /** The statements the codec runs (a driver or a transaction; declared here, as driver.ts names the codec). */
@@ -198,6 +199,7 @@ export class TextCodec {
   #training: Promise<void> | undefined;
 
   readonly #lastBlock: Array<{ id: number; texts: string[] } | undefined> = [undefined, undefined, undefined];
+  readonly #blockInflater = new BlockInflater();
 
   /**
    * `loadBlockSync` reads a block of transcripts (by id) for a value that is one of them; without
@@ -406,8 +408,8 @@ export class TextCodec {
     let inflater = this.#inflaters.get(id);
     if (!inflater) this.#inflaters.set(id, (inflater = new DictionaryInflater(dict)));
     const data = stored.subarray(at);
-    // The indexed encoder's values read here; zlib's (item bodies written before, blocks) by zlib.
-    return inflater.inflateText(data) ?? inflateRawSync(data, { dictionary: dict }).toString('utf8');
+    // The indexed encoder's values read here; zlib's (item bodies written before, blocks) by BlockInflater.
+    return inflater.inflateText(data) ?? this.#blockInflater.inflateText(data, dict);
   }
 
   #dictionary(id: number): Buffer {

@@ -17,13 +17,19 @@ export class TrialNames {
   constructor(private readonly db: SqlDriver) {}
 
   /**
-   * Read what a page of rows (arrays of values) refers to and is not known yet: names in the
+   * Before a page's rows are resolved: memory stays bounded in a store of many runs, a map this
+   * large starts again (before a page, never between the resolves of one).
+   */
+  startPage(): void {
+    if (this.#names.size > 100_000) this.#names.clear();
+    if (this.#hashes.size > 100_000) this.#hashes.clear();
+  }
+
+  /**
+   * Read what rows (arrays of values) refer to and is not known yet: names in the
    * `nameColumns`, an item in `itemColumn`.
    */
   async resolve(page: readonly unknown[][], nameColumns: readonly number[], itemColumn?: number): Promise<void> {
-    // Memory stays bounded in a store of many runs: a map this large starts again (before a page, never during one).
-    if (this.#names.size > 100_000) this.#names.clear();
-    if (this.#hashes.size > 100_000) this.#hashes.clear();
     const names = new Set<number>();
     const items = new Set<number>();
     for (const row of page) {

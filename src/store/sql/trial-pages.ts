@@ -8,20 +8,22 @@ import { type SqlDriver, untaggedValue } from './driver.js';
 import { blobLoader, keyRef, REF_CHARS, refKey } from './blob-rows.js';
 import { TranscriptPacker } from './transcript-packing.js';
 import { runKeyOf, TrialNames } from './trial-names.js';
-import { finishedAtText, latencyMs, statusText } from './trial-values.js';
+import { TrialScores } from './trial-scores.js';
+import { finishedAtText, latencyMs, statusOf } from './trial-values.js';
 
 const PAGE = 500;
 /**
  * Transcripts unpacked at a time: what a reader of a page has done with is garbage before the
- * young generation's next collection, whatever the page's size.
+ * young generation's next collection, whatever the page's size. Few: what a collection finds
+ * alive is copied (and the second time moved to the old generation), and V8 doubles the young
+ * generation once 16 MB have survived its collections in all (a pass's peak memory grew by 32
+ * MB the earlier that came); 25 at a time costs no more CPU than 100.
  */
-const UNPACK = 100;
-/** Score details at most this long (tagged) are decoded once per distinct stored value (a protocol's details repeat). */
-const REMEMBERED_DETAIL_CHARS = 512;
+const UNPACK = 25;
 
 /** The columns trialPages reads of trial_rows (names and the item by number) and transcripts, in order; rows come as arrays. */
 const trialColumns = (db: SqlDriver) => `t.id, t.run_key, t.subject_key, t.suite_key, t.item_key, t.item_ref, t.replicate,
-  ${statusText(db.backend, 't.status')}, t.error, t.attempts, t.input_tokens, t.output_tokens, t.cost_usd,
+  t.status, t.error, t.attempts, t.input_tokens, t.output_tokens, t.cost_usd,
   ${latencyMs(db.backend, 't.latency_ms')}, ${latencyMs(db.backend, 't.batch_latency_ms')}, t.cached_calls, t.total_calls,
   t.truncated_calls, t.unpriced_calls, t.finished_at, ${db.dialect.tagged('tr.body')}, tr.packed`;
 const ID = 0;
@@ -83,37 +85,34 @@ const BLOB_READS = [1, 2, 4, 8, 16, 32, 64, 128, 256];
  */
 function blobReader(db: SqlDriver): (refs: string[]) => Promise<Array<{ hash: string; body: string }>> {
   const largest = BLOB_READS[BLOB_READS.length - 1]!;
-  const sql = (n: number) =>
-    `SELECT CAST(id AS TEXT), ${db.dialect.tagged('body')} FROM prompt_texts WHERE id IN (${Array(n).fill('?').join(', ')})`;
+  const sql = new Map(
+    BLOB_READS.map((n) => [
+      n,
+      `SELECT CAST(id AS TEXT), ${db.dialect.tagged('body')} FROM prompt_texts WHERE id IN (${Array(n).fill('?').join(', ')})`,
+    ]),
+  );
   const older = blobLoader(db);
   return async (refs) => {
-    const current = refs.filter((r) => r.length === REF_CHARS).map(refKey);
+    // Each key asked for and its reference (a row read back is named by the reference asked for, not made again from its key).
+    const refOf = new Map<string, string>();
+    for (const r of refs) if (r.length === REF_CHARS) refOf.set(refKey(r), r);
+    const current = [...refOf.keys()];
     const before = refs.filter((r) => r.length !== REF_CHARS);
     const out = before.length ? await older(before) : [];
     for (let i = 0; i < current.length; i += largest) {
       const part = current.slice(i, i + largest);
       const n = BLOB_READS.find((size) => size >= part.length)!;
       while (part.length < n) part.push(part[part.length - 1]!);
-      for (const [key, body] of await db.rows(sql(n), part))
-        out.push({ hash: keyRef(String(key)), body: db.codec.decode(untaggedValue(body)!) });
-    }
-    return out;
-  };
-}
-
-/** Decodes score details (read tagged: Dialect.tagged), remembering short ones (a protocol's details repeat). */
-function detailDecoder(db: SqlDriver): (tagged: string) => string {
-  const known = new Map<string, string>();
-  return (tagged) => {
-    let text = known.get(tagged);
-    if (text === undefined) {
-      text = db.codec.decode(untaggedValue(tagged)!);
-      if (tagged.length <= REMEMBERED_DETAIL_CHARS) {
-        if (known.size >= 10_000) known.clear();
-        known.set(tagged, text);
+      // In the order of their stored values: a block's members (one prefix of tag, block id) one
+      // after another, so that each block is inflated once (the codec remembers the last one).
+      const rows = (await db.rows(sql.get(n)!, part)) as Array<[unknown, string]>;
+      rows.sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+      for (const [key, body] of rows) {
+        const k = String(key);
+        out.push({ hash: refOf.get(k) ?? keyRef(k), body: db.codec.decode(untaggedValue(body)!) });
       }
     }
-    return text;
+    return out;
   };
 }
 
@@ -126,7 +125,6 @@ export async function* trialPages(db: SqlDriver, runId?: string, batchSize = PAG
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batch size ${batchSize}: a positive integer`);
   const packer = new TranscriptPacker(db.codec);
   const loadBlobs = blobReader(db);
-  const decodeDetail = detailDecoder(db);
   const finishedAt = finishTimes();
   let runKey: number | undefined;
   if (runId !== undefined) {
@@ -134,6 +132,7 @@ export async function* trialPages(db: SqlDriver, runId?: string, batchSize = PAG
     if (runKey === undefined) return;
   }
   const names = new TrialNames(db);
+  const scoreRows = new TrialScores(db, names, true);
   const run = runKey === undefined ? '' : 't.run_key = ? AND ';
   const columns = trialColumns(db);
   // The pass reads the run once (its pages are not kept in memory): see SqlDriver.beginPass.
@@ -146,15 +145,12 @@ export async function* trialPages(db: SqlDriver, runId?: string, batchSize = PAG
         runKey === undefined ? [after, batchSize] : [runKey, after, batchSize],
       );
       if (page.length === 0) break;
+      names.startPage();
       await names.resolve(page, NAME_COLUMNS, ITEM_REF);
       const first = Number(page[0]![ID]);
       const last = Number(page[page.length - 1]![ID]);
       // The scores of the page's id range, in trial order: those of other runs' trials in the range are passed over.
-      const scores = await db.rows(
-        `SELECT trial_id, scorer, value, ${db.dialect.tagged('detail')} FROM scores WHERE trial_id >= ? AND trial_id <= ?
-         ORDER BY trial_id, ${db.dialect.insertionOrder}`,
-        [first, last],
-      );
+      const scores = await scoreRows.range(first, last);
       let s = 0;
       for (let from = 0; from < page.length; from += UNPACK) {
         const to = Math.min(page.length, from + UNPACK);
@@ -171,11 +167,11 @@ export async function* trialPages(db: SqlDriver, runId?: string, batchSize = PAG
           // Each row is let go once yielded (what a reader has done with is garbage at once).
           (page as Array<unknown[] | undefined>)[i] = undefined;
           const id = Number(t[ID]);
-          while (s < scores.length && Number(scores[s]![0]) < id) s++;
+          while (s < scores.length && scores[s]!.trialId < id) s++;
           const own: StoredTrial['scores'] = [];
-          for (; s < scores.length && Number(scores[s]![0]) === id; s++) {
+          for (; s < scores.length && scores[s]!.trialId === id; s++) {
             const sc = scores[s]!;
-            own.push({ scorer: sc[1] as string, value: sc[2] as number, detail: decodeDetail(sc[3] as string) });
+            own.push({ scorer: sc.scorer, value: sc.value, detail: sc.detail });
           }
           let transcript: unknown = null;
           if (t[BODY] !== null) {
@@ -189,7 +185,7 @@ export async function* trialPages(db: SqlDriver, runId?: string, batchSize = PAG
             itemId: names.name(t[ITEM]),
             replicate: t[REPLICATE] as number,
             itemHash: names.itemHash(t[ITEM_REF]),
-            status: t[STATUS] as StoredTrial['status'],
+            status: statusOf(t[STATUS]),
             error: t[ERROR] as string | null,
             attempts: t[ATTEMPTS] as number,
             inputTokens: t[INPUT_TOKENS] as number,

@@ -20,9 +20,8 @@ export const statusParam = (backend: Backend, status: TrialStatus): string | num
 export const statusSql = (backend: Backend, status: TrialStatus): string =>
   backend === 'sqlite' ? (status === 'done' ? '1' : '0') : `'${status}'`;
 
-/** SQL: trial_rows' status column as text. */
-export const statusText = (backend: Backend, column: string): string =>
-  backend === 'sqlite' ? `CASE ${column} WHEN 1 THEN 'done' ELSE 'failed' END` : column;
+/** trial_rows' status column read as it is kept (SQLite's 1 or 0, PostgreSQL's text) as the status's text. */
+export const statusOf = (stored: unknown): TrialStatus => (stored === 1 ? 'done' : stored === 0 ? 'failed' : (stored as TrialStatus));
 
 /** A latency (ms) as the database keeps it: SQLite microseconds when that is exact, else the double. */
 export function latencyParam(backend: Backend, ms: number): number {

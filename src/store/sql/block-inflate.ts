@@ -1,0 +1,226 @@
+// DEFLATE (RFC 1951) decoded in place: raw data deflated against a preset dictionary (a block of
+// texts: text-codec.ts) inflated into one window kept from value to value, and read out as text.
+// zlib's inflateRawSync sets up a stream for every value and leaves its output in buffers of
+// their own, which the young generation's collections do not give back (only a full collection
+// does): a pass that inflates a block every few hundred trials held more memory the more trials
+// it read. Here a value costs its text and nothing else.
+
+// core's errors file, not its index: the index loads every record schema (zod), which `report` does without.
+import { MindscopeError } from '../../core/errors.js';
+
+/** DEFLATE's window: how far back a match may reach (into the dictionary too). */
+const WINDOW = 32_768;
+/** The longest code of either alphabet. */
+const MAX_BITS = 15;
+/** The longest match: room kept free after the output before a symbol is decoded. */
+const MAX_MATCH = 258;
+
+const LENGTH_BASE = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258];
+const LENGTH_EXTRA = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0];
+const DISTANCE_BASE = [
+  1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385,
+  24577,
+];
+const DISTANCE_EXTRA = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13];
+/** The order in which a dynamic block lists its code-length code's lengths. */
+const CODE_LENGTH_ORDER = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15];
+
+const malformed = (why: string) => new MindscopeError(`a stored compressed value does not inflate: ${why}`);
+
+/** Code.build's counts of codes by length and the next code of each length (one build at a time). */
+const PER_LENGTH: number[] = new Array<number>(MAX_BITS + 1).fill(0);
+const NEXT_CODE: number[] = new Array<number>(MAX_BITS + 2).fill(0);
+
+/**
+ * A canonical Huffman code as one lookup table indexed by the next `bits` bits of input (codes
+ * come first bit first): each entry (symbol << 4) | code length, 0 where no code is.
+ */
+class Code {
+  readonly table: Int32Array;
+  bits = 0;
+
+  constructor(maxBits = MAX_BITS) {
+    this.table = new Int32Array(1 << maxBits);
+  }
+
+  build(lengths: ArrayLike<number>, count: number): this {
+    const perLength = PER_LENGTH.fill(0);
+    const next = NEXT_CODE.fill(0);
+    let max = 0;
+    for (let s = 0; s < count; s++) {
+      const l = lengths[s]!;
+      perLength[l]!++;
+      if (l > max) max = l;
+    }
+    perLength[0] = 0;
+    let left = 1;
+    for (let l = 1; l <= MAX_BITS; l++) {
+      left = (left << 1) - perLength[l]!;
+      if (left < 0) throw malformed('a code is over-subscribed');
+      next[l + 1] = (next[l]! + perLength[l]!) << 1;
+    }
+    const size = 1 << Math.max(max, 1);
+    this.table.fill(0, 0, size);
+    this.bits = Math.max(max, 1);
+    for (let s = 0; s < count; s++) {
+      const l = lengths[s]!;
+      if (l === 0) continue;
+      const code = next[l]!++;
+      let reversed = 0;
+      for (let i = 0; i < l; i++) reversed |= ((code >> i) & 1) << (l - 1 - i);
+      const entry = (s << 4) | l;
+      for (let i = reversed; i < size; i += 1 << l) this.table[i] = entry;
+    }
+    return this;
+  }
+}
+
+const FIXED_LITERALS = new Code().build(
+  Array.from({ length: 288 }, (_, s) => (s < 144 ? 8 : s < 256 ? 9 : s < 280 ? 7 : 8)),
+  288,
+);
+const FIXED_DISTANCES = new Code().build(new Array<number>(30).fill(5), 30);
+
+/** Inflates raw DEFLATE data against a dictionary into a window it keeps (one value at a time). */
+export class BlockInflater {
+  #out: Buffer = Buffer.allocUnsafeSlow(1 << 18);
+  /** The dictionary whose last WINDOW bytes start the window, and their length. */
+  #dictionary: Uint8Array | undefined;
+  #start = 0;
+  readonly #literals = new Code();
+  readonly #distances = new Code();
+  /** A dynamic block's code for its code lengths (7 bits at most). */
+  readonly #codeLengths = new Code(7);
+  readonly #lengths = new Uint8Array(288 + 32);
+
+  /** The UTF-8 text that `data`, deflated against `dictionary`, inflates to. */
+  inflateText(data: Uint8Array, dictionary: Uint8Array): string {
+    if (dictionary !== this.#dictionary) {
+      const d = dictionary.subarray(Math.max(0, dictionary.length - WINDOW));
+      if (d.length + MAX_MATCH > this.#out.length) this.#out = Buffer.allocUnsafeSlow(2 * (d.length + MAX_MATCH));
+      this.#out.set(d, 0);
+      this.#dictionary = dictionary;
+      this.#start = d.length;
+    }
+    const end = this.#inflate(data);
+    return this.#out.toString('utf8', this.#start, end);
+  }
+
+  #inflate(data: Uint8Array): number {
+    const start = this.#start;
+    let out = this.#out;
+    let o = start;
+    let room = out.length - MAX_MATCH;
+    let acc = 0;
+    let n = 0;
+    let at = 0;
+    /** At least `bits` bits in acc, where the data has them. */
+    const fill = (bits: number) => {
+      while (n < bits && at < data.length) {
+        acc |= data[at++]! << n;
+        n += 8;
+      }
+    };
+    const take = (bits: number): number => {
+      fill(bits);
+      if (n < bits) throw malformed('it ends early');
+      const v = acc & ((1 << bits) - 1);
+      acc >>>= bits;
+      n -= bits;
+      return v;
+    };
+    const symbol = (code: Code): number => {
+      fill(code.bits);
+      const e = code.table[acc & ((1 << code.bits) - 1)]!;
+      const l = e & 15;
+      if (l === 0 || l > n) throw malformed(l === 0 ? 'an unknown code' : 'it ends early');
+      acc >>>= l;
+      n -= l;
+      return e >> 4;
+    };
+    for (let last = 0; !last; ) {
+      last = take(1);
+      const type = take(2);
+      if (type === 0) {
+        // Stored: byte-aligned, LEN and its complement, then LEN bytes as they are.
+        acc >>>= n & 7;
+        n -= n & 7;
+        const len = take(16);
+        if ((take(16) ^ 0xffff) !== len) throw malformed('a stored block has a bad length');
+        for (let i = 0; i < len; i++) {
+          if (o >= room) ({ out, room } = this.#grow(o));
+          out[o++] = take(8);
+        }
+        continue;
+      }
+      let literals = FIXED_LITERALS;
+      let distances = FIXED_DISTANCES;
+      if (type === 2) ({ literals, distances } = this.#dynamic(take, symbol));
+      else if (type !== 1) throw malformed('a reserved block type');
+      for (;;) {
+        const s = symbol(literals);
+        if (s < 256) {
+          if (o >= room) ({ out, room } = this.#grow(o));
+          out[o++] = s;
+          continue;
+        }
+        if (s === 256) break;
+        const li = s - 257;
+        if (li >= 29) throw malformed('a bad length code');
+        const length = LENGTH_BASE[li]! + (LENGTH_EXTRA[li] ? take(LENGTH_EXTRA[li]!) : 0);
+        const di = symbol(distances);
+        if (di >= 30) throw malformed('a bad distance code');
+        const distance = DISTANCE_BASE[di]! + (DISTANCE_EXTRA[di] ? take(DISTANCE_EXTRA[di]!) : 0);
+        if (distance > o || distance > WINDOW) throw malformed('a distance too far back');
+        if (o >= room) ({ out, room } = this.#grow(o));
+        if (distance >= length) out.copyWithin(o, o - distance, o - distance + length);
+        else for (let i = 0; i < length; i++) out[o + i] = out[o + i - distance]!;
+        o += length;
+      }
+    }
+    return o;
+  }
+
+  /** A dynamic block's codes, read from its header. */
+  #dynamic(take: (bits: number) => number, symbol: (code: Code) => number): { literals: Code; distances: Code } {
+    const nLiterals = take(5) + 257;
+    const nDistances = take(5) + 1;
+    const nCodeLengths = take(4) + 4;
+    const lengths = this.#lengths;
+    lengths.fill(0, 0, 19);
+    for (let i = 0; i < nCodeLengths; i++) lengths[CODE_LENGTH_ORDER[i]!] = take(3);
+    const codeLengths = this.#codeLengths.build(lengths, 19);
+    const total = nLiterals + nDistances;
+    lengths.fill(0);
+    for (let i = 0; i < total; ) {
+      const s = symbol(codeLengths);
+      if (s < 16) {
+        lengths[i++] = s;
+        continue;
+      }
+      let repeat: number;
+      let value = 0;
+      if (s === 16) {
+        if (i === 0) throw malformed('a repeat with nothing before it');
+        value = lengths[i - 1]!;
+        repeat = 3 + take(2);
+      } else repeat = s === 17 ? 3 + take(3) : 11 + take(7);
+      if (i + repeat > total) throw malformed('code lengths run past their count');
+      lengths.fill(value, i, i + repeat);
+      i += repeat;
+    }
+    if (lengths[256] === 0) throw malformed('no end-of-block code');
+    return {
+      literals: this.#literals.build(lengths, nLiterals),
+      distances: this.#distances.build(lengths.subarray(nLiterals, total), nDistances),
+    };
+  }
+
+  /** A window twice as large, the output so far kept. */
+  #grow(o: number): { out: Buffer; room: number } {
+    const out = Buffer.allocUnsafeSlow(this.#out.length * 2);
+    out.set(this.#out.subarray(0, o), 0);
+    this.#out = out;
+    return { out, room: out.length - MAX_MATCH };
+  }
+}
