@@ -43,17 +43,8 @@ import { blobLoader, insertBlobs } from './blob-rows.js';
 import { itemHashIs, itemHashParam } from './item-keys.js';
 import { TranscriptPacker } from './transcript-packing.js';
 import { storeItems } from './item-bodies.js';
-import { CacheAbsence } from './cache-absence.js';
-import { ReplyJournal } from './reply-journal.js';
-import {
-  CACHE_ORIGIN_JOIN,
-  INSERT_CACHE_ENTRY,
-  insertCacheModels,
-  insertCacheOrigins,
-  keyParam,
-  packResponse,
-  unpackResponse,
-} from './cache-rows.js';
+import { SqlCallCache } from './call-cache-sql.js';
+import { insertCacheModels, insertCacheOrigins } from './cache-rows.js';
 import { exportRecords, importRecords } from './transfer.js';
 import { trialPages } from './trial-pages.js';
 import { claimTrialLeases, releaseTrialLeases, renewTrialLeases, trialLeaseOwners } from './lease-sql.js';
@@ -91,39 +82,28 @@ import { trialSummaryPages } from './trial-summaries.js';
 export class SqlStore implements Store {
   readonly location: string;
   readonly backend: 'sqlite' | 'postgres';
-  readonly #queuedCache = new Map<string, { body: string; origin: string | null }>();
   readonly #queuedStatus = new Map<string, TrialStatus>();
   readonly #commits: GroupCommit<Write>;
   readonly #batches: SqlBatchLedger;
   readonly #packer: TranscriptPacker;
-  /** Cache models (provider and spec) known committed. */
-  readonly #cacheModels = new Set<string>();
-  /** Cache origins known committed. */
-  readonly #cacheOrigins = new Set<string>();
   /** Names (trial_rows' runs, subjects, suites, item ids, scorers) known committed, with their numbers (SQLite). */
   readonly #names = new Map<string, number | undefined>();
   readonly #loadBlobs: ReturnType<typeof blobLoader>;
-  /** SQLite: lookups of calls of models with no cache entries answered without a query. */
-  readonly #absence: CacheAbsence | undefined;
   /** Settles once every putItems so far has: the group's commits wait for it. */
   #itemsSettled: Promise<void> = Promise.resolve();
 
-  /** This process's reply journal (reply-journal.ts); absent for an in-memory or read-only store. */
-  readonly #journal: ReplyJournal | undefined;
-  /** The replay of dead processes' journals, done before the first cache lookup. */
-  #recovered: Promise<number> | undefined;
+  /** The call cache (its entries go through this store's group commit). */
+  readonly #cache: SqlCallCache;
 
   constructor(
     protected readonly db: SqlDriver,
     options: { journalDir?: string } = {},
   ) {
-    this.#journal = options.journalDir ? new ReplyJournal(options.journalDir) : undefined;
     this.location = db.location;
     this.backend = db.backend;
     this.#batches = new SqlBatchLedger(db);
     this.#loadBlobs = blobLoader(db);
     this.#packer = new TranscriptPacker(db.codec);
-    this.#absence = db.backend === 'sqlite' ? new CacheAbsence(db) : undefined;
     this.#commits = new GroupCommit<Write>(async (writes) => {
       let groupNames: Map<string, number> | undefined;
       await this.#itemsSettled;
@@ -163,6 +143,7 @@ export class SqlStore implements Store {
       // Committed: the names' numbers read in the group hold from now on.
       if (groupNames) for (const [name, id] of groupNames) this.#names.set(name, id);
     }, this.location);
+    this.#cache = new SqlCallCache(db, this.#commits, options.journalDir);
   }
 
   /** The schema version (number of migrations applied). */
@@ -350,85 +331,19 @@ export class SqlStore implements Store {
   }
 
   async getCached(key: string, provider?: string, model?: string): Promise<unknown> {
-    return (await this.getCachedEntry(key, provider, model))?.value;
+    return (await this.#cache.entry(key, provider, model))?.value;
   }
 
-  async getCachedEntry(key: string, provider?: string, model?: string): Promise<CachedEntry | undefined> {
-    if (this.#journal) await (this.#recovered ??= this.recoverReplies());
-    const queued = this.#queuedCache.get(key);
-    if (queued !== undefined) return { value: unpackResponse(queued.body), origin: queued.origin };
-    if (this.#absence && provider !== undefined && model !== undefined && (await this.#absence.surelyMissing(key, provider, model)))
-      return undefined;
-    const row = await this.db.get<{ response: string | Uint8Array; origin: string | null }>(
-      `SELECT c.response AS response, o.origin AS origin FROM call_cache c ${CACHE_ORIGIN_JOIN} WHERE c.key = ?`,
-      [keyParam(this.db.backend, key)],
-    );
-    return row ? { value: unpackResponse(this.db.codec.decode(row.response)), origin: row.origin } : undefined;
+  getCachedEntry(key: string, provider?: string, model?: string): Promise<CachedEntry | undefined> {
+    return this.#cache.entry(key, provider, model);
   }
 
   putCached(key: string, provider: string, model: string, response: unknown, origin?: string): Promise<void> {
-    const body = packResponse(response);
-    this.#absence?.writing(key, provider, model);
-    const queued = { body, origin: origin ?? null };
-    this.#queuedCache.set(key, queued);
-    const params = [keyParam(this.db.backend, key), provider, model, body, Date.now(), origin ?? null];
-    const write: Write = async (tx) => {
-      params[3] = this.db.codec.encode('cache', body);
-      await tx.run(INSERT_CACHE_ENTRY, params);
-    };
-    const named = `${provider}\u0000${model}`;
-    if (!this.#cacheModels.has(named)) write.model = [provider, model];
-    if (origin !== undefined && !this.#cacheOrigins.has(origin)) write.origin = origin;
-    // Journaled first: from here a kill loses nothing; the journal forgets it once committed.
-    const journaled = this.#journal?.append({ key, provider, model, body, origin: origin ?? null });
-    const committed = this.#commits.add(`cache entry for ${model}`, write, () => {
-      if (this.#queuedCache.get(key) === queued) this.#queuedCache.delete(key);
-    });
-    if (journaled) committed.then(journaled, () => {});
-    // A model (or origin) committed needs no insert in later writes.
-    if (write.model || write.origin !== undefined)
-      committed.then(
-        () => {
-          if (write.model) this.#cacheModels.add(named);
-          if (write.origin !== undefined) this.#cacheOrigins.add(write.origin);
-        },
-        () => {},
-      );
-    return committed;
+    return this.#cache.put(key, provider, model, response, origin);
   }
 
-  async recoverReplies(): Promise<number> {
-    if (!this.#journal) return 0;
-    const { entries, files, remove } = ReplyJournal.orphans(this.#journal.dir);
-    if (!files.length) return 0;
-    let stored = 0;
-    const chunk = 500;
-    await this.db.codec.ready(this.db);
-    for (let i = 0; i < entries.length; i += chunk) {
-      const part = entries.slice(i, i + chunk);
-      await this.db.transaction(async (tx) => {
-        await insertCacheModels(tx, [
-          ...new Map(part.map((e) => [`${e.provider}\u0000${e.model}`, [e.provider, e.model] as [string, string]])).values(),
-        ]);
-        await insertCacheOrigins(
-          tx,
-          part.flatMap((e) => (e.origin === null ? [] : [e.origin])),
-        );
-        for (const e of part) {
-          this.#absence?.writing(e.key, e.provider, e.model);
-          stored += await tx.run(INSERT_CACHE_ENTRY, [
-            keyParam(this.db.backend, e.key),
-            e.provider,
-            e.model,
-            this.db.codec.encode('cache', e.body),
-            Date.now(),
-            e.origin,
-          ]);
-        }
-      });
-    }
-    remove();
-    return stored;
+  recoverReplies(): Promise<number> {
+    return this.#cache.recover();
   }
 
   reportRateLimit(endpoint: string, pauseMs: number): Promise<RateLimitState> {
@@ -577,11 +492,11 @@ export class SqlStore implements Store {
   async importRecords(records: AsyncIterable<StoreRecord>): Promise<ImportSummary> {
     await this.flush();
     // Entries come in without putCached: nothing known of the cache holds during or after.
-    this.#absence?.forget();
+    this.#cache.forgetAbsences();
     try {
       return await importRecords(this.db, records);
     } finally {
-      this.#absence?.forget();
+      this.#cache.forgetAbsences();
     }
   }
 
@@ -597,7 +512,7 @@ export class SqlStore implements Store {
       // Items still being stored (a run that stopped early) are stored first.
       await this.flush();
     } finally {
-      this.#journal?.close();
+      this.#cache.close();
       await this.db.close();
     }
   }
