@@ -188,7 +188,7 @@ try {
           ratio,
         },
         {
-          figure: `${label}: the same run as zipped Inspect logs (export inspect), ${shape}`,
+          figure: `${backend === 'sqlite' ? 'The same run' : `${label}: the same run`} as zipped Inspect logs (export inspect), ${shape}`,
           value: `${per(m.storeBytes).toFixed(0)} B`,
           peer: `${per(m.zipped).toFixed(1)} B`,
           ratio: m.storeBytes / m.zipped,
