@@ -42,7 +42,7 @@ export const scoreNames = (backend: 'sqlite' | 'postgres', scorers: Iterable<str
 const SHARED_DETAIL_CHARS = 128;
 
 /** Whether PostgreSQL keeps a score's detail (text) once, in names, the row holding its number. */
-export const sharedDetail = (detail: string): boolean => detail.length <= SHARED_DETAIL_CHARS;
+const sharedDetail = (detail: string): boolean => detail.length <= SHARED_DETAIL_CHARS;
 
 /**
  * A trial row's key and item (by number) as a VALUES list's first six entries: run, subject,
