@@ -76,8 +76,10 @@ export const BENCHES = [
   },
   {
     id: 'store-size',
-    command: 'node bench/store-size.mjs [--items 500] [--subjects 2] [--replicates 3] [--single 3000] [--dist OTHER/dist] [--smoke]',
-    measures: 'SQLite bytes per MCQ trial, in all and by table, at 500 items x 2 subjects x 3 replicates and at one trial per item.',
+    command:
+      'node bench/store-size.mjs [--items 500] [--subjects 2] [--replicates 3] [--single 3000] [--dist OTHER/dist] [--postgres URL | --no-postgres] [--smoke]',
+    measures:
+      'bytes per MCQ trial of a SQLite store (the file) and of a PostgreSQL one (every table after VACUUM: heap, TOAST, indexes and their maps), in all and by table, at 500 items x 2 subjects x 3 replicates and at one trial per item.',
     beside:
       'the same run as gzipped JSONL (`export trials` through gzip; limit 8x) and as zipped Inspect logs; another build with `--dist`.',
   },

@@ -93,7 +93,13 @@ for (const b of backends) {
       const done = s.recordDone(key(2999), 'h2999', outcome, 1);
       await s.flush();
       await done;
-      const rows = await b.sql(location, "SELECT COUNT(*) AS n FROM items WHERE hash = 'h2999'");
+      // A hash that is not SHA-256 hex: text in SQLite, its UTF-8 after a zero byte in PostgreSQL.
+      const rows = await b.sql(
+        location,
+        b.name === 'SQLite'
+          ? "SELECT COUNT(*) AS n FROM items WHERE hash = 'h2999'"
+          : "SELECT COUNT(*) AS n FROM items WHERE hash = '\\x00'::bytea || convert_to('h2999', 'UTF8')",
+      );
       expect(Number(rows[0]!.n)).toBe(1);
       await stored;
       expect(await s.trialStatus(key(2999))).toBe('done');

@@ -53,23 +53,20 @@ describe('store schema', () => {
     const pg = JSON.parse(readFileSync(fixture('postgres.json'), 'utf8')) as PgSchema;
     // PostgreSQL's seq columns keep insertion order where SQLite has its rowid; mindscope_schema holds its version.
     // Views (trials) are compared by name: PostgreSQL lists their columns, SQLite's record does not.
-    // SQLite's scores are a view of score_rows, which keeps the scorer by number (scorer_key) and
-    // short details once (score_details, SQLite's alone): PostgreSQL's table scores is compared with score_rows.
+    // Both keep scores in score_rows, the scorer by number (scorer_key), and a short detail once:
+    // SQLite in score_details (its alone), the row's detail holding its number; PostgreSQL in
+    // names, the row's detail_key holding its number (its alone) where detail is null.
     const views = lite.objects.filter((o) => o.type === 'view').map((o) => o.name);
     expect(views).toEqual(['scores', 'trials']);
-    const sqliteOnly: Record<string, [string, Record<string, string>]> = { scores: ['score_rows', { scorer: 'scorer_key' }] };
+    const pgOnly: Record<string, string[]> = { score_rows: ['detail_key'] };
     const pgColumns = Object.fromEntries(
       Object.entries(pg.columns)
-        .map(([table, cols]): [string, typeof cols] => {
-          const [liteTable, renamed] = sqliteOnly[table] ?? [table, {}];
-          return [liteTable, cols.map((c) => ({ ...c, column_name: renamed[String(c.column_name)] ?? c.column_name }))];
-        })
         .filter(([table]) => table !== 'mindscope_schema' && !views.includes(table))
         .map(([table, cols]) => [
           table,
           cols
             .map((c) => String(c.column_name))
-            .filter((c) => c !== 'seq')
+            .filter((c) => c !== 'seq' && !pgOnly[table]?.includes(c))
             .sort(),
         ]),
     );

@@ -1,6 +1,36 @@
-// An empty store taken back to schema 16 or 15, or its trial tables to schema 14 (before trial rows named their run,
+// An empty store taken back to schema 17, 16 or 15, or its trial tables to schema 14 (before trial rows named their run,
 // subject, suite and item by number): for tests that make a store look as if an older
 // mindscope wrote it, dropping further what later migrations added.
+
+/**
+ * A store taken back to schema 17, for SQLite or PostgreSQL: PostgreSQL's scores a table naming
+ * their scorer and holding their detail again, in the order they were numbered, and its cache
+ * keys and item hashes text (SQLite's schema 18 is its schema 17).
+ */
+export function backToSchema17(backend: 'sqlite' | 'postgres'): string[] {
+  if (backend === 'sqlite') return [];
+  return [
+    `CREATE TABLE scores_v17 (trial_id BIGINT NOT NULL REFERENCES trial_rows(id), scorer TEXT NOT NULL,
+       value DOUBLE PRECISION NOT NULL, detail TEXT NOT NULL, seq BIGSERIAL, PRIMARY KEY (trial_id, scorer))`,
+    'INSERT INTO scores_v17 (trial_id, scorer, value, detail) SELECT trial_id, scorer, value, detail FROM scores ORDER BY trial_id, seq',
+    'DROP VIEW scores',
+    'DROP TABLE score_rows',
+    'ALTER TABLE scores_v17 RENAME TO scores',
+    `ALTER TABLE call_cache ALTER COLUMN key TYPE TEXT USING CASE WHEN octet_length(key) = 16 THEN encode(key, 'hex')
+       ELSE convert_from(ltrim(key, '\\x00'::bytea), 'UTF8') END`,
+    'DROP VIEW trials',
+    `ALTER TABLE items ALTER COLUMN hash TYPE TEXT USING CASE WHEN octet_length(hash) = 32 THEN encode(hash, 'hex')
+       ELSE convert_from(ltrim(hash, '\\x00'::bytea), 'UTF8') END`,
+    `CREATE VIEW trials AS
+      SELECT t.id AS id, r.name AS run_id, s.name AS subject_id, su.name AS suite, it.name AS item_id, t.replicate AS replicate,
+        i.hash AS item_hash, t.status AS status, t.error AS error, t.attempts AS attempts, t.input_tokens AS input_tokens,
+        t.output_tokens AS output_tokens, t.cost_usd AS cost_usd, t.latency_ms AS latency_ms, t.cached_calls AS cached_calls,
+        t.total_calls AS total_calls, t.finished_at AS finished_at, t.truncated_calls AS truncated_calls,
+        t.unpriced_calls AS unpriced_calls, t.batch_latency_ms AS batch_latency_ms, t.item_ref AS item_ref
+      FROM trial_rows t LEFT JOIN names r ON r.id = t.run_key LEFT JOIN names s ON s.id = t.subject_key
+        LEFT JOIN names su ON su.id = t.suite_key LEFT JOIN names it ON it.id = t.item_key LEFT JOIN items i ON i.id = t.item_ref`,
+  ];
+}
 
 /**
  * A store taken back to schema 16 (before item hashes and trial values were kept compactly), for
@@ -9,7 +39,7 @@
  * migration 17 reads in either form), prompt texts and cache keys stay as they are.
  */
 function backToSchema16(backend: 'sqlite' | 'postgres'): string[] {
-  if (backend === 'postgres') return [];
+  if (backend === 'postgres') return backToSchema17(backend);
   return [
     "UPDATE items SET hash = lower(hex(hash)) WHERE typeof(hash) = 'blob'",
     'DROP INDEX items_hash_key',

@@ -127,7 +127,7 @@ export async function storeItems(db: SqlDriver, items: ReadonlyArray<{ hash: str
       db.backend === 'sqlite'
         ? `SELECT hash FROM items WHERE ${ITEM_KEY('hash')} IN (${valuesList(part.length, 0, '?')})`
         : `SELECT hash FROM items WHERE hash IN (${valuesList(part.length, 0, '?')})`,
-      db.backend === 'sqlite' ? part.map(itemKeyParam) : part,
+      db.backend === 'sqlite' ? part.map(itemKeyParam) : part.map((h) => itemHashParam(db.backend, h)),
     );
     for (const r of rows) known.add(itemHashText(r.hash));
   }

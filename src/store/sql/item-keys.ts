@@ -1,8 +1,10 @@
 // How an item's content hash (SHA-256, hex) is kept and found. SQLite (schema 17) keeps the
 // hash as its 32 bytes, with a unique index on the first 8 of them (a quarter of the key,
 // which is all a lookup needs to find the row; the whole hash is then compared); a hash that is
-// not SHA-256 hex stays text, indexed whole. PostgreSQL keeps the text, with its unique index. Readers take the
-// hex text from the view "trials" (item_hash) and join items by number (trials.item_ref).
+// not SHA-256 hex stays text, indexed whole. PostgreSQL (schema 18) keeps the 32 bytes too, with a
+// unique index on them; its column holds bytes only, so another hash is kept as its UTF-8 after a
+// zero byte (two where that would make 32 bytes, a SHA-256's length). Readers take the hex text
+// from the view "trials" (item_hash) and join items by number (trials.item_ref).
 
 import type { SqlDriver } from './driver.js';
 
@@ -10,14 +12,25 @@ type Backend = SqlDriver['backend'];
 
 const HEX_HASH = /^[0-9a-f]{64}$/;
 
-/** An item hash as the database holds it: SQLite keeps a SHA-256 hex hash as its bytes. */
+/** Bytes of a SHA-256 hash. */
+const HASH_BYTES = 32;
+
+/** An item hash as the database holds it: a SHA-256 hex hash as its bytes; another as text (SQLite) or its UTF-8 after zero bytes (PostgreSQL). */
 export function itemHashParam(backend: Backend, hash: string): string | Buffer {
-  return backend === 'sqlite' && HEX_HASH.test(hash) ? Buffer.from(hash, 'hex') : hash;
+  if (HEX_HASH.test(hash)) return Buffer.from(hash, 'hex');
+  if (backend === 'sqlite') return hash;
+  const utf8 = Buffer.from(hash, 'utf8');
+  return Buffer.concat([Buffer.alloc(utf8.length === HASH_BYTES - 1 ? 2 : 1), utf8]);
 }
 
-/** A stored item hash as hex text (what callers and exports use). */
+/** A stored item hash as hex text (what callers and exports use): itemHashParam's inverse. */
 export function itemHashText(stored: string | Uint8Array): string {
-  return typeof stored === 'string' ? stored : Buffer.from(stored).toString('hex');
+  if (typeof stored === 'string') return stored;
+  const b = Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
+  if (b.length === HASH_BYTES || b[0] !== 0) return b.toString('hex');
+  let at = 0;
+  while (at < b.length && b[at] === 0) at++;
+  return b.subarray(at).toString('utf8');
 }
 
 /**

@@ -26,6 +26,7 @@ import { COMPACT_CACHE_ROWS } from './migrations/m12-compact-cache-rows.js';
 import { NAME_KEYS } from './migrations/m15-name-keys.js';
 import { COMPRESSED_VALUES } from './migrations/m16-dictionaries.js';
 import { COMPACT_TRIALS } from './migrations/m17-compact-trials.js';
+import { PG_COMPACT_ROWS } from './migrations/m18-pg-compact-rows.js';
 
 /** Migration N is entry N - 1. */
 const SCHEMA_MIGRATIONS: readonly Migration[] = [
@@ -46,6 +47,7 @@ const SCHEMA_MIGRATIONS: readonly Migration[] = [
   NAME_KEYS,
   COMPRESSED_VALUES,
   COMPACT_TRIALS,
+  PG_COMPACT_ROWS,
 ];
 
 /** SQLite's migrations, applied from PRAGMA user_version. */

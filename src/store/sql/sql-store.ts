@@ -186,7 +186,7 @@ export class SqlStore implements Store {
       const ids = 'SELECT id FROM trials WHERE run_id = ? AND suite = ? AND item_id = ?';
       for (const { suite, itemId } of items) {
         const key = [runId, suite, itemId];
-        await tx.run(`DELETE FROM ${this.db.backend === 'sqlite' ? 'score_rows' : 'scores'} WHERE trial_id IN (${ids})`, key);
+        await tx.run(`DELETE FROM score_rows WHERE trial_id IN (${ids})`, key);
         await tx.run(`DELETE FROM transcripts WHERE trial_id IN (${ids})`, key);
         n += await tx.run(`DELETE FROM trial_rows WHERE id IN (${ids})`, key);
       }
@@ -280,7 +280,13 @@ export class SqlStore implements Store {
     const id = trialKeyString(k);
     this.#queuedStatus.set(id, 'done');
     if (packed.blobs.length) write.blobs = packed.blobs;
-    this.#nameTrial(write, k, scoreNames(this.db.backend, [outcome.score.scorer]));
+    this.#nameTrial(
+      write,
+      k,
+      this.db.backend === 'sqlite'
+        ? [outcome.score.scorer]
+        : scoreNames(this.db.backend, [outcome.score.scorer], [JSON.stringify(outcome.score.detail)]),
+    );
     const committed = this.#namesCommitted(
       write,
       this.#commits.add(`trial ${k.suite}/${k.itemId}#${k.replicate}`, write, () => {
@@ -359,8 +365,7 @@ export class SqlStore implements Store {
     const row = await this.db.get<{ id: number }>(`SELECT id FROM trials WHERE ${KEY_WHERE}`, keyParams(k));
     if (!row) throw new ConfigError(`no trial ${k.suite}/${k.itemId} #${k.replicate} of ${k.subjectId} in run ${k.runId}`);
     await this.db.codec.ready(this.db);
-    const names = scoreNames(this.db.backend, [score.scorer]);
-    if (names.length) await insertNames(this.db, names);
+    await insertNames(this.db, scoreNames(this.db.backend, [score.scorer]));
     const statements = upsertScore(this.db.backend, [
       row.id,
       score.scorer,

@@ -223,6 +223,7 @@ async function importOne(
         ...scoreNames(
           backend,
           t.scores.map((s) => s.scorer),
+          t.scores.map((s) => s.detail),
         ),
       ]);
       const row = await tx.get<{ id: number }>(

@@ -42,9 +42,18 @@ export const keyNames = (k: TrialKey): string[] => [k.runId, k.subjectId, k.suit
 /** The number of a name in names, as a value in a statement. */
 const NAME_ID = '(SELECT id FROM names WHERE name = ?)';
 
-/** The names a trial's scores refer to by number (SQLite), to be in names before they are written. */
-export const scoreNames = (backend: 'sqlite' | 'postgres', scorers: Iterable<string>): string[] =>
-  backend === 'sqlite' ? [...scorers] : [];
+/**
+ * The names a trial's scores refer to by number, to be in names before they are written: their
+ * scorers, and in PostgreSQL their details short enough to be kept once (sharedDetail).
+ */
+export const scoreNames = (backend: 'sqlite' | 'postgres', scorers: Iterable<string>, details: Iterable<string> = []): string[] =>
+  backend === 'sqlite' ? [...scorers] : [...scorers, ...[...details].filter(sharedDetail)];
+
+/** PostgreSQL keeps a score's detail of at most this many characters once, in names (schema 18). */
+const SHARED_DETAIL_CHARS = 128;
+
+/** Whether PostgreSQL keeps a score's detail (text) once, in names, the row holding its number. */
+const sharedDetail = (detail: string): boolean => detail.length <= SHARED_DETAIL_CHARS;
 
 /**
  * A trial row's key and item (by number) as a VALUES list's first six entries: run, subject,
@@ -110,20 +119,26 @@ const SHARED_DETAIL_MAX = 32;
  * SQLite keeps the scorer by number (score_rows, schema 17: its name must be in names first, as
  * scoreNames gives them), a short detail once in score_details (an MCQ scorer's few outcomes),
  * the row holding its number, and numbers a trial's scores in the order they came (the column
- * rowid): the protocol's score first. The view scores gives every value as it was written.
+ * rowid): the protocol's score first. PostgreSQL (schema 18) keeps the scorer by number too, a
+ * short detail once in names (sharedDetail), numbering a trial's scores in seq. The view scores
+ * gives every value as it was written.
  */
 export function upsertScore(
   backend: 'sqlite' | 'postgres',
   row: [number, string, number, string | Buffer],
 ): Array<{ sql: string; params: unknown[] }> {
-  if (backend === 'postgres')
-    return [
-      {
-        sql: `INSERT INTO scores (trial_id, scorer, value, detail) VALUES (?, ?, ?, ?)
-          ON CONFLICT (trial_id, scorer) DO UPDATE SET value = excluded.value, detail = excluded.detail`,
-        params: row,
-      },
-    ];
+  if (backend === 'postgres') {
+    const [trialId, scorer, value, text] = row as [number, string, number, string];
+    const shared = sharedDetail(text);
+    const upsert = {
+      sql: `INSERT INTO score_rows (trial_id, scorer_key, value, detail_key, detail, seq)
+        VALUES (?, ${NAME_ID}, ?, ${shared ? `${NAME_ID}, NULL` : 'NULL, ?'}, COALESCE((SELECT MAX(seq) FROM score_rows WHERE trial_id = ?), 0) + 1)
+        ON CONFLICT (trial_id, scorer_key) DO UPDATE SET value = excluded.value, detail_key = excluded.detail_key, detail = excluded.detail`,
+      params: [trialId, scorer, value, text, trialId],
+    };
+    if (!shared) return [upsert];
+    return [{ sql: 'INSERT INTO names (name) VALUES (?) ON CONFLICT (name) DO NOTHING', params: [text] }, upsert];
+  }
   const [trialId, scorer, value, detail] = row;
   const shared = detail.length <= SHARED_DETAIL_MAX;
   const upsert = {
@@ -206,6 +221,8 @@ export function doneTrialWrite(
   const trial = trialParams(backend, k, itemHash, { status: 'done', error: null, attempts, o: outcome });
   const detail = JSON.stringify(outcome.score.detail);
   const score = [outcome.score.scorer, outcome.score.value, detail];
+  // PostgreSQL: the detail by number when it is kept once (scoreNames named it first).
+  const shared = sharedDetail(detail);
   if (backend === 'postgres')
     // One statement, one round trip: the trial, its lease given back, its transcript and score.
     return async (tx) => {
@@ -214,8 +231,10 @@ export function doneTrialWrite(
            l AS (DELETE FROM trial_leases WHERE ${KEY_WHERE}),
            tr AS (INSERT INTO transcripts (trial_id, body, packed) SELECT id, ?, 1 FROM t
              ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body, packed = excluded.packed)
-         INSERT INTO scores (trial_id, scorer, value, detail) SELECT id, ?, CAST(? AS DOUBLE PRECISION), ? FROM t
-           ON CONFLICT (trial_id, scorer) DO UPDATE SET value = excluded.value, detail = excluded.detail`,
+         INSERT INTO score_rows (trial_id, scorer_key, value, detail_key, detail, seq)
+           SELECT id, ${NAME_ID}, CAST(? AS DOUBLE PRECISION), ${shared ? `${NAME_ID}, NULL` : 'NULL, ?'},
+             COALESCE((SELECT MAX(s.seq) FROM score_rows s WHERE s.trial_id = t.id), 0) + 1 FROM t
+           ON CONFLICT (trial_id, scorer_key) DO UPDATE SET value = excluded.value, detail_key = excluded.detail_key, detail = excluded.detail`,
         [...trial, ...keyParams(k), transcript, ...score],
       );
     };

@@ -25,7 +25,7 @@ interface ViewColumns {
   finishedAt: string;
 }
 
-const TRIALS_VIEW = ({ itemHash, status, latencyMs, batchLatencyMs, finishedAt }: ViewColumns) => `
+export const TRIALS_VIEW = ({ itemHash, status, latencyMs, batchLatencyMs, finishedAt }: ViewColumns) => `
   CREATE VIEW trials AS
     SELECT t.id AS id, r.name AS run_id, s.name AS subject_id, su.name AS suite, it.name AS item_id, t.replicate AS replicate,
       ${itemHash} AS item_hash, ${status} AS status, t.error AS error, t.attempts AS attempts, t.input_tokens AS input_tokens,
