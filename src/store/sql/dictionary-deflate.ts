@@ -7,6 +7,8 @@
 // (inflateRawSync with { dictionary }) reads it back; DictionaryInflater reads such values
 // without setting the dictionary up again either.
 
+import { DISTANCE_BASE, DISTANCE_EXTRA, LENGTH_BASE, LENGTH_EXTRA } from './deflate-tables.js';
+
 /** Hash bits of the 3-byte match index. */
 const HASH_BITS = 12;
 /** Candidates tried for each position: enough for rows this short. */
@@ -18,15 +20,6 @@ const MAX_DISTANCE = 32_768;
 
 const hash3 = (b: Uint8Array, i: number): number =>
   (Math.imul((b[i]! << 16) | (b[i + 1]! << 8) | b[i + 2]!, 0x9e3779b1) >>> (32 - HASH_BITS)) | 0;
-
-// Length codes 257..285: base lengths and extra bits (RFC 1951, 3.2.5).
-const LENGTH_BASE = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258];
-const LENGTH_EXTRA = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0];
-const DIST_BASE = [
-  1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385,
-  24577,
-];
-const DIST_EXTRA = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13];
 
 /** The length code (index into LENGTH_BASE) of each match length 3..258. */
 const LENGTH_CODE = new Uint8Array(MAX_MATCH + 1);
@@ -51,11 +44,11 @@ for (let s = 0; s < 288; s++) {
   LIT_BITS[s] = bits;
 }
 const DIST_CODE = Array.from({ length: 30 }, (_, d) => reverse(d, 5));
-/** The distance code (index into DIST_BASE) of each distance 1..32768: a lookup, not a search a match. */
+/** The distance code (index into DISTANCE_BASE) of each distance 1..32768: a lookup, not a search a match. */
 const DIST_CODE_OF = new Uint8Array(MAX_DISTANCE + 1);
-for (let c = 0; c < DIST_BASE.length; c++) {
-  const end = c + 1 < DIST_BASE.length ? DIST_BASE[c + 1]! : MAX_DISTANCE + 1;
-  for (let dist = DIST_BASE[c]!; dist < end; dist++) DIST_CODE_OF[dist] = c;
+for (let c = 0; c < DISTANCE_BASE.length; c++) {
+  const end = c + 1 < DISTANCE_BASE.length ? DISTANCE_BASE[c + 1]! : MAX_DISTANCE + 1;
+  for (let dist = DISTANCE_BASE[c]!; dist < end; dist++) DIST_CODE_OF[dist] = c;
 }
 
 /** Deflates values against one dictionary (its last 32 KiB at most), indexed once. */
@@ -198,9 +191,9 @@ export class DictionaryDeflater {
         const dc = DIST_CODE_OF[bestDist]!;
         acc |= DIST_CODE[dc]! << bits;
         bits += 5;
-        const dx = DIST_EXTRA[dc]!;
+        const dx = DISTANCE_EXTRA[dc]!;
         if (dx) {
-          acc |= (bestDist - DIST_BASE[dc]!) << bits;
+          acc |= (bestDist - DISTANCE_BASE[dc]!) << bits;
           bits += dx;
         }
         while (bits >= 8) {
@@ -339,8 +332,8 @@ export class DictionaryInflater {
       const len = LENGTH_BASE[lc]! + take(LENGTH_EXTRA[lc]!);
       if (!need(5)) return undefined;
       const dc = FIXED_DIST[take(5)]!;
-      if (dc < 0 || !need(DIST_EXTRA[dc]!)) return undefined;
-      const dist = DIST_BASE[dc]! + take(DIST_EXTRA[dc]!);
+      if (dc < 0 || !need(DISTANCE_EXTRA[dc]!)) return undefined;
+      const dist = DISTANCE_BASE[dc]! + take(DISTANCE_EXTRA[dc]!);
       if (dist > o) return undefined;
       while (o + len > out.length) out = this.#grow(o);
       for (let k = 0; k < len; k++, o++) out[o] = out[o - dist]!;
