@@ -6,17 +6,18 @@
 // PostgreSQL and back, the same.
 
 import Database from 'better-sqlite3';
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { exportInspectLogs, exportTrials, openStore } from '../src/index.js';
+import { openStore } from '../src/index.js';
 import { copyStore, MIGRATIONS, type SqlStore } from '../src/store/index.js';
 import { SqliteDriver } from '../src/store/sqlite/sqlite-driver.js';
 import { blobLoader, blobRef, insertBlobs } from '../src/store/sql/blob-rows.js';
 import { minimalOutcome } from './helpers/outcomes.js';
 import { createTestSchema, dropTestDatabases, pgAvailable, pgSkipNote } from './helpers/postgres.js';
 import { sqliteQuery } from './helpers/sqlite.js';
+import { exportRun, readExports, type RunExports } from './helpers/store-exports.js';
 
 afterAll(() => dropTestDatabases());
 
@@ -34,26 +35,13 @@ function sqliteV16(tag: string): string {
 const runOf = (jsonl: string): string => (JSON.parse(jsonl.slice(0, jsonl.indexOf('\n'))) as { run_id: string }).run_id;
 
 /** The store's exports of a run, as text: the JSONL and each Inspect log by file name. */
-async function exportsOf(location: string, run: string): Promise<{ jsonl: string; logs: Record<string, string> }> {
-  const store = await openStore(location);
-  const out = mkdtempSync(join(dir, 'out-'));
-  try {
-    expect(await (store as SqlStore).schemaVersion()).toBe(MIGRATIONS.length);
-    await exportTrials(store, run, join(out, 'trials.jsonl'));
-    await exportInspectLogs(store, run, join(out, 'inspect'));
-  } finally {
-    await store.close();
-  }
-  return {
-    jsonl: readFileSync(join(out, 'trials.jsonl'), 'utf8'),
-    logs: Object.fromEntries(readdirSync(join(out, 'inspect')).map((f) => [f, readFileSync(join(out, 'inspect', f), 'utf8')])),
-  };
+async function exportsOf(location: string, run: string): Promise<RunExports> {
+  const { exports, schemaVersion } = await exportRun(location, run, dir);
+  expect(schemaVersion).toBe(MIGRATIONS.length);
+  return exports;
 }
 
-const expected = {
-  jsonl: readFileSync(join(FIXTURE, 'trials.jsonl'), 'utf8'),
-  logs: Object.fromEntries(readdirSync(join(FIXTURE, 'inspect')).map((f) => [f, readFileSync(join(FIXTURE, 'inspect', f), 'utf8')])),
-};
+const expected = readExports(FIXTURE);
 const RUN = runOf(expected.jsonl);
 
 /** The fixture's cache keys (SHA-256 hex) and the rows' forms before migration. */

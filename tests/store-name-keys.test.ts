@@ -5,16 +5,17 @@
 // not copy every trial is rolled back, leaving the store as it was.
 
 import Database from 'better-sqlite3';
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { exportInspectLogs, exportTrials, openStore } from '../src/index.js';
-import { MIGRATIONS, PG_MIGRATIONS, type SqlStore } from '../src/store/index.js';
+import { openStore } from '../src/index.js';
+import { MIGRATIONS, PG_MIGRATIONS } from '../src/store/index.js';
 import { createTestSchema, dropTestDatabases, pgAvailable, pgQuery, pgSkipNote } from './helpers/postgres.js';
 import { sqliteQuery } from './helpers/sqlite.js';
+import { exportRun, readExports, type RunExports } from './helpers/store-exports.js';
 
 afterAll(() => dropTestDatabases());
 
@@ -59,26 +60,13 @@ async function pgV14(): Promise<string> {
 }
 
 /** The store's exports, as text: the JSONL and each Inspect log by file name. */
-async function exportsOf(location: string): Promise<{ jsonl: string; logs: Record<string, string> }> {
-  const store = await openStore(location);
-  const out = mkdtempSync(join(dir, 'out-'));
-  try {
-    expect(await (store as SqlStore).schemaVersion()).toBe(MIGRATIONS.length);
-    await exportTrials(store, RUN, join(out, 'trials.jsonl'));
-    await exportInspectLogs(store, RUN, join(out, 'inspect'));
-  } finally {
-    await store.close();
-  }
-  return {
-    jsonl: readFileSync(join(out, 'trials.jsonl'), 'utf8'),
-    logs: Object.fromEntries(readdirSync(join(out, 'inspect')).map((f) => [f, readFileSync(join(out, 'inspect', f), 'utf8')])),
-  };
+async function exportsOf(location: string): Promise<RunExports> {
+  const { exports, schemaVersion } = await exportRun(location, RUN, dir);
+  expect(schemaVersion).toBe(MIGRATIONS.length);
+  return exports;
 }
 
-const expected = {
-  jsonl: readFileSync(join(FIXTURE, 'trials.jsonl'), 'utf8'),
-  logs: Object.fromEntries(readdirSync(join(FIXTURE, 'inspect')).map((f) => [f, readFileSync(join(FIXTURE, 'inspect', f), 'utf8')])),
-};
+const expected = readExports(FIXTURE);
 
 describe('schema 15 on a store written at schema 14', () => {
   it('the fixture holds every kind of row an export reads', () => {

@@ -6,14 +6,15 @@
 // reply by its key (keys that are not hex too), takes new scores with long details beside the
 // short ones, and copies to SQLite and back to the same bytes.
 
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { exportInspectLogs, exportTrials, openStore } from '../src/index.js';
+import { openStore } from '../src/index.js';
 import { copyStore, PG_MIGRATIONS, type SqlStore } from '../src/store/index.js';
 import { createTestSchema, dropTestDatabases, pgAvailable, pgQuery, pgSkipNote } from './helpers/postgres.js';
 import { backToSchema17 } from './helpers/schema-14.js';
+import { exportRun, readExports, type RunExports } from './helpers/store-exports.js';
 
 afterAll(() => dropTestDatabases());
 
@@ -21,25 +22,11 @@ const FIXTURE = join(import.meta.dirname, 'fixtures', 'store-v16');
 const dir = mkdtempSync(join(tmpdir(), 'mindscope-pg-score-rows-'));
 
 /** The store's exports of a run, as text: the JSONL and each Inspect log by file name. */
-async function exportsOf(location: string, run: string): Promise<{ jsonl: string; logs: Record<string, string> }> {
-  const store = await openStore(location);
-  const out = mkdtempSync(join(dir, 'out-'));
-  try {
-    await exportTrials(store, run, join(out, 'trials.jsonl'));
-    await exportInspectLogs(store, run, join(out, 'inspect'));
-  } finally {
-    await store.close();
-  }
-  return {
-    jsonl: readFileSync(join(out, 'trials.jsonl'), 'utf8'),
-    logs: Object.fromEntries(readdirSync(join(out, 'inspect')).map((f) => [f, readFileSync(join(out, 'inspect', f), 'utf8')])),
-  };
+async function exportsOf(location: string, run: string): Promise<RunExports> {
+  return (await exportRun(location, run, dir)).exports;
 }
 
-const expected = {
-  jsonl: readFileSync(join(FIXTURE, 'trials.jsonl'), 'utf8'),
-  logs: Object.fromEntries(readdirSync(join(FIXTURE, 'inspect')).map((f) => [f, readFileSync(join(FIXTURE, 'inspect', f), 'utf8')])),
-};
+const expected = readExports(FIXTURE);
 const RUN = (JSON.parse(expected.jsonl.slice(0, expected.jsonl.indexOf('\n'))) as { run_id: string }).run_id;
 
 interface ScoreRow {

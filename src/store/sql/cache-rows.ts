@@ -7,6 +7,7 @@
 // cache_models. Rows copied over by the migration keep their text: readers take both forms.
 
 import type { SqlDriver, SqlExecutor } from './driver.js';
+import { digestParam, digestText } from './digest-values.js';
 
 /** A chat response's keys in the order a response object has them (core ChatResponse). */
 const KEYS = ['text', 'usage', 'latencyMs', 'logprobs', 'modelReported', 'finishReason', 'truncated', 'reasoning', 'batch'] as const;
@@ -68,32 +69,21 @@ export function unpackResponse(text: string): unknown {
 
 /** A SHA-256 hex key, or the 128 bits of one that a store keeps (schema 17). */
 const HEX_KEY = /^(?:[0-9a-f]{32}){1,2}$/;
+/** Bytes of a hex key as stored (keyParam). */
+const KEY_BYTES = 16;
 
 /**
  * A cache key as the database holds it: a SHA-256 hex key's first 128 bits as bytes (schema 17
  * in SQLite, 18 in PostgreSQL; two requests sharing them: about 1 in 10^19 at ten billion
- * entries in one store). Any other key: SQLite keeps its text; PostgreSQL, whose column holds
- * bytes only, its UTF-8 after a zero byte (two where that would make 16 bytes, a hex key's
- * length), which text never starts with (keyText takes them off).
+ * entries in one store); any other key as digest-values.ts keeps it.
  */
 export function keyParam(backend: SqlDriver['backend'], key: string): string | Buffer {
-  if (HEX_KEY.test(key)) return Buffer.from(key.slice(0, 32), 'hex');
-  if (backend === 'sqlite') return key;
-  const utf8 = Buffer.from(key, 'utf8');
-  return Buffer.concat([Buffer.alloc(utf8.length === 15 ? 2 : 1), utf8]);
+  return digestParam(backend, key, HEX_KEY, KEY_BYTES);
 }
-
-/** Bytes of a hex key as stored (keyParam). */
-const KEY_BYTES = 16;
 
 /** A stored cache key as text (what callers and exports use): keyParam's inverse. */
 export function keyText(stored: string | Uint8Array): string {
-  if (typeof stored === 'string') return stored;
-  const b = Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
-  if (b.length === KEY_BYTES || b[0] !== 0) return b.toString('hex');
-  let at = 0;
-  while (at < b.length && b[at] === 0) at++;
-  return b.subarray(at).toString('utf8');
+  return digestText(stored, KEY_BYTES);
 }
 
 /**

@@ -7,6 +7,7 @@
 // from the view "trials" (item_hash) and join items by number (trials.item_ref).
 
 import type { SqlDriver } from './driver.js';
+import { digestParam, digestText } from './digest-values.js';
 
 type Backend = SqlDriver['backend'];
 
@@ -17,20 +18,12 @@ const HASH_BYTES = 32;
 
 /** An item hash as the database holds it: a SHA-256 hex hash as its bytes; another as text (SQLite) or its UTF-8 after zero bytes (PostgreSQL). */
 export function itemHashParam(backend: Backend, hash: string): string | Buffer {
-  if (HEX_HASH.test(hash)) return Buffer.from(hash, 'hex');
-  if (backend === 'sqlite') return hash;
-  const utf8 = Buffer.from(hash, 'utf8');
-  return Buffer.concat([Buffer.alloc(utf8.length === HASH_BYTES - 1 ? 2 : 1), utf8]);
+  return digestParam(backend, hash, HEX_HASH, HASH_BYTES);
 }
 
 /** A stored item hash as hex text (what callers and exports use): itemHashParam's inverse. */
 export function itemHashText(stored: string | Uint8Array): string {
-  if (typeof stored === 'string') return stored;
-  const b = Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
-  if (b.length === HASH_BYTES || b[0] !== 0) return b.toString('hex');
-  let at = 0;
-  while (at < b.length && b[at] === 0) at++;
-  return b.subarray(at).toString('utf8');
+  return digestText(stored, HASH_BYTES);
 }
 
 /**
