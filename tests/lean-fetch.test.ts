@@ -75,13 +75,33 @@ describe('lean fetch', () => {
     } finally {
       vi.useRealTimers();
     }
-    // A call answered in time leaves no timer and no listener on its signal behind.
-    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
-    const before = timers();
+    // A call answered in time leaves no timer and no listener on its signal behind. The timers
+    // the call sets for its limit are followed by handle (a count of every active timer would also
+    // see the connection pools' own timers start and end while the call runs).
+    const limitTimers: ReturnType<typeof setTimeout>[] = [];
+    const cleared = new Set<unknown>();
+    const realSet = globalThis.setTimeout;
+    const realClear = globalThis.clearTimeout;
+    const setSpy = vi.spyOn(globalThis, 'setTimeout').mockImplementation(((fn: () => void, ms?: number, ...args: unknown[]) => {
+      const t = realSet(fn, ms, ...args);
+      if (ms === 60_000) limitTimers.push(t);
+      return t;
+    }) as typeof setTimeout);
+    const clearSpy = vi.spyOn(globalThis, 'clearTimeout').mockImplementation((t) => {
+      cleared.add(t);
+      realClear(t);
+    });
     const signal = new AbortController().signal;
-    const res = await post('ok', withTimeout({ signal }, 60_000));
-    expect(res.status).toBe(200);
-    expect(timers()).toBe(before);
+    try {
+      const res = await post('ok', withTimeout({ signal }, 60_000));
+      expect(res.status).toBe(200);
+      await res.text();
+    } finally {
+      setSpy.mockRestore();
+      clearSpy.mockRestore();
+    }
+    expect(limitTimers.length).toBe(1);
+    expect(limitTimers.filter((t) => !cleared.has(t))).toEqual([]);
     expect(getEventListeners(signal, 'abort')).toEqual([]);
     // A body the lean path leaves to the built-in fetch keeps its limit too (a server that never answers).
     const silent = createHttpServer(() => {});
