@@ -68,8 +68,6 @@ const WRITER_CHECKPOINT_PAGES = 10_000;
  * 100 ms copy the pages each commit touches again (the last pages of a table, its indexes').
  */
 const WORKER_START_PAGES = 8192;
-/** How often (ms) a commit looks at the log's size while no worker runs: a stat call. */
-const WAL_CHECK_MS = 100;
 /** Bytes of a WAL frame's header, and of the file's header (SQLite's WAL format). */
 const WAL_FRAME_HEADER = 24;
 const WAL_HEADER = 32;
@@ -97,8 +95,7 @@ export class SqliteDriver implements SqlDriver {
   #reader: Database.Database | undefined;
   /** Started once the file's WAL passes WORKER_START_PAGES (none in memory or read-only). */
   #checkpointer: WalCheckpointer | undefined;
-  /** When the WAL's size was last looked at (performance.now()), and its size that starts the worker. */
-  #walCheckedAt = Number.NEGATIVE_INFINITY;
+  /** Bytes of a WAL of WORKER_START_PAGES pages (this file's page size). */
   #workerStartBytes = 0;
   #readonly = false;
   /** The end of the last transaction queued: transactions run one after another. */
@@ -287,12 +284,12 @@ export class SqliteDriver implements SqlDriver {
     }
   }
 
-  /** After a commit while no worker runs: start it once the WAL has grown past WORKER_START_PAGES (a file's writer only). */
+  /**
+   * After a commit while no worker runs: start it once the WAL has grown past WORKER_START_PAGES
+   * (a file's writer only). A stat call, a few microseconds: a small fraction of a commit's cost.
+   */
   #watchWal(): void {
     if (this.#readonly || this.location === ':memory:') return;
-    const now = performance.now();
-    if (now - this.#walCheckedAt < WAL_CHECK_MS) return;
-    this.#walCheckedAt = now;
     // The file keeps its size when SQLite starts writing it from the top again: its largest log so far.
     const bytes = statSync(`${this.location}-wal`, { throwIfNoEntry: false })?.size ?? 0;
     if (bytes >= this.#workerStartBytes) this.#startCheckpointer();
