@@ -6,6 +6,7 @@
 // share the file (SQLite's own lock serialises their commits, waiting up to busy_timeout).
 
 import Database from 'better-sqlite3';
+import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 // core's errors file, not its index: the index loads every record schema (zod), which `report` does without.
 import { MindscopeError } from '../../core/errors.js';
@@ -59,6 +60,19 @@ const STATEMENTS_KEPT = 200;
 const WRITER_CHECKPOINT_PAGES = 10_000;
 
 /**
+ * Log pages past which checkpoints move to a worker thread (below WRITER_CHECKPOINT_PAGES, so
+ * the worker starts before the writer would checkpoint inside a commit). A store that writes
+ * less (an MCQ run of 5,000 trials writes about 6,700 pages) is checkpointed once, when it
+ * closes: some 15 ms of copying, where starting the worker costs about 50 ms of CPU (a thread
+ * with a JavaScript engine of its own, better-sqlite3 loaded into it) and its checkpoints every
+ * 100 ms copy the pages each commit touches again (the last pages of a table, its indexes').
+ */
+const WORKER_START_PAGES = 8192;
+/** Bytes of a WAL frame's header, and of the file's header (SQLite's WAL format). */
+const WAL_FRAME_HEADER = 24;
+const WAL_HEADER = 32;
+
+/**
  * Memory-map up to this much of the file for reads: a query that visits a run's trials, items
  * and scores (report, status) then reads pages in place instead of copying each into the page
  * cache (16 MB in this build, less than the tables of a large run, so each pass read them all
@@ -79,8 +93,10 @@ export class SqliteDriver implements SqlDriver {
   readonly #db: Database.Database;
   readonly #stmts = new Map<string, Stmt>();
   #reader: Database.Database | undefined;
-  /** Started with the first write transaction on a file (none in memory or read-only). */
+  /** Started once the file's WAL passes WORKER_START_PAGES (none in memory or read-only). */
   #checkpointer: WalCheckpointer | undefined;
+  /** Bytes of a WAL of WORKER_START_PAGES pages (this file's page size). */
+  #workerStartBytes = 0;
   #readonly = false;
   /** The end of the last transaction queued: transactions run one after another. */
   #tail: Promise<unknown> = Promise.resolve();
@@ -137,6 +153,8 @@ export class SqliteDriver implements SqlDriver {
       // Checkpoint the WAL into the main file less often than the default 1,000 pages (until a
       // worker thread takes the checkpoints over: see #startCheckpointer).
       this.#db.pragma(`wal_autocheckpoint = ${WRITER_CHECKPOINT_PAGES}`);
+      const pageBytes = this.#db.pragma('page_size', { simple: true }) as number;
+      this.#workerStartBytes = WAL_HEADER + WORKER_START_PAGES * (pageBytes + WAL_FRAME_HEADER);
       this.#db.pragma('foreign_keys = ON');
       // Statement journals in memory: a group commit's statements that check foreign keys each
       // keep one, and once one statement's outgrows 64 KiB (a batch of blobs) SQLite moves it to
@@ -237,7 +255,6 @@ export class SqliteDriver implements SqlDriver {
   }
 
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    if (!this.#checkpointer && !this.#readonly && this.location !== ':memory:') this.#startCheckpointer();
     const result = this.#tail.then(() => this.#transact(fn));
     this.#tail = result.catch(() => {});
     return result;
@@ -258,12 +275,24 @@ export class SqliteDriver implements SqlDriver {
     try {
       const value = await fn(tx);
       this.#q('COMMIT').run();
+      if (!this.#checkpointer) this.#watchWal();
       return value;
     } catch (err) {
       if (this.#db.inTransaction) this.#q('ROLLBACK').run();
       // SQLite's "database or disk is full" names no file: say which one, in one line.
       throw asStoreFull(this.#named(err), this.location);
     }
+  }
+
+  /**
+   * After a commit while no worker runs: start it once the WAL has grown past WORKER_START_PAGES
+   * (a file's writer only). A stat call, a few microseconds: a small fraction of a commit's cost.
+   */
+  #watchWal(): void {
+    if (this.#readonly || this.location === ':memory:') return;
+    // The file keeps its size when SQLite starts writing it from the top again: its largest log so far.
+    const bytes = statSync(`${this.location}-wal`, { throwIfNoEntry: false })?.size ?? 0;
+    if (bytes >= this.#workerStartBytes) this.#startCheckpointer();
   }
 
   /** Checkpoints move to a worker thread; the writer's own stay as a backstop, or come back if the worker fails. */
