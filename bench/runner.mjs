@@ -7,6 +7,8 @@
 // then peak memory at 5,000 and 50,000 trials. mindscope makes one call through its model
 // before its clock starts, as the loop's check of the server's last requests (a fetch) warms
 // the built-in fetch: neither side times loading its HTTP client (and mindscope its SDK).
+// Each arm runs a full garbage collection just before its clock starts, so that no arm's
+// timed window pays for collecting another's set-up (a generated suite, bodies built beforehand).
 // With --promptfoo DIR (a folder where promptfoo is installed, outside the repository), promptfoo
 // sends the same requests to the same server as one more arm of each round (its loading and
 // set-up are not timed, as mindscope's are not); a folder without promptfoo is skipped, saying so.
@@ -73,6 +75,7 @@ async function child(mode, url, n, replicates, concurrency, beforeDist) {
     const agent = keepAliveAgent(concurrency);
     const send = mode === 'bare' ? fetchJson : (href, body) => postJson(agent, href, { 'content-type': 'application/json' }, body);
     let next = 0;
+    collectSetUpGarbage();
     cpu0 = process.cpuUsage();
     const t0 = performance.now();
     await Promise.all(
@@ -91,6 +94,7 @@ async function child(mode, url, n, replicates, concurrency, beforeDist) {
     const dir = mkdtempSync(join(tmpdir(), 'mindscope-bench-'));
     const store = await openStore(join(dir, 'bench.db'));
     if (mode === 'mindscope-e2e') {
+      collectSetUpGarbage();
       cpu0 = process.cpuUsage();
       const t0 = performance.now();
       const r = await evaluate(
@@ -107,6 +111,7 @@ async function child(mode, url, n, replicates, concurrency, beforeDist) {
       // then times trials, not loading the SDK and the HTTP client.
       const model = createModel(spec);
       await model.chat({ messages: [{ role: 'user', content: 'warm-up' }], settings: DEFAULT_SETTINGS, timeoutMs: 60_000 });
+      collectSetUpGarbage();
       cpu0 = process.cpuUsage();
       const t0 = performance.now();
       const r = await runEvaluation({
@@ -136,6 +141,15 @@ async function child(mode, url, n, replicates, concurrency, beforeDist) {
   );
 }
 
+/**
+ * A full collection before an arm's clock starts (children run with --expose-gc): the garbage of
+ * its set-up (a generated suite, the bodies built beforehand) is then not collected inside the
+ * timed window of one arm and outside another's. What the trials themselves leave is still timed.
+ */
+function collectSetUpGarbage() {
+  globalThis.gc?.();
+}
+
 /** The same-body loop's request: the built-in fetch, the reply read as JSON. */
 async function fetchJson(href, body) {
   const res = await fetch(href, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
@@ -154,6 +168,7 @@ async function promptfooChild(url, n, concurrency, dir) {
     const options = item.payload.options.map((text, i) => ({ label: 'ABCDEFGH'[i], text }));
     return { vars: { messages: buildMcqMessages(item, options, DEFAULT_MCQ_TEMPLATE) } };
   });
+  collectSetUpGarbage();
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const summary = await promptfoo.evaluate(
@@ -185,7 +200,7 @@ function runChild(args, nodeFlags = []) {
       PROMPTFOO_DISABLE_TELEMETRY: '1',
       PROMPTFOO_DISABLE_UPDATE: '1',
     };
-    const p = spawn(process.execPath, [...nodeFlags, fileURLToPath(import.meta.url), '--child', ...args], {
+    const p = spawn(process.execPath, ['--expose-gc', ...nodeFlags, fileURLToPath(import.meta.url), '--child', ...args], {
       stdio: ['ignore', 'pipe', 'inherit'],
       env,
     });
