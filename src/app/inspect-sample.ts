@@ -120,18 +120,46 @@ const quoted = {
   model: new Quoted(),
   gold: new Quoted(),
   scorer: new Quoted(),
-  suite: new Quoted(),
-  category: new Quoted(),
-  originalLabel: new Quoted(),
-  itemHash: new Quoted(),
   protocol: new Quoted(),
 };
 
+/** A piece made again only when what it is made of changes (compared value by value with the last). */
+class Piece {
+  #of: unknown[] = [];
+  #text = '';
+  of(parts: readonly unknown[], make: () => string): string {
+    const of = this.#of;
+    let same = of.length === parts.length;
+    for (let i = 0; same && i < parts.length; i++) same = Object.is(of[i], parts[i]);
+    if (!same) {
+      this.#text = make();
+      this.#of = [...parts];
+    }
+    return this.#text;
+  }
+}
+
+/** The usage of the last sample (most trials of a run report the same) and its item's metadata. */
+const usagePiece = new Piece();
+const itemPiece = new Piece();
+
 /** inspectUsage(r) as JSON. */
 function usageJson(r: TrialRow): string {
-  return (
-    `{"input_tokens":${json(r.inputTokens)},"output_tokens":${json(r.outputTokens)},"total_tokens":${json(r.inputTokens + r.outputTokens)}` +
-    `${r.reasoningTokens !== null ? `,"reasoning_tokens":${json(r.reasoningTokens)}` : ''}${r.costUsd !== null ? `,"total_cost":${json(r.costUsd)}` : ''}}`
+  return usagePiece.of(
+    [r.inputTokens, r.outputTokens, r.reasoningTokens, r.costUsd],
+    () =>
+      `{"input_tokens":${json(r.inputTokens)},"output_tokens":${json(r.outputTokens)},"total_tokens":${json(r.inputTokens + r.outputTokens)}` +
+      `${r.reasoningTokens !== null ? `,"reasoning_tokens":${json(r.reasoningTokens)}` : ''}${r.costUsd !== null ? `,"total_cost":${json(r.costUsd)}` : ''}}`,
+  );
+}
+
+/** The start of a sample's metadata, up to its replicate: the item's (the same for every subject and replicate of it). */
+function itemMetadata(r: TrialRow): string {
+  return itemPiece.of(
+    [r.suite, r.category, r.originalLabel, r.itemHash],
+    () =>
+      `,"metadata":{"suite":${json(r.suite)},"category":${json(r.category)}` +
+      `,"original_label":${json(r.originalLabel)},"item_hash":${json(r.itemHash)},"replicate":`,
   );
 }
 
@@ -163,8 +191,7 @@ function samplePieces(r: TrialRow, model: string): [string, string, string] | un
   const middle = `${mcq ? `,"choices":${json(mcq.presented.map((o) => o.text))}` : ''},"target":${json(r.gold ?? '')},"messages":`;
   const tail =
     `,"output":{"model":${m},"choices":[${choice}],"completion":${json(r.reply ?? '')},"usage":${usage},"time":${time}}` +
-    `,"scores":{${score}},"metadata":{"suite":${quoted.suite.of(r.suite)},"category":${quoted.category.of(r.category)}` +
-    `,"original_label":${quoted.originalLabel.of(r.originalLabel)},"item_hash":${quoted.itemHash.of(r.itemHash)},"replicate":${json(r.replicate)}` +
+    `,"scores":{${score}}${itemMetadata(r)}${json(r.replicate)}` +
     `,"protocol":${quoted.protocol.of(r.protocol)},"parse_failed":${json(r.parseFailed)},"cached_calls":${json(r.cachedCalls)},"calls":${json(r.calls)}` +
     `${r.batchLatencyMs > 0 ? `,"batch_latency_ms":${json(r.batchLatencyMs)}` : ''}},"model_usage":{${m}:${usage}}` +
     `,"completed_at":${json(r.finishedAt)},"total_time":${time}` +
