@@ -1,11 +1,12 @@
 // `mindscope export trials`: one row per trial (see trial-rows.ts) as JSON Lines or Parquet.
-// Both are written as the rows stream out of the store: JSONL line by line (through one reused
-// buffer), Parquet one row group per batch, so memory stays bounded by a batch.
+// Both are written as the rows stream out of the store: JSONL line by line (trial-json-line.ts,
+// through one reused buffer), Parquet one row group per batch, so memory stays bounded by a batch.
 // Columns are snake_case; in Parquet the nested ones (messages, judge_scores, judges, context_truncation) are JSON text.
 
 import { ConfigError } from '../core/index.js';
 import type { Store } from '../store/index.js';
-import { keptBytes, TextFileWriter } from './text-file-writer.js';
+import { TextFileWriter } from './text-file-writer.js';
+import { TrialJsonLines } from './trial-json-line.js';
 import { runTrialRows, type TrialRow } from './trial-rows.js';
 
 type ColumnType = 'STRING' | 'JSON' | 'INT32' | 'DOUBLE' | 'BOOLEAN';
@@ -51,8 +52,8 @@ const COLUMNS: Array<[string, ColumnType, (r: TrialRow) => unknown]> = [
 /** The names of the exported columns, in file order (trialRecord's keys). */
 export const TRIAL_COLUMNS: readonly string[] = COLUMNS.map(([name]) => name);
 
-/** An exported trial (snake_case keys in file order) with `messages` as given. */
-function recordWith(r: TrialRow, messages: unknown) {
+/** A trial row as the exported object (snake_case keys, nested values kept as values), keys in file order. */
+export function trialRecord(r: TrialRow): Record<string, unknown> {
   return {
     run_id: r.runId,
     subject: r.subject,
@@ -66,7 +67,7 @@ function recordWith(r: TrialRow, messages: unknown) {
     status: r.status,
     error: r.error,
     protocol: r.protocol,
-    messages,
+    messages: r.messages,
     reply: r.reply,
     reasoning: r.reasoning,
     reasoning_tokens: r.reasoningTokens,
@@ -91,55 +92,15 @@ function recordWith(r: TrialRow, messages: unknown) {
   };
 }
 
-/** A trial row as the exported object (snake_case keys, nested values kept as values), keys in file order. */
-export function trialRecord(r: TrialRow): Record<string, unknown> {
-  return recordWith(r, r.messages);
-}
-
 const BATCH = 1000;
-
-/** The UTF-8 JSON of message lists shared by rows (the same prompt sent by many trials): encoded once each. */
-const listBytes = new WeakMap<object, Uint8Array>();
-
-function listJsonBytes(list: TrialRow['messages'][number]): Uint8Array {
-  let b = listBytes.get(list);
-  if (b === undefined) {
-    b = keptBytes(JSON.stringify(list));
-    if (Object.isFrozen(list)) listBytes.set(list, b);
-  }
-  return b;
-}
-
-const COMMA = Buffer.from(',', 'utf8');
-/** The messages' place in a line written with none: the key cannot occur earlier as text (quotes inside JSON strings are escaped). */
-const MESSAGES_PLACE = '"messages":0,';
-const MESSAGES_AT = MESSAGES_PLACE.length - 2;
-
-/**
- * JSON.stringify(trialRecord(r)) and a newline, byte for byte, with the messages (most of a
- * line, and the same for every subject and replicate of an item) copied in as bytes encoded once.
- */
-function writeJsonLine(out: TextFileWriter, r: TrialRow): void {
-  const json = JSON.stringify(recordWith(r, 0));
-  const at = json.indexOf(MESSAGES_PLACE) + MESSAGES_AT;
-  out.write(json.slice(0, at));
-  out.write('[');
-  const messages = r.messages;
-  for (let i = 0; i < messages.length; i++) {
-    if (i) out.writeBytes(COMMA);
-    out.writeBytes(listJsonBytes(messages[i]!));
-  }
-  out.write(']');
-  out.write(json.slice(at + 1));
-  out.write('\n');
-}
 
 async function writeJsonl(rows: AsyncIterable<TrialRow>, path: string): Promise<number> {
   const out = new TextFileWriter(path);
+  const lines = new TrialJsonLines();
   let n = 0;
   try {
     for await (const r of rows) {
-      writeJsonLine(out, r);
+      lines.write(out, r, trialRecord);
       n++;
     }
   } finally {

@@ -9,6 +9,7 @@ import { callsToInspect, promptToInspect, replyToInspect } from './inspect-messa
 import type { InspectChatMessage, InspectSample } from './inspect-log-schema.js';
 import { inspectModelName, inspectUsage } from './inspect-log-header.js';
 import { readRecordAgain } from './stored-record.js';
+import { json, LeftOut, Quoted } from './json-pieces.js';
 import { keptBytes, type TextFileWriter } from './text-file-writer.js';
 import type { TrialRow } from './trial-rows.js';
 
@@ -110,37 +111,135 @@ function promptJsonOpen(messages: TrialRow['messages'][number]): Uint8Array {
   return b;
 }
 
-const INPUT_KEY = ',"input":';
-const MESSAGES_KEY = ',"messages":';
-/** The empty input and messages lists of the sample written, each followed by the key after it (or its quote). */
-const EMPTY_INPUT = `${INPUT_KEY}[],"`;
-const EMPTY_MESSAGES = `${MESSAGES_KEY}[],"output":`;
 const CLOSE = Buffer.from(']', 'utf8');
+const PARSE_FAILED_NOTE = JSON.stringify('the reply could not be read as an answer');
+
+/** Quoted names of the last sample written (they repeat from trial to trial). */
+const quoted = {
+  itemId: new Quoted(),
+  model: new Quoted(),
+  gold: new Quoted(),
+  scorer: new Quoted(),
+  protocol: new Quoted(),
+};
+
+/** A piece made again only when what it is made of changes (compared value by value with the last). */
+class Piece {
+  #of: unknown[] = [];
+  #text = '';
+  of(parts: readonly unknown[], make: () => string): string {
+    const of = this.#of;
+    let same = of.length === parts.length;
+    for (let i = 0; same && i < parts.length; i++) same = Object.is(of[i], parts[i]);
+    if (!same) {
+      this.#text = make();
+      this.#of = [...parts];
+    }
+    return this.#text;
+  }
+}
+
+/** The usage of the last sample (most trials of a run report the same) and its item's metadata. */
+const usagePiece = new Piece();
+const itemPiece = new Piece();
+
+/** inspectUsage(r) as JSON. */
+function usageJson(r: TrialRow): string {
+  return usagePiece.of(
+    [r.inputTokens, r.outputTokens, r.reasoningTokens, r.costUsd],
+    () =>
+      `{"input_tokens":${json(r.inputTokens)},"output_tokens":${json(r.outputTokens)},"total_tokens":${json(r.inputTokens + r.outputTokens)}` +
+      `${r.reasoningTokens !== null ? `,"reasoning_tokens":${json(r.reasoningTokens)}` : ''}${r.costUsd !== null ? `,"total_cost":${json(r.costUsd)}` : ''}}`,
+  );
+}
+
+/** The start of a sample's metadata, up to its replicate: the item's (the same for every subject and replicate of it). */
+function itemMetadata(r: TrialRow): string {
+  return itemPiece.of(
+    [r.suite, r.category, r.originalLabel, r.itemHash],
+    () =>
+      `,"metadata":{"suite":${json(r.suite)},"category":${json(r.category)}` +
+      `,"original_label":${json(r.originalLabel)},"item_hash":${json(r.itemHash)},"replicate":`,
+  );
+}
+
+/**
+ * JSON.stringify(sampleWith(r, model, [], [])) cut where its input and messages lists go: the
+ * text before the input's list, between the two lists, and after the messages' list. Undefined
+ * where the text would not be written field by field so simply: judge scores (their order in
+ * `scores` is the object's), a scorer named __proto__; LeftOut for a value JSON leaves out.
+ */
+function samplePieces(r: TrialRow, model: string): [string, string, string] | undefined {
+  if (r.judges.length > 0 || Object.keys(r.judgeScores).length > 0 || r.scorer === '__proto__') return undefined;
+  const mcq = r.transcript
+    ? (readRecordAgain(MCQ_RECORDS, r.transcript, `trial ${r.suite}/${r.itemId}#${r.replicate} of ${r.subject}`) as McqDetail | undefined)
+    : undefined;
+  const m = quoted.model.of(model);
+  const usage = usageJson(r);
+  const time = json(r.latencyMs / 1000);
+  const truncated = r.transcript?.calls.at(-1)?.response?.truncated;
+  const choice =
+    r.reply !== null
+      ? `{"message":{"role":"assistant","content":${json(r.reply)},"source":"generate","model":${m}},"stop_reason":${truncated ? '"max_tokens"' : '"stop"'}}`
+      : '';
+  const score =
+    r.scorer !== null && r.score !== null
+      ? `${quoted.scorer.of(r.scorer)}:{"value":${json(inspectValue(r.score))},"answer":${json(r.parsedAnswer)}` +
+        `${r.parseFailed ? `,"explanation":${PARSE_FAILED_NOTE}` : ''},"metadata":{"gold":${quoted.gold.of(r.gold)},"parse_failed":${json(r.parseFailed)}}}`
+      : '';
+  const head = `{"id":${quoted.itemId.of(r.itemId)},"epoch":${json(r.replicate + 1)},"input":`;
+  const middle = `${mcq ? `,"choices":${json(mcq.presented.map((o) => o.text))}` : ''},"target":${json(r.gold ?? '')},"messages":`;
+  const tail =
+    `,"output":{"model":${m},"choices":[${choice}],"completion":${json(r.reply ?? '')},"usage":${usage},"time":${time}}` +
+    `,"scores":{${score}}${itemMetadata(r)}${json(r.replicate)}` +
+    `,"protocol":${quoted.protocol.of(r.protocol)},"parse_failed":${json(r.parseFailed)},"cached_calls":${json(r.cachedCalls)},"calls":${json(r.calls)}` +
+    `${r.batchLatencyMs > 0 ? `,"batch_latency_ms":${json(r.batchLatencyMs)}` : ''}},"model_usage":{${m}:${usage}}` +
+    `,"completed_at":${json(r.finishedAt)},"total_time":${time}` +
+    `${r.status === 'failed' ? `,"error":{"message":${json(r.error ?? 'failed')},"traceback":"","traceback_ansi":""}` : ''}}`;
+  return [head, middle, tail];
+}
+
+/** replyToInspect(response, model) as JSON, `m` the model's. */
+function replyJson(
+  response: NonNullable<NonNullable<TrialRow['transcript']>['calls'][number]['response']>,
+  model: string,
+  m: string,
+): string {
+  if (response.reasoning?.text) return JSON.stringify(replyToInspect(response, model));
+  return `{"role":"assistant","content":${json(response.text)},"source":"generate","model":${m}}`;
+}
 
 /**
  * JSON.stringify(trialToSample(r)) written to `out`, byte for byte. A trial of one chat call that
- * sent a shared prompt is written with its input and messages spliced in: the prompt's converted
- * messages as bytes remembered, the reply after them.
+ * sent a shared prompt is written piece by piece with its input and messages spliced in: the
+ * prompt's converted messages as bytes remembered, the reply after them.
  */
 export function writeSample(out: TextFileWriter, r: TrialRow): void {
   const prompt = sharedPrompt(r);
-  if (!prompt) {
-    out.write(JSON.stringify(trialToSample(r)));
-    return;
+  if (prompt) {
+    const model = inspectModelName(r.subject);
+    let pieces: [string, string, string] | undefined;
+    let reply = '';
+    try {
+      pieces = samplePieces(r, model);
+      const response = r.transcript!.calls[0]!.response;
+      if (response) reply = `,${replyJson(response, model, quoted.model.of(model))}`;
+    } catch (err) {
+      if (!(err instanceof LeftOut)) throw err;
+      pieces = undefined;
+    }
+    if (pieces) {
+      const open = promptJsonOpen(prompt.messages);
+      out.write(pieces[0]);
+      out.writeBytes(open);
+      out.writeBytes(CLOSE);
+      out.write(pieces[1]);
+      out.writeBytes(open);
+      if (reply) out.write(reply);
+      out.writeBytes(CLOSE);
+      out.write(pieces[2]);
+      return;
+    }
   }
-  const model = inspectModelName(r.subject);
-  const json = JSON.stringify(sampleWith(r, model, [], []));
-  // Neither key can occur earlier as text: quotes inside JSON strings are escaped.
-  const i = json.indexOf(EMPTY_INPUT) + INPUT_KEY.length;
-  const j = json.indexOf(EMPTY_MESSAGES, i) + MESSAGES_KEY.length;
-  const open = promptJsonOpen(prompt.messages);
-  const response = r.transcript!.calls[0]!.response;
-  out.write(json.slice(0, i));
-  out.writeBytes(open);
-  out.writeBytes(CLOSE);
-  out.write(json.slice(i + 2, j));
-  out.writeBytes(open);
-  if (response) out.write(`,${JSON.stringify(replyToInspect(response, model))}`);
-  out.writeBytes(CLOSE);
-  out.write(json.slice(j + 2));
+  out.write(JSON.stringify(trialToSample(r)));
 }

@@ -25,19 +25,24 @@ export const nullable =
 export function object(fields: Record<string, Check>, required: readonly string[] = []): Check {
   const names = Object.keys(fields);
   const checks = names.map((k) => fields[k]!);
+  // Required fields are counted as the keys go by (no second look-up of each by name).
+  const isRequired = names.map((k) => required.includes(k));
+  const requiredCount = new Set(required).size;
   return (v) => {
     if (v === null || typeof v !== 'object' || Array.isArray(v) || Object.getPrototypeOf(v) !== Object.prototype) return false;
     const o = v as Record<string, unknown>;
     let at = 0;
+    let found = 0;
     // for-in: the object's own keys in order (its prototype is Object.prototype), without an array of them.
     for (const k in o) {
       while (at < names.length && names[at] !== k) at++;
       if (at === names.length) return false;
       const x = o[k];
-      if (x !== undefined && !checks[at]!(x)) return false;
+      if (x === undefined) continue;
+      if (!checks[at]!(x)) return false;
+      if (isRequired[at]) found++;
     }
-    for (const k of required) if (o[k] === undefined) return false;
-    return true;
+    return found === requiredCount;
   };
 }
 
@@ -45,6 +50,6 @@ export const arrayOf =
   (item: Check): Check =>
   (v) => {
     if (!Array.isArray(v)) return false;
-    for (const x of v) if (!item(x)) return false;
+    for (let i = 0; i < v.length; i++) if (!item(v[i])) return false;
     return true;
   };

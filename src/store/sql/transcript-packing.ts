@@ -170,39 +170,34 @@ function textDouble(t: unknown): number {
   return Buffer.from(t, 'base64url').readDoubleBE(0);
 }
 
-/** A filler for one shape: the value it describes from `values`, `at` counting values used. */
-type Filler = (values: readonly unknown[], at: { i: number }) => unknown;
+/** A filler for one shape: the value it and a row's values describe (values[0] is the shape's reference). */
+type Filler = (values: readonly unknown[]) => unknown;
 
 /**
- * splitShape's inverse, made once for a shape (its keys listed once, not for every row it fills):
- * the filler gives the value a shape and its values describe.
+ * splitShape's inverse for one shape, compiled once into a function that builds the value as
+ * literals (the values' places are known from the shape): a row then costs its objects and
+ * arrays, not a call per key. Keys are written as JSON string literals (valid JavaScript
+ * strings whatever they hold); `__proto__` as a computed key, an own key as JSON.parse makes it.
  */
 function shapeFiller(shape: unknown): Filler {
-  if (Array.isArray(shape)) {
-    const parts = shape.map(shapeFiller);
-    return (values, at) => {
-      const out: unknown[] = [];
-      for (let i = 0; i < parts.length; i++) out.push(parts[i]!(values, at));
-      return out;
-    };
-  }
-  if (shape !== null && typeof shape === 'object') {
-    const keys = Object.keys(shape);
-    const parts = keys.map((k) => shapeFiller((shape as Record<string, unknown>)[k]));
-    return (values, at) => {
-      const o: Record<string, unknown> = {};
-      for (let j = 0; j < keys.length; j++) {
-        const k = keys[j]!;
-        const v = parts[j]!(values, at);
-        // An own key even when it is named __proto__, as JSON.parse makes it.
-        if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
-        else o[k] = v;
-      }
-      return o;
-    };
-  }
-  if (shape === 1) return (values, at) => textDouble(values[at.i++]);
-  return (values, at) => values[at.i++];
+  let n = 0;
+  const expr = (s: unknown): string => {
+    if (Array.isArray(s)) return `[${s.map(expr).join(',')}]`;
+    if (s !== null && typeof s === 'object') {
+      const fields = Object.keys(s).map((k) => {
+        const key = JSON.stringify(k);
+        return `${k === '__proto__' ? `[${key}]` : key}:${expr((s as Record<string, unknown>)[k])}`;
+      });
+      return `{${fields.join(',')}}`;
+    }
+    n++;
+    return s === 1 ? `d(v[${n}])` : `v[${n}]`;
+  };
+  const body = expr(shape);
+  const make = new Function('d', 'fail', `return (v) => { if (v.length !== ${n + 1}) fail(v.length - 1, ${n}); return ${body}; };`);
+  return make(textDouble, (got: number, want: number) => {
+    throw new MindscopeError(`a packed transcript holds ${got} values where its shape has ${want}`);
+  }) as Filler;
 }
 
 /** A JSON value frozen through and through (shared by the transcripts that hold it). */
@@ -361,13 +356,10 @@ export class TranscriptPacker {
     const shapes = await fetchAll(rowValues.flatMap((v) => (v ? [v[0] as string] : [])));
     const parsed = rowValues.map((v) => {
       if (!v) return undefined;
-      const at = { i: 1 };
       const h = v[0] as string;
       let fill = this.#shapes.get(h);
       if (fill === undefined) this.#shapes.set(h, (fill = shapeFiller(JSON.parse(shapes.get(h)!))));
-      const t = fill(v, at) as Record<string, unknown>;
-      if (at.i !== v.length) throw new MindscopeError(`a packed transcript holds ${v.length - 1} values where its shape has ${at.i - 1}`);
-      return t;
+      return fill(v) as Record<string, unknown>;
     });
     const first: string[] = [];
     for (const t of parsed) {

@@ -1,0 +1,92 @@
+// The exports write a trial's JSONL line and its Inspect sample field by field: each must be
+// JSON.stringify of the exported object to the byte, for rows as a run stores them and for rows
+// holding what a store rarely does (text to escape, numbers JSON writes as null, values JSON
+// leaves out, judge scores, failures).
+
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { trialRecord } from '../src/app/export-trials.js';
+import { trialToSample, writeSample } from '../src/app/inspect-sample.js';
+import { TextFileWriter } from '../src/app/text-file-writer.js';
+import { TrialJsonLines } from '../src/app/trial-json-line.js';
+import { openStore, runTrialRows, type Store, type TrialRow } from '../src/index.js';
+import { evaluate } from './helpers/evaluate.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'mindscope-json-pieces-'));
+let store: Store;
+const rows: TrialRow[] = [];
+
+beforeAll(async () => {
+  store = await openStore(join(dir, 'runs.db'));
+  await evaluate({ store, suites: ['generated-tom'], limit: 3, seed: 3, trials: 2, models: ['agent:oracle', 'agent:random'], runId: 'r' });
+  for await (const r of runTrialRows(store, 'r')) rows.push(r);
+}, 120_000);
+
+afterAll(async () => {
+  await store?.close();
+});
+
+/** Rows with values a store rarely holds, each a copy of a stored row with a few fields changed. */
+function variants(r: TrialRow): TrialRow[] {
+  const judges = [
+    { scorer: '2', rubric: 'r', rubricSha256: 'ab', judge: 'j "one"', turn: null, values: { a: 1 }, error: null },
+    { scorer: 'panel', rubric: 'r', rubricSha256: 'ab', judge: 'j2', turn: 3, values: null, error: 'timed out' },
+  ];
+  const odd: Array<Partial<TrialRow>> = [
+    {},
+    { reply: 'quote " backslash \\ newline \n tab \t nul \u0000 é ✓ \u2028 lone \ud800 end', parsedAnswer: '"A"' },
+    { itemId: 'x\u007fy', suite: 'ü', category: '', originalLabel: '\ud83d\ude00', subject: 'agent:a"b' },
+    { reply: null, parsedAnswer: null, gold: null, reasoning: 'thought\nabout it', reasoningTokens: 12 },
+    { score: 0.5, parseFailed: true, scorer: 'mcq-exact' },
+    { score: null, scorer: null, parseFailed: null },
+    { scorer: '__proto__' },
+    { scorer: '7' },
+    { costUsd: null, latencyMs: Number.NaN, batchLatencyMs: 12.5, inputTokens: 1e21, outputTokens: -0 },
+    { latencyMs: Number.POSITIVE_INFINITY, replicate: 300, calls: 255, cachedCalls: 256, attempts: 1.5 },
+    { status: 'failed', error: 'provider said "no"' },
+    { status: 'failed', error: null, reply: null },
+    { judgeScores: { panel: 0.25, '2': 1 }, judges },
+    { reply: undefined as unknown as string },
+    { error: undefined as unknown as null, reasoning: undefined as unknown as null },
+    { finishedAt: '2026-01-01T00:00:00.000Z"' },
+    { messages: [...r.messages, [{ role: 'user', content: 'again' }]] },
+    { messages: [] },
+    { contextTruncation: [{ droppedMessages: 2 } as unknown as TrialRow['contextTruncation'][number]] },
+  ];
+  return odd.map((o) => ({ ...r, ...o }));
+}
+
+describe('a trial written as a JSONL line', () => {
+  it('is JSON.stringify of its record and a newline, byte for byte', () => {
+    const path = join(dir, 'lines.jsonl');
+    const out = new TextFileWriter(path);
+    const lines = new TrialJsonLines();
+    const expected: string[] = [];
+    for (const r of rows)
+      for (const v of variants(r)) {
+        lines.write(out, v, trialRecord);
+        expected.push(`${JSON.stringify(trialRecord(v))}\n`);
+      }
+    out.close();
+    expect(expected.length).toBeGreaterThan(100);
+    expect(readFileSync(path, 'utf8')).toBe(expected.join(''));
+  });
+});
+
+describe('a trial written as an Inspect sample', () => {
+  it('is JSON.stringify of its sample, byte for byte', () => {
+    const path = join(dir, 'samples.txt');
+    const out = new TextFileWriter(path);
+    const expected: string[] = [];
+    for (const r of rows)
+      for (const v of variants(r)) {
+        writeSample(out, v);
+        out.write('\n');
+        expected.push(`${JSON.stringify(trialToSample(v))}\n`);
+      }
+    out.close();
+    expect(readFileSync(path, 'utf8')).toBe(expected.join(''));
+  });
+});
