@@ -8,6 +8,7 @@ import type pg from 'pg';
 // core's errors file, not its index: the index loads every record schema (zod), which `report` does without.
 import { MindscopeError } from '../../core/errors.js';
 import type { Dialect, SqlDriver, SqlExecutor } from '../sql/driver.js';
+import { pgBlockTextOf } from '../sql/pg-text-blocks.js';
 import { asStoreFull } from '../sql/store-full.js';
 import { TextCodec } from '../sql/text-codec.js';
 
@@ -20,7 +21,7 @@ const PG_DIALECT: Dialect = {
   jsonField: (column, field) => `(${column}::json -> '${field}')::text`,
   insertionOrder: 'seq',
   bytewise: (expr) => `${expr} COLLATE "C"`,
-  itemBody: (column) => column,
+  itemBody: pgBlockTextOf,
   text: (column) => column,
   tagged: (column) => `'t' || ${column}`,
 };

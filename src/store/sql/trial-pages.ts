@@ -6,6 +6,7 @@
 import type { RunTrial, StoredTrial } from '../store.js';
 import { type SqlDriver, untaggedValue } from './driver.js';
 import { blobLoader, keyRef, REF_CHARS, refKey } from './blob-rows.js';
+import { PgBlockCache, pgTaggedBlockText } from './pg-text-blocks.js';
 import { TranscriptPacker } from './transcript-packing.js';
 import { runKeyOf, TrialNames } from './trial-names.js';
 import { TrialScores } from './trial-scores.js';
@@ -85,13 +86,16 @@ const BLOB_READS = [1, 2, 4, 8, 16, 32, 64, 128, 256];
  */
 function blobReader(db: SqlDriver): (refs: string[]) => Promise<Array<{ hash: string; body: string }>> {
   const largest = BLOB_READS[BLOB_READS.length - 1]!;
+  const pg = db.backend === 'postgres';
   const sql = new Map(
     BLOB_READS.map((n) => [
       n,
-      `SELECT CAST(id AS TEXT), ${db.dialect.tagged('body')} FROM prompt_texts WHERE id IN (${Array(n).fill('?').join(', ')})`,
+      `SELECT CAST(id AS TEXT), ${pg ? pgTaggedBlockText('p') : db.dialect.tagged('body')} FROM prompt_texts p WHERE id IN (${Array(n).fill('?').join(', ')})`,
     ]),
   );
   const older = blobLoader(db);
+  // PostgreSQL: texts kept in blocks read a block at a time (pg-text-blocks.ts).
+  const blocks = pg ? new PgBlockCache(db) : undefined;
   return async (refs) => {
     // Each key asked for and its reference (a row read back is named by the reference asked for, not made again from its key).
     const refOf = new Map<string, string>();
@@ -107,6 +111,14 @@ function blobReader(db: SqlDriver): (refs: string[]) => Promise<Array<{ hash: st
       // after another, so that each block is inflated once (the codec remembers the last one).
       const rows = (await db.rows(sql.get(n)!, part)) as Array<[unknown, string]>;
       rows.sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+      if (blocks) {
+        const texts = await blocks.texts(rows.map((r) => r[1]));
+        rows.forEach(([key], j) => {
+          const k = String(key);
+          out.push({ hash: refOf.get(k) ?? keyRef(k), body: texts[j]! });
+        });
+        continue;
+      }
       for (const [key, body] of rows) {
         const k = String(key);
         out.push({ hash: refOf.get(k) ?? keyRef(k), body: db.codec.decode(untaggedValue(body)!) });

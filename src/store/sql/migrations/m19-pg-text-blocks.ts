@@ -1,0 +1,49 @@
+import { type Migration, perBackend } from './dialect.js';
+
+/** Characters of a text kept in a block at most (longer ones stay in their rows, as new writes do: sql/text-codec.ts). */
+const BLOCK_TEXT_MAX = 64 * 1024;
+
+/**
+ * A table's texts (the column body) moved into blocks of `count`, in the order `order` gives
+ * (that of their writing), each row given its block and place and its body null once every
+ * text reads back from its block as it was.
+ */
+const intoBlocks = (table: string, key: string, order: string, count: number) => `
+  ALTER TABLE ${table} ALTER COLUMN body DROP NOT NULL, ADD COLUMN block INTEGER REFERENCES text_blocks(id), ADD COLUMN place SMALLINT;
+  CREATE TEMPORARY TABLE ${table}_places ON COMMIT DROP AS
+    SELECT ${key} AS key, (n / ${count})::int + (SELECT COALESCE(MAX(id), 0) + 1 FROM text_blocks) AS block, (n % ${count})::smallint AS place
+    FROM (SELECT ${key}, row_number() OVER (ORDER BY ${order}) - 1 AS n FROM ${table} WHERE char_length(body) <= ${BLOCK_TEXT_MAX}) x;
+  INSERT INTO text_blocks (id, body)
+    SELECT p.block, json_agg(t.body ORDER BY p.place)::text FROM ${table}_places p JOIN ${table} t ON t.${key} = p.key
+    GROUP BY p.block ORDER BY p.block;
+  UPDATE ${table} SET block = p.block, place = p.place FROM ${table}_places p WHERE ${table}.${key} = p.key;
+  DO $$ BEGIN
+    IF EXISTS (SELECT 1 FROM ${table} t JOIN text_blocks b ON b.id = t.block WHERE ((b.body::json) ->> t.place::int) IS DISTINCT FROM t.body) THEN
+      RAISE EXCEPTION 'schema 19: a text of ${table} did not read back from its block';
+    END IF;
+  END $$;
+  UPDATE ${table} SET body = NULL WHERE block IS NOT NULL;
+  ALTER TABLE ${table} ADD CONSTRAINT ${table}_body_or_block CHECK ((body IS NULL) = (block IS NOT NULL) AND (block IS NULL) = (place IS NULL));
+`;
+
+/**
+ * 19: PostgreSQL keeps item bodies and prompt texts in blocks (sql/pg-text-blocks.ts): a row of
+ * text_blocks holds a few dozen texts as a JSON array, which PostgreSQL compresses (a text alone
+ * is too short for it to), and each items or prompt_texts row its block and place, its body
+ * null. Existing rows are moved into blocks in the order they were written (items by number,
+ * prompt texts as the table holds them), 32 item bodies or 64 prompt texts a block as new
+ * writes keep them (sql/item-bodies.ts, sql/blob-rows.ts), each checked to read back as it was;
+ * a text over 64 KiB stays in its row. SQLite is unchanged.
+ */
+export const PG_TEXT_BLOCKS: Migration = perBackend({
+  sqlite: '',
+  postgres: `
+  CREATE TABLE text_blocks (
+    id SERIAL PRIMARY KEY,
+    body TEXT NOT NULL
+  );
+  ${intoBlocks('items', 'id', 'id', 32)}
+  ${intoBlocks('prompt_texts', 'id', 'ctid', 64)}
+  SELECT setval(pg_get_serial_sequence('text_blocks', 'id'), (SELECT COALESCE(MAX(id), 0) + 1 FROM text_blocks), false);
+  `,
+});

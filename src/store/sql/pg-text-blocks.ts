@@ -1,0 +1,88 @@
+// PostgreSQL keeps short texts written together in blocks (schema 19): a row of text_blocks holds
+// a few dozen item bodies or prompt texts as one JSON array of their texts, and each items or
+// prompt_texts row its block and place (its body null). PostgreSQL compresses only values of
+// about 2 KB or more (TOAST): an item body (a generated story, about 1.2 KB) or a prompt text
+// (a few hundred bytes) alone is kept as it is, a block of them compressed to a fifth or less,
+// what the texts share kept once. SQL still reads a text (pgBlockText): the viewer's search and
+// label filter read item bodies. Readers of many rows read the blocks once each (PgBlockCache).
+// A text too long for a block, or one written alone, stays in its row.
+
+// core's errors file, not its index: the index loads every record schema (zod), which `report` does without.
+import { MindscopeError } from '../../core/errors.js';
+import type { SqlExecutor } from './driver.js';
+import { blockGroups } from './text-codec.js';
+
+/** A row's text in SQL (`alias` names the row): in the row, or its place in its block. */
+export const pgBlockText = (alias: string): string =>
+  `COALESCE(${alias}.body, (SELECT (b.body::json) ->> ${alias}.place::int FROM text_blocks b WHERE b.id = ${alias}.block))`;
+
+/** pgBlockText of a column named `alias.body`. */
+export const pgBlockTextOf = (column: string): string => pgBlockText(column.slice(0, column.lastIndexOf('.')));
+
+/**
+ * A row's text in SQL as a tagged value (Dialect.tagged): 't' and its text, or 'b' and its
+ * block and place ("b12.3"), which PgBlockCache reads.
+ */
+export const pgTaggedBlockText = (alias: string): string =>
+  `CASE WHEN ${alias}.body IS NOT NULL THEN 't' || ${alias}.body ELSE 'b' || ${alias}.block || '.' || ${alias}.place END`;
+
+/** Where a text is kept: in its row, or its block and place (body null). */
+export type PgTextPlace = [body: string | null, block: number | null, place: number | null];
+
+/** The texts' places, blocks of at most `maxCount` written first (inside the transaction that writes their rows). */
+export async function pgTextPlaces(tx: SqlExecutor, texts: readonly string[], maxCount: number): Promise<PgTextPlace[]> {
+  const out: PgTextPlace[] = texts.map((t) => [t, null, null]);
+  if (texts.length < 2) return out;
+  const { blocks } = blockGroups(
+    texts.map((t) => t.length),
+    maxCount,
+  );
+  for (const part of blocks) {
+    const row = await tx.get<{ id: number }>('INSERT INTO text_blocks (body) VALUES (?) RETURNING id', [
+      JSON.stringify(part.map((j) => texts[j]!)),
+    ]);
+    part.forEach((j, k) => {
+      out[j] = [null, Number(row!.id), k];
+    });
+  }
+  return out;
+}
+
+/** Blocks a cache keeps (a reader of a run's rows reads them in about the order they were written). */
+const CACHE_BLOCKS = 64;
+
+/** Reads tagged texts (pgTaggedBlockText, or Dialect.tagged's forms), each block read and parsed once while remembered. */
+export class PgBlockCache {
+  readonly #blocks = new Map<number, string[]>();
+
+  constructor(private readonly db: Pick<SqlExecutor, 'all'>) {}
+
+  /** The texts of tagged values (null stays null), the blocks they name read first. */
+  async texts(tagged: readonly unknown[]): Promise<Array<string | null>> {
+    const needed = new Set<number>();
+    for (const v of tagged) if (typeof v === 'string' && v.charCodeAt(0) === 0x62 /* b */) needed.add(Number(v.slice(1, v.indexOf('.'))));
+    let missing = [...needed].filter((id) => !this.#blocks.has(id));
+    if (missing.length) {
+      // Full: forget every block but those these values name (read again with the rest).
+      if (this.#blocks.size + missing.length > CACHE_BLOCKS) {
+        this.#blocks.clear();
+        missing = [...needed];
+      }
+      const ids = missing;
+      const rows = await this.db.all<{ id: number; body: string }>(
+        `SELECT id, body FROM text_blocks WHERE id IN (${ids.map(() => '?').join(', ')})`,
+        ids,
+      );
+      for (const r of rows) this.#blocks.set(Number(r.id), JSON.parse(r.body) as string[]);
+    }
+    return tagged.map((v) => {
+      if (v === null || v === undefined) return null;
+      const s = v as string;
+      if (s.charCodeAt(0) !== 0x62) return s.slice(1);
+      const dot = s.indexOf('.');
+      const text = this.#blocks.get(Number(s.slice(1, dot)))?.[Number(s.slice(dot + 1))];
+      if (text === undefined) throw new MindscopeError(`text ${s.slice(1)} is missing from the store's text_blocks`);
+      return text;
+    });
+  }
+}
