@@ -15,7 +15,8 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Item } from '../src/core/index.js';
 import { openStore } from '../src/index.js';
-import { copyStore, type SqlStore } from '../src/store/index.js';
+import { collect, copyStore, type SqlStore } from '../src/store/index.js';
+import { minimalOutcome } from './helpers/outcomes.js';
 import { PgBlockCache } from '../src/store/sql/pg-text-blocks.js';
 import { createTestSchema, dropTestDatabases, pgAvailable, pgQuery, pgSkipNote } from './helpers/postgres.js';
 import { backToSchema18 } from './helpers/schema-14.js';
@@ -47,7 +48,9 @@ async function readItems(location: string, hashes: readonly string[]) {
     const labels: Record<string, number> = {};
     for (const l of facets.originalLabels) labels[l] = await browse.count({ runId: RUN, originalLabel: l });
     const searches: Record<string, number> = {};
-    for (const q of ['hiro entered', 'the kitchen', 'zebra-none']) searches[q] = await browse.count({ runId: RUN, search: q });
+    // In items and transcripts; in transcripts only (a parse method); nowhere.
+    for (const q of ['hiro entered', 'the kitchen', 'answer-tag', 'zebra-none'])
+      searches[q] = await browse.count({ runId: RUN, search: q });
     return { items, originalLabels: facets.originalLabels, labels, searches };
   } finally {
     await store.close();
@@ -79,6 +82,7 @@ describe('schema 19 on a PostgreSQL store written at schema 18', () => {
     ];
     const truth = await readItems(fixture, hashes);
     expect(truth.searches['hiro entered']).toBeGreaterThan(0);
+    expect(truth.searches['answer-tag']).toBeGreaterThan(0);
     expect(Object.keys(truth.labels).length).toBeGreaterThan(1);
     const url = await createTestSchema();
     await copyStore(fixture, url);
@@ -101,6 +105,14 @@ describe('schema 19 on a PostgreSQL store written at schema 18', () => {
       );
     // 16 + 40 items, the long one in its row, the rest in blocks of 32.
     expect(await forms('items')).toEqual([{ rows: 56, inline: 1, blocked: 55, blocks: 2 }]);
+    const [transcripts] = await forms('transcripts');
+    expect(transcripts!.rows).toBeGreaterThan(20);
+    expect(transcripts).toEqual({
+      rows: transcripts!.rows,
+      inline: 0,
+      blocked: transcripts!.rows,
+      blocks: Math.ceil(transcripts!.rows / 128),
+    });
     const [prompts] = await forms('prompt_texts');
     expect(prompts!.rows).toBeGreaterThan(20);
     expect(prompts).toEqual({ rows: prompts!.rows, inline: 0, blocked: prompts!.rows, blocks: Math.ceil(prompts!.rows / 64) });
@@ -138,7 +150,7 @@ describe('schema 19 on a PostgreSQL store written at schema 18', () => {
     expect(await readItems(again, all)).toEqual(migrated);
   });
 
-  it.skipIf(!pgAvailable)(`keeps items written together in blocks, and reads them back${pgSkipNote}`, async () => {
+  it.skipIf(!pgAvailable)(`keeps items and transcripts written together in blocks, and reads and searches them${pgSkipNote}`, async () => {
     const fixture = fixtureCopy();
     const [first] = (await openStore(fixture).then(async (s) => {
       try {
@@ -152,7 +164,34 @@ describe('schema 19 on a PostgreSQL store written at schema 18', () => {
     const extra = extraItems(first, 70);
     await store.putItems(extra);
     await store.createRun({ id: 'r', createdAt: 'now', config: {} });
+    await store.upsertSubject({ id: 's', spec: 'agent:oracle', settings: {} });
+    const key = (i: number) => ({ runId: 'r', subjectId: 's', suite: first.suite, itemId: extra[i % 3]!.item.id, replicate: i });
+    const detail = (i: number) => ({ note: `needle-${i}.`, text: 'é ✓ "quoted"\n\\' });
+    // Recorded at once: the store commits them together; one failed beside them.
+    await Promise.all(
+      Array.from({ length: 150 }, (_, i) => store.recordDone(key(i), extra[i % 3]!.hash, minimalOutcome(i % 2, detail(i)), 1)),
+    );
+    await store.recordFailed(key(150), extra[0]!.hash, 'boom-150', 2);
     await store.close();
+    const [kept] = await pgQuery<{ inline: number; blocked: number; blocks: number }>(
+      url,
+      'SELECT COUNT(body)::int AS inline, COUNT(block)::int AS blocked, COUNT(DISTINCT block)::int AS blocks FROM transcripts',
+    );
+    expect(kept!.blocked).toBe(150);
+    expect(kept!.blocks).toBeGreaterThan(1);
+    const again = (await openStore(url)) as SqlStore;
+    expect((await again.transcript(key(7)))?.transcript.detail).toEqual(detail(7));
+    expect(await again.browser().count({ runId: 'r', search: 'needle-7.' })).toBe(1);
+    expect(await again.browser().count({ runId: 'r', search: 'NEEDLE-14' })).toBe(11);
+    // The search reads a transcript's stored JSON text, as before blocks: its quotes escaped.
+    expect(await again.browser().count({ runId: 'r', search: 'é ✓ \\"quoted' })).toBe(150);
+    expect(await again.browser().count({ runId: 'r', search: 'boom-150' })).toBe(1);
+    const read = await collect(again.runTrials('r'));
+    expect(read.map((t) => (t.transcript === null ? null : (t.transcript as { detail: unknown }).detail))).toEqual([
+      ...Array.from({ length: 150 }, (_, i) => detail(i)),
+      null,
+    ]);
+    await again.close();
     const [forms] = await pgQuery<{ inline: number; blocked: number; blocks: number }>(
       url,
       'SELECT COUNT(body)::int AS inline, COUNT(block)::int AS blocked, COUNT(DISTINCT block)::int AS blocks FROM items',

@@ -3,12 +3,12 @@
 // mindscope wrote it, dropping further what later migrations added.
 
 /**
- * A store taken back to schema 18, for SQLite or PostgreSQL: PostgreSQL's item bodies and prompt
- * texts each in its row again (SQLite's schema 19 is its schema 18).
+ * A store taken back to schema 18, for SQLite or PostgreSQL: PostgreSQL's item bodies, prompt
+ * texts and transcripts each in its row again (SQLite's schema 19 is its schema 18).
  */
 export function backToSchema18(backend: 'sqlite' | 'postgres'): string[] {
   if (backend === 'sqlite') return [];
-  return ['items', 'prompt_texts']
+  return ['items', 'prompt_texts', 'transcripts']
     .flatMap((table) => [
       `ALTER TABLE ${table} DROP CONSTRAINT ${table}_body_or_block`,
       `UPDATE ${table} SET body = (b.body::json) ->> ${table}.place::int FROM text_blocks b WHERE b.id = ${table}.block`,

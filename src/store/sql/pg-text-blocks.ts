@@ -26,6 +26,16 @@ export const pgBlockTextOf = (column: string): string => pgBlockText(column.slic
 export const pgTaggedBlockText = (alias: string): string =>
   `CASE WHEN ${alias}.body IS NOT NULL THEN 't' || ${alias}.body ELSE 'b' || ${alias}.block || '.' || ${alias}.place END`;
 
+/**
+ * A condition (two parameters: the LIKE pattern twice, with those of `blocks` between) that a
+ * row's text (`alias` names the row) is LIKE a lowercase pattern: in the row, or in its place in
+ * one of the blocks `blocks` selects, each of which is parsed once (not once a row).
+ */
+export const pgBlockTextLike = (alias: string, blocks: string): string =>
+  `(LOWER(COALESCE(${alias}.body, '')) LIKE ? ESCAPE '\\' OR (${alias}.block, ${alias}.place) IN (
+    SELECT b.id, (e.n - 1)::smallint FROM text_blocks b CROSS JOIN LATERAL json_array_elements_text(b.body::json) WITH ORDINALITY e(t, n)
+    WHERE b.id IN (${blocks}) AND LOWER(e.t) LIKE ? ESCAPE '\\'))`;
+
 /** Where a text is kept: in its row, or its block and place (body null). */
 export type PgTextPlace = [body: string | null, block: number | null, place: number | null];
 

@@ -451,7 +451,7 @@ export class SqlStore implements Store {
       value: number;
       detail: string | Uint8Array;
     }>(
-      `SELECT tr.body AS body, tr.packed AS packed, sc.scorer AS scorer, sc.value AS value, sc.detail AS detail FROM trials t
+      `SELECT ${this.db.backend === 'postgres' ? pgBlockText('tr') : 'tr.body'} AS body, tr.packed AS packed, sc.scorer AS scorer, sc.value AS value, sc.detail AS detail FROM trials t
        JOIN transcripts tr ON tr.trial_id = t.id JOIN scores sc ON sc.trial_id = t.id
        WHERE t.run_id = ? AND t.subject_id = ? AND t.suite = ? AND t.item_id = ? AND t.replicate = ?
        ORDER BY sc.${this.db.dialect.insertionOrder} LIMIT 1`,

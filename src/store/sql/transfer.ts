@@ -271,7 +271,8 @@ async function importOne(
         await insertBlobs(tx, codec, packed.blobs);
         packer.markStored(packed.blobs);
         await tx.run(
-          'INSERT INTO transcripts (trial_id, body, packed) VALUES (?, ?, 1) ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body, packed = excluded.packed',
+          `INSERT INTO transcripts (trial_id, body, packed) VALUES (?, ?, 1)
+           ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body, packed = excluded.packed${backend === 'postgres' ? ', block = NULL, place = NULL' : ''}`,
           [row.id, codec.encode('transcript', packed.body)],
         );
       }

@@ -9,6 +9,7 @@ import { MindscopeError } from '../../core/errors.js';
 import type { TrialKey } from '../../core/index.js';
 import type { TrialStatus } from '../store.js';
 import type { SqlDriver } from './driver.js';
+import { pgBlockTextLike } from './pg-text-blocks.js';
 
 /** Columns a trial list can be sorted by. */
 export type TrialSort = 'order' | 'item' | 'subject' | 'score' | 'latency' | 'cost' | 'finished';
@@ -196,10 +197,20 @@ export class TrialBrowser {
     if (q.judgeDisagreement !== undefined) add(q.judgeDisagreement ? this.#judgesDisagree() : `NOT ${this.#judgesDisagree()}`);
     if (q.search?.trim()) {
       const p = likePattern(q.search.trim());
+      // PostgreSQL: transcripts kept in blocks searched a block at a time (each parsed once), those of the run's trials.
+      const [transcriptLike, ...transcriptParams] =
+        this.db.backend === 'postgres'
+          ? [
+              pgBlockTextLike('tr', 'SELECT tb.block FROM trials tt JOIN transcripts tb ON tb.trial_id = tt.id WHERE tt.run_id = ?'),
+              p,
+              q.runId,
+              p,
+            ]
+          : [`LOWER(COALESCE(${this.db.dialect.text('tr.body')}, '')) LIKE ? ESCAPE '\\'`, p];
       add(
-        `(LOWER(COALESCE(${this.db.dialect.text('tr.body')}, '')) LIKE ? ESCAPE '\\' OR ${this.#runItemsWhere(`LOWER(${this.db.dialect.itemBody('ib.body')}) LIKE ? ESCAPE '\\'`)}
+        `(${transcriptLike} OR ${this.#runItemsWhere(`LOWER(${this.db.dialect.itemBody('ib.body')}) LIKE ? ESCAPE '\\'`)}
           OR LOWER(COALESCE(t.error, '')) LIKE ? ESCAPE '\\')`,
-        p,
+        ...transcriptParams,
         q.runId,
         p,
         p,

@@ -26,7 +26,7 @@ const UNPACK = 25;
 const trialColumns = (db: SqlDriver) => `t.id, t.run_key, t.subject_key, t.suite_key, t.item_key, t.item_ref, t.replicate,
   t.status, t.error, t.attempts, t.input_tokens, t.output_tokens, t.cost_usd,
   ${latencyMs(db.backend, 't.latency_ms')}, ${latencyMs(db.backend, 't.batch_latency_ms')}, t.cached_calls, t.total_calls,
-  t.truncated_calls, t.unpriced_calls, t.finished_at, ${db.dialect.tagged('tr.body')}, tr.packed`;
+  t.truncated_calls, t.unpriced_calls, t.finished_at, ${db.backend === 'postgres' ? pgTaggedBlockText('tr') : db.dialect.tagged('tr.body')}, tr.packed`;
 const ID = 0;
 const RUN = 1;
 const SUBJECT = 2;
@@ -147,6 +147,7 @@ export async function* trialPages(db: SqlDriver, runId?: string, batchSize = PAG
   const scoreRows = new TrialScores(db, names, true);
   const run = runKey === undefined ? '' : 't.run_key = ? AND ';
   const columns = trialColumns(db);
+  const blocks = db.backend === 'postgres' ? new PgBlockCache(db) : undefined;
   // The pass reads the run once (its pages are not kept in memory): see SqlDriver.beginPass.
   const endPass = db.beginPass();
   try {
@@ -157,6 +158,13 @@ export async function* trialPages(db: SqlDriver, runId?: string, batchSize = PAG
         runKey === undefined ? [after, batchSize] : [runKey, after, batchSize],
       );
       if (page.length === 0) break;
+      if (blocks) {
+        // PostgreSQL: transcripts kept in blocks read a block at a time, each then tagged as text.
+        const texts = await blocks.texts(page.map((t) => t[BODY]));
+        page.forEach((t, i) => {
+          t[BODY] = texts[i] === null ? null : `t${texts[i]}`;
+        });
+      }
       names.startPage();
       await names.resolve(page, NAME_COLUMNS, ITEM_REF);
       const first = Number(page[0]![ID]);

@@ -27,13 +27,14 @@ const intoBlocks = (table: string, key: string, order: string, count: number) =>
 `;
 
 /**
- * 19: PostgreSQL keeps item bodies and prompt texts in blocks (sql/pg-text-blocks.ts): a row of
- * text_blocks holds a few dozen texts as a JSON array, which PostgreSQL compresses (a text alone
- * is too short for it to), and each items or prompt_texts row its block and place, its body
- * null. Existing rows are moved into blocks in the order they were written (items by number,
- * prompt texts as the table holds them), 32 item bodies or 64 prompt texts a block as new
- * writes keep them (sql/item-bodies.ts, sql/blob-rows.ts), each checked to read back as it was;
- * a text over 64 KiB stays in its row. SQLite is unchanged.
+ * 19: PostgreSQL keeps item bodies, prompt texts and transcripts in blocks
+ * (sql/pg-text-blocks.ts): a row of text_blocks holds a few dozen texts as a JSON array, which
+ * PostgreSQL compresses (a text alone is too short for it to), and each items, prompt_texts or
+ * transcripts row its block and place, its body null. Existing rows are moved into blocks in the
+ * order they were written (items by number, prompt texts as the table holds them, transcripts by
+ * trial), 32 item bodies, 64 prompt texts or 128 transcripts a block as new writes keep them
+ * (sql/item-bodies.ts, sql/blob-rows.ts, sql/trial-writes.ts), each checked to read back as it
+ * was; a text over 64 KiB stays in its row. SQLite is unchanged.
  */
 export const PG_TEXT_BLOCKS: Migration = perBackend({
   sqlite: '',
@@ -44,6 +45,7 @@ export const PG_TEXT_BLOCKS: Migration = perBackend({
   );
   ${intoBlocks('items', 'id', 'id', 32)}
   ${intoBlocks('prompt_texts', 'id', 'ctid', 64)}
+  ${intoBlocks('transcripts', 'trial_id', 'trial_id', 128)}
   SELECT setval(pg_get_serial_sequence('text_blocks', 'id'), (SELECT COALESCE(MAX(id), 0) + 1 FROM text_blocks), false);
   `,
 });
