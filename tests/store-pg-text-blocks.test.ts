@@ -97,7 +97,32 @@ describe('schema 19 on a PostgreSQL store written at schema 18', () => {
         [hash, item.suite, item.id, item.category, item.ability ?? null, item.answer, JSON.stringify(item)],
       );
 
+    // A lease taken at schema 18, by another process.
+    const lease = (item: string) => ({ runId: RUN, subjectId: 'other', suite: 'generated-tom', itemId: item, replicate: 0 });
+    await pgQuery(
+      url,
+      `INSERT INTO trial_leases (run_id, subject_id, suite, item_id, replicate, owner, expires_at) VALUES ($1, $2, $3, $4, $5, 'elsewhere:1:ab', 9e15)`,
+      Object.values(lease('held')),
+    );
+
     expect(await exportsOf(url)).toEqual(expected);
+    // The lease held still, found by its key's hash; others claimed, given back, claimed again.
+    const leases = await openStore(url);
+    expect(await leases.claimTrials([lease('held'), lease('free'), lease('free')], 'me:2:cd', 60_000)).toEqual([
+      'held',
+      'claimed',
+      'claimed',
+    ]);
+    expect(await leases.claimTrials([lease('free')], 'me:2:cd', 60_000)).toEqual(['claimed']);
+    expect(await leases.claimTrials([lease('free')], 'third:3:ef', 60_000)).toEqual(['held']);
+    await leases.releaseLeases('me:2:cd', [lease('free')]);
+    expect(await leases.claimTrials([lease('free')], 'third:3:ef', 60_000)).toEqual(['claimed']);
+    await leases.releaseLeases('elsewhere:1:ab');
+    expect(await leases.claimTrials([lease('held')], 'me:2:cd', 60_000)).toEqual(['claimed']);
+    expect((await leases.leaseOwners(RUN)).sort()).toEqual(['me:2:cd', 'third:3:ef']);
+    await leases.close();
+    const [index] = await pgQuery<{ indexdef: string }>(url, "SELECT indexdef FROM pg_indexes WHERE indexname = 'trial_leases_key'");
+    expect(index!.indexdef).toContain('hashtextextended');
     const forms = (table: string) =>
       pgQuery<{ rows: number; inline: number; blocked: number; blocks: number }>(
         url,

@@ -4,7 +4,8 @@
 
 /**
  * A store taken back to schema 18, for SQLite or PostgreSQL: PostgreSQL's item bodies, prompt
- * texts and transcripts each in its row again (SQLite's schema 19 is its schema 18).
+ * texts and transcripts each in its row again, its leases keyed by their five columns (SQLite's
+ * schema 19 is its schema 18).
  */
 export function backToSchema18(backend: 'sqlite' | 'postgres'): string[] {
   if (backend === 'sqlite') return [];
@@ -15,7 +16,11 @@ export function backToSchema18(backend: 'sqlite' | 'postgres'): string[] {
       `ALTER TABLE ${table} DROP COLUMN block, DROP COLUMN place`,
       `ALTER TABLE ${table} ALTER COLUMN body SET NOT NULL`,
     ])
-    .concat('DROP TABLE text_blocks');
+    .concat(
+      'DROP TABLE text_blocks',
+      'DROP INDEX trial_leases_key',
+      'ALTER TABLE trial_leases ADD PRIMARY KEY (run_id, subject_id, suite, item_id, replicate)',
+    );
 }
 
 /**

@@ -9,7 +9,7 @@ import type { SqlExecutor } from './driver.js';
 import { type PgTextPlace, pgTextPlaces } from './pg-text-blocks.js';
 import type { TextCodec } from './text-codec.js';
 import { itemHashParam, itemIdByHash } from './item-keys.js';
-import { KEY_WHERE, keyParams } from './trial-key-sql.js';
+import { KEY_WHERE, keyParams, leaseParams, leaseWhere } from './trial-key-sql.js';
 import { finishedNow, latencyParam, statusParam, statusSql } from './trial-values.js';
 
 /**
@@ -231,7 +231,7 @@ export function doneTrialWrite(
     const pgWrite: Write = async (tx) => {
       await tx.run(
         `WITH t AS (${upsertTrial(backend)}),
-           l AS (DELETE FROM trial_leases WHERE ${KEY_WHERE}),
+           l AS (DELETE FROM trial_leases WHERE ${leaseWhere(backend)}),
            tr AS (INSERT INTO transcripts (trial_id, body, packed, block, place)
              SELECT id, CAST(? AS TEXT), 1, CAST(? AS INTEGER), CAST(? AS SMALLINT) FROM t
              ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body, packed = excluded.packed, block = excluded.block, place = excluded.place)
@@ -239,7 +239,7 @@ export function doneTrialWrite(
            SELECT id, ${NAME_ID}, CAST(? AS DOUBLE PRECISION), ${shared ? `${NAME_ID}, NULL` : 'NULL, ?'},
              COALESCE((SELECT MAX(s.seq) FROM score_rows s WHERE s.trial_id = t.id), 0) + 1 FROM t
            ON CONFLICT (trial_id, scorer_key) DO UPDATE SET value = excluded.value, detail_key = excluded.detail_key, detail = excluded.detail`,
-        [...trial, ...keyParams(k), ...(pgWrite.pgTranscript ?? [transcript, null, null]), ...score],
+        [...trial, ...leaseParams(backend, k), ...(pgWrite.pgTranscript ?? [transcript, null, null]), ...score],
       );
     };
     pgWrite.transcript = transcript;
@@ -332,6 +332,6 @@ export function failedTrialWrite(backend: 'sqlite' | 'postgres', k: TrialKey, it
   return async (tx, group) => {
     if (backend === 'sqlite') await tx.run(...trialUpsert(k, trial, group));
     else await tx.run(upsertTrial(backend), trial);
-    await tx.run(`DELETE FROM trial_leases WHERE ${KEY_WHERE}`, keyParams(k));
+    await tx.run(`DELETE FROM trial_leases WHERE ${leaseWhere(backend)}`, leaseParams(backend, k));
   };
 }
