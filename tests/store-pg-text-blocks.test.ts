@@ -211,6 +211,11 @@ describe('schema 19 on a PostgreSQL store written at schema 18', () => {
     // The search reads a transcript's stored JSON text, as before blocks: its quotes escaped.
     expect(await again.browser().count({ runId: 'r', search: 'é ✓ \\"quoted' })).toBe(150);
     expect(await again.browser().count({ runId: 'r', search: 'boom-150' })).toBe(1);
+    // The items' labels and words, read from their blocks: item 1 of 3 ran 50 times, item 0 51 (the failed one too).
+    expect((await again.browser().facets('r')).originalLabels).toEqual(['extra-0', 'extra-1', 'extra-2']);
+    expect(await again.browser().count({ runId: 'r', originalLabel: 'extra-1' })).toBe(50);
+    expect(await again.browser().count({ runId: 'r', originalLabel: 'extra-0' })).toBe(51);
+    expect(await again.browser().count({ runId: 'r', search: '"id":"extra-0"' })).toBe(51);
     const read = await collect(again.runTrials('r'));
     expect(read.map((t) => (t.transcript === null ? null : (t.transcript as { detail: unknown }).detail))).toEqual([
       ...Array.from({ length: 150 }, (_, i) => detail(i)),

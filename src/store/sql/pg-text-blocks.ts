@@ -27,14 +27,33 @@ export const pgTaggedBlockText = (alias: string): string =>
   `CASE WHEN ${alias}.body IS NOT NULL THEN 't' || ${alias}.body ELSE 'b' || ${alias}.block || '.' || ${alias}.place END`;
 
 /**
- * A condition (two parameters: the LIKE pattern twice, with those of `blocks` between) that a
- * row's text (`alias` names the row) is LIKE a lowercase pattern: in the row, or in its place in
- * one of the blocks `blocks` selects, each of which is parsed once (not once a row).
+ * A condition on a row's text (`alias` names the row; `condition` of a text expression): the
+ * text in the row, or in its place in one of the blocks `blocks` selects, each of which is parsed
+ * once (not once a row): those blocks read first (materialized), so that `condition` meets no
+ * other block's texts. Parameters: the condition's, those of `blocks`, the condition's again.
  */
+export const pgBlockTextWhere = (alias: string, blocks: string, condition: (text: string) => string): string =>
+  `((${alias}.block IS NULL AND ${condition(`${alias}.body`)}) OR (${alias}.block, ${alias}.place) IN (
+    WITH m AS MATERIALIZED (SELECT b.id, b.body FROM text_blocks b WHERE b.id IN (${blocks}))
+    SELECT m.id, (e.n - 1)::smallint FROM m CROSS JOIN LATERAL json_array_elements_text(m.body::json) WITH ORDINALITY e(t, n)
+    WHERE ${condition('e.t')}))`;
+
+/** pgBlockTextWhere: the text LIKE a lowercase pattern (a row without one matches nothing). */
 export const pgBlockTextLike = (alias: string, blocks: string): string =>
-  `(LOWER(COALESCE(${alias}.body, '')) LIKE ? ESCAPE '\\' OR (${alias}.block, ${alias}.place) IN (
-    SELECT b.id, (e.n - 1)::smallint FROM text_blocks b CROSS JOIN LATERAL json_array_elements_text(b.body::json) WITH ORDINALITY e(t, n)
-    WHERE b.id IN (${blocks}) AND LOWER(e.t) LIKE ? ESCAPE '\\'))`;
+  pgBlockTextWhere(alias, blocks, (t) => `LOWER(COALESCE(${t}, '')) LIKE ? ESCAPE '\\'`);
+
+/**
+ * `value` of the texts of the rows of `table` whose ids `ids` selects, as a query of one column
+ * v; each block parsed once (its texts materialized before they meet the rows). Parameters:
+ * those of `ids`, three times.
+ */
+export const pgBlockTextValues = (table: string, ids: string, value: (text: string) => string): string => `
+  WITH m AS MATERIALIZED (
+    SELECT b.id, (e.n - 1)::smallint AS place, e.t FROM text_blocks b CROSS JOIN LATERAL json_array_elements_text(b.body::json) WITH ORDINALITY e(t, n)
+    WHERE b.id IN (SELECT r.block FROM ${table} r WHERE r.id IN (${ids})))
+  SELECT ${value('r.body')} AS v FROM ${table} r WHERE r.block IS NULL AND r.id IN (${ids})
+  UNION ALL
+  SELECT ${value('m.t')} FROM m WHERE (m.id, m.place) IN (SELECT r.block, r.place FROM ${table} r WHERE r.id IN (${ids}))`;
 
 /** Where a text is kept: in its row, or its block and place (body null). */
 export type PgTextPlace = [body: string | null, block: number | null, place: number | null];
