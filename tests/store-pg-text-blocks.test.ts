@@ -202,8 +202,8 @@ describe('schema 19 on a PostgreSQL store written at schema 18', () => {
       url,
       'SELECT COUNT(body)::int AS inline, COUNT(block)::int AS blocked, COUNT(DISTINCT block)::int AS blocks FROM transcripts',
     );
-    expect(kept!.blocked).toBe(150);
-    expect(kept!.blocks).toBeGreaterThan(1);
+    // One block of 128; the 22 left over too short together for PostgreSQL to compress, each in its row.
+    expect(kept).toEqual({ inline: 22, blocked: 128, blocks: 1 });
     const again = (await openStore(url)) as SqlStore;
     expect((await again.transcript(key(7)))?.transcript.detail).toEqual(detail(7));
     expect(await again.browser().count({ runId: 'r', search: 'needle-7.' })).toBe(1);

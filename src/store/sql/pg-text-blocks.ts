@@ -1,11 +1,12 @@
 // PostgreSQL keeps short texts written together in blocks (schema 19): a row of text_blocks holds
-// a few dozen item bodies or prompt texts as one JSON array of their texts, and each items or
-// prompt_texts row its block and place (its body null). PostgreSQL compresses only values of
-// about 2 KB or more (TOAST): an item body (a generated story, about 1.2 KB) or a prompt text
-// (a few hundred bytes) alone is kept as it is, a block of them compressed to a fifth or less,
-// what the texts share kept once. SQL still reads a text (pgBlockText): the viewer's search and
-// label filter read item bodies. Readers of many rows read the blocks once each (PgBlockCache).
-// A text too long for a block, or one written alone, stays in its row.
+// a few dozen item bodies, prompt texts or transcripts as one JSON array of their texts, and each
+// items, prompt_texts or transcripts row its block and place (its body null). PostgreSQL
+// compresses only values of about 2 KB or more (TOAST): an item body (a generated story, about
+// 1.2 KB), a prompt text or a packed transcript (a few hundred bytes) alone is kept as it is, a
+// block of them compressed to a fifth or less, what the texts share kept once. SQL still reads a
+// text (pgBlockText; the viewer's search and label filter a block at a time). Readers of many
+// rows read the blocks once each (PgBlockCache). A text too long for a block, or texts too few
+// or short to fill one PostgreSQL compresses, stay in their rows.
 
 // core's errors file, not its index: the index loads every record schema (zod), which `report` does without.
 import { MindscopeError } from '../../core/errors.js';
@@ -55,10 +56,17 @@ export const pgBlockTextValues = (table: string, ids: string, value: (text: stri
   UNION ALL
   SELECT ${value('m.t')} FROM m WHERE (m.id, m.place) IN (SELECT r.block, r.place FROM ${table} r WHERE r.id IN (${ids}))`;
 
+/** The shortest block written: PostgreSQL compresses a value only in a row of about 2 KB or more (TOAST_TUPLE_THRESHOLD). */
+const PG_BLOCK_MIN_CHARS = 2048;
+
 /** Where a text is kept: in its row, or its block and place (body null). */
 export type PgTextPlace = [body: string | null, block: number | null, place: number | null];
 
-/** The texts' places, blocks of at most `maxCount` written first (inside the transaction that writes their rows). */
+/**
+ * The texts' places, blocks of at most `maxCount` written first (inside the transaction that
+ * writes their rows); texts too few or short to fill a block that PostgreSQL compresses stay in
+ * their rows.
+ */
 export async function pgTextPlaces(tx: SqlExecutor, texts: readonly string[], maxCount: number): Promise<PgTextPlace[]> {
   const out: PgTextPlace[] = texts.map((t) => [t, null, null]);
   if (texts.length < 2) return out;
@@ -67,9 +75,10 @@ export async function pgTextPlaces(tx: SqlExecutor, texts: readonly string[], ma
     maxCount,
   );
   for (const part of blocks) {
-    const row = await tx.get<{ id: number }>('INSERT INTO text_blocks (body) VALUES (?) RETURNING id', [
-      JSON.stringify(part.map((j) => texts[j]!)),
-    ]);
+    const body = JSON.stringify(part.map((j) => texts[j]!));
+    // Too short for PostgreSQL to compress: kept in their rows (a block would only add bytes).
+    if (body.length < PG_BLOCK_MIN_CHARS) continue;
+    const row = await tx.get<{ id: number }>('INSERT INTO text_blocks (body) VALUES (?) RETURNING id', [body]);
     part.forEach((j, k) => {
       out[j] = [null, Number(row!.id), k];
     });
