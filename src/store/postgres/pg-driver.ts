@@ -75,7 +75,7 @@ function executor(client: pg.Pool | pg.PoolClient): SqlExecutor {
 export class PgDriver implements SqlDriver {
   readonly backend = 'postgres' as const;
   readonly dialect = PG_DIALECT;
-  /** PostgreSQL keeps text: it compresses large values itself. */
+  /** PostgreSQL keeps text: it compresses large values itself, short ones in blocks (sql/pg-text-blocks.ts). */
   readonly codec = new TextCodec(false);
   readonly maxParams = 60_000;
   readonly location: string;
