@@ -36,7 +36,8 @@ const LEASE_KEY_HASH =
 /**
  * 19: PostgreSQL keeps item bodies, prompt texts and transcripts in blocks
  * (sql/pg-text-blocks.ts): a row of text_blocks holds a few dozen texts as a JSON array, which
- * PostgreSQL compresses (a text alone is too short for it to), and each items, prompt_texts or
+ * PostgreSQL compresses (a text alone is too short for it to; pglz, on PostgreSQL 14 and later
+ * whatever the server's default), and each items, prompt_texts or
  * transcripts row its block and place, its body null. Existing rows are moved into blocks in the
  * order they were written (items by number, prompt texts as the table holds them, transcripts by
  * trial), 32 item bodies, 64 prompt texts or 128 transcripts a block as new writes keep them
@@ -52,6 +53,12 @@ export const PG_TEXT_BLOCKS: Migration = perBackend({
     id SERIAL PRIMARY KEY,
     body TEXT NOT NULL
   );
+  DO $$ BEGIN
+    -- pglz, whatever the server's default: its blocks came out about 30% smaller than lz4's.
+    IF current_setting('server_version_num')::int >= 140000 THEN
+      EXECUTE 'ALTER TABLE text_blocks ALTER COLUMN body SET COMPRESSION pglz';
+    END IF;
+  END $$;
   ${intoBlocks('items', 'id', 'id', 32)}
   ${intoBlocks('prompt_texts', 'id', 'ctid', 64)}
   ${intoBlocks('transcripts', 'trial_id', 'trial_id', 128)}
