@@ -51,7 +51,9 @@ async function readItems(location: string, hashes: readonly string[]) {
     // In items and transcripts; in transcripts only (a parse method); nowhere.
     for (const q of ['hiro entered', 'the kitchen', 'answer-tag', 'zebra-none'])
       searches[q] = await browse.count({ runId: RUN, search: q });
-    return { items, originalLabels: facets.originalLabels, labels, searches };
+    // Each done trial's score with its item's meta (read once an item).
+    const responses = (await collect(store.responses(RUN))).map((r) => [r.itemHash, r.itemId, r.value, r.meta]);
+    return { items, originalLabels: facets.originalLabels, labels, searches, responses };
   } finally {
     await store.close();
   }
@@ -83,6 +85,8 @@ describe('schema 19 on a PostgreSQL store written at schema 18', () => {
     const truth = await readItems(fixture, hashes);
     expect(truth.searches['hiro entered']).toBeGreaterThan(0);
     expect(truth.searches['answer-tag']).toBeGreaterThan(0);
+    expect(truth.responses.length).toBeGreaterThan(10);
+    expect(truth.responses.every((r) => typeof (r[3] as { originalLabel?: unknown }).originalLabel === 'string')).toBe(true);
     expect(Object.keys(truth.labels).length).toBeGreaterThan(1);
     const url = await createTestSchema();
     await copyStore(fixture, url);
@@ -213,6 +217,8 @@ describe('schema 19 on a PostgreSQL store written at schema 18', () => {
     expect(await again.browser().count({ runId: 'r', search: 'boom-150' })).toBe(1);
     // The items' labels and words, read from their blocks: item 1 of 3 ran 50 times, item 0 51 (the failed one too).
     expect((await again.browser().facets('r')).originalLabels).toEqual(['extra-0', 'extra-1', 'extra-2']);
+    const metas = new Map((await collect(again.responses('r'))).map((r) => [r.itemId, r.meta]));
+    expect(Object.fromEntries(metas)).toEqual(Object.fromEntries(extra.slice(0, 3).map((e) => [e.item.id, e.item.meta])));
     expect(await again.browser().count({ runId: 'r', originalLabel: 'extra-1' })).toBe(50);
     expect(await again.browser().count({ runId: 'r', originalLabel: 'extra-0' })).toBe(51);
     expect(await again.browser().count({ runId: 'r', search: '"id":"extra-0"' })).toBe(51);
