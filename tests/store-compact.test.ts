@@ -68,10 +68,16 @@ function varints(b: Buffer, at: number, n: number): number[] {
 /**
  * The texts of prompt_texts as stored: SQLite keeps blobs written together in a block of
  * transcript_blocks, each its JSON string a line (deflated alone while the store has no blob
- * dictionary, as in these small stores), each row holding [0x0e, block id, index].
+ * dictionary, as in these small stores), each row holding [0x0e, block id, index]; PostgreSQL
+ * in a block of text_blocks, a JSON array, each row holding its block and place.
  */
 async function promptTexts(backend: Backend, location: string): Promise<string[]> {
-  const rows = await backend.sql(location, 'SELECT body FROM prompt_texts');
+  const rows = await backend.sql(
+    location,
+    backend === postgres
+      ? 'SELECT COALESCE(p.body, (SELECT (b.body::json) ->> p.place::int FROM text_blocks b WHERE b.id = p.block)) AS body FROM prompt_texts p'
+      : 'SELECT body FROM prompt_texts',
+  );
   const out: string[] = [];
   for (const r of rows) {
     const body = r.body;

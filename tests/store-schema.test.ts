@@ -58,10 +58,16 @@ describe('store schema', () => {
     // names, the row's detail_key holding its number (its alone) where detail is null.
     const views = lite.objects.filter((o) => o.type === 'view').map((o) => o.name);
     expect(views).toEqual(['scores', 'trials']);
-    const pgOnly: Record<string, string[]> = { score_rows: ['detail_key'] };
+    // PostgreSQL keeps item bodies, prompt texts and transcripts in blocks of its own (text_blocks), each row its block and place.
+    const pgOnly: Record<string, string[]> = {
+      score_rows: ['detail_key'],
+      items: ['block', 'place'],
+      prompt_texts: ['block', 'place'],
+      transcripts: ['block', 'place'],
+    };
     const pgColumns = Object.fromEntries(
       Object.entries(pg.columns)
-        .filter(([table]) => table !== 'mindscope_schema' && !views.includes(table))
+        .filter(([table]) => table !== 'mindscope_schema' && table !== 'text_blocks' && !views.includes(table))
         .map(([table, cols]) => [
           table,
           cols

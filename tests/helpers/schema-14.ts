@@ -1,6 +1,27 @@
-// An empty store taken back to schema 17, 16 or 15, or its trial tables to schema 14 (before trial rows named their run,
+// An empty store taken back to schema 18, 17, 16 or 15, or its trial tables to schema 14 (before trial rows named their run,
 // subject, suite and item by number): for tests that make a store look as if an older
 // mindscope wrote it, dropping further what later migrations added.
+
+/**
+ * A store taken back to schema 18, for SQLite or PostgreSQL: PostgreSQL's item bodies, prompt
+ * texts and transcripts each in its row again, its leases keyed by their five columns (SQLite's
+ * schema 19 is its schema 18).
+ */
+export function backToSchema18(backend: 'sqlite' | 'postgres'): string[] {
+  if (backend === 'sqlite') return [];
+  return ['items', 'prompt_texts', 'transcripts']
+    .flatMap((table) => [
+      `ALTER TABLE ${table} DROP CONSTRAINT ${table}_body_or_block`,
+      `UPDATE ${table} SET body = (b.body::json) ->> ${table}.place::int FROM text_blocks b WHERE b.id = ${table}.block`,
+      `ALTER TABLE ${table} DROP COLUMN block, DROP COLUMN place`,
+      `ALTER TABLE ${table} ALTER COLUMN body SET NOT NULL`,
+    ])
+    .concat(
+      'DROP TABLE text_blocks',
+      'DROP INDEX trial_leases_key',
+      'ALTER TABLE trial_leases ADD PRIMARY KEY (run_id, subject_id, suite, item_id, replicate)',
+    );
+}
 
 /**
  * A store taken back to schema 17, for SQLite or PostgreSQL: PostgreSQL's scores a table naming
@@ -10,6 +31,7 @@
 export function backToSchema17(backend: 'sqlite' | 'postgres'): string[] {
   if (backend === 'sqlite') return [];
   return [
+    ...backToSchema18(backend),
     `CREATE TABLE scores_v17 (trial_id BIGINT NOT NULL REFERENCES trial_rows(id), scorer TEXT NOT NULL,
        value DOUBLE PRECISION NOT NULL, detail TEXT NOT NULL, seq BIGSERIAL, PRIMARY KEY (trial_id, scorer))`,
     'INSERT INTO scores_v17 (trial_id, scorer, value, detail) SELECT trial_id, scorer, value, detail FROM scores ORDER BY trial_id, seq',

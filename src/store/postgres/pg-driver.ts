@@ -8,6 +8,7 @@ import type pg from 'pg';
 // core's errors file, not its index: the index loads every record schema (zod), which `report` does without.
 import { MindscopeError } from '../../core/errors.js';
 import type { Dialect, SqlDriver, SqlExecutor } from '../sql/driver.js';
+import { pgBlockTextOf } from '../sql/pg-text-blocks.js';
 import { asStoreFull } from '../sql/store-full.js';
 import { TextCodec } from '../sql/text-codec.js';
 
@@ -20,7 +21,7 @@ const PG_DIALECT: Dialect = {
   jsonField: (column, field) => `(${column}::json -> '${field}')::text`,
   insertionOrder: 'seq',
   bytewise: (expr) => `${expr} COLLATE "C"`,
-  itemBody: (column) => column,
+  itemBody: pgBlockTextOf,
   text: (column) => column,
   tagged: (column) => `'t' || ${column}`,
 };
@@ -74,7 +75,7 @@ function executor(client: pg.Pool | pg.PoolClient): SqlExecutor {
 export class PgDriver implements SqlDriver {
   readonly backend = 'postgres' as const;
   readonly dialect = PG_DIALECT;
-  /** PostgreSQL keeps text: it compresses large values itself. */
+  /** PostgreSQL keeps text: it compresses large values itself, short ones in blocks (sql/pg-text-blocks.ts). */
   readonly codec = new TextCodec(false);
   readonly maxParams = 60_000;
   readonly location: string;

@@ -12,6 +12,7 @@ import { hash } from 'node:crypto';
 // core's errors file, not its index: the index loads every record schema (zod), which `report` does without.
 import { MindscopeError } from '../../core/errors.js';
 import type { SqlDriver, SqlExecutor } from './driver.js';
+import { pgBlockText, pgTextPlaces } from './pg-text-blocks.js';
 import { blockGroups, type TextCodec } from './text-codec.js';
 
 /** Characters of a reference to a prompt_texts row (8 bytes in base64url). */
@@ -52,6 +53,12 @@ const placeholders = (n: number, each: string): string => Array(n).fill(each).jo
  */
 const BLOB_BLOCK_MAX = 256;
 
+/**
+ * Prompt texts a PostgreSQL block holds at most (pg-text-blocks.ts): 64 of a few hundred bytes
+ * compress to about a third of what 16 do; a reader of many reads each block once.
+ */
+const PG_BLOB_BLOCK_MAX = 64;
+
 /** Bodies as the database keeps them: in blocks where the codec keeps blocks (a block row written first), else each encoded alone. */
 async function storedBodies(tx: SqlExecutor, codec: TextCodec, part: ReadonlyArray<{ body: string }>): Promise<Array<string | Buffer>> {
   if (!codec.blocksTranscripts || part.length < 2) return part.map((b) => codec.encode('blob', b.body));
@@ -75,6 +82,9 @@ async function storedBodies(tx: SqlExecutor, codec: TextCodec, part: ReadonlyArr
   return bodies;
 }
 
+/** A prompt_texts row's body (the row named p) as its codec reads it: PostgreSQL's from its block where it is kept in one. */
+const storedBody = (codec: TextCodec): string => (codec.compress ? 'p.body' : pgBlockText('p'));
+
 /**
  * Store blobs in a transaction, in one order: concurrent transactions inserting the same blobs
  * then wait for each other instead of deadlocking. Bodies as `codec` keeps them. A blob whose key
@@ -88,18 +98,30 @@ export async function insertBlobs(tx: SqlExecutor, codec: TextCodec, unordered: 
   // Two parameters a blob: stay far below either backend's limit.
   for (let i = 0; i < blobs.length; i += 500) {
     const part = blobs.slice(i, i + 500);
-    const bodies = await storedBodies(tx, codec, part);
-    const inserted = await tx.all<{ key: string }>(
-      `INSERT INTO prompt_texts (id, body) VALUES ${placeholders(part.length, '(?, ?)')} ON CONFLICT (id) DO NOTHING
-       RETURNING CAST(id AS TEXT) AS key`,
-      part.flatMap((b, j) => [b.key, bodies[j]]),
-    );
+    const inserted = codec.compress
+      ? await tx.all<{ key: string }>(
+          `INSERT INTO prompt_texts (id, body) VALUES ${placeholders(part.length, '(?, ?)')} ON CONFLICT (id) DO NOTHING
+           RETURNING CAST(id AS TEXT) AS key`,
+          (await storedBodies(tx, codec, part)).flatMap((body, j) => [part[j]!.key, body]),
+        )
+      : // PostgreSQL: each text in its row, or its place in a block (pg-text-blocks.ts).
+        await tx.all<{ key: string }>(
+          `INSERT INTO prompt_texts (id, body, block, place) VALUES ${placeholders(part.length, '(?, ?, ?, ?)')} ON CONFLICT (id) DO NOTHING
+           RETURNING CAST(id AS TEXT) AS key`,
+          (
+            await pgTextPlaces(
+              tx,
+              part.map((b) => b.body),
+              PG_BLOB_BLOCK_MAX,
+            )
+          ).flatMap((place, j) => [part[j]!.key, ...place]),
+        );
     if (inserted.length === part.length) continue;
     // Stored before (another process, or a blob this one no longer remembers): the same text, or a collision.
     const fresh = new Set(inserted.map((r) => String(r.key)));
     const old = part.filter((b) => !fresh.has(b.key));
     const rows = await tx.all<{ key: string; body: string | Uint8Array }>(
-      `SELECT CAST(id AS TEXT) AS key, body FROM prompt_texts WHERE id IN (${placeholders(old.length, '?')})`,
+      `SELECT CAST(id AS TEXT) AS key, ${storedBody(codec)} AS body FROM prompt_texts p WHERE id IN (${placeholders(old.length, '?')})`,
       old.map((b) => b.key),
     );
     const stored = new Map(rows.map((r) => [String(r.key), r.body]));
@@ -120,7 +142,7 @@ export function blobLoader(db: SqlDriver): (refs: string[]) => Promise<Array<{ h
     for (let i = 0; i < current.length; i += 500) {
       const part = current.slice(i, i + 500).map(refKey);
       const rows = await db.all<{ key: string; body: string | Uint8Array }>(
-        `SELECT CAST(id AS TEXT) AS key, body FROM prompt_texts WHERE id IN (${placeholders(part.length, '?')})`,
+        `SELECT CAST(id AS TEXT) AS key, ${storedBody(db.codec)} AS body FROM prompt_texts p WHERE id IN (${placeholders(part.length, '?')})`,
         part,
       );
       for (const r of rows) out.push({ hash: keyRef(String(r.key)), body: db.codec.decode(r.body) });

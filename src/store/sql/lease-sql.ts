@@ -5,7 +5,7 @@
 import type { TrialKey } from '../../core/index.js';
 import { trialKeyString, type ClaimResult } from '../store.js';
 import type { SqlDriver } from './driver.js';
-import { KEY_COLUMNS, KEY_WHERE, keyParams, valuesList } from './trial-key-sql.js';
+import { KEY_COLUMNS, keyParams, LEASE_HASH, LEASE_HASH_OF_PARAMS, leaseParams, leaseWhere, valuesList } from './trial-key-sql.js';
 
 /** Claim the trials for `owner`: each is 'claimed', 'held' (by a live owner) or 'done'; `queuedDone` says a trial is done in a write not yet committed. */
 export async function claimTrialLeases(
@@ -20,6 +20,15 @@ export async function claimTrialLeases(
   const done = new Set<string>();
   const { nowMs } = db.dialect;
   const chunk = Math.floor(db.maxParams / 6);
+  // PostgreSQL: trial_leases indexed by its key's hash (trial-key-sql.ts); a lease taken only from the same trial.
+  const conflict =
+    db.backend === 'postgres'
+      ? `ON CONFLICT ((${LEASE_HASH})) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
+         WHERE (trial_leases.expires_at < ${nowMs} OR trial_leases.owner = excluded.owner) AND trial_leases.run_id = excluded.run_id
+           AND trial_leases.subject_id = excluded.subject_id AND trial_leases.suite = excluded.suite
+           AND trial_leases.item_id = excluded.item_id AND trial_leases.replicate = excluded.replicate`
+      : `ON CONFLICT (${KEY_COLUMNS}) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
+         WHERE trial_leases.expires_at < ${nowMs} OR trial_leases.owner = excluded.owner`;
   await db.transaction(async (tx) => {
     // A transaction aborted by a deadlock runs again: count only what the last attempt claimed.
     claimed.clear();
@@ -29,8 +38,7 @@ export async function claimTrialLeases(
       // The lease first, then the status: a trial recorded while we claim is seen as done.
       const won = await tx.all<TrialKey>(
         `INSERT INTO trial_leases (${KEY_COLUMNS}, owner, expires_at) VALUES ${valuesList(part.length, 0, `(?, ?, ?, ?, ?, ?, ${nowMs} + ?)`)}
-         ON CONFLICT (${KEY_COLUMNS}) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
-         WHERE trial_leases.expires_at < ${nowMs} OR trial_leases.owner = excluded.owner
+         ${conflict}
          RETURNING run_id AS "runId", subject_id AS "subjectId", suite, item_id AS "itemId", replicate`,
         part.flatMap((k) => [...keyParams(k), owner, Math.round(ttlMs)]),
       );
@@ -46,7 +54,7 @@ export async function claimTrialLeases(
       );
       for (const k of finished) {
         done.add(trialKeyString(k));
-        await tx.run(`DELETE FROM trial_leases WHERE ${KEY_WHERE} AND owner = ?`, [...keyParams(k), owner]);
+        await tx.run(`DELETE FROM trial_leases WHERE ${leaseWhere(db.backend)} AND owner = ?`, [...leaseParams(db.backend, k), owner]);
       }
     }
   });
@@ -69,9 +77,13 @@ export async function releaseTrialLeases(db: SqlDriver, owner: string, keys?: Tr
     return;
   }
   if (keys.length === 0) return;
+  // PostgreSQL: the keys' hashes too, which its index finds (trial-key-sql.ts).
+  const pg = db.backend === 'postgres';
   await db.run(
-    `DELETE FROM trial_leases WHERE owner = ? AND (${KEY_COLUMNS}) IN (VALUES ${valuesList(keys.length, 0, '(?, ?, ?, ?, CAST(? AS INTEGER))')})`,
-    [owner, ...keys.flatMap(keyParams)],
+    `DELETE FROM trial_leases WHERE owner = ? AND (${KEY_COLUMNS}) IN (VALUES ${valuesList(keys.length, 0, '(?, ?, ?, ?, CAST(? AS INTEGER))')})${
+      pg ? ` AND ${LEASE_HASH} IN (${valuesList(keys.length, 0, LEASE_HASH_OF_PARAMS)})` : ''
+    }`,
+    [owner, ...keys.flatMap(keyParams), ...(pg ? keys.flatMap(keyParams) : [])],
   );
 }
 

@@ -3,6 +3,7 @@
 
 import { PROTOCOL_SCORES, type AccuracyCountRow, type FailedTrialRow, type ResponseRow, type StatusRow, type UsageRow } from '../store.js';
 import type { SqlDriver } from './driver.js';
+import { PgBlockCache, pgTaggedBlockText } from './pg-text-blocks.js';
 
 /** Planned, done, failed, truncated and pending trials per subject and suite. */
 export async function runStatus(db: SqlDriver, runId: string): Promise<StatusRow[]> {
@@ -78,19 +79,39 @@ export async function runAccuracyCounts(db: SqlDriver, runId: string): Promise<A
   }));
 }
 
+/**
+ * PostgreSQL: the meta of each item of a run's done trials, by hash, its body read from its
+ * block (pg-text-blocks.ts) a block at a time, in block order (SQL would parse a block once an item).
+ */
+async function pgItemMetas(db: SqlDriver, runId: string, metas: Map<string, Record<string, unknown>>): Promise<void> {
+  const blocks = new PgBlockCache(db);
+  for await (const m of db.iterate<{ hash: string; body: string }>(
+    `SELECT t.item_hash AS hash, ${pgTaggedBlockText('i')} AS body
+     FROM (SELECT DISTINCT item_ref, item_hash FROM trials WHERE run_id = ? AND status = 'done') t JOIN items i ON i.id = t.item_ref
+     ORDER BY i.block, i.place`,
+    [runId],
+  )) {
+    const [text] = await blocks.texts([m.body]);
+    const meta = (JSON.parse(text!) as { meta?: Record<string, unknown> | null }).meta;
+    metas.set(m.hash, meta ?? {});
+  }
+}
+
 /** One row per score of each done trial (or only `scorer`'s, or each trial's protocol score: PROTOCOL_SCORES), with item metadata. */
 export async function* runResponses(db: SqlDriver, runId: string, scorer?: string): AsyncIterable<ResponseRow> {
   const { jsonField, bytewise, insertionOrder, itemBody, text } = db.dialect;
   // Item metadata is read once per item, not once per trial: an item's body can be large (a
   // generated story carries its whole world) and a run has many trials per item.
   const metas = new Map<string, Record<string, unknown>>();
-  for await (const m of db.iterate<{ hash: string; meta: string | null }>(
-    `SELECT t.item_hash AS hash, ${jsonField(itemBody('i.body'), 'meta')} AS meta
+  if (db.backend === 'postgres') await pgItemMetas(db, runId, metas);
+  else
+    for await (const m of db.iterate<{ hash: string; meta: string | null }>(
+      `SELECT t.item_hash AS hash, ${jsonField(itemBody('i.body'), 'meta')} AS meta
      FROM (SELECT DISTINCT item_ref, item_hash FROM trials WHERE run_id = ? AND status = 'done') t JOIN items i ON i.id = t.item_ref`,
-    [runId],
-  )) {
-    metas.set(m.hash, m.meta && m.meta !== 'null' ? JSON.parse(m.meta) : {});
-  }
+      [runId],
+    )) {
+      metas.set(m.hash, m.meta && m.meta !== 'null' ? JSON.parse(m.meta) : {});
+    }
   const rows = db.iterate<Omit<ResponseRow, 'meta' | 'parseFailed'> & { parseFailed: unknown }>(
     `SELECT t.subject_id AS "subjectId", s.spec AS spec, t.suite AS suite, t.item_id AS "itemId", t.item_hash AS "itemHash",
        i.category AS category, i.ability AS ability, t.replicate AS replicate, sc.value AS value,

@@ -27,6 +27,7 @@ import { NAME_KEYS } from './migrations/m15-name-keys.js';
 import { COMPRESSED_VALUES } from './migrations/m16-dictionaries.js';
 import { COMPACT_TRIALS } from './migrations/m17-compact-trials.js';
 import { PG_COMPACT_ROWS } from './migrations/m18-pg-compact-rows.js';
+import { PG_TEXT_BLOCKS } from './migrations/m19-pg-text-blocks.js';
 
 /** Migration N is entry N - 1. */
 const SCHEMA_MIGRATIONS: readonly Migration[] = [
@@ -48,6 +49,7 @@ const SCHEMA_MIGRATIONS: readonly Migration[] = [
   COMPRESSED_VALUES,
   COMPACT_TRIALS,
   PG_COMPACT_ROWS,
+  PG_TEXT_BLOCKS,
 ];
 
 /** SQLite's migrations, applied from PRAGMA user_version. */

@@ -41,6 +41,7 @@ import { SqlBatchLedger } from './batch-ledger-sql.js';
 import type { BatchLedger } from '../batch-ledger.js';
 import { blobLoader, insertBlobs } from './blob-rows.js';
 import { itemHashIs, itemHashParam } from './item-keys.js';
+import { pgBlockText } from './pg-text-blocks.js';
 import { TranscriptPacker } from './transcript-packing.js';
 import { storeItems } from './item-bodies.js';
 import { SqlCallCache } from './call-cache-sql.js';
@@ -222,7 +223,8 @@ export class SqlStore implements Store {
   async getItem(hash: string): Promise<Item | undefined> {
     // No flush (a worker reads one a trial): items are never queued, only waited for while stored.
     await this.#itemsSettled;
-    const row = await this.db.get<{ body: string | Uint8Array }>(`SELECT body FROM items WHERE ${itemHashIs(this.db.backend)}`, [
+    const body = this.db.backend === 'postgres' ? `${pgBlockText('items')} AS body` : 'body';
+    const row = await this.db.get<{ body: string | Uint8Array }>(`SELECT ${body} FROM items WHERE ${itemHashIs(this.db.backend)}`, [
       itemHashParam(this.db.backend, hash),
     ]);
     return row ? (JSON.parse(this.db.codec.decode(row.body)) as Item) : undefined;
@@ -449,7 +451,7 @@ export class SqlStore implements Store {
       value: number;
       detail: string | Uint8Array;
     }>(
-      `SELECT tr.body AS body, tr.packed AS packed, sc.scorer AS scorer, sc.value AS value, sc.detail AS detail FROM trials t
+      `SELECT ${this.db.backend === 'postgres' ? pgBlockText('tr') : 'tr.body'} AS body, tr.packed AS packed, sc.scorer AS scorer, sc.value AS value, sc.detail AS detail FROM trials t
        JOIN transcripts tr ON tr.trial_id = t.id JOIN scores sc ON sc.trial_id = t.id
        WHERE t.run_id = ? AND t.subject_id = ? AND t.suite = ? AND t.item_id = ? AND t.replicate = ?
        ORDER BY sc.${this.db.dialect.insertionOrder} LIMIT 1`,

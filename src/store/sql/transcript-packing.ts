@@ -13,7 +13,8 @@
 // detail field holds null and its hash is in `blobs`. Unpacking gives back the same JSON text.
 // Rows written before packing existed (packed = 0) hold the transcript as it was.
 // SQLite keeps rows and blobs deflated against the store's dictionaries where that is shorter
-// (text-codec.ts; long blobs deflated alone before schema 16); PostgreSQL's are text: readers take all forms.
+// (text-codec.ts; long blobs deflated alone before schema 16); PostgreSQL's are text, in blocks of
+// its own (pg-text-blocks.ts): readers take all forms.
 
 // core's errors file, not its index: the index loads every record schema (zod), which `report` does without.
 import { MindscopeError } from '../../core/errors.js';

@@ -17,6 +17,7 @@ import type { SqlDriver, SqlExecutor } from './driver.js';
 import { exportBatchLedger, importLedgerRecord } from './batch-ledger-transfer.js';
 import { insertBlobs } from './blob-rows.js';
 import { itemConflict, itemHashParam, itemHashText } from './item-keys.js';
+import { pgBlockText } from './pg-text-blocks.js';
 import { finishedAtParam, latencyParam, statusParam, statusSql } from './trial-values.js';
 import { TranscriptPacker } from './transcript-packing.js';
 import { trialPages } from './trial-pages.js';
@@ -82,7 +83,7 @@ export async function* exportRecords(db: SqlDriver): AsyncIterable<StoreRecord> 
   // In hash order (SQLite: text hashes kept from before schema 17 first, then the hashes kept as bytes).
   for (let after: string | Uint8Array = ''; ; ) {
     const page: Array<{ hash: string | Uint8Array; body: string | Uint8Array }> = await db.all(
-      'SELECT hash, body FROM items WHERE hash > ? ORDER BY hash LIMIT ?',
+      `SELECT hash, ${db.backend === 'postgres' ? `${pgBlockText('items')} AS body` : 'body'} FROM items WHERE hash > ? ORDER BY hash LIMIT ?`,
       [after, PAGE],
     );
     for (const i of page) yield { kind: 'item', hash: itemHashText(i.hash), body: db.codec.decode(i.body) };
@@ -270,7 +271,8 @@ async function importOne(
         await insertBlobs(tx, codec, packed.blobs);
         packer.markStored(packed.blobs);
         await tx.run(
-          'INSERT INTO transcripts (trial_id, body, packed) VALUES (?, ?, 1) ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body, packed = excluded.packed',
+          `INSERT INTO transcripts (trial_id, body, packed) VALUES (?, ?, 1)
+           ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body, packed = excluded.packed${backend === 'postgres' ? ', block = NULL, place = NULL' : ''}`,
           [row.id, codec.encode('transcript', packed.body)],
         );
       }

@@ -9,9 +9,13 @@ import { MindscopeError } from '../../core/errors.js';
 import type { TrialKey } from '../../core/index.js';
 import type { TrialStatus } from '../store.js';
 import type { SqlDriver } from './driver.js';
+import { pgBlockTextLike, pgBlockTextValues, pgBlockTextWhere } from './pg-text-blocks.js';
 
 /** Columns a trial list can be sorted by. */
 export type TrialSort = 'order' | 'item' | 'subject' | 'score' | 'latency' | 'cost' | 'finished';
+
+/** PostgreSQL: the blocks of a run's items (one parameter: the run id). */
+const PG_RUN_ITEM_BLOCKS = 'SELECT ir.block FROM items ir WHERE ir.id IN (SELECT item_ref FROM trials WHERE run_id = ?)';
 
 export interface TrialQuery {
   runId: string;
@@ -178,12 +182,23 @@ export class TrialBrowser {
     if (q.subjectId !== undefined) add('t.subject_id = ?', q.subjectId);
     if (q.suite !== undefined) add('t.suite = ?', q.suite);
     if (q.category !== undefined) add('i.category = ?', q.category);
-    if (q.originalLabel !== undefined)
-      add(
-        this.#runItemsWhere(`${this.#jsonText(this.db.dialect.itemBody('ib.body'), 'meta', 'originalLabel')} = ?`),
-        q.runId,
-        q.originalLabel,
-      );
+    if (q.originalLabel !== undefined) {
+      // PostgreSQL: item bodies kept in blocks read a block at a time (pg-text-blocks.ts).
+      if (this.db.backend === 'postgres')
+        add(
+          this.#runItemsWhere(pgBlockTextWhere('ib', PG_RUN_ITEM_BLOCKS, (t) => `${this.#jsonText(t, 'meta', 'originalLabel')} = ?`)),
+          q.runId,
+          q.originalLabel,
+          q.runId,
+          q.originalLabel,
+        );
+      else
+        add(
+          this.#runItemsWhere(`${this.#jsonText(this.db.dialect.itemBody('ib.body'), 'meta', 'originalLabel')} = ?`),
+          q.runId,
+          q.originalLabel,
+        );
+    }
     if (q.replicate !== undefined) add('t.replicate = ?', q.replicate);
     if (q.outcome === 'failed') add(`t.status = 'failed'`);
     if (q.outcome === 'correct') add(`t.status = 'done' AND ${this.#firstScore('value')} >= 1`);
@@ -196,12 +211,24 @@ export class TrialBrowser {
     if (q.judgeDisagreement !== undefined) add(q.judgeDisagreement ? this.#judgesDisagree() : `NOT ${this.#judgesDisagree()}`);
     if (q.search?.trim()) {
       const p = likePattern(q.search.trim());
+      // PostgreSQL: transcripts and item bodies kept in blocks searched a block at a time (each parsed once), the run's.
+      const pg = this.db.backend === 'postgres';
+      const [transcriptLike, ...transcriptParams] = pg
+        ? [
+            pgBlockTextLike('tr', 'SELECT tb.block FROM trials tt JOIN transcripts tb ON tb.trial_id = tt.id WHERE tt.run_id = ?'),
+            p,
+            q.runId,
+            p,
+          ]
+        : [`LOWER(COALESCE(${this.db.dialect.text('tr.body')}, '')) LIKE ? ESCAPE '\\'`, p];
+      const [itemLike, ...itemParams] = pg
+        ? [pgBlockTextLike('ib', PG_RUN_ITEM_BLOCKS), p, q.runId, p]
+        : [`LOWER(${this.db.dialect.itemBody('ib.body')}) LIKE ? ESCAPE '\\'`, p];
       add(
-        `(LOWER(COALESCE(${this.db.dialect.text('tr.body')}, '')) LIKE ? ESCAPE '\\' OR ${this.#runItemsWhere(`LOWER(${this.db.dialect.itemBody('ib.body')}) LIKE ? ESCAPE '\\'`)}
-          OR LOWER(COALESCE(t.error, '')) LIKE ? ESCAPE '\\')`,
-        p,
+        `(${transcriptLike} OR ${this.#runItemsWhere(itemLike)} OR LOWER(COALESCE(t.error, '')) LIKE ? ESCAPE '\\')`,
+        ...transcriptParams,
         q.runId,
-        p,
+        ...itemParams,
         p,
       );
     }
@@ -344,9 +371,22 @@ export class TrialBrowser {
         )
       ).map((r) => r.suite),
       categories: (await itemsOf('i.category')).map(String),
-      originalLabels: (await itemsOf(this.#jsonText(this.db.dialect.itemBody('i.body'), 'meta', 'originalLabel'))).map(String),
+      originalLabels: (this.db.backend === 'postgres'
+        ? await this.#pgOriginalLabels(runId)
+        : await itemsOf(this.#jsonText(this.db.dialect.itemBody('i.body'), 'meta', 'originalLabel'))
+      ).map(String),
       replicates: (await distinct('t.replicate')).map(Number),
     };
+  }
+
+  /** PostgreSQL: the original labels of a run's items, their bodies read a block at a time (pg-text-blocks.ts). */
+  async #pgOriginalLabels(runId: string): Promise<string[]> {
+    const ids = 'SELECT DISTINCT item_ref FROM trials WHERE run_id = ?';
+    const rows = await this.db.all<{ v: string | null }>(
+      `SELECT DISTINCT v FROM (${pgBlockTextValues('items', ids, (t) => this.#jsonText(t, 'meta', 'originalLabel'))}) x ORDER BY v`,
+      [runId, runId, runId],
+    );
+    return rows.map((r) => r.v).filter((v): v is string => v !== null);
   }
 
   /** A run's trial counts and the times its first and last trials finished. */

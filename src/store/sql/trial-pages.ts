@@ -6,6 +6,7 @@
 import type { RunTrial, StoredTrial } from '../store.js';
 import { type SqlDriver, untaggedValue } from './driver.js';
 import { blobLoader, keyRef, REF_CHARS, refKey } from './blob-rows.js';
+import { PgBlockCache, pgTaggedBlockText } from './pg-text-blocks.js';
 import { TranscriptPacker } from './transcript-packing.js';
 import { runKeyOf, TrialNames } from './trial-names.js';
 import { TrialScores } from './trial-scores.js';
@@ -25,7 +26,7 @@ const UNPACK = 25;
 const trialColumns = (db: SqlDriver) => `t.id, t.run_key, t.subject_key, t.suite_key, t.item_key, t.item_ref, t.replicate,
   t.status, t.error, t.attempts, t.input_tokens, t.output_tokens, t.cost_usd,
   ${latencyMs(db.backend, 't.latency_ms')}, ${latencyMs(db.backend, 't.batch_latency_ms')}, t.cached_calls, t.total_calls,
-  t.truncated_calls, t.unpriced_calls, t.finished_at, ${db.dialect.tagged('tr.body')}, tr.packed`;
+  t.truncated_calls, t.unpriced_calls, t.finished_at, ${db.backend === 'postgres' ? pgTaggedBlockText('tr') : db.dialect.tagged('tr.body')}, tr.packed`;
 const ID = 0;
 const RUN = 1;
 const SUBJECT = 2;
@@ -85,13 +86,16 @@ const BLOB_READS = [1, 2, 4, 8, 16, 32, 64, 128, 256];
  */
 function blobReader(db: SqlDriver): (refs: string[]) => Promise<Array<{ hash: string; body: string }>> {
   const largest = BLOB_READS[BLOB_READS.length - 1]!;
+  const pg = db.backend === 'postgres';
   const sql = new Map(
     BLOB_READS.map((n) => [
       n,
-      `SELECT CAST(id AS TEXT), ${db.dialect.tagged('body')} FROM prompt_texts WHERE id IN (${Array(n).fill('?').join(', ')})`,
+      `SELECT CAST(id AS TEXT), ${pg ? pgTaggedBlockText('p') : db.dialect.tagged('body')} FROM prompt_texts p WHERE id IN (${Array(n).fill('?').join(', ')})`,
     ]),
   );
   const older = blobLoader(db);
+  // PostgreSQL: texts kept in blocks read a block at a time (pg-text-blocks.ts).
+  const blocks = pg ? new PgBlockCache(db) : undefined;
   return async (refs) => {
     // Each key asked for and its reference (a row read back is named by the reference asked for, not made again from its key).
     const refOf = new Map<string, string>();
@@ -107,6 +111,14 @@ function blobReader(db: SqlDriver): (refs: string[]) => Promise<Array<{ hash: st
       // after another, so that each block is inflated once (the codec remembers the last one).
       const rows = (await db.rows(sql.get(n)!, part)) as Array<[unknown, string]>;
       rows.sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+      if (blocks) {
+        const texts = await blocks.texts(rows.map((r) => r[1]));
+        rows.forEach(([key], j) => {
+          const k = String(key);
+          out.push({ hash: refOf.get(k) ?? keyRef(k), body: texts[j]! });
+        });
+        continue;
+      }
       for (const [key, body] of rows) {
         const k = String(key);
         out.push({ hash: refOf.get(k) ?? keyRef(k), body: db.codec.decode(untaggedValue(body)!) });
@@ -135,6 +147,7 @@ export async function* trialPages(db: SqlDriver, runId?: string, batchSize = PAG
   const scoreRows = new TrialScores(db, names, true);
   const run = runKey === undefined ? '' : 't.run_key = ? AND ';
   const columns = trialColumns(db);
+  const blocks = db.backend === 'postgres' ? new PgBlockCache(db) : undefined;
   // The pass reads the run once (its pages are not kept in memory): see SqlDriver.beginPass.
   const endPass = db.beginPass();
   try {
@@ -145,6 +158,13 @@ export async function* trialPages(db: SqlDriver, runId?: string, batchSize = PAG
         runKey === undefined ? [after, batchSize] : [runKey, after, batchSize],
       );
       if (page.length === 0) break;
+      if (blocks) {
+        // PostgreSQL: transcripts kept in blocks read a block at a time, each then tagged as text.
+        const texts = await blocks.texts(page.map((t) => t[BODY]));
+        page.forEach((t, i) => {
+          t[BODY] = texts[i] === null ? null : `t${texts[i]}`;
+        });
+      }
       names.startPage();
       await names.resolve(page, NAME_COLUMNS, ITEM_REF);
       const first = Number(page[0]![ID]);

@@ -6,9 +6,10 @@
 import type { TrialKey, TrialOutcome } from '../../core/index.js';
 import type { TrialStatus } from '../store.js';
 import type { SqlExecutor } from './driver.js';
+import { type PgTextPlace, pgTextPlaces } from './pg-text-blocks.js';
 import type { TextCodec } from './text-codec.js';
 import { itemHashParam, itemIdByHash } from './item-keys.js';
-import { KEY_WHERE, keyParams } from './trial-key-sql.js';
+import { KEY_WHERE, keyParams, leaseParams, leaseWhere } from './trial-key-sql.js';
 import { finishedNow, latencyParam, statusParam, statusSql } from './trial-values.js';
 
 /**
@@ -20,6 +21,8 @@ export type Write = ((tx: SqlExecutor, group?: GroupWrites) => Promise<void>) & 
   /** A done trial's packed transcript (SQLite), and its value once the group has put it in a block. */
   transcript?: string;
   storedTranscript?: Buffer;
+  /** PostgreSQL: where the group keeps the transcript (pg-text-blocks.ts): its row, or a block. */
+  pgTranscript?: PgTextPlace;
   model?: [string, string];
   origin?: string;
   names?: string[];
@@ -223,21 +226,25 @@ export function doneTrialWrite(
   const score = [outcome.score.scorer, outcome.score.value, detail];
   // PostgreSQL: the detail by number when it is kept once (scoreNames named it first).
   const shared = sharedDetail(detail);
-  if (backend === 'postgres')
+  if (backend === 'postgres') {
     // One statement, one round trip: the trial, its lease given back, its transcript and score.
-    return async (tx) => {
+    const pgWrite: Write = async (tx) => {
       await tx.run(
         `WITH t AS (${upsertTrial(backend)}),
-           l AS (DELETE FROM trial_leases WHERE ${KEY_WHERE}),
-           tr AS (INSERT INTO transcripts (trial_id, body, packed) SELECT id, ?, 1 FROM t
-             ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body, packed = excluded.packed)
+           l AS (DELETE FROM trial_leases WHERE ${leaseWhere(backend)}),
+           tr AS (INSERT INTO transcripts (trial_id, body, packed, block, place)
+             SELECT id, CAST(? AS TEXT), 1, CAST(? AS INTEGER), CAST(? AS SMALLINT) FROM t
+             ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body, packed = excluded.packed, block = excluded.block, place = excluded.place)
          INSERT INTO score_rows (trial_id, scorer_key, value, detail_key, detail, seq)
            SELECT id, ${NAME_ID}, CAST(? AS DOUBLE PRECISION), ${shared ? `${NAME_ID}, NULL` : 'NULL, ?'},
              COALESCE((SELECT MAX(s.seq) FROM score_rows s WHERE s.trial_id = t.id), 0) + 1 FROM t
            ON CONFLICT (trial_id, scorer_key) DO UPDATE SET value = excluded.value, detail_key = excluded.detail_key, detail = excluded.detail`,
-        [...trial, ...keyParams(k), transcript, ...score],
+        [...trial, ...leaseParams(backend, k), ...(pgWrite.pgTranscript ?? [transcript, null, null]), ...score],
       );
     };
+    pgWrite.transcript = transcript;
+    return pgWrite;
+  }
   const write: Write = async (tx, group) => {
     const row = await tx.get<{ id: number }>(...trialUpsert(k, trial, group));
     await tx.run(DELETE_LEASE, keyParams(k));
@@ -266,15 +273,38 @@ export function doneTrialWrite(
 const BLOCK_MAX = 256;
 
 /**
- * Put the done trials' transcripts of a group of writes in blocks (SQLite, text-codec.ts), before
- * the writes run: each block a row of transcript_blocks, each write given its transcript's place.
+ * Transcripts a PostgreSQL block holds at most (pg-text-blocks.ts): 128 MCQ transcripts (some
+ * 200 bytes each) compress to about an eighth, 16 to a fifth. Readers of many read a block once;
+ * a reader of one (a trial's page) parses its block's JSON, some 25 KB.
+ */
+const PG_BLOCK_MAX = 128;
+
+/**
+ * Put the done trials' transcripts of a group of writes in blocks (SQLite: text-codec.ts, each a
+ * row of transcript_blocks; PostgreSQL: pg-text-blocks.ts), before the writes run, each write
+ * given its transcript's place.
  */
 export async function blockTranscripts(tx: SqlExecutor, codec: TextCodec, writes: readonly Write[]): Promise<void> {
   // Places in a block of an attempt rolled back are forgotten (the group is tried again one write at a time).
-  for (const w of writes) w.storedTranscript = undefined;
+  for (const w of writes) {
+    w.storedTranscript = undefined;
+    w.pgTranscript = undefined;
+  }
   const done = writes.filter((w) => w.transcript !== undefined);
   // A lone transcript is kept in its row, as before.
   if (done.length < 2) return;
+  if (!codec.compress) {
+    // PostgreSQL: blocks of JSON text that it compresses (pg-text-blocks.ts).
+    const places = await pgTextPlaces(
+      tx,
+      done.map((w) => w.transcript!),
+      PG_BLOCK_MAX,
+    );
+    done.forEach((w, j) => {
+      w.pgTranscript = places[j];
+    });
+    return;
+  }
   for (let i = 0; i < done.length; i += BLOCK_MAX) {
     const part = done.slice(i, i + BLOCK_MAX);
     const row = await tx.get<{ id: number }>('INSERT INTO transcript_blocks (body) VALUES (?) RETURNING id', [
@@ -302,6 +332,6 @@ export function failedTrialWrite(backend: 'sqlite' | 'postgres', k: TrialKey, it
   return async (tx, group) => {
     if (backend === 'sqlite') await tx.run(...trialUpsert(k, trial, group));
     else await tx.run(upsertTrial(backend), trial);
-    await tx.run(`DELETE FROM trial_leases WHERE ${KEY_WHERE}`, keyParams(k));
+    await tx.run(`DELETE FROM trial_leases WHERE ${leaseWhere(backend)}`, leaseParams(backend, k));
   };
 }
