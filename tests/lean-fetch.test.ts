@@ -78,7 +78,7 @@ describe('lean fetch', () => {
     // A call answered in time leaves no timer and no listener on its signal behind. The timers
     // the call sets for its limit are followed by handle (a count of every active timer would also
     // see the connection pools' own timers start and end while the call runs).
-    const limitTimers: ReturnType<typeof setTimeout>[] = [];
+    const limitTimers: unknown[] = [];
     const cleared = new Set<unknown>();
     const realSet = globalThis.setTimeout;
     const realClear = globalThis.clearTimeout;
