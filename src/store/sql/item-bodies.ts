@@ -120,18 +120,19 @@ async function blockBodies(tx: SqlExecutor, codec: TextCodec, jsons: string[]): 
  * viewer's search and label filter) parses its block's JSON, a few dozen stories (some 40 KB);
  * a block of 64 compressed only about 4% smaller.
  */
-const PG_ITEM_BLOCK_MAX = 32;
+export const PG_ITEM_BLOCK_MAX = 32;
 
-/** PostgreSQL: the items' rows, each body in its row or its place in a block (pg-text-blocks.ts). */
-async function insertPgItems(
+/** PostgreSQL: the items' rows, each body in its row or its place in a block (pg-text-blocks.ts); the rows inserted. */
+export async function insertPgItems(
   tx: SqlExecutor,
-  fresh: ReadonlyArray<{ hash: string; item: Item }>,
+  fresh: ReadonlyArray<{ hash: string; item: { suite: string; id: string; category: string; ability?: string; answer: string } }>,
   places: readonly PgTextPlace[],
-  chunk: number,
-): Promise<void> {
+  chunk = 200,
+): Promise<number> {
+  let inserted = 0;
   for (let i = 0; i < fresh.length; i += chunk) {
     const part = fresh.slice(i, i + chunk);
-    await tx.run(
+    inserted += await tx.run(
       `INSERT INTO items (hash, suite, item_id, category, ability, answer, body, block, place) VALUES ${valuesList(part.length, 9)} ${itemConflict('postgres')}`,
       part.flatMap(({ hash, item }, j) => [
         itemHashParam('postgres', hash),
@@ -144,6 +145,7 @@ async function insertPgItems(
       ]),
     );
   }
+  return inserted;
 }
 
 /**
@@ -176,7 +178,10 @@ export async function storeItems(db: SqlDriver, items: ReadonlyArray<{ hash: str
   // Several rows a statement: a networked database pays a round trip per statement.
   const chunk = 200;
   await db.transaction(async (tx) => {
-    if (db.backend === 'postgres') return insertPgItems(tx, fresh, await pgTextPlaces(tx, jsons, PG_ITEM_BLOCK_MAX), chunk);
+    if (db.backend === 'postgres') {
+      await insertPgItems(tx, fresh, await pgTextPlaces(tx, jsons, PG_ITEM_BLOCK_MAX), chunk);
+      return;
+    }
     if (blocked) bodies = await blockBodies(tx, db.codec, jsons);
     for (let i = 0; i < fresh.length; i += chunk) {
       const part = fresh.slice(i, i + chunk);

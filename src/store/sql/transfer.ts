@@ -3,6 +3,8 @@
 // transaction each. Trials travel with their transcript and scores as stored (JSON text);
 // leases and rate limits stay behind (they belong to the processes of the source). Transcripts
 // travel whole (their prompt blobs put back in) and are packed again, blobs and all, in the target.
+// PostgreSQL keeps a batch's item bodies, prompt texts and transcripts in blocks, as new writes
+// do (pg-import-texts.ts).
 //
 // Import rules: a run present in both must have the same identity (its spec's content); a
 // trial already done in the target is kept (duplicates resolve by trial key; the first store
@@ -17,6 +19,7 @@ import type { SqlDriver, SqlExecutor } from './driver.js';
 import { exportBatchLedger, importLedgerRecord } from './batch-ledger-transfer.js';
 import { insertBlobs } from './blob-rows.js';
 import { itemConflict, itemHashParam, itemHashText } from './item-keys.js';
+import { PgImportTexts } from './pg-import-texts.js';
 import { pgBlockText } from './pg-text-blocks.js';
 import { finishedAtParam, latencyParam, statusParam, statusSql } from './trial-values.js';
 import { TranscriptPacker } from './transcript-packing.js';
@@ -125,6 +128,7 @@ async function importOne(
   summary: ImportSummary,
   packer: TranscriptPacker,
   models: Set<string>,
+  pgTexts: PgImportTexts | undefined,
 ): Promise<void> {
   switch (r.kind) {
     case 'run': {
@@ -182,6 +186,7 @@ async function importOne(
       return;
     case 'item': {
       const item = JSON.parse(r.body) as { suite: string; id: string; category: string; ability?: string; answer: string };
+      if (pgTexts) return pgTexts.item(r.hash, item, r.body);
       summary.items += await tx.run(
         `INSERT INTO items (hash, suite, item_id, category, ability, answer, body) VALUES (?, ?, ?, ?, ?, ?, ?) ${itemConflict(backend)}`,
         [
@@ -218,6 +223,7 @@ async function importOne(
       return;
     case 'trial': {
       const t = r.trial;
+      if (pgTexts) summary.items += await pgTexts.writeItems(tx);
       // A new trial goes in; a done one replaces a failed one; anything else is a duplicate.
       await insertNames(tx, [
         ...keyNames(t),
@@ -268,13 +274,17 @@ async function importOne(
       summary.trials++;
       if (t.transcript !== null) {
         const packed = packer.pack(JSON.parse(t.transcript));
-        await insertBlobs(tx, codec, packed.blobs);
-        packer.markStored(packed.blobs);
-        await tx.run(
-          `INSERT INTO transcripts (trial_id, body, packed) VALUES (?, ?, 1)
-           ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body, packed = excluded.packed${backend === 'postgres' ? ', block = NULL, place = NULL' : ''}`,
-          [row.id, codec.encode('transcript', packed.body)],
-        );
+        if (pgTexts) {
+          pgTexts.transcript(row.id, packed.body, packed.blobs);
+          packer.markStored(packed.blobs);
+        } else {
+          await insertBlobs(tx, codec, packed.blobs);
+          packer.markStored(packed.blobs);
+          await tx.run(
+            'INSERT INTO transcripts (trial_id, body, packed) VALUES (?, ?, 1) ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body, packed = excluded.packed',
+            [row.id, codec.encode('transcript', packed.body)],
+          );
+        }
       }
       for (const s of t.scores) {
         for (const q of upsertScore(backend, [row.id, s.scorer, s.value, codec.encode('score', s.detail)])) await tx.run(q.sql, q.params);
@@ -298,7 +308,9 @@ export async function importRecords(db: SqlDriver, records: AsyncIterable<StoreR
     await db.codec.ready(db);
     await db.codec.train(db);
     await db.transaction(async (tx) => {
-      for (const r of rows) await importOne(tx, db, r, summary, packer, models);
+      const pgTexts = db.backend === 'postgres' ? new PgImportTexts() : undefined;
+      for (const r of rows) await importOne(tx, db, r, summary, packer, models, pgTexts);
+      if (pgTexts) summary.items += await pgTexts.write(tx, db.codec);
     });
   };
   for await (const r of records) {

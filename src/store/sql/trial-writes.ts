@@ -277,7 +277,7 @@ const BLOCK_MAX = 256;
  * 200 bytes each) compress to about an eighth, 16 to a fifth. Readers of many read a block once;
  * a reader of one (a trial's page) parses its block's JSON, some 25 KB.
  */
-const PG_BLOCK_MAX = 128;
+export const PG_TRANSCRIPT_BLOCK_MAX = 128;
 
 /**
  * Put the done trials' transcripts of a group of writes in blocks (SQLite: text-codec.ts, each a
@@ -298,7 +298,7 @@ export async function blockTranscripts(tx: SqlExecutor, codec: TextCodec, writes
     const places = await pgTextPlaces(
       tx,
       done.map((w) => w.transcript!),
-      PG_BLOCK_MAX,
+      PG_TRANSCRIPT_BLOCK_MAX,
     );
     done.forEach((w, j) => {
       w.pgTranscript = places[j];
