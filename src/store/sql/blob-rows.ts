@@ -12,7 +12,7 @@ import { hash } from 'node:crypto';
 // core's errors file, not its index: the index loads every record schema (zod), which `report` does without.
 import { MindscopeError } from '../../core/errors.js';
 import type { SqlDriver, SqlExecutor } from './driver.js';
-import { pgBlockText, pgTextPlaces } from './pg-text-blocks.js';
+import { PgBlockCache, pgTaggedBlockText, pgTextPlaces } from './pg-text-blocks.js';
 import { blockGroups, type TextCodec } from './text-codec.js';
 
 /** Characters of a reference to a prompt_texts row (8 bytes in base64url). */
@@ -82,8 +82,18 @@ async function storedBodies(tx: SqlExecutor, codec: TextCodec, part: ReadonlyArr
   return bodies;
 }
 
-/** A prompt_texts row's body (the row named p) as its codec reads it: PostgreSQL's from its block where it is kept in one. */
-const storedBody = (codec: TextCodec): string => (codec.compress ? 'p.body' : pgBlockText('p'));
+/**
+ * The bodies of prompt_texts rows (named p) by key, as `codec` reads them: PostgreSQL's read
+ * from their blocks in JS, not by SQL (a block may keep a text SQL cannot read: pg-text-blocks.ts).
+ */
+async function readBodies(db: Pick<SqlExecutor, 'all'>, codec: TextCodec, keys: readonly string[]): Promise<Map<string, string>> {
+  const rows = await db.all<{ key: string; body: string | Uint8Array }>(
+    `SELECT CAST(id AS TEXT) AS key, ${codec.compress ? 'p.body' : pgTaggedBlockText('p')} AS body FROM prompt_texts p WHERE id IN (${placeholders(keys.length, '?')})`,
+    keys,
+  );
+  const bodies = codec.compress ? rows.map((r) => r.body) : await new PgBlockCache(db).texts(rows.map((r) => r.body));
+  return new Map(rows.map((r, j) => [String(r.key), codec.decode(bodies[j]!)]));
+}
 
 /**
  * Store blobs in a transaction, in one order: concurrent transactions inserting the same blobs
@@ -120,14 +130,14 @@ export async function insertBlobs(tx: SqlExecutor, codec: TextCodec, unordered: 
     // Stored before (another process, or a blob this one no longer remembers): the same text, or a collision.
     const fresh = new Set(inserted.map((r) => String(r.key)));
     const old = part.filter((b) => !fresh.has(b.key));
-    const rows = await tx.all<{ key: string; body: string | Uint8Array }>(
-      `SELECT CAST(id AS TEXT) AS key, ${storedBody(codec)} AS body FROM prompt_texts p WHERE id IN (${placeholders(old.length, '?')})`,
+    const stored = await readBodies(
+      tx,
+      codec,
       old.map((b) => b.key),
     );
-    const stored = new Map(rows.map((r) => [String(r.key), r.body]));
     for (const b of old) {
       const body = stored.get(b.key);
-      if (body !== undefined && codec.decode(body) !== b.body)
+      if (body !== undefined && body !== b.body)
         throw new MindscopeError(`prompt blob ${b.ref}: another text in prompt_texts has the same key; this one cannot be stored`);
     }
   }
@@ -140,12 +150,8 @@ export function blobLoader(db: SqlDriver): (refs: string[]) => Promise<Array<{ h
     const current = refs.filter((r) => r.length === REF_CHARS);
     const before = refs.filter((r) => r.length !== REF_CHARS);
     for (let i = 0; i < current.length; i += 500) {
-      const part = current.slice(i, i + 500).map(refKey);
-      const rows = await db.all<{ key: string; body: string | Uint8Array }>(
-        `SELECT CAST(id AS TEXT) AS key, ${storedBody(db.codec)} AS body FROM prompt_texts p WHERE id IN (${placeholders(part.length, '?')})`,
-        part,
-      );
-      for (const r of rows) out.push({ hash: keyRef(String(r.key)), body: db.codec.decode(r.body) });
+      for (const [key, body] of await readBodies(db, db.codec, current.slice(i, i + 500).map(refKey)))
+        out.push({ hash: keyRef(key), body });
     }
     for (let i = 0; i < before.length; i += 500) {
       const part = before.slice(i, i + 500);

@@ -63,21 +63,30 @@ const PG_BLOCK_MIN_CHARS = 2048;
 export type PgTextPlace = [body: string | null, block: number | null, place: number | null];
 
 /**
+ * A text PostgreSQL's text type cannot keep as it is: one with a NUL (refused) or a lone UTF-16
+ * surrogate (sent as UTF-8, it would come back as U+FFFD). A block keeps it, escaped in its JSON;
+ * SQL cannot read it out of one (`->>` refuses such escapes, and with them the whole block), so
+ * such texts (a story's, in prompt texts) are read by their block in JS (PgBlockCache).
+ */
+const ROW_CANNOT_KEEP = /\0|\p{Cs}/u;
+
+/**
  * The texts' places, blocks of at most `maxCount` written first (inside the transaction that
  * writes their rows); texts too few or short to fill a block that PostgreSQL compresses stay in
- * their rows.
+ * their rows, unless a row cannot keep one (ROW_CANNOT_KEEP): its block is written all the same.
  */
 export async function pgTextPlaces(tx: SqlExecutor, texts: readonly string[], maxCount: number): Promise<PgTextPlace[]> {
   const out: PgTextPlace[] = texts.map((t) => [t, null, null]);
-  if (texts.length < 2) return out;
-  const { blocks } = blockGroups(
+  const unkept = (j: number) => ROW_CANNOT_KEEP.test(texts[j]!);
+  if (texts.length < 2 && !texts.some((_, j) => unkept(j))) return out;
+  const { blocks, alone } = blockGroups(
     texts.map((t) => t.length),
     maxCount,
   );
-  for (const part of blocks) {
+  for (const part of [...blocks, ...alone.filter(unkept).map((j) => [j])]) {
     const body = JSON.stringify(part.map((j) => texts[j]!));
     // Too short for PostgreSQL to compress: kept in their rows (a block would only add bytes).
-    if (body.length < PG_BLOCK_MIN_CHARS) continue;
+    if (body.length < PG_BLOCK_MIN_CHARS && !part.some(unkept)) continue;
     const row = await tx.get<{ id: number }>('INSERT INTO text_blocks (body) VALUES (?) RETURNING id', [body]);
     part.forEach((j, k) => {
       out[j] = [null, Number(row!.id), k];
