@@ -127,9 +127,9 @@ describe('schema 19 on a PostgreSQL store written at schema 18', () => {
     await leases.close();
     const [index] = await pgQuery<{ indexdef: string }>(url, "SELECT indexdef FROM pg_indexes WHERE indexname = 'trial_leases_key'");
     expect(index!.indexdef).toContain('hashtextextended');
-    const forms = (table: string) =>
+    const forms = (table: string, store = url) =>
       pgQuery<{ rows: number; inline: number; blocked: number; blocks: number }>(
-        url,
+        store,
         `SELECT COUNT(*)::int AS rows, COUNT(body)::int AS inline, COUNT(block)::int AS blocked, COUNT(DISTINCT block)::int AS blocks FROM ${table}`,
       );
     // 16 + 40 items, the long one in its row, the rest in blocks of 32.
@@ -176,6 +176,10 @@ describe('schema 19 on a PostgreSQL store written at schema 18', () => {
     const again = await createTestSchema();
     await copyStore(lite, again);
     expect(await exportsOf(again)).toEqual(expected);
+    // Copied, the texts are kept in blocks as a run keeps them (the long item in its row).
+    expect(await forms('items', again)).toEqual([{ rows: 56, inline: 1, blocked: 55, blocks: 2 }]);
+    expect(await forms('transcripts', again)).toEqual([transcripts]);
+    expect(await forms('prompt_texts', again)).toEqual([prompts]);
     expect(await readItems(again, all)).toEqual(migrated);
   });
 
