@@ -67,6 +67,15 @@ async function viewed(location: string) {
       expect(res.status, await res.clone().text()).toBe(200);
       pages[item] = JSON.stringify(await res.json());
     }
+    // The trial list and its facets read fields of every item's JSON (the odd ones escape a NUL
+    // or a lone surrogate, which a plain cast to json refuses on PostgreSQL).
+    const list = await fetch(`${viewer.url}api/runs/${RUN}/trials?limit=500`);
+    expect(list.status, await list.clone().text()).toBe(200);
+    const { total, rows } = (await list.json()) as { total: number; rows: Array<Record<string, unknown>> };
+    pages.list = JSON.stringify({ total, items: rows.map((r) => `${r.subjectId} ${r.itemId} ${r.replicate} ${r.score} ${r.originalLabel} ${r.parseFailed}`).sort() });
+    const facets = await fetch(`${viewer.url}api/runs/${RUN}/facets`);
+    expect(facets.status, await facets.clone().text()).toBe(200);
+    pages.facets = JSON.stringify(await facets.json());
     const searches: Record<string, number> = {};
     for (const q of ['lone', 'a nul', 'marble 1 ', 'zebra-none']) searches[q] = await store.browser().count({ runId: RUN, search: q });
     return { pages, searches };

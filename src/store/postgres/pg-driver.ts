@@ -8,6 +8,7 @@ import type pg from 'pg';
 // core's errors file, not its index: the index loads every record schema (zod), which `report` does without.
 import { MindscopeError } from '../../core/errors.js';
 import type { Dialect, SqlDriver, SqlExecutor } from '../sql/driver.js';
+import { pgJson } from '../sql/pg-json.js';
 import { pgBlockTextOf } from '../sql/pg-text-blocks.js';
 import { asStoreFull } from '../sql/store-full.js';
 import { TextCodec } from '../sql/text-codec.js';
@@ -18,7 +19,7 @@ const TRANSACTION_ATTEMPTS = 5;
 const PG_DIALECT: Dialect = {
   nowMs: '(extract(epoch from clock_timestamp()) * 1000)::bigint',
   greatest: (a, b) => `GREATEST(${a}, ${b})`,
-  jsonField: (column, field) => `(${column}::json -> '${field}')::text`,
+  jsonField: (column, field) => `(${pgJson(column)} -> '${field}')::text`,
   insertionOrder: 'seq',
   bytewise: (expr) => `${expr} COLLATE "C"`,
   itemBody: pgBlockTextOf,

@@ -9,6 +9,7 @@ import { MindscopeError } from '../../core/errors.js';
 import type { TrialKey } from '../../core/index.js';
 import type { TrialStatus } from '../store.js';
 import type { SqlDriver } from './driver.js';
+import { pgJson } from './pg-json.js';
 import { pgBlockTextLike, pgBlockTextValues, pgBlockTextWhere } from './pg-text-blocks.js';
 
 /** Columns a trial list can be sorted by. */
@@ -142,7 +143,7 @@ export class TrialBrowser {
   #jsonText(column: string, ...path: string[]): string {
     if (this.db.backend === 'sqlite') return `json_extract(${column}, '$.${path.join('.')}')`;
     const last = path[path.length - 1]!;
-    return `(${column}::json${path
+    return `(${pgJson(column)}${path
       .slice(0, -1)
       .map((p) => ` -> '${p}'`)
       .join('')} ->> '${last}')`;
@@ -159,7 +160,7 @@ export class TrialBrowser {
     const distinctValues =
       this.db.backend === 'sqlite'
         ? `(SELECT COUNT(DISTINCT json_extract(j.value, '$.values')) FROM json_each(${this.db.dialect.text('sj.detail')}, '$.judges') j)`
-        : `(SELECT COUNT(DISTINCT (j ->> 'values')) FROM json_array_elements(CASE WHEN json_typeof(sj.detail::json -> 'judges') = 'array' THEN sj.detail::json -> 'judges' END) j)`;
+        : `(SELECT COUNT(DISTINCT (j ->> 'values')) FROM json_array_elements(CASE WHEN json_typeof(${pgJson('sj.detail')} -> 'judges') = 'array' THEN ${pgJson('sj.detail')} -> 'judges' END) j)`;
     return `EXISTS (SELECT 1 FROM scores sj WHERE sj.trial_id = t.id AND ${distinctValues} > 1)`;
   }
 

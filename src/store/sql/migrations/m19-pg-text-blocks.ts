@@ -34,6 +34,22 @@ const LEASE_KEY_HASH =
   'hashtextextended(CAST(run_id AS TEXT) || chr(1) || CAST(subject_id AS TEXT) || chr(1) || CAST(suite AS TEXT) || chr(1) || CAST(item_id AS TEXT) || chr(1) || CAST(replicate AS TEXT), 0)';
 
 /**
+ * mindscope_json(text): a stored JSON text as PostgreSQL's json, for SQL that reads a field of it
+ * (sql/pg-json.ts). JSON.stringify writes a NUL or a lone UTF-16 surrogate as an escape
+ * (\u0000, \ud800), which PostgreSQL refuses to turn into text, failing every field read of the
+ * document; here such escapes read as U+FFFD, as a text column keeps those characters. A text
+ * without an escape of that form (nearly all) is cast as it is. Escaped backslashes are set
+ * aside first (chr(1), which JSON text never holds unescaped), so that a backslash written in
+ * the text and followed by "u0000" is not taken for an escape.
+ */
+const MINDSCOPE_JSON = String.raw`
+  CREATE OR REPLACE FUNCTION mindscope_json(t TEXT) RETURNS JSON LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
+    SELECT CASE WHEN strpos(t, '\u') = 0 THEN t::json
+      ELSE replace(regexp_replace(replace(t, '\\', chr(1)), '\\u(0000|[dD][89a-fA-F][0-9a-fA-F]{2})', '\\ufffd', 'g'), chr(1), '\\')::json END
+  $f$;
+`;
+
+/**
  * 19: PostgreSQL keeps item bodies, prompt texts and transcripts in blocks
  * (sql/pg-text-blocks.ts): a row of text_blocks holds a few dozen texts as a JSON array, which
  * PostgreSQL compresses (a text alone is too short for it to; pglz, on PostgreSQL 14 and later
@@ -44,7 +60,8 @@ const LEASE_KEY_HASH =
  * (sql/item-bodies.ts, sql/blob-rows.ts, sql/trial-writes.ts), each checked to read back as it
  * was; a text over 64 KiB stays in its row. trial_leases is indexed by a 64-bit hash of its key
  * (sql/trial-key-sql.ts) in place of its primary key of five columns: a fifth the size, where
- * the index keeps the pages of every lease a run took and gave back. SQLite is unchanged.
+ * the index keeps the pages of every lease a run took and gave back. The function
+ * mindscope_json reads a stored JSON text whatever characters it escapes. SQLite is unchanged.
  */
 export const PG_TEXT_BLOCKS: Migration = perBackend({
   sqlite: '',
@@ -65,5 +82,6 @@ export const PG_TEXT_BLOCKS: Migration = perBackend({
   SELECT setval(pg_get_serial_sequence('text_blocks', 'id'), (SELECT COALESCE(MAX(id), 0) + 1 FROM text_blocks), false);
   ALTER TABLE trial_leases DROP CONSTRAINT trial_leases_pkey;
   CREATE UNIQUE INDEX trial_leases_key ON trial_leases ((${LEASE_KEY_HASH}));
+  ${MINDSCOPE_JSON}
   `,
 });
