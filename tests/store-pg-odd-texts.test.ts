@@ -72,7 +72,10 @@ async function viewed(location: string) {
     const list = await fetch(`${viewer.url}api/runs/${RUN}/trials?limit=500`);
     expect(list.status, await list.clone().text()).toBe(200);
     const { total, rows } = (await list.json()) as { total: number; rows: Array<Record<string, unknown>> };
-    pages.list = JSON.stringify({ total, items: rows.map((r) => `${r.subjectId} ${r.itemId} ${r.replicate} ${r.score} ${r.originalLabel} ${r.parseFailed}`).sort() });
+    pages.list = JSON.stringify({
+      total,
+      items: rows.map((r) => `${r.subjectId} ${r.itemId} ${r.replicate} ${r.score} ${r.originalLabel} ${r.parseFailed}`).sort(),
+    });
     const facets = await fetch(`${viewer.url}api/runs/${RUN}/facets`);
     expect(facets.status, await facets.clone().text()).toBe(200);
     pages.facets = JSON.stringify(await facets.json());
