@@ -45,20 +45,27 @@ export class TrialJsonLines {
     let head: string;
     let tail: string;
     try {
-      head =
-        `{"run_id":${this.#runId.of(r.runId)},"subject":${this.#subject.of(r.subject)},"subject_id":${this.#subjectId.of(r.subjectId)}` +
-        `,"suite":${this.#suite.of(r.suite)},"item_id":${this.#itemId.of(r.itemId)},"item_hash":${this.#itemHash.of(r.itemHash)}` +
-        `,"category":${this.#category.of(r.category)},"original_label":${this.#originalLabel.of(r.originalLabel)}` +
-        `,"replicate":${json(r.replicate)},"status":${this.#status.of(r.status)},"error":${json(r.error)},"protocol":${this.#protocol.of(r.protocol)}` +
-        ',"messages":[';
-      tail =
-        `],"reply":${json(r.reply)},"reasoning":${json(r.reasoning)},"reasoning_tokens":${json(r.reasoningTokens)}` +
-        `,"parsed_answer":${json(r.parsedAnswer)},"gold":${this.#gold.of(r.gold)},"scorer":${this.#scorer.of(r.scorer)}` +
-        `,"score":${json(r.score)},"parse_failed":${json(r.parseFailed)},"judge_scores":${json(r.judgeScores)}` +
-        `,"judges":${json(r.judges)},"input_tokens":${json(r.inputTokens)},"output_tokens":${json(r.outputTokens)}` +
-        `,"cost_usd":${json(r.costUsd)},"latency_ms":${json(r.latencyMs)},"batch_latency_ms":${json(r.batchLatencyMs)}` +
-        `,"calls":${json(r.calls)},"cached_calls":${json(r.cachedCalls)},"truncated_calls":${json(r.truncatedCalls)}` +
-        `,"context_truncation":${json(r.contextTruncation)},"attempts":${json(r.attempts)},"finished_at":${json(r.finishedAt)}}\n`;
+      // Each joined from a list of its pieces: a `+` chain makes a string object a piece and a
+      // flat copy when written, young garbage larger than the text; fewer young collections
+      // mean less survives them, and the young generation is not grown (peak RSS).
+      // biome-ignore format: a field's name and value on a line
+      head = [
+        '{"run_id":', this.#runId.of(r.runId), ',"subject":', this.#subject.of(r.subject), ',"subject_id":', this.#subjectId.of(r.subjectId),
+        ',"suite":', this.#suite.of(r.suite), ',"item_id":', this.#itemId.of(r.itemId), ',"item_hash":', this.#itemHash.of(r.itemHash),
+        ',"category":', this.#category.of(r.category), ',"original_label":', this.#originalLabel.of(r.originalLabel),
+        ',"replicate":', json(r.replicate), ',"status":', this.#status.of(r.status), ',"error":', json(r.error), ',"protocol":', this.#protocol.of(r.protocol),
+        ',"messages":[',
+      ].join('');
+      // biome-ignore format: a field's name and value on a line
+      tail = [
+        '],"reply":', json(r.reply), ',"reasoning":', json(r.reasoning), ',"reasoning_tokens":', json(r.reasoningTokens),
+        ',"parsed_answer":', json(r.parsedAnswer), ',"gold":', this.#gold.of(r.gold), ',"scorer":', this.#scorer.of(r.scorer),
+        ',"score":', json(r.score), ',"parse_failed":', json(r.parseFailed), ',"judge_scores":', json(r.judgeScores),
+        ',"judges":', json(r.judges), ',"input_tokens":', json(r.inputTokens), ',"output_tokens":', json(r.outputTokens),
+        ',"cost_usd":', json(r.costUsd), ',"latency_ms":', json(r.latencyMs), ',"batch_latency_ms":', json(r.batchLatencyMs),
+        ',"calls":', json(r.calls), ',"cached_calls":', json(r.cachedCalls), ',"truncated_calls":', json(r.truncatedCalls),
+        ',"context_truncation":', json(r.contextTruncation), ',"attempts":', json(r.attempts), ',"finished_at":', json(r.finishedAt), '}\n',
+      ].join('');
     } catch (err) {
       if (!(err instanceof LeftOut)) throw err;
       out.write(`${JSON.stringify(record(r))}\n`);
