@@ -148,23 +148,32 @@ export async function insertPgItems(
   return inserted;
 }
 
+/** Which of `hashes` (hex) the store holds an item of. */
+export async function knownItemHashes(
+  db: Pick<SqlExecutor, 'all'>,
+  backend: 'sqlite' | 'postgres',
+  hashes: readonly string[],
+): Promise<Set<string>> {
+  const known = new Set<string>();
+  for (let i = 0; i < hashes.length; i += 500) {
+    const part = hashes.slice(i, i + 500);
+    const rows = await db.all<{ hash: string | Uint8Array }>(
+      backend === 'sqlite'
+        ? `SELECT hash FROM items WHERE ${ITEM_KEY('hash')} IN (${valuesList(part.length, 0, '?')})`
+        : `SELECT hash FROM items WHERE hash IN (${valuesList(part.length, 0, '?')})`,
+      backend === 'sqlite' ? part.map(itemKeyParam) : part.map((h) => itemHashParam(backend, h)),
+    );
+    for (const r of rows) known.add(itemHashText(r.hash));
+  }
+  return known;
+}
+
 /**
  * Store items by content hash. Items stored already (another subject's run of the same suite, a
  * resumed run) are not serialised, deflated or sent again.
  */
 export async function storeItems(db: SqlDriver, items: ReadonlyArray<{ hash: string; item: Item; json?: string }>): Promise<void> {
-  const known = new Set<string>();
-  const hashes = [...new Set(items.map((i) => i.hash))];
-  for (let i = 0; i < hashes.length; i += 500) {
-    const part = hashes.slice(i, i + 500);
-    const rows = await db.all<{ hash: string | Uint8Array }>(
-      db.backend === 'sqlite'
-        ? `SELECT hash FROM items WHERE ${ITEM_KEY('hash')} IN (${valuesList(part.length, 0, '?')})`
-        : `SELECT hash FROM items WHERE hash IN (${valuesList(part.length, 0, '?')})`,
-      db.backend === 'sqlite' ? part.map(itemKeyParam) : part.map((h) => itemHashParam(db.backend, h)),
-    );
-    for (const r of rows) known.add(itemHashText(r.hash));
-  }
+  const known = await knownItemHashes(db, db.backend, [...new Set(items.map((i) => i.hash))]);
   const fresh: Array<{ hash: string; item: Item; json?: string }> = [];
   for (const i of items) {
     if (known.has(i.hash)) continue;

@@ -6,8 +6,7 @@
 import type { TextCodec } from './text-codec.js';
 import type { SqlExecutor } from './driver.js';
 import { insertBlobs } from './blob-rows.js';
-import { insertPgItems, PG_ITEM_BLOCK_MAX } from './item-bodies.js';
-import { itemHashParam, itemHashText } from './item-keys.js';
+import { insertPgItems, knownItemHashes, PG_ITEM_BLOCK_MAX } from './item-bodies.js';
 import { pgTextPlaces } from './pg-text-blocks.js';
 import { valuesList } from './trial-key-sql.js';
 import { PG_TRANSCRIPT_BLOCK_MAX } from './trial-writes.js';
@@ -83,16 +82,7 @@ export class PgImportTexts {
 
   /** The items the store does not hold yet: no block keeps a text no row names. */
   async #freshItems(tx: SqlExecutor): Promise<Array<{ hash: string; item: ItemFields; body: string }>> {
-    const all = [...this.#items].map(([hash, i]) => ({ hash, ...i }));
-    const known = new Set<string>();
-    for (let i = 0; i < all.length; i += CHUNK) {
-      const part = all.slice(i, i + CHUNK);
-      const rows = await tx.all<{ hash: string | Uint8Array }>(
-        `SELECT hash FROM items WHERE hash IN (${valuesList(part.length, 0, '?')})`,
-        part.map((p) => itemHashParam('postgres', p.hash)),
-      );
-      for (const r of rows) known.add(itemHashText(r.hash));
-    }
-    return all.filter((i) => !known.has(i.hash));
+    const known = await knownItemHashes(tx, 'postgres', [...this.#items.keys()]);
+    return [...this.#items].filter(([hash]) => !known.has(hash)).map(([hash, i]) => ({ hash, ...i }));
   }
 }
