@@ -16,7 +16,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { recordPerformance } from './performance-table.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -27,7 +27,8 @@ const arg = (name, fallback) => {
 };
 // --dist: another build's dist/ (an older checkout's) to compare with.
 const dist = resolve(arg('dist', join(here, '..', 'dist')));
-const CLI = `import(${JSON.stringify(pathToFileURL(join(dist, 'cli', 'main.js')).href)}).then((m) => m.main())`;
+// The command as users run it: the checkout's bin/mindscope.js (beside that dist/).
+const BIN = join(dist, '..', 'bin', 'mindscope.js');
 const items = Number(arg('items', smoke ? 20 : 2000));
 const replicates = Number(arg('replicates', smoke ? 2 : 10));
 const rounds = Number(arg('rounds', smoke ? 1 : 3));
@@ -96,7 +97,7 @@ function step(args, name) {
   const cpu = Number(/cpu-ms=(\d+)/.exec(r.stderr)?.[1]) / 1000;
   return { seconds, peak, cpu, last: r.stdout.trim().split('\n').at(-1) };
 }
-const cli = (...args) => ['--input-type=module', '-e', CLI, '--', 'mindscope', ...args];
+const cli = (...args) => [BIN, ...args];
 const exportJsonl = (run) => cli('export', 'trials', '--db', db, '--run-id', run, '--out', join(work, `${run}.jsonl`));
 const exportInspect = (run) => cli('export', 'inspect', '--db', db, '--run-id', run, '--out', join(work, `${run}-logs`));
 const scan = (run) => ['-e', SCAN, db, run, join(work, `${run}.scan`)];
