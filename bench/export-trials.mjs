@@ -4,14 +4,18 @@
 // and scores as stored, read with better-sqlite3's iterate() and written one JSON.stringify a
 // line (the limit: 2x its CPU). Rounds are interleaved (export, export inspect, scan; best and
 // median of --rounds), each step a child process of its own, so its CPU time and peak RSS are
-// its own. Peak RSS is also measured on a run of 20,000 trials of the same store: flat memory
-// means no more at 100,000.
+// its own. Peak RSS is also measured on a run of the same items with a fifth of the replicates
+// (20,000 trials), and with --memory-replicates N on one with N replicates: flat memory means no
+// more at 100,000 trials (or N x 10,000).
 //
-//   npm run build && node bench/export-trials.mjs [--items 2000] [--replicates 10] [--rounds 3] [--db FILE] [--dist OTHER/dist] [--smoke]
+//   npm run build && node bench/export-trials.mjs [--items 2000] [--replicates 10] [--rounds 3] [--db FILE]
+//     [--memory-replicates 50] [--dist OTHER/dist] [--smoke]
 //
-// The store is built once (about 2-5 minutes on 2 cores) and kept when --db names a file.
+// The runs are built once (about 1-2 minutes per 100,000 trials on 2 cores) and kept when --db
+// names a file; a run the store lacks is added to it.
 // --smoke: tiny runs, a few seconds, nothing written to docs/performance.md.
 
+import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -36,9 +40,15 @@ const work = mkdtempSync(join(tmpdir(), 'mindscope-bench-export-'));
 const db = arg('db', join(work, 'runs.db'));
 const agents = ['agent:oracle', 'agent:random', 'agent:reality', 'agent:first-option', 'agent:first-order'];
 const LIMIT = 2;
+// The timed run, and runs of the same items with fewer and (--memory-replicates N) more
+// replicates, whose peak memory is set beside the timed run's: only the number of trials differs.
+const run = (id, n) => ({ id, items, replicates: n, trials: items * n * agents.length });
+const shortReplicates = Math.max(1, Math.round(replicates / 5));
+const longReplicates = Number(arg('memory-replicates', 0));
 const runs = [
-  { id: 'big', items, trials: items * replicates * agents.length },
-  { id: 'small', items: Math.max(1, Math.round(items / 5)), trials: Math.max(1, Math.round(items / 5)) * replicates * agents.length },
+  run('big', replicates),
+  run(`short-${shortReplicates}`, shortReplicates),
+  ...(longReplicates > 0 ? [run(`long-${longReplicates}`, longReplicates)] : []),
 ];
 
 // The peer: the same rows as stored, scanned and stringified (no parsing, no unpacking; values
@@ -102,8 +112,19 @@ const exportJsonl = (run) => cli('export', 'trials', '--db', db, '--run-id', run
 const exportInspect = (run) => cli('export', 'inspect', '--db', db, '--run-id', run, '--out', join(work, `${run}-logs`));
 const scan = (run) => ['-e', SCAN, db, run, join(work, `${run}.scan`)];
 
-if (!existsSync(db)) {
-  for (const r of runs) {
+/** The ids of the runs a store holds (none when there is no store yet). */
+function storedRuns() {
+  if (!existsSync(db)) return new Set();
+  const d = new Database(db, { readonly: true });
+  try {
+    return new Set(d.prepare('SELECT id FROM runs').pluck().all());
+  } finally {
+    d.close();
+  }
+}
+{
+  const stored = storedRuns();
+  for (const r of runs.filter((x) => !stored.has(x.id))) {
     const built = step(
       cli(
         'run',
@@ -111,7 +132,7 @@ if (!existsSync(db)) {
         '--limit',
         String(r.items),
         '--trials',
-        String(replicates),
+        String(r.replicates),
         '--model',
         ...agents,
         '--db',
@@ -161,16 +182,35 @@ for (const name of ['export trials .jsonl', 'export inspect']) {
     ratio: median(cpu) / median(scanCpu),
   });
 }
-// Peak memory at two sizes of run: flat means the larger costs no more.
+// Peak memory at two or three sizes of run of the same items: flat means the larger costs no
+// more. The longest also with V8's young generation kept small (--max-semi-space-size=8), which a
+// user short of memory can pass to node.
+const [, short, long] = runs;
 for (const name of ['export trials .jsonl', 'export inspect']) {
-  const small = step(steps[name]('small'), name).peak;
-  const large = median(seen[name].map((s) => s.peak));
-  console.log(`${name}: peak RSS ${small} MB at ${runs[1].trials} trials, ${large} MB at ${big} trials`);
+  const atShort = step(steps[name](short.id), name).peak;
+  const atBig = median(seen[name].map((s) => s.peak));
+  console.log(`${name}: peak RSS ${atShort} MB at ${short.trials} trials, ${atBig} MB at ${big} trials (${items} items)`);
   rows.push({
-    figure: `${name}: peak RSS at ${big} trials beside ${runs[1].trials} trials of the same store (flat: ratio near 1)`,
-    value: `${large} MB`,
-    peer: `${small} MB`,
-    ratio: large / small,
+    figure: `${name}: peak RSS at ${big} trials beside ${short.trials} trials of the same ${items} items (flat: ratio near 1)`,
+    value: `${atBig} MB`,
+    peer: `${atShort} MB`,
+    ratio: atBig / atShort,
+  });
+  if (!long) continue;
+  const atLong = step(steps[name](long.id), name).peak;
+  const smallYoung = step(['--max-semi-space-size=8', ...steps[name](long.id)], name).peak;
+  console.log(`${name}: peak RSS ${atLong} MB at ${long.trials} trials; ${smallYoung} MB with --max-semi-space-size=8`);
+  rows.push({
+    figure: `${name}: peak RSS at ${long.trials} trials beside ${short.trials} trials of the same ${items} items (flat: ratio near 1)`,
+    value: `${atLong} MB`,
+    peer: `${atShort} MB`,
+    ratio: atLong / atShort,
+  });
+  rows.push({
+    figure: `${name}: peak RSS at ${long.trials} trials with node --max-semi-space-size=8 (V8's young generation kept small), beside ${short.trials} trials by default`,
+    value: `${smallYoung} MB`,
+    peer: `${atShort} MB`,
+    ratio: smallYoung / atShort,
   });
 }
 const scanPeak = median(seen['plain scan'].map((s) => s.peak));

@@ -68,11 +68,11 @@ export const BENCHES = [
   },
   {
     id: 'export-trials',
-    command: 'node bench/export-trials.mjs [--items 2000] [--replicates 10] [--rounds 3] [--dist OTHER/dist] [--smoke]',
+    command: 'node bench/export-trials.mjs [--items 2000] [--replicates 10] [--rounds 3] [--memory-replicates N] [--dist OTHER/dist] [--smoke]',
     measures:
-      '`export trials` (JSONL) and `export inspect` on 100,000 trials of reference agents: CPU time (best and median of interleaved rounds) and peak memory, also at 20,000 trials.',
+      '`export trials` (JSONL) and `export inspect` on 100,000 trials of reference agents: CPU time (best and median of interleaved rounds) and peak memory, also at 20,000 trials of the same items (and, with `--memory-replicates`, a longer run).',
     beside:
-      'a plain scan of the same rows (the run’s trial rows with transcript and scores as stored, one JSON.stringify a line; limit 2x), in the same rounds; peak memory at 20,000 trials beside 100,000 (flat: no more).',
+      'a plain scan of the same rows (the run’s trial rows with transcript and scores as stored, one JSON.stringify a line; limit 2x), in the same rounds; peak memory at 20,000 trials beside 100,000 and the longer run (flat: no more), the longer run also with V8’s young generation kept small (`node --max-semi-space-size=8`).',
   },
   {
     id: 'store-size',
