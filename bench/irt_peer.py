@@ -3,7 +3,8 @@
 2PL and 3PL (c fixed): Bock-Aitkin EM over 41 equally spaced nodes on [-6, 6] with N(0, 1)
 weights; E-step as two dense matrix products over the grid (N x J by J x Q, J x N by N x Q);
 M-step: Fisher-scoring steps in (log a, b) for all items at once (3 for the 2PL, up to 25 for the
-3PL, an item stopping once it moves by less than 1e-7), with lognormal(., 0.5^2)
+3PL), each halved until the item's objective does not fall, an item stopping once it moves by
+less than 1e-7, with lognormal(., 0.5^2)
 and normal(., 2^2) priors whose centres float to the items' means; after each M-step the items
 are rescaled so that the panel's posterior ability mean and SD are 0 and 1.
 Bifactor 2PL: the Gibbons-Hedeker EM over a 21 x 15 grid on [-5, 5]^2 with the priors and
@@ -58,8 +59,18 @@ def unidimensional(Y, tol, guessing):
         sd = np.sqrt((post * nodes**2).sum() / N - mu**2)
         m_la, m_b = np.log(a).mean(), b.mean()
         la = np.log(a)
-        # Fisher-scoring steps: 3 for the 2PL, for the 3PL up to 25, each item stopping once it
-        # moves by less than 1e-7 (as src/stats/irt/item-step.ts does).
+        # Fisher-scoring steps with step halving: 3 for the 2PL, for the 3PL up to 25; a step is
+        # halved (up to 12 times) until the item's objective does not fall, an item whose step
+        # finds no such point stops, and an item stops once it moves by less than 1e-7 (as
+        # src/stats/irt/item-step.ts does).
+        def objective(la, b, rr):
+            """Each item's expected complete-data log likelihood plus its log priors (rr: its r rows)."""
+            Z = np.exp(la)[:, None] * (nodes[None, :] - b[:, None])
+            log_p = -np.logaddexp(0, -Z) if c == 0 else np.log(c + (1 - c) / (1 + np.exp(-Z)))
+            ll = (rr * log_p + (n - rr) * (lc - np.logaddexp(0, Z))).sum(1)
+            return ll - (la - m_la) ** 2 / (2 * sd_la**2) - (b - m_b) ** 2 / (2 * sd_b**2)
+
+        obj = objective(la, b, r)
         moving = np.ones(J, dtype=bool)
         for _ in range(3 if c == 0 else 25):
             aa = np.exp(la)
@@ -74,10 +85,24 @@ def unidimensional(Y, tol, guessing):
             i12 = -aa * (w * Z).sum(1)
             i22 = aa**2 * w.sum(1) + 1 / sd_b**2
             det = i11 * i22 - i12**2
-            d1 = np.where(moving, np.clip((i22 * g1 - i12 * g2) / det, -1, 1), 0)
-            d2 = np.where(moving, np.clip((-i12 * g1 + i11 * g2) / det, -2, 2), 0)
-            la_new, b_new = la + d1, b + d2
-            moving &= np.maximum(np.abs(np.exp(la_new) - aa), np.abs(d2)) >= 1e-7
+            d1 = np.clip((i22 * g1 - i12 * g2) / det, -1, 1)
+            d2 = np.clip((-i12 * g1 + i11 * g2) / det, -2, 2)
+            la_new, b_new = la.copy(), b.copy()
+            accepted = np.zeros(J, dtype=bool)
+            trying = np.flatnonzero(moving)
+            t = 1.0
+            for _ in range(12):
+                cand_la, cand_b = la[trying] + t * d1[trying], b[trying] + t * d2[trying]
+                cand = objective(cand_la, cand_b, r[trying])
+                ok = (cand >= obj[trying] - 1e-12 * np.abs(obj[trying])) | ~np.isfinite(obj[trying])
+                done = trying[ok]
+                la_new[done], b_new[done], obj[done] = cand_la[ok], cand_b[ok], cand[ok]
+                accepted[done] = True
+                trying = trying[~ok]
+                if trying.size == 0:
+                    break
+                t /= 2
+            moving &= accepted & (np.maximum(np.abs(np.exp(la_new) - aa), np.abs(b_new - b)) >= 1e-7)
             la, b = la_new, b_new
             if not moving.any():
                 break
