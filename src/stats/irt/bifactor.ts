@@ -106,7 +106,6 @@ export function calibrateBifactor(responses: IrtResponses, opts: BifactorOptions
   const RS = new Float64Array(J);
   for (let p = 0; p < packed.posItem.length; p++) R0[packed.posItem[p]!]! += packed.posValue[p]!;
   const nItem = new Float64Array(Q2);
-  const barLog = new Float64Array(K * Qg);
   const postG = new Float64Array(Qg);
   const logwG = gq.weights.map(Math.log);
   const logwS = sq.weights.map(Math.log);
@@ -186,7 +185,8 @@ export function calibrateBifactor(responses: IrtResponses, opts: BifactorOptions
         const ko = cat[i]! * Q2;
         for (let q = 0; q < Q2; q++) llk[ko + q]! -= l1m[o + q]!;
       }
-      // log Lbar_k(g) = log sum_s w_s L_k(g, s); log posterior of theta.
+      // log Lbar_k(g) = log sum_s w_s L_k(g, s); log posterior of theta. llk keeps each
+      // w_s L_k(g, s) / sum_s w_s L_k(g, s) (eta_k's posterior given theta_g), for the joint posterior below.
       for (let g = 0; g < Qg; g++) postG[g] = logwG[g]!;
       for (let k = 0; k < K; k++)
         for (let g = 0; g < Qg; g++) {
@@ -194,10 +194,14 @@ export function calibrateBifactor(responses: IrtResponses, opts: BifactorOptions
           const o = k * Q2 + g * Qs;
           for (let s = 0; s < Qs; s++) mx = Math.max(mx, llk[o + s]! + logwS[s]!);
           let sum = 0;
-          for (let s = 0; s < Qs; s++) sum += Math.exp(llk[o + s]! + logwS[s]! - mx);
-          const v = mx + Math.log(sum);
-          barLog[k * Qg + g] = v;
-          postG[g]! += v;
+          for (let s = 0; s < Qs; s++) {
+            const e = Math.exp(llk[o + s]! + logwS[s]! - mx);
+            llk[o + s] = e;
+            sum += e;
+          }
+          const inv = 1 / sum;
+          for (let s = 0; s < Qs; s++) llk[o + s]! *= inv;
+          postG[g]! += mx + Math.log(sum);
         }
       let mx = Number.NEGATIVE_INFINITY;
       for (let g = 0; g < Qg; g++) mx = Math.max(mx, postG[g]!);
@@ -220,9 +224,9 @@ export function calibrateBifactor(responses: IrtResponses, opts: BifactorOptions
         let m2 = 0;
         for (let g = 0; g < Qg; g++) {
           const o = k * Q2 + g * Qs;
-          const lb = barLog[k * Qg + g]!;
+          const pg = postG[g]!;
           for (let s = 0; s < Qs; s++) {
-            const w = postG[g]! * Math.exp(llk[o + s]! + logwS[s]! - lb);
+            const w = pg * llk[o + s]!;
             llk[o + s] = w;
             nk[o + s]! += w;
             m1 += w * xs[s]!;
