@@ -61,8 +61,8 @@ const deflateOptions = (dict: Buffer) => ({
 /**
  * zlib's level for blocks of a kind (zlib's default, 6, for the others). A run stores an item
  * body and a few prompt texts for every new item: at 5 (shorter match searches) their blocks
- * deflate in about 70% of the CPU for some 5% more bytes (of item and prompt blocks: about 1%
- * of a store's bytes a trial); transcript blocks keep the default (little CPU a trial: their
+ * deflate in about three quarters of the CPU for some 5% more bytes (about 2% of a store's
+ * bytes at one trial an item); transcript blocks keep the default (little CPU a trial: their
  * rows are short and much alike).
  */
 const BLOCK_LEVEL: Partial<Record<TextKind, number>> = { item: 5, blob: 5 };
