@@ -42,6 +42,7 @@ import type { BatchLedger } from '../batch-ledger.js';
 import { blobLoader, insertBlobs } from './blob-rows.js';
 import { itemHashIs, itemHashParam } from './item-keys.js';
 import { pgBlockText } from './pg-text-blocks.js';
+import { RecentMap } from './recent-map.js';
 import { TranscriptPacker } from './transcript-packing.js';
 import { storeItems } from './item-bodies.js';
 import { SqlCallCache } from './call-cache-sql.js';
@@ -87,8 +88,12 @@ export class SqlStore implements Store {
   readonly #commits: GroupCommit<Write>;
   readonly #batches: SqlBatchLedger;
   readonly #packer: TranscriptPacker;
-  /** Names (trial_rows' runs, subjects, suites, item ids, scorers) known committed, with their numbers (SQLite). */
-  readonly #names = new Map<string, number | undefined>();
+  /**
+   * Names (trial_rows' runs, subjects, suites, item ids, scorers) known committed, recently used,
+   * with their numbers (SQLite; 0 where the number is not known). One forgotten is inserted again
+   * (a no-op) with the next write that uses it.
+   */
+  readonly #names = new RecentMap<string, number>();
   readonly #loadBlobs: ReturnType<typeof blobLoader>;
   /** Settles once every putItems so far has: the group's commits wait for it. */
   #itemsSettled: Promise<void> = Promise.resolve();
@@ -124,7 +129,7 @@ export class SqlStore implements Store {
           const known = this.#names;
           const top = await tx.get<{ id: number | null }>('SELECT MAX(id) AS id FROM trial_rows');
           group = {
-            nameId: (name) => fresh.get(name) ?? known.get(name),
+            nameId: (name) => fresh.get(name) ?? (known.get(name) || undefined),
             trialIdsAbove: Number(top?.id ?? 0),
             details: new Set(),
           };
@@ -329,9 +334,7 @@ export class SqlStore implements Store {
     if (names)
       committed.then(
         () => {
-          // Bounded: a store of many runs and items is named again after this many, not held in memory.
-          if (this.#names.size > 100_000) this.#names.clear();
-          for (const n of names) if (!this.#names.has(n)) this.#names.set(n, undefined);
+          for (const n of names) if (!this.#names.has(n)) this.#names.set(n, 0);
         },
         () => {},
       );

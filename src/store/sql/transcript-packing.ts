@@ -19,6 +19,7 @@
 // core's errors file, not its index: the index loads every record schema (zod), which `report` does without.
 import { MindscopeError } from '../../core/errors.js';
 import { blobRef } from './blob-rows.js';
+import { RecentMap } from './recent-map.js';
 import type { TextCodec } from './text-codec.js';
 
 /**
@@ -218,9 +219,10 @@ export interface PackedTranscript {
 
 /** Packs transcripts, remembering hashes it computed and blobs known stored. */
 export class TranscriptPacker {
-  readonly #hashOf = new BoundedMap<string, string>();
-  /** Blobs committed to the database (a blob is never deleted, so these need no new insert). */
-  readonly #stored = new BoundedMap<string, true>();
+  /** Hashes of short texts, recently used (a template's paragraphs are looked up every trial). */
+  readonly #hashOf = new RecentMap<string, string>();
+  /** Blobs committed to the database, recently used (a blob is never deleted, so these need no new insert). */
+  readonly #stored = new RecentMap<string, true>();
   /** Blobs read back, by hash. */
   readonly #read = new BoundedMap<string, string>();
   /** Shapes read back, as fillers. */

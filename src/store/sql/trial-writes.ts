@@ -223,7 +223,11 @@ export function doneTrialWrite(
 ): Write {
   const trial = trialParams(backend, k, itemHash, { status: 'done', error: null, attempts, o: outcome });
   const detail = JSON.stringify(outcome.score.detail);
-  const score = [outcome.score.scorer, outcome.score.value, detail];
+  // The write keeps these, not the outcome: a write waits for its group's commit, and the
+  // outcome's transcript (messages, replies) would live as long, through the young
+  // generation's collections in between.
+  const { scorer, value } = outcome.score;
+  const score = [scorer, value, detail];
   // PostgreSQL: the detail by number when it is kept once (scoreNames named it first).
   const shared = sharedDetail(detail);
   if (backend === 'postgres') {
@@ -253,12 +257,7 @@ export function doneTrialWrite(
       'INSERT INTO transcripts (trial_id, body, packed) VALUES (?, ?, 1) ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body, packed = excluded.packed',
       [row.id, write.storedTranscript ?? codec.encode('transcript', transcript)],
     );
-    const score: [number, string, number, string | Buffer] = [
-      row.id,
-      outcome.score.scorer,
-      outcome.score.value,
-      codec.encode('score', detail),
-    ];
+    const score: [number, string, number, string | Buffer] = [row.id, scorer, value, codec.encode('score', detail)];
     for (const q of group ? groupScore(group, score) : upsertScore('sqlite', score)) await tx.run(q.sql, q.params);
   };
   if (codec.blocksTranscripts) write.transcript = transcript;
