@@ -17,7 +17,7 @@
 //   16). No tag can start one: their block type bits are 11, which DEFLATE reserves.
 // decode() reads them all; SQL reads them through the function TEXT_SQL_FUNCTION.
 
-import { constants, deflateRawSync, inflateRawSync } from 'node:zlib';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 // core's errors file, not its index: the index loads every record schema (zod), which `report` does without.
 import { MindscopeError } from '../../core/errors.js';
 import { BlockInflater } from './block-inflate.js';
@@ -57,15 +57,6 @@ const deflateOptions = (dict: Buffer) => ({
   windowBits: Math.max(9, Math.ceil(Math.log2(Math.max(dict.length, 1)))),
   memLevel: 5,
 });
-
-/**
- * zlib's level for blocks of a kind (zlib's default, 6, for the others). A run stores an item
- * body and a few prompt texts for every new item: at 5 (shorter match searches) their blocks
- * deflate in about three quarters of the CPU for some 5% more bytes (about 2% of a store's
- * bytes at one trial an item); transcript blocks keep the default (little CPU a trial: their
- * rows are short and much alike).
- */
-const BLOCK_LEVEL: Partial<Record<TextKind, number>> = { item: 5, blob: 5 };
 
 /** Score details repeat (a protocol's few outcomes): the last ones encoded are remembered, by text. */
 const MEMO_MAX = 256;
@@ -239,13 +230,12 @@ export class TextCodec {
     return this.#deflateBlock(texts, kind);
   }
 
-  /** One-line texts joined, deflated with the kind's dictionary (framed) or alone, at the kind's block level. */
+  /** One-line texts joined, deflated with the kind's dictionary (framed) or alone. */
   #deflateBlock(texts: readonly string[], kind: TextKind): Buffer {
     const joined = texts.join('\n');
-    const level = BLOCK_LEVEL[kind] ?? constants.Z_DEFAULT_COMPRESSION;
     const t = this.#active.get(kind);
-    if (!t) return deflateRawSync(joined, { level });
-    return Buffer.concat([Uint8Array.from([FRAME_TAG, ...varint(t.id)]), deflateRawSync(joined, { dictionary: t.dict, level })]);
+    if (!t) return deflateRawSync(joined);
+    return Buffer.concat([Uint8Array.from([FRAME_TAG, ...varint(t.id)]), deflateRawSync(joined, { dictionary: t.dict })]);
   }
 
   /** Texts of a kind that may hold line breaks as one block, each its JSON string a line (a row's value: quotedMember). */
