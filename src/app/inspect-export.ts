@@ -16,7 +16,7 @@ import type { Store } from '../store/index.js';
 import { type LogTally, logHead, newTally, tallyTrial } from './inspect-log-header.js';
 import { writeSample } from './inspect-sample.js';
 import { TextFileWriter } from './text-file-writer.js';
-import { runTrialRows } from './trial-rows.js';
+import { runTrialRowBatches } from './trial-rows.js';
 
 export { INSPECT_LOG_VERSION, inspectModelName } from './inspect-log-header.js';
 export { trialToSample } from './inspect-sample.js';
@@ -91,23 +91,24 @@ export async function exportInspectLogs(store: Store, runId: string, dir: string
     .replace('Z', '+00-00');
   const logs = new Map<string, LogFile>();
   try {
-    for await (const r of runTrialRows(store, runId)) {
-      const key = `${r.subjectId}\u0000${r.suite}`;
-      let g = logs.get(key);
-      if (!g) {
-        const subject = specs.get(r.subjectId) ?? r.subjectId;
-        const file = join(dir, `${stamp}_${safeName(r.suite)}_${safeName(subject)}_${r.subjectId}.json`);
-        const holdOpen = logs.size < OPEN_LOGS;
-        const out = new TextFileWriter(file, { holdOpen, ...(holdOpen ? {} : { bufferBytes: SMALL_BUFFER_BYTES }) });
-        g = { ...newTally(subject, r.subjectId, r.suite), file, out, written: 0 };
-        logs.set(key, g);
+    for await (const rows of runTrialRowBatches(store, runId))
+      for (const r of rows) {
+        const key = `${r.subjectId}\u0000${r.suite}`;
+        let g = logs.get(key);
+        if (!g) {
+          const subject = specs.get(r.subjectId) ?? r.subjectId;
+          const file = join(dir, `${stamp}_${safeName(r.suite)}_${safeName(subject)}_${r.subjectId}.json`);
+          const holdOpen = logs.size < OPEN_LOGS;
+          const out = new TextFileWriter(file, { holdOpen, ...(holdOpen ? {} : { bufferBytes: SMALL_BUFFER_BYTES }) });
+          g = { ...newTally(subject, r.subjectId, r.suite), file, out, written: 0 };
+          logs.set(key, g);
+        }
+        tallyTrial(g, r);
+        if (g.written++ > 0) g.out.write(',');
+        // The sample's text is encoded into the log's buffer at once (no text outlives its trial).
+        writeSample(g.out, r);
+        if (r.status === 'done' && r.reasoningTokens !== null) g.reasoningTokens = (g.reasoningTokens ?? 0) + r.reasoningTokens;
       }
-      tallyTrial(g, r);
-      if (g.written++ > 0) g.out.write(',');
-      // The sample's text is encoded into the log's buffer at once (no text outlives its trial).
-      writeSample(g.out, r);
-      if (r.status === 'done' && r.reasoningTokens !== null) g.reasoningTokens = (g.reasoningTokens ?? 0) + r.reasoningTokens;
-    }
     const files: InspectExportResult['files'] = [];
     for (const [key, g] of logs) {
       g.out.write(']}');
