@@ -333,42 +333,63 @@ export class TranscriptPacker {
     stored: ReadonlyArray<{ body: string | Uint8Array; packed: number | boolean }>,
     load: (hashes: string[]) => Promise<Array<{ hash: string; body: string }>>,
   ): Promise<unknown[]> {
+    // Each step a function of its own between the reads (each compiled on its own, not as one
+    // large async function): the shapes first; then each call's message list and the detail's
+    // blobs; then paragraphs.
     const rows = stored.map((r) => ({ body: this.#text(r.body), packed: r.packed }));
     const rowValues = rows.map((r) => (Number(r.packed) ? (JSON.parse(r.body) as unknown[]) : undefined));
-    const fetchAll = async (hashes: Iterable<string>) => {
-      const got = new Map<string, string>();
-      const missing: string[] = [];
-      for (const h of hashes) {
-        if (got.has(h)) continue;
-        const body = this.#read.get(h);
-        if (body === undefined) missing.push(h);
-        else got.set(h, body);
+    const shapes = await this.#fetch(shapeRefs(rowValues), load);
+    const parsed = this.#fill(rowValues, shapes);
+    const first = listRefs(parsed);
+    const level1 = await this.#fetch(first, load);
+    const { lists, paragraphs, built } = this.#knownLists(first, level1);
+    const level2 = await this.#fetch(paragraphs, load);
+    this.#joinLists(lists, level2, built);
+    return this.#finish(rows, parsed, built, level1);
+  }
+
+  /** Blobs by hash: those read before from memory, the others with `load`; a missing one is an error naming it. */
+  async #fetch(
+    hashes: readonly string[],
+    load: (hashes: string[]) => Promise<Array<{ hash: string; body: string }>>,
+  ): Promise<Map<string, string>> {
+    const got = new Map<string, string>();
+    const missing: string[] = [];
+    for (const h of hashes) {
+      if (got.has(h)) continue;
+      const body = this.#read.get(h);
+      if (body === undefined) missing.push(h);
+      else got.set(h, body);
+    }
+    if (missing.length) {
+      for (const b of await load([...new Set(missing)])) {
+        got.set(b.hash, b.body);
+        this.#read.set(b.hash, b.body);
       }
-      if (missing.length) {
-        for (const b of await load([...new Set(missing)])) {
-          got.set(b.hash, b.body);
-          this.#read.set(b.hash, b.body);
-        }
-        for (const h of missing) if (!got.has(h)) throw new MindscopeError(`transcript blob ${h} is missing from the store's prompt blobs`);
-      }
-      return got;
-    };
-    // The shapes first; then each call's message list and the detail's blobs; then paragraphs.
-    const shapes = await fetchAll(rowValues.flatMap((v) => (v ? [v[0] as string] : [])));
-    const parsed = rowValues.map((v) => {
+      for (const h of missing) if (!got.has(h)) throw new MindscopeError(`transcript blob ${h} is missing from the store's prompt blobs`);
+    }
+    return got;
+  }
+
+  /** Packed rows' values filled into their shapes (undefined for a row not packed). */
+  #fill(rowValues: ReadonlyArray<unknown[] | undefined>, shapes: ReadonlyMap<string, string>): Array<Record<string, unknown> | undefined> {
+    return rowValues.map((v) => {
       if (!v) return undefined;
       const h = v[0] as string;
       let fill = this.#shapes.get(h);
       if (fill === undefined) this.#shapes.set(h, (fill = shapeFiller(JSON.parse(shapes.get(h)!))));
       return fill(v) as Record<string, unknown>;
     });
-    const first: string[] = [];
-    for (const t of parsed) {
-      if (!t) continue;
-      for (const c of t.calls as Array<{ messages?: unknown }>) if (typeof c.messages === 'string') first.push(c.messages);
-      for (const h of Object.values((t.blobs as Record<string, string>) ?? {})) first.push(h);
-    }
-    const level1 = await fetchAll(first);
+  }
+
+  /**
+   * The message lists the rows name: those put together before (remembered), and the others
+   * read (`level1`) with the paragraphs they name, to join.
+   */
+  #knownLists(
+    first: readonly string[],
+    level1: ReadonlyMap<string, string>,
+  ): { lists: Array<[string, PackedMessage[]]>; paragraphs: string[]; built: Map<string, PackedMessage[]> } {
     const paragraphs: string[] = [];
     const lists: Array<[string, PackedMessage[]]> = [];
     const built = new Map<string, PackedMessage[]>();
@@ -384,11 +405,20 @@ export class TranscriptPacker {
       for (const m of v as PackedMessage[])
         if (Array.isArray(m.content) && typeof m.content[0] === 'string') paragraphs.push(...(m.content as string[]));
     }
-    const level2 = await fetchAll(paragraphs);
-    // Each message list put together once (its paragraphs joined) and remembered across pages
-    // (prompts repeat across subjects and replicates). Rows that sent the same prompt share its
-    // list, frozen (a reader cannot change another row's messages), so that readers can also
-    // remember what they made of a list (its JSON text, its check) by identity.
+    return { lists, paragraphs, built };
+  }
+
+  /**
+   * Each message list put together once (its paragraphs joined) and remembered across pages
+   * (prompts repeat across subjects and replicates). Rows that sent the same prompt share its
+   * list, frozen (a reader cannot change another row's messages), so that readers can also
+   * remember what they made of a list (its JSON text, its check) by identity.
+   */
+  #joinLists(
+    lists: ReadonlyArray<[string, PackedMessage[]]>,
+    level2: ReadonlyMap<string, string>,
+    built: Map<string, PackedMessage[]>,
+  ): void {
     for (const [h, list] of lists) {
       const joined = deepFreeze(
         list.map((m) =>
@@ -400,6 +430,15 @@ export class TranscriptPacker {
       built.set(h, joined);
       this.#built.set(h, joined);
     }
+  }
+
+  /** The rows' transcripts: packed ones with their message lists and detail blobs in place, the others parsed. */
+  #finish(
+    rows: ReadonlyArray<{ body: string }>,
+    parsed: ReadonlyArray<Record<string, unknown> | undefined>,
+    built: ReadonlyMap<string, PackedMessage[]>,
+    level1: ReadonlyMap<string, string>,
+  ): unknown[] {
     return rows.map((r, i) => {
       const t = parsed[i];
       if (!t) {
@@ -428,4 +467,22 @@ export class TranscriptPacker {
       return rest;
     });
   }
+}
+
+/** The shapes' references of packed rows' values. */
+function shapeRefs(rowValues: ReadonlyArray<unknown[] | undefined>): string[] {
+  const out: string[] = [];
+  for (const v of rowValues) if (v) out.push(v[0] as string);
+  return out;
+}
+
+/** The blobs filled transcripts name: each call's message list (a reference where a list goes), then the detail's. */
+function listRefs(parsed: ReadonlyArray<Record<string, unknown> | undefined>): string[] {
+  const first: string[] = [];
+  for (const t of parsed) {
+    if (!t) continue;
+    for (const c of t.calls as Array<{ messages?: unknown }>) if (typeof c.messages === 'string') first.push(c.messages);
+    for (const h of Object.values((t.blobs as Record<string, string>) ?? {})) first.push(h);
+  }
+  return first;
 }
