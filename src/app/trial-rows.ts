@@ -244,25 +244,37 @@ export async function* runTrialRowBatches(
   const items = new Map<string, ItemFields>();
   const records = protocols.map((p) => p.records);
   for await (const trials of trialBatches(store, runId, batchSize ?? ROWS_PER_READ)) {
-    const rows: TrialRow[] = [];
-    for (let i = 0; i < trials.length; i++) {
-      const t = trials[i]!;
-      // Each trial is let go once it is a row.
-      (trials as Array<RunTrial | undefined>)[i] = undefined;
-      let item = items.get(t.itemHash);
-      if (!item) {
-        const full = await store.getItem(t.itemHash);
-        item = {
-          category: full?.category ?? '',
-          originalLabel: String(full?.meta.originalLabel ?? full?.ability ?? ''),
-          answer: full?.answer ?? '',
-        };
-        items.set(t.itemHash, item);
-      }
-      rows.push(toRow(t, specs.get(t.subjectId) ?? t.subjectId, item, protocols, records));
-    }
-    yield rows;
+    for (const t of trials) if (!items.has(t.itemHash)) items.set(t.itemHash, await itemFields(store, t.itemHash));
+    yield rowsOf(trials, specs, items, protocols, records);
   }
+}
+
+/** The fields a row takes from its item (empty where the store no longer has it). */
+async function itemFields(store: Store, hash: string): Promise<ItemFields> {
+  const full = await store.getItem(hash);
+  return {
+    category: full?.category ?? '',
+    originalLabel: String(full?.meta.originalLabel ?? full?.ability ?? ''),
+    answer: full?.answer ?? '',
+  };
+}
+
+/** A batch of trials as rows (a function of its own, not part of the generator: see trial-pages.ts). */
+function rowsOf(
+  trials: RunTrial[],
+  specs: ReadonlyMap<string, string>,
+  items: ReadonlyMap<string, ItemFields>,
+  protocols: readonly ProtocolModule[],
+  records: ReadonlyArray<ProtocolModule['records']>,
+): TrialRow[] {
+  const rows: TrialRow[] = [];
+  for (let i = 0; i < trials.length; i++) {
+    const t = trials[i]!;
+    // Each trial is let go once it is a row.
+    (trials as Array<RunTrial | undefined>)[i] = undefined;
+    rows.push(toRow(t, specs.get(t.subjectId) ?? t.subjectId, items.get(t.itemHash)!, protocols, records));
+  }
+  return rows;
 }
 
 /**
