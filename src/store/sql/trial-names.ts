@@ -30,19 +30,10 @@ export class TrialNames {
    * `nameColumns`, an item in `itemColumn`.
    */
   async resolve(page: readonly unknown[][], nameColumns: readonly number[], itemColumn?: number): Promise<void> {
-    const names = new Set<number>();
-    const items = new Set<number>();
-    for (const row of page) {
-      for (const c of nameColumns) {
-        const k = Number(row[c]);
-        if (!this.#names.has(k)) names.add(k);
-      }
-      if (itemColumn !== undefined) {
-        const k = Number(row[itemColumn]);
-        if (!this.#hashes.has(k)) items.add(k);
-      }
-    }
+    const names = unknownKeys(page, nameColumns, this.#names);
     if (names.size) await this.#read(names, 'SELECT id, name AS value FROM names', this.#names);
+    if (itemColumn === undefined) return;
+    const items = unknownKeys(page, [itemColumn], this.#hashes);
     if (items.size) await this.#read(items, 'SELECT id, hash AS value FROM items', this.#hashes, itemHashText);
   }
 
@@ -70,4 +61,19 @@ export class TrialNames {
   itemHash(ref: unknown): string {
     return this.#hashes.get(Number(ref))!;
   }
+}
+
+/**
+ * The numbers in `columns` of the rows that `known` lacks (a function of its own, out of the
+ * async resolve: what runs for every row is compiled on its own, not in an async function's state machine).
+ */
+function unknownKeys(page: readonly unknown[][], columns: readonly number[], known: ReadonlyMap<number, string>): Set<number> {
+  const out = new Set<number>();
+  for (const row of page) {
+    for (const c of columns) {
+      const k = Number(row[c]);
+      if (!known.has(k)) out.add(k);
+    }
+  }
+  return out;
 }
