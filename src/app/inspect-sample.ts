@@ -178,9 +178,11 @@ function samplePieces(r: TrialRow, model: string): [string, string, string] | un
   const usage = usageJson(r);
   const time = json(r.latencyMs / 1000);
   const truncated = r.transcript?.calls.at(-1)?.response?.truncated;
+  // The reply's JSON once: the choice's content and the completion ('' when there is none).
+  const reply = r.reply !== null ? json(r.reply) : '""';
   const choice =
     r.reply !== null
-      ? `{"message":{"role":"assistant","content":${json(r.reply)},"source":"generate","model":${m}},"stop_reason":${truncated ? '"max_tokens"' : '"stop"'}}`
+      ? `{"message":{"role":"assistant","content":${reply},"source":"generate","model":${m}},"stop_reason":${truncated ? '"max_tokens"' : '"stop"'}}`
       : '';
   const score =
     r.scorer !== null && r.score !== null
@@ -190,13 +192,25 @@ function samplePieces(r: TrialRow, model: string): [string, string, string] | un
   const head = `{"id":${quoted.itemId.of(r.itemId)},"epoch":${json(r.replicate + 1)},"input":`;
   const middle = `${mcq ? `,"choices":${json(mcq.presented.map((o) => o.text))}` : ''},"target":${json(r.gold ?? '')},"messages":`;
   const tail =
-    `,"output":{"model":${m},"choices":[${choice}],"completion":${json(r.reply ?? '')},"usage":${usage},"time":${time}}` +
+    `,"output":{"model":${m},"choices":[${choice}],"completion":${reply},"usage":${usage},"time":${time}}` +
     `,"scores":{${score}}${itemMetadata(r)}${json(r.replicate)}` +
     `,"protocol":${quoted.protocol.of(r.protocol)},"parse_failed":${json(r.parseFailed)},"cached_calls":${json(r.cachedCalls)},"calls":${json(r.calls)}` +
     `${r.batchLatencyMs > 0 ? `,"batch_latency_ms":${json(r.batchLatencyMs)}` : ''}},"model_usage":{${m}:${usage}}` +
     `,"completed_at":${json(r.finishedAt)},"total_time":${time}` +
     `${r.status === 'failed' ? `,"error":{"message":${json(r.error ?? 'failed')},"traceback":"","traceback_ansi":""}` : ''}}`;
   return [head, middle, tail];
+}
+
+/** inspectModelName of the subjects written (a run has few): made once each. */
+const modelNames = new Map<string, string>();
+
+function modelName(subject: string): string {
+  let name = modelNames.get(subject);
+  if (name === undefined) {
+    name = inspectModelName(subject);
+    if (modelNames.size < 1000) modelNames.set(subject, name);
+  }
+  return name;
 }
 
 /** replyToInspect(response, model) as JSON, `m` the model's. */
@@ -217,7 +231,7 @@ function replyJson(
 export function writeSample(out: TextFileWriter, r: TrialRow): void {
   const prompt = sharedPrompt(r);
   if (prompt) {
-    const model = inspectModelName(r.subject);
+    const model = modelName(r.subject);
     let pieces: [string, string, string] | undefined;
     let reply = '';
     try {
