@@ -94,15 +94,18 @@ export function trialRecord(r: TrialRow): Record<string, unknown> {
 
 const BATCH = 1000;
 
+/** A batch of rows written as lines (a function of its own, out of the async loop); returns their number. */
+function writeLines(out: TextFileWriter, lines: TrialJsonLines, rows: readonly TrialRow[]): number {
+  for (const r of rows) lines.write(out, r, trialRecord);
+  return rows.length;
+}
+
 async function writeJsonl(batches: AsyncIterable<TrialRow[]>, path: string): Promise<number> {
   const out = new TextFileWriter(path);
   const lines = new TrialJsonLines();
   let n = 0;
   try {
-    for await (const rows of batches) {
-      for (const r of rows) lines.write(out, r, trialRecord);
-      n += rows.length;
-    }
+    for await (const rows of batches) n += writeLines(out, lines, rows);
   } finally {
     out.close();
   }
