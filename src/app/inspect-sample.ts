@@ -123,17 +123,18 @@ const quoted = {
   protocol: new Quoted(),
 };
 
-/** A piece made again only when what it is made of changes (compared value by value with the last). */
+/**
+ * A piece made again only when the four values it is made of change (compared value by value
+ * with the last, Object.is), by a function of the row (no list or closure made a sample).
+ */
 class Piece {
-  #of: unknown[] = [];
+  #of: [unknown, unknown, unknown, unknown] | undefined;
   #text = '';
-  of(parts: readonly unknown[], make: () => string): string {
+  of(a: unknown, b: unknown, c: unknown, d: unknown, r: TrialRow, make: (r: TrialRow) => string): string {
     const of = this.#of;
-    let same = of.length === parts.length;
-    for (let i = 0; same && i < parts.length; i++) same = Object.is(of[i], parts[i]);
-    if (!same) {
-      this.#text = make();
-      this.#of = [...parts];
+    if (!of || !Object.is(of[0], a) || !Object.is(of[1], b) || !Object.is(of[2], c) || !Object.is(of[3], d)) {
+      this.#text = make(r);
+      this.#of = [a, b, c, d];
     }
     return this.#text;
   }
@@ -144,23 +145,21 @@ const usagePiece = new Piece();
 const itemPiece = new Piece();
 
 /** inspectUsage(r) as JSON. */
+const makeUsage = (r: TrialRow): string =>
+  `{"input_tokens":${json(r.inputTokens)},"output_tokens":${json(r.outputTokens)},"total_tokens":${json(r.inputTokens + r.outputTokens)}` +
+  `${r.reasoningTokens !== null ? `,"reasoning_tokens":${json(r.reasoningTokens)}` : ''}${r.costUsd !== null ? `,"total_cost":${json(r.costUsd)}` : ''}}`;
+
 function usageJson(r: TrialRow): string {
-  return usagePiece.of(
-    [r.inputTokens, r.outputTokens, r.reasoningTokens, r.costUsd],
-    () =>
-      `{"input_tokens":${json(r.inputTokens)},"output_tokens":${json(r.outputTokens)},"total_tokens":${json(r.inputTokens + r.outputTokens)}` +
-      `${r.reasoningTokens !== null ? `,"reasoning_tokens":${json(r.reasoningTokens)}` : ''}${r.costUsd !== null ? `,"total_cost":${json(r.costUsd)}` : ''}}`,
-  );
+  return usagePiece.of(r.inputTokens, r.outputTokens, r.reasoningTokens, r.costUsd, r, makeUsage);
 }
 
 /** The start of a sample's metadata, up to its replicate: the item's (the same for every subject and replicate of it). */
+const makeItemMetadata = (r: TrialRow): string =>
+  `,"metadata":{"suite":${json(r.suite)},"category":${json(r.category)}` +
+  `,"original_label":${json(r.originalLabel)},"item_hash":${json(r.itemHash)},"replicate":`;
+
 function itemMetadata(r: TrialRow): string {
-  return itemPiece.of(
-    [r.suite, r.category, r.originalLabel, r.itemHash],
-    () =>
-      `,"metadata":{"suite":${json(r.suite)},"category":${json(r.category)}` +
-      `,"original_label":${json(r.originalLabel)},"item_hash":${json(r.itemHash)},"replicate":`,
-  );
+  return itemPiece.of(r.suite, r.category, r.originalLabel, r.itemHash, r, makeItemMetadata);
 }
 
 /**
