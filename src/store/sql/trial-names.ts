@@ -10,6 +10,9 @@ export async function runKeyOf(db: SqlDriver, runId: string): Promise<number | u
   return key ? Number(key.id) : undefined;
 }
 
+/** Rows read past the last name or item a page asks for (see #read). */
+const READ_AHEAD = 32;
+
 /** Names and item hashes by number, each read once (500 a statement at most). */
 export class TrialNames {
   readonly #names = new Map<number, string>();
@@ -46,9 +49,14 @@ export class TrialNames {
     const all = [...ids];
     for (let i = 0; i < all.length; i += 500) {
       const part = all.slice(i, i + 500);
+      // The few rows after the last one asked for come along: a run's names and items were
+      // stored in the order its trials first named them, so the next pages name most of these
+      // (one read for many pages, where each page read one or two).
+      let last = part[0]!;
+      for (const id of part) if (id > last) last = id;
       const rows = await this.db.all<{ id: number; value: string | Uint8Array }>(
-        `${select} WHERE id IN (${part.map(() => '?').join(', ')})`,
-        part,
+        `${select} WHERE id IN (${part.map(() => '?').join(', ')}) OR (id > ? AND id <= ?)`,
+        [...part, last, last + READ_AHEAD],
       );
       for (const r of rows) into.set(Number(r.id), text(r.value));
     }
