@@ -61,10 +61,13 @@ function safeName(s: string): string {
     .slice(0, 80);
 }
 
+/** ',' in UTF-8: between samples. */
+const COMMA = 0x2c;
+
 /** A trial's sample written into its log, and tallied for the log's header. */
 function addSample(g: LogFile, r: TrialRow): void {
   tallyTrial(g, r);
-  if (g.written++ > 0) g.out.write(',');
+  if (g.written++ > 0) g.out.writeByte(COMMA);
   // The sample's text is encoded into the log's buffer at once (no text outlives its trial).
   writeSample(g.out, r);
   if (r.status === 'done' && r.reasoningTokens !== null) g.reasoningTokens = (g.reasoningTokens ?? 0) + r.reasoningTokens;

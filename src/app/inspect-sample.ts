@@ -111,7 +111,8 @@ function promptJsonOpen(messages: TrialRow['messages'][number]): Uint8Array {
   return b;
 }
 
-const CLOSE = Buffer.from(']', 'utf8');
+/** ']' in UTF-8. */
+const CLOSE = 0x5d;
 const PARSE_FAILED_NOTE = JSON.stringify('the reply could not be read as an answer');
 
 /** Quoted names of the last sample written (they repeat from trial to trial). */
@@ -245,11 +246,11 @@ export function writeSample(out: TextFileWriter, r: TrialRow): void {
       const open = promptJsonOpen(prompt.messages);
       out.write(pieces[0]);
       out.writeBytes(open);
-      out.writeBytes(CLOSE);
+      out.writeByte(CLOSE);
       out.write(pieces[1]);
       out.writeBytes(open);
       if (reply) out.write(reply);
-      out.writeBytes(CLOSE);
+      out.writeByte(CLOSE);
       out.write(pieces[2]);
       return;
     }

@@ -20,7 +20,8 @@ function listJsonBytes(list: TrialRow['messages'][number]): Uint8Array {
   return b;
 }
 
-const COMMA = Buffer.from(',', 'utf8');
+/** ',' in UTF-8. */
+const COMMA = 0x2c;
 
 /** `start`, then each field's quoted name and a place for its value, then `end`: [start"a":, value, ,"b":, value, ..., end]. */
 function pieces(start: string, fields: readonly string[], end: string): string[] {
@@ -114,7 +115,7 @@ export class TrialJsonLines {
     out.write(head.join(''));
     const messages = r.messages;
     for (let i = 0; i < messages.length; i++) {
-      if (i) out.writeBytes(COMMA);
+      if (i) out.writeByte(COMMA);
       out.writeBytes(listJsonBytes(messages[i]!));
     }
     out.write(tail.join(''));
