@@ -164,6 +164,13 @@ function itemMetadata(r: TrialRow): string {
 }
 
 /**
+ * The pieces of a sample's text after its messages, set for each sample and joined: one list
+ * made once, where a template of its pieces made a string object a piece (and a flat copy of
+ * them all when written): young garbage larger than the text.
+ */
+const TAIL: string[] = new Array<string>(34).fill('');
+
+/**
  * JSON.stringify(sampleWith(r, model, [], [])) cut where its input and messages lists go: the
  * text before the input's list, between the two lists, and after the messages' list. Undefined
  * where the text would not be written field by field so simply: judge scores (their order in
@@ -191,13 +198,46 @@ function samplePieces(r: TrialRow, model: string): [string, string, string] | un
       : '';
   const head = `{"id":${quoted.itemId.of(r.itemId)},"epoch":${json(r.replicate + 1)},"input":`;
   const middle = `${mcq ? `,"choices":${json(mcq.presented.map((o) => o.text))}` : ''},"target":${json(r.gold ?? '')},"messages":`;
-  const tail =
-    `,"output":{"model":${m},"choices":[${choice}],"completion":${reply},"usage":${usage},"time":${time}}` +
-    `,"scores":{${score}}${itemMetadata(r)}${json(r.replicate)}` +
-    `,"protocol":${quoted.protocol.of(r.protocol)},"parse_failed":${json(r.parseFailed)},"cached_calls":${json(r.cachedCalls)},"calls":${json(r.calls)}` +
-    `${r.batchLatencyMs > 0 ? `,"batch_latency_ms":${json(r.batchLatencyMs)}` : ''}},"model_usage":{${m}:${usage}}` +
-    `,"completed_at":${json(r.finishedAt)},"total_time":${time}` +
-    `${r.status === 'failed' ? `,"error":{"message":${json(r.error ?? 'failed')},"traceback":"","traceback_ansi":""}` : ''}}`;
+  // The text after the messages: its pieces set in one list, reused (see TAIL), and joined.
+  const t = TAIL;
+  let i = 0;
+  t[i++] = ',"output":{"model":';
+  t[i++] = m;
+  t[i++] = ',"choices":[';
+  t[i++] = choice;
+  t[i++] = '],"completion":';
+  t[i++] = reply;
+  t[i++] = ',"usage":';
+  t[i++] = usage;
+  t[i++] = ',"time":';
+  t[i++] = time;
+  t[i++] = '},"scores":{';
+  t[i++] = score;
+  t[i++] = '}';
+  t[i++] = itemMetadata(r);
+  t[i++] = json(r.replicate);
+  t[i++] = ',"protocol":';
+  t[i++] = quoted.protocol.of(r.protocol);
+  t[i++] = ',"parse_failed":';
+  t[i++] = json(r.parseFailed);
+  t[i++] = ',"cached_calls":';
+  t[i++] = json(r.cachedCalls);
+  t[i++] = ',"calls":';
+  t[i++] = json(r.calls);
+  t[i++] = r.batchLatencyMs > 0 ? `,"batch_latency_ms":${json(r.batchLatencyMs)}` : '';
+  t[i++] = '},"model_usage":{';
+  t[i++] = m;
+  t[i++] = ':';
+  t[i++] = usage;
+  t[i++] = '},"completed_at":';
+  t[i++] = json(r.finishedAt);
+  t[i++] = ',"total_time":';
+  t[i++] = time;
+  t[i++] = r.status === 'failed' ? `,"error":{"message":${json(r.error ?? 'failed')},"traceback":"","traceback_ansi":""}` : '';
+  t[i++] = '}';
+  // Every piece is set for every sample: none is left from the last one.
+  if (i !== t.length) throw new Error(`a sample's tail has ${i} pieces, its list ${t.length}`);
+  const tail = t.join('');
   return [head, middle, tail];
 }
 
