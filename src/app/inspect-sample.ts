@@ -163,6 +163,21 @@ function itemMetadata(r: TrialRow): string {
   return itemPiece.of(r.suite, r.category, r.originalLabel, r.itemHash, r, makeItemMetadata);
 }
 
+/** The options' texts of the last sample and their JSON (an item's subjects and replicates were shown the same). */
+let lastChoices: { texts: string[]; json: string } | undefined;
+
+/** The JSON of the options' texts, as presented. */
+function choicesJson(presented: McqDetail['presented']): string {
+  const last = lastChoices;
+  let same = last !== undefined && last.texts.length === presented.length;
+  for (let i = 0; same && i < presented.length; i++) same = presented[i]!.text === last!.texts[i];
+  if (same) return last!.json;
+  const texts = presented.map((o) => o.text);
+  const text = json(texts);
+  lastChoices = { texts, json: text };
+  return text;
+}
+
 /**
  * The pieces of a sample's text after its messages, set for each sample and joined: one list
  * made once, where a template of its pieces made a string object a piece (and a flat copy of
@@ -178,8 +193,11 @@ const TAIL: string[] = new Array<string>(34).fill('');
  */
 function samplePieces(r: TrialRow, model: string): [string, string, string] | undefined {
   if (r.judges.length > 0 || Object.keys(r.judgeScores).length > 0 || r.scorer === '__proto__') return undefined;
+  // The record read for the row's answer, given again (the trial is named only if it is read anew).
   const mcq = r.transcript
-    ? (readRecordAgain(MCQ_RECORDS, r.transcript, `trial ${r.suite}/${r.itemId}#${r.replicate} of ${r.subject}`) as McqDetail | undefined)
+    ? (readRecordAgain(MCQ_RECORDS, r.transcript, () => `trial ${r.suite}/${r.itemId}#${r.replicate} of ${r.subject}`) as
+        | McqDetail
+        | undefined)
     : undefined;
   const m = quoted.model.of(model);
   const usage = usageJson(r);
@@ -197,7 +215,7 @@ function samplePieces(r: TrialRow, model: string): [string, string, string] | un
         `${r.parseFailed ? `,"explanation":${PARSE_FAILED_NOTE}` : ''},"metadata":{"gold":${quoted.gold.of(r.gold)},"parse_failed":${json(r.parseFailed)}}}`
       : '';
   const head = `{"id":${quoted.itemId.of(r.itemId)},"epoch":${json(r.replicate + 1)},"input":`;
-  const middle = `${mcq ? `,"choices":${json(mcq.presented.map((o) => o.text))}` : ''},"target":${json(r.gold ?? '')},"messages":`;
+  const middle = `${mcq ? `,"choices":${choicesJson(mcq.presented)}` : ''},"target":${json(r.gold ?? '')},"messages":`;
   // The text after the messages: its pieces set in one list, reused (see TAIL), and joined.
   const t = TAIL;
   let i = 0;
