@@ -5,12 +5,13 @@
 // loading the studies' suites and protocols. Everything here is exported by the root index too.
 
 import { pluginManifests } from './builtin-studies.js';
-import { writeRunReport as writeReport, type RunReportOptions } from './app/write-run-report.js';
+import type { RunReportOptions } from './app/write-run-report.js';
 import type { Store } from './store/store.js';
 
 export { ConfigError } from './core/errors.js';
 export { isPostgresLocation, openStore } from './store/open-store.js';
-export { resolveRunId, type RunReportOptions } from './app/write-run-report.js';
+export { resolveRunId } from './app/resolve-run-id.js';
+export type { RunReportOptions } from './app/write-run-report.js';
 export { reportFlags } from './app/report-sections.js';
 export { pluginManifests } from './builtin-studies.js';
 
@@ -18,6 +19,9 @@ export { pluginManifests } from './builtin-studies.js';
  * Write the self-contained HTML report of a run to DIR/index.html; returns the file's path. Its
  * sections are the built-in studies' unless `manifests` is given (see pluginManifests).
  */
-export function writeRunReport(store: Store, runId: string, outDir: string, opts: RunReportOptions = {}): Promise<string> {
+export async function writeRunReport(store: Store, runId: string, outDir: string, opts: RunReportOptions = {}): Promise<string> {
+  // Loaded when a report is written: the commands that only open a store and find a run through
+  // this entry (status, export, compare) do without the report's page and charts.
+  const { writeRunReport: writeReport } = await import('./app/write-run-report.js');
   return writeReport(store, runId, outDir, { ...opts, manifests: opts.manifests ?? pluginManifests() });
 }

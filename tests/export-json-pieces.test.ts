@@ -90,3 +90,23 @@ describe('a trial written as an Inspect sample', () => {
     expect(readFileSync(path, 'utf8')).toBe(expected.join(''));
   });
 });
+
+describe('a text file written through one buffer', () => {
+  it('holds text, kept bytes and single bytes in the order queued, whatever the buffer size', () => {
+    for (const bufferBytes of [4, 5, 7, 1 << 18])
+      for (const holdOpen of [true, false]) {
+        const path = join(dir, `writer-${bufferBytes}-${holdOpen}.txt`);
+        const out = new TextFileWriter(path, { bufferBytes, holdOpen });
+        let expected = '';
+        for (let i = 0; i < 40; i++) {
+          out.write(`é${i}`);
+          out.writeByte(0x2c);
+          out.writeBytes(Buffer.from(`[${i}]`, 'utf8'));
+          out.writeByte(0x5d);
+          expected += `é${i},[${i}]]`;
+        }
+        out.close();
+        expect(readFileSync(path, 'utf8')).toBe(expected);
+      }
+  });
+});

@@ -115,10 +115,21 @@ for (const b of backends) {
               expect(streamed).toHaveLength(n);
               expect(streamed.map((t) => t.replicate)).toEqual(Array.from({ length: n }, (_, i) => i));
               expect(streamed).toEqual(await fromExport(store, 'a'));
+              // The same trials a few at a time (those unpacked together): no batch empty, none over 25.
+              const batches = await collect(store.runTrialBatches!('a', { batchSize }));
+              expect(batches.every((x) => x.length > 0 && x.length <= 25)).toBe(true);
+              expect(batches.flat()).toEqual(streamed);
               const rows = await collect(runTrialRows(store, 'a', undefined, batchSize));
               expect(rows.map((r) => [r.itemId, r.replicate, r.status, r.score])).toEqual(
                 streamed.map((t) => [t.itemId, t.replicate, t.status, t.scores[0]?.value ?? null]),
               );
+              // A store without runTrialBatches is read through runTrials: the same rows.
+              const oneByOne = {
+                exportRecords: () => store.exportRecords(),
+                runTrials: (runId: string, options?: { batchSize?: number }) => store.runTrials(runId, options),
+                getItem: (hash: string) => store.getItem(hash),
+              } as unknown as Store;
+              expect(await collect(runTrialRows(oneByOne, 'a', undefined, batchSize))).toEqual(rows);
               // The same trials without transcripts or score details.
               expect(await collect(store.runTrialSummaries('a', { batchSize }))).toEqual(
                 streamed.map((t) => ({

@@ -7,7 +7,7 @@ import { ConfigError } from '../core/index.js';
 import type { Store } from '../store/index.js';
 import { TextFileWriter } from './text-file-writer.js';
 import { TrialJsonLines } from './trial-json-line.js';
-import { runTrialRows, type TrialRow } from './trial-rows.js';
+import { runTrialRowBatches, type TrialRow } from './trial-rows.js';
 
 type ColumnType = 'STRING' | 'JSON' | 'INT32' | 'DOUBLE' | 'BOOLEAN';
 
@@ -94,15 +94,18 @@ export function trialRecord(r: TrialRow): Record<string, unknown> {
 
 const BATCH = 1000;
 
-async function writeJsonl(rows: AsyncIterable<TrialRow>, path: string): Promise<number> {
+/** A batch of rows written as lines (a function of its own, out of the async loop); returns their number. */
+function writeLines(out: TextFileWriter, lines: TrialJsonLines, rows: readonly TrialRow[]): number {
+  for (const r of rows) lines.write(out, r, trialRecord);
+  return rows.length;
+}
+
+async function writeJsonl(batches: AsyncIterable<TrialRow[]>, path: string): Promise<number> {
   const out = new TextFileWriter(path);
   const lines = new TrialJsonLines();
   let n = 0;
   try {
-    for await (const r of rows) {
-      lines.write(out, r, trialRecord);
-      n++;
-    }
+    for await (const rows of batches) n += writeLines(out, lines, rows);
   } finally {
     out.close();
   }
@@ -120,7 +123,7 @@ function columnData(batch: TrialRow[]) {
   }));
 }
 
-async function writeParquet(rows: AsyncIterable<TrialRow>, path: string): Promise<number> {
+async function writeParquet(batches: AsyncIterable<TrialRow[]>, path: string): Promise<number> {
   // Loaded for Parquet only: a JSONL export does without it.
   const { fileWriter, ParquetWriter, schemaFromColumnData } = await import('hyparquet-writer');
   const writer = new ParquetWriter({
@@ -139,9 +142,11 @@ async function writeParquet(rows: AsyncIterable<TrialRow>, path: string): Promis
     n += batch.length;
     batch = [];
   };
-  for await (const r of rows) {
-    batch.push(r);
-    if (batch.length >= BATCH) await flush();
+  for await (const rows of batches) {
+    for (const r of rows) {
+      batch.push(r);
+      if (batch.length >= BATCH) await flush();
+    }
   }
   await flush();
   await writer.finish();
@@ -151,7 +156,7 @@ async function writeParquet(rows: AsyncIterable<TrialRow>, path: string): Promis
 /** Export every trial of a run to FILE.jsonl or FILE.parquet; returns the number of rows written. */
 export async function exportTrials(store: Store, runId: string, path: string): Promise<{ rows: number }> {
   if (!(await store.getRun(runId))) throw new ConfigError(`no run "${runId}" in ${store.location}`);
-  const rows = runTrialRows(store, runId);
+  const rows = runTrialRowBatches(store, runId);
   if (path.endsWith('.jsonl')) return { rows: await writeJsonl(rows, path) };
   if (path.endsWith('.parquet')) return { rows: await writeParquet(rows, path) };
   throw new ConfigError(`${path}: the output must end in .jsonl or .parquet`);

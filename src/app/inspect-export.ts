@@ -16,7 +16,7 @@ import type { Store } from '../store/index.js';
 import { type LogTally, logHead, newTally, tallyTrial } from './inspect-log-header.js';
 import { writeSample } from './inspect-sample.js';
 import { TextFileWriter } from './text-file-writer.js';
-import { runTrialRows } from './trial-rows.js';
+import { runTrialRowBatches, type TrialRow } from './trial-rows.js';
 
 export { INSPECT_LOG_VERSION, inspectModelName } from './inspect-log-header.js';
 export { trialToSample } from './inspect-sample.js';
@@ -61,6 +61,18 @@ function safeName(s: string): string {
     .slice(0, 80);
 }
 
+/** ',' in UTF-8: between samples. */
+const COMMA = 0x2c;
+
+/** A trial's sample written into its log, and tallied for the log's header. */
+function addSample(g: LogFile, r: TrialRow): void {
+  tallyTrial(g, r);
+  if (g.written++ > 0) g.out.writeByte(COMMA);
+  // The sample's text is encoded into the log's buffer at once (no text outlives its trial).
+  writeSample(g.out, r);
+  if (r.status === 'done' && r.reasoningTokens !== null) g.reasoningTokens = (g.reasoningTokens ?? 0) + r.reasoningTokens;
+}
+
 export interface InspectExportResult {
   files: Array<{ path: string; subject: string; suite: string; samples: number }>;
 }
@@ -90,24 +102,25 @@ export async function exportInspectLogs(store: Store, runId: string, dir: string
     .replace(/:/g, '-')
     .replace('Z', '+00-00');
   const logs = new Map<string, LogFile>();
-  try {
-    for await (const r of runTrialRows(store, runId)) {
-      const key = `${r.subjectId}\u0000${r.suite}`;
-      let g = logs.get(key);
-      if (!g) {
-        const subject = specs.get(r.subjectId) ?? r.subjectId;
-        const file = join(dir, `${stamp}_${safeName(r.suite)}_${safeName(subject)}_${r.subjectId}.json`);
-        const holdOpen = logs.size < OPEN_LOGS;
-        const out = new TextFileWriter(file, { holdOpen, ...(holdOpen ? {} : { bufferBytes: SMALL_BUFFER_BYTES }) });
-        g = { ...newTally(subject, r.subjectId, r.suite), file, out, written: 0 };
-        logs.set(key, g);
-      }
-      tallyTrial(g, r);
-      if (g.written++ > 0) g.out.write(',');
-      // The sample's text is encoded into the log's buffer at once (no text outlives its trial).
-      writeSample(g.out, r);
-      if (r.status === 'done' && r.reasoningTokens !== null) g.reasoningTokens = (g.reasoningTokens ?? 0) + r.reasoningTokens;
+  // The logs by subject, then suite (no key made and hashed again for every trial).
+  const bySubject = new Map<string, Map<string, LogFile>>();
+  const logOf = (r: TrialRow): LogFile => {
+    let suites = bySubject.get(r.subjectId);
+    if (!suites) bySubject.set(r.subjectId, (suites = new Map()));
+    let g = suites.get(r.suite);
+    if (!g) {
+      const subject = specs.get(r.subjectId) ?? r.subjectId;
+      const file = join(dir, `${stamp}_${safeName(r.suite)}_${safeName(subject)}_${r.subjectId}.json`);
+      const holdOpen = logs.size < OPEN_LOGS;
+      const out = new TextFileWriter(file, { holdOpen, ...(holdOpen ? {} : { bufferBytes: SMALL_BUFFER_BYTES }) });
+      g = { ...newTally(subject, r.subjectId, r.suite), file, out, written: 0 };
+      logs.set(`${r.subjectId}\u0000${r.suite}`, g);
+      suites.set(r.suite, g);
     }
+    return g;
+  };
+  try {
+    for await (const rows of runTrialRowBatches(store, runId)) for (const r of rows) addSample(logOf(r), r);
     const files: InspectExportResult['files'] = [];
     for (const [key, g] of logs) {
       g.out.write(']}');

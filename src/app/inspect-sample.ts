@@ -111,7 +111,8 @@ function promptJsonOpen(messages: TrialRow['messages'][number]): Uint8Array {
   return b;
 }
 
-const CLOSE = Buffer.from(']', 'utf8');
+/** ']' in UTF-8. */
+const CLOSE = 0x5d;
 const PARSE_FAILED_NOTE = JSON.stringify('the reply could not be read as an answer');
 
 /** Quoted names of the last sample written (they repeat from trial to trial). */
@@ -123,17 +124,18 @@ const quoted = {
   protocol: new Quoted(),
 };
 
-/** A piece made again only when what it is made of changes (compared value by value with the last). */
+/**
+ * A piece made again only when the four values it is made of change (compared value by value
+ * with the last, Object.is), by a function of the row (no list or closure made a sample).
+ */
 class Piece {
-  #of: unknown[] = [];
+  #of: [unknown, unknown, unknown, unknown] | undefined;
   #text = '';
-  of(parts: readonly unknown[], make: () => string): string {
+  of(a: unknown, b: unknown, c: unknown, d: unknown, r: TrialRow, make: (r: TrialRow) => string): string {
     const of = this.#of;
-    let same = of.length === parts.length;
-    for (let i = 0; same && i < parts.length; i++) same = Object.is(of[i], parts[i]);
-    if (!same) {
-      this.#text = make();
-      this.#of = [...parts];
+    if (!of || !Object.is(of[0], a) || !Object.is(of[1], b) || !Object.is(of[2], c) || !Object.is(of[3], d)) {
+      this.#text = make(r);
+      this.#of = [a, b, c, d];
     }
     return this.#text;
   }
@@ -144,24 +146,44 @@ const usagePiece = new Piece();
 const itemPiece = new Piece();
 
 /** inspectUsage(r) as JSON. */
+const makeUsage = (r: TrialRow): string =>
+  `{"input_tokens":${json(r.inputTokens)},"output_tokens":${json(r.outputTokens)},"total_tokens":${json(r.inputTokens + r.outputTokens)}` +
+  `${r.reasoningTokens !== null ? `,"reasoning_tokens":${json(r.reasoningTokens)}` : ''}${r.costUsd !== null ? `,"total_cost":${json(r.costUsd)}` : ''}}`;
+
 function usageJson(r: TrialRow): string {
-  return usagePiece.of(
-    [r.inputTokens, r.outputTokens, r.reasoningTokens, r.costUsd],
-    () =>
-      `{"input_tokens":${json(r.inputTokens)},"output_tokens":${json(r.outputTokens)},"total_tokens":${json(r.inputTokens + r.outputTokens)}` +
-      `${r.reasoningTokens !== null ? `,"reasoning_tokens":${json(r.reasoningTokens)}` : ''}${r.costUsd !== null ? `,"total_cost":${json(r.costUsd)}` : ''}}`,
-  );
+  return usagePiece.of(r.inputTokens, r.outputTokens, r.reasoningTokens, r.costUsd, r, makeUsage);
 }
 
 /** The start of a sample's metadata, up to its replicate: the item's (the same for every subject and replicate of it). */
+const makeItemMetadata = (r: TrialRow): string =>
+  `,"metadata":{"suite":${json(r.suite)},"category":${json(r.category)}` +
+  `,"original_label":${json(r.originalLabel)},"item_hash":${json(r.itemHash)},"replicate":`;
+
 function itemMetadata(r: TrialRow): string {
-  return itemPiece.of(
-    [r.suite, r.category, r.originalLabel, r.itemHash],
-    () =>
-      `,"metadata":{"suite":${json(r.suite)},"category":${json(r.category)}` +
-      `,"original_label":${json(r.originalLabel)},"item_hash":${json(r.itemHash)},"replicate":`,
-  );
+  return itemPiece.of(r.suite, r.category, r.originalLabel, r.itemHash, r, makeItemMetadata);
 }
+
+/** The options' texts of the last sample and their JSON (an item's subjects and replicates were shown the same). */
+let lastChoices: { texts: string[]; json: string } | undefined;
+
+/** The JSON of the options' texts, as presented. */
+function choicesJson(presented: McqDetail['presented']): string {
+  const last = lastChoices;
+  let same = last !== undefined && last.texts.length === presented.length;
+  for (let i = 0; same && i < presented.length; i++) same = presented[i]!.text === last!.texts[i];
+  if (same) return last!.json;
+  const texts = presented.map((o) => o.text);
+  const text = json(texts);
+  lastChoices = { texts, json: text };
+  return text;
+}
+
+/**
+ * The pieces of a sample's text after its messages, set for each sample and joined: one list
+ * made once, where a template of its pieces made a string object a piece (and a flat copy of
+ * them all when written): young garbage larger than the text.
+ */
+const TAIL: string[] = new Array<string>(34).fill('');
 
 /**
  * JSON.stringify(sampleWith(r, model, [], [])) cut where its input and messages lists go: the
@@ -171,16 +193,21 @@ function itemMetadata(r: TrialRow): string {
  */
 function samplePieces(r: TrialRow, model: string): [string, string, string] | undefined {
   if (r.judges.length > 0 || Object.keys(r.judgeScores).length > 0 || r.scorer === '__proto__') return undefined;
+  // The record read for the row's answer, given again (the trial is named only if it is read anew).
   const mcq = r.transcript
-    ? (readRecordAgain(MCQ_RECORDS, r.transcript, `trial ${r.suite}/${r.itemId}#${r.replicate} of ${r.subject}`) as McqDetail | undefined)
+    ? (readRecordAgain(MCQ_RECORDS, r.transcript, () => `trial ${r.suite}/${r.itemId}#${r.replicate} of ${r.subject}`) as
+        | McqDetail
+        | undefined)
     : undefined;
   const m = quoted.model.of(model);
   const usage = usageJson(r);
   const time = json(r.latencyMs / 1000);
   const truncated = r.transcript?.calls.at(-1)?.response?.truncated;
+  // The reply's JSON once: the choice's content and the completion ('' when there is none).
+  const reply = r.reply !== null ? json(r.reply) : '""';
   const choice =
     r.reply !== null
-      ? `{"message":{"role":"assistant","content":${json(r.reply)},"source":"generate","model":${m}},"stop_reason":${truncated ? '"max_tokens"' : '"stop"'}}`
+      ? `{"message":{"role":"assistant","content":${reply},"source":"generate","model":${m}},"stop_reason":${truncated ? '"max_tokens"' : '"stop"'}}`
       : '';
   const score =
     r.scorer !== null && r.score !== null
@@ -188,15 +215,60 @@ function samplePieces(r: TrialRow, model: string): [string, string, string] | un
         `${r.parseFailed ? `,"explanation":${PARSE_FAILED_NOTE}` : ''},"metadata":{"gold":${quoted.gold.of(r.gold)},"parse_failed":${json(r.parseFailed)}}}`
       : '';
   const head = `{"id":${quoted.itemId.of(r.itemId)},"epoch":${json(r.replicate + 1)},"input":`;
-  const middle = `${mcq ? `,"choices":${json(mcq.presented.map((o) => o.text))}` : ''},"target":${json(r.gold ?? '')},"messages":`;
-  const tail =
-    `,"output":{"model":${m},"choices":[${choice}],"completion":${json(r.reply ?? '')},"usage":${usage},"time":${time}}` +
-    `,"scores":{${score}}${itemMetadata(r)}${json(r.replicate)}` +
-    `,"protocol":${quoted.protocol.of(r.protocol)},"parse_failed":${json(r.parseFailed)},"cached_calls":${json(r.cachedCalls)},"calls":${json(r.calls)}` +
-    `${r.batchLatencyMs > 0 ? `,"batch_latency_ms":${json(r.batchLatencyMs)}` : ''}},"model_usage":{${m}:${usage}}` +
-    `,"completed_at":${json(r.finishedAt)},"total_time":${time}` +
-    `${r.status === 'failed' ? `,"error":{"message":${json(r.error ?? 'failed')},"traceback":"","traceback_ansi":""}` : ''}}`;
+  const middle = `${mcq ? `,"choices":${choicesJson(mcq.presented)}` : ''},"target":${json(r.gold ?? '')},"messages":`;
+  // The text after the messages: its pieces set in one list, reused (see TAIL), and joined.
+  const t = TAIL;
+  let i = 0;
+  t[i++] = ',"output":{"model":';
+  t[i++] = m;
+  t[i++] = ',"choices":[';
+  t[i++] = choice;
+  t[i++] = '],"completion":';
+  t[i++] = reply;
+  t[i++] = ',"usage":';
+  t[i++] = usage;
+  t[i++] = ',"time":';
+  t[i++] = time;
+  t[i++] = '},"scores":{';
+  t[i++] = score;
+  t[i++] = '}';
+  t[i++] = itemMetadata(r);
+  t[i++] = json(r.replicate);
+  t[i++] = ',"protocol":';
+  t[i++] = quoted.protocol.of(r.protocol);
+  t[i++] = ',"parse_failed":';
+  t[i++] = json(r.parseFailed);
+  t[i++] = ',"cached_calls":';
+  t[i++] = json(r.cachedCalls);
+  t[i++] = ',"calls":';
+  t[i++] = json(r.calls);
+  t[i++] = r.batchLatencyMs > 0 ? `,"batch_latency_ms":${json(r.batchLatencyMs)}` : '';
+  t[i++] = '},"model_usage":{';
+  t[i++] = m;
+  t[i++] = ':';
+  t[i++] = usage;
+  t[i++] = '},"completed_at":';
+  t[i++] = json(r.finishedAt);
+  t[i++] = ',"total_time":';
+  t[i++] = time;
+  t[i++] = r.status === 'failed' ? `,"error":{"message":${json(r.error ?? 'failed')},"traceback":"","traceback_ansi":""}` : '';
+  t[i++] = '}';
+  // Every piece is set for every sample: none is left from the last one.
+  if (i !== t.length) throw new Error(`a sample's tail has ${i} pieces, its list ${t.length}`);
+  const tail = t.join('');
   return [head, middle, tail];
+}
+
+/** inspectModelName of the subjects written (a run has few): made once each. */
+const modelNames = new Map<string, string>();
+
+function modelName(subject: string): string {
+  let name = modelNames.get(subject);
+  if (name === undefined) {
+    name = inspectModelName(subject);
+    if (modelNames.size < 1000) modelNames.set(subject, name);
+  }
+  return name;
 }
 
 /** replyToInspect(response, model) as JSON, `m` the model's. */
@@ -217,7 +289,7 @@ function replyJson(
 export function writeSample(out: TextFileWriter, r: TrialRow): void {
   const prompt = sharedPrompt(r);
   if (prompt) {
-    const model = inspectModelName(r.subject);
+    const model = modelName(r.subject);
     let pieces: [string, string, string] | undefined;
     let reply = '';
     try {
@@ -232,11 +304,11 @@ export function writeSample(out: TextFileWriter, r: TrialRow): void {
       const open = promptJsonOpen(prompt.messages);
       out.write(pieces[0]);
       out.writeBytes(open);
-      out.writeBytes(CLOSE);
+      out.writeByte(CLOSE);
       out.write(pieces[1]);
       out.writeBytes(open);
       if (reply) out.write(reply);
-      out.writeBytes(CLOSE);
+      out.writeByte(CLOSE);
       out.write(pieces[2]);
       return;
     }

@@ -40,10 +40,11 @@ function readQuickly(schemas: RecordSchemas, t: StoredTranscript, where: string)
 /**
  * readRecord, parsed once when asked again of the same transcript with the same schemas (an
  * export reads a trial's record for its answer, then for its sample): the same value is given.
+ * `where` may be a function that names the trial, called only when the record is read again.
  */
-export function readRecordAgain(schemas: RecordSchemas, t: StoredTranscript, where: string): unknown {
+export function readRecordAgain(schemas: RecordSchemas, t: StoredTranscript, where: string | (() => string)): unknown {
   if (t === lastTranscript && schemas === lastSchemas) return lastRecord;
-  const record = readQuickly(schemas, t, where);
+  const record = readQuickly(schemas, t, typeof where === 'string' ? where : where());
   lastTranscript = t;
   lastSchemas = schemas;
   lastRecord = record;

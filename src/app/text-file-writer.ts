@@ -76,6 +76,12 @@ export class TextFileWriter {
     this.#used += bytes.length;
   }
 
+  /** Queue one byte (an ASCII character's code: a comma, a bracket between pieces), without a call into the buffer's encoder. */
+  writeByte(byte: number): void {
+    if (this.#used === this.#buffer.length) this.flush();
+    this.#buffer[this.#used++] = byte;
+  }
+
   /** Write what is queued to the file. */
   flush(): void {
     if (this.#used === 0) return;

@@ -27,36 +27,40 @@ function lastReply(t: StoredTranscript): string | null {
   return null;
 }
 
+/** The calls' reasoning texts joined, and their reasoning tokens summed; null where none has any. */
 function reasoningOf(t: StoredTranscript): { reasoning: string | null; reasoningTokens: number | null } {
-  const texts: string[] = [];
+  let texts: string[] | undefined;
   let tokens: number | null = null;
   for (const c of t.calls) {
     const r = c.response?.reasoning;
-    if (r?.text) texts.push(r.text);
+    if (r?.text) (texts ??= []).push(r.text);
     if (r?.tokens !== undefined) tokens = (tokens ?? 0) + r.tokens;
   }
-  return { reasoning: texts.length ? texts.join('\n\n') : null, reasoningTokens: tokens };
+  return { reasoning: texts ? texts.join('\n\n') : null, reasoningTokens: tokens };
 }
 
 /** The reply, parsed answer and gold of a stored trial, read by the protocol that wrote it; `where` names the trial in errors. */
 export function trialAnswer(t: StoredTranscript, where: string, protocols: readonly ProtocolModule[] = defaultProtocols()): TrialAnswer {
-  const base = { reply: lastReply(t), parsed: null, gold: null, ...reasoningOf(t) };
+  // Each answer made as one object literal (no spread of a base one: a trial makes one object, not three).
+  const { reasoning, reasoningTokens } = reasoningOf(t);
   const imported = readRecord(INSPECT_RECORDS, t, where);
   if (imported)
     return {
-      ...base,
       reply: imported.reply,
       parsed: imported.answer,
       gold: imported.target.join(' | '),
       reasoning: imported.reasoning ?? null,
+      reasoningTokens,
     };
+  const reply = lastReply(t);
   const found = storedRecord(protocols, t, where);
   const said = found?.protocol.answer?.(found.record);
-  if (!said) return base;
+  if (!said) return { reply, parsed: null, gold: null, reasoning, reasoningTokens };
   return {
-    ...base,
-    reply: said.reply === undefined ? base.reply : said.reply,
+    reply: said.reply === undefined ? reply : said.reply,
     parsed: said.parsed ?? null,
     gold: said.gold ?? null,
+    reasoning,
+    reasoningTokens,
   };
 }

@@ -205,6 +205,78 @@ function toRow(
  */
 const ROWS_PER_READ = 100;
 
+/** Trials a batch when the store reads them one at a time (runTrials). */
+const ROWS_PER_BATCH = 25;
+
+/** A store's trials of a run in batches: its own (runTrialBatches), else runTrials' gathered. */
+async function* trialBatches(store: Store, runId: string, batchSize: number): AsyncIterable<RunTrial[]> {
+  if (store.runTrialBatches) {
+    yield* store.runTrialBatches(runId, { batchSize });
+    return;
+  }
+  let batch: RunTrial[] = [];
+  for await (const t of store.runTrials(runId, { batchSize })) {
+    batch.push(t);
+    if (batch.length >= ROWS_PER_BATCH) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length) yield batch;
+}
+
+/**
+ * runTrialRows' rows a few at a time (arrays of consecutive rows, in order): for writers of a
+ * whole run, which then wait for a promise a batch, not one a row.
+ */
+export async function* runTrialRowBatches(
+  store: Store,
+  runId: string,
+  protocols: readonly ProtocolModule[] = defaultProtocols(),
+  batchSize?: number,
+): AsyncIterable<TrialRow[]> {
+  const specs = new Map<string, string>();
+  // The subjects (a few rows: they come before everything else a store exports).
+  for await (const r of store.exportRecords()) {
+    if (r.kind === 'subject') specs.set(r.subject.id, r.subject.spec);
+    else if (r.kind !== 'run') break;
+  }
+  const items = new Map<string, ItemFields>();
+  const records = protocols.map((p) => p.records);
+  for await (const trials of trialBatches(store, runId, batchSize ?? ROWS_PER_READ)) {
+    for (const t of trials) if (!items.has(t.itemHash)) items.set(t.itemHash, await itemFields(store, t.itemHash));
+    yield rowsOf(trials, specs, items, protocols, records);
+  }
+}
+
+/** The fields a row takes from its item (empty where the store no longer has it). */
+async function itemFields(store: Store, hash: string): Promise<ItemFields> {
+  const full = await store.getItem(hash);
+  return {
+    category: full?.category ?? '',
+    originalLabel: String(full?.meta.originalLabel ?? full?.ability ?? ''),
+    answer: full?.answer ?? '',
+  };
+}
+
+/** A batch of trials as rows (a function of its own, not part of the generator: see trial-pages.ts). */
+function rowsOf(
+  trials: RunTrial[],
+  specs: ReadonlyMap<string, string>,
+  items: ReadonlyMap<string, ItemFields>,
+  protocols: readonly ProtocolModule[],
+  records: ReadonlyArray<ProtocolModule['records']>,
+): TrialRow[] {
+  const rows: TrialRow[] = [];
+  for (let i = 0; i < trials.length; i++) {
+    const t = trials[i]!;
+    // Each trial is let go once it is a row.
+    (trials as Array<RunTrial | undefined>)[i] = undefined;
+    rows.push(toRow(t, specs.get(t.subjectId) ?? t.subjectId, items.get(t.itemHash)!, protocols, records));
+  }
+  return rows;
+}
+
 /**
  * The trials of a run (done and failed), one row each, streamed in the order they were stored,
  * `batchSize` trials a read (ROWS_PER_READ unless given).
@@ -216,25 +288,11 @@ export async function* runTrialRows(
   protocols: readonly ProtocolModule[] = defaultProtocols(),
   batchSize?: number,
 ): AsyncIterable<TrialRow> {
-  const specs = new Map<string, string>();
-  // The subjects (a few rows: they come before everything else a store exports).
-  for await (const r of store.exportRecords()) {
-    if (r.kind === 'subject') specs.set(r.subject.id, r.subject.spec);
-    else if (r.kind !== 'run') break;
-  }
-  const items = new Map<string, ItemFields>();
-  const records = protocols.map((p) => p.records);
-  for await (const t of store.runTrials(runId, { batchSize: batchSize ?? ROWS_PER_READ })) {
-    let item = items.get(t.itemHash);
-    if (!item) {
-      const full = await store.getItem(t.itemHash);
-      item = {
-        category: full?.category ?? '',
-        originalLabel: String(full?.meta.originalLabel ?? full?.ability ?? ''),
-        answer: full?.answer ?? '',
-      };
-      items.set(t.itemHash, item);
+  for await (const rows of runTrialRowBatches(store, runId, protocols, batchSize)) {
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i]!;
+      (rows as Array<TrialRow | undefined>)[i] = undefined;
+      yield r;
     }
-    yield toRow(t, specs.get(t.subjectId) ?? t.subjectId, item, protocols, records);
   }
 }

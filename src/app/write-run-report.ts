@@ -17,16 +17,7 @@ import { defaultPlugins, type PluginManifest } from './plugin.js';
 import { renderSections, reportFlags, shownSections } from './report-sections.js';
 import { suiteProtocols } from './suite-protocols.js';
 
-/** The given run id, or the newest run in the store. */
-export async function resolveRunId(store: Store, runId?: string): Promise<string> {
-  if (runId) {
-    if (!(await store.getRun(runId))) throw new ConfigError(`no run "${runId}" in ${store.location}`);
-    return runId;
-  }
-  const runs = await store.listRuns();
-  if (runs.length === 0) throw new ConfigError(`no runs in ${store.location}`);
-  return runs[runs.length - 1]!.id;
-}
+export { resolveRunId } from './resolve-run-id.js';
 
 /** What a run's report is written with. */
 export interface RunReportOptions {

@@ -321,6 +321,12 @@ export interface Store extends BatchLedger {
    */
   runTrials(runId: string, options?: { batchSize?: number }): AsyncIterable<RunTrial>;
   /**
+   * runTrials' trials a few at a time: arrays of consecutive trials, in the same order, for
+   * readers of many trials (a promise a batch, not one a trial). Optional: readers of a store
+   * without it read runTrials.
+   */
+  runTrialBatches?(runId: string, options?: { batchSize?: number }): AsyncIterable<RunTrial[]>;
+  /**
    * A run's trials as `runTrials` orders them, without transcripts or score details (a cheap
    * pass over the run), read `batchSize` rows a query (1,000 unless given).
    */

@@ -48,7 +48,7 @@ import { storeItems } from './item-bodies.js';
 import { SqlCallCache } from './call-cache-sql.js';
 import { insertCacheModels, insertCacheOrigins } from './cache-rows.js';
 import { exportRecords, importRecords } from './transfer.js';
-import { trialPages } from './trial-pages.js';
+import { trialBatches, trialPages } from './trial-pages.js';
 import { claimTrialLeases, releaseTrialLeases, renewTrialLeases, trialLeaseOwners } from './lease-sql.js';
 import { runAccuracyCounts, runFailures, runResponses, runStatus, runUsage } from './run-queries-sql.js';
 import { endpointRateLimits, reportEndpointRateLimit } from './rate-limits-sql.js';
@@ -484,6 +484,13 @@ export class SqlStore implements Store {
     return streamAfter(
       () => this.flush(),
       () => trialPages(this.db, runId, options.batchSize),
+    );
+  }
+
+  runTrialBatches(runId: string, options: { batchSize?: number } = {}): AsyncIterable<RunTrial[]> {
+    return streamAfter(
+      () => this.flush(),
+      () => trialBatches(this.db, runId, options.batchSize),
     );
   }
 

@@ -21,6 +21,7 @@ import { MindscopeError } from '../../core/errors.js';
 import { blobRef } from './blob-rows.js';
 import { RecentMap } from './recent-map.js';
 import type { TextCodec } from './text-codec.js';
+import { deepFreeze, type Filler, listRefs, shapeFiller, shapeRefs } from './transcript-filling.js';
 
 /**
  * Detail fields whose JSON is at least this long are stored as blobs. A shorter one (an MCQ's
@@ -166,51 +167,6 @@ function doubleText(v: number): string {
   return doubleBytes.toString('base64url');
 }
 
-/** doubleText's inverse. */
-function textDouble(t: unknown): number {
-  if (typeof t !== 'string' || t.length !== 11) throw new MindscopeError('a packed transcript holds a malformed number');
-  return Buffer.from(t, 'base64url').readDoubleBE(0);
-}
-
-/** A filler for one shape: the value it and a row's values describe (values[0] is the shape's reference). */
-type Filler = (values: readonly unknown[]) => unknown;
-
-/**
- * splitShape's inverse for one shape, compiled once into a function that builds the value as
- * literals (the values' places are known from the shape): a row then costs its objects and
- * arrays, not a call per key. Keys are written as JSON string literals (valid JavaScript
- * strings whatever they hold); `__proto__` as a computed key, an own key as JSON.parse makes it.
- */
-function shapeFiller(shape: unknown): Filler {
-  let n = 0;
-  const expr = (s: unknown): string => {
-    if (Array.isArray(s)) return `[${s.map(expr).join(',')}]`;
-    if (s !== null && typeof s === 'object') {
-      const fields = Object.keys(s).map((k) => {
-        const key = JSON.stringify(k);
-        return `${k === '__proto__' ? `[${key}]` : key}:${expr((s as Record<string, unknown>)[k])}`;
-      });
-      return `{${fields.join(',')}}`;
-    }
-    n++;
-    return s === 1 ? `d(v[${n}])` : `v[${n}]`;
-  };
-  const body = expr(shape);
-  const make = new Function('d', 'fail', `return (v) => { if (v.length !== ${n + 1}) fail(v.length - 1, ${n}); return ${body}; };`);
-  return make(textDouble, (got: number, want: number) => {
-    throw new MindscopeError(`a packed transcript holds ${got} values where its shape has ${want}`);
-  }) as Filler;
-}
-
-/** A JSON value frozen through and through (shared by the transcripts that hold it). */
-function deepFreeze<T>(v: T): T {
-  if (v !== null && typeof v === 'object') {
-    for (const x of Object.values(v)) deepFreeze(x);
-    Object.freeze(v);
-  }
-  return v;
-}
-
 /** A transcript packed for storage: the row's JSON and the blobs it references (hash, body). */
 export interface PackedTranscript {
   body: string;
@@ -335,42 +291,63 @@ export class TranscriptPacker {
     stored: ReadonlyArray<{ body: string | Uint8Array; packed: number | boolean }>,
     load: (hashes: string[]) => Promise<Array<{ hash: string; body: string }>>,
   ): Promise<unknown[]> {
+    // Each step a function of its own between the reads (each compiled on its own, not as one
+    // large async function): the shapes first; then each call's message list and the detail's
+    // blobs; then paragraphs.
     const rows = stored.map((r) => ({ body: this.#text(r.body), packed: r.packed }));
     const rowValues = rows.map((r) => (Number(r.packed) ? (JSON.parse(r.body) as unknown[]) : undefined));
-    const fetchAll = async (hashes: Iterable<string>) => {
-      const got = new Map<string, string>();
-      const missing: string[] = [];
-      for (const h of hashes) {
-        if (got.has(h)) continue;
-        const body = this.#read.get(h);
-        if (body === undefined) missing.push(h);
-        else got.set(h, body);
+    const shapes = await this.#fetch(shapeRefs(rowValues), load);
+    const parsed = this.#fill(rowValues, shapes);
+    const first = listRefs(parsed);
+    const level1 = await this.#fetch(first, load);
+    const { lists, paragraphs, built } = this.#knownLists(first, level1);
+    const level2 = await this.#fetch(paragraphs, load);
+    this.#joinLists(lists, level2, built);
+    return this.#finish(rows, parsed, built, level1);
+  }
+
+  /** Blobs by hash: those read before from memory, the others with `load`; a missing one is an error naming it. */
+  async #fetch(
+    hashes: readonly string[],
+    load: (hashes: string[]) => Promise<Array<{ hash: string; body: string }>>,
+  ): Promise<Map<string, string>> {
+    const got = new Map<string, string>();
+    const missing: string[] = [];
+    for (const h of hashes) {
+      if (got.has(h)) continue;
+      const body = this.#read.get(h);
+      if (body === undefined) missing.push(h);
+      else got.set(h, body);
+    }
+    if (missing.length) {
+      for (const b of await load([...new Set(missing)])) {
+        got.set(b.hash, b.body);
+        this.#read.set(b.hash, b.body);
       }
-      if (missing.length) {
-        for (const b of await load([...new Set(missing)])) {
-          got.set(b.hash, b.body);
-          this.#read.set(b.hash, b.body);
-        }
-        for (const h of missing) if (!got.has(h)) throw new MindscopeError(`transcript blob ${h} is missing from the store's prompt blobs`);
-      }
-      return got;
-    };
-    // The shapes first; then each call's message list and the detail's blobs; then paragraphs.
-    const shapes = await fetchAll(rowValues.flatMap((v) => (v ? [v[0] as string] : [])));
-    const parsed = rowValues.map((v) => {
+      for (const h of missing) if (!got.has(h)) throw new MindscopeError(`transcript blob ${h} is missing from the store's prompt blobs`);
+    }
+    return got;
+  }
+
+  /** Packed rows' values filled into their shapes (undefined for a row not packed). */
+  #fill(rowValues: ReadonlyArray<unknown[] | undefined>, shapes: ReadonlyMap<string, string>): Array<Record<string, unknown> | undefined> {
+    return rowValues.map((v) => {
       if (!v) return undefined;
       const h = v[0] as string;
       let fill = this.#shapes.get(h);
       if (fill === undefined) this.#shapes.set(h, (fill = shapeFiller(JSON.parse(shapes.get(h)!))));
       return fill(v) as Record<string, unknown>;
     });
-    const first: string[] = [];
-    for (const t of parsed) {
-      if (!t) continue;
-      for (const c of t.calls as Array<{ messages?: unknown }>) if (typeof c.messages === 'string') first.push(c.messages);
-      for (const h of Object.values((t.blobs as Record<string, string>) ?? {})) first.push(h);
-    }
-    const level1 = await fetchAll(first);
+  }
+
+  /**
+   * The message lists the rows name: those put together before (remembered), and the others
+   * read (`level1`) with the paragraphs they name, to join.
+   */
+  #knownLists(
+    first: readonly string[],
+    level1: ReadonlyMap<string, string>,
+  ): { lists: Array<[string, PackedMessage[]]>; paragraphs: string[]; built: Map<string, PackedMessage[]> } {
     const paragraphs: string[] = [];
     const lists: Array<[string, PackedMessage[]]> = [];
     const built = new Map<string, PackedMessage[]>();
@@ -386,11 +363,20 @@ export class TranscriptPacker {
       for (const m of v as PackedMessage[])
         if (Array.isArray(m.content) && typeof m.content[0] === 'string') paragraphs.push(...(m.content as string[]));
     }
-    const level2 = await fetchAll(paragraphs);
-    // Each message list put together once (its paragraphs joined) and remembered across pages
-    // (prompts repeat across subjects and replicates). Rows that sent the same prompt share its
-    // list, frozen (a reader cannot change another row's messages), so that readers can also
-    // remember what they made of a list (its JSON text, its check) by identity.
+    return { lists, paragraphs, built };
+  }
+
+  /**
+   * Each message list put together once (its paragraphs joined) and remembered across pages
+   * (prompts repeat across subjects and replicates). Rows that sent the same prompt share its
+   * list, frozen (a reader cannot change another row's messages), so that readers can also
+   * remember what they made of a list (its JSON text, its check) by identity.
+   */
+  #joinLists(
+    lists: ReadonlyArray<[string, PackedMessage[]]>,
+    level2: ReadonlyMap<string, string>,
+    built: Map<string, PackedMessage[]>,
+  ): void {
     for (const [h, list] of lists) {
       const joined = deepFreeze(
         list.map((m) =>
@@ -402,6 +388,15 @@ export class TranscriptPacker {
       built.set(h, joined);
       this.#built.set(h, joined);
     }
+  }
+
+  /** The rows' transcripts: packed ones with their message lists and detail blobs in place, the others parsed. */
+  #finish(
+    rows: ReadonlyArray<{ body: string }>,
+    parsed: ReadonlyArray<Record<string, unknown> | undefined>,
+    built: ReadonlyMap<string, PackedMessage[]>,
+    level1: ReadonlyMap<string, string>,
+  ): unknown[] {
     return rows.map((r, i) => {
       const t = parsed[i];
       if (!t) {

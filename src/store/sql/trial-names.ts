@@ -10,6 +10,9 @@ export async function runKeyOf(db: SqlDriver, runId: string): Promise<number | u
   return key ? Number(key.id) : undefined;
 }
 
+/** Rows read past the last name or item a page asks for (see #read). */
+const READ_AHEAD = 32;
+
 /** Names and item hashes by number, each read once (500 a statement at most). */
 export class TrialNames {
   readonly #names = new Map<number, string>();
@@ -30,19 +33,10 @@ export class TrialNames {
    * `nameColumns`, an item in `itemColumn`.
    */
   async resolve(page: readonly unknown[][], nameColumns: readonly number[], itemColumn?: number): Promise<void> {
-    const names = new Set<number>();
-    const items = new Set<number>();
-    for (const row of page) {
-      for (const c of nameColumns) {
-        const k = Number(row[c]);
-        if (!this.#names.has(k)) names.add(k);
-      }
-      if (itemColumn !== undefined) {
-        const k = Number(row[itemColumn]);
-        if (!this.#hashes.has(k)) items.add(k);
-      }
-    }
+    const names = unknownKeys(page, nameColumns, this.#names);
     if (names.size) await this.#read(names, 'SELECT id, name AS value FROM names', this.#names);
+    if (itemColumn === undefined) return;
+    const items = unknownKeys(page, [itemColumn], this.#hashes);
     if (items.size) await this.#read(items, 'SELECT id, hash AS value FROM items', this.#hashes, itemHashText);
   }
 
@@ -55,9 +49,14 @@ export class TrialNames {
     const all = [...ids];
     for (let i = 0; i < all.length; i += 500) {
       const part = all.slice(i, i + 500);
+      // The few rows after the last one asked for come along: a run's names and items were
+      // stored in the order its trials first named them, so the next pages name most of these
+      // (one read for many pages, where each page read one or two).
+      let last = part[0]!;
+      for (const id of part) if (id > last) last = id;
       const rows = await this.db.all<{ id: number; value: string | Uint8Array }>(
-        `${select} WHERE id IN (${part.map(() => '?').join(', ')})`,
-        part,
+        `${select} WHERE id IN (${part.map(() => '?').join(', ')}) OR (id > ? AND id <= ?)`,
+        [...part, last, last + READ_AHEAD],
       );
       for (const r of rows) into.set(Number(r.id), text(r.value));
     }
@@ -70,4 +69,19 @@ export class TrialNames {
   itemHash(ref: unknown): string {
     return this.#hashes.get(Number(ref))!;
   }
+}
+
+/**
+ * The numbers in `columns` of the rows that `known` lacks (a function of its own, out of the
+ * async resolve: what runs for every row is compiled on its own, not in an async function's state machine).
+ */
+function unknownKeys(page: readonly unknown[][], columns: readonly number[], known: ReadonlyMap<number, string>): Set<number> {
+  const out = new Set<number>();
+  for (const row of page) {
+    for (const c of columns) {
+      const k = Number(row[c]);
+      if (!known.has(k)) out.add(k);
+    }
+  }
+  return out;
 }

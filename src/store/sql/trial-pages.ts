@@ -9,7 +9,7 @@ import { blobLoader, keyRef, REF_CHARS, refKey } from './blob-rows.js';
 import { PgBlockCache, pgTaggedBlockText } from './pg-text-blocks.js';
 import { TranscriptPacker } from './transcript-packing.js';
 import { runKeyOf, TrialNames } from './trial-names.js';
-import { TrialScores } from './trial-scores.js';
+import { type RangeScore, TrialScores } from './trial-scores.js';
 import { finishedAtText, latencyMs, statusOf } from './trial-values.js';
 
 const PAGE = 500;
@@ -129,11 +129,108 @@ function blobReader(db: SqlDriver): (refs: string[]) => Promise<Array<{ hash: st
 }
 
 /**
+ * A page's rows as trials, a few at a time, each with its scores (the page's range, in trial
+ * order). Kept out of the generators that read pages: what runs for every row is compiled (and
+ * optimised) as small functions of its own, not as part of a generator's state machine.
+ */
+class PageTrials {
+  /** The next of the page's scores. */
+  #s = 0;
+
+  constructor(
+    private readonly page: unknown[][],
+    private readonly scores: readonly RangeScore[],
+    private readonly names: TrialNames,
+    private readonly finishedAt: (stored: string | number) => string,
+  ) {}
+
+  /** The stored transcripts of rows `from` to `to` (those that have one), for TranscriptPacker.unpackValues. */
+  stored(from: number, to: number): Array<{ body: string | Uint8Array; packed: number }> {
+    const stored: Array<{ body: string | Uint8Array; packed: number }> = [];
+    for (let i = from; i < to; i++) {
+      const t = this.page[i]!;
+      if (t[BODY] !== null) stored.push({ body: untaggedValue(t[BODY])!, packed: Number(t[PACKED] ?? 0) });
+    }
+    return stored;
+  }
+
+  /** Rows `from` to `to` as trials; `whole` holds their transcripts, in order, of the rows that have one. */
+  trials(from: number, to: number, whole: unknown[]): RunTrial[] {
+    const { page, scores } = this;
+    let w = 0;
+    const batch: RunTrial[] = [];
+    for (let i = from; i < to; i++) {
+      const t = page[i]!;
+      // Each row is let go once read (what a reader has done with is garbage at once).
+      (page as Array<unknown[] | undefined>)[i] = undefined;
+      const id = Number(t[ID]);
+      let s = this.#s;
+      while (s < scores.length && scores[s]!.trialId < id) s++;
+      const own: StoredTrial['scores'] = [];
+      for (; s < scores.length && scores[s]!.trialId === id; s++) {
+        const sc = scores[s]!;
+        own.push({ scorer: sc.scorer, value: sc.value, detail: sc.detail });
+      }
+      this.#s = s;
+      let transcript: unknown = null;
+      if (t[BODY] !== null) {
+        transcript = whole[w];
+        whole[w++] = undefined;
+      }
+      batch.push(this.#trial(t, transcript, own));
+    }
+    return batch;
+  }
+
+  #trial(t: unknown[], transcript: unknown, scores: StoredTrial['scores']): RunTrial {
+    const names = this.names;
+    return {
+      runId: names.name(t[RUN]),
+      subjectId: names.name(t[SUBJECT]),
+      suite: names.name(t[SUITE]),
+      itemId: names.name(t[ITEM]),
+      replicate: t[REPLICATE] as number,
+      itemHash: names.itemHash(t[ITEM_REF]),
+      status: statusOf(t[STATUS]),
+      error: t[ERROR] as string | null,
+      attempts: t[ATTEMPTS] as number,
+      inputTokens: t[INPUT_TOKENS] as number,
+      outputTokens: t[OUTPUT_TOKENS] as number,
+      costUsd: t[COST_USD] as number,
+      latencyMs: t[LATENCY_MS] as number,
+      batchLatencyMs: t[BATCH_LATENCY_MS] as number,
+      cachedCalls: t[CACHED_CALLS] as number,
+      totalCalls: t[TOTAL_CALLS] as number,
+      truncatedCalls: t[TRUNCATED_CALLS] as number,
+      unpricedCalls: t[UNPRICED_CALLS] as number,
+      finishedAt: this.finishedAt(t[FINISHED_AT] as string | number),
+      transcript,
+      scores,
+    };
+  }
+}
+
+/**
  * Trials with their transcripts (parsed, whole) and scores, in the order they were stored, read
  * in keyset pages of `batchSize` (by trial id: no OFFSET, no cursor held between pages): every
- * trial of the store, or one run's.
+ * trial of the store, or one run's. One trial at a time: trialBatches' trials.
  */
 export async function* trialPages(db: SqlDriver, runId?: string, batchSize = PAGE): AsyncIterable<RunTrial> {
+  for await (const batch of trialBatches(db, runId, batchSize)) {
+    for (let i = 0; i < batch.length; i++) {
+      const t = batch[i]!;
+      // Each trial is let go once yielded (what a reader has done with is garbage at once).
+      (batch as Array<RunTrial | undefined>)[i] = undefined;
+      yield t;
+    }
+  }
+}
+
+/**
+ * trialPages' trials a few at a time (those unpacked together, UNPACK at most), in order: a
+ * reader of many trials then waits for a promise a batch, not one a trial.
+ */
+export async function* trialBatches(db: SqlDriver, runId?: string, batchSize = PAGE): AsyncIterable<RunTrial[]> {
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batch size ${batchSize}: a positive integer`);
   const packer = new TranscriptPacker(db.codec);
   const loadBlobs = blobReader(db);
@@ -171,57 +268,11 @@ export async function* trialPages(db: SqlDriver, runId?: string, batchSize = PAG
       const last = Number(page[page.length - 1]![ID]);
       // The scores of the page's id range, in trial order: those of other runs' trials in the range are passed over.
       const scores = await scoreRows.range(first, last);
-      let s = 0;
+      const trials = new PageTrials(page, scores, names, finishedAt);
       for (let from = 0; from < page.length; from += UNPACK) {
         const to = Math.min(page.length, from + UNPACK);
-        const stored: Array<{ body: string | Uint8Array; packed: number }> = [];
-        for (let i = from; i < to; i++) {
-          const t = page[i]!;
-          if (t[BODY] !== null) stored.push({ body: untaggedValue(t[BODY])!, packed: Number(t[PACKED] ?? 0) });
-        }
-        const whole = stored.length ? await packer.unpackValues(stored, loadBlobs) : [];
-        stored.length = 0;
-        let w = 0;
-        for (let i = from; i < to; i++) {
-          const t = page[i]!;
-          // Each row is let go once yielded (what a reader has done with is garbage at once).
-          (page as Array<unknown[] | undefined>)[i] = undefined;
-          const id = Number(t[ID]);
-          while (s < scores.length && scores[s]!.trialId < id) s++;
-          const own: StoredTrial['scores'] = [];
-          for (; s < scores.length && scores[s]!.trialId === id; s++) {
-            const sc = scores[s]!;
-            own.push({ scorer: sc.scorer, value: sc.value, detail: sc.detail });
-          }
-          let transcript: unknown = null;
-          if (t[BODY] !== null) {
-            transcript = whole[w];
-            whole[w++] = undefined;
-          }
-          yield {
-            runId: names.name(t[RUN]),
-            subjectId: names.name(t[SUBJECT]),
-            suite: names.name(t[SUITE]),
-            itemId: names.name(t[ITEM]),
-            replicate: t[REPLICATE] as number,
-            itemHash: names.itemHash(t[ITEM_REF]),
-            status: statusOf(t[STATUS]),
-            error: t[ERROR] as string | null,
-            attempts: t[ATTEMPTS] as number,
-            inputTokens: t[INPUT_TOKENS] as number,
-            outputTokens: t[OUTPUT_TOKENS] as number,
-            costUsd: t[COST_USD] as number,
-            latencyMs: t[LATENCY_MS] as number,
-            batchLatencyMs: t[BATCH_LATENCY_MS] as number,
-            cachedCalls: t[CACHED_CALLS] as number,
-            totalCalls: t[TOTAL_CALLS] as number,
-            truncatedCalls: t[TRUNCATED_CALLS] as number,
-            unpricedCalls: t[UNPRICED_CALLS] as number,
-            finishedAt: finishedAt(t[FINISHED_AT] as string | number),
-            transcript,
-            scores: own,
-          };
-        }
+        const stored = trials.stored(from, to);
+        yield trials.trials(from, to, stored.length ? await packer.unpackValues(stored, loadBlobs) : []);
       }
       if (page.length < batchSize) break;
       after = last;
