@@ -68,7 +68,8 @@ export const BENCHES = [
   },
   {
     id: 'export-trials',
-    command: 'node bench/export-trials.mjs [--items 2000] [--replicates 10] [--rounds 3] [--memory-replicates N] [--dist OTHER/dist] [--smoke]',
+    command:
+      'node bench/export-trials.mjs [--items 2000] [--replicates 10] [--rounds 3] [--memory-replicates N] [--dist OTHER/dist] [--smoke]',
     measures:
       '`export trials` (JSONL) and `export inspect` on 100,000 trials of reference agents: CPU time (best and median of interleaved rounds) and peak memory, also at 20,000 trials of the same items (and, with `--memory-replicates`, a longer run).',
     beside:
