@@ -123,7 +123,7 @@ for (const b of backends) {
               expect(rows.map((r) => [r.itemId, r.replicate, r.status, r.score])).toEqual(
                 streamed.map((t) => [t.itemId, t.replicate, t.status, t.scores[0]?.value ?? null]),
               );
-              // A store without runTrialBatches is read through runTrials: the same rows.
+              // A store without runTrialBatches and itemReader is read through runTrials and getItem: the same rows.
               const oneByOne = {
                 exportRecords: () => store.exportRecords(),
                 runTrials: (runId: string, options?: { batchSize?: number }) => store.runTrials(runId, options),

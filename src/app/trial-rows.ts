@@ -8,6 +8,7 @@ import { z } from 'zod';
 import {
   type ChatMessage,
   type ContextTruncation,
+  type Item,
   JudgeDetailSchema,
   MindscopeError,
   protocolOf,
@@ -243,15 +244,17 @@ export async function* runTrialRowBatches(
   }
   const items = new Map<string, ItemFields>();
   const records = protocols.map((p) => p.records);
+  // The store's reader for a pass where it has one (it reads the next items along), else getItem.
+  const readItem = store.itemReader?.() ?? ((hash: string) => store.getItem(hash));
   for await (const trials of trialBatches(store, runId, batchSize ?? ROWS_PER_READ)) {
-    for (const t of trials) if (!items.has(t.itemHash)) items.set(t.itemHash, await itemFields(store, t.itemHash));
+    for (const t of trials) if (!items.has(t.itemHash)) items.set(t.itemHash, await itemFields(readItem, t.itemHash));
     yield rowsOf(trials, specs, items, protocols, records);
   }
 }
 
 /** The fields a row takes from its item (empty where the store no longer has it). */
-async function itemFields(store: Store, hash: string): Promise<ItemFields> {
-  const full = await store.getItem(hash);
+async function itemFields(readItem: (hash: string) => Promise<Item | undefined>, hash: string): Promise<ItemFields> {
+  const full = await readItem(hash);
   return {
     category: full?.category ?? '',
     originalLabel: String(full?.meta.originalLabel ?? full?.ability ?? ''),

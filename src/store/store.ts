@@ -240,6 +240,12 @@ export interface Store extends BatchLedger {
   putItems(items: Array<{ hash: string; item: Item; json?: string }>): Promise<void>;
   /** A stored item by its content hash. */
   getItem(hash: string): Promise<Item | undefined>;
+  /**
+   * getItem for a pass over a run's trials: a reader that reads the items stored after the one
+   * asked for along with it (a run stores its items in the order its trials first need them), so
+   * that a pass reads many items a statement. Optional: readers of a store without it call getItem.
+   */
+  itemReader?(): (hash: string) => Promise<Item | undefined>;
   trialStatus(key: TrialKey): Promise<TrialStatus | undefined>;
   /** Number of trials (done or failed) a run has stored. */
   trialCount(runId: string): Promise<number>;

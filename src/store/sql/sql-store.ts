@@ -45,6 +45,7 @@ import { pgBlockText } from './pg-text-blocks.js';
 import { RecentMap } from './recent-map.js';
 import { TranscriptPacker } from './transcript-packing.js';
 import { storeItems } from './item-bodies.js';
+import { type ItemReader, itemReader } from './item-reader.js';
 import { SqlCallCache } from './call-cache-sql.js';
 import { insertCacheModels, insertCacheOrigins } from './cache-rows.js';
 import { exportRecords, importRecords } from './transfer.js';
@@ -233,6 +234,14 @@ export class SqlStore implements Store {
       itemHashParam(this.db.backend, hash),
     ]);
     return row ? (JSON.parse(this.db.codec.decode(row.body)) as Item) : undefined;
+  }
+
+  itemReader(): ItemReader {
+    const read = itemReader(this.db);
+    return async (hash) => {
+      await this.#itemsSettled;
+      return read(hash);
+    };
   }
 
   async trialStatus(k: TrialKey): Promise<TrialStatus | undefined> {
