@@ -76,4 +76,23 @@ describe('the quick reading of multiple-choice records', () => {
     const t = transcript({ presented: 'A', correctLabel: 'B' });
     expect(() => readRecordAgain(MCQ_RECORDS, t, 'trial s/i#0')).toThrow(/trial s\/i#0: stored mcq record does not parse/);
   });
+
+  it('names the trial through a function, called for the error only', () => {
+    let named = 0;
+    const where = () => {
+      named++;
+      return 'trial s/i#1';
+    };
+    const good = { presented: [{ label: 'A', text: 'the box' }], correctLabel: 'A' };
+    // Read quickly, read through the schema (a key the check does not know), another protocol's: no name made.
+    expect(readRecordAgain(MCQ_RECORDS, transcript(good), where)).toEqual(good);
+    expect(readRecordAgain(MCQ_RECORDS, transcript({ ...good, note: 'x' }), where)).toEqual(good);
+    expect(readRecord(MCQ_RECORDS, transcript({ ...good, note: 'y' }), where)).toEqual(good);
+    expect(readRecordAgain(MCQ_RECORDS, transcript(good, 'other'), where)).toBeUndefined();
+    expect(named).toBe(0);
+    expect(() => readRecordAgain(MCQ_RECORDS, transcript({ presented: 'A', correctLabel: 'B' }), where)).toThrow(
+      /trial s\/i#1: stored mcq record does not parse/,
+    );
+    expect(named).toBe(1);
+  });
 });

@@ -32,7 +32,7 @@ let lastSchemas: RecordSchemas | undefined;
 let lastRecord: unknown;
 
 /** readRecord: the record itself when it names the protocol and passes the quick check, else the schema's parse. */
-function readQuickly(schemas: RecordSchemas, t: StoredTranscript, where: string): unknown {
+function readQuickly(schemas: RecordSchemas, t: StoredTranscript, where: string | (() => string)): unknown {
   if (t.protocol === schemas.protocol && quickChecks.get(schemas.detail)?.(t.detail)) return t.detail;
   return readRecord(schemas, t, where);
 }
@@ -40,22 +40,25 @@ function readQuickly(schemas: RecordSchemas, t: StoredTranscript, where: string)
 /**
  * readRecord, parsed once when asked again of the same transcript with the same schemas (an
  * export reads a trial's record for its answer, then for its sample): the same value is given.
- * `where` may be a function that names the trial, called only when the record is read again.
+ * `where` may be a function that names the trial, called only for an error.
  */
 export function readRecordAgain(schemas: RecordSchemas, t: StoredTranscript, where: string | (() => string)): unknown {
   if (t === lastTranscript && schemas === lastSchemas) return lastRecord;
-  const record = readQuickly(schemas, t, typeof where === 'string' ? where : where());
+  const record = readQuickly(schemas, t, where);
   lastTranscript = t;
   lastSchemas = schemas;
   lastRecord = record;
   return record;
 }
 
-/** The protocol (among `protocols`) that wrote a stored transcript, and its parsed record; undefined when none did. */
+/**
+ * The protocol (among `protocols`) that wrote a stored transcript, and its parsed record; undefined
+ * when none did. `where` names the trial, or is a function that names it (called only for an error).
+ */
 export function storedRecord(
   protocols: readonly ProtocolModule[],
   t: StoredTranscript,
-  where: string,
+  where: string | (() => string),
 ): { protocol: ProtocolModule; record: unknown } | undefined {
   for (const protocol of protocols) {
     const record = readRecordAgain(protocol.records, t, where);

@@ -39,8 +39,15 @@ function reasoningOf(t: StoredTranscript): { reasoning: string | null; reasoning
   return { reasoning: texts ? texts.join('\n\n') : null, reasoningTokens: tokens };
 }
 
-/** The reply, parsed answer and gold of a stored trial, read by the protocol that wrote it; `where` names the trial in errors. */
-export function trialAnswer(t: StoredTranscript, where: string, protocols: readonly ProtocolModule[] = defaultProtocols()): TrialAnswer {
+/**
+ * The reply, parsed answer and gold of a stored trial, read by the protocol that wrote it; `where`
+ * names the trial in errors (or is a function that names it, called only for an error).
+ */
+export function trialAnswer(
+  t: StoredTranscript,
+  where: string | (() => string),
+  protocols: readonly ProtocolModule[] = defaultProtocols(),
+): TrialAnswer {
   // Each answer made as one object literal (no spread of a base one: a trial makes one object, not three).
   const { reasoning, reasoningTokens } = reasoningOf(t);
   const imported = readRecord(INSPECT_RECORDS, t, where);

@@ -90,7 +90,7 @@ const ParseFailedSchema = z.object({ parseFailed: z.boolean() });
 const parseFailedOf = new Map<string, boolean | null>();
 const REMEMBERED_DETAIL_CHARS = 256;
 
-function parseFailed(detail: string, where: string): boolean | null {
+function parseFailed(detail: string, where: () => string): boolean | null {
   let v = parseFailedOf.get(detail);
   if (v === undefined) {
     v = readScoreDetail(ParseFailedSchema, parseJson(detail, where))?.parseFailed ?? null;
@@ -112,11 +112,11 @@ function judgeRows(scorer: string, detail: unknown): TrialJudgeRow[] {
   return d.turns.flatMap((t) => (t.panel ? panel(t.panel.judges, t.turn) : []));
 }
 
-function parseJson(text: string, where: string): unknown {
+function parseJson(text: string, where: () => string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new MindscopeError(`${where}: stored JSON does not parse: ${(err as Error).message}`);
+    throw new MindscopeError(`${where()}: stored JSON does not parse: ${(err as Error).message}`);
   }
 }
 
@@ -142,14 +142,15 @@ function toRow(
   protocols: readonly ProtocolModule[],
   records: ReadonlyArray<ProtocolModule['records']>,
 ): TrialRow {
-  const where = `trial ${t.suite}/${t.itemId}#${t.replicate} of ${spec} in run ${t.runId}`;
+  // The trial's name, made only for an error.
+  const where = () => `trial ${t.suite}/${t.itemId}#${t.replicate} of ${spec} in run ${t.runId}`;
   let messages: ChatMessage[][] = [];
   let answer: TrialAnswer | undefined;
   let protocol: string | null = null;
   let transcript: StoredTranscript | null = null;
   if (t.transcript !== null) {
     const parsed = readStoredTranscript(t.transcript);
-    if (!parsed.success) throw new MindscopeError(`${where}: the transcript does not parse: ${parsed.error.issues[0]?.message ?? ''}`);
+    if (!parsed.success) throw new MindscopeError(`${where()}: the transcript does not parse: ${parsed.error.issues[0]?.message ?? ''}`);
     const tr = parsed.data;
     transcript = tr;
     protocol = protocolOf(tr, records);

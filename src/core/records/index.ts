@@ -57,14 +57,19 @@ function writtenBy(schemas: RecordSchemas, t: StoredTranscript): boolean {
 /**
  * A stored transcript's record parsed with a protocol's schemas, or undefined when the
  * transcript belongs to another protocol. A record of the right protocol that does not parse is
- * an error naming the trial: it means the store was written by something else.
+ * an error naming the trial: it means the store was written by something else. `where` names the
+ * trial, or is a function that names it (called only for the error).
  */
-export function readRecord<S extends RecordSchemas>(schemas: S, t: StoredTranscript, where: string): z.infer<S['detail']> | undefined {
+export function readRecord<S extends RecordSchemas>(
+  schemas: S,
+  t: StoredTranscript,
+  where: string | (() => string),
+): z.infer<S['detail']> | undefined {
   if (!writtenBy(schemas, t)) return undefined;
   const parsed = schemas.detail.safeParse(t.detail);
   if (!parsed.success)
     throw new MindscopeError(
-      `${where}: stored ${schemas.protocol} record does not parse: ${parsed.error.issues[0]?.message ?? ''} at ${parsed.error.issues[0]?.path.join('.') ?? ''}`,
+      `${typeof where === 'string' ? where : where()}: stored ${schemas.protocol} record does not parse: ${parsed.error.issues[0]?.message ?? ''} at ${parsed.error.issues[0]?.path.join('.') ?? ''}`,
     );
   return parsed.data as z.infer<S['detail']>;
 }
