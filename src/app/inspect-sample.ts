@@ -122,6 +122,8 @@ const quoted = {
   gold: new Quoted(),
   scorer: new Quoted(),
   protocol: new Quoted(),
+  /** The reply's text: written as the choice's content, the completion and the last message (one JSON for the three). */
+  reply: new Quoted(),
 };
 
 /**
@@ -181,9 +183,17 @@ function choicesJson(presented: McqDetail['presented']): string {
 /**
  * The pieces of a sample's text after its messages, set for each sample and joined: one list
  * made once, where a template of its pieces made a string object a piece (and a flat copy of
- * them all when written): young garbage larger than the text.
+ * them all when written): young garbage larger than the text. A part a sample may lack (the
+ * choice, the score) has its places all the same, set to '' where it is lacking.
  */
-const TAIL: string[] = new Array<string>(34).fill('');
+const TAIL: string[] = new Array<string>(47).fill('');
+
+/** The end of a choice, by whether its call was cut at the token limit. */
+const STOP = '},"stop_reason":"stop"}';
+const STOP_AT_MAX_TOKENS = '},"stop_reason":"max_tokens"}';
+/** Between a score's answer and its gold, with the explanation of a reply that could not be read or without. */
+const GOLD = ',"metadata":{"gold":';
+const EXPLAINED_GOLD = `,"explanation":${PARSE_FAILED_NOTE}${GOLD}`;
 
 /**
  * JSON.stringify(sampleWith(r, model, [], [])) cut where its input and messages lists go: the
@@ -204,16 +214,9 @@ function samplePieces(r: TrialRow, model: string): [string, string, string] | un
   const time = json(r.latencyMs / 1000);
   const truncated = r.transcript?.calls.at(-1)?.response?.truncated;
   // The reply's JSON once: the choice's content and the completion ('' when there is none).
-  const reply = r.reply !== null ? json(r.reply) : '""';
-  const choice =
-    r.reply !== null
-      ? `{"message":{"role":"assistant","content":${reply},"source":"generate","model":${m}},"stop_reason":${truncated ? '"max_tokens"' : '"stop"'}}`
-      : '';
-  const score =
-    r.scorer !== null && r.score !== null
-      ? `${quoted.scorer.of(r.scorer)}:{"value":${json(inspectValue(r.score))},"answer":${json(r.parsedAnswer)}` +
-        `${r.parseFailed ? `,"explanation":${PARSE_FAILED_NOTE}` : ''},"metadata":{"gold":${quoted.gold.of(r.gold)},"parse_failed":${json(r.parseFailed)}}}`
-      : '';
+  const hasReply = r.reply !== null;
+  const reply = hasReply ? quoted.reply.of(r.reply) : '""';
+  const scored = r.scorer !== null && r.score !== null;
   const head = `{"id":${quoted.itemId.of(r.itemId)},"epoch":${json(r.replicate + 1)},"input":`;
   const middle = `${mcq ? `,"choices":${choicesJson(mcq.presented)}` : ''},"target":${json(r.gold ?? '')},"messages":`;
   // The text after the messages: its pieces set in one list, reused (see TAIL), and joined.
@@ -222,7 +225,12 @@ function samplePieces(r: TrialRow, model: string): [string, string, string] | un
   t[i++] = ',"output":{"model":';
   t[i++] = m;
   t[i++] = ',"choices":[';
-  t[i++] = choice;
+  // The choice: the reply as the assistant's message, and why it stopped.
+  t[i++] = hasReply ? '{"message":{"role":"assistant","content":' : '';
+  t[i++] = hasReply ? reply : '';
+  t[i++] = hasReply ? ',"source":"generate","model":' : '';
+  t[i++] = hasReply ? m : '';
+  t[i++] = hasReply ? (truncated ? STOP_AT_MAX_TOKENS : STOP) : '';
   t[i++] = '],"completion":';
   t[i++] = reply;
   t[i++] = ',"usage":';
@@ -230,7 +238,17 @@ function samplePieces(r: TrialRow, model: string): [string, string, string] | un
   t[i++] = ',"time":';
   t[i++] = time;
   t[i++] = '},"scores":{';
-  t[i++] = score;
+  // The protocol's score: its value as Inspect reads it, the answer read and the gold.
+  t[i++] = scored ? quoted.scorer.of(r.scorer) : '';
+  t[i++] = scored ? ':{"value":' : '';
+  t[i++] = scored ? json(inspectValue(r.score!)) : '';
+  t[i++] = scored ? ',"answer":' : '';
+  t[i++] = scored ? json(r.parsedAnswer) : '';
+  t[i++] = scored ? (r.parseFailed ? EXPLAINED_GOLD : GOLD) : '';
+  t[i++] = scored ? quoted.gold.of(r.gold) : '';
+  t[i++] = scored ? ',"parse_failed":' : '';
+  t[i++] = scored ? json(r.parseFailed) : '';
+  t[i++] = scored ? '}}' : '';
   t[i++] = '}';
   t[i++] = itemMetadata(r);
   t[i++] = json(r.replicate);
@@ -278,7 +296,8 @@ function replyJson(
   m: string,
 ): string {
   if (response.reasoning?.text) return JSON.stringify(replyToInspect(response, model));
-  return `{"role":"assistant","content":${json(response.text)},"source":"generate","model":${m}}`;
+  // The text's JSON remembered: most often the reply's, made for the sample's output.
+  return `{"role":"assistant","content":${quoted.reply.of(response.text)},"source":"generate","model":${m}}`;
 }
 
 /**
