@@ -164,6 +164,36 @@ describe('HTTP/1.1 client (plain http)', () => {
     await expect(post(server.url)).rejects.toThrow(/bad HTTP reply: status line/);
   });
 
+  it('writes a frozen header set the same on every call, reading it once', async () => {
+    server = await rawServer((_req, socket) => {
+      socket.write('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok');
+    });
+    // A set that cannot change (an SDK client's headers of a kind of call): its lines are made once.
+    let reads = 0;
+    const headers = Object.freeze(
+      Object.defineProperties({} as Record<string, string>, {
+        'content-type': { value: 'application/json', enumerable: true },
+        'x-counted': {
+          enumerable: true,
+          get: () => {
+            reads++;
+            return 'same';
+          },
+        },
+      }),
+    );
+    for (let i = 0; i < 3; i++) expect(await (await post(server.url, '{}', headers)).text()).toBe('ok');
+    expect(reads).toBe(1);
+    expect(new Set(server.requests).size).toBe(1);
+    expect(server.requests[0]).toMatch(/\r\ncontent-type: application\/json\r\nx-counted: same\r\nhost: /);
+    // A set that may change is read on every call.
+    const open: Record<string, string> = { 'x-open': '1' };
+    await post(server.url, '{}', open);
+    open['x-open'] = '2';
+    await post(server.url, '{}', open);
+    expect(server.requests.slice(-2).map((r) => /x-open: (\d)/.exec(r)?.[1])).toEqual(['1', '2']);
+  });
+
   it('refuses a header that would break the request head', async () => {
     server = await rawServer((_req, socket) => {
       socket.write('HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n');

@@ -44,13 +44,17 @@ function lowerName(name: string): string {
   return lower;
 }
 
-/** A request's head: the request line, the caller's headers, host and length. */
-function head(o: CallOptions, host: string): string {
-  if (o.method === '' || BAD_TOKEN.test(o.method)) throw new TypeError(`invalid method ${JSON.stringify(o.method)}`);
-  let h = `${o.method} ${o.path} HTTP/1.1\r\n`;
+/** The caller's header lines of a request, checked, and whether they name the host. */
+interface HeaderLines {
+  lines: string;
+  hostGiven: boolean;
+}
+
+function headerLines(headers: Record<string, string>): HeaderLines {
+  let lines = '';
   let hostGiven = false;
-  for (const name in o.headers) {
-    const value = o.headers[name];
+  for (const name in headers) {
+    const value = headers[name];
     if (value === undefined || value === null) continue;
     const lower = lowerName(name);
     const v = String(value);
@@ -59,10 +63,27 @@ function head(o: CallOptions, host: string): string {
       if (lower !== 'host') continue;
       hostGiven = true;
     }
-    h += `${name}: ${v}\r\n`;
+    lines += `${name}: ${v}\r\n`;
   }
-  if (!hostGiven) h += `host: ${host}\r\n`;
-  return `${h}content-length: ${Buffer.byteLength(o.body)}\r\n\r\n`;
+  return { lines, hostGiven };
+}
+
+/**
+ * Header lines of frozen header sets, by the set: an SDK client hands every call of a kind the
+ * same frozen set (openai-client.ts), which cannot change, so it is checked and written once.
+ */
+const FROZEN_LINES = new WeakMap<object, HeaderLines>();
+
+/** A request's head: the request line, the caller's headers, host and length. */
+function head(o: CallOptions, host: string): string {
+  if (o.method === '' || BAD_TOKEN.test(o.method)) throw new TypeError(`invalid method ${JSON.stringify(o.method)}`);
+  let given = FROZEN_LINES.get(o.headers);
+  if (given === undefined) {
+    given = headerLines(o.headers);
+    if (Object.isFrozen(o.headers)) FROZEN_LINES.set(o.headers, given);
+  }
+  const hostLine = given.hostGiven ? '' : `host: ${host}\r\n`;
+  return `${o.method} ${o.path} HTTP/1.1\r\n${given.lines}${hostLine}content-length: ${Buffer.byteLength(o.body)}\r\n\r\n`;
 }
 
 /** One keep-alive connection of a pool. */

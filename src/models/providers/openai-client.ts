@@ -68,7 +68,7 @@ export function leanClientClass(mod: OpenAiModule): LeanClass {
   leanClient = class OpenAI extends mod.OpenAI {
     #bearer: { key: string; header: { Authorization: string } } | undefined;
     /** Built headers by kind of call (at most 64 kinds: timeouts of every size start it afresh). */
-    #built = new Map<string, Record<string, string>>();
+    #built = new Map<string, Readonly<Record<string, string>>>();
     /** Full URLs by API path. */
     #urls = new Map<string, string>();
 
@@ -84,12 +84,18 @@ export function leanClientClass(mod: OpenAiModule): LeanClass {
       return this.#bearer.header as never;
     }
 
-    /** The headers of a call: the SDK's builder's, built once per kind of call (see above). */
+    /** The headers of a call: the SDK's builder's, built once per kind of call (see above); a copy of its own. */
     async [BUILD_HEADERS](args: HeaderBuild): Promise<unknown> {
-      return this.#headers(args);
+      const headers = await this.#headers(args);
+      return headers instanceof Headers ? headers : { ...headers };
     }
 
-    async #headers(args: HeaderBuild): Promise<Record<string, string> | Headers> {
+    /**
+     * The headers of a kind of call, built once and frozen (shared by its calls: a client that
+     * writes them out, http1-client.ts, writes a frozen set once); the builder's own Headers when
+     * the call has headers of its own.
+     */
+    async #headers(args: HeaderBuild): Promise<Readonly<Record<string, string>> | Headers> {
       const { options, method, bodyHeaders, retryCount } = args;
       if (options.headers !== undefined || this.idempotencyHeader) return (await stock.call(this, args)) as Headers;
       const kind = JSON.stringify([
@@ -105,12 +111,13 @@ export function leanClientClass(mod: OpenAiModule): LeanClass {
       let plain = this.#built.get(kind);
       if (!plain) {
         const headers = (await stock.call(this, args)) as Headers;
-        plain = {};
-        for (const [k, v] of headers) plain[k] = v;
+        const built: Record<string, string> = {};
+        for (const [k, v] of headers) built[k] = v;
+        plain = Object.freeze(built);
         if (this.#built.size >= 64) this.#built.clear();
         this.#built.set(kind, plain);
       }
-      return { ...plain };
+      return plain;
     }
 
     // The SDK's own makes a signal per call (its AbortController's), listens on the caller's and

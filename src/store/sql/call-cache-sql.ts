@@ -76,19 +76,18 @@ export class SqlCallCache {
     if (origin !== undefined && !this.#origins.has(origin)) write.origin = origin;
     // Journaled first: from here a kill loses nothing; the journal forgets it once committed.
     const journaled = this.#journal?.append({ key, provider, model, body, origin: origin ?? null });
-    const committed = this.commits.add(`cache entry for ${model}`, write, () => {
-      if (this.#queued.get(key) === queued) this.#queued.delete(key);
-    });
-    if (journaled) committed.then(journaled, () => {});
-    // A model (or origin) committed needs no insert in later writes.
-    if (write.model || write.origin !== undefined)
-      committed.then(
-        () => {
-          if (write.model) this.#models.add(named);
-          if (write.origin !== undefined) this.#origins.add(write.origin);
-        },
-        () => {},
-      );
+    const committed = this.commits.add(
+      () => `cache entry for ${model}`,
+      write,
+      (stored) => {
+        if (this.#queued.get(key) === queued) this.#queued.delete(key);
+        if (!stored) return;
+        journaled?.();
+        // A model (or origin) committed needs no insert in later writes.
+        if (write.model) this.#models.add(named);
+        if (write.origin !== undefined) this.#origins.add(write.origin);
+      },
+    );
     return committed;
   }
 

@@ -21,15 +21,25 @@ const GROUP_COMMIT_MAX = 512;
 /** Failed writes named in a flush error; the others are counted. */
 const MAX_FAILURES_SHOWN = 3;
 
+/** Names a write in an error message: the text, or what makes it (called only when there is an error to name it in). */
+export type WriteName = string | (() => string);
+
 interface Queued<W> {
-  /** Names the write in an error message. */
-  what: string;
+  what: WriteName;
   write: W;
-  /** Called once the write's batch has been tried, committed or not (read-your-writes bookkeeping). */
-  after?: () => void;
+  /**
+   * Called once the write has been tried, with whether it was committed (bookkeeping: what the
+   * store knows committed, read-your-writes), before the write's promise settles for its callers.
+   */
+  after?: (committed: boolean) => void;
   resolve: () => void;
   reject: (err: Error) => void;
+  committed: boolean;
+  /** Why it could not be committed. */
+  error?: Error;
 }
+
+const nameOf = (what: WriteName): string => (typeof what === 'string' ? what : what());
 
 export class GroupCommit<W> {
   #queue: Queued<W>[] = [];
@@ -45,7 +55,7 @@ export class GroupCommit<W> {
   ) {}
 
   /** Queue a write; the promise resolves when it is committed and rejects when it cannot be. */
-  add(what: string, write: W, after?: () => void): Promise<void> {
+  add(what: WriteName, write: W, after?: (committed: boolean) => void): Promise<void> {
     let resolve!: () => void;
     let reject!: (err: Error) => void;
     const done = new Promise<void>((res, rej) => {
@@ -54,7 +64,7 @@ export class GroupCommit<W> {
     });
     // A caller that does not wait for the write still hears of a failure from flush().
     done.catch(() => {});
-    this.#queue.push({ what, write, after, resolve, reject });
+    this.#queue.push({ what, write, after, resolve, reject, committed: false });
     if (this.#queue.length >= GROUP_COMMIT_MAX) void this.#commitQueued();
     else if (!this.#timer) this.#timer = setTimeout(() => void this.#commitQueued(), GROUP_COMMIT_MS);
     return done;
@@ -78,26 +88,31 @@ export class GroupCommit<W> {
   async #commitBatch(batch: Queued<W>[]): Promise<void> {
     try {
       await this.commit(batch.map((b) => b.write));
-      for (const b of batch) b.resolve();
+      for (const b of batch) b.committed = true;
     } catch {
       for (const b of batch) {
         try {
           await this.commit([b.write]);
-          b.resolve();
+          b.committed = true;
         } catch (err) {
           // A full disk is one short line naming the database, however many writes it refused.
           if (err instanceof StoreFullError) {
             this.#full = err;
-            b.reject(err);
+            b.error = err;
             continue;
           }
           const message = (err as Error).message;
-          this.#failures.push(`${b.what}: ${message}`);
-          b.reject(new MindscopeError(`${this.location}: could not store ${b.what}: ${message}`));
+          const what = nameOf(b.what);
+          this.#failures.push(`${what}: ${message}`);
+          b.error = new MindscopeError(`${this.location}: could not store ${what}: ${message}`);
         }
       }
-    } finally {
-      for (const b of batch) b.after?.();
+    }
+    // The batch's bookkeeping first, then its writes' promises.
+    for (const b of batch) b.after?.(b.committed);
+    for (const b of batch) {
+      if (b.committed) b.resolve();
+      else b.reject(b.error!);
     }
   }
 

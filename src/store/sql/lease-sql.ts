@@ -15,7 +15,9 @@ export async function claimTrialLeases(
   ttlMs: number,
   queuedDone: (id: string) => boolean,
 ): Promise<ClaimResult[]> {
-  const unique = [...new Map(keys.map((k) => [trialKeyString(k), k])).values()];
+  // Each key's text once: the claim's unique keys, and its answer for each key asked.
+  const ids = keys.map(trialKeyString);
+  const unique = [...new Map(keys.map((k, i) => [ids[i]!, k])).values()];
   const claimed = new Set<string>();
   const done = new Set<string>();
   const { nowMs } = db.dialect;
@@ -58,8 +60,7 @@ export async function claimTrialLeases(
       }
     }
   });
-  return keys.map((k) => {
-    const id = trialKeyString(k);
+  return ids.map((id) => {
     if (done.has(id) || queuedDone(id)) return 'done';
     return claimed.has(id) ? 'claimed' : 'held';
   });

@@ -60,7 +60,6 @@ import {
   doneTrialWrite,
   failedTrialWrite,
   insertNames,
-  keyNames,
   nameIds,
   type GroupWrites,
   scoreNames,
@@ -80,6 +79,9 @@ import {
   upsertRunPlan,
 } from './run-records-sql.js';
 import { trialSummaryPages } from './trial-summaries.js';
+
+/** A trial write's name in an error message, made only when there is one. */
+const trialName = (what: string, k: TrialKey) => () => `${what} ${k.suite}/${k.itemId}#${k.replicate}`;
 
 /** The Store written once in SQL over a driver (SQLite or PostgreSQL). */
 export class SqlStore implements Store {
@@ -129,8 +131,17 @@ export class SqlStore implements Store {
           groupNames = fresh;
           const known = this.#names;
           const top = await tx.get<{ id: number | null }>('SELECT MAX(id) AS id FROM trial_rows');
+          // Names the group's rows share (a run, subject, suite, scorer) looked up once a group.
+          const shared = new Map<string, number>();
           group = {
-            nameId: (name) => fresh.get(name) ?? (known.get(name) || undefined),
+            nameId: (name) => {
+              let id = shared.get(name) ?? fresh.get(name);
+              if (id === undefined) {
+                id = known.get(name) || undefined;
+                if (id !== undefined) shared.set(name, id);
+              }
+              return id;
+            },
             trialIdsAbove: Number(top?.id ?? 0),
             details: new Set(),
           };
@@ -295,27 +306,22 @@ export class SqlStore implements Store {
     const write = doneTrialWrite(this.db.backend, k, itemHash, outcome, attempts, packed.body, this.db.codec);
     const id = trialKeyString(k);
     this.#queuedStatus.set(id, 'done');
-    if (packed.blobs.length) write.blobs = packed.blobs;
+    const blobs = packed.blobs;
+    if (blobs.length) write.blobs = blobs;
     this.#nameTrial(
       write,
       k,
       this.db.backend === 'sqlite'
-        ? [outcome.score.scorer]
+        ? outcome.score.scorer
         : scoreNames(this.db.backend, [outcome.score.scorer], [JSON.stringify(outcome.score.detail)]),
     );
-    const committed = this.#namesCommitted(
-      write,
-      this.#commits.add(`trial ${k.suite}/${k.itemId}#${k.replicate}`, write, () => {
-        if (this.#queuedStatus.get(id) === 'done') this.#queuedStatus.delete(id);
-      }),
-    );
-    // Only blobs committed may be left out of later transcripts' writes.
-    if (packed.blobs.length)
-      committed.then(
-        () => this.#packer.markStored(packed.blobs),
-        () => {},
-      );
-    return committed;
+    return this.#commits.add(trialName('trial', k), write, (committed) => {
+      if (this.#queuedStatus.get(id) === 'done') this.#queuedStatus.delete(id);
+      if (!committed) return;
+      this.#namesCommitted(write);
+      // Only blobs committed may be left out of later transcripts' writes.
+      if (blobs.length) this.#packer.markStored(blobs);
+    });
   }
 
   recordFailed(k: TrialKey, itemHash: string, error: string, attempts: number): Promise<void> {
@@ -323,31 +329,41 @@ export class SqlStore implements Store {
     if (this.#queuedStatus.get(id) !== 'done') this.#queuedStatus.set(id, 'failed');
     const write = failedTrialWrite(this.db.backend, k, itemHash, error, attempts);
     this.#nameTrial(write, k);
-    return this.#namesCommitted(
-      write,
-      this.#commits.add(`failed trial ${k.suite}/${k.itemId}#${k.replicate}`, write, () => {
-        if (this.#queuedStatus.get(id) === 'failed') this.#queuedStatus.delete(id);
-      }),
-    );
+    return this.#commits.add(trialName('failed trial', k), write, (committed) => {
+      if (this.#queuedStatus.get(id) === 'failed') this.#queuedStatus.delete(id);
+      if (committed) this.#namesCommitted(write);
+    });
   }
 
-  /** The trial's names not known committed go with its write. */
-  #nameTrial(write: Write, k: TrialKey, more: string[] = []): void {
-    const names = [...keyNames(k), ...more].filter((n) => !this.#names.has(n));
-    if (names.length) write.names = names;
+  /**
+   * The key names (run, subject, suite) of the last trial named, once known committed: a run's
+   * trials share them, and a name once committed stays (names are never deleted).
+   */
+  #knownKey: { runId: string; subjectId: string; suite: string } | undefined;
+
+  /** The trial's names (and `more`: its scorer, a name or names) not known committed go with its write. */
+  #nameTrial(write: Write, k: TrialKey, more?: string | string[]): void {
+    let names: string[] | undefined;
+    const add = (n: string) => {
+      if (!this.#names.has(n)) (names ??= []).push(n);
+    };
+    const known = this.#knownKey;
+    if (!known || known.runId !== k.runId || known.subjectId !== k.subjectId || known.suite !== k.suite) {
+      add(k.runId);
+      add(k.subjectId);
+      add(k.suite);
+      this.#knownKey = names ? undefined : { runId: k.runId, subjectId: k.subjectId, suite: k.suite };
+    }
+    add(k.itemId);
+    if (typeof more === 'string') add(more);
+    else if (more) for (const n of more) add(n);
+    if (names) write.names = names;
   }
 
   /** Once the write has committed, its names are known: later writes need not insert them. */
-  #namesCommitted(write: Write, committed: Promise<void>): Promise<void> {
+  #namesCommitted(write: Write): void {
     const names = write.names;
-    if (names)
-      committed.then(
-        () => {
-          for (const n of names) if (!this.#names.has(n)) this.#names.set(n, 0);
-        },
-        () => {},
-      );
-    return committed;
+    if (names) for (const n of names) if (!this.#names.has(n)) this.#names.set(n, 0);
   }
 
   async getCached(key: string, provider?: string, model?: string): Promise<unknown> {

@@ -173,10 +173,16 @@ export interface PackedTranscript {
   blobs: Array<[string, string]>;
 }
 
+/** A short text's reference, and whether its blob is known stored (found so in `stored` once: a blob is never deleted). */
+interface HashEntry {
+  hash: string;
+  stored: boolean;
+}
+
 /** Packs transcripts, remembering hashes it computed and blobs known stored. */
 export class TranscriptPacker {
   /** Hashes of short texts, recently used (a template's paragraphs are looked up every trial). */
-  readonly #hashOf = new RecentMap<string, string>();
+  readonly #hashOf = new RecentMap<string, HashEntry>();
   /** Blobs committed to the database, recently used (a blob is never deleted, so these need no new insert). */
   readonly #stored = new RecentMap<string, true>();
   /** Blobs read back, by hash. */
@@ -188,9 +194,10 @@ export class TranscriptPacker {
   /** Detail fields read back from blobs, parsed and frozen. */
   readonly #detailValues = new BoundedMap<string, unknown>();
 
-  /** The last transcript's shape and its reference. */
+  /** The last transcript's shape and its reference (and whether its blob is known stored). */
   #lastShape: string | undefined;
   #lastShapeRef = '';
+  #lastShapeStored = false;
   #lastTree: ShapeTree | undefined;
 
   /** `codec` reads rows kept compressed (without one, rows must be text). */
@@ -203,16 +210,21 @@ export class TranscriptPacker {
     return this.codec.decode(body);
   }
 
-  #hash(text: string): string {
+  /** A short text's entry (hash remembered); undefined for a long one. */
+  #entry(text: string): HashEntry | undefined {
     // Remembered for short texts only (a template's paragraphs, a transcript's shape): looking
     // a long one up costs about what hashing it does.
-    if (text.length > HASH_CACHE_MAX_CHARS) return blobRef(text);
-    let h = this.#hashOf.get(text);
-    if (h === undefined) {
-      h = blobRef(text);
-      this.#hashOf.set(text, h);
+    if (text.length > HASH_CACHE_MAX_CHARS) return undefined;
+    let e = this.#hashOf.get(text);
+    if (e === undefined) {
+      e = { hash: blobRef(text), stored: false };
+      this.#hashOf.set(text, e);
     }
-    return h;
+    return e;
+  }
+
+  #hash(text: string): string {
+    return this.#entry(text)?.hash ?? blobRef(text);
   }
 
   /** Note blobs as committed: later transcripts need not insert them again. */
@@ -226,10 +238,21 @@ export class TranscriptPacker {
     return h;
   }
 
+  /** A text's reference, its blob noted among `blobs` unless known stored (a short text's entry remembers that it is). */
+  #add(blobs: Map<string, string>, text: string): string {
+    const e = this.#entry(text);
+    if (e === undefined) return this.#keep(blobs, text, blobRef(text));
+    if (!e.stored) {
+      if (this.#stored.has(e.hash)) e.stored = true;
+      else blobs.set(e.hash, text);
+    }
+    return e.hash;
+  }
+
   /** Pack a transcript; blobs already known stored are left out of `blobs`. */
   pack(transcript: { calls: unknown[]; detail?: unknown }): PackedTranscript {
     const blobs = new Map<string, string>();
-    const add = (text: string): string => this.#keep(blobs, text, this.#hash(text));
+    const add = (text: string): string => this.#add(blobs, text);
     const calls = transcript.calls.map((call) => {
       const c = call as { messages?: unknown };
       if (!Array.isArray(c.messages)) return call;
@@ -267,10 +290,15 @@ export class TranscriptPacker {
       if (shape !== this.#lastShape) {
         this.#lastShape = shape;
         this.#lastShapeRef = this.#hash(shape);
+        this.#lastShapeStored = false;
         this.#lastTree = shapeTree(whole);
       }
     }
-    values[0] = this.#keep(blobs, this.#lastShape!, this.#lastShapeRef);
+    if (!this.#lastShapeStored) {
+      if (this.#stored.has(this.#lastShapeRef)) this.#lastShapeStored = true;
+      else blobs.set(this.#lastShapeRef, this.#lastShape!);
+    }
+    values[0] = this.#lastShapeRef;
     return { body: JSON.stringify(values), blobs: [...blobs] };
   }
 

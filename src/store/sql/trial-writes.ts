@@ -320,9 +320,18 @@ const DELETE_LEASE = `DELETE FROM trial_leases WHERE ${KEY_WHERE}`;
 /** A trial row's upsert (SQLite): by its names' numbers where the group knows them all. */
 function trialUpsert(k: TrialKey, params: unknown[], group: GroupWrites | undefined): [string, unknown[]] {
   if (!group) return [UPSERT_TRIAL_SQLITE, params];
-  const ids = [group.nameId(k.runId), group.nameId(k.subjectId), group.nameId(k.suite), group.nameId(k.itemId)];
-  if (ids.some((id) => id === undefined)) return [UPSERT_TRIAL_SQLITE, params];
-  return [UPSERT_TRIAL_BY_IDS, [...ids, ...params.slice(4)]];
+  const run = group.nameId(k.runId);
+  const subject = group.nameId(k.subjectId);
+  const suite = group.nameId(k.suite);
+  const item = group.nameId(k.itemId);
+  if (run === undefined || subject === undefined || suite === undefined || item === undefined) return [UPSERT_TRIAL_SQLITE, params];
+  // The key's four names given as their numbers, in place of the names (params' first four).
+  const byIds = params.slice();
+  byIds[0] = run;
+  byIds[1] = subject;
+  byIds[2] = suite;
+  byIds[3] = item;
+  return [UPSERT_TRIAL_BY_IDS, byIds];
 }
 
 /** The write of a failed trial: never replaces a done one. */
