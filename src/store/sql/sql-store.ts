@@ -42,7 +42,7 @@ import type { BatchLedger } from '../batch-ledger.js';
 import { blobLoader, insertBlobs } from './blob-rows.js';
 import { itemHashIs, itemHashParam } from './item-keys.js';
 import { pgBlockText } from './pg-text-blocks.js';
-import { RecentMap } from './recent-map.js';
+import { CommittedNames } from './committed-names.js';
 import { TranscriptPacker } from './transcript-packing.js';
 import { storeItems } from './item-bodies.js';
 import { type ItemReader, itemReader } from './item-reader.js';
@@ -91,12 +91,8 @@ export class SqlStore implements Store {
   readonly #commits: GroupCommit<Write>;
   readonly #batches: SqlBatchLedger;
   readonly #packer: TranscriptPacker;
-  /**
-   * Names (trial_rows' runs, subjects, suites, item ids, scorers) known committed, recently used,
-   * with their numbers (SQLite; 0 where the number is not known). One forgotten is inserted again
-   * (a no-op) with the next write that uses it.
-   */
-  readonly #names = new RecentMap<string, number>();
+  /** Names known committed in `names` (committed-names.ts): a write carries only the others. */
+  readonly #names = new CommittedNames();
   readonly #loadBlobs: ReturnType<typeof blobLoader>;
   /** Settles once every putItems so far has: the group's commits wait for it. */
   #itemsSettled: Promise<void> = Promise.resolve();
@@ -129,19 +125,9 @@ export class SqlStore implements Store {
           const fresh = new Map<string, number>();
           if (names.length) for (const [name, id] of await nameIds(tx, names)) fresh.set(name, id);
           groupNames = fresh;
-          const known = this.#names;
           const top = await tx.get<{ id: number | null }>('SELECT MAX(id) AS id FROM trial_rows');
-          // Names the group's rows share (a run, subject, suite, scorer) looked up once a group.
-          const shared = new Map<string, number>();
           group = {
-            nameId: (name) => {
-              let id = shared.get(name) ?? fresh.get(name);
-              if (id === undefined) {
-                id = known.get(name) || undefined;
-                if (id !== undefined) shared.set(name, id);
-              }
-              return id;
-            },
+            nameId: this.#names.groupIds(fresh),
             trialIdsAbove: Number(top?.id ?? 0),
             details: new Set(),
           };
@@ -159,7 +145,7 @@ export class SqlStore implements Store {
         for (const w of writes) await w(tx, group);
       });
       // Committed: the names' numbers read in the group hold from now on.
-      if (groupNames) for (const [name, id] of groupNames) this.#names.set(name, id);
+      if (groupNames) this.#names.learn(groupNames);
     }, this.location);
     this.#cache = new SqlCallCache(db, this.#commits, options.journalDir);
   }
@@ -308,7 +294,7 @@ export class SqlStore implements Store {
     this.#queuedStatus.set(id, 'done');
     const blobs = packed.blobs;
     if (blobs.length) write.blobs = blobs;
-    this.#nameTrial(
+    this.#names.nameTrial(
       write,
       k,
       this.db.backend === 'sqlite'
@@ -318,7 +304,7 @@ export class SqlStore implements Store {
     return this.#commits.add(trialName('trial', k), write, (committed) => {
       if (this.#queuedStatus.get(id) === 'done') this.#queuedStatus.delete(id);
       if (!committed) return;
-      this.#namesCommitted(write);
+      this.#names.committed(write);
       // Only blobs committed may be left out of later transcripts' writes.
       if (blobs.length) this.#packer.markStored(blobs);
     });
@@ -328,42 +314,11 @@ export class SqlStore implements Store {
     const id = trialKeyString(k);
     if (this.#queuedStatus.get(id) !== 'done') this.#queuedStatus.set(id, 'failed');
     const write = failedTrialWrite(this.db.backend, k, itemHash, error, attempts);
-    this.#nameTrial(write, k);
+    this.#names.nameTrial(write, k);
     return this.#commits.add(trialName('failed trial', k), write, (committed) => {
       if (this.#queuedStatus.get(id) === 'failed') this.#queuedStatus.delete(id);
-      if (committed) this.#namesCommitted(write);
+      if (committed) this.#names.committed(write);
     });
-  }
-
-  /**
-   * The key names (run, subject, suite) of the last trial named, once known committed: a run's
-   * trials share them, and a name once committed stays (names are never deleted).
-   */
-  #knownKey: { runId: string; subjectId: string; suite: string } | undefined;
-
-  /** The trial's names (and `more`: its scorer, a name or names) not known committed go with its write. */
-  #nameTrial(write: Write, k: TrialKey, more?: string | string[]): void {
-    let names: string[] | undefined;
-    const add = (n: string) => {
-      if (!this.#names.has(n)) (names ??= []).push(n);
-    };
-    const known = this.#knownKey;
-    if (!known || known.runId !== k.runId || known.subjectId !== k.subjectId || known.suite !== k.suite) {
-      add(k.runId);
-      add(k.subjectId);
-      add(k.suite);
-      this.#knownKey = names ? undefined : { runId: k.runId, subjectId: k.subjectId, suite: k.suite };
-    }
-    add(k.itemId);
-    if (typeof more === 'string') add(more);
-    else if (more) for (const n of more) add(n);
-    if (names) write.names = names;
-  }
-
-  /** Once the write has committed, its names are known: later writes need not insert them. */
-  #namesCommitted(write: Write): void {
-    const names = write.names;
-    if (names) for (const n of names) if (!this.#names.has(n)) this.#names.set(n, 0);
   }
 
   async getCached(key: string, provider?: string, model?: string): Promise<unknown> {
