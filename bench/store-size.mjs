@@ -176,9 +176,10 @@ try {
       // PostgreSQL gives every table pages of its own (heap, free-space and visibility maps, each index): the same at any number of trials.
       // (trial_leases aside: its indexes keep the pages of the leases a run took and gave back, for its next leases.)
       const few = m.tables.filter((t) => t.rows !== undefined && t.rows < 10 && t.name !== 'trial_leases');
+      const fixed = few.reduce((a, t) => a + t.bytes, 0);
       if (few.length)
         console.log(
-          `  of which ${few.length} tables of fewer than 10 rows (their size the same at any number of trials): ${per(few.reduce((a, t) => a + t.bytes, 0)).toFixed(0)} B/trial`,
+          `  of which ${few.length} tables of fewer than 10 rows (their size the same at any number of trials): ${per(fixed).toFixed(0)} B/trial (${(fixed / m.gz).toFixed(2)}x the gzipped JSONL)`,
         );
       rows.push(
         {
@@ -193,6 +194,16 @@ try {
           peer: `${per(m.zipped).toFixed(1)} B`,
           ratio: m.storeBytes / m.zipped,
         },
+        ...(few.length
+          ? [
+              {
+                figure: `${label}: of those bytes, the pages of its ${few.length} tables of fewer than 10 rows (the same at any number of trials)${other}, ${shape}, beside the same gzipped JSONL`,
+                value: `${per(fixed).toFixed(0)} B`,
+                peer: `${per(m.gz).toFixed(1)} B`,
+                ratio: fixed / m.gz,
+              },
+            ]
+          : []),
         {
           figure: `${label} bytes per MCQ trial by table${other}, ${shape} (tables of 5 B a trial or more${backend === 'postgres' ? ', each with its indexes and TOAST' : ''})`,
           value: big.map((t) => `${t.name} ${per(t.bytes).toFixed(0)}`).join(', '),
