@@ -108,11 +108,14 @@ export class GroupCommit<W> {
         }
       }
     }
-    // The batch's bookkeeping first, then its writes' promises.
-    for (const b of batch) b.after?.(b.committed);
-    for (const b of batch) {
-      if (b.committed) b.resolve();
-      else b.reject(b.error!);
+    // The batch's bookkeeping first, then its writes' promises (settled even if bookkeeping throws).
+    try {
+      for (const b of batch) b.after?.(b.committed);
+    } finally {
+      for (const b of batch) {
+        if (b.committed) b.resolve();
+        else b.reject(b.error!);
+      }
     }
   }
 
