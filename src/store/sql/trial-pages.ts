@@ -128,31 +128,6 @@ function blobReader(db: SqlDriver): (refs: string[]) => Promise<Array<{ hash: st
   };
 }
 
-interface StoredTranscriptRow {
-  body: string | Uint8Array;
-  packed: number;
-}
-
-/**
- * The transcripts of `stored`, unpacked along with those of `ahead` (whose blobs are then read in
- * the same statements as theirs). A transcript of `ahead` that does not unpack is left for its own
- * batch, which reports it: the trials before it are given first, as without `ahead`.
- */
-async function unpackAlong(
-  packer: TranscriptPacker,
-  stored: StoredTranscriptRow[],
-  ahead: StoredTranscriptRow[],
-  load: (refs: string[]) => Promise<Array<{ hash: string; body: string }>>,
-): Promise<unknown[]> {
-  if (stored.length === 0) return [];
-  if (ahead.length === 0) return packer.unpackValues(stored, load);
-  try {
-    return await packer.unpackValues([...stored, ...ahead], load);
-  } catch {
-    return packer.unpackValues(stored, load);
-  }
-}
-
 /**
  * A page's rows as trials, a few at a time, each with its scores (the page's range, in trial
  * order). Kept out of the generators that read pages: what runs for every row is compiled (and
@@ -169,14 +144,10 @@ class PageTrials {
     private readonly finishedAt: (stored: string | number) => string,
   ) {}
 
-  /**
-   * The stored transcripts of rows `from` to `to` (those that have one), for
-   * TranscriptPacker.unpackValues; with a `step`, those of the rows `from`, `from + step` and so
-   * on to the page's end (see trialBatches).
-   */
-  stored(from: number, to: number, step = 1): StoredTranscriptRow[] {
-    const stored: StoredTranscriptRow[] = [];
-    for (let i = from; i < to; i += step) {
+  /** The stored transcripts of rows `from` to `to` (those that have one), for TranscriptPacker.unpackValues. */
+  stored(from: number, to: number): Array<{ body: string | Uint8Array; packed: number }> {
+    const stored: Array<{ body: string | Uint8Array; packed: number }> = [];
+    for (let i = from; i < to; i++) {
       const t = this.page[i]!;
       if (t[BODY] !== null) stored.push({ body: untaggedValue(t[BODY])!, packed: Number(t[PACKED] ?? 0) });
     }
@@ -300,11 +271,8 @@ export async function* trialBatches(db: SqlDriver, runId?: string, batchSize = P
       const trials = new PageTrials(page, scores, names, finishedAt);
       for (let from = 0; from < page.length; from += UNPACK) {
         const to = Math.min(page.length, from + UNPACK);
-        // The page's first rows are unpacked with the first row of each later UNPACK (unpacked
-        // again with its own): the blobs of the prompts those start with (a run's trials of an
-        // item follow one another) are read in the same statements as the first rows' ones.
-        const ahead = from === 0 ? trials.stored(to, page.length, UNPACK) : [];
-        yield trials.trials(from, to, await unpackAlong(packer, trials.stored(from, to), ahead, loadBlobs));
+        const stored = trials.stored(from, to);
+        yield trials.trials(from, to, stored.length ? await packer.unpackValues(stored, loadBlobs) : []);
       }
       if (page.length < batchSize) break;
       after = last;
