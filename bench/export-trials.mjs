@@ -7,9 +7,12 @@
 // its own. Peak RSS is also measured on a run of the same items with a fifth of the replicates
 // (20,000 trials), and with --memory-replicates N on one with N replicates: flat memory means no
 // more at 100,000 trials (or N x 10,000).
+// With --before OTHER/dist, another build's exports (its bin/mindscope.js) are one more arm of
+// every round: its CPU time beside this build's from the same rounds, the ratio of each round's
+// pair (this build's over the other's: the median and range), and whether both wrote the same bytes.
 //
 //   npm run build && node bench/export-trials.mjs [--items 2000] [--replicates 10] [--rounds 3] [--db FILE]
-//     [--memory-replicates 50] [--dist OTHER/dist] [--smoke]
+//     [--memory-replicates 50] [--dist OTHER/dist] [--before OTHER/dist] [--smoke]
 //
 // The runs are built once (about 1-2 minutes per 100,000 trials on 2 cores) and kept when --db
 // names a file; a run the store lacks is added to it.
@@ -17,7 +20,7 @@
 
 import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +36,9 @@ const arg = (name, fallback) => {
 const dist = resolve(arg('dist', join(here, '..', 'dist')));
 // The command as users run it: the checkout's bin/mindscope.js (beside that dist/).
 const BIN = join(dist, '..', 'bin', 'mindscope.js');
+// --before: another build whose exports run in the same rounds, beside this build's.
+const beforeDist = arg('before') && resolve(arg('before'));
+const BEFORE_BIN = beforeDist && join(beforeDist, '..', 'bin', 'mindscope.js');
 const items = Number(arg('items', smoke ? 20 : 2000));
 const replicates = Number(arg('replicates', smoke ? 2 : 10));
 const rounds = Number(arg('rounds', smoke ? 1 : 3));
@@ -108,8 +114,37 @@ function step(args, name) {
   return { seconds, peak, cpu, last: r.stdout.trim().split('\n').at(-1) };
 }
 const cli = (...args) => [BIN, ...args];
-const exportJsonl = (run) => cli('export', 'trials', '--db', db, '--run-id', run, '--out', join(work, `${run}.jsonl`));
-const exportInspect = (run) => cli('export', 'inspect', '--db', db, '--run-id', run, '--out', join(work, `${run}-logs`));
+const exportJsonl = (run, bin = BIN, tag = '') => [
+  bin,
+  'export',
+  'trials',
+  '--db',
+  db,
+  '--run-id',
+  run,
+  '--out',
+  join(work, `${run}${tag}.jsonl`),
+];
+const exportInspect = (run, bin = BIN, tag = '') => [
+  bin,
+  'export',
+  'inspect',
+  '--db',
+  db,
+  '--run-id',
+  run,
+  '--out',
+  join(work, `${run}${tag}-logs`),
+];
+/** Whether two exports (a file, or a folder of files) hold the same bytes. */
+function sameBytes(a, b) {
+  if (!statSync(a).isDirectory()) return readFileSync(a).equals(readFileSync(b));
+  const names = readdirSync(a).sort();
+  const others = readdirSync(b).sort();
+  return (
+    names.length === others.length && names.every((n, i) => n === others[i] && readFileSync(join(a, n)).equals(readFileSync(join(b, n))))
+  );
+}
 const scan = (run) => ['-e', SCAN, db, run, join(work, `${run}.scan`)];
 
 /** The ids of the runs a store holds (none when there is no store yet). */
@@ -158,9 +193,17 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const steps = { 'export trials .jsonl': exportJsonl, 'export inspect': exportInspect, 'plain scan': scan };
-const seen = Object.fromEntries(Object.keys(steps).map((k) => [k, []]));
+// The other build's exports (--before), written beside this build's under names of their own.
+const beforeSteps = BEFORE_BIN
+  ? {
+      'export trials .jsonl (before)': (run) => exportJsonl(run, BEFORE_BIN, '-before'),
+      'export inspect (before)': (run) => exportInspect(run, BEFORE_BIN, '-before'),
+    }
+  : {};
+const timed = { ...steps, ...beforeSteps };
+const seen = Object.fromEntries(Object.keys(timed).map((k) => [k, []]));
 for (let i = 0; i < rounds; i++) {
-  for (const [name, args] of Object.entries(steps)) {
+  for (const [name, args] of Object.entries(timed)) {
     const s = step(args('big'), name);
     seen[name].push(s);
     console.log(
@@ -181,6 +224,25 @@ for (const name of ['export trials .jsonl', 'export inspect']) {
     peer: `${best(scanCpu).toFixed(2)} s, ${median(scanCpu).toFixed(2)} s`,
     ratio: median(cpu) / median(scanCpu),
   });
+}
+// The other build beside this one: CPU of each from the same rounds, and each round's ratio.
+if (BEFORE_BIN) {
+  for (const name of ['export trials .jsonl', 'export inspect']) {
+    const mine = seen[name].map((s) => s.cpu);
+    const theirs = seen[`${name} (before)`].map((s) => s.cpu);
+    const paired = mine.map((c, i) => c / theirs[i]);
+    const out = name === 'export inspect' ? ['big-logs', 'big-before-logs'] : ['big.jsonl', 'big-before.jsonl'];
+    const same = sameBytes(join(work, out[0]), join(work, out[1]));
+    console.log(
+      `${name}, ${big} trials: CPU median ${median(mine).toFixed(2)} s against ${median(theirs).toFixed(2)} s for ${beforeDist}; per round this/before median ${median(paired).toFixed(3)} (${best(paired).toFixed(3)}-${Math.max(...paired).toFixed(3)}); ${same ? 'the same bytes' : 'DIFFERENT bytes'}`,
+    );
+    rows.push({
+      figure: `${name}, ${big} trials: CPU time (best, median of ${rounds} interleaved rounds) beside another build (${beforeDist}); ratio: the median of each round's pair`,
+      value: `${best(mine).toFixed(2)} s, ${median(mine).toFixed(2)} s`,
+      peer: `${best(theirs).toFixed(2)} s, ${median(theirs).toFixed(2)} s`,
+      ratio: median(paired),
+    });
+  }
 }
 // Peak memory at two or three sizes of run of the same items: flat means the larger costs no
 // more. The longest also with V8's young generation kept small (--max-semi-space-size=8), which a
