@@ -22,10 +22,16 @@ const benches = readdirSync(benchDir)
 /** How long a smoke run may take before it is stopped (and fails): a smoke run takes seconds. */
 const LIMIT_MS = 180_000;
 
+/** Arms a bench adds only when asked, asked for in its smoke run too (this build standing in for another). */
+const EXTRA_ARGS: Record<string, string[]> = { 'export-trials.mjs': ['--before', join(root, 'dist')] };
+
 /** Run a bench with --smoke; resolves to its exit code (a signal if it was stopped at the limit) and the tail of its output. */
 function smoke(file: string): Promise<{ code: number | null; signal: NodeJS.Signals | null; tail: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(benchDir, file), '--smoke'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(benchDir, file), '--smoke', ...(EXTRA_ARGS[file] ?? [])], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), LIMIT_MS);
     let out = '';
     const keep = (d: Buffer) => {
