@@ -5,7 +5,7 @@
 // core's errors file, not its index: the index loads every record schema (zod), which `report` does without.
 import { MindscopeError } from '../../core/errors.js';
 
-/** A long number's text (transcript-packing.ts's doubleText: 8 bytes in base64url) as the number. */
+/** A long number's text (transcript-shapes.ts's doubleText: 8 bytes in base64url) as the number. */
 function textDouble(t: unknown): number {
   if (typeof t !== 'string' || t.length !== 11) throw new MindscopeError('a packed transcript holds a malformed number');
   return Buffer.from(t, 'base64url').readDoubleBE(0);
