@@ -12,10 +12,13 @@
 // pair (this build's over the other's: the median and range), and whether both wrote the same bytes.
 //
 //   npm run build && node bench/export-trials.mjs [--items 2000] [--replicates 10] [--rounds 3] [--db FILE]
-//     [--memory-replicates 50] [--dist OTHER/dist] [--before OTHER/dist] [--smoke]
+//     [--memory-replicates 50] [--dist OTHER/dist] [--before OTHER/dist] [--instructions] [--smoke]
 //
 // The runs are built once (about 1-2 minutes per 100,000 trials on 2 cores) and kept when --db
 // names a file; a run the store lacks is added to it.
+// --instructions: each step (both builds' exports and the scan) once more under valgrind's
+// callgrind on the shorter run, start-up included as in its CPU time, its instructions counted
+// (instruction-count.mjs): ratios to the scan that repeat on a shared machine.
 // --smoke: tiny runs, a few seconds, nothing written to docs/performance.md.
 
 import Database from 'better-sqlite3';
@@ -24,6 +27,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { countedInstructions, valgrindAvailable, valgrindCommand } from './instruction-count.mjs';
 import { recordPerformance } from './performance-table.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -275,7 +279,53 @@ for (const name of ['export trials .jsonl', 'export inspect']) {
     ratio: smallYoung / atShort,
   });
 }
+if (process.argv.includes('--instructions')) rows.push(...countSteps(runs[1]));
 const scanPeak = median(seen['plain scan'].map((s) => s.peak));
 console.log(`plain scan: peak RSS ${scanPeak} MB; store ${(statSync(db).size / 2 ** 20).toFixed(1)} MB; ${load()}`);
 if (!smoke) recordPerformance('export-trials', rows);
 if (!process.argv.includes('--db')) rmSync(work, { recursive: true, force: true });
+
+/**
+ * --instructions: each step once on `run` under callgrind (the whole process, start-up included,
+ * as its CPU time is); the exports' counts beside the scan's, and this build's beside --before's.
+ */
+function countSteps(run) {
+  if (!valgrindAvailable()) {
+    console.log('instruction counts are skipped: valgrind (with callgrind_control) is not installed (apt-get install valgrind)');
+    return [];
+  }
+  const counts = {};
+  for (const [name, args] of Object.entries(timed)) {
+    const out = join(work, `callgrind-${Object.keys(counts).length}.out`);
+    const { command, args: argv, env } = valgrindCommand(out, ['--require', PEAK, ...args(run.id)]);
+    const r = spawnSync(command, argv, { encoding: 'utf8', env, maxBuffer: 1 << 26 });
+    if (r.status !== 0) throw new Error(`${name} under callgrind failed: ${r.stderr.slice(-2000)}`);
+    counts[name] = countedInstructions(out);
+    rmSync(out, { force: true });
+    console.log(`${name.padEnd(30)} ${run.trials} trials under callgrind: ${(counts[name] / 1e6).toFixed(0)} M instructions`);
+  }
+  const m = (x) => `${(x / 1e6).toFixed(0)} M`;
+  const scanned = counts['plain scan'];
+  const counted = [];
+  for (const name of ['export trials .jsonl', 'export inspect']) {
+    console.log(
+      `${name}, ${run.trials} trials: ${m(counts[name])} instructions, ${(counts[name] / scanned).toFixed(2)}x the plain scan's ${m(scanned)} (limit ${LIMIT}x, as for CPU)`,
+    );
+    counted.push({
+      figure: `${name}, ${run.trials} trials: instructions under callgrind, start-up included (one run each: they repeat to about 0.1%), beside the plain scan's; limit ${LIMIT}x`,
+      value: m(counts[name]),
+      peer: m(scanned),
+      ratio: counts[name] / scanned,
+    });
+    const before = counts[`${name} (before)`];
+    if (before === undefined) continue;
+    console.log(`${name}, ${run.trials} trials: this build / ${beforeDist} ${(counts[name] / before).toFixed(3)} in instructions`);
+    counted.push({
+      figure: `${name}, ${run.trials} trials: instructions under callgrind beside another build (${beforeDist})`,
+      value: m(counts[name]),
+      peer: m(before),
+      ratio: counts[name] / before,
+    });
+  }
+  return counted;
+}

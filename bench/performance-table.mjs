@@ -16,7 +16,7 @@ const DEFAULT_PAGE = fileURLToPath(new URL('../docs/performance.md', import.meta
 export const BENCHES = [
   {
     id: 'runner',
-    command: 'node bench/runner.mjs [--quick] [--before OTHER/dist] [--promptfoo DIR]',
+    command: 'node bench/runner.mjs [--quick] [--before OTHER/dist] [--promptfoo DIR] [--instructions]',
     measures:
       'MCQ trials per second through the runner (store and call cache on) against a local OpenAI-compatible server that answers at once; client CPU per trial; store bytes per trial; peak memory at 5,000 and 50,000 trials (not with `--quick`).',
     beside:
@@ -69,7 +69,7 @@ export const BENCHES = [
   {
     id: 'export-trials',
     command:
-      'node bench/export-trials.mjs [--items 2000] [--replicates 10] [--rounds 3] [--memory-replicates N] [--dist OTHER/dist] [--smoke]',
+      'node bench/export-trials.mjs [--items 2000] [--replicates 10] [--rounds 3] [--memory-replicates N] [--dist OTHER/dist] [--before OTHER/dist] [--instructions] [--smoke]',
     measures:
       '`export trials` (JSONL) and `export inspect` on 100,000 trials of reference agents: CPU time (best and median of interleaved rounds) and peak memory, also at 20,000 trials of the same items (and, with `--memory-replicates`, a longer run).',
     beside:
@@ -130,7 +130,11 @@ writes them here: one section per script, a line per run naming the machine and 
 per figure with mindscope's value, the peer's or the limit, and their ratio. Read a figure against
 its peer from the same run, not against a figure from another machine: on a shared machine the
 absolute times move with the load. Build first (\`npm run build\`); add \`--no-record\` to run a
-bench without touching this page.
+bench without touching this page. Where the load moves CPU time more than the difference to be
+read, \`--instructions\` (runner, export-trials) also counts each arm's instructions under
+valgrind's callgrind (\`apt-get install valgrind\`), once each: the counts repeat to about 0.1%,
+so their ratio holds where the CPU times' does not. A count weighs every instruction alike and
+runs one thread at a time: read it beside the CPU time, not in its place.
 
 | script | measures | beside |
 | --- | --- | --- |

@@ -13,7 +13,11 @@
 // sends the same requests to the same server as one more arm of each round (its loading and
 // set-up are not timed, as mindscope's are not); a folder without promptfoo is skipped, saying so.
 //
-//   npm run build && node bench/runner.mjs [--trials 5000] [--concurrency 64] [--rounds 3] [--quick] [--promptfoo /tmp/pf] [--before OTHER/dist] [--smoke]
+//   npm run build && node bench/runner.mjs [--trials 5000] [--concurrency 64] [--rounds 3] [--quick] [--promptfoo /tmp/pf] [--before OTHER/dist] [--instructions] [--smoke]
+//
+// --instructions: after the rounds, mindscope's arm, the ceiling's and --before's run once more
+// each under valgrind's callgrind, counting the instructions of their timed windows
+// (instruction-count.mjs): a ratio to the ceiling that repeats on a shared machine.
 //
 // --smoke: 200 trials, one round, no end-to-end or memory runs: a check that the bench runs
 // (seconds); it records nothing.
@@ -27,6 +31,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { countedInstructions, instructionWindow, valgrindAvailable, valgrindCommand } from './instruction-count.mjs';
 import { keepAliveAgent, postJson } from './node-http-post.mjs';
 import { recordPerformance } from './performance-table.mjs';
 
@@ -76,6 +81,7 @@ async function child(mode, url, n, replicates, concurrency, beforeDist) {
     const send = mode === 'bare' ? fetchJson : (href, body) => postJson(agent, href, { 'content-type': 'application/json' }, body);
     let next = 0;
     collectSetUpGarbage();
+    await instructionWindow('start');
     cpu0 = process.cpuUsage();
     const t0 = performance.now();
     await Promise.all(
@@ -95,6 +101,7 @@ async function child(mode, url, n, replicates, concurrency, beforeDist) {
     const store = await openStore(join(dir, 'bench.db'));
     if (mode === 'mindscope-e2e') {
       collectSetUpGarbage();
+      await instructionWindow('start');
       cpu0 = process.cpuUsage();
       const t0 = performance.now();
       const r = await evaluate(
@@ -112,6 +119,7 @@ async function child(mode, url, n, replicates, concurrency, beforeDist) {
       const model = createModel(spec);
       await model.chat({ messages: [{ role: 'user', content: 'warm-up' }], settings: DEFAULT_SETTINGS, timeoutMs: 60_000 });
       collectSetUpGarbage();
+      await instructionWindow('start');
       cpu0 = process.cpuUsage();
       const t0 = performance.now();
       const r = await runEvaluation({
@@ -133,6 +141,7 @@ async function child(mode, url, n, replicates, concurrency, beforeDist) {
     extra.storeBytesPerTrial = statSync(join(dir, 'bench.db')).size / trials;
     rmSync(dir, { recursive: true, force: true });
   }
+  await instructionWindow('end');
   const cpu = process.cpuUsage(cpu0);
 
   const cpuMsPerTrial = (cpu.user + cpu.system) / 1000 / trials;
@@ -191,17 +200,22 @@ async function promptfooChild(url, n, concurrency, dir) {
   process.exit(0);
 }
 
-function runChild(args, nodeFlags = []) {
+/** Run a child arm; `callgrind` (a file for its counts): under valgrind, its timed window counted. */
+function runChild(args, nodeFlags = [], callgrind = undefined) {
   return new Promise((resolve, reject) => {
+    const nodeArgs = ['--expose-gc', ...nodeFlags, fileURLToPath(import.meta.url), '--child', ...args];
+    const run = callgrind
+      ? valgrindCommand(callgrind, nodeArgs, { window: true })
+      : { command: process.execPath, args: nodeArgs, env: process.env };
     // promptfoo keeps its database and settings in a folder of its own, here a fresh one.
     const env = {
-      ...process.env,
+      ...run.env,
       PROMPTFOO_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'pf-')),
       PROMPTFOO_DISABLE_TELEMETRY: '1',
       PROMPTFOO_DISABLE_UPDATE: '1',
     };
-    const p = spawn(process.execPath, ['--expose-gc', ...nodeFlags, fileURLToPath(import.meta.url), '--child', ...args], {
-      stdio: ['ignore', 'pipe', 'inherit'],
+    const p = spawn(run.command, run.args, {
+      stdio: ['ignore', 'pipe', callgrind ? 'ignore' : 'inherit'],
       env,
     });
     let out = '';
@@ -340,6 +354,7 @@ async function main() {
         `promptfoo (${pf[0].version}), the same requests to the same server, ${rounds} interleaved rounds: best ${best(pf).toFixed(1)}/s, median ${median(pf).toFixed(1)}/s, client CPU ${cpu(pf).toFixed(2)} ms/trial; mindscope is ${(best(results.mindscope) / best(pf)).toFixed(1)}x (best), ${(median(results.mindscope) / median(pf)).toFixed(1)}x (median) (target >= 20x); the node:http ceiling is ${(median(results.raw) / median(pf)).toFixed(1)}x (median); ${load()}`,
       );
     }
+    if (process.argv.includes('--instructions')) rows.push(...(await countArms(url, n, concurrency, beforeDist)));
     if (quick) {
       recordPerformance('runner', rows);
       return;
@@ -381,6 +396,56 @@ async function main() {
   } finally {
     server.kill();
   }
+}
+
+/**
+ * --instructions: mindscope's arm and the ceiling's (and --before's) once more each, under
+ * callgrind, their timed windows' instructions counted (instruction-count.mjs): a ratio that
+ * repeats where CPU time does not. Skipped, saying so, without valgrind.
+ */
+async function countArms(url, n, concurrency, beforeDist) {
+  if (!valgrindAvailable()) {
+    console.log('instruction counts are skipped: valgrind (with callgrind_control) is not installed (apt-get install valgrind)');
+    return [];
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'mindscope-bench-callgrind-'));
+  const counts = {};
+  try {
+    for (const mode of ['mindscope', 'raw', ...(beforeDist ? ['before'] : [])]) {
+      const out = join(dir, `${mode}.out`);
+      const res = await runChild([mode, url, String(n), '1', String(concurrency), ...(mode === 'before' ? [beforeDist] : [])], [], out);
+      counts[mode] = countedInstructions(out) / res.trials;
+      console.log(
+        `  ${mode.padEnd(10)} ${res.trials} trials under callgrind: ${(counts[mode] / 1000).toFixed(0)} k instructions per trial`,
+      );
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const k = (x) => `${(x / 1000).toFixed(0)} k`;
+  console.log(
+    `instructions per trial against the ceiling's (target <= 2, as for CPU): ${(counts.mindscope / counts.raw).toFixed(2)}x (${k(counts.mindscope)} vs ${k(counts.raw)})`,
+  );
+  const rows = [
+    {
+      figure: `instructions per trial under callgrind (${n} trials, one run each: they repeat to about 0.1%); peer: the node:http ceiling, target ratio <= 2`,
+      value: k(counts.mindscope),
+      peer: k(counts.raw),
+      ratio: counts.mindscope / counts.raw,
+    },
+  ];
+  if (beforeDist) {
+    console.log(
+      `before (${beforeDist}): ${k(counts.before)} instructions per trial; this build / before ${(counts.mindscope / counts.before).toFixed(3)}`,
+    );
+    rows.push({
+      figure: `instructions per trial under callgrind (${n} trials); peer: another build (${beforeDist})`,
+      value: k(counts.mindscope),
+      peer: k(counts.before),
+      ratio: counts.mindscope / counts.before,
+    });
+  }
+  return rows;
 }
 
 if (process.argv[2] === '--child') {

@@ -13,7 +13,7 @@ const benchDir = join(root, 'bench');
 const page = join(root, 'docs', 'performance.md');
 
 /** Modules the benches import or start, not benches themselves. */
-const HELPERS = ['node-http-post.mjs', 'performance-table.mjs', 'python-interpreter.mjs', 'soak-server.mjs'];
+const HELPERS = ['instruction-count.mjs', 'node-http-post.mjs', 'performance-table.mjs', 'python-interpreter.mjs', 'soak-server.mjs'];
 
 const benches = readdirSync(benchDir)
   .filter((f) => f.endsWith('.mjs') && !HELPERS.includes(f))
