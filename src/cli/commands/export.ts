@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { withExistingRun } from '../existing-store.js';
-import { intOption, DEFAULT_DB } from '../options.js';
-import { printResult } from '../output.js';
+// The light helpers (toolkit.ts): the store and the record schemas are loaded when an export
+// runs, not when the command is registered (`export inspect --help`).
+import { DEFAULT_DB, intOption, printResult, withExistingRun } from '../toolkit.js';
 
 /** `export matrix --json` prints `{ runId, path, items, subjects }`; `export trials --json` `{ runId, path, trials }`; `export inspect --json` `{ runId, out, files, samples }`. */
 export function registerExport(program: Command): void {
