@@ -14,5 +14,8 @@ if (!existsSync(dist)) {
 // folder) and reuses it on the next run: each command starts in less CPU time. Set
 // NODE_DISABLE_COMPILE_CACHE=1 to turn it off.
 enableCompileCache?.();
+// zod's locales are loaded when first used, not with every schema (lazy-zod-locales.ts).
+const { registerLazyZodLocales } = await import(join(dirname(dist), 'lazy-zod-locales.js'));
+registerLazyZodLocales();
 const { main } = await import(dist);
 await main();
