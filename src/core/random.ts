@@ -1,8 +1,6 @@
 // Seeded randomness. Every random choice in mindscope goes through a Rng made from an explicit
 // seed, so the same inputs and seed give the same bytes out.
 
-import { createHash } from 'node:crypto';
-
 export interface Rng {
   /** Uniform in [0, 1). */
   next(): number;
@@ -20,7 +18,8 @@ export interface Rng {
 
 /** A 32-bit seed derived from any number of parts (strings or numbers), stable across platforms. */
 export function deriveSeed(...parts: Array<string | number>): number {
-  const digest = createHash('sha256').update(parts.map(String).join('\u0000')).digest();
+  // node:crypto loaded on the first seed derived, not with core.
+  const digest = process.getBuiltinModule('node:crypto').createHash('sha256').update(parts.map(String).join('\u0000')).digest();
   return digest.readUInt32LE(0);
 }
 

@@ -11,7 +11,6 @@
 // writes, not fsynced: they survive the process, not a power cut (as SQLite's WAL at
 // synchronous=NORMAL, which the store runs with).
 
-import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +28,9 @@ export interface JournalEntry {
 
 /** A file is sealed (new replies go to a new one) past this size, and deleted once its replies are committed. */
 const SEGMENT_BYTES = 4 << 20;
+/** node:crypto, loaded when a journal is used: a command that opens a store and journals nothing loads none. */
+const crypto = () => process.getBuiltinModule('node:crypto');
+
 /** Host names may hold characters a file name should not. */
 const HOST = hostname().replace(/[^A-Za-z0-9.-]/g, '_') || 'host';
 
@@ -53,7 +55,7 @@ function running(pid: number): boolean {
 
 /** The journal folder of a PostgreSQL store: in mindscope's cache folder, by a hash of the database's location. */
 export function postgresJournalDir(location: string): string {
-  return join(cacheRoot(), 'replies', createHash('sha256').update(location).digest('hex').slice(0, 16));
+  return join(cacheRoot(), 'replies', crypto().createHash('sha256').update(location).digest('hex').slice(0, 16));
 }
 
 /** This process's journal of one store. */
@@ -95,7 +97,7 @@ export class ReplyJournal {
     if (this.#current && !this.#current.sealed) return this.#current;
     try {
       mkdirSync(this.dir, { recursive: true });
-      const path = join(this.dir, `${HOST}-${process.pid}-${randomBytes(4).toString('hex')}-${this.#serial++}.jsonl`);
+      const path = join(this.dir, `${HOST}-${process.pid}-${crypto().randomBytes(4).toString('hex')}-${this.#serial++}.jsonl`);
       const segment: Segment = { path, fd: openSync(path, 'a'), bytes: 0, pending: 0, sealed: false };
       this.#segments.add(segment);
       // A sealed file with nothing pending has gone already; one still pending goes when its last reply commits.

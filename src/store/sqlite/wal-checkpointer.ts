@@ -8,7 +8,7 @@
 // is large (sqlite-driver.ts, WORKER_START_PAGES): a smaller one is checkpointed when the store closes.
 
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 
 /** How often the worker checkpoints (ms); a checkpoint with nothing to copy costs a few microseconds. */
 const INTERVAL_MS = 100;
@@ -40,6 +40,8 @@ export class WalCheckpointer {
   /** `onFailure`: the worker could not run (the writer then checkpoints as before). */
   constructor(path: string, onFailure: () => void) {
     const sqlite = createRequire(import.meta.url).resolve('better-sqlite3');
+    // node:worker_threads loaded when a checkpointer starts: a store that only reads starts none.
+    const { Worker } = process.getBuiltinModule('node:worker_threads');
     this.#worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, sqlite, intervalMs: INTERVAL_MS } });
     // A checkpoint that cannot run is the writer's job again: never the run's failure.
     this.#worker.on('error', onFailure);
