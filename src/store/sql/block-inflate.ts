@@ -76,6 +76,9 @@ const FIXED_LITERALS = new Code().build(
 );
 const FIXED_DISTANCES = new Code().build(new Array<number>(30).fill(5), 30);
 
+/** What #data holds between values. */
+const EMPTY = new Uint8Array(0);
+
 /** Inflates raw DEFLATE data against a dictionary into a window it keeps (one value at a time). */
 export class BlockInflater {
   #out: Buffer = Buffer.allocUnsafeSlow(1 << 18);
@@ -101,94 +104,186 @@ export class BlockInflater {
     return this.#out.toString('utf8', this.#start, end);
   }
 
+  // The input and its bits not yet used: fields of the inflater, read and written by its methods
+  // (closures over locals of #inflate would keep them in a context object, made anew for every
+  // value, and each value's new closures would undo the optimised code compiled for the last).
+  #data: Uint8Array = EMPTY;
+  /** Bits read ahead of the next one used (the next one first). */
+  #acc = 0;
+  /** How many bits #acc holds. */
+  #n = 0;
+  /** The next byte of #data to read into #acc. */
+  #at = 0;
+
+  /** At least `bits` bits in #acc, where the data has them. */
+  #fill(bits: number): void {
+    const data = this.#data;
+    let acc = this.#acc;
+    let n = this.#n;
+    let at = this.#at;
+    while (n < bits && at < data.length) {
+      acc |= data[at++]! << n;
+      n += 8;
+    }
+    this.#acc = acc;
+    this.#n = n;
+    this.#at = at;
+  }
+
+  #take(bits: number): number {
+    this.#fill(bits);
+    if (this.#n < bits) throw malformed('it ends early');
+    const v = this.#acc & ((1 << bits) - 1);
+    this.#acc >>>= bits;
+    this.#n -= bits;
+    return v;
+  }
+
+  #symbol(code: Code): number {
+    this.#fill(code.bits);
+    const e = code.table[this.#acc & ((1 << code.bits) - 1)]!;
+    const l = e & 15;
+    if (l === 0 || l > this.#n) throw malformed(l === 0 ? 'an unknown code' : 'it ends early');
+    this.#acc >>>= l;
+    this.#n -= l;
+    return e >> 4;
+  }
+
   #inflate(data: Uint8Array): number {
     const start = this.#start;
     let out = this.#out;
     let o = start;
     let room = out.length - MAX_MATCH;
-    let acc = 0;
-    let n = 0;
-    let at = 0;
-    /** At least `bits` bits in acc, where the data has them. */
-    const fill = (bits: number) => {
-      while (n < bits && at < data.length) {
-        acc |= data[at++]! << n;
-        n += 8;
-      }
-    };
-    const take = (bits: number): number => {
-      fill(bits);
-      if (n < bits) throw malformed('it ends early');
-      const v = acc & ((1 << bits) - 1);
-      acc >>>= bits;
-      n -= bits;
-      return v;
-    };
-    const symbol = (code: Code): number => {
-      fill(code.bits);
-      const e = code.table[acc & ((1 << code.bits) - 1)]!;
-      const l = e & 15;
-      if (l === 0 || l > n) throw malformed(l === 0 ? 'an unknown code' : 'it ends early');
-      acc >>>= l;
-      n -= l;
-      return e >> 4;
-    };
+    this.#data = data;
+    this.#acc = 0;
+    this.#n = 0;
+    this.#at = 0;
     for (let last = 0; !last; ) {
-      last = take(1);
-      const type = take(2);
+      last = this.#take(1);
+      const type = this.#take(2);
       if (type === 0) {
         // Stored: byte-aligned, LEN and its complement, then LEN bytes as they are.
-        acc >>>= n & 7;
-        n -= n & 7;
-        const len = take(16);
-        if ((take(16) ^ 0xffff) !== len) throw malformed('a stored block has a bad length');
+        this.#acc >>>= this.#n & 7;
+        this.#n -= this.#n & 7;
+        const len = this.#take(16);
+        if ((this.#take(16) ^ 0xffff) !== len) throw malformed('a stored block has a bad length');
         for (let i = 0; i < len; i++) {
           if (o >= room) ({ out, room } = this.#grow(o));
-          out[o++] = take(8);
+          out[o++] = this.#take(8);
         }
         continue;
       }
       let literals = FIXED_LITERALS;
       let distances = FIXED_DISTANCES;
-      if (type === 2) ({ literals, distances } = this.#dynamic(take, symbol));
+      if (type === 2) ({ literals, distances } = this.#dynamic());
       else if (type !== 1) throw malformed('a reserved block type');
-      for (;;) {
-        const s = symbol(literals);
-        if (s < 256) {
-          if (o >= room) ({ out, room } = this.#grow(o));
-          out[o++] = s;
-          continue;
-        }
-        if (s === 256) break;
-        const li = s - 257;
-        if (li >= 29) throw malformed('a bad length code');
-        const length = LENGTH_BASE[li]! + (LENGTH_EXTRA[li] ? take(LENGTH_EXTRA[li]!) : 0);
-        const di = symbol(distances);
-        if (di >= 30) throw malformed('a bad distance code');
-        const distance = DISTANCE_BASE[di]! + (DISTANCE_EXTRA[di] ? take(DISTANCE_EXTRA[di]!) : 0);
-        if (distance > o || distance > WINDOW) throw malformed('a distance too far back');
-        if (o >= room) ({ out, room } = this.#grow(o));
-        if (distance >= length) out.copyWithin(o, o - distance, o - distance + length);
-        else for (let i = 0; i < length; i++) out[o + i] = out[o + i - distance]!;
-        o += length;
-      }
+      o = this.#codes(o, literals, distances);
+      out = this.#out;
+      room = out.length - MAX_MATCH;
     }
+    // The input is not kept past its value.
+    this.#data = EMPTY;
+    return o;
+  }
+
+  /**
+   * A block's symbols decoded with its codes into the window from `o`, up to its end-of-block
+   * code; the end of the output. The bit reader's state is kept in locals here (the loop that
+   * decodes nearly every byte), and given back to the fields at the end of the block.
+   */
+  #codes(o: number, literals: Code, distances: Code): number {
+    const data = this.#data;
+    const size = data.length;
+    let out = this.#out;
+    let room = out.length - MAX_MATCH;
+    let acc = this.#acc;
+    let n = this.#n;
+    let at = this.#at;
+    const lTable = literals.table;
+    const lBits = literals.bits;
+    const lMask = (1 << lBits) - 1;
+    const dTable = distances.table;
+    const dBits = distances.bits;
+    const dMask = (1 << dBits) - 1;
+    for (;;) {
+      while (n < lBits && at < size) {
+        acc |= data[at++]! << n;
+        n += 8;
+      }
+      const e = lTable[acc & lMask]!;
+      const l = e & 15;
+      if (l === 0 || l > n) throw malformed(l === 0 ? 'an unknown code' : 'it ends early');
+      acc >>>= l;
+      n -= l;
+      const s = e >> 4;
+      if (s < 256) {
+        if (o >= room) ({ out, room } = this.#grow(o));
+        out[o++] = s;
+        continue;
+      }
+      if (s === 256) break;
+      const li = s - 257;
+      if (li >= 29) throw malformed('a bad length code');
+      let length = LENGTH_BASE[li]!;
+      const lExtra = LENGTH_EXTRA[li]!;
+      if (lExtra) {
+        while (n < lExtra && at < size) {
+          acc |= data[at++]! << n;
+          n += 8;
+        }
+        if (n < lExtra) throw malformed('it ends early');
+        length += acc & ((1 << lExtra) - 1);
+        acc >>>= lExtra;
+        n -= lExtra;
+      }
+      while (n < dBits && at < size) {
+        acc |= data[at++]! << n;
+        n += 8;
+      }
+      const de = dTable[acc & dMask]!;
+      const dl = de & 15;
+      if (dl === 0 || dl > n) throw malformed(dl === 0 ? 'an unknown code' : 'it ends early');
+      acc >>>= dl;
+      n -= dl;
+      const di = de >> 4;
+      if (di >= 30) throw malformed('a bad distance code');
+      let distance = DISTANCE_BASE[di]!;
+      const dExtra = DISTANCE_EXTRA[di]!;
+      if (dExtra) {
+        while (n < dExtra && at < size) {
+          acc |= data[at++]! << n;
+          n += 8;
+        }
+        if (n < dExtra) throw malformed('it ends early');
+        distance += acc & ((1 << dExtra) - 1);
+        acc >>>= dExtra;
+        n -= dExtra;
+      }
+      if (distance > o || distance > WINDOW) throw malformed('a distance too far back');
+      if (o >= room) ({ out, room } = this.#grow(o));
+      if (distance >= length) out.copyWithin(o, o - distance, o - distance + length);
+      else for (let i = 0; i < length; i++) out[o + i] = out[o + i - distance]!;
+      o += length;
+    }
+    this.#acc = acc;
+    this.#n = n;
+    this.#at = at;
     return o;
   }
 
   /** A dynamic block's codes, read from its header. */
-  #dynamic(take: (bits: number) => number, symbol: (code: Code) => number): { literals: Code; distances: Code } {
-    const nLiterals = take(5) + 257;
-    const nDistances = take(5) + 1;
-    const nCodeLengths = take(4) + 4;
+  #dynamic(): { literals: Code; distances: Code } {
+    const nLiterals = this.#take(5) + 257;
+    const nDistances = this.#take(5) + 1;
+    const nCodeLengths = this.#take(4) + 4;
     const lengths = this.#lengths;
     lengths.fill(0, 0, 19);
-    for (let i = 0; i < nCodeLengths; i++) lengths[CODE_LENGTH_ORDER[i]!] = take(3);
+    for (let i = 0; i < nCodeLengths; i++) lengths[CODE_LENGTH_ORDER[i]!] = this.#take(3);
     const codeLengths = this.#codeLengths.build(lengths, 19);
     const total = nLiterals + nDistances;
     lengths.fill(0);
     for (let i = 0; i < total; ) {
-      const s = symbol(codeLengths);
+      const s = this.#symbol(codeLengths);
       if (s < 16) {
         lengths[i++] = s;
         continue;
@@ -198,8 +293,8 @@ export class BlockInflater {
       if (s === 16) {
         if (i === 0) throw malformed('a repeat with nothing before it');
         value = lengths[i - 1]!;
-        repeat = 3 + take(2);
-      } else repeat = s === 17 ? 3 + take(3) : 11 + take(7);
+        repeat = 3 + this.#take(2);
+      } else repeat = s === 17 ? 3 + this.#take(3) : 11 + this.#take(7);
       if (i + repeat > total) throw malformed('code lengths run past their count');
       lengths.fill(value, i, i + repeat);
       i += repeat;
