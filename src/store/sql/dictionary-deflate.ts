@@ -288,37 +288,40 @@ export class DictionaryInflater {
     return Buffer.from(w.buffer, w.byteOffset, w.byteLength).toString('utf8', this.#d, end);
   }
 
-  /** Inflate into the window after the dictionary; the end of the value there, or undefined. */
+  /**
+   * Inflate into the window after the dictionary; the end of the value there, or undefined. The
+   * bit reader is inline, its state in locals (closures over them would be a context object and
+   * closures made a value, and each value's new closures would deoptimise the code compiled for
+   * the last): before k bits are used, bytes are read in while fewer are held and the data has
+   * more, and a value that has fewer than k left is not one of ours.
+   */
   #inflate(data: Uint8Array): number | undefined {
+    const size = data.length;
     let acc = 0;
     let n = 0;
     let at = 0;
-    /** The next `bits` bits (at most 24), or -1 past the end of the data. */
-    const need = (bits: number): boolean => {
-      while (n < bits) {
-        if (at >= data.length) return false;
-        acc |= data[at++]! << n;
-        n += 8;
-      }
-      return true;
-    };
-    const take = (bits: number): number => {
-      const v = acc & ((1 << bits) - 1);
-      acc >>>= bits;
-      n -= bits;
-      return v;
-    };
-    if (!need(3) || take(3) !== 0b011) return undefined; // a final block (1) of fixed codes (01)
+    while (n < 3 && at < size) {
+      acc |= data[at++]! << n;
+      n += 8;
+    }
+    // A final block (1) of fixed codes (01).
+    if (n < 3 || (acc & 7) !== 0b011) return undefined;
+    acc >>>= 3;
+    n -= 3;
     const d = this.#d;
     let out = this.#window;
     let o = d;
     for (;;) {
       // The last code may end within the last byte: fewer than 9 bits left is fine if they decode.
-      need(9);
+      while (n < 9 && at < size) {
+        acc |= data[at++]! << n;
+        n += 8;
+      }
       const entry = FIXED_LIT[acc & 511]!;
       const bits = entry & 15;
       if (n < bits) return undefined;
-      take(bits);
+      acc >>>= bits;
+      n -= bits;
       const sym = entry >> 4;
       if (sym === 256) break;
       if (sym < 256) {
@@ -328,12 +331,33 @@ export class DictionaryInflater {
       }
       const lc = sym - 257;
       if (lc >= 29) return undefined;
-      if (!need(LENGTH_EXTRA[lc]!)) return undefined;
-      const len = LENGTH_BASE[lc]! + take(LENGTH_EXTRA[lc]!);
-      if (!need(5)) return undefined;
-      const dc = FIXED_DIST[take(5)]!;
-      if (dc < 0 || !need(DISTANCE_EXTRA[dc]!)) return undefined;
-      const dist = DISTANCE_BASE[dc]! + take(DISTANCE_EXTRA[dc]!);
+      const lengthBits = LENGTH_EXTRA[lc]!;
+      while (n < lengthBits && at < size) {
+        acc |= data[at++]! << n;
+        n += 8;
+      }
+      if (n < lengthBits) return undefined;
+      const len = LENGTH_BASE[lc]! + (acc & ((1 << lengthBits) - 1));
+      acc >>>= lengthBits;
+      n -= lengthBits;
+      while (n < 5 && at < size) {
+        acc |= data[at++]! << n;
+        n += 8;
+      }
+      if (n < 5) return undefined;
+      const dc = FIXED_DIST[acc & 31]!;
+      acc >>>= 5;
+      n -= 5;
+      if (dc < 0) return undefined;
+      const distanceBits = DISTANCE_EXTRA[dc]!;
+      while (n < distanceBits && at < size) {
+        acc |= data[at++]! << n;
+        n += 8;
+      }
+      if (n < distanceBits) return undefined;
+      const dist = DISTANCE_BASE[dc]! + (acc & ((1 << distanceBits) - 1));
+      acc >>>= distanceBits;
+      n -= distanceBits;
       if (dist > o) return undefined;
       while (o + len > out.length) out = this.#grow(o);
       for (let k = 0; k < len; k++, o++) out[o] = out[o - dist]!;
