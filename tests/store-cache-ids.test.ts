@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../src/index.js';
+import { cacheModelName } from '../src/store/sql/cache-rows.js';
 import { sqliteQuery } from './helpers/sqlite.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mindscope-cache-ids-'));
@@ -68,5 +69,19 @@ describe('cache entries inserted by the numbers of their model and origin', () =
         origin: w.origin,
       });
     }
+  });
+});
+
+describe("a cache model's name", () => {
+  it('is its provider and spec, whichever was named before', () => {
+    const pairs: Array<[string, string]> = [
+      ['openai', 'a'],
+      ['openai', 'a'],
+      ['openai', 'b'],
+      ['anthropic', 'b'],
+      ['openai', 'a'],
+      ['open', 'aia'],
+    ];
+    for (const [provider, model] of pairs) expect(cacheModelName(provider, model)).toBe(`${provider}\u0000${model}`);
   });
 });

@@ -10,6 +10,7 @@
 // in flight are missed anyway (they are committed in groups, up to 100 ms after they return);
 // the worst is one call paid twice, never a wrong reply.
 
+import { cacheModelName } from './cache-rows.js';
 import type { SqlDriver } from './driver.js';
 
 /** How often data_version is read while a lookup relies on it (ms). */
@@ -41,7 +42,7 @@ export class CacheAbsence {
   /** True when the cache surely has no entry for `key` (a call of this model): no query is needed. */
   async surelyMissing(key: string, provider: string, model: string): Promise<boolean> {
     if (this.#off || this.#written.has(short(key))) return false;
-    const named = `${provider}\u0000${model}`;
+    const named = cacheModelName(provider, model);
     let absent = this.#absent.get(named);
     if (absent === undefined) {
       // The version before the model: an entry committed in between moves the version. A
@@ -64,7 +65,7 @@ export class CacheAbsence {
 
   /** This store is writing `key` for the model (before it is committed). */
   writing(key: string, provider: string, model: string): void {
-    if (this.#off || this.#absent.get(`${provider}\u0000${model}`) === false) return;
+    if (this.#off || this.#absent.get(cacheModelName(provider, model)) === false) return;
     if (this.#written.size >= MAX_WRITTEN) this.#off = true;
     else this.#written.add(short(key));
   }

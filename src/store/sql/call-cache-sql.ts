@@ -11,6 +11,7 @@ import type { GroupCommit } from './group-commit.js';
 import { CacheAbsence } from './cache-absence.js';
 import {
   CACHE_ORIGIN_JOIN,
+  cacheModelName,
   INSERT_CACHE_ENTRY,
   INSERT_CACHE_ENTRY_BY_IDS,
   insertCacheModels,
@@ -74,7 +75,7 @@ export class SqlCallCache {
     const queued = { body, origin: origin ?? null };
     this.#queued.set(key, queued);
     const params = [keyParam(this.db.backend, key), provider, model, body, Date.now(), origin ?? null];
-    const named = `${provider}\u0000${model}`;
+    const named = cacheModelName(provider, model);
     /** Ids read in the write's transaction, known once it commits. */
     let read: { model?: number; origin?: number } | undefined;
     const write: Write = (tx) => {
