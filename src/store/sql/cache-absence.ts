@@ -39,8 +39,20 @@ export class CacheAbsence {
     return (await this.db.get<{ data_version: number }>('PRAGMA data_version'))!.data_version;
   }
 
-  /** True when the cache surely has no entry for `key` (a call of this model): no query is needed. */
-  async surelyMissing(key: string, provider: string, model: string): Promise<boolean> {
+  /**
+   * True when the cache surely has no entry for `key` (a call of this model): no query is needed.
+   * Answered at once (no promise) when that needs no query either: a model known, checked lately.
+   */
+  surelyMissing(key: string, provider: string, model: string): boolean | Promise<boolean> {
+    if (this.#off || this.#written.has(short(key))) return false;
+    const absent = this.#absent.get(cacheModelName(provider, model));
+    if (absent === false) return false;
+    if (absent === true && performance.now() - this.#checkedAt <= RECHECK_MS) return true;
+    return this.#check(key, provider, model);
+  }
+
+  /** surelyMissing's answer when it reads the database (a model not known yet, or its recheck due). */
+  async #check(key: string, provider: string, model: string): Promise<boolean> {
     if (this.#off || this.#written.has(short(key))) return false;
     const named = cacheModelName(provider, model);
     let absent = this.#absent.get(named);

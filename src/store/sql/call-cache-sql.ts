@@ -45,6 +45,8 @@ export class SqlCallCache {
   readonly #journal: ReplyJournal | undefined;
   /** The replay of dead processes' journals, done before the first lookup. */
   #recovered: Promise<number> | undefined;
+  /** Set once that replay has succeeded. */
+  #replayed = false;
 
   constructor(
     private readonly db: SqlDriver,
@@ -56,11 +58,17 @@ export class SqlCallCache {
   }
 
   async entry(key: string, provider?: string, model?: string): Promise<CachedEntry | undefined> {
-    if (this.#journal) await (this.#recovered ??= this.recover());
+    // Once the journals are replayed, and for a model known missing, a lookup waits for nothing.
+    if (this.#journal && !this.#replayed) {
+      await (this.#recovered ??= this.recover());
+      this.#replayed = true;
+    }
     const queued = this.#queued.get(key);
     if (queued !== undefined) return { value: unpackResponse(queued.body), origin: queued.origin };
-    if (this.#absence && provider !== undefined && model !== undefined && (await this.#absence.surelyMissing(key, provider, model)))
-      return undefined;
+    if (this.#absence && provider !== undefined && model !== undefined) {
+      const missing = this.#absence.surelyMissing(key, provider, model);
+      if (missing === true || (missing !== false && (await missing))) return undefined;
+    }
     const row = await this.db.get<{ response: string | Uint8Array; origin: string | null }>(
       `SELECT c.response AS response, o.origin AS origin FROM call_cache c ${CACHE_ORIGIN_JOIN} WHERE c.key = ?`,
       [keyParam(this.db.backend, key)],
