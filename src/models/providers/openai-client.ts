@@ -71,6 +71,14 @@ export function leanClientClass(mod: OpenAiModule): LeanClass {
     #built = new Map<string, Readonly<Record<string, string>>>();
     /** Full URLs by API path. */
     #urls = new Map<string, string>();
+    /**
+     * postJson's last headers and what they were built for (the time limit and the client's
+     * key, organisation and project: the rest of its kind is fixed): a run's calls share them,
+     * found without the kind's text.
+     */
+    #lastPost:
+      | { timeout: number; apiKey: unknown; organization: unknown; project: unknown; headers: Readonly<Record<string, string>> }
+      | undefined;
 
     // As the SDK's: a bearer header when asked for one (this client has no admin key, and
     // workload identity, which the SDK excludes beside a key, is never set up); a keyless
@@ -149,16 +157,30 @@ export function leanClientClass(mod: OpenAiModule): LeanClass {
         return this.post(path, { body, timeout, ...(fetchOptions && { fetchOptions }) } as never);
       let url = this.#urls.get(path);
       if (url === undefined) this.#urls.set(path, (url = this.buildURL(path, undefined)));
-      const options = { method: 'post', path, body, timeout, __security: BEARER };
-      // As buildRequest: the auth headers made first, for the builder to merge (a cached object here).
-      const authenticationHeaders = await this.authHeaders(options as never, BEARER);
-      const headers = await this.#headers({
-        options,
-        method: 'post',
-        bodyHeaders: JSON_BODY_HEADERS,
-        authenticationHeaders,
-        retryCount: 0,
-      });
+      const last = this.#lastPost;
+      let headers: Readonly<Record<string, string>> | Headers;
+      if (
+        last !== undefined &&
+        last.timeout === timeout &&
+        last.apiKey === this.apiKey &&
+        last.organization === this.organization &&
+        last.project === this.project
+      )
+        headers = last.headers;
+      else {
+        const options = { method: 'post', path, body, timeout, __security: BEARER };
+        // As buildRequest: the auth headers made first, for the builder to merge (a cached object here).
+        const authenticationHeaders = await this.authHeaders(options as never, BEARER);
+        headers = await this.#headers({
+          options,
+          method: 'post',
+          bodyHeaders: JSON_BODY_HEADERS,
+          authenticationHeaders,
+          retryCount: 0,
+        });
+        if (!(headers instanceof Headers))
+          this.#lastPost = { timeout, apiKey: this.apiKey, organization: this.organization, project: this.project, headers };
+      }
       const init = { method: 'POST', headers, body: JSON.stringify(body), ...fetchOptions } as RequestInit;
       let response: Response;
       try {

@@ -10,6 +10,7 @@
 // in flight are missed anyway (they are committed in groups, up to 100 ms after they return);
 // the worst is one call paid twice, never a wrong reply.
 
+import { cacheModelName } from './cache-rows.js';
 import type { SqlDriver } from './driver.js';
 
 /** How often data_version is read while a lookup relies on it (ms). */
@@ -38,10 +39,22 @@ export class CacheAbsence {
     return (await this.db.get<{ data_version: number }>('PRAGMA data_version'))!.data_version;
   }
 
-  /** True when the cache surely has no entry for `key` (a call of this model): no query is needed. */
-  async surelyMissing(key: string, provider: string, model: string): Promise<boolean> {
+  /**
+   * True when the cache surely has no entry for `key` (a call of this model): no query is needed.
+   * Answered at once (no promise) when that needs no query either: a model known, checked lately.
+   */
+  surelyMissing(key: string, provider: string, model: string): boolean | Promise<boolean> {
     if (this.#off || this.#written.has(short(key))) return false;
-    const named = `${provider}\u0000${model}`;
+    const absent = this.#absent.get(cacheModelName(provider, model));
+    if (absent === false) return false;
+    if (absent === true && performance.now() - this.#checkedAt <= RECHECK_MS) return true;
+    return this.#check(key, provider, model);
+  }
+
+  /** surelyMissing's answer when it reads the database (a model not known yet, or its recheck due). */
+  async #check(key: string, provider: string, model: string): Promise<boolean> {
+    if (this.#off || this.#written.has(short(key))) return false;
+    const named = cacheModelName(provider, model);
     let absent = this.#absent.get(named);
     if (absent === undefined) {
       // The version before the model: an entry committed in between moves the version. A
@@ -64,7 +77,7 @@ export class CacheAbsence {
 
   /** This store is writing `key` for the model (before it is committed). */
   writing(key: string, provider: string, model: string): void {
-    if (this.#off || this.#absent.get(`${provider}\u0000${model}`) === false) return;
+    if (this.#off || this.#absent.get(cacheModelName(provider, model)) === false) return;
     if (this.#written.size >= MAX_WRITTEN) this.#off = true;
     else this.#written.add(short(key));
   }

@@ -94,6 +94,30 @@ export const INSERT_CACHE_ENTRY = `INSERT INTO call_cache (key, model_id, respon
   VALUES (?, (SELECT id FROM cache_models WHERE provider = ? AND model = ?), ?, ?, (SELECT id FROM cache_origins WHERE origin = ?))
   ON CONFLICT (key) DO NOTHING`;
 
+/**
+ * INSERT_CACHE_ENTRY with the model and origin given by their ids (both known committed): key,
+ * model id, response, created_at, origin id (null for none). A writer that knows them saves the
+ * two lookups a row.
+ */
+export const INSERT_CACHE_ENTRY_BY_IDS = `INSERT INTO call_cache (key, model_id, response, created_at, origin_id)
+  VALUES (?, ?, ?, ?, ?)
+  ON CONFLICT (key) DO NOTHING`;
+
+let lastNamed: { provider: string; model: string; named: string } | undefined;
+
+/**
+ * A cache model's name as the store's memos key it: provider NUL spec. The last one is kept, the
+ * same string each time (a run's calls name one or a few models), so that its lookups need not
+ * join and hash it again.
+ */
+export function cacheModelName(provider: string, model: string): string {
+  const last = lastNamed;
+  if (last !== undefined && last.provider === provider && last.model === model) return last.named;
+  const named = `${provider}\u0000${model}`;
+  lastNamed = { provider, model, named };
+  return named;
+}
+
 /** The columns that give a cache row's origin as text (joined with `LEFT JOIN cache_origins o ON o.id = c.origin_id`). */
 export const CACHE_ORIGIN_JOIN = 'LEFT JOIN cache_origins o ON o.id = c.origin_id';
 

@@ -6,12 +6,14 @@
 // lookup.
 
 import type { CachedEntry } from '../store.js';
-import type { SqlDriver } from './driver.js';
+import type { SqlDriver, SqlExecutor } from './driver.js';
 import type { GroupCommit } from './group-commit.js';
 import { CacheAbsence } from './cache-absence.js';
 import {
   CACHE_ORIGIN_JOIN,
+  cacheModelName,
   INSERT_CACHE_ENTRY,
+  INSERT_CACHE_ENTRY_BY_IDS,
   insertCacheModels,
   insertCacheOrigins,
   keyParam,
@@ -31,12 +33,20 @@ export class SqlCallCache {
   readonly #models = new Set<string>();
   /** Cache origins known committed. */
   readonly #origins = new Set<string>();
+  /**
+   * Ids of cache models (provider NUL spec) and origins known committed (their rows are never
+   * deleted): an entry of both is inserted by ids rather than looking them up again.
+   */
+  readonly #modelIds = new Map<string, number>();
+  readonly #originIds = new Map<string, number>();
   /** SQLite: lookups of calls of models with no cache entries answered without a query. */
   readonly #absence: CacheAbsence | undefined;
   /** This process's reply journal; absent for an in-memory or read-only store. */
   readonly #journal: ReplyJournal | undefined;
   /** The replay of dead processes' journals, done before the first lookup. */
   #recovered: Promise<number> | undefined;
+  /** Set once that replay has succeeded. */
+  #replayed = false;
 
   constructor(
     private readonly db: SqlDriver,
@@ -48,11 +58,17 @@ export class SqlCallCache {
   }
 
   async entry(key: string, provider?: string, model?: string): Promise<CachedEntry | undefined> {
-    if (this.#journal) await (this.#recovered ??= this.recover());
+    // Once the journals are replayed, and for a model known missing, a lookup waits for nothing.
+    if (this.#journal && !this.#replayed) {
+      await (this.#recovered ??= this.recover());
+      this.#replayed = true;
+    }
     const queued = this.#queued.get(key);
     if (queued !== undefined) return { value: unpackResponse(queued.body), origin: queued.origin };
-    if (this.#absence && provider !== undefined && model !== undefined && (await this.#absence.surelyMissing(key, provider, model)))
-      return undefined;
+    if (this.#absence && provider !== undefined && model !== undefined) {
+      const missing = this.#absence.surelyMissing(key, provider, model);
+      if (missing === true || (missing !== false && (await missing))) return undefined;
+    }
     const row = await this.db.get<{ response: string | Uint8Array; origin: string | null }>(
       `SELECT c.response AS response, o.origin AS origin FROM call_cache c ${CACHE_ORIGIN_JOIN} WHERE c.key = ?`,
       [keyParam(this.db.backend, key)],
@@ -67,11 +83,33 @@ export class SqlCallCache {
     const queued = { body, origin: origin ?? null };
     this.#queued.set(key, queued);
     const params = [keyParam(this.db.backend, key), provider, model, body, Date.now(), origin ?? null];
-    const write: Write = async (tx) => {
-      params[3] = this.db.codec.encode('cache', body);
-      await tx.run(INSERT_CACHE_ENTRY, params);
+    const named = cacheModelName(provider, model);
+    /** Ids read in the write's transaction, known once it commits. */
+    let read: { model?: number; origin?: number } | undefined;
+    const write: Write = (tx) => {
+      read = undefined;
+      const response = this.db.codec.encode('cache', body);
+      const modelId = this.#modelIds.get(named);
+      const originId = origin === undefined ? null : this.#originIds.get(origin);
+      // By ids, known committed: SQLite's statement runs at once (no await).
+      if (modelId !== undefined && originId !== undefined) {
+        const byIds = [params[0], modelId, response, params[4], originId];
+        if (tx.sync) tx.sync.run(INSERT_CACHE_ENTRY_BY_IDS, byIds);
+        else return tx.run(INSERT_CACHE_ENTRY_BY_IDS, byIds).then(() => {});
+        return;
+      }
+      params[3] = response;
+      return (async () => {
+        await tx.run(INSERT_CACHE_ENTRY, params);
+        read = await this.#readIds(
+          tx,
+          provider,
+          model,
+          modelId === undefined,
+          origin !== undefined && originId === undefined ? origin : undefined,
+        );
+      })();
     };
-    const named = `${provider}\u0000${model}`;
     if (!this.#models.has(named)) write.model = [provider, model];
     if (origin !== undefined && !this.#origins.has(origin)) write.origin = origin;
     // Journaled first: from here a kill loses nothing; the journal forgets it once committed.
@@ -86,9 +124,31 @@ export class SqlCallCache {
         // A model (or origin) committed needs no insert in later writes.
         if (write.model) this.#models.add(named);
         if (write.origin !== undefined) this.#origins.add(write.origin);
+        if (read?.model !== undefined) this.#modelIds.set(named, read.model);
+        if (read?.origin !== undefined && origin !== undefined) this.#originIds.set(origin, read.origin);
       },
     );
     return committed;
+  }
+
+  /** The ids of a model and an origin (those asked for), read in the transaction that named them. */
+  async #readIds(
+    tx: Pick<SqlExecutor, 'get'>,
+    provider: string,
+    model: string,
+    needModel: boolean,
+    origin: string | undefined,
+  ): Promise<{ model?: number; origin?: number }> {
+    const out: { model?: number; origin?: number } = {};
+    if (needModel) {
+      const row = await tx.get<{ id: number }>('SELECT id FROM cache_models WHERE provider = ? AND model = ?', [provider, model]);
+      if (row) out.model = Number(row.id);
+    }
+    if (origin !== undefined) {
+      const row = await tx.get<{ id: number }>('SELECT id FROM cache_origins WHERE origin = ?', [origin]);
+      if (row) out.origin = Number(row.id);
+    }
+    return out;
   }
 
   /** Store the replies in dead processes' journals; the number of entries stored. */

@@ -14,6 +14,19 @@ export interface SqlExecutor {
   get<T>(sql: string, params?: readonly unknown[]): Promise<T | undefined>;
   /** Run a statement; returns the number of rows it changed. */
   run(sql: string, params?: readonly unknown[]): Promise<number>;
+  /**
+   * SQLite's transactions: the same statements, run at once (its driver runs every statement
+   * synchronously), so that a write of several statements runs without an await between them.
+   * Absent for PostgreSQL.
+   */
+  readonly sync?: SyncSqlExecutor;
+}
+
+/** Statements run synchronously (SqlExecutor.sync). */
+export interface SyncSqlExecutor {
+  get<T>(sql: string, params?: readonly unknown[]): T | undefined;
+  /** Run a statement; returns the number of rows it changed. */
+  run(sql: string, params?: readonly unknown[]): number;
 }
 
 /** SQL that differs between the backends. */

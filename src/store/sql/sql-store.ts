@@ -142,7 +142,11 @@ export class SqlStore implements Store {
         const origins = writes.flatMap((w) => (w.origin === undefined ? [] : [w.origin]));
         if (origins.length) await insertCacheOrigins(tx, origins);
         await blockTranscripts(tx, db.codec, writes);
-        for (const w of writes) await w(tx, group);
+        // SQLite's writes run at once (no promise to wait for, nor a turn of the queue each).
+        for (const w of writes) {
+          const pending = w(tx, group);
+          if (pending) await pending;
+        }
       });
       // Committed: the names' numbers read in the group hold from now on.
       if (groupNames) this.#names.learn(groupNames);

@@ -3,9 +3,11 @@
 // result is recorded once: the later of two writes of a done trial is a no-op, and a failure
 // never replaces a done trial (the upsert only replaces a failed row).
 
+// core's errors file, not its index: the index loads every record schema (zod), which `report` does without.
+import { MindscopeError } from '../../core/errors.js';
 import type { TrialKey, TrialOutcome } from '../../core/index.js';
 import type { TrialStatus } from '../store.js';
-import type { SqlExecutor } from './driver.js';
+import type { SqlExecutor, SyncSqlExecutor } from './driver.js';
 import { type PgTextPlace, pgTextPlaces } from './pg-text-blocks.js';
 import type { TextCodec } from './text-codec.js';
 import { itemHashParam, itemIdByHash } from './item-keys.js';
@@ -16,7 +18,7 @@ import { finishedNow, latencyParam, statusParam, statusSql } from './trial-value
  * A queued write: statements run in the group's transaction, and what they need named first:
  * prompt blobs, the cache model (provider, spec) and origin, the names a trial row refers to.
  */
-export type Write = ((tx: SqlExecutor, group?: GroupWrites) => Promise<void>) & {
+export type Write = ((tx: SqlExecutor, group?: GroupWrites) => Promise<void> | void) & {
   blobs?: Array<[string, string]>;
   /** A done trial's packed transcript (SQLite), and its value once the group has put it in a block. */
   transcript?: string;
@@ -249,16 +251,18 @@ export function doneTrialWrite(
     pgWrite.transcript = transcript;
     return pgWrite;
   }
-  const write: Write = async (tx, group) => {
-    const row = await tx.get<{ id: number }>(...trialUpsert(k, trial, group));
-    await tx.run(DELETE_LEASE, keyParams(k));
+  // SQLite's statements run at once, one after another, with no await between them.
+  const write: Write = (tx, group) => {
+    const s = syncStatements(tx);
+    const row = s.get<{ id: number }>(...trialUpsert(k, trial, group));
+    s.run(DELETE_LEASE, keyParams(k));
     if (!row) return;
-    await tx.run(
+    s.run(
       'INSERT INTO transcripts (trial_id, body, packed) VALUES (?, ?, 1) ON CONFLICT (trial_id) DO UPDATE SET body = excluded.body, packed = excluded.packed',
       [row.id, write.storedTranscript ?? codec.encode('transcript', transcript)],
     );
     const score: [number, string, number, string | Buffer] = [row.id, scorer, value, codec.encode('score', detail)];
-    for (const q of group ? groupScore(group, score) : upsertScore('sqlite', score)) await tx.run(q.sql, q.params);
+    for (const q of group ? groupScore(group, score) : upsertScore('sqlite', score)) s.run(q.sql, q.params);
   };
   if (codec.blocksTranscripts) write.transcript = transcript;
   return write;
@@ -317,6 +321,12 @@ export async function blockTranscripts(tx: SqlExecutor, codec: TextCodec, writes
 
 const DELETE_LEASE = `DELETE FROM trial_leases WHERE ${KEY_WHERE}`;
 
+/** A SQLite transaction's synchronous statements (SqlExecutor.sync); its writes are made for no other. */
+function syncStatements(tx: SqlExecutor): SyncSqlExecutor {
+  if (!tx.sync) throw new MindscopeError('a SQLite write needs a SQLite transaction');
+  return tx.sync;
+}
+
 /** A trial row's upsert (SQLite): by its names' numbers where the group knows them all. */
 function trialUpsert(k: TrialKey, params: unknown[], group: GroupWrites | undefined): [string, unknown[]] {
   if (!group) return [UPSERT_TRIAL_SQLITE, params];
@@ -337,9 +347,14 @@ function trialUpsert(k: TrialKey, params: unknown[], group: GroupWrites | undefi
 /** The write of a failed trial: never replaces a done one. */
 export function failedTrialWrite(backend: 'sqlite' | 'postgres', k: TrialKey, itemHash: string, error: string, attempts: number): Write {
   const trial = trialParams(backend, k, itemHash, { status: 'failed', error, attempts });
-  return async (tx, group) => {
-    if (backend === 'sqlite') await tx.run(...trialUpsert(k, trial, group));
-    else await tx.run(upsertTrial(backend), trial);
+  if (backend === 'sqlite')
+    return (tx, group) => {
+      const s = syncStatements(tx);
+      s.run(...trialUpsert(k, trial, group));
+      s.run(DELETE_LEASE, keyParams(k));
+    };
+  return async (tx) => {
+    await tx.run(upsertTrial(backend), trial);
     await tx.run(`DELETE FROM trial_leases WHERE ${leaseWhere(backend)}`, leaseParams(backend, k));
   };
 }

@@ -11,7 +11,7 @@ import { dirname, resolve } from 'node:path';
 // core's errors file, not its index: the index loads every record schema (zod), which `report` does without.
 import { MindscopeError } from '../../core/errors.js';
 import { makeDirectory } from '../../core/make-directory.js';
-import type { Dialect, SqlDriver, SqlExecutor } from '../sql/driver.js';
+import type { Dialect, SqlDriver, SqlExecutor, SyncSqlExecutor } from '../sql/driver.js';
 import { asStoreFull, isDiskFull } from '../sql/store-full.js';
 import { BACKSTOP_PAGES, WalCheckpointer } from './wal-checkpointer.js';
 import { ITEM_BODY_SQL_FUNCTION, memoizedItemBodyText } from '../sql/item-bodies.js';
@@ -233,6 +233,12 @@ export class SqliteDriver implements SqlDriver {
     return s;
   }
 
+  /** A transaction's statements run at once (SqlExecutor.sync). */
+  readonly #sync: SyncSqlExecutor = {
+    get: <T>(sql: string, params: readonly unknown[] = []) => this.#q(sql).get(...params) as T | undefined,
+    run: (sql, params = []) => this.#q(sql).run(...params).changes,
+  };
+
   async schemaVersion(): Promise<number> {
     return this.#db.pragma('user_version', { simple: true }) as number;
   }
@@ -266,6 +272,7 @@ export class SqliteDriver implements SqlDriver {
       rows: (sql, params) => this.rows(sql, params),
       get: (sql, params) => this.get(sql, params),
       run: async (sql, params = []) => this.#q(sql).run(...params).changes,
+      sync: this.#sync,
     };
     try {
       this.#q('BEGIN IMMEDIATE').run();
