@@ -312,7 +312,7 @@ function countSteps(run) {
       `${name}, ${run.trials} trials: ${m(counts[name])} instructions, ${(counts[name] / scanned).toFixed(2)}x the plain scan's ${m(scanned)} (limit ${LIMIT}x, as for CPU)`,
     );
     counted.push({
-      figure: `${name}, ${run.trials} trials: instructions under callgrind, start-up included (one run each: they repeat to about 0.1%), beside the plain scan's; limit ${LIMIT}x`,
+      figure: `${name}, ${run.trials} trials: instructions under callgrind, start-up included (one run each), beside the plain scan's; limit ${LIMIT}x`,
       value: m(counts[name]),
       peer: m(scanned),
       ratio: counts[name] / scanned,

@@ -1,9 +1,11 @@
 // Instructions counted under valgrind's callgrind, for the benches' --instructions mode. On a
 // shared machine CPU time moves by a third between runs of the same code, and a ratio of two CPU
-// times moves with it; an instruction count repeats to about 0.1%, so a ratio of counts settles in
-// one run what interleaved CPU-time rounds cannot. It is a stand-in for CPU time, not the same:
-// it weighs a cache miss like an add, and valgrind runs one thread at a time, so V8's background
-// work (compiles, marking) is counted but not overlapped.
+// times moves with it; on a quiet machine two instruction counts of the same run agree to within
+// half a percent (a few percent under load: V8's compiles on other threads, the runner's commit
+// groups timed by the clock), so a ratio of counts settles in one run what interleaved CPU-time
+// rounds cannot. It is a stand-in for CPU time, not the same: it weighs a cache miss like an add,
+// and valgrind runs one thread at a time, so V8's background work (compiles, marking) is counted
+// but not overlapped.
 //
 // A bench runs a child as `valgrindCommand(...)` gives; a child that times a window of its own
 // (set-up before the clock excluded) calls `instructionWindow('start')` and `('end')` around it,

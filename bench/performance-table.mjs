@@ -132,9 +132,11 @@ its peer from the same run, not against a figure from another machine: on a shar
 absolute times move with the load. Build first (\`npm run build\`); add \`--no-record\` to run a
 bench without touching this page. Where the load moves CPU time more than the difference to be
 read, \`--instructions\` (runner, export-trials) also counts each arm's instructions under
-valgrind's callgrind (\`apt-get install valgrind\`), once each: the counts repeat to about 0.1%,
-so their ratio holds where the CPU times' does not. A count weighs every instruction alike and
-runs one thread at a time: read it beside the CPU time, not in its place.
+valgrind's callgrind (\`apt-get install valgrind\`), once each. On a quiet machine two counts of
+the same build agree to within half a percent, so their ratio holds where the CPU times' does
+not; under load they move by a few percent (V8 compiles on other threads, and the runner commits
+its writes in groups timed by the clock). A count weighs every instruction alike and runs one
+thread at a time: read it beside the CPU time, not in its place.
 
 | script | measures | beside |
 | --- | --- | --- |

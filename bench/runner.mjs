@@ -428,7 +428,7 @@ async function countArms(url, n, concurrency, beforeDist) {
   );
   const rows = [
     {
-      figure: `instructions per trial under callgrind (${n} trials, one run each: they repeat to about 0.1%); peer: the node:http ceiling, target ratio <= 2`,
+      figure: `instructions per trial under callgrind (${n} trials, one run each); peer: the node:http ceiling, target ratio <= 2`,
       value: k(counts.mindscope),
       peer: k(counts.raw),
       ratio: counts.mindscope / counts.raw,
