@@ -10,6 +10,7 @@
 
 // core's errors file, not its index: the index loads every record schema (zod), which `report` does without.
 import { MindscopeError } from '../../core/errors.js';
+import { sha256 } from '../../core/hash.js';
 import type { SqlDriver, SqlExecutor } from './driver.js';
 import { PgBlockCache, pgTaggedBlockText, pgTextPlaces } from './pg-text-blocks.js';
 import { blockGroups, type TextCodec } from './text-codec.js';
@@ -22,16 +23,13 @@ const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345678
 const SEXTET = new Uint8Array(128);
 for (let i = 0; i < 64; i++) SEXTET[BASE64URL.charCodeAt(i)] = i;
 
-/** node:crypto's one-shot hash, loaded on the first reference made (a reader of stored blobs makes none). */
-let oneShotHash: typeof import('node:crypto').hash | undefined;
-
 /**
  * A blob's reference: the first 63 bits of its text's SHA-256, as 8 bytes in base64url. Taken
  * from the digest's own base64url text (no buffers): its first 10 characters are the first 60
  * bits (the very first bit cleared), the 11th the next 4 and two zero bits.
  */
 export function blobRef(text: string): string {
-  const digest = (oneShotHash ??= process.getBuiltinModule('node:crypto').hash)('sha256', text, 'base64url');
+  const digest = sha256(text, 'base64url');
   return BASE64URL[SEXTET[digest.charCodeAt(0)]! & 0x1f]! + digest.slice(1, 10) + BASE64URL[SEXTET[digest.charCodeAt(10)]! & 0x3c]!;
 }
 

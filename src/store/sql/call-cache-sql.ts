@@ -29,13 +29,10 @@ const RECOVERY_CHUNK = 500;
 export class SqlCallCache {
   /** Entries queued for the group commit, by key: lookups find them before they commit. */
   readonly #queued = new Map<string, { body: string; origin: string | null }>();
-  /** Cache models (provider and spec) known committed. */
-  readonly #models = new Set<string>();
-  /** Cache origins known committed. */
-  readonly #origins = new Set<string>();
   /**
    * Ids of cache models (provider NUL spec) and origins known committed (their rows are never
-   * deleted): an entry of both is inserted by ids rather than looking them up again.
+   * deleted): a later write names neither again, and an entry of both is inserted by ids rather
+   * than looking them up.
    */
   readonly #modelIds = new Map<string, number>();
   readonly #originIds = new Map<string, number>();
@@ -110,8 +107,8 @@ export class SqlCallCache {
         );
       })();
     };
-    if (!this.#models.has(named)) write.model = [provider, model];
-    if (origin !== undefined && !this.#origins.has(origin)) write.origin = origin;
+    if (!this.#modelIds.has(named)) write.model = [provider, model];
+    if (origin !== undefined && !this.#originIds.has(origin)) write.origin = origin;
     // Journaled first: from here a kill loses nothing; the journal forgets it once committed.
     const journaled = this.#journal?.append({ key, provider, model, body, origin: origin ?? null });
     const committed = this.commits.add(
@@ -121,9 +118,7 @@ export class SqlCallCache {
         if (this.#queued.get(key) === queued) this.#queued.delete(key);
         if (!stored) return;
         journaled?.();
-        // A model (or origin) committed needs no insert in later writes.
-        if (write.model) this.#models.add(named);
-        if (write.origin !== undefined) this.#origins.add(write.origin);
+        // A model (or origin) committed, its id read in the same transaction, needs no insert in later writes.
         if (read?.model !== undefined) this.#modelIds.set(named, read.model);
         if (read?.origin !== undefined && origin !== undefined) this.#originIds.set(origin, read.origin);
       },
