@@ -63,6 +63,14 @@ const transcript: fc.Arbitrary<Transcript> = fc.record({
   detail: fc.oneof(fc.record({ parsed: leaf, reply: leaf, options: fc.oneof(leaf, bigField), extra: fc.oneof(leaf, bigField) }), leaf),
 }) as fc.Arbitrary<Transcript>;
 
+/** Transcripts that differ from one another by a key, a value's type or a list's length only. */
+const small = fc.constantFrom<unknown>(0, 'x', null, true, 1.2345678901234567, -0, {}, [], [0], { a: 0 }, { b: 0 });
+const smallTranscript: fc.Arbitrary<Transcript> = fc.record({
+  protocol: fc.constant('mcq'),
+  calls: fc.constant([]),
+  detail: fc.oneof(fc.dictionary(fc.constantFrom('a', 'b', 'c'), small, { minKeys: 1, maxKeys: 2 }), small),
+}) as fc.Arbitrary<Transcript>;
+
 const outcome = (t: Transcript, value: number): TrialOutcome => ({
   transcript: t,
   score: { scorer: 'mcq', value, detail: { parsed: 'A' } },
@@ -82,7 +90,7 @@ async function readBack(store: Store, runId: string): Promise<Map<number, string
 }
 
 const backends = [
-  { name: 'SQLite', skip: false, fresh: async () => join(mkdtempSync(join(dir, 'db-')), 'store.db'), runs: 25 },
+  { name: 'SQLite', skip: false, fresh: async () => join(mkdtempSync(join(dir, 'db-')), 'store.db'), runs: 20 },
   { name: `PostgreSQL${pgSkipNote}`, skip: !pgAvailable, fresh: () => createTestSchema(), runs: 8 },
 ];
 
@@ -97,7 +105,10 @@ for (const b of backends) {
       try {
         await fc.assert(
           fc.asyncProperty(
-            fc.array(fc.tuple(transcript, fc.boolean()), { minLength: 1, maxLength: 8 }),
+            fc.oneof(
+              fc.array(fc.tuple(transcript, fc.boolean()), { minLength: 1, maxLength: 8 }),
+              fc.array(fc.tuple(smallTranscript, fc.boolean()), { minLength: 1, maxLength: 12 }),
+            ),
             fc.boolean(),
             async (trials, reopen) => {
               if (reopen) {
