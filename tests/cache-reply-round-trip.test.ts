@@ -82,6 +82,22 @@ describe('a cached reply', () => {
     expect(unpackResponse(packResponse(reply))).toStrictEqual(reply);
   });
 
+  it('keeps the first of two replies under one key, read before the commit, after it and by another store', async () => {
+    const location = join(dir, 'twice.db');
+    const s = await openStore(location);
+    const k = 'ab'.repeat(32);
+    const first = s.putCached(k, 'openai', 'm', { text: 'first' }, 'run-1');
+    const second = s.putCached(k, 'openai', 'm', { text: 'second' }, 'run-2');
+    const want = { value: { text: 'first' }, origin: 'run-1' };
+    expect(await s.getCachedEntry(k, 'openai', 'm')).toEqual(want);
+    await Promise.all([first, second]);
+    expect(await s.getCachedEntry(k, 'openai', 'm')).toEqual(want);
+    await s.close();
+    const again = await openStore(location);
+    expect(await again.getCachedEntry(k, 'openai', 'm')).toEqual(want);
+    await again.close();
+  });
+
   it('reads the same queued, committed and from another store on the file', async () => {
     const location = join(dir, 'store.db');
     const replies = fc.sample(anyReply, { numRuns: 300, seed: 7 });
