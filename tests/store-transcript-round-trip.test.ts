@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../src/index.js';
 import type { Transcript, TrialOutcome } from '../src/core/index.js';
-import { collect, type Store } from '../src/store/index.js';
+import { collect, copyStore, type Store } from '../src/store/index.js';
 import { createTestSchema, dropTestDatabases, pgAvailable, pgSkipNote } from './helpers/postgres.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mindscope-transcript-trip-'));
@@ -143,6 +143,20 @@ for (const b of backends) {
         expect(stored.length).toBeGreaterThan(0);
         for (const r of records)
           if (r.kind === 'trial') expect((await readBack(store, r.trial.runId)).get(r.trial.replicate)).toBe(r.trial.transcript);
+        // And from copies of the store, on each backend: the same transcripts.
+        await store.close();
+        const targets = [join(mkdtempSync(join(dir, 'copy-')), 'store.db'), ...(pgAvailable ? [await createTestSchema()] : [])];
+        for (const target of targets) {
+          await copyStore(location, target);
+          const copy = await openStore(target);
+          try {
+            for (const r of records)
+              if (r.kind === 'trial') expect((await readBack(copy, r.trial.runId)).get(r.trial.replicate)).toBe(r.trial.transcript);
+          } finally {
+            await copy.close();
+          }
+        }
+        store = await openStore(location);
       } finally {
         await store.close();
       }
