@@ -172,6 +172,9 @@ function tokenCount(json: unknown): number | undefined {
   return Array.isArray(j?.tokens) ? j.tokens.length : undefined;
 }
 
+const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
+const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
+
 /**
  * `want` characters cut from the left of the context: whole messages dropped, oldest first (never
  * a system message or the last message), then the start of the oldest remaining text message,
@@ -201,7 +204,10 @@ function cutLeft(messages: ChatMessage[], want: number): { messages: ChatMessage
       const space = text.slice(from, from + 40).search(/\s/);
       if (space >= 0) from += space + 1;
       // The last message keeps at least its last character.
-      if (at === out.length - 1) from = Math.min(from, text.length - 1);
+      const most = at === out.length - 1 ? text.length - 1 : text.length;
+      from = Math.min(from, most);
+      // Between characters, not between the halves of a surrogate pair (emoji, text without spaces).
+      if (isLowSurrogate(text.charCodeAt(from)) && isHighSurrogate(text.charCodeAt(from - 1))) from += from < most ? 1 : -1;
       chars += from;
       out[at] = { ...out[at]!, content: text.slice(from) };
     }

@@ -34,14 +34,25 @@ export function packResponse(response: unknown): string {
     mask |= 1 << at;
     if (k === 'usage' && isPlainObject(v)) {
       const u = Object.keys(v);
-      if (u.length === 2 && u[0] === 'inputTokens' && u[1] === 'outputTokens') {
+      // Two numbers: an undefined count (JSON leaves it out) would come back as null.
+      if (
+        u.length === 2 &&
+        u[0] === 'inputTokens' &&
+        u[1] === 'outputTokens' &&
+        typeof v.inputTokens === 'number' &&
+        typeof v.outputTokens === 'number'
+      ) {
         mask |= USAGE_PAIR;
         values.push(v.inputTokens, v.outputTokens);
         continue;
       }
     }
     // Microseconds are all a latency measures; the rest of the double is noise that costs bytes.
-    if (k === 'latencyMs' && typeof v === 'number' && Number.isFinite(v)) v = Math.round(v * 1000) / 1000;
+    // A latency so large that its microseconds overflow is kept as it is.
+    if (k === 'latencyMs' && typeof v === 'number' && Number.isFinite(v)) {
+      const us = Math.round(v * 1000) / 1000;
+      if (Number.isFinite(us)) v = us;
+    }
     values.push(v);
   }
   values[0] = mask;

@@ -78,7 +78,8 @@ export class SqlCallCache {
     const body = packResponse(response);
     this.#absence?.writing(key, provider, model);
     const queued = { body, origin: origin ?? null };
-    this.#queued.set(key, queued);
+    // A key written twice keeps its first reply (the insert of the second does nothing): so do lookups before the commit.
+    if (!this.#queued.has(key)) this.#queued.set(key, queued);
     const params = [keyParam(this.db.backend, key), provider, model, body, Date.now(), origin ?? null];
     const named = cacheModelName(provider, model);
     /** Ids read in the write's transaction, known once it commits. */

@@ -31,6 +31,11 @@ import { fitShape, type ShapeTree, shapeTree, splitShape } from './transcript-sh
  * as blobs, and readers take both).
  */
 const DETAIL_BLOB_MIN = 320;
+/**
+ * A lone UTF-16 surrogate: a blob keeps its text as UTF-8 (SQLite's text, or deflated), which
+ * gives it back as U+FFFD. A message holding one stays whole in its list's JSON, which escapes it.
+ */
+const LONE_SURROGATE = /\p{Cs}/u;
 /** The longest text whose hash is remembered. */
 const HASH_CACHE_MAX_CHARS = 160;
 /** Entries a bounded cache holds before it starts again empty. */
@@ -139,7 +144,7 @@ export class TranscriptPacker {
       const c = call as { messages?: unknown };
       if (!Array.isArray(c.messages)) return call;
       const packed = (c.messages as PackedMessage[]).map((m) =>
-        typeof m.content === 'string' ? { ...m, content: m.content.split('\n\n').map(add) } : m,
+        typeof m.content === 'string' && !LONE_SURROGATE.test(m.content) ? { ...m, content: m.content.split('\n\n').map(add) } : m,
       );
       return { ...c, messages: add(JSON.stringify(packed)) };
     });
