@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trialRecord } from '../src/app/export-trials.js';
+import { json } from '../src/app/json-pieces.js';
 import { trialToSample, writeSample } from '../src/app/inspect-sample.js';
 import { TextFileWriter } from '../src/app/text-file-writer.js';
 import { TrialJsonLines } from '../src/app/trial-json-line.js';
@@ -57,6 +58,41 @@ function variants(r: TrialRow): TrialRow[] {
   ];
   return odd.map((o) => ({ ...r, ...o }));
 }
+
+describe("a value's JSON", () => {
+  it('is what JSON.stringify writes: short strings quoted as they are, empty lists and objects', () => {
+    class Bare {}
+    const withToJson = Object.assign([], { toJSON: () => 'list' });
+    const inherited = Object.create({ a: 1 }) as object;
+    const values: unknown[] = [
+      '',
+      'Answer: B',
+      '2026-01-01T00:00:00.000Z',
+      'x'.repeat(64),
+      'x'.repeat(65),
+      `${'x'.repeat(70)}"`,
+      ...Array.from({ length: 128 }, (_, c) => `a${String.fromCharCode(c)}b`),
+      'é',
+      '\ud800',
+      '\u2028',
+      [],
+      {},
+      [1],
+      { a: 1 },
+      withToJson,
+      { toJSON: () => 7 },
+      Object.create(null),
+      inherited,
+      new Bare(),
+      new Date(0),
+      // Boxed primitives: JSON writes their values.
+      Object(''),
+      Object(5),
+      Object(false),
+    ];
+    for (const v of values) expect(json(v)).toBe(JSON.stringify(v));
+  });
+});
 
 describe('a trial written as a JSONL line', () => {
   it('is JSON.stringify of its record and a newline, byte for byte', () => {
