@@ -32,10 +32,12 @@ import { fitShape, type ShapeTree, shapeTree, splitShape } from './transcript-sh
  */
 const DETAIL_BLOB_MIN = 320;
 /**
- * A lone UTF-16 surrogate: a blob keeps its text as UTF-8 (SQLite's text, or deflated), which
- * gives it back as U+FFFD. A message holding one stays whole in its list's JSON, which escapes it.
+ * Whether a text holds a lone UTF-16 surrogate: a blob keeps its text as UTF-8 (SQLite's text, or
+ * deflated), which gives it back as U+FFFD, so a message holding one stays whole in its list's
+ * JSON, which escapes it. String.prototype.isWellFormed (not in this TypeScript lib) answers a
+ * text of Latin-1 characters, most prompts, without reading it.
  */
-const LONE_SURROGATE = /\p{Cs}/u;
+const hasLoneSurrogate = (text: string): boolean => !(text as unknown as { isWellFormed(): boolean }).isWellFormed();
 /** The longest text whose hash is remembered. */
 const HASH_CACHE_MAX_CHARS = 160;
 /** Entries a bounded cache holds before it starts again empty. */
@@ -144,7 +146,7 @@ export class TranscriptPacker {
       const c = call as { messages?: unknown };
       if (!Array.isArray(c.messages)) return call;
       const packed = (c.messages as PackedMessage[]).map((m) =>
-        typeof m.content === 'string' && !LONE_SURROGATE.test(m.content) ? { ...m, content: m.content.split('\n\n').map(add) } : m,
+        typeof m.content === 'string' && !hasLoneSurrogate(m.content) ? { ...m, content: m.content.split('\n\n').map(add) } : m,
       );
       return { ...c, messages: add(JSON.stringify(packed)) };
     });
