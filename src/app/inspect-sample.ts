@@ -111,6 +111,8 @@ function promptJsonOpen(messages: TrialRow['messages'][number]): Uint8Array {
   return b;
 }
 
+/** ']' in UTF-8. */
+const CLOSE = 0x5d;
 const PARSE_FAILED_NOTE = JSON.stringify('the reply could not be read as an answer');
 
 /** Quoted names of the last sample written (they repeat from trial to trial). */
@@ -178,6 +180,14 @@ function choicesJson(presented: McqDetail['presented']): string {
   return text;
 }
 
+/**
+ * The pieces of a sample's text after its messages, set for each sample and joined: one list
+ * made once, where a template of its pieces made a string object a piece (and a flat copy of
+ * them all when written): young garbage larger than the text. A part a sample may lack (the
+ * choice, the score) has its places all the same, set to '' where it is lacking.
+ */
+const TAIL: string[] = new Array<string>(47).fill('');
+
 /** The end of a choice, by whether its call was cut at the token limit. */
 const STOP = '},"stop_reason":"stop"}';
 const STOP_AT_MAX_TOKENS = '},"stop_reason":"max_tokens"}';
@@ -186,14 +196,12 @@ const GOLD = ',"metadata":{"gold":';
 const EXPLAINED_GOLD = `,"explanation":${PARSE_FAILED_NOTE}${GOLD}`;
 
 /**
- * The text of JSON.stringify(sampleWith(r, model, input, messages)) but the prompt's messages
- * (the same in both lists, written as bytes kept): the text before the input's list, from its
- * end to the messages' prompt, and from there to the end (`last`, the JSON of the messages
- * after the prompt with a comma before it, or '', then the rest). Undefined where the text
- * would not be written field by field so simply: judge scores (their order in `scores` is the
- * object's), a scorer named __proto__; LeftOut for a value JSON leaves out.
+ * JSON.stringify(sampleWith(r, model, [], [])) cut where its input and messages lists go: the
+ * text before the input's list, between the two lists, and after the messages' list. Undefined
+ * where the text would not be written field by field so simply: judge scores (their order in
+ * `scores` is the object's), a scorer named __proto__; LeftOut for a value JSON leaves out.
  */
-function samplePieces(r: TrialRow, model: string, last: string): [string, string, string] | undefined {
+function samplePieces(r: TrialRow, model: string): [string, string, string] | undefined {
   if (r.judges.length > 0 || Object.keys(r.judgeScores).length > 0 || r.scorer === '__proto__') return undefined;
   // The record read for the row's answer, given again (the trial is named only if it is read anew).
   const mcq = r.transcript
@@ -210,26 +218,62 @@ function samplePieces(r: TrialRow, model: string, last: string): [string, string
   const reply = hasReply ? quoted.reply.of(r.reply) : '""';
   const scored = r.scorer !== null && r.score !== null;
   const head = `{"id":${quoted.itemId.of(r.itemId)},"epoch":${json(r.replicate + 1)},"input":`;
-  const middle = `]${mcq ? `,"choices":${choicesJson(mcq.presented)}` : ''},"target":${json(r.gold ?? '')},"messages":`;
-  // The parts a sample may lack: the choice (the reply as the assistant's message, and why it
-  // stopped), the protocol's score (its value as Inspect reads it, the answer read and the gold).
-  const choice = hasReply
-    ? `{"message":{"role":"assistant","content":${reply},"source":"generate","model":${m}${truncated ? STOP_AT_MAX_TOKENS : STOP}`
-    : '';
-  const score = scored
-    ? `${quoted.scorer.of(r.scorer)}:{"value":${json(inspectValue(r.score!))},"answer":${json(r.parsedAnswer)}` +
-      `${r.parseFailed ? EXPLAINED_GOLD : GOLD}${quoted.gold.of(r.gold)},"parse_failed":${json(r.parseFailed)}}}`
-    : '';
-  const batch = r.batchLatencyMs > 0 ? `,"batch_latency_ms":${json(r.batchLatencyMs)}` : '';
-  const error = r.status === 'failed' ? `,"error":{"message":${json(r.error ?? 'failed')},"traceback":"","traceback_ansi":""}` : '';
-  // The text after the prompt's messages as one template: a few pieces joined (most of the text
-  // is constant), where a list of every piece, joined, costs more than the JSON that makes them.
-  const tail =
-    `${last}],"output":{"model":${m},"choices":[${choice}],"completion":${reply},"usage":${usage},"time":${time}}` +
-    `,"scores":{${score}}${itemMetadata(r)}${json(r.replicate)},"protocol":${quoted.protocol.of(r.protocol)}` +
-    `,"parse_failed":${json(r.parseFailed)},"cached_calls":${json(r.cachedCalls)},"calls":${json(r.calls)}${batch}` +
-    `},"model_usage":{${m}:${usage}}` +
-    `,"completed_at":${json(r.finishedAt)},"total_time":${time}${error}}`;
+  const middle = `${mcq ? `,"choices":${choicesJson(mcq.presented)}` : ''},"target":${json(r.gold ?? '')},"messages":`;
+  // The text after the messages: its pieces set in one list, reused (see TAIL), and joined.
+  const t = TAIL;
+  let i = 0;
+  t[i++] = ',"output":{"model":';
+  t[i++] = m;
+  t[i++] = ',"choices":[';
+  // The choice: the reply as the assistant's message, and why it stopped.
+  t[i++] = hasReply ? '{"message":{"role":"assistant","content":' : '';
+  t[i++] = hasReply ? reply : '';
+  t[i++] = hasReply ? ',"source":"generate","model":' : '';
+  t[i++] = hasReply ? m : '';
+  t[i++] = hasReply ? (truncated ? STOP_AT_MAX_TOKENS : STOP) : '';
+  t[i++] = '],"completion":';
+  t[i++] = reply;
+  t[i++] = ',"usage":';
+  t[i++] = usage;
+  t[i++] = ',"time":';
+  t[i++] = time;
+  t[i++] = '},"scores":{';
+  // The protocol's score: its value as Inspect reads it, the answer read and the gold.
+  t[i++] = scored ? quoted.scorer.of(r.scorer) : '';
+  t[i++] = scored ? ':{"value":' : '';
+  t[i++] = scored ? json(inspectValue(r.score!)) : '';
+  t[i++] = scored ? ',"answer":' : '';
+  t[i++] = scored ? json(r.parsedAnswer) : '';
+  t[i++] = scored ? (r.parseFailed ? EXPLAINED_GOLD : GOLD) : '';
+  t[i++] = scored ? quoted.gold.of(r.gold) : '';
+  t[i++] = scored ? ',"parse_failed":' : '';
+  t[i++] = scored ? json(r.parseFailed) : '';
+  t[i++] = scored ? '}}' : '';
+  t[i++] = '}';
+  t[i++] = itemMetadata(r);
+  t[i++] = json(r.replicate);
+  t[i++] = ',"protocol":';
+  t[i++] = quoted.protocol.of(r.protocol);
+  t[i++] = ',"parse_failed":';
+  t[i++] = json(r.parseFailed);
+  t[i++] = ',"cached_calls":';
+  t[i++] = json(r.cachedCalls);
+  t[i++] = ',"calls":';
+  t[i++] = json(r.calls);
+  t[i++] = r.batchLatencyMs > 0 ? `,"batch_latency_ms":${json(r.batchLatencyMs)}` : '';
+  t[i++] = '},"model_usage":{';
+  t[i++] = m;
+  t[i++] = ':';
+  t[i++] = usage;
+  t[i++] = '},"completed_at":';
+  t[i++] = json(r.finishedAt);
+  t[i++] = ',"total_time":';
+  t[i++] = time;
+  t[i++] = r.status === 'failed' ? `,"error":{"message":${json(r.error ?? 'failed')},"traceback":"","traceback_ansi":""}` : '';
+  t[i++] = '}';
+  // Every piece is set for every sample: none is left from the last one.
+  if (i !== t.length) throw new Error(`a sample's tail has ${i} pieces, its list ${t.length}`);
+  const tail = t.join('');
   return [head, middle, tail];
 }
 
@@ -266,9 +310,11 @@ export function writeSample(out: TextFileWriter, r: TrialRow): void {
   if (prompt) {
     const model = modelName(r.subject);
     let pieces: [string, string, string] | undefined;
+    let reply = '';
     try {
+      pieces = samplePieces(r, model);
       const response = r.transcript!.calls[0]!.response;
-      pieces = samplePieces(r, model, response ? `,${replyJson(response, model, quoted.model.of(model))}` : '');
+      if (response) reply = `,${replyJson(response, model, quoted.model.of(model))}`;
     } catch (err) {
       if (!(err instanceof LeftOut)) throw err;
       pieces = undefined;
@@ -277,8 +323,11 @@ export function writeSample(out: TextFileWriter, r: TrialRow): void {
       const open = promptJsonOpen(prompt.messages);
       out.write(pieces[0]);
       out.writeBytes(open);
+      out.writeByte(CLOSE);
       out.write(pieces[1]);
       out.writeBytes(open);
+      if (reply) out.write(reply);
+      out.writeByte(CLOSE);
       out.write(pieces[2]);
       return;
     }
