@@ -23,6 +23,14 @@ function listJsonBytes(list: TrialRow['messages'][number]): Uint8Array {
 /** ',' in UTF-8. */
 const COMMA = 0x2c;
 
+/** `start`, then each field's quoted name and a place for its value, then `end`: [start"a":, value, ,"b":, value, ..., end]. */
+function pieces(start: string, fields: readonly string[], end: string): string[] {
+  const list: string[] = [];
+  fields.forEach((f, k) => list.push(`${k ? ',' : start}${JSON.stringify(f)}:`, ''));
+  list.push(end);
+  return list;
+}
+
 /** Writes trial rows as JSON lines; the quoted names it remembers are those of the last row. */
 export class TrialJsonLines {
   readonly #runId = new Quoted();
@@ -39,40 +47,77 @@ export class TrialJsonLines {
   readonly #scorer = new Quoted();
 
   /**
+   * The text before a line's messages and after them, as lists of pieces joined when written:
+   * each field's name (and what comes before it) at an even place, its value after it. The two
+   * lists are made once and their values set again for every line: a line makes no list of its
+   * own (young garbage), and a `+` chain would make a string object a piece and a flat copy when
+   * written (fewer young collections mean less survives them, and the young generation is not
+   * grown: peak RSS).
+   */
+  // biome-ignore format: the fields a few to a line
+  readonly #head = pieces('{', [
+    'run_id', 'subject', 'subject_id', 'suite', 'item_id', 'item_hash', 'category', 'original_label', 'replicate', 'status', 'error', 'protocol',
+  ], ',"messages":[');
+  // biome-ignore format: the fields a few to a line
+  readonly #tail = pieces('],', [
+    'reply', 'reasoning', 'reasoning_tokens', 'parsed_answer', 'gold', 'scorer', 'score', 'parse_failed', 'judge_scores', 'judges',
+    'input_tokens', 'output_tokens', 'cost_usd', 'latency_ms', 'batch_latency_ms', 'calls', 'cached_calls', 'truncated_calls',
+    'context_truncation', 'attempts', 'finished_at',
+  ], '}\n');
+
+  /**
    * `record(r)`'s JSON and a newline, written to `out`; `record` gives the exported object (the
    * text is made from it when a field holds a value JSON leaves out, such as undefined).
    */
   write(out: TextFileWriter, r: TrialRow, record: (r: TrialRow) => unknown): void {
-    // The text before the messages and after them, each one template of the fields' names and
-    // values: a list of the pieces, joined, costs more than the JSON that makes them.
-    let head: string;
-    let tail: string;
+    const head = this.#head;
+    const tail = this.#tail;
     try {
-      head =
-        `{"run_id":${this.#runId.of(r.runId)},"subject":${this.#subject.of(r.subject)},"subject_id":${this.#subjectId.of(r.subjectId)}` +
-        `,"suite":${this.#suite.of(r.suite)},"item_id":${this.#itemId.of(r.itemId)},"item_hash":${this.#itemHash.of(r.itemHash)}` +
-        `,"category":${this.#category.of(r.category)},"original_label":${this.#originalLabel.of(r.originalLabel)}` +
-        `,"replicate":${json(r.replicate)},"status":${this.#status.of(r.status)},"error":${json(r.error)}` +
-        `,"protocol":${this.#protocol.of(r.protocol)},"messages":[`;
-      tail =
-        `],"reply":${json(r.reply)},"reasoning":${json(r.reasoning)},"reasoning_tokens":${json(r.reasoningTokens)}` +
-        `,"parsed_answer":${json(r.parsedAnswer)},"gold":${this.#gold.of(r.gold)},"scorer":${this.#scorer.of(r.scorer)}` +
-        `,"score":${json(r.score)},"parse_failed":${json(r.parseFailed)},"judge_scores":${json(r.judgeScores)}` +
-        `,"judges":${json(r.judges)},"input_tokens":${json(r.inputTokens)},"output_tokens":${json(r.outputTokens)}` +
-        `,"cost_usd":${json(r.costUsd)},"latency_ms":${json(r.latencyMs)},"batch_latency_ms":${json(r.batchLatencyMs)}` +
-        `,"calls":${json(r.calls)},"cached_calls":${json(r.cachedCalls)},"truncated_calls":${json(r.truncatedCalls)}` +
-        `,"context_truncation":${json(r.contextTruncation)},"attempts":${json(r.attempts)},"finished_at":${json(r.finishedAt)}}\n`;
+      // Each value set after its field's name (place 2k + 1 of the k-th field).
+      head[1] = this.#runId.of(r.runId); // run_id
+      head[3] = this.#subject.of(r.subject); // subject
+      head[5] = this.#subjectId.of(r.subjectId); // subject_id
+      head[7] = this.#suite.of(r.suite); // suite
+      head[9] = this.#itemId.of(r.itemId); // item_id
+      head[11] = this.#itemHash.of(r.itemHash); // item_hash
+      head[13] = this.#category.of(r.category); // category
+      head[15] = this.#originalLabel.of(r.originalLabel); // original_label
+      head[17] = json(r.replicate); // replicate
+      head[19] = this.#status.of(r.status); // status
+      head[21] = json(r.error); // error
+      head[23] = this.#protocol.of(r.protocol); // protocol
+      tail[1] = json(r.reply); // reply
+      tail[3] = json(r.reasoning); // reasoning
+      tail[5] = json(r.reasoningTokens); // reasoning_tokens
+      tail[7] = json(r.parsedAnswer); // parsed_answer
+      tail[9] = this.#gold.of(r.gold); // gold
+      tail[11] = this.#scorer.of(r.scorer); // scorer
+      tail[13] = json(r.score); // score
+      tail[15] = json(r.parseFailed); // parse_failed
+      tail[17] = json(r.judgeScores); // judge_scores
+      tail[19] = json(r.judges); // judges
+      tail[21] = json(r.inputTokens); // input_tokens
+      tail[23] = json(r.outputTokens); // output_tokens
+      tail[25] = json(r.costUsd); // cost_usd
+      tail[27] = json(r.latencyMs); // latency_ms
+      tail[29] = json(r.batchLatencyMs); // batch_latency_ms
+      tail[31] = json(r.calls); // calls
+      tail[33] = json(r.cachedCalls); // cached_calls
+      tail[35] = json(r.truncatedCalls); // truncated_calls
+      tail[37] = json(r.contextTruncation); // context_truncation
+      tail[39] = json(r.attempts); // attempts
+      tail[41] = json(r.finishedAt); // finished_at
     } catch (err) {
       if (!(err instanceof LeftOut)) throw err;
       out.write(`${JSON.stringify(record(r))}\n`);
       return;
     }
-    out.write(head);
+    out.write(head.join(''));
     const messages = r.messages;
     for (let i = 0; i < messages.length; i++) {
       if (i) out.writeByte(COMMA);
       out.writeBytes(listJsonBytes(messages[i]!));
     }
-    out.write(tail);
+    out.write(tail.join(''));
   }
 }
