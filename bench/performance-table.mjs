@@ -82,7 +82,7 @@ export const BENCHES = [
     measures:
       'bytes per MCQ trial of a SQLite store (the file) and of a PostgreSQL one (every table after VACUUM: heap, TOAST, indexes and their maps), in all and by table, at 500 items x 2 subjects x 3 replicates and at one trial per item.',
     beside:
-      'the same run as gzipped JSONL (`export trials` through gzip; limit 8x) and as zipped Inspect logs; another build with `--dist`.',
+      'the same run as gzipped JSONL (`export trials` through gzip; limit 8x) and as zipped Inspect logs; for PostgreSQL also its floor: the least any layout of its schema could take (the schema’s pages when empty, a 16-byte key and its index for each cached call, and the content at gzip’s rate); another build with `--dist`.',
   },
   {
     id: 'item-search',

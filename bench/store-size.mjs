@@ -4,7 +4,9 @@
 // subjects x replicates (500 x 2 x 3), and one trial per item (3,000 x 1 x 1). Each shape runs
 // on SQLite (the file's bytes; by table from dbstat) and on PostgreSQL (every table of the
 // store's schema after a plain VACUUM: heap, TOAST, indexes and their free-space and visibility
-// maps, pg_total_relation_size), each backend's run exported from its own store.
+// maps, pg_total_relation_size), each backend's run exported from its own store. Beside
+// PostgreSQL's store, its floor (postgresFloor): what no layout of its schema that finds a cached
+// reply by its key could go below.
 //
 //   npm run build && node bench/store-size.mjs [--dist dist] [--items 500] [--subjects 2] [--replicates 3] [--single 3000]
 //     [--postgres URL | --no-postgres] [--smoke]
@@ -123,6 +125,37 @@ function postgresArm() {
   };
 }
 
+/**
+ * The least any PostgreSQL layout of this schema could take for a run, given its gzipped JSONL:
+ * the schema's own pages (an empty store, migrated and vacuumed), one row and index entry for
+ * each cached call (a bare table of 16-byte keys, its primary key: the cache finds a reply by
+ * its request's key), and the run's content compressed as well as gzip compresses it. Nothing
+ * for trial rows, their keys, leases or scores: a floor, not an estimate.
+ */
+async function postgresFloor(calls, gz) {
+  const arm = postgresArm();
+  try {
+    await arm.create();
+    await (await lib.openStore(arm.location)).close();
+    const schema = await arm.size();
+    await pgRun(
+      arm.location,
+      `CREATE TABLE floor_call_keys (key BYTEA PRIMARY KEY);
+       INSERT INTO floor_call_keys SELECT substr(sha256(int8send(i)), 1, 16) FROM generate_series(1, ${Number(calls)}) i`,
+    );
+    await pgRun(arm.location, 'VACUUM');
+    const [{ bytes }] = await pgRun(arm.location, `SELECT pg_total_relation_size('floor_call_keys')::bigint AS bytes`);
+    return {
+      schema: schema.storeBytes,
+      tables: schema.tables.length,
+      callKeys: Number(bytes),
+      total: schema.storeBytes + Number(bytes) + gz,
+    };
+  } finally {
+    await arm.drop();
+  }
+}
+
 /** One run of a shape on a backend: the store's bytes by table, and the same run exported (gzipped JSONL, zipped Inspect logs). */
 async function measure({ items, subjects, replicates }, backend) {
   const dir = mkdtempSync(join(tmpdir(), 'mindscope-size-'));
@@ -181,6 +214,13 @@ try {
         console.log(
           `  of which ${few.length} tables of fewer than 10 rows (their size the same at any number of trials): ${per(fixed).toFixed(0)} B/trial (${(fixed / m.gz).toFixed(2)}x the gzipped JSONL)`,
         );
+      // PostgreSQL: how far below the store any layout of its schema could go (postgresFloor).
+      const calls = m.tables.find((t) => t.name === 'call_cache')?.rows ?? m.n;
+      const floor = backend === 'postgres' ? await postgresFloor(calls, m.gz) : undefined;
+      if (floor)
+        console.log(
+          `  floor: the schema's pages ${per(floor.schema).toFixed(0)} + a key per cached call ${per(floor.callKeys).toFixed(0)} + gzip's content ${per(m.gz).toFixed(1)} = ${per(floor.total).toFixed(0)} B/trial (${(floor.total / m.gz).toFixed(2)}x; limit ${LIMIT}x)`,
+        );
       rows.push(
         {
           figure: `${label} bytes per MCQ trial${other}, ${shape}, beside the same run as gzipped JSONL (export trials | gzip); limit ${LIMIT}x`,
@@ -201,6 +241,16 @@ try {
                 value: `${per(fixed).toFixed(0)} B`,
                 peer: `${per(m.gz).toFixed(1)} B`,
                 ratio: fixed / m.gz,
+              },
+            ]
+          : []),
+        ...(floor
+          ? [
+              {
+                figure: `PostgreSQL's floor${other}, ${shape}: the schema's own pages (${floor.tables} tables, empty) ${per(floor.schema).toFixed(0)} B + a 16-byte key and its index for each of ${calls} cached calls ${per(floor.callKeys).toFixed(0)} B + the content at gzip's rate ${per(m.gz).toFixed(1)} B, beside the same gzipped JSONL; limit ${LIMIT}x`,
+                value: `${per(floor.total).toFixed(0)} B`,
+                peer: `${per(m.gz).toFixed(1)} B`,
+                ratio: floor.total / m.gz,
               },
             ]
           : []),

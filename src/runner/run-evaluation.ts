@@ -11,6 +11,7 @@
 import type { Item, Task, TrialKey } from '../core/index.js';
 import { ConfigError, canonicalJson, contentHash, deriveSeed, sha256 } from '../core/index.js';
 import type { GenerationSettings } from '../core/index.js';
+import { unstorableColumnText, unstorableId } from '../core/storable-text.js';
 import type { Store, UsageRow } from '../store/index.js';
 import { CallerFactory, type CallerOptions, DEFAULT_CONCURRENCY } from './callers.js';
 import { CallTally, type CallCounts } from './call-tally.js';
@@ -170,6 +171,25 @@ export interface PreparedRun<S extends PlanSubject = RunSubject> {
   itemsStored: Promise<void>;
 }
 
+/** Refuses, before anything is stored or called, a run whose ids the store would read back as other ids (core/storable-text.ts). */
+function assertStorableIds(runId: string, subjectIds: string[], tasks: Task[]): void {
+  const refused =
+    unstorableId('run id', runId) ??
+    subjectIds.map((id) => unstorableId('subject id', id)).find(Boolean) ??
+    tasks.map((t) => unstorableId('suite', t.suite)).find(Boolean);
+  if (refused) throw new ConfigError(refused);
+  for (const task of tasks) {
+    for (const item of task.items) {
+      const why =
+        unstorableId('item id', item.id) ??
+        unstorableColumnText(`the answer of item ${item.id}`, String(item.answer)) ??
+        unstorableColumnText(`the category of item ${item.id}`, String(item.category)) ??
+        (item.ability === undefined ? undefined : unstorableColumnText(`the ability of item ${item.id}`, String(item.ability)));
+      if (why) throw new ConfigError(`suite ${task.suite}: ${why}`);
+    }
+  }
+}
+
 /** Create (or check) the run and store its subjects, items and plan. */
 export async function prepareRun<S extends PlanSubject>(
   store: Store,
@@ -177,12 +197,12 @@ export async function prepareRun<S extends PlanSubject>(
 ): Promise<PreparedRun<S>> {
   const { runId, replicates } = opts;
   if (!(replicates >= 1)) throw new ConfigError(`--trials must be at least 1, got ${replicates}`);
-  await openRun(store, runId, opts.config, opts.spec, opts.name);
   const subjectIds = new Map<S, string>();
+  for (const subject of opts.subjects) subjectIds.set(subject, subjectIdFor(subject.model.spec, subject.settings));
+  assertStorableIds(runId, [...subjectIds.values()], opts.tasks);
+  await openRun(store, runId, opts.config, opts.spec, opts.name);
   for (const subject of opts.subjects) {
-    const id = subjectIdFor(subject.model.spec, subject.settings);
-    subjectIds.set(subject, id);
-    await store.upsertSubject({ id, spec: subject.model.spec, settings: { ...subject.settings } });
+    await store.upsertSubject({ id: subjectIds.get(subject)!, spec: subject.model.spec, settings: { ...subject.settings } });
   }
   const hashes = new Map<Item, string>();
   const items = opts.tasks.flatMap((task) => task.items.map(hashedItem));

@@ -14,6 +14,7 @@ import type { Item, Score, StoredTranscript, TrialKey, TrialOutcome } from '../.
 // core's files, not its index: the index loads every record schema (zod), which `report` does without;
 // the transcript schema is loaded when a transcript is read.
 import { ConfigError, MindscopeError } from '../../core/errors.js';
+import { storableText } from '../../core/storable-text.js';
 import {
   trialKeyString,
   type AccuracyCountRow,
@@ -37,6 +38,7 @@ import {
 } from '../store.js';
 import { type SqlDriver, streamAfter } from './driver.js';
 import { GroupCommit } from './group-commit.js';
+import { unstorableKey, unstorableTrial } from './storable-trial.js';
 import { SqlBatchLedger } from './batch-ledger-sql.js';
 import type { BatchLedger } from '../batch-ledger.js';
 import { blobLoader, insertBlobs } from './blob-rows.js';
@@ -292,6 +294,8 @@ export class SqlStore implements Store {
         new MindscopeError(`trial ${k.suite}/${k.itemId}: score ${String(outcome.score.value)} is not a finite number`),
       );
     }
+    const refused = unstorableTrial(k, [outcome.score.scorer], outcome.latencyMs, outcome.batchLatencyMs);
+    if (refused) return Promise.reject(new MindscopeError(`trial ${k.suite}/${k.itemId}#${k.replicate}: ${refused}`));
     const packed = this.#packer.pack(outcome.transcript);
     const write = doneTrialWrite(this.db.backend, k, itemHash, outcome, attempts, packed.body, this.db.codec);
     const id = trialKeyString(k);
@@ -315,9 +319,11 @@ export class SqlStore implements Store {
   }
 
   recordFailed(k: TrialKey, itemHash: string, error: string, attempts: number): Promise<void> {
+    const refused = unstorableKey(k);
+    if (refused) return Promise.reject(new MindscopeError(`trial ${k.suite}/${k.itemId}#${k.replicate}: ${refused}`));
     const id = trialKeyString(k);
     if (this.#queuedStatus.get(id) !== 'done') this.#queuedStatus.set(id, 'failed');
-    const write = failedTrialWrite(this.db.backend, k, itemHash, error, attempts);
+    const write = failedTrialWrite(this.db.backend, k, itemHash, storableText(error), attempts);
     this.#names.nameTrial(write, k);
     return this.#commits.add(trialName('failed trial', k), write, (committed) => {
       if (this.#queuedStatus.get(id) === 'failed') this.#queuedStatus.delete(id);
@@ -350,6 +356,8 @@ export class SqlStore implements Store {
   }
 
   async recordScore(k: TrialKey, score: Score): Promise<void> {
+    const refused = unstorableKey(k, [score.scorer]);
+    if (refused) throw new MindscopeError(`trial ${k.suite}/${k.itemId}#${k.replicate}: ${refused}`);
     await this.flush();
     const row = await this.db.get<{ id: number }>(`SELECT id FROM trials WHERE ${KEY_WHERE}`, keyParams(k));
     if (!row) throw new ConfigError(`no trial ${k.suite}/${k.itemId} #${k.replicate} of ${k.subjectId} in run ${k.runId}`);

@@ -18,6 +18,7 @@
 
 // core's errors file, not its index: the index loads every record schema (zod), which `report` does without.
 import { MindscopeError } from '../../core/errors.js';
+import { isUtf8Safe } from '../../core/storable-text.js';
 import { blobRef } from './blob-rows.js';
 import { RecentMap } from './recent-map.js';
 import type { TextCodec } from './text-codec.js';
@@ -34,10 +35,10 @@ const DETAIL_BLOB_MIN = 320;
 /**
  * Whether a text holds a lone UTF-16 surrogate: a blob keeps its text as UTF-8 (SQLite's text, or
  * deflated), which gives it back as U+FFFD, so a message holding one stays whole in its list's
- * JSON, which escapes it. String.prototype.isWellFormed (not in this TypeScript lib) answers a
- * text of Latin-1 characters, most prompts, without reading it.
+ * JSON, which escapes it. isWellFormed answers a text of Latin-1 characters, most prompts,
+ * without reading it.
  */
-const hasLoneSurrogate = (text: string): boolean => !(text as unknown as { isWellFormed(): boolean }).isWellFormed();
+const hasLoneSurrogate = (text: string): boolean => !isUtf8Safe(text);
 /** The longest text whose hash is remembered. */
 const HASH_CACHE_MAX_CHARS = 160;
 /** Entries a bounded cache holds before it starts again empty. */

@@ -14,6 +14,7 @@
 // core's files, not its index: the index loads every record schema (zod), which `report` does without.
 import { ConfigError } from '../../core/errors.js';
 import { canonicalJson } from '../../core/hash.js';
+import { storableText } from '../../core/storable-text.js';
 import type { ImportSummary, RunRecord, StoreRecord } from '../store.js';
 import type { SqlDriver, SqlExecutor } from './driver.js';
 import { exportBatchLedger, importLedgerRecord } from './batch-ledger-transfer.js';
@@ -25,6 +26,7 @@ import { finishedAtParam, latencyParam, statusParam, statusSql } from './trial-v
 import { TranscriptPacker } from './transcript-packing.js';
 import { trialPages } from './trial-pages.js';
 import type { TextCodec } from './text-codec.js';
+import { unstorableTrial } from './storable-trial.js';
 import { insertNames, keyNames, scoreNames, TRIAL_KEY_COLUMNS, trialKeyValues, TRIAL_UNIQUE, upsertScore } from './trial-writes.js';
 import {
   createdAtParam,
@@ -223,6 +225,13 @@ async function importOne(
       return;
     case 'trial': {
       const t = r.trial;
+      const refused = unstorableTrial(
+        t,
+        t.scores.map((s) => s.scorer),
+        t.latencyMs,
+        t.batchLatencyMs,
+      );
+      if (refused) throw new ConfigError(`trial ${t.suite}/${t.itemId}#${t.replicate} of run ${t.runId}: ${refused}`);
       if (pgTexts) summary.items += await pgTexts.writeItems(tx);
       // A new trial goes in; a done one replaces a failed one; anything else is a duplicate.
       await insertNames(tx, [
@@ -253,7 +262,7 @@ async function importOne(
           t.replicate,
           itemHashParam(backend, t.itemHash),
           statusParam(backend, t.status),
-          t.error,
+          t.error === null ? null : storableText(t.error),
           t.attempts,
           t.inputTokens,
           t.outputTokens,

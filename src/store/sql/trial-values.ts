@@ -23,6 +23,16 @@ export const statusSql = (backend: Backend, status: TrialStatus): string =>
 /** trial_rows' status column read as it is kept (SQLite's 1 or 0, PostgreSQL's text) as the status's text. */
 export const statusOf = (stored: unknown): TrialStatus => (stored === 1 ? 'done' : stored === 0 ? 'failed' : (stored as TrialStatus));
 
+/**
+ * Why a latency (ms) cannot be stored, or undefined where it can. Both backends refuse what
+ * SQLite cannot give back exactly: not a finite number, or 9e12 ms (about 285 years) or more,
+ * which its integer affinity would keep as a whole number that reads as microseconds.
+ */
+export function unstorableLatency(field: string, ms: number): string | undefined {
+  if (Number.isFinite(ms) && Math.abs(ms) < MICROSECONDS_BELOW_MS) return undefined;
+  return `${field} ${String(ms)} ms is not a finite number of milliseconds below 9e12 (about 285 years), which the store keeps exactly`;
+}
+
 /** A latency (ms) as the database keeps it: SQLite microseconds when that is exact, else the double. */
 export function latencyParam(backend: Backend, ms: number): number {
   if (backend !== 'sqlite' || !Number.isFinite(ms) || Math.abs(ms) >= MICROSECONDS_BELOW_MS) return ms;
