@@ -154,6 +154,33 @@ describe('p-values lie in [0, 1] (or are NaN with a reason), and two-sample test
     );
   });
 
+  it('McNemar: the continuity correction never raises the statistic; equal discordant cells give p = 1, as R', () => {
+    // Discordant counts near each other (b = c among them), where the correction matters most.
+    const near = fc
+      .integer({ min: 0, max: 40 })
+      .chain((b) => fc.tuple(fc.constant(b), fc.integer({ min: Math.max(0, b - 2), max: b + 2 })));
+    fc.assert(
+      fc.property(near, fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 30 }), ([b, c], a, d) => {
+        const table = [
+          [a, b],
+          [c, d],
+        ];
+        const corrected = stats.mcnemar(table);
+        const plain = stats.mcnemar(table, { correct: false });
+        expect(corrected.statistic).toBeLessThanOrEqual(plain.statistic);
+        expect(corrected.p).toBeGreaterThanOrEqual(plain.p);
+        if (b === c) expect([corrected.statistic, corrected.p]).toEqual([0, 1]);
+      }),
+      RUNS,
+    );
+    // R: mcnemar.test(matrix(c(10, 3, 3, 10), 2)) gives McNemar's chi-squared = 0, p-value = 1.
+    const m = stats.mcnemar([
+      [10, 3],
+      [3, 10],
+    ]);
+    expect([m.statistic, m.p, m.pExact]).toEqual([0, 1, 1]);
+  });
+
   it('Holm, Benjamini-Hochberg and Bonferroni: in [0, 1], never below the raw p, ordered BH <= Holm <= Bonferroni, and equivariant to reordering', () => {
     fc.assert(
       fc.property(

@@ -93,7 +93,9 @@ export function mcnemar(table: number[][], opts: { correct?: boolean } = {}): Mc
   const c = table[1]![0]!;
   const corrected = opts.correct ?? true;
   if (b + c === 0) return { b, c, statistic: 0, p: 1, pExact: 1, corrected, reason: 'no discordant pairs: nothing to test (p = 1)' };
-  const diff = Math.abs(b - c) - (corrected ? 1 : 0);
+  // As R's mcnemar.test: no correction when b = c, where |b - c| - 1 would be -1 and its square
+  // a positive statistic (p < 1) for a table that shows no difference at all.
+  const diff = Math.abs(b - c) - (corrected && b !== c ? 1 : 0);
   const statistic = (diff * diff) / (b + c);
   return { b, c, statistic, p: chiSquareSf(statistic, 1), pExact: binomialTest(b, b + c, 0.5), corrected };
 }
