@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as stats from '../src/stats/index.js';
-import { RUNS, value, sample, pairs, permuted, counts, validP, neg, same } from './helpers/stats-arbitraries.js';
+import { RUNS, value, sample, pairs, permuted, counts, validP, neg, same, eighth, powerOfTwo } from './helpers/stats-arbitraries.js';
 
 describe('p-values lie in [0, 1] (or are NaN with a reason), and two-sample tests are symmetric', () => {
   it('Mann-Whitney: the same p and z of opposite sign for (x, y) and (y, x); U + U_other = n1 n2', () => {
@@ -45,6 +45,24 @@ describe('p-values lie in [0, 1] (or are NaN with a reason), and two-sample test
       }),
       RUNS,
     );
+  });
+
+  it('Pearson, Spearman and Kendall do not change when a variable is scaled, at any magnitude (squares that overflow or underflow)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(eighth, eighth), { minLength: 3, maxLength: 30 }), powerOfTwo, powerOfTwo, (rows, a, b) => {
+        const x = rows.map((r) => r[0]);
+        const y = rows.map((r) => r[1]);
+        const ax = x.map((v) => v * a);
+        const by = y.map((v) => v * b);
+        expect(same(stats.pearson(ax, by), stats.pearson(x, y), 1e-12)).toBe(true);
+        expect(same(stats.spearman(ax, by), stats.spearman(x, y))).toBe(true);
+        expect(same(stats.kendallTauB(ax, by).tau, stats.kendallTauB(x, y).tau)).toBe(true);
+      }),
+      RUNS,
+    );
+    // Perfectly correlated: r = 1 (it was 0 when the squares overflowed, NaN when they underflowed).
+    expect(stats.pearson([1e200, 2e200, 3e200], [1, 2, 3])).toBeCloseTo(1, 12);
+    expect(stats.pearson([1e-200, 2e-200, 3e-200], [1, 2, 3])).toBeCloseTo(1, 12);
   });
 
   it('partial Kendall, both methods: p in [0, 1] or NaN with a reason; estimate in [-1, 1]', () => {

@@ -47,19 +47,38 @@ export function correlationUndefinedReason(x: NumArray, y: NumArray, names: [str
 export function pearson(x: NumArray, y: NumArray): number {
   const n = checkPair(x, y, 'pearson');
   if (n < MIN_CORRELATION_PAIRS || hasNonFinite(x) || hasNonFinite(y) || isConstant(x) || isConstant(y)) return Number.NaN;
-  const mx = mean(x);
-  const my = mean(y);
+  // r does not change when a variable is scaled; values of a magnitude whose squares (or sums)
+  // would overflow or underflow are scaled to about 1 first, so that 1e200, 2e200, 3e200 do not
+  // give an infinite sum of squares (and r = 0) nor 1e-200, 2e-200, 3e-200 a zero one (NaN).
+  const sx = magnitudeScale(x);
+  const sy = magnitudeScale(y);
+  const mx = sx === 1 ? mean(x) : scaledMean(x, sx);
+  const my = sy === 1 ? mean(y) : scaledMean(y, sy);
   let sxy = 0;
   let sxx = 0;
   let syy = 0;
   for (let i = 0; i < n; i++) {
-    const dx = x[i]! - mx;
-    const dy = y[i]! - my;
+    const dx = x[i]! / sx - mx;
+    const dy = y[i]! / sy - my;
     sxy += dx * dy;
     sxx += dx * dx;
     syy += dy * dy;
   }
   return sxx === 0 || syy === 0 ? Number.NaN : sxy / Math.sqrt(sxx * syy);
+}
+
+/** 1 for values of ordinary magnitude (the largest within [1e-50, 1e50]: the product of two sums of squares stays finite and non-zero), else the largest magnitude, a power of 2. */
+function magnitudeScale(x: NumArray): number {
+  let largest = 0;
+  for (let i = 0; i < x.length; i++) largest = Math.max(largest, Math.abs(x[i]!));
+  if (largest >= 1e-50 && largest <= 1e50) return 1;
+  return 2 ** Math.floor(Math.log2(largest));
+}
+
+function scaledMean(x: NumArray, scale: number): number {
+  let s = 0;
+  for (let i = 0; i < x.length; i++) s += x[i]! / scale;
+  return s / x.length;
 }
 
 /**

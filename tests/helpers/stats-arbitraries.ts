@@ -18,6 +18,8 @@ export const permuted = <T>(rows: Array<[...T[], number]> | Array<readonly unkno
   [...rows].sort((a, b) => (a[keyAt] as number) - (b[keyAt] as number));
 /** Eighths in [-10, 10]: exact in binary, so that scaling and shifting them loses nothing but rounding. */
 export const eighth = fc.integer({ min: -80, max: 80 }).map((k) => k / 8);
+/** A power of 2 from 2^-1000 to 2^1000: scaling by it is exact, and reaches magnitudes whose squares overflow or underflow. */
+export const powerOfTwo = fc.integer({ min: -1000, max: 1000 }).map((k) => 2 ** k);
 export const counts = (minLength: number, maxLength: number, max = 30) => fc.array(fc.integer({ min: 0, max }), { minLength, maxLength });
 
 /** A p-value: in [0, 1], or NaN with a reason given. */
