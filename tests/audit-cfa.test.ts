@@ -122,6 +122,21 @@ describe('noncentral chi-square distribution', () => {
     expect(noncentralChiSquareCdf(150, 60, 80)).toBeCloseTo(0.6949786, 6);
     expect(noncentralChiSquareCdf(10, 3, 0.5)).toBeCloseTo(0.9655203, 6);
   });
+
+  it('ends, with 0, where every term of its sum underflows; NaN where the sum cannot end', () => {
+    // Near 0 with 1 df the CDF is e^(-ncp/2) sqrt(2x / pi); with 40 df every term is below the smallest double.
+    expect(noncentralChiSquareCdf(1e-300, 1, 5) / (Math.exp(-2.5) * Math.sqrt(2e-300 / Math.PI))).toBeCloseTo(1, 10);
+    expect(noncentralChiSquareCdf(1e-20, 40, 5)).toBe(0);
+    expect(noncentralChiSquareCdf(1e-300, 40, 3)).toBe(0);
+    for (const [x, df, ncp] of [
+      [Number.NaN, 3, 1],
+      [1, Number.NaN, 1],
+      [1, 3, Number.NaN],
+      [1, 0, 1],
+      [1, 3, Number.POSITIVE_INFINITY],
+    ] as const)
+      expect(noncentralChiSquareCdf(x, df, ncp)).toBeNaN();
+  });
 });
 
 describe('mindscope audit --cfa', () => {

@@ -6,8 +6,12 @@
 
 import { chiSquareSf, gammaP, lnGamma } from './distributions.js';
 
-/** P(X <= x) for X ~ noncentral chi-square(df, ncp): the Poisson(ncp/2) mixture of central chi-squares. */
+/**
+ * P(X <= x) for X ~ noncentral chi-square(df, ncp): the Poisson(ncp/2) mixture of central
+ * chi-squares. NaN for a NaN argument, df not above 0 or an infinite ncp (the sum would not end).
+ */
 export function noncentralChiSquareCdf(x: number, df: number, ncp: number): number {
+  if (Number.isNaN(x) || !(df > 0) || !Number.isFinite(ncp) || df === Number.POSITIVE_INFINITY) return Number.NaN;
   if (x <= 0) return 0;
   if (ncp <= 0) return gammaP(df / 2, x / 2);
   const half = ncp / 2;
@@ -18,12 +22,13 @@ export function noncentralChiSquareCdf(x: number, df: number, ncp: number): numb
   for (let j = mode + 1; ; j++) {
     const t = term(j);
     sum += t;
-    if (t < 1e-16 * sum && j > mode + 10) break;
+    // <=: when x is so small that every term underflows to 0, the sum is 0 and so is t.
+    if (t <= 1e-16 * sum && j > mode + 10) break;
   }
   for (let j = mode - 1; j >= 0; j--) {
     const t = term(j);
     sum += t;
-    if (t < 1e-16 * sum && j < mode - 10) break;
+    if (t <= 1e-16 * sum && j < mode - 10) break;
   }
   return Math.min(1, sum);
 }
