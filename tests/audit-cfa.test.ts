@@ -4,6 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   confirmatoryFactorAnalysis,
@@ -12,7 +13,7 @@ import {
   type CfaModelFit,
   type ConfirmatoryResult,
 } from '../src/studies/audit/index.js';
-import { noncentralChiSquareCdf } from '../src/stats/index.js';
+import { cfaFitIndices, noncentralChiSquareCdf } from '../src/stats/index.js';
 import { runCli } from './helpers/run-cli.js';
 
 const DIR = join(__dirname, 'fixtures', 'vectors', 'generated', 'cfa');
@@ -136,6 +137,40 @@ describe('noncentral chi-square distribution', () => {
       [1, 3, Number.POSITIVE_INFINITY],
     ] as const)
       expect(noncentralChiSquareCdf(x, df, ncp)).toBeNaN();
+  });
+});
+
+describe("RMSEA's 90% interval", () => {
+  const indices = (chisq: number, df: number, n: number) =>
+    cfaFitIndices({ chisq, df, baselineChisq: 100, baselineDf: 10, n, sample: [[1]], implied: [[1]] });
+
+  it('contains RMSEA, with few observations and small statistics too', () => {
+    fc.assert(
+      fc.property(
+        // Small statistics and few observations among them: where the upper bound lies beyond max(N, 4 chi-square).
+        fc.oneof(fc.double({ min: 0, max: 5, noNaN: true }), fc.double({ min: 0, max: 60, noNaN: true })),
+        fc.integer({ min: 1, max: 30 }),
+        fc.oneof(fc.integer({ min: 2, max: 12 }), fc.integer({ min: 2, max: 300 })),
+        (chisq, df, n) => {
+          const r = indices(chisq, df, n);
+          expect(r.rmseaLower).toBeLessThanOrEqual(r.rmsea);
+          expect(r.rmseaUpper).toBeGreaterThanOrEqual(r.rmsea);
+          // The upper bound's noncentrality leaves 5% of the distribution below the statistic.
+          if (noncentralChiSquareCdf(chisq, df, 0) > 0.05)
+            expect(noncentralChiSquareCdf(chisq, df, r.rmseaUpper ** 2 * n * df)).toBeCloseTo(0.05, 6);
+        },
+      ),
+      { seed: 42, numRuns: 300 },
+    );
+  });
+
+  it('is the same noncentrality at any number of observations, scaled by 1/N', () => {
+    // chi-square 2 on 1 df: the upper noncentrality is about 9.36, beyond max(N, 4 chi-square) at N = 3.
+    const few = indices(2, 1, 3);
+    const many = indices(2, 1, 100);
+    expect(few.rmsea).toBeCloseTo(Math.sqrt(1 / 3), 12);
+    expect(few.rmseaUpper ** 2 * 3).toBeCloseTo(many.rmseaUpper ** 2 * 100, 6);
+    expect(few.rmseaUpper).toBeGreaterThan(few.rmsea);
   });
 });
 

@@ -88,8 +88,13 @@ export function cfaFitIndices(input: {
     const lowerF = (ncp: number) => noncentralChiSquareCdf(chisq, df, ncp) - 0.95;
     if (lowerF(0) >= 0) rmseaLower = Math.sqrt(bisect(lowerF, 0, chisq) / (n * df));
     const upperF = (ncp: number) => noncentralChiSquareCdf(chisq, df, ncp) - 0.05;
-    const top = Math.max(n, chisq * 4);
-    if (upperF(top) <= 0 && upperF(0) >= 0) rmseaUpper = Math.sqrt(bisect(upperF, 0, top) / (n * df));
+    if (upperF(0) >= 0) {
+      // The root lies below `top` once the CDF there has fallen under 0.05: with few observations
+      // and a small statistic max(N, 4 chi-square) is not yet that far, so it is doubled until it is.
+      let top = Math.max(n, chisq * 4, 1);
+      while (upperF(top) > 0 && top < 1e15) top *= 2;
+      rmseaUpper = Math.sqrt(bisect(upperF, 0, top) / (n * df));
+    }
   }
   const S = input.sample;
   const p = S.length;
