@@ -140,6 +140,24 @@ describe('noncentral chi-square distribution', () => {
   });
 });
 
+describe('CFI and TLI where their ratios have no denominator', () => {
+  const indices = (chisq: number, df: number, baselineChisq: number, baselineDf: number) =>
+    cfaFitIndices({ chisq, df, baselineChisq, baselineDf, n: 50, sample: [[1]], implied: [[1]] });
+
+  it("are 1 as lavaan's lav_fit_cfi and lav_fit_tli give them, not NaN or infinite", () => {
+    // Neither statistic above its df: CFI = 1 - 0/0.
+    expect(indices(0.5, 1, 0.5, 1).cfi).toBe(1);
+    expect(indices(0.9, 2, 5, 6).cfi).toBe(1);
+    // The independence model's statistic equal to its df: TLI's denominator is 0.
+    expect(indices(3, 1, 10, 10).tli).toBe(1);
+    expect(indices(0.5, 1, 10, 10).tli).toBe(1);
+    // Elsewhere the same as before: 1 - t1/t2 and the ratio of the chi-squares over df.
+    const r = indices(30, 10, 200, 45);
+    expect(r.cfi).toBeCloseTo(1 - 20 / 155, 14);
+    expect(r.tli).toBeCloseTo((200 / 45 - 3) / (200 / 45 - 1), 14);
+  });
+});
+
 describe("RMSEA's 90% interval", () => {
   const indices = (chisq: number, df: number, n: number) =>
     cfaFitIndices({ chisq, df, baselineChisq: 100, baselineDf: 10, n, sample: [[1]], implied: [[1]] });

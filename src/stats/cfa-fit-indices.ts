@@ -79,8 +79,14 @@ export function cfaFitIndices(input: {
   const { chisq, df, baselineChisq, baselineDf, n } = input;
   const t1 = chisq - df;
   const t2 = baselineChisq - baselineDf;
-  const cfi = 1 - Math.max(t1, 0) / Math.max(t1, t2, 0);
-  const tli = df > 0 ? (baselineChisq / baselineDf - chisq / df) / (baselineChisq / baselineDf - 1) : Number.NaN;
+  // As lavaan: CFI is 1 when neither model's statistic exceeds its df (all.equal's 1.5e-8 of 0),
+  // where 1 - 0/0 would be NaN; TLI is 1 when the independence model's statistic equals its df,
+  // where the ratio would divide by 0 (an infinite TLI).
+  const cfiTop = Math.max(t1, 0);
+  const cfiBottom = Math.max(t1, t2, 0);
+  const cfi = cfiTop < 1.5e-8 && cfiBottom < 1.5e-8 ? 1 : 1 - cfiTop / cfiBottom;
+  const tliBottom = (baselineChisq - baselineDf) * df;
+  const tli = df > 0 ? (tliBottom !== 0 ? 1 - (t1 * baselineDf) / tliBottom : 1) : Number.NaN;
   const rmsea = df > 0 ? Math.sqrt(Math.max(chisq / n / df - 1 / n, 0)) : Number.NaN;
   let rmseaLower = 0;
   let rmseaUpper = 0;
