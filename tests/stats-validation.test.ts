@@ -94,6 +94,20 @@ describe('tests and intervals', () => {
     expect(() => stats.passAtK(5, 7, 1)).toThrow(/passAtK: needs whole numbers with 0 <= c <= n/);
     expect(() => stats.passHatK(5, 2.5, 1)).toThrow(/passHatK/);
   });
+
+  it('Wilson and Clopper-Pearson intervals refuse a z or alpha that would give bounds not around the estimate', () => {
+    // z = -1.96 gave [0.5, 0.5] for 5 of 10, z = NaN NaN bounds; alpha = 2 a lower bound of 0.999 above an upper of 3e-17.
+    for (const z of [-1.96, 0, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => stats.wilsonInterval(5, 10, z)).toThrow(/wilsonInterval: z must be a finite number > 0/);
+      expect(() => stats.clusteredWilsonInterval([{ sum: 1, trials: 2 }], { z })).toThrow(/z must be a finite number > 0/);
+      expect(() => stats.newcombePairedInterval({ both: 3, onlyFirst: 2, onlySecond: 1, neither: 4 }, z)).toThrow(/z must be/);
+    }
+    for (const alpha of [2, 0, 1, -0.05, Number.NaN])
+      expect(() => stats.clopperPearsonInterval(5, 10, alpha)).toThrow(/clopperPearsonInterval: alpha must lie in \(0, 1\)/);
+    const cp = stats.clopperPearsonInterval(5, 10, 0.1);
+    expect(cp.lower).toBeLessThan(0.5);
+    expect(cp.upper).toBeGreaterThan(0.5);
+  });
 });
 
 describe('tables and matrices', () => {

@@ -65,10 +65,13 @@ export function betaQuantile(q: number, a: number, b: number): number {
  * The Clopper-Pearson interval of `successes` out of `n` at confidence 1 - alpha (default 95%):
  * lower = Beta(alpha/2; k, n - k + 1) quantile (0 when k = 0), upper = Beta(1 - alpha/2; k + 1,
  * n - k) quantile (1 when k = n). Wider than Wilson's, and it never covers less than 1 - alpha.
- * n = 0 gives NaN with a `reason`; n or successes that are not whole numbers in range throw.
+ * n = 0 gives NaN with a `reason`; n or successes that are not whole numbers in range, or an
+ * alpha outside (0, 1), throw.
  */
 export function clopperPearsonInterval(successes: number, n: number, alpha = 0.05): ProportionInterval {
   if (!Number.isInteger(n) || n < 0) throw new RangeError(`clopperPearsonInterval: n must be a whole number >= 0, got ${n}`);
+  // Outside (0, 1) the beta quantiles cross (alpha = 2 put the lower bound above the upper).
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`clopperPearsonInterval: alpha must lie in (0, 1), got ${alpha}`);
   if (n === 0)
     return { estimate: Number.NaN, lower: Number.NaN, upper: Number.NaN, n: 0, reason: 'no trials: the proportion is undefined' };
   if (!Number.isInteger(successes) || successes < 0 || successes > n)

@@ -10,10 +10,12 @@ export interface ProportionInterval {
   reason?: string;
 }
 
-/** The Wilson score interval of a proportion (95% by default); NaN with a `reason` when n is 0. It contains the estimate, and has positive width whenever n > 0. */
+/** The Wilson score interval of a proportion (95% by default); NaN with a `reason` when n is 0. It contains the estimate, and has positive width whenever n > 0. A z that is not a finite number > 0 throws. */
 export function wilsonInterval(successes: number, n: number, z = 1.959963984540054): ProportionInterval {
   if (!(successes >= 0 && successes <= Math.max(n, 0)) || Number.isNaN(n))
     throw new Error(`wilsonInterval: successes must lie in [0, n], got ${successes} of ${n}`);
+  // z <= 0 would give an interval of no width (or one turned inside out), NaN one of NaN bounds.
+  if (!(z > 0 && z < Number.POSITIVE_INFINITY)) throw new Error(`wilsonInterval: z must be a finite number > 0, got ${z}`);
   if (n <= 0) return { estimate: Number.NaN, lower: Number.NaN, upper: Number.NaN, n: 0, reason: 'no trials: the proportion is undefined' };
   const p = successes / n;
   const z2 = z * z;
