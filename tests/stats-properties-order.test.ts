@@ -173,6 +173,10 @@ describe('statistics do not depend on the order of items, subjects or raters, no
             else expect(a.coefficient).toBeLessThanOrEqual(1 + 1e-12);
             expect(same(a.coefficient, f(subjectsPermuted).coefficient)).toBe(true);
             expect(same(a.coefficient, f(ratersPermuted).coefficient)).toBe(true);
+            // A subject nobody rated carries nothing: it changes neither coefficient.
+            const withUnrated = f([...ratings, [null, null, null]]);
+            expect(same(a.coefficient, withUnrated.coefficient)).toBe(true);
+            expect(same(a.pe, withUnrated.pe)).toBe(true);
           }
           const complete = ratings.filter((r) => r[0] !== null && r[1] !== null);
           if (complete.length) {
@@ -191,6 +195,18 @@ describe('statistics do not depend on the order of items, subjects or raters, no
       ),
       RUNS,
     );
+  });
+
+  it("agreement: a subject nobody rated is left out, as irrCAC asks (Fleiss' kappa 0.11 became 0.44 with one)", () => {
+    const ratings = [
+      ['a', 'a', 'b'],
+      ['a', 'a', 'a'],
+      ['b', 'b', 'a'],
+      ['a', null, 'a'],
+    ];
+    expect(stats.fleissKappa([...ratings, [null, null, null]]).coefficient).toBeCloseTo(stats.fleissKappa(ratings).coefficient, 14);
+    expect(stats.fleissKappa(ratings).coefficient).toBeCloseTo(1 / 9, 12);
+    expect(stats.gwetAC1([[null, null, null], ...ratings]).coefficient).toBeCloseTo(stats.gwetAC1(ratings).coefficient, 14);
   });
 
   it('item-rest correlations: the same for subjects in any order; items in another order carry their values along', () => {

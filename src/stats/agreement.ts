@@ -1,6 +1,7 @@
 // Chance-corrected agreement among several raters with missing ratings, as irrCAC's
 // gwet.ac1.raw and fleiss.kappa.raw: percent agreement over subjects rated by two or more
-// raters; category propensities averaged over subjects. No subjects at all throws; no subject
+// raters; category propensities averaged over subjects rated at least once (a subject nobody
+// rated is left out, as irrCAC asks). No subjects at all throws; no subject
 // rated twice, or (Fleiss) a single category used by everyone, leaves the coefficient undefined:
 // NaN with a `reason`. AC1 with a single category used is 1: its chance agreement
 // sum pi (1 - pi) is 0 whatever the number of categories on the scale.
@@ -29,8 +30,13 @@ function percentAgreement(counts: number[][], raters: number[]): number {
   return sum / m;
 }
 
+/**
+ * Each category's share averaged over the subjects rated at least once. A subject no rater rated
+ * carries no information: irrCAC asks for such subjects to be left out (it gives NaN with them),
+ * and counting them in n would shrink every share and shift the chance agreement.
+ */
 function propensities(counts: number[][], raters: number[]): number[] {
-  const n = counts.length;
+  const n = raters.filter((r) => r > 0).length;
   return counts[0]!.map((_, k) => counts.reduce((s, row, i) => s + (raters[i]! > 0 ? row[k]! / raters[i]! : 0), 0) / n);
 }
 
