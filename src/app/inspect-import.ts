@@ -77,9 +77,11 @@ function textOfInput(input: InspectSample['input']): string {
 
 function replyOf(s: InspectSample): { reply: string; reasoning?: string } {
   const choice = s.output?.choices[0]?.message;
-  const last = choice ?? [...(s.messages ?? [])].reverse().find((m) => m.role === 'assistant');
+  const lastMessage = [...(s.messages ?? [])].reverse().find((m) => m.role === 'assistant');
+  const last = choice ?? lastMessage;
   const reply = s.output?.completion || (last ? inspectText(last.content) : '');
-  const reasoning = last ? inspectReasoning(last.content) : undefined;
+  // A choice without reasoning parts (as logs of earlier versions wrote it): the last assistant message's.
+  const reasoning = (choice && inspectReasoning(choice.content)) ?? (lastMessage ? inspectReasoning(lastMessage.content) : undefined);
   return { reply, ...(reasoning ? { reasoning } : {}) };
 }
 

@@ -43,6 +43,11 @@ export function promptToInspect(messages: readonly ChatMessage[]): InspectChatMe
   return messages.map((m) => toInspectMessage(m, 'input'));
 }
 
+/** A reply and its reasoning (a reasoning part before the text, when there is any) as an Inspect assistant message. */
+export function assistantToInspect(text: string, reasoning: string | null | undefined, model: string): InspectChatMessage {
+  return assistant(text, reasoning ?? undefined, model);
+}
+
 /** A call's reply as the Inspect assistant message that follows its prompt. */
 export function replyToInspect(response: NonNullable<CallRecord['response']>, model: string): InspectChatMessage {
   return assistant(response.text, response.reasoning?.text, model);

@@ -5,7 +5,7 @@
 // once per prompt.
 
 import { MCQ_RECORDS, type McqDetail } from '../core/index.js';
-import { callsToInspect, promptToInspect, replyToInspect } from './inspect-messages.js';
+import { assistantToInspect, callsToInspect, promptToInspect, replyToInspect } from './inspect-messages.js';
 import type { InspectChatMessage, InspectSample } from './inspect-log-schema.js';
 import { inspectModelName, inspectUsage } from './inspect-log-header.js';
 import { readRecordAgain } from './stored-record.js';
@@ -51,7 +51,8 @@ function sampleWith(r: TrialRow, model: string, input: InspectSample['input'], m
         r.reply !== null
           ? [
               {
-                message: { role: 'assistant', content: r.reply, source: 'generate', model },
+                // The trial's reasoning (every call's) with the reply it led to.
+                message: assistantToInspect(r.reply, r.reasoning, model),
                 stop_reason: lastCall?.truncated ? 'max_tokens' : 'stop',
               },
             ]
@@ -195,6 +196,11 @@ const STOP_AT_MAX_TOKENS = '},"stop_reason":"max_tokens"}';
 const GOLD = ',"metadata":{"gold":';
 const EXPLAINED_GOLD = `,"explanation":${PARSE_FAILED_NOTE}${GOLD}`;
 
+/** The JSON of the output's message content: the reply's JSON, after the trial's reasoning as a reasoning part when it has any. */
+function choiceContent(reasoning: string | null, reply: string): string {
+  return reasoning ? `[{"type":"reasoning","reasoning":${json(reasoning)}},{"type":"text","text":${reply}}]` : reply;
+}
+
 /**
  * JSON.stringify(sampleWith(r, model, [], [])) cut where its input and messages lists go: the
  * text before the input's list, between the two lists, and after the messages' list. Undefined
@@ -227,7 +233,7 @@ function samplePieces(r: TrialRow, model: string): [string, string, string] | un
   t[i++] = ',"choices":[';
   // The choice: the reply as the assistant's message, and why it stopped.
   t[i++] = hasReply ? '{"message":{"role":"assistant","content":' : '';
-  t[i++] = hasReply ? reply : '';
+  t[i++] = hasReply ? choiceContent(r.reasoning, reply) : '';
   t[i++] = hasReply ? ',"source":"generate","model":' : '';
   t[i++] = hasReply ? m : '';
   t[i++] = hasReply ? (truncated ? STOP_AT_MAX_TOKENS : STOP) : '';

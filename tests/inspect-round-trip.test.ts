@@ -1,0 +1,81 @@
+// A run exported as Inspect logs and imported back gives back, trial by trial, what the logs
+// carry: the reply and its reasoning (every call's, StoryTurn's turns included), on a store
+// written by real runs of reference agents and of models served over HTTP (one that returns
+// reasoning, one that always fails), the second run answered from the call cache.
+
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportInspectLogs, exportTrials, importInspectLogs, openStore, type Store } from '../src/index.js';
+import { evaluate } from './helpers/evaluate.js';
+import { startModelServer, type ModelServer } from './helpers/servers.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'mindscope-inspect-trip-'));
+let server: ModelServer;
+let store: Store;
+let reasoner: string;
+
+type Row = Record<string, unknown>;
+/** Each trial's row, before the round trip and after it, by subject, suite, item and replicate. */
+let pairs: Array<[Row, Row]> = [];
+
+function readJsonl(path: string): Row[] {
+  return readFileSync(path, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Row);
+}
+
+/** The rows of a run, then of the run its Inspect logs import as, paired by trial. */
+async function roundTrip(runId: string): Promise<Array<[Row, Row]>> {
+  await exportTrials(store, runId, join(dir, `${runId}.jsonl`));
+  await exportInspectLogs(store, runId, join(dir, `${runId}-logs`));
+  const back = await openStore(join(dir, `${runId}-back.db`));
+  try {
+    const r = await importInspectLogs({ store: back, paths: [join(dir, `${runId}-logs`)] });
+    await exportTrials(back, r.runId, join(dir, `${runId}-back.jsonl`));
+  } finally {
+    await back.close();
+  }
+  const key = (x: Row) => JSON.stringify([x.subject, x.suite, x.item_id, x.replicate]);
+  const after = new Map(readJsonl(join(dir, `${runId}-back.jsonl`)).map((x) => [key(x), x]));
+  const before = readJsonl(join(dir, `${runId}.jsonl`));
+  expect(after.size).toBe(before.length);
+  return before.map((x) => [x, after.get(key(x))!]);
+}
+
+beforeAll(async () => {
+  server = await startModelServer();
+  reasoner = `openai-compatible:${server.url}/v1#deepseek-r1`;
+  store = await openStore(join(dir, 'runs.db'));
+  const models = ['agent:oracle', reasoner, `openai-compatible:${server.url}/v1#always-500`];
+  const retry = { maxRetries: 0, baseDelayMs: 5, maxDelayMs: 10 };
+  await evaluate({ store, suites: ['generated-tom', 'generated-storyturn'], limit: 3, seed: 3, trials: 2, models, runId: 'mix', retry });
+  // The same trials again, answered from the cache.
+  await evaluate({ store, suites: ['generated-tom', 'generated-storyturn'], limit: 3, seed: 3, trials: 2, models, runId: 'again', retry });
+  pairs = [...(await roundTrip('mix')), ...(await roundTrip('again'))];
+}, 120_000);
+
+afterAll(async () => {
+  await store?.close();
+  await server?.stop();
+});
+
+describe('export inspect, then import inspect', () => {
+  it('keeps each trial’s reasoning, every call’s', () => {
+    const reasoned = pairs.filter(([a]) => a.reasoning !== null);
+    expect(reasoned.length).toBeGreaterThan(0);
+    // StoryTurn's trials make several calls, each with its reasoning.
+    expect(reasoned.some(([a]) => a.suite === 'generated-storyturn')).toBe(true);
+    for (const [a, b] of pairs) expect([a.subject, a.item_id, b.reasoning]).toEqual([a.subject, a.item_id, a.reasoning]);
+  });
+
+  it('keeps the reply, the score and the usage', () => {
+    for (const [a, b] of pairs) {
+      if (a.status !== 'done') continue;
+      for (const k of ['reply', 'score', 'input_tokens', 'output_tokens', 'cost_usd', 'latency_ms'])
+        expect([a.subject, a.item_id, k, b[k]]).toEqual([a.subject, a.item_id, k, a[k]]);
+    }
+  });
+});
