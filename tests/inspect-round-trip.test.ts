@@ -1,7 +1,8 @@
 // A run exported as Inspect logs and imported back gives back, trial by trial, what the logs
-// carry: the reply and its reasoning (every call's, StoryTurn's turns included), on a store
-// written by real runs of reference agents and of models served over HTTP (one that returns
-// reasoning, one that always fails), the second run answered from the call cache.
+// carry: the reply and its reasoning (every call's, StoryTurn's turns included), and a failed
+// trial's error (not marked again as an Inspect error each time round), on a store written by
+// real runs of reference agents and of models served over HTTP (one that returns reasoning, one
+// that always fails), the second run answered from the call cache.
 
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -69,6 +70,12 @@ describe('export inspect, then import inspect', () => {
     // StoryTurn's trials make several calls, each with its reasoning.
     expect(reasoned.some(([a]) => a.suite === 'generated-storyturn')).toBe(true);
     for (const [a, b] of pairs) expect([a.subject, a.item_id, b.reasoning]).toEqual([a.subject, a.item_id, a.reasoning]);
+  });
+
+  it('keeps a failed trial’s error as it was', () => {
+    const failed = pairs.filter(([a]) => a.status === 'failed');
+    expect(failed.length).toBeGreaterThan(0);
+    for (const [a, b] of failed) expect([b.status, b.error]).toEqual(['failed', a.error]);
   });
 
   it('keeps the reply, the score and the usage', () => {

@@ -173,7 +173,9 @@ async function importLog(
     seen.add(keyText);
     p.planned++;
     if (s.error) {
-      writes.push(() => store.recordFailed(key, hash, `Inspect sample error: ${s.error!.message}`, 1));
+      // A log mindscope wrote carries the trial's own error; another log's is marked as Inspect's.
+      const error = mindscope.success ? s.error.message : `Inspect sample error: ${s.error.message}`;
+      writes.push(() => store.recordFailed(key, hash, error, 1));
       result.failed++;
       continue;
     }
