@@ -1,13 +1,15 @@
 // A run exported as Inspect logs and imported back gives back, trial by trial, what the logs
-// carry: the reply and its reasoning (every call's, StoryTurn's turns included), and a failed
-// trial's error (not marked again as an Inspect error each time round), on a store written by
-// real runs of reference agents and of models served over HTTP (one that returns reasoning, one
-// that always fails), the second run answered from the call cache.
+// carry: the reply and its reasoning (every call's, StoryTurn's turns included), a failed
+// trial's error (not marked again as an Inspect error each time round), and its calls, cached
+// calls and batch wait (the sample's metadata), on a store written by real runs of reference
+// agents and of models served over HTTP (one that returns reasoning, one that always fails), the
+// second run answered from the call cache, the third's trials recorded as batch-answered.
 
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Transcript } from '../src/core/index.js';
 import { exportInspectLogs, exportTrials, importInspectLogs, openStore, type Store } from '../src/index.js';
 import { evaluate } from './helpers/evaluate.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
@@ -55,7 +57,34 @@ beforeAll(async () => {
   await evaluate({ store, suites: ['generated-tom', 'generated-storyturn'], limit: 3, seed: 3, trials: 2, models, runId: 'mix', retry });
   // The same trials again, answered from the cache.
   await evaluate({ store, suites: ['generated-tom', 'generated-storyturn'], limit: 3, seed: 3, trials: 2, models, runId: 'again', retry });
-  pairs = [...(await roundTrip('mix')), ...(await roundTrip('again'))];
+  // The done trials of the first run once more, as if their calls had been answered through a batch.
+  await store.createRun({ id: 'batched', createdAt: '2026-01-01T00:00:00.000Z', config: { batched: true } });
+  const plan = new Map<string, { subjectId: string; suite: string; planned: number }>();
+  let i = 0;
+  for await (const t of store.runTrials('mix')) {
+    if (t.status !== 'done') continue;
+    const score = t.scores[0]!;
+    await store.recordDone(
+      { runId: 'batched', subjectId: t.subjectId, suite: t.suite, itemId: t.itemId, replicate: t.replicate },
+      t.itemHash,
+      {
+        transcript: t.transcript as Transcript,
+        score: { scorer: score.scorer, value: score.value, detail: JSON.parse(score.detail) },
+        usage: { inputTokens: t.inputTokens, outputTokens: t.outputTokens },
+        costUsd: t.costUsd,
+        latencyMs: 0,
+        batchLatencyMs: 61_234.567 + i++,
+        cachedCalls: i % 2,
+        totalCalls: t.totalCalls + 1,
+      },
+      1,
+    );
+    const p = plan.get(`${t.subjectId} ${t.suite}`) ?? { subjectId: t.subjectId, suite: t.suite, planned: 0 };
+    p.planned++;
+    plan.set(`${t.subjectId} ${t.suite}`, p);
+  }
+  await store.setPlan('batched', [...plan.values()]);
+  pairs = [...(await roundTrip('mix')), ...(await roundTrip('again')), ...(await roundTrip('batched'))];
 }, 120_000);
 
 afterAll(async () => {
@@ -78,10 +107,22 @@ describe('export inspect, then import inspect', () => {
     for (const [a, b] of failed) expect([b.status, b.error]).toEqual(['failed', a.error]);
   });
 
-  it('keeps the reply, the score and the usage', () => {
+  it('keeps the reply, the score and the usage: calls, cached calls and the batch’s wait', () => {
+    expect(pairs.some(([a]) => (a.cached_calls as number) > 0)).toBe(true);
+    expect(pairs.some(([a]) => (a.batch_latency_ms as number) > 0)).toBe(true);
     for (const [a, b] of pairs) {
       if (a.status !== 'done') continue;
-      for (const k of ['reply', 'score', 'input_tokens', 'output_tokens', 'cost_usd', 'latency_ms'])
+      for (const k of [
+        'reply',
+        'score',
+        'input_tokens',
+        'output_tokens',
+        'cost_usd',
+        'latency_ms',
+        'calls',
+        'cached_calls',
+        'batch_latency_ms',
+      ])
         expect([a.subject, a.item_id, k, b[k]]).toEqual([a.subject, a.item_id, k, a[k]]);
     }
   });

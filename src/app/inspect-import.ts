@@ -4,7 +4,8 @@
 // choices) and each epoch a replicate; the chosen scorer's value becomes the trial's score
 // (C -> 1, I -> 0, P -> 0.5, N -> 0 and a parse failure, booleans, numbers in [0, 1]). A sample
 // that errored is a failed trial. Logs written by `mindscope export inspect` carry their
-// subject, suite, category and original label, so a round trip gives back the same matrix.
+// subject, suite, category and original label, so a round trip gives back the same matrix, and
+// each trial's calls, cached calls and batch wait.
 
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
@@ -56,6 +57,13 @@ const SampleMetaSchema = z.looseObject({
   category: z.string().optional(),
   original_label: z.string().optional(),
   suite: z.string().optional(),
+});
+
+/** The counts and the batch's wait `export inspect` writes into a sample's metadata (read from its logs only). */
+const SampleCallsSchema = z.looseObject({
+  calls: z.number().int().nonnegative().optional(),
+  cached_calls: z.number().int().nonnegative().optional(),
+  batch_latency_ms: z.number().nonnegative().optional(),
 });
 
 /** An Inspect score value as a 0..1 score (null when it is none of the correctness values). */
@@ -215,7 +223,11 @@ async function importLog(
       parseFailed: value.parseFailed,
     };
     validateRecord(INSPECT_RECORDS, detail, scoreDetail, where);
-    const calls = messages.filter((m) => m.role === 'assistant').length || 1;
+    // A log mindscope wrote gives the trial's calls, those answered from the cache and its batch's wait.
+    const logged = mindscope.success ? SampleCallsSchema.safeParse(s.metadata ?? {}) : undefined;
+    const counts = logged?.success ? logged.data : {};
+    const calls = counts.calls ?? (messages.filter((m) => m.role === 'assistant').length || 1);
+    const cachedCalls = counts.cached_calls ?? 0;
     writes.push(() =>
       store.recordDone(
         key,
@@ -226,9 +238,10 @@ async function importLog(
           usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens },
           costUsd: usage.costUsd ?? 0,
           // A sample without a logged cost has an unknown cost, not $0.
-          unpricedCalls: usage.costUsd === null ? calls : 0,
+          unpricedCalls: usage.costUsd === null ? Math.max(1, calls - cachedCalls) : 0,
           latencyMs: (s.total_time ?? 0) * 1000,
-          cachedCalls: 0,
+          batchLatencyMs: counts.batch_latency_ms ?? 0,
+          cachedCalls,
           totalCalls: calls,
         },
         1,
