@@ -1,9 +1,10 @@
 // A run exported as Inspect logs and imported back gives back, trial by trial, what the logs
 // carry: the reply and its reasoning (every call's, StoryTurn's turns included), a failed
 // trial's error (not marked again as an Inspect error each time round), and its calls, cached
-// calls and batch wait (the sample's metadata), on a store written by real runs of reference
+// calls, batch wait (the sample's metadata) and finish time, on a store written by real runs of reference
 // agents and of models served over HTTP (one that returns reasoning, one that always fails), the
-// second run answered from the call cache, the third's trials recorded as batch-answered.
+// second run answered from the call cache (imported into PostgreSQL where a server answers), the
+// third's trials recorded as batch-answered.
 
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Transcript } from '../src/core/index.js';
 import { exportInspectLogs, exportTrials, importInspectLogs, openStore, type Store } from '../src/index.js';
 import { evaluate } from './helpers/evaluate.js';
+import { createTestSchema, dropTestDatabases, pgAvailable } from './helpers/postgres.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mindscope-inspect-trip-'));
@@ -31,10 +33,10 @@ function readJsonl(path: string): Row[] {
 }
 
 /** The rows of a run, then of the run its Inspect logs import as, paired by trial. */
-async function roundTrip(runId: string): Promise<Array<[Row, Row]>> {
+async function roundTrip(runId: string, into = join(dir, `${runId}-back.db`)): Promise<Array<[Row, Row]>> {
   await exportTrials(store, runId, join(dir, `${runId}.jsonl`));
   await exportInspectLogs(store, runId, join(dir, `${runId}-logs`));
-  const back = await openStore(join(dir, `${runId}-back.db`));
+  const back = await openStore(into);
   try {
     const r = await importInspectLogs({ store: back, paths: [join(dir, `${runId}-logs`)] });
     await exportTrials(back, r.runId, join(dir, `${runId}-back.jsonl`));
@@ -84,12 +86,15 @@ beforeAll(async () => {
     plan.set(`${t.subjectId} ${t.suite}`, p);
   }
   await store.setPlan('batched', [...plan.values()]);
-  pairs = [...(await roundTrip('mix')), ...(await roundTrip('again')), ...(await roundTrip('batched'))];
+  // Imported into SQLite, and into PostgreSQL where a server answers.
+  const again = pgAvailable ? await createTestSchema() : undefined;
+  pairs = [...(await roundTrip('mix')), ...(await roundTrip('again', again)), ...(await roundTrip('batched'))];
 }, 120_000);
 
 afterAll(async () => {
   await store?.close();
   await server?.stop();
+  await dropTestDatabases();
 });
 
 describe('export inspect, then import inspect', () => {
@@ -105,6 +110,11 @@ describe('export inspect, then import inspect', () => {
     const failed = pairs.filter(([a]) => a.status === 'failed');
     expect(failed.length).toBeGreaterThan(0);
     for (const [a, b] of failed) expect([b.status, b.error]).toEqual(['failed', a.error]);
+  });
+
+  it('keeps when each trial finished, done or failed', () => {
+    for (const [a, b] of pairs)
+      expect([a.subject, a.item_id, a.status, b.finished_at]).toEqual([a.subject, a.item_id, a.status, a.finished_at]);
   });
 
   it('keeps the reply, the score and the usage: calls, cached calls and the batch’s wait', () => {

@@ -103,6 +103,12 @@ function usageOf(s: InspectSample): { inputTokens: number; outputTokens: number;
   };
 }
 
+/** When a sample finished, as ISO 8601 (to the millisecond); undefined when its log does not say (the trial is then recorded now). */
+function finishedAtOf(s: InspectSample): string | undefined {
+  const ms = s.completed_at ? Date.parse(s.completed_at) : Number.NaN;
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : undefined;
+}
+
 const WRITE_BATCH = 500;
 
 interface Planned {
@@ -183,7 +189,8 @@ async function importLog(
     if (s.error) {
       // A log mindscope wrote carries the trial's own error; another log's is marked as Inspect's.
       const error = mindscope.success ? s.error.message : `Inspect sample error: ${s.error.message}`;
-      writes.push(() => store.recordFailed(key, hash, error, 1));
+      const finishedAt = finishedAtOf(s);
+      writes.push(() => store.recordFailed(key, hash, error, 1, finishedAt));
       result.failed++;
       continue;
     }
@@ -202,6 +209,7 @@ async function importLog(
         file,
       );
     const usage = usageOf(s);
+    const finishedAt = finishedAtOf(s);
     const messages = s.messages?.length ? s.messages : typeof s.input === 'string' ? [] : s.input;
     const detail: InspectDetail = {
       file: basename(file),
@@ -243,6 +251,7 @@ async function importLog(
           batchLatencyMs: counts.batch_latency_ms ?? 0,
           cachedCalls,
           totalCalls: calls,
+          ...(finishedAt !== undefined ? { finishedAt } : {}),
         },
         1,
       ),
