@@ -4,7 +4,8 @@
 // calls, batch wait (the sample's metadata) and finish time, on a store written by real runs of reference
 // agents and of models served over HTTP (one that returns reasoning, one that always fails), the
 // second run answered from the call cache (imported into PostgreSQL where a server answers), the
-// third's trials recorded as batch-answered.
+// third's trials recorded as batch-answered. And a log holds every score of a trial, whatever its
+// scorer is named.
 
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -134,6 +135,23 @@ describe('export inspect, then import inspect', () => {
         'batch_latency_ms',
       ])
         expect([a.subject, a.item_id, k, b[k]]).toEqual([a.subject, a.item_id, k, a[k]]);
+    }
+  });
+});
+
+describe('export inspect', () => {
+  it('writes every score of a trial, whatever its scorer’s name (__proto__, constructor, a number)', async () => {
+    await evaluate({ store, suites: ['generated-tom'], limit: 2, models: ['agent:oracle'], runId: 'named' });
+    const names = ['__proto__', 'constructor', '10'];
+    for await (const t of store.runTrials('named'))
+      for (const [i, scorer] of names.entries()) await store.recordScore({ ...t, runId: 'named' }, { scorer, value: i / 4, detail: {} });
+    const { files } = await exportInspectLogs(store, 'named', join(dir, 'named-logs'));
+    const samples = files.flatMap((f) => JSON.parse(readFileSync(f.path, 'utf8')).samples as Array<{ scores: Row }>);
+    expect(samples).toHaveLength(2);
+    for (const s of samples) {
+      expect(Object.keys(s.scores).sort()).toEqual([...names, 'mcq-exact'].sort());
+      for (const [i, scorer] of names.entries())
+        expect(Object.getOwnPropertyDescriptor(s.scores, scorer)?.value).toMatchObject({ value: i / 4 });
     }
   });
 });

@@ -6,7 +6,7 @@
 
 import { MCQ_RECORDS, type McqDetail } from '../core/index.js';
 import { assistantToInspect, callsToInspect, promptToInspect, replyToInspect } from './inspect-messages.js';
-import type { InspectChatMessage, InspectSample } from './inspect-log-schema.js';
+import type { InspectChatMessage, InspectSample, InspectScore } from './inspect-log-schema.js';
 import { inspectModelName, inspectUsage } from './inspect-log-header.js';
 import { readRecordAgain } from './stored-record.js';
 import { json, LeftOut, Quoted } from './json-pieces.js';
@@ -16,6 +16,11 @@ import type { TrialRow } from './trial-rows.js';
 /** A score value as Inspect's accuracy reads it: C / I for a 0/1 score, else the number. */
 function inspectValue(v: number): string | number {
   return v === 1 ? 'C' : v === 0 ? 'I' : v;
+}
+
+/** Set a score under its scorer's name as an own field, whatever the name (`__proto__` too, which `=` would take as the prototype). */
+function putScore(scores: NonNullable<InspectSample['scores']>, scorer: string, score: InspectScore): void {
+  Object.defineProperty(scores, scorer, { value: score, enumerable: true, writable: true, configurable: true });
 }
 
 /** The sample of a trial whose conversation, converted, is `input` (a note when there is none) and `messages`. */
@@ -28,15 +33,15 @@ function sampleWith(r: TrialRow, model: string, input: InspectSample['input'], m
     : undefined;
   const scores: NonNullable<InspectSample['scores']> = {};
   if (r.scorer !== null && r.score !== null) {
-    scores[r.scorer] = {
+    putScore(scores, r.scorer, {
       value: inspectValue(r.score),
       answer: r.parsedAnswer,
       ...(r.parseFailed ? { explanation: 'the reply could not be read as an answer' } : {}),
       metadata: { gold: r.gold, parse_failed: r.parseFailed },
-    };
+    });
   }
   for (const [scorer, value] of Object.entries(r.judgeScores)) {
-    scores[scorer] = { value, metadata: { judges: r.judges.filter((j) => j.scorer === scorer) } };
+    putScore(scores, scorer, { value, metadata: { judges: r.judges.filter((j) => j.scorer === scorer) } });
   }
   return {
     id: r.itemId,
