@@ -5,9 +5,9 @@
 // agents and of models served over HTTP (one that returns reasoning, one that always fails), the
 // second run answered from the call cache (imported into PostgreSQL where a server answers), the
 // third's trials recorded as batch-answered. And a log holds every score of a trial, whatever its
-// scorer is named.
+// scorer is named, and logs exported again from an import have the same generation config.
 
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -136,6 +136,28 @@ describe('export inspect, then import inspect', () => {
       ])
         expect([a.subject, a.item_id, k, b[k]]).toEqual([a.subject, a.item_id, k, a[k]]);
     }
+  });
+});
+
+describe('export inspect, import inspect, export inspect', () => {
+  it('writes each log’s generation config again as it was', async () => {
+    const configs = (logs: string) =>
+      new Map(
+        readdirSync(logs).map((f) => {
+          const log = JSON.parse(readFileSync(join(logs, f), 'utf8'));
+          return [`${log.eval.model} ${log.eval.task}`, log.eval.model_generate_config];
+        }),
+      );
+    const back = await openStore(join(dir, 'config-back.db'));
+    try {
+      const r = await importInspectLogs({ store: back, paths: [join(dir, 'mix-logs')] });
+      await exportInspectLogs(back, r.runId, join(dir, 'config-logs'));
+    } finally {
+      await back.close();
+    }
+    const before = configs(join(dir, 'mix-logs'));
+    expect([...before.values()].some((c) => c.max_tokens !== undefined)).toBe(true);
+    expect(configs(join(dir, 'config-logs'))).toEqual(before);
   });
 });
 
