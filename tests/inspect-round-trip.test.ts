@@ -1,11 +1,12 @@
 // A run exported as Inspect logs and imported back gives back, trial by trial, what the logs
-// carry: the reply and its reasoning (every call's, StoryTurn's turns included), a failed
-// trial's error (not marked again as an Inspect error each time round), and its calls, cached
-// calls, batch wait (the sample's metadata) and finish time, on a store written by real runs of reference
-// agents and of models served over HTTP (one that returns reasoning, one that always fails), the
-// second run answered from the call cache (imported into PostgreSQL where a server answers), the
-// third's trials recorded as batch-answered. And a log holds every score of a trial, whatever its
-// scorer is named, and logs exported again from an import have the same generation config.
+// carry: the reply and its reasoning (every call's, StoryTurn's turns included) with its tokens,
+// a failed trial's error (not marked again as an Inspect error each time round), its calls,
+// cached calls and batch wait (the sample's metadata), and when it finished. The store is written
+// by real runs of reference agents and of models served over HTTP (two that return reasoning, one
+// that always fails); the second run is answered from the call cache (and imported into
+// PostgreSQL where a server answers), the third's trials are recorded as batch-answered. A log
+// holds every score of a trial, whatever its scorer is named, and logs exported again from an
+// import have the same generation config.
 
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +22,7 @@ const dir = mkdtempSync(join(tmpdir(), 'mindscope-inspect-trip-'));
 let server: ModelServer;
 let store: Store;
 let reasoner: string;
+const saved = { ...process.env };
 
 type Row = Record<string, unknown>;
 /** Each trial's row, before the round trip and after it, by subject, suite, item and replicate. */
@@ -53,9 +55,11 @@ async function roundTrip(runId: string, into = join(dir, `${runId}-back.db`)): P
 
 beforeAll(async () => {
   server = await startModelServer();
+  process.env.OPENAI_BASE_URL = `${server.url}/v1`;
+  process.env.OPENAI_API_KEY = 'sk-test-openai-0000';
   reasoner = `openai-compatible:${server.url}/v1#deepseek-r1`;
   store = await openStore(join(dir, 'runs.db'));
-  const models = ['agent:oracle', reasoner, `openai-compatible:${server.url}/v1#always-500`];
+  const models = ['agent:oracle', reasoner, 'openai:o3', `openai-compatible:${server.url}/v1#always-500`];
   const retry = { maxRetries: 0, baseDelayMs: 5, maxDelayMs: 10 };
   await evaluate({ store, suites: ['generated-tom', 'generated-storyturn'], limit: 3, seed: 3, trials: 2, models, runId: 'mix', retry });
   // The same trials again, answered from the cache.
@@ -93,15 +97,18 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  process.env = saved;
   await store?.close();
   await server?.stop();
   await dropTestDatabases();
 });
 
 describe('export inspect, then import inspect', () => {
-  it('keeps each trial’s reasoning, every call’s', () => {
+  it('keeps each trial’s reasoning, every call’s, and its reasoning tokens', () => {
     const reasoned = pairs.filter(([a]) => a.reasoning !== null);
     expect(reasoned.length).toBeGreaterThan(0);
+    expect(pairs.some(([a]) => (a.reasoning_tokens as number) > 0)).toBe(true);
+    for (const [a, b] of pairs) expect([a.subject, a.item_id, b.reasoning_tokens]).toEqual([a.subject, a.item_id, a.reasoning_tokens]);
     // StoryTurn's trials make several calls, each with its reasoning.
     expect(reasoned.some(([a]) => a.suite === 'generated-storyturn')).toBe(true);
     for (const [a, b] of pairs) expect([a.subject, a.item_id, b.reasoning]).toEqual([a.subject, a.item_id, a.reasoning]);

@@ -93,12 +93,14 @@ function replyOf(s: InspectSample): { reply: string; reasoning?: string } {
   return { reply, ...(reasoning ? { reasoning } : {}) };
 }
 
-function usageOf(s: InspectSample): { inputTokens: number; outputTokens: number; costUsd: number | null } {
+function usageOf(s: InspectSample): { inputTokens: number; outputTokens: number; reasoningTokens?: number; costUsd: number | null } {
   const all = Object.values(s.model_usage ?? {});
   const usage = all.length ? all : s.output?.usage ? [s.output.usage] : [];
+  const reasoned = usage.filter((u) => u.reasoning_tokens != null);
   return {
     inputTokens: usage.reduce((a, u) => a + u.input_tokens, 0),
     outputTokens: usage.reduce((a, u) => a + u.output_tokens, 0),
+    ...(reasoned.length ? { reasoningTokens: reasoned.reduce((a, u) => a + (u.reasoning_tokens ?? 0), 0) } : {}),
     costUsd: usage.length && usage.every((u) => u.total_cost != null) ? usage.reduce((a, u) => a + (u.total_cost ?? 0), 0) : null,
   };
 }
@@ -224,6 +226,7 @@ async function importLog(
       ...(s.choices ? { choices: s.choices } : {}),
       ...(score.explanation ? { explanation: score.explanation } : {}),
       usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens },
+      ...(usage.reasoningTokens !== undefined ? { reasoningTokens: usage.reasoningTokens } : {}),
       ...(s.total_time != null ? { totalTime: s.total_time } : {}),
     };
     const scoreDetail = {

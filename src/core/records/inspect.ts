@@ -23,6 +23,8 @@ export const InspectDetailSchema = z.object({
   choices: z.array(z.string()).optional(),
   explanation: z.string().optional(),
   usage: TokenUsageSchema.optional(),
+  /** The reasoning tokens the sample's usage counts, when it counts them. */
+  reasoningTokens: z.number().int().nonnegative().optional(),
   /** Seconds the sample took, as Inspect recorded it. */
   totalTime: z.number().optional(),
 });
