@@ -1,18 +1,22 @@
 // A run exported as Inspect logs and imported back gives back, trial by trial, what the logs
-// carry: the reply and its reasoning (every call's, StoryTurn's turns included) with its tokens,
-// a failed trial's error (not marked again as an Inspect error each time round), its calls,
-// cached calls and batch wait (the sample's metadata), and when it finished. The store is written
-// by real runs of reference agents and of models served over HTTP (two that return reasoning, one
-// that always fails); the second run is answered from the call cache (and imported into
-// PostgreSQL where a server answers), the third's trials are recorded as batch-answered. A log
-// holds every score of a trial, whatever its scorer is named, and logs exported again from an
-// import have the same generation config.
+// carry: the messages each call sent, the reply and its reasoning (every call's, StoryTurn's
+// turns included) with its tokens, a failed trial's error (not marked again as an Inspect error
+// each time round), its calls, cached calls and batch wait (the sample's metadata), and when it
+// finished. The store is written by real runs of reference agents and of models served over HTTP
+// (two that return reasoning, one that always fails); the second run is answered from the call
+// cache (and imported into PostgreSQL where a server answers), the third's trials are recorded as
+// batch-answered. A log holds every score of a trial, whatever its scorer is named, and logs
+// exported again from an import have the same generation config and each sample's input and
+// conversation. A conversation kept whole gives back the message lists of the calls it came from.
 
+import fc from 'fast-check';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Transcript } from '../src/core/index.js';
+import type { InspectChatMessage } from '../src/app/inspect-log-schema.js';
+import { callsToInspect, conversationPrompts, inspectText, inspectToMessages } from '../src/app/inspect-messages.js';
+import type { ChatMessage, Transcript } from '../src/core/index.js';
 import { exportInspectLogs, exportTrials, importInspectLogs, openStore, type Store } from '../src/index.js';
 import { evaluate } from './helpers/evaluate.js';
 import { createTestSchema, dropTestDatabases, pgAvailable } from './helpers/postgres.js';
@@ -125,6 +129,13 @@ describe('export inspect, then import inspect', () => {
       expect([a.subject, a.item_id, a.status, b.finished_at]).toEqual([a.subject, a.item_id, a.status, a.finished_at]);
   });
 
+  it('keeps the messages each call sent', () => {
+    // StoryTurn's calls each send the conversation whole; a conversational protocol's continue it.
+    expect(pairs.some(([a]) => (a.messages as unknown[]).length > 1)).toBe(true);
+    expect(pairs.some(([a]) => a.status === 'failed')).toBe(true);
+    for (const [a, b] of pairs) expect([a.subject, a.item_id, b.messages]).toEqual([a.subject, a.item_id, a.messages]);
+  });
+
   it('keeps the reply, the score and the usage: calls, cached calls and the batch’s wait', () => {
     expect(pairs.some(([a]) => (a.cached_calls as number) > 0)).toBe(true);
     expect(pairs.some(([a]) => (a.batch_latency_ms as number) > 0)).toBe(true);
@@ -147,6 +158,33 @@ describe('export inspect, then import inspect', () => {
 });
 
 describe('export inspect, import inspect, export inspect', () => {
+  it('writes each sample’s input and conversation again', async () => {
+    type Sample = { id: string; epoch: number; input: unknown; messages: InspectChatMessage[] };
+    const samples = (logs: string) =>
+      new Map(
+        readdirSync(logs).flatMap((f) => {
+          const log = JSON.parse(readFileSync(join(logs, f), 'utf8'));
+          return (log.samples as Sample[]).map((s) => [JSON.stringify([log.eval.model, log.eval.task, s.id, s.epoch]), s] as const);
+        }),
+      );
+    const back = await openStore(join(dir, 'mix-back.db'));
+    try {
+      await exportInspectLogs(back, (await back.listRuns())[0]!.id, join(dir, 'mix-again-logs'));
+    } finally {
+      await back.close();
+    }
+    const before = samples(join(dir, 'mix-logs'));
+    const after = samples(join(dir, 'mix-again-logs'));
+    expect(after.size).toBe(before.size);
+    // Reasoning parts are left out: the trial's reasoning is the output's, not each message's.
+    const conversation = (s: Sample) => s.messages.map((m) => [m.role, inspectText(m.content), m.source, m.model]);
+    for (const [k, s] of before) {
+      const t = after.get(k)!;
+      expect([k, t.input]).toEqual([k, s.input]);
+      expect([k, conversation(t)]).toEqual([k, conversation(s)]);
+    }
+  });
+
   it('writes each log’s generation config again as it was', async () => {
     const configs = (logs: string) =>
       new Map(
@@ -182,5 +220,39 @@ describe('export inspect', () => {
       for (const [i, scorer] of names.entries())
         expect(Object.getOwnPropertyDescriptor(s.scores, scorer)?.value).toMatchObject({ value: i / 4 });
     }
+  });
+});
+
+describe('a conversation kept whole', () => {
+  it('gives back the message lists of calls that continue it or start it over', () => {
+    let n = 0;
+    const text = () => `message ${n++}`;
+    const message = (role: 'system' | 'user' | 'assistant') => ({ role, content: text() });
+    // Each call continues the conversation so far (its replies in it) or starts it over.
+    const calls = fc.array(
+      fc.tuple(fc.boolean(), fc.array(fc.constantFrom('user' as const, 'assistant' as const), { minLength: 1, maxLength: 3 })),
+      {
+        minLength: 1,
+        maxLength: 5,
+      },
+    );
+    fc.assert(
+      fc.property(calls, (shape) => {
+        const system = message('system');
+        const lists: ChatMessage[][] = [];
+        let sent: ChatMessage[] = [];
+        const records = shape.map(([continues, roles]) => {
+          const prompt = [...(continues && lists.length ? sent : [system]), ...roles.map(message)];
+          const reply = text();
+          lists.push(prompt);
+          sent = [...prompt, { role: 'assistant', content: reply }];
+          return { kind: 'chat', messages: prompt, response: { text: reply } };
+        });
+        const { messages } = callsToInspect(records as never, 'm');
+        const generated = messages.flatMap((m, i) => (m.source === 'generate' ? [i] : []));
+        expect(conversationPrompts(inspectToMessages(messages), generated)).toEqual(lists);
+      }),
+      { numRuns: 200, seed: 2026 },
+    );
   });
 });

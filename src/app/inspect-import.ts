@@ -220,6 +220,10 @@ async function importLog(
       task: log.eval.task,
       scorer,
       messages: inspectToMessages(messages),
+      // Which messages the model wrote (a prompt may hold assistant messages of its own).
+      ...(messages.some((m) => m.source !== undefined)
+        ? { generated: messages.flatMap((m, k) => (m.source === 'generate' ? [k] : [])) }
+        : {}),
       ...replyOf(s),
       answer: score.answer ?? null,
       target,

@@ -4,8 +4,8 @@
 // for every subject and replicate of an item, and most of a sample) copied in as bytes encoded
 // once per prompt.
 
-import { MCQ_RECORDS, type McqDetail } from '../core/index.js';
-import { assistantToInspect, callsToInspect, promptToInspect, replyToInspect } from './inspect-messages.js';
+import { INSPECT_RECORDS, MCQ_RECORDS, type McqDetail, readRecord } from '../core/index.js';
+import { assistantToInspect, callsToInspect, conversationToInspect, promptToInspect, replyToInspect } from './inspect-messages.js';
 import type { InspectChatMessage, InspectSample, InspectScore } from './inspect-log-schema.js';
 import { inspectModelName, inspectUsage } from './inspect-log-header.js';
 import { readRecordAgain } from './stored-record.js';
@@ -90,7 +90,13 @@ function sampleWith(r: TrialRow, model: string, input: InspectSample['input'], m
 /** One trial as an Inspect sample. */
 export function trialToSample(r: TrialRow): InspectSample {
   const model = inspectModelName(r.subject);
-  const { input, messages } = callsToInspect(r.transcript?.calls ?? [], model);
+  // A trial imported from an Inspect log keeps its conversation whole, not call by call.
+  const imported = r.transcript
+    ? readRecord(INSPECT_RECORDS, r.transcript, () => `trial ${r.suite}/${r.itemId}#${r.replicate} of ${r.subject}`)
+    : undefined;
+  const { input, messages } = imported
+    ? conversationToInspect(imported.messages, imported.generated, model)
+    : callsToInspect(r.transcript?.calls ?? [], model);
   const note = `(item ${r.itemId}: no call was recorded${r.error ? `; the trial failed: ${r.error}` : ''})`;
   return sampleWith(r, model, input.length ? input : note, messages);
 }

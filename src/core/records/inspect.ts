@@ -14,6 +14,8 @@ export const InspectDetailSchema = z.object({
   task: z.string(),
   scorer: z.string(),
   messages: z.array(ChatMessageSchema),
+  /** The places in `messages` of the model's replies (Inspect's source "generate"), when the log marks them. */
+  generated: z.array(z.number().int().nonnegative()).optional(),
   /** The model's final completion (output.completion or the last assistant message). */
   reply: z.string(),
   reasoning: z.string().optional(),
