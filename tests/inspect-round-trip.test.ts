@@ -136,7 +136,9 @@ describe('export inspect, then import inspect', () => {
     for (const [a, b] of pairs) expect([a.subject, a.item_id, b.messages]).toEqual([a.subject, a.item_id, a.messages]);
   });
 
-  it('keeps the reply, the score and the usage: calls, cached calls and the batch’s wait', () => {
+  it('keeps the reply, the score, whether it was read and the usage: calls, cached calls and the batch’s wait', () => {
+    // StoryTurn's trials are not read for one answer: parse_failed is null.
+    expect(pairs.some(([a]) => a.status === 'done' && a.parse_failed === null)).toBe(true);
     expect(pairs.some(([a]) => (a.cached_calls as number) > 0)).toBe(true);
     expect(pairs.some(([a]) => (a.batch_latency_ms as number) > 0)).toBe(true);
     for (const [a, b] of pairs) {
@@ -144,6 +146,7 @@ describe('export inspect, then import inspect', () => {
       for (const k of [
         'reply',
         'score',
+        'parse_failed',
         'input_tokens',
         'output_tokens',
         'cost_usd',

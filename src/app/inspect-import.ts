@@ -66,6 +66,9 @@ const SampleCallsSchema = z.looseObject({
   batch_latency_ms: z.number().nonnegative().optional(),
 });
 
+/** A score's metadata as `export inspect` writes it for a trial not read for an answer. */
+const UnreadSchema = z.looseObject({ parse_failed: z.null() });
+
 /** An Inspect score value as a 0..1 score (null when it is none of the correctness values). */
 function correctness(v: InspectScore['value']): { value: number; parseFailed: boolean } | null {
   if (typeof v === 'boolean') return { value: v ? 1 : 0, parseFailed: false };
@@ -233,9 +236,11 @@ async function importLog(
       ...(usage.reasoningTokens !== undefined ? { reasoningTokens: usage.reasoningTokens } : {}),
       ...(s.total_time != null ? { totalTime: s.total_time } : {}),
     };
+    // A trial of a log mindscope wrote that was not read for an answer has none to fail (null).
+    const unread = mindscope.success && !value.parseFailed && UnreadSchema.safeParse(score.metadata).success;
     const scoreDetail = {
       inspectValue: typeof score.value === 'object' ? JSON.stringify(score.value) : score.value,
-      parseFailed: value.parseFailed,
+      ...(unread ? {} : { parseFailed: value.parseFailed }),
     };
     validateRecord(INSPECT_RECORDS, detail, scoreDetail, where);
     // A log mindscope wrote gives the trial's calls, those answered from the cache and its batch's wait.

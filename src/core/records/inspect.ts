@@ -35,6 +35,7 @@ export type InspectDetail = z.infer<typeof InspectDetailSchema>;
 /** The imported score: Inspect's value as logged (C, I, P, N, a number or a boolean) next to the 0..1 value stored. */
 export const InspectScoreDetailSchema = z.object({
   inspectValue: z.union([z.string(), z.number(), z.boolean()]),
-  parseFailed: z.boolean(),
+  /** Absent where the log's trial was not read for an answer (`export inspect` wrote parse_failed null). */
+  parseFailed: z.boolean().optional(),
 });
 export type InspectScoreDetail = z.infer<typeof InspectScoreDetailSchema>;
