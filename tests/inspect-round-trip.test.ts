@@ -1,13 +1,14 @@
 // A run exported as Inspect logs and imported back gives back, trial by trial, what the logs
 // carry: the messages each call sent, the reply and its reasoning (every call's, StoryTurn's
 // turns included) with its tokens, a failed trial's error (not marked again as an Inspect error
-// each time round), its calls, cached calls and batch wait (the sample's metadata), and when it
-// finished. The store is written by real runs of reference agents and of models served over HTTP
-// (two that return reasoning, one that always fails); the second run is answered from the call
-// cache (and imported into PostgreSQL where a server answers), the third's trials are recorded as
-// batch-answered. A log holds every score of a trial, whatever its scorer is named, and logs
-// exported again from an import have the same generation config and each sample's input and
-// conversation. A conversation kept whole gives back the message lists of the calls it came from.
+// each time round), its attempts, calls, cached calls and batch wait (the sample's metadata), and
+// when it finished. The store is written by real runs of reference agents and of models served
+// over HTTP (two that return reasoning, one that always fails); the second run is answered from
+// the call cache (and imported into PostgreSQL where a server answers), the third's trials are
+// recorded as batch-answered. A log holds every score of a trial, whatever its scorer is named,
+// and logs exported again from an import have the same generation config and each sample's input
+// and conversation. A conversation kept whole gives back the message lists of the calls it came
+// from.
 
 import fc from 'fast-check';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -64,7 +65,7 @@ beforeAll(async () => {
   reasoner = `openai-compatible:${server.url}/v1#deepseek-r1`;
   store = await openStore(join(dir, 'runs.db'));
   const models = ['agent:oracle', reasoner, 'openai:o3', `openai-compatible:${server.url}/v1#always-500`];
-  const retry = { maxRetries: 0, baseDelayMs: 5, maxDelayMs: 10 };
+  const retry = { maxRetries: 1, baseDelayMs: 5, maxDelayMs: 10 };
   await evaluate({ store, suites: ['generated-tom', 'generated-storyturn'], limit: 3, seed: 3, trials: 2, models, runId: 'mix', retry });
   // The same trials again, answered from the cache.
   await evaluate({ store, suites: ['generated-tom', 'generated-storyturn'], limit: 3, seed: 3, trials: 2, models, runId: 'again', retry });
@@ -118,10 +119,13 @@ describe('export inspect, then import inspect', () => {
     for (const [a, b] of pairs) expect([a.subject, a.item_id, b.reasoning]).toEqual([a.subject, a.item_id, a.reasoning]);
   });
 
-  it('keeps a failed trial’s error as it was', () => {
+  it('keeps a failed trial’s error as it was, and every trial’s attempts', () => {
     const failed = pairs.filter(([a]) => a.status === 'failed');
     expect(failed.length).toBeGreaterThan(0);
     for (const [a, b] of failed) expect([b.status, b.error]).toEqual(['failed', a.error]);
+    // The failing model is tried twice.
+    expect(failed.every(([a]) => a.attempts === 2)).toBe(true);
+    for (const [a, b] of pairs) expect([a.subject, a.item_id, b.attempts]).toEqual([a.subject, a.item_id, a.attempts]);
   });
 
   it('keeps when each trial finished, done or failed', () => {

@@ -5,7 +5,7 @@
 // (C -> 1, I -> 0, P -> 0.5, N -> 0 and a parse failure, booleans, numbers in [0, 1]). A sample
 // that errored is a failed trial. Logs written by `mindscope export inspect` carry their
 // subject, suite, category and original label, so a round trip gives back the same matrix, and
-// each trial's calls, cached calls and batch wait.
+// each trial's calls, cached calls, attempts and batch wait.
 
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
@@ -59,10 +59,11 @@ const SampleMetaSchema = z.looseObject({
   suite: z.string().optional(),
 });
 
-/** The counts and the batch's wait `export inspect` writes into a sample's metadata (read from its logs only). */
+/** The counts, attempts and the batch's wait `export inspect` writes into a sample's metadata (read from its logs only). */
 const SampleCallsSchema = z.looseObject({
   calls: z.number().int().nonnegative().optional(),
   cached_calls: z.number().int().nonnegative().optional(),
+  attempts: z.number().int().positive().optional(),
   batch_latency_ms: z.number().nonnegative().optional(),
 });
 
@@ -191,11 +192,14 @@ async function importLog(
     }
     seen.add(keyText);
     p.planned++;
+    // A log mindscope wrote gives the trial's calls, those answered from the cache, its attempts and its batch's wait.
+    const logged = mindscope.success ? SampleCallsSchema.safeParse(s.metadata ?? {}) : undefined;
+    const counts = logged?.success ? logged.data : {};
     if (s.error) {
       // A log mindscope wrote carries the trial's own error; another log's is marked as Inspect's.
       const error = mindscope.success ? s.error.message : `Inspect sample error: ${s.error.message}`;
       const finishedAt = finishedAtOf(s);
-      writes.push(() => store.recordFailed(key, hash, error, 1, finishedAt));
+      writes.push(() => store.recordFailed(key, hash, error, counts.attempts ?? 1, finishedAt));
       result.failed++;
       continue;
     }
@@ -243,9 +247,6 @@ async function importLog(
       ...(unread ? {} : { parseFailed: value.parseFailed }),
     };
     validateRecord(INSPECT_RECORDS, detail, scoreDetail, where);
-    // A log mindscope wrote gives the trial's calls, those answered from the cache and its batch's wait.
-    const logged = mindscope.success ? SampleCallsSchema.safeParse(s.metadata ?? {}) : undefined;
-    const counts = logged?.success ? logged.data : {};
     const calls = counts.calls ?? (messages.filter((m) => m.role === 'assistant').length || 1);
     const cachedCalls = counts.cached_calls ?? 0;
     writes.push(() =>
@@ -265,7 +266,7 @@ async function importLog(
           totalCalls: calls,
           ...(finishedAt !== undefined ? { finishedAt } : {}),
         },
-        1,
+        counts.attempts ?? 1,
       ),
     );
     result.trials++;
