@@ -1,14 +1,14 @@
 // A run exported as Inspect logs and imported back gives back, trial by trial, what the logs
 // carry: the messages each call sent, the reply and its reasoning (every call's, StoryTurn's
 // turns included) with its tokens, a failed trial's error (not marked again as an Inspect error
-// each time round), its attempts, calls, cached calls and batch wait (the sample's metadata), and
-// when it finished. The store is written by real runs of reference agents and of models served
-// over HTTP (two that return reasoning, one that always fails); the second run is answered from
-// the call cache (and imported into PostgreSQL where a server answers), the third's trials are
-// recorded as batch-answered. A log holds every score of a trial, whatever its scorer is named,
-// and logs exported again from an import have the same generation config and each sample's input
-// and conversation. A conversation kept whole gives back the message lists of the calls it came
-// from.
+// each time round), its attempts, calls (cached, truncated) and batch wait (the sample's
+// metadata), and when it finished. The store is written by real runs of reference agents and of
+// models served over HTTP (two that return reasoning, one that always fails); the second run is
+// answered from the call cache (and imported into PostgreSQL where a server answers), the
+// third's trials are recorded as batch-answered. A log holds every score of a trial, whatever its
+// scorer is named, and logs exported again from an import have the same generation config and
+// each sample's input and conversation. A conversation kept whole gives back the message lists
+// of the calls it came from.
 
 import fc from 'fast-check';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -88,6 +88,7 @@ beforeAll(async () => {
         batchLatencyMs: 61_234.567 + i++,
         cachedCalls: i % 2,
         totalCalls: t.totalCalls + 1,
+        truncatedCalls: (i + 1) % 2,
       },
       1,
     );
@@ -140,11 +141,12 @@ describe('export inspect, then import inspect', () => {
     for (const [a, b] of pairs) expect([a.subject, a.item_id, b.messages]).toEqual([a.subject, a.item_id, a.messages]);
   });
 
-  it('keeps the reply, the score, whether it was read and the usage: calls, cached calls and the batch’s wait', () => {
+  it('keeps the reply, the score, whether it was read and the usage: calls, cached and truncated calls and the batch’s wait', () => {
     // StoryTurn's trials are not read for one answer: parse_failed is null.
     expect(pairs.some(([a]) => a.status === 'done' && a.parse_failed === null)).toBe(true);
     expect(pairs.some(([a]) => (a.cached_calls as number) > 0)).toBe(true);
     expect(pairs.some(([a]) => (a.batch_latency_ms as number) > 0)).toBe(true);
+    expect(pairs.some(([a]) => (a.truncated_calls as number) > 0)).toBe(true);
     for (const [a, b] of pairs) {
       if (a.status !== 'done') continue;
       for (const k of [
@@ -157,6 +159,7 @@ describe('export inspect, then import inspect', () => {
         'latency_ms',
         'calls',
         'cached_calls',
+        'truncated_calls',
         'batch_latency_ms',
       ])
         expect([a.subject, a.item_id, k, b[k]]).toEqual([a.subject, a.item_id, k, a[k]]);

@@ -5,7 +5,7 @@
 // (C -> 1, I -> 0, P -> 0.5, N -> 0 and a parse failure, booleans, numbers in [0, 1]). A sample
 // that errored is a failed trial. Logs written by `mindscope export inspect` carry their
 // subject, suite, category and original label, so a round trip gives back the same matrix, and
-// each trial's calls, cached calls, attempts and batch wait.
+// each trial's calls, cached and truncated calls, attempts and batch wait.
 
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
@@ -59,11 +59,12 @@ const SampleMetaSchema = z.looseObject({
   suite: z.string().optional(),
 });
 
-/** The counts, attempts and the batch's wait `export inspect` writes into a sample's metadata (read from its logs only). */
+/** The counts (calls, cached, cut at the token limit), attempts and the batch's wait `export inspect` writes into a sample's metadata (read from its logs only). */
 const SampleCallsSchema = z.looseObject({
   calls: z.number().int().nonnegative().optional(),
   cached_calls: z.number().int().nonnegative().optional(),
   attempts: z.number().int().positive().optional(),
+  truncated_calls: z.number().int().nonnegative().optional(),
   batch_latency_ms: z.number().nonnegative().optional(),
 });
 
@@ -264,6 +265,7 @@ async function importLog(
           batchLatencyMs: counts.batch_latency_ms ?? 0,
           cachedCalls,
           totalCalls: calls,
+          truncatedCalls: counts.truncated_calls ?? 0,
           ...(finishedAt !== undefined ? { finishedAt } : {}),
         },
         counts.attempts ?? 1,

@@ -78,6 +78,7 @@ function sampleWith(r: TrialRow, model: string, input: InspectSample['input'], m
       cached_calls: r.cachedCalls,
       calls: r.calls,
       attempts: r.attempts,
+      truncated_calls: r.truncatedCalls,
       // `time` is the interactive calls' latency; a batch's wait (submission to collection) is told apart.
       ...(r.batchLatencyMs > 0 ? { batch_latency_ms: r.batchLatencyMs } : {}),
     },
@@ -199,7 +200,7 @@ function choicesJson(presented: McqDetail['presented']): string {
  * them all when written): young garbage larger than the text. A part a sample may lack (the
  * choice, the score) has its places all the same, set to '' where it is lacking.
  */
-const TAIL: string[] = new Array<string>(49).fill('');
+const TAIL: string[] = new Array<string>(51).fill('');
 
 /** The end of a choice, by whether its call was cut at the token limit. */
 const STOP = '},"stop_reason":"stop"}';
@@ -280,6 +281,8 @@ function samplePieces(r: TrialRow, model: string): [string, string, string] | un
   t[i++] = json(r.calls);
   t[i++] = ',"attempts":';
   t[i++] = json(r.attempts);
+  t[i++] = ',"truncated_calls":';
+  t[i++] = json(r.truncatedCalls);
   t[i++] = r.batchLatencyMs > 0 ? `,"batch_latency_ms":${json(r.batchLatencyMs)}` : '';
   t[i++] = '},"model_usage":{';
   t[i++] = m;
