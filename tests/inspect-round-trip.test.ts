@@ -8,7 +8,8 @@
 // third's trials are recorded as batch-answered. A log holds every score of a trial, whatever its
 // scorer is named, and logs exported again from an import have the same generation config and
 // each sample's input and conversation. A conversation kept whole gives back the message lists
-// of the calls it came from.
+// of the calls it came from. Subjects x suites whose names are alike in a file name get logs of
+// their own.
 
 import fc from 'fast-check';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -19,6 +20,7 @@ import type { InspectChatMessage } from '../src/app/inspect-log-schema.js';
 import { callsToInspect, conversationPrompts, inspectText, inspectToMessages } from '../src/app/inspect-messages.js';
 import type { ChatMessage, Transcript } from '../src/core/index.js';
 import { exportInspectLogs, exportTrials, importInspectLogs, openStore, type Store } from '../src/index.js';
+import type { RunTrial } from '../src/store/index.js';
 import { evaluate } from './helpers/evaluate.js';
 import { createTestSchema, dropTestDatabases, pgAvailable } from './helpers/postgres.js';
 import { startModelServer, type ModelServer } from './helpers/servers.js';
@@ -217,6 +219,33 @@ describe('export inspect, import inspect, export inspect', () => {
 });
 
 describe('export inspect', () => {
+  it('writes each subject x suite to a log of its own, where their names are alike in a file name', async () => {
+    const suites = ['tom test', 'tom-test', 'tom/test', `${'s'.repeat(80)}1`, `${'s'.repeat(80)}2`];
+    await store.createRun({ id: 'alike', createdAt: '2026-01-01T00:00:00.000Z', config: { alike: true } });
+    let t: RunTrial | undefined;
+    for await (const x of store.runTrials('mix')) if (x.status === 'done') t ??= x;
+    for (const suite of suites)
+      await store.recordDone(
+        { ...t!, runId: 'alike', suite },
+        t!.itemHash,
+        {
+          transcript: t!.transcript as Transcript,
+          score: { scorer: t!.scores[0]!.scorer, value: 1, detail: JSON.parse(t!.scores[0]!.detail) },
+          usage: { inputTokens: 1, outputTokens: 1 },
+          costUsd: 0,
+          latencyMs: 1,
+          cachedCalls: 0,
+          totalCalls: 1,
+        },
+        1,
+      );
+    const { files } = await exportInspectLogs(store, 'alike', join(dir, 'alike-logs'));
+    expect(new Set(files.map((f) => f.path)).size).toBe(suites.length);
+    expect(readdirSync(join(dir, 'alike-logs'))).toHaveLength(suites.length);
+    const logged = files.map((f) => JSON.parse(readFileSync(f.path, 'utf8')).eval.metadata.mindscope.suite);
+    expect(logged.sort()).toEqual([...suites].sort());
+  });
+
   it('writes every score of a trial, whatever its scorer’s name (__proto__, constructor, a number)', async () => {
     await evaluate({ store, suites: ['generated-tom'], limit: 2, models: ['agent:oracle'], runId: 'named' });
     const names = ['__proto__', 'constructor', '10'];
