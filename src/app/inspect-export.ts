@@ -11,7 +11,7 @@
 
 import { closeSync, fstatSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, makeDirectory } from '../core/index.js';
+import { ConfigError, makeDirectory, sha256 } from '../core/index.js';
 import type { Store } from '../store/index.js';
 import { type LogTally, logHead, newTally, tallyTrial } from './inspect-log-header.js';
 import { writeSample } from './inspect-sample.js';
@@ -59,6 +59,16 @@ function safeName(s: string): string {
     .replace(/[^\w.-]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 80);
+}
+
+/**
+ * The end of a log's file name, which tells its subject x suite apart from the run's others: the
+ * subject id, with a hash of the subject id and suite where either is not safe in a file name as
+ * it is (suites "a b" and "a/b" are both "a-b" there, a long name is cut).
+ */
+function logKey(subjectId: string, suite: string): string {
+  if (safeName(subjectId) === subjectId && safeName(suite) === suite) return subjectId;
+  return `${safeName(subjectId)}-${sha256(`${subjectId}\u0000${suite}`).slice(0, 12)}`;
 }
 
 /** ',' in UTF-8: between samples. */
@@ -110,7 +120,7 @@ export async function exportInspectLogs(store: Store, runId: string, dir: string
     let g = suites.get(r.suite);
     if (!g) {
       const subject = specs.get(r.subjectId) ?? r.subjectId;
-      const file = join(dir, `${stamp}_${safeName(r.suite)}_${safeName(subject)}_${r.subjectId}.json`);
+      const file = join(dir, `${stamp}_${safeName(r.suite)}_${safeName(subject)}_${logKey(r.subjectId, r.suite)}.json`);
       const holdOpen = logs.size < OPEN_LOGS;
       const out = new TextFileWriter(file, { holdOpen, ...(holdOpen ? {} : { bufferBytes: SMALL_BUFFER_BYTES }) });
       g = { ...newTally(subject, r.subjectId, r.suite), file, out, written: 0 };

@@ -4,7 +4,8 @@
 // choices) and each epoch a replicate; the chosen scorer's value becomes the trial's score
 // (C -> 1, I -> 0, P -> 0.5, N -> 0 and a parse failure, booleans, numbers in [0, 1]). A sample
 // that errored is a failed trial. Logs written by `mindscope export inspect` carry their
-// subject, suite, category and original label, so a round trip gives back the same matrix.
+// subject, suite, category and original label, so a round trip gives back the same matrix, and
+// each trial's calls, cached and truncated calls, attempts and batch wait.
 
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
@@ -58,6 +59,18 @@ const SampleMetaSchema = z.looseObject({
   suite: z.string().optional(),
 });
 
+/** The counts (calls, cached, cut at the token limit), attempts and the batch's wait `export inspect` writes into a sample's metadata (read from its logs only). */
+const SampleCallsSchema = z.looseObject({
+  calls: z.number().int().nonnegative().optional(),
+  cached_calls: z.number().int().nonnegative().optional(),
+  attempts: z.number().int().positive().optional(),
+  truncated_calls: z.number().int().nonnegative().optional(),
+  batch_latency_ms: z.number().nonnegative().optional(),
+});
+
+/** A score's metadata as `export inspect` writes it for a trial not read for an answer. */
+const UnreadSchema = z.looseObject({ parse_failed: z.null() });
+
 /** An Inspect score value as a 0..1 score (null when it is none of the correctness values). */
 function correctness(v: InspectScore['value']): { value: number; parseFailed: boolean } | null {
   if (typeof v === 'boolean') return { value: v ? 1 : 0, parseFailed: false };
@@ -77,20 +90,30 @@ function textOfInput(input: InspectSample['input']): string {
 
 function replyOf(s: InspectSample): { reply: string; reasoning?: string } {
   const choice = s.output?.choices[0]?.message;
-  const last = choice ?? [...(s.messages ?? [])].reverse().find((m) => m.role === 'assistant');
+  const lastMessage = [...(s.messages ?? [])].reverse().find((m) => m.role === 'assistant');
+  const last = choice ?? lastMessage;
   const reply = s.output?.completion || (last ? inspectText(last.content) : '');
-  const reasoning = last ? inspectReasoning(last.content) : undefined;
+  // A choice without reasoning parts (as logs of earlier versions wrote it): the last assistant message's.
+  const reasoning = (choice && inspectReasoning(choice.content)) ?? (lastMessage ? inspectReasoning(lastMessage.content) : undefined);
   return { reply, ...(reasoning ? { reasoning } : {}) };
 }
 
-function usageOf(s: InspectSample): { inputTokens: number; outputTokens: number; costUsd: number | null } {
+function usageOf(s: InspectSample): { inputTokens: number; outputTokens: number; reasoningTokens?: number; costUsd: number | null } {
   const all = Object.values(s.model_usage ?? {});
   const usage = all.length ? all : s.output?.usage ? [s.output.usage] : [];
+  const reasoned = usage.filter((u) => u.reasoning_tokens != null);
   return {
     inputTokens: usage.reduce((a, u) => a + u.input_tokens, 0),
     outputTokens: usage.reduce((a, u) => a + u.output_tokens, 0),
+    ...(reasoned.length ? { reasoningTokens: reasoned.reduce((a, u) => a + (u.reasoning_tokens ?? 0), 0) } : {}),
     costUsd: usage.length && usage.every((u) => u.total_cost != null) ? usage.reduce((a, u) => a + (u.total_cost ?? 0), 0) : null,
   };
+}
+
+/** When a sample finished, as ISO 8601 (to the millisecond); undefined when its log does not say (the trial is then recorded now). */
+function finishedAtOf(s: InspectSample): string | undefined {
+  const ms = s.completed_at ? Date.parse(s.completed_at) : Number.NaN;
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : undefined;
 }
 
 const WRITE_BATCH = 500;
@@ -170,8 +193,14 @@ async function importLog(
     }
     seen.add(keyText);
     p.planned++;
+    // A log mindscope wrote gives the trial's calls, those answered from the cache, its attempts and its batch's wait.
+    const logged = mindscope.success ? SampleCallsSchema.safeParse(s.metadata ?? {}) : undefined;
+    const counts = logged?.success ? logged.data : {};
     if (s.error) {
-      writes.push(() => store.recordFailed(key, hash, `Inspect sample error: ${s.error!.message}`, 1));
+      // A log mindscope wrote carries the trial's own error; another log's is marked as Inspect's.
+      const error = mindscope.success ? s.error.message : `Inspect sample error: ${s.error.message}`;
+      const finishedAt = finishedAtOf(s);
+      writes.push(() => store.recordFailed(key, hash, error, counts.attempts ?? 1, finishedAt));
       result.failed++;
       continue;
     }
@@ -190,6 +219,7 @@ async function importLog(
         file,
       );
     const usage = usageOf(s);
+    const finishedAt = finishedAtOf(s);
     const messages = s.messages?.length ? s.messages : typeof s.input === 'string' ? [] : s.input;
     const detail: InspectDetail = {
       file: basename(file),
@@ -198,20 +228,28 @@ async function importLog(
       task: log.eval.task,
       scorer,
       messages: inspectToMessages(messages),
+      // Which messages the model wrote (a prompt may hold assistant messages of its own).
+      ...(messages.some((m) => m.source !== undefined)
+        ? { generated: messages.flatMap((m, k) => (m.source === 'generate' ? [k] : [])) }
+        : {}),
       ...replyOf(s),
       answer: score.answer ?? null,
       target,
       ...(s.choices ? { choices: s.choices } : {}),
       ...(score.explanation ? { explanation: score.explanation } : {}),
       usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens },
+      ...(usage.reasoningTokens !== undefined ? { reasoningTokens: usage.reasoningTokens } : {}),
       ...(s.total_time != null ? { totalTime: s.total_time } : {}),
     };
+    // A trial of a log mindscope wrote that was not read for an answer has none to fail (null).
+    const unread = mindscope.success && !value.parseFailed && UnreadSchema.safeParse(score.metadata).success;
     const scoreDetail = {
       inspectValue: typeof score.value === 'object' ? JSON.stringify(score.value) : score.value,
-      parseFailed: value.parseFailed,
+      ...(unread ? {} : { parseFailed: value.parseFailed }),
     };
     validateRecord(INSPECT_RECORDS, detail, scoreDetail, where);
-    const calls = messages.filter((m) => m.role === 'assistant').length || 1;
+    const calls = counts.calls ?? (messages.filter((m) => m.role === 'assistant').length || 1);
+    const cachedCalls = counts.cached_calls ?? 0;
     writes.push(() =>
       store.recordDone(
         key,
@@ -222,12 +260,15 @@ async function importLog(
           usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens },
           costUsd: usage.costUsd ?? 0,
           // A sample without a logged cost has an unknown cost, not $0.
-          unpricedCalls: usage.costUsd === null ? calls : 0,
+          unpricedCalls: usage.costUsd === null ? Math.max(1, calls - cachedCalls) : 0,
           latencyMs: (s.total_time ?? 0) * 1000,
-          cachedCalls: 0,
+          batchLatencyMs: counts.batch_latency_ms ?? 0,
+          cachedCalls,
           totalCalls: calls,
+          truncatedCalls: counts.truncated_calls ?? 0,
+          ...(finishedAt !== undefined ? { finishedAt } : {}),
         },
-        1,
+        counts.attempts ?? 1,
       ),
     );
     result.trials++;

@@ -126,9 +126,25 @@ export function inspectUsage(g: {
   };
 }
 
+/**
+ * A subject's generation settings as Inspect's GenerateConfig: those of a subject imported from
+ * an Inspect log as the log gave them (its names), a mindscope subject's under Inspect's names.
+ */
+function generateConfig(s: Record<string, unknown>): Record<string, unknown> {
+  if (s.source === 'inspect') {
+    const { source: _source, model: _model, ...config } = s;
+    return config;
+  }
+  return {
+    ...(typeof s.temperature === 'number' ? { temperature: s.temperature } : {}),
+    ...(typeof s.maxTokens === 'number' ? { max_tokens: s.maxTokens } : {}),
+    ...(typeof s.topP === 'number' ? { top_p: s.topP } : {}),
+    ...(typeof s.seed === 'number' ? { seed: s.seed } : {}),
+  };
+}
+
 /** A log's JSON text up to its samples: the header object opened for a last `samples` field, `"samples":[` included. */
 export function logHead(g: LogTally, run: RunRecord, settings: Record<string, unknown>, started: boolean): string {
-  const s = settings;
   const model = inspectModelName(g.subject);
   const header = {
     version: INSPECT_LOG_VERSION,
@@ -142,12 +158,7 @@ export function logHead(g: LogTally, run: RunRecord, settings: Record<string, un
       task_version: 0,
       dataset: { name: g.suite, samples: g.itemIds.size, sample_ids: [...g.itemIds] },
       model,
-      model_generate_config: {
-        ...(typeof s.temperature === 'number' ? { temperature: s.temperature } : {}),
-        ...(typeof s.maxTokens === 'number' ? { max_tokens: s.maxTokens } : {}),
-        ...(typeof s.topP === 'number' ? { top_p: s.topP } : {}),
-        ...(typeof s.seed === 'number' ? { seed: s.seed } : {}),
-      },
+      model_generate_config: generateConfig(settings),
       config: { epochs: g.replicates, epochs_reducer: ['mean'], fail_on_error: false },
       packages: { mindscope: '0.1.0' },
       metadata: { mindscope: { run_id: run.id, subject: g.subject, subject_id: g.subjectId, suite: g.suite } },

@@ -43,6 +43,11 @@ export function promptToInspect(messages: readonly ChatMessage[]): InspectChatMe
   return messages.map((m) => toInspectMessage(m, 'input'));
 }
 
+/** A reply and its reasoning (a reasoning part before the text, when there is any) as an Inspect assistant message. */
+export function assistantToInspect(text: string, reasoning: string | null | undefined, model: string): InspectChatMessage {
+  return assistant(text, reasoning ?? undefined, model);
+}
+
 /** A call's reply as the Inspect assistant message that follows its prompt. */
 export function replyToInspect(response: NonNullable<CallRecord['response']>, model: string): InspectChatMessage {
   return assistant(response.text, response.reasoning?.text, model);
@@ -71,6 +76,51 @@ export function callsToInspect(calls: CallRecord[], model: string): { input: Ins
     }
   }
   return { input, messages };
+}
+
+/** The places of the model's replies in a conversation stored whole: those given, else its assistant messages. */
+function replyPlaces(conversation: readonly ChatMessage[], generated: readonly number[] | undefined): Set<number> {
+  if (generated) return new Set(generated);
+  return new Set(conversation.flatMap((m, i) => (m.role === 'assistant' ? [i] : [])));
+}
+
+/**
+ * A conversation stored whole (a trial imported from an Inspect log; `generated`: the places of
+ * the model's replies, else its assistant messages) as one Inspect conversation: the messages
+ * before the first reply are the input; each reply is the model's.
+ */
+export function conversationToInspect(
+  conversation: readonly ChatMessage[],
+  generated: readonly number[] | undefined,
+  model: string,
+): { input: InspectChatMessage[]; messages: InspectChatMessage[] } {
+  const replies = replyPlaces(conversation, generated);
+  const messages = conversation.map((m, i) =>
+    replies.has(i) ? { ...toInspectMessage(m, 'generate'), model } : toInspectMessage(m, 'input'),
+  );
+  const first = messages.findIndex((_, i) => replies.has(i));
+  return { input: first < 0 ? messages : messages.slice(0, first), messages };
+}
+
+/**
+ * The message lists a conversation stored whole was sent as, call by call (`generated` as for
+ * conversationToInspect): each reply's conversation before it, from the last message that starts
+ * the conversation over (one equal to its first: callsToInspect writes a call that does not
+ * continue the conversation whole after it); the whole conversation when it holds no reply.
+ */
+export function conversationPrompts(conversation: readonly ChatMessage[], generated: readonly number[] | undefined): ChatMessage[][] {
+  const replies = replyPlaces(conversation, generated);
+  const first = JSON.stringify(conversation[0]);
+  const prompts: ChatMessage[][] = [];
+  let start = 0;
+  let after = 0;
+  conversation.forEach((_, i) => {
+    if (!replies.has(i)) return;
+    if (after > 0 && i > after && JSON.stringify(conversation[after]) === first) start = after;
+    if (i > start) prompts.push(conversation.slice(start, i));
+    after = i + 1;
+  });
+  return prompts.length || conversation.length === 0 ? prompts : [[...conversation]];
 }
 
 /** The text of an Inspect message (its text parts joined); reasoning parts are left out. */

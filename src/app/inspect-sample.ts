@@ -4,9 +4,9 @@
 // for every subject and replicate of an item, and most of a sample) copied in as bytes encoded
 // once per prompt.
 
-import { MCQ_RECORDS, type McqDetail } from '../core/index.js';
-import { callsToInspect, promptToInspect, replyToInspect } from './inspect-messages.js';
-import type { InspectChatMessage, InspectSample } from './inspect-log-schema.js';
+import { INSPECT_RECORDS, MCQ_RECORDS, type McqDetail, readRecord } from '../core/index.js';
+import { assistantToInspect, callsToInspect, conversationToInspect, promptToInspect, replyToInspect } from './inspect-messages.js';
+import type { InspectChatMessage, InspectSample, InspectScore } from './inspect-log-schema.js';
 import { inspectModelName, inspectUsage } from './inspect-log-header.js';
 import { readRecordAgain } from './stored-record.js';
 import { json, LeftOut, Quoted } from './json-pieces.js';
@@ -16,6 +16,11 @@ import type { TrialRow } from './trial-rows.js';
 /** A score value as Inspect's accuracy reads it: C / I for a 0/1 score, else the number. */
 function inspectValue(v: number): string | number {
   return v === 1 ? 'C' : v === 0 ? 'I' : v;
+}
+
+/** Set a score under its scorer's name as an own field, whatever the name (`__proto__` too, which `=` would take as the prototype). */
+function putScore(scores: NonNullable<InspectSample['scores']>, scorer: string, score: InspectScore): void {
+  Object.defineProperty(scores, scorer, { value: score, enumerable: true, writable: true, configurable: true });
 }
 
 /** The sample of a trial whose conversation, converted, is `input` (a note when there is none) and `messages`. */
@@ -28,15 +33,15 @@ function sampleWith(r: TrialRow, model: string, input: InspectSample['input'], m
     : undefined;
   const scores: NonNullable<InspectSample['scores']> = {};
   if (r.scorer !== null && r.score !== null) {
-    scores[r.scorer] = {
+    putScore(scores, r.scorer, {
       value: inspectValue(r.score),
       answer: r.parsedAnswer,
       ...(r.parseFailed ? { explanation: 'the reply could not be read as an answer' } : {}),
       metadata: { gold: r.gold, parse_failed: r.parseFailed },
-    };
+    });
   }
   for (const [scorer, value] of Object.entries(r.judgeScores)) {
-    scores[scorer] = { value, metadata: { judges: r.judges.filter((j) => j.scorer === scorer) } };
+    putScore(scores, scorer, { value, metadata: { judges: r.judges.filter((j) => j.scorer === scorer) } });
   }
   return {
     id: r.itemId,
@@ -51,7 +56,8 @@ function sampleWith(r: TrialRow, model: string, input: InspectSample['input'], m
         r.reply !== null
           ? [
               {
-                message: { role: 'assistant', content: r.reply, source: 'generate', model },
+                // The trial's reasoning (every call's) with the reply it led to.
+                message: assistantToInspect(r.reply, r.reasoning, model),
                 stop_reason: lastCall?.truncated ? 'max_tokens' : 'stop',
               },
             ]
@@ -71,6 +77,8 @@ function sampleWith(r: TrialRow, model: string, input: InspectSample['input'], m
       parse_failed: r.parseFailed,
       cached_calls: r.cachedCalls,
       calls: r.calls,
+      attempts: r.attempts,
+      truncated_calls: r.truncatedCalls,
       // `time` is the interactive calls' latency; a batch's wait (submission to collection) is told apart.
       ...(r.batchLatencyMs > 0 ? { batch_latency_ms: r.batchLatencyMs } : {}),
     },
@@ -84,7 +92,13 @@ function sampleWith(r: TrialRow, model: string, input: InspectSample['input'], m
 /** One trial as an Inspect sample. */
 export function trialToSample(r: TrialRow): InspectSample {
   const model = inspectModelName(r.subject);
-  const { input, messages } = callsToInspect(r.transcript?.calls ?? [], model);
+  // A trial imported from an Inspect log keeps its conversation whole, not call by call.
+  const imported = r.transcript
+    ? readRecord(INSPECT_RECORDS, r.transcript, () => `trial ${r.suite}/${r.itemId}#${r.replicate} of ${r.subject}`)
+    : undefined;
+  const { input, messages } = imported
+    ? conversationToInspect(imported.messages, imported.generated, model)
+    : callsToInspect(r.transcript?.calls ?? [], model);
   const note = `(item ${r.itemId}: no call was recorded${r.error ? `; the trial failed: ${r.error}` : ''})`;
   return sampleWith(r, model, input.length ? input : note, messages);
 }
@@ -186,7 +200,7 @@ function choicesJson(presented: McqDetail['presented']): string {
  * them all when written): young garbage larger than the text. A part a sample may lack (the
  * choice, the score) has its places all the same, set to '' where it is lacking.
  */
-const TAIL: string[] = new Array<string>(47).fill('');
+const TAIL: string[] = new Array<string>(51).fill('');
 
 /** The end of a choice, by whether its call was cut at the token limit. */
 const STOP = '},"stop_reason":"stop"}';
@@ -194,6 +208,11 @@ const STOP_AT_MAX_TOKENS = '},"stop_reason":"max_tokens"}';
 /** Between a score's answer and its gold, with the explanation of a reply that could not be read or without. */
 const GOLD = ',"metadata":{"gold":';
 const EXPLAINED_GOLD = `,"explanation":${PARSE_FAILED_NOTE}${GOLD}`;
+
+/** The JSON of the output's message content: the reply's JSON, after the trial's reasoning as a reasoning part when it has any. */
+function choiceContent(reasoning: string | null, reply: string): string {
+  return reasoning ? `[{"type":"reasoning","reasoning":${json(reasoning)}},{"type":"text","text":${reply}}]` : reply;
+}
 
 /**
  * JSON.stringify(sampleWith(r, model, [], [])) cut where its input and messages lists go: the
@@ -227,7 +246,7 @@ function samplePieces(r: TrialRow, model: string): [string, string, string] | un
   t[i++] = ',"choices":[';
   // The choice: the reply as the assistant's message, and why it stopped.
   t[i++] = hasReply ? '{"message":{"role":"assistant","content":' : '';
-  t[i++] = hasReply ? reply : '';
+  t[i++] = hasReply ? choiceContent(r.reasoning, reply) : '';
   t[i++] = hasReply ? ',"source":"generate","model":' : '';
   t[i++] = hasReply ? m : '';
   t[i++] = hasReply ? (truncated ? STOP_AT_MAX_TOKENS : STOP) : '';
@@ -260,6 +279,10 @@ function samplePieces(r: TrialRow, model: string): [string, string, string] | un
   t[i++] = json(r.cachedCalls);
   t[i++] = ',"calls":';
   t[i++] = json(r.calls);
+  t[i++] = ',"attempts":';
+  t[i++] = json(r.attempts);
+  t[i++] = ',"truncated_calls":';
+  t[i++] = json(r.truncatedCalls);
   t[i++] = r.batchLatencyMs > 0 ? `,"batch_latency_ms":${json(r.batchLatencyMs)}` : '';
   t[i++] = '},"model_usage":{';
   t[i++] = m;

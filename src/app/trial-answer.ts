@@ -57,7 +57,7 @@ export function trialAnswer(
       parsed: imported.answer,
       gold: imported.target.join(' | '),
       reasoning: imported.reasoning ?? null,
-      reasoningTokens,
+      reasoningTokens: imported.reasoningTokens ?? reasoningTokens,
     };
   const reply = lastReply(t);
   const found = storedRecord(protocols, t, where);

@@ -8,16 +8,19 @@ import { z } from 'zod';
 import {
   type ChatMessage,
   type ContextTruncation,
+  INSPECT_RECORDS,
   type Item,
   JudgeDetailSchema,
   MindscopeError,
   protocolOf,
+  readRecord,
   readScoreDetail,
   type StoredTranscript,
 } from '../core/index.js';
 import type { RunTrial, Store } from '../store/index.js';
 import type { ProtocolModule } from '../protocols/index.js';
 import { defaultProtocols } from './default-protocols.js';
+import { conversationPrompts } from './inspect-messages.js';
 import { readStoredTranscript } from './stored-transcript-check.js';
 import { trialAnswer, type TrialAnswer } from './trial-answer.js';
 
@@ -120,11 +123,16 @@ function parseJson(text: string, where: () => string): unknown {
   }
 }
 
-/** The message lists of a transcript's chat calls, in call order. */
-function chatMessages(tr: StoredTranscript): ChatMessage[][] {
+/**
+ * The message lists of a transcript's chat calls, in call order; those of a trial imported from an
+ * Inspect log (its conversation kept whole) as each reply's conversation before it.
+ */
+function chatMessages(tr: StoredTranscript, where: () => string): ChatMessage[][] {
   const out: ChatMessage[][] = [];
   for (const c of tr.calls) if (c.kind === 'chat' && c.messages) out.push(c.messages);
-  return out;
+  if (out.length > 0 || tr.calls.length > 0) return out;
+  const imported = readRecord(INSPECT_RECORDS, tr, where);
+  return imported ? conversationPrompts(imported.messages, imported.generated) : out;
 }
 
 /** What truncation to the context window cut from each call's prompt (calls that were cut). */
@@ -154,7 +162,7 @@ function toRow(
     const tr = parsed.data;
     transcript = tr;
     protocol = protocolOf(tr, records);
-    messages = chatMessages(tr);
+    messages = chatMessages(tr, where);
     answer = trialAnswer(tr, where, protocols);
   }
   const scores = t.scores;

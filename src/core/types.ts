@@ -199,4 +199,6 @@ export interface TrialOutcome {
   truncatedCalls?: number;
   /** Calls made (not cached) whose price is unknown: the trial's cost is then unknown. */
   unpricedCalls?: number;
+  /** When the trial finished (ISO 8601), for a trial taken from elsewhere (an import); the time it is recorded when absent. */
+  finishedAt?: string;
 }

@@ -267,8 +267,11 @@ export interface Store extends BatchLedger {
    * committed (writes are grouped). A trial recorded done already is left as it is.
    */
   recordDone(key: TrialKey, itemHash: string, outcome: TrialOutcome, attempts: number): Promise<void>;
-  /** Record a trial that failed after its retries; never replaces a done trial. Resolves once committed. */
-  recordFailed(key: TrialKey, itemHash: string, error: string, attempts: number): Promise<void>;
+  /**
+   * Record a trial that failed after its retries; never replaces a done trial. Resolves once
+   * committed. `finishedAt` (ISO 8601): when it failed, for a trial taken from elsewhere; now when absent.
+   */
+  recordFailed(key: TrialKey, itemHash: string, error: string, attempts: number, finishedAt?: string): Promise<void>;
   /**
    * A cached model-call result (a ChatResponse or a log-likelihood result), by content key;
    * `provider` and `model` (the call's, as putCached takes them) let a store skip the lookup

@@ -14,6 +14,8 @@ export const InspectDetailSchema = z.object({
   task: z.string(),
   scorer: z.string(),
   messages: z.array(ChatMessageSchema),
+  /** The places in `messages` of the model's replies (Inspect's source "generate"), when the log marks them. */
+  generated: z.array(z.number().int().nonnegative()).optional(),
   /** The model's final completion (output.completion or the last assistant message). */
   reply: z.string(),
   reasoning: z.string().optional(),
@@ -23,6 +25,8 @@ export const InspectDetailSchema = z.object({
   choices: z.array(z.string()).optional(),
   explanation: z.string().optional(),
   usage: TokenUsageSchema.optional(),
+  /** The reasoning tokens the sample's usage counts, when it counts them. */
+  reasoningTokens: z.number().int().nonnegative().optional(),
   /** Seconds the sample took, as Inspect recorded it. */
   totalTime: z.number().optional(),
 });
@@ -31,6 +35,7 @@ export type InspectDetail = z.infer<typeof InspectDetailSchema>;
 /** The imported score: Inspect's value as logged (C, I, P, N, a number or a boolean) next to the 0..1 value stored. */
 export const InspectScoreDetailSchema = z.object({
   inspectValue: z.union([z.string(), z.number(), z.boolean()]),
-  parseFailed: z.boolean(),
+  /** Absent where the log's trial was not read for an answer (`export inspect` wrote parse_failed null). */
+  parseFailed: z.boolean().optional(),
 });
 export type InspectScoreDetail = z.infer<typeof InspectScoreDetailSchema>;

@@ -318,12 +318,12 @@ export class SqlStore implements Store {
     });
   }
 
-  recordFailed(k: TrialKey, itemHash: string, error: string, attempts: number): Promise<void> {
+  recordFailed(k: TrialKey, itemHash: string, error: string, attempts: number, finishedAt?: string): Promise<void> {
     const refused = unstorableKey(k);
     if (refused) return Promise.reject(new MindscopeError(`trial ${k.suite}/${k.itemId}#${k.replicate}: ${refused}`));
     const id = trialKeyString(k);
     if (this.#queuedStatus.get(id) !== 'done') this.#queuedStatus.set(id, 'failed');
-    const write = failedTrialWrite(this.db.backend, k, itemHash, storableText(error), attempts);
+    const write = failedTrialWrite(this.db.backend, k, itemHash, storableText(error), attempts, finishedAt);
     this.#names.nameTrial(write, k);
     return this.#commits.add(trialName('failed trial', k), write, (committed) => {
       if (this.#queuedStatus.get(id) === 'failed') this.#queuedStatus.delete(id);

@@ -12,7 +12,7 @@ import { type PgTextPlace, pgTextPlaces } from './pg-text-blocks.js';
 import type { TextCodec } from './text-codec.js';
 import { itemHashParam, itemIdByHash } from './item-keys.js';
 import { KEY_WHERE, keyParams, leaseParams, leaseWhere } from './trial-key-sql.js';
-import { finishedNow, latencyParam, statusParam, statusSql } from './trial-values.js';
+import { finishedAtParam, finishedNow, latencyParam, statusParam, statusSql } from './trial-values.js';
 
 /**
  * A queued write: statements run in the group's transaction, and what they need named first:
@@ -188,9 +188,10 @@ function trialParams(
   backend: 'sqlite' | 'postgres',
   k: TrialKey,
   itemHash: string,
-  f: { status: TrialStatus; error: string | null; attempts: number; o?: TrialOutcome },
+  f: { status: TrialStatus; error: string | null; attempts: number; o?: TrialOutcome; finishedAt?: string },
 ): unknown[] {
   const o = f.o;
+  const finishedAt = f.finishedAt ?? o?.finishedAt;
   return [
     ...keyParams(k),
     itemHashParam(backend, itemHash),
@@ -206,7 +207,8 @@ function trialParams(
     o?.totalCalls ?? 0,
     o?.truncatedCalls ?? 0,
     o?.unpricedCalls ?? 0,
-    finishedNow(backend),
+    // The time given (a trial taken from elsewhere), else now.
+    finishedAt === undefined ? finishedNow(backend) : finishedAtParam(backend, finishedAt),
   ];
 }
 
@@ -345,8 +347,20 @@ function trialUpsert(k: TrialKey, params: unknown[], group: GroupWrites | undefi
 }
 
 /** The write of a failed trial: never replaces a done one. */
-export function failedTrialWrite(backend: 'sqlite' | 'postgres', k: TrialKey, itemHash: string, error: string, attempts: number): Write {
-  const trial = trialParams(backend, k, itemHash, { status: 'failed', error, attempts });
+export function failedTrialWrite(
+  backend: 'sqlite' | 'postgres',
+  k: TrialKey,
+  itemHash: string,
+  error: string,
+  attempts: number,
+  finishedAt?: string,
+): Write {
+  const trial = trialParams(backend, k, itemHash, {
+    status: 'failed',
+    error,
+    attempts,
+    ...(finishedAt !== undefined ? { finishedAt } : {}),
+  });
   if (backend === 'sqlite')
     return (tx, group) => {
       const s = syncStatements(tx);
