@@ -33,7 +33,10 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { countedInstructions, instructionWindow, valgrindAvailable, valgrindCommand } from './instruction-count.mjs';
 import { keepAliveAgent, postJson } from './node-http-post.mjs';
+import ownPeakRss from './own-peak-rss.cjs';
 import { recordPerformance } from './performance-table.mjs';
+
+const { ownPeakRssKiB } = ownPeakRss;
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const arg = (name, fallback) => {
@@ -146,7 +149,7 @@ async function child(mode, url, n, replicates, concurrency, beforeDist) {
 
   const cpuMsPerTrial = (cpu.user + cpu.system) / 1000 / trials;
   process.stdout.write(
-    `${JSON.stringify({ mode, trials, seconds: elapsed / 1000, perSecond: (trials / elapsed) * 1000, cpuMsPerTrial, peakRssMiB: process.resourceUsage().maxRSS / 1024, peakHeapMiB: maxHeap / 2 ** 20, ...extra })}\n`,
+    `${JSON.stringify({ mode, trials, seconds: elapsed / 1000, perSecond: (trials / elapsed) * 1000, cpuMsPerTrial, peakRssMiB: ownPeakRssKiB() / 1024, peakHeapMiB: maxHeap / 2 ** 20, ...extra })}\n`,
   );
 }
 
@@ -195,7 +198,7 @@ async function promptfooChild(url, n, concurrency, dir) {
   const ok = results.filter((r) => !r.error && r.response?.output).length;
   if (ok !== n) throw new Error(`promptfoo: ${ok} of ${n} requests answered`);
   process.stdout.write(
-    `${JSON.stringify({ mode: 'promptfoo', version, trials: n, seconds: elapsed / 1000, perSecond: (n / elapsed) * 1000, cpuMsPerTrial: (cpu.user + cpu.system) / 1000 / n, peakRssMiB: process.resourceUsage().maxRSS / 1024 })}\n`,
+    `${JSON.stringify({ mode: 'promptfoo', version, trials: n, seconds: elapsed / 1000, perSecond: (n / elapsed) * 1000, cpuMsPerTrial: (cpu.user + cpu.system) / 1000 / n, peakRssMiB: ownPeakRssKiB() / 1024 })}\n`,
   );
   process.exit(0);
 }

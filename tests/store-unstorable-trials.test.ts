@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createModel, loadTasks, openStore, parseRunSpec } from '../src/index.js';
-import { DEFAULT_SETTINGS, type TrialKey } from '../src/core/index.js';
+import { DEFAULT_SETTINGS, type Item, type TrialKey } from '../src/core/index.js';
 import { runEvaluation } from '../src/runner/index.js';
 import { collect, copyStore, type Store } from '../src/store/index.js';
 import { minimalOutcome } from './helpers/outcomes.js';
@@ -166,13 +166,14 @@ describe('copying a store', () => {
 });
 
 describe('a run whose ids the store cannot keep', () => {
-  it('fails before anything is stored or called, naming the suite and the id', async () => {
-    const spec = 'agent:oracle';
+  const spec = 'agent:oracle';
+  /** Five generated items, one of them changed by `spoil`, run by the oracle on a store in memory: the error, and the runs the store holds after. */
+  async function runSpoiled(spoil: (items: Item[]) => void): Promise<{ error: unknown; runs: unknown[]; trials: number }> {
     const { tasks } = await loadTasks(parseRunSpec({ suites: ['generated-tom'], models: [spec], limit: 5, seed: 1 }));
-    (tasks[0]!.items[3] as { id: string }).id = 'story-\ud800';
+    spoil(tasks[0]!.items);
     const store = await openStore(':memory:');
     try {
-      const run = runEvaluation({
+      const error = await runEvaluation({
         runId: 'r',
         config: {},
         tasks,
@@ -180,37 +181,35 @@ describe('a run whose ids the store cannot keep', () => {
         replicates: 1,
         seed: 1,
         calls: { store, concurrency: 2, timeoutMs: 10_000 },
-      });
-      await expect(run).rejects.toThrow(/suite generated-tom: item id "story-\\ud800" holds a lone UTF-16 surrogate/);
-      expect(await store.listRuns()).toEqual([]);
-      expect(await store.trialCount('r')).toBe(0);
+      }).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      return { error, runs: await store.listRuns(), trials: await store.trialCount('r') };
     } finally {
       await store.close();
     }
+  }
+
+  it('fails before anything is stored or called, naming the suite and the id', async () => {
+    const r = await runSpoiled((items) => {
+      (items[3] as { id: string }).id = 'story-\ud800';
+    });
+    expect(String(r.error)).toMatch(/suite generated-tom: item id "story-\\ud800" holds a lone UTF-16 surrogate/);
+    expect(r.runs).toEqual([]);
+    expect(r.trials).toBe(0);
   });
 
   it("fails the same way for a NUL in an item's answer, which PostgreSQL's text cannot hold", async () => {
-    const spec = 'agent:oracle';
-    const { tasks } = await loadTasks(parseRunSpec({ suites: ['generated-tom'], models: [spec], limit: 5, seed: 1 }));
-    const item = tasks[0]!.items[2]!;
-    (item as { answer: string }).answer = 'A\u0000';
-    const store = await openStore(':memory:');
-    try {
-      const run = runEvaluation({
-        runId: 'r',
-        config: {},
-        tasks,
-        subjects: [{ model: createModel(spec), settings: DEFAULT_SETTINGS }],
-        replicates: 1,
-        seed: 1,
-        calls: { store, concurrency: 2, timeoutMs: 10_000 },
-      });
-      await expect(run).rejects.toThrow(
-        new RegExp(`suite generated-tom: the answer of item ${item.id} "A\\\\u0000" holds a NUL \\(U\\+0000 at index 1\\)`),
-      );
-      expect(await store.listRuns()).toEqual([]);
-    } finally {
-      await store.close();
-    }
+    let id = '';
+    const r = await runSpoiled((items) => {
+      id = items[2]!.id;
+      (items[2] as { answer: string }).answer = 'A\u0000';
+    });
+    expect(String(r.error)).toMatch(
+      new RegExp(`suite generated-tom: the answer of item ${id} "A\\\\u0000" holds a NUL \\(U\\+0000 at index 1\\)`),
+    );
+    expect(r.runs).toEqual([]);
+    expect(r.trials).toBe(0);
   });
 });
