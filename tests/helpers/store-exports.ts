@@ -10,12 +10,35 @@ export interface RunExports {
   logs: Record<string, string>;
 }
 
-/** A folder's `trials.jsonl` and the logs in its `inspect/`, as text. */
+/**
+ * A folder's `trials.jsonl` and the logs in its `inspect/`, as text, the logs as today's
+ * `export inspect` writes the same trials: as the build that made the fixture wrote them, each
+ * sample's metadata given the `attempts` and `truncated_calls` written since (the trial's, from
+ * its row of the JSONL), after its `calls`, and nothing else changed.
+ */
 export function readExports(folder: string): RunExports {
   const inspect = join(folder, 'inspect');
+  const jsonl = readFileSync(join(folder, 'trials.jsonl'), 'utf8');
+  const counts = new Map<string, string>();
+  for (const line of jsonl.split('\n')) {
+    if (!line) continue;
+    const t = JSON.parse(line) as { subject_id: string; item_hash: string; replicate: number; attempts: number; truncated_calls: number };
+    counts.set(`${t.subject_id} ${t.item_hash} ${t.replicate}`, `,"attempts":${t.attempts},"truncated_calls":${t.truncated_calls}`);
+  }
+  const withCounts = (file: string, text: string): string => {
+    const subject = /_(s-[0-9a-f]+)\.json$/.exec(file)?.[1];
+    return text.replace(
+      /("item_hash":"([0-9a-f]+)","replicate":(\d+),[^{}]*?"calls":\d+)\}/g,
+      (_, head: string, hash: string, rep: string) => {
+        const more = counts.get(`${subject} ${hash} ${rep}`);
+        if (more === undefined) throw new Error(`${file}: no trial of ${subject} for item ${hash} #${rep} in trials.jsonl`);
+        return `${head}${more}}`;
+      },
+    );
+  };
   return {
-    jsonl: readFileSync(join(folder, 'trials.jsonl'), 'utf8'),
-    logs: Object.fromEntries(readdirSync(inspect).map((f) => [f, readFileSync(join(inspect, f), 'utf8')])),
+    jsonl,
+    logs: Object.fromEntries(readdirSync(inspect).map((f) => [f, withCounts(f, readFileSync(join(inspect, f), 'utf8'))])),
   };
 }
 
