@@ -11,8 +11,8 @@
 import type { Item, Task, TrialKey } from '../core/index.js';
 import { ConfigError, canonicalJson, contentHash, deriveSeed, sha256 } from '../core/index.js';
 import type { GenerationSettings } from '../core/index.js';
-import { unstorableColumnText, unstorableId } from '../core/storable-text.js';
 import type { Store, UsageRow } from '../store/index.js';
+import { assertStorableIds } from './storable-ids.js';
 import { CallerFactory, type CallerOptions, DEFAULT_CONCURRENCY } from './callers.js';
 import { CallTally, type CallCounts } from './call-tally.js';
 import { CostBudget } from './cost-budget.js';
@@ -169,25 +169,6 @@ export interface PreparedRun<S extends PlanSubject = RunSubject> {
    * after the items); prepareRun waits for it unless asked not to (itemsInBackground).
    */
   itemsStored: Promise<void>;
-}
-
-/** Refuses, before anything is stored or called, a run whose ids the store would read back as other ids (core/storable-text.ts). */
-function assertStorableIds(runId: string, subjectIds: string[], tasks: Task[]): void {
-  const refused =
-    unstorableId('run id', runId) ??
-    subjectIds.map((id) => unstorableId('subject id', id)).find(Boolean) ??
-    tasks.map((t) => unstorableId('suite', t.suite)).find(Boolean);
-  if (refused) throw new ConfigError(refused);
-  for (const task of tasks) {
-    for (const item of task.items) {
-      const why =
-        unstorableId('item id', item.id) ??
-        unstorableColumnText(`the answer of item ${item.id}`, String(item.answer)) ??
-        unstorableColumnText(`the category of item ${item.id}`, String(item.category)) ??
-        (item.ability === undefined ? undefined : unstorableColumnText(`the ability of item ${item.id}`, String(item.ability)));
-      if (why) throw new ConfigError(`suite ${task.suite}: ${why}`);
-    }
-  }
 }
 
 /** Create (or check) the run and store its subjects, items and plan. */
